@@ -1,0 +1,63 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { installAuth } from './platform/auth.ts';
+import { BODY_LIMIT, installJsonBody } from './platform/body.ts';
+import { ApiError } from './platform/errors.ts';
+import { installErrorHandling, sendProblem } from './platform/http-errors.ts';
+import { installOperations } from './platform/operations.ts';
+import { installRequestId, REDACT_PATHS, RequestLogController, requestId } from './platform/request-log.ts';
+import { systemClock, type Clock } from './platform/time.ts';
+import { validatorCompiler } from './platform/validation.ts';
+import { accountsRoutes } from './products/fintech/accounts.routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+  /** Where log lines go; stdout when absent. Tests pass a stream to read them. */
+  logStream?: DestinationStream;
+}
+
+/** Builds the whole HTTP API; never listens (server.ts does, tests do on port 0). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const clock = deps.clock ?? systemClock;
+  const app = Fastify({
+    logger: {
+      level: deps.config.logLevel,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+    },
+    logController: new RequestLogController(),
+    requestIdHeader: false, // a client cannot choose our request ids
+    genReqId: requestId,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: false, // answered below, in the contract's error model
+    forceCloseConnections: 'idle',
+    frameworkErrors: (error, _request, reply) => {
+      reply.header('request-id', reply.request.id);
+      return sendProblem(reply, new ApiError(error.code === 'FST_ERR_BAD_URL' ? 'route_not_found' : 'body_malformed', 'The request could not be understood.'));
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+
+  installErrorHandling(app);
+  installRequestId(app);
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) {
+      reply.header('connection', 'close');
+      throw new ApiError('service_unavailable', 'The server is shutting down; retry.');
+    }
+  });
+  installAuth(app, { db: deps.database.db, clock });
+  installJsonBody(app);
+  installOperations(app, deps.database);
+
+  accountsRoutes(app, { db: deps.database.db, clock, supportedCountries: deps.config.supportedCountries });
+  return app;
+}

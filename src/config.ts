@@ -1,0 +1,79 @@
+import { isAbsolute, resolve } from 'node:path';
+import { countryIsReal, currencyOf } from './products/fintech/countries.ts';
+
+/** Everything the process reads from its environment, parsed once at start-up. */
+export interface Config {
+  host: string;
+  port: number;
+  databaseUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  supportedCountries: ReadonlySet<string>;
+  shutdownGraceMs: number;
+}
+
+/** CONTRACT §4: US, CA, GB, AU and the euro-area members as of 2026. */
+export const DEFAULT_COUNTRIES = 'US,CA,GB,AU,AT,BE,BG,HR,CY,EE,FI,FR,DE,GR,IE,IT,LV,LT,LU,MT,NL,PT,SK,SI,ES';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A bad setting: the message is one line naming the variable and what is wrong with it. */
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string, fallback: string): string {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name, String(fallback));
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
+function databaseUrl(env: Env, cwd: string): string {
+  const raw = read(env, 'DATABASE_URL', 'sqlite:./data/plinth.db');
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length);
+    if (path === '') throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/plinth.db');
+    if (path === ':memory:') return raw;
+    return `sqlite:${isAbsolute(path) ? path : resolve(cwd, path)}`;
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    throw new ConfigError('DATABASE_URL', 'PostgreSQL is not supported by this build yet; use sqlite:<path>');
+  }
+  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres://, got ${JSON.stringify(raw.slice(0, 40))}`);
+}
+
+function countries(env: Env): Set<string> {
+  const raw = read(env, 'SUPPORTED_COUNTRIES', DEFAULT_COUNTRIES);
+  const codes = raw.split(',').map((c) => c.trim()).filter((c) => c !== '');
+  const bad = codes.filter((c) => !countryIsReal(c));
+  if (bad.length > 0) throw new ConfigError('SUPPORTED_COUNTRIES', `not ISO 3166-1 alpha-2 codes: ${bad.join(', ')}`);
+  const noCurrency = codes.filter((c) => !bad.includes(c) && currencyOf(c) === null);
+  if (noCurrency.length > 0) throw new ConfigError('SUPPORTED_COUNTRIES', `no ISO 4217 currency known for: ${noCurrency.join(', ')}`);
+  if (codes.length === 0) throw new ConfigError('SUPPORTED_COUNTRIES', 'must list at least one country');
+  return new Set(codes);
+}
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const logLevel = read(env, 'LOG_LEVEL', 'info');
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
+  }
+  return {
+    host: read(env, 'HOST', '127.0.0.1'),
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    databaseUrl: databaseUrl(env, cwd),
+    logLevel: logLevel as Config['logLevel'],
+    supportedCountries: countries(env),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  };
+}

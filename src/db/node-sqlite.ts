@@ -1,0 +1,42 @@
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+const STATEMENT_CACHE_SIZE = 200;
+
+/**
+ * Kysely's SQLite dialect expects better-sqlite3's statement API; node:sqlite differs a little: no `reader`
+ * flag (a statement returns rows exactly when it has result columns) and parameters are spread, not passed
+ * as an array. Prepared statements are cached by SQL text because Kysely prepares on every query.
+ */
+export function kyselySqliteDatabase(db: DatabaseSync): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => db.close(),
+    prepare(sql: string): SqliteStatement {
+      let statement = cache.get(sql);
+      if (statement === undefined) {
+        statement = wrap(db.prepare(sql));
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+function wrap(statement: StatementSync): SqliteStatement {
+  return {
+    reader: statement.columns().length > 0,
+    all: (parameters) => statement.all(...toSqlite(parameters)),
+    run(parameters) {
+      const { changes, lastInsertRowid } = statement.run(...toSqlite(parameters));
+      return { changes, lastInsertRowid };
+    },
+    iterate: (parameters) => statement.iterate(...toSqlite(parameters)) as IterableIterator<unknown>,
+  };
+}
+
+// node:sqlite binds only null, numbers, bigints, strings and bytes; booleans become 0/1 as SQLite stores them.
+function toSqlite(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
+  return parameters.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : (p as SQLInputValue)));
+}

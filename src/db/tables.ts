@@ -1,0 +1,41 @@
+import type { Mode } from '../platform/keys.ts';
+
+/** Row types, kept apart from API types: a row never reaches a response as it is. Times are ISO 8601 UTC text with ms. */
+export interface OrgsTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  org_id: string;
+  mode: Mode;
+  /** SHA-256 of the full key, hex; the key itself is never stored. */
+  secret_hash: string;
+  hint: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface AccountsTable {
+  id: string;
+  org_id: string;
+  mode: Mode;
+  type: string;
+  country: string;
+  currency: string;
+  /** Integer count of the currency's minor unit (bigint column). */
+  available_balance: number;
+  status: string;
+  kyb_legal_name: string | null;
+  /** Kept for verification; never returned or logged. Only its last four digits leave the database. */
+  kyb_ein: string | null;
+  created_at: string;
+}
+
+export interface Tables {
+  orgs: OrgsTable;
+  api_keys: ApiKeysTable;
+  accounts: AccountsTable;
+}

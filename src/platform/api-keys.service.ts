@@ -1,0 +1,78 @@
+import type { Db } from '../db/database.ts';
+import type { ApiKeysTable } from '../db/tables.ts';
+import { runWrite } from '../db/write.ts';
+import { newId } from './ids.ts';
+import { generateKey, hashKey, keyHint, parseKey, type Mode } from './keys.ts';
+import * as repo from './api-keys.repository.ts';
+import { storedTime, type Clock } from './time.ts';
+
+/** Who a request acts for: resolved from its Bearer key. */
+export interface Principal {
+  orgId: string;
+  mode: Mode;
+  keyId: string;
+}
+
+export interface KeysDeps {
+  db: Db;
+  clock: Clock;
+}
+
+export interface CreatedKey {
+  row: ApiKeysTable;
+  /** The secret; shown once, at creation, and never stored. */
+  key: string;
+}
+
+/** Creates a key for the named org, creating the org first if it does not exist (operator CLI). */
+export function createKeyForOrgName(deps: KeysDeps, orgName: string, mode: Mode): Promise<CreatedKey> {
+  return runWrite(deps.db, async (trx) => {
+    let org = await repo.findOrgByName(trx, orgName);
+    if (org === undefined) {
+      org = { id: newId('org'), name: orgName, created_at: storedTime(deps.clock()) };
+      await repo.insertOrg(trx, org);
+    }
+    return insertNewKey(trx, deps.clock, org.id, mode);
+  });
+}
+
+async function insertNewKey(trx: Parameters<typeof repo.insertKey>[0], clock: Clock, orgId: string, mode: Mode): Promise<CreatedKey> {
+  const key = generateKey(mode);
+  const row: ApiKeysTable = {
+    id: newId('key'),
+    org_id: orgId,
+    mode,
+    secret_hash: hashKey(key),
+    hint: keyHint(key),
+    created_at: storedTime(clock()),
+    revoked_at: null,
+  };
+  await repo.insertKey(trx, row);
+  return { row, key };
+}
+
+export async function listKeysForOrgName(deps: KeysDeps, orgName: string): Promise<ApiKeysTable[] | null> {
+  const org = await repo.findOrgByName(deps.db, orgName);
+  return org === undefined ? null : repo.listKeysOfOrg(deps.db, org.id);
+}
+
+/** Revokes a key by id; harmless when already revoked. Null when no such key exists. */
+export async function revokeKeyById(deps: KeysDeps, keyId: string): Promise<ApiKeysTable | null> {
+  return runWrite(deps.db, async (trx) => {
+    await repo.revokeKey(trx, keyId, storedTime(deps.clock()));
+    return (await repo.findKeyById(trx, keyId)) ?? null;
+  });
+}
+
+/**
+ * The principal for a presented key, or null for anything unusable (malformed, bad checksum, unknown, revoked).
+ * Format and checksum are checked first, so garbage never reaches the database. No cache: every request sees
+ * a revocation committed by any process at once.
+ */
+export async function authenticate(deps: KeysDeps, presented: string): Promise<Principal | null> {
+  const mode = parseKey(presented);
+  if (mode === null) return null;
+  const row = await repo.findKeyByHash(deps.db, hashKey(presented));
+  if (row === undefined || row.revoked_at !== null || row.mode !== mode) return null;
+  return { orgId: row.org_id, mode: row.mode, keyId: row.id };
+}

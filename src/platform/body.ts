@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from './errors.ts';
+import { parseStrictJson } from './json-body.ts';
+
+/** CONTRACT §1: bodies over 64 KiB are refused with 413. */
+export const BODY_LIMIT = 64 * 1024;
+
+function charsetIsUtf8(contentType: string): boolean {
+  for (const parameter of contentType.split(';').slice(1)) {
+    const [name, value] = parameter.split('=').map((s) => s.trim().toLowerCase());
+    if (name === 'charset' && value?.replace(/^"|"$/g, '') !== 'utf-8') return false;
+  }
+  return true;
+}
+
+/** Only JSON bodies: every other media type, or a charset other than UTF-8, is a 415. */
+export function installJsonBody(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, raw, done) => {
+    if (!charsetIsUtf8(request.headers['content-type'] ?? '')) {
+      done(new ApiError('media_type_unsupported', 'JSON bodies must be UTF-8.', { param: 'Content-Type' }), undefined);
+      return;
+    }
+    try {
+      done(null, parseStrictJson(raw as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+}

@@ -1,0 +1,68 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { ApiError, toProblem } from './errors.ts';
+import { toValidationError } from './validation.ts';
+
+export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply {
+  const problem = toProblem(error, String(reply.request.id));
+  return reply
+    .code(error.status)
+    .headers(error.headers)
+    .header('content-type', 'application/problem+json')
+    .send(JSON.stringify(problem));
+}
+
+// Fastify's own errors, by code, in the contract's terms.
+const FASTIFY_ERRORS: Record<string, () => ApiError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError('body_too_large', 'The body is over 64 KiB.'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ApiError('media_type_unsupported', 'Send the body as application/json.', { param: 'Content-Type' }),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new ApiError('body_malformed', 'The body is empty; send a JSON object.'),
+  FST_ERR_CTP_INVALID_JSON_BODY: () => new ApiError('body_malformed', 'The body is not valid JSON.'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApiError('body_malformed', 'The body length does not match Content-Length.'),
+  FST_ERR_BAD_URL: () => new ApiError('route_not_found', 'No route has this path.'),
+};
+
+/** Anything thrown, anywhere, as the contract's error. Unknown errors become a 500 that discloses nothing. */
+export function toApiError(error: FastifyError | Error): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) return toValidationError(fastifyError.validation as never, fastifyError.validationContext ?? 'request');
+  const mapped = fastifyError.code === undefined ? undefined : FASTIFY_ERRORS[fastifyError.code];
+  if (mapped) return mapped();
+  if (fastifyError.statusCode === 413) return FASTIFY_ERRORS.FST_ERR_CTP_BODY_TOO_LARGE!();
+  return new ApiError('internal_error', 'An internal error occurred.');
+}
+
+/** The one error handler, the 404/405 handler, and Fastify's framework errors, all in RFC 9457. */
+export function installErrorHandling(app: FastifyInstance): void {
+  // A shadow router of every registered route, to tell "no such path" (404) from "wrong method" (405).
+  const shadow = FindMyWay();
+  const methodsByPattern = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    let set = methodsByPattern.get(route.url);
+    if (set === undefined) {
+      set = new Set();
+      methodsByPattern.set(route.url, set);
+      shadow.on('GET', route.url, () => undefined, { pattern: route.url });
+    }
+    for (const m of methods) set.add(m);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendProblem(reply, apiError);
+  });
+
+  app.setNotFoundHandler((request: FastifyRequest, reply) => {
+    const path = request.url.split('?')[0]!;
+    const found = shadow.find('GET', path);
+    const allowed = found ? methodsByPattern.get((found.store as { pattern: string }).pattern) : undefined;
+    if (allowed && allowed.size > 0) {
+      const allow = [...allowed].sort().join(', ');
+      return sendProblem(reply, new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { headers: { allow } }));
+    }
+    return sendProblem(reply, new ApiError('route_not_found', `No route ${request.method} ${path.slice(0, 200)}.`));
+  });
+}

@@ -1,0 +1,15 @@
+/** A clock, passed in so that tests can pin time; production uses Date. */
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();
+
+/** Stored form: ISO 8601 UTC with milliseconds; sorts as text. */
+export function storedTime(date: Date): string {
+  return date.toISOString();
+}
+
+/** Every timestamp in every response (CONTRACT §1): UTC, exactly `YYYY-MM-DDTHH:MMZ`. */
+export function apiTime(stored: string): string {
+  return `${new Date(stored).toISOString().slice(0, 16)}Z`;
+}
+
+export const API_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z$';

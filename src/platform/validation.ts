@@ -1,0 +1,63 @@
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { FastifySchemaCompiler } from 'fastify';
+import { ApiError, type ErrorItem } from './errors.ts';
+
+/**
+ * Two validators. Bodies are JSON, so a wrong type is an error, never coerced (Fastify's default would turn
+ * `"country": 12` into "12"). Query strings and path parameters are text, so they are coerced. Neither removes
+ * unknown fields (Fastify's default `removeAdditional` would drop them silently): they are refused.
+ */
+const common = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, verbose: true } as const;
+const bodyAjv = new Ajv2020({ ...common, coerceTypes: false });
+const textAjv = new Ajv2020({ ...common, coerceTypes: true });
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+function dotted(instancePath: string, child?: string): string {
+  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (child !== undefined) parts.push(child);
+  return parts.join('.');
+}
+
+function item(error: ErrorObject): ErrorItem | null {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required') {
+    const param = dotted(error.instancePath, String(params.missingProperty));
+    return { code: 'parameter_missing', param, detail: `${param} is required.` };
+  }
+  if (error.keyword === 'additionalProperties') {
+    const param = dotted(error.instancePath, String(params.additionalProperty));
+    return { code: 'parameter_unknown', param, detail: `${param} is not a parameter of this operation.` };
+  }
+  if (error.instancePath === '') return null; // the whole body: see toValidationError
+  const param = dotted(error.instancePath);
+  return { code: 'parameter_invalid', param, detail: invalidDetail(param, error) };
+}
+
+function invalidDetail(param: string, error: ErrorObject): string {
+  const schema = (error.parentSchema ?? {}) as { enum?: unknown[]; examples?: unknown[] };
+  if (error.keyword === 'enum' && schema.enum) return `${param} must be one of: ${schema.enum.join(', ')}.`;
+  if (error.keyword === 'pattern' && schema.examples?.[0] !== undefined) return `${param} must look like ${String(schema.examples[0])}.`;
+  return `${param} ${error.message ?? 'is invalid'}.`;
+}
+
+/** Ajv's errors as the contract's: every offending input listed, the first one named. */
+export function toValidationError(errors: ErrorObject[], context: string): ApiError {
+  const items: ErrorItem[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    const mapped = item(error);
+    if (mapped === null) {
+      if (context === 'body') return new ApiError('body_malformed', 'The body must be a JSON object.');
+      continue;
+    }
+    const key = `${mapped.code}:${mapped.param}`;
+    if (!seen.has(key)) items.push(mapped);
+    seen.add(key);
+  }
+  if (items.length === 0) return new ApiError('parameter_invalid', `The ${context} is invalid.`);
+  return ApiError.fromItems(items as [ErrorItem, ...ErrorItem[]]);
+}

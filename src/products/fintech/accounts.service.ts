@@ -1,0 +1,111 @@
+import type { Db } from '../../db/database.ts';
+import type { AccountsTable } from '../../db/tables.ts';
+import { runWrite } from '../../db/write.ts';
+import type { Principal } from '../../platform/api-keys.service.ts';
+import { ApiError, type ErrorItem } from '../../platform/errors.ts';
+import { isIdOf, newId } from '../../platform/ids.ts';
+import { apiTime, storedTime, type Clock } from '../../platform/time.ts';
+import type { Account, AccountCreateBody, AccountListQuery } from './accounts.schema.ts';
+import * as repo from './accounts.repository.ts';
+import { countryIsReal, currencyOf } from './countries.ts';
+
+export interface AccountsDeps {
+  db: Db;
+  clock: Clock;
+  supportedCountries: ReadonlySet<string>;
+}
+
+// Prefixes the IRS has never issued (IRS "How EINs are assigned"); an EIN starting with one is not real.
+const NEVER_ISSUED_EIN_PREFIXES = new Set(['00', '07', '08', '09', '17', '18', '19', '28', '29', '49', '69', '70', '78', '79', '89', '96', '97']);
+const LEGAL_NAME_MAX = 200;
+
+export function accountFromRow(row: AccountsTable): Account {
+  return {
+    id: row.id,
+    object: 'fintech.account',
+    type: row.type,
+    country: row.country,
+    status: row.status,
+    available_balance: { amount: Number(row.available_balance), currency: row.currency },
+    kyb: row.kyb_ein === null || row.kyb_legal_name === null ? null : { legal_name: row.kyb_legal_name, ein_last4: row.kyb_ein.slice(-4) },
+    livemode: row.mode === 'live',
+    created_at: apiTime(row.created_at),
+  };
+}
+
+/** Rules the schema cannot express; every failure is collected so the caller sees them all at once. */
+function checkCreate(deps: AccountsDeps, body: AccountCreateBody): ErrorItem[] {
+  const problems: ErrorItem[] = [];
+  if (!countryIsReal(body.country)) {
+    problems.push({ code: 'parameter_invalid', param: 'country', detail: `country must be an ISO 3166-1 alpha-2 code such as US; ${body.country} is not one.` });
+  } else if (!deps.supportedCountries.has(body.country)) {
+    problems.push({ code: 'country_unsupported', param: 'country', detail: `Accounts in ${body.country} are not offered by this deployment.` });
+  }
+  if (body.kyb !== undefined) {
+    if (NEVER_ISSUED_EIN_PREFIXES.has(body.kyb.ein.slice(0, 2))) {
+      problems.push({ code: 'parameter_invalid', param: 'kyb.ein', detail: 'kyb.ein has a prefix the IRS never issues.' });
+    }
+    const name = body.kyb.legal_name.trim();
+    const length = [...name].length;
+    if (length < 1 || length > LEGAL_NAME_MAX || /\p{Cc}/u.test(name) || !name.isWellFormed()) {
+      problems.push({ code: 'parameter_invalid', param: 'kyb.legal_name', detail: `kyb.legal_name must be 1–${LEGAL_NAME_MAX} characters after trimming, without control characters.` });
+    }
+  }
+  return problems;
+}
+
+export async function createAccount(deps: AccountsDeps, owner: Principal, body: AccountCreateBody): Promise<Account> {
+  const problems = checkCreate(deps, body);
+  if (problems.length > 0) throw ApiError.fromItems(problems as [ErrorItem, ...ErrorItem[]]);
+  // Configuration checked at start-up that every served country has a currency.
+  const currency = currencyOf(body.country)!;
+  const now = deps.clock();
+  const row: AccountsTable = {
+    id: newId('acct', now.getTime()),
+    org_id: owner.orgId,
+    mode: owner.mode,
+    type: body.type,
+    country: body.country,
+    currency: currency.code,
+    available_balance: 0,
+    status: 'active',
+    kyb_legal_name: body.kyb?.legal_name.trim() ?? null,
+    kyb_ein: body.kyb?.ein ?? null,
+    created_at: storedTime(now),
+  };
+  await runWrite(deps.db, (trx) => repo.insertAccount(trx, row));
+  return accountFromRow(row);
+}
+
+export async function retrieveAccount(deps: AccountsDeps, owner: Principal, id: string): Promise<Account> {
+  const row = isIdOf('acct', id) ? await repo.findAccount(deps.db, owner, id) : undefined;
+  if (row === undefined) throw new ApiError('resource_not_found', `No such account: ${id.slice(0, 64)}`, { param: 'id' });
+  return accountFromRow(row);
+}
+
+export interface AccountPage {
+  object: 'list';
+  data: Account[];
+  has_more: boolean;
+}
+
+export async function listAccounts(deps: AccountsDeps, owner: Principal, query: AccountListQuery): Promise<AccountPage> {
+  const limit = query.limit ?? 10;
+  if (query.starting_after !== undefined && query.ending_before !== undefined) {
+    throw new ApiError('parameter_invalid', 'starting_after and ending_before cannot be used together.', { param: 'ending_before' });
+  }
+  const cursorParam = query.starting_after !== undefined ? 'starting_after' : query.ending_before !== undefined ? 'ending_before' : null;
+  let cursor: { id: string; older: boolean } | undefined;
+  if (cursorParam !== null) {
+    const id = query[cursorParam]!;
+    // A cursor must be an account this key can see; otherwise it would leak the order of others' ids.
+    if (!isIdOf('acct', id) || (await repo.findAccount(deps.db, owner, id)) === undefined) {
+      throw new ApiError('parameter_invalid', `${cursorParam} must be the id of an account visible to this key.`, { param: cursorParam });
+    }
+    cursor = { id, older: cursorParam === 'starting_after' };
+  }
+  const rows = await repo.pageAccounts(deps.db, owner, limit + 1, cursor);
+  const page = rows.slice(0, limit);
+  if (cursor !== undefined && !cursor.older) page.reverse();
+  return { object: 'list', data: page.map(accountFromRow), has_more: rows.length > limit };
+}
