@@ -43,3 +43,16 @@ function openSqlite(path: string): Database {
     close: () => db.destroy(),
   };
 }
+
+// SQLite primary result codes that mean "the database cannot serve now", not "this request is wrong":
+// BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN.
+const SQLITE_UNAVAILABLE = new Set([5, 6, 8, 10, 13, 14]);
+
+/** True for errors that mean the database is unreachable or unable to write: answered with 503, not 500. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; errcode?: unknown };
+  if (e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') return SQLITE_UNAVAILABLE.has(e.errcode & 0xff);
+  if (e.code === 'ERR_INVALID_STATE') return true; // node:sqlite: "database is not open"
+  // Kysely after destroy(), i.e. a request that arrives while the process closes its database.
+  return error instanceof Error && error.message === 'driver has already been destroyed';
+}

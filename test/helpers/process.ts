@@ -1,0 +1,45 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** stdout lines so far (the JSON log). */
+  lines: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `npm start`'s entry point as its own process, on a free port; resolves once it listens. */
+export function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['src/server.ts'], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let stderr = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const parts = buffered.split('\n');
+      buffered = parts.pop()!;
+      for (const line of parts) {
+        lines.push(line);
+        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+        if (match) resolve({ url: match[1]!, child, lines, exited });
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    void exited.then(({ code }) => reject(new Error(`server exited ${code} before listening: ${stderr}`)));
+  });
+}
+
+/** Runs a command to completion and returns what it printed. */
+export function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
