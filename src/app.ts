@@ -1,3 +1,4 @@
+import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
@@ -6,6 +7,8 @@ import { installAuth } from './platform/auth.ts';
 import { BODY_LIMIT, installJsonBody } from './platform/body.ts';
 import { ApiError } from './platform/errors.ts';
 import { installErrorHandling, sendProblem } from './platform/http-errors.ts';
+import { installDocs } from './platform/docs.ts';
+import { swaggerOptions } from './platform/openapi.ts';
 import { installOperations } from './platform/operations.ts';
 import { installRequestId, REDACT_PATHS, RequestLogController, requestId } from './platform/request-log.ts';
 import { systemClock, type Clock } from './platform/time.ts';
@@ -51,12 +54,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (_request, reply) => {
     if (closing) {
       reply.header('connection', 'close');
-      throw new ApiError('service_unavailable', 'The server is shutting down; retry.');
+      throw new ApiError('service_unavailable', 'The server is shutting down; retry.', { headers: { 'retry-after': '1' } });
     }
   });
   installAuth(app, { db: deps.database.db, clock });
   installJsonBody(app);
+  await app.register(swagger, swaggerOptions());
   installOperations(app, deps.database);
+  installDocs(app);
 
   accountsRoutes(app, { db: deps.database.db, clock, supportedCountries: deps.config.supportedCountries });
   return app;

@@ -35,11 +35,19 @@ export function toApiError(error: FastifyError | Error): ApiError {
   return new ApiError('internal_error', 'An internal error occurred.');
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every registered route: path pattern → methods. Backs 405s, and the test that compares it to the OpenAPI document. */
+    routeTable: ReadonlyMap<string, ReadonlySet<string>>;
+  }
+}
+
 /** The one error handler, the 404/405 handler, and Fastify's framework errors, all in RFC 9457. */
 export function installErrorHandling(app: FastifyInstance): void {
   // A shadow router of every registered route, to tell "no such path" (404) from "wrong method" (405).
   const shadow = FindMyWay();
   const methodsByPattern = new Map<string, Set<string>>();
+  app.decorate('routeTable', methodsByPattern);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     let set = methodsByPattern.get(route.url);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Database } from '../db/database.ts';
 import { ApiError, ERROR_CODES, problemType } from './errors.ts';
 import { sendProblem } from './http-errors.ts';
@@ -22,13 +23,18 @@ export function errorCatalogueHtml(): string {
 ${entries}</body></html>`;
 }
 
+const Status = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
+
 /** Operator routes, outside /v1 and without authentication. */
 export function installOperations(app: FastifyInstance, database: Database): void {
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
+  const common = { tags: ['Operations'], security: [] };
+  app.get('/healthz', {
+    schema: { ...common, operationId: 'getHealth', summary: 'Liveness: 200 while the process runs', response: { 200: { ...Status, description: 'The process is running.' } } },
+  }, async () => ({ status: 'ok' }));
+  app.get('/readyz', {
+    schema: { ...common, operationId: 'getReadiness', summary: 'Readiness: 200 only when the database answers', response: { 200: { ...Status, description: 'The database answers.' } } },
+  }, async (_request, reply) => {
     if (await database.ping()) return { status: 'ok' };
-    return sendProblem(reply, new ApiError('service_unavailable', 'The database does not answer.'));
+    return sendProblem(reply, new ApiError('service_unavailable', 'The database does not answer.', { headers: { 'retry-after': '1' } }));
   });
-  const catalogue = errorCatalogueHtml();
-  app.get('/docs/errors', async (_request, reply) => reply.type('text/html; charset=utf-8').send(catalogue));
 }

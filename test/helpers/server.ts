@@ -10,6 +10,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createKeyForOrgName } from '../../src/platform/api-keys.service.ts';
 import type { Mode } from '../../src/platform/keys.ts';
 import { systemClock } from '../../src/platform/time.ts';
+import { checkResponse } from './openapi.ts';
 
 export interface TestServer {
   url: string;
@@ -87,5 +88,6 @@ export async function call(base: string, method: string, path: string, options: 
   } catch {
     parsed = undefined;
   }
+  checkResponse(method, base + path, response.status, response.headers, text, parsed);
   return { status: response.status, headers: response.headers, text, body: parsed };
 }

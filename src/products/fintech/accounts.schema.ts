@@ -1,9 +1,10 @@
 import { Type, type Static } from 'typebox';
+import { StringEnum } from '../../platform/problem.schema.ts';
 import { API_TIME_PATTERN } from '../../platform/time.ts';
 
 /** The single source of truth for the accounts API: validation, OpenAPI, TypeScript types. */
 
-export const AccountType = Type.Enum(['business'], {
+export const AccountType = StringEnum(['business'], {
   description: 'Kind of account. Only `business` today; the enum will grow.',
 });
 
@@ -25,7 +26,13 @@ export const AccountCreateBody = Type.Object(
     }),
     kyb: Type.Optional(KybInput),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      { type: 'business', country: 'US' },
+      { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'Acme Corp' } },
+    ],
+  },
 );
 export type AccountCreateBody = Static<typeof AccountCreateBody>;
 
@@ -56,7 +63,24 @@ export const Account = Type.Object(
     livemode: Type.Boolean({ description: '`true` for live objects, `false` for sandbox ones.' }),
     created_at: Type.String({ pattern: API_TIME_PATTERN, description: 'Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.' }),
   },
-  { additionalProperties: false },
+  {
+    $id: 'Account',
+    additionalProperties: false,
+    description: 'A fintech account.',
+    examples: [
+      {
+        id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
+        object: 'fintech.account',
+        type: 'business',
+        country: 'US',
+        status: 'active',
+        available_balance: { amount: 0, currency: 'USD' },
+        kyb: { legal_name: 'Acme Corp', ein_last4: '6789' },
+        livemode: false,
+        created_at: '2026-11-21T12:06Z',
+      },
+    ],
+  },
 );
 export type Account = Static<typeof Account>;
 
@@ -75,8 +99,8 @@ export type AccountListQuery = Static<typeof AccountListQuery>;
 export const AccountList = Type.Object(
   {
     object: Type.Literal('list'),
-    data: Type.Array(Account),
+    data: Type.Array(Type.Unsafe<Account>(Type.Ref('Account'))),
     has_more: Type.Boolean({ description: 'Whether more accounts lie beyond this page in the direction of travel.' }),
   },
-  { additionalProperties: false },
+  { $id: 'AccountList', additionalProperties: false, description: 'One page of accounts, newest first.' },
 );

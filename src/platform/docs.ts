@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { FastifyInstance } from 'fastify';
+import { errorCatalogueHtml } from './operations.ts';
+
+const html = (description: string) => ({ 200: { description, content: { 'text/html': { schema: { type: 'string' } } } } });
+
+const REDOCLY_BADGE = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')}`;
+
+const REFERENCE_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Plinth API reference</title><style>body{margin:0}</style></head>
+<body><div id="reference"></div>
+<script src="/docs/redoc.standalone.js"></script>
+<script>Redoc.init('/v1/openapi.json', { hideDownloadButton: false, expandResponses: '200', jsonSampleExpandLevel: 3 }, document.getElementById('reference'));</script>
+</body></html>`;
+
+/**
+ * The OpenAPI document and its renderings. Every asset is served from here (Redoc's standalone bundle comes
+ * from the `redoc` package), so the reference works offline and behind any firewall.
+ */
+export function installDocs(app: FastifyInstance): void {
+  let document: string | undefined;
+  app.get('/v1/openapi.json', {
+    config: { public: true },
+    schema: {
+      operationId: 'getOpenApiDocument',
+      summary: 'This OpenAPI 3.1 document',
+      tags: ['Documentation'],
+      security: [],
+      response: { 200: { description: 'The OpenAPI 3.1 document describing this API.', type: 'object' } },
+    },
+  }, async (_request, reply) => {
+    document ??= JSON.stringify(app.swagger());
+    return reply.type('application/json; charset=utf-8').send(document);
+  });
+
+  app.get('/docs', { schema: { operationId: 'getApiReference', summary: 'The API reference, rendered', tags: ['Documentation'], security: [], response: html('An HTML page rendering this document with Redoc.') } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(REFERENCE_HTML));
+
+  const catalogue = errorCatalogueHtml();
+  app.get('/docs/errors', { schema: { operationId: 'getErrorCatalogue', summary: 'The error catalogue', tags: ['Documentation'], security: [], response: html('An HTML page with one entry per error code; each problem `type` links to its entry.') } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(catalogue));
+
+  let bundle: string | undefined;
+  app.get('/docs/redoc.standalone.js', {
+    schema: {
+      operationId: 'getReferenceRenderer',
+      summary: 'The script that renders the API reference',
+      tags: ['Documentation'],
+      security: [],
+      response: { 200: { description: "Redoc's standalone bundle.", content: { 'application/javascript': { schema: { type: 'string' } } } } },
+    },
+  }, async (_request, reply) => {
+    bundle ??= readFileSync(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'), 'utf8')
+      // The bundle's one remote asset, the "API docs by Redocly" badge, is replaced so that nothing leaves this server.
+      .replace('https://cdn.redoc.ly/redoc/logo-mini.svg', REDOCLY_BADGE);
+    return reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(bundle);
+  });
+}

@@ -1,0 +1,106 @@
+import type { SwaggerOptions } from '@fastify/swagger';
+import { ERROR_CODES, problemType, type ErrorCode } from './errors.ts';
+import { Problem } from './problem.schema.ts';
+
+type Json = Record<string, any>;
+
+/** Errors an operation can give because of its shape; `x-problems` on a route schema adds its own. */
+function problemsOf(operation: Json, path: string): ErrorCode[] {
+  const codes: ErrorCode[] = [];
+  const authenticated = operation.security === undefined;
+  if (authenticated) codes.push('api_key_missing', 'api_key_invalid');
+  const parameters: Json[] = operation.parameters ?? [];
+  if (operation.requestBody) codes.push('body_malformed', 'parameter_missing', 'parameter_invalid', 'parameter_unknown', 'body_too_large', 'media_type_unsupported');
+  else if (parameters.some((p) => p.in === 'query')) codes.push('parameter_invalid', 'parameter_unknown');
+  if (path.startsWith('/v1/') && parameters.some((p) => p.in === 'path')) codes.push('resource_not_found');
+  codes.push(...((operation['x-problems'] ?? []) as ErrorCode[]), 'internal_error', 'service_unavailable');
+  return [...new Set(codes)];
+}
+
+const REQUEST_ID = { $ref: '#/components/headers/Request-Id' };
+
+function problemResponse(codes: ErrorCode[]): Json {
+  const status = ERROR_CODES[codes[0]!].status;
+  const headers: Json = { 'Request-Id': REQUEST_ID };
+  if (status === 401) headers['WWW-Authenticate'] = { description: 'Always `Bearer realm="plinth"`.', schema: { type: 'string' } };
+  if (status === 405) headers.Allow = { description: 'The methods the path has.', schema: { type: 'string' } };
+  if (status === 503) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+  const examples: Json = {};
+  for (const code of codes) {
+    examples[code] = {
+      summary: ERROR_CODES[code].title,
+      value: { type: problemType(code), title: ERROR_CODES[code].title, status, detail: ERROR_CODES[code].description.replace(/`/g, ''), code, request_id: 'req_01M7Z25FEAPTK5AVEMG5JXPY7P' },
+    };
+  }
+  return {
+    description: codes.map((c) => `\`${c}\``).join(', '),
+    headers,
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, examples } },
+  };
+}
+
+/** Adds what @fastify/swagger cannot infer: the error responses, the shared headers, public routes' security. */
+export function finishDocument(document: Json): Json {
+  for (const [path, item] of Object.entries<Json>(document.paths)) {
+    for (const operation of Object.values<Json>(item)) {
+      for (const response of Object.values<Json>(operation.responses)) {
+        response.headers = { 'Request-Id': REQUEST_ID, ...response.headers };
+      }
+      const byStatus = new Map<number, ErrorCode[]>();
+      for (const code of problemsOf(operation, path)) {
+        const status = ERROR_CODES[code].status;
+        byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+      }
+      for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) operation.responses[status] = problemResponse(codes);
+      delete operation['x-problems'];
+    }
+  }
+  return document;
+}
+
+export const OPENAPI_VERSION = '0.1.0';
+
+export function swaggerOptions(): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Plinth API',
+        version: OPENAPI_VERSION,
+        description:
+          'One HTTP JSON API for every Plinth product, under `/v1`. Authenticate with `Authorization: Bearer <API key>`: ' +
+          '`sk_test_…` keys act in the sandbox, `sk_live_…` keys on live data, and each sees only its own objects. ' +
+          'Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error catalogue at `/docs/errors`. ' +
+          'Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`. Enums documented as open may gain values: accept values you do not know.',
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+      },
+      servers: [{ url: 'http://127.0.0.1:8080', description: 'A local Plinth (`npm start`)' }],
+      tags: [
+        { name: 'Fintech accounts', description: 'Accounts hold a balance in the currency of their country.' },
+        { name: 'Operations', description: 'Health and readiness, outside `/v1` and without authentication.' },
+        { name: 'Documentation', description: 'This document, its rendering and the error catalogue.' },
+      ],
+      security: [{ bearerAuth: [] }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `sk_test_` or `sk_live_`, 32 base62 characters and a 6-character checksum.' },
+        },
+        schemas: { Problem: Problem as Json },
+        headers: {
+          'Request-Id': { description: 'Identifies this request, `req_…`; equal to `request_id` in an error body. Quote it to support.', schema: { type: 'string', pattern: '^req_[0-9A-Z]{26}$' } },
+          'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+        },
+      },
+    },
+    // Shared schemas (app.addSchema) become components named by their $id, so generated clients get named types.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Json }).openapiObject) as never,
+  };
+}
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** Error codes this operation gives beyond those its shape implies (see problemsOf). */
+    'x-problems'?: ErrorCode[];
+  }
+}

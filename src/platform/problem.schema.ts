@@ -1,0 +1,36 @@
+import { Type, type TUnsafe } from 'typebox';
+import { ERROR_CODES } from './errors.ts';
+
+const codes = Object.keys(ERROR_CODES);
+
+/** A string enum with its `type` stated, which OpenAPI tools and generated clients want (TypeBox's Enum omits it). */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/** The RFC 9457 problem body every error response carries, as one shared component. */
+export const Problem = Type.Object(
+  {
+    type: Type.String({ description: 'Relative reference to the documentation of `code`: `/docs/errors#<code>`.' }),
+    title: Type.String({ description: 'Short summary of the code, for people.' }),
+    status: Type.Integer({ description: 'The HTTP status code.' }),
+    detail: Type.String({ description: 'What went wrong in this request, for people. May change; do not parse it.' }),
+    code: StringEnum(codes, { description: 'What clients switch on.' }),
+    param: Type.Optional(Type.String({ description: 'The first offending input: a dotted field path or a header name.' })),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            code: StringEnum(codes),
+            param: Type.Optional(Type.String()),
+            detail: Type.String(),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'Every offending input when a request has several.' },
+      ),
+    ),
+    request_id: Type.String({ pattern: '^req_[0-9A-Z]{26}$', description: 'Equal to the `Request-Id` header.' }),
+  },
+  { additionalProperties: false, description: 'An RFC 9457 problem.' },
+);

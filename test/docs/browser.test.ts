@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+if (!available) console.log(`# SKIPPED: the /docs browser test needs Debian's chromium at ${CHROMIUM} (apt-get install chromium)`);
+
+describe('the rendered API reference at /docs', { skip: available ? false : `no Chromium at ${CHROMIUM}` }, () => {
+  let server: TestServer;
+  let browser: Browser;
+  before(async () => {
+    server = await startServer();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('renders offline: the create-account operation and its fields, with no request leaving Plinth', async () => {
+    const page = await browser.newPage();
+    const foreign: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (!['blob:', 'data:'].includes(url.protocol) && url.origin !== server.url) foreign.push(request.url());
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${server.url}/docs`);
+    // Redoc renders each operation as an h2 in the main column.
+    await page.locator('h2', { hasText: 'Create an account' }).waitFor({ timeout: 30_000 });
+    if (process.env.DOCS_SCREENSHOT) await page.screenshot({ path: process.env.DOCS_SCREENSHOT });
+    const text = await page.locator('body').innerText();
+    for (const expected of ['country', 'kyb', 'legal_name', 'available_balance', 'Fintech accounts']) assert.ok(text.includes(expected), `the page shows ${expected}`);
+    assert.deepEqual(foreign, [], 'every asset is served by Plinth itself');
+    assert.deepEqual(errors, []);
+  });
+
+  test('the error catalogue entry a problem type points at is visible', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/docs/errors#country_unsupported`);
+    const entry = page.locator('#country_unsupported');
+    assert.ok(await entry.isVisible());
+    assert.match(await entry.innerText(), /country_unsupported — 400 Country not supported/);
+  });
+});
