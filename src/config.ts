@@ -9,6 +9,19 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   supportedCountries: ReadonlySet<string>;
   shutdownGraceMs: number;
+  /** Shared rate-limit state; in-process when absent. */
+  redisUrl: string | null;
+  /** Requests per second per key, with an equal burst. */
+  rateLimitLive: number;
+  rateLimitSandbox: number;
+  /** Failed authentications per client address: burst, then refill per second. */
+  authFailureBurst: number;
+  authFailurePerSecond: number;
+  /** Sandbox sign-ups per client address per hour (also the burst). */
+  signupPerHour: number;
+  sandboxSignup: boolean;
+  /** Fastify's trustProxy: false, true, or the proxies' addresses; decides what "client address" means. */
+  trustProxy: boolean | string[];
 }
 
 /** CONTRACT §4: US, CA, GB, AU and the euro-area members as of 2026. */
@@ -63,6 +76,27 @@ function countries(env: Env): Set<string> {
   return new Set(codes);
 }
 
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name, fallback ? 'on' : 'off').toLowerCase();
+  if (['on', 'true', '1'].includes(raw)) return true;
+  if (['off', 'false', '0'].includes(raw)) return false;
+  throw new ConfigError(name, `must be on or off, got ${JSON.stringify(raw)}`);
+}
+
+function redisUrl(env: Env): string | null {
+  const raw = read(env, 'REDIS_URL', '');
+  if (raw === '') return null;
+  if (!/^rediss?:\/\/./.test(raw)) throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  return raw;
+}
+
+function trustProxy(env: Env): boolean | string[] {
+  const raw = read(env, 'TRUST_PROXY', 'false');
+  if (raw === 'false') return false;
+  if (raw === 'true') return true;
+  return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const logLevel = read(env, 'LOG_LEVEL', 'info');
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -75,5 +109,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel: logLevel as Config['logLevel'],
     supportedCountries: countries(env),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    redisUrl: redisUrl(env),
+    rateLimitLive: integer(env, 'RATE_LIMIT_LIVE', 100, 1, 1_000_000),
+    rateLimitSandbox: integer(env, 'RATE_LIMIT_SANDBOX', 25, 1, 1_000_000),
+    authFailureBurst: integer(env, 'AUTH_FAILURE_BURST', 20, 1, 1_000_000),
+    authFailurePerSecond: integer(env, 'AUTH_FAILURE_PER_SECOND', 1, 1, 1_000_000),
+    signupPerHour: integer(env, 'SIGNUP_PER_HOUR', 10, 1, 1_000_000),
+    sandboxSignup: flag(env, 'SANDBOX_SIGNUP', true),
+    trustProxy: trustProxy(env),
   };
 }

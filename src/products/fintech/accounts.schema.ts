@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ListQuery } from '../../platform/pagination.ts';
 import { StringEnum } from '../../platform/problem.schema.ts';
 import { API_TIME_PATTERN } from '../../platform/time.ts';
 
@@ -86,14 +87,7 @@ export type Account = Static<typeof Account>;
 
 export const AccountIdParams = Type.Object({ id: Type.String({ description: 'An account id, `acct_...`.' }) }, { additionalProperties: false });
 
-export const AccountListQuery = Type.Object(
-  {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Page size, 1–100.' })),
-    starting_after: Type.Optional(Type.String({ description: 'An account id: return the accounts just older than it.' })),
-    ending_before: Type.Optional(Type.String({ description: 'An account id: return the accounts just newer than it (still newest first).' })),
-  },
-  { additionalProperties: false },
-);
+export const AccountListQuery = ListQuery('account');
 export type AccountListQuery = Static<typeof AccountListQuery>;
 
 export const AccountList = Type.Object(

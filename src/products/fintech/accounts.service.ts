@@ -4,6 +4,7 @@ import { runWrite } from '../../db/write.ts';
 import type { Principal } from '../../platform/api-keys.service.ts';
 import { ApiError, type ErrorItem } from '../../platform/errors.ts';
 import { isIdOf, newId } from '../../platform/ids.ts';
+import { listPage } from '../../platform/pagination.ts';
 import { apiTime, storedTime, type Clock } from '../../platform/time.ts';
 import type { Account, AccountCreateBody, AccountListQuery } from './accounts.schema.ts';
 import * as repo from './accounts.repository.ts';
@@ -90,22 +91,10 @@ export interface AccountPage {
 }
 
 export async function listAccounts(deps: AccountsDeps, owner: Principal, query: AccountListQuery): Promise<AccountPage> {
-  const limit = query.limit ?? 10;
-  if (query.starting_after !== undefined && query.ending_before !== undefined) {
-    throw new ApiError('parameter_invalid', 'starting_after and ending_before cannot be used together.', { param: 'ending_before' });
-  }
-  const cursorParam = query.starting_after !== undefined ? 'starting_after' : query.ending_before !== undefined ? 'ending_before' : null;
-  let cursor: { id: string; older: boolean } | undefined;
-  if (cursorParam !== null) {
-    const id = query[cursorParam]!;
-    // A cursor must be an account this key can see; otherwise it would leak the order of others' ids.
-    if (!isIdOf('acct', id) || (await repo.findAccount(deps.db, owner, id)) === undefined) {
-      throw new ApiError('parameter_invalid', `${cursorParam} must be the id of an account visible to this key.`, { param: cursorParam });
-    }
-    cursor = { id, older: cursorParam === 'starting_after' };
-  }
-  const rows = await repo.pageAccounts(deps.db, owner, limit + 1, cursor);
-  const page = rows.slice(0, limit);
-  if (cursor !== undefined && !cursor.older) page.reverse();
-  return { object: 'list', data: page.map(accountFromRow), has_more: rows.length > limit };
+  const page = await listPage(
+    query,
+    async (id) => isIdOf('acct', id) && (await repo.findAccount(deps.db, owner, id)) !== undefined,
+    (take, cursor) => repo.pageAccounts(deps.db, owner, take, cursor),
+  );
+  return { object: 'list', data: page.rows.map(accountFromRow), has_more: page.hasMore };
 }

@@ -1,0 +1,70 @@
+import type { SelectQueryBuilder } from 'kysely';
+import { Type } from 'typebox';
+import { ApiError } from './errors.ts';
+
+/** The list query every list operation takes (CONTRACT §4): keyset pagination over time-sortable ids. */
+export function ListQuery(noun: string) {
+  return Type.Object(
+    {
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Page size, 1–100.' })),
+      starting_after: Type.Optional(Type.String({ description: `The id of a ${noun}: return the ${noun}s just older than it.` })),
+      ending_before: Type.Optional(Type.String({ description: `The id of a ${noun}: return the ${noun}s just newer than it (still newest first).` })),
+    },
+    { additionalProperties: false },
+  );
+}
+
+export interface ListParams {
+  limit?: number;
+  starting_after?: string;
+  ending_before?: string;
+}
+
+export interface Cursor {
+  id: string;
+  /** True when walking towards older ids (starting_after), false towards newer (ending_before). */
+  older: boolean;
+}
+
+/**
+ * Restricts a query to one keyset page: ids are time-sortable and unique, so `id` alone is a total order and a
+ * page boundary can never skip or repeat a row. Rows come in the order of travel.
+ */
+export function pageOf<QB extends SelectQueryBuilder<any, any, any>>(query: QB, take: number, cursor: Cursor | undefined): QB {
+  if (cursor === undefined || cursor.older) {
+    const q = cursor ? query.where('id', '<', cursor.id) : query;
+    return q.orderBy('id', 'desc').limit(take) as QB;
+  }
+  return query.where('id', '>', cursor.id).orderBy('id', 'asc').limit(take) as QB;
+}
+
+export interface Page<Row> {
+  rows: Row[];
+  hasMore: boolean;
+}
+
+/**
+ * One page, newest first, for a list query. `visible` says whether a cursor id is an object the caller can see:
+ * anything else is refused, so that a cursor cannot probe the order of other owners' ids.
+ */
+export async function listPage<Row>(
+  params: ListParams,
+  visible: (id: string) => Promise<boolean>,
+  fetch: (take: number, cursor: Cursor | undefined) => Promise<Row[]>,
+): Promise<Page<Row>> {
+  const limit = params.limit ?? 10;
+  if (params.starting_after !== undefined && params.ending_before !== undefined) {
+    throw new ApiError('parameter_invalid', 'starting_after and ending_before cannot be used together.', { param: 'ending_before' });
+  }
+  const param = params.starting_after !== undefined ? 'starting_after' : params.ending_before !== undefined ? 'ending_before' : null;
+  let cursor: Cursor | undefined;
+  if (param !== null) {
+    const id = params[param]!;
+    if (!(await visible(id))) throw new ApiError('parameter_invalid', `${param} must be the id of an object visible to this key.`, { param });
+    cursor = { id, older: param === 'starting_after' };
+  }
+  const rows = await fetch(limit + 1, cursor);
+  const page = rows.slice(0, limit);
+  if (cursor !== undefined && !cursor.older) page.reverse();
+  return { rows: page, hasMore: rows.length > limit };
+}

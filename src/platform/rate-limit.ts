@@ -1,0 +1,115 @@
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+
+/**
+ * Rate limiting by GCRA (the generic cell rate algorithm, a token bucket kept as one timestamp per key):
+ * `rate` requests per second on average, up to `burst` at once. Each key stores its theoretical arrival
+ * time (TAT); a request is allowed when the new TAT is no further ahead of now than the burst allows.
+ */
+export interface Limit {
+  /** Requests per second, on average. */
+  rate: number;
+  /** Requests allowed at once; also the quota advertised in RateLimit-Policy. */
+  burst: number;
+}
+
+export interface Decision {
+  allowed: boolean;
+  /** Requests still allowed right now. */
+  remaining: number;
+  /** Seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** When refused: seconds until one request would be allowed (≥ 1). */
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  /** Takes one request from `key`'s bucket; with `peek`, only says whether it would be allowed. */
+  take(key: string, limit: Limit, peek?: boolean): Promise<Decision>;
+  close(): Promise<void>;
+}
+
+/** The GCRA step itself, shared by the in-process limiter and mirrored by the Redis script below. */
+export function gcra(tatMs: number, nowMs: number, limit: Limit): { decision: Decision; newTatMs: number } {
+  const interval = 1000 / limit.rate;
+  const tolerance = interval * limit.burst;
+  const newTat = Math.max(tatMs, nowMs) + interval;
+  const ahead = newTat - nowMs;
+  if (ahead > tolerance) {
+    const ahead0 = Math.max(tatMs, nowMs) - nowMs;
+    return {
+      decision: { allowed: false, remaining: 0, resetSeconds: Math.ceil(ahead0 / 1000), retryAfterSeconds: Math.max(1, Math.ceil((ahead - tolerance) / 1000)) },
+      newTatMs: tatMs,
+    };
+  }
+  return {
+    decision: { allowed: true, remaining: Math.floor((tolerance - ahead) / interval), resetSeconds: Math.ceil(ahead / 1000), retryAfterSeconds: 0 },
+    newTatMs: newTat,
+  };
+}
+
+/** State in this process: the default, and the fallback when Redis is unreachable. */
+export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
+  const tats = new Map<string, number>();
+  let sweeps = 0;
+  return {
+    async take(key, limit, peek = false) {
+      const nowMs = now();
+      const { decision, newTatMs } = gcra(tats.get(key) ?? 0, nowMs, limit);
+      if (!peek && decision.allowed) tats.set(key, newTatMs);
+      // Drop buckets that are full again, so that memory follows active keys, not every key ever seen.
+      if (++sweeps % 10_000 === 0) for (const [k, tat] of tats) if (tat < nowMs) tats.delete(k);
+      return decision;
+    },
+    async close() {},
+  };
+}
+
+// The same GCRA step, atomic in Redis, on Redis's clock so that every process agrees on "now".
+const GCRA_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local interval = 1000 / tonumber(ARGV[1])
+local tolerance = interval * tonumber(ARGV[2])
+local peek = ARGV[3] == '1'
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+local base = math.max(tat, now)
+local newTat = base + interval
+local ahead = newTat - now
+if ahead > tolerance then
+  return {0, 0, math.ceil((base - now) / 1000), math.max(1, math.ceil((ahead - tolerance) / 1000))}
+end
+if not peek then
+  redis.call('SET', KEYS[1], tostring(newTat), 'PX', math.ceil(ahead) + 1000)
+end
+return {1, math.floor((tolerance - ahead) / interval), math.ceil(ahead / 1000), 0}
+`;
+
+/**
+ * State shared by every process through Redis: one script call per check. When Redis does not answer within
+ * `timeoutMs`, the check falls back to this process's own limiter (limits then hold per process rather than
+ * across them) and logs it: rate limiting degrades, the API stays up. Checks return to Redis once it answers.
+ */
+export function redisRateLimiter(url: string, log: FastifyBaseLogger, timeoutMs = 100): RateLimiter {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: timeoutMs, lazyConnect: false, retryStrategy: (times) => Math.min(times * 100, 1000) });
+  redis.on('error', () => undefined); // reported below, once per outage, not per reconnect attempt
+  const fallback = memoryRateLimiter();
+  let degraded = false;
+  return {
+    async take(key, limit, peek = false) {
+      try {
+        const [allowed, remaining, reset, retry] = (await redis.eval(GCRA_SCRIPT, 1, `plinth:rl:${key}`, limit.rate, limit.burst, peek ? '1' : '0')) as number[];
+        if (degraded) log.warn('rate limiter: Redis answers again; limits are shared across processes');
+        degraded = false;
+        return { allowed: allowed === 1, remaining: remaining!, resetSeconds: reset!, retryAfterSeconds: retry! };
+      } catch (error) {
+        if (!degraded) log.error({ err: error }, 'rate limiter: Redis unreachable; limiting per process until it returns');
+        degraded = true;
+        return fallback.take(key, limit, peek);
+      }
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+}
