@@ -7,8 +7,8 @@ export function ListQuery(noun: string) {
   return Type.Object(
     {
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Page size, 1–100.' })),
-      starting_after: Type.Optional(Type.String({ description: `The id of a ${noun}: return the ${noun}s just older than it.` })),
-      ending_before: Type.Optional(Type.String({ description: `The id of a ${noun}: return the ${noun}s just newer than it (still newest first).` })),
+      starting_after: Type.Optional(Type.String({ description: `Return the ${noun}s just older than the one with this id.` })),
+      ending_before: Type.Optional(Type.String({ description: `Return the ${noun}s just newer than the one with this id (still newest first).` })),
     },
     { additionalProperties: false },
   );
