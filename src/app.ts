@@ -3,7 +3,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { apiKeysRoutes } from './platform/api-keys.routes.ts';
 import { installAuth } from './platform/auth.ts';
+import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './platform/rate-limit.ts';
 import { BODY_LIMIT, installJsonBody } from './platform/body.ts';
 import { ApiError } from './platform/errors.ts';
 import { installErrorHandling, sendProblem } from './platform/http-errors.ts';
@@ -18,6 +20,8 @@ import { accountsRoutes } from './products/fintech/accounts.routes.ts';
 export interface AppDeps {
   config: Config;
   database: Database;
+  /** Rate-limit state; by default in this process, or in Redis when REDIS_URL is set. Closed with the app. */
+  limiter?: RateLimiter;
   clock?: Clock;
   /** Where log lines go; stdout when absent. Tests pass a stream to read them. */
   logStream?: DestinationStream;
@@ -36,6 +40,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false, // a client cannot choose our request ids
     genReqId: requestId,
     bodyLimit: BODY_LIMIT,
+    trustProxy: deps.config.trustProxy,
     return503OnClosing: false, // answered below, in the contract's error model
     forceCloseConnections: 'idle',
     frameworkErrors: (error, _request, reply) => {
@@ -57,12 +62,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       throw new ApiError('service_unavailable', 'The server is shutting down; retry.', { headers: { 'retry-after': '1' } });
     }
   });
-  installAuth(app, { db: deps.database.db, clock });
+  const { config } = deps;
+  const limiter = deps.limiter ?? (config.redisUrl ? redisRateLimiter(config.redisUrl, app.log) : memoryRateLimiter());
+  app.addHook('onClose', () => limiter.close());
+  installAuth(app, {
+    db: deps.database.db,
+    clock,
+    limiter,
+    keyLimits: { live: { rate: config.rateLimitLive, burst: config.rateLimitLive }, sandbox: { rate: config.rateLimitSandbox, burst: config.rateLimitSandbox } },
+    authFailureLimit: { rate: config.authFailurePerSecond, burst: config.authFailureBurst },
+  });
   installJsonBody(app);
   await app.register(swagger, swaggerOptions());
   installOperations(app, deps.database);
   installDocs(app);
 
-  accountsRoutes(app, { db: deps.database.db, clock, supportedCountries: deps.config.supportedCountries });
+  apiKeysRoutes(app, { db: deps.database.db, clock, limiter, signupLimit: { rate: config.signupPerHour / 3600, burst: config.signupPerHour }, signupEnabled: config.sandboxSignup });
+  accountsRoutes(app, { db: deps.database.db, clock, supportedCountries: config.supportedCountries });
   return app;
 }

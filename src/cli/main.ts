@@ -36,11 +36,11 @@ async function run(argv: string[], database: Database): Promise<void> {
     if (!values.org) throw new UsageError();
     const rows = await listKeysForOrgName(deps, values.org);
     if (rows === null) throw new Error(`no org named ${JSON.stringify(values.org)}`);
-    for (const row of rows) process.stdout.write(`${JSON.stringify(apiKeyFromRow(row))}\n`);
+    for (const row of rows) process.stdout.write(`${JSON.stringify({ ...apiKeyFromRow(row), org_id: row.org_id })}\n`);
   } else if (action === 'revoke' && rest.length === 1) {
     const row = await revokeKeyById(deps, rest[0]!);
     if (row === null) throw new Error(`no key with id ${JSON.stringify(rest[0])}`);
-    process.stdout.write(`${JSON.stringify(apiKeyFromRow(row))}\n`);
+    process.stdout.write(`${JSON.stringify({ ...apiKeyFromRow(row), org_id: row.org_id })}\n`);
   } else {
     throw new UsageError();
   }

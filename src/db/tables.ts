@@ -3,7 +3,9 @@ import type { Mode } from '../platform/keys.ts';
 /** Row types, kept apart from API types: a row never reaches a response as it is. Times are ISO 8601 UTC text with ms. */
 export interface OrgsTable {
   id: string;
+  /** Unique handle: the operator CLI's --org; a sandbox sign-up's org id. */
   name: string;
+  display_name: string | null;
   created_at: string;
 }
 

@@ -1,6 +1,8 @@
 import type { Db } from '../db/database.ts';
 import type { ApiKeysTable, OrgsTable } from '../db/tables.ts';
 import type { Trx } from '../db/write.ts';
+import type { Mode } from './keys.ts';
+import { pageOf, type Cursor } from './pagination.ts';
 
 type Executor = Db | Trx;
 
@@ -22,6 +24,16 @@ export function findKeyByHash(db: Executor, secretHash: string): Promise<ApiKeys
 
 export function findKeyById(db: Executor, id: string): Promise<ApiKeysTable | undefined> {
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A key visible to the owner: its org and its mode. */
+export function findKeyOfOwner(db: Executor, owner: { orgId: string; mode: Mode }, id: string): Promise<ApiKeysTable | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('id', '=', id).where('org_id', '=', owner.orgId).where('mode', '=', owner.mode).executeTakeFirst();
+}
+
+/** One keyset page of the owner's keys (see pageOf). */
+export function pageKeys(db: Executor, owner: { orgId: string; mode: Mode }, take: number, cursor: Cursor | undefined): Promise<ApiKeysTable[]> {
+  return pageOf(db.selectFrom('api_keys').selectAll().where('org_id', '=', owner.orgId).where('mode', '=', owner.mode), take, cursor).execute();
 }
 
 export function listKeysOfOrg(db: Executor, orgId: string): Promise<ApiKeysTable[]> {

@@ -1,7 +1,9 @@
 import type { Db } from '../db/database.ts';
 import type { ApiKeysTable } from '../db/tables.ts';
 import { runWrite } from '../db/write.ts';
-import { newId } from './ids.ts';
+import { ApiError } from './errors.ts';
+import { isIdOf, newId } from './ids.ts';
+import { listPage, type ListParams, type Page } from './pagination.ts';
 import { generateKey, hashKey, keyHint, parseKey, type Mode } from './keys.ts';
 import * as repo from './api-keys.repository.ts';
 import { storedTime, type Clock } from './time.ts';
@@ -29,7 +31,7 @@ export function createKeyForOrgName(deps: KeysDeps, orgName: string, mode: Mode)
   return runWrite(deps.db, async (trx) => {
     let org = await repo.findOrgByName(trx, orgName);
     if (org === undefined) {
-      org = { id: newId('org'), name: orgName, created_at: storedTime(deps.clock()) };
+      org = { id: newId('org'), name: orgName, display_name: null, created_at: storedTime(deps.clock()) };
       await repo.insertOrg(trx, org);
     }
     return insertNewKey(trx, deps.clock, org.id, mode);
@@ -49,6 +51,42 @@ async function insertNewKey(trx: Parameters<typeof repo.insertKey>[0], clock: Cl
   };
   await repo.insertKey(trx, row);
   return { row, key };
+}
+
+/** Self-serve sandbox (CONTRACT §7): a new org, named by its id, and its first sandbox key. */
+export function signUp(deps: KeysDeps, displayName: string | undefined): Promise<{ orgId: string; created: CreatedKey }> {
+  const name = displayName?.trim();
+  if (name !== undefined && ([...name].length < 1 || [...name].length > 100 || /\p{Cc}/u.test(name) || !name.isWellFormed())) {
+    throw new ApiError('parameter_invalid', 'name must be 1–100 characters after trimming, without control characters.', { param: 'name' });
+  }
+  return runWrite(deps.db, async (trx) => {
+    const id = newId('org');
+    await repo.insertOrg(trx, { id, name: id, display_name: name ?? null, created_at: storedTime(deps.clock()) });
+    return { orgId: id, created: await insertNewKey(trx, deps.clock, id, 'sandbox') };
+  });
+}
+
+/** A new key for the caller's org; a sandbox key may not mint a live one. */
+export function createKeyForPrincipal(deps: KeysDeps, owner: Principal, mode: Mode = owner.mode): Promise<CreatedKey> {
+  if (owner.mode === 'sandbox' && mode === 'live') {
+    throw new ApiError('permission_denied', 'A sandbox key cannot create a live key; use a live key.', { param: 'mode' });
+  }
+  return runWrite(deps.db, (trx) => insertNewKey(trx, deps.clock, owner.orgId, mode));
+}
+
+export function listKeysForPrincipal(deps: KeysDeps, owner: Principal, params: ListParams): Promise<Page<ApiKeysTable>> {
+  return listPage(
+    params,
+    async (id) => isIdOf('key', id) && (await repo.findKeyOfOwner(deps.db, owner, id)) !== undefined,
+    (take, cursor) => repo.pageKeys(deps.db, owner, take, cursor),
+  );
+}
+
+/** Revokes one of the caller's keys (its org, its mode); harmless when already revoked. */
+export async function revokeKeyForPrincipal(deps: KeysDeps, owner: Principal, id: string): Promise<ApiKeysTable> {
+  const row = isIdOf('key', id) ? await repo.findKeyOfOwner(deps.db, owner, id) : undefined;
+  if (row === undefined) throw new ApiError('resource_not_found', `No such API key: ${id.slice(0, 64)}`, { param: 'id' });
+  return (await revokeKeyById(deps, row.id))!;
 }
 
 export async function listKeysForOrgName(deps: KeysDeps, orgName: string): Promise<ApiKeysTable[] | null> {

@@ -1,23 +1,12 @@
 import type { ApiKeysTable } from '../db/tables.ts';
+import type { ApiKey } from './api-keys.schema.ts';
 import { apiTime } from './time.ts';
 
 /** The public view of a key: never its secret, nor its hash. */
-export interface ApiKeyView {
-  id: string;
-  object: 'api_key';
-  org_id: string;
-  mode: 'sandbox' | 'live';
-  hint: string;
-  livemode: boolean;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-export function apiKeyFromRow(row: ApiKeysTable): ApiKeyView {
+export function apiKeyFromRow(row: ApiKeysTable): ApiKey {
   return {
     id: row.id,
     object: 'api_key',
-    org_id: row.org_id,
     mode: row.mode,
     hint: row.hint,
     livemode: row.mode === 'live',

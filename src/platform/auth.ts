@@ -1,6 +1,16 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type KeysDeps, type Principal } from './api-keys.service.ts';
 import { ApiError } from './errors.ts';
+import type { Mode } from './keys.ts';
+import type { Decision, Limit, RateLimiter } from './rate-limit.ts';
+
+export interface AuthDeps extends KeysDeps {
+  limiter: RateLimiter;
+  /** Per key, by mode. */
+  keyLimits: Record<Mode, Limit>;
+  /** Failed authentications per client address. */
+  authFailureLimit: Limit;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,17 +37,40 @@ function presentedKey(request: FastifyRequest): string | undefined | null {
   return match ? match[1]! : null;
 }
 
-/** Every /v1 route authenticates unless it is marked public; unknown and revoked keys look the same. */
-export function installAuth(app: FastifyInstance, deps: KeysDeps): void {
+export function rateLimited(decision: Decision, detail: string): ApiError {
+  return new ApiError('rate_limited', detail, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+}
+
+/** RateLimit and RateLimit-Policy as in draft-ietf-httpapi-ratelimit-headers-09 (one policy, named "default"). */
+function setRateLimitHeaders(reply: FastifyReply, limit: Limit, decision: Decision): void {
+  reply.header('ratelimit-policy', `"default";q=${limit.burst};w=${Math.max(1, Math.round(limit.burst / limit.rate))}`);
+  reply.header('ratelimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
+}
+
+/**
+ * Every /v1 route authenticates unless it is marked public; unknown and revoked keys look the same. Then the
+ * key's rate limit. A failed authentication also takes from the client address's failure budget; past it the
+ * answer is 429 instead of 401. Valid keys from that address keep working, so one bad script behind a shared
+ * address does not lock its neighbours out.
+ */
+export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const url = request.routeOptions.url;
     if (url === undefined || !url.startsWith('/v1/') || request.routeOptions.config.public) return;
     const key = presentedKey(request);
-    if (key === undefined) throw unauthorized('api_key_missing', 'Send your API key as `Authorization: Bearer <key>`.');
-    const principal = key === null ? null : await authenticate(deps, key);
-    if (principal === null) throw unauthorized('api_key_invalid', 'The API key is not valid.');
+    const principal = key === undefined || key === null ? null : await authenticate(deps, key);
+    if (principal === null) {
+      const failures = await deps.limiter.take(`authfail:${request.ip}`, deps.authFailureLimit);
+      if (!failures.allowed) throw rateLimited(failures, 'Too many failed authentications from this address.');
+      if (key === undefined) throw unauthorized('api_key_missing', 'Send your API key as `Authorization: Bearer <key>`.');
+      throw unauthorized('api_key_invalid', 'The API key is not valid.');
+    }
     request.principal = principal;
+    const limit = deps.keyLimits[principal.mode];
+    const decision = await deps.limiter.take(`key:${principal.keyId}`, limit);
+    setRateLimitHeaders(reply, limit, decision);
+    if (!decision.allowed) throw rateLimited(decision, `Over this key's limit of ${limit.rate} requests per second.`);
   });
 }
 

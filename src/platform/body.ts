@@ -27,4 +27,8 @@ export function installJsonBody(app: FastifyInstance): void {
       done(error as Error, undefined);
     }
   });
+  // Operations whose body is optional (`x-body-optional`) validate a missing body as `{}`.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.['x-body-optional']) request.body = {};
+  });
 }

@@ -8,7 +8,7 @@ type Json = Record<string, any>;
 function problemsOf(operation: Json, path: string): ErrorCode[] {
   const codes: ErrorCode[] = [];
   const authenticated = operation.security === undefined;
-  if (authenticated) codes.push('api_key_missing', 'api_key_invalid');
+  if (authenticated) codes.push('api_key_missing', 'api_key_invalid', 'rate_limited');
   const parameters: Json[] = operation.parameters ?? [];
   if (operation.requestBody) codes.push('body_malformed', 'parameter_missing', 'parameter_invalid', 'parameter_unknown', 'body_too_large', 'media_type_unsupported');
   else if (parameters.some((p) => p.in === 'query')) codes.push('parameter_invalid', 'parameter_unknown');
@@ -24,7 +24,7 @@ function problemResponse(codes: ErrorCode[]): Json {
   const headers: Json = { 'Request-Id': REQUEST_ID };
   if (status === 401) headers['WWW-Authenticate'] = { description: 'Always `Bearer realm="plinth"`.', schema: { type: 'string' } };
   if (status === 405) headers.Allow = { description: 'The methods the path has.', schema: { type: 'string' } };
-  if (status === 503) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+  if (status === 503 || status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
   const examples: Json = {};
   for (const code of codes) {
     examples[code] = {
@@ -46,13 +46,22 @@ export function finishDocument(document: Json): Json {
       for (const response of Object.values<Json>(operation.responses)) {
         response.headers = { 'Request-Id': REQUEST_ID, ...response.headers };
       }
+      const rateLimited = operation.security === undefined; // every authenticated response carries the key's limit
       const byStatus = new Map<number, ErrorCode[]>();
       for (const code of problemsOf(operation, path)) {
         const status = ERROR_CODES[code].status;
         byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
       }
       for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) operation.responses[status] = problemResponse(codes);
+      if (rateLimited) {
+        for (const [status, response] of Object.entries<Json>(operation.responses)) {
+          if (status === '401') continue; // no key, no key limit
+          response.headers = { ...response.headers, RateLimit: { $ref: '#/components/headers/RateLimit' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' } };
+        }
+      }
       delete operation['x-problems'];
+      if (operation['x-body-optional']) operation.requestBody.required = false;
+      delete operation['x-body-optional'];
     }
   }
   return document;
@@ -77,6 +86,7 @@ export function swaggerOptions(): SwaggerOptions {
       servers: [{ url: 'http://127.0.0.1:8080', description: 'A local Plinth (`npm start`)' }],
       tags: [
         { name: 'Fintech accounts', description: 'Accounts hold a balance in the currency of their country.' },
+        { name: 'API keys', description: 'Sandbox sign-up and key management. A key sees and manages only its own organisation’s keys of its own mode.' },
         { name: 'Operations', description: 'Health and readiness, outside `/v1` and without authentication.' },
         { name: 'Documentation', description: 'This document, its rendering and the error catalogue.' },
       ],
@@ -89,6 +99,14 @@ export function swaggerOptions(): SwaggerOptions {
         headers: {
           'Request-Id': { description: 'Identifies this request, `req_…`; equal to `request_id` in an error body. Quote it to support.', schema: { type: 'string', pattern: '^req_[0-9A-Z]{26}$' } },
           'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+          RateLimit: {
+            description: 'The calling key’s remaining quota (draft-ietf-httpapi-ratelimit-headers-09): `"default";r=<requests left now>;t=<seconds until the quota is full again>`.',
+            schema: { type: 'string', pattern: '^"default";r=\\d+;t=\\d+$' },
+          },
+          'RateLimit-Policy': {
+            description: 'The calling key’s policy (draft-ietf-httpapi-ratelimit-headers-09): `"default";q=<quota>;w=<window in seconds>`. Live keys default to 100 per second, sandbox keys to 25, each with an equal burst.',
+            schema: { type: 'string', pattern: '^"default";q=\\d+;w=\\d+$' },
+          },
         },
       },
     },
@@ -102,5 +120,7 @@ declare module 'fastify' {
   interface FastifySchema {
     /** Error codes this operation gives beyond those its shape implies (see problemsOf). */
     'x-problems'?: ErrorCode[];
+    /** The body may be left out entirely; it is then `{}` (see installJsonBody). */
+    'x-body-optional'?: boolean;
   }
 }

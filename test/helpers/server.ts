@@ -23,10 +23,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** Limits high enough that only the rate-limit tests, which set their own, ever meet them. */
+export const UNLIMITED = { RATE_LIMIT_LIVE: '1000000', RATE_LIMIT_SANDBOX: '1000000', AUTH_FAILURE_BURST: '1000000', SIGNUP_PER_HOUR: '1000000' };
+
 /** A real listening server on a real SQLite file in a temporary directory. */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'plinth-test-'));
-  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'plinth.db')}`, LOG_LEVEL: 'info', ...env });
+  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'plinth.db')}`, LOG_LEVEL: 'info', ...UNLIMITED, ...env });
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database.db);
   const logs: string[] = [];
