@@ -65,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const limiter = deps.limiter ?? (config.redisUrl ? redisRateLimiter(config.redisUrl, app.log) : memoryRateLimiter());
   app.addHook('onClose', () => limiter.close());
+  await limiter.ready();
   installAuth(app, {
     db: deps.database.db,
     clock,

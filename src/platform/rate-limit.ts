@@ -26,6 +26,8 @@ export interface Decision {
 export interface RateLimiter {
   /** Takes one request from `key`'s bucket; with `peek`, only says whether it would be allowed. */
   take(key: string, limit: Limit, peek?: boolean): Promise<Decision>;
+  /** Resolves once the limiter can share state (or has given up waiting and runs degraded). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
       if (++sweeps % 10_000 === 0) for (const [k, tat] of tats) if (tat < nowMs) tats.delete(k);
       return decision;
     },
+    async ready() {},
     async close() {},
   };
 }
@@ -108,6 +111,19 @@ export function redisRateLimiter(url: string, log: FastifyBaseLogger, timeoutMs 
         return fallback.take(key, limit, peek);
       }
     },
+    // Start-up waits for the first connection, so that a new process does not begin on its local fallback.
+    ready: () =>
+      new Promise<void>((resolve) => {
+        if (redis.status === 'ready') return resolve();
+        const timer = setTimeout(() => {
+          log.error('rate limiter: Redis not ready at start-up; limiting per process until it answers');
+          resolve();
+        }, 2000);
+        redis.once('ready', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
     async close() {
       redis.disconnect();
     },
