@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { apiKeysRoutes } from './platform/api-keys.routes.ts';
 import { installAuth } from './platform/auth.ts';
+import { installIdempotency, startPurge } from './platform/idempotency.ts';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './platform/rate-limit.ts';
 import { BODY_LIMIT, installJsonBody } from './platform/body.ts';
 import { ApiError } from './platform/errors.ts';
@@ -74,6 +75,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authFailureLimit: { rate: config.authFailurePerSecond, burst: config.authFailureBurst },
   });
   installJsonBody(app);
+  installIdempotency(app, { db: deps.database.db, clock, lockTimeoutMs: config.idempotencyLockMs });
+  const stopPurge = startPurge(deps.database.db, clock, config.idempotencyTtlMs, config.idempotencyPurgeIntervalMs, app.log);
+  app.addHook('onClose', async () => stopPurge());
   await app.register(swagger, swaggerOptions());
   installOperations(app, deps.database);
   installDocs(app);

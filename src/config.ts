@@ -22,6 +22,11 @@ export interface Config {
   sandboxSignup: boolean;
   /** Fastify's trustProxy: false, true, or the proxies' addresses; decides what "client address" means. */
   trustProxy: boolean | string[];
+  /** How long an Idempotency-Key and its response are kept (at least 24 h). */
+  idempotencyTtlMs: number;
+  /** After this, a claim whose request never finished (its process died) may be taken over. */
+  idempotencyLockMs: number;
+  idempotencyPurgeIntervalMs: number;
 }
 
 /** CONTRACT §4: US, CA, GB, AU and the euro-area members as of 2026. */
@@ -117,5 +122,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     signupPerHour: integer(env, 'SIGNUP_PER_HOUR', 10, 1, 1_000_000),
     sandboxSignup: flag(env, 'SANDBOX_SIGNUP', true),
     trustProxy: trustProxy(env),
+    idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 365) * 3_600_000,
+    idempotencyLockMs: integer(env, 'IDEMPOTENCY_LOCK_SECONDS', 60, 1, 86_400) * 1000,
+    idempotencyPurgeIntervalMs: integer(env, 'IDEMPOTENCY_PURGE_INTERVAL_SECONDS', 60, 1, 86_400) * 1000,
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiKey, ApiKeyCreateBody, ApiKeyList, KeyIdParams, NewApiKey, Signup, SignupBody } from './api-keys.schema.ts';
-import { createKeyForPrincipal, listKeysForPrincipal, revokeKeyForPrincipal, signUp, type CreatedKey, type KeysDeps } from './api-keys.service.ts';
+import { createKeyForPrincipal, listKeysForPrincipal, revokeKeyForPrincipal, signUp, type KeysDeps } from './api-keys.service.ts';
 import { apiKeyFromRow } from './api-keys.view.ts';
 import { principalOf, rateLimited } from './auth.ts';
 import { ApiError } from './errors.ts';
@@ -13,10 +13,6 @@ export interface KeysRoutesDeps extends KeysDeps {
   limiter: RateLimiter;
   signupLimit: Limit;
   signupEnabled: boolean;
-}
-
-function newKeyView({ row, key }: CreatedKey): NewApiKey {
-  return { ...apiKeyFromRow(row), key };
 }
 
 const ref = <T>(id: string) => Type.Unsafe<T>(Type.Ref(id));
@@ -43,8 +39,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
     if (!deps.signupEnabled) throw new ApiError('permission_denied', 'Sandbox sign-up is switched off on this deployment.');
     const decision = await deps.limiter.take(`signup:${request.ip}`, deps.signupLimit);
     if (!decision.allowed) throw rateLimited(decision, 'Too many sign-ups from this address.');
-    const { orgId, created } = await signUp(deps, request.body.name);
-    return { org_id: orgId, api_key: newKeyView(created) };
+    return signUp(deps, request.body.name);
   });
 
   r.post('/v1/api_keys', {
@@ -58,7 +53,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
       body: ApiKeyCreateBody,
       response: { 200: ref<NewApiKey>('NewApiKey') },
     },
-  }, async (request) => newKeyView(await createKeyForPrincipal(deps, principalOf(request), request.body.mode)));
+  }, (request) => createKeyForPrincipal(deps, principalOf(request), request.body.mode));
 
   r.get('/v1/api_keys', {
     schema: { operationId: 'listApiKeys', tags: ['API keys'], summary: "List the organisation's keys of the caller's mode", querystring: ListQuery('key'), response: { 200: ref<{ object: 'list'; data: ApiKey[]; has_more: boolean }>('ApiKeyList') } },
@@ -78,5 +73,5 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
       body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.' }),
       response: { 200: ref<ApiKey>('ApiKey') },
     },
-  }, async (request) => apiKeyFromRow(await revokeKeyForPrincipal(deps, principalOf(request), request.params.id)));
+  }, (request) => revokeKeyForPrincipal(deps, principalOf(request), request.params.id));
 }

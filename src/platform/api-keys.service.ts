@@ -1,6 +1,8 @@
 import type { Db } from '../db/database.ts';
 import type { ApiKeysTable } from '../db/tables.ts';
 import { runWrite } from '../db/write.ts';
+import type { ApiKey, NewApiKey } from './api-keys.schema.ts';
+import { apiKeyFromRow, newApiKeyFromRow } from './api-keys.view.ts';
 import { ApiError } from './errors.ts';
 import { isIdOf, newId } from './ids.ts';
 import { listPage, type ListParams, type Page } from './pagination.ts';
@@ -54,7 +56,7 @@ async function insertNewKey(trx: Parameters<typeof repo.insertKey>[0], clock: Cl
 }
 
 /** Self-serve sandbox (CONTRACT §7): a new org, named by its id, and its first sandbox key. */
-export function signUp(deps: KeysDeps, displayName: string | undefined): Promise<{ orgId: string; created: CreatedKey }> {
+export function signUp(deps: KeysDeps, displayName: string | undefined): Promise<{ org_id: string; api_key: NewApiKey }> {
   const name = displayName?.trim();
   if (name !== undefined && ([...name].length < 1 || [...name].length > 100 || /\p{Cc}/u.test(name) || !name.isWellFormed())) {
     throw new ApiError('parameter_invalid', 'name must be 1–100 characters after trimming, without control characters.', { param: 'name' });
@@ -62,16 +64,20 @@ export function signUp(deps: KeysDeps, displayName: string | undefined): Promise
   return runWrite(deps.db, async (trx) => {
     const id = newId('org');
     await repo.insertOrg(trx, { id, name: id, display_name: name ?? null, created_at: storedTime(deps.clock()) });
-    return { orgId: id, created: await insertNewKey(trx, deps.clock, id, 'sandbox') };
+    const { row, key } = await insertNewKey(trx, deps.clock, id, 'sandbox');
+    return { org_id: id, api_key: newApiKeyFromRow(row, key) };
   });
 }
 
 /** A new key for the caller's org; a sandbox key may not mint a live one. */
-export function createKeyForPrincipal(deps: KeysDeps, owner: Principal, mode: Mode = owner.mode): Promise<CreatedKey> {
+export function createKeyForPrincipal(deps: KeysDeps, owner: Principal, mode: Mode = owner.mode): Promise<NewApiKey> {
   if (owner.mode === 'sandbox' && mode === 'live') {
     throw new ApiError('permission_denied', 'A sandbox key cannot create a live key; use a live key.', { param: 'mode' });
   }
-  return runWrite(deps.db, (trx) => insertNewKey(trx, deps.clock, owner.orgId, mode));
+  return runWrite(deps.db, async (trx) => {
+    const { row, key } = await insertNewKey(trx, deps.clock, owner.orgId, mode);
+    return newApiKeyFromRow(row, key);
+  });
 }
 
 export function listKeysForPrincipal(deps: KeysDeps, owner: Principal, params: ListParams): Promise<Page<ApiKeysTable>> {
@@ -83,10 +89,13 @@ export function listKeysForPrincipal(deps: KeysDeps, owner: Principal, params: L
 }
 
 /** Revokes one of the caller's keys (its org, its mode); harmless when already revoked. */
-export async function revokeKeyForPrincipal(deps: KeysDeps, owner: Principal, id: string): Promise<ApiKeysTable> {
+export async function revokeKeyForPrincipal(deps: KeysDeps, owner: Principal, id: string): Promise<ApiKey> {
   const row = isIdOf('key', id) ? await repo.findKeyOfOwner(deps.db, owner, id) : undefined;
   if (row === undefined) throw new ApiError('resource_not_found', `No such API key: ${id.slice(0, 64)}`, { param: 'id' });
-  return (await revokeKeyById(deps, row.id))!;
+  return runWrite(deps.db, async (trx) => {
+    await repo.revokeKey(trx, row.id, storedTime(deps.clock()));
+    return apiKeyFromRow((await repo.findKeyById(trx, row.id))!);
+  });
 }
 
 export async function listKeysForOrgName(deps: KeysDeps, orgName: string): Promise<ApiKeysTable[] | null> {

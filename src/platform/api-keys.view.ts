@@ -1,5 +1,5 @@
 import type { ApiKeysTable } from '../db/tables.ts';
-import type { ApiKey } from './api-keys.schema.ts';
+import type { ApiKey, NewApiKey } from './api-keys.schema.ts';
 import { apiTime } from './time.ts';
 
 /** The public view of a key: never its secret, nor its hash. */
@@ -13,4 +13,9 @@ export function apiKeyFromRow(row: ApiKeysTable): ApiKey {
     created_at: apiTime(row.created_at),
     revoked_at: row.revoked_at === null ? null : apiTime(row.revoked_at),
   };
+}
+
+/** A key as shown once, at creation: the public view and the secret. */
+export function newApiKeyFromRow(row: ApiKeysTable, key: string): NewApiKey {
+  return { ...apiKeyFromRow(row), key };
 }

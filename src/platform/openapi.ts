@@ -4,6 +4,11 @@ import { Problem } from './problem.schema.ts';
 
 type Json = Record<string, any>;
 
+/** Authenticated POSTs take an Idempotency-Key (see platform/idempotency.ts). */
+function idempotent(operation: Json): boolean {
+  return operation.security === undefined && operation.requestBody !== undefined && operation['x-method'] === 'post';
+}
+
 /** Errors an operation can give because of its shape; `x-problems` on a route schema adds its own. */
 function problemsOf(operation: Json, path: string): ErrorCode[] {
   const codes: ErrorCode[] = [];
@@ -13,6 +18,7 @@ function problemsOf(operation: Json, path: string): ErrorCode[] {
   if (operation.requestBody) codes.push('body_malformed', 'parameter_missing', 'parameter_invalid', 'parameter_unknown', 'body_too_large', 'media_type_unsupported');
   else if (parameters.some((p) => p.in === 'query')) codes.push('parameter_invalid', 'parameter_unknown');
   if (path.startsWith('/v1/') && parameters.some((p) => p.in === 'path')) codes.push('resource_not_found');
+  if (idempotent(operation)) codes.push('parameter_invalid', 'idempotency_request_in_progress', 'idempotency_key_reused');
   codes.push(...((operation['x-problems'] ?? []) as ErrorCode[]), 'internal_error', 'service_unavailable');
   return [...new Set(codes)];
 }
@@ -42,7 +48,12 @@ function problemResponse(codes: ErrorCode[]): Json {
 /** Adds what @fastify/swagger cannot infer: the error responses, the shared headers, public routes' security. */
 export function finishDocument(document: Json): Json {
   for (const [path, item] of Object.entries<Json>(document.paths)) {
-    for (const operation of Object.values<Json>(item)) {
+    for (const [method, operation] of Object.entries<Json>(item)) {
+      operation['x-method'] = method;
+      if (idempotent(operation)) {
+        operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/Idempotency-Key' }];
+        operation.responses['200'].headers = { ...operation.responses['200'].headers, 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } };
+      }
       for (const response of Object.values<Json>(operation.responses)) {
         response.headers = { 'Request-Id': REQUEST_ID, ...response.headers };
       }
@@ -62,6 +73,7 @@ export function finishDocument(document: Json): Json {
       delete operation['x-problems'];
       if (operation['x-body-optional']) operation.requestBody.required = false;
       delete operation['x-body-optional'];
+      delete operation['x-method'];
     }
   }
   return document;
@@ -96,7 +108,21 @@ export function swaggerOptions(): SwaggerOptions {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `sk_test_` or `sk_live_`, 32 base62 characters and a 6-character checksum.' },
         },
         schemas: { Problem: Problem as Json },
+        parameters: {
+          'Idempotency-Key': {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. ' +
+              'The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; ' +
+              'while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.',
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+            example: '7f1c9a52-5b7e-4c8e-9a57-3e1f0d2c6b4a',
+          },
+        },
         headers: {
+          'Idempotent-Replayed': { description: '`true` when this response is the stored response of an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } },
           'Request-Id': { description: 'Identifies this request, `req_…`; equal to `request_id` in an error body. Quote it to support.', schema: { type: 'string', pattern: '^req_[0-9A-Z]{26}$' } },
           'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
           RateLimit: {

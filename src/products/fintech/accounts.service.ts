@@ -74,8 +74,10 @@ export async function createAccount(deps: AccountsDeps, owner: Principal, body: 
     kyb_ein: body.kyb?.ein ?? null,
     created_at: storedTime(now),
   };
-  await runWrite(deps.db, (trx) => repo.insertAccount(trx, row));
-  return accountFromRow(row);
+  return runWrite(deps.db, async (trx) => {
+    await repo.insertAccount(trx, row);
+    return accountFromRow(row);
+  });
 }
 
 export async function retrieveAccount(deps: AccountsDeps, owner: Principal, id: string): Promise<Account> {
