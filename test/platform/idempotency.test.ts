@@ -1,0 +1,237 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { purgeExpired } from '../../src/platform/idempotency.ts';
+import { assertProblem } from '../helpers/problem.ts';
+import { run, spawnServer, type ServerProcess } from '../helpers/process.ts';
+import { call, startServer, UNLIMITED, type Reply, type TestServer } from '../helpers/server.ts';
+
+const PATH = '/v1/fintech/accounts';
+const US = { type: 'business', country: 'US' };
+const GB = { type: 'business', country: 'GB' };
+
+describe('Idempotency-Key', () => {
+  let server: TestServer;
+  let key: string;
+  before(async () => {
+    server = await startServer();
+    key = await server.key('acme');
+  });
+  after(() => server.close());
+
+  const create = (idem: string, json: unknown = US, k = key) => call(server.url, 'POST', PATH, { key: k, json, headers: { 'idempotency-key': idem } });
+  const count = async (k = key) => (await call(server.url, 'GET', `${PATH}?limit=100`, { key: k })).body.data.length;
+
+  test('a replay is the first response byte for byte, marked, with the original Request-Id', async () => {
+    const idem = randomUUID();
+    const before = await count();
+    const first = await create(idem, { country: 'US', type: 'business' });
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('idempotent-replayed'), null);
+    const second = await create(idem, { type: 'business', country: 'US' }); // same JSON, other key order
+    assert.equal(second.status, 200);
+    assert.equal(second.text, first.text);
+    assert.equal(second.headers.get('idempotent-replayed'), 'true');
+    assert.equal(second.headers.get('request-id'), first.headers.get('request-id'));
+    assert.equal(await count(), before + 1);
+  });
+
+  test('the same key with a different body, or on another operation, is 422 and creates nothing', async () => {
+    const idem = randomUUID();
+    await create(idem, US);
+    const before = await count();
+    assertProblem(await create(idem, GB), 'idempotency_key_reused', 'Idempotency-Key');
+    assertProblem(await call(server.url, 'POST', '/v1/api_keys', { key, json: {}, headers: { 'idempotency-key': idem } }), 'idempotency_key_reused');
+    assert.equal(await count(), before);
+  });
+
+  test('40 concurrent requests with one key create exactly one account; every other answer is a replay or a 409', async () => {
+    const k = await server.key('concurrency');
+    const idem = randomUUID();
+    const replies = await Promise.all(Array.from({ length: 40 }, () => create(idem, US, k)));
+    const ok = replies.filter((r) => r.status === 200);
+    assert.ok(ok.length >= 1);
+    for (const r of ok) assert.equal(r.text, ok[0]!.text);
+    assert.equal(ok.filter((r) => r.headers.get('idempotent-replayed') !== 'true').length, 1, 'one original');
+    for (const r of replies.filter((x) => x.status !== 200)) assertProblem(r, 'idempotency_request_in_progress', 'Idempotency-Key');
+    assert.equal(await count(k), 1);
+  });
+
+  test('a key used by another org, or by the other mode, is independent', async () => {
+    const idem = randomUUID();
+    const mine = await create(idem, US);
+    const other = await create(idem, US, await server.key('globex'));
+    const live = await create(idem, US, await server.key('acme', 'live'));
+    assert.equal(other.status, 200);
+    assert.equal(live.status, 200);
+    assert.equal(other.headers.get('idempotent-replayed'), null);
+    assert.equal(live.headers.get('idempotent-replayed'), null);
+    assert.equal(new Set([mine.body.id, other.body.id, live.body.id]).size, 3);
+    assert.equal(live.body.livemode, true);
+  });
+
+  test('a request refused by validation, before or after the claim, leaves the key usable', async () => {
+    const idem = randomUUID();
+    assertProblem(await create(idem, { type: 'business' }), 'parameter_missing', 'country');
+    assertProblem(await create(idem, { type: 'business', country: 'ZZ' }), 'parameter_invalid', 'country');
+    assertProblem(await create(idem, { type: 'business', country: 'BR' }), 'country_unsupported', 'country');
+    const ok = await create(idem, US);
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('idempotent-replayed'), null);
+  });
+
+  test('a 5xx is not stored: the key works once the fault is gone', async () => {
+    const idem = randomUUID();
+    await sql`create trigger fail_gb before insert on accounts when new.country = 'GB' begin select raise(abort, 'injected fault'); end`.execute(server.database.db);
+    try {
+      const failed = await create(idem, GB);
+      assertProblem(failed, 'internal_error');
+      assert.doesNotMatch(failed.text, /injected fault/);
+    } finally {
+      await sql`drop trigger fail_gb`.execute(server.database.db);
+    }
+    const ok = await create(idem, GB);
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('idempotent-replayed'), null);
+  });
+
+  test('a key still held is 409; a claim abandoned past the lock timeout is taken over', async () => {
+    const org = (await server.database.db.selectFrom('api_keys').select('org_id').where('hint', '=', `sk_test_…${key.slice(-4)}`).executeTakeFirstOrThrow()).org_id;
+    const held = randomUUID();
+    const abandoned = randomUUID();
+    const now = new Date().toISOString();
+    const old = new Date(Date.now() - 61_000).toISOString();
+    const row = { org_id: org, mode: 'sandbox' as const, fingerprint: 'x', response_status: null, response_body: null, created_at: now };
+    await server.database.db.insertInto('idempotency_keys').values([
+      { ...row, key: held, request_id: 'req_held', locked_at: now },
+      { ...row, key: abandoned, request_id: 'req_gone', locked_at: old },
+    ]).execute();
+    // Fingerprints differ from any real request's, so first make them match what the client will send.
+    const fp = (await import('../../src/platform/idempotency.ts')).fingerprint('POST', PATH, US);
+    await server.database.db.updateTable('idempotency_keys').set({ fingerprint: fp }).where('key', 'in', [held, abandoned]).execute();
+    const inProgress = await create(held, US);
+    assertProblem(inProgress, 'idempotency_request_in_progress', 'Idempotency-Key');
+    assert.equal(inProgress.headers.get('retry-after'), '1');
+    const takenOver = await create(abandoned, US);
+    assert.equal(takenOver.status, 200);
+    assert.equal((await create(abandoned, US)).headers.get('idempotent-replayed'), 'true');
+  });
+
+  test('the header must be 1–255 visible ASCII characters', async () => {
+    for (const bad of ['x'.repeat(256), 'has space', 'tab\tinside', 'caf\u00e9']) {
+      assertProblem(await create(bad, US), 'parameter_invalid', 'Idempotency-Key');
+    }
+    assert.equal((await create('x'.repeat(255), US)).status, 200);
+    assert.equal((await create('!', US)).status, 200);
+  });
+
+  test('the sign-up takes no Idempotency-Key: without an owner, a replay could hand its secret to anyone', async () => {
+    assertProblem(await call(server.url, 'POST', '/v1/sandbox/signup', { headers: { 'idempotency-key': 'k' } }), 'parameter_unknown', 'Idempotency-Key');
+  });
+
+  test('every POST gets it: creating an API key replays too', async () => {
+    const idem = randomUUID();
+    const first = await call(server.url, 'POST', '/v1/api_keys', { key, headers: { 'idempotency-key': idem } });
+    const again = await call(server.url, 'POST', '/v1/api_keys', { key, headers: { 'idempotency-key': idem } });
+    assert.equal(first.status, 200);
+    assert.equal(again.text, first.text);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  });
+
+  test('the purge removes only keys past their time to live', async () => {
+    const expired = randomUUID();
+    const fresh = randomUUID();
+    await create(expired, US);
+    await create(fresh, US);
+    await server.database.db.updateTable('idempotency_keys').set({ created_at: new Date(Date.now() - 25 * 3_600_000).toISOString() }).where('key', '=', expired).execute();
+    const purged = await purgeExpired(server.database.db, () => new Date(), 24 * 3_600_000, 2);
+    assert.ok(purged >= 1);
+    const left = await server.database.db.selectFrom('idempotency_keys').select('key').where('key', 'in', [expired, fresh]).execute();
+    assert.deepEqual(left.map((r) => r.key), [fresh]);
+    assert.equal((await create(fresh, US)).headers.get('idempotent-replayed'), 'true');
+    const reused = await create(expired, GB);
+    assert.equal(reused.status, 200, 'an expired key is free again');
+    assert.equal(reused.headers.get('idempotent-replayed'), null);
+  });
+
+  test('property: any interleaving of creates over a few keys and bodies leaves one account per key that succeeded', async () => {
+    const bodies = [US, GB, { type: 'business', country: 'ZZ' }];
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(fc.record({ key: fc.constantFrom('a', 'b', 'c'), body: fc.nat(2) }), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 }),
+        async (batches) => {
+          const k = await server.key(`property-${run++}`);
+          const answers = new Map<string, Array<{ body: number; reply: Reply }>>();
+          for (const batch of batches) {
+            const replies = await Promise.all(batch.map((c) => create(`${run}-${c.key}`, bodies[c.body], k)));
+            batch.forEach((c, i) => answers.set(c.key, [...(answers.get(c.key) ?? []), { body: c.body, reply: replies[i]! }]));
+          }
+          let succeeded = 0;
+          for (const list of answers.values()) {
+            const originals = list.filter((a) => a.reply.status === 200 && a.reply.headers.get('idempotent-replayed') !== 'true');
+            if (originals.length > 1) return false;
+            const first = originals[0];
+            if (first) succeeded++;
+            for (const { body, reply } of list) {
+              if (reply.status === 200) {
+                if (reply.text !== first!.reply.text || body !== first!.body) return false;
+              } else if (reply.status === 422) {
+                if (reply.body.code !== 'idempotency_key_reused') return false;
+              } else if (reply.status === 409) {
+                if (reply.body.code !== 'idempotency_request_in_progress') return false;
+              } else if (reply.status === 400) {
+                if (body !== 2) return false; // only the invalid body is refused
+              } else return false;
+            }
+          }
+          return (await count(k)) === succeeded;
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+});
+
+describe('Idempotency-Key across two processes on one database', () => {
+  let dir: string;
+  let servers: ServerProcess[] = [];
+  let key: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plinth-idem-'));
+    const env = { ...UNLIMITED, DATABASE_URL: `sqlite:${join(dir, 'plinth.db')}` };
+    key = (await run(['src/cli/main.ts', 'keys', 'create', '--org', 'acme', '--mode', 'sandbox'], env)).stdout.trim();
+    servers = [await spawnServer(env), await spawnServer(env)];
+  });
+  after(async () => {
+    for (const s of servers) {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('used on one process it replays on the other; concurrent use across both yields one account', async () => {
+    const idem = randomUUID();
+    const first = await call(servers[0]!.url, 'POST', PATH, { key, json: US, headers: { 'idempotency-key': idem } });
+    const replay = await call(servers[1]!.url, 'POST', PATH, { key, json: US, headers: { 'idempotency-key': idem } });
+    assert.equal(replay.text, first.text);
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+
+    const shared = randomUUID();
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => call(servers[i % 2]!.url, 'POST', PATH, { key, json: GB, headers: { 'idempotency-key': shared } })));
+    const originals = replies.filter((r) => r.status === 200 && r.headers.get('idempotent-replayed') !== 'true');
+    assert.equal(originals.length, 1);
+    for (const r of replies) {
+      if (r.status === 200) assert.equal(r.text, originals[0]!.text);
+      else assertProblem(r, 'idempotency_request_in_progress');
+    }
+    const list = await call(servers[1]!.url, 'GET', `${PATH}?limit=100`, { key });
+    assert.equal(list.body.data.filter((a: { country: string }) => a.country === 'GB').length, 1);
+  });
+});
