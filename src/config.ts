@@ -27,6 +27,10 @@ export interface Config {
   /** After this, a claim whose request never finished (its process died) may be taken over. */
   idempotencyLockMs: number;
   idempotencyPurgeIntervalMs: number;
+  /** PostgreSQL connections per process. */
+  databasePoolSize: number;
+  /** Worker processes `npm start` runs (node:cluster); PostgreSQL only. */
+  webConcurrency: number;
 }
 
 /** CONTRACT §4: US, CA, GB, AU and the euro-area members as of 2026. */
@@ -64,10 +68,15 @@ function databaseUrl(env: Env, cwd: string): string {
     if (path === ':memory:') return raw;
     return `sqlite:${isAbsolute(path) ? path : resolve(cwd, path)}`;
   }
-  if (/^postgres(ql)?:\/\//.test(raw)) {
-    throw new ConfigError('DATABASE_URL', 'PostgreSQL is not supported by this build yet; use sqlite:<path>');
+  if (/^postgres(ql)?:\/\/./.test(raw)) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return raw;
   }
-  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres://, got ${JSON.stringify(raw.slice(0, 40))}`);
+  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres://, got a URL starting ${JSON.stringify(raw.split(":")[0]!.slice(0, 20))}:`);
 }
 
 function countries(env: Env): Set<string> {
@@ -102,6 +111,14 @@ function trustProxy(env: Env): boolean | string[] {
   return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
 }
 
+function webConcurrency(env: Env): number {
+  const n = integer(env, 'WEB_CONCURRENCY', 1, 1, 256);
+  if (n > 1 && read(env, 'DATABASE_URL', 'sqlite:').startsWith('sqlite:')) {
+    throw new ConfigError('WEB_CONCURRENCY', 'SQLite mode runs one server process; use a postgres:// DATABASE_URL for more');
+  }
+  return n;
+}
+
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const logLevel = read(env, 'LOG_LEVEL', 'info');
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -125,5 +142,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 365) * 3_600_000,
     idempotencyLockMs: integer(env, 'IDEMPOTENCY_LOCK_SECONDS', 60, 1, 86_400) * 1000,
     idempotencyPurgeIntervalMs: integer(env, 'IDEMPOTENCY_PURGE_INTERVAL_SECONDS', 60, 1, 86_400) * 1000,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    webConcurrency: webConcurrency(env),
   };
 }

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { freshDatabase, type TestDatabase } from './helpers/database.ts';
 import { assertProblem } from './helpers/problem.ts';
 import { run, spawnServer } from './helpers/process.ts';
 import { call, startServer, type TestServer } from './helpers/server.ts';
@@ -29,7 +27,7 @@ describe('health, readiness and logs', () => {
       assertProblem(await call(broken.url, 'GET', '/readyz'), 'service_unavailable');
       assert.equal((await call(broken.url, 'GET', '/healthz')).status, 200);
     } finally {
-      await broken.app.close();
+      await broken.close();
     }
   });
 
@@ -55,13 +53,14 @@ describe('health, readiness and logs', () => {
 });
 
 describe('the server process', () => {
-  let dir: string;
+  let db: TestDatabase;
   let env: Record<string, string>;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'plinth-proc-'));
-    env = { DATABASE_URL: `sqlite:${join(dir, 'nested', 'dir', 'plinth.db')}` };
+  before(async () => {
+    db = await freshDatabase();
+    // A SQLite file in a directory that does not exist yet: start-up creates it.
+    env = { DATABASE_URL: db.url.replace(/plinth\.db$/, 'nested/dir/plinth.db') };
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => db.drop());
 
   test('a bad setting stops start-up with one line naming the variable', async () => {
     for (const [variable, value] of [['PORT', 'eighty'], ['DATABASE_URL', 'mysql://x'], ['LOG_LEVEL', 'loud'], ['SUPPORTED_COUNTRIES', 'US,ZZ']] as const) {

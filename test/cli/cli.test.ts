@@ -1,27 +1,25 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { run, spawnServer, type ServerProcess } from '../helpers/process.ts';
 import { call } from '../helpers/server.ts';
 
 describe('operator CLI', () => {
-  let dir: string;
+  let db: TestDatabase;
   let env: Record<string, string>;
   let server: ServerProcess;
   const cli = (...args: string[]) => run(['src/cli/main.ts', ...args], env);
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'plinth-cli-'));
-    env = { DATABASE_URL: `sqlite:${join(dir, 'plinth.db')}` };
+    db = await freshDatabase();
+    env = { DATABASE_URL: db.url };
     assert.equal((await cli('migrate')).code, 0);
     server = await spawnServer(env);
   });
   after(async () => {
     server.child.kill('SIGTERM');
     await server.exited;
-    rmSync(dir, { recursive: true, force: true });
+    await db.drop();
   });
 
   test('migrate twice is harmless', async () => {

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
@@ -10,6 +7,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createKeyForOrgName } from '../../src/platform/api-keys.service.ts';
 import type { Mode } from '../../src/platform/keys.ts';
 import { systemClock } from '../../src/platform/time.ts';
+import { freshDatabase } from './database.ts';
 import { checkResponse } from './openapi.ts';
 
 export interface TestServer {
@@ -26,10 +24,10 @@ export interface TestServer {
 /** Limits high enough that only the rate-limit tests, which set their own, ever meet them. */
 export const UNLIMITED = { RATE_LIMIT_LIVE: '1000000', RATE_LIMIT_SANDBOX: '1000000', AUTH_FAILURE_BURST: '1000000', SIGNUP_PER_HOUR: '1000000' };
 
-/** A real listening server on a real SQLite file in a temporary directory. */
+/** A real listening server on a database of its own: a SQLite file in a temporary directory, or a PostgreSQL database. */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'plinth-test-'));
-  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'plinth.db')}`, LOG_LEVEL: 'info', ...UNLIMITED, ...env });
+  const fresh = await freshDatabase();
+  const config = loadConfig({ DATABASE_URL: fresh.url, LOG_LEVEL: 'info', ...UNLIMITED, ...env });
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database.db);
   const logs: string[] = [];
@@ -52,7 +50,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     async close() {
       await app.close();
       await database.close();
-      rmSync(dir, { recursive: true, force: true });
+      await fresh.drop();
     },
   };
 }

@@ -71,7 +71,7 @@ describe('Bearer authentication', () => {
       // The control: a well-formed key does query, and the closed database answers 503.
       assertProblem(await call(closed.url, 'GET', PATH, { key: generateKey('sandbox') }), 'service_unavailable');
     } finally {
-      await closed.app.close();
+      await closed.close();
     }
   });
 });

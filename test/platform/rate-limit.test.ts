@@ -1,28 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { gcra, memoryRateLimiter } from '../../src/platform/rate-limit.ts';
-import { assertProblem } from '../helpers/problem.ts';
-import { run, spawnServer, type ServerProcess } from '../helpers/process.ts';
-import { REDIS_SERVER, startRedis, type RedisProcess } from '../helpers/redis.ts';
-import { call, startServer, UNLIMITED, type Reply, type TestServer } from '../helpers/server.ts';
+import { assertRateLimited, burst } from '../helpers/burst.ts';
+import { call, startServer, type Reply, type TestServer } from '../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
-
-function assertRateLimited(reply: Reply): void {
-  assertProblem(reply, 'rate_limited');
-  assert.ok(Number(reply.headers.get('retry-after')) >= 1, `Retry-After: ${reply.headers.get('retry-after')}`);
-}
-
-/** Fires `n` requests at once and counts the answers by status. */
-async function burst(n: number, send: (i: number) => Promise<Reply>): Promise<{ ok: number; limited: number; replies: Reply[] }> {
-  const replies = await Promise.all(Array.from({ length: n }, (_, i) => send(i)));
-  for (const r of replies) if (r.status === 429) assertRateLimited(r);
-  return { ok: replies.filter((r) => r.status === 200).length, limited: replies.filter((r) => r.status === 429).length, replies };
-}
 
 describe('GCRA', () => {
   test('remaining counts down by one per request at a fixed instant, then refuses with Retry-After', async () => {
@@ -125,49 +108,5 @@ describe('rate limits over HTTP, in process', () => {
     const refused = await call(server.url, 'POST', '/v1/sandbox/signup');
     assertRateLimited(refused);
     assert.ok(Number(refused.headers.get('retry-after')) > 60, 'a sign-up refill is measured in minutes');
-  });
-});
-
-describe('rate limits shared through Redis by two server processes', { skip: REDIS_SERVER ? false : 'no redis-server on this machine' }, () => {
-  let redis: RedisProcess;
-  let servers: ServerProcess[] = [];
-  let dir: string;
-  let key: string;
-  before(async () => {
-    redis = await startRedis();
-    dir = mkdtempSync(join(tmpdir(), 'plinth-redis-'));
-    const env = { ...UNLIMITED, DATABASE_URL: `sqlite:${join(dir, 'plinth.db')}`, REDIS_URL: redis.url, RATE_LIMIT_SANDBOX: '5' };
-    key = (await run(['src/cli/main.ts', 'keys', 'create', '--org', 'acme', '--mode', 'sandbox'], env)).stdout.trim();
-    servers = [await spawnServer(env), await spawnServer(env)];
-  });
-  after(async () => {
-    for (const s of servers) {
-      s.child.kill('SIGTERM');
-      await s.exited;
-    }
-    await redis.stop().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  test('one key, two processes, one limit', async () => {
-    const started = Date.now();
-    const result = await burst(30, (i) => call(servers[i % 2]!.url, 'GET', PATH, { key }));
-    const seconds = (Date.now() - started) / 1000;
-    assert.ok(result.ok >= 5, `${result.ok}`);
-    // Two separate limits would let through at least 10; one shared limit, 5 + 5 per second of the burst.
-    assert.ok(result.ok <= 5 + 5 * seconds, `shared: ${result.ok} allowed across both in ${seconds}s`);
-    const servedBy = new Set(result.replies.filter((r) => r.status === 200).map((r) => r.headers.get('request-id')));
-    assert.equal(servedBy.size, result.ok);
-  });
-
-  test('Redis stopped mid-test: requests still succeed, limited per process, and the outage is logged', async () => {
-    await new Promise((r) => setTimeout(r, 1100)); // let the bucket refill
-    await redis.stop();
-    const result = await burst(30, (i) => call(servers[i % 2]!.url, 'GET', PATH, { key }));
-    assert.ok(result.ok >= 5, `requests still pass: ${result.ok}`);
-    assert.ok(result.limited > 0, 'each process still enforces the limit on its own');
-    assert.ok(result.ok <= 2 * 5 + 2 * 5 * 2, `at most two processes' worth: ${result.ok}`);
-    for (const r of result.replies.filter((x) => x.status === 200)) assert.match(r.headers.get('ratelimit')!, /^"default";r=\d+;t=\d+$/);
-    for (const s of servers) assert.ok(s.lines.some((l) => l.includes('Redis unreachable')), 'the fallback is logged');
   });
 });
