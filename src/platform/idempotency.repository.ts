@@ -18,6 +18,8 @@ export interface StoredResponse {
 }
 
 const where = (scope: Scope) => ({ org_id: scope.orgId, mode: scope.mode, key: scope.key });
+/** The claim as held by one request and not yet answered: what every later write to a claim must match. */
+const heldBy = (scope: Scope, requestId: string) => ({ ...where(scope), request_id: requestId, response_status: null });
 
 /** One atomic insert: true when this request now holds the key. */
 export async function tryClaim(db: Executor, scope: Scope, fingerprint: string, requestId: string, now: string): Promise<boolean> {
@@ -30,44 +32,31 @@ export async function tryClaim(db: Executor, scope: Scope, fingerprint: string, 
 }
 
 export function findClaim(db: Executor, scope: Scope): Promise<IdempotencyKeysTable | undefined> {
-  const w = where(scope);
-  return db.selectFrom('idempotency_keys').selectAll().where('org_id', '=', w.org_id).where('mode', '=', w.mode).where('key', '=', w.key).executeTakeFirst();
+  return db.selectFrom('idempotency_keys').selectAll().where((eb) => eb.and(where(scope))).executeTakeFirst();
 }
 
 /** Compare-and-set on the holder: only one of several takers of an abandoned claim wins. */
 export async function takeOver(db: Executor, scope: Scope, fromRequestId: string, toRequestId: string, now: string): Promise<boolean> {
-  const w = where(scope);
   const result = await db
     .updateTable('idempotency_keys')
     .set({ request_id: toRequestId, locked_at: now })
-    .where('org_id', '=', w.org_id).where('mode', '=', w.mode).where('key', '=', w.key)
-    .where('request_id', '=', fromRequestId)
-    .where('response_status', 'is', null)
+    .where((eb) => eb.and(heldBy(scope, fromRequestId)))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 /** Inside the request's write transaction; false when the claim is no longer ours. */
 export async function storeResponse(trx: Trx, scope: Scope, requestId: string, status: number, body: string): Promise<boolean> {
-  const w = where(scope);
   const result = await trx
     .updateTable('idempotency_keys')
     .set({ response_status: status, response_body: body })
-    .where('org_id', '=', w.org_id).where('mode', '=', w.mode).where('key', '=', w.key)
-    .where('request_id', '=', requestId)
-    .where('response_status', 'is', null)
+    .where((eb) => eb.and(heldBy(scope, requestId)))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 export async function releaseClaim(db: Executor, scope: Scope, requestId: string): Promise<void> {
-  const w = where(scope);
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('org_id', '=', w.org_id).where('mode', '=', w.mode).where('key', '=', w.key)
-    .where('request_id', '=', requestId)
-    .where('response_status', 'is', null)
-    .execute();
+  await db.deleteFrom('idempotency_keys').where((eb) => eb.and(heldBy(scope, requestId))).execute();
 }
 
 /** Deletes about `limit` of the oldest keys created before `cutoff` (more only on equal timestamps); returns how many. */
