@@ -73,10 +73,11 @@ describe('the server process', () => {
   });
 
   test('SIGTERM lets an in-flight request finish, refuses new connections, closes the database and exits 0', async () => {
+    // The server starts first, as in the quickstart: its database directory does not exist yet.
+    const server = await spawnServer(env);
     const created = await run(['src/cli/main.ts', 'keys', 'create', '--org', 'acme', '--mode', 'sandbox'], env);
     assert.equal(created.code, 0, created.stderr);
     const key = created.stdout.trim();
-    const server = await spawnServer(env);
     const { port } = new URL(server.url);
     const body = '{"type":"business","country":"US"}';
     const socket = connect(Number(port), '127.0.0.1');

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 function alive(pid: number): boolean {
   try {
@@ -17,6 +18,7 @@ function alive(pid: number): boolean {
  */
 export function lockSqliteForServer(databasePath: string): () => void {
   const lockPath = `${databasePath}.server.lock`;
+  mkdirSync(dirname(databasePath), { recursive: true }); // the first start on a new machine: ./data does not exist yet
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx');
