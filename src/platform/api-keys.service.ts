@@ -8,6 +8,7 @@ import { isIdOf, newId } from './ids.ts';
 import { listPage, type ListParams, type Page } from './pagination.ts';
 import { generateKey, hashKey, keyHint, parseKey, type Mode } from './keys.ts';
 import * as repo from './api-keys.repository.ts';
+import { cleanText } from './text.ts';
 import { storedTime, type Clock } from './time.ts';
 
 /** Who a request acts for: resolved from its Bearer key. */
@@ -57,8 +58,8 @@ async function insertNewKey(trx: Parameters<typeof repo.insertKey>[0], clock: Cl
 
 /** Self-serve sandbox (CONTRACT §7): a new org, named by its id, and its first sandbox key. */
 export function signUp(deps: KeysDeps, displayName: string | undefined): Promise<{ org_id: string; api_key: NewApiKey }> {
-  const name = displayName?.trim();
-  if (name !== undefined && ([...name].length < 1 || [...name].length > 100 || /\p{Cc}/u.test(name) || !name.isWellFormed())) {
+  const name = displayName === undefined ? undefined : cleanText(displayName, 100);
+  if (name === null) {
     throw new ApiError('parameter_invalid', 'name must be 1–100 characters after trimming, without control characters.', { param: 'name' });
   }
   return runWrite(deps.db, async (trx) => {

@@ -5,6 +5,7 @@ import type { Principal } from '../../platform/api-keys.service.ts';
 import { ApiError, type ErrorItem } from '../../platform/errors.ts';
 import { isIdOf, newId } from '../../platform/ids.ts';
 import { listPage } from '../../platform/pagination.ts';
+import { cleanText } from '../../platform/text.ts';
 import { apiTime, storedTime, type Clock } from '../../platform/time.ts';
 import type { Account, AccountCreateBody, AccountListQuery } from './accounts.schema.ts';
 import * as repo from './accounts.repository.ts';
@@ -46,9 +47,7 @@ function checkCreate(deps: AccountsDeps, body: AccountCreateBody): ErrorItem[] {
     if (NEVER_ISSUED_EIN_PREFIXES.has(body.kyb.ein.slice(0, 2))) {
       problems.push({ code: 'parameter_invalid', param: 'kyb.ein', detail: 'kyb.ein has a prefix the IRS never issues.' });
     }
-    const name = body.kyb.legal_name.trim();
-    const length = [...name].length;
-    if (length < 1 || length > LEGAL_NAME_MAX || /\p{Cc}/u.test(name) || !name.isWellFormed()) {
+    if (cleanText(body.kyb.legal_name, LEGAL_NAME_MAX) === null) {
       problems.push({ code: 'parameter_invalid', param: 'kyb.legal_name', detail: `kyb.legal_name must be 1–${LEGAL_NAME_MAX} characters after trimming, without control characters.` });
     }
   }
