@@ -60,7 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (_request, reply) => {
     if (closing) {
       reply.header('connection', 'close');
-      throw new ApiError('service_unavailable', 'The server is shutting down; retry.', { headers: { 'retry-after': '1' } });
+      throw new ApiError('service_unavailable', 'The server is shutting down; retry.');
     }
   });
   const { config } = deps;

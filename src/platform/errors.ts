@@ -14,16 +14,22 @@ export const ERROR_CODES = {
   resource_not_found: { status: 404, title: 'Resource not found', description: 'No object with this id is visible to this key. Objects of other organisations and of the other mode are indistinguishable from ids that never existed.' },
   route_not_found: { status: 404, title: 'Route not found', description: 'No route has this path.' },
   method_not_allowed: { status: 405, title: 'Method not allowed', description: 'The path exists but not with this method. The `Allow` header lists the methods it has.' },
-  idempotency_request_in_progress: { status: 409, title: 'Request in progress', description: 'A request with the same `Idempotency-Key` is still executing. Retry after it finishes.' },
+  idempotency_request_in_progress: { status: 409, title: 'Request in progress', description: 'A request with the same `Idempotency-Key` is still executing. Retry after it finishes.', retryAfterSeconds: 1 },
   body_too_large: { status: 413, title: 'Body too large', description: 'The body is over 64 KiB.' },
   media_type_unsupported: { status: 415, title: 'Unsupported media type', description: 'Request bodies must be `application/json` (optionally with `charset=utf-8`).' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused', description: 'The `Idempotency-Key` was already used with a different request.' },
   rate_limited: { status: 429, title: 'Rate limited', description: 'Too many requests. Wait the number of seconds in `Retry-After`.' },
   internal_error: { status: 500, title: 'Internal error', description: 'Something went wrong on our side. Nothing about it is disclosed; quote the `request_id` to support.' },
-  service_unavailable: { status: 503, title: 'Service unavailable', description: 'The database is unreachable or the server is shutting down. Retry later.' },
+  service_unavailable: { status: 503, title: 'Service unavailable', description: 'The database is unreachable or the server is shutting down. Retry later.', retryAfterSeconds: 1 },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Codes that always tell the client when to retry (rate_limited computes its own from the bucket). */
+function defaultRetryAfter(code: ErrorCode): Record<string, string> {
+  const entry = ERROR_CODES[code];
+  return 'retryAfterSeconds' in entry ? { 'retry-after': String(entry.retryAfterSeconds) } : {};
+}
 
 export interface ErrorItem {
   code: ErrorCode;
@@ -61,7 +67,7 @@ export class ApiError extends Error {
     this.status = ERROR_CODES[code].status;
     this.param = options.param;
     this.errors = options.errors;
-    this.headers = options.headers ?? {};
+    this.headers = { ...defaultRetryAfter(code), ...options.headers };
   }
 
   /** Several problems in one request: the first names the error, all are listed. */

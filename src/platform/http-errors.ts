@@ -31,7 +31,7 @@ export function toApiError(error: FastifyError | Error): ApiError {
   const mapped = fastifyError.code === undefined ? undefined : FASTIFY_ERRORS[fastifyError.code];
   if (mapped) return mapped();
   if (fastifyError.statusCode === 413) return FASTIFY_ERRORS.FST_ERR_CTP_BODY_TOO_LARGE!();
-  if (isDatabaseUnavailable(error)) return new ApiError('service_unavailable', 'The database is unavailable; retry later.', { headers: { 'retry-after': '1' } });
+  if (isDatabaseUnavailable(error)) return new ApiError('service_unavailable', 'The database is unavailable; retry later.');
   return new ApiError('internal_error', 'An internal error occurred.');
 }
 

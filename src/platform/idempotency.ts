@@ -83,10 +83,7 @@ async function claim(deps: IdempotencyDeps, request: FastifyRequest, reply: Fast
   }
   const abandoned = now.getTime() - Date.parse(existing.locked_at) > deps.lockTimeoutMs;
   if (abandoned && (await repo.takeOver(deps.db, scope, existing.request_id, requestId, storedTime(now)))) return { scope, requestId, body: null };
-  throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress; retry when it has finished.', {
-    param: 'Idempotency-Key',
-    headers: { 'retry-after': '1' },
-  });
+  throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress; retry when it has finished.', { param: 'Idempotency-Key' });
 }
 
 export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps): void {

@@ -30,7 +30,7 @@ function problemResponse(codes: ErrorCode[]): Json {
   const headers: Json = { 'Request-Id': REQUEST_ID };
   if (status === 401) headers['WWW-Authenticate'] = { description: 'Always `Bearer realm="plinth"`.', schema: { type: 'string' } };
   if (status === 405) headers.Allow = { description: 'The methods the path has.', schema: { type: 'string' } };
-  if (status === 503 || status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+  if (status === 503 || status === 429 || status === 409) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
   const examples: Json = {};
   for (const code of codes) {
     examples[code] = {

@@ -16,6 +16,6 @@ export function installOperations(app: FastifyInstance, database: Database): voi
     schema: { ...common, operationId: 'getReadiness', summary: 'Readiness: 200 only when the database answers', response: { 200: { ...Status, description: 'The database answers.' } } },
   }, async (_request, reply) => {
     if (await database.ping()) return { status: 'ok' };
-    return sendProblem(reply, new ApiError('service_unavailable', 'The database does not answer.', { headers: { 'retry-after': '1' } }));
+    return sendProblem(reply, new ApiError('service_unavailable', 'The database does not answer.'));
   });
 }
