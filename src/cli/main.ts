@@ -2,9 +2,9 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { createKeyForOrgName, listKeysForOrgName, revokeKeyById } from '../platform/api-keys.service.ts';
-import { systemClock } from '../platform/time.ts';
-import { apiKeyFromRow } from '../platform/api-keys.view.ts';
+import { createKeyForOrgName, listKeysForOrgName, revokeKeyById } from '../platform/keys/api-keys.service.ts';
+import { systemClock } from '../platform/kit/time.ts';
+import { apiKeyFromRow } from '../platform/keys/api-keys.view.ts';
 
 const USAGE = `usage: npm run --silent cli -- <command>
   keys create --org <name> --mode sandbox|live [--json]   print a new key (creates the org if needed)

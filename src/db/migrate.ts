@@ -1,8 +1,8 @@
 import { Migrator, type Migration } from 'kysely';
 import type { Db } from './database.ts';
-import * as m20261121T1200 from './migrations/2026-11-21T1200_orgs_keys_accounts.ts';
-import * as m20261121T1300 from './migrations/2026-11-21T1300_org_display_name.ts';
-import * as m20261121T1400 from './migrations/2026-11-21T1400_idempotency_keys.ts';
+import * as m20261121T1200 from '../platform/migrations/2026-11-21T1200_orgs_keys_accounts.ts';
+import * as m20261121T1300 from '../platform/migrations/2026-11-21T1300_org_display_name.ts';
+import * as m20261121T1400 from '../platform/migrations/2026-11-21T1400_idempotency_keys.ts';
 
 /** Listed explicitly (not read from the folder) so that the set of migrations is visible and type-checked. */
 const MIGRATIONS: Record<string, Migration> = {

@@ -1,4 +1,4 @@
-import type { Mode } from '../platform/keys.ts';
+import type { Mode } from '../platform/keys/key-format.ts';
 
 /** Row types, kept apart from API types: a row never reaches a response as it is. Times are ISO 8601 UTC text with ms. */
 export interface OrgsTable {

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.ts';
 import type { AccountsTable } from '../../db/tables.ts';
 import type { Trx } from '../../db/write.ts';
-import type { Principal } from '../../platform/api-keys.service.ts';
-import { pageOf, type Cursor } from '../../platform/pagination.ts';
+import type { Principal } from '../../platform/keys/api-keys.service.ts';
+import { pageOf, type Cursor } from '../../platform/http/pagination.ts';
 
 type Executor = Db | Trx;
 

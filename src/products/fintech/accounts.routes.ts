@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import { principalOf } from '../../platform/auth.ts';
+import { principalOf } from '../../platform/keys/auth.ts';
 import { Account, AccountCreateBody, AccountIdParams, AccountList, AccountListQuery } from './accounts.schema.ts';
 import { createAccount, listAccounts, retrieveAccount, type AccountsDeps } from './accounts.service.ts';
 

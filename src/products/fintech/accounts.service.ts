@@ -1,12 +1,12 @@
 import type { Db } from '../../db/database.ts';
 import type { AccountsTable } from '../../db/tables.ts';
 import { runWrite } from '../../db/write.ts';
-import type { Principal } from '../../platform/api-keys.service.ts';
-import { ApiError, type ErrorItem } from '../../platform/errors.ts';
-import { isIdOf, newId } from '../../platform/ids.ts';
-import { listPage } from '../../platform/pagination.ts';
-import { cleanText } from '../../platform/text.ts';
-import { apiTime, storedTime, type Clock } from '../../platform/time.ts';
+import type { Principal } from '../../platform/keys/api-keys.service.ts';
+import { ApiError, type ErrorItem } from '../../platform/http/errors.ts';
+import { isIdOf, newId } from '../../platform/kit/ids.ts';
+import { listPage } from '../../platform/http/pagination.ts';
+import { cleanText } from '../../platform/kit/text.ts';
+import { apiTime, storedTime, type Clock } from '../../platform/kit/time.ts';
 import type { Account, AccountCreateBody, AccountListQuery } from './accounts.schema.ts';
 import * as repo from './accounts.repository.ts';
 import { countryIsReal, currencyOf } from './countries.ts';

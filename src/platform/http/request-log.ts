@@ -1,5 +1,5 @@
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { newId } from './ids.ts';
+import { newId } from '../kit/ids.ts';
 
 /** Fields a log line may never show; pino replaces them wherever they occur. */
 export const REDACT_PATHS = [

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/database.ts';
-import { beforeCommit, type Trx } from '../db/write.ts';
+import type { Db } from '../../db/database.ts';
+import { beforeCommit, type Trx } from '../../db/write.ts';
 import * as repo from './idempotency.repository.ts';
-import type { Principal } from './api-keys.service.ts';
-import { ApiError } from './errors.ts';
-import { storedTime, type Clock } from './time.ts';
+import type { Principal } from '../keys/api-keys.service.ts';
+import { ApiError } from '../http/errors.ts';
+import { storedTime, type Clock } from '../kit/time.ts';
 
 /**
  * Idempotency-Key on every authenticated POST (CONTRACT §5, draft-ietf-httpapi-idempotency-key-header).

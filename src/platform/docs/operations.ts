@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Database } from '../db/database.ts';
-import { ApiError } from './errors.ts';
-import { sendProblem } from './http-errors.ts';
+import type { Database } from '../../db/database.ts';
+import { ApiError } from '../http/errors.ts';
+import { sendProblem } from '../http/problem.ts';
 
 const Status = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
 

@@ -5,9 +5,9 @@ import { ApiKey, ApiKeyCreateBody, ApiKeyList, KeyIdParams, NewApiKey, Signup, S
 import { createKeyForPrincipal, listKeysForPrincipal, revokeKeyForPrincipal, signUp, type KeysDeps } from './api-keys.service.ts';
 import { apiKeyFromRow } from './api-keys.view.ts';
 import { principalOf, rateLimited } from './auth.ts';
-import { ApiError } from './errors.ts';
-import { ListQuery } from './pagination.ts';
-import type { Limit, RateLimiter } from './rate-limit.ts';
+import { ApiError } from '../http/errors.ts';
+import { ListQuery } from '../http/pagination.ts';
+import type { Limit, RateLimiter } from '../http/rate-limit.ts';
 
 export interface KeysRoutesDeps extends KeysDeps {
   limiter: RateLimiter;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
-import { ERROR_CODES, problemType } from './errors.ts';
+import { ERROR_CODES, problemType } from '../http/errors.ts';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,6 +1,6 @@
 import type { SwaggerOptions } from '@fastify/swagger';
-import { ERROR_CODES, problemType, type ErrorCode } from './errors.ts';
-import { Problem } from './problem.schema.ts';
+import { ERROR_CODES, problemType, type ErrorCode } from '../http/errors.ts';
+import { Problem } from '../http/problem.schema.ts';
 
 type Json = Record<string, any>;
 

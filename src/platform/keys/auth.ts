@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type KeysDeps, type Principal } from './api-keys.service.ts';
-import { ApiError } from './errors.ts';
-import type { Mode } from './keys.ts';
-import type { Decision, Limit, RateLimiter } from './rate-limit.ts';
+import { ApiError } from '../http/errors.ts';
+import type { Mode } from './key-format.ts';
+import type { Decision, Limit, RateLimiter } from '../http/rate-limit.ts';
 
 export interface AuthDeps extends KeysDeps {
   limiter: RateLimiter;

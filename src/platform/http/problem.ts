@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { isDatabaseUnavailable } from '../db/database.ts';
+import { isDatabaseUnavailable } from '../../db/database.ts';
 import { ApiError, toProblem } from './errors.ts';
 import { toValidationError } from './validation.ts';
 
