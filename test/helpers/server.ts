@@ -4,9 +4,9 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { createKeyForOrgName } from '../../src/platform/api-keys.service.ts';
-import type { Mode } from '../../src/platform/keys.ts';
-import { systemClock } from '../../src/platform/time.ts';
+import { createKeyForOrgName } from '../../src/platform/keys/api-keys.service.ts';
+import type { Mode } from '../../src/platform/keys/key-format.ts';
+import { systemClock } from '../../src/platform/kit/time.ts';
 import { freshDatabase } from './database.ts';
 import { checkResponse } from './openapi.ts';
 

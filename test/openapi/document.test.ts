@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { generateDocument } from '../../scripts/openapi.ts';
-import { ERROR_CODES } from '../../src/platform/errors.ts';
+import { ERROR_CODES } from '../../src/platform/http/errors.ts';
 import { checkResponse, DOCUMENT } from '../helpers/openapi.ts';
 import { run } from '../helpers/process.ts';
 import { call, startServer, type TestServer } from '../helpers/server.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { assertProblem } from '../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../helpers/server.ts';
+import { assertProblem } from '../../helpers/problem.ts';
+import { call, startServer, type TestServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 const JSON_TYPE = { 'content-type': 'application/json' };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { isIdOf, newId } from '../../src/platform/ids.ts';
+import { isIdOf, newId } from '../../../src/platform/kit/ids.ts';
 
 test('ids are prefixed, 26 Crockford base32 characters, and recognised by isIdOf', () => {
   const id = newId('acct');

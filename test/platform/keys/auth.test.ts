@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { revokeKeyById } from '../../src/platform/api-keys.service.ts';
-import { generateKey, hashKey } from '../../src/platform/keys.ts';
-import { systemClock } from '../../src/platform/time.ts';
-import { assertProblem } from '../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../helpers/server.ts';
+import { revokeKeyById } from '../../../src/platform/keys/api-keys.service.ts';
+import { generateKey, hashKey } from '../../../src/platform/keys/key-format.ts';
+import { systemClock } from '../../../src/platform/kit/time.ts';
+import { assertProblem } from '../../helpers/problem.ts';
+import { call, startServer, type TestServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 

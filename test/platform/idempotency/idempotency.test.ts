@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { purgeExpired } from '../../src/platform/idempotency.ts';
-import { assertProblem } from '../helpers/problem.ts';
-import { call, startServer, type Reply, type TestServer } from '../helpers/server.ts';
+import { purgeExpired } from '../../../src/platform/idempotency/idempotency.ts';
+import { assertProblem } from '../../helpers/problem.ts';
+import { call, startServer, type Reply, type TestServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 
@@ -123,7 +123,7 @@ describe('Idempotency-Key', () => {
       { ...row, key: abandoned, request_id: 'req_gone', locked_at: old },
     ]).execute();
     // Fingerprints differ from any real request's, so first make them match what the client will send.
-    const fp = (await import('../../src/platform/idempotency.ts')).fingerprint('POST', PATH, US);
+    const fp = (await import('../../../src/platform/idempotency/idempotency.ts')).fingerprint('POST', PATH, US);
     await server.database.db.updateTable('idempotency_keys').set({ fingerprint: fp }).where('key', 'in', [held, abandoned]).execute();
     const inProgress = await create(held, US);
     assertProblem(inProgress, 'idempotency_request_in_progress', 'Idempotency-Key');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { gcra, memoryRateLimiter } from '../../src/platform/rate-limit.ts';
-import { assertRateLimited, burst } from '../helpers/burst.ts';
-import { call, startServer, type Reply, type TestServer } from '../helpers/server.ts';
+import { gcra, memoryRateLimiter } from '../../../src/platform/http/rate-limit.ts';
+import { assertRateLimited, burst } from '../../helpers/burst.ts';
+import { call, startServer, type Reply, type TestServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertProblem } from '../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../helpers/server.ts';
+import { assertProblem } from '../../helpers/problem.ts';
+import { call, startServer, type TestServer } from '../../helpers/server.ts';
 
 const KEY_FIELDS = ['created_at', 'hint', 'id', 'livemode', 'mode', 'object', 'revoked_at'];
 

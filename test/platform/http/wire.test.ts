@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { ERROR_CODES } from '../../src/platform/errors.ts';
-import { assertProblem } from '../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../helpers/server.ts';
+import { ERROR_CODES } from '../../../src/platform/http/errors.ts';
+import { assertProblem } from '../../helpers/problem.ts';
+import { call, startServer, type TestServer } from '../../helpers/server.ts';
 
 describe('wire basics and the one error model', () => {
   let server: TestServer;

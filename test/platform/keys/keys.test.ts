@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { crc32 } from 'node:zlib';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { checksum, generateKey, hashKey, keyHint, parseKey } from '../../src/platform/keys.ts';
+import { checksum, generateKey, hashKey, keyHint, parseKey } from '../../../src/platform/keys/key-format.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
