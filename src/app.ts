@@ -3,20 +3,20 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { apiKeysRoutes } from './platform/keys/api-keys.routes.ts';
-import { installAuth } from './platform/keys/auth.ts';
-import { installIdempotency, startPurge } from './platform/idempotency/idempotency.ts';
-import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './platform/http/rate-limit.ts';
-import { BODY_LIMIT, installJsonBody } from './platform/http/body.ts';
-import { ApiError } from './platform/http/errors.ts';
-import { installErrorHandling, sendProblem } from './platform/http/problem.ts';
 import { installDocs } from './platform/docs/docs.ts';
 import { swaggerOptions } from './platform/docs/openapi.ts';
 import { installOperations } from './platform/docs/operations.ts';
+import { BODY_LIMIT, installJsonBody } from './platform/http/body.ts';
+import { ApiError } from './platform/http/errors.ts';
+import { installErrorHandling, sendProblem } from './platform/http/problem.ts';
+import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/http/rate-limit.ts';
 import { installRequestId, REDACT_PATHS, RequestLogController, requestId } from './platform/http/request-log.ts';
-import { systemClock, type Clock } from './platform/kit/time.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
-import { accountsRoutes } from './products/fintech/accounts.routes.ts';
+import { installIdempotency, startPurge } from './platform/idempotency/idempotency.ts';
+import { apiKeysRoutes } from './platform/keys/api-keys.routes.ts';
+import { installAuth } from './platform/keys/auth.ts';
+import { type Clock, systemClock } from './platform/kit/time.ts';
+import { PRODUCTS } from './products.ts';
 
 export interface AppDeps {
   config: Config;
@@ -28,31 +28,35 @@ export interface AppDeps {
   logStream?: DestinationStream;
 }
 
-/** Builds the whole HTTP API; never listens (server.ts does, tests do on port 0). */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const clock = deps.clock ?? systemClock;
-  const app = Fastify({
+/** A hop count becomes the function form (Fastify's types take no number): trust the nearest `hops` proxies. */
+function trustProxy(setting: Config['TRUST_PROXY']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
+function createFastify(config: Config, logStream: DestinationStream | undefined): FastifyInstance {
+  return Fastify({
     logger: {
-      level: deps.config.logLevel,
+      level: config.LOG_LEVEL,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      ...(logStream ? { stream: logStream } : {}),
     },
     logController: new RequestLogController(),
     requestIdHeader: false, // a client cannot choose our request ids
     genReqId: requestId,
     bodyLimit: BODY_LIMIT,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: trustProxy(config.TRUST_PROXY),
     return503OnClosing: false, // answered below, in the contract's error model
     forceCloseConnections: 'idle',
     frameworkErrors: (error, _request, reply) => {
       reply.header('request-id', reply.request.id);
-      return sendProblem(reply, new ApiError(error.code === 'FST_ERR_BAD_URL' ? 'route_not_found' : 'body_malformed', 'The request could not be understood.'));
+      const code = error.code === 'FST_ERR_BAD_URL' ? 'route_not_found' : 'body_malformed';
+      return sendProblem(reply, new ApiError(code, 'The request could not be understood.'));
     },
   });
-  app.setValidatorCompiler(validatorCompiler);
+}
 
-  installErrorHandling(app);
-  installRequestId(app);
+/** Once shutdown begins, a request on a kept-alive connection is answered 503 and the connection closed. */
+function refuseWhileClosing(app: FastifyInstance): void {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -63,26 +67,49 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       throw new ApiError('service_unavailable', 'The server is shutting down; retry.');
     }
   });
-  const { config } = deps;
-  const limiter = deps.limiter ?? (config.redisUrl ? redisRateLimiter(config.redisUrl, app.log) : memoryRateLimiter());
+}
+
+/**
+ * Builds the whole HTTP API; never listens (server.ts does, tests do on port 0). The pipeline every request
+ * passes (request id, errors, auth and rate limits, body parsing, idempotency), then the platform's own routes,
+ * then every product of the registry.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database } = deps;
+  const clock = deps.clock ?? systemClock;
+  const app = createFastify(config, deps.logStream);
+  app.setValidatorCompiler(validatorCompiler);
+  installErrorHandling(app);
+  installRequestId(app);
+  refuseWhileClosing(app);
+
+  const limiter = deps.limiter ?? (config.REDIS_URL ? redisRateLimiter(config.REDIS_URL, app.log) : memoryRateLimiter());
   app.addHook('onClose', () => limiter.close());
   await limiter.ready();
+  const perKey = (rate: number) => ({ rate, burst: rate });
   installAuth(app, {
-    db: deps.database.db,
+    db: database.db,
     clock,
     limiter,
-    keyLimits: { live: { rate: config.rateLimitLive, burst: config.rateLimitLive }, sandbox: { rate: config.rateLimitSandbox, burst: config.rateLimitSandbox } },
-    authFailureLimit: { rate: config.authFailurePerSecond, burst: config.authFailureBurst },
+    keyLimits: { live: perKey(config.RATE_LIMIT_LIVE), sandbox: perKey(config.RATE_LIMIT_SANDBOX) },
+    authFailureLimit: { rate: config.AUTH_FAILURE_PER_SECOND, burst: config.AUTH_FAILURE_BURST },
   });
   installJsonBody(app);
-  installIdempotency(app, { db: deps.database.db, clock, lockTimeoutMs: config.idempotencyLockMs });
-  const stopPurge = startPurge(deps.database.db, clock, config.idempotencyTtlMs, config.idempotencyPurgeIntervalMs, app.log);
+  installIdempotency(app, { db: database.db, clock, lockTimeoutMs: config.IDEMPOTENCY_LOCK_SECONDS * 1000 });
+  const ttlMs = config.IDEMPOTENCY_TTL_HOURS * 3_600_000;
+  const stopPurge = startPurge(database.db, clock, ttlMs, config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS * 1000, app.log);
   app.addHook('onClose', async () => stopPurge());
-  await app.register(swagger, swaggerOptions());
-  installOperations(app, deps.database);
-  installDocs(app);
 
-  apiKeysRoutes(app, { db: deps.database.db, clock, limiter, signupLimit: { rate: config.signupPerHour / 3600, burst: config.signupPerHour }, signupEnabled: config.sandboxSignup });
-  accountsRoutes(app, { db: deps.database.db, clock, supportedCountries: config.supportedCountries });
+  await app.register(swagger, swaggerOptions(PRODUCTS.flatMap((p) => p.tags)));
+  installOperations(app, database);
+  installDocs(app);
+  apiKeysRoutes(app, {
+    db: database.db,
+    clock,
+    limiter,
+    signupLimit: { rate: config.SIGNUP_PER_HOUR / 3600, burst: config.SIGNUP_PER_HOUR },
+    signupEnabled: config.SANDBOX_SIGNUP,
+  });
+  for (const product of PRODUCTS) product.routes(app, { database, clock, settings: config });
   return app;
 }

@@ -1,148 +1,84 @@
 import { isAbsolute, resolve } from 'node:path';
-import { countryIsReal, currencyOf } from './products/fintech/countries.ts';
+import { Type, type Static } from 'typebox';
+import { ConfigError, choice, type Env, flag, integer, parseSettings, text } from './platform/kit/settings.ts';
+import { PRODUCTS, type ProductSettings } from './products.ts';
 
-/** Everything the process reads from its environment, parsed once at start-up. */
-export interface Config {
-  host: string;
-  port: number;
-  databaseUrl: string;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  supportedCountries: ReadonlySet<string>;
-  shutdownGraceMs: number;
-  /** Shared rate-limit state; in-process when absent. */
-  redisUrl: string | null;
-  /** Requests per second per key, with an equal burst. */
-  rateLimitLive: number;
-  rateLimitSandbox: number;
-  /** Failed authentications per client address: burst, then refill per second. */
-  authFailureBurst: number;
-  authFailurePerSecond: number;
-  /** Sandbox sign-ups per client address per hour (also the burst). */
-  signupPerHour: number;
-  sandboxSignup: boolean;
-  /** Fastify's trustProxy: false, true, or the proxies' addresses; decides what "client address" means. */
-  trustProxy: boolean | string[];
-  /** How long an Idempotency-Key and its response are kept (at least 24 h). */
-  idempotencyTtlMs: number;
-  /** After this, a claim whose request never finished (its process died) may be taken over. */
-  idempotencyLockMs: number;
-  idempotencyPurgeIntervalMs: number;
-  /** PostgreSQL connections per process. */
-  databasePoolSize: number;
-  /** Worker processes `npm start` runs (node:cluster); PostgreSQL only. */
-  webConcurrency: number;
-}
+export { ConfigError } from './platform/kit/settings.ts';
 
-/** CONTRACT §4: US, CA, GB, AU and the euro-area members as of 2026. */
-export const DEFAULT_COUNTRIES = 'US,CA,GB,AU,AT,BE,BG,HR,CY,EE,FI,FR,DE,GR,IE,IT,LV,LT,LU,MT,NL,PT,SK,SI,ES';
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
-/** A bad setting: the message is one line naming the variable and what is wrong with it. */
-export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`${variable}: ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-function read(env: Env, name: string, fallback: string): string {
-  const value = env[name];
-  return value === undefined || value === '' ? fallback : value;
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = read(env, name, String(fallback));
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(name, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
-  }
-  return Number(raw);
-}
-
-function databaseUrl(env: Env, cwd: string): string {
-  const raw = read(env, 'DATABASE_URL', 'sqlite:./data/plinth.db');
+function databaseUrl(raw: string, { cwd }: { cwd: string }): string {
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length);
-    if (path === '') throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/plinth.db');
+    if (path === '') throw new Error('sqlite: needs a file path, e.g. sqlite:./data/plinth.db');
     if (path === ':memory:') return raw;
     return `sqlite:${isAbsolute(path) ? path : resolve(cwd, path)}`;
   }
   if (/^postgres(ql)?:\/\/./.test(raw)) {
-    try {
-      new URL(raw);
-    } catch {
-      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
-    }
+    if (!URL.canParse(raw)) throw new Error('is not a valid postgres:// URL');
     return raw;
   }
-  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres://, got a URL starting ${JSON.stringify(raw.split(":")[0]!.slice(0, 20))}:`);
+  throw new Error(`must start with sqlite: or postgres://, got a URL starting ${JSON.stringify(raw.split(':')[0]!.slice(0, 20))}:`);
 }
 
-function countries(env: Env): Set<string> {
-  const raw = read(env, 'SUPPORTED_COUNTRIES', DEFAULT_COUNTRIES);
-  const codes = raw.split(',').map((c) => c.trim()).filter((c) => c !== '');
-  const bad = codes.filter((c) => !countryIsReal(c));
-  if (bad.length > 0) throw new ConfigError('SUPPORTED_COUNTRIES', `not ISO 3166-1 alpha-2 codes: ${bad.join(', ')}`);
-  const noCurrency = codes.filter((c) => !bad.includes(c) && currencyOf(c) === null);
-  if (noCurrency.length > 0) throw new ConfigError('SUPPORTED_COUNTRIES', `no ISO 4217 currency known for: ${noCurrency.join(', ')}`);
-  if (codes.length === 0) throw new ConfigError('SUPPORTED_COUNTRIES', 'must list at least one country');
-  return new Set(codes);
-}
-
-function flag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = read(env, name, fallback ? 'on' : 'off').toLowerCase();
-  if (['on', 'true', '1'].includes(raw)) return true;
-  if (['off', 'false', '0'].includes(raw)) return false;
-  throw new ConfigError(name, `must be on or off, got ${JSON.stringify(raw)}`);
-}
-
-function redisUrl(env: Env): string | null {
-  const raw = read(env, 'REDIS_URL', '');
+function redisUrl(raw: string): string | null {
   if (raw === '') return null;
-  if (!/^rediss?:\/\/./.test(raw)) throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  if (!/^rediss?:\/\/./.test(raw)) throw new Error('must start with redis:// or rediss://');
   return raw;
 }
 
-function trustProxy(env: Env): boolean | string[] {
-  const raw = read(env, 'TRUST_PROXY', 'false');
-  if (raw === 'false') return false;
-  if (raw === 'true') return true;
-  return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+/**
+ * Fastify's trustProxy: `false`, a hop count, or the proxies' addresses/CIDRs. `true` would believe any
+ * X-Forwarded-For, letting every client choose the address its rate limits are counted against.
+ */
+function trustProxy(raw: string): false | number | string[] {
+  if (raw === 'false' || raw === '0') return false;
+  if (raw === 'true') throw new Error('true would let any client choose its own address; list the proxies, or give a hop count');
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const list = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const bad = list.filter((s) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(s));
+  if (bad.length > 0) throw new Error(`must be proxy addresses or CIDRs, or a hop count; not ${JSON.stringify(bad[0])}`);
+  return list;
 }
 
-function webConcurrency(env: Env): number {
-  const n = integer(env, 'WEB_CONCURRENCY', 1, 1, 256);
-  if (n > 1 && read(env, 'DATABASE_URL', 'sqlite:').startsWith('sqlite:')) {
+/** The platform's settings; each product adds its own (products.ts). The README's table is tested against these. */
+export const PlatformSettings = Type.Object({
+  HOST: text('127.0.0.1', 'address to listen on'),
+  PORT: integer(8080, 0, 65535, 'port to listen on'),
+  DATABASE_URL: text(
+    'sqlite:./data/plinth.db',
+    '`sqlite:<path>`, relative to the working directory (the directory is created if missing); or `postgres://user:password@host:5432/db`',
+    databaseUrl,
+  ),
+  DATABASE_POOL_SIZE: integer(10, 1, 1000, 'PostgreSQL connections per process'),
+  WEB_CONCURRENCY: integer(1, 1, 256, 'worker processes `npm start` runs (node:cluster); above 1 only with PostgreSQL'),
+  LOG_LEVEL: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info', 'log verbosity'),
+  SHUTDOWN_GRACE_MS: integer(10_000, 0, 600_000, 'how long SIGTERM/SIGINT wait for in-flight requests before closing connections'),
+  REDIS_URL: text('', '`redis://…` or `rediss://…`: share rate-limit state across processes; unset keeps it in the process', redisUrl),
+  RATE_LIMIT_LIVE: integer(100, 1, 1_000_000, 'requests per second per live key, with an equal burst'),
+  RATE_LIMIT_SANDBOX: integer(25, 1, 1_000_000, 'requests per second per sandbox key, with an equal burst'),
+  AUTH_FAILURE_BURST: integer(20, 1, 1_000_000, 'failed authentications per client address before 429'),
+  AUTH_FAILURE_PER_SECOND: integer(1, 1, 1_000_000, 'how fast that budget refills'),
+  SIGNUP_PER_HOUR: integer(10, 1, 1_000_000, 'sandbox sign-ups per client address per hour (also the burst)'),
+  SANDBOX_SIGNUP: flag(true, '`off` makes `POST /v1/sandbox/signup` answer 403 `permission_denied`'),
+  TRUST_PROXY: text(
+    'false',
+    'a hop count, or a comma-separated list of proxy addresses/CIDRs, whose `X-Forwarded-For` to believe; `true` is refused',
+    trustProxy,
+  ),
+  IDEMPOTENCY_TTL_HOURS: integer(24, 24, 24 * 365, 'how long idempotency keys and their responses are kept (≥ 24)'),
+  IDEMPOTENCY_LOCK_SECONDS: integer(60, 1, 86_400, 'after this, a claim whose request never finished may be taken over'),
+  IDEMPOTENCY_PURGE_INTERVAL_SECONDS: integer(60, 1, 86_400, 'how often expired keys are purged'),
+});
+
+export type Config = Static<typeof PlatformSettings> & ProductSettings;
+
+/** Every setting of the platform and of every product, as one schema: what the README's table documents. */
+export const SETTINGS = Type.Object(Object.assign({}, PlatformSettings.properties, ...PRODUCTS.map((p) => p.settings.properties)));
+
+/** Everything the process reads from its environment, parsed once at start-up. Throws ConfigError. */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const config = parseSettings<Config>(SETTINGS, env, cwd);
+  if (config.WEB_CONCURRENCY > 1 && config.DATABASE_URL.startsWith('sqlite:')) {
     throw new ConfigError('WEB_CONCURRENCY', 'SQLite mode runs one server process; use a postgres:// DATABASE_URL for more');
   }
-  return n;
-}
-
-export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
-  const logLevel = read(env, 'LOG_LEVEL', 'info');
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
-  }
-  return {
-    host: read(env, 'HOST', '127.0.0.1'),
-    port: integer(env, 'PORT', 8080, 0, 65535),
-    databaseUrl: databaseUrl(env, cwd),
-    logLevel: logLevel as Config['logLevel'],
-    supportedCountries: countries(env),
-    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
-    redisUrl: redisUrl(env),
-    rateLimitLive: integer(env, 'RATE_LIMIT_LIVE', 100, 1, 1_000_000),
-    rateLimitSandbox: integer(env, 'RATE_LIMIT_SANDBOX', 25, 1, 1_000_000),
-    authFailureBurst: integer(env, 'AUTH_FAILURE_BURST', 20, 1, 1_000_000),
-    authFailurePerSecond: integer(env, 'AUTH_FAILURE_PER_SECOND', 1, 1, 1_000_000),
-    signupPerHour: integer(env, 'SIGNUP_PER_HOUR', 10, 1, 1_000_000),
-    sandboxSignup: flag(env, 'SANDBOX_SIGNUP', true),
-    trustProxy: trustProxy(env),
-    idempotencyTtlMs: integer(env, 'IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 365) * 3_600_000,
-    idempotencyLockMs: integer(env, 'IDEMPOTENCY_LOCK_SECONDS', 60, 1, 86_400) * 1000,
-    idempotencyPurgeIntervalMs: integer(env, 'IDEMPOTENCY_PURGE_INTERVAL_SECONDS', 60, 1, 86_400) * 1000,
-    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
-    webConcurrency: webConcurrency(env),
-  };
+  return config;
 }

@@ -1,9 +1,10 @@
 import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { lockSqliteForServer } from './db/sqlite-lock.ts';
+import { ALL_MIGRATIONS } from './migrations.ts';
 
 function configOrExit(): Config {
   try {
@@ -17,12 +18,21 @@ function configOrExit(): Config {
   }
 }
 
+function sqlitePath(config: Config): string | null {
+  const url = config.DATABASE_URL;
+  return url.startsWith('sqlite:') && url !== 'sqlite::memory:' ? url.slice('sqlite:'.length) : null;
+}
+
 /** One server: build the app, listen; on SIGTERM/SIGINT drain in-flight requests, close the database, exit 0. */
 async function serve(config: Config, migrate: boolean): Promise<void> {
-  const release = config.databaseUrl.startsWith('sqlite:') && config.databaseUrl !== 'sqlite::memory:' ? lockSqliteForServer(config.databaseUrl.slice('sqlite:'.length)) : () => undefined;
+  const path = sqlitePath(config);
+  const release = path === null ? () => undefined : lockSqliteForServer(path);
   let logIdleError: (error: Error) => void = () => undefined;
-  const database = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize, onIdleError: (error) => logIdleError(error) });
-  if (migrate) await migrateToLatest(database.db);
+  const database = openDatabase(config.DATABASE_URL, {
+    poolSize: config.DATABASE_POOL_SIZE,
+    onIdleError: (error) => logIdleError(error),
+  });
+  if (migrate) await migrateToLatest(database.db, ALL_MIGRATIONS);
   const app = await buildApp({ config, database });
   logIdleError = (error) => app.log.warn({ err: error }, 'database: an idle connection failed; it will be replaced');
 
@@ -32,9 +42,9 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'shutting down: draining in-flight requests');
     const force = setTimeout(() => {
-      app.log.error({ grace_ms: config.shutdownGraceMs }, 'grace period over: closing remaining connections');
+      app.log.error({ grace_ms: config.SHUTDOWN_GRACE_MS }, 'grace period over: closing remaining connections');
       app.server.closeAllConnections();
-    }, config.shutdownGraceMs);
+    }, config.SHUTDOWN_GRACE_MS);
     force.unref();
     await app.close();
     await database.close();
@@ -46,26 +56,50 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen({ host: config.host, port: config.port });
+  await app.listen({ host: config.HOST, port: config.PORT });
 }
+
+/** Consecutive start-up failures after which the supervisor stops re-forking and exits. */
+const MAX_STARTUP_FAILURES = 5;
 
 /**
  * WEB_CONCURRENCY > 1 (PostgreSQL only): this process migrates once, then runs that many workers sharing the
- * port (node:cluster), replaces a worker that dies, and on SIGTERM/SIGINT lets each drain before exiting 0.
+ * port (node:cluster). A worker that dies after it listened is replaced at once; one that dies before listening
+ * (a start-up failure, which would only repeat) is retried with a doubling delay, and after
+ * MAX_STARTUP_FAILURES in a row the supervisor gives up with one line. On SIGTERM/SIGINT each worker drains.
  */
 async function supervise(config: Config): Promise<void> {
-  const database = openDatabase(config.databaseUrl);
-  await migrateToLatest(database.db);
+  const database = openDatabase(config.DATABASE_URL);
+  await migrateToLatest(database.db, ALL_MIGRATIONS);
   await database.close();
   let stopping = false;
+  let startupFailures = 0;
+  const listened = new WeakSet<object>();
   const fork = () => cluster.fork({ PLINTH_WORKER: '1' });
+  cluster.on('listening', (worker) => {
+    listened.add(worker);
+    startupFailures = 0;
+  });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
     }
-    process.stderr.write(`plinth: worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
-    fork();
+    const how = signal ?? `code ${code}`;
+    if (listened.has(worker)) {
+      process.stderr.write(`plinth: worker ${worker.process.pid} exited (${how}); starting another\n`);
+      fork();
+      return;
+    }
+    startupFailures++;
+    if (startupFailures >= MAX_STARTUP_FAILURES) {
+      process.stderr.write(`plinth: workers failed at start-up ${startupFailures} times in a row (last: ${how}); giving up\n`);
+      stop();
+      process.exit(1);
+    }
+    const delayMs = Math.min(250 * 2 ** (startupFailures - 1), 10_000);
+    process.stderr.write(`plinth: worker ${worker.process.pid} failed at start-up (${how}); retrying in ${delayMs} ms\n`);
+    setTimeout(() => stopping || fork(), delayMs);
   });
   const stop = () => {
     stopping = true;
@@ -73,12 +107,12 @@ async function supervise(config: Config): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  for (let i = 0; i < config.webConcurrency; i++) fork();
+  for (let i = 0; i < config.WEB_CONCURRENCY; i++) fork();
 }
 
 async function main(): Promise<void> {
   const config = configOrExit();
-  if (cluster.isPrimary && config.webConcurrency > 1) await supervise(config);
+  if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) await supervise(config);
   else await serve(config, process.env.PLINTH_WORKER !== '1');
 }
 

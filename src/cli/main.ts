@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { ALL_MIGRATIONS } from '../migrations.ts';
 import { createKeyForOrgName, listKeysForOrgName, revokeKeyById } from '../platform/keys/api-keys.service.ts';
 import { systemClock } from '../platform/kit/time.ts';
 import { apiKeyFromRow } from '../platform/keys/api-keys.view.ts';
@@ -22,7 +23,7 @@ async function run(argv: string[], database: Database): Promise<void> {
   });
   const deps = { db: database.db, clock: systemClock };
   const [group, action, ...rest] = positionals;
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, ALL_MIGRATIONS);
   if (group === 'migrate' && action === undefined) {
     process.stderr.write('migrations are up to date\n');
     return;
@@ -49,7 +50,7 @@ async function run(argv: string[], database: Database): Promise<void> {
 async function main(): Promise<number> {
   let database: Database;
   try {
-    database = openDatabase(loadConfig().databaseUrl);
+    database = openDatabase(loadConfig().DATABASE_URL);
   } catch (error) {
     if (error instanceof ConfigError) process.stderr.write(`plinth: bad configuration: ${error.message}\n`);
     else throw error;

@@ -4,8 +4,9 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { ALL_MIGRATIONS } from '../../src/migrations.ts';
 import { createKeyForOrgName } from '../../src/platform/keys/api-keys.service.ts';
-import type { Mode } from '../../src/platform/keys/key-format.ts';
+import type { Mode } from '../../src/platform/keys/principal.ts';
 import { systemClock } from '../../src/platform/kit/time.ts';
 import { freshDatabase } from './database.ts';
 import { checkResponse } from './openapi.ts';
@@ -28,8 +29,8 @@ export const UNLIMITED = { RATE_LIMIT_LIVE: '1000000', RATE_LIMIT_SANDBOX: '1000
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const fresh = await freshDatabase();
   const config = loadConfig({ DATABASE_URL: fresh.url, LOG_LEVEL: 'info', ...UNLIMITED, ...env });
-  const database = openDatabase(config.databaseUrl);
-  await migrateToLatest(database.db);
+  const database = openDatabase(config.DATABASE_URL);
+  await migrateToLatest(database.db, ALL_MIGRATIONS);
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {

@@ -81,7 +81,8 @@ export function finishDocument(document: Json): Json {
 
 export const OPENAPI_VERSION = '0.1.0';
 
-export function swaggerOptions(): SwaggerOptions {
+/** `productTags`: every product's tags, in registry order, shown before the platform's own. */
+export function swaggerOptions(productTags: { name: string; description: string }[]): SwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
@@ -97,7 +98,7 @@ export function swaggerOptions(): SwaggerOptions {
       },
       servers: [{ url: 'http://127.0.0.1:8080', description: 'A local Plinth (`npm start`)' }],
       tags: [
-        { name: 'Fintech accounts', description: 'Accounts hold a balance in the currency of their country.' },
+        ...productTags,
         { name: 'API keys', description: 'Sandbox sign-up and key management. A key sees and manages only its own organisation’s keys of its own mode.' },
         { name: 'Operations', description: 'Health and readiness, outside `/v1` and without authentication.' },
         { name: 'Documentation', description: 'This document, its rendering and the error catalogue.' },

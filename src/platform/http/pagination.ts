@@ -1,5 +1,5 @@
-import type { SelectQueryBuilder } from 'kysely';
 import { Type } from 'typebox';
+import type { Cursor } from '../../db/keyset.ts';
 import { ApiError } from './errors.ts';
 
 /** The list query every list operation takes (CONTRACT §4): keyset pagination over time-sortable ids. */
@@ -18,24 +18,6 @@ export interface ListParams {
   limit?: number;
   starting_after?: string;
   ending_before?: string;
-}
-
-export interface Cursor {
-  id: string;
-  /** True when walking towards older ids (starting_after), false towards newer (ending_before). */
-  older: boolean;
-}
-
-/**
- * Restricts a query to one keyset page: ids are time-sortable and unique, so `id` alone is a total order and a
- * page boundary can never skip or repeat a row. Rows come in the order of travel.
- */
-export function pageOf<QB extends SelectQueryBuilder<any, any, any>>(query: QB, take: number, cursor: Cursor | undefined): QB {
-  if (cursor === undefined || cursor.older) {
-    const q = cursor ? query.where('id', '<', cursor.id) : query;
-    return q.orderBy('id', 'desc').limit(take) as QB;
-  }
-  return query.where('id', '>', cursor.id).orderBy('id', 'asc').limit(take) as QB;
 }
 
 export interface Page<Row> {

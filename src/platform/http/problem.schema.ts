@@ -1,12 +1,8 @@
-import { Type, type TUnsafe } from 'typebox';
+import { Type } from 'typebox';
+import { StringEnum } from '../kit/schema.ts';
 import { ERROR_CODES } from './errors.ts';
 
 const codes = Object.keys(ERROR_CODES);
-
-/** A string enum with its `type` stated, which OpenAPI tools and generated clients want (TypeBox's Enum omits it). */
-export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
-  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
-}
 
 /** The RFC 9457 problem body every error response carries, as one shared component. */
 export const Problem = Type.Object(

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
+import { ApiError } from './errors.ts';
 
 /**
  * Rate limiting by GCRA (the generic cell rate algorithm, a token bucket kept as one timestamp per key):
@@ -29,6 +30,11 @@ export interface RateLimiter {
   /** Resolves once the limiter can share state (or has given up waiting and runs degraded). */
   ready(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The 429 for a refused decision, telling the client when one request would be allowed again. */
+export function rateLimited(decision: Decision, detail: string): ApiError {
+  return new ApiError('rate_limited', detail, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
 }
 
 /** The GCRA step itself, shared by the in-process limiter and mirrored by the Redis script below. */

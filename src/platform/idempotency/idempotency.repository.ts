@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
-import type { IdempotencyKeysTable } from '../../db/tables.ts';
+import type { IdempotencyKeysTable } from './tables.ts';
 import type { Trx } from '../../db/write.ts';
-import type { Mode } from '../keys/key-format.ts';
+import type { Mode } from '../keys/principal.ts';
 
 type Executor = Db | Trx;
 

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { Db } from '../../db/database.ts';
 import { beforeCommit, type Trx } from '../../db/write.ts';
 import * as repo from './idempotency.repository.ts';
-import type { Principal } from '../keys/api-keys.service.ts';
+import type { Principal } from '../keys/principal.ts';
 import { ApiError } from '../http/errors.ts';
 import { storedTime, type Clock } from '../kit/time.ts';
 

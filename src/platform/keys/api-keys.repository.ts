@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.ts';
-import type { ApiKeysTable, OrgsTable } from '../../db/tables.ts';
+import type { ApiKeysTable, OrgsTable } from './tables.ts';
 import type { Trx } from '../../db/write.ts';
-import type { Mode } from './key-format.ts';
-import { pageOf, type Cursor } from '../http/pagination.ts';
+import type { Mode } from './principal.ts';
+import { type Cursor, pageOf } from '../../db/keyset.ts';
 
 type Executor = Db | Trx;
 

@@ -4,10 +4,10 @@ import { Type } from 'typebox';
 import { ApiKey, ApiKeyCreateBody, ApiKeyList, KeyIdParams, NewApiKey, Signup, SignupBody } from './api-keys.schema.ts';
 import { createKeyForPrincipal, listKeysForPrincipal, revokeKeyForPrincipal, signUp, type KeysDeps } from './api-keys.service.ts';
 import { apiKeyFromRow } from './api-keys.view.ts';
-import { principalOf, rateLimited } from './auth.ts';
+import { principalOf } from './auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { ListQuery } from '../http/pagination.ts';
-import type { Limit, RateLimiter } from '../http/rate-limit.ts';
+import { type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
 
 export interface KeysRoutesDeps extends KeysDeps {
   limiter: RateLimiter;

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { StringEnum } from '../http/problem.schema.ts';
+import { StringEnum } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
 
 export const Mode = StringEnum(['sandbox', 'live'], { description: '`sandbox` keys act on test data, `live` keys on live data.' });

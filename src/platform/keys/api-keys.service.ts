@@ -1,22 +1,16 @@
 import type { Db } from '../../db/database.ts';
-import type { ApiKeysTable } from '../../db/tables.ts';
+import type { ApiKeysTable } from './tables.ts';
 import { runWrite } from '../../db/write.ts';
 import type { ApiKey, NewApiKey } from './api-keys.schema.ts';
 import { apiKeyFromRow, newApiKeyFromRow } from './api-keys.view.ts';
 import { ApiError } from '../http/errors.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
 import { listPage, type ListParams, type Page } from '../http/pagination.ts';
-import { generateKey, hashKey, keyHint, parseKey, type Mode } from './key-format.ts';
+import { generateKey, hashKey, keyHint, parseKey } from './key-format.ts';
+import type { Mode, Principal } from './principal.ts';
 import * as repo from './api-keys.repository.ts';
 import { cleanText } from '../kit/text.ts';
 import { storedTime, type Clock } from '../kit/time.ts';
-
-/** Who a request acts for: resolved from its Bearer key. */
-export interface Principal {
-  orgId: string;
-  mode: Mode;
-  keyId: string;
-}
 
 export interface KeysDeps {
   db: Db;

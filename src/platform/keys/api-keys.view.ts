@@ -1,4 +1,4 @@
-import type { ApiKeysTable } from '../../db/tables.ts';
+import type { ApiKeysTable } from './tables.ts';
 import type { ApiKey, NewApiKey } from './api-keys.schema.ts';
 import { apiTime } from '../kit/time.ts';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, type KeysDeps, type Principal } from './api-keys.service.ts';
+import { authenticate, type KeysDeps } from './api-keys.service.ts';
+import type { Mode, Principal } from './principal.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Mode } from './key-format.ts';
-import type { Decision, Limit, RateLimiter } from '../http/rate-limit.ts';
+import { type Decision, type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
 
 export interface AuthDeps extends KeysDeps {
   limiter: RateLimiter;
@@ -35,10 +35,6 @@ function presentedKey(request: FastifyRequest): string | undefined | null {
   if (header === undefined || header.trim() === '') return undefined;
   const match = /^Bearer +(\S+) *$/i.exec(header);
   return match ? match[1]! : null;
-}
-
-export function rateLimited(decision: Decision, detail: string): ApiError {
-  return new ApiError('rate_limited', detail, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
 }
 
 /** RateLimit and RateLimit-Policy as in draft-ietf-httpapi-ratelimit-headers-09 (one policy, named "default"). */

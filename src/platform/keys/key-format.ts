@@ -1,8 +1,9 @@
 import { createHash, randomInt } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
-/** API key format (CONTRACT §2): `sk_test_`|`sk_live_`, 32 random base62 characters, 6 base62 CRC-32 characters. */
-export type Mode = 'sandbox' | 'live';
+import type { Mode } from './principal.ts';
+
+/** API key format: `sk_test_`|`sk_live_`, 32 random base62 characters, 6 base62 CRC-32 characters. */
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const PREFIX: Record<Mode, string> = { sandbox: 'sk_test_', live: 'sk_live_' };

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.ts';
-import type { AccountsTable } from '../../db/tables.ts';
+import type { AccountsTable } from './tables.ts';
 import type { Trx } from '../../db/write.ts';
-import type { Principal } from '../../platform/keys/api-keys.service.ts';
-import { pageOf, type Cursor } from '../../platform/http/pagination.ts';
+import type { Principal } from '../../platform/keys/principal.ts';
+import { type Cursor, pageOf } from '../../db/keyset.ts';
 
 type Executor = Db | Trx;
 

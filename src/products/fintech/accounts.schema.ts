@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
-import { StringEnum } from '../../platform/http/problem.schema.ts';
+import { StringEnum } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
 
 /** The single source of truth for the accounts API: validation, OpenAPI, TypeScript types. */

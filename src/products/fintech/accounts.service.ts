@@ -1,12 +1,13 @@
 import type { Db } from '../../db/database.ts';
-import type { AccountsTable } from '../../db/tables.ts';
+import type { AccountsTable } from './tables.ts';
+import { accountFromRow } from './accounts.view.ts';
 import { runWrite } from '../../db/write.ts';
-import type { Principal } from '../../platform/keys/api-keys.service.ts';
+import type { Principal } from '../../platform/keys/principal.ts';
 import { ApiError, type ErrorItem } from '../../platform/http/errors.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import { cleanText } from '../../platform/kit/text.ts';
-import { apiTime, storedTime, type Clock } from '../../platform/kit/time.ts';
+import { storedTime, type Clock } from '../../platform/kit/time.ts';
 import type { Account, AccountCreateBody, AccountListQuery } from './accounts.schema.ts';
 import * as repo from './accounts.repository.ts';
 import { countryIsReal, currencyOf } from './countries.ts';
@@ -20,20 +21,6 @@ export interface AccountsDeps {
 // Prefixes the IRS has never issued (IRS "How EINs are assigned"); an EIN starting with one is not real.
 const NEVER_ISSUED_EIN_PREFIXES = new Set(['00', '07', '08', '09', '17', '18', '19', '28', '29', '49', '69', '70', '78', '79', '89', '96', '97']);
 const LEGAL_NAME_MAX = 200;
-
-export function accountFromRow(row: AccountsTable): Account {
-  return {
-    id: row.id,
-    object: 'fintech.account',
-    type: row.type,
-    country: row.country,
-    status: row.status,
-    available_balance: { amount: Number(row.available_balance), currency: row.currency },
-    kyb: row.kyb_ein === null || row.kyb_legal_name === null ? null : { legal_name: row.kyb_legal_name, ein_last4: row.kyb_ein.slice(-4) },
-    livemode: row.mode === 'live',
-    created_at: apiTime(row.created_at),
-  };
-}
 
 /** Rules the schema cannot express; every failure is collected so the caller sees them all at once. */
 function checkCreate(deps: AccountsDeps, body: AccountCreateBody): ErrorItem[] {

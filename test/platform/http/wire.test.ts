@@ -64,7 +64,7 @@ describe('wire basics and the one error model', () => {
   });
 
   test('the README error catalogue lists every code with its status, and nothing else', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const section = readme.split('## Error catalogue')[1]!.split('\n## ')[0]!;
     const rows = [...section.matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map((m) => [m[2], Number(m[1])]);
     assert.deepEqual(

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import type { Migration } from 'kysely';
+import type { Static, TObject } from 'typebox';
+import type { Database } from '../db/database.ts';
+import type { Clock } from './kit/time.ts';
+
+/** What the platform hands every product: built once at start-up, passed in (no module-level singletons). */
+export interface ProductDeps<Settings> {
+  database: Database;
+  clock: Clock;
+  /** The product's own settings, parsed from the environment with everything else at start-up. */
+  settings: Settings;
+}
+
+/**
+ * A product is one folder under src/products with an index.ts exporting one of these, and one line in
+ * src/products.ts. Its tables merge into db/tables.ts's `Tables` by declaration merging from its own tables.ts.
+ */
+export interface Product<S extends TObject = TObject> {
+  /** The path segment after /v1: `/v1/<name>/...`. */
+  name: string;
+  /** OpenAPI tags of its operations, in the order the reference shows them. */
+  tags: { name: string; description: string }[];
+  /** Its migrations by name; names are timestamps, applied in name order across every module. */
+  migrations: Record<string, Migration>;
+  /** Its environment variables (see platform/kit/settings.ts). */
+  settings: S;
+  routes(app: FastifyInstance, deps: ProductDeps<Static<S>>): void;
+}
+
+/** Checks a product's shape where it is written, keeping its settings type precise. */
+export function defineProduct<S extends TObject>(product: Product<S>): Product<S> {
+  return product;
+}

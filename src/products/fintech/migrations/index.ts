@@ -1,0 +1,8 @@
+import type { Migration } from 'kysely';
+
+/**
+ * Fintech's own migrations, by timestamped name. Its first table, `accounts`, was created by the platform's first
+ * migration (2026-11-21T1200), which predates per-product migrations and stays where it is (released migrations
+ * are never edited or moved: their names are recorded in every database).
+ */
+export const FINTECH_MIGRATIONS: Record<string, Migration> = {};

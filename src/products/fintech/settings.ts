@@ -1,0 +1,20 @@
+import { Type } from 'typebox';
+import { text } from '../../platform/kit/settings.ts';
+import { countryIsReal, currencyOf } from './countries.ts';
+
+/** US, CA, GB, AU and the euro-area members as of 2026. */
+export const DEFAULT_COUNTRIES = 'US,CA,GB,AU,AT,BE,BG,HR,CY,EE,FI,FR,DE,GR,IE,IT,LV,LT,LU,MT,NL,PT,SK,SI,ES';
+
+function countries(raw: string): ReadonlySet<string> {
+  const codes = raw.split(',').map((c) => c.trim()).filter((c) => c !== '');
+  const bad = codes.filter((c) => !countryIsReal(c));
+  if (bad.length > 0) throw new Error(`not ISO 3166-1 alpha-2 codes: ${bad.join(', ')}`);
+  const noCurrency = codes.filter((c) => currencyOf(c) === null);
+  if (noCurrency.length > 0) throw new Error(`no ISO 4217 currency known for: ${noCurrency.join(', ')}`);
+  if (codes.length === 0) throw new Error('must list at least one country');
+  return new Set(codes);
+}
+
+export const FintechSettings = Type.Object({
+  SUPPORTED_COUNTRIES: text(DEFAULT_COUNTRIES, 'comma-separated ISO 3166-1 alpha-2 codes this deployment serves', countries),
+});
