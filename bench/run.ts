@@ -3,7 +3,7 @@
  * a bare node:http + node:sqlite server that commits each request the same way, measured in one run on this
  * machine, printed as ratios (timings alone mean little on a shared machine). Writes bench/results.md.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +14,16 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROOT = new URL('..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'plinth-bench-'));
 
-function start(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function start(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let seen = '';
     const onData = (d: Buffer) => {
@@ -33,7 +41,9 @@ function start(args: string[], env: Record<string, string>, ready: RegExp): Prom
 }
 
 function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Math.round(Number(line.replace(/\D+/g, '')) / 1024);
 }
 
@@ -46,7 +56,13 @@ async function load(port: number, headers: Record<string, string>) {
     connections: CONNECTIONS,
     duration: SECONDS,
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
 }
 
 const stop = (child: ChildProcess) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')));
@@ -56,8 +72,19 @@ try {
   const base = await load(baseline.port, {});
   await stop(baseline.child);
 
-  const env = { DATABASE_URL: `sqlite:${join(dir, 'plinth.db')}`, PORT: '0', RATE_LIMIT_SANDBOX: '1000000', LOG_LEVEL: 'info' };
-  const key = spawnSync(process.execPath, ['src/cli/main.ts', 'keys', 'create', '--org', 'bench', '--mode', 'sandbox'], { cwd: ROOT, env: { ...process.env, ...env } }).stdout.toString().trim();
+  const env = {
+    DATABASE_URL: `sqlite:${join(dir, 'plinth.db')}`,
+    PORT: '0',
+    RATE_LIMIT_SANDBOX: '1000000',
+    LOG_LEVEL: 'info',
+  };
+  const key = spawnSync(
+    process.execPath,
+    ['src/cli/main.ts', 'keys', 'create', '--org', 'bench', '--mode', 'sandbox'],
+    { cwd: ROOT, env: { ...process.env, ...env } },
+  )
+    .stdout.toString()
+    .trim();
   const plinth = await start(['src/server.ts'], env, /listening at http:\/\/127\.0\.0\.1:(\d+)/);
   const idle = rssMiB(plinth.child.pid!);
   const ours = await load(plinth.port, { authorization: `Bearer ${key}` });
@@ -76,7 +103,13 @@ try {
     url.pathname = `/${name}`;
     const workers = process.env.BENCH_WORKERS ?? '2';
     const pgEnv = { ...env, DATABASE_URL: url.toString(), WEB_CONCURRENCY: workers };
-    const pgKey = spawnSync(process.execPath, ['src/cli/main.ts', 'keys', 'create', '--org', 'bench', '--mode', 'sandbox'], { cwd: ROOT, env: { ...process.env, ...pgEnv } }).stdout.toString().trim();
+    const pgKey = spawnSync(
+      process.execPath,
+      ['src/cli/main.ts', 'keys', 'create', '--org', 'bench', '--mode', 'sandbox'],
+      { cwd: ROOT, env: { ...process.env, ...pgEnv } },
+    )
+      .stdout.toString()
+      .trim();
     const server = await start(['src/server.ts'], pgEnv, /listening at http:\/\/127\.0\.0\.1:(\d+)/);
     await new Promise((r) => setTimeout(r, 1000)); // let every worker listen
     const r = await load(server.port, { authorization: `Bearer ${pgKey}` });

@@ -9,7 +9,10 @@ import { openDatabase } from '../src/db/database.ts';
 
 export async function generateDocument(): Promise<string> {
   const database = openDatabase('sqlite::memory:');
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:' }), database });
+  const app = await buildApp({
+    config: loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:' }),
+    database,
+  });
   await app.ready();
   const text = `${JSON.stringify(app.swagger(), null, 2)}\n`;
   await app.close();

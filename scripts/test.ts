@@ -21,6 +21,8 @@ if (process.env.TEST_POSTGRES_URL) {
   process.stdout.write('# the PostgreSQL pass is required in CI: set TEST_POSTGRES_URL\n');
   failed = true;
 } else {
-  process.stdout.write('\n# SKIPPED: the PostgreSQL pass. Set TEST_POSTGRES_URL=postgres://user@host:5432/db (a role that may create databases) to run it.\n');
+  process.stdout.write(
+    '\n# SKIPPED: the PostgreSQL pass. Set TEST_POSTGRES_URL=postgres://user@host:5432/db (a role that may create databases) to run it.\n',
+  );
 }
 process.exit(failed ? 1 : 0);

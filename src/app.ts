@@ -83,7 +83,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installRequestId(app);
   refuseWhileClosing(app);
 
-  const limiter = deps.limiter ?? (config.REDIS_URL ? redisRateLimiter(config.REDIS_URL, app.log) : memoryRateLimiter());
+  const limiter =
+    deps.limiter ?? (config.REDIS_URL ? redisRateLimiter(config.REDIS_URL, app.log) : memoryRateLimiter());
   app.addHook('onClose', () => limiter.close());
   await limiter.ready();
   const perKey = (rate: number) => ({ rate, burst: rate });

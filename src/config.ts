@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ConfigError, choice, type Env, flag, integer, parseSettings, text } from './platform/kit/settings.ts';
 import { PRODUCTS, type ProductSettings } from './products.ts';
 
@@ -16,7 +16,9 @@ function databaseUrl(raw: string, { cwd }: { cwd: string }): string {
     if (!URL.canParse(raw)) throw new Error('is not a valid postgres:// URL');
     return raw;
   }
-  throw new Error(`must start with sqlite: or postgres://, got a URL starting ${JSON.stringify(raw.split(':')[0]!.slice(0, 20))}:`);
+  throw new Error(
+    `must start with sqlite: or postgres://, got a URL starting ${JSON.stringify(raw.split(':')[0]!.slice(0, 20))}:`,
+  );
 }
 
 function redisUrl(raw: string): string | null {
@@ -31,11 +33,16 @@ function redisUrl(raw: string): string | null {
  */
 function trustProxy(raw: string): false | number | string[] {
   if (raw === 'false' || raw === '0') return false;
-  if (raw === 'true') throw new Error('true would let any client choose its own address; list the proxies, or give a hop count');
+  if (raw === 'true')
+    throw new Error('true would let any client choose its own address; list the proxies, or give a hop count');
   if (/^\d+$/.test(raw)) return Number(raw);
-  const list = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const bad = list.filter((s) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(s));
-  if (bad.length > 0) throw new Error(`must be proxy addresses or CIDRs, or a hop count; not ${JSON.stringify(bad[0])}`);
+  if (bad.length > 0)
+    throw new Error(`must be proxy addresses or CIDRs, or a hop count; not ${JSON.stringify(bad[0])}`);
   return list;
 }
 
@@ -51,8 +58,17 @@ export const PlatformSettings = Type.Object({
   DATABASE_POOL_SIZE: integer(10, 1, 1000, 'PostgreSQL connections per process'),
   WEB_CONCURRENCY: integer(1, 1, 256, 'worker processes `npm start` runs (node:cluster); above 1 only with PostgreSQL'),
   LOG_LEVEL: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info', 'log verbosity'),
-  SHUTDOWN_GRACE_MS: integer(10_000, 0, 600_000, 'how long SIGTERM/SIGINT wait for in-flight requests before closing connections'),
-  REDIS_URL: text('', '`redis://…` or `rediss://…`: share rate-limit state across processes; unset keeps it in the process', redisUrl),
+  SHUTDOWN_GRACE_MS: integer(
+    10_000,
+    0,
+    600_000,
+    'how long SIGTERM/SIGINT wait for in-flight requests before closing connections',
+  ),
+  REDIS_URL: text(
+    '',
+    '`redis://…` or `rediss://…`: share rate-limit state across processes; unset keeps it in the process',
+    redisUrl,
+  ),
   RATE_LIMIT_LIVE: integer(100, 1, 1_000_000, 'requests per second per live key, with an equal burst'),
   RATE_LIMIT_SANDBOX: integer(25, 1, 1_000_000, 'requests per second per sandbox key, with an equal burst'),
   AUTH_FAILURE_BURST: integer(20, 1, 1_000_000, 'failed authentications per client address before 429'),
@@ -65,20 +81,30 @@ export const PlatformSettings = Type.Object({
     trustProxy,
   ),
   IDEMPOTENCY_TTL_HOURS: integer(24, 24, 24 * 365, 'how long idempotency keys and their responses are kept (≥ 24)'),
-  IDEMPOTENCY_LOCK_SECONDS: integer(60, 1, 86_400, 'after this, a claim whose request never finished may be taken over'),
+  IDEMPOTENCY_LOCK_SECONDS: integer(
+    60,
+    1,
+    86_400,
+    'after this, a claim whose request never finished may be taken over',
+  ),
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: integer(60, 1, 86_400, 'how often expired keys are purged'),
 });
 
 export type Config = Static<typeof PlatformSettings> & ProductSettings;
 
 /** Every setting of the platform and of every product, as one schema: what the README's table documents. */
-export const SETTINGS = Type.Object(Object.assign({}, PlatformSettings.properties, ...PRODUCTS.map((p) => p.settings.properties)));
+export const SETTINGS = Type.Object(
+  Object.assign({}, PlatformSettings.properties, ...PRODUCTS.map((p) => p.settings.properties)),
+);
 
 /** Everything the process reads from its environment, parsed once at start-up. Throws ConfigError. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const config = parseSettings<Config>(SETTINGS, env, cwd);
   if (config.WEB_CONCURRENCY > 1 && config.DATABASE_URL.startsWith('sqlite:')) {
-    throw new ConfigError('WEB_CONCURRENCY', 'SQLite mode runs one server process; use a postgres:// DATABASE_URL for more');
+    throw new ConfigError(
+      'WEB_CONCURRENCY',
+      'SQLite mode runs one server process; use a postgres:// DATABASE_URL for more',
+    );
   }
   return config;
 }

@@ -93,12 +93,16 @@ async function supervise(config: Config): Promise<void> {
     }
     startupFailures++;
     if (startupFailures >= MAX_STARTUP_FAILURES) {
-      process.stderr.write(`plinth: workers failed at start-up ${startupFailures} times in a row (last: ${how}); giving up\n`);
+      process.stderr.write(
+        `plinth: workers failed at start-up ${startupFailures} times in a row (last: ${how}); giving up\n`,
+      );
       stop();
       process.exit(1);
     }
     const delayMs = Math.min(250 * 2 ** (startupFailures - 1), 10_000);
-    process.stderr.write(`plinth: worker ${worker.process.pid} failed at start-up (${how}); retrying in ${delayMs} ms\n`);
+    process.stderr.write(
+      `plinth: worker ${worker.process.pid} failed at start-up (${how}); retrying in ${delayMs} ms\n`,
+    );
     setTimeout(() => stopping || fork(), delayMs);
   });
   const stop = () => {

@@ -36,19 +36,36 @@ describe('health, readiness and logs', () => {
     const ein = '46-8123457';
     server.logs.length = 0;
     const replies = [
-      await call(server.url, 'POST', '/v1/fintech/accounts', { key, json: { type: 'business', country: 'US', kyb: { ein, legal_name: 'Acme' } } }),
-      await call(server.url, 'POST', '/v1/fintech/accounts', { key, json: { type: 'business', country: 'US', kyb: { ein, legal_name: 'A', x: 1 } } }),
-      await call(server.url, 'POST', '/v1/fintech/accounts', { key, raw: `{"kyb":{"ein":"${ein}","ein":"${ein}"}}`, headers: { 'content-type': 'application/json' } }),
+      await call(server.url, 'POST', '/v1/fintech/accounts', {
+        key,
+        json: { type: 'business', country: 'US', kyb: { ein, legal_name: 'Acme' } },
+      }),
+      await call(server.url, 'POST', '/v1/fintech/accounts', {
+        key,
+        json: { type: 'business', country: 'US', kyb: { ein, legal_name: 'A', x: 1 } },
+      }),
+      await call(server.url, 'POST', '/v1/fintech/accounts', {
+        key,
+        raw: `{"kyb":{"ein":"${ein}","ein":"${ein}"}}`,
+        headers: { 'content-type': 'application/json' },
+      }),
       await call(server.url, 'GET', '/v1/fintech/accounts', { key: key.slice(0, -1) + 'x' }),
       await call(server.url, 'GET', `/v1/fintech/accounts?starting_after=${key}`, { key }),
     ];
     const lines = server.logs.map((l) => JSON.parse(l));
     const requestLines = lines.filter((l) => l.msg === 'request');
     assert.equal(requestLines.length, replies.length);
-    assert.deepEqual(requestLines.map((l) => l.request_id), replies.map((r) => r.headers.get('request-id')));
-    assert.deepEqual(requestLines.map((l) => l.status), replies.map((r) => r.status));
+    assert.deepEqual(
+      requestLines.map((l) => l.request_id),
+      replies.map((r) => r.headers.get('request-id')),
+    );
+    assert.deepEqual(
+      requestLines.map((l) => l.status),
+      replies.map((r) => r.status),
+    );
     const all = server.logs.join('\n');
-    for (const secret of [key, key.slice(8), ein, ein.replace('-', ''), 'Bearer']) assert.ok(!all.includes(secret), `log shows ${secret}`);
+    for (const secret of [key, key.slice(8), ein, ein.replace('-', ''), 'Bearer'])
+      assert.ok(!all.includes(secret), `log shows ${secret}`);
   });
 });
 
@@ -63,7 +80,12 @@ describe('the server process', () => {
   after(() => db.drop());
 
   test('a bad setting stops start-up with one line naming the variable', async () => {
-    for (const [variable, value] of [['PORT', 'eighty'], ['DATABASE_URL', 'mysql://x'], ['LOG_LEVEL', 'loud'], ['SUPPORTED_COUNTRIES', 'US,ZZ']] as const) {
+    for (const [variable, value] of [
+      ['PORT', 'eighty'],
+      ['DATABASE_URL', 'mysql://x'],
+      ['LOG_LEVEL', 'loud'],
+      ['SUPPORTED_COUNTRIES', 'US,ZZ'],
+    ] as const) {
       const result = await run(['src/server.ts'], { ...env, [variable]: value });
       assert.equal(result.code, 2, result.stderr);
       const lines = result.stderr.trim().split('\n');
@@ -86,7 +108,9 @@ describe('the server process', () => {
     socket.on('data', (d) => (response += d.toString()));
     const closed = new Promise((resolve) => socket.once('close', resolve));
     // Headers and half the body: the request is in flight when the signal arrives.
-    socket.write(`POST /v1/fintech/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    socket.write(
+      `POST /v1/fintech/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
     await new Promise((r) => setTimeout(r, 200));
     server.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));

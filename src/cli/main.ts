@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
-import { openDatabase, type Database } from '../db/database.ts';
+import { type Database, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { ALL_MIGRATIONS } from '../migrations.ts';
 import { createKeyForOrgName, listKeysForOrgName, revokeKeyById } from '../platform/keys/api-keys.service.ts';
-import { systemClock } from '../platform/kit/time.ts';
 import { apiKeyFromRow } from '../platform/keys/api-keys.view.ts';
+import { systemClock } from '../platform/kit/time.ts';
 
 const USAGE = `usage: npm run --silent cli -- <command>
   keys create --org <name> --mode sandbox|live [--json]   print a new key (creates the org if needed)
@@ -32,7 +32,9 @@ async function run(argv: string[], database: Database): Promise<void> {
   if (action === 'create') {
     if (!values.org || (values.mode !== 'sandbox' && values.mode !== 'live')) throw new UsageError();
     const { row, key } = await createKeyForOrgName(deps, values.org, values.mode);
-    process.stdout.write(values.json ? `${JSON.stringify({ id: row.id, key, org_id: row.org_id, mode: row.mode })}\n` : `${key}\n`);
+    process.stdout.write(
+      values.json ? `${JSON.stringify({ id: row.id, key, org_id: row.org_id, mode: row.mode })}\n` : `${key}\n`,
+    );
   } else if (action === 'list') {
     if (!values.org) throw new UsageError();
     const rows = await listKeysForOrgName(deps, values.org);

@@ -68,7 +68,10 @@ function openSqlite(path: string): Database {
   native.exec('PRAGMA synchronous = FULL');
   native.exec('PRAGMA busy_timeout = 5000');
   native.exec('PRAGMA foreign_keys = ON');
-  return withPing(new Kysely<Tables>({ dialect: new SqliteDialect({ database: kyselySqliteDatabase(native) }) }), 'sqlite');
+  return withPing(
+    new Kysely<Tables>({ dialect: new SqliteDialect({ database: kyselySqliteDatabase(native) }) }),
+    'sqlite',
+  );
 }
 
 // SQLite primary result codes that mean "the database cannot serve now", not "this request is wrong":
@@ -79,13 +82,26 @@ const SQLITE_UNAVAILABLE = new Set([5, 6, 8, 10, 13, 14]);
 // resources (53), operator intervention such as a shutdown or restart (57P01–57P03), and serialization
 // failures under load (40001, 40P01) which a retry resolves.
 const PG_UNAVAILABLE = /^(08|53|57P0[1-3]|40001|40P01)/;
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
-const PG_POOL_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end)/;
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+const PG_POOL_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end)/;
 
 /** True for errors that mean the database is unreachable or unable to write: answered with 503, not 500. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: unknown; errcode?: unknown };
-  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || (/^[0-9A-Z]{5}$/.test(e.code) && PG_UNAVAILABLE.test(e.code)))) return true;
+  if (
+    typeof e.code === 'string' &&
+    (NETWORK_CODES.has(e.code) || (/^[0-9A-Z]{5}$/.test(e.code) && PG_UNAVAILABLE.test(e.code)))
+  )
+    return true;
   if (error instanceof Error && PG_POOL_MESSAGES.test(error.message)) return true;
   if (e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') return SQLITE_UNAVAILABLE.has(e.errcode & 0xff);
   if (e.code === 'ERR_INVALID_STATE') return true; // node:sqlite: "database is not open"

@@ -11,7 +11,11 @@ export interface Cursor {
  * page boundary can never skip or repeat a row. Rows come in the order of travel.
  */
 // biome-ignore lint/suspicious/noExplicitAny: any table with an `id` column
-export function pageOf<QB extends SelectQueryBuilder<any, any, any>>(query: QB, take: number, cursor: Cursor | undefined): QB {
+export function pageOf<QB extends SelectQueryBuilder<any, any, any>>(
+  query: QB,
+  take: number,
+  cursor: Cursor | undefined,
+): QB {
   if (cursor === undefined || cursor.older) {
     const q = cursor ? query.where('id', '<', cursor.id) : query;
     return q.orderBy('id', 'desc').limit(take) as QB;

@@ -35,7 +35,9 @@ export function lockSqliteForServer(databasePath: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(lockPath, 'utf8'));
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
-        throw new Error(`another Plinth server (pid ${holder}) serves ${databasePath}; SQLite mode runs one server process (use PostgreSQL for more)`);
+        throw new Error(
+          `another Plinth server (pid ${holder}) serves ${databasePath}; SQLite mode runs one server process (use PostgreSQL for more)`,
+        );
       }
       unlinkSync(lockPath); // stale: its process is gone
     }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { run, spawnServer, type ServerProcess } from '../helpers/process.ts';
+import { run, type ServerProcess, spawnServer } from '../helpers/process.ts';
 import { call } from '../helpers/server.ts';
 
 describe('operator CLI', () => {
@@ -32,7 +32,10 @@ describe('operator CLI', () => {
     const result = await cli('keys', 'create', '--org', 'acme', '--mode', 'sandbox');
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^sk_test_[0-9A-Za-z]{38}\n$/);
-    const reply = await call(server.url, 'POST', '/v1/fintech/accounts', { key: result.stdout.trim(), json: { type: 'business', country: 'US' } });
+    const reply = await call(server.url, 'POST', '/v1/fintech/accounts', {
+      key: result.stdout.trim(),
+      json: { type: 'business', country: 'US' },
+    });
     assert.equal(reply.status, 200);
     assert.equal(reply.body.livemode, false);
   });
@@ -45,7 +48,10 @@ describe('operator CLI', () => {
     assert.match(first.key, /^sk_live_/);
     assert.equal(first.mode, 'live');
     assert.equal(second.org_id, first.org_id);
-    const reply = await call(server.url, 'POST', '/v1/fintech/accounts', { key: first.key, json: { type: 'business', country: 'US' } });
+    const reply = await call(server.url, 'POST', '/v1/fintech/accounts', {
+      key: first.key,
+      json: { type: 'business', country: 'US' },
+    });
     assert.equal(reply.body.livemode, true);
   });
 
@@ -55,7 +61,10 @@ describe('operator CLI', () => {
     assert.equal(listed.code, 0);
     assert.ok(!listed.stdout.includes(created.key));
     assert.ok(!listed.stdout.includes(created.key.slice(8, -4)));
-    const rows = listed.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = listed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(rows.length, 1);
     assert.equal(rows[0].hint, `sk_test_…${created.key.slice(-4)}`);
     assert.equal(rows[0].revoked_at, null);

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createPlinthClient, type Account, type Problem } from '../../clients/typescript/index.ts';
+import { type Account, createPlinthClient, type Problem } from '../../clients/typescript/index.ts';
 import { run } from '../helpers/process.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -20,16 +20,25 @@ describe('the generated TypeScript client', () => {
     const dir = mkdtempSync(join(tmpdir(), 'plinth-client-'));
     try {
       const out = join(dir, 'schema.ts');
-      const result = await run(['node_modules/openapi-typescript/bin/cli.js', 'openapi/openapi.json', '-o', out], { REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' });
+      const result = await run(['node_modules/openapi-typescript/bin/cli.js', 'openapi/openapi.json', '-o', out], {
+        REDOCLY_TELEMETRY: 'off',
+        NO_COLOR: '1',
+      });
       assert.equal(result.code, 0, result.stderr);
-      assert.equal(readFileSync(out, 'utf8'), readFileSync(new URL('../../clients/typescript/schema.ts', import.meta.url), 'utf8'), 'run `npm run openapi`');
+      assert.equal(
+        readFileSync(out, 'utf8'),
+        readFileSync(new URL('../../clients/typescript/schema.ts', import.meta.url), 'utf8'),
+        'run `npm run openapi`',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   test('creates, retrieves and lists accounts', async () => {
-    const created = await client.POST('/v1/fintech/accounts', { body: { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'Acme Corp' } } });
+    const created = await client.POST('/v1/fintech/accounts', {
+      body: { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'Acme Corp' } },
+    });
     assert.equal(created.response.status, 200);
     const account: Account = created.data!;
     assert.equal(account.status, 'active');
@@ -41,7 +50,10 @@ describe('the generated TypeScript client', () => {
 
     const listed = await client.GET('/v1/fintech/accounts', { params: { query: { limit: 1 } } });
     assert.equal(listed.data?.object, 'list');
-    assert.deepEqual(listed.data?.data.map((a) => a.id), [account.id]);
+    assert.deepEqual(
+      listed.data?.data.map((a) => a.id),
+      [account.id],
+    );
   });
 
   test('a failed call gives a typed problem body', async () => {
@@ -53,7 +65,9 @@ describe('the generated TypeScript client', () => {
     assert.equal(problem.param, 'country');
     assert.equal(problem.request_id, failed.response.headers.get('request-id'));
 
-    const missing = await client.GET('/v1/fintech/accounts/{id}', { params: { path: { id: 'acct_01ZZZZZZZZZZZZZZZZZZZZZZZZ' } } });
+    const missing = await client.GET('/v1/fintech/accounts/{id}', {
+      params: { path: { id: 'acct_01ZZZZZZZZZZZZZZZZZZZZZZZZ' } },
+    });
     assert.equal(missing.error?.code, 'resource_not_found');
   });
 });

@@ -10,28 +10,45 @@ interface T {
 
 function open(): Kysely<T> {
   const native = new DatabaseSync(':memory:');
-  native.exec('create table items (id integer primary key, name text not null, flag integer not null, big integer not null)');
+  native.exec(
+    'create table items (id integer primary key, name text not null, flag integer not null, big integer not null)',
+  );
   return new Kysely<T>({ dialect: new SqliteDialect({ database: kyselySqliteDatabase(native) }) });
 }
 
 test('the node:sqlite adapter runs Kysely reads, writes, RETURNING, streams and transactions', async () => {
   const db = open();
-  const inserted = await db.insertInto('items').values({ id: 1, name: 'a', flag: true as never, big: 2 ** 40 }).executeTakeFirst();
+  const inserted = await db
+    .insertInto('items')
+    .values({ id: 1, name: 'a', flag: true as never, big: 2 ** 40 })
+    .executeTakeFirst();
   assert.equal(inserted.numInsertedOrUpdatedRows, 1n);
   assert.equal(inserted.insertId, 1n);
-  const returned = await db.insertInto('items').values({ id: 2, name: 'b', flag: 0, big: 0 }).returning(['id', 'name']).executeTakeFirstOrThrow();
+  const returned = await db
+    .insertInto('items')
+    .values({ id: 2, name: 'b', flag: 0, big: 0 })
+    .returning(['id', 'name'])
+    .executeTakeFirstOrThrow();
   assert.deepEqual({ ...returned }, { id: 2, name: 'b' });
   const rows = await db.selectFrom('items').selectAll().where('name', 'in', ['a', 'b']).orderBy('id').execute();
-  assert.deepEqual(rows.map((r) => ({ ...r })), [{ id: 1, name: 'a', flag: 1, big: 2 ** 40 }, { id: 2, name: 'b', flag: 0, big: 0 }]);
+  assert.deepEqual(
+    rows.map((r) => ({ ...r })),
+    [
+      { id: 1, name: 'a', flag: 1, big: 2 ** 40 },
+      { id: 2, name: 'b', flag: 0, big: 0 },
+    ],
+  );
   const updated = await db.updateTable('items').set({ name: 'c' }).where('id', '=', 2).executeTakeFirst();
   assert.equal(updated.numUpdatedRows, 1n);
   const streamed: number[] = [];
   for await (const row of db.selectFrom('items').select('id').orderBy('id').stream()) streamed.push(row.id);
   assert.deepEqual(streamed, [1, 2]);
-  await assert.rejects(db.transaction().execute(async (trx) => {
-    await trx.insertInto('items').values({ id: 3, name: 'd', flag: 0, big: 0 }).execute();
-    throw new Error('roll back');
-  }));
+  await assert.rejects(
+    db.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ id: 3, name: 'd', flag: 0, big: 0 }).execute();
+      throw new Error('roll back');
+    }),
+  );
   const count = await sql<{ n: number }>`select count(*) as n from items`.execute(db);
   assert.equal(count.rows[0]!.n, 2, 'the rolled-back insert is gone');
   await db.destroy();
@@ -40,7 +57,10 @@ test('the node:sqlite adapter runs Kysely reads, writes, RETURNING, streams and 
 test('the same SQL text reuses one prepared statement', () => {
   let prepared = 0;
   const native = new DatabaseSync(':memory:');
-  const counting = new Proxy(native, { get: (t, p) => (p === 'prepare' ? (s: string) => (prepared++, t.prepare(s)) : Reflect.get(t, p).bind?.(t) ?? Reflect.get(t, p)) });
+  const counting = new Proxy(native, {
+    get: (t, p) =>
+      p === 'prepare' ? (s: string) => (prepared++, t.prepare(s)) : (Reflect.get(t, p).bind?.(t) ?? Reflect.get(t, p)),
+  });
   const adapter = kyselySqliteDatabase(counting as DatabaseSync);
   for (let i = 0; i < 5; i++) adapter.prepare('select 1');
   adapter.prepare('select 2');

@@ -4,8 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { assertRateLimited, burst } from '../helpers/burst.ts';
 import { BACKEND, freshDatabase, MULTI_PROCESS_SKIP, type TestDatabase } from '../helpers/database.ts';
 import { assertProblem } from '../helpers/problem.ts';
-import { run, spawnServer, type ServerProcess } from '../helpers/process.ts';
-import { REDIS_SERVER, startRedis, type RedisProcess } from '../helpers/redis.ts';
+import { run, type ServerProcess, spawnServer } from '../helpers/process.ts';
+import { REDIS_SERVER, type RedisProcess, startRedis } from '../helpers/redis.ts';
 import { call, UNLIMITED } from '../helpers/server.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 
@@ -19,7 +19,9 @@ async function stopAll(servers: ServerProcess[]): Promise<void> {
   }
 }
 
-describe('two server processes on one PostgreSQL and one Redis', { skip: MULTI_PROCESS_SKIP || (REDIS_SERVER ? false : 'no redis-server on this machine') }, () => {
+describe('two server processes on one PostgreSQL and one Redis', {
+  skip: MULTI_PROCESS_SKIP || (REDIS_SERVER ? false : 'no redis-server on this machine'),
+}, () => {
   let db: TestDatabase;
   let redis: RedisProcess;
   let servers: ServerProcess[] = [];
@@ -29,7 +31,9 @@ describe('two server processes on one PostgreSQL and one Redis', { skip: MULTI_P
     db = await freshDatabase();
     redis = await startRedis();
     const env = { ...UNLIMITED, DATABASE_URL: db.url, REDIS_URL: redis.url, RATE_LIMIT_SANDBOX: '5' };
-    const created = JSON.parse((await run(['src/cli/main.ts', 'keys', 'create', '--org', 'acme', '--mode', 'sandbox', '--json'], env)).stdout);
+    const created = JSON.parse(
+      (await run(['src/cli/main.ts', 'keys', 'create', '--org', 'acme', '--mode', 'sandbox', '--json'], env)).stdout,
+    );
     key = created.key;
     keyId = created.id;
     servers = [await spawnServer(env), await spawnServer(env)];
@@ -60,7 +64,15 @@ describe('two server processes on one PostgreSQL and one Redis', { skip: MULTI_P
     const shared = randomUUID();
     const before = (await call(on(1), 'GET', `${PATH}?limit=100`, { key })).body.data.length;
     await pause();
-    const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => call(on(i), 'POST', PATH, { key, json: { type: 'business', country: 'GB' }, headers: { 'idempotency-key': shared } })));
+    const replies = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        call(on(i), 'POST', PATH, {
+          key,
+          json: { type: 'business', country: 'GB' },
+          headers: { 'idempotency-key': shared },
+        }),
+      ),
+    );
     const originals = replies.filter((r) => r.status === 200 && r.headers.get('idempotent-replayed') !== 'true');
     assert.equal(originals.length, 1);
     for (const r of replies) if (r.status !== 200) assertProblem(r, 'idempotency_request_in_progress');
@@ -94,19 +106,28 @@ describe('two server processes on one PostgreSQL and one Redis', { skip: MULTI_P
     assert.ok(result.ok >= 5, `requests still pass: ${result.ok}`);
     assert.ok(result.limited > 0, 'each process still enforces the limit on its own');
     for (const r of result.replies.filter((x) => x.status === 429)) assertRateLimited(r);
-    for (const r of result.replies.filter((x) => x.status === 200)) assert.match(r.headers.get('ratelimit')!, /^"default";r=\d+;t=\d+$/);
-    for (const s of servers) assert.ok(s.lines.some((l) => l.includes('Redis unreachable')), 'the fallback is logged');
+    for (const r of result.replies.filter((x) => x.status === 200))
+      assert.match(r.headers.get('ratelimit')!, /^"default";r=\d+;t=\d+$/);
+    for (const s of servers)
+      assert.ok(
+        s.lines.some((l) => l.includes('Redis unreachable')),
+        'the fallback is logged',
+      );
   });
 });
 
-describe('PostgreSQL connection loss', { skip: BACKEND === 'postgres' ? false : 'PostgreSQL only; runs in the PostgreSQL pass' }, () => {
+describe('PostgreSQL connection loss', {
+  skip: BACKEND === 'postgres' ? false : 'PostgreSQL only; runs in the PostgreSQL pass',
+}, () => {
   test('gives 503 service_unavailable while the database is unreachable, and service resumes by itself', async () => {
     const db = await freshDatabase();
     const target = new URL(db.url);
     const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
     target.host = `127.0.0.1:${proxy.port}`;
     const env = { ...UNLIMITED, DATABASE_URL: target.toString() };
-    const key = (await run(['src/cli/main.ts', 'keys', 'create', '--org', 'acme', '--mode', 'sandbox'], env)).stdout.trim();
+    const key = (
+      await run(['src/cli/main.ts', 'keys', 'create', '--org', 'acme', '--mode', 'sandbox'], env)
+    ).stdout.trim();
     const server = await spawnServer(env);
     try {
       assert.equal((await call(server.url, 'POST', PATH, { key, json: US })).status, 200);
@@ -141,7 +162,9 @@ describe('WEB_CONCURRENCY workers', { skip: MULTI_PROCESS_SKIP }, () => {
     const env = { ...UNLIMITED, DATABASE_URL: db.url, WEB_CONCURRENCY: '2' };
     const server = await spawnServer(env);
     try {
-      const key = (await run(['src/cli/main.ts', 'keys', 'create', '--org', 'acme', '--mode', 'sandbox'], env)).stdout.trim();
+      const key = (
+        await run(['src/cli/main.ts', 'keys', 'create', '--org', 'acme', '--mode', 'sandbox'], env)
+      ).stdout.trim();
       const pids = new Set<number>();
       for (let i = 0; i < 20; i++) {
         const reply = await call(server.url, 'POST', PATH, { key, json: US, headers: { connection: 'close' } });

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
-if (!available) console.log(`# SKIPPED: the /docs browser test needs Debian's chromium at ${CHROMIUM} (apt-get install chromium)`);
+if (!available)
+  console.log(`# SKIPPED: the /docs browser test needs Debian's chromium at ${CHROMIUM} (apt-get install chromium)`);
 
 describe('the rendered API reference at /docs', { skip: available ? false : `no Chromium at ${CHROMIUM}` }, () => {
   let server: TestServer;
@@ -15,7 +16,14 @@ describe('the rendered API reference at /docs', { skip: available ? false : `no 
     server = await startServer();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   });
   after(async () => {
@@ -37,7 +45,8 @@ describe('the rendered API reference at /docs', { skip: available ? false : `no 
     await page.locator('h2', { hasText: 'Create an account' }).waitFor({ timeout: 30_000 });
     if (process.env.DOCS_SCREENSHOT) await page.screenshot({ path: process.env.DOCS_SCREENSHOT });
     const text = await page.locator('body').innerText();
-    for (const expected of ['country', 'kyb', 'legal_name', 'available_balance', 'Fintech accounts']) assert.ok(text.includes(expected), `the page shows ${expected}`);
+    for (const expected of ['country', 'kyb', 'legal_name', 'available_balance', 'Fintech accounts'])
+      assert.ok(text.includes(expected), `the page shows ${expected}`);
     assert.deepEqual(foreign, [], 'every asset is served by Plinth itself');
     assert.deepEqual(errors, []);
   });

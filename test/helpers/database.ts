@@ -34,8 +34,14 @@ export async function freshDatabase(): Promise<TestDatabase> {
   await admin((c) => c.query(`create database ${name}`));
   const url = new URL(process.env.TEST_POSTGRES_URL!);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined) };
+  return {
+    url: url.toString(),
+    drop: () => admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+  };
 }
 
 /** Reason to skip a test that needs several server processes: that deployment is PostgreSQL's. */
-export const MULTI_PROCESS_SKIP = BACKEND === 'postgres' ? false : 'several server processes need PostgreSQL (SQLite mode is one process); runs in the PostgreSQL pass';
+export const MULTI_PROCESS_SKIP =
+  BACKEND === 'postgres'
+    ? false
+    : 'several server processes need PostgreSQL (SQLite mode is one process); runs in the PostgreSQL pass';

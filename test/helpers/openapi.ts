@@ -25,27 +25,50 @@ const operations = Object.entries<Record<string, unknown>>(DOCUMENT.paths).flatM
 function validate(pointer: string, value: unknown, what: string): void {
   const check = ajv.getSchema(`openapi#${pointer}`);
   assert.ok(check, `no schema at ${pointer}`);
-  assert.ok(check(value), `${what} does not match the OpenAPI document: ${ajv.errorsText(check.errors)}\n${JSON.stringify(value).slice(0, 500)}`);
+  assert.ok(
+    check(value),
+    `${what} does not match the OpenAPI document: ${ajv.errorsText(check.errors)}\n${JSON.stringify(value).slice(0, 500)}`,
+  );
 }
 
-export function checkResponse(method: string, url: string, status: number, headers: Headers, text: string, body: unknown): void {
+export function checkResponse(
+  method: string,
+  url: string,
+  status: number,
+  headers: Headers,
+  text: string,
+  body: unknown,
+): void {
   if (method === 'HEAD') return;
   const path = new URL(url).pathname;
   const contentType = (headers.get('content-type') ?? '').split(';')[0]!.trim();
   const operation = operations.find((o) => o.method === method && o.regex.test(path));
   if (operation === undefined) {
     // Not an operation of the document: only "no such route" and "wrong method" may answer.
-    assert.ok(status === 404 || status === 405, `${method} ${path} is not in the OpenAPI document but answered ${status}`);
+    assert.ok(
+      status === 404 || status === 405,
+      `${method} ${path} is not in the OpenAPI document but answered ${status}`,
+    );
     assert.equal(contentType, 'application/problem+json');
     validate('/components/schemas/Problem', body, `${method} ${path} → ${status}`);
     return;
   }
   const base = `/paths/${escape(operation.template)}/${method.toLowerCase()}/responses`;
   const responses = DOCUMENT.paths[operation.template][method.toLowerCase()].responses;
-  assert.ok(responses[String(status)], `${method} ${operation.template} answered ${status}, which the OpenAPI document does not list`);
+  assert.ok(
+    responses[String(status)],
+    `${method} ${operation.template} answered ${status}, which the OpenAPI document does not list`,
+  );
   const content = responses[String(status)].content ?? {};
-  assert.ok(content[contentType], `${method} ${operation.template} → ${status} sent ${contentType}, which the document does not list`);
+  assert.ok(
+    content[contentType],
+    `${method} ${operation.template} → ${status} sent ${contentType}, which the document does not list`,
+  );
   const isJson = /json$/.test(contentType);
-  validate(`${base}/${status}/content/${escape(contentType)}/schema`, isJson ? body : text, `${method} ${operation.template} → ${status}`);
+  validate(
+    `${base}/${status}/content/${escape(contentType)}/schema`,
+    isJson ? body : text,
+    `${method} ${operation.template} → ${status}`,
+  );
   assert.match(headers.get('request-id') ?? '', /^req_[0-9A-Z]{26}$/, 'the documented Request-Id header');
 }

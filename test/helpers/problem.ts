@@ -16,7 +16,10 @@ export function assertProblem(reply: Reply, code: ErrorCode, param?: string): vo
   assert.equal(reply.body.request_id, reply.headers.get('request-id'));
   if (param !== undefined) {
     assert.equal(reply.body.param, param, reply.text);
-    assert.ok(reply.body.errors.some((e: { param: string }) => e.param === param), reply.text);
+    assert.ok(
+      reply.body.errors.some((e: { param: string }) => e.param === param),
+      reply.text,
+    );
   }
   assert.doesNotMatch(reply.text, /at .*\.ts:\d+|SQLITE|select |insert /i, 'no internals in an error body');
 }

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 
 /** Where a redis-server binary is, or null (then the Redis tests are skipped with a visible line). */
@@ -21,7 +21,11 @@ export interface RedisProcess {
 /** A private redis-server on loopback, keeping nothing on disk: tests can stop it without touching anyone else's. */
 export async function startRedis(port?: number): Promise<RedisProcess> {
   const p = port ?? (await freePort());
-  const child: ChildProcess = spawn(REDIS_SERVER!, ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(
+    REDIS_SERVER!,
+    ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => d.toString().includes('Ready to accept connections') && resolve());
     child.on('exit', (code) => reject(new Error(`redis-server exited ${code}`)));

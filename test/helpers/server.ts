@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
+import { type Database, openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { ALL_MIGRATIONS } from '../../src/migrations.ts';
 import { createKeyForOrgName } from '../../src/platform/keys/api-keys.service.ts';
@@ -23,7 +23,12 @@ export interface TestServer {
 }
 
 /** Limits high enough that only the rate-limit tests, which set their own, ever meet them. */
-export const UNLIMITED = { RATE_LIMIT_LIVE: '1000000', RATE_LIMIT_SANDBOX: '1000000', AUTH_FAILURE_BURST: '1000000', SIGNUP_PER_HOUR: '1000000' };
+export const UNLIMITED = {
+  RATE_LIMIT_LIVE: '1000000',
+  RATE_LIMIT_SANDBOX: '1000000',
+  AUTH_FAILURE_BURST: '1000000',
+  SIGNUP_PER_HOUR: '1000000',
+};
 
 /** A real listening server on a database of its own: a SQLite file in a temporary directory, or a PostgreSQL database. */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
@@ -34,7 +39,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
-      logs.push(...String(chunk).split('\n').filter((l) => l !== ''));
+      logs.push(
+        ...String(chunk)
+          .split('\n')
+          .filter((l) => l !== ''),
+      );
       done();
     },
   });
@@ -47,7 +56,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     app,
     database,
     logs,
-    key: async (org, mode = 'sandbox') => (await createKeyForOrgName({ db: database.db, clock: systemClock }, org, mode)).key,
+    key: async (org, mode = 'sandbox') =>
+      (await createKeyForOrgName({ db: database.db, clock: systemClock }, org, mode)).key,
     async close() {
       await app.close();
       await database.close();

@@ -10,7 +10,8 @@ import { call, startServer, type TestServer } from '../helpers/server.ts';
 const COMMITTED = readFileSync(new URL('../../openapi/openapi.json', import.meta.url), 'utf8');
 
 function* operations(): Generator<[string, string, any]> {
-  for (const [path, item] of Object.entries<any>(DOCUMENT.paths)) for (const [method, op] of Object.entries<any>(item)) yield [path, method, op];
+  for (const [path, item] of Object.entries<any>(DOCUMENT.paths))
+    for (const [method, op] of Object.entries<any>(item)) yield [path, method, op];
 }
 
 function* schemas(node: unknown, at = '#'): Generator<[string, any]> {
@@ -31,7 +32,10 @@ describe('the OpenAPI document', () => {
   });
 
   test('Redocly CLI lint (recommended rules) finds no errors and no unignored warnings', async () => {
-    const result = await run(['node_modules/@redocly/cli/bin/cli.js', 'lint', 'openapi/openapi.json', '--format=summary'], { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' });
+    const result = await run(
+      ['node_modules/@redocly/cli/bin/cli.js', 'lint', 'openapi/openapi.json', '--format=summary'],
+      { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+    );
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.doesNotMatch(result.stdout + result.stderr, /\berror\b|warning/i, result.stdout + result.stderr);
   });
@@ -53,7 +57,11 @@ describe('the OpenAPI document', () => {
 
   test('OpenAPI 3.1 with a bearer scheme that every /v1 operation but the document and the sign-up requires', () => {
     assert.equal(DOCUMENT.openapi, '3.1.0');
-    assert.deepEqual(DOCUMENT.components.securitySchemes.bearerAuth, { ...DOCUMENT.components.securitySchemes.bearerAuth, type: 'http', scheme: 'bearer' });
+    assert.deepEqual(DOCUMENT.components.securitySchemes.bearerAuth, {
+      ...DOCUMENT.components.securitySchemes.bearerAuth,
+      type: 'http',
+      scheme: 'bearer',
+    });
     assert.deepEqual(DOCUMENT.security, [{ bearerAuth: [] }]);
     for (const [path, method, op] of operations()) {
       const isPublic = !path.startsWith('/v1/') || path === '/v1/openapi.json' || path === '/v1/sandbox/signup';
@@ -67,7 +75,11 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(DOCUMENT.components.schemas.Problem.properties.code.enum, codes);
     for (const [path, method, op] of operations()) {
       for (const [status, response] of Object.entries<any>(op.responses)) {
-        assert.deepEqual(response.headers['Request-Id'], { $ref: '#/components/headers/Request-Id' }, `${method} ${path} ${status}`);
+        assert.deepEqual(
+          response.headers['Request-Id'],
+          { $ref: '#/components/headers/Request-Id' },
+          `${method} ${path} ${status}`,
+        );
         if (Number(status) < 400) continue;
         assert.deepEqual(Object.keys(response.content), ['application/problem+json']);
         assert.deepEqual(response.content['application/problem+json'].schema, { $ref: '#/components/schemas/Problem' });
@@ -76,11 +88,21 @@ describe('the OpenAPI document', () => {
           assert.equal(example.value.code, code);
         }
       }
-      if (op.security === undefined) assert.ok(op.responses['401'].content['application/problem+json'].examples.api_key_missing, `${method} ${path} documents 401`);
+      if (op.security === undefined)
+        assert.ok(
+          op.responses['401'].content['application/problem+json'].examples.api_key_missing,
+          `${method} ${path} documents 401`,
+        );
       assert.ok(op.responses['503'].headers['Retry-After'], `${method} ${path} documents 503 with Retry-After`);
     }
     const create = DOCUMENT.paths['/v1/fintech/accounts'].post;
-    assert.deepEqual(Object.keys(create.responses['400'].content['application/problem+json'].examples).sort(), ['body_malformed', 'country_unsupported', 'parameter_invalid', 'parameter_missing', 'parameter_unknown']);
+    assert.deepEqual(Object.keys(create.responses['400'].content['application/problem+json'].examples).sort(), [
+      'body_malformed',
+      'country_unsupported',
+      'parameter_invalid',
+      'parameter_missing',
+      'parameter_unknown',
+    ]);
     assert.ok(create.responses['413'] && create.responses['415']);
     assert.ok(DOCUMENT.paths['/v1/fintech/accounts/{id}'].get.responses['404']);
   });
@@ -96,7 +118,11 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(account.properties.kyb.type, ['object', 'null']);
     for (const [at, node] of schemas(DOCUMENT)) assert.equal(node.nullable, undefined, `nullable: true at ${at}`);
     assert.ok(account.examples?.length > 0, 'the response has an example');
-    assert.ok(Object.keys(DOCUMENT.paths['/v1/fintech/accounts'].post.requestBody.content['application/json'].examples).length >= 2, 'the request has examples');
+    assert.ok(
+      Object.keys(DOCUMENT.paths['/v1/fintech/accounts'].post.requestBody.content['application/json'].examples)
+        .length >= 2,
+      'the request has examples',
+    );
   });
 
   test('the response checker itself rejects drift', () => {
@@ -105,9 +131,23 @@ describe('the OpenAPI document', () => {
     const url = 'http://x/v1/fintech/accounts/acct_01M7Z25FCR5ZY0JCJ80M91V6XV';
     checkResponse('GET', url, 200, headers, '', account);
     assert.throws(() => checkResponse('GET', url, 418, headers, '', account), /does not list/);
-    assert.throws(() => checkResponse('GET', url, 200, new Headers({ ...Object.fromEntries(headers), 'content-type': 'text/plain' }), '', account), /does not list/);
+    assert.throws(
+      () =>
+        checkResponse(
+          'GET',
+          url,
+          200,
+          new Headers({ ...Object.fromEntries(headers), 'content-type': 'text/plain' }),
+          '',
+          account,
+        ),
+      /does not list/,
+    );
     assert.throws(() => checkResponse('GET', url, 200, headers, '', { ...account, status: 1 }), /does not match/);
-    assert.throws(() => checkResponse('GET', url, 200, headers, '', { ...account, created_at: '2026-11-21T12:06:00Z' }), /does not match/);
+    assert.throws(
+      () => checkResponse('GET', url, 200, headers, '', { ...account, created_at: '2026-11-21T12:06:00Z' }),
+      /does not match/,
+    );
     assert.throws(() => checkResponse('GET', url, 200, headers, '', { ...account, secret: 'x' }), /does not match/);
   });
 });

@@ -1,5 +1,5 @@
 import type { SwaggerOptions } from '@fastify/swagger';
-import { ERROR_CODES, problemType, type ErrorCode } from '../http/errors.ts';
+import { ERROR_CODES, type ErrorCode, problemType } from '../http/errors.ts';
 import { Problem } from '../http/problem.schema.ts';
 
 type Json = Record<string, any>;
@@ -15,10 +15,19 @@ function problemsOf(operation: Json, path: string): ErrorCode[] {
   const authenticated = operation.security === undefined;
   if (authenticated) codes.push('api_key_missing', 'api_key_invalid', 'rate_limited');
   const parameters: Json[] = operation.parameters ?? [];
-  if (operation.requestBody) codes.push('body_malformed', 'parameter_missing', 'parameter_invalid', 'parameter_unknown', 'body_too_large', 'media_type_unsupported');
+  if (operation.requestBody)
+    codes.push(
+      'body_malformed',
+      'parameter_missing',
+      'parameter_invalid',
+      'parameter_unknown',
+      'body_too_large',
+      'media_type_unsupported',
+    );
   else if (parameters.some((p) => p.in === 'query')) codes.push('parameter_invalid', 'parameter_unknown');
   if (path.startsWith('/v1/') && parameters.some((p) => p.in === 'path')) codes.push('resource_not_found');
-  if (idempotent(operation)) codes.push('parameter_invalid', 'idempotency_request_in_progress', 'idempotency_key_reused');
+  if (idempotent(operation))
+    codes.push('parameter_invalid', 'idempotency_request_in_progress', 'idempotency_key_reused');
   codes.push(...((operation['x-problems'] ?? []) as ErrorCode[]), 'internal_error', 'service_unavailable');
   return [...new Set(codes)];
 }
@@ -28,14 +37,23 @@ const REQUEST_ID = { $ref: '#/components/headers/Request-Id' };
 function problemResponse(codes: ErrorCode[]): Json {
   const status = ERROR_CODES[codes[0]!].status;
   const headers: Json = { 'Request-Id': REQUEST_ID };
-  if (status === 401) headers['WWW-Authenticate'] = { description: 'Always `Bearer realm="plinth"`.', schema: { type: 'string' } };
+  if (status === 401)
+    headers['WWW-Authenticate'] = { description: 'Always `Bearer realm="plinth"`.', schema: { type: 'string' } };
   if (status === 405) headers.Allow = { description: 'The methods the path has.', schema: { type: 'string' } };
-  if (status === 503 || status === 429 || status === 409) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+  if (status === 503 || status === 429 || status === 409)
+    headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
   const examples: Json = {};
   for (const code of codes) {
     examples[code] = {
       summary: ERROR_CODES[code].title,
-      value: { type: problemType(code), title: ERROR_CODES[code].title, status, detail: ERROR_CODES[code].description.replace(/`/g, ''), code, request_id: 'req_01M7Z25FEAPTK5AVEMG5JXPY7P' },
+      value: {
+        type: problemType(code),
+        title: ERROR_CODES[code].title,
+        status,
+        detail: ERROR_CODES[code].description.replace(/`/g, ''),
+        code,
+        request_id: 'req_01M7Z25FEAPTK5AVEMG5JXPY7P',
+      },
     };
   }
   return {
@@ -52,7 +70,10 @@ export function finishDocument(document: Json): Json {
       operation['x-method'] = method;
       if (idempotent(operation)) {
         operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/Idempotency-Key' }];
-        operation.responses['200'].headers = { ...operation.responses['200'].headers, 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } };
+        operation.responses['200'].headers = {
+          ...operation.responses['200'].headers,
+          'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' },
+        };
       }
       for (const response of Object.values<Json>(operation.responses)) {
         response.headers = { 'Request-Id': REQUEST_ID, ...response.headers };
@@ -63,11 +84,16 @@ export function finishDocument(document: Json): Json {
         const status = ERROR_CODES[code].status;
         byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
       }
-      for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) operation.responses[status] = problemResponse(codes);
+      for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b))
+        operation.responses[status] = problemResponse(codes);
       if (rateLimited) {
         for (const [status, response] of Object.entries<Json>(operation.responses)) {
           if (status === '401') continue; // no key, no key limit
-          response.headers = { ...response.headers, RateLimit: { $ref: '#/components/headers/RateLimit' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' } };
+          response.headers = {
+            ...response.headers,
+            RateLimit: { $ref: '#/components/headers/RateLimit' },
+            'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+          };
         }
       }
       delete operation['x-problems'];
@@ -99,14 +125,22 @@ export function swaggerOptions(productTags: { name: string; description: string 
       servers: [{ url: 'http://127.0.0.1:8080', description: 'A local Plinth (`npm start`)' }],
       tags: [
         ...productTags,
-        { name: 'API keys', description: 'Sandbox sign-up and key management. A key sees and manages only its own organisation’s keys of its own mode.' },
+        {
+          name: 'API keys',
+          description:
+            'Sandbox sign-up and key management. A key sees and manages only its own organisation’s keys of its own mode.',
+        },
         { name: 'Operations', description: 'Health and readiness, outside `/v1` and without authentication.' },
         { name: 'Documentation', description: 'This document, its rendering and the error catalogue.' },
       ],
       security: [{ bearerAuth: [] }],
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `sk_test_` or `sk_live_`, 32 base62 characters and a 6-character checksum.' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key: `sk_test_` or `sk_live_`, 32 base62 characters and a 6-character checksum.',
+          },
         },
         schemas: { Problem: Problem as Json },
         parameters: {
@@ -123,15 +157,25 @@ export function swaggerOptions(productTags: { name: string; description: string 
           },
         },
         headers: {
-          'Idempotent-Replayed': { description: '`true` when this response is the stored response of an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } },
-          'Request-Id': { description: 'Identifies this request, `req_…`; equal to `request_id` in an error body. Quote it to support.', schema: { type: 'string', pattern: '^req_[0-9A-Z]{26}$' } },
+          'Idempotent-Replayed': {
+            description:
+              '`true` when this response is the stored response of an earlier request with the same `Idempotency-Key`.',
+            schema: { type: 'string', enum: ['true'] },
+          },
+          'Request-Id': {
+            description:
+              'Identifies this request, `req_…`; equal to `request_id` in an error body. Quote it to support.',
+            schema: { type: 'string', pattern: '^req_[0-9A-Z]{26}$' },
+          },
           'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
           RateLimit: {
-            description: 'The calling key’s remaining quota (draft-ietf-httpapi-ratelimit-headers-09): `"default";r=<requests left now>;t=<seconds until the quota is full again>`.',
+            description:
+              'The calling key’s remaining quota (draft-ietf-httpapi-ratelimit-headers-09): `"default";r=<requests left now>;t=<seconds until the quota is full again>`.',
             schema: { type: 'string', pattern: '^"default";r=\\d+;t=\\d+$' },
           },
           'RateLimit-Policy': {
-            description: 'The calling key’s policy (draft-ietf-httpapi-ratelimit-headers-09): `"default";q=<quota>;w=<window in seconds>`. Live keys default to 100 per second, sandbox keys to 25, each with an equal burst.',
+            description:
+              'The calling key’s policy (draft-ietf-httpapi-ratelimit-headers-09): `"default";q=<quota>;w=<window in seconds>`. Live keys default to 100 per second, sandbox keys to 25, each with an equal burst.',
             schema: { type: 'string', pattern: '^"default";q=\\d+;w=\\d+$' },
           },
         },
@@ -139,7 +183,8 @@ export function swaggerOptions(productTags: { name: string; description: string 
     },
     // Shared schemas (app.addSchema) become components named by their $id, so generated clients get named types.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Json }).openapiObject) as never,
+    transformObject: (documentObject) =>
+      finishDocument((documentObject as { openapiObject: Json }).openapiObject) as never,
   };
 }
 

@@ -9,13 +9,31 @@ const Status = Type.Object({ status: Type.Literal('ok') }, { additionalPropertie
 /** Operator routes, outside /v1 and without authentication. */
 export function installOperations(app: FastifyInstance, database: Database): void {
   const common = { tags: ['Operations'], security: [] };
-  app.get('/healthz', {
-    schema: { ...common, operationId: 'getHealth', summary: 'Liveness: 200 while the process runs', response: { 200: { ...Status, description: 'The process is running.' } } },
-  }, async () => ({ status: 'ok' }));
-  app.get('/readyz', {
-    schema: { ...common, operationId: 'getReadiness', summary: 'Readiness: 200 only when the database answers', response: { 200: { ...Status, description: 'The database answers.' } } },
-  }, async (_request, reply) => {
-    if (await database.ping()) return { status: 'ok' };
-    return sendProblem(reply, new ApiError('service_unavailable', 'The database does not answer.'));
-  });
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        ...common,
+        operationId: 'getHealth',
+        summary: 'Liveness: 200 while the process runs',
+        response: { 200: { ...Status, description: 'The process is running.' } },
+      },
+    },
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        ...common,
+        operationId: 'getReadiness',
+        summary: 'Readiness: 200 only when the database answers',
+        response: { 200: { ...Status, description: 'The database answers.' } },
+      },
+    },
+    async (_request, reply) => {
+      if (await database.ping()) return { status: 'ok' };
+      return sendProblem(reply, new ApiError('service_unavailable', 'The database does not answer.'));
+    },
+  );
 }

@@ -70,7 +70,8 @@ function scan(text: string): void {
 function checkKey(key: string, seen: Set<string>): void {
   if (key.includes('\u0000')) throw malformed('The body contains a NUL character.');
   if (FORBIDDEN_KEYS.has(key)) throw malformed(`The key "${key}" is not allowed.`);
-  if (seen.has(key)) throw malformed(`The key ${JSON.stringify(key.slice(0, 64))} appears more than once in one object.`);
+  if (seen.has(key))
+    throw malformed(`The key ${JSON.stringify(key.slice(0, 64))} appears more than once in one object.`);
   seen.add(key);
 }
 

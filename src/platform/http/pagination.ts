@@ -7,8 +7,12 @@ export function ListQuery(noun: string) {
   return Type.Object(
     {
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Page size, 1–100.' })),
-      starting_after: Type.Optional(Type.String({ description: `Return the ${noun}s just older than the one with this id.` })),
-      ending_before: Type.Optional(Type.String({ description: `Return the ${noun}s just newer than the one with this id (still newest first).` })),
+      starting_after: Type.Optional(
+        Type.String({ description: `Return the ${noun}s just older than the one with this id.` }),
+      ),
+      ending_before: Type.Optional(
+        Type.String({ description: `Return the ${noun}s just newer than the one with this id (still newest first).` }),
+      ),
     },
     { additionalProperties: false },
   );
@@ -36,13 +40,21 @@ export async function listPage<Row>(
 ): Promise<Page<Row>> {
   const limit = params.limit ?? 10;
   if (params.starting_after !== undefined && params.ending_before !== undefined) {
-    throw new ApiError('parameter_invalid', 'starting_after and ending_before cannot be used together.', { param: 'ending_before' });
+    throw new ApiError('parameter_invalid', 'starting_after and ending_before cannot be used together.', {
+      param: 'ending_before',
+    });
   }
-  const param = params.starting_after !== undefined ? 'starting_after' : params.ending_before !== undefined ? 'ending_before' : null;
+  const param =
+    params.starting_after !== undefined
+      ? 'starting_after'
+      : params.ending_before !== undefined
+        ? 'ending_before'
+        : null;
   let cursor: Cursor | undefined;
   if (param !== null) {
     const id = params[param]!;
-    if (!(await visible(id))) throw new ApiError('parameter_invalid', `${param} must be the id of an object visible to this key.`, { param });
+    if (!(await visible(id)))
+      throw new ApiError('parameter_invalid', `${param} must be the id of an object visible to this key.`, { param });
     cursor = { id, older: param === 'starting_after' };
   }
   const rows = await fetch(limit + 1, cursor);

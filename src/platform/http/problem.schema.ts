@@ -12,7 +12,9 @@ export const Problem = Type.Object(
     status: Type.Integer({ description: 'The HTTP status code.' }),
     detail: Type.String({ description: 'What went wrong in this request, for people. May change; do not parse it.' }),
     code: StringEnum(codes, { description: 'What clients switch on.' }),
-    param: Type.Optional(Type.String({ description: 'The first offending input: a dotted field path or a header name.' })),
+    param: Type.Optional(
+      Type.String({ description: 'The first offending input: a dotted field path or a header name.' }),
+    ),
     errors: Type.Optional(
       Type.Array(
         Type.Object(

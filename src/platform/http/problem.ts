@@ -16,10 +16,12 @@ export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply 
 // Fastify's own errors, by code, in the contract's terms.
 const FASTIFY_ERRORS: Record<string, () => ApiError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError('body_too_large', 'The body is over 64 KiB.'),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ApiError('media_type_unsupported', 'Send the body as application/json.', { param: 'Content-Type' }),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new ApiError('media_type_unsupported', 'Send the body as application/json.', { param: 'Content-Type' }),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new ApiError('body_malformed', 'The body is empty; send a JSON object.'),
   FST_ERR_CTP_INVALID_JSON_BODY: () => new ApiError('body_malformed', 'The body is not valid JSON.'),
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApiError('body_malformed', 'The body length does not match Content-Length.'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    new ApiError('body_malformed', 'The body length does not match Content-Length.'),
   FST_ERR_BAD_URL: () => new ApiError('route_not_found', 'No route has this path.'),
 };
 
@@ -27,11 +29,13 @@ const FASTIFY_ERRORS: Record<string, () => ApiError> = {
 export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError;
-  if (fastifyError.validation) return toValidationError(fastifyError.validation as never, fastifyError.validationContext ?? 'request');
+  if (fastifyError.validation)
+    return toValidationError(fastifyError.validation as never, fastifyError.validationContext ?? 'request');
   const mapped = fastifyError.code === undefined ? undefined : FASTIFY_ERRORS[fastifyError.code];
   if (mapped) return mapped();
   if (fastifyError.statusCode === 413) return FASTIFY_ERRORS.FST_ERR_CTP_BODY_TOO_LARGE!();
-  if (isDatabaseUnavailable(error)) return new ApiError('service_unavailable', 'The database is unavailable; retry later.');
+  if (isDatabaseUnavailable(error))
+    return new ApiError('service_unavailable', 'The database is unavailable; retry later.');
   return new ApiError('internal_error', 'An internal error occurred.');
 }
 
@@ -71,7 +75,12 @@ export function installErrorHandling(app: FastifyInstance): void {
     const allowed = found ? methodsByPattern.get((found.store as { pattern: string }).pattern) : undefined;
     if (allowed && allowed.size > 0) {
       const allow = [...allowed].sort().join(', ');
-      return sendProblem(reply, new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { headers: { allow } }));
+      return sendProblem(
+        reply,
+        new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, {
+          headers: { allow },
+        }),
+      );
     }
     return sendProblem(reply, new ApiError('route_not_found', `No route ${request.method} ${path.slice(0, 200)}.`));
   });

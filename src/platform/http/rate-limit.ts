@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
 import { ApiError } from './errors.ts';
 
 /**
@@ -46,12 +46,22 @@ export function gcra(tatMs: number, nowMs: number, limit: Limit): { decision: De
   if (ahead > tolerance) {
     const ahead0 = Math.max(tatMs, nowMs) - nowMs;
     return {
-      decision: { allowed: false, remaining: 0, resetSeconds: Math.ceil(ahead0 / 1000), retryAfterSeconds: Math.max(1, Math.ceil((ahead - tolerance) / 1000)) },
+      decision: {
+        allowed: false,
+        remaining: 0,
+        resetSeconds: Math.ceil(ahead0 / 1000),
+        retryAfterSeconds: Math.max(1, Math.ceil((ahead - tolerance) / 1000)),
+      },
       newTatMs: tatMs,
     };
   }
   return {
-    decision: { allowed: true, remaining: Math.floor((tolerance - ahead) / interval), resetSeconds: Math.ceil(ahead / 1000), retryAfterSeconds: 0 },
+    decision: {
+      allowed: true,
+      remaining: Math.floor((tolerance - ahead) / interval),
+      resetSeconds: Math.ceil(ahead / 1000),
+      retryAfterSeconds: 0,
+    },
     newTatMs: newTat,
   };
 }
@@ -100,19 +110,33 @@ return {1, math.floor((tolerance - ahead) / interval), math.ceil(ahead / 1000), 
  * across them) and logs it: rate limiting degrades, the API stays up. Checks return to Redis once it answers.
  */
 export function redisRateLimiter(url: string, log: FastifyBaseLogger, timeoutMs = 100): RateLimiter {
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: timeoutMs, lazyConnect: false, retryStrategy: (times) => Math.min(times * 100, 1000) });
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: timeoutMs,
+    lazyConnect: false,
+    retryStrategy: (times) => Math.min(times * 100, 1000),
+  });
   redis.on('error', () => undefined); // reported below, once per outage, not per reconnect attempt
   const fallback = memoryRateLimiter();
   let degraded = false;
   return {
     async take(key, limit, peek = false) {
       try {
-        const [allowed, remaining, reset, retry] = (await redis.eval(GCRA_SCRIPT, 1, `plinth:rl:${key}`, limit.rate, limit.burst, peek ? '1' : '0')) as number[];
+        const [allowed, remaining, reset, retry] = (await redis.eval(
+          GCRA_SCRIPT,
+          1,
+          `plinth:rl:${key}`,
+          limit.rate,
+          limit.burst,
+          peek ? '1' : '0',
+        )) as number[];
         if (degraded) log.warn('rate limiter: Redis answers again; limits are shared across processes');
         degraded = false;
         return { allowed: allowed === 1, remaining: remaining!, resetSeconds: reset!, retryAfterSeconds: retry! };
       } catch (error) {
-        if (!degraded) log.error({ err: error }, 'rate limiter: Redis unreachable; limiting per process until it returns');
+        if (!degraded)
+          log.error({ err: error }, 'rate limiter: Redis unreachable; limiting per process until it returns');
         degraded = true;
         return fallback.take(key, limit, peek);
       }

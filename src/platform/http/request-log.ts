@@ -1,4 +1,4 @@
-import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { newId } from '../kit/ids.ts';
 
 /** Fields a log line may never show; pino replaces them wherever they occur. */

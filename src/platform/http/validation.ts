@@ -17,7 +17,10 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
 };
 
 function dotted(instancePath: string, child?: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
   return parts.join('.');
 }
@@ -40,7 +43,8 @@ function item(error: ErrorObject): ErrorItem | null {
 function invalidDetail(param: string, error: ErrorObject): string {
   const schema = (error.parentSchema ?? {}) as { enum?: unknown[]; examples?: unknown[] };
   if (error.keyword === 'enum' && schema.enum) return `${param} must be one of: ${schema.enum.join(', ')}.`;
-  if (error.keyword === 'pattern' && schema.examples?.[0] !== undefined) return `${param} must look like ${String(schema.examples[0])}.`;
+  if (error.keyword === 'pattern' && schema.examples?.[0] !== undefined)
+    return `${param} must look like ${String(schema.examples[0])}.`;
   return `${param} ${error.message ?? 'is invalid'}.`;
 }
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
-import type { IdempotencyKeysTable } from './tables.ts';
 import type { Trx } from '../../db/write.ts';
 import type { Mode } from '../keys/principal.ts';
+import type { IdempotencyKeysTable } from './tables.ts';
 
 type Executor = Db | Trx;
 
@@ -22,21 +22,45 @@ const where = (scope: Scope) => ({ org_id: scope.orgId, mode: scope.mode, key: s
 const heldBy = (scope: Scope, requestId: string) => ({ ...where(scope), request_id: requestId, response_status: null });
 
 /** One atomic insert: true when this request now holds the key. */
-export async function tryClaim(db: Executor, scope: Scope, fingerprint: string, requestId: string, now: string): Promise<boolean> {
+export async function tryClaim(
+  db: Executor,
+  scope: Scope,
+  fingerprint: string,
+  requestId: string,
+  now: string,
+): Promise<boolean> {
   const result = await db
     .insertInto('idempotency_keys')
-    .values({ ...where(scope), fingerprint, request_id: requestId, locked_at: now, response_status: null, response_body: null, created_at: now })
+    .values({
+      ...where(scope),
+      fingerprint,
+      request_id: requestId,
+      locked_at: now,
+      response_status: null,
+      response_body: null,
+      created_at: now,
+    })
     .onConflict((oc) => oc.columns(['org_id', 'mode', 'key']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
 export function findClaim(db: Executor, scope: Scope): Promise<IdempotencyKeysTable | undefined> {
-  return db.selectFrom('idempotency_keys').selectAll().where((eb) => eb.and(where(scope))).executeTakeFirst();
+  return db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where((eb) => eb.and(where(scope)))
+    .executeTakeFirst();
 }
 
 /** Compare-and-set on the holder: only one of several takers of an abandoned claim wins. */
-export async function takeOver(db: Executor, scope: Scope, fromRequestId: string, toRequestId: string, now: string): Promise<boolean> {
+export async function takeOver(
+  db: Executor,
+  scope: Scope,
+  fromRequestId: string,
+  toRequestId: string,
+  now: string,
+): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_keys')
     .set({ request_id: toRequestId, locked_at: now })
@@ -46,7 +70,13 @@ export async function takeOver(db: Executor, scope: Scope, fromRequestId: string
 }
 
 /** Inside the request's write transaction; false when the claim is no longer ours. */
-export async function storeResponse(trx: Trx, scope: Scope, requestId: string, status: number, body: string): Promise<boolean> {
+export async function storeResponse(
+  trx: Trx,
+  scope: Scope,
+  requestId: string,
+  status: number,
+  body: string,
+): Promise<boolean> {
   const result = await trx
     .updateTable('idempotency_keys')
     .set({ response_status: status, response_body: body })
@@ -56,12 +86,22 @@ export async function storeResponse(trx: Trx, scope: Scope, requestId: string, s
 }
 
 export async function releaseClaim(db: Executor, scope: Scope, requestId: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where((eb) => eb.and(heldBy(scope, requestId))).execute();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where((eb) => eb.and(heldBy(scope, requestId)))
+    .execute();
 }
 
 /** Deletes about `limit` of the oldest keys created before `cutoff` (more only on equal timestamps); returns how many. */
 export async function deleteOlderThan(db: Executor, cutoff: string, limit: number): Promise<number> {
-  const last = await db.selectFrom('idempotency_keys').select('created_at').where('created_at', '<', cutoff).orderBy('created_at').offset(limit - 1).limit(1).executeTakeFirst();
+  const last = await db
+    .selectFrom('idempotency_keys')
+    .select('created_at')
+    .where('created_at', '<', cutoff)
+    .orderBy('created_at')
+    .offset(limit - 1)
+    .limit(1)
+    .executeTakeFirst();
   const result = await db
     .deleteFrom('idempotency_keys')
     .where('created_at', '<', cutoff)

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { beforeCommit, type Trx } from '../../db/write.ts';
-import * as repo from './idempotency.repository.ts';
-import type { Principal } from '../keys/principal.ts';
 import { ApiError } from '../http/errors.ts';
-import { storedTime, type Clock } from '../kit/time.ts';
+import type { Principal } from '../keys/principal.ts';
+import { type Clock, storedTime } from '../kit/time.ts';
+import * as repo from './idempotency.repository.ts';
 
 /**
  * Idempotency-Key on every authenticated POST (CONTRACT §5, draft-ietf-httpapi-idempotency-key-header).
@@ -44,14 +44,18 @@ declare module 'fastify' {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
 
 export function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method}\n${path}\n${canonicalJson(body ?? {})}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method}\n${path}\n${canonicalJson(body ?? {})}`)
+    .digest('hex');
 }
 
 function replay(reply: FastifyReply, row: repo.StoredResponse): FastifyReply {
@@ -63,7 +67,13 @@ function replay(reply: FastifyReply, row: repo.StoredResponse): FastifyReply {
     .send(row.response_body);
 }
 
-async function claim(deps: IdempotencyDeps, request: FastifyRequest, reply: FastifyReply, principal: Principal, key: string): Promise<Claim | FastifyReply> {
+async function claim(
+  deps: IdempotencyDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  principal: Principal,
+  key: string,
+): Promise<Claim | FastifyReply> {
   const scope: repo.Scope = { orgId: principal.orgId, mode: principal.mode, key };
   const print = fingerprint(request.method, request.url, request.body);
   const now = deps.clock();
@@ -73,17 +83,30 @@ async function claim(deps: IdempotencyDeps, request: FastifyRequest, reply: Fast
   if (existing === undefined) {
     // Purged between our insert and our read: a fresh claim is the right answer; retrying once settles it.
     if (await repo.tryClaim(deps.db, scope, print, requestId, storedTime(now))) return { scope, requestId, body: null };
-    throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is in progress.', { param: 'Idempotency-Key' });
+    throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is in progress.', {
+      param: 'Idempotency-Key',
+    });
   }
   if (existing.fingerprint !== print) {
-    throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', { param: 'Idempotency-Key' });
+    throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', {
+      param: 'Idempotency-Key',
+    });
   }
   if (existing.response_status !== null && existing.response_body !== null) {
-    return replay(reply, { response_status: existing.response_status, response_body: existing.response_body, request_id: existing.request_id });
+    return replay(reply, {
+      response_status: existing.response_status,
+      response_body: existing.response_body,
+      request_id: existing.request_id,
+    });
   }
   const abandoned = now.getTime() - Date.parse(existing.locked_at) > deps.lockTimeoutMs;
-  if (abandoned && (await repo.takeOver(deps.db, scope, existing.request_id, requestId, storedTime(now)))) return { scope, requestId, body: null };
-  throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still in progress; retry when it has finished.', { param: 'Idempotency-Key' });
+  if (abandoned && (await repo.takeOver(deps.db, scope, existing.request_id, requestId, storedTime(now))))
+    return { scope, requestId, body: null };
+  throw new ApiError(
+    'idempotency_request_in_progress',
+    'A request with this Idempotency-Key is still in progress; retry when it has finished.',
+    { param: 'Idempotency-Key' },
+  );
 }
 
 export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps): void {
@@ -96,9 +119,14 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers[HEADER];
     if (key === undefined) return;
-    if (!applies(request)) throw new ApiError('parameter_unknown', 'This operation does not take an Idempotency-Key.', { param: 'Idempotency-Key' });
+    if (!applies(request))
+      throw new ApiError('parameter_unknown', 'This operation does not take an Idempotency-Key.', {
+        param: 'Idempotency-Key',
+      });
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
-      throw new ApiError('parameter_invalid', 'Idempotency-Key must be 1–255 visible ASCII characters.', { param: 'Idempotency-Key' });
+      throw new ApiError('parameter_invalid', 'Idempotency-Key must be 1–255 visible ASCII characters.', {
+        param: 'Idempotency-Key',
+      });
     }
     const outcome = await claim(deps, request, reply, request.principal!, key);
     if ('scope' in outcome) request.idempotencyClaim = outcome;
@@ -112,15 +140,22 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
       const held = request.idempotencyClaim;
       if (held === null) return handler.call(this, request, reply);
-      return beforeCommit.run(async (trx: Trx, result: unknown) => {
-        if (held.body !== null) throw new Error('one idempotent request committed twice');
-        const body = reply.serialize(result) as string;
-        if (!(await repo.storeResponse(trx, held.scope, held.requestId, 200, body))) {
-          // Our claim was taken over (we outlived the lock timeout): roll back rather than create twice.
-          throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is in progress.', { param: 'Idempotency-Key' });
-        }
-        held.body = body;
-      }, () => handler.call(this, request, reply));
+      return beforeCommit.run(
+        async (trx: Trx, result: unknown) => {
+          if (held.body !== null) throw new Error('one idempotent request committed twice');
+          const body = reply.serialize(result) as string;
+          if (!(await repo.storeResponse(trx, held.scope, held.requestId, 200, body))) {
+            // Our claim was taken over (we outlived the lock timeout): roll back rather than create twice.
+            throw new ApiError(
+              'idempotency_request_in_progress',
+              'A request with this Idempotency-Key is in progress.',
+              { param: 'Idempotency-Key' },
+            );
+          }
+          held.body = body;
+        },
+        () => handler.call(this, request, reply),
+      );
     } as typeof route.handler;
   });
 
@@ -138,7 +173,13 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
  * Deletes keys older than `ttlMs`, in batches of `batch` rows, each its own short statement, yielding to requests
  * between batches; at most `maxBatches` per run, so one run is bounded however large the backlog.
  */
-export async function purgeExpired(db: Db, clock: Clock, ttlMs: number, batch = 500, maxBatches = 100): Promise<number> {
+export async function purgeExpired(
+  db: Db,
+  clock: Clock,
+  ttlMs: number,
+  batch = 500,
+  maxBatches = 100,
+): Promise<number> {
   const cutoff = storedTime(new Date(clock().getTime() - ttlMs));
   let total = 0;
   for (let i = 0; i < maxBatches; i++) {
@@ -151,7 +192,13 @@ export async function purgeExpired(db: Db, clock: Clock, ttlMs: number, batch = 
 }
 
 /** Runs purgeExpired every `intervalMs`; returns the function that stops it. */
-export function startPurge(db: Db, clock: Clock, ttlMs: number, intervalMs: number, log: FastifyBaseLogger): () => void {
+export function startPurge(
+  db: Db,
+  clock: Clock,
+  ttlMs: number,
+  intervalMs: number,
+  log: FastifyBaseLogger,
+): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;

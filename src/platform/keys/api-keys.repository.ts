@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.ts';
-import type { ApiKeysTable, OrgsTable } from './tables.ts';
+import { type Cursor, pageOf } from '../../db/keyset.ts';
 import type { Trx } from '../../db/write.ts';
 import type { Mode } from './principal.ts';
-import { type Cursor, pageOf } from '../../db/keyset.ts';
+import type { ApiKeysTable, OrgsTable } from './tables.ts';
 
 type Executor = Db | Trx;
 
@@ -27,13 +27,32 @@ export function findKeyById(db: Executor, id: string): Promise<ApiKeysTable | un
 }
 
 /** A key visible to the owner: its org and its mode. */
-export function findKeyOfOwner(db: Executor, owner: { orgId: string; mode: Mode }, id: string): Promise<ApiKeysTable | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('id', '=', id).where('org_id', '=', owner.orgId).where('mode', '=', owner.mode).executeTakeFirst();
+export function findKeyOfOwner(
+  db: Executor,
+  owner: { orgId: string; mode: Mode },
+  id: string,
+): Promise<ApiKeysTable | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('id', '=', id)
+    .where('org_id', '=', owner.orgId)
+    .where('mode', '=', owner.mode)
+    .executeTakeFirst();
 }
 
 /** One keyset page of the owner's keys (see pageOf). */
-export function pageKeys(db: Executor, owner: { orgId: string; mode: Mode }, take: number, cursor: Cursor | undefined): Promise<ApiKeysTable[]> {
-  return pageOf(db.selectFrom('api_keys').selectAll().where('org_id', '=', owner.orgId).where('mode', '=', owner.mode), take, cursor).execute();
+export function pageKeys(
+  db: Executor,
+  owner: { orgId: string; mode: Mode },
+  take: number,
+  cursor: Cursor | undefined,
+): Promise<ApiKeysTable[]> {
+  return pageOf(
+    db.selectFrom('api_keys').selectAll().where('org_id', '=', owner.orgId).where('mode', '=', owner.mode),
+    take,
+    cursor,
+  ).execute();
 }
 
 export function listKeysOfOrg(db: Executor, orgId: string): Promise<ApiKeysTable[]> {
@@ -42,5 +61,10 @@ export function listKeysOfOrg(db: Executor, orgId: string): Promise<ApiKeysTable
 
 /** Sets revoked_at once; a second revocation keeps the first time. */
 export async function revokeKey(db: Executor, id: string, at: string): Promise<void> {
-  await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
 }

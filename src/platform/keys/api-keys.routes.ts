@@ -1,13 +1,19 @@
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ApiKey, ApiKeyCreateBody, ApiKeyList, KeyIdParams, NewApiKey, Signup, SignupBody } from './api-keys.schema.ts';
-import { createKeyForPrincipal, listKeysForPrincipal, revokeKeyForPrincipal, signUp, type KeysDeps } from './api-keys.service.ts';
-import { apiKeyFromRow } from './api-keys.view.ts';
-import { principalOf } from './auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { ListQuery } from '../http/pagination.ts';
 import { type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
+import { ApiKey, ApiKeyCreateBody, ApiKeyList, KeyIdParams, NewApiKey, Signup, SignupBody } from './api-keys.schema.ts';
+import {
+  createKeyForPrincipal,
+  type KeysDeps,
+  listKeysForPrincipal,
+  revokeKeyForPrincipal,
+  signUp,
+} from './api-keys.service.ts';
+import { apiKeyFromRow } from './api-keys.view.ts';
+import { principalOf } from './auth.ts';
 
 export interface KeysRoutesDeps extends KeysDeps {
   limiter: RateLimiter;
@@ -22,56 +28,82 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   for (const schema of [ApiKey, NewApiKey, ApiKeyList, Signup]) app.addSchema(schema);
 
-  r.post('/v1/sandbox/signup', {
-    config: { public: true },
-    schema: {
-      operationId: 'sandboxSignup',
-      tags: ['API keys'],
-      summary: 'Sign up for the sandbox',
-      description: 'Creates an organisation and its first sandbox key, which works on the very next request. No key needed. Limited per client address; a deployment may switch it off (`permission_denied`).',
-      security: [],
-      'x-body-optional': true,
-      'x-problems': ['permission_denied', 'rate_limited'],
-      body: SignupBody,
-      response: { 200: ref<{ org_id: string; api_key: NewApiKey }>('SandboxSignup') },
+  r.post(
+    '/v1/sandbox/signup',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'sandboxSignup',
+        tags: ['API keys'],
+        summary: 'Sign up for the sandbox',
+        description:
+          'Creates an organisation and its first sandbox key, which works on the very next request. No key needed. Limited per client address; a deployment may switch it off (`permission_denied`).',
+        security: [],
+        'x-body-optional': true,
+        'x-problems': ['permission_denied', 'rate_limited'],
+        body: SignupBody,
+        response: { 200: ref<{ org_id: string; api_key: NewApiKey }>('SandboxSignup') },
+      },
     },
-  }, async (request) => {
-    if (!deps.signupEnabled) throw new ApiError('permission_denied', 'Sandbox sign-up is switched off on this deployment.');
-    const decision = await deps.limiter.take(`signup:${request.ip}`, deps.signupLimit);
-    if (!decision.allowed) throw rateLimited(decision, 'Too many sign-ups from this address.');
-    return signUp(deps, request.body.name);
-  });
-
-  r.post('/v1/api_keys', {
-    schema: {
-      operationId: 'createApiKey',
-      tags: ['API keys'],
-      summary: 'Create an API key',
-      description: "A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.",
-      'x-body-optional': true,
-      'x-problems': ['permission_denied'],
-      body: ApiKeyCreateBody,
-      response: { 200: ref<NewApiKey>('NewApiKey') },
+    async (request) => {
+      if (!deps.signupEnabled)
+        throw new ApiError('permission_denied', 'Sandbox sign-up is switched off on this deployment.');
+      const decision = await deps.limiter.take(`signup:${request.ip}`, deps.signupLimit);
+      if (!decision.allowed) throw rateLimited(decision, 'Too many sign-ups from this address.');
+      return signUp(deps, request.body.name);
     },
-  }, (request) => createKeyForPrincipal(deps, principalOf(request), request.body.mode));
+  );
 
-  r.get('/v1/api_keys', {
-    schema: { operationId: 'listApiKeys', tags: ['API keys'], summary: "List the organisation's keys of the caller's mode", querystring: ListQuery('key'), response: { 200: ref<{ object: 'list'; data: ApiKey[]; has_more: boolean }>('ApiKeyList') } },
-  }, async (request) => {
-    const page = await listKeysForPrincipal(deps, principalOf(request), request.query);
-    return { object: 'list' as const, data: page.rows.map(apiKeyFromRow), has_more: page.hasMore };
-  });
-
-  r.post('/v1/api_keys/:id/revoke', {
-    schema: {
-      operationId: 'revokeApiKey',
-      tags: ['API keys'],
-      summary: 'Revoke an API key',
-      description: 'Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`.',
-      'x-body-optional': true,
-      params: KeyIdParams,
-      body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.' }),
-      response: { 200: ref<ApiKey>('ApiKey') },
+  r.post(
+    '/v1/api_keys',
+    {
+      schema: {
+        operationId: 'createApiKey',
+        tags: ['API keys'],
+        summary: 'Create an API key',
+        description:
+          "A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.",
+        'x-body-optional': true,
+        'x-problems': ['permission_denied'],
+        body: ApiKeyCreateBody,
+        response: { 200: ref<NewApiKey>('NewApiKey') },
+      },
     },
-  }, (request) => revokeKeyForPrincipal(deps, principalOf(request), request.params.id));
+    (request) => createKeyForPrincipal(deps, principalOf(request), request.body.mode),
+  );
+
+  r.get(
+    '/v1/api_keys',
+    {
+      schema: {
+        operationId: 'listApiKeys',
+        tags: ['API keys'],
+        summary: "List the organisation's keys of the caller's mode",
+        querystring: ListQuery('key'),
+        response: { 200: ref<{ object: 'list'; data: ApiKey[]; has_more: boolean }>('ApiKeyList') },
+      },
+    },
+    async (request) => {
+      const page = await listKeysForPrincipal(deps, principalOf(request), request.query);
+      return { object: 'list' as const, data: page.rows.map(apiKeyFromRow), has_more: page.hasMore };
+    },
+  );
+
+  r.post(
+    '/v1/api_keys/:id/revoke',
+    {
+      schema: {
+        operationId: 'revokeApiKey',
+        tags: ['API keys'],
+        summary: 'Revoke an API key',
+        description:
+          'Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`.',
+        'x-body-optional': true,
+        params: KeyIdParams,
+        body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.' }),
+        response: { 200: ref<ApiKey>('ApiKey') },
+      },
+    },
+    (request) => revokeKeyForPrincipal(deps, principalOf(request), request.params.id),
+  );
 }

@@ -1,41 +1,78 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { StringEnum } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
 
-export const Mode = StringEnum(['sandbox', 'live'], { description: '`sandbox` keys act on test data, `live` keys on live data.' });
+export const Mode = StringEnum(['sandbox', 'live'], {
+  description: '`sandbox` keys act on test data, `live` keys on live data.',
+});
 
 const keyProperties = {
-  id: Type.String({ pattern: '^key_[0-9A-Z]{26}$', description: 'The key id, `key_…`: what you revoke; not a secret.' }),
+  id: Type.String({
+    pattern: '^key_[0-9A-Z]{26}$',
+    description: 'The key id, `key_…`: what you revoke; not a secret.',
+  }),
   object: Type.Literal('api_key'),
   mode: Mode,
-  hint: Type.String({ description: 'The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`.' }),
+  hint: Type.String({
+    description: 'The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`.',
+  }),
   livemode: Type.Boolean(),
   created_at: Type.String({ pattern: API_TIME_PATTERN }),
-  revoked_at: Type.Unsafe<string | null>({ type: ['string', 'null'], pattern: API_TIME_PATTERN, description: 'When it was revoked; `null` while it works.' }),
+  revoked_at: Type.Unsafe<string | null>({
+    type: ['string', 'null'],
+    pattern: API_TIME_PATTERN,
+    description: 'When it was revoked; `null` while it works.',
+  }),
 };
 
-export const ApiKey = Type.Object(keyProperties, { $id: 'ApiKey', additionalProperties: false, description: 'An API key, without its secret.' });
+export const ApiKey = Type.Object(keyProperties, {
+  $id: 'ApiKey',
+  additionalProperties: false,
+  description: 'An API key, without its secret.',
+});
 export type ApiKey = Static<typeof ApiKey>;
 
 export const NewApiKey = Type.Object(
-  { ...keyProperties, key: Type.String({ pattern: '^sk_(test|live)_[0-9A-Za-z]{38}$', description: 'The secret key. Shown only here, once: store it now.' }) },
+  {
+    ...keyProperties,
+    key: Type.String({
+      pattern: '^sk_(test|live)_[0-9A-Za-z]{38}$',
+      description: 'The secret key. Shown only here, once: store it now.',
+    }),
+  },
   { $id: 'NewApiKey', additionalProperties: false, description: 'A new API key, with its secret, shown this once.' },
 );
 export type NewApiKey = Static<typeof NewApiKey>;
 
 export const ApiKeyList = Type.Object(
   { object: Type.Literal('list'), data: Type.Array(Type.Unsafe<ApiKey>(Type.Ref('ApiKey'))), has_more: Type.Boolean() },
-  { $id: 'ApiKeyList', additionalProperties: false, description: "One page of the organisation's keys of the caller's mode, newest first, never their secrets." },
+  {
+    $id: 'ApiKeyList',
+    additionalProperties: false,
+    description: "One page of the organisation's keys of the caller's mode, newest first, never their secrets.",
+  },
 );
 
 export const ApiKeyCreateBody = Type.Object(
   { mode: Type.Optional(Mode) },
-  { additionalProperties: false, examples: [{}, { mode: 'sandbox' }], description: 'Optional; `mode` defaults to the calling key’s mode. A sandbox key may not create a live key.' },
+  {
+    additionalProperties: false,
+    examples: [{}, { mode: 'sandbox' }],
+    description: 'Optional; `mode` defaults to the calling key’s mode. A sandbox key may not create a live key.',
+  },
 );
 export type ApiKeyCreateBody = Static<typeof ApiKeyCreateBody>;
 
 export const SignupBody = Type.Object(
-  { name: Type.Optional(Type.String({ minLength: 1, description: 'What to call the organisation: 1–100 characters after trimming, no control characters.', examples: ['Acme Labs'] })) },
+  {
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'What to call the organisation: 1–100 characters after trimming, no control characters.',
+        examples: ['Acme Labs'],
+      }),
+    ),
+  },
   { additionalProperties: false, examples: [{}, { name: 'Acme Labs' }], description: 'Optional.' },
 );
 export type SignupBody = Static<typeof SignupBody>;
@@ -45,7 +82,14 @@ export const Signup = Type.Object(
     org_id: Type.String({ pattern: '^org_[0-9A-Z]{26}$' }),
     api_key: Type.Unsafe<NewApiKey>(Type.Ref('NewApiKey')),
   },
-  { $id: 'SandboxSignup', additionalProperties: false, description: 'A new sandbox organisation and its first key, usable at once.' },
+  {
+    $id: 'SandboxSignup',
+    additionalProperties: false,
+    description: 'A new sandbox organisation and its first key, usable at once.',
+  },
 );
 
-export const KeyIdParams = Type.Object({ id: Type.String({ description: 'A key id, `key_…`.' }) }, { additionalProperties: false });
+export const KeyIdParams = Type.Object(
+  { id: Type.String({ description: 'A key id, `key_…`.' }) },
+  { additionalProperties: false },
+);

@@ -1,16 +1,16 @@
 import type { Db } from '../../db/database.ts';
-import type { ApiKeysTable } from './tables.ts';
 import { runWrite } from '../../db/write.ts';
+import { ApiError } from '../http/errors.ts';
+import { type ListParams, listPage, type Page } from '../http/pagination.ts';
+import { isIdOf, newId } from '../kit/ids.ts';
+import { cleanText } from '../kit/text.ts';
+import { type Clock, storedTime } from '../kit/time.ts';
+import * as repo from './api-keys.repository.ts';
 import type { ApiKey, NewApiKey } from './api-keys.schema.ts';
 import { apiKeyFromRow, newApiKeyFromRow } from './api-keys.view.ts';
-import { ApiError } from '../http/errors.ts';
-import { isIdOf, newId } from '../kit/ids.ts';
-import { listPage, type ListParams, type Page } from '../http/pagination.ts';
 import { generateKey, hashKey, keyHint, parseKey } from './key-format.ts';
 import type { Mode, Principal } from './principal.ts';
-import * as repo from './api-keys.repository.ts';
-import { cleanText } from '../kit/text.ts';
-import { storedTime, type Clock } from '../kit/time.ts';
+import type { ApiKeysTable } from './tables.ts';
 
 export interface KeysDeps {
   db: Db;
@@ -35,7 +35,12 @@ export function createKeyForOrgName(deps: KeysDeps, orgName: string, mode: Mode)
   });
 }
 
-async function insertNewKey(trx: Parameters<typeof repo.insertKey>[0], clock: Clock, orgId: string, mode: Mode): Promise<CreatedKey> {
+async function insertNewKey(
+  trx: Parameters<typeof repo.insertKey>[0],
+  clock: Clock,
+  orgId: string,
+  mode: Mode,
+): Promise<CreatedKey> {
   const key = generateKey(mode);
   const row: ApiKeysTable = {
     id: newId('key'),
@@ -51,10 +56,17 @@ async function insertNewKey(trx: Parameters<typeof repo.insertKey>[0], clock: Cl
 }
 
 /** Self-serve sandbox (CONTRACT §7): a new org, named by its id, and its first sandbox key. */
-export function signUp(deps: KeysDeps, displayName: string | undefined): Promise<{ org_id: string; api_key: NewApiKey }> {
+export function signUp(
+  deps: KeysDeps,
+  displayName: string | undefined,
+): Promise<{ org_id: string; api_key: NewApiKey }> {
   const name = displayName === undefined ? undefined : cleanText(displayName, 100);
   if (name === null) {
-    throw new ApiError('parameter_invalid', 'name must be 1–100 characters after trimming, without control characters.', { param: 'name' });
+    throw new ApiError(
+      'parameter_invalid',
+      'name must be 1–100 characters after trimming, without control characters.',
+      { param: 'name' },
+    );
   }
   return runWrite(deps.db, async (trx) => {
     const id = newId('org');
@@ -67,7 +79,9 @@ export function signUp(deps: KeysDeps, displayName: string | undefined): Promise
 /** A new key for the caller's org; a sandbox key may not mint a live one. */
 export function createKeyForPrincipal(deps: KeysDeps, owner: Principal, mode: Mode = owner.mode): Promise<NewApiKey> {
   if (owner.mode === 'sandbox' && mode === 'live') {
-    throw new ApiError('permission_denied', 'A sandbox key cannot create a live key; use a live key.', { param: 'mode' });
+    throw new ApiError('permission_denied', 'A sandbox key cannot create a live key; use a live key.', {
+      param: 'mode',
+    });
   }
   return runWrite(deps.db, async (trx) => {
     const { row, key } = await insertNewKey(trx, deps.clock, owner.orgId, mode);
@@ -75,7 +89,11 @@ export function createKeyForPrincipal(deps: KeysDeps, owner: Principal, mode: Mo
   });
 }
 
-export function listKeysForPrincipal(deps: KeysDeps, owner: Principal, params: ListParams): Promise<Page<ApiKeysTable>> {
+export function listKeysForPrincipal(
+  deps: KeysDeps,
+  owner: Principal,
+  params: ListParams,
+): Promise<Page<ApiKeysTable>> {
   return listPage(
     params,
     async (id) => isIdOf('key', id) && (await repo.findKeyOfOwner(deps.db, owner, id)) !== undefined,
@@ -86,7 +104,8 @@ export function listKeysForPrincipal(deps: KeysDeps, owner: Principal, params: L
 /** Revokes one of the caller's keys (its org, its mode); harmless when already revoked. */
 export async function revokeKeyForPrincipal(deps: KeysDeps, owner: Principal, id: string): Promise<ApiKey> {
   const row = isIdOf('key', id) ? await repo.findKeyOfOwner(deps.db, owner, id) : undefined;
-  if (row === undefined) throw new ApiError('resource_not_found', `No such API key: ${id.slice(0, 64)}`, { param: 'id' });
+  if (row === undefined)
+    throw new ApiError('resource_not_found', `No such API key: ${id.slice(0, 64)}`, { param: 'id' });
   return runWrite(deps.db, async (trx) => {
     await repo.revokeKey(trx, row.id, storedTime(deps.clock()));
     return apiKeyFromRow((await repo.findKeyById(trx, row.id))!);

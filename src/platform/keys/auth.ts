@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, type KeysDeps } from './api-keys.service.ts';
-import type { Mode, Principal } from './principal.ts';
 import { ApiError } from '../http/errors.ts';
 import { type Decision, type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
+import { authenticate, type KeysDeps } from './api-keys.service.ts';
+import type { Mode, Principal } from './principal.ts';
 
 export interface AuthDeps extends KeysDeps {
   limiter: RateLimiter;
@@ -59,7 +59,8 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (principal === null) {
       const failures = await deps.limiter.take(`authfail:${request.ip}`, deps.authFailureLimit);
       if (!failures.allowed) throw rateLimited(failures, 'Too many failed authentications from this address.');
-      if (key === undefined) throw unauthorized('api_key_missing', 'Send your API key as `Authorization: Bearer <key>`.');
+      if (key === undefined)
+        throw unauthorized('api_key_missing', 'Send your API key as `Authorization: Bearer <key>`.');
       throw unauthorized('api_key_invalid', 'The API key is not valid.');
     }
     request.principal = principal;

@@ -62,5 +62,9 @@ function encodeRandom(bytes: Buffer): string {
 
 /** Shape of every id this service hands out; used to reject garbage before it reaches a query. */
 export function isIdOf(prefix: string, value: string): boolean {
-  return value.length === prefix.length + 27 && value.startsWith(`${prefix}_`) && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(value.slice(prefix.length + 1));
+  return (
+    value.length === prefix.length + 27 &&
+    value.startsWith(`${prefix}_`) &&
+    /^[0-9A-HJKMNP-TV-Z]{26}$/.test(value.slice(prefix.length + 1))
+  );
 }

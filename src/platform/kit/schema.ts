@@ -1,7 +1,10 @@
-import { Type, type TUnsafe } from 'typebox';
+import { type TUnsafe, Type } from 'typebox';
 
 /** A string enum with its `type` stated, which OpenAPI tools and generated clients want (TypeBox's Enum omits it). */
-export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: Record<string, unknown> = {},
+): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 

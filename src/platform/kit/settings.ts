@@ -1,4 +1,4 @@
-import { Type, type TObject, type TSchema, type TUnsafe } from 'typebox';
+import { type TObject, type TSchema, type TUnsafe, Type } from 'typebox';
 import { StringEnum } from './schema.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 // Append-only: a released migration is never edited; a change is a new file with a later timestamp.
 export async function up(db: Kysely<unknown>): Promise<void> {

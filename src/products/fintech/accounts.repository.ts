@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.ts';
-import type { AccountsTable } from './tables.ts';
+import { type Cursor, pageOf } from '../../db/keyset.ts';
 import type { Trx } from '../../db/write.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
-import { type Cursor, pageOf } from '../../db/keyset.ts';
+import type { AccountsTable } from './tables.ts';
 
 type Executor = Db | Trx;
 
@@ -22,6 +22,15 @@ export function findAccount(db: Executor, owner: Principal, id: string): Promise
 }
 
 /** One keyset page of the owner's accounts (see pageOf). */
-export function pageAccounts(db: Executor, owner: Principal, take: number, cursor: Cursor | undefined): Promise<AccountsTable[]> {
-  return pageOf(db.selectFrom('accounts').selectAll().where('org_id', '=', owner.orgId).where('mode', '=', owner.mode), take, cursor).execute();
+export function pageAccounts(
+  db: Executor,
+  owner: Principal,
+  take: number,
+  cursor: Cursor | undefined,
+): Promise<AccountsTable[]> {
+  return pageOf(
+    db.selectFrom('accounts').selectAll().where('org_id', '=', owner.orgId).where('mode', '=', owner.mode),
+    take,
+    cursor,
+  ).execute();
 }

@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type Static } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { type Static, Type } from 'typebox';
 import { principalOf } from '../../platform/keys/auth.ts';
 import { Account, AccountCreateBody, AccountIdParams, AccountList, AccountListQuery } from './accounts.schema.ts';
-import { createAccount, listAccounts, retrieveAccount, type AccountsDeps } from './accounts.service.ts';
+import { type AccountsDeps, createAccount, listAccounts, retrieveAccount } from './accounts.service.ts';
 
 export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -12,15 +12,48 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps): void {
   const AccountRef = Type.Unsafe<Account>(Type.Ref('Account'));
   const AccountListRef = Type.Unsafe<Static<typeof AccountList>>(Type.Ref('AccountList'));
 
-  r.post('/v1/fintech/accounts', {
-    schema: { operationId: 'createAccount', tags: ['Fintech accounts'], summary: 'Create an account', description: 'Creates an `active` account with a zero balance in the currency of its country. `{"type":"business","country":"US"}` alone is a complete request.', 'x-problems': ['country_unsupported'], body: AccountCreateBody, response: { 200: AccountRef } },
-  }, (request) => createAccount(deps, principalOf(request), request.body));
+  r.post(
+    '/v1/fintech/accounts',
+    {
+      schema: {
+        operationId: 'createAccount',
+        tags: ['Fintech accounts'],
+        summary: 'Create an account',
+        description:
+          'Creates an `active` account with a zero balance in the currency of its country. `{"type":"business","country":"US"}` alone is a complete request.',
+        'x-problems': ['country_unsupported'],
+        body: AccountCreateBody,
+        response: { 200: AccountRef },
+      },
+    },
+    (request) => createAccount(deps, principalOf(request), request.body),
+  );
 
-  r.get('/v1/fintech/accounts/:id', {
-    schema: { operationId: 'retrieveAccount', tags: ['Fintech accounts'], summary: 'Retrieve an account', params: AccountIdParams, response: { 200: AccountRef } },
-  }, (request) => retrieveAccount(deps, principalOf(request), request.params.id));
+  r.get(
+    '/v1/fintech/accounts/:id',
+    {
+      schema: {
+        operationId: 'retrieveAccount',
+        tags: ['Fintech accounts'],
+        summary: 'Retrieve an account',
+        params: AccountIdParams,
+        response: { 200: AccountRef },
+      },
+    },
+    (request) => retrieveAccount(deps, principalOf(request), request.params.id),
+  );
 
-  r.get('/v1/fintech/accounts', {
-    schema: { operationId: 'listAccounts', tags: ['Fintech accounts'], summary: 'List accounts, newest first', querystring: AccountListQuery, response: { 200: AccountListRef } },
-  }, (request) => listAccounts(deps, principalOf(request), request.query));
+  r.get(
+    '/v1/fintech/accounts',
+    {
+      schema: {
+        operationId: 'listAccounts',
+        tags: ['Fintech accounts'],
+        summary: 'List accounts, newest first',
+        querystring: AccountListQuery,
+        response: { 200: AccountListRef },
+      },
+    },
+    (request) => listAccounts(deps, principalOf(request), request.query),
+  );
 }

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
 import { StringEnum } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
@@ -11,10 +11,21 @@ export const AccountType = StringEnum(['business'], {
 
 export const KybInput = Type.Object(
   {
-    ein: Type.String({ pattern: '^\\d{2}-\\d{7}$', description: 'US Employer Identification Number, `12-3456789`, with an IRS-issued prefix.', examples: ['12-3456789'] }),
-    legal_name: Type.String({ minLength: 1, description: 'Legal name of the business: 1–200 characters after trimming, no control characters.', examples: ['Acme Corp'] }),
+    ein: Type.String({
+      pattern: '^\\d{2}-\\d{7}$',
+      description: 'US Employer Identification Number, `12-3456789`, with an IRS-issued prefix.',
+      examples: ['12-3456789'],
+    }),
+    legal_name: Type.String({
+      minLength: 1,
+      description: 'Legal name of the business: 1–200 characters after trimming, no control characters.',
+      examples: ['Acme Corp'],
+    }),
   },
-  { additionalProperties: false, description: 'Business verification data. Optional; when present both fields are required.' },
+  {
+    additionalProperties: false,
+    description: 'Business verification data. Optional; when present both fields are required.',
+  },
 );
 
 export const AccountCreateBody = Type.Object(
@@ -22,7 +33,8 @@ export const AccountCreateBody = Type.Object(
     type: AccountType,
     country: Type.String({
       pattern: '^[A-Z]{2}$',
-      description: 'ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.',
+      description:
+        'ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.',
       examples: ['US'],
     }),
     kyb: Type.Optional(KybInput),
@@ -39,17 +51,23 @@ export type AccountCreateBody = Static<typeof AccountCreateBody>;
 
 export const Account = Type.Object(
   {
-    id: Type.String({ pattern: '^acct_[0-9A-Z]{26}$', description: 'Server-assigned: `acct_` and an opaque, time-sortable string.' }),
+    id: Type.String({
+      pattern: '^acct_[0-9A-Z]{26}$',
+      description: 'Server-assigned: `acct_` and an opaque, time-sortable string.',
+    }),
     object: Type.Literal('fintech.account'),
     type: Type.String({ description: 'Kind of account, e.g. `business`.' }),
     country: Type.String({ description: 'ISO 3166-1 alpha-2 code.' }),
     status: Type.String({
-      description: 'Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must accept values they do not know.',
+      description:
+        'Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must accept values they do not know.',
       examples: ['active'],
     }),
     available_balance: Type.Object(
       {
-        amount: Type.Integer({ description: "Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation." }),
+        amount: Type.Integer({
+          description: "Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation.",
+        }),
         currency: Type.String({ pattern: '^[A-Z]{3}$', description: "The country's ISO 4217 currency code." }),
       },
       { additionalProperties: false },
@@ -59,7 +77,8 @@ export const Account = Type.Object(
       properties: { legal_name: { type: 'string' }, ein_last4: { type: 'string', pattern: '^\\d{4}$' } },
       required: ['legal_name', 'ein_last4'],
       additionalProperties: false,
-      description: 'Business verification data as given, with only the last four digits of the EIN; `null` when none was given.',
+      description:
+        'Business verification data as given, with only the last four digits of the EIN; `null` when none was given.',
     }),
     livemode: Type.Boolean({ description: '`true` for live objects, `false` for sandbox ones.' }),
     created_at: Type.String({ pattern: API_TIME_PATTERN, description: 'Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.' }),
@@ -85,7 +104,10 @@ export const Account = Type.Object(
 );
 export type Account = Static<typeof Account>;
 
-export const AccountIdParams = Type.Object({ id: Type.String({ description: 'An account id, `acct_...`.' }) }, { additionalProperties: false });
+export const AccountIdParams = Type.Object(
+  { id: Type.String({ description: 'An account id, `acct_...`.' }) },
+  { additionalProperties: false },
+);
 
 export const AccountListQuery = ListQuery('account');
 export type AccountListQuery = Static<typeof AccountListQuery>;

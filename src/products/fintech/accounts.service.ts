@@ -1,16 +1,16 @@
 import type { Db } from '../../db/database.ts';
-import type { AccountsTable } from './tables.ts';
-import { accountFromRow } from './accounts.view.ts';
 import { runWrite } from '../../db/write.ts';
-import type { Principal } from '../../platform/keys/principal.ts';
 import { ApiError, type ErrorItem } from '../../platform/http/errors.ts';
-import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { listPage } from '../../platform/http/pagination.ts';
+import type { Principal } from '../../platform/keys/principal.ts';
+import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { cleanText } from '../../platform/kit/text.ts';
-import { storedTime, type Clock } from '../../platform/kit/time.ts';
-import type { Account, AccountCreateBody, AccountListQuery } from './accounts.schema.ts';
+import { type Clock, storedTime } from '../../platform/kit/time.ts';
 import * as repo from './accounts.repository.ts';
+import type { Account, AccountCreateBody, AccountListQuery } from './accounts.schema.ts';
+import { accountFromRow } from './accounts.view.ts';
 import { countryIsReal, currencyOf } from './countries.ts';
+import type { AccountsTable } from './tables.ts';
 
 export interface AccountsDeps {
   db: Db;
@@ -19,23 +19,57 @@ export interface AccountsDeps {
 }
 
 // Prefixes the IRS has never issued (IRS "How EINs are assigned"); an EIN starting with one is not real.
-const NEVER_ISSUED_EIN_PREFIXES = new Set(['00', '07', '08', '09', '17', '18', '19', '28', '29', '49', '69', '70', '78', '79', '89', '96', '97']);
+const NEVER_ISSUED_EIN_PREFIXES = new Set([
+  '00',
+  '07',
+  '08',
+  '09',
+  '17',
+  '18',
+  '19',
+  '28',
+  '29',
+  '49',
+  '69',
+  '70',
+  '78',
+  '79',
+  '89',
+  '96',
+  '97',
+]);
 const LEGAL_NAME_MAX = 200;
 
 /** Rules the schema cannot express; every failure is collected so the caller sees them all at once. */
 function checkCreate(deps: AccountsDeps, body: AccountCreateBody): ErrorItem[] {
   const problems: ErrorItem[] = [];
   if (!countryIsReal(body.country)) {
-    problems.push({ code: 'parameter_invalid', param: 'country', detail: `country must be an ISO 3166-1 alpha-2 code such as US; ${body.country} is not one.` });
+    problems.push({
+      code: 'parameter_invalid',
+      param: 'country',
+      detail: `country must be an ISO 3166-1 alpha-2 code such as US; ${body.country} is not one.`,
+    });
   } else if (!deps.supportedCountries.has(body.country)) {
-    problems.push({ code: 'country_unsupported', param: 'country', detail: `Accounts in ${body.country} are not offered by this deployment.` });
+    problems.push({
+      code: 'country_unsupported',
+      param: 'country',
+      detail: `Accounts in ${body.country} are not offered by this deployment.`,
+    });
   }
   if (body.kyb !== undefined) {
     if (NEVER_ISSUED_EIN_PREFIXES.has(body.kyb.ein.slice(0, 2))) {
-      problems.push({ code: 'parameter_invalid', param: 'kyb.ein', detail: 'kyb.ein has a prefix the IRS never issues.' });
+      problems.push({
+        code: 'parameter_invalid',
+        param: 'kyb.ein',
+        detail: 'kyb.ein has a prefix the IRS never issues.',
+      });
     }
     if (cleanText(body.kyb.legal_name, LEGAL_NAME_MAX) === null) {
-      problems.push({ code: 'parameter_invalid', param: 'kyb.legal_name', detail: `kyb.legal_name must be 1–${LEGAL_NAME_MAX} characters after trimming, without control characters.` });
+      problems.push({
+        code: 'parameter_invalid',
+        param: 'kyb.legal_name',
+        detail: `kyb.legal_name must be 1–${LEGAL_NAME_MAX} characters after trimming, without control characters.`,
+      });
     }
   }
   return problems;
@@ -68,7 +102,8 @@ export async function createAccount(deps: AccountsDeps, owner: Principal, body: 
 
 export async function retrieveAccount(deps: AccountsDeps, owner: Principal, id: string): Promise<Account> {
   const row = isIdOf('acct', id) ? await repo.findAccount(deps.db, owner, id) : undefined;
-  if (row === undefined) throw new ApiError('resource_not_found', `No such account: ${id.slice(0, 64)}`, { param: 'id' });
+  if (row === undefined)
+    throw new ApiError('resource_not_found', `No such account: ${id.slice(0, 64)}`, { param: 'id' });
   return accountFromRow(row);
 }
 
@@ -78,7 +113,11 @@ export interface AccountPage {
   has_more: boolean;
 }
 
-export async function listAccounts(deps: AccountsDeps, owner: Principal, query: AccountListQuery): Promise<AccountPage> {
+export async function listAccounts(
+  deps: AccountsDeps,
+  owner: Principal,
+  query: AccountListQuery,
+): Promise<AccountPage> {
   const page = await listPage(
     query,
     async (id) => isIdOf('acct', id) && (await repo.findAccount(deps.db, owner, id)) !== undefined,

@@ -11,7 +11,10 @@ export function accountFromRow(row: AccountsTable): Account {
     country: row.country,
     status: row.status,
     available_balance: { amount: Number(row.available_balance), currency: row.currency },
-    kyb: row.kyb_ein === null || row.kyb_legal_name === null ? null : { legal_name: row.kyb_legal_name, ein_last4: row.kyb_ein.slice(-4) },
+    kyb:
+      row.kyb_ein === null || row.kyb_legal_name === null
+        ? null
+        : { legal_name: row.kyb_legal_name, ein_last4: row.kyb_ein.slice(-4) },
     livemode: row.mode === 'live',
     created_at: apiTime(row.created_at),
   };

@@ -1,6 +1,6 @@
-import isoCountries from 'i18n-iso-countries/index.js';
 import countryToCurrency from 'country-to-currency';
 import currencyCodes from 'currency-codes';
+import isoCountries from 'i18n-iso-countries/index.js';
 
 /**
  * Country and currency facts come from maintained data packages, not hand-written tables:

@@ -6,7 +6,10 @@ import { countryIsReal, currencyOf } from './countries.ts';
 export const DEFAULT_COUNTRIES = 'US,CA,GB,AU,AT,BE,BG,HR,CY,EE,FI,FR,DE,GR,IE,IT,LV,LT,LU,MT,NL,PT,SK,SI,ES';
 
 function countries(raw: string): ReadonlySet<string> {
-  const codes = raw.split(',').map((c) => c.trim()).filter((c) => c !== '');
+  const codes = raw
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
   const bad = codes.filter((c) => !countryIsReal(c));
   if (bad.length > 0) throw new Error(`not ISO 3166-1 alpha-2 codes: ${bad.join(', ')}`);
   const noCurrency = codes.filter((c) => currencyOf(c) === null);
@@ -16,5 +19,9 @@ function countries(raw: string): ReadonlySet<string> {
 }
 
 export const FintechSettings = Type.Object({
-  SUPPORTED_COUNTRIES: text(DEFAULT_COUNTRIES, 'comma-separated ISO 3166-1 alpha-2 codes this deployment serves', countries),
+  SUPPORTED_COUNTRIES: text(
+    DEFAULT_COUNTRIES,
+    'comma-separated ISO 3166-1 alpha-2 codes this deployment serves',
+    countries,
+  ),
 });

@@ -17,8 +17,10 @@ function nested(depth: number): string {
 describe('hostile bodies (CONTRACT §1): the documented 4xx, never a 5xx, nothing stored', () => {
   let server: TestServer;
   let key: string;
-  const count = async (): Promise<number> => (await call(server.url, 'GET', `${PATH}?limit=100`, { key })).body.data.length;
-  const post = (raw: string | Uint8Array, headers: Record<string, string> = JSON_TYPE) => call(server.url, 'POST', PATH, { key, raw, headers });
+  const count = async (): Promise<number> =>
+    (await call(server.url, 'GET', `${PATH}?limit=100`, { key })).body.data.length;
+  const post = (raw: string | Uint8Array, headers: Record<string, string> = JSON_TYPE) =>
+    call(server.url, 'POST', PATH, { key, raw, headers });
 
   before(async () => {
     server = await startServer();
@@ -29,15 +31,31 @@ describe('hostile bodies (CONTRACT §1): the documented 4xx, never a 5xx, nothin
   const cases: Array<[string, string | Uint8Array, string, Record<string, string>?]> = [
     ['duplicate keys', '{"type":"business","country":"US","country":"GB"}', 'body_malformed'],
     ['duplicate keys, one escaped', '{"type":"business","country":"US","c\\u006funtry":"GB"}', 'body_malformed'],
-    ['duplicate nested keys', '{"type":"business","country":"US","kyb":{"ein":"12-3456789","ein":"12-3456789","legal_name":"A"}}', 'body_malformed'],
+    [
+      'duplicate nested keys',
+      '{"type":"business","country":"US","kyb":{"ein":"12-3456789","ein":"12-3456789","legal_name":"A"}}',
+      'body_malformed',
+    ],
     ['__proto__ key', '{"type":"business","country":"US","__proto__":{"admin":true}}', 'body_malformed'],
     ['escaped __proto__ key', '{"type":"business","country":"US","\\u005f_proto__":{}}', 'body_malformed'],
-    ['nested constructor key', '{"type":"business","country":"US","kyb":{"constructor":{"prototype":{}}}}', 'body_malformed'],
+    [
+      'nested constructor key',
+      '{"type":"business","country":"US","kyb":{"constructor":{"prototype":{}}}}',
+      'body_malformed',
+    ],
     ['constructor inside an array', '[{"constructor":1}]', 'body_malformed'],
     ['nesting 33 deep', nested(33), 'body_malformed'],
     ['array nesting 40 deep', `${'['.repeat(40)}${']'.repeat(40)}`, 'body_malformed'],
-    ['invalid UTF-8', new Uint8Array([...Buffer.from('{"type":"business","country":"'), 0xc3, 0x28, ...Buffer.from('"}')]), 'body_malformed'],
-    ['overlong UTF-8', new Uint8Array([...Buffer.from('{"type":"'), 0xc0, 0xaf, ...Buffer.from('"}')]), 'body_malformed'],
+    [
+      'invalid UTF-8',
+      new Uint8Array([...Buffer.from('{"type":"business","country":"'), 0xc3, 0x28, ...Buffer.from('"}')]),
+      'body_malformed',
+    ],
+    [
+      'overlong UTF-8',
+      new Uint8Array([...Buffer.from('{"type":"'), 0xc0, 0xaf, ...Buffer.from('"}')]),
+      'body_malformed',
+    ],
     ['raw NUL byte', '{"type":"business","country":"US"}\u0000', 'body_malformed'],
     ['escaped NUL in a value', '{"type":"business\\u0000","country":"US"}', 'body_malformed'],
     ['escaped NUL in a key', '{"type":"business","country":"US","a\\u0000":1}', 'body_malformed'],
@@ -47,11 +65,26 @@ describe('hostile bodies (CONTRACT §1): the documented 4xx, never a 5xx, nothin
     ['JSON null', 'null', 'body_malformed'],
     ['trailing garbage', '{"type":"business","country":"US"} x', 'body_malformed'],
     ['over 64 KiB', JSON.stringify({ type: 'business', country: 'US', pad: 'x'.repeat(64 * 1024) }), 'body_too_large'],
-    ['form media type', 'type=business', 'media_type_unsupported', { 'content-type': 'application/x-www-form-urlencoded' }],
+    [
+      'form media type',
+      'type=business',
+      'media_type_unsupported',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    ],
     ['text/plain', '{"type":"business","country":"US"}', 'media_type_unsupported', { 'content-type': 'text/plain' }],
     ['no content type', '{"type":"business","country":"US"}', 'media_type_unsupported', {}],
-    ['JSON in latin1', '{"type":"business","country":"US"}', 'media_type_unsupported', { 'content-type': 'application/json; charset=latin1' }],
-    ['a JSON look-alike type', '{"type":"business","country":"US"}', 'media_type_unsupported', { 'content-type': 'application/json-patch+json' }],
+    [
+      'JSON in latin1',
+      '{"type":"business","country":"US"}',
+      'media_type_unsupported',
+      { 'content-type': 'application/json; charset=latin1' },
+    ],
+    [
+      'a JSON look-alike type',
+      '{"type":"business","country":"US"}',
+      'media_type_unsupported',
+      { 'content-type': 'application/json-patch+json' },
+    ],
   ];
   for (const [name, raw, code, headers] of cases) {
     test(`${name} → ${code}`, async () => {
@@ -64,11 +97,19 @@ describe('hostile bodies (CONTRACT §1): the documented 4xx, never a 5xx, nothin
   test('exactly 32 levels deep is accepted by the parser (and then judged by the schema)', async () => {
     const reply = await post(nested(32));
     assertProblem(reply, 'parameter_missing', 'kyb.ein');
-    assert.ok(reply.body.errors.some((e: { code: string; param: string }) => e.code === 'parameter_unknown' && e.param === 'kyb.a'));
+    assert.ok(
+      reply.body.errors.some(
+        (e: { code: string; param: string }) => e.code === 'parameter_unknown' && e.param === 'kyb.a',
+      ),
+    );
   });
 
   test('application/json with charset=utf-8, in any case, is fine', async () => {
-    for (const contentType of ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON']) {
+    for (const contentType of [
+      'application/json; charset=utf-8',
+      'application/json;charset=UTF-8',
+      'Application/JSON',
+    ]) {
       const reply = await post('{"type":"business","country":"US"}', { 'content-type': contentType });
       assert.equal(reply.status, 200, `${contentType}: ${reply.text}`);
     }

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { gcra, memoryRateLimiter } from '../../../src/platform/http/rate-limit.ts';
 import { assertRateLimited, burst } from '../../helpers/burst.ts';
-import { call, startServer, type Reply, type TestServer } from '../../helpers/server.ts';
+import { call, type Reply, startServer, type TestServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 
@@ -56,7 +56,12 @@ describe('GCRA', () => {
 describe('rate limits over HTTP, in process', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer({ RATE_LIMIT_SANDBOX: '5', RATE_LIMIT_LIVE: '8', AUTH_FAILURE_BURST: '3', SIGNUP_PER_HOUR: '2' });
+    server = await startServer({
+      RATE_LIMIT_SANDBOX: '5',
+      RATE_LIMIT_LIVE: '8',
+      AUTH_FAILURE_BURST: '3',
+      SIGNUP_PER_HOUR: '2',
+    });
   });
   after(() => server.close());
 

@@ -36,7 +36,11 @@ describe('wire basics and the one error model', () => {
       await call(server.url, 'GET', '/v1/fintech/accounts', { key }),
       await call(server.url, 'GET', '/v1/fintech/accounts'),
       await call(server.url, 'GET', '/nope'),
-      await call(server.url, 'POST', '/v1/fintech/accounts', { key, raw: '{', headers: { 'content-type': 'application/json' } }),
+      await call(server.url, 'POST', '/v1/fintech/accounts', {
+        key,
+        raw: '{',
+        headers: { 'content-type': 'application/json' },
+      }),
       await call(server.url, 'GET', '/healthz'),
       await call(server.url, 'GET', '/%E0%A4%A'),
     ];
@@ -50,7 +54,9 @@ describe('wire basics and the one error model', () => {
   });
 
   test('a client cannot choose its request id', async () => {
-    const reply = await call(server.url, 'GET', '/healthz', { headers: { 'request-id': 'req_mine', 'x-request-id': 'req_mine' } });
+    const reply = await call(server.url, 'GET', '/healthz', {
+      headers: { 'request-id': 'req_mine', 'x-request-id': 'req_mine' },
+    });
     assert.notEqual(reply.headers.get('request-id'), 'req_mine');
   });
 
@@ -69,7 +75,9 @@ describe('wire basics and the one error model', () => {
     const rows = [...section.matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map((m) => [m[2], Number(m[1])]);
     assert.deepEqual(
       rows.sort(),
-      Object.entries(ERROR_CODES).map(([code, e]) => [code, e.status]).sort(),
+      Object.entries(ERROR_CODES)
+        .map(([code, e]) => [code, e.status])
+        .sort(),
     );
   });
 });

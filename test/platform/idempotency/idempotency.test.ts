@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { purgeExpired } from '../../../src/platform/idempotency/idempotency.ts';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type Reply, type TestServer } from '../../helpers/server.ts';
+import { call, type Reply, startServer, type TestServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 
@@ -13,15 +13,23 @@ const PATH = '/v1/fintech/accounts';
 async function injectFault(server: TestServer, country: string): Promise<void> {
   const db = server.database.db;
   if (server.database.dialect === 'sqlite') {
-    await sql`create trigger fail_country before insert on accounts when new.country = ${sql.lit(country)} begin select raise(abort, 'injected fault'); end`.execute(db);
+    await sql`create trigger fail_country before insert on accounts when new.country = ${sql.lit(country)} begin select raise(abort, 'injected fault'); end`.execute(
+      db,
+    );
   } else {
-    await sql`create function fail_country() returns trigger language plpgsql as $$ begin if new.country = ${sql.lit(country)} then raise exception 'injected fault'; end if; return new; end $$`.execute(db);
-    await sql`create trigger fail_country before insert on accounts for each row execute function fail_country()`.execute(db);
+    await sql`create function fail_country() returns trigger language plpgsql as $$ begin if new.country = ${sql.lit(country)} then raise exception 'injected fault'; end if; return new; end $$`.execute(
+      db,
+    );
+    await sql`create trigger fail_country before insert on accounts for each row execute function fail_country()`.execute(
+      db,
+    );
   }
 }
 
 async function removeFault(server: TestServer): Promise<void> {
-  await sql`drop trigger fail_country${sql.raw(server.database.dialect === 'postgres' ? ' on accounts' : '')}`.execute(server.database.db);
+  await sql`drop trigger fail_country${sql.raw(server.database.dialect === 'postgres' ? ' on accounts' : '')}`.execute(
+    server.database.db,
+  );
 }
 const US = { type: 'business', country: 'US' };
 const GB = { type: 'business', country: 'GB' };
@@ -35,7 +43,8 @@ describe('Idempotency-Key', () => {
   });
   after(() => server.close());
 
-  const create = (idem: string, json: unknown = US, k = key) => call(server.url, 'POST', PATH, { key: k, json, headers: { 'idempotency-key': idem } });
+  const create = (idem: string, json: unknown = US, k = key) =>
+    call(server.url, 'POST', PATH, { key: k, json, headers: { 'idempotency-key': idem } });
   const count = async (k = key) => (await call(server.url, 'GET', `${PATH}?limit=100`, { key: k })).body.data.length;
 
   test('a replay is the first response byte for byte, marked, with the original Request-Id', async () => {
@@ -57,7 +66,10 @@ describe('Idempotency-Key', () => {
     await create(idem, US);
     const before = await count();
     assertProblem(await create(idem, GB), 'idempotency_key_reused', 'Idempotency-Key');
-    assertProblem(await call(server.url, 'POST', '/v1/api_keys', { key, json: {}, headers: { 'idempotency-key': idem } }), 'idempotency_key_reused');
+    assertProblem(
+      await call(server.url, 'POST', '/v1/api_keys', { key, json: {}, headers: { 'idempotency-key': idem } }),
+      'idempotency_key_reused',
+    );
     assert.equal(await count(), before);
   });
 
@@ -69,7 +81,8 @@ describe('Idempotency-Key', () => {
     assert.ok(ok.length >= 1);
     for (const r of ok) assert.equal(r.text, ok[0]!.text);
     assert.equal(ok.filter((r) => r.headers.get('idempotent-replayed') !== 'true').length, 1, 'one original');
-    for (const r of replies.filter((x) => x.status !== 200)) assertProblem(r, 'idempotency_request_in_progress', 'Idempotency-Key');
+    for (const r of replies.filter((x) => x.status !== 200))
+      assertProblem(r, 'idempotency_request_in_progress', 'Idempotency-Key');
     assert.equal(await count(k), 1);
   });
 
@@ -112,19 +125,39 @@ describe('Idempotency-Key', () => {
   });
 
   test('a key still held is 409; a claim abandoned past the lock timeout is taken over', async () => {
-    const org = (await server.database.db.selectFrom('api_keys').select('org_id').where('hint', '=', `sk_test_…${key.slice(-4)}`).executeTakeFirstOrThrow()).org_id;
+    const org = (
+      await server.database.db
+        .selectFrom('api_keys')
+        .select('org_id')
+        .where('hint', '=', `sk_test_…${key.slice(-4)}`)
+        .executeTakeFirstOrThrow()
+    ).org_id;
     const held = randomUUID();
     const abandoned = randomUUID();
     const now = new Date().toISOString();
     const old = new Date(Date.now() - 61_000).toISOString();
-    const row = { org_id: org, mode: 'sandbox' as const, fingerprint: 'x', response_status: null, response_body: null, created_at: now };
-    await server.database.db.insertInto('idempotency_keys').values([
-      { ...row, key: held, request_id: 'req_held', locked_at: now },
-      { ...row, key: abandoned, request_id: 'req_gone', locked_at: old },
-    ]).execute();
+    const row = {
+      org_id: org,
+      mode: 'sandbox' as const,
+      fingerprint: 'x',
+      response_status: null,
+      response_body: null,
+      created_at: now,
+    };
+    await server.database.db
+      .insertInto('idempotency_keys')
+      .values([
+        { ...row, key: held, request_id: 'req_held', locked_at: now },
+        { ...row, key: abandoned, request_id: 'req_gone', locked_at: old },
+      ])
+      .execute();
     // Fingerprints differ from any real request's, so first make them match what the client will send.
     const fp = (await import('../../../src/platform/idempotency/idempotency.ts')).fingerprint('POST', PATH, US);
-    await server.database.db.updateTable('idempotency_keys').set({ fingerprint: fp }).where('key', 'in', [held, abandoned]).execute();
+    await server.database.db
+      .updateTable('idempotency_keys')
+      .set({ fingerprint: fp })
+      .where('key', 'in', [held, abandoned])
+      .execute();
     const inProgress = await create(held, US);
     assertProblem(inProgress, 'idempotency_request_in_progress', 'Idempotency-Key');
     assert.equal(inProgress.headers.get('retry-after'), '1');
@@ -142,7 +175,11 @@ describe('Idempotency-Key', () => {
   });
 
   test('the sign-up takes no Idempotency-Key: without an owner, a replay could hand its secret to anyone', async () => {
-    assertProblem(await call(server.url, 'POST', '/v1/sandbox/signup', { headers: { 'idempotency-key': 'k' } }), 'parameter_unknown', 'Idempotency-Key');
+    assertProblem(
+      await call(server.url, 'POST', '/v1/sandbox/signup', { headers: { 'idempotency-key': 'k' } }),
+      'parameter_unknown',
+      'Idempotency-Key',
+    );
   });
 
   test('every POST gets it: creating an API key replays too', async () => {
@@ -159,11 +196,22 @@ describe('Idempotency-Key', () => {
     const fresh = randomUUID();
     await create(expired, US);
     await create(fresh, US);
-    await server.database.db.updateTable('idempotency_keys').set({ created_at: new Date(Date.now() - 25 * 3_600_000).toISOString() }).where('key', '=', expired).execute();
+    await server.database.db
+      .updateTable('idempotency_keys')
+      .set({ created_at: new Date(Date.now() - 25 * 3_600_000).toISOString() })
+      .where('key', '=', expired)
+      .execute();
     const purged = await purgeExpired(server.database.db, () => new Date(), 24 * 3_600_000, 2);
     assert.ok(purged >= 1);
-    const left = await server.database.db.selectFrom('idempotency_keys').select('key').where('key', 'in', [expired, fresh]).execute();
-    assert.deepEqual(left.map((r) => r.key), [fresh]);
+    const left = await server.database.db
+      .selectFrom('idempotency_keys')
+      .select('key')
+      .where('key', 'in', [expired, fresh])
+      .execute();
+    assert.deepEqual(
+      left.map((r) => r.key),
+      [fresh],
+    );
     assert.equal((await create(fresh, US)).headers.get('idempotent-replayed'), 'true');
     const reused = await create(expired, GB);
     assert.equal(reused.status, 200, 'an expired key is free again');
@@ -175,17 +223,24 @@ describe('Idempotency-Key', () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.array(fc.record({ key: fc.constantFrom('a', 'b', 'c'), body: fc.nat(2) }), { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 }),
+        fc.array(
+          fc.array(fc.record({ key: fc.constantFrom('a', 'b', 'c'), body: fc.nat(2) }), { minLength: 1, maxLength: 6 }),
+          { minLength: 1, maxLength: 5 },
+        ),
         async (batches) => {
           const k = await server.key(`property-${run++}`);
           const answers = new Map<string, Array<{ body: number; reply: Reply }>>();
           for (const batch of batches) {
             const replies = await Promise.all(batch.map((c) => create(`${run}-${c.key}`, bodies[c.body], k)));
-            batch.forEach((c, i) => answers.set(c.key, [...(answers.get(c.key) ?? []), { body: c.body, reply: replies[i]! }]));
+            batch.forEach((c, i) =>
+              answers.set(c.key, [...(answers.get(c.key) ?? []), { body: c.body, reply: replies[i]! }]),
+            );
           }
           let succeeded = 0;
           for (const list of answers.values()) {
-            const originals = list.filter((a) => a.reply.status === 200 && a.reply.headers.get('idempotent-replayed') !== 'true');
+            const originals = list.filter(
+              (a) => a.reply.status === 200 && a.reply.headers.get('idempotent-replayed') !== 'true',
+            );
             if (originals.length > 1) return false;
             const first = originals[0];
             if (first) succeeded++;

@@ -25,7 +25,10 @@ describe('sandbox sign-up and the key management API', () => {
     assert.equal(key.livemode, false);
     assert.equal(key.revoked_at, null);
     assert.equal(key.hint, `sk_test_…${key.key.slice(-4)}`);
-    const account = await call(server.url, 'POST', '/v1/fintech/accounts', { key: key.key, json: { type: 'business', country: 'US' } });
+    const account = await call(server.url, 'POST', '/v1/fintech/accounts', {
+      key: key.key,
+      json: { type: 'business', country: 'US' },
+    });
     assert.equal(account.status, 200, account.text);
     assert.equal(account.body.livemode, false);
   });
@@ -36,7 +39,10 @@ describe('sandbox sign-up and the key management API', () => {
     assert.equal(a.status, 200);
     assert.equal(b.status, 200);
     assert.notEqual(a.body.org_id, b.body.org_id);
-    await call(server.url, 'POST', '/v1/fintech/accounts', { key: a.body.api_key.key, json: { type: 'business', country: 'US' } });
+    await call(server.url, 'POST', '/v1/fintech/accounts', {
+      key: a.body.api_key.key,
+      json: { type: 'business', country: 'US' },
+    });
     const list = await call(server.url, 'GET', '/v1/fintech/accounts', { key: b.body.api_key.key });
     assert.deepEqual(list.body.data, []);
   });
@@ -65,15 +71,26 @@ describe('sandbox sign-up and the key management API', () => {
     assert.equal(defaulted.status, 200, defaulted.text);
     assert.equal(defaulted.body.mode, 'sandbox');
     assert.deepEqual(Object.keys(defaulted.body).sort(), [...KEY_FIELDS, 'key'].sort());
-    assertProblem(await call(server.url, 'POST', '/v1/api_keys', { key: sandbox, json: { mode: 'live' } }), 'permission_denied', 'mode');
+    assertProblem(
+      await call(server.url, 'POST', '/v1/api_keys', { key: sandbox, json: { mode: 'live' } }),
+      'permission_denied',
+      'mode',
+    );
     const liveFromLive = await call(server.url, 'POST', '/v1/api_keys', { key: live, json: {} });
     assert.equal(liveFromLive.body.mode, 'live');
     assert.match(liveFromLive.body.key, /^sk_live_/);
     const sandboxFromLive = await call(server.url, 'POST', '/v1/api_keys', { key: live, json: { mode: 'sandbox' } });
     assert.equal(sandboxFromLive.body.mode, 'sandbox');
-    assertProblem(await call(server.url, 'POST', '/v1/api_keys', { key: sandbox, json: { mode: 'prod' } }), 'parameter_invalid', 'mode');
+    assertProblem(
+      await call(server.url, 'POST', '/v1/api_keys', { key: sandbox, json: { mode: 'prod' } }),
+      'parameter_invalid',
+      'mode',
+    );
     // The new keys work at once, in their own mode.
-    const account = await call(server.url, 'POST', '/v1/fintech/accounts', { key: liveFromLive.body.key, json: { type: 'business', country: 'US' } });
+    const account = await call(server.url, 'POST', '/v1/fintech/accounts', {
+      key: liveFromLive.body.key,
+      json: { type: 'business', country: 'US' },
+    });
     assert.equal(account.body.livemode, true);
   });
 
@@ -86,25 +103,38 @@ describe('sandbox sign-up and the key management API', () => {
     assert.equal(list.status, 200);
     assert.equal(list.body.object, 'list');
     assert.equal(list.body.has_more, false);
-    assert.deepEqual(list.body.data.map((k: { id: string }) => k.id), created.map((k) => k.id).reverse());
+    assert.deepEqual(
+      list.body.data.map((k: { id: string }) => k.id),
+      created.map((k) => k.id).reverse(),
+    );
     for (const k of list.body.data) assert.deepEqual(Object.keys(k).sort(), KEY_FIELDS);
     for (const k of created) {
       assert.ok(!list.text.includes(k.key), 'no secret in a list');
       assert.ok(!list.text.includes(k.key.slice(8, 40)), 'no part of a secret in a list');
     }
     const page = await call(server.url, 'GET', `/v1/api_keys?limit=2&starting_after=${created[3].id}`, { key: owner });
-    assert.deepEqual(page.body.data.map((k: { id: string }) => k.id), [created[2].id, created[1].id]);
+    assert.deepEqual(
+      page.body.data.map((k: { id: string }) => k.id),
+      [created[2].id, created[1].id],
+    );
     assert.equal(page.body.has_more, true);
     // Another org sees none of them, and cannot use them as cursors.
     const stranger = (await signup()).body.api_key.key;
-    assertProblem(await call(server.url, 'GET', `/v1/api_keys?starting_after=${created[0].id}`, { key: stranger }), 'parameter_invalid', 'starting_after');
+    assertProblem(
+      await call(server.url, 'GET', `/v1/api_keys?starting_after=${created[0].id}`, { key: stranger }),
+      'parameter_invalid',
+      'starting_after',
+    );
   });
 
   test('revoke: 200 with revoked_at, refused at the next request, harmless twice; others cannot revoke it', async () => {
     const owner = (await signup()).body.api_key.key;
     const victim = (await call(server.url, 'POST', '/v1/api_keys', { key: owner })).body;
     const stranger = (await signup()).body.api_key.key;
-    assertProblem(await call(server.url, 'POST', `/v1/api_keys/${victim.id}/revoke`, { key: stranger }), 'resource_not_found');
+    assertProblem(
+      await call(server.url, 'POST', `/v1/api_keys/${victim.id}/revoke`, { key: stranger }),
+      'resource_not_found',
+    );
     assert.equal((await call(server.url, 'GET', '/v1/fintech/accounts', { key: victim.key })).status, 200);
 
     const revoked = await call(server.url, 'POST', `/v1/api_keys/${victim.id}/revoke`, { key: owner });
@@ -116,18 +146,25 @@ describe('sandbox sign-up and the key management API', () => {
     const again = await call(server.url, 'POST', `/v1/api_keys/${victim.id}/revoke`, { key: owner, json: {} });
     assert.equal(again.status, 200);
     assert.equal(again.body.revoked_at, revoked.body.revoked_at);
-    assertProblem(await call(server.url, 'POST', `/v1/api_keys/${victim.id}/revoke`, { key: owner, json: { now: true } }), 'parameter_unknown', 'now');
+    assertProblem(
+      await call(server.url, 'POST', `/v1/api_keys/${victim.id}/revoke`, { key: owner, json: { now: true } }),
+      'parameter_unknown',
+      'now',
+    );
     assertProblem(await call(server.url, 'POST', '/v1/api_keys/key_nope/revoke', { key: owner }), 'resource_not_found');
     const listed = await call(server.url, 'GET', '/v1/api_keys', { key: owner });
     assert.equal(listed.body.data.find((k: { id: string }) => k.id === victim.id).revoked_at, revoked.body.revoked_at);
   });
 
-  test("a key of the other mode is invisible: it can be neither listed nor revoked", async () => {
+  test('a key of the other mode is invisible: it can be neither listed nor revoked', async () => {
     const live = await server.key('modes-org', 'live');
     const sandbox = await server.key('modes-org', 'sandbox');
     const liveKeys = (await call(server.url, 'GET', '/v1/api_keys', { key: live })).body.data;
     assert.ok(liveKeys.every((k: { mode: string }) => k.mode === 'live'));
-    assertProblem(await call(server.url, 'POST', `/v1/api_keys/${liveKeys[0].id}/revoke`, { key: sandbox }), 'resource_not_found');
+    assertProblem(
+      await call(server.url, 'POST', `/v1/api_keys/${liveKeys[0].id}/revoke`, { key: sandbox }),
+      'resource_not_found',
+    );
   });
 
   test('no secret ever reaches the log', async () => {

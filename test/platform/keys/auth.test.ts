@@ -17,14 +17,24 @@ describe('Bearer authentication', () => {
   });
   after(() => server.close());
 
-  function assertUnauthorized(reply: Awaited<ReturnType<typeof call>>, code: 'api_key_missing' | 'api_key_invalid'): void {
+  function assertUnauthorized(
+    reply: Awaited<ReturnType<typeof call>>,
+    code: 'api_key_missing' | 'api_key_invalid',
+  ): void {
     assertProblem(reply, code, 'Authorization');
     assert.equal(reply.headers.get('www-authenticate'), 'Bearer realm="plinth"');
   }
 
   test('no Authorization header → 401 api_key_missing, on every /v1 route and method', async () => {
-    for (const [method, path] of [['POST', PATH], ['GET', PATH], ['GET', `${PATH}/acct_x`]] as const) {
-      assertUnauthorized(await call(server.url, method, path, method === 'POST' ? { json: {} } : {}), 'api_key_missing');
+    for (const [method, path] of [
+      ['POST', PATH],
+      ['GET', PATH],
+      ['GET', `${PATH}/acct_x`],
+    ] as const) {
+      assertUnauthorized(
+        await call(server.url, method, path, method === 'POST' ? { json: {} } : {}),
+        'api_key_missing',
+      );
     }
     assertUnauthorized(await call(server.url, 'GET', PATH, { headers: { authorization: '' } }), 'api_key_missing');
   });
@@ -33,7 +43,17 @@ describe('Bearer authentication', () => {
     const good = key;
     const badChecksum = good.slice(0, -1) + (good.endsWith('0') ? '1' : '0');
     const unknown = generateKey('sandbox');
-    for (const authorization of [`Basic ${good}`, `Token ${good}`, good, 'Bearer', 'Bearer sk_test_short', `Bearer ${badChecksum}`, `Bearer ${unknown}`, `Bearer ${good} extra`, `Bearer ${good.replace('sk_test_', 'sk_live_')}`]) {
+    for (const authorization of [
+      `Basic ${good}`,
+      `Token ${good}`,
+      good,
+      'Bearer',
+      'Bearer sk_test_short',
+      `Bearer ${badChecksum}`,
+      `Bearer ${unknown}`,
+      `Bearer ${good} extra`,
+      `Bearer ${good.replace('sk_test_', 'sk_live_')}`,
+    ]) {
       assertUnauthorized(await call(server.url, 'GET', PATH, { headers: { authorization } }), 'api_key_invalid');
     }
   });
@@ -43,14 +63,24 @@ describe('Bearer authentication', () => {
   });
 
   test('an auth failure comes before body checks: no key and a hostile body is still 401', async () => {
-    assertUnauthorized(await call(server.url, 'POST', PATH, { raw: '{"a":1,"a":2}', headers: { 'content-type': 'application/json' } }), 'api_key_missing');
-    assertUnauthorized(await call(server.url, 'POST', PATH, { raw: 'x', headers: { 'content-type': 'text/plain' } }), 'api_key_missing');
+    assertUnauthorized(
+      await call(server.url, 'POST', PATH, { raw: '{"a":1,"a":2}', headers: { 'content-type': 'application/json' } }),
+      'api_key_missing',
+    );
+    assertUnauthorized(
+      await call(server.url, 'POST', PATH, { raw: 'x', headers: { 'content-type': 'text/plain' } }),
+      'api_key_missing',
+    );
   });
 
   test('a revoked key is refused on the next request, with the same body as an unknown key', async () => {
     const fresh = await server.key('acme');
     assert.equal((await call(server.url, 'GET', PATH, { key: fresh })).status, 200);
-    const row = await server.database.db.selectFrom('api_keys').select('id').where('secret_hash', '=', hashKey(fresh)).executeTakeFirstOrThrow();
+    const row = await server.database.db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('secret_hash', '=', hashKey(fresh))
+      .executeTakeFirstOrThrow();
     await revokeKeyById({ db: server.database.db, clock: systemClock }, row.id);
     const revoked = await call(server.url, 'GET', PATH, { key: fresh });
     const unknown = await call(server.url, 'GET', PATH, { key: generateKey('sandbox') });
@@ -67,7 +97,10 @@ describe('Bearer authentication', () => {
     await closed.database.close();
     try {
       assertUnauthorized(await call(closed.url, 'GET', PATH, { key: 'sk_test_garbage' }), 'api_key_invalid');
-      assertUnauthorized(await call(closed.url, 'GET', PATH, { key: generateKey('sandbox').slice(0, -1) + '0' }), 'api_key_invalid');
+      assertUnauthorized(
+        await call(closed.url, 'GET', PATH, { key: generateKey('sandbox').slice(0, -1) + '0' }),
+        'api_key_invalid',
+      );
       // The control: a well-formed key does query, and the closed database answers 503.
       assertProblem(await call(closed.url, 'GET', PATH, { key: generateKey('sandbox') }), 'service_unavailable');
     } finally {

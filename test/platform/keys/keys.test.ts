@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { crc32 } from 'node:zlib';
 import { describe, test } from 'node:test';
+import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { checksum, generateKey, hashKey, keyHint, parseKey } from '../../../src/platform/keys/key-format.ts';
 
@@ -29,13 +29,18 @@ describe('API key format', () => {
 
   test('property: any single-character change of a key is rejected', () => {
     fc.assert(
-      fc.property(fc.constantFrom<'sandbox' | 'live'>('sandbox', 'live'), fc.nat(45), fc.constantFrom(...BASE62), (mode, index, replacement) => {
-        const key = generateKey(mode);
-        const mutated = key.slice(0, index) + replacement + key.slice(index + 1);
-        fc.pre(mutated !== key);
-        // Changing a prefix character breaks the format; changing any other breaks the CRC.
-        return parseKey(mutated) === null;
-      }),
+      fc.property(
+        fc.constantFrom<'sandbox' | 'live'>('sandbox', 'live'),
+        fc.nat(45),
+        fc.constantFrom(...BASE62),
+        (mode, index, replacement) => {
+          const key = generateKey(mode);
+          const mutated = key.slice(0, index) + replacement + key.slice(index + 1);
+          fc.pre(mutated !== key);
+          // Changing a prefix character breaks the format; changing any other breaks the CRC.
+          return parseKey(mutated) === null;
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -14,11 +14,14 @@ test('ids are prefixed, 26 Crockford base32 characters, and recognised by isIdOf
 
 test('property: ids strictly increase in generation order, even when the clock stalls or steps back', () => {
   fc.assert(
-    fc.property(fc.array(fc.integer({ min: 1_700_000_000_000, max: 1_900_000_000_000 }), { minLength: 2, maxLength: 50 }), (clock) => {
-      const ids = clock.map((ms) => newId('acct', ms));
-      for (let i = 1; i < ids.length; i++) if (!(ids[i]! > ids[i - 1]!)) return false;
-      return true;
-    }),
+    fc.property(
+      fc.array(fc.integer({ min: 1_700_000_000_000, max: 1_900_000_000_000 }), { minLength: 2, maxLength: 50 }),
+      (clock) => {
+        const ids = clock.map((ms) => newId('acct', ms));
+        for (let i = 1; i < ids.length; i++) if (!(ids[i]! > ids[i - 1]!)) return false;
+        return true;
+      },
+    ),
   );
 });
 

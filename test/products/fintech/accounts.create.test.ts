@@ -9,7 +9,8 @@ describe('POST /v1/fintech/accounts', () => {
   let server: TestServer;
   let key: string;
   const create = (json: unknown, k = key) => call(server.url, 'POST', PATH, { key: k, json });
-  const count = async (): Promise<number> => (await call(server.url, 'GET', `${PATH}?limit=100`, { key })).body.data.length;
+  const count = async (): Promise<number> =>
+    (await call(server.url, 'GET', `${PATH}?limit=100`, { key })).body.data.length;
 
   before(async () => {
     server = await startServer({ SUPPORTED_COUNTRIES: 'US,GB,DE,JP' });
@@ -32,18 +33,36 @@ describe('POST /v1/fintech/accounts', () => {
     assert.equal(account.livemode, false);
     assert.match(account.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/);
     assert.ok(Math.abs(Date.parse(account.created_at) - Date.now()) < 120_000, 'created_at is now, in UTC');
-    assert.deepEqual(Object.keys(account).sort(), ['available_balance', 'country', 'created_at', 'id', 'kyb', 'livemode', 'object', 'status', 'type']);
+    assert.deepEqual(Object.keys(account).sort(), [
+      'available_balance',
+      'country',
+      'created_at',
+      'id',
+      'kyb',
+      'livemode',
+      'object',
+      'status',
+      'type',
+    ]);
   });
 
   test('kyb is echoed with only the last four EIN digits; legal_name is trimmed', async () => {
-    const reply = await create({ type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: '  Acme Corp  ' } });
+    const reply = await create({
+      type: 'business',
+      country: 'US',
+      kyb: { ein: '12-3456789', legal_name: '  Acme Corp  ' },
+    });
     assert.equal(reply.status, 200, reply.text);
     assert.deepEqual(reply.body.kyb, { legal_name: 'Acme Corp', ein_last4: '6789' });
     assert.doesNotMatch(reply.text, /12-3456789|123456789/);
   });
 
   test("the currency is the country's, with its own minor unit", async () => {
-    for (const [country, currency] of [['GB', 'GBP'], ['DE', 'EUR'], ['JP', 'JPY']] as const) {
+    for (const [country, currency] of [
+      ['GB', 'GBP'],
+      ['DE', 'EUR'],
+      ['JP', 'JPY'],
+    ] as const) {
       const reply = await create({ type: 'business', country });
       assert.equal(reply.status, 200, reply.text);
       assert.deepEqual(reply.body.available_balance, { amount: 0, currency });
@@ -68,18 +87,68 @@ describe('POST /v1/fintech/accounts', () => {
     ['country user-assigned', { type: 'business', country: 'XK' }, 'parameter_invalid', 'country'],
     ['country a number', { type: 'business', country: 12 }, 'parameter_invalid', 'country'],
     ['country real but not served', { type: 'business', country: 'BR' }, 'country_unsupported', 'country'],
-    ['kyb without ein', { type: 'business', country: 'US', kyb: { legal_name: 'Acme' } }, 'parameter_missing', 'kyb.ein'],
-    ['kyb without legal_name', { type: 'business', country: 'US', kyb: { ein: '12-3456789' } }, 'parameter_missing', 'kyb.legal_name'],
+    [
+      'kyb without ein',
+      { type: 'business', country: 'US', kyb: { legal_name: 'Acme' } },
+      'parameter_missing',
+      'kyb.ein',
+    ],
+    [
+      'kyb without legal_name',
+      { type: 'business', country: 'US', kyb: { ein: '12-3456789' } },
+      'parameter_missing',
+      'kyb.legal_name',
+    ],
     ['kyb null', { type: 'business', country: 'US', kyb: null }, 'parameter_invalid', 'kyb'],
-    ['ein without dash', { type: 'business', country: 'US', kyb: { ein: '123456789', legal_name: 'Acme' } }, 'parameter_invalid', 'kyb.ein'],
-    ['ein with non-ASCII digits', { type: 'business', country: 'US', kyb: { ein: '١٢-3456789', legal_name: 'Acme' } }, 'parameter_invalid', 'kyb.ein'],
-    ['ein never-issued prefix', { type: 'business', country: 'US', kyb: { ein: '07-3456789', legal_name: 'Acme' } }, 'parameter_invalid', 'kyb.ein'],
-    ['legal_name blank', { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: '   ' } }, 'parameter_invalid', 'kyb.legal_name'],
-    ['legal_name 201 characters', { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'x'.repeat(201) } }, 'parameter_invalid', 'kyb.legal_name'],
-    ['legal_name control character', { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'Acme\u0007' } }, 'parameter_invalid', 'kyb.legal_name'],
-    ['legal_name lone surrogate', { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'Acme\ud800' } }, 'parameter_invalid', 'kyb.legal_name'],
+    [
+      'ein without dash',
+      { type: 'business', country: 'US', kyb: { ein: '123456789', legal_name: 'Acme' } },
+      'parameter_invalid',
+      'kyb.ein',
+    ],
+    [
+      'ein with non-ASCII digits',
+      { type: 'business', country: 'US', kyb: { ein: '١٢-3456789', legal_name: 'Acme' } },
+      'parameter_invalid',
+      'kyb.ein',
+    ],
+    [
+      'ein never-issued prefix',
+      { type: 'business', country: 'US', kyb: { ein: '07-3456789', legal_name: 'Acme' } },
+      'parameter_invalid',
+      'kyb.ein',
+    ],
+    [
+      'legal_name blank',
+      { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: '   ' } },
+      'parameter_invalid',
+      'kyb.legal_name',
+    ],
+    [
+      'legal_name 201 characters',
+      { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'x'.repeat(201) } },
+      'parameter_invalid',
+      'kyb.legal_name',
+    ],
+    [
+      'legal_name control character',
+      { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'Acme\u0007' } },
+      'parameter_invalid',
+      'kyb.legal_name',
+    ],
+    [
+      'legal_name lone surrogate',
+      { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'Acme\ud800' } },
+      'parameter_invalid',
+      'kyb.legal_name',
+    ],
     ['unknown top-level field', { type: 'business', country: 'US', balance: 100 }, 'parameter_unknown', 'balance'],
-    ['unknown nested field', { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'Acme', ssn: 'x' } }, 'parameter_unknown', 'kyb.ssn'],
+    [
+      'unknown nested field',
+      { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'Acme', ssn: 'x' } },
+      'parameter_unknown',
+      'kyb.ssn',
+    ],
     ['body an array', [{ type: 'business', country: 'US' }], 'body_malformed', ''],
     ['body a string', 'business', 'body_malformed', ''],
   ];
@@ -93,7 +162,11 @@ describe('POST /v1/fintech/accounts', () => {
   }
 
   test('a legal name of exactly 200 characters after trimming is accepted', async () => {
-    const reply = await create({ type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: ` ${'é'.repeat(200)} ` } });
+    const reply = await create({
+      type: 'business',
+      country: 'US',
+      kyb: { ein: '12-3456789', legal_name: ` ${'é'.repeat(200)} ` },
+    });
     assert.equal(reply.status, 200, reply.text);
   });
 

@@ -22,7 +22,10 @@ describe('retrieving and listing accounts', () => {
   after(() => server.close());
 
   test('retrieve returns the account as created', async () => {
-    const created = await call(server.url, 'POST', PATH, { key, json: { type: 'business', country: 'GB', kyb: { ein: '12-3456789', legal_name: 'Acme Ltd' } } });
+    const created = await call(server.url, 'POST', PATH, {
+      key,
+      json: { type: 'business', country: 'GB', kyb: { ein: '12-3456789', legal_name: 'Acme Ltd' } },
+    });
     const reply = await call(server.url, 'GET', `${PATH}/${created.body.id}`, { key });
     assert.equal(reply.status, 200);
     assert.deepEqual(reply.body, created.body);
@@ -63,8 +66,14 @@ describe('retrieving and listing accounts', () => {
     const liveIds = [await create(liveKey)];
     const sandbox = await list('', orgKey);
     const live = await list('', liveKey);
-    assert.deepEqual(sandbox.body.data.map((a: { id: string }) => a.id), sandboxIds.reverse());
-    assert.deepEqual(live.body.data.map((a: { id: string }) => a.id), liveIds);
+    assert.deepEqual(
+      sandbox.body.data.map((a: { id: string }) => a.id),
+      sandboxIds.reverse(),
+    );
+    assert.deepEqual(
+      live.body.data.map((a: { id: string }) => a.id),
+      liveIds,
+    );
     assert.equal(live.body.data[0].livemode, true);
     assert.equal(sandbox.body.data[0].livemode, false);
   });
@@ -77,7 +86,10 @@ describe('retrieving and listing accounts', () => {
     assert.equal(reply.status, 200);
     assert.equal(reply.body.object, 'list');
     assert.equal(reply.body.has_more, true);
-    assert.deepEqual(reply.body.data.map((a: { id: string }) => a.id), ids.slice(2).reverse());
+    assert.deepEqual(
+      reply.body.data.map((a: { id: string }) => a.id),
+      ids.slice(2).reverse(),
+    );
     assert.deepEqual(Object.keys(reply.body).sort(), ['data', 'has_more', 'object']);
   });
 
@@ -125,10 +137,16 @@ describe('retrieving and listing accounts', () => {
     const first = await list('?limit=2', k);
     assert.equal(first.body.has_more, true);
     const second = await list(`?limit=2&starting_after=${first.body.data[1].id}`, k);
-    assert.deepEqual(second.body.data.map((a: { id: string }) => a.id), [ids[0]]);
+    assert.deepEqual(
+      second.body.data.map((a: { id: string }) => a.id),
+      [ids[0]],
+    );
     assert.equal(second.body.has_more, false);
     const newer = await list(`?limit=2&ending_before=${ids[0]}`, k);
-    assert.deepEqual(newer.body.data.map((a: { id: string }) => a.id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      newer.body.data.map((a: { id: string }) => a.id),
+      [ids[2], ids[1]],
+    );
     assert.equal(newer.body.has_more, false);
   });
 
