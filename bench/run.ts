@@ -65,7 +65,11 @@ async function load(port: number, headers: Record<string, string>) {
   };
 }
 
-const stop = (child: ChildProcess) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')));
+const stop = (child: ChildProcess) =>
+  new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
 
 try {
   const baseline = await start(['bench/baseline.ts', join(dir, 'baseline.db')], {}, /listening (\d+)/);

@@ -1,28 +1,60 @@
 /**
- * `npm test`: the whole suite once on SQLite, then once more on PostgreSQL when TEST_POSTGRES_URL names a
- * database to create test databases from (CI always sets it; elsewhere the PostgreSQL pass is skipped with a
- * visible line). Exits non-zero when either pass fails.
+ * `npm test`, the one command that runs every check, in order: the type check, Biome, the whole suite on SQLite,
+ * the whole suite again on PostgreSQL when TEST_POSTGRES_URL names a database to create test databases from (CI
+ * always sets it; elsewhere that pass is skipped with a visible line), then the campaigns' short runs. Each step
+ * prints a header; the exit code is non-zero when any step failed.
  */
 import { spawnSync } from 'node:child_process';
 
-function pass(backend: 'sqlite' | 'postgres'): number {
-  process.stdout.write(`\n# ===== test pass: ${backend === 'sqlite' ? 'SQLite (embedded)' : 'PostgreSQL'} =====\n`);
-  const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', 'test/**/*.test.ts'], {
-    stdio: 'inherit',
-    env: { ...process.env, PLINTH_TEST_BACKEND: backend },
-  });
-  return result.status ?? 1;
+// Test files run side by side: each starts its own server on its own database and port, so they share nothing.
+const CONCURRENCY = process.env.TEST_CONCURRENCY ?? '4';
+const bin = (name: string) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname;
+
+interface Step {
+  name: string;
+  command: string[];
+  env?: Record<string, string>;
 }
 
-let failed = pass('sqlite') !== 0;
+function run(step: Step): boolean {
+  process.stdout.write(`\n# ===== ${step.name} =====\n`);
+  const started = Date.now();
+  const [command, ...args] = step.command;
+  const result = spawnSync(command!, args, { stdio: 'inherit', env: { ...process.env, ...step.env } });
+  const ok = result.status === 0;
+  process.stdout.write(`# ${step.name}: ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return ok;
+}
+
+const suite = (backend: 'sqlite' | 'postgres'): Step => ({
+  name: `test pass: ${backend === 'sqlite' ? 'SQLite (embedded)' : 'PostgreSQL'}`,
+  command: [
+    process.execPath,
+    '--test',
+    `--test-concurrency=${CONCURRENCY}`,
+    '--test-reporter=spec',
+    'test/**/*.test.ts',
+  ],
+  env: { PLINTH_TEST_BACKEND: backend },
+});
+
+const steps: Step[] = [
+  { name: 'type check (tsc --noEmit)', command: [bin('tsc'), '--noEmit', '-p', '.'] },
+  { name: 'lint and format (biome check)', command: [bin('biome'), 'check', '.'] },
+  suite('sqlite'),
+];
+let failed = false;
 if (process.env.TEST_POSTGRES_URL) {
-  failed = pass('postgres') !== 0 || failed;
+  steps.push(suite('postgres'));
 } else if (process.env.CI) {
   process.stdout.write('# the PostgreSQL pass is required in CI: set TEST_POSTGRES_URL\n');
   failed = true;
 } else {
   process.stdout.write(
-    '\n# SKIPPED: the PostgreSQL pass. Set TEST_POSTGRES_URL=postgres://user@host:5432/db (a role that may create databases) to run it.\n',
+    '\n# SKIPPED: the PostgreSQL pass. Set TEST_POSTGRES_URL=postgres://user@host:5432/db ' +
+      '(a role that may create databases) to run it.\n',
   );
 }
+for (const step of steps) failed = !run(step) || failed;
+process.stdout.write(`\n# npm test: ${failed ? 'FAILED' : 'all steps passed'}\n`);
 process.exit(failed ? 1 : 0);

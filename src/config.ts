@@ -52,7 +52,8 @@ export const PlatformSettings = Type.Object({
   PORT: integer(8080, 0, 65535, 'port to listen on'),
   DATABASE_URL: text(
     'sqlite:./data/plinth.db',
-    '`sqlite:<path>`, relative to the working directory (the directory is created if missing); or `postgres://user:password@host:5432/db`',
+    '`sqlite:<path>`, relative to the working directory (the directory is created if missing); or ' +
+      '`postgres://user:password@host:5432/db`',
     databaseUrl,
   ),
   DATABASE_POOL_SIZE: integer(10, 1, 1000, 'PostgreSQL connections per process'),
@@ -77,7 +78,8 @@ export const PlatformSettings = Type.Object({
   SANDBOX_SIGNUP: flag(true, '`off` makes `POST /v1/sandbox/signup` answer 403 `permission_denied`'),
   TRUST_PROXY: text(
     'false',
-    'a hop count, or a comma-separated list of proxy addresses/CIDRs, whose `X-Forwarded-For` to believe; `true` is refused',
+    'a hop count, or a comma-separated list of proxy addresses/CIDRs, whose `X-Forwarded-For` to believe; `true` ' +
+      'is refused',
     trustProxy,
   ),
   IDEMPOTENCY_TTL_HOURS: integer(24, 24, 24 * 365, 'how long idempotency keys and their responses are kept (≥ 24)'),

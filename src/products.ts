@@ -1,7 +1,10 @@
 import type { Static } from 'typebox';
 import { fintech } from './products/fintech/index.ts';
 
-/** The product registry: one line per product. The app, the migrator, the OpenAPI tags and the settings loop over it. */
+/**
+ * The product registry: one line per product. The app, the migrator, the OpenAPI tags and the settings loop over
+ * it.
+ */
 export const PRODUCTS = [fintech] as const;
 
 type Each = (typeof PRODUCTS)[number];

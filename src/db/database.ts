@@ -91,8 +91,14 @@ const NETWORK_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
 ]);
-const PG_POOL_MESSAGES =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end)/;
+const PG_POOL_MESSAGES = new RegExp(
+  `^(${[
+    'Connection terminated',
+    'timeout exceeded when trying to connect',
+    'Client has encountered a connection error',
+    'Cannot use a pool after calling end',
+  ].join('|')})`,
+);
 
 /** True for errors that mean the database is unreachable or unable to write: answered with 503, not 500. */
 export function isDatabaseUnavailable(error: unknown): boolean {

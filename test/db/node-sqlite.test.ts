@@ -59,7 +59,12 @@ test('the same SQL text reuses one prepared statement', () => {
   const native = new DatabaseSync(':memory:');
   const counting = new Proxy(native, {
     get: (t, p) =>
-      p === 'prepare' ? (s: string) => (prepared++, t.prepare(s)) : (Reflect.get(t, p).bind?.(t) ?? Reflect.get(t, p)),
+      p === 'prepare'
+        ? (s: string) => {
+            prepared++;
+            return t.prepare(s);
+          }
+        : (Reflect.get(t, p).bind?.(t) ?? Reflect.get(t, p)),
   });
   const adapter = kyselySqliteDatabase(counting as DatabaseSync);
   for (let i = 0; i < 5; i++) adapter.prepare('select 1');

@@ -12,7 +12,7 @@ export const DOCUMENT = JSON.parse(readFileSync(new URL('../../openapi/openapi.j
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema(DOCUMENT, 'openapi');
 
-const escape = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
 const operations = Object.entries<Record<string, unknown>>(DOCUMENT.paths).flatMap(([template, item]) =>
   Object.keys(item).map((method) => ({
@@ -53,7 +53,7 @@ export function checkResponse(
     validate('/components/schemas/Problem', body, `${method} ${path} → ${status}`);
     return;
   }
-  const base = `/paths/${escape(operation.template)}/${method.toLowerCase()}/responses`;
+  const base = `/paths/${escapePointer(operation.template)}/${method.toLowerCase()}/responses`;
   const responses = DOCUMENT.paths[operation.template][method.toLowerCase()].responses;
   assert.ok(
     responses[String(status)],
@@ -66,7 +66,7 @@ export function checkResponse(
   );
   const isJson = /json$/.test(contentType);
   validate(
-    `${base}/${status}/content/${escape(contentType)}/schema`,
+    `${base}/${status}/content/${escapePointer(contentType)}/schema`,
     isJson ? body : text,
     `${method} ${operation.template} → ${status}`,
   );

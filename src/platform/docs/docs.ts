@@ -111,7 +111,8 @@ export function installDocs(app: FastifyInstance): void {
     },
     async (_request, reply) => {
       bundle ??= readFileSync(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'), 'utf8')
-        // The bundle's one remote asset, the "API docs by Redocly" badge, is replaced so that nothing leaves this server.
+        // The bundle's one remote asset, the "API docs by Redocly" badge, is replaced so that nothing leaves this
+        // server.
         .replace('https://cdn.redoc.ly/redoc/logo-mini.svg', REDOCLY_BADGE);
       return reply
         .type('application/javascript; charset=utf-8')

@@ -2,6 +2,7 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import { ERROR_CODES, type ErrorCode, problemType } from '../http/errors.ts';
 import { Problem } from '../http/problem.schema.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked and edited by keyword
 type Json = Record<string, any>;
 
 /** Authenticated POSTs take an Idempotency-Key (see platform/idempotency.ts). */
@@ -116,10 +117,14 @@ export function swaggerOptions(productTags: { name: string; description: string 
         title: 'Plinth API',
         version: OPENAPI_VERSION,
         description:
-          'One HTTP JSON API for every Plinth product, under `/v1`. Authenticate with `Authorization: Bearer <API key>`: ' +
-          '`sk_test_…` keys act in the sandbox, `sk_live_…` keys on live data, and each sees only its own objects. ' +
-          'Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error catalogue at `/docs/errors`. ' +
-          'Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`. Enums documented as open may gain values: accept values you do not know.',
+          'One HTTP JSON API for every Plinth product, under `/v1`. Authenticate with `Authorization: Bearer ' +
+          '<API key>`: ' +
+          '`sk_test_…` keys act in the sandbox, `sk_live_…` keys on live data, ' +
+          'and each sees only its own objects. ' +
+          'Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error ' +
+          'catalogue at `/docs/errors`. ' +
+          'Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`. Enums documented as open may gain values: accept values ' +
+          'you do not know.',
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
       servers: [{ url: 'http://127.0.0.1:8080', description: 'A local Plinth (`npm start`)' }],
@@ -128,7 +133,8 @@ export function swaggerOptions(productTags: { name: string; description: string 
         {
           name: 'API keys',
           description:
-            'Sandbox sign-up and key management. A key sees and manages only its own organisation’s keys of its own mode.',
+            'Sandbox sign-up and key management. A key sees and manages only its own organisation’s keys of its ' +
+            'own mode.',
         },
         { name: 'Operations', description: 'Health and readiness, outside `/v1` and without authentication.' },
         { name: 'Documentation', description: 'This document, its rendering and the error catalogue.' },
@@ -149,9 +155,13 @@ export function swaggerOptions(productTags: { name: string; description: string 
             in: 'header',
             required: false,
             description:
-              'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. ' +
-              'The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; ' +
-              'while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.',
+              'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, ' +
+              'unique per request, scoped to your organisation and mode. ' +
+              'The same key with the same request replays the first response byte for byte ' +
+              '(`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 ' +
+              '`idempotency_key_reused`; ' +
+              'while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before ' +
+              'they ran, and 5xx, are not stored. Keys are kept at least 24 hours.',
             schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
             example: '7f1c9a52-5b7e-4c8e-9a57-3e1f0d2c6b4a',
           },
@@ -170,12 +180,15 @@ export function swaggerOptions(productTags: { name: string; description: string 
           'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
           RateLimit: {
             description:
-              'The calling key’s remaining quota (draft-ietf-httpapi-ratelimit-headers-09): `"default";r=<requests left now>;t=<seconds until the quota is full again>`.',
+              'The calling key’s remaining quota (draft-ietf-httpapi-ratelimit-headers-09): ' +
+              '`"default";r=<requests left now>;t=<seconds until the quota is full again>`.',
             schema: { type: 'string', pattern: '^"default";r=\\d+;t=\\d+$' },
           },
           'RateLimit-Policy': {
             description:
-              'The calling key’s policy (draft-ietf-httpapi-ratelimit-headers-09): `"default";q=<quota>;w=<window in seconds>`. Live keys default to 100 per second, sandbox keys to 25, each with an equal burst.',
+              'The calling key’s policy (draft-ietf-httpapi-ratelimit-headers-09): ' +
+              '`"default";q=<quota>;w=<window in seconds>`. Live keys default to 100 per second, sandbox keys to ' +
+              '25, each with an equal burst.',
             schema: { type: 'string', pattern: '^"default";q=\\d+;w=\\d+$' },
           },
         },

@@ -7,7 +7,8 @@ export const ERROR_CODES = {
     status: 400,
     title: 'Malformed body',
     description:
-      'The body is not a JSON object this API accepts: invalid JSON or UTF-8, duplicate or forbidden (`__proto__`, `constructor`) keys, NUL characters, or nesting deeper than 32.',
+      'The body is not a JSON object this API accepts: invalid JSON or UTF-8, duplicate or forbidden ' +
+      '(`__proto__`, `constructor`) keys, NUL characters, or nesting deeper than 32.',
   },
   parameter_missing: {
     status: 400,
@@ -48,7 +49,8 @@ export const ERROR_CODES = {
     status: 404,
     title: 'Resource not found',
     description:
-      'No object with this id is visible to this key. Objects of other organisations and of the other mode are indistinguishable from ids that never existed.',
+      'No object with this id is visible to this key. Objects of other organisations and of the other mode are ' +
+      'indistinguishable from ids that never existed.',
   },
   route_not_found: { status: 404, title: 'Route not found', description: 'No route has this path.' },
   method_not_allowed: {

@@ -41,7 +41,10 @@ export function toApiError(error: FastifyError | Error): ApiError {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every registered route: path pattern → methods. Backs 405s, and the test that compares it to the OpenAPI document. */
+    /**
+     * Every registered route: path pattern → methods. Backs 405s, and the test that compares it to the OpenAPI
+     * document.
+     */
     routeTable: ReadonlyMap<string, ReadonlySet<string>>;
   }
 }

@@ -92,7 +92,10 @@ export async function releaseClaim(db: Executor, scope: Scope, requestId: string
     .execute();
 }
 
-/** Deletes about `limit` of the oldest keys created before `cutoff` (more only on equal timestamps); returns how many. */
+/**
+ * Deletes about `limit` of the oldest keys created before `cutoff` (more only on equal timestamps); returns how
+ * many.
+ */
 export async function deleteOlderThan(db: Executor, cutoff: string, limit: number): Promise<number> {
   const last = await db
     .selectFrom('idempotency_keys')

@@ -37,7 +37,8 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         tags: ['API keys'],
         summary: 'Sign up for the sandbox',
         description:
-          'Creates an organisation and its first sandbox key, which works on the very next request. No key needed. Limited per client address; a deployment may switch it off (`permission_denied`).',
+          'Creates an organisation and its first sandbox key, which works on the very next request. No key ' +
+          'needed. Limited per client address; a deployment may switch it off (`permission_denied`).',
         security: [],
         'x-body-optional': true,
         'x-problems': ['permission_denied', 'rate_limited'],
@@ -62,7 +63,8 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         tags: ['API keys'],
         summary: 'Create an API key',
         description:
-          "A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.",
+          "A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The " +
+          'secret `key` is in this response only.',
         'x-body-optional': true,
         'x-problems': ['permission_denied'],
         body: ApiKeyCreateBody,
@@ -97,7 +99,8 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         tags: ['API keys'],
         summary: 'Revoke an API key',
         description:
-          'Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`.',
+          'Every process refuses the key from its next request on. Revoking twice is harmless and keeps the ' +
+          'first `revoked_at`.',
         'x-body-optional': true,
         params: KeyIdParams,
         body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.' }),

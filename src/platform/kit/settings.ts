@@ -39,7 +39,8 @@ export function defaultText(schema: TSchema): string {
   return String(value ?? '');
 }
 
-function parseOne(name: string, schema: Record<string, any>, raw: string, context: { env: Env; cwd: string }): unknown {
+// biome-ignore lint/suspicious/noExplicitAny: a JSON schema read by keyword
+function parseOne(schema: Record<string, any>, raw: string, context: { env: Env; cwd: string }): unknown {
   if (typeof schema['x-parse'] === 'function') return (schema['x-parse'] as Parser<unknown>)(raw, context);
   if (schema.type === 'integer') {
     const { minimum, maximum } = schema as { minimum: number; maximum: number };
@@ -67,7 +68,7 @@ export function parseSettings<T>(schema: TObject, env: Env, cwd: string): T {
     const given = env[name];
     const raw = given === undefined || given === '' ? defaultText(property) : given;
     try {
-      values[name] = parseOne(name, property as Record<string, unknown>, raw, { env, cwd });
+      values[name] = parseOne(property as Record<string, unknown>, raw, { env, cwd });
     } catch (error) {
       throw new ConfigError(name, (error as Error).message);
     }

@@ -20,7 +20,8 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps): void {
         tags: ['Fintech accounts'],
         summary: 'Create an account',
         description:
-          'Creates an `active` account with a zero balance in the currency of its country. `{"type":"business","country":"US"}` alone is a complete request.',
+          'Creates an `active` account with a zero balance in the currency of its country. ' +
+          '`{"type":"business","country":"US"}` alone is a complete request.',
         'x-problems': ['country_unsupported'],
         body: AccountCreateBody,
         response: { 200: AccountRef },

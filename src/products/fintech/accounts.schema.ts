@@ -60,7 +60,8 @@ export const Account = Type.Object(
     country: Type.String({ description: 'ISO 3166-1 alpha-2 code.' }),
     status: Type.String({
       description:
-        'Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must accept values they do not know.',
+        'Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must ' +
+        'accept values they do not know.',
       examples: ['active'],
     }),
     available_balance: Type.Object(

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { gcra, memoryRateLimiter } from '../../../src/platform/http/rate-limit.ts';
 import { assertRateLimited, burst } from '../../helpers/burst.ts';
-import { call, type Reply, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, startServer, type TestServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 

@@ -232,9 +232,9 @@ describe('Idempotency-Key', () => {
           const answers = new Map<string, Array<{ body: number; reply: Reply }>>();
           for (const batch of batches) {
             const replies = await Promise.all(batch.map((c) => create(`${run}-${c.key}`, bodies[c.body], k)));
-            batch.forEach((c, i) =>
-              answers.set(c.key, [...(answers.get(c.key) ?? []), { body: c.body, reply: replies[i]! }]),
-            );
+            for (const [i, c] of batch.entries()) {
+              answers.set(c.key, [...(answers.get(c.key) ?? []), { body: c.body, reply: replies[i]! }]);
+            }
           }
           let succeeded = 0;
           for (const list of answers.values()) {
