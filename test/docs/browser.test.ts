@@ -44,7 +44,6 @@ describe('the rendered API reference at /docs', { skip: available ? false : `no 
     // Redoc renders each operation as an h2 in the main column.
     await page.locator('h2', { hasText: 'Create an account' }).waitFor({ timeout: 30_000 });
     if (process.env.DOCS_SCREENSHOT) await page.screenshot({ path: process.env.DOCS_SCREENSHOT });
-    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's rendered text, not a DOM node's property
     const text = await page.locator('body').innerText();
     for (const expected of ['country', 'kyb', 'legal_name', 'available_balance', 'Fintech accounts'])
       assert.ok(text.includes(expected), `the page shows ${expected}`);
@@ -57,7 +56,6 @@ describe('the rendered API reference at /docs', { skip: available ? false : `no 
     await page.goto(`${server.url}/docs/errors#country_unsupported`);
     const entry = page.locator('#country_unsupported');
     assert.ok(await entry.isVisible());
-    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's rendered text, not a DOM node's property
     assert.match(await entry.innerText(), /country_unsupported — 400 Country not supported/);
   });
 });
