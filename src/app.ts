@@ -12,9 +12,11 @@ import { installErrorHandling, sendProblem } from './platform/http/problem.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/http/rate-limit.ts';
 import { installRequestId, REDACT_PATHS, RequestLogController, requestId } from './platform/http/request-log.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
-import { installIdempotency, startPurge } from './platform/idempotency/idempotency.ts';
+import { idempotencyStep } from './platform/idempotency/idempotency.ts';
+import { startPurge } from './platform/idempotency/purge.ts';
 import { apiKeysRoutes } from './platform/keys/api-keys.routes.ts';
 import { installAuth } from './platform/keys/auth.ts';
+import { keyVerifier } from './platform/keys/verify.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
 import { PRODUCTS } from './products.ts';
 
@@ -84,21 +86,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   refuseWhileClosing(app);
 
   const limiter =
-    deps.limiter ?? (config.REDIS_URL ? redisRateLimiter(config.REDIS_URL, app.log) : memoryRateLimiter());
+    deps.limiter ??
+    (config.REDIS_URL ? redisRateLimiter(config.REDIS_URL, app.log, config.REDIS_TIMEOUT_MS) : memoryRateLimiter());
   app.addHook('onClose', () => limiter.close());
   await limiter.ready();
   const perKey = (rate: number) => ({ rate, burst: rate });
+  const keys = keyVerifier(database.db);
   installAuth(app, {
-    db: database.db,
-    clock,
+    verify: keys.verify,
     limiter,
     keyLimits: { live: perKey(config.RATE_LIMIT_LIVE), sandbox: perKey(config.RATE_LIMIT_SANDBOX) },
     authFailureLimit: { rate: config.AUTH_FAILURE_PER_SECOND, burst: config.AUTH_FAILURE_BURST },
   });
   installJsonBody(app);
-  installIdempotency(app, { db: database.db, clock, lockTimeoutMs: config.IDEMPOTENCY_LOCK_SECONDS * 1000 });
+  const withIdempotency = idempotencyStep({ database, clock });
   const ttlMs = config.IDEMPOTENCY_TTL_HOURS * 3_600_000;
-  const stopPurge = startPurge(database.db, clock, ttlMs, config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS * 1000, app.log);
+  const stopPurge = startPurge(database, clock, ttlMs, config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS * 1000, app.log);
   app.addHook('onClose', async () => stopPurge());
 
   await app.register(swagger, swaggerOptions(PRODUCTS.flatMap((p) => p.tags)));
@@ -106,11 +109,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installDocs(app);
   apiKeysRoutes(app, {
     db: database.db,
+    write: database.write,
     clock,
+    withIdempotency,
+    forgetKey: keys.forget,
     limiter,
     signupLimit: { rate: config.SIGNUP_PER_HOUR / 3600, burst: config.SIGNUP_PER_HOUR },
     signupEnabled: config.SANDBOX_SIGNUP,
   });
-  for (const product of PRODUCTS) product.routes(app, { database, clock, settings: config });
+  for (const product of PRODUCTS) product.routes(app, { database, clock, settings: config, withIdempotency });
   return app;
 }

@@ -70,6 +70,12 @@ export const PlatformSettings = Type.Object({
     '`redis://…` or `rediss://…`: share rate-limit state across processes; unset keeps it in the process',
     redisUrl,
   ),
+  REDIS_TIMEOUT_MS: integer(
+    100,
+    1,
+    60_000,
+    'how long a rate-limit check waits for Redis before this process limits on its own until Redis answers',
+  ),
   RATE_LIMIT_LIVE: integer(100, 1, 1_000_000, 'requests per second per live key, with an equal burst'),
   RATE_LIMIT_SANDBOX: integer(25, 1, 1_000_000, 'requests per second per sandbox key, with an equal burst'),
   AUTH_FAILURE_BURST: integer(20, 1, 1_000_000, 'failed authentications per client address before 429'),
@@ -83,12 +89,6 @@ export const PlatformSettings = Type.Object({
     trustProxy,
   ),
   IDEMPOTENCY_TTL_HOURS: integer(24, 24, 24 * 365, 'how long idempotency keys and their responses are kept (≥ 24)'),
-  IDEMPOTENCY_LOCK_SECONDS: integer(
-    60,
-    1,
-    86_400,
-    'after this, a claim whose request never finished may be taken over',
-  ),
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: integer(60, 1, 86_400, 'how often expired keys are purged'),
 });
 

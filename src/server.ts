@@ -2,7 +2,6 @@ import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
 import { lockSqliteForServer } from './db/sqlite-lock.ts';
 import { ALL_MIGRATIONS } from './migrations.ts';
 
@@ -32,7 +31,7 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
     poolSize: config.DATABASE_POOL_SIZE,
     onIdleError: (error) => logIdleError(error),
   });
-  if (migrate) await migrateToLatest(database.db, ALL_MIGRATIONS);
+  if (migrate) await database.migrate(ALL_MIGRATIONS);
   const app = await buildApp({ config, database });
   logIdleError = (error) => app.log.warn({ err: error }, 'database: an idle connection failed; it will be replaced');
 
@@ -70,7 +69,7 @@ const MAX_STARTUP_FAILURES = 5;
  */
 async function supervise(config: Config): Promise<void> {
   const database = openDatabase(config.DATABASE_URL);
-  await migrateToLatest(database.db, ALL_MIGRATIONS);
+  await database.migrate(ALL_MIGRATIONS);
   await database.close();
   let stopping = false;
   let startupFailures = 0;

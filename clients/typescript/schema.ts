@@ -271,8 +271,8 @@ export interface components {
             created_at: string;
             /** @description When it was revoked; `null` while it works. */
             revoked_at: string | null;
-            /** @description The secret key. Shown only here, once: store it now. */
-            key: string;
+            /** @description The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice. */
+            key: string | null;
         };
         /** @description One page of the organisation's keys of the caller's mode, newest first, never their secrets. */
         ApiKeyList: {

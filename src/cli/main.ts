@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
 import { ALL_MIGRATIONS } from '../migrations.ts';
 import { createKeyForOrgName, listKeysForOrgName, revokeKeyById } from '../platform/keys/api-keys.service.ts';
 import { apiKeyFromRow } from '../platform/keys/api-keys.view.ts';
@@ -21,9 +20,9 @@ async function run(argv: string[], database: Database): Promise<void> {
     allowPositionals: true,
     options: { org: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean', default: false } },
   });
-  const deps = { db: database.db, clock: systemClock };
+  const deps = { db: database.db, write: database.write, clock: systemClock };
   const [group, action, ...rest] = positionals;
-  await migrateToLatest(database.db, ALL_MIGRATIONS);
+  await database.migrate(ALL_MIGRATIONS);
   if (group === 'migrate' && action === undefined) {
     process.stderr.write('migrations are up to date\n');
     return;

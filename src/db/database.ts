@@ -1,18 +1,35 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
-import { kyselySqliteDatabase } from './node-sqlite.ts';
+import type { Kysely, Migration } from 'kysely';
+import type { CommitStats } from './group-commit.ts';
+import { openPostgres } from './postgres.ts';
+import { openSqlite } from './sqlite.ts';
 import type { Tables } from './tables.ts';
 
-export type Db = Kysely<Tables>;
+export { isDatabaseUnavailable } from './errors.ts';
+export type { CommitStats } from './group-commit.ts';
 
+/** A handle for reads. On SQLite it is a connection of its own, so a read never waits for the writer. */
+export type Db = Kysely<Tables>;
+/** The handle a write runs on: its own transaction (PostgreSQL) or its savepoint in a shared one (SQLite). */
+export type Trx = Kysely<Tables>;
+
+/**
+ * The database, whichever backend: reads on `db`, every write through `write`, the one write pipeline. A write's
+ * promise settles only after its commit is durable, so whatever is answered from it has been stored.
+ */
 export interface Database {
-  db: Db;
   dialect: 'sqlite' | 'postgres';
+  db: Db;
+  /** Runs `work` in one transaction (a savepoint of a group commit on SQLite); commits, then resolves. */
+  write<T>(work: (trx: Trx) => Promise<T>): Promise<T>;
+  /** Applies the pending ones of these migrations (see db/migrate.ts); returns the names it applied. */
+  migrate(sets: Record<string, Migration>[]): Promise<string[]>;
+  /** Called after every commit with what it cost (the app's /metrics observes it). */
+  onCommit(listener: (stats: CommitStats) => void): void;
+  /** Throws, with a line an operator can act on, when the database would not keep acknowledged writes. */
+  checkDurability(): Promise<void>;
   /** True when the database answers a trivial query; backs /readyz. */
   ping(): Promise<boolean>;
+  /** Lets queued writes finish, then closes every connection. */
   close(): Promise<void>;
 }
 
@@ -28,89 +45,4 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   throw new Error(`unsupported DATABASE_URL scheme: ${url.split(':')[0]}`);
-}
-
-function withPing(db: Db, dialect: Database['dialect']): Database {
-  return {
-    db,
-    dialect,
-    async ping() {
-      try {
-        await sql`select 1`.execute(db);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    close: () => db.destroy(),
-  };
-}
-
-function openPostgres(url: string, options: DatabaseOptions): Database {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    // Fail fast when the server is gone, so that a request gets its 503 in seconds, not minutes.
-    connectionTimeoutMillis: 3000,
-    idleTimeoutMillis: 30_000,
-  });
-  // An idle connection that dies must not take the process with it; the pool replaces it on next use.
-  pool.on('error', (error) => options.onIdleError?.(error));
-  return withPing(new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
-}
-
-function openSqlite(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const native = new DatabaseSync(path);
-  // WAL lets readers run beside the writer; synchronous=FULL fsyncs the WAL on every commit, so an
-  // acknowledged write survives power loss, not just a process crash.
-  native.exec('PRAGMA journal_mode = WAL');
-  native.exec('PRAGMA synchronous = FULL');
-  native.exec('PRAGMA busy_timeout = 5000');
-  native.exec('PRAGMA foreign_keys = ON');
-  return withPing(
-    new Kysely<Tables>({ dialect: new SqliteDialect({ database: kyselySqliteDatabase(native) }) }),
-    'sqlite',
-  );
-}
-
-// SQLite primary result codes that mean "the database cannot serve now", not "this request is wrong":
-// BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN.
-const SQLITE_UNAVAILABLE = new Set([5, 6, 8, 10, 13, 14]);
-
-// PostgreSQL SQLSTATE classes and codes that mean "cannot serve now": connection exceptions (08), insufficient
-// resources (53), operator intervention such as a shutdown or restart (57P01–57P03), and serialization
-// failures under load (40001, 40P01) which a retry resolves.
-const PG_UNAVAILABLE = /^(08|53|57P0[1-3]|40001|40P01)/;
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
-const PG_POOL_MESSAGES = new RegExp(
-  `^(${[
-    'Connection terminated',
-    'timeout exceeded when trying to connect',
-    'Client has encountered a connection error',
-    'Cannot use a pool after calling end',
-  ].join('|')})`,
-);
-
-/** True for errors that mean the database is unreachable or unable to write: answered with 503, not 500. */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as { code?: unknown; errcode?: unknown };
-  if (
-    typeof e.code === 'string' &&
-    (NETWORK_CODES.has(e.code) || (/^[0-9A-Z]{5}$/.test(e.code) && PG_UNAVAILABLE.test(e.code)))
-  )
-    return true;
-  if (error instanceof Error && PG_POOL_MESSAGES.test(error.message)) return true;
-  if (e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') return SQLITE_UNAVAILABLE.has(e.errcode & 0xff);
-  if (e.code === 'ERR_INVALID_STATE') return true; // node:sqlite: "database is not open"
-  // Kysely after destroy(), i.e. a request that arrives while the process closes its database.
-  return error instanceof Error && error.message === 'driver has already been destroyed';
 }

@@ -11,7 +11,9 @@ const STATEMENT_CACHE_SIZE = 200;
 export function kyselySqliteDatabase(db: DatabaseSync): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
-    close: () => db.close(),
+    close: () => {
+      if (db.isOpen) db.close(); // Plinth may have closed it first (see sqlite.ts)
+    },
     prepare(sql: string): SqliteStatement {
       let statement = cache.get(sql);
       if (statement === undefined) {

@@ -1,46 +1,35 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** The one file that names a database, whatever path reaches it: symlinks and relative segments resolved. */
+function canonicalPath(databasePath: string): string {
+  mkdirSync(dirname(databasePath), { recursive: true }); // the first start on a new machine: ./data does not exist
+  if (existsSync(databasePath)) return realpathSync(databasePath);
+  return join(realpathSync(dirname(databasePath)), basename(databasePath));
 }
 
 /**
- * SQLite mode is one server process per database file: a second `npm start` on the same file is refused here.
- * (Several processes could share a WAL database, but every write would queue on one file lock across them,
- * and the rate limits would be per process; that deployment is PostgreSQL's.) The operator CLI is not a server
- * and runs beside it. A lock left by a process that died (kill -9) is taken over. Returns the release function.
+ * SQLite mode is one server process per database file (its group commit and in-process rate limits assume it; more
+ * processes are PostgreSQL's deployment). The guard is an exclusive SQLite lock on a file beside the database: a
+ * POSIX record lock, which the kernel drops the moment the process dies, however it dies (kill -9 included, before
+ * it is even reaped), so a restart straight after a crash always succeeds and no stale pid can refuse it. The lock
+ * file is named after the database's real path, so a symlink or another relative path cannot let a second server in.
+ * The operator CLI does not take it and runs beside the server. Returns the release function.
  */
 export function lockSqliteForServer(databasePath: string): () => void {
-  const lockPath = `${databasePath}.server.lock`;
-  mkdirSync(dirname(databasePath), { recursive: true }); // the first start on a new machine: ./data does not exist yet
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        try {
-          if (readFileSync(lockPath, 'utf8') === String(process.pid)) unlinkSync(lockPath);
-        } catch {
-          // already gone
-        }
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number(readFileSync(lockPath, 'utf8'));
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
-        throw new Error(
-          `another Plinth server (pid ${holder}) serves ${databasePath}; SQLite mode runs one server process (use PostgreSQL for more)`,
-        );
-      }
-      unlinkSync(lockPath); // stale: its process is gone
-    }
+  const lockPath = `${canonicalPath(databasePath)}.server-lock`;
+  const lock = new DatabaseSync(lockPath);
+  try {
+    lock.exec('PRAGMA busy_timeout = 0');
+    lock.exec('PRAGMA locking_mode = EXCLUSIVE');
+    lock.exec('BEGIN EXCLUSIVE'); // held until this process closes the file or dies
+  } catch {
+    lock.close();
+    throw new Error(
+      `another Plinth server already serves ${databasePath}; ` +
+        'SQLite mode runs one server process per database (use PostgreSQL for more)',
+    );
   }
-  throw new Error(`could not lock ${databasePath}`);
+  return () => lock.close();
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Migration } from 'kysely';
 import type { Static, TObject } from 'typebox';
 import type { Database } from '../db/database.ts';
+import type { WithIdempotency } from './idempotency/idempotency.ts';
 import type { Clock } from './kit/time.ts';
 
 /** What the platform hands every product: built once at start-up, passed in (no module-level singletons). */
@@ -10,6 +11,8 @@ export interface ProductDeps<Settings> {
   clock: Clock;
   /** The product's own settings, parsed from the environment with everything else at start-up. */
   settings: Settings;
+  /** The step every POST handler wraps around its service call: one write, idempotent under a key. */
+  withIdempotency: WithIdempotency;
 }
 
 /**

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { KEY_CACHE_MS } from '../../src/platform/keys/verify.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { run, type ServerProcess, spawnServer } from '../helpers/process.ts';
 import { call } from '../helpers/server.ts';
@@ -73,7 +74,8 @@ describe('operator CLI', () => {
     const revoked = await cli('keys', 'revoke', created.id);
     assert.equal(revoked.code, 0, revoked.stderr);
     assert.match(JSON.parse(revoked.stdout).revoked_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/);
-    // No cache: the very next request, on another process, is refused.
+    // The server trusts a verified key for at most KEY_CACHE_MS: past that, it refuses the key revoked elsewhere.
+    await new Promise((resolve) => setTimeout(resolve, KEY_CACHE_MS + 50));
     assert.equal((await call(server.url, 'GET', '/v1/fintech/accounts', { key: created.key })).status, 401);
     assert.equal((await cli('keys', 'revoke', created.id)).code, 0, 'revoking twice is harmless');
   });

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
 import { ALL_MIGRATIONS } from '../../src/migrations.ts';
 import { createKeyForOrgName } from '../../src/platform/keys/api-keys.service.ts';
 import type { Mode } from '../../src/platform/keys/principal.ts';
@@ -15,6 +14,8 @@ export interface TestServer {
   url: string;
   app: FastifyInstance;
   database: Database;
+  /** The DATABASE_URL the server runs on. */
+  databaseUrl: string;
   /** Every log line the server wrote, as text. */
   logs: string[];
   /** A fresh key for the named org (created if needed), through the same service as the operator CLI. */
@@ -35,7 +36,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   const fresh = await freshDatabase();
   const config = loadConfig({ DATABASE_URL: fresh.url, LOG_LEVEL: 'info', ...UNLIMITED, ...env });
   const database = openDatabase(config.DATABASE_URL);
-  await migrateToLatest(database.db, ALL_MIGRATIONS);
+  await database.migrate(ALL_MIGRATIONS);
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -55,9 +56,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     url: `http://127.0.0.1:${address.port}`,
     app,
     database,
+    databaseUrl: config.DATABASE_URL,
     logs,
     key: async (org, mode = 'sandbox') =>
-      (await createKeyForOrgName({ db: database.db, clock: systemClock }, org, mode)).key,
+      (await createKeyForOrgName({ db: database.db, write: database.write, clock: systemClock }, org, mode)).key,
     async close() {
       await app.close();
       await database.close();

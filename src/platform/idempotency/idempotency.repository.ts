@@ -1,9 +1,7 @@
-import type { Db } from '../../db/database.ts';
-import type { Trx } from '../../db/write.ts';
+import { sql } from 'kysely';
+import type { Db, Trx } from '../../db/database.ts';
 import type { Mode } from '../keys/principal.ts';
 import type { IdempotencyKeysTable } from './tables.ts';
-
-type Executor = Db | Trx;
 
 export interface Scope {
   orgId: string;
@@ -12,92 +10,69 @@ export interface Scope {
 }
 
 export interface StoredResponse {
-  response_status: number;
-  response_body: string;
-  request_id: string;
+  fingerprint: string;
+  status: number;
+  body: string;
+  /** The request whose response this is: a replay answers with its Request-Id. */
+  requestId: string;
 }
 
 const where = (scope: Scope) => ({ org_id: scope.orgId, mode: scope.mode, key: scope.key });
-/** The claim as held by one request and not yet answered: what every later write to a claim must match. */
-const heldBy = (scope: Scope, requestId: string) => ({ ...where(scope), request_id: requestId, response_status: null });
 
-/** One atomic insert: true when this request now holds the key. */
-export async function tryClaim(
-  db: Executor,
-  scope: Scope,
-  fingerprint: string,
-  requestId: string,
-  now: string,
-): Promise<boolean> {
-  const result = await db
-    .insertInto('idempotency_keys')
-    .values({
-      ...where(scope),
-      fingerprint,
-      request_id: requestId,
-      locked_at: now,
-      response_status: null,
-      response_body: null,
-      created_at: now,
-    })
-    .onConflict((oc) => oc.columns(['org_id', 'mode', 'key']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+/**
+ * PostgreSQL: holds the scope for the rest of the transaction, or answers false at once when another transaction
+ * (any process) holds it. The lock ends with the transaction, also when its process dies: no claim row can be left
+ * behind. (SQLite needs none: its single writer runs one write at a time.)
+ */
+export async function tryLockScope(trx: Trx, scope: Scope): Promise<boolean> {
+  const name = `idempotency\n${scope.orgId}\n${scope.mode}\n${scope.key}`;
+  const { rows } = await sql<{
+    locked: boolean;
+  }>`select pg_try_advisory_xact_lock(hashtextextended(${name}, 0)) as locked`.execute(trx);
+  return rows[0]?.locked === true;
 }
 
-export function findClaim(db: Executor, scope: Scope): Promise<IdempotencyKeysTable | undefined> {
-  return db
+/** The stored response for the scope, if a request with this key completed. */
+export async function findResponse(trx: Trx, scope: Scope): Promise<StoredResponse | undefined> {
+  const row = await trx
     .selectFrom('idempotency_keys')
-    .selectAll()
+    .select(['fingerprint', 'response_status', 'response_body', 'request_id'])
     .where((eb) => eb.and(where(scope)))
     .executeTakeFirst();
+  // Rows without a response are claims left by versions before the write pipeline: as good as absent.
+  if (row === undefined || row.response_status === null || row.response_body === null) return undefined;
+  return {
+    fingerprint: row.fingerprint,
+    status: row.response_status,
+    body: row.response_body,
+    requestId: row.request_id,
+  };
 }
 
-/** Compare-and-set on the holder: only one of several takers of an abandoned claim wins. */
-export async function takeOver(
-  db: Executor,
-  scope: Scope,
-  fromRequestId: string,
-  toRequestId: string,
-  now: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('idempotency_keys')
-    .set({ request_id: toRequestId, locked_at: now })
-    .where((eb) => eb.and(heldBy(scope, fromRequestId)))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** Inside the request's write transaction; false when the claim is no longer ours. */
-export async function storeResponse(
-  trx: Trx,
-  scope: Scope,
-  requestId: string,
-  status: number,
-  body: string,
-): Promise<boolean> {
-  const result = await trx
-    .updateTable('idempotency_keys')
-    .set({ response_status: status, response_body: body })
-    .where((eb) => eb.and(heldBy(scope, requestId)))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-export async function releaseClaim(db: Executor, scope: Scope, requestId: string): Promise<void> {
-  await db
-    .deleteFrom('idempotency_keys')
-    .where((eb) => eb.and(heldBy(scope, requestId)))
+/** In the resource's own transaction: the response that a retry with the same key will get. */
+export async function storeResponse(trx: Trx, scope: Scope, response: StoredResponse, now: string): Promise<void> {
+  const row: IdempotencyKeysTable = {
+    ...where(scope),
+    fingerprint: response.fingerprint,
+    request_id: response.requestId,
+    locked_at: now,
+    response_status: response.status,
+    response_body: response.body,
+    created_at: now,
+  };
+  const { org_id, mode, key, ...update } = row;
+  await trx
+    .insertInto('idempotency_keys')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['org_id', 'mode', 'key']).doUpdateSet(update).where('idempotency_keys.response_status', 'is', null),
+    )
     .execute();
 }
 
-/**
- * Deletes about `limit` of the oldest keys created before `cutoff` (more only on equal timestamps); returns how
- * many.
- */
-export async function deleteOlderThan(db: Executor, cutoff: string, limit: number): Promise<number> {
-  const last = await db
+/** Deletes about `limit` of the oldest keys created before `cutoff` (more only on equal timestamps). */
+export async function deleteOlderThan(trx: Trx | Db, cutoff: string, limit: number): Promise<number> {
+  const last = await trx
     .selectFrom('idempotency_keys')
     .select('created_at')
     .where('created_at', '<', cutoff)
@@ -105,7 +80,7 @@ export async function deleteOlderThan(db: Executor, cutoff: string, limit: numbe
     .offset(limit - 1)
     .limit(1)
     .executeTakeFirst();
-  const result = await db
+  const result = await trx
     .deleteFrom('idempotency_keys')
     .where('created_at', '<', cutoff)
     .where('created_at', '<=', last?.created_at ?? cutoff)

@@ -1,44 +1,40 @@
 import { createHash } from 'node:crypto';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/database.ts';
-import { beforeCommit, type Trx } from '../../db/write.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Database, Trx } from '../../db/database.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Principal } from '../keys/principal.ts';
+import { principalOf } from '../keys/auth.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './idempotency.repository.ts';
 
 /**
- * Idempotency-Key on every authenticated POST (CONTRACT §5, draft-ietf-httpapi-idempotency-key-header).
+ * Idempotency-Key on every authenticated POST (draft-ietf-httpapi-idempotency-key-header, as Stripe does it), as
+ * one explicit step a POST handler wraps around its service call:
  *
- * 1. After authentication, rate limiting and validation, the request claims (org, mode, key) with one atomic
- *    insert. A claim already there answers instead: a stored response is replayed byte for byte, a different
- *    request is 422, a claim still held is 409 (on every process: the claim is a committed row).
- * 2. The handler runs. Its write transaction (runWrite) stores the serialized response on the claim before it
- *    commits, so the resource and its stored response exist together or not at all.
- * 3. A request that wrote nothing (refused by the service, or failed) releases its claim before answering:
- *    the key stays usable. A claim whose process died is taken over once it is older than the lock timeout.
+ *   withIdempotency(request, reply, (trx) => createAccount(deps, trx, principal, body))
+ *
+ * It runs the service in one write of the write pipeline and answers with its result, serialized once. With a key,
+ * inside that same write and before the service: on PostgreSQL, take the scope's transaction lock (held by another
+ * request anywhere → 409 `idempotency_request_in_progress`); then look for the stored response (same request →
+ * replayed byte for byte, with its original Request-Id; a different one → 422 `idempotency_key_reused`); else run
+ * the service and store its response in the same transaction as whatever it wrote. So the resource and its stored
+ * response commit together or not at all, one commit per request, and a refused or failed request (an error thrown
+ * anywhere in the write) stores nothing and leaves the key usable.
  */
-export interface IdempotencyDeps {
-  db: Db;
-  clock: Clock;
-  lockTimeoutMs: number;
-}
+export type WithIdempotency = <T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: (trx: Trx) => Promise<T>,
+  options?: { secretFields?: (keyof T & string)[] },
+) => Promise<Sent>;
+
+/**
+ * What a handler returns once the answer has been sent on `reply` (the reply itself, which tells Fastify not to
+ * send again), typed so that it fits any route's declared response type.
+ */
+export type Sent = never;
 
 const HEADER = 'idempotency-key';
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-
-interface Claim {
-  scope: repo.Scope;
-  requestId: string;
-  /** The bytes committed with the resource; also exactly what is sent. */
-  body: string | null;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    idempotencyClaim: Claim | null;
-  }
-}
 
 /** Canonical JSON: object keys sorted at every depth, no whitespace; equal bodies give equal text. */
 export function canonicalJson(value: unknown): string {
@@ -58,156 +54,71 @@ export function fingerprint(method: string, path: string, body: unknown): string
     .digest('hex');
 }
 
-function replay(reply: FastifyReply, row: repo.StoredResponse): FastifyReply {
-  return reply
-    .code(row.response_status)
-    .header('request-id', row.request_id)
-    .header('idempotent-replayed', 'true')
-    .type('application/json; charset=utf-8')
-    .send(row.response_body);
-}
-
-async function claim(
-  deps: IdempotencyDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  principal: Principal,
-  key: string,
-): Promise<Claim | FastifyReply> {
-  const scope: repo.Scope = { orgId: principal.orgId, mode: principal.mode, key };
-  const print = fingerprint(request.method, request.url, request.body);
-  const now = deps.clock();
-  const requestId = String(request.id);
-  if (await repo.tryClaim(deps.db, scope, print, requestId, storedTime(now))) return { scope, requestId, body: null };
-  const existing = await repo.findClaim(deps.db, scope);
-  if (existing === undefined) {
-    // Purged between our insert and our read: a fresh claim is the right answer; retrying once settles it.
-    if (await repo.tryClaim(deps.db, scope, print, requestId, storedTime(now))) return { scope, requestId, body: null };
-    throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is in progress.', {
+/** The request's Idempotency-Key when it sent one; a malformed one is refused before anything runs. */
+function keyOf(request: FastifyRequest): string | undefined {
+  const key = request.headers[HEADER];
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+    throw new ApiError('parameter_invalid', 'Idempotency-Key must be 1–255 visible ASCII characters, e.g. a UUID.', {
       param: 'Idempotency-Key',
     });
   }
-  if (existing.fingerprint !== print) {
-    throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', {
+  return key;
+}
+
+/** A public POST (sign-up) has no owner to scope a key to: a replay would hand its secret to whoever sent the key. */
+export function refuseIdempotencyKey(request: FastifyRequest): void {
+  if (request.headers[HEADER] !== undefined) {
+    throw new ApiError('parameter_unknown', 'This operation does not take an Idempotency-Key.', {
       param: 'Idempotency-Key',
     });
   }
-  if (existing.response_status !== null && existing.response_body !== null) {
-    return replay(reply, {
-      response_status: existing.response_status,
-      response_body: existing.response_body,
-      request_id: existing.request_id,
-    });
-  }
-  const abandoned = now.getTime() - Date.parse(existing.locked_at) > deps.lockTimeoutMs;
-  if (abandoned && (await repo.takeOver(deps.db, scope, existing.request_id, requestId, storedTime(now))))
-    return { scope, requestId, body: null };
-  throw new ApiError(
-    'idempotency_request_in_progress',
-    'A request with this Idempotency-Key is still in progress; retry when it has finished.',
-    { param: 'Idempotency-Key' },
-  );
 }
 
-export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps): void {
-  app.decorateRequest('idempotencyClaim', null);
+/** Either the work ran (and its answer was stored with it), or an earlier request's answer was found. */
+type Outcome = { ran: true; body: string } | { ran: false; stored: repo.StoredResponse };
 
-  // Only authenticated POSTs: a public POST has no owner to scope a key to, and a replay could hand its
-  // response (a sign-up's secret key) to whoever guessed the key.
-  const applies = (request: FastifyRequest) => request.method === 'POST' && request.principal !== null;
+const sendJson = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
 
-  app.addHook('preHandler', async (request, reply) => {
-    const key = request.headers[HEADER];
-    if (key === undefined) return;
-    if (!applies(request))
-      throw new ApiError('parameter_unknown', 'This operation does not take an Idempotency-Key.', {
-        param: 'Idempotency-Key',
-      });
-    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
-      throw new ApiError('parameter_invalid', 'Idempotency-Key must be 1–255 visible ASCII characters.', {
+function replay(reply: FastifyReply, stored: repo.StoredResponse): FastifyReply {
+  reply.code(stored.status).header('request-id', stored.requestId).header('idempotent-replayed', 'true');
+  return sendJson(reply, stored.body);
+}
+
+/** Secrets (a new key, a signing secret) are shown once: the stored copy has them replaced by null. */
+function withoutSecrets<T>(result: T, fields: string[]): T {
+  return fields.length === 0 ? result : { ...result, ...Object.fromEntries(fields.map((f) => [f, null])) };
+}
+
+export function idempotencyStep(deps: { database: Database; clock: Clock }): WithIdempotency {
+  const { database, clock } = deps;
+  return async (request, reply, work, options = {}) => {
+    const key = keyOf(request);
+    if (key === undefined) return reply.send(await database.write(work)) as Sent;
+    const { orgId, mode } = principalOf(request);
+    const scope: repo.Scope = { orgId, mode, key };
+    const print = fingerprint(request.method, request.url, request.body);
+    const outcome = await database.write(async (trx): Promise<Outcome> => {
+      if (database.dialect === 'postgres' && !(await repo.tryLockScope(trx, scope))) {
+        throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still running.', {
+          param: 'Idempotency-Key',
+        });
+      }
+      const stored = await repo.findResponse(trx, scope);
+      if (stored !== undefined) return { ran: false, stored };
+      const result = await work(trx);
+      const body = String(reply.serialize(result));
+      const kept = options.secretFields ? String(reply.serialize(withoutSecrets(result, options.secretFields))) : body;
+      const response = { fingerprint: print, status: reply.statusCode, body: kept, requestId: String(request.id) };
+      await repo.storeResponse(trx, scope, response, storedTime(clock()));
+      return { ran: true, body };
+    });
+    if (outcome.ran) return sendJson(reply, outcome.body) as Sent;
+    if (outcome.stored.fingerprint !== print) {
+      throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', {
         param: 'Idempotency-Key',
       });
     }
-    const outcome = await claim(deps, request, reply, request.principal!, key);
-    if ('scope' in outcome) request.idempotencyClaim = outcome;
-    else return outcome;
-  });
-
-  // The handler runs with a commit hook that stores its response inside its own write transaction.
-  app.addHook('onRoute', (route) => {
-    if (route.method !== 'POST') return;
-    const handler = route.handler;
-    route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-      const held = request.idempotencyClaim;
-      if (held === null) return handler.call(this, request, reply);
-      return beforeCommit.run(
-        async (trx: Trx, result: unknown) => {
-          if (held.body !== null) throw new Error('one idempotent request committed twice');
-          const body = reply.serialize(result) as string;
-          if (!(await repo.storeResponse(trx, held.scope, held.requestId, 200, body))) {
-            // Our claim was taken over (we outlived the lock timeout): roll back rather than create twice.
-            throw new ApiError(
-              'idempotency_request_in_progress',
-              'A request with this Idempotency-Key is in progress.',
-              { param: 'Idempotency-Key' },
-            );
-          }
-          held.body = body;
-        },
-        () => handler.call(this, request, reply),
-      );
-    } as typeof route.handler;
-  });
-
-  // Send exactly the stored bytes; or, when nothing was stored, release the claim before answering.
-  app.addHook('onSend', async (request, reply, payload) => {
-    const held = request.idempotencyClaim;
-    if (held === null) return payload;
-    if (held.body !== null && reply.statusCode === 200) return held.body;
-    await repo.releaseClaim(deps.db, held.scope, held.requestId);
-    return payload;
-  });
-}
-
-/**
- * Deletes keys older than `ttlMs`, in batches of `batch` rows, each its own short statement, yielding to requests
- * between batches; at most `maxBatches` per run, so one run is bounded however large the backlog.
- */
-export async function purgeExpired(
-  db: Db,
-  clock: Clock,
-  ttlMs: number,
-  batch = 500,
-  maxBatches = 100,
-): Promise<number> {
-  const cutoff = storedTime(new Date(clock().getTime() - ttlMs));
-  let total = 0;
-  for (let i = 0; i < maxBatches; i++) {
-    const deleted = await repo.deleteOlderThan(db, cutoff, batch);
-    total += deleted;
-    if (deleted < batch) break;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return total;
-}
-
-/** Runs purgeExpired every `intervalMs`; returns the function that stops it. */
-export function startPurge(
-  db: Db,
-  clock: Clock,
-  ttlMs: number,
-  intervalMs: number,
-  log: FastifyBaseLogger,
-): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    purgeExpired(db, clock, ttlMs)
-      .then((n) => n > 0 && log.info({ purged: n }, 'idempotency keys purged'))
-      .catch((error: unknown) => log.warn({ err: error }, 'idempotency purge failed; will retry'))
-      .finally(() => (running = false));
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+    return replay(reply, outcome.stored) as Sent;
+  };
 }

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { ApiError } from '../http/errors.ts';
 import { ListQuery } from '../http/pagination.ts';
 import { type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
+import { refuseIdempotencyKey, type WithIdempotency } from '../idempotency/idempotency.ts';
 import { ApiKey, ApiKeyCreateBody, ApiKeyList, KeyIdParams, NewApiKey, Signup, SignupBody } from './api-keys.schema.ts';
 import {
   createKeyForPrincipal,
@@ -16,6 +17,9 @@ import { apiKeyFromRow } from './api-keys.view.ts';
 import { principalOf } from './auth.ts';
 
 export interface KeysRoutesDeps extends KeysDeps {
+  withIdempotency: WithIdempotency;
+  /** Called once a revocation has committed: this process stops trusting the key at once. */
+  forgetKey: (keyId: string) => void;
   limiter: RateLimiter;
   signupLimit: Limit;
   signupEnabled: boolean;
@@ -47,6 +51,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
       },
     },
     async (request) => {
+      refuseIdempotencyKey(request);
       if (!deps.signupEnabled)
         throw new ApiError('permission_denied', 'Sandbox sign-up is switched off on this deployment.');
       const decision = await deps.limiter.take(`signup:${request.ip}`, deps.signupLimit);
@@ -71,7 +76,13 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         response: { 200: ref<NewApiKey>('NewApiKey') },
       },
     },
-    (request) => createKeyForPrincipal(deps, principalOf(request), request.body.mode),
+    (request, reply) =>
+      deps.withIdempotency(
+        request,
+        reply,
+        (trx) => createKeyForPrincipal(deps, trx, principalOf(request), request.body.mode),
+        { secretFields: ['key'] },
+      ),
   );
 
   r.get(
@@ -107,6 +118,11 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         response: { 200: ref<ApiKey>('ApiKey') },
       },
     },
-    (request) => revokeKeyForPrincipal(deps, principalOf(request), request.params.id),
+    (request, reply) =>
+      deps
+        .withIdempotency(request, reply, (trx) =>
+          revokeKeyForPrincipal(deps, trx, principalOf(request), request.params.id),
+        )
+        .finally(() => deps.forgetKey(request.params.id)),
   );
 }

@@ -35,9 +35,12 @@ export type ApiKey = Static<typeof ApiKey>;
 export const NewApiKey = Type.Object(
   {
     ...keyProperties,
-    key: Type.String({
+    key: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
       pattern: '^sk_(test|live)_[0-9A-Za-z]{38}$',
-      description: 'The secret key. Shown only here, once: store it now.',
+      description:
+        'The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay ' +
+        'of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.',
     }),
   },
   { $id: 'NewApiKey', additionalProperties: false, description: 'A new API key, with its secret, shown this once.' },

@@ -1,5 +1,4 @@
-import type { Db } from '../../db/database.ts';
-import { runWrite } from '../../db/write.ts';
+import type { Database, Db, Trx } from '../../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { type ListParams, listPage, type Page } from '../http/pagination.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
@@ -8,12 +7,15 @@ import { type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './api-keys.repository.ts';
 import type { ApiKey, NewApiKey } from './api-keys.schema.ts';
 import { apiKeyFromRow, newApiKeyFromRow } from './api-keys.view.ts';
-import { generateKey, hashKey, keyHint, parseKey } from './key-format.ts';
+import { generateKey, hashKey, keyHint } from './key-format.ts';
 import type { Mode, Principal } from './principal.ts';
 import type { ApiKeysTable } from './tables.ts';
 
 export interface KeysDeps {
+  /** Reads. */
   db: Db;
+  /** Writes of their own (the CLI's, a sign-up's); the API's writes get their transaction from withIdempotency. */
+  write: Database['write'];
   clock: Clock;
 }
 
@@ -25,7 +27,7 @@ export interface CreatedKey {
 
 /** Creates a key for the named org, creating the org first if it does not exist (operator CLI). */
 export function createKeyForOrgName(deps: KeysDeps, orgName: string, mode: Mode): Promise<CreatedKey> {
-  return runWrite(deps.db, async (trx) => {
+  return deps.write(async (trx) => {
     let org = await repo.findOrgByName(trx, orgName);
     if (org === undefined) {
       org = { id: newId('org'), name: orgName, display_name: null, created_at: storedTime(deps.clock()) };
@@ -35,12 +37,7 @@ export function createKeyForOrgName(deps: KeysDeps, orgName: string, mode: Mode)
   });
 }
 
-async function insertNewKey(
-  trx: Parameters<typeof repo.insertKey>[0],
-  clock: Clock,
-  orgId: string,
-  mode: Mode,
-): Promise<CreatedKey> {
+async function insertNewKey(trx: Trx, clock: Clock, orgId: string, mode: Mode): Promise<CreatedKey> {
   const key = generateKey(mode);
   const row: ApiKeysTable = {
     id: newId('key'),
@@ -68,7 +65,7 @@ export function signUp(
       { param: 'name' },
     );
   }
-  return runWrite(deps.db, async (trx) => {
+  return deps.write(async (trx) => {
     const id = newId('org');
     await repo.insertOrg(trx, { id, name: id, display_name: name ?? null, created_at: storedTime(deps.clock()) });
     const { row, key } = await insertNewKey(trx, deps.clock, id, 'sandbox');
@@ -77,16 +74,19 @@ export function signUp(
 }
 
 /** A new key for the caller's org; a sandbox key may not mint a live one. */
-export function createKeyForPrincipal(deps: KeysDeps, owner: Principal, mode: Mode = owner.mode): Promise<NewApiKey> {
+export async function createKeyForPrincipal(
+  deps: KeysDeps,
+  trx: Trx,
+  owner: Principal,
+  mode: Mode = owner.mode,
+): Promise<NewApiKey> {
   if (owner.mode === 'sandbox' && mode === 'live') {
     throw new ApiError('permission_denied', 'A sandbox key cannot create a live key; use a live key.', {
       param: 'mode',
     });
   }
-  return runWrite(deps.db, async (trx) => {
-    const { row, key } = await insertNewKey(trx, deps.clock, owner.orgId, mode);
-    return newApiKeyFromRow(row, key);
-  });
+  const { row, key } = await insertNewKey(trx, deps.clock, owner.orgId, mode);
+  return newApiKeyFromRow(row, key);
 }
 
 export function listKeysForPrincipal(
@@ -102,14 +102,12 @@ export function listKeysForPrincipal(
 }
 
 /** Revokes one of the caller's keys (its org, its mode); harmless when already revoked. */
-export async function revokeKeyForPrincipal(deps: KeysDeps, owner: Principal, id: string): Promise<ApiKey> {
-  const row = isIdOf('key', id) ? await repo.findKeyOfOwner(deps.db, owner, id) : undefined;
+export async function revokeKeyForPrincipal(deps: KeysDeps, trx: Trx, owner: Principal, id: string): Promise<ApiKey> {
+  const row = isIdOf('key', id) ? await repo.findKeyOfOwner(trx, owner, id) : undefined;
   if (row === undefined)
     throw new ApiError('resource_not_found', `No such API key: ${id.slice(0, 64)}`, { param: 'id' });
-  return runWrite(deps.db, async (trx) => {
-    await repo.revokeKey(trx, row.id, storedTime(deps.clock()));
-    return apiKeyFromRow((await repo.findKeyById(trx, row.id))!);
-  });
+  await repo.revokeKey(trx, row.id, storedTime(deps.clock()));
+  return apiKeyFromRow((await repo.findKeyById(trx, row.id))!);
 }
 
 export async function listKeysForOrgName(deps: KeysDeps, orgName: string): Promise<ApiKeysTable[] | null> {
@@ -119,21 +117,8 @@ export async function listKeysForOrgName(deps: KeysDeps, orgName: string): Promi
 
 /** Revokes a key by id; harmless when already revoked. Null when no such key exists. */
 export async function revokeKeyById(deps: KeysDeps, keyId: string): Promise<ApiKeysTable | null> {
-  return runWrite(deps.db, async (trx) => {
+  return deps.write(async (trx) => {
     await repo.revokeKey(trx, keyId, storedTime(deps.clock()));
     return (await repo.findKeyById(trx, keyId)) ?? null;
   });
-}
-
-/**
- * The principal for a presented key, or null for anything unusable (malformed, bad checksum, unknown, revoked).
- * Format and checksum are checked first, so garbage never reaches the database. No cache: every request sees
- * a revocation committed by any process at once.
- */
-export async function authenticate(deps: KeysDeps, presented: string): Promise<Principal | null> {
-  const mode = parseKey(presented);
-  if (mode === null) return null;
-  const row = await repo.findKeyByHash(deps.db, hashKey(presented));
-  if (row === undefined || row.revoked_at !== null || row.mode !== mode) return null;
-  return { orgId: row.org_id, mode: row.mode, keyId: row.id };
 }

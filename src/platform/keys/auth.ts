@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { type Decision, type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
-import { authenticate, type KeysDeps } from './api-keys.service.ts';
 import type { Mode, Principal } from './principal.ts';
 
-export interface AuthDeps extends KeysDeps {
+export interface AuthDeps {
+  /** Verifies a presented key (see verify.ts). */
+  verify: (presented: string) => Promise<Principal | null>;
   limiter: RateLimiter;
   /** Per key, by mode. */
   keyLimits: Record<Mode, Limit>;
@@ -55,7 +56,7 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
     const url = request.routeOptions.url;
     if (url === undefined || !url.startsWith('/v1/') || request.routeOptions.config.public) return;
     const key = presentedKey(request);
-    const principal = key === undefined || key === null ? null : await authenticate(deps, key);
+    const principal = key === undefined || key === null ? null : await deps.verify(key);
     if (principal === null) {
       const failures = await deps.limiter.take(`authfail:${request.ip}`, deps.authFailureLimit);
       if (!failures.allowed) throw rateLimited(failures, 'Too many failed authentications from this address.');

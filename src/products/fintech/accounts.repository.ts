@@ -1,6 +1,5 @@
-import type { Db } from '../../db/database.ts';
+import type { Db, Trx } from '../../db/database.ts';
 import { type Cursor, pageOf } from '../../db/keyset.ts';
-import type { Trx } from '../../db/write.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import type { AccountsTable } from './tables.ts';
 

@@ -1,11 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
+import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { principalOf } from '../../platform/keys/auth.ts';
 import { Account, AccountCreateBody, AccountIdParams, AccountList, AccountListQuery } from './accounts.schema.ts';
 import { type AccountsDeps, createAccount, listAccounts, retrieveAccount } from './accounts.service.ts';
 
-export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps): void {
+export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { withIdempotency: WithIdempotency }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Account);
   app.addSchema(AccountList);
@@ -27,7 +28,8 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps): void {
         response: { 200: AccountRef },
       },
     },
-    (request) => createAccount(deps, principalOf(request), request.body),
+    (request, reply) =>
+      deps.withIdempotency(request, reply, (trx) => createAccount(deps, trx, principalOf(request), request.body)),
   );
 
   r.get(

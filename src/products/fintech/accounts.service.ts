@@ -1,5 +1,4 @@
-import type { Db } from '../../db/database.ts';
-import { runWrite } from '../../db/write.ts';
+import type { Db, Trx } from '../../db/database.ts';
 import { ApiError, type ErrorItem } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
@@ -75,7 +74,12 @@ function checkCreate(deps: AccountsDeps, body: AccountCreateBody): ErrorItem[] {
   return problems;
 }
 
-export async function createAccount(deps: AccountsDeps, owner: Principal, body: AccountCreateBody): Promise<Account> {
+export async function createAccount(
+  deps: AccountsDeps,
+  trx: Trx,
+  owner: Principal,
+  body: AccountCreateBody,
+): Promise<Account> {
   const problems = checkCreate(deps, body);
   if (problems.length > 0) throw ApiError.fromItems(problems as [ErrorItem, ...ErrorItem[]]);
   // Configuration checked at start-up that every served country has a currency.
@@ -94,10 +98,8 @@ export async function createAccount(deps: AccountsDeps, owner: Principal, body: 
     kyb_ein: body.kyb?.ein ?? null,
     created_at: storedTime(now),
   };
-  return runWrite(deps.db, async (trx) => {
-    await repo.insertAccount(trx, row);
-    return accountFromRow(row);
-  });
+  await repo.insertAccount(trx, row);
+  return accountFromRow(row);
 }
 
 export async function retrieveAccount(deps: AccountsDeps, owner: Principal, id: string): Promise<Account> {

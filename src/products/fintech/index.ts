@@ -9,7 +9,7 @@ export const fintech = defineProduct({
   tags: [{ name: 'Fintech accounts', description: 'Accounts hold a balance in the currency of their country.' }],
   migrations: FINTECH_MIGRATIONS,
   settings: FintechSettings,
-  routes(app, { database, clock, settings }) {
-    accountsRoutes(app, { db: database.db, clock, supportedCountries: settings.SUPPORTED_COUNTRIES });
+  routes(app, { database, clock, settings, withIdempotency }) {
+    accountsRoutes(app, { db: database.db, clock, supportedCountries: settings.SUPPORTED_COUNTRIES, withIdempotency });
   },
 });

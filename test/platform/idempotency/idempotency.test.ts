@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { purgeExpired } from '../../../src/platform/idempotency/idempotency.ts';
+import pg from 'pg';
+import { purgeExpired } from '../../../src/platform/idempotency/purge.ts';
+import { BACKEND } from '../../helpers/database.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, type Reply, startServer, type TestServer } from '../../helpers/server.ts';
 
@@ -11,26 +13,27 @@ const PATH = '/v1/fintech/accounts';
 
 /** Makes the database itself refuse inserts of accounts in `country`: a real failure inside the write. */
 async function injectFault(server: TestServer, country: string): Promise<void> {
-  const db = server.database.db;
-  if (server.database.dialect === 'sqlite') {
-    await sql`create trigger fail_country before insert on accounts when new.country = ${sql.lit(country)} begin select raise(abort, 'injected fault'); end`.execute(
-      db,
-    );
-  } else {
-    await sql`create function fail_country() returns trigger language plpgsql as $$ begin if new.country = ${sql.lit(country)} then raise exception 'injected fault'; end if; return new; end $$`.execute(
-      db,
+  await server.database.write(async (trx) => {
+    if (server.database.dialect === 'sqlite') {
+      await sql`create trigger fail_country before insert on accounts when new.country = ${sql.lit(country)}
+        begin select raise(abort, 'injected fault'); end`.execute(trx);
+      return;
+    }
+    await sql`create function fail_country() returns trigger language plpgsql as $$ begin
+      if new.country = ${sql.lit(country)} then raise exception 'injected fault'; end if; return new; end $$`.execute(
+      trx,
     );
     await sql`create trigger fail_country before insert on accounts for each row execute function fail_country()`.execute(
-      db,
+      trx,
     );
-  }
+  });
 }
 
 async function removeFault(server: TestServer): Promise<void> {
-  await sql`drop trigger fail_country${sql.raw(server.database.dialect === 'postgres' ? ' on accounts' : '')}`.execute(
-    server.database.db,
-  );
+  const on = server.database.dialect === 'postgres' ? ' on accounts' : '';
+  await server.database.write((trx) => sql`drop trigger fail_country${sql.raw(on)}`.execute(trx));
 }
+
 const US = { type: 'business', country: 'US' };
 const GB = { type: 'business', country: 'GB' };
 
@@ -124,46 +127,55 @@ describe('Idempotency-Key', () => {
     assert.equal(ok.headers.get('idempotent-replayed'), null);
   });
 
-  test('a key still held is 409; a claim abandoned past the lock timeout is taken over', async () => {
-    const org = (
+  const orgOf = async (k: string) =>
+    (
       await server.database.db
         .selectFrom('api_keys')
         .select('org_id')
-        .where('hint', '=', `sk_test_…${key.slice(-4)}`)
+        .where('hint', '=', `sk_test_…${k.slice(-4)}`)
         .executeTakeFirstOrThrow()
     ).org_id;
-    const held = randomUUID();
-    const abandoned = randomUUID();
+
+  test('a key whose first request is still running anywhere is 409 until that request ends', {
+    skip:
+      BACKEND === 'sqlite' && "SQLite's single writer runs one write at a time: a same-key retry waits, then replays",
+  }, async () => {
+    // Another process's request in mid-flight: a transaction holding the scope's lock, as withIdempotency takes it.
+    const idem = randomUUID();
+    const other = new pg.Client({ connectionString: server.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `idempotency\n${await orgOf(key)}\nsandbox\n${idem}`,
+      ]);
+      const inProgress = await create(idem, US);
+      assertProblem(inProgress, 'idempotency_request_in_progress', 'Idempotency-Key');
+      assert.equal(inProgress.headers.get('retry-after'), '1');
+      await other.query('rollback'); // it died, or failed: nothing of it stays, and the key is free
+    } finally {
+      await other.end();
+    }
+    const ok = await create(idem, US);
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('idempotent-replayed'), null);
+  });
+
+  test('a claim row without a response (left by an earlier version) is as good as absent', async () => {
+    const idem = randomUUID();
     const now = new Date().toISOString();
-    const old = new Date(Date.now() - 61_000).toISOString();
-    const row = {
-      org_id: org,
-      mode: 'sandbox' as const,
-      fingerprint: 'x',
-      response_status: null,
-      response_body: null,
-      created_at: now,
-    };
-    await server.database.db
-      .insertInto('idempotency_keys')
-      .values([
-        { ...row, key: held, request_id: 'req_held', locked_at: now },
-        { ...row, key: abandoned, request_id: 'req_gone', locked_at: old },
-      ])
-      .execute();
-    // Fingerprints differ from any real request's, so first make them match what the client will send.
-    const fp = (await import('../../../src/platform/idempotency/idempotency.ts')).fingerprint('POST', PATH, US);
-    await server.database.db
-      .updateTable('idempotency_keys')
-      .set({ fingerprint: fp })
-      .where('key', 'in', [held, abandoned])
-      .execute();
-    const inProgress = await create(held, US);
-    assertProblem(inProgress, 'idempotency_request_in_progress', 'Idempotency-Key');
-    assert.equal(inProgress.headers.get('retry-after'), '1');
-    const takenOver = await create(abandoned, US);
-    assert.equal(takenOver.status, 200);
-    assert.equal((await create(abandoned, US)).headers.get('idempotent-replayed'), 'true');
+    const claim = { org_id: await orgOf(key), mode: 'sandbox' as const, key: idem, fingerprint: 'x' };
+    const left = { ...claim, request_id: 'req_gone', locked_at: now, created_at: now };
+    await server.database.write((trx) =>
+      trx
+        .insertInto('idempotency_keys')
+        .values({ ...left, response_status: null, response_body: null })
+        .execute(),
+    );
+    const first = await create(idem, US);
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('idempotent-replayed'), null);
+    assert.equal((await create(idem, US)).headers.get('idempotent-replayed'), 'true');
   });
 
   test('the header must be 1–255 visible ASCII characters', async () => {
@@ -182,13 +194,16 @@ describe('Idempotency-Key', () => {
     );
   });
 
-  test('every POST gets it: creating an API key replays too', async () => {
+  test('creating an API key replays too, but never its secret: the replay says `key: null`', async () => {
     const idem = randomUUID();
     const first = await call(server.url, 'POST', '/v1/api_keys', { key, headers: { 'idempotency-key': idem } });
     const again = await call(server.url, 'POST', '/v1/api_keys', { key, headers: { 'idempotency-key': idem } });
     assert.equal(first.status, 200);
-    assert.equal(again.text, first.text);
+    assert.match(first.body.key, /^sk_test_[0-9A-Za-z]{38}$/);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(again.body, { ...first.body, key: null });
+    const stored = await server.database.db.selectFrom('idempotency_keys').select('response_body').execute();
+    for (const row of stored) assert.doesNotMatch(String(row.response_body), /sk_(test|live)_[0-9A-Za-z]{38}/);
   });
 
   test('the purge removes only keys past their time to live', async () => {
@@ -196,12 +211,14 @@ describe('Idempotency-Key', () => {
     const fresh = randomUUID();
     await create(expired, US);
     await create(fresh, US);
-    await server.database.db
-      .updateTable('idempotency_keys')
-      .set({ created_at: new Date(Date.now() - 25 * 3_600_000).toISOString() })
-      .where('key', '=', expired)
-      .execute();
-    const purged = await purgeExpired(server.database.db, () => new Date(), 24 * 3_600_000, 2);
+    await server.database.write((trx) =>
+      trx
+        .updateTable('idempotency_keys')
+        .set({ created_at: new Date(Date.now() - 25 * 3_600_000).toISOString() })
+        .where('key', '=', expired)
+        .execute(),
+    );
+    const purged = await purgeExpired(server.database, () => new Date(), 24 * 3_600_000, 2);
     assert.ok(purged >= 1);
     const left = await server.database.db
       .selectFrom('idempotency_keys')

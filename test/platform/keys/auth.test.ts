@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { revokeKeyById } from '../../../src/platform/keys/api-keys.service.ts';
 import { generateKey, hashKey } from '../../../src/platform/keys/key-format.ts';
+import { KEY_CACHE_MS } from '../../../src/platform/keys/verify.ts';
 import { systemClock } from '../../../src/platform/kit/time.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, startServer, type TestServer } from '../../helpers/server.ts';
@@ -81,7 +82,10 @@ describe('Bearer authentication', () => {
       .select('id')
       .where('secret_hash', '=', hashKey(fresh))
       .executeTakeFirstOrThrow();
-    await revokeKeyById({ db: server.database.db, clock: systemClock }, row.id);
+    const { db, write } = server.database;
+    await revokeKeyById({ db, write, clock: systemClock }, row.id);
+    // A verified key may be trusted for up to KEY_CACHE_MS after its lookup: past that, every process refuses it.
+    await new Promise((resolve) => setTimeout(resolve, KEY_CACHE_MS + 50));
     const revoked = await call(server.url, 'GET', PATH, { key: fresh });
     const unknown = await call(server.url, 'GET', PATH, { key: generateKey('sandbox') });
     assertUnauthorized(revoked, 'api_key_invalid');

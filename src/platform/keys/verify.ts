@@ -1,0 +1,43 @@
+import type { Db } from '../../db/database.ts';
+import { findKeyByHash } from './api-keys.repository.ts';
+import { hashKey, parseKey } from './key-format.ts';
+import type { Principal } from './principal.ts';
+
+/** How long a verified key is trusted without looking again: the bound on how late a revocation takes effect. */
+export const KEY_CACHE_MS = 1000;
+const MAX_CACHED = 10_000;
+
+/**
+ * Verifies presented keys: format and checksum first, so garbage never reaches the database; then one indexed
+ * lookup by SHA-256, whose answer is kept for at most KEY_CACHE_MS (counted from the lookup, so a revocation
+ * committed by any process is refused everywhere within that second). Only verified keys are kept, at most
+ * MAX_CACHED of them. Null for anything unusable: malformed, bad checksum, unknown, revoked.
+ */
+export interface KeyVerifier {
+  verify(presented: string): Promise<Principal | null>;
+  /** This process revoked the key: stop trusting it now, not within the second. */
+  forget(keyId: string): void;
+}
+
+export function keyVerifier(db: Db, now: () => number = Date.now): KeyVerifier {
+  const cache = new Map<string, { principal: Principal; until: number }>();
+  const verify = async (presented: string): Promise<Principal | null> => {
+    const mode = parseKey(presented);
+    if (mode === null) return null;
+    const hash = hashKey(presented);
+    const cached = cache.get(hash);
+    if (cached !== undefined && cached.until > now()) return cached.principal;
+    const lookedUp = now();
+    const row = await findKeyByHash(db, hash);
+    cache.delete(hash);
+    if (row === undefined || row.revoked_at !== null || row.mode !== mode) return null;
+    const principal: Principal = { orgId: row.org_id, mode: row.mode, keyId: row.id };
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+    cache.set(hash, { principal, until: lookedUp + KEY_CACHE_MS });
+    return principal;
+  };
+  const forget = (keyId: string) => {
+    for (const [hash, entry] of cache) if (entry.principal.keyId === keyId) cache.delete(hash);
+  };
+  return { verify, forget };
+}
