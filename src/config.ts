@@ -48,22 +48,27 @@ function trustProxy(raw: string): false | number | string[] {
 
 /** The platform's settings; each product adds its own (products.ts). The README's table is tested against these. */
 export const PlatformSettings = Type.Object({
-  HOST: text('127.0.0.1', 'address to listen on'),
-  PORT: integer(8080, 0, 65535, 'port to listen on'),
+  HOST: text('127.0.0.1', 'address to listen on; `0.0.0.0` for every interface (behind a load balancer)'),
+  PORT: integer(8080, 0, 65535, 'port to listen on (0–65535; 0 picks a free one)'),
   DATABASE_URL: text(
     'sqlite:./data/plinth.db',
     '`sqlite:<path>`, relative to the working directory (the directory is created if missing); or ' +
       '`postgres://user:password@host:5432/db`',
     databaseUrl,
   ),
-  DATABASE_POOL_SIZE: integer(10, 1, 1000, 'PostgreSQL connections per process'),
-  WEB_CONCURRENCY: integer(1, 1, 256, 'worker processes `npm start` runs (node:cluster); above 1 only with PostgreSQL'),
+  DATABASE_POOL_SIZE: integer(10, 1, 1000, 'PostgreSQL connections per process (1–1000)'),
+  WEB_CONCURRENCY: integer(
+    1,
+    1,
+    256,
+    'worker processes `npm start` runs (node:cluster, sharing the port); above 1 only with PostgreSQL',
+  ),
   LOG_LEVEL: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info', 'log verbosity'),
   SHUTDOWN_GRACE_MS: integer(
     10_000,
     0,
     600_000,
-    'how long SIGTERM/SIGINT wait for in-flight requests before closing connections',
+    'milliseconds SIGTERM/SIGINT wait for in-flight requests to finish before closing connections',
   ),
   REDIS_URL: text(
     '',
@@ -78,18 +83,28 @@ export const PlatformSettings = Type.Object({
   ),
   RATE_LIMIT_LIVE: integer(100, 1, 1_000_000, 'requests per second per live key, with an equal burst'),
   RATE_LIMIT_SANDBOX: integer(25, 1, 1_000_000, 'requests per second per sandbox key, with an equal burst'),
-  AUTH_FAILURE_BURST: integer(20, 1, 1_000_000, 'failed authentications per client address before 429'),
-  AUTH_FAILURE_PER_SECOND: integer(1, 1, 1_000_000, 'how fast that budget refills'),
+  AUTH_FAILURE_BURST: integer(20, 1, 1_000_000, 'failed authentications per client address before 429 `rate_limited`'),
+  AUTH_FAILURE_PER_SECOND: integer(
+    1,
+    1,
+    1_000_000,
+    "rate, per second, at which a client address's failed-authentication budget refills",
+  ),
   SIGNUP_PER_HOUR: integer(10, 1, 1_000_000, 'sandbox sign-ups per client address per hour (also the burst)'),
-  SANDBOX_SIGNUP: flag(true, '`off` makes `POST /v1/sandbox/signup` answer 403 `permission_denied`'),
+  SANDBOX_SIGNUP: flag(true, '`on` or `off`; `off` makes `POST /v1/sandbox/signup` answer 403 `permission_denied`'),
   TRUST_PROXY: text(
     'false',
-    'a hop count, or a comma-separated list of proxy addresses/CIDRs, whose `X-Forwarded-For` to believe; `true` ' +
-      'is refused',
+    'whose `X-Forwarded-For` to believe for the client address: a hop count, or a comma-separated list of the ' +
+      "proxies' addresses/CIDRs; `false` believes none, and `true` is refused (any client could choose its address)",
     trustProxy,
   ),
-  IDEMPOTENCY_TTL_HOURS: integer(24, 24, 24 * 365, 'how long idempotency keys and their responses are kept (≥ 24)'),
-  IDEMPOTENCY_PURGE_INTERVAL_SECONDS: integer(60, 1, 86_400, 'how often expired keys are purged'),
+  IDEMPOTENCY_TTL_HOURS: integer(
+    24,
+    24,
+    24 * 365,
+    'hours idempotency keys and their stored responses are kept (at least 24)',
+  ),
+  IDEMPOTENCY_PURGE_INTERVAL_SECONDS: integer(60, 1, 86_400, 'seconds between purges of expired idempotency keys'),
 });
 
 export type Config = Static<typeof PlatformSettings> & ProductSettings;

@@ -79,21 +79,6 @@ describe('the server process', () => {
   });
   after(() => db.drop());
 
-  test('a bad setting stops start-up with one line naming the variable', async () => {
-    for (const [variable, value] of [
-      ['PORT', 'eighty'],
-      ['DATABASE_URL', 'mysql://x'],
-      ['LOG_LEVEL', 'loud'],
-      ['SUPPORTED_COUNTRIES', 'US,ZZ'],
-    ] as const) {
-      const result = await run(['src/server.ts'], { ...env, [variable]: value });
-      assert.equal(result.code, 2, result.stderr);
-      const lines = result.stderr.trim().split('\n');
-      assert.equal(lines.length, 1, result.stderr);
-      assert.match(lines[0]!, new RegExp(`^plinth: bad configuration: ${variable}: `));
-    }
-  });
-
   test('SIGTERM lets an in-flight request finish, refuses new connections, closes the database and exits 0', async () => {
     // The server starts first, as in the quickstart: its database directory does not exist yet.
     const server = await spawnServer(env);

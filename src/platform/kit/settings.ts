@@ -24,8 +24,15 @@ export const integer = (fallback: number, minimum: number, maximum: number, desc
 
 export const flag = (fallback: boolean, description: string) => Type.Boolean({ default: fallback, description });
 
+/** One of `values`. The description ends with the list of them, so the README row (tested against it) shows them. */
 export const choice = <const T extends readonly string[]>(values: T, fallback: T[number], description: string) =>
-  StringEnum(values, { default: fallback, description });
+  StringEnum(values, { default: fallback, description: `${description}: ${oneOf(values)}` });
+
+/** `a`, `b` or `c` */
+function oneOf(values: readonly string[]): string {
+  const quoted = values.map((v) => `\`${v}\``);
+  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+}
 
 /** Free text, or anything that needs its own parser (a URL, a list, a duration): documented as a string. */
 export function text<T = string>(fallback: string, description: string, parse?: Parser<T>): TUnsafe<T> {

@@ -21,7 +21,8 @@ function countries(raw: string): ReadonlySet<string> {
 export const FintechSettings = Type.Object({
   SUPPORTED_COUNTRIES: text(
     DEFAULT_COUNTRIES,
-    'comma-separated ISO 3166-1 alpha-2 codes this deployment serves',
+    'comma-separated ISO 3166-1 alpha-2 codes of the countries this deployment opens accounts in; the default is ' +
+      'US, CA, GB, AU and the 21 euro-area members of 2026',
     countries,
   ),
 });
