@@ -18,6 +18,7 @@ import { apiKeysRoutes } from './platform/keys/api-keys.routes.ts';
 import { installAuth } from './platform/keys/auth.ts';
 import { keyVerifier } from './platform/keys/verify.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
+import { installMetrics } from './platform/metrics/metrics.ts';
 import { PRODUCTS } from './products.ts';
 
 export interface AppDeps {
@@ -105,7 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => stopPurge());
 
   await app.register(swagger, swaggerOptions(PRODUCTS.flatMap((p) => p.tags)));
-  installOperations(app, database);
+  installOperations(app, database, { registry: installMetrics(app, database), token: config.METRICS_TOKEN });
   installDocs(app);
   apiKeysRoutes(app, {
     db: database.db,

@@ -64,6 +64,9 @@ export const PlatformSettings = Type.Object({
     'worker processes `npm start` runs (node:cluster, sharing the port); above 1 only with PostgreSQL',
   ),
   LOG_LEVEL: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info', 'log verbosity'),
+  METRICS_TOKEN: text('', 'when set, `GET /metrics` requires `Authorization: Bearer <METRICS_TOKEN>`', (raw) =>
+    raw === '' ? null : raw,
+  ),
   SHUTDOWN_GRACE_MS: integer(
     10_000,
     0,

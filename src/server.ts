@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import pino from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
@@ -22,6 +23,21 @@ function sqlitePath(config: Config): string | null {
   return url.startsWith('sqlite:') && url !== 'sqlite::memory:' ? url.slice('sqlite:'.length) : null;
 }
 
+/**
+ * Log lines go to stdout asynchronously (each write queued, coalesced while one is in flight), so a slow or full
+ * stdout never stalls the event loop.
+ * On shutdown the buffer is flushed, for at most a second: a reader that never drains must not hold the exit.
+ */
+function stdoutLog() {
+  const stream = pino.destination({ dest: 1, sync: false });
+  const flush = () =>
+    new Promise<void>((resolve) => {
+      setTimeout(resolve, 1000).unref();
+      stream.flush(() => resolve());
+    });
+  return { stream, flush };
+}
+
 /** One server: build the app, listen; on SIGTERM/SIGINT drain in-flight requests, close the database, exit 0. */
 async function serve(config: Config, migrate: boolean): Promise<void> {
   const path = sqlitePath(config);
@@ -31,8 +47,10 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
     poolSize: config.DATABASE_POOL_SIZE,
     onIdleError: (error) => logIdleError(error),
   });
+  await database.checkDurability();
   if (migrate) await database.migrate(ALL_MIGRATIONS);
-  const app = await buildApp({ config, database });
+  const log = stdoutLog();
+  const app = await buildApp({ config, database, logStream: log.stream });
   logIdleError = (error) => app.log.warn({ err: error }, 'database: an idle connection failed; it will be replaced');
 
   let stopping = false;
@@ -50,6 +68,7 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
     release();
     clearTimeout(force);
     app.log.info('stopped');
+    await log.flush();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Registry } from 'prom-client';
 import { Type } from 'typebox';
 import type { Database } from '../../db/database.ts';
 import { ApiError } from '../http/errors.ts';
@@ -6,8 +8,30 @@ import { sendProblem } from '../http/problem.ts';
 
 const Status = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
 
-/** Operator routes, outside /v1 and without authentication. */
-export function installOperations(app: FastifyInstance, database: Database): void {
+/** The metrics token, when one is set, as `Authorization: Bearer <token>`; compared in constant time. */
+function checkMetricsToken(request: FastifyRequest, token: string | null): void {
+  if (token === null) return;
+  const header = request.headers.authorization;
+  const challenge = { headers: { 'www-authenticate': 'Bearer realm="plinth-metrics"' }, param: 'Authorization' };
+  if (header === undefined)
+    throw new ApiError('api_key_missing', 'Send `Authorization: Bearer <METRICS_TOKEN>`.', challenge);
+  const sent = Buffer.from(header);
+  const expected = Buffer.from(`Bearer ${token}`);
+  if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
+    throw new ApiError(
+      'api_key_invalid',
+      'That is not the metrics token (`Authorization: Bearer <METRICS_TOKEN>`).',
+      challenge,
+    );
+  }
+}
+
+/** Operator routes, outside /v1 and without an API key. */
+export function installOperations(
+  app: FastifyInstance,
+  database: Database,
+  metrics: { registry: Registry; token: string | null },
+): void {
   const common = { tags: ['Operations'], security: [] };
   app.get(
     '/healthz',
@@ -34,6 +58,31 @@ export function installOperations(app: FastifyInstance, database: Database): voi
     async (_request, reply) => {
       if (await database.ping()) return { status: 'ok' };
       return sendProblem(reply, new ApiError('service_unavailable', 'The database does not answer.'));
+    },
+  );
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        ...common,
+        operationId: 'getMetrics',
+        summary: 'Prometheus metrics of this process',
+        description:
+          'Requests, latency, database commit timings and group-commit batch sizes, process metrics. When the ' +
+          'server has a `METRICS_TOKEN`, send it as `Authorization: Bearer <METRICS_TOKEN>`.',
+        'x-problems': ['api_key_missing', 'api_key_invalid'],
+        response: {
+          200: {
+            description: 'Prometheus text exposition format.',
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      checkMetricsToken(request, metrics.token);
+      reply.type(metrics.registry.contentType);
+      return metrics.registry.metrics();
     },
   );
 }

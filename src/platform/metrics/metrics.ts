@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { Database } from '../../db/database.ts';
+
+/**
+ * The operator's view of one server process, in Prometheus text at /metrics (prom-client): requests by route
+ * template, method and status; request latency; database transaction and commit timings and group-commit batch
+ * sizes; process metrics. One registry per app, so that several apps in one process (the tests) never share counts.
+ * Products and platform features add their own metrics to `registry`.
+ */
+export function installMetrics(app: FastifyInstance, database: Database): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['route', 'method', 'status'] as const;
+  const requests = new Counter({
+    name: 'plinth_http_requests_total',
+    help: 'HTTP requests answered',
+    labelNames,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'plinth_http_request_duration_seconds',
+    help: 'Time from the request to its answer',
+    labelNames,
+    buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const transaction = new Histogram({
+    name: 'plinth_db_transaction_duration_seconds',
+    help: 'Write transactions, BEGIN to the end of COMMIT (on SQLite one per group commit)',
+    buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
+  const commit = new Histogram({
+    name: 'plinth_db_commit_duration_seconds',
+    help: 'COMMIT alone: with SQLite synchronous=FULL, the fsync of the WAL',
+    buckets: [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.1],
+    registers: [registry],
+  });
+  const batch = new Histogram({
+    name: 'plinth_db_group_commit_batch_size',
+    help: 'Writes that shared one commit (always 1 on PostgreSQL)',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+    registers: [registry],
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: reply.statusCode };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+  });
+  database.onCommit((stats) => {
+    transaction.observe(stats.transactionSeconds);
+    commit.observe(stats.commitSeconds);
+    batch.observe(stats.batchSize);
+  });
+  return registry;
+}

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { assertProblem } from '../../helpers/problem.ts';
+import { call, startServer, type TestServer } from '../../helpers/server.ts';
+
+/** The value of one sample line of Prometheus text, or undefined when the series is absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('/metrics', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.close());
+
+  test('counts requests by route template, method and status, and the commits that stored them', async () => {
+    const key = await server.key('acme');
+    for (let i = 0; i < 3; i++) {
+      const created = await call(server.url, 'POST', '/v1/fintech/accounts', {
+        key,
+        json: { type: 'business', country: 'US' },
+      });
+      assert.equal(created.status, 200);
+      assert.equal((await call(server.url, 'GET', `/v1/fintech/accounts/${created.body.id}`, { key })).status, 200);
+    }
+    const metrics = await call(server.url, 'GET', '/metrics');
+    assert.equal(metrics.status, 200);
+    assert.match(metrics.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+    const route = (path: string, method: string) =>
+      `plinth_http_requests_total{route="${path}",method="${method}",status="200"}`;
+    assert.equal(sample(metrics.text, route('/v1/fintech/accounts', 'POST')), 3);
+    assert.equal(sample(metrics.text, route('/v1/fintech/accounts/:id', 'GET')), 3);
+    assert.ok((sample(metrics.text, 'plinth_db_group_commit_batch_size_count') ?? 0) >= 1, 'commits are observed');
+    assert.ok((sample(metrics.text, 'plinth_db_commit_duration_seconds_count') ?? 0) >= 1);
+    assert.ok(sample(metrics.text, 'process_resident_memory_bytes') !== undefined, 'process metrics');
+    assert.doesNotMatch(metrics.text, /sk_(test|live)_/);
+  });
+
+  test('with METRICS_TOKEN, only `Authorization: Bearer <token>` gets them', async () => {
+    const guarded = await startServer({ METRICS_TOKEN: 'scrape-me-7c1f' });
+    try {
+      assertProblem(await call(guarded.url, 'GET', '/metrics'), 'api_key_missing');
+      const wrong = await call(guarded.url, 'GET', '/metrics', { headers: { authorization: 'Bearer nope' } });
+      assertProblem(wrong, 'api_key_invalid');
+      assert.doesNotMatch(wrong.text, /scrape-me/);
+      const right = await call(guarded.url, 'GET', '/metrics', { headers: { authorization: 'Bearer scrape-me-7c1f' } });
+      assert.equal(right.status, 200);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
