@@ -10,8 +10,10 @@
  *    "ignore": ["git_push.sh", "test/**"]}
  * or, for a generator other than OpenAPI Generator,
  *   {"generator": "command", "input": "3.1", "command": ["node_modules/.bin/x", "{input}", "-o", "{output}"]}
- * `ignore` lines are written to generated/.openapi-generator-ignore first, so OpenAPI Generator skips files (CI
- * scripts, git_push.sh, test stubs) that have no place in this repository.
+ * `ignore` lines are written to generated/.openapi-generator-ignore first, so OpenAPI Generator skips files (test
+ * stubs, build files the hand-written layer replaces) that have no place in this repository. DEFAULT_IGNORE is always
+ * added: a generated .gitignore would hide generated files from git (Python's ignores lib/, build/, …, so a fresh
+ * clone would lack them), and CI files or git_push.sh mean nothing inside a subdirectory of this repository.
  *
  * All OpenAPI Generator languages run in ONE `batch` call: one JVM start (a few seconds) instead of one per language.
  *
@@ -28,6 +30,7 @@ import { writeSdkViews } from './sdk-view.ts';
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CLIENTS = join(ROOT, 'clients');
 const WRAPPER = join(ROOT, 'scripts/clients/openapi-generator.sh');
+const DEFAULT_IGNORE = ['.gitignore', 'git_push.sh', '.travis.yml', '.gitlab-ci.yml', '.github/**'];
 
 interface ClientConfig {
   generator: 'openapi-generator' | 'command';
@@ -66,7 +69,7 @@ export function generate(outDir: string, only?: string[]): void {
       const output = join(outDir, lang, 'generated');
       rmSync(output, { recursive: true, force: true });
       mkdirSync(output, { recursive: true });
-      if (config.ignore) writeFileSync(join(output, '.openapi-generator-ignore'), `${config.ignore.join('\n')}\n`);
+      writeFileSync(join(output, '.openapi-generator-ignore'), `${[...DEFAULT_IGNORE, ...(config.ignore ?? [])].join('\n')}\n`);
       if (config.generator === 'openapi-generator') {
         if (!config.generatorName) throw new Error(`clients/${lang}/client.json: generatorName is missing`);
         const file = join(scratch, `${lang}.json`);

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# What the client libraries need on a fresh machine, before `npm run clients` and `npm run test:clients`.
+# Idempotent and quick when everything is there: apt runs only for packages that are missing.
+# One line per need, with the language that needs it; each clients helper appends its own lines.
+# Language-level dependencies (PyPI, crates.io, Go modules, Maven Central, npm) are fetched by each
+# clients/<lang>/conformance.sh into caches, not here. Ruby and PHP libraries come only from Debian (no RubyGems,
+# no Packagist), so they belong here.
+set -euo pipefail
+
+APT=()
+need() { # need <command-or-path> <debian package>...
+  local probe="$1"; shift
+  if [[ "$probe" == /* ]]; then [[ -e "$probe" ]] && return 0; else command -v "$probe" >/dev/null 2>&1 && return 0; fi
+  APT+=("$@")
+}
+
+need java            default-jre-headless   # OpenAPI Generator (npm run clients; the drift test)
+need python3         python3 python3-venv   # OpenAPI Generator's wheel lives in a venv; the Python client
+need /usr/bin/chromium chromium             # TypeScript: the browser test of the client bundle
+# --- other languages append below this line ---
+
+if ((${#APT[@]} > 0)); then
+  echo "install-toolchains: apt-get install ${APT[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${APT[@]}" >/dev/null
+fi
+
+# python3 -m venv needs ensurepip, which Debian ships separately from python3 itself.
+if ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+fi
+echo "install-toolchains: ready"
