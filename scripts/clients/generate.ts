@@ -40,6 +40,12 @@ interface ClientConfig {
   globalProperties?: Record<string, string>;
   ignore?: string[];
   command?: string[];
+  // --- added by the Go/Rust/Perl clients helper ---------------------------------------------------------------
+  // OpenAPI Generator's own per-language renames (its `modelNameMappings` option), passed through to the batch file.
+  // Go needs it: its model constructors are `New<Model>`, so the model `NewApiKey` collides with the constructor
+  // `NewApiKey()` of the model `ApiKey` and the package does not compile. Renaming it in the SDK view would rename it
+  // for every language; this renames it only where a client.json asks.
+  modelNameMappings?: Record<string, string>;
 }
 
 export function languages(): { lang: string; config: ClientConfig }[] {
@@ -79,6 +85,7 @@ export function generate(outDir: string, only?: string[]): void {
           outputDir: output,
           additionalProperties: config.additionalProperties ?? {},
           globalProperties: config.globalProperties ?? {},
+          ...(config.modelNameMappings ? { modelNameMappings: config.modelNameMappings } : {}), // see ClientConfig
         }));
         batch.push(file);
       } else if (config.generator === 'command' && config.command?.length) {
