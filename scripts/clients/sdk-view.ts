@@ -9,20 +9,22 @@
  *
  *   1. operations that return no JSON (the HTML reference, its script, the error catalogue page) are left out:
  *      they are for browsers, and an SDK method returning a string of HTML is noise;
- *   2. inline object schemas (request bodies, `kyb`, `available_balance`, `errors[]` items, …) become named
+ *   2. an optional request body that can only be `{}` (revoking a key) is dropped: generators make a free-form map
+ *      parameter of an object without properties, or drop it but keep its clashing name;
+ *   3. inline object schemas (request bodies, `kyb`, `available_balance`, `errors[]` items, …) become named
  *      components (`CreateAccountRequest`, `AccountKyb`, `ProblemErrorsItem`), so every generator in every language
  *      gives them the same, stable name instead of its own invention (`InlineObject1`, `AccountKybOneOf`, …);
- *   3. a nullable inline object (`type: ["object", "null"]`) becomes `anyOf: [$ref, {type: "null"}]`, the shape
+ *   4. a nullable inline object (`type: ["object", "null"]`) becomes `anyOf: [$ref, {type: "null"}]`, the shape
  *      3.1-aware generators recognise as "nullable reference"; the 3.0.3 copy turns it into
  *      `allOf: [$ref]` + `nullable: true`, the shape 3.0 generators recognise;
- *   4. in every schema a response can reach (and in response headers):
+ *   5. in every schema a response can reach (and in response headers):
  *      - `additionalProperties: false` is removed (Go, Java and Python models otherwise refuse unknown fields),
  *      - every enum is opened into a plain string whose known values are listed in the description and in
  *        `x-enum-values` (generated enum types otherwise throw on a value they do not know; this covers
  *        `Problem.code`, `errors[].code`, `status`, `mode`, even `object`),
  *      - `pattern` is dropped (a client must not reject an id or timestamp the server chose to format differently);
  *      request-only schemas keep all three: there they help the caller and cost nothing when the server grows;
- *   5. a 3.0.3 down-conversion (`toOpenApi30`, written to clients/openapi.sdk.3.0.json) for generators whose 3.1 support is
+ *   6. a 3.0.3 down-conversion (`toOpenApi30`, written to clients/openapi.sdk.3.0.json) for generators whose 3.1 support is
  *      weak: `type: [x, "null"]` → `nullable: true`, schema `examples` → `example`, `const` → one-value enum,
  *      3.1-only document fields removed; anything it cannot convert faithfully makes it throw, so a new construct
  *      in the document is noticed here rather than silently mangled in nine clients.
@@ -93,7 +95,24 @@ function* subSchemas(schema: Obj): Generator<{ key: string; get: () => Obj; set:
 function isInlineObject(schema: Obj): boolean {
   const type = schema.type;
   const isObjectType = type === 'object' || (Array.isArray(type) && type.includes('object'));
-  return isObjectType && isObj(schema.properties) && schema.$ref === undefined;
+  return isObjectType && isObj(schema.properties) && Object.keys(schema.properties).length > 0 && schema.$ref === undefined;
+}
+
+/**
+ * An optional body that can hold nothing (`{}` or no body, as for revoking a key) is dropped: generators turn an
+ * object without properties into a free-form map parameter, or drop it and keep a clashing name, and the request
+ * means the same without it.
+ */
+function dropEmptyOptionalBodies(doc: Obj): void {
+  for (const { op } of operations(doc)) {
+    const body = op.requestBody;
+    if (!isObj(body) || body.required === true || !isObj(body.content)) continue;
+    const empty = Object.values(body.content).every((media) => {
+      const schema = isObj(media) ? media.schema : undefined;
+      return isObj(schema) && schema.type === 'object' && isObj(schema.properties) && Object.keys(schema.properties).length === 0 && schema.additionalProperties === false;
+    });
+    if (empty) delete op.requestBody;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -117,7 +136,7 @@ function dropNonJsonOperations(doc: Obj): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// 2 and 3. Name inline objects.
+// 3 and 4. Name inline objects.
 
 function addComponent(doc: Obj, name: string, schema: Obj): Obj {
   const schemas = obj(obj(doc.components, 'components').schemas, 'components.schemas');
@@ -191,7 +210,7 @@ function nameInlineObjects(doc: Obj): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// 4. Loosen what responses can reach.
+// 5. Loosen what responses can reach.
 
 function responseSchemaRoots(doc: Obj): Obj[] {
   const roots: Obj[] = [];
@@ -238,6 +257,7 @@ function loosen(doc: Obj): void {
 export function sdkView(source: Obj): Obj {
   const doc = clone(source);
   dropNonJsonOperations(doc);
+  dropEmptyOptionalBodies(doc);
   nameInlineObjects(doc);
   loosen(doc);
   const info = obj(doc.info, 'info');
@@ -246,7 +266,7 @@ export function sdkView(source: Obj): Obj {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// 5. OpenAPI 3.1 → 3.0.3.
+// 6. OpenAPI 3.1 → 3.0.3.
 
 const UNCONVERTIBLE = ['prefixItems', '$defs', 'if', 'then', 'else', 'dependentSchemas', 'dependentRequired', 'unevaluatedProperties', 'unevaluatedItems', 'patternProperties', 'contains', 'propertyNames', '$schema', '$id', '$anchor', '$dynamicRef'];
 
