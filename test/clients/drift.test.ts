@@ -17,7 +17,8 @@ const CLIENTS = join(ROOT, 'clients');
 function files(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
+    // Byte code that running generated Python from the source tree leaves behind is not generator output.
+    .filter((entry) => entry.isFile() && !entry.parentPath.split(/[\\/]/).includes('__pycache__'))
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
     .sort();
 }
