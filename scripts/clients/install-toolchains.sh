@@ -18,6 +18,15 @@ need java            default-jre-headless   # OpenAPI Generator (npm run clients
 need python3         python3 python3-venv   # OpenAPI Generator's wheel lives in a venv; the Python client
 need /usr/bin/chromium chromium             # TypeScript: the browser test of the client bundle
 # --- other languages append below this line ---
+need javac           default-jdk-headless   # Java, Kotlin: compiling the clients (the JRE alone has no javac)
+need mvn             maven                  # Java, Kotlin: the clients build with Maven (Maven Central only)
+need ruby            ruby                   # Ruby client
+ruby -e 'require "faraday"; require "marcel"' >/dev/null 2>&1 \
+  || APT+=(ruby-faraday ruby-marcel)        # Ruby: the generated client's only libraries (no RubyGems here)
+need php             php-cli                # PHP client
+php -r 'exit(extension_loaded("curl") && extension_loaded("mbstring") ? 0 : 1);' >/dev/null 2>&1 \
+  || APT+=(php-curl php-mbstring)           # PHP: extensions the generated client requires
+need /usr/share/php/GuzzleHttp/autoload.php php-guzzlehttp-guzzle  # PHP: Guzzle 7 (+ PSR-7, promises) from Debian
 
 if ((${#APT[@]} > 0)); then
   echo "install-toolchains: apt-get install ${APT[*]}"
