@@ -50,25 +50,28 @@ final class Client
             $this->config->setAccessToken($apiKey);
         }
         $stack = HandlerStack::create();
-        // Innermost: every attempt's Request-Id.
-        $stack->push(Middleware::mapResponse(function (ResponseInterface $r): ResponseInterface {
-            if ($r->hasHeader('Request-Id')) {
-                $this->lastRequestId = $r->getHeaderLine('Request-Id');
-            }
-            return $r;
-        }), 'plinth_request_id');
-        $stack->push(Middleware::retry(
-            fn (int $retries, RequestInterface $req, ?ResponseInterface $res = null, ?\Throwable $err = null): bool
-                => $retries < $maxRetries && $this->shouldRetry($req, $res, $err),
-            fn (int $retries, ?ResponseInterface $res = null): int => $this->delayMs($retries, $res, $baseDelay),
-        ), 'plinth_retry');
-        // Outermost: the Idempotency-Key is added once, before the retry loop, so every attempt carries it.
+        // Guzzle's HandlerStack wraps in push order: what is pushed first runs outermost (http_errors, from
+        // create(), stays outside everything here, so the retry below sees plain responses).
+        // 1. The Idempotency-Key is added once, outside the retry loop, so every attempt carries the same one.
         $stack->push(Middleware::mapRequest(static function (RequestInterface $r): RequestInterface {
             if ($r->getMethod() === 'POST' && !$r->hasHeader('Idempotency-Key') && $r->hasHeader('Authorization')) {
                 return $r->withHeader('Idempotency-Key', self::uuid4());
             }
             return $r;
         }), 'plinth_idempotency_key');
+        // 2. Retries.
+        $stack->push(Middleware::retry(
+            fn (int $retries, RequestInterface $req, ?ResponseInterface $res = null, ?\Throwable $err = null): bool
+                => $retries < $maxRetries && $this->shouldRetry($req, $res, $err),
+            fn (int $retries, ?ResponseInterface $res = null): int => $this->delayMs($retries, $res, $baseDelay),
+        ), 'plinth_retry');
+        // 3. Innermost: every attempt's Request-Id.
+        $stack->push(Middleware::mapResponse(function (ResponseInterface $r): ResponseInterface {
+            if ($r->hasHeader('Request-Id')) {
+                $this->lastRequestId = $r->getHeaderLine('Request-Id');
+            }
+            return $r;
+        }), 'plinth_request_id');
         $this->http = new Guzzle(['handler' => $stack, 'timeout' => $timeout, 'connect_timeout' => $timeout]);
         $this->accounts = new Accounts($this, new Generated\Api\FintechAccountsApi($this->http, $this->config));
         $this->apiKeys = new ApiKeys($this, new Generated\Api\APIKeysApi($this->http, $this->config));
