@@ -27,6 +27,16 @@ need php             php-cli                # PHP client
 php -r 'exit(extension_loaded("curl") && extension_loaded("mbstring") ? 0 : 1);' >/dev/null 2>&1 \
   || APT+=(php-curl php-mbstring)           # PHP: extensions the generated client requires
 need /usr/share/php/GuzzleHttp/autoload.php php-guzzlehttp-guzzle  # PHP: Guzzle 7 (+ PSR-7, promises) from Debian
+# Go and Rust: nothing from apt. The clients need Go >= 1.23 (range-over-func iterators) and a Rust new enough for
+# reqwest 0.13, and Debian 12 ships Go 1.19 and rustc 1.63; this machine kind has Go and rustup's Rust preinstalled.
+# Their conformance.sh exit 77 (SKIP) when the toolchain is absent; Go needs no module, Rust's crates come from
+# crates.io into ~/.cargo at build time.
+need perl            perl                   # Perl client
+perl -MLWP::UserAgent -MJSON -MClass::Accessor -MClass::Data::Inheritable -MLog::Any -MModule::Runtime -MModule::Find \
+  -MDateTime -MDate::Parse -MURI::Query -MList::MoreUtils -MClass::Inspector -MMoose::Role -Mnamespace::autoclean -e 1 \
+  >/dev/null 2>&1 || APT+=(libwww-perl libjson-perl libclass-accessor-perl libclass-data-inheritable-perl \
+  liblog-any-perl libmodule-runtime-perl libmodule-find-perl libdatetime-perl libtimedate-perl liburi-query-perl \
+  liblist-moreutils-perl libclass-inspector-perl libmoose-perl libnamespace-autoclean-perl)  # Perl: the generated client's modules (Debian only)
 
 if ((${#APT[@]} > 0)); then
   echo "install-toolchains: apt-get install ${APT[*]}"
