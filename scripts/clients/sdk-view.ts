@@ -241,6 +241,11 @@ function loosen(doc: Obj): void {
     }
     if (schema.additionalProperties === false) delete schema.additionalProperties;
     delete schema.pattern;
+    // `const` is a one-value enum (JSON Schema 2020-12), and is opened the same way.
+    if ('const' in schema) {
+      schema.enum = [schema.const!];
+      delete schema.const;
+    }
     if (Array.isArray(schema.enum)) {
       const known = schema.enum.filter((value) => value !== null);
       delete schema.enum;
