@@ -157,7 +157,7 @@ public final class Plinth {
     }
 
     public ApiKey revoke(String id) {
-      return call(() -> api.revokeApiKeyWithHttpInfo(id, null, null));
+      return call(() -> api.revokeApiKeyWithHttpInfo(id, null));
     }
 
     public ApiKeyList listPage(Integer limit, String startingAfter) {

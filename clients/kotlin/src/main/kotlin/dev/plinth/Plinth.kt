@@ -88,7 +88,7 @@ class Plinth(
         fun create(params: CreateApiKeyRequest? = null, idempotencyKey: String? = null): NewApiKey =
             call { api.createApiKeyWithHttpInfo(idempotencyKey, params) }
 
-        fun revoke(id: String): ApiKey = call { api.revokeApiKeyWithHttpInfo(id, null, null) }
+        fun revoke(id: String): ApiKey = call { api.revokeApiKeyWithHttpInfo(id, null) }
 
         fun listPage(limit: Int? = null, startingAfter: String? = null): ApiKeyList =
             call { api.listApiKeysWithHttpInfo(limit, startingAfter, null) }

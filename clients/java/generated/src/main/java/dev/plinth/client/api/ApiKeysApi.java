@@ -439,12 +439,11 @@ public class ApiKeysApi {
    * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;.
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
-   * @param body No body, or &#x60;{}&#x60;. (optional)
    * @return ApiKey
    * @throws ApiException if fails to make API call
    */
-  public ApiKey revokeApiKey(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable Object body) throws ApiException {
-    return revokeApiKey(id, idempotencyKey, body, null);
+  public ApiKey revokeApiKey(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return revokeApiKey(id, idempotencyKey, null);
   }
 
   /**
@@ -452,13 +451,12 @@ public class ApiKeysApi {
    * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;.
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
-   * @param body No body, or &#x60;{}&#x60;. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiKey
    * @throws ApiException if fails to make API call
    */
-  public ApiKey revokeApiKey(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable Object body, Map<String, String> headers) throws ApiException {
-    ApiResponse<ApiKey> localVarResponse = revokeApiKeyWithHttpInfo(id, idempotencyKey, body, headers);
+  public ApiKey revokeApiKey(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    ApiResponse<ApiKey> localVarResponse = revokeApiKeyWithHttpInfo(id, idempotencyKey, headers);
     return localVarResponse.getData();
   }
 
@@ -467,12 +465,11 @@ public class ApiKeysApi {
    * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;.
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
-   * @param body No body, or &#x60;{}&#x60;. (optional)
    * @return ApiResponse&lt;ApiKey&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<ApiKey> revokeApiKeyWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable Object body) throws ApiException {
-    return revokeApiKeyWithHttpInfo(id, idempotencyKey, body, null);
+  public ApiResponse<ApiKey> revokeApiKeyWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return revokeApiKeyWithHttpInfo(id, idempotencyKey, null);
   }
 
   /**
@@ -480,13 +477,12 @@ public class ApiKeysApi {
    * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;.
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
-   * @param body No body, or &#x60;{}&#x60;. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;ApiKey&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<ApiKey> revokeApiKeyWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable Object body, Map<String, String> headers) throws ApiException {
-    HttpRequest.Builder localVarRequestBuilder = revokeApiKeyRequestBuilder(id, idempotencyKey, body, headers);
+  public ApiResponse<ApiKey> revokeApiKeyWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = revokeApiKeyRequestBuilder(id, idempotencyKey, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
           localVarRequestBuilder.build(),
@@ -533,7 +529,7 @@ public class ApiKeysApi {
     }
   }
 
-  private HttpRequest.Builder revokeApiKeyRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable Object body, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder revokeApiKeyRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
     // verify the required parameter 'id' is set
     if (id == null) {
       throw new ApiException(400, "Missing the required parameter 'id' when calling revokeApiKey");
@@ -549,15 +545,9 @@ public class ApiKeysApi {
     if (idempotencyKey != null) {
       localVarRequestBuilder.header("Idempotency-Key", idempotencyKey.toString());
     }
-    localVarRequestBuilder.header("Content-Type", "application/json");
     localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
 
-    try {
-      byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(body);
-      localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
-    } catch (IOException e) {
-      throw new ApiException(e);
-    }
+    localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.noBody());
     if (memberVarReadTimeout != null) {
       localVarRequestBuilder.timeout(memberVarReadTimeout);
     }

@@ -233,7 +233,6 @@ open class APIKeysApi(basePath: kotlin.String = defaultBasePath, client: Call.Fa
      * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;.
      * @param id A key id, &#x60;key_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
-     * @param body No body, or &#x60;{}&#x60;. (optional)
      * @return ApiKey
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -243,8 +242,8 @@ open class APIKeysApi(basePath: kotlin.String = defaultBasePath, client: Call.Fa
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
-    fun revokeApiKey(id: kotlin.String, idempotencyKey: kotlin.String? = null, body: kotlin.Any? = null) : ApiKey {
-        val localVarResponse = revokeApiKeyWithHttpInfo(id = id, idempotencyKey = idempotencyKey, body = body)
+    fun revokeApiKey(id: kotlin.String, idempotencyKey: kotlin.String? = null) : ApiKey {
+        val localVarResponse = revokeApiKeyWithHttpInfo(id = id, idempotencyKey = idempotencyKey)
 
         return when (localVarResponse.responseType) {
             ResponseType.Success -> (localVarResponse as Success<*>).data as ApiKey
@@ -267,17 +266,16 @@ open class APIKeysApi(basePath: kotlin.String = defaultBasePath, client: Call.Fa
      * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;.
      * @param id A key id, &#x60;key_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
-     * @param body No body, or &#x60;{}&#x60;. (optional)
      * @return ApiResponse<ApiKey?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class)
-    fun revokeApiKeyWithHttpInfo(id: kotlin.String, idempotencyKey: kotlin.String?, body: kotlin.Any?) : ApiResponse<ApiKey?> {
-        val localVariableConfig = revokeApiKeyRequestConfig(id = id, idempotencyKey = idempotencyKey, body = body)
+    fun revokeApiKeyWithHttpInfo(id: kotlin.String, idempotencyKey: kotlin.String?) : ApiResponse<ApiKey?> {
+        val localVariableConfig = revokeApiKeyRequestConfig(id = id, idempotencyKey = idempotencyKey)
 
-        return request<kotlin.Any, ApiKey>(
+        return request<Unit, ApiKey>(
             localVariableConfig
         )
     }
@@ -287,14 +285,12 @@ open class APIKeysApi(basePath: kotlin.String = defaultBasePath, client: Call.Fa
      *
      * @param id A key id, &#x60;key_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
-     * @param body No body, or &#x60;{}&#x60;. (optional)
      * @return RequestConfig
      */
-    fun revokeApiKeyRequestConfig(id: kotlin.String, idempotencyKey: kotlin.String?, body: kotlin.Any?) : RequestConfig<kotlin.Any> {
-        val localVariableBody = body
+    fun revokeApiKeyRequestConfig(id: kotlin.String, idempotencyKey: kotlin.String?) : RequestConfig<Unit> {
+        val localVariableBody = null
         val localVariableQuery: MultiValueMap = mutableMapOf()
         val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
-        localVariableHeaders["Content-Type"] = "application/json"
         localVariableHeaders["Accept"] = "application/json, application/problem+json"
         idempotencyKey?.apply { localVariableHeaders["Idempotency-Key"] = this.toString() }
 
