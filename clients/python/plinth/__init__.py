@@ -1,4 +1,4 @@
-"""The Plinth API for Python ≥ 3.9. See clients/README.md for an example."""
+"""The Plinth API for Python ≥ 3.10. See clients/README.md for an example."""
 from plinth_generated import models
 
 from .client import Plinth
