@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -22,10 +23,14 @@ const PACKAGE = join(ROOT, 'clients/typescript');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const CHROMIUM = '/usr/bin/chromium';
 
+/** The package compiled once into a temporary directory (the same tsc run type-checks it), for every test here. */
+const dist = mkdtempSync(join(tmpdir(), 'plinth-ts-client-'));
+const build = spawnSync(process.execPath, [TSC, '-p', PACKAGE, '--outDir', dist], { encoding: 'utf8' });
+after(() => rmSync(dist, { recursive: true, force: true }));
+
 describe('the TypeScript client package', () => {
-  test('type-checks under its own tsconfig (ES2022 + DOM, no Node types)', () => {
-    const result = spawnSync(process.execPath, [TSC, '-p', PACKAGE, '--noEmit'], { encoding: 'utf8' });
-    assert.equal(result.status, 0, result.stdout + result.stderr);
+  test('type-checks and compiles under its own tsconfig (ES2022 + DOM, no Node types)', () => {
+    assert.equal(build.status, 0, build.stdout + build.stderr);
   });
 
   test('its package.json ships compiled JavaScript and .d.ts, not TypeScript sources', () => {
@@ -62,12 +67,9 @@ describe('the TypeScript client in a browser', { skip: browserAvailable ? false 
   let plinth: TestServer;
   let site: Server;
   let siteUrl: string;
-  let dist: string;
   let browser: Browser;
 
   before(async () => {
-    dist = mkdtempSync(join(tmpdir(), 'plinth-ts-client-'));
-    const build = spawnSync(process.execPath, [TSC, '-p', PACKAGE, '--outDir', dist], { encoding: 'utf8' });
     assert.equal(build.status, 0, build.stdout + build.stderr);
     plinth = await startServer();
     const upstream = new URL(plinth.url);
@@ -101,7 +103,6 @@ describe('the TypeScript client in a browser', { skip: browserAvailable ? false 
     site?.closeAllConnections();
     await new Promise((done) => site?.close(done));
     await plinth?.close();
-    rmSync(dist, { recursive: true, force: true });
   });
 
   test('signs up, creates, retrieves, iterates pages and raises its typed error, with the browser fetch', async () => {
@@ -120,5 +121,83 @@ describe('the TypeScript client in a browser', { skip: browserAvailable ? false 
     assert.match(result.requestId, /^req_/);
     assert.match(result.last, /^req_/);
     assert.deepEqual({ ...result.error, requestId: result.error.requestId.slice(0, 4) }, { typed: true, status: 404, code: 'resource_not_found', requestId: 'req_' });
+  });
+});
+
+/**
+ * What the live scenario cannot provoke on demand: a 503, a 409 "still running", a dead port, a server that never
+ * answers. A scripted server answers each attempt from a list and records what the client sent.
+ */
+describe('the TypeScript client retries and times out as contract §13 says', () => {
+  interface Seen { method: string; url: string; key: string | undefined }
+  let seen: Seen[] = [];
+  let script: Array<{ status: number; body?: unknown; headers?: Record<string, string> } | 'hang'> = [];
+  let server: Server;
+  let base: string;
+  let client: any;
+  const ACCOUNT = { id: 'acct_X', object: 'fintech.account', type: 'business', country: 'US', status: 'active', available_balance: { amount: 0, currency: 'USD' }, kyb: null, livemode: false, created_at: '2026-11-22T10:00Z' };
+  const problem = (status: number, code: string) => ({ status, body: { type: `/docs/errors#${code}`, title: code, status, detail: code, code, request_id: 'req_P' }, headers: { 'content-type': 'application/problem+json', 'request-id': 'req_P' } });
+
+  before(async () => {
+    assert.equal(build.status, 0, build.stdout + build.stderr);
+    client = await import(pathToFileURL(join(dist, 'src/index.js')).href);
+    server = createServer((req, res) => {
+      seen.push({ method: req.method!, url: req.url!, key: req.headers['idempotency-key'] as string | undefined });
+      req.resume();
+      const next = script.shift() ?? { status: 500 };
+      if (next === 'hang') return;
+      res.writeHead(next.status, { 'content-type': 'application/json', 'request-id': `req_${seen.length}`, ...next.headers }).end(JSON.stringify(next.body ?? {}));
+    });
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const plinth = (options: Record<string, unknown> = {}) => {
+    seen = [];
+    return new client.PlinthClient({ baseUrl: base, apiKey: 'sk_test_x', ...options });
+  };
+
+  test('a create survives a 503 and a 409 in progress, sending one UUID v4 Idempotency-Key on every attempt', async () => {
+    script = [{ status: 503 }, { ...problem(409, 'idempotency_request_in_progress'), headers: { ...problem(409, 'x').headers, 'retry-after': '1' } }, { status: 200, body: ACCOUNT }];
+    const retries: number[] = [];
+    const c = plinth({ onRetry: (r: { status: number }) => retries.push(r.status) });
+    const account = await c.accounts.create({ type: 'business', country: 'US' });
+    assert.equal(account.id, 'acct_X');
+    assert.equal(account.requestId, 'req_3');
+    assert.deepEqual(retries, [503, 409]);
+    assert.equal(seen.length, 3);
+    assert.match(seen[0]!.key!, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.deepEqual(new Set(seen.map((s) => s.key)).size, 1);
+  });
+
+  test("a caller's key wins, a GET carries none, and a 400 or another 409 is not retried", async () => {
+    script = [problem(400, 'parameter_invalid')];
+    const c = plinth();
+    await assert.rejects(c.accounts.create({ type: 'business', country: 'US' }, { idempotencyKey: 'mine' }), (e: any) => e instanceof client.PlinthError && e.status === 400 && e.requestId === 'req_P');
+    assert.deepEqual(seen.map((s) => s.key), ['mine']);
+    script = [problem(409, 'account_frozen')];
+    await assert.rejects(c.accounts.list(), (e: any) => e.code === 'account_frozen');
+    assert.deepEqual(seen.map((s) => s.key), ['mine', undefined]);
+  });
+
+  test('retries are bounded: after maxRetries the last refusal is raised', async () => {
+    script = [{ status: 502 }, { status: 502 }, problem(503, 'service_unavailable')];
+    const c = plinth({ maxRetries: 2 });
+    await assert.rejects(c.accounts.retrieve('acct_X'), (e: any) => e.status === 503 && e.code === 'service_unavailable');
+    assert.equal(seen.length, 3);
+    assert.equal(c.retries, 2);
+  });
+
+  test('a dead port and a silent server become the typed error, status 0', async () => {
+    const dead = new client.PlinthClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test_x', maxRetries: 1 });
+    await assert.rejects(dead.accounts.list(), (e: any) => e instanceof client.PlinthError && e.status === 0 && e.code === 'connection_failed');
+    assert.equal(dead.retries, 1);
+    script = ['hang'];
+    const started = Date.now();
+    await assert.rejects(plinth({ timeoutMs: 200, maxRetries: 0 }).accounts.list(), (e: any) => e.status === 0 && e.code === 'timeout');
+    assert.ok(Date.now() - started < 5000);
   });
 });
