@@ -21,15 +21,18 @@ trap 'rm -rf "$SRC"' EXIT
 cp -r pyproject.toml plinth generated "$SRC/"
 PIP=("$VENV/bin/pip" install --quiet --disable-pip-version-check)
 [[ -x "$VENV/bin/python" ]] || "$PYTHON" -m venv "$VENV"
-# Dependencies are resolved again only when pyproject.toml changes; the package itself is rebuilt every run.
-STAMP="$VENV/.deps-$(sha256sum pyproject.toml | cut -c1-16)"
+# Dependencies (and pytest, for tests/) are resolved again only when they change; the package is rebuilt every run.
+TEST_DEPS=(pytest)
+STAMP="$VENV/.deps-$(cat pyproject.toml <(echo "${TEST_DEPS[@]}") | sha256sum | cut -c1-16)"
 if [[ -f "$STAMP" ]]; then
   "${PIP[@]}" --force-reinstall --no-deps "$SRC"
 else
-  "${PIP[@]}" "$SRC"
+  "${PIP[@]}" "$SRC" "${TEST_DEPS[@]}"
   touch "$STAMP"
 fi
 echo "installed $("$VENV/bin/pip" show plinth-client | grep -E '^(Name|Version)' | tr '\n' ' ')"
 
 cd "$SRC/.."   # not the source tree: only the installed package is importable
+# The layer's own tests first (retries, keys, timeouts against a scripted local server), then the live scenario.
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider "$HERE/tests"
 "$VENV/bin/python" "$HERE/conformance/scenario.py"

@@ -66,7 +66,10 @@ def _delay(attempt: int, headers: Optional[Mapping[str, str]]) -> Optional[float
 
 def _transport_error(error: Exception) -> PlinthError:
     reason = getattr(error, "reason", None) or error
-    timed_out = isinstance(error, urllib3.exceptions.TimeoutError) or isinstance(reason, urllib3.exceptions.TimeoutError)
+    # urllib3 makes NewConnectionError (refused, unreachable) a subclass of ConnectTimeoutError, for history's
+    # sake; it is not a timeout.
+    refused = isinstance(error, urllib3.exceptions.NewConnectionError) or isinstance(reason, urllib3.exceptions.NewConnectionError)
+    timed_out = not refused and (isinstance(error, urllib3.exceptions.TimeoutError) or isinstance(reason, urllib3.exceptions.TimeoutError))
     return PlinthError(0, "timeout" if timed_out else "connection_failed", detail=str(reason))
 
 
