@@ -18,7 +18,7 @@ use Psr\Http\Message\ResponseInterface;
 
 /**
  * The Plinth client: the generated API classes (Plinth\Generated\Api\*) on a Guzzle client whose handler stack
- * adds one Idempotency-Key per authenticated POST (the same on every attempt), retries connection errors,
+ * drops Content-Type from requests without a body, adds one Idempotency-Key per authenticated POST (the same on every attempt), retries connection errors,
  * 409 idempotency_request_in_progress, 429 and 5xx honouring Retry-After, and records each Request-Id.
  *
  *   $plinth = new Plinth\Client('sk_test_…', 'http://127.0.0.1:8080');
@@ -54,6 +54,11 @@ final class Client
         // create(), stays outside everything here, so the retry below sees plain responses).
         // 1. The Idempotency-Key is added once, outside the retry loop, so every attempt carries the same one.
         $stack->push(Middleware::mapRequest(static function (RequestInterface $r): RequestInterface {
+            // The generated HeaderSelector always sets Content-Type: application/json, also on a POST without a
+            // body (revoking a key), which Plinth refuses as body_malformed; no body, no Content-Type.
+            if ($r->getBody()->getSize() === 0) {
+                $r = $r->withoutHeader('Content-Type');
+            }
             if ($r->getMethod() === 'POST' && !$r->hasHeader('Idempotency-Key') && $r->hasHeader('Authorization')) {
                 return $r->withHeader('Idempotency-Key', self::uuid4());
             }

@@ -4,6 +4,7 @@ require "faraday"
 
 module Plinth
   # Faraday middleware under every generated call:
+  # - sends `{}` as the body of a POST without one (see #call);
   # - adds one Idempotency-Key (UUID v4) to every authenticated POST that has none, the same on every attempt;
   # - retries connection errors and timeouts, 409 idempotency_request_in_progress, 429 and 5xx, at most
   #   +max_retries+ times, waiting Retry-After seconds when given, else exponential backoff with full jitter;
@@ -23,6 +24,13 @@ module Plinth
 
     def call(env)
       headers = env.request_headers
+      # The generated ApiClient sends Content-Type: application/json by default, also on a POST without a body
+      # (revoking a key), which Plinth refuses as body_malformed; and without a Content-Type Net::HTTP supplies
+      # application/x-www-form-urlencoded (415). Such a POST sends `{}`, which those operations accept.
+      if env.method == :post && (env.body.nil? || env.body == "")
+        env.body = "{}"
+        headers["Content-Type"] = "application/json"
+      end
       if env.method == :post && !header?(headers, "Idempotency-Key") && header?(headers, "Authorization")
         headers["Idempotency-Key"] = SecureRandom.uuid
       end

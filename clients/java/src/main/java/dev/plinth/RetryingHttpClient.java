@@ -29,6 +29,7 @@ import javax.net.ssl.SSLSession;
 /**
  * The transport under every generated call: a {@link HttpClient} that
  * <ul>
+ *   <li>sends no {@code Content-Type} with an empty body (Plinth refuses an empty JSON body);</li>
  *   <li>adds one {@code Idempotency-Key} (UUID v4) to every authenticated POST that has none, and sends that same key on every
  *       attempt of the call;</li>
  *   <li>retries connection errors and timeouts, 409 {@code idempotency_request_in_progress}, 429 and 5xx, at most
@@ -66,7 +67,7 @@ public final class RetryingHttpClient extends HttpClient {
   @Override
   public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler)
       throws IOException, InterruptedException {
-    HttpRequest req = withIdempotencyKey(request);
+    HttpRequest req = withIdempotencyKey(withoutEmptyBodyContentType(request));
     // A POST without a key (only the unauthenticated sign-up, which refuses one) is retried only where the
     // server cannot have executed it: a refused connection or a 429.
     boolean safe = !"POST".equals(req.method()) || req.headers().firstValue("Idempotency-Key").isPresent();
@@ -119,18 +120,32 @@ public final class RetryingHttpClient extends HttpClient {
     Thread.sleep(ms);
   }
 
-  private static HttpRequest withIdempotencyKey(HttpRequest request) {
-    if (!"POST".equals(request.method()) || request.headers().firstValue("Idempotency-Key").isPresent()
-        || request.headers().firstValue("Authorization").isEmpty()) {
-      return request;
-    }
+  /** A POST without a body must not claim to be JSON: Plinth refuses an empty application/json body. */
+  private static HttpRequest withoutEmptyBodyContentType(HttpRequest request) {
+    boolean empty = request.bodyPublisher().map(p -> p.contentLength() == 0).orElse(true);
+    if (!empty || request.headers().firstValue("Content-Type").isEmpty()) return request;
+    return copy(request, "Content-Type").build();
+  }
+
+  /** A builder for the same request, without the named header. */
+  private static HttpRequest.Builder copy(HttpRequest request, String dropHeader) {
     HttpRequest.Builder copy = HttpRequest.newBuilder(request.uri())
         .method(request.method(), request.bodyPublisher().orElse(HttpRequest.BodyPublishers.noBody()))
         .expectContinue(request.expectContinue());
     request.timeout().ifPresent(copy::timeout);
     request.version().ifPresent(copy::version);
-    request.headers().map().forEach((name, values) -> values.forEach(v -> copy.header(name, v)));
-    return copy.header("Idempotency-Key", UUID.randomUUID().toString()).build();
+    request.headers().map().forEach((name, values) -> {
+      if (!name.equalsIgnoreCase(dropHeader)) values.forEach(v -> copy.header(name, v));
+    });
+    return copy;
+  }
+
+  private static HttpRequest withIdempotencyKey(HttpRequest request) {
+    if (!"POST".equals(request.method()) || request.headers().firstValue("Idempotency-Key").isPresent()
+        || request.headers().firstValue("Authorization").isEmpty()) {
+      return request;
+    }
+    return copy(request, "Idempotency-Key").header("Idempotency-Key", UUID.randomUUID().toString()).build();
   }
 
   /** Hands the buffered body to the caller's body handler, as if it had streamed in. */

@@ -86,7 +86,7 @@ class Plinth(
         private val api = APIKeysApi(base, httpClient)
 
         fun create(params: CreateApiKeyRequest? = null, idempotencyKey: String? = null): NewApiKey =
-            call { api.createApiKeyWithHttpInfo(idempotencyKey, params) }
+            call { api.createApiKeyWithHttpInfo(idempotencyKey, params ?: CreateApiKeyRequest()) }
 
         fun revoke(id: String): ApiKey = call { api.revokeApiKeyWithHttpInfo(id, null) }
 

@@ -2,6 +2,7 @@ package dev.plinth
 
 import com.fasterxml.jackson.databind.ObjectMapper
 import okhttp3.Interceptor
+import okhttp3.RequestBody.Companion.toRequestBody
 import okhttp3.Response
 import java.io.IOException
 import java.net.ConnectException
@@ -12,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong
 
 /**
  * The OkHttp application interceptor under every generated call:
- *  - adds `Authorization: Bearer <key>`;
+ *  - adds `Authorization: Bearer <key>`; sends no Content-Type with an empty body;
  *  - adds one `Idempotency-Key` (UUID v4) to every authenticated POST that has none, the same on every attempt;
  *  - retries connection errors and timeouts, 409 `idempotency_request_in_progress`, 429 and 5xx, at most
  *    [maxRetries] times, waiting `Retry-After` seconds when given, else exponential backoff with full jitter;
@@ -27,6 +28,12 @@ internal class RetryInterceptor(
 ) : Interceptor {
     override fun intercept(chain: Interceptor.Chain): Response {
         var request = chain.request()
+        // A POST without a body (revoking a key) must not claim to be JSON: Plinth refuses an empty
+        // application/json body as body_malformed.
+        val body = request.body
+        if (body != null && body.contentLength() == 0L && body.contentType() != null) {
+            request = request.newBuilder().method(request.method, ByteArray(0).toRequestBody(null)).build()
+        }
         if (apiKey != null && request.header("Authorization") == null) {
             request = request.newBuilder().header("Authorization", "Bearer $apiKey").build()
         }
