@@ -19,13 +19,13 @@
  *      `allOf: [$ref]` + `nullable: true`, the shape 3.0 generators recognise;
  *   5. in every schema a response can reach (and in response headers):
  *      - `additionalProperties: false` is removed (Go, Java and Python models otherwise refuse unknown fields),
- *      - every enum is opened into a plain string whose known values are listed in the description and in
- *        `x-enum-values` (generated enum types otherwise throw on a value they do not know; this covers
+ *      - every enum (and `const`) is opened into a plain string whose known values are listed in the description and
+ *        in `x-enum-values` (generated enum types otherwise throw on a value they do not know; this covers
  *        `Problem.code`, `errors[].code`, `status`, `mode`, even `object`),
  *      - `pattern` is dropped (a client must not reject an id or timestamp the server chose to format differently);
  *      request-only schemas keep all three: there they help the caller and cost nothing when the server grows;
- *   6. a 3.0.3 down-conversion (`toOpenApi30`, written to clients/openapi.sdk.3.0.json) for generators whose 3.1 support is
- *      weak: `type: [x, "null"]` → `nullable: true`, schema `examples` → `example`, `const` → one-value enum,
+ *   6. a 3.0.3 down-conversion (`toOpenApi30`, written to clients/openapi.sdk.3.0.json) for generators whose 3.1
+ *      support is weak: `type: [x, "null"]` → `nullable: true`, schema `examples` → `example`, `const` → one-value enum,
  *      3.1-only document fields removed; anything it cannot convert faithfully makes it throw, so a new construct
  *      in the document is noticed here rather than silently mangled in nine clients.
  *
