@@ -440,18 +440,11 @@ type ApiRevokeApiKeyRequest struct {
 	ApiService *APIKeysAPIService
 	id string
 	idempotencyKey *string
-	body *map[string]interface{}
 }
 
 // Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
 func (r ApiRevokeApiKeyRequest) IdempotencyKey(idempotencyKey string) ApiRevokeApiKeyRequest {
 	r.idempotencyKey = &idempotencyKey
-	return r
-}
-
-// No body, or &#x60;{}&#x60;.
-func (r ApiRevokeApiKeyRequest) Body(body map[string]interface{}) ApiRevokeApiKeyRequest {
-	r.body = &body
 	return r
 }
 
@@ -499,7 +492,7 @@ func (a *APIKeysAPIService) RevokeApiKeyExecute(r ApiRevokeApiKeyRequest) (*ApiK
 	localVarFormParams := url.Values{}
 
 	// to determine the Content-Type header
-	localVarHTTPContentTypes := []string{"application/json"}
+	localVarHTTPContentTypes := []string{}
 
 	// set Content-Type header
 	localVarHTTPContentType := selectHeaderContentType(localVarHTTPContentTypes)
@@ -518,8 +511,6 @@ func (a *APIKeysAPIService) RevokeApiKeyExecute(r ApiRevokeApiKeyRequest) (*ApiK
 	if r.idempotencyKey != nil {
 		parameterAddToHeaderOrQuery(localVarHeaderParams, "Idempotency-Key", r.idempotencyKey, "simple", "")
 	}
-	// body params
-	localVarPostBody = r.body
 	req, err := a.client.prepareRequest(r.ctx, localVarPath, localVarHTTPMethod, localVarPostBody, localVarHeaderParams, localVarQueryParams, localVarFormParams, formFiles)
 	if err != nil {
 		return localVarReturnValue, nil, err
