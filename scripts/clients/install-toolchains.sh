@@ -31,6 +31,8 @@ need /usr/share/php/GuzzleHttp/autoload.php php-guzzlehttp-guzzle  # PHP: Guzzle
 # reqwest 0.13, and Debian 12 ships Go 1.19 and rustc 1.63; this machine kind has Go and rustup's Rust preinstalled.
 # Their conformance.sh exit 77 (SKIP) when the toolchain is absent; Go needs no module, Rust's crates come from
 # crates.io into ~/.cargo at build time.
+need /usr/include/openssl/ssl.h libssl-dev  # Rust: reqwest's native TLS (openssl-sys) builds against OpenSSL's headers
+need pkg-config      pkg-config             # Rust: openssl-sys finds OpenSSL through pkg-config
 need perl            perl                   # Perl client
 perl -MLWP::UserAgent -MJSON -MClass::Accessor -MClass::Data::Inheritable -MLog::Any -MModule::Runtime -MModule::Find \
   -MDateTime -MDate::Parse -MURI::Query -MList::MoreUtils -MClass::Inspector -MMoose::Role -Mnamespace::autoclean -e 1 \
