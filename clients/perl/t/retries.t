@@ -38,14 +38,16 @@ sub serve {
         close $read;
         $write->autoflush(1);
         for (my $i = 0; my $conn = $server->accept; $i++) {
-            my ($key, $length) = ('-', 0);
+            my ($key, $length, $type) = ('-', 0, '');
             while (my $line = <$conn>) {
                 $line =~ s/\r?\n$//;
                 last if $line eq '';
                 $key = $1 if $line =~ /^Idempotency-Key:\s*(.*)$/i;
+                $type = $1 if $line =~ /^Content-Type:\s*(.*)$/i;
                 $length = $1 if $line =~ /^Content-Length:\s*(\d+)/i;
             }
             read $conn, my $body, $length if $length;
+            $key .= " (Content-Type $type)" if $type && !$length;    # a body-less request must not claim JSON
             print $write "$key\n";
             print $conn $answers[$i < @answers ? $i : $#answers];
             close $conn;
@@ -116,6 +118,16 @@ sub client { Plinth->new(api_key => 'sk_test_x', base_url => shift, min_backoff 
     eval { $plinth->accounts->retrieve('acct_1') };
     ok($@ && !Plinth::Error->caught, 'a refused connection is not a problem answer');
     is($plinth->last_response->retries, 3, '... and was retried');
+}
+
+{
+    my $revoked = '{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…abcd","livemode":false,"created_at":"2026-11-22T10:00Z","revoked_at":"2026-11-22T10:01Z"}';
+    my ($url, $keys, $pid) = serve(ok_response($revoked));
+    my $plinth = client($url);
+    my $key = $plinth->api_keys->revoke('key_1');
+    is($key->revoked_at, '2026-11-22T10:01Z', 'revoke, a POST without a body, succeeds');
+    unlike($keys->()->[0], qr/Content-Type/, '... and sends no Content-Type for its empty body');
+    kill 'TERM', $pid;
 }
 
 done_testing;

@@ -32,6 +32,9 @@ sub request {
     if ($req->method eq 'POST' && !$call->{no_idempotency_key} && !defined $req->header('Idempotency-Key')) {
         $req->header('Idempotency-Key' => $call->{idempotency_key} // uuid4());
     }
+    # The generated code labels every request application/json, even a POST with no body (revoke); the server reads
+    # that as a malformed JSON body. A request without a body gets no Content-Type.
+    $req->remove_header('Content-Type') if !length($req->content // '');
     my $attempt = 0;
     while (1) {
         my $resp = $self->SUPER::request($req->clone, @rest);
