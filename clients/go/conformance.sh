@@ -4,6 +4,9 @@
 # downloaded; the build cache lives in ~/.cache/go-build.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
+if ! command -v go >/dev/null 2>&1 && [[ -x /usr/local/go/bin/go ]]; then
+  export PATH="/usr/local/go/bin:$PATH"   # the official tarball's place, when a login shell did not add it
+fi
 if ! command -v go >/dev/null 2>&1; then
   echo "go: not installed"
   exit 77
