@@ -1,7 +1,7 @@
 /**
  * `npm test`, the one command that runs every check, in order: the type check, Biome, the whole suite on SQLite,
  * the whole suite again on PostgreSQL when TEST_POSTGRES_URL names a database to create test databases from (CI
- * always sets it; elsewhere that pass is skipped with a visible line), then the campaigns' short runs. Each step
+ * always sets it; elsewhere that pass is skipped with a visible line), then the client libraries' conformance run. Each step
  * prints a header; the exit code is non-zero when any step failed.
  */
 import { spawnSync } from 'node:child_process';
@@ -55,6 +55,12 @@ if (process.env.TEST_POSTGRES_URL) {
       '(a role that may create databases) to run it.\n',
   );
 }
+// Every client library against a live Plinth; in CI a language whose toolchain is missing counts as a failure.
+steps.push({
+  name: 'client libraries: the conformance scenario in every language',
+  command: [process.execPath, 'scripts/clients/run-conformance.ts'],
+  env: process.env.CI ? { CLIENTS_REQUIRE_ALL: '1' } : {},
+});
 for (const step of steps) failed = !run(step) || failed;
 process.stdout.write(`\n# npm test: ${failed ? 'FAILED' : 'all steps passed'}\n`);
 process.exit(failed ? 1 : 0);

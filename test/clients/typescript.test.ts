@@ -1,73 +1,281 @@
+/**
+ * The TypeScript client (clients/typescript) as a package: it type-checks under its own strict tsconfig, and its
+ * compiled JavaScript runs in a browser. The full scenario on Node.js, from the packed tarball, is
+ * clients/typescript/conformance.sh (`npm run test:clients`).
+ *
+ * The browser test serves one origin: the page, the compiled client under /client/, and every other path proxied
+ * to a real Plinth. Plinth sends no CORS headers (a secret key belongs on a server, not in a web page), so a
+ * browser can only call it same-origin; what is proven here is that the package itself needs nothing from Node.js.
+ */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join, normalize } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Account, createPlinthClient, type Problem } from '../../clients/typescript/index.ts';
-import { run } from '../helpers/process.ts';
+import { pathToFileURL } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
-describe('the generated TypeScript client', () => {
-  let server: TestServer;
-  let client: ReturnType<typeof createPlinthClient>;
+const ROOT = join(import.meta.dirname, '../..');
+const PACKAGE = join(ROOT, 'clients/typescript');
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+const CHROMIUM = '/usr/bin/chromium';
+
+/** The package compiled once into a temporary directory (the same tsc run type-checks it), for every test here. */
+const dist = mkdtempSync(join(tmpdir(), 'plinth-ts-client-'));
+const build = spawnSync(process.execPath, [TSC, '-p', PACKAGE, '--outDir', dist], { encoding: 'utf8' });
+after(() => rmSync(dist, { recursive: true, force: true }));
+
+describe('the TypeScript client package', { skip: ONCE }, () => {
+  test('type-checks and compiles under its own tsconfig (ES2022 + DOM, no Node types)', () => {
+    assert.equal(build.status, 0, build.stdout + build.stderr);
+  });
+
+  test('its package.json ships compiled JavaScript and .d.ts, not TypeScript sources', () => {
+    const manifest = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8'));
+    assert.equal(manifest.exports['.'].default, './dist/src/index.js');
+    assert.equal(manifest.exports['.'].types, './dist/src/index.d.ts');
+    assert.deepEqual(manifest.files, ['dist']);
+    assert.deepEqual(manifest.dependencies ?? {}, {}, 'no runtime dependencies');
+  });
+});
+
+const browserAvailable = existsSync(CHROMIUM);
+if (!browserAvailable)
+  console.log(`# SKIPPED: the TypeScript client's browser test needs Debian's chromium at ${CHROMIUM}`);
+
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html' };
+const PAGE = `<!doctype html><meta charset="utf-8"><title>client</title><script type="module">
+import { BACKEND } from '../helpers/database.ts';
+
+/** Nothing here depends on the database: it runs in the SQLite pass only. */
+const ONCE = BACKEND === 'postgres' && 'backend-independent: runs in the SQLite pass';
+import { PlinthClient, PlinthError } from '/client/src/index.js';
+window.run = async () => {
+  const signup = await PlinthClient.signUp(location.origin);
+  const plinth = new PlinthClient({ baseUrl: location.origin, apiKey: signup.api_key.key });
+  const a = await plinth.accounts.create({ type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'Acme Corp' } });
+  const b = await plinth.accounts.create({ type: 'business', country: 'GB' });
+  const again = await plinth.accounts.retrieve(a.id);
+  const ids = [];
+  for await (const account of plinth.accounts.listAll({ limit: 1 })) ids.push(account.id);
+  let error;
+  try { await plinth.accounts.retrieve('acct_' + '0'.repeat(26)); } catch (e) { error = e; }
+  return { a, b: b.id, again: again.id, ids, requestId: a.requestId, last: plinth.lastRequestId,
+    error: { typed: error instanceof PlinthError, status: error.status, code: error.code, requestId: error.requestId } };
+};
+</script>`;
+
+describe('the TypeScript client in a browser', {
+  skip: browserAvailable ? false : `no Chromium at ${CHROMIUM}`,
+}, () => {
+  let plinth: TestServer;
+  let site: Server;
+  let siteUrl: string;
+  let browser: Browser;
+
   before(async () => {
-    server = await startServer();
-    client = createPlinthClient({ baseUrl: server.url, apiKey: await server.key('acme') });
-  });
-  after(() => server.close());
-
-  test('clients/typescript/schema.ts is exactly what openapi-typescript makes of the committed document', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plinth-client-'));
-    try {
-      const out = join(dir, 'schema.ts');
-      const result = await run(['node_modules/openapi-typescript/bin/cli.js', 'openapi/openapi.json', '-o', out], {
-        REDOCLY_TELEMETRY: 'off',
-        NO_COLOR: '1',
-      });
-      assert.equal(result.code, 0, result.stderr);
-      assert.equal(
-        readFileSync(out, 'utf8'),
-        readFileSync(new URL('../../clients/typescript/schema.ts', import.meta.url), 'utf8'),
-        'run `npm run openapi`',
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  test('creates, retrieves and lists accounts', async () => {
-    const created = await client.POST('/v1/fintech/accounts', {
-      body: { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'Acme Corp' } },
+    assert.equal(build.status, 0, build.stdout + build.stderr);
+    plinth = await startServer();
+    const upstream = new URL(plinth.url);
+    site = createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      if (path === '/') {
+        res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+      } else if (path.startsWith('/client/')) {
+        const file = join(dist, normalize(path.slice('/client/'.length)));
+        if (!file.startsWith(dist) || !existsSync(file)) res.writeHead(404).end();
+        else
+          res
+            .writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
+            .end(readFileSync(file));
+      } else {
+        const forward = request(
+          {
+            hostname: upstream.hostname,
+            port: upstream.port,
+            path: req.url,
+            method: req.method,
+            headers: { ...req.headers, host: upstream.host },
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        req.pipe(forward);
+      }
     });
-    assert.equal(created.response.status, 200);
-    const account: Account = created.data!;
-    assert.equal(account.status, 'active');
-    assert.equal(account.available_balance.amount, 0);
-    assert.equal(account.kyb?.ein_last4, '6789');
+    await new Promise<void>((ready) => site.listen(0, '127.0.0.1', ready));
+    const address = site.address();
+    assert.ok(address !== null && typeof address === 'object');
+    siteUrl = `http://127.0.0.1:${address.port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    site?.closeAllConnections();
+    await new Promise((done) => site?.close(done));
+    await plinth?.close();
+  });
 
-    const retrieved = await client.GET('/v1/fintech/accounts/{id}', { params: { path: { id: account.id } } });
-    assert.deepEqual(retrieved.data, account);
-
-    const listed = await client.GET('/v1/fintech/accounts', { params: { query: { limit: 1 } } });
-    assert.equal(listed.data?.object, 'list');
+  test('signs up, creates, retrieves, iterates pages and raises its typed error, with the browser fetch', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(siteUrl);
+    // The callbacks run in the page, where `globalThis` is its window (the test's tsconfig has no DOM types).
+    await page.waitForFunction(() => typeof (globalThis as { run?: unknown }).run === 'function');
+    const result = await page.evaluate(() => (globalThis as unknown as { run: () => Promise<any> }).run());
+    assert.deepEqual(errors, []);
+    assert.equal(result.a.kyb.ein_last4, '6789');
+    assert.equal(result.a.status, 'active');
+    assert.equal(result.again, result.a.id);
+    assert.deepEqual(result.ids, [result.b, result.a.id]);
+    assert.match(result.requestId, /^req_/);
+    assert.match(result.last, /^req_/);
     assert.deepEqual(
-      listed.data?.data.map((a) => a.id),
-      [account.id],
+      { ...result.error, requestId: result.error.requestId.slice(0, 4) },
+      { typed: true, status: 404, code: 'resource_not_found', requestId: 'req_' },
+    );
+  });
+});
+
+/**
+ * What the live scenario cannot provoke on demand: a 503, a 409 "still running", a dead port, a server that never
+ * answers. A scripted server answers each attempt from a list and records what the client sent.
+ */
+describe('the TypeScript client retries and times out as contract §13 says', () => {
+  interface Seen {
+    method: string;
+    url: string;
+    key: string | undefined;
+  }
+  let seen: Seen[] = [];
+  let script: Array<{ status: number; body?: unknown; headers?: Record<string, string> } | 'hang'> = [];
+  let server: Server;
+  let base: string;
+  let client: any;
+  const ACCOUNT = {
+    id: 'acct_X',
+    object: 'fintech.account',
+    type: 'business',
+    country: 'US',
+    status: 'active',
+    available_balance: { amount: 0, currency: 'USD' },
+    kyb: null,
+    livemode: false,
+    created_at: '2026-11-22T10:00Z',
+  };
+  const problem = (status: number, code: string) => ({
+    status,
+    body: { type: `/docs/errors#${code}`, title: code, status, detail: code, code, request_id: 'req_P' },
+    headers: { 'content-type': 'application/problem+json', 'request-id': 'req_P' },
+  });
+
+  before(async () => {
+    assert.equal(build.status, 0, build.stdout + build.stderr);
+    client = await import(pathToFileURL(join(dist, 'src/index.js')).href);
+    server = createServer((req, res) => {
+      seen.push({ method: req.method!, url: req.url!, key: req.headers['idempotency-key'] as string | undefined });
+      req.resume();
+      const next = script.shift() ?? { status: 500 };
+      if (next === 'hang') return;
+      res
+        .writeHead(next.status, {
+          'content-type': 'application/json',
+          'request-id': `req_${seen.length}`,
+          ...next.headers,
+        })
+        .end(JSON.stringify(next.body ?? {}));
+    });
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const plinth = (options: Record<string, unknown> = {}) => {
+    seen = [];
+    return new client.PlinthClient({ baseUrl: base, apiKey: 'sk_test_x', ...options });
+  };
+
+  test('a create survives a 503 and a 409 in progress, sending one UUID v4 Idempotency-Key on every attempt', async () => {
+    script = [
+      { status: 503 },
+      {
+        ...problem(409, 'idempotency_request_in_progress'),
+        headers: { ...problem(409, 'x').headers, 'retry-after': '1' },
+      },
+      { status: 200, body: ACCOUNT },
+    ];
+    const retries: number[] = [];
+    const c = plinth({ onRetry: (r: { status: number }) => retries.push(r.status) });
+    const account = await c.accounts.create({ type: 'business', country: 'US' });
+    assert.equal(account.id, 'acct_X');
+    assert.equal(account.requestId, 'req_3');
+    assert.deepEqual(retries, [503, 409]);
+    assert.equal(seen.length, 3);
+    assert.match(seen[0]!.key!, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.deepEqual(new Set(seen.map((s) => s.key)).size, 1);
+  });
+
+  test("a caller's key wins, a GET carries none, and a 400 or another 409 is not retried", async () => {
+    script = [problem(400, 'parameter_invalid')];
+    const c = plinth();
+    await assert.rejects(
+      c.accounts.create({ type: 'business', country: 'US' }, { idempotencyKey: 'mine' }),
+      (e: any) => e instanceof client.PlinthError && e.status === 400 && e.requestId === 'req_P',
+    );
+    assert.deepEqual(
+      seen.map((s) => s.key),
+      ['mine'],
+    );
+    script = [problem(409, 'account_frozen')];
+    await assert.rejects(c.accounts.list(), (e: any) => e.code === 'account_frozen');
+    assert.deepEqual(
+      seen.map((s) => s.key),
+      ['mine', undefined],
     );
   });
 
-  test('a failed call gives a typed problem body', async () => {
-    const failed = await client.POST('/v1/fintech/accounts', { body: { type: 'business', country: 'BR' } });
-    assert.equal(failed.data, undefined);
-    const problem: Problem = failed.error!;
-    assert.equal(failed.response.status, 400);
-    assert.equal(problem.code, 'country_unsupported');
-    assert.equal(problem.param, 'country');
-    assert.equal(problem.request_id, failed.response.headers.get('request-id'));
+  test('retries are bounded: after maxRetries the last refusal is raised', async () => {
+    script = [{ status: 502 }, { status: 502 }, problem(503, 'service_unavailable')];
+    const c = plinth({ maxRetries: 2 });
+    await assert.rejects(
+      c.accounts.retrieve('acct_X'),
+      (e: any) => e.status === 503 && e.code === 'service_unavailable',
+    );
+    assert.equal(seen.length, 3);
+    assert.equal(c.retries, 2);
+  });
 
-    const missing = await client.GET('/v1/fintech/accounts/{id}', {
-      params: { path: { id: 'acct_01ZZZZZZZZZZZZZZZZZZZZZZZZ' } },
-    });
-    assert.equal(missing.error?.code, 'resource_not_found');
+  test('a dead port and a silent server become the typed error, status 0', async () => {
+    const dead = new client.PlinthClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test_x', maxRetries: 1 });
+    await assert.rejects(
+      dead.accounts.list(),
+      (e: any) => e instanceof client.PlinthError && e.status === 0 && e.code === 'connection_failed',
+    );
+    assert.equal(dead.retries, 1);
+    script = ['hang'];
+    const started = Date.now();
+    await assert.rejects(
+      plinth({ timeoutMs: 200, maxRetries: 0 }).accounts.list(),
+      (e: any) => e.status === 0 && e.code === 'timeout',
+    );
+    assert.ok(Date.now() - started < 5000);
   });
 });

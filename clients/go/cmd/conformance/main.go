@@ -1,0 +1,167 @@
+// The client conformance scenario (clients/README.md), run against live servers through the public API of the
+// Go client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL. Prints one line per step; exits 1 on the
+// first failed check.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	plinth "plinth.dev/clients/go"
+	"plinth.dev/clients/go/generated"
+)
+
+var ctx = context.Background()
+
+func fail(format string, args ...any) {
+	fmt.Printf("FAIL: "+format+"\n", args...)
+	os.Exit(1)
+}
+
+func check(ok bool, format string, args ...any) {
+	if !ok {
+		fail(format, args...)
+	}
+}
+
+func must[T any](v T, _ *plinth.Response, err error) T {
+	if err != nil {
+		fail("unexpected error: %v", err)
+	}
+	return v
+}
+
+// expectError asserts err is the layer's one typed error with this status and code.
+func expectError(err error, status int, code string) *plinth.Error {
+	if err == nil {
+		fail("expected %d %s, got success", status, code)
+	}
+	var pe *plinth.Error
+	if !errors.As(err, &pe) {
+		fail("expected *plinth.Error, got %T: %v", err, err)
+	}
+	check(pe.Status == status && pe.Code == code, "expected %d %s, got %d %s (%s)", status, code, pe.Status, pe.Code, pe.Detail)
+	check(strings.HasPrefix(pe.RequestID, "req_"), "error request_id %q", pe.RequestID)
+	return pe
+}
+
+func env(name string) string {
+	v := os.Getenv(name)
+	if v == "" {
+		fail("%s is not set", name)
+	}
+	return v
+}
+
+func main() {
+	base, proxyURL, limitedURL := env("PLINTH_URL"), env("PLINTH_PROXY_URL"), env("PLINTH_LIMITED_URL")
+	var created []string // newest last
+
+	// 1. Sign up for a sandbox key.
+	signup := must(plinth.New("", plinth.WithBaseURL(base)).Signup(ctx, plinthapi.SandboxSignupRequest{}))
+	key := signup.ApiKey.Key
+	check(strings.HasPrefix(key, "sk_test_"), "signup key %q", key)
+	client := plinth.New(key, plinth.WithBaseURL(base))
+	fmt.Println("ok 1 sign up: sandbox key issued")
+
+	// 2. Create an account; the Request-Id of the success is exposed.
+	acct, resp, err := client.Accounts.Create(ctx, plinthapi.CreateAccountRequest{Type: "business", Country: "US"})
+	if err != nil {
+		fail("create: %v", err)
+	}
+	check(strings.HasPrefix(acct.Id, "acct_"), "id %q", acct.Id)
+	check(acct.Status == "active", "status %q", acct.Status)
+	check(acct.AvailableBalance.Amount == 0 && acct.AvailableBalance.Currency == "USD", "balance %+v", acct.AvailableBalance)
+	check(strings.HasPrefix(resp.RequestID, "req_"), "Request-Id %q", resp.RequestID)
+	created = append(created, acct.Id)
+	first := acct.Id
+	fmt.Printf("ok 2 create account %s (Request-Id %s)\n", acct.Id, resp.RequestID)
+
+	// 3. Create with kyb.
+	kyb := plinthapi.CreateAccountRequestKyb{Ein: "12-3456789", LegalName: "Acme Corp"}
+	acct = must(client.Accounts.Create(ctx, plinthapi.CreateAccountRequest{Type: "business", Country: "US", Kyb: &kyb}))
+	check(acct.Kyb.IsSet() && acct.Kyb.Get() != nil && acct.Kyb.Get().EinLast4 == "6789", "kyb %+v", acct.Kyb.Get())
+	created = append(created, acct.Id)
+	fmt.Println("ok 3 create account with kyb: ein_last4 6789")
+
+	// 4. Retrieve.
+	got := must(client.Accounts.Retrieve(ctx, first))
+	check(got.Id == first, "retrieved %q", got.Id)
+	fmt.Println("ok 4 retrieve account")
+
+	// 5. The same Idempotency-Key and body twice: the same account.
+	idemKey := fmt.Sprintf("go-conformance-%d", time.Now().UnixNano())
+	body := plinthapi.CreateAccountRequest{Type: "business", Country: "US"}
+	a1 := must(client.Accounts.Create(ctx, body, plinth.WithIdempotencyKey(idemKey)))
+	a2, resp2, err := client.Accounts.Create(ctx, body, plinth.WithIdempotencyKey(idemKey))
+	if err != nil {
+		fail("replay: %v", err)
+	}
+	check(a1.Id == a2.Id, "replay gave %s then %s", a1.Id, a2.Id)
+	check(resp2.Replayed, "second response not marked Idempotent-Replayed")
+	created = append(created, a1.Id)
+	fmt.Println("ok 5 idempotent replay: same id")
+
+	// 6. The same key with another body: 422 idempotency_key_reused.
+	_, _, err = client.Accounts.Create(ctx, plinthapi.CreateAccountRequest{Type: "business", Country: "CA"}, plinth.WithIdempotencyKey(idemKey))
+	expectError(err, 422, "idempotency_key_reused")
+	fmt.Println("ok 6 key reused with another body: 422 idempotency_key_reused")
+
+	// 7. A bad key: 401 api_key_invalid.
+	bad := plinth.New("sk_test_"+strings.Repeat("A", 38), plinth.WithBaseURL(base))
+	_, _, err = bad.Accounts.ListPage(ctx, plinth.ListParams{Limit: 1})
+	expectError(err, 401, "api_key_invalid")
+	fmt.Println("ok 7 bad key: 401 api_key_invalid")
+
+	// 8. An unknown field, sent through the raw request mechanism: 400 parameter_unknown naming it.
+	_, err = client.Raw(ctx, "POST", "/v1/fintech/accounts", map[string]any{"type": "business", "country": "US", "colour": "red"}, nil)
+	pe := expectError(err, 400, "parameter_unknown")
+	check(pe.Param == "colour", "param %q", pe.Param)
+	check(len(pe.Errors) > 0, "errors is empty")
+	fmt.Println("ok 8 unknown field: 400 parameter_unknown, param colour")
+
+	// 9. Auto-pagination with limit=1 yields exactly what was created, newest first, once each.
+	var listed []string
+	for a, err := range client.Accounts.List(ctx, plinth.ListParams{Limit: 1}) {
+		if err != nil {
+			fail("list: %v", err)
+		}
+		listed = append(listed, a.Id)
+	}
+	want := make([]string, len(created))
+	for i, id := range created {
+		want[len(created)-1-i] = id
+	}
+	check(strings.Join(listed, ",") == strings.Join(want, ","), "listed %v, want %v", listed, want)
+	fmt.Printf("ok 9 list with limit=1: %d accounts, newest first, no duplicates\n", len(listed))
+
+	// 10. Rate limited (2/s): six calls back to back all succeed because 429s are retried after Retry-After.
+	limitedSignup := must(plinth.New("", plinth.WithBaseURL(limitedURL)).Signup(ctx, plinthapi.SandboxSignupRequest{}))
+	limited := plinth.New(limitedSignup.ApiKey.Key, plinth.WithBaseURL(limitedURL))
+	retries := 0
+	for i := 0; i < 6; i++ {
+		_, resp, err := limited.Accounts.ListPage(ctx, plinth.ListParams{Limit: 1})
+		if err != nil {
+			fail("limited call %d: %v", i+1, err)
+		}
+		retries += resp.Retries
+	}
+	check(retries >= 1, "no 429 was retried")
+	fmt.Printf("ok 10 rate limit: 6 calls succeeded after %d retries honouring Retry-After\n", retries)
+
+	// 11. Through the rewriting proxy: unknown fields, an unknown status and an unknown error code still decode.
+	proxied := plinth.New(key, plinth.WithBaseURL(proxyURL))
+	got = must(proxied.Accounts.Retrieve(ctx, first))
+	check(got.Id == first && got.Status == "dormant", "proxied account %s status %q", got.Id, got.Status)
+	page := must(proxied.Accounts.ListPage(ctx, plinth.ListParams{Limit: 100}))
+	check(len(page.Data) == len(created), "proxied list has %d accounts", len(page.Data))
+	_, _, err = proxied.Accounts.Retrieve(ctx, "acct_"+strings.Repeat("0", 26))
+	expectError(err, 404, "future_error_code")
+	fmt.Println("ok 11 through the rewriting proxy: unknown field, status dormant, error code future_error_code")
+
+	fmt.Println("go: every step passed")
+}

@@ -1,0 +1,160 @@
+package dev.plinth.conformance;
+
+import dev.plinth.Plinth;
+import dev.plinth.PlinthException;
+import dev.plinth.client.model.Account;
+import dev.plinth.client.model.CreateAccountRequest;
+import dev.plinth.client.model.CreateAccountRequestKyb;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** The clients conformance scenario (clients-contract), through the Java client's public API. */
+public final class Conformance {
+  private static final String URL = env("PLINTH_URL");
+  private static final String PROXY_URL = env("PLINTH_PROXY_URL");
+  private static final String LIMITED_URL = env("PLINTH_LIMITED_URL");
+
+  private static String env(String name) {
+    String v = System.getenv(name);
+    if (v == null || v.isEmpty()) throw new IllegalStateException(name + " is not set");
+    return v;
+  }
+
+  private static void check(boolean ok, String what) {
+    if (!ok) throw new AssertionError(what);
+  }
+
+  private static PlinthException expectError(Runnable r) {
+    try {
+      r.run();
+    } catch (PlinthException e) {
+      return e;
+    }
+    throw new AssertionError("expected a PlinthException");
+  }
+
+  private static CreateAccountRequest business(String country) {
+    return new CreateAccountRequest().type(CreateAccountRequest.TypeEnum.BUSINESS).country(country);
+  }
+
+  interface Step { void run() throws Exception; }
+
+  private static int failures = 0;
+
+  private static void step(String name, Step s) {
+    try {
+      s.run();
+      System.out.println("ok   " + name);
+    } catch (Throwable t) {
+      failures++;
+      System.out.println("FAIL " + name + ": " + t);
+    }
+  }
+
+  public static void main(String[] args) {
+    final String[] key = new String[1];
+    final Plinth[] client = new Plinth[1];
+    final List<String> created = new ArrayList<>();
+
+    step("1 sign up", () -> {
+      key[0] = Plinth.signup(URL, null).getApiKey().getKey();
+      check(key[0] != null && key[0].startsWith("sk_test_"), "sandbox key: " + key[0]);
+      client[0] = Plinth.builder().apiKey(key[0]).baseUrl(URL).build();
+    });
+    if (client[0] == null) System.exit(1);
+    Plinth plinth = client[0];
+
+    step("2 create account, Request-Id exposed", () -> {
+      Account a = plinth.accounts().create(business("US"));
+      check("active".equals(a.getStatus()), "status " + a.getStatus());
+      check(a.getAvailableBalance().getAmount() == 0, "amount " + a.getAvailableBalance().getAmount());
+      check("USD".equals(a.getAvailableBalance().getCurrency()), "currency");
+      check(a.getId().startsWith("acct_"), "id " + a.getId());
+      String rid = plinth.lastRequestId();
+      check(rid != null && rid.startsWith("req_"), "request id " + rid);
+      created.add(a.getId());
+    });
+
+    step("3 create with kyb", () -> {
+      Account a = plinth.accounts().create(business("US")
+          .kyb(new CreateAccountRequestKyb().ein("12-3456789").legalName("Acme Corp")));
+      check(a.getKyb() != null && "6789".equals(a.getKyb().getEinLast4()), "kyb " + a.getKyb());
+      created.add(a.getId());
+    });
+
+    step("4 retrieve", () -> {
+      Account a = plinth.accounts().retrieve(created.get(0));
+      check(created.get(0).equals(a.getId()), "id " + a.getId());
+    });
+
+    final String idemKey = "conformance-" + UUID.randomUUID();
+    step("5 idempotent replay", () -> {
+      Account a = plinth.accounts().create(business("US"), Plinth.RequestOptions.idempotencyKey(idemKey));
+      Account b = plinth.accounts().create(business("US"), Plinth.RequestOptions.idempotencyKey(idemKey));
+      check(a.getId().equals(b.getId()), a.getId() + " != " + b.getId());
+      created.add(a.getId());
+    });
+
+    step("6 key reused with another body -> 422", () -> {
+      PlinthException e = expectError(() ->
+          plinth.accounts().create(business("CA"), Plinth.RequestOptions.idempotencyKey(idemKey)));
+      check(e.getStatus() == 422, "status " + e.getStatus());
+      check("idempotency_key_reused".equals(e.getCode()), "code " + e.getCode());
+      check(e.getRequestId() != null && e.getRequestId().startsWith("req_"), "request_id " + e.getRequestId());
+    });
+
+    step("7 bad key -> 401", () -> {
+      Plinth bad = Plinth.builder().apiKey("sk_test_" + "A".repeat(38)).baseUrl(URL).build();
+      PlinthException e = expectError(() -> bad.accounts().retrieve(created.get(0)));
+      check(e.getStatus() == 401, "status " + e.getStatus());
+      check("api_key_invalid".equals(e.getCode()), "code " + e.getCode());
+    });
+
+    step("8 unknown field -> 400 parameter_unknown", () -> {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("type", "business");
+      body.put("country", "US");
+      body.put("colour", "red");
+      PlinthException e = expectError(() -> plinth.request("POST", "/v1/fintech/accounts", body, Account.class));
+      check(e.getStatus() == 400, "status " + e.getStatus());
+      check("parameter_unknown".equals(e.getCode()), "code " + e.getCode());
+      check("colour".equals(e.getParam()), "param " + e.getParam());
+      check(!e.getErrors().isEmpty(), "errors empty");
+    });
+
+    step("9 auto-pagination", () -> {
+      List<String> seen = new ArrayList<>();
+      for (Account a : plinth.accounts().list(1)) seen.add(a.getId());
+      List<String> expected = new ArrayList<>(created);
+      java.util.Collections.reverse(expected);
+      check(seen.size() == new HashSet<>(seen).size(), "duplicates " + seen);
+      check(seen.equals(expected), "listed " + seen + " expected " + expected);
+    });
+
+    step("10 429 retried honouring Retry-After", () -> {
+      String limitedKey = Plinth.signup(LIMITED_URL, null).getApiKey().getKey();
+      Plinth limited = Plinth.builder().apiKey(limitedKey).baseUrl(LIMITED_URL).build();
+      for (int i = 0; i < 6; i++) limited.accounts().listPage(1, null);
+      check(limited.retryCount() >= 1, "no retry happened");
+    });
+
+    step("11 tolerant decoding through the rewriting proxy", () -> {
+      Plinth proxied = Plinth.builder().apiKey(key[0]).baseUrl(PROXY_URL).build();
+      Account a = proxied.accounts().retrieve(created.get(0));
+      check(created.get(0).equals(a.getId()), "id " + a.getId());
+      check("dormant".equals(a.getStatus()), "status " + a.getStatus());
+      int n = 0;
+      for (Account each : proxied.accounts().list(2)) n++;
+      check(n == created.size(), "listed " + n);
+      PlinthException e = expectError(() -> proxied.accounts().retrieve("acct_" + "0".repeat(26)));
+      check(e.getStatus() == 404, "status " + e.getStatus());
+      check("future_error_code".equals(e.getCode()), "code " + e.getCode());
+    });
+
+    System.exit(failures == 0 ? 0 : 1);
+  }
+}

@@ -1,0 +1,212 @@
+package dev.plinth.conformance;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.plinth.Plinth;
+import dev.plinth.PlinthException;
+import dev.plinth.client.model.Account;
+import dev.plinth.client.model.CreateAccountRequest;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * What the live scenario cannot provoke, against a scripted server (the JDK's own HttpServer): 503 then 409
+ * in-progress then success with one Idempotency-Key, Retry-After waited, other 409s not retried, giving up after
+ * max retries, a caller's key wins, refused connections retried, the timeout.
+ */
+public final class ScriptedTest {
+  static final String ACCOUNT = "{\"id\":\"acct_01M81E6QGW6FY4EAZBPP8CJ63K\",\"object\":\"fintech.account\",\"type\":\"business\","
+      + "\"country\":\"US\",\"status\":\"active\",\"available_balance\":{\"amount\":0,\"currency\":\"USD\"},\"kyb\":null,"
+      + "\"livemode\":false,\"created_at\":\"2026-11-22T10:53Z\"}";
+
+  static String problem(int status, String code) {
+    return "{\"type\":\"/docs/errors#" + code + "\",\"title\":\"t\",\"status\":" + status + ",\"detail\":\"d\",\"code\":\""
+        + code + "\",\"request_id\":\"req_P" + status + "\"}";
+  }
+
+  static final class Reply {
+    final int status;
+    final String body;
+    final Map<String, String> headers;
+    final long delayMs;
+
+    Reply(int status, String body, Map<String, String> headers, long delayMs) {
+      this.status = status;
+      this.body = body;
+      this.headers = headers;
+      this.delayMs = delayMs;
+    }
+
+    static Reply ok() { return new Reply(200, ACCOUNT, Map.of("Request-Id", "req_OK"), 0); }
+    static Reply problem(int status, String code, Map<String, String> headers) {
+      return new Reply(status, ScriptedTest.problem(status, code), headers, 0);
+    }
+  }
+
+  static final class Seen {
+    final String method;
+    final String idempotencyKey;
+
+    Seen(String method, String idempotencyKey) {
+      this.method = method;
+      this.idempotencyKey = idempotencyKey;
+    }
+
+    @Override public String toString() { return method + " " + idempotencyKey; }
+  }
+
+  static final class Scripted implements AutoCloseable {
+    final HttpServer server;
+    final ConcurrentLinkedQueue<Reply> script = new ConcurrentLinkedQueue<>();
+    final List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
+
+    Scripted(Reply... replies) throws IOException {
+      script.addAll(List.of(replies));
+      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+      server.createContext("/", ex -> {
+        ex.getRequestBody().readAllBytes();
+        seen.add(new Seen(ex.getRequestMethod(), ex.getRequestHeaders().getFirst("Idempotency-Key")));
+        Reply r = script.poll();
+        if (r == null) r = Reply.ok();
+        if (r.delayMs > 0) {
+          try { Thread.sleep(r.delayMs); } catch (InterruptedException ignored) { }
+        }
+        byte[] body = r.body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", r.status == 200 ? "application/json" : "application/problem+json");
+        r.headers.forEach((k, v) -> ex.getResponseHeaders().set(k, v));
+        ex.sendResponseHeaders(r.status, body.length);
+        try (OutputStream out = ex.getResponseBody()) { out.write(body); }
+      });
+      server.start();
+    }
+
+    String url() { return "http://127.0.0.1:" + server.getAddress().getPort(); }
+
+    @Override public void close() { server.stop(0); }
+  }
+
+  static Plinth client(String url) {
+    return Plinth.builder().apiKey("sk_test_scripted").baseUrl(url).baseDelay(Duration.ofMillis(10)).build();
+  }
+
+  static CreateAccountRequest business() {
+    return new CreateAccountRequest().type(CreateAccountRequest.TypeEnum.BUSINESS).country("US");
+  }
+
+  static void check(boolean ok, String what) {
+    if (!ok) throw new AssertionError(what);
+  }
+
+  static PlinthException expectError(Runnable r) {
+    try {
+      r.run();
+    } catch (PlinthException e) {
+      return e;
+    }
+    throw new AssertionError("expected a PlinthException");
+  }
+
+  static int failures = 0;
+
+  interface Body { void run() throws Exception; }
+
+  static void test(String name, Body b) {
+    try {
+      b.run();
+      System.out.println("ok   scripted: " + name);
+    } catch (Throwable t) {
+      failures++;
+      System.out.println("FAIL scripted: " + name + ": " + t);
+    }
+  }
+
+  public static void main(String[] args) {
+    test("503 then 409 in-progress then success, one Idempotency-Key", () -> {
+      try (Scripted s = new Scripted(Reply.problem(503, "service_unavailable", Map.of("Retry-After", "0")),
+          Reply.problem(409, "idempotency_request_in_progress", Map.of()), Reply.ok())) {
+        Plinth p = client(s.url());
+        Account a = p.accounts().create(business());
+        check(a.getId().startsWith("acct_"), "id");
+        check(s.seen.size() == 3, "attempts " + s.seen.size());
+        String key = s.seen.get(0).idempotencyKey;
+        check(key != null && key.matches("[0-9a-f-]{36}"), "key " + key);
+        check(s.seen.stream().allMatch(x -> key.equals(x.idempotencyKey)), "keys " + s.seen);
+        check(p.retryCount() == 2, "retries " + p.retryCount());
+        check("req_OK".equals(p.lastRequestId()), "request id " + p.lastRequestId());
+      }
+    });
+
+    test("each call gets its own key; a caller's key wins", () -> {
+      try (Scripted s = new Scripted()) {
+        Plinth p = client(s.url());
+        p.accounts().create(business());
+        p.accounts().create(business());
+        p.accounts().create(business(), Plinth.RequestOptions.idempotencyKey("mine-1"));
+        check(!s.seen.get(0).idempotencyKey.equals(s.seen.get(1).idempotencyKey), "same key twice");
+        check("mine-1".equals(s.seen.get(2).idempotencyKey), "caller's key " + s.seen.get(2));
+      }
+    });
+
+    test("Retry-After is waited", () -> {
+      try (Scripted s = new Scripted(Reply.problem(429, "rate_limited", Map.of("Retry-After", "1")))) {
+        long t0 = System.nanoTime();
+        client(s.url()).accounts().retrieve("acct_x");
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        check(ms >= 950, "waited only " + ms + " ms");
+        check(s.seen.size() == 2, "attempts " + s.seen.size());
+      }
+    });
+
+    test("other 409s and 4xx are not retried", () -> {
+      try (Scripted s = new Scripted(Reply.problem(409, "account_frozen", Map.of()),
+          Reply.problem(400, "parameter_invalid", Map.of()))) {
+        Plinth p = client(s.url());
+        PlinthException e = expectError(() -> p.accounts().create(business()));
+        check(e.getStatus() == 409 && "account_frozen".equals(e.getCode()), "got " + e);
+        e = expectError(() -> p.accounts().create(business()));
+        check(e.getStatus() == 400 && "req_P400".equals(e.getRequestId()), "got " + e);
+        check(s.seen.size() == 2 && p.retryCount() == 0, "attempts " + s.seen.size());
+      }
+    });
+
+    test("gives up after max retries with the last error", () -> {
+      Reply r = Reply.problem(503, "service_unavailable", Map.of());
+      try (Scripted s = new Scripted(r, r, r, r, r)) {
+        Plinth p = client(s.url());
+        PlinthException e = expectError(() -> p.accounts().retrieve("acct_x"));
+        check(e.getStatus() == 503 && "service_unavailable".equals(e.getCode()), "got " + e);
+        check(s.seen.size() == 1 + Plinth.DEFAULT_MAX_RETRIES, "attempts " + s.seen.size());
+      }
+    });
+
+    test("refused connections are retried, then connection_error", () -> {
+      int port;
+      try (ServerSocket free = new ServerSocket(0)) { port = free.getLocalPort(); }
+      Plinth p = client("http://127.0.0.1:" + port);
+      PlinthException e = expectError(() -> p.accounts().create(business()));
+      check(e.getStatus() == 0 && "connection_error".equals(e.getCode()), "got " + e);
+      check(p.retryCount() == Plinth.DEFAULT_MAX_RETRIES, "retries " + p.retryCount());
+    });
+
+    test("the timeout applies", () -> {
+      try (Scripted s = new Scripted(new Reply(200, ACCOUNT, Map.of(), 1500))) {
+        Plinth p = Plinth.builder().apiKey("sk_test_scripted").baseUrl(s.url()).timeout(Duration.ofMillis(300))
+            .maxRetries(0).build();
+        long t0 = System.nanoTime();
+        PlinthException e = expectError(() -> p.accounts().retrieve("acct_x"));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        check(e.getStatus() == 0 && ms < 1400, "got " + e + " after " + ms + " ms");
+      }
+    });
+
+    System.exit(failures == 0 ? 0 : 1);
+  }
+}

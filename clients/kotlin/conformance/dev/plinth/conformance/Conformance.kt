@@ -1,0 +1,136 @@
+package dev.plinth.conformance
+
+import dev.plinth.Plinth
+import dev.plinth.PlinthException
+import dev.plinth.client.models.Account
+import dev.plinth.client.models.CreateAccountRequest
+import dev.plinth.client.models.CreateAccountRequestKyb
+import java.util.UUID
+import kotlin.system.exitProcess
+
+// The clients conformance scenario (clients-contract), through the Kotlin client's public API.
+
+private fun env(name: String): String = System.getenv(name)?.takeIf { it.isNotEmpty() } ?: error("$name is not set")
+
+private fun check(ok: Boolean, what: () -> String) {
+    if (!ok) throw AssertionError(what())
+}
+
+private fun expectError(block: () -> Unit): PlinthException {
+    try {
+        block()
+    } catch (e: PlinthException) {
+        return e
+    }
+    throw AssertionError("expected a PlinthException")
+}
+
+private fun business(country: String, kyb: CreateAccountRequestKyb? = null) =
+    CreateAccountRequest(type = CreateAccountRequest.Type.business, country = country, kyb = kyb)
+
+private var failures = 0
+
+private fun step(name: String, block: () -> Unit) {
+    try {
+        block()
+        println("ok   $name")
+    } catch (t: Throwable) {
+        failures++
+        println("FAIL $name: $t")
+    }
+}
+
+fun main() {
+    val url = env("PLINTH_URL")
+    val proxyUrl = env("PLINTH_PROXY_URL")
+    val limitedUrl = env("PLINTH_LIMITED_URL")
+    lateinit var key: String
+    lateinit var plinth: Plinth
+    val created = mutableListOf<String>()
+
+    step("1 sign up") {
+        key = Plinth.signup(url).apiKey.key ?: error("no key")
+        check(key.startsWith("sk_test_")) { "key $key" }
+        plinth = Plinth(apiKey = key, baseUrl = url)
+    }
+    if (failures > 0) exitProcess(1)
+
+    step("2 create account, Request-Id exposed") {
+        val a = plinth.accounts.create(business("US"))
+        check(a.status == "active") { "status ${a.status}" }
+        check(a.availableBalance.amount == 0) { "amount ${a.availableBalance.amount}" }
+        check(a.availableBalance.currency == "USD") { "currency ${a.availableBalance.currency}" }
+        check(a.id.startsWith("acct_")) { "id ${a.id}" }
+        check(plinth.lastRequestId?.startsWith("req_") == true) { "request id ${plinth.lastRequestId}" }
+        created += a.id
+    }
+
+    step("3 create with kyb") {
+        val a = plinth.accounts.create(business("US", CreateAccountRequestKyb(ein = "12-3456789", legalName = "Acme Corp")))
+        check(a.kyb?.einLast4 == "6789") { "kyb ${a.kyb}" }
+        created += a.id
+    }
+
+    step("4 retrieve") {
+        val a = plinth.accounts.retrieve(created[0])
+        check(a.id == created[0]) { "id ${a.id}" }
+    }
+
+    val idemKey = "conformance-${UUID.randomUUID()}"
+    step("5 idempotent replay") {
+        val a = plinth.accounts.create(business("US"), idempotencyKey = idemKey)
+        val b = plinth.accounts.create(business("US"), idempotencyKey = idemKey)
+        check(a.id == b.id) { "${a.id} != ${b.id}" }
+        created += a.id
+    }
+
+    step("6 key reused with another body -> 422") {
+        val e = expectError { plinth.accounts.create(business("CA"), idempotencyKey = idemKey) }
+        check(e.status == 422) { "status ${e.status}" }
+        check(e.code == "idempotency_key_reused") { "code ${e.code}" }
+        check(e.requestId?.startsWith("req_") == true) { "request_id ${e.requestId}" }
+    }
+
+    step("7 bad key -> 401") {
+        val bad = Plinth(apiKey = "sk_test_" + "A".repeat(38), baseUrl = url)
+        val e = expectError { bad.accounts.retrieve(created[0]) }
+        check(e.status == 401) { "status ${e.status}" }
+        check(e.code == "api_key_invalid") { "code ${e.code}" }
+    }
+
+    step("8 unknown field -> 400 parameter_unknown") {
+        val body = mapOf("type" to "business", "country" to "US", "colour" to "red")
+        val e = expectError { plinth.request("POST", "/v1/fintech/accounts", body, Account::class.java) }
+        check(e.status == 400) { "status ${e.status}" }
+        check(e.code == "parameter_unknown") { "code ${e.code}" }
+        check(e.param == "colour") { "param ${e.param}" }
+        check(e.errors.isNotEmpty()) { "errors empty" }
+    }
+
+    step("9 auto-pagination") {
+        val seen = plinth.accounts.list(pageSize = 1).map { it.id }.toList()
+        check(seen.size == seen.toSet().size) { "duplicates $seen" }
+        check(seen == created.reversed()) { "listed $seen expected ${created.reversed()}" }
+    }
+
+    step("10 429 retried honouring Retry-After") {
+        val limitedKey = Plinth.signup(limitedUrl).apiKey.key ?: error("no key")
+        val limited = Plinth(apiKey = limitedKey, baseUrl = limitedUrl)
+        repeat(6) { limited.accounts.listPage(limit = 1) }
+        check(limited.retryCount >= 1) { "no retry happened" }
+    }
+
+    step("11 tolerant decoding through the rewriting proxy") {
+        val proxied = Plinth(apiKey = key, baseUrl = proxyUrl)
+        val a = proxied.accounts.retrieve(created[0])
+        check(a.id == created[0]) { "id ${a.id}" }
+        check(a.status == "dormant") { "status ${a.status}" }
+        val n = proxied.accounts.list(pageSize = 2).count()
+        check(n == created.size) { "listed $n" }
+        val e = expectError { proxied.accounts.retrieve("acct_" + "0".repeat(26)) }
+        check(e.status == 404) { "status ${e.status}" }
+        check(e.code == "future_error_code") { "code ${e.code}" }
+    }
+
+    exitProcess(if (failures == 0) 0 else 1)
+}

@@ -1,0 +1,163 @@
+package dev.plinth.conformance
+
+import com.sun.net.httpserver.HttpServer
+import dev.plinth.Plinth
+import dev.plinth.PlinthException
+import dev.plinth.client.models.CreateAccountRequest
+import java.net.InetSocketAddress
+import java.net.ServerSocket
+import java.time.Duration
+import java.util.Collections
+import java.util.concurrent.ConcurrentLinkedQueue
+import kotlin.system.exitProcess
+
+// What the live scenario cannot provoke, against a scripted server (the JDK's own HttpServer): 503 then 409
+// in-progress then success with one Idempotency-Key, Retry-After waited, other 409s not retried, giving up after max
+// retries, a caller's key wins, refused connections retried, the timeout.
+
+private const val ACCOUNT = """{"id":"acct_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.account","type":"business","country":"US","status":"active","available_balance":{"amount":0,"currency":"USD"},"kyb":null,"livemode":false,"created_at":"2026-11-22T10:53Z"}"""
+
+private data class Reply(val status: Int, val body: String, val headers: Map<String, String> = emptyMap(), val delayMs: Long = 0) {
+    companion object {
+        fun ok() = Reply(200, ACCOUNT, mapOf("Request-Id" to "req_OK"))
+        fun problem(status: Int, code: String, headers: Map<String, String> = emptyMap()) = Reply(
+            status,
+            """{"type":"/docs/errors#$code","title":"t","status":$status,"detail":"d","code":"$code","request_id":"req_P$status"}""",
+            headers,
+        )
+    }
+}
+
+private data class Seen(val method: String, val idempotencyKey: String?)
+
+private class Scripted(vararg replies: Reply) : AutoCloseable {
+    val script = ConcurrentLinkedQueue(replies.toList())
+    val seen: MutableList<Seen> = Collections.synchronizedList(mutableListOf())
+    val server: HttpServer = HttpServer.create(InetSocketAddress("127.0.0.1", 0), 0).apply {
+        createContext("/") { ex ->
+            ex.requestBody.readAllBytes()
+            seen += Seen(ex.requestMethod, ex.requestHeaders.getFirst("Idempotency-Key"))
+            val r = script.poll() ?: Reply.ok()
+            if (r.delayMs > 0) Thread.sleep(r.delayMs)
+            val body = r.body.toByteArray()
+            ex.responseHeaders.set("Content-Type", if (r.status == 200) "application/json" else "application/problem+json")
+            r.headers.forEach { (k, v) -> ex.responseHeaders.set(k, v) }
+            ex.sendResponseHeaders(r.status, body.size.toLong())
+            ex.responseBody.use { it.write(body) }
+        }
+        start()
+    }
+    val url get() = "http://127.0.0.1:${server.address.port}"
+    override fun close() = server.stop(0)
+}
+
+private fun client(url: String) = Plinth(apiKey = "sk_test_scripted", baseUrl = url, baseDelay = Duration.ofMillis(10))
+
+private fun business() = CreateAccountRequest(type = CreateAccountRequest.Type.business, country = "US")
+
+private fun check(ok: Boolean, what: () -> String) {
+    if (!ok) throw AssertionError(what())
+}
+
+private fun expectError(block: () -> Unit): PlinthException {
+    try {
+        block()
+    } catch (e: PlinthException) {
+        return e
+    }
+    throw AssertionError("expected a PlinthException")
+}
+
+private var failures = 0
+
+private fun test(name: String, block: () -> Unit) {
+    try {
+        block()
+        println("ok   scripted: $name")
+    } catch (t: Throwable) {
+        failures++
+        println("FAIL scripted: $name: $t")
+    }
+}
+
+object ScriptedTest {
+    @JvmStatic
+    fun main(args: Array<String>) {
+        // (No Retry-After: 0 here: OkHttp itself repeats a 503 that says Retry-After: 0, once, with the same request.)
+        test("503 then 409 in-progress then success, one Idempotency-Key") {
+            Scripted(Reply.problem(503, "service_unavailable"), Reply.problem(409, "idempotency_request_in_progress"), Reply.ok()).use { s ->
+                val p = client(s.url)
+                val a = p.accounts.create(business())
+                check(a.id.startsWith("acct_")) { "id" }
+                check(s.seen.size == 3) { "attempts ${s.seen}" }
+                val key = s.seen[0].idempotencyKey
+                check(key != null && Regex("[0-9a-f-]{36}").matches(key)) { "key $key" }
+                check(s.seen.all { it.idempotencyKey == key }) { "keys ${s.seen}" }
+                check(p.retryCount == 2L) { "retries ${p.retryCount}" }
+                check(p.lastRequestId == "req_OK") { "request id ${p.lastRequestId}" }
+            }
+        }
+
+        test("each call gets its own key; a caller's key wins") {
+            Scripted().use { s ->
+                val p = client(s.url)
+                p.accounts.create(business())
+                p.accounts.create(business())
+                p.accounts.create(business(), idempotencyKey = "mine-1")
+                check(s.seen[0].idempotencyKey != s.seen[1].idempotencyKey) { "same key twice" }
+                check(s.seen[2].idempotencyKey == "mine-1") { "caller's key ${s.seen[2]}" }
+            }
+        }
+
+        test("Retry-After is waited") {
+            Scripted(Reply.problem(429, "rate_limited", mapOf("Retry-After" to "1"))).use { s ->
+                val t0 = System.nanoTime()
+                client(s.url).accounts.retrieve("acct_x")
+                val ms = (System.nanoTime() - t0) / 1_000_000
+                check(ms >= 950) { "waited only $ms ms" }
+                check(s.seen.size == 2) { "attempts ${s.seen.size}" }
+            }
+        }
+
+        test("other 409s and 4xx are not retried") {
+            Scripted(Reply.problem(409, "account_frozen"), Reply.problem(400, "parameter_invalid")).use { s ->
+                val p = client(s.url)
+                var e = expectError { p.accounts.create(business()) }
+                check(e.status == 409 && e.code == "account_frozen") { "got $e" }
+                e = expectError { p.accounts.create(business()) }
+                check(e.status == 400 && e.requestId == "req_P400") { "got $e" }
+                check(s.seen.size == 2 && p.retryCount == 0L) { "attempts ${s.seen.size}" }
+            }
+        }
+
+        test("gives up after max retries with the last error") {
+            val r = Reply.problem(503, "service_unavailable")
+            Scripted(r, r, r, r, r).use { s ->
+                val p = client(s.url)
+                val e = expectError { p.accounts.retrieve("acct_x") }
+                check(e.status == 503 && e.code == "service_unavailable") { "got $e" }
+                check(s.seen.size == 1 + Plinth.DEFAULT_MAX_RETRIES) { "attempts ${s.seen.size}" }
+            }
+        }
+
+        test("refused connections are retried, then connection_error") {
+            val port = ServerSocket(0).use { it.localPort }
+            val p = client("http://127.0.0.1:$port")
+            val e = expectError { p.accounts.create(business()) }
+            check(e.status == 0 && e.code == "connection_error") { "got $e" }
+            check(p.retryCount == Plinth.DEFAULT_MAX_RETRIES.toLong()) { "retries ${p.retryCount}" }
+        }
+
+        test("the timeout applies") {
+            Scripted(Reply(200, ACCOUNT, delayMs = 1500)).use { s ->
+                val p = Plinth(apiKey = "sk_test_scripted", baseUrl = s.url, timeout = Duration.ofMillis(300), maxRetries = 0)
+                val t0 = System.nanoTime()
+                val e = expectError { p.accounts.retrieve("acct_x") }
+                val ms = (System.nanoTime() - t0) / 1_000_000
+                check(e.status == 0 && ms < 1400) { "got $e after $ms ms" }
+            }
+        }
+
+        exitProcess(if (failures == 0) 0 else 1)
+    }
+}

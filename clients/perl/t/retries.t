@@ -1,0 +1,133 @@
+#!/usr/bin/env perl
+# The retry rules a live server cannot be made to show on demand (503, 409 in progress, refused connections),
+# against a scripted HTTP server in a child process. Each request's Idempotency-Key is sent back to the test
+# through a pipe.
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../lib";
+use IO::Socket::INET;
+use Time::HiRes qw(time);
+use Test::More;
+use Plinth;
+
+my $ACCOUNT = '{"id":"acct_1","object":"fintech.account","type":"business","country":"US","status":"active",'
+  . '"available_balance":{"amount":0,"currency":"USD"},"kyb":null,"livemode":false,"created_at":"2026-11-22T10:00Z"}';
+
+sub problem {
+    my ($status, $code, $retry_after) = @_;
+    my $body = qq({"type":"/docs/errors#$code","title":"t","status":$status,"detail":"d","code":"$code","request_id":"req_X"});
+    my $extra = defined $retry_after ? "Retry-After: $retry_after\r\n" : '';
+    return "HTTP/1.1 $status X\r\nContent-Type: application/problem+json\r\nRequest-Id: req_X\r\n${extra}Content-Length: "
+      . length($body) . "\r\nConnection: close\r\n\r\n$body";
+}
+
+sub ok_response {
+    my ($body) = @_;
+    return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nRequest-Id: req_OK\r\nContent-Length: " . length($body)
+      . "\r\nConnection: close\r\n\r\n$body";
+}
+
+# Serves @answers in order (the last repeats) from a child; returns (base URL, sub returning the keys seen so far).
+sub serve {
+    my @answers = @_;
+    my $server = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0, Listen => 5, ReuseAddr => 1) or die $!;
+    pipe(my $read, my $write) or die $!;
+    my $pid = fork // die $!;
+    if (!$pid) {
+        close $read;
+        $write->autoflush(1);
+        for (my $i = 0; my $conn = $server->accept; $i++) {
+            my ($key, $length, $type) = ('-', 0, '');
+            while (my $line = <$conn>) {
+                $line =~ s/\r?\n$//;
+                last if $line eq '';
+                $key = $1 if $line =~ /^Idempotency-Key:\s*(.*)$/i;
+                $type = $1 if $line =~ /^Content-Type:\s*(.*)$/i;
+                $length = $1 if $line =~ /^Content-Length:\s*(\d+)/i;
+            }
+            read $conn, my $body, $length if $length;
+            $key .= " (Content-Type $type)" if $type && !$length;    # a body-less request must not claim JSON
+            print $write "$key\n";
+            print $conn $answers[$i < @answers ? $i : $#answers];
+            close $conn;
+        }
+        exit 0;
+    }
+    close $write;
+    my $seen = '';
+    my $keys = sub {    # unbuffered reads: select() sees only what Perl has not already buffered
+        my $rin = '';
+        vec($rin, fileno($read), 1) = 1;
+        while (select(my $rout = $rin, undef, undef, 0.1)) { sysread($read, $seen, 4096, length $seen) or last }
+        return [ split /\n/, $seen ];
+    };
+    return ('http://127.0.0.1:' . $server->sockport, $keys, $pid);
+}
+
+sub client { Plinth->new(api_key => 'sk_test_x', base_url => shift, min_backoff => 0.001, max_backoff => 0.005, @_) }
+
+{
+    my ($url, $keys, $pid) = serve(problem(503, 'service_unavailable'), problem(409, 'idempotency_request_in_progress'), ok_response($ACCOUNT));
+    my $plinth = client($url);
+    my $account = $plinth->accounts->create({ type => 'business', country => 'US' });
+    is($account->id, 'acct_1', 'a POST succeeds after 503 and 409 in progress');
+    is($plinth->last_response->retries, 2, '... after two retries');
+    is($plinth->last_response->request_id, 'req_OK', '... exposing the Request-Id of the success');
+    my $seen = $keys->();
+    is(scalar @$seen, 3, '... in three attempts');
+    ok($seen->[0] ne '-' && !grep({ $_ ne $seen->[0] } @$seen), '... with one Idempotency-Key for all of them');
+    ok(!defined $account->kyb, 'a JSON null object decodes as undef');
+    kill 'TERM', $pid;
+}
+
+{
+    my ($url, $keys, $pid) = serve(problem(429, 'rate_limited', 1), ok_response($ACCOUNT));
+    my $plinth = client($url);
+    my $start = time;
+    $plinth->accounts->retrieve('acct_1');
+    cmp_ok(time - $start, '>=', 1, 'a 429 waits the Retry-After seconds');
+    is($plinth->last_response->retries, 1, '... and is retried once');
+    is($keys->()->[0], '-', 'a GET carries no Idempotency-Key');
+    kill 'TERM', $pid;
+}
+
+{
+    my ($url, $keys, $pid) = serve(problem(409, 'account_frozen'));
+    my $plinth = client($url);
+    eval { $plinth->accounts->create({ type => 'business', country => 'US' }, idempotency_key => 'mine') };
+    my $e = Plinth::Error->caught;
+    ok($e && $e->status == 409 && $e->code eq 'account_frozen' && $e->request_id eq 'req_X', 'another 409 is the typed error');
+    is_deeply($keys->(), ['mine'], "... not retried, and the caller's key was sent");
+    kill 'TERM', $pid;
+}
+
+{
+    my ($url, $keys, $pid) = serve(problem(500, 'internal_error'));
+    my $plinth = client($url, max_retries => 2);
+    eval { $plinth->accounts->retrieve('acct_1') };
+    my $e = Plinth::Error->caught;
+    ok($e && $e->status == 500 && $e->retries == 2, 'retries give up with the last problem');
+    is(scalar @{ $keys->() }, 3, '... after three attempts');
+    kill 'TERM', $pid;
+}
+
+{
+    my $port = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0, Listen => 1)->sockport;    # closed at once
+    my $plinth = client("http://127.0.0.1:$port");
+    eval { $plinth->accounts->retrieve('acct_1') };
+    ok($@ && !Plinth::Error->caught, 'a refused connection is not a problem answer');
+    is($plinth->last_response->retries, 3, '... and was retried');
+}
+
+{
+    my $revoked = '{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…abcd","livemode":false,"created_at":"2026-11-22T10:00Z","revoked_at":"2026-11-22T10:01Z"}';
+    my ($url, $keys, $pid) = serve(ok_response($revoked));
+    my $plinth = client($url);
+    my $key = $plinth->api_keys->revoke('key_1');
+    is($key->revoked_at, '2026-11-22T10:01Z', 'revoke, a POST without a body, succeeds');
+    unlike($keys->()->[0], qr/Content-Type/, '... and sends no Content-Type for its empty body');
+    kill 'TERM', $pid;
+}
+
+done_testing;

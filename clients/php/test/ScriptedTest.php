@@ -1,0 +1,167 @@
+<?php
+/**
+ * What the live scenario cannot provoke, against a scripted server (`php -S` with test/scripted-router.php): 503 then
+ * 409 in-progress then success with one Idempotency-Key, a key per call and the caller's key winning, Retry-After
+ * waited, other 409s not retried, giving up after max retries, refused connections retried, the timeout.
+ */
+declare(strict_types=1);
+
+require __DIR__ . '/../autoload.php';
+
+use Plinth\Client;
+use Plinth\PlinthException;
+
+final class Scripted
+{
+    public readonly string $url;
+    private string $dir;
+    /** @var resource */
+    private $process;
+
+    /** @param list<array<string, mixed>> $replies */
+    public function __construct(array $replies = [])
+    {
+        $this->dir = sys_get_temp_dir() . '/plinth-php-scripted-' . bin2hex(random_bytes(6));
+        mkdir($this->dir);
+        file_put_contents("$this->dir/script.json", json_encode($replies));
+        touch("$this->dir/seen.jsonl");
+        $port = self::freePort();
+        $this->url = "http://127.0.0.1:$port";
+        $env = ['PLINTH_SCRIPT_DIR' => $this->dir, 'PATH' => getenv('PATH')];
+        $this->process = proc_open([PHP_BINARY, '-S', "127.0.0.1:$port", __DIR__ . '/scripted-router.php'], [1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes, null, $env);
+        for ($i = 0; $i < 100; $i++) { // until it listens
+            $s = @fsockopen('127.0.0.1', $port);
+            if ($s !== false) {
+                fclose($s);
+                return;
+            }
+            usleep(20000);
+        }
+        throw new RuntimeException('php -S did not start');
+    }
+
+    public static function freePort(): int
+    {
+        $s = stream_socket_server('tcp://127.0.0.1:0');
+        $port = (int) substr(strrchr(stream_socket_get_name($s, false), ':'), 1);
+        fclose($s);
+        return $port;
+    }
+
+    /** @return list<array{0: string, 1: ?string}> */
+    public function seen(): array
+    {
+        $lines = array_filter(explode("\n", (string) file_get_contents("$this->dir/seen.jsonl")));
+        return array_values(array_map(static fn ($l) => json_decode($l, true), $lines));
+    }
+
+    public function close(): void
+    {
+        proc_terminate($this->process);
+        proc_close($this->process);
+        array_map('unlink', glob("$this->dir/*"));
+        rmdir($this->dir);
+    }
+}
+
+function problem(int $status, string $code, array $headers = []): array
+{
+    return ['status' => $status, 'code' => $code, 'headers' => $headers];
+}
+
+function check(bool $ok, string $what): void
+{
+    if (!$ok) {
+        throw new RuntimeException($what);
+    }
+}
+
+function expectError(callable $f): PlinthException
+{
+    try {
+        $f();
+    } catch (PlinthException $e) {
+        return $e;
+    }
+    throw new RuntimeException('expected a PlinthException');
+}
+
+$failures = 0;
+function test(string $name, array $replies, callable $body): void
+{
+    global $failures;
+    $server = new Scripted($replies);
+    try {
+        $body($server, new Client('sk_test_scripted', $server->url, baseDelay: 0.01));
+        echo "ok   scripted: $name\n";
+    } catch (Throwable $t) {
+        $failures++;
+        echo "FAIL scripted: $name: " . get_class($t) . ': ' . $t->getMessage() . "\n";
+    } finally {
+        $server->close();
+    }
+}
+
+$business = ['type' => 'business', 'country' => 'US'];
+
+test('503 then 409 in-progress then success, one Idempotency-Key',
+    [problem(503, 'service_unavailable', ['Retry-After' => '0']), problem(409, 'idempotency_request_in_progress')],
+    function (Scripted $s, Client $p) use ($business) {
+        check(str_starts_with($p->accounts->create($business)->getId(), 'acct_'), 'id');
+        $seen = $s->seen();
+        check(count($seen) === 3, 'attempts ' . json_encode($seen));
+        check((bool) preg_match('/^[0-9a-f-]{36}$/', (string) $seen[0][1]), 'key ' . $seen[0][1]);
+        check(count(array_unique(array_column($seen, 1))) === 1, 'keys ' . json_encode($seen));
+        check($p->retryCount() === 2, 'retries ' . $p->retryCount());
+        check($p->lastRequestId() === 'req_OK', 'request id ' . $p->lastRequestId());
+    });
+
+test("each call gets its own key; a caller's key wins", [], function (Scripted $s, Client $p) use ($business) {
+    $p->accounts->create($business);
+    $p->accounts->create($business);
+    $p->accounts->create($business, 'mine-1');
+    $keys = array_column($s->seen(), 1);
+    check($keys[0] !== $keys[1], 'same key twice');
+    check($keys[2] === 'mine-1', "caller's key " . $keys[2]);
+});
+
+test('Retry-After is waited', [problem(429, 'rate_limited', ['Retry-After' => '1'])], function (Scripted $s, Client $p) {
+    $t0 = microtime(true);
+    $p->accounts->retrieve('acct_x');
+    $elapsed = microtime(true) - $t0;
+    check($elapsed >= 0.95, "waited only $elapsed s");
+    check(count($s->seen()) === 2, 'attempts ' . count($s->seen()));
+});
+
+test('other 409s and 4xx are not retried', [problem(409, 'account_frozen'), problem(400, 'parameter_invalid')],
+    function (Scripted $s, Client $p) use ($business) {
+        $e = expectError(fn () => $p->accounts->create($business));
+        check($e->status === 409 && $e->errorCode === 'account_frozen', 'got ' . $e->getMessage());
+        $e = expectError(fn () => $p->accounts->create($business));
+        check($e->status === 400 && $e->requestId === 'req_P400', 'got ' . $e->getMessage());
+        check(count($s->seen()) === 2 && $p->retryCount() === 0, 'attempts ' . count($s->seen()));
+    });
+
+test('gives up after max retries with the last error', array_fill(0, 5, problem(503, 'service_unavailable')),
+    function (Scripted $s, Client $p) {
+        $e = expectError(fn () => $p->accounts->retrieve('acct_x'));
+        check($e->status === 503 && $e->errorCode === 'service_unavailable', 'got ' . $e->getMessage());
+        check(count($s->seen()) === 1 + Client::DEFAULT_MAX_RETRIES, 'attempts ' . count($s->seen()));
+    });
+
+test('refused connections are retried, then connection_error', [], function (Scripted $s, Client $unused) use ($business) {
+    $p = new Client('sk_test_scripted', 'http://127.0.0.1:' . Scripted::freePort(), baseDelay: 0.01);
+    $e = expectError(fn () => $p->accounts->create($business));
+    check($e->status === 0 && $e->errorCode === 'connection_error', 'got ' . $e->getMessage());
+    check($p->retryCount() === Client::DEFAULT_MAX_RETRIES, 'retries ' . $p->retryCount());
+});
+
+test('the timeout applies', [['status' => 200, 'delay_ms' => 1500]], function (Scripted $s, Client $unused) {
+    $p = new Client('sk_test_scripted', $s->url, timeout: 0.3, maxRetries: 0);
+    $t0 = microtime(true);
+    $e = expectError(fn () => $p->accounts->retrieve('acct_x'));
+    $elapsed = microtime(true) - $t0;
+    check($e->status === 0 && $elapsed < 1.4, 'got ' . $e->getMessage() . " after $elapsed s");
+});
+
+exit($failures === 0 ? 0 : 1);

@@ -1,0 +1,93 @@
+"""The client conformance scenario (clients/README.md), as an application would write it, against the installed
+``plinth-client`` distribution. Each step prints one line; the first failed assertion ends the run (exit 1)."""
+import os
+import sys
+import time
+import uuid
+
+from plinth import Plinth, PlinthError
+
+PLINTH_URL = os.environ["PLINTH_URL"]
+PLINTH_PROXY_URL = os.environ["PLINTH_PROXY_URL"]
+PLINTH_LIMITED_URL = os.environ["PLINTH_LIMITED_URL"]
+
+
+def refused(call, status, code):
+    """The call must raise the client's one typed error with this status and code; returns it."""
+    try:
+        call()
+    except PlinthError as error:
+        assert error.status == status, error
+        assert error.code == code, error
+        assert (error.request_id or "").startswith("req_"), error.request_id
+        return error
+    raise AssertionError(f"expected {status} {code}, the call succeeded")
+
+
+def ok(name):
+    print(f"ok {name}", flush=True)
+
+
+signup = Plinth.sign_up(PLINTH_URL)
+key = signup.api_key.key
+plinth = Plinth(api_key=key, base_url=PLINTH_URL)
+ok("1 sign up")
+
+created = []
+account = plinth.accounts.create(type="business", country="US")
+assert account.status == "active", account.status
+assert account.available_balance.amount == 0
+assert account.available_balance.currency == "USD"
+assert account.id.startswith("acct_")
+assert account.kyb is None
+assert (plinth.last_request_id or "").startswith("req_"), plinth.last_request_id
+created.append(account)
+ok("2 create an account")
+
+with_kyb = plinth.accounts.create(type="business", country="US", kyb={"ein": "12-3456789", "legal_name": "Acme Corp"})
+assert with_kyb.kyb is not None and with_kyb.kyb.ein_last4 == "6789"
+created.append(with_kyb)
+ok("3 create an account with kyb")
+
+assert plinth.accounts.retrieve(created[0].id).id == created[0].id
+ok("4 retrieve")
+
+idempotency_key = f"conformance-{uuid.uuid4()}"
+first = plinth.accounts.create(type="business", country="US", idempotency_key=idempotency_key)
+again = plinth.accounts.create(type="business", country="US", idempotency_key=idempotency_key)
+assert again.id == first.id
+created.append(first)
+ok("5 replay with the same Idempotency-Key")
+
+refused(lambda: plinth.accounts.create(type="business", country="CA", idempotency_key=idempotency_key), 422, "idempotency_key_reused")
+ok("6 the same key with another body: 422")
+
+stranger = Plinth(api_key="sk_test_" + "A" * 38, base_url=PLINTH_URL)
+refused(lambda: stranger.accounts.list(), 401, "api_key_invalid")
+ok("7 a bad key: 401")
+
+error = refused(lambda: plinth.request("POST", "/v1/fintech/accounts", body={"type": "business", "country": "US", "colour": "red"}), 400, "parameter_unknown")
+assert error.param == "colour", error.param
+assert len(error.errors) > 0
+ok("8 an unknown field: 400 with param")
+
+ids = [a.id for a in plinth.accounts.list_all(limit=1)]
+assert ids == [a.id for a in reversed(created)], ids
+ok("9 iterate the list with limit=1")
+
+limited = Plinth(api_key=Plinth.sign_up(PLINTH_LIMITED_URL).api_key.key, base_url=PLINTH_LIMITED_URL)
+for _ in range(6):
+    limited.accounts.list()
+assert limited.retries >= 1, limited.retries
+ok(f"10 429s are retried ({limited.retries} retries)")
+
+future = Plinth(api_key=key, base_url=PLINTH_PROXY_URL)
+seen = future.accounts.retrieve(created[0].id)
+assert seen.id == created[0].id
+assert seen.status == "dormant", seen.status
+assert "future_field" not in seen.to_dict(), "the decoded model keeps only the fields it knows"
+assert len(future.accounts.list(limit=2).data) == 2
+refused(lambda: future.accounts.retrieve("acct_" + "0" * 26), 404, "future_error_code")
+ok("11 a future server: unknown field, enum value and error code")
+
+print(f"conformance passed on Python {sys.version.split()[0]}")

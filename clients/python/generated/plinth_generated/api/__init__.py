@@ -1,0 +1,8 @@
+# flake8: noqa
+
+# import apis into api package
+from plinth_generated.api.api_keys_api import APIKeysApi
+from plinth_generated.api.documentation_api import DocumentationApi
+from plinth_generated.api.fintech_accounts_api import FintechAccountsApi
+from plinth_generated.api.operations_api import OperationsApi
+

@@ -1,0 +1,111 @@
+"""What the live scenario cannot provoke on demand: a 503, a 409 "still running", a dead port, a server that never
+answers. A scripted local HTTP server answers each attempt from a list and records what the client sent."""
+import json
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from plinth import Plinth, PlinthError
+
+ACCOUNT = {"id": "acct_X", "object": "fintech.account", "type": "business", "country": "US", "status": "active",
+           "available_balance": {"amount": 0, "currency": "USD"}, "kyb": None, "livemode": False, "created_at": "2026-11-22T10:00Z"}
+
+
+def problem(status, code, **headers):
+    body = {"type": f"/docs/errors#{code}", "title": code, "status": status, "detail": code, "code": code, "request_id": "req_P"}
+    return {"status": status, "body": body, "headers": {"Content-Type": "application/problem+json", **headers}}
+
+
+class Scripted:
+    def __init__(self):
+        self.script = []
+        self.seen = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _answer(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                self.rfile.read(length)
+                outer.seen.append({"method": self.command, "path": self.path, "key": self.headers.get("Idempotency-Key")})
+                step = outer.script.pop(0) if outer.script else {"status": 500}
+                if step == "hang":
+                    time.sleep(2)
+                    return
+                payload = json.dumps(step.get("body", {})).encode()
+                self.send_response(step["status"])
+                headers = {"Content-Type": "application/json", "Request-Id": f"req_{len(outer.seen)}", **step.get("headers", {})}
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            do_GET = do_POST = _answer
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def client(self, **options):
+        self.seen = []
+        return Plinth(api_key="sk_test_x", base_url=self.url, **options)
+
+
+@pytest.fixture(scope="module")
+def server():
+    scripted = Scripted()
+    yield scripted
+    scripted.server.shutdown()
+
+
+def test_a_create_survives_503_and_409_in_progress_with_one_key(server):
+    server.script = [{"status": 503}, problem(409, "idempotency_request_in_progress", **{"Retry-After": "1"}), {"status": 200, "body": ACCOUNT}]
+    statuses = []
+    plinth = server.client(on_retry=lambda info: statuses.append(info.status))
+    account = plinth.accounts.create(type="business", country="US")
+    assert account.id == "acct_X"
+    assert plinth.last_request_id == "req_3"
+    assert statuses == [503, 409]
+    keys = {s["key"] for s in server.seen}
+    assert len(server.seen) == 3 and len(keys) == 1
+    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", keys.pop())
+
+
+def test_callers_key_wins_get_has_none_and_400_or_other_409_are_not_retried(server):
+    plinth = server.client()
+    server.script = [problem(400, "parameter_invalid")]
+    with pytest.raises(PlinthError) as refused:
+        plinth.accounts.create(type="business", country="US", idempotency_key="mine")
+    assert (refused.value.status, refused.value.request_id) == (400, "req_P")
+    server.script = [problem(409, "account_frozen")]
+    with pytest.raises(PlinthError) as conflict:
+        plinth.accounts.list()
+    assert conflict.value.code == "account_frozen"
+    assert [s["key"] for s in server.seen] == ["mine", None]
+
+
+def test_retries_are_bounded(server):
+    server.script = [{"status": 502}, {"status": 502}, problem(503, "service_unavailable")]
+    plinth = server.client(max_retries=2)
+    with pytest.raises(PlinthError) as error:
+        plinth.accounts.retrieve("acct_X")
+    assert (error.value.status, error.value.code) == (503, "service_unavailable")
+    assert len(server.seen) == 3 and plinth.retries == 2
+
+
+def test_dead_port_and_silent_server_are_the_typed_error_with_status_0(server):
+    dead = Plinth(api_key="sk_test_x", base_url="http://127.0.0.1:9", max_retries=1)
+    with pytest.raises(PlinthError) as refused:
+        dead.accounts.list()
+    assert (refused.value.status, refused.value.code) == (0, "connection_failed")
+    assert dead.retries == 1
+    server.script = ["hang"]
+    with pytest.raises(PlinthError) as slow:
+        server.client(timeout=0.2, max_retries=0).accounts.list()
+    assert (slow.value.status, slow.value.code) == (0, "timeout")

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Runs the conformance scenario with the Ruby client against PLINTH_URL / PLINTH_PROXY_URL / PLINTH_LIMITED_URL.
+# Nothing to build; the dependencies are Debian packages (ruby, ruby-faraday, ruby-marcel: install-toolchains.sh).
+# Exit 77 when they are missing.
+set -euo pipefail
+cd "$(dirname "$0")"
+command -v ruby >/dev/null || { echo "ruby not installed"; exit 77; }
+ruby -e 'require "faraday"; require "marcel"' 2>/dev/null || { echo "ruby-faraday / ruby-marcel not installed"; exit 77; }
+# What the live scenario cannot provoke (503/409 retried with one key, Retry-After, limits, refused connections,
+# timeout), against a scripted server; then the scenario itself.
+ruby test/scripted_test.rb
+exec ruby conformance.rb

@@ -1,0 +1,156 @@
+# frozen_string_literal: true
+
+# What the live scenario cannot provoke, against a scripted server (a few lines of TCPServer): 503 then 409
+# in-progress then success with one Idempotency-Key, a key per call and the caller's key winning, Retry-After waited,
+# other 409s not retried, giving up after max retries, refused connections retried, the timeout.
+# Minitest ships with Ruby (no gem to install).
+$LOAD_PATH.unshift(File.expand_path("../lib", __dir__))
+require "plinth"
+require "socket"
+require "minitest/autorun"
+
+class ScriptedServer
+  ACCOUNT = '{"id":"acct_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.account","type":"business","country":"US",' \
+            '"status":"active","available_balance":{"amount":0,"currency":"USD"},"kyb":null,"livemode":false,' \
+            '"created_at":"2026-11-22T10:53Z"}'
+  Reply = Struct.new(:status, :body, :headers, :delay, keyword_init: true)
+
+  def self.ok
+    Reply.new(status: 200, body: ACCOUNT, headers: { "Request-Id" => "req_OK" }, delay: 0)
+  end
+
+  def self.problem(status, code, headers = {})
+    body = %({"type":"/docs/errors##{code}","title":"t","status":#{status},"detail":"d","code":"#{code}","request_id":"req_P#{status}"})
+    Reply.new(status: status, body: body, headers: headers, delay: 0)
+  end
+
+  attr_reader :seen
+
+  def initialize(*replies)
+    @script = Queue.new
+    replies.each { |r| @script << r }
+    @seen = Queue.new
+    @server = TCPServer.new("127.0.0.1", 0)
+    @thread = Thread.new { loop { handle(@server.accept) } }
+  end
+
+  def url
+    "http://127.0.0.1:#{@server.addr[1]}"
+  end
+
+  def requests
+    list = []
+    list << @seen.pop until @seen.empty?
+    list
+  end
+
+  def close
+    @thread.kill
+    @server.close
+  end
+
+  private
+
+  def handle(socket)
+    method = socket.gets.to_s.split(" ").first
+    headers = {}
+    while (line = socket.gets) && line != "\r\n"
+      name, value = line.split(":", 2)
+      headers[name.downcase] = value.strip
+    end
+    socket.read(headers["content-length"].to_i) if headers["content-length"]
+    @seen << [method, headers["idempotency-key"]]
+    reply = @script.empty? ? self.class.ok : @script.pop
+    sleep(reply.delay) if reply.delay.positive?
+    type = reply.status == 200 ? "application/json" : "application/problem+json"
+    extra = reply.headers.map { |k, v| "#{k}: #{v}\r\n" }.join
+    socket.write("HTTP/1.1 #{reply.status} X\r\nContent-Type: #{type}\r\nContent-Length: #{reply.body.bytesize}\r\n" \
+                 "Connection: close\r\n#{extra}\r\n#{reply.body}")
+  rescue IOError, SystemCallError
+    nil
+  ensure
+    socket&.close
+  end
+end
+
+class ScriptedTest < Minitest::Test
+  def scripted(*replies)
+    server = ScriptedServer.new(*replies)
+    yield server, Plinth::Client.new(api_key: "sk_test_scripted", base_url: server.url, base_delay: 0.01)
+  ensure
+    server&.close
+  end
+
+  def test_503_then_409_in_progress_then_success_with_one_key
+    scripted(ScriptedServer.problem(503, "service_unavailable", "Retry-After" => "0"),
+             ScriptedServer.problem(409, "idempotency_request_in_progress"), ScriptedServer.ok) do |server, plinth|
+      assert plinth.accounts.create(type: "business", country: "US").id.start_with?("acct_")
+      seen = server.requests
+      assert_equal 3, seen.size
+      assert_match(/\A[0-9a-f-]{36}\z/, seen[0][1])
+      assert_equal [seen[0][1]], seen.map(&:last).uniq
+      assert_equal 2, plinth.retry_count
+      assert_equal "req_OK", plinth.last_request_id
+    end
+  end
+
+  def test_a_key_per_call_and_the_callers_key_wins
+    scripted do |server, plinth|
+      plinth.accounts.create(type: "business", country: "US")
+      plinth.accounts.create(type: "business", country: "US")
+      plinth.accounts.create({ type: "business", country: "US" }, idempotency_key: "mine-1")
+      keys = server.requests.map(&:last)
+      refute_equal keys[0], keys[1]
+      assert_equal "mine-1", keys[2]
+    end
+  end
+
+  def test_retry_after_is_waited
+    scripted(ScriptedServer.problem(429, "rate_limited", "Retry-After" => "1")) do |server, plinth|
+      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      plinth.accounts.retrieve("acct_x")
+      assert_operator Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, :>=, 0.95
+      assert_equal 2, server.requests.size
+    end
+  end
+
+  def test_other_409s_and_4xx_are_not_retried
+    scripted(ScriptedServer.problem(409, "account_frozen"), ScriptedServer.problem(400, "parameter_invalid")) do |server, plinth|
+      e = assert_raises(Plinth::Error) { plinth.accounts.create(type: "business", country: "US") }
+      assert_equal [409, "account_frozen"], [e.status, e.code]
+      e = assert_raises(Plinth::Error) { plinth.accounts.create(type: "business", country: "US") }
+      assert_equal [400, "req_P400"], [e.status, e.request_id]
+      assert_equal 2, server.requests.size
+      assert_equal 0, plinth.retry_count
+    end
+  end
+
+  def test_gives_up_after_max_retries_with_the_last_error
+    replies = Array.new(5) { ScriptedServer.problem(503, "service_unavailable") }
+    scripted(*replies) do |server, plinth|
+      e = assert_raises(Plinth::Error) { plinth.accounts.retrieve("acct_x") }
+      assert_equal [503, "service_unavailable"], [e.status, e.code]
+      assert_equal 1 + Plinth::DEFAULT_MAX_RETRIES, server.requests.size
+    end
+  end
+
+  def test_refused_connections_are_retried_then_connection_error
+    port = TCPServer.open("127.0.0.1", 0) { |s| s.addr[1] }
+    plinth = Plinth::Client.new(api_key: "sk_test_scripted", base_url: "http://127.0.0.1:#{port}", base_delay: 0.01)
+    e = assert_raises(Plinth::Error) { plinth.accounts.create(type: "business", country: "US") }
+    assert_equal [0, "connection_error"], [e.status, e.code]
+    assert_equal Plinth::DEFAULT_MAX_RETRIES, plinth.retry_count
+  end
+
+  def test_the_timeout_applies
+    slow = ScriptedServer.ok.tap { |r| r.delay = 1.5 }
+    server = ScriptedServer.new(slow)
+    plinth = Plinth::Client.new(api_key: "sk_test_scripted", base_url: server.url, timeout: 0.3, max_retries: 0)
+    started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    e = assert_raises(Plinth::Error) { plinth.accounts.retrieve("acct_x") }
+    assert_equal 0, e.status
+    assert_operator Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, :<, 1.4
+  ensure
+    server&.close
+  end
+end

@@ -1,0 +1,141 @@
+//! The client conformance scenario (clients/README.md), against live servers, through the public API of the Rust
+//! client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL. One line per step; exit 1 on the first failure.
+
+use plinth::models::{create_account_request::Type, CreateAccountRequest, CreateAccountRequestKyb, SandboxSignupRequest};
+use plinth::{ApiError, Client, Error, ListParams, RequestOptions};
+use std::process::exit;
+
+fn fail(message: String) -> ! {
+    println!("FAIL: {message}");
+    exit(1)
+}
+
+macro_rules! check {
+    ($cond:expr, $($arg:tt)*) => { if !$cond { fail(format!($($arg)*)) } };
+}
+
+fn ok<T>(result: Result<T, Error>) -> T {
+    result.unwrap_or_else(|e| fail(format!("unexpected error: {e}")))
+}
+
+/// Asserts the layer's one typed error with this status and code.
+fn expect_error<T: std::fmt::Debug>(result: Result<T, Error>, status: u16, code: &str) -> ApiError {
+    match result {
+        Ok(v) => fail(format!("expected {status} {code}, got success {v:?}")),
+        Err(Error::Api(e)) => {
+            check!(e.status == status && e.code == code, "expected {status} {code}, got {} {} ({:?})", e.status, e.code, e.detail);
+            check!(e.request_id.as_deref().unwrap_or("").starts_with("req_"), "error request_id {:?}", e.request_id);
+            e
+        }
+        Err(e) => fail(format!("expected an API error {status} {code}, got {e}")),
+    }
+}
+
+fn env(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| fail(format!("{name} is not set")))
+}
+
+fn business(country: &str) -> CreateAccountRequest {
+    CreateAccountRequest::new(Type::Business, country.to_owned())
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let (base, proxy_url, limited_url) = (env("PLINTH_URL"), env("PLINTH_PROXY_URL"), env("PLINTH_LIMITED_URL"));
+    let mut created: Vec<String> = Vec::new(); // oldest first
+
+    // 1. Sign up for a sandbox key.
+    let signup = ok(Client::builder().base_url(&base).build().signup(SandboxSignupRequest::new()).await);
+    let key = signup.api_key.key.clone();
+    check!(key.starts_with("sk_test_"), "signup key {key}");
+    let client = Client::builder().api_key(&key).base_url(&base).build();
+    println!("ok 1 sign up: sandbox key issued");
+
+    // 2. Create an account; the Request-Id of the success is exposed.
+    let acct = ok(client.accounts().create(business("US"), RequestOptions::default()).await);
+    check!(acct.id.starts_with("acct_"), "id {}", acct.id);
+    check!(acct.status == "active", "status {}", acct.status);
+    check!(acct.available_balance.amount == 0 && acct.available_balance.currency == "USD", "balance {:?}", acct.available_balance);
+    let request_id = acct.request_id.clone().unwrap_or_default();
+    check!(request_id.starts_with("req_"), "Request-Id {request_id:?}");
+    let first = acct.id.clone();
+    created.push(first.clone());
+    println!("ok 2 create account {} (Request-Id {request_id})", acct.id);
+
+    // 3. Create with kyb.
+    let mut with_kyb = business("US");
+    with_kyb.kyb = Some(CreateAccountRequestKyb::new("12-3456789".into(), "Acme Corp".into()));
+    let acct = ok(client.accounts().create(with_kyb, RequestOptions::default()).await);
+    check!(acct.kyb.as_ref().map(|k| k.ein_last4.as_str()) == Some("6789"), "kyb {:?}", acct.kyb);
+    created.push(acct.id.clone());
+    println!("ok 3 create account with kyb: ein_last4 6789");
+
+    // 4. Retrieve.
+    let got = ok(client.accounts().retrieve(&first).await);
+    check!(got.id == first, "retrieved {}", got.id);
+    println!("ok 4 retrieve account");
+
+    // 5. The same Idempotency-Key and body twice: the same account.
+    let idem = format!("rust-conformance-{}", uuid_like());
+    let a1 = ok(client.accounts().create(business("US"), RequestOptions::idempotency_key(&idem)).await);
+    let a2 = ok(client.accounts().create(business("US"), RequestOptions::idempotency_key(&idem)).await);
+    check!(a1.id == a2.id, "replay gave {} then {}", a1.id, a2.id);
+    check!(a2.replayed, "second response not marked Idempotent-Replayed");
+    created.push(a1.id.clone());
+    println!("ok 5 idempotent replay: same id");
+
+    // 6. The same key with another body: 422 idempotency_key_reused.
+    expect_error(client.accounts().create(business("CA"), RequestOptions::idempotency_key(&idem)).await, 422, "idempotency_key_reused");
+    println!("ok 6 key reused with another body: 422 idempotency_key_reused");
+
+    // 7. A bad key: 401 api_key_invalid.
+    let bad = Client::builder().api_key(format!("sk_test_{}", "A".repeat(38))).base_url(&base).build();
+    expect_error(bad.accounts().list_page(ListParams { limit: Some(1), ..Default::default() }).await, 401, "api_key_invalid");
+    println!("ok 7 bad key: 401 api_key_invalid");
+
+    // 8. An unknown field, through the raw request mechanism: 400 parameter_unknown naming it.
+    let body = serde_json::json!({"type": "business", "country": "US", "colour": "red"});
+    let e = expect_error(client.raw(reqwest::Method::POST, "/v1/fintech/accounts", Some(body), RequestOptions::default()).await, 400, "parameter_unknown");
+    check!(e.param.as_deref() == Some("colour"), "param {:?}", e.param);
+    check!(!e.errors.is_empty(), "errors is empty");
+    println!("ok 8 unknown field: 400 parameter_unknown, param colour");
+
+    // 9. Auto-pagination with limit=1 yields exactly what was created, newest first, once each.
+    let mut listed = Vec::new();
+    let mut pages = client.accounts().list(ListParams { limit: Some(1), ..Default::default() });
+    while let Some(item) = pages.next().await {
+        listed.push(ok(item).id);
+    }
+    let want: Vec<String> = created.iter().rev().cloned().collect();
+    check!(listed == want, "listed {listed:?}, want {want:?}");
+    println!("ok 9 list with limit=1: {} accounts, newest first, no duplicates", listed.len());
+
+    // 10. Rate limited (2/s): six calls back to back all succeed because 429s are retried after Retry-After.
+    let limited_signup = ok(Client::builder().base_url(&limited_url).build().signup(SandboxSignupRequest::new()).await);
+    let limited = Client::builder().api_key(limited_signup.api_key.key.clone()).base_url(&limited_url).build();
+    let mut retries = 0;
+    for i in 0..6 {
+        match limited.accounts().list_page(ListParams { limit: Some(1), ..Default::default() }).await {
+            Ok(resp) => retries += resp.retries,
+            Err(e) => fail(format!("limited call {}: {e}", i + 1)),
+        }
+    }
+    check!(retries >= 1, "no 429 was retried");
+    println!("ok 10 rate limit: 6 calls succeeded after {retries} retries honouring Retry-After");
+
+    // 11. Through the rewriting proxy: unknown fields, an unknown status and an unknown error code still decode.
+    let proxied = Client::builder().api_key(&key).base_url(&proxy_url).build();
+    let got = ok(proxied.accounts().retrieve(&first).await);
+    check!(got.id == first && got.status == "dormant", "proxied account {} status {}", got.id, got.status);
+    let page = ok(proxied.accounts().list_page(ListParams { limit: Some(100), ..Default::default() }).await);
+    check!(page.data.len() == created.len(), "proxied list has {} accounts", page.data.len());
+    expect_error(proxied.accounts().retrieve(&format!("acct_{}", "0".repeat(26))).await, 404, "future_error_code");
+    println!("ok 11 through the rewriting proxy: unknown field, status dormant, error code future_error_code");
+
+    println!("rust: every step passed");
+}
+
+fn uuid_like() -> String {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    format!("{nanos:x}")
+}

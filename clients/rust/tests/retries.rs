@@ -1,0 +1,108 @@
+//! The retry rules a live server cannot be made to show on demand (503, 409 in progress, refused connections),
+//! against a scripted HTTP server on a thread.
+
+use plinth::models::{create_account_request::Type, CreateAccountRequest};
+use plinth::{Client, Error, RequestOptions};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const ACCOUNT: &str = r#"{"id":"acct_1","object":"fintech.account","type":"business","country":"US","status":"active","available_balance":{"amount":0,"currency":"USD"},"kyb":null,"livemode":false,"created_at":"2026-11-22T10:00Z"}"#;
+
+fn problem(status: u16, code: &str, retry_after: Option<u32>) -> String {
+    let body = format!(r#"{{"type":"/docs/errors#{code}","title":"t","status":{status},"detail":"d","code":"{code}","request_id":"req_X"}}"#);
+    let extra = retry_after.map(|s| format!("Retry-After: {s}\r\n")).unwrap_or_default();
+    format!("HTTP/1.1 {status} X\r\nContent-Type: application/problem+json\r\nRequest-Id: req_X\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len())
+}
+
+fn ok(body: &str) -> String {
+    format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nRequest-Id: req_OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len())
+}
+
+/// Serves `answers` in order (the last one repeats); returns the base URL and the Idempotency-Key of each request.
+fn serve(answers: Vec<String>) -> (String, Arc<Mutex<Vec<Option<String>>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let keys = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&keys);
+    thread::spawn(move || {
+        for (i, stream) in listener.incoming().enumerate() {
+            let mut stream = stream.unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let (mut key, mut length) = (None, 0usize);
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                let line = line.trim_end();
+                if line.is_empty() {
+                    break;
+                }
+                let lower = line.to_ascii_lowercase();
+                if lower.starts_with("idempotency-key:") {
+                    key = Some(line[16..].trim().to_owned());
+                } else if let Some(v) = lower.strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap();
+                }
+            }
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).unwrap();
+            seen.lock().unwrap().push(key);
+            stream.write_all(answers[i.min(answers.len() - 1)].as_bytes()).unwrap();
+        }
+    });
+    (url, keys)
+}
+
+fn client(url: &str) -> Client {
+    Client::builder().api_key("sk_test_x").base_url(url).backoff(Duration::from_millis(1), Duration::from_millis(5)).build()
+}
+
+fn business() -> CreateAccountRequest {
+    CreateAccountRequest::new(Type::Business, "US".into())
+}
+
+#[tokio::test]
+async fn post_retries_keep_one_idempotency_key() {
+    let (url, keys) = serve(vec![problem(503, "service_unavailable", None), problem(409, "idempotency_request_in_progress", None), ok(ACCOUNT)]);
+    let account = client(&url).accounts().create(business(), RequestOptions::default()).await.unwrap();
+    assert_eq!((account.id.as_str(), account.retries, account.request_id.as_deref()), ("acct_1", 2, Some("req_OK")));
+    let keys = keys.lock().unwrap();
+    assert_eq!(keys.len(), 3);
+    assert!(keys[0].is_some() && keys.iter().all(|k| k == &keys[0]), "one key for every attempt: {keys:?}");
+}
+
+#[tokio::test]
+async fn retry_after_is_honoured() {
+    let (url, keys) = serve(vec![problem(429, "rate_limited", Some(1)), ok(ACCOUNT)]);
+    let start = Instant::now();
+    let account = client(&url).accounts().retrieve("acct_1").await.unwrap();
+    assert!(start.elapsed() >= Duration::from_secs(1), "waited {:?}; Retry-After said 1 s", start.elapsed());
+    assert_eq!(account.retries, 1);
+    assert_eq!(keys.lock().unwrap()[0], None, "a GET carries no Idempotency-Key");
+}
+
+#[tokio::test]
+async fn other_conflicts_are_not_retried_and_the_callers_key_wins() {
+    let (url, keys) = serve(vec![problem(409, "account_frozen", None)]);
+    let err = client(&url).accounts().create(business(), RequestOptions::idempotency_key("mine")).await.unwrap_err();
+    let e = err.api().expect("a problem answer");
+    assert_eq!((e.status, e.code.as_str(), e.request_id.as_deref()), (409, "account_frozen", Some("req_X")));
+    assert_eq!(*keys.lock().unwrap(), vec![Some("mine".to_owned())]);
+}
+
+#[tokio::test]
+async fn retries_give_up_with_the_last_error() {
+    let (url, keys) = serve(vec![problem(500, "internal_error", None)]);
+    let err = Client::builder().base_url(&url).max_retries(2).backoff(Duration::from_millis(1), Duration::from_millis(2)).build().accounts().retrieve("acct_1").await.unwrap_err();
+    assert!(matches!(&err, Error::Api(e) if e.status == 500 && e.retries == 2), "{err}");
+    assert_eq!(keys.lock().unwrap().len(), 3);
+}
+
+#[tokio::test]
+async fn refused_connections_are_retried_then_reported_as_transport_errors() {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port(); // closed at once
+    let err = client(&format!("http://127.0.0.1:{port}")).accounts().retrieve("acct_1").await.unwrap_err();
+    assert!(matches!(err, Error::Transport(_)), "{err}");
+}

@@ -1,0 +1,133 @@
+/**
+ * The client conformance scenario (clients/README.md), as an application would write it: it imports
+ * `@plinth/client` from the packed tarball installed in a scratch app outside the repository, so it also proves
+ * the package installs, resolves and type-checks for a consumer. conformance.sh compiles it there and runs it on
+ * every Node.js it finds. Each step prints one line; the first failed assertion ends the run with exit 1.
+ */
+import assert from 'node:assert/strict';
+import { type Account, PlinthClient, PlinthError } from '@plinth/client';
+
+const PLINTH_URL = required('PLINTH_URL');
+const PLINTH_PROXY_URL = required('PLINTH_PROXY_URL');
+const PLINTH_LIMITED_URL = required('PLINTH_LIMITED_URL');
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+async function step(name: string, run: () => Promise<void>): Promise<void> {
+  await run();
+  console.log(`ok ${name}`);
+}
+
+/** The call must fail with the client's one typed error, with this status and code; returns it for more checks. */
+async function refused(call: () => Promise<unknown>, status: number, code: string): Promise<PlinthError> {
+  try {
+    await call();
+  } catch (error) {
+    assert.ok(error instanceof PlinthError, `expected a PlinthError, got ${String(error)}`);
+    assert.equal(error.status, status, error.message);
+    assert.equal(error.code, code, error.message);
+    assert.match(error.requestId ?? '', /^req_/);
+    return error;
+  }
+  assert.fail(`expected ${status} ${code}, the call succeeded`);
+}
+
+const signup = await PlinthClient.signUp(PLINTH_URL);
+const key = signup.api_key.key!;
+const plinth = new PlinthClient({ baseUrl: PLINTH_URL, apiKey: key });
+console.log('ok 1 sign up');
+const created: Account[] = [];
+
+await step('2 create an account', async () => {
+  const account = await plinth.accounts.create({ type: 'business', country: 'US' });
+  assert.equal(account.status, 'active');
+  assert.equal(account.available_balance.amount, 0);
+  assert.equal(account.available_balance.currency, 'USD');
+  assert.match(account.id, /^acct_/);
+  assert.equal(account.kyb, null);
+  assert.match(account.requestId, /^req_/);
+  assert.equal(plinth.lastRequestId, account.requestId);
+  created.push(account);
+});
+
+await step('3 create an account with kyb', async () => {
+  const account = await plinth.accounts.create({
+    type: 'business',
+    country: 'US',
+    kyb: { ein: '12-3456789', legal_name: 'Acme Corp' },
+  });
+  assert.equal(account.kyb?.ein_last4, '6789');
+  created.push(account);
+});
+
+await step('4 retrieve', async () => {
+  const account = await plinth.accounts.retrieve(created[0]!.id);
+  assert.equal(account.id, created[0]!.id);
+});
+
+const idempotencyKey = `conformance-${Date.now()}-${Math.random()}`;
+await step('5 replay with the same Idempotency-Key', async () => {
+  const first = await plinth.accounts.create({ type: 'business', country: 'US' }, { idempotencyKey });
+  const again = await plinth.accounts.create({ type: 'business', country: 'US' }, { idempotencyKey });
+  assert.equal(again.id, first.id);
+  created.push(first);
+});
+
+await step('6 the same key with another body: 422', async () => {
+  await refused(
+    () => plinth.accounts.create({ type: 'business', country: 'CA' }, { idempotencyKey }),
+    422,
+    'idempotency_key_reused',
+  );
+});
+
+await step('7 a bad key: 401', async () => {
+  const stranger = new PlinthClient({ baseUrl: PLINTH_URL, apiKey: `sk_test_${'A'.repeat(38)}` });
+  await refused(() => stranger.accounts.list(), 401, 'api_key_invalid');
+});
+
+await step('8 an unknown field: 400 with param', async () => {
+  const error = await refused(
+    () =>
+      plinth.request({
+        method: 'POST',
+        path: '/v1/fintech/accounts',
+        body: { type: 'business', country: 'US', colour: 'red' },
+      }),
+    400,
+    'parameter_unknown',
+  );
+  assert.equal(error.param, 'colour');
+  assert.ok(error.errors.length > 0);
+});
+
+await step('9 iterate the list with limit=1', async () => {
+  const ids: string[] = [];
+  for await (const account of plinth.accounts.listAll({ limit: 1 })) ids.push(account.id);
+  const expected = created.map((a) => a.id).reverse();
+  assert.deepEqual(ids, expected);
+});
+
+await step('10 429s are retried', async () => {
+  const limitedSignup = await PlinthClient.signUp(PLINTH_LIMITED_URL);
+  const limited = new PlinthClient({ baseUrl: PLINTH_LIMITED_URL, apiKey: limitedSignup.api_key.key! });
+  for (let i = 0; i < 6; i++) await limited.accounts.list();
+  assert.ok(limited.retries >= 1, `expected at least one retry, saw ${limited.retries}`);
+});
+
+await step('11 a future server: unknown field, enum value and error code', async () => {
+  const future = new PlinthClient({ baseUrl: PLINTH_PROXY_URL, apiKey: key });
+  const account = await future.accounts.retrieve(created[0]!.id);
+  assert.equal(account.id, created[0]!.id);
+  assert.equal(account.status, 'dormant');
+  assert.ok(!('future_field' in account), 'the decoded model keeps only the fields it knows');
+  const page = await future.accounts.list({ limit: 2 });
+  assert.equal(page.data.length, 2);
+  await refused(() => future.accounts.retrieve(`acct_${'0'.repeat(26)}`), 404, 'future_error_code');
+});
+
+console.log(`conformance passed on Node.js ${process.version}`);

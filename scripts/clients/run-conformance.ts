@@ -1,0 +1,194 @@
+/**
+ * `npm run test:clients`: the client conformance scenario (clients/README.md, contract §13) for every language.
+ *
+ * Starts two real Plinth processes (`node src/server.ts`, each on a SQLite database in a temporary directory, on a
+ * port the OS picks) and the rewriting proxy (rewriting-proxy.ts), then runs each clients/<lang>/conformance.sh
+ * in turn with
+ *   PLINTH_URL          a Plinth with limits high enough never to be met,
+ *   PLINTH_PROXY_URL    the rewriting proxy in front of PLINTH_URL,
+ *   PLINTH_LIMITED_URL  a second Plinth with RATE_LIMIT_SANDBOX=2, so a client meets 429s (sign-ups unlimited).
+ * Languages share the servers: each signs up its own sandbox organisation, and everything it sees is scoped to it.
+ *
+ * conformance.sh exits 0 (pass), 77 (toolchain missing: SKIP, shown but not failed) or anything else (fail), within
+ * CLIENTS_TIMEOUT_SECONDS (default 300). Its output goes to .tmp/clients-logs/<lang>.log; a failure prints its tail.
+ * The last line is `clients: N passed, M failed`; the exit code is 1 when any failed. With CLIENTS_REQUIRE_ALL=1
+ * (for CI, where install-toolchains.sh has run) a skipped language counts as failed.
+ *
+ *   node scripts/clients/run-conformance.ts [--only typescript,python] [--verbose]
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startRewritingProxy } from './rewriting-proxy.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CLIENTS = join(ROOT, 'clients');
+const LOGS = join(ROOT, '.tmp/clients-logs');
+const SKIP_EXIT = 77;
+
+interface Plinth {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** `node src/server.ts` on a fresh SQLite file; resolves with its URL once it logs that it listens. */
+async function startPlinth(name: string, env: Record<string, string>): Promise<Plinth> {
+  const dir = mkdtempSync(join(tmpdir(), `plinth-clients-${name}-`));
+  const log = createWriteStream(join(LOGS, `server-${name}.log`));
+  const child: ChildProcess = spawn(process.execPath, ['src/server.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      DATABASE_URL: `sqlite:${join(dir, 'plinth.db')}`,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_LIVE: '1000000',
+      RATE_LIMIT_SANDBOX: '1000000',
+      AUTH_FAILURE_BURST: '1000000',
+      SIGNUP_PER_HOUR: '1000000',
+      ...env,
+    },
+  });
+  child.stderr!.pipe(log);
+  const url = await new Promise<string>((found, failed) => {
+    let seen = '';
+    const timer = setTimeout(
+      () => failed(new Error(`plinth ${name}: no "Server listening at" line within 30 s; see ${log.path}`)),
+      30_000,
+    );
+    child.stdout!.on('data', (chunk: Buffer) => {
+      log.write(chunk);
+      seen += chunk.toString('utf8');
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        seen = '';
+        found(match[1]!);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      failed(new Error(`plinth ${name} exited (${code}) before listening; see ${log.path}`));
+    });
+  });
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((done) => child.once('exit', done));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Outcome {
+  lang: string;
+  result: 'pass' | 'fail' | 'skip';
+  seconds: number;
+  detail: string;
+}
+
+async function runLanguage(
+  lang: string,
+  env: Record<string, string>,
+  timeoutSeconds: number,
+  verbose: boolean,
+): Promise<Outcome> {
+  const started = Date.now();
+  const logPath = join(LOGS, `${lang}.log`);
+  const log = createWriteStream(logPath);
+  // detached: conformance.sh gets its own process group, so a timeout can end the build tools it started too.
+  const child = spawn('bash', ['conformance.sh'], {
+    cwd: join(CLIENTS, lang),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.on('data', (chunk: Buffer) => {
+      log.write(chunk);
+      if (verbose) process.stdout.write(chunk.toString('utf8').replace(/^(?=.)/gm, `  ${lang} | `));
+    });
+  }
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, timeoutSeconds * 1000);
+  const code = await new Promise<number | null>((done) => child.on('close', (exitCode) => done(exitCode)));
+  clearTimeout(timer);
+  await new Promise((done) => log.end(done));
+  const seconds = (Date.now() - started) / 1000;
+  if (code === 0) return { lang, result: 'pass', seconds, detail: '' };
+  const tail = readFileSync(logPath, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .slice(-25)
+    .map((line) => `    ${line}`)
+    .join('\n');
+  if (code === SKIP_EXIT) return { lang, result: 'skip', seconds, detail: tail.split('\n').at(-1)!.trim() };
+  return {
+    lang,
+    result: 'fail',
+    seconds,
+    detail: `${timedOut ? `timed out after ${timeoutSeconds} s` : `exit ${code}`}; log ${logPath}:\n${tail}`,
+  };
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { only: { type: 'string' }, verbose: { type: 'boolean', default: false } } });
+  const only = values.only?.split(',').map((s) => s.trim());
+  const timeoutSeconds = Number(process.env.CLIENTS_TIMEOUT_SECONDS ?? 300);
+  const requireAll = process.env.CLIENTS_REQUIRE_ALL === '1';
+  const langs = readdirSync(CLIENTS, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(CLIENTS, entry.name, 'conformance.sh')))
+    .map((entry) => entry.name)
+    .filter((lang) => !only || only.includes(lang))
+    .sort();
+  mkdirSync(LOGS, { recursive: true });
+
+  const plinth = await startPlinth('main', {});
+  const limited = await startPlinth('limited', { RATE_LIMIT_SANDBOX: '2' });
+  const proxy = await startRewritingProxy(plinth.url);
+  const env = { PLINTH_URL: plinth.url, PLINTH_PROXY_URL: proxy.url, PLINTH_LIMITED_URL: limited.url };
+  process.stdout.write(`# servers: ${plinth.url} (limited: ${limited.url}, proxy: ${proxy.url}); logs in ${LOGS}\n`);
+
+  const outcomes: Outcome[] = [];
+  try {
+    for (const lang of langs) {
+      const outcome = await runLanguage(lang, env, timeoutSeconds, values.verbose);
+      outcomes.push(outcome);
+      const time = `${outcome.seconds.toFixed(1)} s`;
+      if (outcome.result === 'pass') process.stdout.write(`PASS ${lang} (${time})\n`);
+      else if (outcome.result === 'skip') process.stdout.write(`SKIP ${lang}: toolchain missing (${outcome.detail})\n`);
+      else process.stdout.write(`FAIL ${lang} (${time}): ${outcome.detail}\n`);
+    }
+  } finally {
+    await proxy.close();
+    await Promise.all([plinth.stop(), limited.stop()]);
+  }
+
+  const skipped = outcomes.filter((o) => o.result === 'skip');
+  const passed = outcomes.filter((o) => o.result === 'pass').length;
+  const failed = outcomes.filter((o) => o.result === 'fail').length + (requireAll ? skipped.length : 0);
+  if (skipped.length > 0) {
+    process.stdout.write(
+      `skipped: ${skipped.length} (${skipped.map((o) => o.lang).join(', ')})${requireAll ? ', counted as failed (CLIENTS_REQUIRE_ALL=1)' : ''}\n`,
+    );
+  }
+  process.stdout.write(`clients: ${passed} passed, ${failed} failed\n`);
+  return failed > 0 ? 1 : 0;
+}
+
+process.exitCode = await main();

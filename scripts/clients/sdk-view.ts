@@ -1,0 +1,442 @@
+/**
+ * The SDK view of the API description: what client generators are fed instead of openapi/openapi.json.
+ *
+ * The server's document is strict on purpose (closed enums, `additionalProperties: false`, patterns on ids): it is
+ * what the server promises and what its tests check responses against. A client generated from it literally would
+ * turn each of those promises into a check that breaks the day the server grows (a new field, a new enum value, a
+ * new error code), which is exactly what contract §13 says a client must survive. So this script derives, never by
+ * hand, a looser copy for generators:
+ *
+ *   1. operations that return no JSON (the HTML reference, its script, the error catalogue page) are left out:
+ *      they are for browsers, and an SDK method returning a string of HTML is noise;
+ *   2. an optional request body that can only be `{}` (revoking a key) is dropped: generators make a free-form map
+ *      parameter of an object without properties, or drop it but keep its clashing name;
+ *   3. inline object schemas (request bodies, `kyb`, `available_balance`, `errors[]` items, …) become named
+ *      components (`CreateAccountRequest`, `AccountKyb`, `ProblemErrorsItem`), so every generator in every language
+ *      gives them the same, stable name instead of its own invention (`InlineObject1`, `AccountKybOneOf`, …);
+ *   4. a nullable inline object (`type: ["object", "null"]`) becomes `anyOf: [$ref, {type: "null"}]`, the shape
+ *      3.1-aware generators recognise as "nullable reference"; the 3.0.3 copy turns it into
+ *      `allOf: [$ref]` + `nullable: true`, the shape 3.0 generators recognise;
+ *   5. in every schema a response can reach (and in response headers):
+ *      - `additionalProperties: false` is removed (Go, Java and Python models otherwise refuse unknown fields),
+ *      - every enum (and `const`) is opened into a plain string whose known values are listed in the description and
+ *        in `x-enum-values` (generated enum types otherwise throw on a value they do not know; this covers
+ *        `Problem.code`, `errors[].code`, `status`, `mode`, even `object`),
+ *      - `pattern` is dropped (a client must not reject an id or timestamp the server chose to format differently);
+ *      request-only schemas keep all three: there they help the caller and cost nothing when the server grows;
+ *   6. a 3.0.3 down-conversion (`toOpenApi30`, written to clients/openapi.sdk.3.0.json) for generators whose 3.1
+ *      support is weak: `type: [x, "null"]` → `nullable: true`, schema `examples` → `example`, `const` → one-value enum,
+ *      3.1-only document fields removed; anything it cannot convert faithfully makes it throw, so a new construct
+ *      in the document is noticed here rather than silently mangled in nine clients.
+ *
+ *   node scripts/clients/sdk-view.ts [outDir]     (default: clients/) → openapi.sdk.json, openapi.sdk.3.0.json
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Obj = { [key: string]: Json };
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const REF_PREFIX = '#/components/schemas/';
+
+function isObj(value: Json | undefined): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function obj(value: Json | undefined, where: string): Obj {
+  if (!isObj(value)) throw new Error(`sdk-view: expected an object at ${where}`);
+  return value;
+}
+
+function pascal(name: string): string {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+function clone<T extends Json>(value: T): T {
+  return structuredClone(value);
+}
+
+/** The operations of a document, with a path for error messages. */
+function* operations(doc: Obj): Generator<{ path: string; method: string; op: Obj }> {
+  for (const [path, item] of Object.entries(obj(doc.paths, 'paths'))) {
+    for (const method of HTTP_METHODS) {
+      const op = obj(item, path)[method];
+      if (isObj(op)) yield { path, method, op };
+    }
+  }
+}
+
+/** Direct sub-schemas of a schema, with a setter so a caller can replace them. */
+function* subSchemas(schema: Obj): Generator<{ key: string; get: () => Obj; set: (s: Obj) => void }> {
+  const props = schema.properties;
+  if (isObj(props)) {
+    for (const name of Object.keys(props)) {
+      yield { key: `properties.${name}`, get: () => obj(props[name], name), set: (s) => (props[name] = s) };
+    }
+  }
+  for (const key of ['items', 'additionalProperties', 'not'] as const) {
+    if (isObj(schema[key])) yield { key, get: () => obj(schema[key], key), set: (s) => (schema[key] = s) };
+  }
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const list = schema[key];
+    if (Array.isArray(list)) {
+      for (let i = 0; i < list.length; i++) {
+        yield { key: `${key}.${i}`, get: () => obj(list[i], key), set: (s) => (list[i] = s) };
+      }
+    }
+  }
+}
+
+function isInlineObject(schema: Obj): boolean {
+  const type = schema.type;
+  const isObjectType = type === 'object' || (Array.isArray(type) && type.includes('object'));
+  return (
+    isObjectType && isObj(schema.properties) && Object.keys(schema.properties).length > 0 && schema.$ref === undefined
+  );
+}
+
+/**
+ * An optional body that can hold nothing (`{}` or no body, as for revoking a key) is dropped: generators turn an
+ * object without properties into a free-form map parameter, or drop it and keep a clashing name, and the request
+ * means the same without it.
+ */
+function dropEmptyOptionalBodies(doc: Obj): void {
+  for (const { op } of operations(doc)) {
+    const body = op.requestBody;
+    if (!isObj(body) || body.required === true || !isObj(body.content)) continue;
+    const empty = Object.values(body.content).every((media) => {
+      const schema = isObj(media) ? media.schema : undefined;
+      return (
+        isObj(schema) &&
+        schema.type === 'object' &&
+        isObj(schema.properties) &&
+        Object.keys(schema.properties).length === 0 &&
+        schema.additionalProperties === false
+      );
+    });
+    if (empty) delete op.requestBody;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 1. Leave out operations without a JSON success response.
+
+function dropNonJsonOperations(doc: Obj): void {
+  const paths = obj(doc.paths, 'paths');
+  for (const { path, method, op } of [...operations(doc)]) {
+    const responses = obj(op.responses, `${path} ${method} responses`);
+    const success = Object.entries(responses).filter(([status]) => status.startsWith('2'));
+    const json = success.some(
+      ([, response]) => isObj(response) && isObj(response.content) && isObj(response.content['application/json']),
+    );
+    if (!json) delete obj(paths[path], path)[method];
+  }
+  for (const [path, item] of Object.entries(paths)) {
+    if (!HTTP_METHODS.some((method) => isObj(obj(item, path)[method]))) delete paths[path];
+  }
+  // Tags no remaining operation uses would give empty API classes in some generators.
+  const used = new Set<string>();
+  for (const { op } of operations(doc)) for (const tag of (op.tags as string[] | undefined) ?? []) used.add(tag);
+  if (Array.isArray(doc.tags)) doc.tags = doc.tags.filter((tag) => isObj(tag) && used.has(String(tag.name)));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 3 and 4. Name inline objects.
+
+function addComponent(doc: Obj, name: string, schema: Obj): Obj {
+  const schemas = obj(obj(doc.components, 'components').schemas, 'components.schemas');
+  if (schemas[name] !== undefined) throw new Error(`sdk-view: cannot name an inline schema ${name}: the name is taken`);
+  schemas[name] = schema;
+  hoistNested(doc, name, schema);
+  return { $ref: REF_PREFIX + name };
+}
+
+/** Replaces an inline object with a reference to a new component; a nullable one with `anyOf: [ref, null]`. */
+function hoist(doc: Obj, name: string, schema: Obj): Obj {
+  const named = clone(schema);
+  let nullable = false;
+  if (Array.isArray(named.type)) {
+    const types = named.type.filter((t) => t !== 'null');
+    nullable = types.length < named.type.length;
+    if (types.length !== 1) throw new Error(`sdk-view: ${name} has several non-null types`);
+    named.type = types[0]!;
+  }
+  // The description says what the field means where it is used; it stays on the property.
+  const description = named.description;
+  delete named.description;
+  const ref = addComponent(doc, name, named);
+  const replacement: Obj = nullable ? { anyOf: [ref, { type: 'null' }] } : ref;
+  if (description !== undefined) {
+    // A $ref with siblings is fine in 3.1; the 3.0 conversion moves it into allOf anyway.
+    replacement.description = description;
+  }
+  return replacement;
+}
+
+/** Names every inline object found under a component: property `kyb` of `Account` → `AccountKyb`. */
+function hoistNested(doc: Obj, owner: string, schema: Obj): void {
+  for (const sub of subSchemas(schema)) {
+    const child = sub.get();
+    let name: string;
+    if (sub.key.startsWith('properties.')) name = owner + pascal(sub.key.slice('properties.'.length));
+    else if (sub.key === 'items') name = `${owner}Item`;
+    else name = owner + pascal(sub.key);
+    if (sub.key.startsWith('properties.') && isObj(child.items) && isInlineObject(child.items)) {
+      child.items = hoist(doc, `${name}Item`, child.items);
+    } else if (isInlineObject(child)) {
+      sub.set(hoist(doc, name, child));
+    } else {
+      hoistNested(doc, name, child);
+    }
+  }
+}
+
+function nameInlineObjects(doc: Obj): void {
+  const schemas = obj(obj(doc.components, 'components').schemas, 'components.schemas');
+  for (const [name, schema] of Object.entries(schemas)) hoistNested(doc, name, obj(schema, name));
+  for (const { path, method, op } of operations(doc)) {
+    const base = pascal(String(op.operationId ?? `${method} ${path}`));
+    if (isObj(op.requestBody)) {
+      for (const media of Object.values(obj(op.requestBody.content, `${base} requestBody`))) {
+        if (isObj(media) && isObj(media.schema) && isInlineObject(media.schema)) {
+          media.schema = hoist(doc, `${base}Request`, media.schema);
+        }
+      }
+    }
+    for (const response of Object.values(obj(op.responses, `${base} responses`))) {
+      if (!isObj(response) || !isObj(response.content)) continue;
+      for (const media of Object.values(response.content)) {
+        if (isObj(media) && isObj(media.schema) && isInlineObject(media.schema)) {
+          media.schema = hoist(doc, `${base}Response`, media.schema);
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 5. Loosen what responses can reach.
+
+function responseSchemaRoots(doc: Obj): Obj[] {
+  const roots: Obj[] = [];
+  const headers = (owner: Json | undefined) => {
+    if (!isObj(owner)) return;
+    for (const header of Object.values(owner)) if (isObj(header) && isObj(header.schema)) roots.push(header.schema);
+  };
+  for (const { op } of operations(doc)) {
+    for (const response of Object.values(obj(op.responses, 'responses'))) {
+      if (!isObj(response)) continue;
+      headers(response.headers);
+      if (isObj(response.content))
+        for (const media of Object.values(response.content))
+          if (isObj(media) && isObj(media.schema)) roots.push(media.schema);
+    }
+  }
+  headers(obj(doc.components, 'components').headers);
+  return roots;
+}
+
+function loosen(doc: Obj): void {
+  const schemas = obj(obj(doc.components, 'components').schemas, 'components.schemas');
+  const seen = new Set<Obj>();
+  const visit = (schema: Obj) => {
+    if (seen.has(schema)) return;
+    seen.add(schema);
+    if (typeof schema.$ref === 'string') {
+      if (!schema.$ref.startsWith(REF_PREFIX)) throw new Error(`sdk-view: unexpected $ref ${schema.$ref}`);
+      visit(obj(schemas[schema.$ref.slice(REF_PREFIX.length)], schema.$ref));
+    }
+    if (schema.additionalProperties === false) delete schema.additionalProperties;
+    delete schema.pattern;
+    // `const` is a one-value enum (JSON Schema 2020-12), and is opened the same way.
+    if ('const' in schema) {
+      schema.enum = [schema.const!];
+      delete schema.const;
+    }
+    if (Array.isArray(schema.enum)) {
+      const known = schema.enum.filter((value) => value !== null);
+      delete schema.enum;
+      const list = known.map((value) => `\`${String(value)}\``).join(', ');
+      const note = `Known values: ${list}; others may be added, so treat this as an open string.`;
+      schema.description = typeof schema.description === 'string' ? `${schema.description} ${note}` : note;
+      schema['x-enum-values'] = known;
+    }
+    for (const sub of subSchemas(schema)) visit(sub.get());
+  };
+  for (const root of responseSchemaRoots(doc)) visit(root);
+}
+
+export function sdkView(source: Obj): Obj {
+  const doc = clone(source);
+  dropNonJsonOperations(doc);
+  dropEmptyOptionalBodies(doc);
+  nameInlineObjects(doc);
+  loosen(doc);
+  const info = obj(doc.info, 'info');
+  info.description =
+    `${String(info.description ?? '')}\n\nThis is the SDK view of the API description, derived by scripts/clients/sdk-view.ts for client generators: enums in responses are open strings, responses may carry fields not listed here, and pages that are not JSON are left out. The server's own document is /v1/openapi.json.`.trim();
+  return doc;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 6. OpenAPI 3.1 → 3.0.3.
+
+const UNCONVERTIBLE = [
+  'prefixItems',
+  '$defs',
+  'if',
+  'then',
+  'else',
+  'dependentSchemas',
+  'dependentRequired',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'patternProperties',
+  'contains',
+  'propertyNames',
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicRef',
+];
+
+/** The `type` of the component a `$ref` names, so a nullable reference can say it (3.0 ignores `nullable` without `type`). */
+let componentType: (ref: string) => Json | undefined = () => undefined;
+
+function schemaTo30(schema: Obj, where: string): Obj {
+  for (const key of UNCONVERTIBLE)
+    if (key in schema) throw new Error(`sdk-view: ${where} uses ${key}, which OpenAPI 3.0 cannot express`);
+  let out: Obj = { ...schema };
+  if (Array.isArray(out.type)) {
+    const types = out.type.filter((t) => t !== 'null');
+    if (types.length !== 1) throw new Error(`sdk-view: ${where} has type ${JSON.stringify(out.type)}`);
+    if (types.length < out.type.length) out.nullable = true;
+    out.type = types[0]!;
+  }
+  if (Array.isArray(out.examples)) {
+    if (out.examples.length > 0) out.example = out.examples[0]!;
+    delete out.examples;
+  }
+  if ('const' in out) {
+    out.enum = [out.const!];
+    delete out.const;
+  }
+  for (const [bound, keyword] of [
+    ['minimum', 'exclusiveMinimum'],
+    ['maximum', 'exclusiveMaximum'],
+  ] as const) {
+    if (typeof out[keyword] === 'number') {
+      out[bound] = out[keyword];
+      out[keyword] = true;
+    }
+  }
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = out[key];
+    if (!Array.isArray(list)) continue;
+    const rest = list.filter((s) => !(isObj(s) && s.type === 'null' && Object.keys(s).length === 1));
+    if (rest.length === list.length) continue;
+    if (rest.length !== 1) throw new Error(`sdk-view: ${where}.${key} mixes null with several schemas`);
+    delete out[key];
+    const only = obj(rest[0], where);
+    // 3.0 ignores siblings of $ref, so a nullable reference is spelled allOf: [$ref] + nullable, with the type,
+    // without which 3.0.3 says nullable has no effect.
+    if (typeof only.$ref === 'string') {
+      const type = componentType(only.$ref);
+      out = { ...out, ...(type === undefined ? {} : { type }), allOf: [only], nullable: true };
+    } else {
+      out = { ...out, ...only, nullable: true };
+    }
+  }
+  if (typeof out.$ref === 'string' && Object.keys(out).length > 1) {
+    const { $ref, ...siblings } = out;
+    out = { ...siblings, allOf: [{ $ref }] };
+  }
+  for (const sub of subSchemas(out)) sub.set(schemaTo30(sub.get(), `${where}.${sub.key}`));
+  return out;
+}
+
+function contentTo30(content: Json | undefined, where: string): void {
+  if (!isObj(content)) return;
+  for (const [type, media] of Object.entries(content))
+    if (isObj(media) && isObj(media.schema)) media.schema = schemaTo30(media.schema, `${where} ${type}`);
+}
+
+function parametersTo30(parameters: Json | undefined, where: string): void {
+  if (!Array.isArray(parameters)) return;
+  for (const parameter of parameters)
+    if (isObj(parameter) && isObj(parameter.schema))
+      parameter.schema = schemaTo30(parameter.schema, `${where} ${String(parameter.name)}`);
+}
+
+function headersTo30(headers: Json | undefined, where: string): void {
+  if (!isObj(headers)) return;
+  for (const [name, header] of Object.entries(headers))
+    if (isObj(header) && isObj(header.schema)) header.schema = schemaTo30(header.schema, `${where} ${name}`);
+}
+
+export function toOpenApi30(view: Obj): Obj {
+  const doc = clone(view);
+  doc.openapi = '3.0.3';
+  for (const key of ['webhooks', 'jsonSchemaDialect']) {
+    if (key in doc)
+      throw new Error(
+        `sdk-view: the document has ${key}, which OpenAPI 3.0 cannot express; decide how the SDK view should treat it`,
+      );
+  }
+  const info = obj(doc.info, 'info');
+  delete info.summary;
+  if (isObj(info.license) && typeof info.license.identifier === 'string') {
+    // 3.0 has no SPDX identifier field but wants a URL; SPDX's page for the identifier is that URL.
+    info.license.url ??= `https://spdx.org/licenses/${info.license.identifier}.html`;
+    delete info.license.identifier;
+  }
+  const components = obj(doc.components, 'components');
+  if ('pathItems' in components) throw new Error('sdk-view: components.pathItems has no OpenAPI 3.0 form');
+  const schemas = obj(components.schemas, 'components.schemas');
+  const original = clone(schemas);
+  componentType = (ref) => {
+    const target = original[ref.slice(REF_PREFIX.length)];
+    return isObj(target) ? target.type : undefined;
+  };
+  for (const [name, schema] of Object.entries(schemas)) schemas[name] = schemaTo30(obj(schema, name), name);
+  if (isObj(components.parameters)) {
+    for (const [name, parameter] of Object.entries(components.parameters))
+      parametersTo30([parameter], `parameters.${name}`);
+  }
+  headersTo30(components.headers, 'headers');
+  for (const { path, method, op } of operations(doc)) {
+    const where = `${method.toUpperCase()} ${path}`;
+    parametersTo30(op.parameters, where);
+    if (isObj(op.requestBody)) contentTo30(op.requestBody.content, `${where} requestBody`);
+    for (const [status, response] of Object.entries(obj(op.responses, where))) {
+      if (!isObj(response)) continue;
+      contentTo30(response.content, `${where} ${status}`);
+      headersTo30(response.headers, `${where} ${status}`);
+    }
+  }
+  for (const item of Object.values(obj(doc.paths, 'paths')))
+    parametersTo30(obj(item, 'path item').parameters, 'path parameters');
+  return doc;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+export function writeSdkViews(
+  outDir: string,
+  sourcePath = resolve(import.meta.dirname, '../../openapi/openapi.json'),
+): void {
+  const source = JSON.parse(readFileSync(sourcePath, 'utf8')) as Obj;
+  const view = sdkView(source);
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'openapi.sdk.json'), `${JSON.stringify(view, null, 2)}\n`);
+  writeFileSync(join(outDir, 'openapi.sdk.3.0.json'), `${JSON.stringify(toOpenApi30(view), null, 2)}\n`);
+}
+
+if (import.meta.main) {
+  writeSdkViews(resolve(process.argv[2] ?? resolve(import.meta.dirname, '../../clients')));
+}

@@ -1,0 +1,119 @@
+/**
+ * The SDK view keeps its promises on the real document, whatever operations are added later: nothing a response
+ * can reach is closed (enums, additionalProperties: false, patterns), inline objects have names, nullable ones stay
+ * nullable in both versions; and the rewriting proxy of `npm run test:clients` rewrites what it says it does.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { rewrite } from '../../scripts/clients/rewriting-proxy.ts';
+import { sdkView, toOpenApi30 } from '../../scripts/clients/sdk-view.ts';
+
+type Obj = Record<string, any>;
+const ROOT = join(import.meta.dirname, '../..');
+const source = JSON.parse(readFileSync(join(ROOT, 'openapi/openapi.json'), 'utf8')) as Obj;
+const view = sdkView(source) as Obj;
+const view30 = toOpenApi30(view) as Obj;
+
+/** Every schema object reachable from the responses of a document, following $refs. */
+function responseSchemas(doc: Obj): Obj[] {
+  const found = new Set<Obj>();
+  const visit = (schema: Obj | undefined) => {
+    if (!schema || typeof schema !== 'object' || found.has(schema)) return;
+    found.add(schema);
+    if (typeof schema.$ref === 'string') visit(doc.components.schemas[schema.$ref.split('/').at(-1)!]);
+    for (const child of Object.values(schema.properties ?? {})) visit(child as Obj);
+    for (const key of ['items', 'additionalProperties']) if (typeof schema[key] === 'object') visit(schema[key]);
+    for (const key of ['allOf', 'anyOf', 'oneOf']) for (const child of schema[key] ?? []) visit(child);
+  };
+  for (const item of Object.values(doc.paths) as Obj[]) {
+    for (const op of Object.values(item) as Obj[]) {
+      for (const response of Object.values(op.responses ?? {}) as Obj[]) {
+        for (const media of Object.values(response.content ?? {}) as Obj[]) visit(media.schema);
+      }
+    }
+  }
+  return [...found];
+}
+
+describe('the SDK view', () => {
+  test('the server document itself is left strict', () => {
+    assert.ok(source.components.schemas.Problem.properties.code.enum.length > 0);
+    assert.equal(source.components.schemas.Account.additionalProperties, false);
+  });
+
+  for (const [name, doc] of [
+    ['3.1', view],
+    ['3.0.3', view30],
+  ] as const) {
+    test(`${name}: nothing a response reaches is closed`, () => {
+      const schemas = responseSchemas(doc);
+      assert.ok(schemas.length > 10);
+      for (const schema of schemas) {
+        assert.equal(schema.enum, undefined, JSON.stringify(schema));
+        assert.equal(schema.const, undefined, JSON.stringify(schema));
+        assert.equal(schema.pattern, undefined, JSON.stringify(schema));
+        assert.notEqual(schema.additionalProperties, false, JSON.stringify(schema));
+      }
+    });
+  }
+
+  test('error codes are open strings that still list the known values', () => {
+    const code = view.components.schemas.Problem.properties.code;
+    assert.equal(code.type, 'string');
+    assert.ok(code['x-enum-values'].includes('idempotency_key_reused'));
+    assert.match(code.description, /idempotency_key_reused/);
+    const itemCode = view.components.schemas.ProblemErrorsItem.properties.code;
+    assert.deepEqual(itemCode['x-enum-values'], code['x-enum-values']);
+  });
+
+  test('the nullable inline kyb is a named component, nullable in both versions', () => {
+    assert.deepEqual(view.components.schemas.Account.properties.kyb.anyOf, [
+      { $ref: '#/components/schemas/AccountKyb' },
+      { type: 'null' },
+    ]);
+    assert.equal(view.components.schemas.AccountKyb.type, 'object');
+    const kyb30 = view30.components.schemas.Account.properties.kyb;
+    assert.deepEqual(kyb30.allOf, [{ $ref: '#/components/schemas/AccountKyb' }]);
+    assert.equal(kyb30.nullable, true);
+    assert.equal(kyb30.type, 'object');
+  });
+
+  test('3.0.3 has no 3.1-only constructs left', () => {
+    const text = JSON.stringify(view30);
+    assert.equal(view30.openapi, '3.0.3');
+    assert.doesNotMatch(text, /"type":\[/);
+    assert.doesNotMatch(text, /"type":"null"/);
+    assert.equal(view30.components.schemas.ApiKey.properties.revoked_at.nullable, true);
+  });
+
+  test('requests keep their checks, and pages that are not JSON are left out', () => {
+    const body = view.components.schemas.CreateAccountRequest;
+    assert.equal(body.additionalProperties, false);
+    assert.deepEqual(body.properties.type.enum, ['business']);
+    assert.ok(view.components.schemas.CreateAccountRequestKyb.properties.ein.pattern);
+    assert.equal(view.paths['/docs'], undefined);
+    assert.ok(view.paths['/v1/fintech/accounts'].post);
+  });
+});
+
+describe('the rewriting proxy', () => {
+  test('adds a field everywhere, turns active into dormant, and error codes into an unknown one', () => {
+    const future = { future_field: { nested: true } };
+    assert.deepEqual(rewrite({ object: 'list', data: [{ id: 'a', status: 'active', kyb: null }] }, false), {
+      object: 'list',
+      data: [{ id: 'a', status: 'dormant', kyb: null, ...future }],
+      ...future,
+    });
+    assert.deepEqual(
+      rewrite({ status: 404, code: 'resource_not_found', errors: [{ code: 'resource_not_found' }] }, true),
+      {
+        status: 404,
+        code: 'future_error_code',
+        errors: [{ code: 'future_error_code', ...future }],
+        ...future,
+      },
+    );
+  });
+});
