@@ -1,8 +1,8 @@
 /**
  * `npm test`, the one command that runs every check, in order: the type check, Biome, the whole suite on SQLite,
  * the whole suite again on PostgreSQL when TEST_POSTGRES_URL names a database to create test databases from (CI
- * always sets it; elsewhere that pass is skipped with a visible line), then the client libraries' conformance run. Each step
- * prints a header; the exit code is non-zero when any step failed.
+ * always sets it; elsewhere that pass is skipped with a visible line), then the client libraries' conformance run.
+ * Each step prints a header; the exit code is non-zero when any step failed.
  */
 import { spawnSync } from 'node:child_process';
 

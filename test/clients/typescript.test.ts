@@ -16,7 +16,11 @@ import { extname, join, normalize } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
+import { BACKEND } from '../helpers/database.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
+
+/** Nothing here depends on the database: it runs in the SQLite pass only. */
+const ONCE = BACKEND === 'postgres' && 'backend-independent: runs in the SQLite pass';
 
 const ROOT = join(import.meta.dirname, '../..');
 const PACKAGE = join(ROOT, 'clients/typescript');
@@ -48,10 +52,6 @@ if (!browserAvailable)
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html' };
 const PAGE = `<!doctype html><meta charset="utf-8"><title>client</title><script type="module">
-import { BACKEND } from '../helpers/database.ts';
-
-/** Nothing here depends on the database: it runs in the SQLite pass only. */
-const ONCE = BACKEND === 'postgres' && 'backend-independent: runs in the SQLite pass';
 import { PlinthClient, PlinthError } from '/client/src/index.js';
 window.run = async () => {
   const signup = await PlinthClient.signUp(location.origin);
