@@ -21,7 +21,7 @@ var _ MappedNullable = &AccountAvailableBalance{}
 // AccountAvailableBalance struct for AccountAvailableBalance
 type AccountAvailableBalance struct {
 	// Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation.
-	Amount int32 `json:"amount"`
+	Amount int64 `json:"amount"`
 	// The country's ISO 4217 currency code.
 	Currency string `json:"currency"`
 	AdditionalProperties map[string]interface{}
@@ -33,7 +33,7 @@ type _AccountAvailableBalance AccountAvailableBalance
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewAccountAvailableBalance(amount int32, currency string) *AccountAvailableBalance {
+func NewAccountAvailableBalance(amount int64, currency string) *AccountAvailableBalance {
 	this := AccountAvailableBalance{}
 	this.Amount = amount
 	this.Currency = currency
@@ -49,9 +49,9 @@ func NewAccountAvailableBalanceWithDefaults() *AccountAvailableBalance {
 }
 
 // GetAmount returns the Amount field value
-func (o *AccountAvailableBalance) GetAmount() int32 {
+func (o *AccountAvailableBalance) GetAmount() int64 {
 	if o == nil {
-		var ret int32
+		var ret int64
 		return ret
 	}
 
@@ -60,7 +60,7 @@ func (o *AccountAvailableBalance) GetAmount() int32 {
 
 // GetAmountOk returns a tuple with the Amount field value
 // and a boolean to check if the value has been set.
-func (o *AccountAvailableBalance) GetAmountOk() (*int32, bool) {
+func (o *AccountAvailableBalance) GetAmountOk() (*int64, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -68,7 +68,7 @@ func (o *AccountAvailableBalance) GetAmountOk() (*int32, bool) {
 }
 
 // SetAmount sets field value
-func (o *AccountAvailableBalance) SetAmount(v int32) {
+func (o *AccountAvailableBalance) SetAmount(v int64) {
 	o.Amount = v
 }
 

@@ -32,8 +32,8 @@ type ApiKeyWithSecret struct {
 	CreatedAt string `json:"created_at"`
 	// When it was revoked; `null` while it works.
 	RevokedAt NullableString `json:"revoked_at"`
-	// The secret key. Shown only here, once: store it now.
-	Key string `json:"key"`
+	// The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
+	Key NullableString `json:"key"`
 	AdditionalProperties map[string]interface{}
 }
 
@@ -43,7 +43,7 @@ type _ApiKeyWithSecret ApiKeyWithSecret
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewApiKeyWithSecret(id string, object string, mode string, hint string, livemode bool, createdAt string, revokedAt NullableString, key string) *ApiKeyWithSecret {
+func NewApiKeyWithSecret(id string, object string, mode string, hint string, livemode bool, createdAt string, revokedAt NullableString, key NullableString) *ApiKeyWithSecret {
 	this := ApiKeyWithSecret{}
 	this.Id = id
 	this.Object = object
@@ -235,27 +235,29 @@ func (o *ApiKeyWithSecret) SetRevokedAt(v string) {
 }
 
 // GetKey returns the Key field value
+// If the value is explicit nil, the zero value for string will be returned
 func (o *ApiKeyWithSecret) GetKey() string {
-	if o == nil {
+	if o == nil || o.Key.Get() == nil {
 		var ret string
 		return ret
 	}
 
-	return o.Key
+	return *o.Key.Get()
 }
 
 // GetKeyOk returns a tuple with the Key field value
 // and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
 func (o *ApiKeyWithSecret) GetKeyOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
-	return &o.Key, true
+	return o.Key.Get(), o.Key.IsSet()
 }
 
 // SetKey sets field value
 func (o *ApiKeyWithSecret) SetKey(v string) {
-	o.Key = v
+	o.Key.Set(&v)
 }
 
 func (o ApiKeyWithSecret) MarshalJSON() ([]byte, error) {
@@ -275,7 +277,7 @@ func (o ApiKeyWithSecret) ToMap() (map[string]interface{}, error) {
 	toSerialize["livemode"] = o.Livemode
 	toSerialize["created_at"] = o.CreatedAt
 	toSerialize["revoked_at"] = o.RevokedAt.Get()
-	toSerialize["key"] = o.Key
+	toSerialize["key"] = o.Key.Get()
 
 	for key, value := range o.AdditionalProperties {
 		toSerialize[key] = value

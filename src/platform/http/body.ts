@@ -22,7 +22,9 @@ export function installJsonBody(app: FastifyInstance): void {
       return;
     }
     try {
-      done(null, parseStrictJson(raw as Buffer));
+      // An empty body is no body (clients send the header on body-less POSTs): an optional body then counts as
+      // `{}`, and a required one is refused by validation like any missing body.
+      done(null, (raw as Buffer).length === 0 ? undefined : parseStrictJson(raw as Buffer));
     } catch (error) {
       done(error as Error, undefined);
     }

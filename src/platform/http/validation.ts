@@ -10,6 +10,9 @@ import { ApiError, type ErrorItem } from './errors.ts';
 const common = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, verbose: true } as const;
 const bodyAjv = new Ajv2020({ ...common, coerceTypes: false });
 const textAjv = new Ajv2020({ ...common, coerceTypes: true });
+// Money and counters are 64-bit integers in the database; the document says so (`format: int64`), so that generated
+// clients decode them as 64-bit. In JSON they stay exact up to 2^53 − 1.
+for (const ajv of [bodyAjv, textAjv]) ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;

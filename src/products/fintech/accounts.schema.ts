@@ -67,6 +67,7 @@ export const Account = Type.Object(
     available_balance: Type.Object(
       {
         amount: Type.Integer({
+          format: 'int64',
           description: "Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation.",
         }),
         currency: Type.String({ pattern: '^[A-Z]{3}$', description: "The country's ISO 4217 currency code." }),

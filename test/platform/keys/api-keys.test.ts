@@ -47,6 +47,19 @@ describe('sandbox sign-up and the key management API', () => {
     assert.deepEqual(list.body.data, []);
   });
 
+  test('an optional body may be empty even with Content-Type: application/json (generated clients send that)', async () => {
+    const json = { 'content-type': 'application/json' };
+    const owner = (await signup()).body.api_key.key;
+    const minted = await call(server.url, 'POST', '/v1/api_keys', { key: owner, raw: '', headers: json });
+    assert.equal(minted.status, 200, minted.text);
+    const revoked = await call(server.url, 'POST', `/v1/api_keys/${minted.body.id}/revoke`, {
+      key: owner,
+      raw: '',
+      headers: json,
+    });
+    assert.equal(revoked.status, 200, revoked.text);
+  });
+
   test('bad sign-up bodies are 400s', async () => {
     assertProblem(await signup({ name: '' }), 'parameter_invalid', 'name');
     assertProblem(await signup({ name: '   ' }), 'parameter_invalid', 'name');

@@ -48,9 +48,9 @@ export interface NewApiKey {
      */
     revoked_at: string | null;
     /**
-     * The secret key. Shown only here, once: store it now.
+     * The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
      */
-    key: string;
+    key: string | null;
 }
 
 /**

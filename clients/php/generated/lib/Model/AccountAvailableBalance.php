@@ -69,7 +69,7 @@ class AccountAvailableBalance implements ModelInterface, ArrayAccess, \JsonSeria
      * @psalm-var array<string, string|null>
      */
     protected static $openAPIFormats = [
-        'amount' => null,
+        'amount' => 'int64',
         'currency' => null
     ];
 

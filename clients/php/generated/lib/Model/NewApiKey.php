@@ -99,7 +99,7 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'livemode' => false,
         'created_at' => false,
         'revoked_at' => true,
-        'key' => false
+        'key' => true
     ];
 
     /**
@@ -345,8 +345,8 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         if ($this->container['revoked_at'] === null && !$this->isNullableSetToNull('revoked_at')) {
             $invalidProperties[] = "'revoked_at' is required";
         }
-        if ($this->container['key'] === null) {
-            $invalidProperties[] = "'key' can't be null";
+        if ($this->container['key'] === null && !$this->isNullableSetToNull('key')) {
+            $invalidProperties[] = "'key' is required";
         }
         return $invalidProperties;
     }
@@ -562,7 +562,7 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Gets key
      *
-     * @return string
+     * @return string|null
      */
     public function getKey()
     {
@@ -572,14 +572,21 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets key
      *
-     * @param string $key The secret key. Shown only here, once: store it now.
+     * @param string|null $key The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
      *
      * @return self
      */
     public function setKey($key)
     {
         if (is_null($key)) {
-            throw new \InvalidArgumentException('non-nullable key cannot be null');
+            array_push($this->openAPINullablesSetToNull, 'key');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('key', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
         }
         $this->container['key'] = $key;
 

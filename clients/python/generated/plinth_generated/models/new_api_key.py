@@ -34,7 +34,7 @@ class NewApiKey(BaseModel):
     livemode: StrictBool
     created_at: StrictStr
     revoked_at: Optional[StrictStr] = Field(description="When it was revoked; `null` while it works.")
-    key: StrictStr = Field(description="The secret key. Shown only here, once: store it now.")
+    key: Optional[StrictStr] = Field(description="The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.")
     __properties: ClassVar[List[str]] = ["id", "object", "mode", "hint", "livemode", "created_at", "revoked_at", "key"]
 
     model_config = ConfigDict(
@@ -80,6 +80,11 @@ class NewApiKey(BaseModel):
         # and model_fields_set contains the field
         if self.revoked_at is None and "revoked_at" in self.model_fields_set:
             _dict['revoked_at'] = None
+
+        # set to None if key (nullable) is None
+        # and model_fields_set contains the field
+        if self.key is None and "key" in self.model_fields_set:
+            _dict['key'] = None
 
         return _dict
 

@@ -15,14 +15,14 @@ use serde::{Deserialize, Serialize};
 pub struct AccountAvailableBalance {
     /// Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation.
     #[serde(rename = "amount")]
-    pub amount: i32,
+    pub amount: i64,
     /// The country's ISO 4217 currency code.
     #[serde(rename = "currency")]
     pub currency: String,
 }
 
 impl AccountAvailableBalance {
-    pub fn new(amount: i32, currency: String) -> AccountAvailableBalance {
+    pub fn new(amount: i64, currency: String) -> AccountAvailableBalance {
         AccountAvailableBalance {
             amount,
             currency,

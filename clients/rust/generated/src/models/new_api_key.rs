@@ -33,14 +33,14 @@ pub struct NewApiKey {
     /// When it was revoked; `null` while it works.
     #[serde(rename = "revoked_at", deserialize_with = "Option::deserialize")]
     pub revoked_at: Option<String>,
-    /// The secret key. Shown only here, once: store it now.
-    #[serde(rename = "key")]
-    pub key: String,
+    /// The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
+    #[serde(rename = "key", deserialize_with = "Option::deserialize")]
+    pub key: Option<String>,
 }
 
 impl NewApiKey {
     /// A new API key, with its secret, shown this once.
-    pub fn new(id: String, object: String, mode: String, hint: String, livemode: bool, created_at: String, revoked_at: Option<String>, key: String) -> NewApiKey {
+    pub fn new(id: String, object: String, mode: String, hint: String, livemode: bool, created_at: String, revoked_at: Option<String>, key: Option<String>) -> NewApiKey {
         NewApiKey {
             id,
             object,

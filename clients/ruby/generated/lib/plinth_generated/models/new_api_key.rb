@@ -35,7 +35,7 @@ module PlinthGenerated
     # When it was revoked; `null` while it works.
     attr_accessor :revoked_at
 
-    # The secret key. Shown only here, once: store it now.
+    # The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
     attr_accessor :key
 
     # Attribute mapping from ruby-style variable name to JSON key.
@@ -80,6 +80,7 @@ module PlinthGenerated
     def self.openapi_nullable
       Set.new([
         :'revoked_at',
+        :'key'
       ])
     end
 
@@ -187,10 +188,6 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "created_at", created_at cannot be nil.')
       end
 
-      if @key.nil?
-        invalid_properties.push('invalid value for "key", key cannot be nil.')
-      end
-
       invalid_properties
     end
 
@@ -204,7 +201,6 @@ module PlinthGenerated
       return false if @hint.nil?
       return false if @livemode.nil?
       return false if @created_at.nil?
-      return false if @key.nil?
       true
     end
 
@@ -266,16 +262,6 @@ module PlinthGenerated
       end
 
       @created_at = created_at
-    end
-
-    # Custom attribute writer method with validation
-    # @param [Object] key Value to be assigned
-    def key=(key)
-      if key.nil?
-        fail ArgumentError, 'key cannot be nil'
-      end
-
-      @key = key
     end
 
     # Checks equality by comparing each attribute.

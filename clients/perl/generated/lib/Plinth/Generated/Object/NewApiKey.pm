@@ -271,7 +271,7 @@ __PACKAGE__->method_documentation({
     'key' => {
         datatype => 'string',
         base_name => 'key',
-        description => 'The secret key. Shown only here, once: store it now.',
+        description => 'The secret key. Shown only here, once: store it now. &#x60;null&#x60; when this response is the idempotent replay of an earlier one (&#x60;Idempotent-Replayed: true&#x60;): a secret is never stored, so it cannot be shown twice.',
         format => '',
         read_only => '',
             },

@@ -40,7 +40,7 @@ import dev.plinth.client.ApiClient;
 public class AccountAvailableBalance {
   public static final String JSON_PROPERTY_AMOUNT = "amount";
   @javax.annotation.Nonnull
-  private Integer amount;
+  private Long amount;
 
   public static final String JSON_PROPERTY_CURRENCY = "currency";
   @javax.annotation.Nonnull
@@ -49,7 +49,7 @@ public class AccountAvailableBalance {
   public AccountAvailableBalance() { 
   }
 
-  public AccountAvailableBalance amount(@javax.annotation.Nonnull Integer amount) {
+  public AccountAvailableBalance amount(@javax.annotation.Nonnull Long amount) {
     this.amount = amount;
     return this;
   }
@@ -61,14 +61,14 @@ public class AccountAvailableBalance {
   @javax.annotation.Nonnull
   @JsonProperty(value = JSON_PROPERTY_AMOUNT, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public Integer getAmount() {
+  public Long getAmount() {
     return amount;
   }
 
 
   @JsonProperty(value = JSON_PROPERTY_AMOUNT, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setAmount(@javax.annotation.Nonnull Integer amount) {
+  public void setAmount(@javax.annotation.Nonnull Long amount) {
     this.amount = amount;
   }
 

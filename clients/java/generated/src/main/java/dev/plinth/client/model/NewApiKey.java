@@ -73,7 +73,7 @@ public class NewApiKey {
   private String revokedAt;
 
   public static final String JSON_PROPERTY_KEY = "key";
-  @javax.annotation.Nonnull
+  @javax.annotation.Nullable
   private String key;
 
   public NewApiKey() { 
@@ -247,26 +247,26 @@ public class NewApiKey {
   }
 
 
-  public NewApiKey key(@javax.annotation.Nonnull String key) {
+  public NewApiKey key(@javax.annotation.Nullable String key) {
     this.key = key;
     return this;
   }
 
   /**
-   * The secret key. Shown only here, once: store it now.
+   * The secret key. Shown only here, once: store it now. &#x60;null&#x60; when this response is the idempotent replay of an earlier one (&#x60;Idempotent-Replayed: true&#x60;): a secret is never stored, so it cannot be shown twice.
    * @return key
    */
-  @javax.annotation.Nonnull
-  @JsonProperty(value = JSON_PROPERTY_KEY, required = true)
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_KEY, required = false)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
   public String getKey() {
     return key;
   }
 
 
-  @JsonProperty(value = JSON_PROPERTY_KEY, required = true)
+  @JsonProperty(value = JSON_PROPERTY_KEY, required = false)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setKey(@javax.annotation.Nonnull String key) {
+  public void setKey(@javax.annotation.Nullable String key) {
     this.key = key;
   }
 

@@ -40,7 +40,7 @@ data class AccountAvailableBalance (
     /* Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation. */
     @param:JsonProperty("amount")
     @get:JsonProperty("amount")
-    val amount: kotlin.Int,
+    val amount: kotlin.Long,
 
     /* The country's ISO 4217 currency code. */
     @param:JsonProperty("currency")

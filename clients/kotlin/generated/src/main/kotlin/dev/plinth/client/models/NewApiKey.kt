@@ -37,7 +37,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param livemode 
  * @param createdAt 
  * @param revokedAt When it was revoked; `null` while it works.
- * @param key The secret key. Shown only here, once: store it now.
+ * @param key The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
  */
 
 
@@ -76,10 +76,10 @@ data class NewApiKey (
     @get:JsonProperty("revoked_at")
     val revokedAt: kotlin.String?,
 
-    /* The secret key. Shown only here, once: store it now. */
+    /* The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice. */
     @param:JsonProperty("key")
     @get:JsonProperty("key")
-    val key: kotlin.String
+    val key: kotlin.String?
 
 ) {
 
