@@ -286,6 +286,21 @@ export interface components {
             org_id: string;
             api_key: components["schemas"]["NewApiKey"];
         };
+        /** @description Why an account is frozen or closed. */
+        AccountStatusDetails: {
+            /**
+             * @description Why: for a freeze `suspected_fraud`, `compliance_review`, `customer_request` or `other`; for a close `customer_request`, `fraud`, `compliance` or `other` (the default). Open enum.
+             * @example compliance_review
+             */
+            reason: string;
+            /** @description Free text given with the change, or `null`. */
+            note: string | null;
+            /**
+             * @description `api` (an API key) or `operator` (the operator CLI). An account the operator froze cannot be unfrozen with an API key. Open enum.
+             * @example api
+             */
+            actor: string;
+        };
         /**
          * @description A fintech account.
          * @example {
@@ -294,8 +309,14 @@ export interface components {
          *       "type": "business",
          *       "country": "US",
          *       "status": "active",
+         *       "status_details": null,
+         *       "closed_at": null,
          *       "available_balance": {
-         *         "amount": 0,
+         *         "amount": 250000,
+         *         "currency": "USD"
+         *       },
+         *       "current_balance": {
+         *         "amount": 250000,
          *         "currency": "USD"
          *       },
          *       "kyb": {
@@ -316,14 +337,26 @@ export interface components {
             /** @description ISO 3166-1 alpha-2 code. */
             country: string;
             /**
-             * @description Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must accept values they do not know.
+             * @description Lifecycle status: `active` on creation, `frozen` (takes no debit and no credit) or `closed` (final). Open enum: clients must accept values they do not know.
              * @example active
              */
             status: string;
+            /** @description `null` while active; why and by whom the account was frozen or closed otherwise. */
+            status_details: components["schemas"]["AccountStatusDetails"] | null;
+            /** @description When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed. */
+            closed_at: string | null;
+            /** @description What can be spent now. 0 on creation. */
             available_balance: {
-                /** @description Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation. */
+                /** @description Integer count of the currency's minor unit (cents for USD, none for JPY). */
                 amount: number;
-                /** @description The country's ISO 4217 currency code. */
+                /** @description ISO 4217 currency code. */
+                currency: string;
+            };
+            /** @description What the account holds. Equal to `available_balance` while there are no holds. */
+            current_balance: {
+                /** @description Integer count of the currency's minor unit (cents for USD, none for JPY). */
+                amount: number;
+                /** @description ISO 4217 currency code. */
                 currency: string;
             };
             /** @description Business verification data as given, with only the last four digits of the EIN; `null` when none was given. */
@@ -1158,6 +1191,8 @@ export interface operations {
                 starting_after?: string;
                 /** @description Return the accounts just newer than the one with this id (still newest first). */
                 ending_before?: string;
+                /** @description Only accounts in this status. */
+                status?: "active" | "frozen" | "closed";
             };
             header?: never;
             path?: never;
