@@ -65,8 +65,7 @@ export async function lockAccounts(trx: Trx, owner: Principal | null, ids: strin
     await lock.orderBy('id').forUpdate().execute();
   }
   let query = withBalance(trx).where('accounts.id', 'in', ids);
-  if (owner !== null)
-    query = query.where('accounts.org_id', '=', owner.orgId).where('accounts.mode', '=', owner.mode);
+  if (owner !== null) query = query.where('accounts.org_id', '=', owner.orgId).where('accounts.mode', '=', owner.mode);
   const rows = await query.execute();
   return new Map(rows.map((row) => [row.id, row]));
 }

@@ -102,7 +102,10 @@ async function appendOnly(db: Kysely<unknown>, table: string, postgres: boolean)
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('accounts').addColumn('available_balance', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('accounts')
+    .addColumn('available_balance', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
   for (const column of ['status_reason', 'status_note', 'status_actor', 'closed_at'])
     await db.schema.alterTable('accounts').dropColumn(column).execute();
   for (const table of ['transfers', 'ledger_entries', 'ledger_journals', 'ledger_accounts'])
