@@ -15,6 +15,8 @@ export interface TestServer {
   url: string;
   app: FastifyInstance;
   database: Database;
+  /** The DATABASE_URL of its database, for the operator CLI. */
+  databaseUrl: string;
   /** Every log line the server wrote, as text. */
   logs: string[];
   /** A fresh key for the named org (created if needed), through the same service as the operator CLI. */
@@ -55,6 +57,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     url: `http://127.0.0.1:${address.port}`,
     app,
     database,
+    databaseUrl: fresh.url,
     logs,
     key: async (org, mode = 'sandbox') =>
       (await createKeyForOrgName({ db: database.db, clock: systemClock }, org, mode)).key,
