@@ -2,8 +2,8 @@ import { runWrite, type Trx } from '../../db/write.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
-import { apiTime, storedTime } from '../../platform/kit/time.ts';
-import { lockAccounts } from './accounts.repository.ts';
+import { storedTime } from '../../platform/kit/time.ts';
+import { type AccountRow, lockAccounts } from './accounts.repository.ts';
 import { toAmount } from './ledger/amount.ts';
 import { locksRows } from './ledger/dialect.ts';
 import { postJournal } from './ledger/post.ts';
@@ -12,6 +12,7 @@ import { accountNotFound } from './lifecycle.service.ts';
 import { checkCredit, checkFunds, checkOpen, cleanDescription } from './movement.ts';
 import type { SourceType } from './tables.ts';
 import type { SimulationBody, Transaction } from './transactions.schema.ts';
+import { transactionFromRow } from './transactions.view.ts';
 import type { MoneyDeps } from './transfers.service.ts';
 
 /** The system account's balance, locked (PostgreSQL) after the customer account: the one lock order. */
@@ -19,6 +20,13 @@ async function systemBalance(trx: Trx, id: string): Promise<number> {
   const query = trx.selectFrom('ledger_accounts').select('balance').where('id', '=', id);
   const row = await (locksRows(trx) ? query.forUpdate() : query).executeTakeFirstOrThrow();
   return toAmount(row.balance);
+}
+
+/** A deposit keeps both balances in bounds; a withdrawal needs the funds. */
+async function checkAmount(trx: Trx, account: AccountRow, systemId: string, signed: number): Promise<void> {
+  if (signed < 0) return checkFunds(account, 'id', -signed);
+  checkCredit(toAmount(account.balance), signed, account.currency);
+  checkCredit(await systemBalance(trx, systemId), -signed, account.currency);
 }
 
 /**
@@ -43,12 +51,7 @@ async function simulate(
     const now = deps.clock();
     const at = storedTime(now);
     const systemId = await ensureSystemAccount(trx, owner.orgId, owner.mode, account.currency, at);
-    if (sign === 1) {
-      checkCredit(toAmount(account.balance), body.amount, account.currency);
-      checkCredit(await systemBalance(trx, systemId), -body.amount, account.currency);
-    } else {
-      checkFunds(account, 'id', body.amount);
-    }
+    await checkAmount(trx, account, systemId, sign * body.amount);
     const source: SourceType = sign === 1 ? 'sandbox_deposit' : 'sandbox_withdrawal';
     const id = newId(sign === 1 ? 'sdep' : 'swd', now.getTime());
     const journal = { id, org_id: owner.orgId, mode: owner.mode, currency: account.currency, description };
@@ -57,18 +60,16 @@ async function simulate(
       { accountId: systemId, amount: -sign * body.amount },
     ]);
     const entry = posted.find((p) => p.accountId === accountId)!;
-    return {
+    return transactionFromRow({
+      ...journal,
       id: entry.entryId,
-      object: 'fintech.transaction',
       account_id: accountId,
       amount: entry.amount,
-      currency: account.currency,
       balance_after: entry.balanceAfter,
-      description,
-      source: { type: source, id },
-      livemode: false,
-      created_at: apiTime(at),
-    };
+      created_at: at,
+      journal_id: id,
+      source_type: source,
+    });
   });
 }
 

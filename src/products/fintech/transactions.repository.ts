@@ -9,7 +9,6 @@ export interface TransactionRow {
   account_id: string;
   amount: Int64;
   balance_after: Int64;
-  account_seq: Int64;
   created_at: string;
   journal_id: string;
   currency: string;
@@ -29,7 +28,6 @@ function transactions(db: Db, owner: Principal) {
       'e.account_id',
       'e.amount',
       'e.balance_after',
-      'e.account_seq',
       'e.created_at',
       'e.journal_id',
       'j.currency',
