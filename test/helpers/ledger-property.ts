@@ -20,8 +20,17 @@ export type Op =
 const at = fc.nat(ACCOUNTS - 1);
 const amount = fc.integer({ min: 1, max: 800 });
 const retry = fc.boolean();
+// Mostly two different accounts; now and then the same one twice, which must be refused.
+const transfer = fc
+  .record({
+    from: at,
+    shift: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: ACCOUNTS - 1 }) }, fc.constant(0)),
+    amount,
+    retry,
+  })
+  .map(({ from, shift, ...rest }) => ({ kind: 'transfer' as const, from, to: (from + shift) % ACCOUNTS, ...rest }));
 export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('transfer' as const), from: at, to: at, amount, retry }) },
+  { weight: 5, arbitrary: transfer },
   {
     weight: 2,
     arbitrary: fc.record({ kind: fc.constantFrom('deposit' as const, 'withdraw' as const), at, amount, retry }),
@@ -67,8 +76,19 @@ function assertRefusal(op: Op, reply: Reply): void {
   assert.ok(sameAccount || REFUSALS.has(reply.body?.code), `${JSON.stringify(op)} → ${reply.status} ${reply.text}`);
 }
 
+/** What the runs did, for the test's diagnostics: requests sent, answered 200, refused (by code). */
+export interface Tally {
+  sent: number;
+  acknowledged: number;
+  refused: Record<string, number>;
+}
+
+export function newTally(): Tally {
+  return { sent: 0, acknowledged: 0, refused: {} };
+}
+
 /** One run: a fresh org and accounts, the ops all at once, then every check. */
-export async function runLedgerScenario(urls: string[], db: Db, ops: Op[]): Promise<void> {
+export async function runLedgerScenario(urls: string[], db: Db, ops: Op[], tally = newTally()): Promise<void> {
   const signup = await call(urls[0]!, 'POST', '/v1/sandbox/signup', { json: {} });
   assert.equal(signup.status, 200, signup.text);
   const key: string = signup.body.api_key.key;
@@ -91,9 +111,14 @@ export async function runLedgerScenario(urls: string[], db: Db, ops: Op[]): Prom
   });
   const replies = await Promise.all(sends.map(async (s) => ({ ...s, reply: await s.reply })));
   const acknowledged = new Map<number, { op: Op; body: { id: string } }>();
+  tally.sent += replies.length;
   for (const { op, n, reply } of replies) {
     assertRefusal(op, reply);
-    if (reply.status !== 200) continue;
+    if (reply.status !== 200) {
+      tally.refused[reply.body.code] = (tally.refused[reply.body.code] ?? 0) + 1;
+      continue;
+    }
+    tally.acknowledged++;
     const earlier = acknowledged.get(n);
     if (earlier !== undefined) assert.equal(reply.body.id, earlier.body.id, 'a retry answers with the same object');
     acknowledged.set(n, { op, body: reply.body });
