@@ -10,6 +10,8 @@ export type { components, paths };
 export type Account = components['schemas']['Account'];
 export type AccountList = components['schemas']['AccountList'];
 export type Problem = components['schemas']['Problem'];
+export type Transfer = components['schemas']['Transfer'];
+export type Transaction = components['schemas']['Transaction'];
 
 export interface PlinthClientOptions {
   /** e.g. `http://127.0.0.1:8080` */

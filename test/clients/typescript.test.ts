@@ -3,7 +3,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Account, createPlinthClient, type Problem } from '../../clients/typescript/index.ts';
+import {
+  type Account,
+  createPlinthClient,
+  type Problem,
+  type Transaction,
+  type Transfer,
+} from '../../clients/typescript/index.ts';
 import { run } from '../helpers/process.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -54,6 +60,37 @@ describe('the generated TypeScript client', () => {
       listed.data?.data.map((a) => a.id),
       [account.id],
     );
+  });
+
+  test('moves money: a sandbox deposit, a transfer, the transactions', async () => {
+    const open = async () =>
+      (await client.POST('/v1/fintech/accounts', { body: { type: 'business', country: 'US' } })).data!.id;
+    const [from, to] = [await open(), await open()];
+    const deposit = await client.POST('/v1/sandbox/fintech/accounts/{id}/deposits', {
+      params: { path: { id: from } },
+      body: { amount: 10_000 },
+    });
+    assert.equal(deposit.data?.balance_after, 10_000);
+    const transfer: Transfer = (
+      await client.POST('/v1/fintech/transfers', {
+        body: { from_account_id: from, to_account_id: to, amount: 2500, currency: 'USD' },
+      })
+    ).data!;
+    assert.equal(transfer.status, 'posted');
+    const listed = await client.GET('/v1/fintech/accounts/{id}/transactions', { params: { path: { id: from } } });
+    const transactions: Transaction[] = listed.data!.data;
+    assert.deepEqual(
+      transactions.map((t) => [t.amount, t.balance_after, t.source.type]),
+      [
+        [-2500, 7500, 'transfer'],
+        [10_000, 10_000, 'sandbox_deposit'],
+      ],
+    );
+    const refused = await client.POST('/v1/fintech/transfers', {
+      body: { from_account_id: from, to_account_id: to, amount: 7501, currency: 'USD' },
+    });
+    assert.equal(refused.error?.code, 'insufficient_funds');
+    assert.equal(refused.error?.param, 'from_account_id');
   });
 
   test('a failed call gives a typed problem body', async () => {
