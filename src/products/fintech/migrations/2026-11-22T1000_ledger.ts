@@ -70,12 +70,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await lifecycle(db);
 }
 
-/** Status details and the balance's move to ledger_accounts (every existing account held 0; no money moved yet). */
+/**
+ * Status details, and the balance's move to ledger_accounts. No route could move money before this migration, so
+ * every balance copied is 0; were one not, `ledger verify` would report it rather than the copy hiding it.
+ */
 async function lifecycle(db: Kysely<unknown>): Promise<void> {
   for (const column of ['status_reason', 'status_note', 'status_actor', 'closed_at'])
     await db.schema.alterTable('accounts').addColumn(column, 'text').execute();
   await sql`insert into ledger_accounts (id, org_id, mode, currency, kind, balance, entry_count, created_at)
-    select id, org_id, mode, currency, 'customer', 0, 0, created_at from accounts`.execute(db);
+    select id, org_id, mode, currency, 'customer', available_balance, 0, created_at from accounts`.execute(db);
   await db.schema.alterTable('accounts').dropColumn('available_balance').execute();
 }
 
@@ -106,8 +109,13 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     .alterTable('accounts')
     .addColumn('available_balance', 'bigint', (c) => c.notNull().defaultTo(0))
     .execute();
+  // Balances go back with the accounts; the ledger's history itself cannot survive a downgrade.
+  await sql`update accounts set available_balance =
+    (select balance from ledger_accounts where ledger_accounts.id = accounts.id)`.execute(db);
   for (const column of ['status_reason', 'status_note', 'status_actor', 'closed_at'])
     await db.schema.alterTable('accounts').dropColumn(column).execute();
   for (const table of ['transfers', 'ledger_entries', 'ledger_journals', 'ledger_accounts'])
     await db.schema.dropTable(table).execute();
+  if (db.getExecutor().adapter instanceof PostgresAdapter)
+    await sql`drop function if exists plinth_append_only()`.execute(db);
 }
