@@ -5,28 +5,42 @@ import { ALL_MIGRATIONS } from '../migrations.ts';
 import { createKeyForOrgName, listKeysForOrgName, revokeKeyById } from '../platform/keys/api-keys.service.ts';
 import { apiKeyFromRow } from '../platform/keys/api-keys.view.ts';
 import { systemClock } from '../platform/kit/time.ts';
+import { accountsCommand, CliUsageError, FINTECH_USAGE, ledgerVerify } from './fintech.ts';
 
 const USAGE = `usage: npm run --silent cli -- <command>
   keys create --org <name> --mode sandbox|live [--json]   print a new key (creates the org if needed)
   keys list --org <name>                                  the org's keys as JSON lines, never their secrets
   keys revoke <key id>                                    revoke a key; revoking twice is harmless
-  migrate                                                 apply pending database migrations`;
+  migrate                                                 apply pending database migrations
+${FINTECH_USAGE}`;
 
 class UsageError extends Error {}
 
-async function run(argv: string[], database: Database): Promise<void> {
+/** Runs one command; resolves to its exit code. */
+async function run(argv: string[], database: Database): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { org: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      org: { type: 'string' },
+      mode: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      reason: { type: 'string' },
+      note: { type: 'string' },
+    },
   });
   const deps = { db: database.db, write: database.write, clock: systemClock };
   const [group, action, ...rest] = positionals;
   await database.migrate(ALL_MIGRATIONS);
   if (group === 'migrate' && action === undefined) {
     process.stderr.write('migrations are up to date\n');
-    return;
+    return 0;
   }
+  if (group === 'accounts') {
+    await accountsCommand(database, positionals.slice(1), values);
+    return 0;
+  }
+  if (group === 'ledger' && action === 'verify' && rest.length === 0) return (await ledgerVerify(database)) ? 0 : 1;
   if (group !== 'keys') throw new UsageError();
   if (action === 'create') {
     if (!values.org || (values.mode !== 'sandbox' && values.mode !== 'live')) throw new UsageError();
@@ -46,6 +60,7 @@ async function run(argv: string[], database: Database): Promise<void> {
   } else {
     throw new UsageError();
   }
+  return 0;
 }
 
 async function main(): Promise<number> {
@@ -58,10 +73,13 @@ async function main(): Promise<number> {
     return 2;
   }
   try {
-    await run(process.argv.slice(2), database);
-    return 0;
+    return await run(process.argv.slice(2), database);
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (
+      error instanceof UsageError ||
+      error instanceof CliUsageError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
       process.stderr.write(`${USAGE}\n`);
       return 64;
     }

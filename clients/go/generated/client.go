@@ -55,6 +55,10 @@ type APIClient struct {
 
 	FintechAccountsAPI *FintechAccountsAPIService
 
+	FintechTransactionsAPI *FintechTransactionsAPIService
+
+	FintechTransfersAPI *FintechTransfersAPIService
+
 	OperationsAPI *OperationsAPIService
 }
 
@@ -77,6 +81,8 @@ func NewAPIClient(cfg *Configuration) *APIClient {
 	c.APIKeysAPI = (*APIKeysAPIService)(&c.common)
 	c.DocumentationAPI = (*DocumentationAPIService)(&c.common)
 	c.FintechAccountsAPI = (*FintechAccountsAPIService)(&c.common)
+	c.FintechTransactionsAPI = (*FintechTransactionsAPIService)(&c.common)
+	c.FintechTransfersAPI = (*FintechTransfersAPIService)(&c.common)
 	c.OperationsAPI = (*OperationsAPIService)(&c.common)
 
 	return c

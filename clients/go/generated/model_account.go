@@ -28,9 +28,16 @@ type Account struct {
 	Type string `json:"type"`
 	// ISO 3166-1 alpha-2 code.
 	Country string `json:"country"`
-	// Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must accept values they do not know.
+	// Lifecycle status: `active` on creation, `frozen` (takes no debit and no credit) or `closed` (final). Open enum: clients must accept values they do not know.
 	Status string `json:"status"`
+	// `null` while active; why and by whom the account was frozen or closed otherwise.
+	StatusDetails NullableAccountStatusDetails `json:"status_details"`
+	// When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.
+	ClosedAt NullableString `json:"closed_at"`
+	// What can be spent now. 0 on creation.
 	AvailableBalance AccountAvailableBalance `json:"available_balance"`
+	// What the account holds. Equal to `available_balance` while there are no holds.
+	CurrentBalance AccountCurrentBalance `json:"current_balance"`
 	// Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
 	Kyb NullableAccountKyb `json:"kyb"`
 	// `true` for live objects, `false` for sandbox ones.
@@ -46,14 +53,17 @@ type _Account Account
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewAccount(id string, object string, type_ string, country string, status string, availableBalance AccountAvailableBalance, kyb NullableAccountKyb, livemode bool, createdAt string) *Account {
+func NewAccount(id string, object string, type_ string, country string, status string, statusDetails NullableAccountStatusDetails, closedAt NullableString, availableBalance AccountAvailableBalance, currentBalance AccountCurrentBalance, kyb NullableAccountKyb, livemode bool, createdAt string) *Account {
 	this := Account{}
 	this.Id = id
 	this.Object = object
 	this.Type = type_
 	this.Country = country
 	this.Status = status
+	this.StatusDetails = statusDetails
+	this.ClosedAt = closedAt
 	this.AvailableBalance = availableBalance
+	this.CurrentBalance = currentBalance
 	this.Kyb = kyb
 	this.Livemode = livemode
 	this.CreatedAt = createdAt
@@ -188,6 +198,58 @@ func (o *Account) SetStatus(v string) {
 	o.Status = v
 }
 
+// GetStatusDetails returns the StatusDetails field value
+// If the value is explicit nil, the zero value for AccountStatusDetails will be returned
+func (o *Account) GetStatusDetails() AccountStatusDetails {
+	if o == nil || o.StatusDetails.Get() == nil {
+		var ret AccountStatusDetails
+		return ret
+	}
+
+	return *o.StatusDetails.Get()
+}
+
+// GetStatusDetailsOk returns a tuple with the StatusDetails field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *Account) GetStatusDetailsOk() (*AccountStatusDetails, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.StatusDetails.Get(), o.StatusDetails.IsSet()
+}
+
+// SetStatusDetails sets field value
+func (o *Account) SetStatusDetails(v AccountStatusDetails) {
+	o.StatusDetails.Set(&v)
+}
+
+// GetClosedAt returns the ClosedAt field value
+// If the value is explicit nil, the zero value for string will be returned
+func (o *Account) GetClosedAt() string {
+	if o == nil || o.ClosedAt.Get() == nil {
+		var ret string
+		return ret
+	}
+
+	return *o.ClosedAt.Get()
+}
+
+// GetClosedAtOk returns a tuple with the ClosedAt field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *Account) GetClosedAtOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.ClosedAt.Get(), o.ClosedAt.IsSet()
+}
+
+// SetClosedAt sets field value
+func (o *Account) SetClosedAt(v string) {
+	o.ClosedAt.Set(&v)
+}
+
 // GetAvailableBalance returns the AvailableBalance field value
 func (o *Account) GetAvailableBalance() AccountAvailableBalance {
 	if o == nil {
@@ -210,6 +272,30 @@ func (o *Account) GetAvailableBalanceOk() (*AccountAvailableBalance, bool) {
 // SetAvailableBalance sets field value
 func (o *Account) SetAvailableBalance(v AccountAvailableBalance) {
 	o.AvailableBalance = v
+}
+
+// GetCurrentBalance returns the CurrentBalance field value
+func (o *Account) GetCurrentBalance() AccountCurrentBalance {
+	if o == nil {
+		var ret AccountCurrentBalance
+		return ret
+	}
+
+	return o.CurrentBalance
+}
+
+// GetCurrentBalanceOk returns a tuple with the CurrentBalance field value
+// and a boolean to check if the value has been set.
+func (o *Account) GetCurrentBalanceOk() (*AccountCurrentBalance, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.CurrentBalance, true
+}
+
+// SetCurrentBalance sets field value
+func (o *Account) SetCurrentBalance(v AccountCurrentBalance) {
+	o.CurrentBalance = v
 }
 
 // GetKyb returns the Kyb field value
@@ -301,7 +387,10 @@ func (o Account) ToMap() (map[string]interface{}, error) {
 	toSerialize["type"] = o.Type
 	toSerialize["country"] = o.Country
 	toSerialize["status"] = o.Status
+	toSerialize["status_details"] = o.StatusDetails.Get()
+	toSerialize["closed_at"] = o.ClosedAt.Get()
 	toSerialize["available_balance"] = o.AvailableBalance
+	toSerialize["current_balance"] = o.CurrentBalance
 	toSerialize["kyb"] = o.Kyb.Get()
 	toSerialize["livemode"] = o.Livemode
 	toSerialize["created_at"] = o.CreatedAt
@@ -323,7 +412,10 @@ func (o *Account) UnmarshalJSON(data []byte) (err error) {
 		"type",
 		"country",
 		"status",
+		"status_details",
+		"closed_at",
 		"available_balance",
+		"current_balance",
 		"kyb",
 		"livemode",
 		"created_at",
@@ -361,7 +453,10 @@ func (o *Account) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "type")
 		delete(additionalProperties, "country")
 		delete(additionalProperties, "status")
+		delete(additionalProperties, "status_details")
+		delete(additionalProperties, "closed_at")
 		delete(additionalProperties, "available_balance")
+		delete(additionalProperties, "current_balance")
 		delete(additionalProperties, "kyb")
 		delete(additionalProperties, "livemode")
 		delete(additionalProperties, "created_at")

@@ -20,9 +20,9 @@ var _ MappedNullable = &AccountAvailableBalance{}
 
 // AccountAvailableBalance struct for AccountAvailableBalance
 type AccountAvailableBalance struct {
-	// Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation.
+	// Integer count of the currency's minor unit (cents for USD, none for JPY).
 	Amount int64 `json:"amount"`
-	// The country's ISO 4217 currency code.
+	// ISO 4217 currency code.
 	Currency string `json:"currency"`
 	AdditionalProperties map[string]interface{}
 }

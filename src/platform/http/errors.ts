@@ -64,6 +64,31 @@ export const ERROR_CODES = {
     description: 'A request with the same `Idempotency-Key` is still executing. Retry after it finishes.',
     retryAfterSeconds: 1,
   },
+  account_frozen: {
+    status: 409,
+    title: 'Account frozen',
+    description: 'A frozen account takes no debit and no credit. `param` names the frozen side.',
+  },
+  account_closed: {
+    status: 409,
+    title: 'Account closed',
+    description: 'A closed account cannot change or move money; it stays readable. `param` names the closed side.',
+  },
+  account_balance_nonzero: {
+    status: 409,
+    title: 'Account balance not zero',
+    description: 'Only an account whose balances are both 0 can be closed. The detail says what it holds.',
+  },
+  insufficient_funds: {
+    status: 409,
+    title: 'Insufficient funds',
+    description: 'The account to debit has less available than the amount. The detail says what is available.',
+  },
+  currency_mismatch: {
+    status: 409,
+    title: 'Currency mismatch',
+    description: "The amount's currency is not the account's. `param` names the account that differs.",
+  },
   body_too_large: { status: 413, title: 'Body too large', description: 'The body is over 64 KiB.' },
   media_type_unsupported: {
     status: 415,

@@ -1,35 +1,91 @@
 import type { Db, Trx } from '../../db/database.ts';
 import { type Cursor, pageOf } from '../../db/keyset.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
-import type { AccountsTable } from './tables.ts';
+import { locksRows } from './ledger/dialect.ts';
+import type { AccountsTable, Int64 } from './tables.ts';
 
 type Executor = Db | Trx;
 
+/** An account with its balance, which lives in its ledger account (same id). */
+export type AccountRow = AccountsTable & { balance: Int64 };
+
 export async function insertAccount(db: Executor, row: AccountsTable): Promise<void> {
   await db.insertInto('accounts').values(row).execute();
+  await db
+    .insertInto('ledger_accounts')
+    .values({
+      id: row.id,
+      org_id: row.org_id,
+      mode: row.mode,
+      currency: row.currency,
+      kind: 'customer',
+      balance: 0,
+      entry_count: 0,
+      created_at: row.created_at,
+    })
+    .execute();
+}
+
+// A subquery, not a join: keyset pages order by a bare `id`, which a join would make ambiguous.
+function withBalance(db: Executor) {
+  return db
+    .selectFrom('accounts')
+    .selectAll('accounts')
+    .select((eb) =>
+      eb
+        .selectFrom('ledger_accounts')
+        .select('ledger_accounts.balance')
+        .whereRef('ledger_accounts.id', '=', 'accounts.id')
+        .$narrowType<{ balance: Int64 }>()
+        .as('balance'),
+    )
+    .$narrowType<{ balance: Int64 }>();
 }
 
 /** An account visible to the principal: its org, its mode. Anything else is as if it never existed. */
-export function findAccount(db: Executor, owner: Principal, id: string): Promise<AccountsTable | undefined> {
-  return db
-    .selectFrom('accounts')
-    .selectAll()
-    .where('id', '=', id)
-    .where('org_id', '=', owner.orgId)
-    .where('mode', '=', owner.mode)
+export function findAccount(db: Executor, owner: Principal, id: string): Promise<AccountRow | undefined> {
+  return withBalance(db)
+    .where('accounts.id', '=', id)
+    .where('accounts.org_id', '=', owner.orgId)
+    .where('accounts.mode', '=', owner.mode)
     .executeTakeFirst();
 }
 
-/** One keyset page of the owner's accounts (see pageOf). */
+/**
+ * The accounts a write is about to change, with their balances, read inside its transaction. On PostgreSQL their
+ * rows are first locked in ascending id order, the one order every writer takes them in, so no two writers can
+ * deadlock and none decides on a balance another is changing; the balances are read by a second statement, whose
+ * fresh snapshot (READ COMMITTED) sees what the previous lock holder committed. `owner` null: the operator.
+ */
+export async function lockAccounts(trx: Trx, owner: Principal | null, ids: string[]): Promise<Map<string, AccountRow>> {
+  if (locksRows(trx)) {
+    let lock = trx.selectFrom('accounts').select('id').where('id', 'in', ids);
+    if (owner !== null) lock = lock.where('org_id', '=', owner.orgId).where('mode', '=', owner.mode);
+    await lock.orderBy('id').forUpdate().execute();
+  }
+  let query = withBalance(trx).where('accounts.id', 'in', ids);
+  if (owner !== null) query = query.where('accounts.org_id', '=', owner.orgId).where('accounts.mode', '=', owner.mode);
+  const rows = await query.execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export async function updateStatus(
+  trx: Trx,
+  id: string,
+  change: Pick<AccountsTable, 'status' | 'status_reason' | 'status_note' | 'status_actor' | 'closed_at'>,
+): Promise<void> {
+  await trx.updateTable('accounts').set(change).where('id', '=', id).execute();
+}
+
+/** One keyset page of the owner's accounts (see pageOf), optionally of one status. */
 export function pageAccounts(
   db: Executor,
   owner: Principal,
   take: number,
   cursor: Cursor | undefined,
-): Promise<AccountsTable[]> {
-  return pageOf(
-    db.selectFrom('accounts').selectAll().where('org_id', '=', owner.orgId).where('mode', '=', owner.mode),
-    take,
-    cursor,
-  ).execute();
+  status: string | undefined,
+): Promise<AccountRow[]> {
+  let query = withBalance(db).where('accounts.org_id', '=', owner.orgId).where('accounts.mode', '=', owner.mode);
+  if (status !== undefined) query = query.where('accounts.status', '=', status);
+  return pageOf(query, take, cursor).execute();
 }

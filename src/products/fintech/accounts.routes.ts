@@ -3,11 +3,19 @@ import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { principalOf } from '../../platform/keys/auth.ts';
-import { Account, AccountCreateBody, AccountIdParams, AccountList, AccountListQuery } from './accounts.schema.ts';
+import {
+  Account,
+  AccountCreateBody,
+  AccountIdParams,
+  AccountList,
+  AccountListQuery,
+  AccountStatusDetails,
+} from './accounts.schema.ts';
 import { type AccountsDeps, createAccount, listAccounts, retrieveAccount } from './accounts.service.ts';
 
 export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { withIdempotency: WithIdempotency }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  app.addSchema(AccountStatusDetails);
   app.addSchema(Account);
   app.addSchema(AccountList);
   const AccountRef = Type.Unsafe<Account>(Type.Ref('Account'));

@@ -49,6 +49,40 @@ export const AccountCreateBody = Type.Object(
 );
 export type AccountCreateBody = Static<typeof AccountCreateBody>;
 
+/** An amount of money: integer minor units and the ISO 4217 currency. */
+export function Money(description: string) {
+  return Type.Object(
+    {
+      amount: Type.Integer({
+        format: 'int64',
+        description: "Integer count of the currency's minor unit (cents for USD, none for JPY).",
+      }),
+      currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code.' }),
+    },
+    { additionalProperties: false, description },
+  );
+}
+
+export const AccountStatusDetails = Type.Object(
+  {
+    reason: Type.String({
+      description:
+        'Why: for a freeze `suspected_fraud`, `compliance_review`, `customer_request` or `other`; for a close ' +
+        '`customer_request`, `fraud`, `compliance` or `other` (the default). Open enum.',
+      examples: ['compliance_review'],
+    }),
+    note: Type.Union([Type.String(), Type.Null()], { description: 'Free text given with the change, or `null`.' }),
+    actor: Type.String({
+      description:
+        '`api` (an API key) or `operator` (the operator CLI). An account the operator froze cannot be unfrozen ' +
+        'with an API key. Open enum.',
+      examples: ['api'],
+    }),
+  },
+  { $id: 'AccountStatusDetails', additionalProperties: false, description: 'Why an account is frozen or closed.' },
+);
+export type StatusDetails = Static<typeof AccountStatusDetails>;
+
 export const Account = Type.Object(
   {
     id: Type.String({
@@ -60,20 +94,21 @@ export const Account = Type.Object(
     country: Type.String({ description: 'ISO 3166-1 alpha-2 code.' }),
     status: Type.String({
       description:
-        'Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must ' +
-        'accept values they do not know.',
+        'Lifecycle status: `active` on creation, `frozen` (takes no debit and no credit) or `closed` (final). ' +
+        'Open enum: clients must accept values they do not know.',
       examples: ['active'],
     }),
-    available_balance: Type.Object(
-      {
-        amount: Type.Integer({
-          format: 'int64',
-          description: "Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation.",
-        }),
-        currency: Type.String({ pattern: '^[A-Z]{3}$', description: "The country's ISO 4217 currency code." }),
-      },
-      { additionalProperties: false },
-    ),
+    status_details: Type.Unsafe<StatusDetails | null>({
+      anyOf: [Type.Ref('AccountStatusDetails'), { type: 'null' }],
+      description: '`null` while active; why and by whom the account was frozen or closed otherwise.',
+    }),
+    closed_at: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      pattern: API_TIME_PATTERN,
+      description: 'When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.',
+    }),
+    available_balance: Money('What can be spent now. 0 on creation.'),
+    current_balance: Money('What the account holds. Equal to `available_balance` while there are no holds.'),
     kyb: Type.Unsafe<{ legal_name: string; ein_last4: string } | null>({
       type: ['object', 'null'],
       properties: { legal_name: { type: 'string' }, ein_last4: { type: 'string', pattern: '^\\d{4}$' } },
@@ -96,7 +131,10 @@ export const Account = Type.Object(
         type: 'business',
         country: 'US',
         status: 'active',
-        available_balance: { amount: 0, currency: 'USD' },
+        status_details: null,
+        closed_at: null,
+        available_balance: { amount: 250000, currency: 'USD' },
+        current_balance: { amount: 250000, currency: 'USD' },
         kyb: { legal_name: 'Acme Corp', ein_last4: '6789' },
         livemode: false,
         created_at: '2026-11-21T12:06Z',
@@ -111,7 +149,13 @@ export const AccountIdParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const AccountListQuery = ListQuery('account');
+export const AccountListQuery = Type.Object(
+  {
+    ...ListQuery('account').properties,
+    status: Type.Optional(StringEnum(['active', 'frozen', 'closed'], { description: 'Only accounts in this status.' })),
+  },
+  { additionalProperties: false },
+);
 export type AccountListQuery = Static<typeof AccountListQuery>;
 
 export const AccountList = Type.Object(

@@ -92,14 +92,17 @@ export async function createAccount(
     type: body.type,
     country: body.country,
     currency: currency.code,
-    available_balance: 0,
     status: 'active',
+    status_reason: null,
+    status_note: null,
+    status_actor: null,
+    closed_at: null,
     kyb_legal_name: body.kyb?.legal_name.trim() ?? null,
     kyb_ein: body.kyb?.ein ?? null,
     created_at: storedTime(now),
   };
   await repo.insertAccount(trx, row);
-  return accountFromRow(row);
+  return accountFromRow({ ...row, balance: 0 });
 }
 
 export async function retrieveAccount(deps: AccountsDeps, owner: Principal, id: string): Promise<Account> {
@@ -123,7 +126,7 @@ export async function listAccounts(
   const page = await listPage(
     query,
     async (id) => isIdOf('acct', id) && (await repo.findAccount(deps.db, owner, id)) !== undefined,
-    (take, cursor) => repo.pageAccounts(deps.db, owner, take, cursor),
+    (take, cursor) => repo.pageAccounts(deps.db, owner, take, cursor, query.status),
   );
   return { object: 'list', data: page.rows.map(accountFromRow), has_more: page.hasMore };
 }

@@ -1,16 +1,25 @@
 import { apiTime } from '../../platform/kit/time.ts';
+import type { AccountRow } from './accounts.repository.ts';
 import type { Account } from './accounts.schema.ts';
-import type { AccountsTable } from './tables.ts';
+import { toAmount } from './ledger/amount.ts';
 
 /** The API view of an account row: only the EIN's last four digits, times in the API's form. */
-export function accountFromRow(row: AccountsTable): Account {
+export function accountFromRow(row: AccountRow): Account {
+  const balance = { amount: toAmount(row.balance), currency: row.currency };
   return {
     id: row.id,
     object: 'fintech.account',
     type: row.type,
     country: row.country,
     status: row.status,
-    available_balance: { amount: Number(row.available_balance), currency: row.currency },
+    status_details:
+      row.status === 'active'
+        ? null
+        : { reason: row.status_reason ?? 'other', note: row.status_note, actor: row.status_actor ?? 'api' },
+    closed_at: row.closed_at === null ? null : apiTime(row.closed_at),
+    // No holds exist yet, so what can be spent is what is held.
+    available_balance: balance,
+    current_balance: { ...balance },
     kyb:
       row.kyb_ein === null || row.kyb_legal_name === null
         ? null

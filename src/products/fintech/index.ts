@@ -1,15 +1,29 @@
 import { defineProduct } from '../../platform/module.ts';
 import { accountsRoutes } from './accounts.routes.ts';
+import { lifecycleRoutes } from './lifecycle.routes.ts';
 import { FINTECH_MIGRATIONS } from './migrations/index.ts';
 import { FintechSettings } from './settings.ts';
+import { transactionsRoutes } from './transactions.routes.ts';
+import { transfersRoutes } from './transfers.routes.ts';
 
-/** Fintech: accounts that hold a balance in the currency of their country. */
+/** Fintech: accounts that hold money in the currency of their country, moved through a double-entry ledger. */
 export const fintech = defineProduct({
   name: 'fintech',
-  tags: [{ name: 'Fintech accounts', description: 'Accounts hold a balance in the currency of their country.' }],
+  tags: [
+    { name: 'Fintech accounts', description: 'Accounts hold a balance in the currency of their country.' },
+    { name: 'Fintech transfers', description: 'Money moved between two accounts, synchronously.' },
+    {
+      name: 'Fintech transactions',
+      description: "Every change to an account's balance, immutable; and the sandbox simulations that make them.",
+    },
+  ],
   migrations: FINTECH_MIGRATIONS,
   settings: FintechSettings,
   routes(app, { database, clock, settings, withIdempotency }) {
-    accountsRoutes(app, { db: database.db, clock, supportedCountries: settings.SUPPORTED_COUNTRIES, withIdempotency });
+    const deps = { db: database.db, clock, supportedCountries: settings.SUPPORTED_COUNTRIES, withIdempotency };
+    accountsRoutes(app, deps);
+    lifecycleRoutes(app, deps);
+    transfersRoutes(app, deps);
+    transactionsRoutes(app, deps);
   },
 });

@@ -1,5 +1,11 @@
 import type { Mode } from '../../platform/keys/principal.ts';
 
+/**
+ * A 64-bit integer column as the drivers hand it back: node:sqlite gives a number, pg a decimal string.
+ * Read it with `toAmount` (ledger/amount.ts), which refuses anything not exact.
+ */
+export type Int64 = number | string | bigint;
+
 export interface AccountsTable {
   id: string;
   org_id: string;
@@ -7,17 +13,75 @@ export interface AccountsTable {
   type: string;
   country: string;
   currency: string;
-  /** Integer count of the currency's minor unit (bigint column). */
-  available_balance: number;
   status: string;
+  /** Why the account is frozen or closed; null while active. */
+  status_reason: string | null;
+  status_note: string | null;
+  /** `api` or `operator`: who froze or closed it. */
+  status_actor: string | null;
+  closed_at: string | null;
   kyb_legal_name: string | null;
   /** Kept for verification; never returned or logged. Only its last four digits leave the database. */
   kyb_ein: string | null;
   created_at: string;
 }
 
+/** A balance: one per customer account (same id) and one system funding account per org, mode and currency. */
+export interface LedgerAccountsTable {
+  id: string;
+  org_id: string;
+  mode: Mode;
+  currency: string;
+  kind: 'customer' | 'system';
+  balance: Int64;
+  entry_count: Int64;
+  created_at: string;
+}
+
+export type SourceType = 'transfer' | 'sandbox_deposit' | 'sandbox_withdrawal';
+
+/** One movement of money; its id is the id of what caused it (a transfer, a sandbox simulation). Append-only. */
+export interface LedgerJournalsTable {
+  id: string;
+  org_id: string;
+  mode: Mode;
+  currency: string;
+  source_type: SourceType;
+  description: string | null;
+  created_at: string;
+}
+
+/** One signed line of a journal on one ledger account. Append-only. */
+export interface LedgerEntriesTable {
+  id: string;
+  journal_id: string;
+  account_id: string;
+  amount: Int64;
+  balance_after: Int64;
+  /** 1, 2, 3, … per account: the ledger order in which balance_after accumulates. */
+  account_seq: Int64;
+  created_at: string;
+}
+
+export interface TransfersTable {
+  id: string;
+  org_id: string;
+  mode: Mode;
+  from_account_id: string;
+  to_account_id: string;
+  amount: Int64;
+  currency: string;
+  description: string | null;
+  status: string;
+  created_at: string;
+}
+
 declare module '../../db/tables.ts' {
   interface Tables {
     accounts: AccountsTable;
+    ledger_accounts: LedgerAccountsTable;
+    ledger_journals: LedgerJournalsTable;
+    ledger_entries: LedgerEntriesTable;
+    transfers: TransfersTable;
   }
 }

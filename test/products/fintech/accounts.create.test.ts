@@ -29,19 +29,25 @@ describe('POST /v1/fintech/accounts', () => {
     assert.equal(account.country, 'US');
     assert.equal(account.status, 'active');
     assert.deepEqual(account.available_balance, { amount: 0, currency: 'USD' });
+    assert.deepEqual(account.current_balance, { amount: 0, currency: 'USD' });
+    assert.equal(account.status_details, null);
+    assert.equal(account.closed_at, null);
     assert.equal(account.kyb, null);
     assert.equal(account.livemode, false);
     assert.match(account.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/);
     assert.ok(Math.abs(Date.parse(account.created_at) - Date.now()) < 120_000, 'created_at is now, in UTC');
     assert.deepEqual(Object.keys(account).sort(), [
       'available_balance',
+      'closed_at',
       'country',
       'created_at',
+      'current_balance',
       'id',
       'kyb',
       'livemode',
       'object',
       'status',
+      'status_details',
       'type',
     ]);
   });

@@ -21,6 +21,8 @@ __all__ = [
     "APIKeysApi",
     "DocumentationApi",
     "FintechAccountsApi",
+    "FintechTransactionsApi",
+    "FintechTransfersApi",
     "OperationsApi",
     "ApiResponse",
     "ApiClient",
@@ -33,13 +35,18 @@ __all__ = [
     "ApiException",
     "Account",
     "AccountAvailableBalance",
+    "AccountCurrentBalance",
     "AccountKyb",
     "AccountList",
+    "AccountStatusDetails",
     "ApiKey",
     "ApiKeyList",
+    "CloseAccountRequest",
     "CreateAccountRequest",
     "CreateAccountRequestKyb",
     "CreateApiKeyRequest",
+    "CreateTransferRequest",
+    "FreezeAccountRequest",
     "GetHealthResponse",
     "GetReadinessResponse",
     "NewApiKey",
@@ -47,12 +54,21 @@ __all__ = [
     "ProblemErrorsItem",
     "SandboxSignup",
     "SandboxSignupRequest",
+    "SimulateDepositRequest",
+    "SimulateWithdrawalRequest",
+    "Transaction",
+    "TransactionList",
+    "TransactionSource",
+    "Transfer",
+    "TransferList",
 ]
 
 # import apis into sdk package
 from plinth_generated.api.api_keys_api import APIKeysApi as APIKeysApi
 from plinth_generated.api.documentation_api import DocumentationApi as DocumentationApi
 from plinth_generated.api.fintech_accounts_api import FintechAccountsApi as FintechAccountsApi
+from plinth_generated.api.fintech_transactions_api import FintechTransactionsApi as FintechTransactionsApi
+from plinth_generated.api.fintech_transfers_api import FintechTransfersApi as FintechTransfersApi
 from plinth_generated.api.operations_api import OperationsApi as OperationsApi
 
 # import ApiClient
@@ -69,13 +85,18 @@ from plinth_generated.exceptions import ApiException as ApiException
 # import models into sdk package
 from plinth_generated.models.account import Account as Account
 from plinth_generated.models.account_available_balance import AccountAvailableBalance as AccountAvailableBalance
+from plinth_generated.models.account_current_balance import AccountCurrentBalance as AccountCurrentBalance
 from plinth_generated.models.account_kyb import AccountKyb as AccountKyb
 from plinth_generated.models.account_list import AccountList as AccountList
+from plinth_generated.models.account_status_details import AccountStatusDetails as AccountStatusDetails
 from plinth_generated.models.api_key import ApiKey as ApiKey
 from plinth_generated.models.api_key_list import ApiKeyList as ApiKeyList
+from plinth_generated.models.close_account_request import CloseAccountRequest as CloseAccountRequest
 from plinth_generated.models.create_account_request import CreateAccountRequest as CreateAccountRequest
 from plinth_generated.models.create_account_request_kyb import CreateAccountRequestKyb as CreateAccountRequestKyb
 from plinth_generated.models.create_api_key_request import CreateApiKeyRequest as CreateApiKeyRequest
+from plinth_generated.models.create_transfer_request import CreateTransferRequest as CreateTransferRequest
+from plinth_generated.models.freeze_account_request import FreezeAccountRequest as FreezeAccountRequest
 from plinth_generated.models.get_health_response import GetHealthResponse as GetHealthResponse
 from plinth_generated.models.get_readiness_response import GetReadinessResponse as GetReadinessResponse
 from plinth_generated.models.new_api_key import NewApiKey as NewApiKey
@@ -83,4 +104,11 @@ from plinth_generated.models.problem import Problem as Problem
 from plinth_generated.models.problem_errors_item import ProblemErrorsItem as ProblemErrorsItem
 from plinth_generated.models.sandbox_signup import SandboxSignup as SandboxSignup
 from plinth_generated.models.sandbox_signup_request import SandboxSignupRequest as SandboxSignupRequest
+from plinth_generated.models.simulate_deposit_request import SimulateDepositRequest as SimulateDepositRequest
+from plinth_generated.models.simulate_withdrawal_request import SimulateWithdrawalRequest as SimulateWithdrawalRequest
+from plinth_generated.models.transaction import Transaction as Transaction
+from plinth_generated.models.transaction_list import TransactionList as TransactionList
+from plinth_generated.models.transaction_source import TransactionSource as TransactionSource
+from plinth_generated.models.transfer import Transfer as Transfer
+from plinth_generated.models.transfer_list import TransferList as TransferList
 

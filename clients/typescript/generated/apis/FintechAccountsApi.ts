@@ -24,21 +24,61 @@ import {
     AccountListToJSON,
 } from '../models/AccountList.js';
 import {
+    type CloseAccountRequest,
+    CloseAccountRequestFromJSON,
+    CloseAccountRequestToJSON,
+} from '../models/CloseAccountRequest.js';
+import {
     type CreateAccountRequest,
     CreateAccountRequestFromJSON,
     CreateAccountRequestToJSON,
 } from '../models/CreateAccountRequest.js';
+import {
+    type FreezeAccountRequest,
+    FreezeAccountRequestFromJSON,
+    FreezeAccountRequestToJSON,
+} from '../models/FreezeAccountRequest.js';
 import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
 } from '../models/Problem.js';
 
+export interface CloseAccountOperationRequest {
+    /**
+     * An account id, `acct_...`.
+     */
+    id: string;
+    /**
+     * Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+     */
+    idempotencyKey?: string;
+    /**
+     * No body, `{}`, or a reason.
+     */
+    closeAccountRequest?: CloseAccountRequest;
+}
+
 export interface CreateAccountOperationRequest {
     /**
      * 
      */
     createAccountRequest: CreateAccountRequest;
+    /**
+     * Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+     */
+    idempotencyKey?: string;
+}
+
+export interface FreezeAccountOperationRequest {
+    /**
+     * An account id, `acct_...`.
+     */
+    id: string;
+    /**
+     * 
+     */
+    freezeAccountRequest: FreezeAccountRequest;
     /**
      * Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
      */
@@ -58,6 +98,10 @@ export interface ListAccountsRequest {
      * Return the accounts just newer than the one with this id (still newest first).
      */
     endingBefore?: string;
+    /**
+     * Only accounts in this status.
+     */
+    status?: ListAccountsStatusEnum;
 }
 
 export interface RetrieveAccountRequest {
@@ -67,10 +111,83 @@ export interface RetrieveAccountRequest {
     id: string;
 }
 
+export interface UnfreezeAccountRequest {
+    /**
+     * An account id, `acct_...`.
+     */
+    id: string;
+    /**
+     * Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+     */
+    idempotencyKey?: string;
+}
+
 /**
  * 
  */
 export class FintechAccountsApi extends runtime.BaseAPI {
+
+    /**
+     * Creates request options for closeAccount without sending the request
+     */
+    async closeAccountRequestOpts(requestParameters: CloseAccountOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling closeAccount().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/fintech/accounts/{id}/close`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: CloseAccountRequestToJSON(requestParameters['closeAccountRequest']),
+        };
+    }
+
+    /**
+     * Closing is final and needs both balances at 0. A closed account stays readable.
+     * Close an account
+     */
+    async closeAccountRaw(requestParameters: CloseAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Account>> {
+        const requestOptions = await this.closeAccountRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => AccountFromJSON(jsonValue));
+    }
+
+    /**
+     * Closing is final and needs both balances at 0. A closed account stays readable.
+     * Close an account
+     */
+    async closeAccount(requestParameters: CloseAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Account> {
+        const response = await this.closeAccountRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
 
     /**
      * Creates request options for createAccount without sending the request
@@ -134,6 +251,75 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
+     * Creates request options for freezeAccount without sending the request
+     */
+    async freezeAccountRequestOpts(requestParameters: FreezeAccountOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling freezeAccount().'
+            );
+        }
+
+        if (requestParameters['freezeAccountRequest'] == null) {
+            throw new runtime.RequiredError(
+                'freezeAccountRequest',
+                'Required parameter "freezeAccountRequest" was null or undefined when calling freezeAccount().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/fintech/accounts/{id}/freeze`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: FreezeAccountRequestToJSON(requestParameters['freezeAccountRequest']),
+        };
+    }
+
+    /**
+     * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+     * Freeze an account
+     */
+    async freezeAccountRaw(requestParameters: FreezeAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Account>> {
+        const requestOptions = await this.freezeAccountRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => AccountFromJSON(jsonValue));
+    }
+
+    /**
+     * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+     * Freeze an account
+     */
+    async freezeAccount(requestParameters: FreezeAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Account> {
+        const response = await this.freezeAccountRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
      * Creates request options for listAccounts without sending the request
      */
     async listAccountsRequestOpts(requestParameters: ListAccountsRequest): Promise<runtime.RequestOpts> {
@@ -149,6 +335,10 @@ export class FintechAccountsApi extends runtime.BaseAPI {
 
         if (requestParameters['endingBefore'] != null) {
             queryParameters['ending_before'] = requestParameters['endingBefore'];
+        }
+
+        if (requestParameters['status'] != null) {
+            queryParameters['status'] = requestParameters['status'];
         }
 
         const headerParameters: runtime.HTTPHeaders = {};
@@ -243,4 +433,73 @@ export class FintechAccountsApi extends runtime.BaseAPI {
         return await response.value();
     }
 
+    /**
+     * Creates request options for unfreezeAccount without sending the request
+     */
+    async unfreezeAccountRequestOpts(requestParameters: UnfreezeAccountRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling unfreezeAccount().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/fintech/accounts/{id}/unfreeze`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Makes a frozen account `active` again. An account the operator froze gives 403.
+     * Unfreeze an account
+     */
+    async unfreezeAccountRaw(requestParameters: UnfreezeAccountRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Account>> {
+        const requestOptions = await this.unfreezeAccountRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => AccountFromJSON(jsonValue));
+    }
+
+    /**
+     * Makes a frozen account `active` again. An account the operator froze gives 403.
+     * Unfreeze an account
+     */
+    async unfreezeAccount(requestParameters: UnfreezeAccountRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Account> {
+        const response = await this.unfreezeAccountRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
 }
+
+/**
+ * @export
+ */
+export const ListAccountsStatusEnum = {
+    Active: 'active',
+    Frozen: 'frozen',
+    Closed: 'closed',
+} as const;
+export type ListAccountsStatusEnum = typeof ListAccountsStatusEnum[keyof typeof ListAccountsStatusEnum];

@@ -13,6 +13,20 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { AccountStatusDetails } from './AccountStatusDetails.js';
+import {
+    AccountStatusDetailsFromJSON,
+    AccountStatusDetailsFromJSONTyped,
+    AccountStatusDetailsToJSON,
+    AccountStatusDetailsToJSONTyped,
+} from './AccountStatusDetails.js';
+import type { AccountCurrentBalance } from './AccountCurrentBalance.js';
+import {
+    AccountCurrentBalanceFromJSON,
+    AccountCurrentBalanceFromJSONTyped,
+    AccountCurrentBalanceToJSON,
+    AccountCurrentBalanceToJSONTyped,
+} from './AccountCurrentBalance.js';
 import type { AccountKyb } from './AccountKyb.js';
 import {
     AccountKybFromJSON,
@@ -51,13 +65,25 @@ export interface Account {
      */
     country: string;
     /**
-     * Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must accept values they do not know.
+     * Lifecycle status: `active` on creation, `frozen` (takes no debit and no credit) or `closed` (final). Open enum: clients must accept values they do not know.
      */
     status: string;
     /**
-     * 
+     * `null` while active; why and by whom the account was frozen or closed otherwise.
+     */
+    status_details: AccountStatusDetails | null;
+    /**
+     * When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.
+     */
+    closed_at: string | null;
+    /**
+     * What can be spent now. 0 on creation.
      */
     available_balance: AccountAvailableBalance;
+    /**
+     * What the account holds. Equal to `available_balance` while there are no holds.
+     */
+    current_balance: AccountCurrentBalance;
     /**
      * Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
      */
@@ -81,7 +107,10 @@ export function instanceOfAccount(value: object): value is Account {
     if (!('type' in value) || value['type'] === undefined) return false;
     if (!('country' in value) || value['country'] === undefined) return false;
     if (!('status' in value) || value['status'] === undefined) return false;
+    if (!('status_details' in value) || value['status_details'] === undefined) return false;
+    if (!('closed_at' in value) || value['closed_at'] === undefined) return false;
     if (!('available_balance' in value) || value['available_balance'] === undefined) return false;
+    if (!('current_balance' in value) || value['current_balance'] === undefined) return false;
     if (!('kyb' in value) || value['kyb'] === undefined) return false;
     if (!('livemode' in value) || value['livemode'] === undefined) return false;
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
@@ -103,7 +132,10 @@ export function AccountFromJSONTyped(json: any, ignoreDiscriminator: boolean): A
         'type': json['type'],
         'country': json['country'],
         'status': json['status'],
+        'status_details': AccountStatusDetailsFromJSON(json['status_details']),
+        'closed_at': json['closed_at'],
         'available_balance': AccountAvailableBalanceFromJSON(json['available_balance']),
+        'current_balance': AccountCurrentBalanceFromJSON(json['current_balance']),
         'kyb': AccountKybFromJSON(json['kyb']),
         'livemode': json['livemode'],
         'created_at': json['created_at'],
@@ -126,7 +158,10 @@ export function AccountToJSONTyped(value?: Account | null, ignoreDiscriminator: 
         'type': value['type'],
         'country': value['country'],
         'status': value['status'],
+        'status_details': AccountStatusDetailsToJSON(value['status_details']),
+        'closed_at': value['closed_at'],
         'available_balance': AccountAvailableBalanceToJSON(value['available_balance']),
+        'current_balance': AccountCurrentBalanceToJSON(value['current_balance']),
         'kyb': AccountKybToJSON(value['kyb']),
         'livemode': value['livemode'],
         'created_at': value['created_at'],

@@ -20,11 +20,11 @@ import { mapValues } from '../runtime.js';
  */
 export interface AccountAvailableBalance {
     /**
-     * Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation.
+     * Integer count of the currency's minor unit (cents for USD, none for JPY).
      */
     amount: number;
     /**
-     * The country's ISO 4217 currency code.
+     * ISO 4217 currency code.
      */
     currency: string;
 }

@@ -1,8 +1,11 @@
 import type { Migration } from 'kysely';
+import * as m20261122T1000 from './2026-11-22T1000_ledger.ts';
 
 /**
  * Fintech's own migrations, by timestamped name. Its first table, `accounts`, was created by the platform's first
  * migration (2026-11-21T1200), which predates per-product migrations and stays where it is (released migrations
  * are never edited or moved: their names are recorded in every database).
  */
-export const FINTECH_MIGRATIONS: Record<string, Migration> = {};
+export const FINTECH_MIGRATIONS: Record<string, Migration> = {
+  '2026-11-22T1000_ledger': m20261122T1000,
+};

@@ -63,7 +63,10 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'type' => 'string',
         'country' => 'string',
         'status' => 'string',
+        'status_details' => '\Plinth\Generated\Model\AccountStatusDetails',
+        'closed_at' => 'string',
         'available_balance' => '\Plinth\Generated\Model\AccountAvailableBalance',
+        'current_balance' => '\Plinth\Generated\Model\AccountCurrentBalance',
         'kyb' => '\Plinth\Generated\Model\AccountKyb',
         'livemode' => 'bool',
         'created_at' => 'string'
@@ -82,7 +85,10 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'type' => null,
         'country' => null,
         'status' => null,
+        'status_details' => null,
+        'closed_at' => null,
         'available_balance' => null,
+        'current_balance' => null,
         'kyb' => null,
         'livemode' => null,
         'created_at' => null
@@ -99,7 +105,10 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'type' => false,
         'country' => false,
         'status' => false,
+        'status_details' => true,
+        'closed_at' => true,
         'available_balance' => false,
+        'current_balance' => false,
         'kyb' => true,
         'livemode' => false,
         'created_at' => false
@@ -196,7 +205,10 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'type' => 'type',
         'country' => 'country',
         'status' => 'status',
+        'status_details' => 'status_details',
+        'closed_at' => 'closed_at',
         'available_balance' => 'available_balance',
+        'current_balance' => 'current_balance',
         'kyb' => 'kyb',
         'livemode' => 'livemode',
         'created_at' => 'created_at'
@@ -213,7 +225,10 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'type' => 'setType',
         'country' => 'setCountry',
         'status' => 'setStatus',
+        'status_details' => 'setStatusDetails',
+        'closed_at' => 'setClosedAt',
         'available_balance' => 'setAvailableBalance',
+        'current_balance' => 'setCurrentBalance',
         'kyb' => 'setKyb',
         'livemode' => 'setLivemode',
         'created_at' => 'setCreatedAt'
@@ -230,7 +245,10 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'type' => 'getType',
         'country' => 'getCountry',
         'status' => 'getStatus',
+        'status_details' => 'getStatusDetails',
+        'closed_at' => 'getClosedAt',
         'available_balance' => 'getAvailableBalance',
+        'current_balance' => 'getCurrentBalance',
         'kyb' => 'getKyb',
         'livemode' => 'getLivemode',
         'created_at' => 'getCreatedAt'
@@ -298,7 +316,10 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('type', $data ?? [], null);
         $this->setIfExists('country', $data ?? [], null);
         $this->setIfExists('status', $data ?? [], null);
+        $this->setIfExists('status_details', $data ?? [], null);
+        $this->setIfExists('closed_at', $data ?? [], null);
         $this->setIfExists('available_balance', $data ?? [], null);
+        $this->setIfExists('current_balance', $data ?? [], null);
         $this->setIfExists('kyb', $data ?? [], null);
         $this->setIfExists('livemode', $data ?? [], null);
         $this->setIfExists('created_at', $data ?? [], null);
@@ -346,8 +367,17 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         if ($this->container['status'] === null) {
             $invalidProperties[] = "'status' can't be null";
         }
+        if ($this->container['status_details'] === null && !$this->isNullableSetToNull('status_details')) {
+            $invalidProperties[] = "'status_details' is required";
+        }
+        if ($this->container['closed_at'] === null && !$this->isNullableSetToNull('closed_at')) {
+            $invalidProperties[] = "'closed_at' is required";
+        }
         if ($this->container['available_balance'] === null) {
             $invalidProperties[] = "'available_balance' can't be null";
+        }
+        if ($this->container['current_balance'] === null) {
+            $invalidProperties[] = "'current_balance' can't be null";
         }
         if ($this->container['kyb'] === null && !$this->isNullableSetToNull('kyb')) {
             $invalidProperties[] = "'kyb' is required";
@@ -494,7 +524,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets status
      *
-     * @param string $status Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must accept values they do not know.
+     * @param string $status Lifecycle status: `active` on creation, `frozen` (takes no debit and no credit) or `closed` (final). Open enum: clients must accept values they do not know.
      *
      * @return self
      */
@@ -504,6 +534,74 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
             throw new \InvalidArgumentException('non-nullable status cannot be null');
         }
         $this->container['status'] = $status;
+
+        return $this;
+    }
+
+    /**
+     * Gets status_details
+     *
+     * @return \Plinth\Generated\Model\AccountStatusDetails|null
+     */
+    public function getStatusDetails()
+    {
+        return $this->container['status_details'];
+    }
+
+    /**
+     * Sets status_details
+     *
+     * @param \Plinth\Generated\Model\AccountStatusDetails|null $status_details `null` while active; why and by whom the account was frozen or closed otherwise.
+     *
+     * @return self
+     */
+    public function setStatusDetails($status_details)
+    {
+        if (is_null($status_details)) {
+            array_push($this->openAPINullablesSetToNull, 'status_details');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('status_details', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['status_details'] = $status_details;
+
+        return $this;
+    }
+
+    /**
+     * Gets closed_at
+     *
+     * @return string|null
+     */
+    public function getClosedAt()
+    {
+        return $this->container['closed_at'];
+    }
+
+    /**
+     * Sets closed_at
+     *
+     * @param string|null $closed_at When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.
+     *
+     * @return self
+     */
+    public function setClosedAt($closed_at)
+    {
+        if (is_null($closed_at)) {
+            array_push($this->openAPINullablesSetToNull, 'closed_at');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('closed_at', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['closed_at'] = $closed_at;
 
         return $this;
     }
@@ -521,7 +619,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets available_balance
      *
-     * @param \Plinth\Generated\Model\AccountAvailableBalance $available_balance available_balance
+     * @param \Plinth\Generated\Model\AccountAvailableBalance $available_balance What can be spent now. 0 on creation.
      *
      * @return self
      */
@@ -531,6 +629,33 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
             throw new \InvalidArgumentException('non-nullable available_balance cannot be null');
         }
         $this->container['available_balance'] = $available_balance;
+
+        return $this;
+    }
+
+    /**
+     * Gets current_balance
+     *
+     * @return \Plinth\Generated\Model\AccountCurrentBalance
+     */
+    public function getCurrentBalance()
+    {
+        return $this->container['current_balance'];
+    }
+
+    /**
+     * Sets current_balance
+     *
+     * @param \Plinth\Generated\Model\AccountCurrentBalance $current_balance What the account holds. Equal to `available_balance` while there are no holds.
+     *
+     * @return self
+     */
+    public function setCurrentBalance($current_balance)
+    {
+        if (is_null($current_balance)) {
+            throw new \InvalidArgumentException('non-nullable current_balance cannot be null');
+        }
+        $this->container['current_balance'] = $current_balance;
 
         return $this;
     }

@@ -315,7 +315,7 @@ class AccountAvailableBalance implements ModelInterface, ArrayAccess, \JsonSeria
     /**
      * Sets amount
      *
-     * @param int $amount Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation.
+     * @param int $amount Integer count of the currency's minor unit (cents for USD, none for JPY).
      *
      * @return self
      */
@@ -342,7 +342,7 @@ class AccountAvailableBalance implements ModelInterface, ArrayAccess, \JsonSeria
     /**
      * Sets currency
      *
-     * @param string $currency The country's ISO 4217 currency code.
+     * @param string $currency ISO 4217 currency code.
      *
      * @return self
      */

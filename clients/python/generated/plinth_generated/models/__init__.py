@@ -15,13 +15,18 @@
 # import models into model package
 from plinth_generated.models.account import Account
 from plinth_generated.models.account_available_balance import AccountAvailableBalance
+from plinth_generated.models.account_current_balance import AccountCurrentBalance
 from plinth_generated.models.account_kyb import AccountKyb
 from plinth_generated.models.account_list import AccountList
+from plinth_generated.models.account_status_details import AccountStatusDetails
 from plinth_generated.models.api_key import ApiKey
 from plinth_generated.models.api_key_list import ApiKeyList
+from plinth_generated.models.close_account_request import CloseAccountRequest
 from plinth_generated.models.create_account_request import CreateAccountRequest
 from plinth_generated.models.create_account_request_kyb import CreateAccountRequestKyb
 from plinth_generated.models.create_api_key_request import CreateApiKeyRequest
+from plinth_generated.models.create_transfer_request import CreateTransferRequest
+from plinth_generated.models.freeze_account_request import FreezeAccountRequest
 from plinth_generated.models.get_health_response import GetHealthResponse
 from plinth_generated.models.get_readiness_response import GetReadinessResponse
 from plinth_generated.models.new_api_key import NewApiKey
@@ -29,4 +34,11 @@ from plinth_generated.models.problem import Problem
 from plinth_generated.models.problem_errors_item import ProblemErrorsItem
 from plinth_generated.models.sandbox_signup import SandboxSignup
 from plinth_generated.models.sandbox_signup_request import SandboxSignupRequest
+from plinth_generated.models.simulate_deposit_request import SimulateDepositRequest
+from plinth_generated.models.simulate_withdrawal_request import SimulateWithdrawalRequest
+from plinth_generated.models.transaction import Transaction
+from plinth_generated.models.transaction_list import TransactionList
+from plinth_generated.models.transaction_source import TransactionSource
+from plinth_generated.models.transfer import Transfer
+from plinth_generated.models.transfer_list import TransferList
 

@@ -20,7 +20,9 @@ import json
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
 from plinth_generated.models.account_available_balance import AccountAvailableBalance
+from plinth_generated.models.account_current_balance import AccountCurrentBalance
 from plinth_generated.models.account_kyb import AccountKyb
+from plinth_generated.models.account_status_details import AccountStatusDetails
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -33,12 +35,15 @@ class Account(BaseModel):
     object: StrictStr = Field(description="Known values: `fintech.account`; others may be added, so treat this as an open string.")
     type: StrictStr = Field(description="Kind of account, e.g. `business`.")
     country: StrictStr = Field(description="ISO 3166-1 alpha-2 code.")
-    status: StrictStr = Field(description="Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must accept values they do not know.")
-    available_balance: AccountAvailableBalance
+    status: StrictStr = Field(description="Lifecycle status: `active` on creation, `frozen` (takes no debit and no credit) or `closed` (final). Open enum: clients must accept values they do not know.")
+    status_details: Optional[AccountStatusDetails] = Field(description="`null` while active; why and by whom the account was frozen or closed otherwise.")
+    closed_at: Optional[StrictStr] = Field(description="When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.")
+    available_balance: AccountAvailableBalance = Field(description="What can be spent now. 0 on creation.")
+    current_balance: AccountCurrentBalance = Field(description="What the account holds. Equal to `available_balance` while there are no holds.")
     kyb: Optional[AccountKyb] = Field(description="Business verification data as given, with only the last four digits of the EIN; `null` when none was given.")
     livemode: StrictBool = Field(description="`true` for live objects, `false` for sandbox ones.")
     created_at: StrictStr = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
-    __properties: ClassVar[List[str]] = ["id", "object", "type", "country", "status", "available_balance", "kyb", "livemode", "created_at"]
+    __properties: ClassVar[List[str]] = ["id", "object", "type", "country", "status", "status_details", "closed_at", "available_balance", "current_balance", "kyb", "livemode", "created_at"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -79,12 +84,28 @@ class Account(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # override the default output from pydantic by calling `to_dict()` of status_details
+        if self.status_details:
+            _dict['status_details'] = self.status_details.to_dict()
         # override the default output from pydantic by calling `to_dict()` of available_balance
         if self.available_balance:
             _dict['available_balance'] = self.available_balance.to_dict()
+        # override the default output from pydantic by calling `to_dict()` of current_balance
+        if self.current_balance:
+            _dict['current_balance'] = self.current_balance.to_dict()
         # override the default output from pydantic by calling `to_dict()` of kyb
         if self.kyb:
             _dict['kyb'] = self.kyb.to_dict()
+        # set to None if status_details (nullable) is None
+        # and model_fields_set contains the field
+        if self.status_details is None and "status_details" in self.model_fields_set:
+            _dict['status_details'] = None
+
+        # set to None if closed_at (nullable) is None
+        # and model_fields_set contains the field
+        if self.closed_at is None and "closed_at" in self.model_fields_set:
+            _dict['closed_at'] = None
+
         # set to None if kyb (nullable) is None
         # and model_fields_set contains the field
         if self.kyb is None and "kyb" in self.model_fields_set:
@@ -107,7 +128,10 @@ class Account(BaseModel):
             "type": obj.get("type"),
             "country": obj.get("country"),
             "status": obj.get("status"),
+            "status_details": AccountStatusDetails.from_dict(obj["status_details"]) if obj.get("status_details") is not None else None,
+            "closed_at": obj.get("closed_at"),
             "available_balance": AccountAvailableBalance.from_dict(obj["available_balance"]) if obj.get("available_balance") is not None else None,
+            "current_balance": AccountCurrentBalance.from_dict(obj["current_balance"]) if obj.get("current_balance") is not None else None,
             "kyb": AccountKyb.from_dict(obj["kyb"]) if obj.get("kyb") is not None else None,
             "livemode": obj.get("livemode"),
             "created_at": obj.get("created_at")

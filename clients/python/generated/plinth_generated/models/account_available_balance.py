@@ -27,8 +27,8 @@ class AccountAvailableBalance(BaseModel):
     """
     AccountAvailableBalance
     """ # noqa: E501
-    amount: StrictInt = Field(description="Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation.")
-    currency: StrictStr = Field(description="The country's ISO 4217 currency code.")
+    amount: StrictInt = Field(description="Integer count of the currency's minor unit (cents for USD, none for JPY).")
+    currency: StrictStr = Field(description="ISO 4217 currency code.")
     __properties: ClassVar[List[str]] = ["amount", "currency"]
 
     model_config = ConfigDict(

@@ -14,10 +14,31 @@ use serde::{Deserialize, Serialize, de::Error as _};
 use crate::{apis::ResponseContent, models};
 use super::{Error, configuration, ContentType};
 
+/// struct for passing parameters to the method [`close_account`]
+#[derive(Clone, Debug)]
+pub struct CloseAccountParams {
+    /// An account id, `acct_...`.
+    pub id: String,
+    /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    pub idempotency_key: Option<String>,
+    /// No body, `{}`, or a reason.
+    pub close_account_request: Option<models::CloseAccountRequest>
+}
+
 /// struct for passing parameters to the method [`create_account`]
 #[derive(Clone, Debug)]
 pub struct CreateAccountParams {
     pub create_account_request: models::CreateAccountRequest,
+    /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    pub idempotency_key: Option<String>
+}
+
+/// struct for passing parameters to the method [`freeze_account`]
+#[derive(Clone, Debug)]
+pub struct FreezeAccountParams {
+    /// An account id, `acct_...`.
+    pub id: String,
+    pub freeze_account_request: models::FreezeAccountRequest,
     /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
     pub idempotency_key: Option<String>
 }
@@ -30,7 +51,9 @@ pub struct ListAccountsParams {
     /// Return the accounts just older than the one with this id.
     pub starting_after: Option<String>,
     /// Return the accounts just newer than the one with this id (still newest first).
-    pub ending_before: Option<String>
+    pub ending_before: Option<String>,
+    /// Only accounts in this status.
+    pub status: Option<String>
 }
 
 /// struct for passing parameters to the method [`retrieve_account`]
@@ -40,6 +63,32 @@ pub struct RetrieveAccountParams {
     pub id: String
 }
 
+/// struct for passing parameters to the method [`unfreeze_account`]
+#[derive(Clone, Debug)]
+pub struct UnfreezeAccountParams {
+    /// An account id, `acct_...`.
+    pub id: String,
+    /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    pub idempotency_key: Option<String>
+}
+
+
+/// struct for typed errors of method [`close_account`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CloseAccountError {
+    Status400(models::Problem),
+    Status401(models::Problem),
+    Status404(models::Problem),
+    Status409(models::Problem),
+    Status413(models::Problem),
+    Status415(models::Problem),
+    Status422(models::Problem),
+    Status429(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
 
 /// struct for typed errors of method [`create_account`]
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -47,6 +96,23 @@ pub struct RetrieveAccountParams {
 pub enum CreateAccountError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status409(models::Problem),
+    Status413(models::Problem),
+    Status415(models::Problem),
+    Status422(models::Problem),
+    Status429(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
+
+/// struct for typed errors of method [`freeze_account`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FreezeAccountError {
+    Status400(models::Problem),
+    Status401(models::Problem),
+    Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
     Status415(models::Problem),
@@ -81,6 +147,66 @@ pub enum RetrieveAccountError {
     UnknownValue(serde_json::Value),
 }
 
+/// struct for typed errors of method [`unfreeze_account`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum UnfreezeAccountError {
+    Status400(models::Problem),
+    Status401(models::Problem),
+    Status403(models::Problem),
+    Status404(models::Problem),
+    Status409(models::Problem),
+    Status413(models::Problem),
+    Status415(models::Problem),
+    Status422(models::Problem),
+    Status429(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
+
+
+/// Closing is final and needs both balances at 0. A closed account stays readable.
+pub async fn close_account(configuration: &configuration::Configuration, params: CloseAccountParams) -> Result<models::Account, Error<CloseAccountError>> {
+
+    let uri_str = format!("{}/v1/fintech/accounts/{id}/close", configuration.base_path, id=crate::apis::urlencode(params.id));
+    let mut req_builder = configuration.client.request(reqwest::Method::POST, &uri_str);
+
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(param_value) = params.idempotency_key {
+        req_builder = req_builder.header("Idempotency-Key", param_value.to_string());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+    req_builder = req_builder.json(&params.close_account_request);
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::Account`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::Account`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<CloseAccountError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
 
 /// Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.
 pub async fn create_account(configuration: &configuration::Configuration, params: CreateAccountParams) -> Result<models::Account, Error<CreateAccountError>> {
@@ -124,6 +250,48 @@ pub async fn create_account(configuration: &configuration::Configuration, params
     }
 }
 
+/// A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+pub async fn freeze_account(configuration: &configuration::Configuration, params: FreezeAccountParams) -> Result<models::Account, Error<FreezeAccountError>> {
+
+    let uri_str = format!("{}/v1/fintech/accounts/{id}/freeze", configuration.base_path, id=crate::apis::urlencode(params.id));
+    let mut req_builder = configuration.client.request(reqwest::Method::POST, &uri_str);
+
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(param_value) = params.idempotency_key {
+        req_builder = req_builder.header("Idempotency-Key", param_value.to_string());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+    req_builder = req_builder.json(&params.freeze_account_request);
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::Account`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::Account`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<FreezeAccountError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
+
 pub async fn list_accounts(configuration: &configuration::Configuration, params: ListAccountsParams) -> Result<models::AccountList, Error<ListAccountsError>> {
 
     let uri_str = format!("{}/v1/fintech/accounts", configuration.base_path);
@@ -137,6 +305,9 @@ pub async fn list_accounts(configuration: &configuration::Configuration, params:
     }
     if let Some(ref param_value) = params.ending_before {
         req_builder = req_builder.query(&[("ending_before", &param_value.to_string())]);
+    }
+    if let Some(ref param_value) = params.status {
+        req_builder = req_builder.query(&[("status", &param_value.to_string())]);
     }
     if let Some(ref user_agent) = configuration.user_agent {
         req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
@@ -203,6 +374,47 @@ pub async fn retrieve_account(configuration: &configuration::Configuration, para
     } else {
         let content = resp.text().await?;
         let entity: Option<RetrieveAccountError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
+
+/// Makes a frozen account `active` again. An account the operator froze gives 403.
+pub async fn unfreeze_account(configuration: &configuration::Configuration, params: UnfreezeAccountParams) -> Result<models::Account, Error<UnfreezeAccountError>> {
+
+    let uri_str = format!("{}/v1/fintech/accounts/{id}/unfreeze", configuration.base_path, id=crate::apis::urlencode(params.id));
+    let mut req_builder = configuration.client.request(reqwest::Method::POST, &uri_str);
+
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(param_value) = params.idempotency_key {
+        req_builder = req_builder.header("Idempotency-Key", param_value.to_string());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::Account`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::Account`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<UnfreezeAccountError> = serde_json::from_str(&content).ok();
         Err(Error::ResponseError(ResponseContent { status, content, entity }))
     }
 }

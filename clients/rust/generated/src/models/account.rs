@@ -26,11 +26,21 @@ pub struct Account {
     /// ISO 3166-1 alpha-2 code.
     #[serde(rename = "country")]
     pub country: String,
-    /// Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must accept values they do not know.
+    /// Lifecycle status: `active` on creation, `frozen` (takes no debit and no credit) or `closed` (final). Open enum: clients must accept values they do not know.
     #[serde(rename = "status")]
     pub status: String,
+    /// `null` while active; why and by whom the account was frozen or closed otherwise.
+    #[serde(rename = "status_details", deserialize_with = "Option::deserialize")]
+    pub status_details: Option<models::AccountStatusDetails>,
+    /// When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.
+    #[serde(rename = "closed_at", deserialize_with = "Option::deserialize")]
+    pub closed_at: Option<String>,
+    /// What can be spent now. 0 on creation.
     #[serde(rename = "available_balance")]
     pub available_balance: models::AccountAvailableBalance,
+    /// What the account holds. Equal to `available_balance` while there are no holds.
+    #[serde(rename = "current_balance")]
+    pub current_balance: models::AccountCurrentBalance,
     /// Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
     #[serde(rename = "kyb", deserialize_with = "Option::deserialize")]
     pub kyb: Option<models::AccountKyb>,
@@ -44,14 +54,17 @@ pub struct Account {
 
 impl Account {
     /// A fintech account.
-    pub fn new(id: String, object: String, r#type: String, country: String, status: String, available_balance: models::AccountAvailableBalance, kyb: Option<models::AccountKyb>, livemode: bool, created_at: String) -> Account {
+    pub fn new(id: String, object: String, r#type: String, country: String, status: String, status_details: Option<models::AccountStatusDetails>, closed_at: Option<String>, available_balance: models::AccountAvailableBalance, current_balance: models::AccountCurrentBalance, kyb: Option<models::AccountKyb>, livemode: bool, created_at: String) -> Account {
         Account {
             id,
             object,
             r#type,
             country,
             status,
+            status_details,
+            closed_at,
             available_balance,
+            current_balance,
             kyb,
             livemode,
             created_at,

@@ -13,10 +13,10 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Default, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AccountAvailableBalance {
-    /// Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation.
+    /// Integer count of the currency's minor unit (cents for USD, none for JPY).
     #[serde(rename = "amount")]
     pub amount: i64,
-    /// The country's ISO 4217 currency code.
+    /// ISO 4217 currency code.
     #[serde(rename = "currency")]
     pub currency: String,
 }

@@ -49,6 +49,95 @@ sub new {
 
 
 #
+# close_account
+#
+# Close an account
+#
+# @param string $id An account id, &#x60;acct_...&#x60;. (required)
+# @param string $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+# @param CloseAccountRequest $close_account_request No body, &#x60;{}&#x60;, or a reason. (optional)
+{
+    my $params = {
+    'id' => {
+        data_type => 'string',
+        description => 'An account id, &#x60;acct_...&#x60;.',
+        required => '1',
+    },
+    'idempotency_key' => {
+        data_type => 'string',
+        description => 'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.',
+        required => '0',
+    },
+    'close_account_request' => {
+        data_type => 'CloseAccountRequest',
+        description => 'No body, &#x60;{}&#x60;, or a reason.',
+        required => '0',
+    },
+    };
+    __PACKAGE__->method_documentation->{ 'close_account' } = {
+        summary => 'Close an account',
+        params => $params,
+        returns => 'Account',
+        };
+}
+# @return Account
+#
+sub close_account {
+    my ($self, %args) = @_;
+
+    # verify the required parameter 'id' is set
+    unless (exists $args{'id'}) {
+      croak("Missing the required parameter 'id' when calling close_account");
+    }
+
+    # parse inputs
+    my $_resource_path = '/v1/fintech/accounts/{id}/close';
+
+    my $_method = 'POST';
+    my $query_params = {};
+    my $header_params = {};
+    my $form_params = {};
+
+    # 'Accept' and 'Content-Type' header
+    my $_header_accept = $self->{api_client}->select_header_accept('application/json', 'application/problem+json');
+    if ($_header_accept) {
+        $header_params->{'Accept'} = $_header_accept;
+    }
+    $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type('application/json');
+
+    # header params
+    if ( exists $args{'idempotency_key'}) {
+        $header_params->{'Idempotency-Key'} = $self->{api_client}->to_header_value($args{'idempotency_key'});
+    }
+
+    # path params
+    if ( exists $args{'id'}) {
+        my $_base_variable = "{" . "id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    my $_body_data;
+    # body params
+    if ( exists $args{'close_account_request'}) {
+        $_body_data = $args{'close_account_request'};
+    }
+
+    # authentication setting, if any
+    my $auth_settings = [qw(bearerAuth )];
+
+    # make the API Call
+    my $response = $self->{api_client}->call_api($_resource_path, $_method,
+                                           $query_params, $form_params,
+                                           $header_params, $_body_data, $auth_settings);
+    if (!$response) {
+        return;
+    }
+    my $_response_object = $self->{api_client}->deserialize('Account', $response);
+    return $_response_object;
+}
+
+#
 # create_account
 #
 # Create an account
@@ -125,6 +214,100 @@ sub create_account {
 }
 
 #
+# freeze_account
+#
+# Freeze an account
+#
+# @param string $id An account id, &#x60;acct_...&#x60;. (required)
+# @param FreezeAccountRequest $freeze_account_request  (required)
+# @param string $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+{
+    my $params = {
+    'id' => {
+        data_type => 'string',
+        description => 'An account id, &#x60;acct_...&#x60;.',
+        required => '1',
+    },
+    'freeze_account_request' => {
+        data_type => 'FreezeAccountRequest',
+        description => '',
+        required => '1',
+    },
+    'idempotency_key' => {
+        data_type => 'string',
+        description => 'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.',
+        required => '0',
+    },
+    };
+    __PACKAGE__->method_documentation->{ 'freeze_account' } = {
+        summary => 'Freeze an account',
+        params => $params,
+        returns => 'Account',
+        };
+}
+# @return Account
+#
+sub freeze_account {
+    my ($self, %args) = @_;
+
+    # verify the required parameter 'id' is set
+    unless (exists $args{'id'}) {
+      croak("Missing the required parameter 'id' when calling freeze_account");
+    }
+
+    # verify the required parameter 'freeze_account_request' is set
+    unless (exists $args{'freeze_account_request'}) {
+      croak("Missing the required parameter 'freeze_account_request' when calling freeze_account");
+    }
+
+    # parse inputs
+    my $_resource_path = '/v1/fintech/accounts/{id}/freeze';
+
+    my $_method = 'POST';
+    my $query_params = {};
+    my $header_params = {};
+    my $form_params = {};
+
+    # 'Accept' and 'Content-Type' header
+    my $_header_accept = $self->{api_client}->select_header_accept('application/json', 'application/problem+json');
+    if ($_header_accept) {
+        $header_params->{'Accept'} = $_header_accept;
+    }
+    $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type('application/json');
+
+    # header params
+    if ( exists $args{'idempotency_key'}) {
+        $header_params->{'Idempotency-Key'} = $self->{api_client}->to_header_value($args{'idempotency_key'});
+    }
+
+    # path params
+    if ( exists $args{'id'}) {
+        my $_base_variable = "{" . "id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    my $_body_data;
+    # body params
+    if ( exists $args{'freeze_account_request'}) {
+        $_body_data = $args{'freeze_account_request'};
+    }
+
+    # authentication setting, if any
+    my $auth_settings = [qw(bearerAuth )];
+
+    # make the API Call
+    my $response = $self->{api_client}->call_api($_resource_path, $_method,
+                                           $query_params, $form_params,
+                                           $header_params, $_body_data, $auth_settings);
+    if (!$response) {
+        return;
+    }
+    my $_response_object = $self->{api_client}->deserialize('Account', $response);
+    return $_response_object;
+}
+
+#
 # list_accounts
 #
 # List accounts, newest first
@@ -132,6 +315,7 @@ sub create_account {
 # @param int $limit Page size, 1–100. (optional, default to 10)
 # @param string $starting_after Return the accounts just older than the one with this id. (optional)
 # @param string $ending_before Return the accounts just newer than the one with this id (still newest first). (optional)
+# @param string $status Only accounts in this status. (optional)
 {
     my $params = {
     'limit' => {
@@ -147,6 +331,11 @@ sub create_account {
     'ending_before' => {
         data_type => 'string',
         description => 'Return the accounts just newer than the one with this id (still newest first).',
+        required => '0',
+    },
+    'status' => {
+        data_type => 'string',
+        description => 'Only accounts in this status.',
         required => '0',
     },
     };
@@ -189,6 +378,11 @@ sub list_accounts {
     # query params
     if ( exists $args{'ending_before'}) {
         $query_params->{'ending_before'} = $self->{api_client}->to_query_value($args{'ending_before'});
+    }
+
+    # query params
+    if ( exists $args{'status'}) {
+        $query_params->{'status'} = $self->{api_client}->to_query_value($args{'status'});
     }
 
     my $_body_data;
@@ -250,6 +444,84 @@ sub retrieve_account {
         $header_params->{'Accept'} = $_header_accept;
     }
     $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type();
+
+    # path params
+    if ( exists $args{'id'}) {
+        my $_base_variable = "{" . "id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    my $_body_data;
+    # authentication setting, if any
+    my $auth_settings = [qw(bearerAuth )];
+
+    # make the API Call
+    my $response = $self->{api_client}->call_api($_resource_path, $_method,
+                                           $query_params, $form_params,
+                                           $header_params, $_body_data, $auth_settings);
+    if (!$response) {
+        return;
+    }
+    my $_response_object = $self->{api_client}->deserialize('Account', $response);
+    return $_response_object;
+}
+
+#
+# unfreeze_account
+#
+# Unfreeze an account
+#
+# @param string $id An account id, &#x60;acct_...&#x60;. (required)
+# @param string $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+{
+    my $params = {
+    'id' => {
+        data_type => 'string',
+        description => 'An account id, &#x60;acct_...&#x60;.',
+        required => '1',
+    },
+    'idempotency_key' => {
+        data_type => 'string',
+        description => 'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.',
+        required => '0',
+    },
+    };
+    __PACKAGE__->method_documentation->{ 'unfreeze_account' } = {
+        summary => 'Unfreeze an account',
+        params => $params,
+        returns => 'Account',
+        };
+}
+# @return Account
+#
+sub unfreeze_account {
+    my ($self, %args) = @_;
+
+    # verify the required parameter 'id' is set
+    unless (exists $args{'id'}) {
+      croak("Missing the required parameter 'id' when calling unfreeze_account");
+    }
+
+    # parse inputs
+    my $_resource_path = '/v1/fintech/accounts/{id}/unfreeze';
+
+    my $_method = 'POST';
+    my $query_params = {};
+    my $header_params = {};
+    my $form_params = {};
+
+    # 'Accept' and 'Content-Type' header
+    my $_header_accept = $self->{api_client}->select_header_accept('application/json', 'application/problem+json');
+    if ($_header_accept) {
+        $header_params->{'Accept'} = $_header_accept;
+    }
+    $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type();
+
+    # header params
+    if ( exists $args{'idempotency_key'}) {
+        $header_params->{'Idempotency-Key'} = $self->{api_client}->to_header_value($args{'idempotency_key'});
+    }
 
     # path params
     if ( exists $args{'id'}) {

@@ -19,6 +19,92 @@ module PlinthGenerated
     def initialize(api_client = ApiClient.default)
       @api_client = api_client
     end
+    # Close an account
+    # Closing is final and needs both balances at 0. A closed account stays readable.
+    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @option opts [CloseAccountRequest] :close_account_request No body, &#x60;{}&#x60;, or a reason.
+    # @return [Account]
+    def close_account(id, opts = {})
+      data, _status_code, _headers = close_account_with_http_info(id, opts)
+      data
+    end
+
+    # Close an account
+    # Closing is final and needs both balances at 0. A closed account stays readable.
+    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @option opts [CloseAccountRequest] :close_account_request No body, &#x60;{}&#x60;, or a reason.
+    # @return [Array<(Account, Integer, Hash)>] Account data, response status code and response headers
+    def close_account_with_http_info(id, opts = {})
+      if @api_client.config.debugging
+        @api_client.config.logger.debug 'Calling API: FintechAccountsApi.close_account ...'
+      end
+      # verify the required parameter 'id' is set
+      if @api_client.config.client_side_validation && id.nil?
+        fail ArgumentError, "Missing the required parameter 'id' when calling FintechAccountsApi.close_account"
+      end
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length > 255
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechAccountsApi.close_account, the character length must be smaller than or equal to 255.'
+      end
+
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length < 1
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechAccountsApi.close_account, the character length must be greater than or equal to 1.'
+      end
+
+      pattern = Regexp.new(/^[\x21-\x7E]+$/)
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'] !~ pattern
+        fail ArgumentError, "invalid value for 'opts[:\"idempotency_key\"]' when calling FintechAccountsApi.close_account, must conform to the pattern #{pattern}."
+      end
+
+      # resource path
+      local_var_path = '/v1/fintech/accounts/{id}/close'.sub('{id}', CGI.escape(id.to_s))
+
+      # query parameters
+      query_params = opts[:query_params] || {}
+
+      # header parameters
+      header_params = opts[:header_params] || {}
+      # HTTP header 'Accept' (if needed)
+      header_params['Accept'] = @api_client.select_header_accept(['application/json', 'application/problem+json']) unless header_params['Accept']
+      # HTTP header 'Content-Type'
+      content_type = @api_client.select_header_content_type(['application/json'])
+      if !content_type.nil?
+          header_params['Content-Type'] = content_type
+      end
+      header_params[:'Idempotency-Key'] = opts[:'idempotency_key'] if !opts[:'idempotency_key'].nil?
+
+      # form parameters
+      form_params = opts[:form_params] || {}
+
+      # http body (model)
+      post_body = opts[:debug_body] || @api_client.object_to_http_body(opts[:'close_account_request'])
+
+      # return_type
+      return_type = opts[:debug_return_type] || 'Account'
+
+      # auth_names
+      auth_names = opts[:debug_auth_names] || ['bearerAuth']
+
+      new_options = opts.merge(
+        :operation => :"FintechAccountsApi.close_account",
+        :header_params => header_params,
+        :query_params => query_params,
+        :form_params => form_params,
+        :body => post_body,
+        :auth_names => auth_names,
+        :return_type => return_type
+      )
+
+      data, status_code, headers = @api_client.call_api(:POST, local_var_path, new_options)
+      if @api_client.config.debugging
+        @api_client.config.logger.debug "API called: FintechAccountsApi#close_account\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
+      end
+      return data, status_code, headers
+    end
+
     # Create an account
     # Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.
     # @param create_account_request [CreateAccountRequest] 
@@ -103,11 +189,102 @@ module PlinthGenerated
       return data, status_code, headers
     end
 
+    # Freeze an account
+    # A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param freeze_account_request [FreezeAccountRequest] 
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @return [Account]
+    def freeze_account(id, freeze_account_request, opts = {})
+      data, _status_code, _headers = freeze_account_with_http_info(id, freeze_account_request, opts)
+      data
+    end
+
+    # Freeze an account
+    # A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param freeze_account_request [FreezeAccountRequest] 
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @return [Array<(Account, Integer, Hash)>] Account data, response status code and response headers
+    def freeze_account_with_http_info(id, freeze_account_request, opts = {})
+      if @api_client.config.debugging
+        @api_client.config.logger.debug 'Calling API: FintechAccountsApi.freeze_account ...'
+      end
+      # verify the required parameter 'id' is set
+      if @api_client.config.client_side_validation && id.nil?
+        fail ArgumentError, "Missing the required parameter 'id' when calling FintechAccountsApi.freeze_account"
+      end
+      # verify the required parameter 'freeze_account_request' is set
+      if @api_client.config.client_side_validation && freeze_account_request.nil?
+        fail ArgumentError, "Missing the required parameter 'freeze_account_request' when calling FintechAccountsApi.freeze_account"
+      end
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length > 255
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechAccountsApi.freeze_account, the character length must be smaller than or equal to 255.'
+      end
+
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length < 1
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechAccountsApi.freeze_account, the character length must be greater than or equal to 1.'
+      end
+
+      pattern = Regexp.new(/^[\x21-\x7E]+$/)
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'] !~ pattern
+        fail ArgumentError, "invalid value for 'opts[:\"idempotency_key\"]' when calling FintechAccountsApi.freeze_account, must conform to the pattern #{pattern}."
+      end
+
+      # resource path
+      local_var_path = '/v1/fintech/accounts/{id}/freeze'.sub('{id}', CGI.escape(id.to_s))
+
+      # query parameters
+      query_params = opts[:query_params] || {}
+
+      # header parameters
+      header_params = opts[:header_params] || {}
+      # HTTP header 'Accept' (if needed)
+      header_params['Accept'] = @api_client.select_header_accept(['application/json', 'application/problem+json']) unless header_params['Accept']
+      # HTTP header 'Content-Type'
+      content_type = @api_client.select_header_content_type(['application/json'])
+      if !content_type.nil?
+          header_params['Content-Type'] = content_type
+      end
+      header_params[:'Idempotency-Key'] = opts[:'idempotency_key'] if !opts[:'idempotency_key'].nil?
+
+      # form parameters
+      form_params = opts[:form_params] || {}
+
+      # http body (model)
+      post_body = opts[:debug_body] || @api_client.object_to_http_body(freeze_account_request)
+
+      # return_type
+      return_type = opts[:debug_return_type] || 'Account'
+
+      # auth_names
+      auth_names = opts[:debug_auth_names] || ['bearerAuth']
+
+      new_options = opts.merge(
+        :operation => :"FintechAccountsApi.freeze_account",
+        :header_params => header_params,
+        :query_params => query_params,
+        :form_params => form_params,
+        :body => post_body,
+        :auth_names => auth_names,
+        :return_type => return_type
+      )
+
+      data, status_code, headers = @api_client.call_api(:POST, local_var_path, new_options)
+      if @api_client.config.debugging
+        @api_client.config.logger.debug "API called: FintechAccountsApi#freeze_account\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
+      end
+      return data, status_code, headers
+    end
+
     # List accounts, newest first
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the accounts just older than the one with this id.
     # @option opts [String] :ending_before Return the accounts just newer than the one with this id (still newest first).
+    # @option opts [String] :status Only accounts in this status.
     # @return [AccountList]
     def list_accounts(opts = {})
       data, _status_code, _headers = list_accounts_with_http_info(opts)
@@ -119,6 +296,7 @@ module PlinthGenerated
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the accounts just older than the one with this id.
     # @option opts [String] :ending_before Return the accounts just newer than the one with this id (still newest first).
+    # @option opts [String] :status Only accounts in this status.
     # @return [Array<(AccountList, Integer, Hash)>] AccountList data, response status code and response headers
     def list_accounts_with_http_info(opts = {})
       if @api_client.config.debugging
@@ -132,6 +310,10 @@ module PlinthGenerated
         fail ArgumentError, 'invalid value for "opts[:"limit"]" when calling FintechAccountsApi.list_accounts, must be greater than or equal to 1.'
       end
 
+      allowable_values = ["active", "frozen", "closed"]
+      if @api_client.config.client_side_validation && opts[:'status'] && !allowable_values.include?(opts[:'status'])
+        fail ArgumentError, "invalid value for \"status\", must be one of #{allowable_values}"
+      end
       # resource path
       local_var_path = '/v1/fintech/accounts'
 
@@ -140,6 +322,7 @@ module PlinthGenerated
       query_params[:'limit'] = opts[:'limit'] if !opts[:'limit'].nil?
       query_params[:'starting_after'] = opts[:'starting_after'] if !opts[:'starting_after'].nil?
       query_params[:'ending_before'] = opts[:'ending_before'] if !opts[:'ending_before'].nil?
+      query_params[:'status'] = opts[:'status'] if !opts[:'status'].nil?
 
       # header parameters
       header_params = opts[:header_params] || {}
@@ -232,6 +415,85 @@ module PlinthGenerated
       data, status_code, headers = @api_client.call_api(:GET, local_var_path, new_options)
       if @api_client.config.debugging
         @api_client.config.logger.debug "API called: FintechAccountsApi#retrieve_account\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
+      end
+      return data, status_code, headers
+    end
+
+    # Unfreeze an account
+    # Makes a frozen account `active` again. An account the operator froze gives 403.
+    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @return [Account]
+    def unfreeze_account(id, opts = {})
+      data, _status_code, _headers = unfreeze_account_with_http_info(id, opts)
+      data
+    end
+
+    # Unfreeze an account
+    # Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @return [Array<(Account, Integer, Hash)>] Account data, response status code and response headers
+    def unfreeze_account_with_http_info(id, opts = {})
+      if @api_client.config.debugging
+        @api_client.config.logger.debug 'Calling API: FintechAccountsApi.unfreeze_account ...'
+      end
+      # verify the required parameter 'id' is set
+      if @api_client.config.client_side_validation && id.nil?
+        fail ArgumentError, "Missing the required parameter 'id' when calling FintechAccountsApi.unfreeze_account"
+      end
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length > 255
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechAccountsApi.unfreeze_account, the character length must be smaller than or equal to 255.'
+      end
+
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length < 1
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechAccountsApi.unfreeze_account, the character length must be greater than or equal to 1.'
+      end
+
+      pattern = Regexp.new(/^[\x21-\x7E]+$/)
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'] !~ pattern
+        fail ArgumentError, "invalid value for 'opts[:\"idempotency_key\"]' when calling FintechAccountsApi.unfreeze_account, must conform to the pattern #{pattern}."
+      end
+
+      # resource path
+      local_var_path = '/v1/fintech/accounts/{id}/unfreeze'.sub('{id}', CGI.escape(id.to_s))
+
+      # query parameters
+      query_params = opts[:query_params] || {}
+
+      # header parameters
+      header_params = opts[:header_params] || {}
+      # HTTP header 'Accept' (if needed)
+      header_params['Accept'] = @api_client.select_header_accept(['application/json', 'application/problem+json']) unless header_params['Accept']
+      header_params[:'Idempotency-Key'] = opts[:'idempotency_key'] if !opts[:'idempotency_key'].nil?
+
+      # form parameters
+      form_params = opts[:form_params] || {}
+
+      # http body (model)
+      post_body = opts[:debug_body]
+
+      # return_type
+      return_type = opts[:debug_return_type] || 'Account'
+
+      # auth_names
+      auth_names = opts[:debug_auth_names] || ['bearerAuth']
+
+      new_options = opts.merge(
+        :operation => :"FintechAccountsApi.unfreeze_account",
+        :header_params => header_params,
+        :query_params => query_params,
+        :form_params => form_params,
+        :body => post_body,
+        :auth_names => auth_names,
+        :return_type => return_type
+      )
+
+      data, status_code, headers = @api_client.call_api(:POST, local_var_path, new_options)
+      if @api_client.config.debugging
+        @api_client.config.logger.debug "API called: FintechAccountsApi#unfreeze_account\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
       end
       return data, status_code, headers
     end

@@ -28,10 +28,20 @@ module PlinthGenerated
     # ISO 3166-1 alpha-2 code.
     attr_accessor :country
 
-    # Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must accept values they do not know.
+    # Lifecycle status: `active` on creation, `frozen` (takes no debit and no credit) or `closed` (final). Open enum: clients must accept values they do not know.
     attr_accessor :status
 
+    # `null` while active; why and by whom the account was frozen or closed otherwise.
+    attr_accessor :status_details
+
+    # When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.
+    attr_accessor :closed_at
+
+    # What can be spent now. 0 on creation.
     attr_accessor :available_balance
+
+    # What the account holds. Equal to `available_balance` while there are no holds.
+    attr_accessor :current_balance
 
     # Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
     attr_accessor :kyb
@@ -50,7 +60,10 @@ module PlinthGenerated
         :'type' => :'type',
         :'country' => :'country',
         :'status' => :'status',
+        :'status_details' => :'status_details',
+        :'closed_at' => :'closed_at',
         :'available_balance' => :'available_balance',
+        :'current_balance' => :'current_balance',
         :'kyb' => :'kyb',
         :'livemode' => :'livemode',
         :'created_at' => :'created_at'
@@ -75,7 +88,10 @@ module PlinthGenerated
         :'type' => :'String',
         :'country' => :'String',
         :'status' => :'String',
+        :'status_details' => :'AccountStatusDetails',
+        :'closed_at' => :'String',
         :'available_balance' => :'AccountAvailableBalance',
+        :'current_balance' => :'AccountCurrentBalance',
         :'kyb' => :'AccountKyb',
         :'livemode' => :'Boolean',
         :'created_at' => :'String'
@@ -85,6 +101,8 @@ module PlinthGenerated
     # List of attributes with nullable: true
     def self.openapi_nullable
       Set.new([
+        :'status_details',
+        :'closed_at',
         :'kyb',
       ])
     end
@@ -145,10 +163,28 @@ module PlinthGenerated
         self.status = nil
       end
 
+      if attributes.key?(:'status_details')
+        self.status_details = attributes[:'status_details']
+      else
+        self.status_details = nil
+      end
+
+      if attributes.key?(:'closed_at')
+        self.closed_at = attributes[:'closed_at']
+      else
+        self.closed_at = nil
+      end
+
       if attributes.key?(:'available_balance')
         self.available_balance = attributes[:'available_balance']
       else
         self.available_balance = nil
+      end
+
+      if attributes.key?(:'current_balance')
+        self.current_balance = attributes[:'current_balance']
+      else
+        self.current_balance = nil
       end
 
       if attributes.key?(:'kyb')
@@ -199,6 +235,10 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "available_balance", available_balance cannot be nil.')
       end
 
+      if @current_balance.nil?
+        invalid_properties.push('invalid value for "current_balance", current_balance cannot be nil.')
+      end
+
       if @livemode.nil?
         invalid_properties.push('invalid value for "livemode", livemode cannot be nil.')
       end
@@ -220,6 +260,7 @@ module PlinthGenerated
       return false if @country.nil?
       return false if @status.nil?
       return false if @available_balance.nil?
+      return false if @current_balance.nil?
       return false if @livemode.nil?
       return false if @created_at.nil?
       true
@@ -286,6 +327,16 @@ module PlinthGenerated
     end
 
     # Custom attribute writer method with validation
+    # @param [Object] current_balance Value to be assigned
+    def current_balance=(current_balance)
+      if current_balance.nil?
+        fail ArgumentError, 'current_balance cannot be nil'
+      end
+
+      @current_balance = current_balance
+    end
+
+    # Custom attribute writer method with validation
     # @param [Object] livemode Value to be assigned
     def livemode=(livemode)
       if livemode.nil?
@@ -315,7 +366,10 @@ module PlinthGenerated
           type == o.type &&
           country == o.country &&
           status == o.status &&
+          status_details == o.status_details &&
+          closed_at == o.closed_at &&
           available_balance == o.available_balance &&
+          current_balance == o.current_balance &&
           kyb == o.kyb &&
           livemode == o.livemode &&
           created_at == o.created_at
@@ -330,7 +384,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, type, country, status, available_balance, kyb, livemode, created_at].hash
+      [id, object, type, country, status, status_details, closed_at, available_balance, current_balance, kyb, livemode, created_at].hash
     end
 
     # Builds the object from hash

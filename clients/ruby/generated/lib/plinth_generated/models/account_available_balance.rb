@@ -15,10 +15,10 @@ require 'time'
 
 module PlinthGenerated
   class AccountAvailableBalance < ApiModelBase
-    # Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation.
+    # Integer count of the currency's minor unit (cents for USD, none for JPY).
     attr_accessor :amount
 
-    # The country's ISO 4217 currency code.
+    # ISO 4217 currency code.
     attr_accessor :currency
 
     # Attribute mapping from ruby-style variable name to JSON key.

@@ -31,7 +31,9 @@ use Date::Parse;
 use DateTime;
 
 use Plinth::Generated::Object::AccountAvailableBalance;
+use Plinth::Generated::Object::AccountCurrentBalance;
 use Plinth::Generated::Object::AccountKyb;
+use Plinth::Generated::Object::AccountStatusDetails;
 
 use base ("Class::Accessor", "Class::Data::Inheritable");
 
@@ -252,14 +254,35 @@ __PACKAGE__->method_documentation({
     'status' => {
         datatype => 'string',
         base_name => 'status',
-        description => 'Lifecycle status: &#x60;active&#x60; on creation. Open enum: &#x60;frozen&#x60; and &#x60;closed&#x60; will follow, and clients must accept values they do not know.',
+        description => 'Lifecycle status: &#x60;active&#x60; on creation, &#x60;frozen&#x60; (takes no debit and no credit) or &#x60;closed&#x60; (final). Open enum: clients must accept values they do not know.',
+        format => '',
+        read_only => '',
+            },
+    'status_details' => {
+        datatype => 'AccountStatusDetails',
+        base_name => 'status_details',
+        description => '&#x60;null&#x60; while active; why and by whom the account was frozen or closed otherwise.',
+        format => '',
+        read_only => '',
+            },
+    'closed_at' => {
+        datatype => 'string',
+        base_name => 'closed_at',
+        description => 'When the account was closed, UTC &#x60;YYYY-MM-DDTHH:MMZ&#x60;; &#x60;null&#x60; unless closed.',
         format => '',
         read_only => '',
             },
     'available_balance' => {
         datatype => 'AccountAvailableBalance',
         base_name => 'available_balance',
-        description => '',
+        description => 'What can be spent now. 0 on creation.',
+        format => '',
+        read_only => '',
+            },
+    'current_balance' => {
+        datatype => 'AccountCurrentBalance',
+        base_name => 'current_balance',
+        description => 'What the account holds. Equal to &#x60;available_balance&#x60; while there are no holds.',
         format => '',
         read_only => '',
             },
@@ -292,7 +315,10 @@ __PACKAGE__->openapi_types( {
     'type' => 'string',
     'country' => 'string',
     'status' => 'string',
+    'status_details' => 'AccountStatusDetails',
+    'closed_at' => 'string',
     'available_balance' => 'AccountAvailableBalance',
+    'current_balance' => 'AccountCurrentBalance',
     'kyb' => 'AccountKyb',
     'livemode' => 'boolean',
     'created_at' => 'string'
@@ -304,7 +330,10 @@ __PACKAGE__->attribute_map( {
     'type' => 'type',
     'country' => 'country',
     'status' => 'status',
+    'status_details' => 'status_details',
+    'closed_at' => 'closed_at',
     'available_balance' => 'available_balance',
+    'current_balance' => 'current_balance',
     'kyb' => 'kyb',
     'livemode' => 'livemode',
     'created_at' => 'created_at'

@@ -222,14 +222,14 @@ __PACKAGE__->method_documentation({
     'amount' => {
         datatype => 'int',
         base_name => 'amount',
-        description => 'Integer count of the currency&#39;s minor unit (cents for USD, none for JPY). 0 on creation.',
+        description => 'Integer count of the currency&#39;s minor unit (cents for USD, none for JPY).',
         format => '',
         read_only => '',
             },
     'currency' => {
         datatype => 'string',
         base_name => 'currency',
-        description => 'The country&#39;s ISO 4217 currency code.',
+        description => 'ISO 4217 currency code.',
         format => '',
         read_only => '',
             },

@@ -251,7 +251,7 @@ __PACKAGE__->method_documentation({
     'code' => {
         datatype => 'string',
         base_name => 'code',
-        description => 'What clients switch on. Known values: &#x60;body_malformed&#x60;, &#x60;parameter_missing&#x60;, &#x60;parameter_invalid&#x60;, &#x60;parameter_unknown&#x60;, &#x60;country_unsupported&#x60;, &#x60;api_key_missing&#x60;, &#x60;api_key_invalid&#x60;, &#x60;permission_denied&#x60;, &#x60;resource_not_found&#x60;, &#x60;route_not_found&#x60;, &#x60;method_not_allowed&#x60;, &#x60;idempotency_request_in_progress&#x60;, &#x60;body_too_large&#x60;, &#x60;media_type_unsupported&#x60;, &#x60;idempotency_key_reused&#x60;, &#x60;rate_limited&#x60;, &#x60;internal_error&#x60;, &#x60;service_unavailable&#x60;; others may be added, so treat this as an open string.',
+        description => 'What clients switch on. Known values: &#x60;body_malformed&#x60;, &#x60;parameter_missing&#x60;, &#x60;parameter_invalid&#x60;, &#x60;parameter_unknown&#x60;, &#x60;country_unsupported&#x60;, &#x60;api_key_missing&#x60;, &#x60;api_key_invalid&#x60;, &#x60;permission_denied&#x60;, &#x60;resource_not_found&#x60;, &#x60;route_not_found&#x60;, &#x60;method_not_allowed&#x60;, &#x60;idempotency_request_in_progress&#x60;, &#x60;account_frozen&#x60;, &#x60;account_closed&#x60;, &#x60;account_balance_nonzero&#x60;, &#x60;insufficient_funds&#x60;, &#x60;currency_mismatch&#x60;, &#x60;body_too_large&#x60;, &#x60;media_type_unsupported&#x60;, &#x60;idempotency_key_reused&#x60;, &#x60;rate_limited&#x60;, &#x60;internal_error&#x60;, &#x60;service_unavailable&#x60;; others may be added, so treat this as an open string.',
         format => '',
         read_only => '',
             },

@@ -20,7 +20,9 @@ import dev.plinth.client.Pair;
 
 import dev.plinth.client.model.Account;
 import dev.plinth.client.model.AccountList;
+import dev.plinth.client.model.CloseAccountRequest;
 import dev.plinth.client.model.CreateAccountRequest;
+import dev.plinth.client.model.FreezeAccountRequest;
 import dev.plinth.client.model.Problem;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -166,6 +168,141 @@ public class FintechAccountsApi {
   }
 
   /**
+   * Close an account
+   * Closing is final and needs both balances at 0. A closed account stays readable.
+   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
+   * @return Account
+   * @throws ApiException if fails to make API call
+   */
+  public Account closeAccount(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable CloseAccountRequest closeAccountRequest) throws ApiException {
+    return closeAccount(id, idempotencyKey, closeAccountRequest, null);
+  }
+
+  /**
+   * Close an account
+   * Closing is final and needs both balances at 0. A closed account stays readable.
+   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
+   * @param headers Optional headers to include in the request
+   * @return Account
+   * @throws ApiException if fails to make API call
+   */
+  public Account closeAccount(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable CloseAccountRequest closeAccountRequest, Map<String, String> headers) throws ApiException {
+    ApiResponse<Account> localVarResponse = closeAccountWithHttpInfo(id, idempotencyKey, closeAccountRequest, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Close an account
+   * Closing is final and needs both balances at 0. A closed account stays readable.
+   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
+   * @return ApiResponse&lt;Account&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Account> closeAccountWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable CloseAccountRequest closeAccountRequest) throws ApiException {
+    return closeAccountWithHttpInfo(id, idempotencyKey, closeAccountRequest, null);
+  }
+
+  /**
+   * Close an account
+   * Closing is final and needs both balances at 0. A closed account stays readable.
+   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Account&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Account> closeAccountWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable CloseAccountRequest closeAccountRequest, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = closeAccountRequestBuilder(id, idempotencyKey, closeAccountRequest, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("closeAccount", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<Account>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        Account responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<Account>() {});
+        
+
+        return new ApiResponse<Account>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder closeAccountRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable CloseAccountRequest closeAccountRequest, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'id' is set
+    if (id == null) {
+      throw new ApiException(400, "Missing the required parameter 'id' when calling closeAccount");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/v1/fintech/accounts/{id}/close"
+        .replace("{id}", ApiClient.urlEncode(id.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    if (idempotencyKey != null) {
+      localVarRequestBuilder.header("Idempotency-Key", idempotencyKey.toString());
+    }
+    localVarRequestBuilder.header("Content-Type", "application/json");
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    try {
+      byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(closeAccountRequest);
+      localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
    * Create an account
    * Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.
    * @param createAccountRequest  (required)
@@ -296,16 +433,142 @@ public class FintechAccountsApi {
   }
 
   /**
-   * List accounts, newest first
-   * 
-   * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the accounts just older than the one with this id. (optional)
-   * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
-   * @return AccountList
+   * Freeze an account
+   * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param freezeAccountRequest  (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @return Account
    * @throws ApiException if fails to make API call
    */
-  public AccountList listAccounts(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore) throws ApiException {
-    return listAccounts(limit, startingAfter, endingBefore, null);
+  public Account freezeAccount(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull FreezeAccountRequest freezeAccountRequest, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return freezeAccount(id, freezeAccountRequest, idempotencyKey, null);
+  }
+
+  /**
+   * Freeze an account
+   * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param freezeAccountRequest  (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param headers Optional headers to include in the request
+   * @return Account
+   * @throws ApiException if fails to make API call
+   */
+  public Account freezeAccount(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull FreezeAccountRequest freezeAccountRequest, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    ApiResponse<Account> localVarResponse = freezeAccountWithHttpInfo(id, freezeAccountRequest, idempotencyKey, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Freeze an account
+   * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param freezeAccountRequest  (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @return ApiResponse&lt;Account&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Account> freezeAccountWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull FreezeAccountRequest freezeAccountRequest, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return freezeAccountWithHttpInfo(id, freezeAccountRequest, idempotencyKey, null);
+  }
+
+  /**
+   * Freeze an account
+   * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param freezeAccountRequest  (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Account&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Account> freezeAccountWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull FreezeAccountRequest freezeAccountRequest, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = freezeAccountRequestBuilder(id, freezeAccountRequest, idempotencyKey, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("freezeAccount", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<Account>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        Account responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<Account>() {});
+        
+
+        return new ApiResponse<Account>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder freezeAccountRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull FreezeAccountRequest freezeAccountRequest, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'id' is set
+    if (id == null) {
+      throw new ApiException(400, "Missing the required parameter 'id' when calling freezeAccount");
+    }
+    // verify the required parameter 'freezeAccountRequest' is set
+    if (freezeAccountRequest == null) {
+      throw new ApiException(400, "Missing the required parameter 'freezeAccountRequest' when calling freezeAccount");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/v1/fintech/accounts/{id}/freeze"
+        .replace("{id}", ApiClient.urlEncode(id.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    if (idempotencyKey != null) {
+      localVarRequestBuilder.header("Idempotency-Key", idempotencyKey.toString());
+    }
+    localVarRequestBuilder.header("Content-Type", "application/json");
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    try {
+      byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(freezeAccountRequest);
+      localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
   }
 
   /**
@@ -314,12 +577,27 @@ public class FintechAccountsApi {
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the accounts just older than the one with this id. (optional)
    * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+   * @param status Only accounts in this status. (optional)
+   * @return AccountList
+   * @throws ApiException if fails to make API call
+   */
+  public AccountList listAccounts(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status) throws ApiException {
+    return listAccounts(limit, startingAfter, endingBefore, status, null);
+  }
+
+  /**
+   * List accounts, newest first
+   * 
+   * @param limit Page size, 1–100. (optional, default to 10)
+   * @param startingAfter Return the accounts just older than the one with this id. (optional)
+   * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+   * @param status Only accounts in this status. (optional)
    * @param headers Optional headers to include in the request
    * @return AccountList
    * @throws ApiException if fails to make API call
    */
-  public AccountList listAccounts(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
-    ApiResponse<AccountList> localVarResponse = listAccountsWithHttpInfo(limit, startingAfter, endingBefore, headers);
+  public AccountList listAccounts(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, Map<String, String> headers) throws ApiException {
+    ApiResponse<AccountList> localVarResponse = listAccountsWithHttpInfo(limit, startingAfter, endingBefore, status, headers);
     return localVarResponse.getData();
   }
 
@@ -329,11 +607,12 @@ public class FintechAccountsApi {
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the accounts just older than the one with this id. (optional)
    * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+   * @param status Only accounts in this status. (optional)
    * @return ApiResponse&lt;AccountList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<AccountList> listAccountsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore) throws ApiException {
-    return listAccountsWithHttpInfo(limit, startingAfter, endingBefore, null);
+  public ApiResponse<AccountList> listAccountsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status) throws ApiException {
+    return listAccountsWithHttpInfo(limit, startingAfter, endingBefore, status, null);
   }
 
   /**
@@ -342,12 +621,13 @@ public class FintechAccountsApi {
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the accounts just older than the one with this id. (optional)
    * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+   * @param status Only accounts in this status. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;AccountList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<AccountList> listAccountsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
-    HttpRequest.Builder localVarRequestBuilder = listAccountsRequestBuilder(limit, startingAfter, endingBefore, headers);
+  public ApiResponse<AccountList> listAccountsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listAccountsRequestBuilder(limit, startingAfter, endingBefore, status, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
           localVarRequestBuilder.build(),
@@ -394,7 +674,7 @@ public class FintechAccountsApi {
     }
   }
 
-  private HttpRequest.Builder listAccountsRequestBuilder(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder listAccountsRequestBuilder(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, Map<String, String> headers) throws ApiException {
 
     HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
 
@@ -409,6 +689,8 @@ public class FintechAccountsApi {
     localVarQueryParams.addAll(ApiClient.parameterToPairs("starting_after", startingAfter));
     localVarQueryParameterBaseName = "ending_before";
     localVarQueryParams.addAll(ApiClient.parameterToPairs("ending_before", endingBefore));
+    localVarQueryParameterBaseName = "status";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("status", status));
 
     if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
       StringJoiner queryJoiner = new StringJoiner("&");
@@ -542,6 +824,131 @@ public class FintechAccountsApi {
     localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
 
     localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Unfreeze an account
+   * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @return Account
+   * @throws ApiException if fails to make API call
+   */
+  public Account unfreezeAccount(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return unfreezeAccount(id, idempotencyKey, null);
+  }
+
+  /**
+   * Unfreeze an account
+   * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param headers Optional headers to include in the request
+   * @return Account
+   * @throws ApiException if fails to make API call
+   */
+  public Account unfreezeAccount(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    ApiResponse<Account> localVarResponse = unfreezeAccountWithHttpInfo(id, idempotencyKey, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Unfreeze an account
+   * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @return ApiResponse&lt;Account&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Account> unfreezeAccountWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return unfreezeAccountWithHttpInfo(id, idempotencyKey, null);
+  }
+
+  /**
+   * Unfreeze an account
+   * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Account&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Account> unfreezeAccountWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = unfreezeAccountRequestBuilder(id, idempotencyKey, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("unfreezeAccount", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<Account>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        Account responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<Account>() {});
+        
+
+        return new ApiResponse<Account>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder unfreezeAccountRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'id' is set
+    if (id == null) {
+      throw new ApiException(400, "Missing the required parameter 'id' when calling unfreezeAccount");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/v1/fintech/accounts/{id}/unfreeze"
+        .replace("{id}", ApiClient.urlEncode(id.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    if (idempotencyKey != null) {
+      localVarRequestBuilder.header("Idempotency-Key", idempotencyKey.toString());
+    }
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.noBody());
     if (memberVarReadTimeout != null) {
       localVarRequestBuilder.timeout(memberVarReadTimeout);
     }

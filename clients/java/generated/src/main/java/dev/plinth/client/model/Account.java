@@ -25,7 +25,9 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.plinth.client.model.AccountAvailableBalance;
+import dev.plinth.client.model.AccountCurrentBalance;
 import dev.plinth.client.model.AccountKyb;
+import dev.plinth.client.model.AccountStatusDetails;
 import java.util.Arrays;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -40,7 +42,10 @@ import dev.plinth.client.ApiClient;
   Account.JSON_PROPERTY_TYPE,
   Account.JSON_PROPERTY_COUNTRY,
   Account.JSON_PROPERTY_STATUS,
+  Account.JSON_PROPERTY_STATUS_DETAILS,
+  Account.JSON_PROPERTY_CLOSED_AT,
   Account.JSON_PROPERTY_AVAILABLE_BALANCE,
+  Account.JSON_PROPERTY_CURRENT_BALANCE,
   Account.JSON_PROPERTY_KYB,
   Account.JSON_PROPERTY_LIVEMODE,
   Account.JSON_PROPERTY_CREATED_AT
@@ -67,9 +72,21 @@ public class Account {
   @javax.annotation.Nonnull
   private String status;
 
+  public static final String JSON_PROPERTY_STATUS_DETAILS = "status_details";
+  @javax.annotation.Nullable
+  private AccountStatusDetails statusDetails;
+
+  public static final String JSON_PROPERTY_CLOSED_AT = "closed_at";
+  @javax.annotation.Nullable
+  private String closedAt;
+
   public static final String JSON_PROPERTY_AVAILABLE_BALANCE = "available_balance";
   @javax.annotation.Nonnull
   private AccountAvailableBalance availableBalance;
+
+  public static final String JSON_PROPERTY_CURRENT_BALANCE = "current_balance";
+  @javax.annotation.Nonnull
+  private AccountCurrentBalance currentBalance;
 
   public static final String JSON_PROPERTY_KYB = "kyb";
   @javax.annotation.Nullable
@@ -188,7 +205,7 @@ public class Account {
   }
 
   /**
-   * Lifecycle status: &#x60;active&#x60; on creation. Open enum: &#x60;frozen&#x60; and &#x60;closed&#x60; will follow, and clients must accept values they do not know.
+   * Lifecycle status: &#x60;active&#x60; on creation, &#x60;frozen&#x60; (takes no debit and no credit) or &#x60;closed&#x60; (final). Open enum: clients must accept values they do not know.
    * @return status
    */
   @javax.annotation.Nonnull
@@ -206,13 +223,61 @@ public class Account {
   }
 
 
+  public Account statusDetails(@javax.annotation.Nullable AccountStatusDetails statusDetails) {
+    this.statusDetails = statusDetails;
+    return this;
+  }
+
+  /**
+   * &#x60;null&#x60; while active; why and by whom the account was frozen or closed otherwise.
+   * @return statusDetails
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_STATUS_DETAILS, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public AccountStatusDetails getStatusDetails() {
+    return statusDetails;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_STATUS_DETAILS, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setStatusDetails(@javax.annotation.Nullable AccountStatusDetails statusDetails) {
+    this.statusDetails = statusDetails;
+  }
+
+
+  public Account closedAt(@javax.annotation.Nullable String closedAt) {
+    this.closedAt = closedAt;
+    return this;
+  }
+
+  /**
+   * When the account was closed, UTC &#x60;YYYY-MM-DDTHH:MMZ&#x60;; &#x60;null&#x60; unless closed.
+   * @return closedAt
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_CLOSED_AT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getClosedAt() {
+    return closedAt;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_CLOSED_AT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setClosedAt(@javax.annotation.Nullable String closedAt) {
+    this.closedAt = closedAt;
+  }
+
+
   public Account availableBalance(@javax.annotation.Nonnull AccountAvailableBalance availableBalance) {
     this.availableBalance = availableBalance;
     return this;
   }
 
   /**
-   * Get availableBalance
+   * What can be spent now. 0 on creation.
    * @return availableBalance
    */
   @javax.annotation.Nonnull
@@ -227,6 +292,30 @@ public class Account {
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
   public void setAvailableBalance(@javax.annotation.Nonnull AccountAvailableBalance availableBalance) {
     this.availableBalance = availableBalance;
+  }
+
+
+  public Account currentBalance(@javax.annotation.Nonnull AccountCurrentBalance currentBalance) {
+    this.currentBalance = currentBalance;
+    return this;
+  }
+
+  /**
+   * What the account holds. Equal to &#x60;available_balance&#x60; while there are no holds.
+   * @return currentBalance
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_CURRENT_BALANCE, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public AccountCurrentBalance getCurrentBalance() {
+    return currentBalance;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_CURRENT_BALANCE, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setCurrentBalance(@javax.annotation.Nonnull AccountCurrentBalance currentBalance) {
+    this.currentBalance = currentBalance;
   }
 
 
@@ -319,7 +408,10 @@ public class Account {
         Objects.equals(this.type, account.type) &&
         Objects.equals(this.country, account.country) &&
         Objects.equals(this.status, account.status) &&
+        Objects.equals(this.statusDetails, account.statusDetails) &&
+        Objects.equals(this.closedAt, account.closedAt) &&
         Objects.equals(this.availableBalance, account.availableBalance) &&
+        Objects.equals(this.currentBalance, account.currentBalance) &&
         Objects.equals(this.kyb, account.kyb) &&
         Objects.equals(this.livemode, account.livemode) &&
         Objects.equals(this.createdAt, account.createdAt);
@@ -327,7 +419,7 @@ public class Account {
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, type, country, status, availableBalance, kyb, livemode, createdAt);
+    return Objects.hash(id, _object, type, country, status, statusDetails, closedAt, availableBalance, currentBalance, kyb, livemode, createdAt);
   }
 
   @Override
@@ -339,7 +431,10 @@ public class Account {
     sb.append("    type: ").append(toIndentedString(type)).append("\n");
     sb.append("    country: ").append(toIndentedString(country)).append("\n");
     sb.append("    status: ").append(toIndentedString(status)).append("\n");
+    sb.append("    statusDetails: ").append(toIndentedString(statusDetails)).append("\n");
+    sb.append("    closedAt: ").append(toIndentedString(closedAt)).append("\n");
     sb.append("    availableBalance: ").append(toIndentedString(availableBalance)).append("\n");
+    sb.append("    currentBalance: ").append(toIndentedString(currentBalance)).append("\n");
     sb.append("    kyb: ").append(toIndentedString(kyb)).append("\n");
     sb.append("    livemode: ").append(toIndentedString(livemode)).append("\n");
     sb.append("    createdAt: ").append(toIndentedString(createdAt)).append("\n");
@@ -412,9 +507,24 @@ public class Account {
       joiner.add(String.format(java.util.Locale.ROOT, "%sstatus%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getStatus()))));
     }
 
+    // add `status_details` to the URL query string
+    if (getStatusDetails() != null) {
+      joiner.add(getStatusDetails().toUrlQueryString(prefix + "status_details" + suffix));
+    }
+
+    // add `closed_at` to the URL query string
+    if (getClosedAt() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sclosed_at%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getClosedAt()))));
+    }
+
     // add `available_balance` to the URL query string
     if (getAvailableBalance() != null) {
       joiner.add(getAvailableBalance().toUrlQueryString(prefix + "available_balance" + suffix));
+    }
+
+    // add `current_balance` to the URL query string
+    if (getCurrentBalance() != null) {
+      joiner.add(getCurrentBalance().toUrlQueryString(prefix + "current_balance" + suffix));
     }
 
     // add `kyb` to the URL query string

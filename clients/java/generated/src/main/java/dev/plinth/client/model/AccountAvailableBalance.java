@@ -55,7 +55,7 @@ public class AccountAvailableBalance {
   }
 
   /**
-   * Integer count of the currency&#39;s minor unit (cents for USD, none for JPY). 0 on creation.
+   * Integer count of the currency&#39;s minor unit (cents for USD, none for JPY).
    * @return amount
    */
   @javax.annotation.Nonnull
@@ -79,7 +79,7 @@ public class AccountAvailableBalance {
   }
 
   /**
-   * The country&#39;s ISO 4217 currency code.
+   * ISO 4217 currency code.
    * @return currency
    */
   @javax.annotation.Nonnull

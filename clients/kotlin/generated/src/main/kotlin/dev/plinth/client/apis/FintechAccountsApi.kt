@@ -29,7 +29,9 @@ import okhttp3.HttpUrl
 
 import dev.plinth.client.models.Account
 import dev.plinth.client.models.AccountList
+import dev.plinth.client.models.CloseAccountRequest
 import dev.plinth.client.models.CreateAccountRequest
+import dev.plinth.client.models.FreezeAccountRequest
 import dev.plinth.client.models.Problem
 
 import com.fasterxml.jackson.annotation.JsonProperty
@@ -54,6 +56,87 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
         val defaultBasePath: String by lazy {
             System.getProperties().getProperty(ApiClient.BASE_URL_KEY, "http://127.0.0.1:8080")
         }
+    }
+
+    /**
+     * POST /v1/fintech/accounts/{id}/close
+     * Close an account
+     * Closing is final and needs both balances at 0. A closed account stays readable.
+     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
+     * @return Account
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     * @throws UnsupportedOperationException If the API returns an informational or redirection response
+     * @throws ClientException If the API returns a client error response
+     * @throws ServerException If the API returns a server error response
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
+    fun closeAccount(id: kotlin.String, idempotencyKey: kotlin.String? = null, closeAccountRequest: CloseAccountRequest? = null) : Account {
+        val localVarResponse = closeAccountWithHttpInfo(id = id, idempotencyKey = idempotencyKey, closeAccountRequest = closeAccountRequest)
+
+        return when (localVarResponse.responseType) {
+            ResponseType.Success -> (localVarResponse as Success<*>).data as Account
+            ResponseType.Informational -> throw UnsupportedOperationException("Client does not support Informational responses.")
+            ResponseType.Redirection -> throw UnsupportedOperationException("Client does not support Redirection responses.")
+            ResponseType.ClientError -> {
+                val localVarError = localVarResponse as ClientError<*>
+                throw ClientException("Client error : ${localVarError.statusCode} ${localVarError.message.orEmpty()}", localVarError.statusCode, localVarResponse)
+            }
+            ResponseType.ServerError -> {
+                val localVarError = localVarResponse as ServerError<*>
+                throw ServerException("Server error : ${localVarError.statusCode} ${localVarError.message.orEmpty()} ${localVarError.body}", localVarError.statusCode, localVarResponse)
+            }
+        }
+    }
+
+    /**
+     * POST /v1/fintech/accounts/{id}/close
+     * Close an account
+     * Closing is final and needs both balances at 0. A closed account stays readable.
+     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
+     * @return ApiResponse<Account?>
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class)
+    fun closeAccountWithHttpInfo(id: kotlin.String, idempotencyKey: kotlin.String?, closeAccountRequest: CloseAccountRequest?) : ApiResponse<Account?> {
+        val localVariableConfig = closeAccountRequestConfig(id = id, idempotencyKey = idempotencyKey, closeAccountRequest = closeAccountRequest)
+
+        return request<CloseAccountRequest, Account>(
+            localVariableConfig
+        )
+    }
+
+    /**
+     * To obtain the request config of the operation closeAccount
+     *
+     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
+     * @return RequestConfig
+     */
+    fun closeAccountRequestConfig(id: kotlin.String, idempotencyKey: kotlin.String?, closeAccountRequest: CloseAccountRequest?) : RequestConfig<CloseAccountRequest> {
+        val localVariableBody = closeAccountRequest
+        val localVariableQuery: MultiValueMap = mutableMapOf()
+        val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
+        localVariableHeaders["Content-Type"] = "application/json"
+        localVariableHeaders["Accept"] = "application/json, application/problem+json"
+        idempotencyKey?.apply { localVariableHeaders["Idempotency-Key"] = this.toString() }
+
+        return RequestConfig(
+            method = RequestMethod.POST,
+            path = "/v1/fintech/accounts/{id}/close".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
+            query = localVariableQuery,
+            headers = localVariableHeaders,
+            requiresAuthentication = true,
+            body = localVariableBody
+        )
     }
 
     /**
@@ -135,12 +218,113 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     }
 
     /**
+     * POST /v1/fintech/accounts/{id}/freeze
+     * Freeze an account
+     * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param freezeAccountRequest 
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return Account
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     * @throws UnsupportedOperationException If the API returns an informational or redirection response
+     * @throws ClientException If the API returns a client error response
+     * @throws ServerException If the API returns a server error response
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
+    fun freezeAccount(id: kotlin.String, freezeAccountRequest: FreezeAccountRequest, idempotencyKey: kotlin.String? = null) : Account {
+        val localVarResponse = freezeAccountWithHttpInfo(id = id, freezeAccountRequest = freezeAccountRequest, idempotencyKey = idempotencyKey)
+
+        return when (localVarResponse.responseType) {
+            ResponseType.Success -> (localVarResponse as Success<*>).data as Account
+            ResponseType.Informational -> throw UnsupportedOperationException("Client does not support Informational responses.")
+            ResponseType.Redirection -> throw UnsupportedOperationException("Client does not support Redirection responses.")
+            ResponseType.ClientError -> {
+                val localVarError = localVarResponse as ClientError<*>
+                throw ClientException("Client error : ${localVarError.statusCode} ${localVarError.message.orEmpty()}", localVarError.statusCode, localVarResponse)
+            }
+            ResponseType.ServerError -> {
+                val localVarError = localVarResponse as ServerError<*>
+                throw ServerException("Server error : ${localVarError.statusCode} ${localVarError.message.orEmpty()} ${localVarError.body}", localVarError.statusCode, localVarResponse)
+            }
+        }
+    }
+
+    /**
+     * POST /v1/fintech/accounts/{id}/freeze
+     * Freeze an account
+     * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param freezeAccountRequest 
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return ApiResponse<Account?>
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class)
+    fun freezeAccountWithHttpInfo(id: kotlin.String, freezeAccountRequest: FreezeAccountRequest, idempotencyKey: kotlin.String?) : ApiResponse<Account?> {
+        val localVariableConfig = freezeAccountRequestConfig(id = id, freezeAccountRequest = freezeAccountRequest, idempotencyKey = idempotencyKey)
+
+        return request<FreezeAccountRequest, Account>(
+            localVariableConfig
+        )
+    }
+
+    /**
+     * To obtain the request config of the operation freezeAccount
+     *
+     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param freezeAccountRequest 
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return RequestConfig
+     */
+    fun freezeAccountRequestConfig(id: kotlin.String, freezeAccountRequest: FreezeAccountRequest, idempotencyKey: kotlin.String?) : RequestConfig<FreezeAccountRequest> {
+        val localVariableBody = freezeAccountRequest
+        val localVariableQuery: MultiValueMap = mutableMapOf()
+        val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
+        localVariableHeaders["Content-Type"] = "application/json"
+        localVariableHeaders["Accept"] = "application/json, application/problem+json"
+        idempotencyKey?.apply { localVariableHeaders["Idempotency-Key"] = this.toString() }
+
+        return RequestConfig(
+            method = RequestMethod.POST,
+            path = "/v1/fintech/accounts/{id}/freeze".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
+            query = localVariableQuery,
+            headers = localVariableHeaders,
+            requiresAuthentication = true,
+            body = localVariableBody
+        )
+    }
+
+    /**
+     * enum for parameter status
+     */
+     enum class StatusListAccounts(val value: kotlin.String) {
+         @JsonProperty(value = "active") active("active"),
+         @JsonProperty(value = "frozen") frozen("frozen"),
+         @JsonProperty(value = "closed") closed("closed"),
+         @JsonProperty(value = "unknown_default_open_api") unknown_default_open_api("unknown_default_open_api");
+
+        /**
+         * Override [toString()] to avoid using the enum variable name as the value, and instead use
+         * the actual value defined in the API spec file.
+         *
+         * This solves a problem when the variable name and its value are different, and ensures that
+         * the client sends the correct enum values to the server always.
+         */
+        override fun toString(): kotlin.String = "$value"
+     }
+
+    /**
      * GET /v1/fintech/accounts
      * List accounts, newest first
      * 
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the accounts just older than the one with this id. (optional)
      * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+     * @param status Only accounts in this status. (optional)
      * @return AccountList
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -150,8 +334,8 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
-    fun listAccounts(limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null) : AccountList {
-        val localVarResponse = listAccountsWithHttpInfo(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore)
+    fun listAccounts(limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null, status: StatusListAccounts? = null) : AccountList {
+        val localVarResponse = listAccountsWithHttpInfo(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, status = status)
 
         return when (localVarResponse.responseType) {
             ResponseType.Success -> (localVarResponse as Success<*>).data as AccountList
@@ -175,14 +359,15 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the accounts just older than the one with this id. (optional)
      * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+     * @param status Only accounts in this status. (optional)
      * @return ApiResponse<AccountList?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class)
-    fun listAccountsWithHttpInfo(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : ApiResponse<AccountList?> {
-        val localVariableConfig = listAccountsRequestConfig(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore)
+    fun listAccountsWithHttpInfo(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: StatusListAccounts?) : ApiResponse<AccountList?> {
+        val localVariableConfig = listAccountsRequestConfig(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, status = status)
 
         return request<Unit, AccountList>(
             localVariableConfig
@@ -195,9 +380,10 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the accounts just older than the one with this id. (optional)
      * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+     * @param status Only accounts in this status. (optional)
      * @return RequestConfig
      */
-    fun listAccountsRequestConfig(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : RequestConfig<Unit> {
+    fun listAccountsRequestConfig(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: StatusListAccounts?) : RequestConfig<Unit> {
         val localVariableBody = null
         val localVariableQuery: MultiValueMap = mutableMapOf<kotlin.String, kotlin.collections.List<kotlin.String>>()
             .apply {
@@ -209,6 +395,9 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
                 }
                 if (endingBefore != null) {
                     put("ending_before", listOf(endingBefore.toString()))
+                }
+                if (status != null) {
+                    put("status", listOf(status.value))
                 }
             }
         val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
@@ -290,6 +479,83 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
         return RequestConfig(
             method = RequestMethod.GET,
             path = "/v1/fintech/accounts/{id}".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
+            query = localVariableQuery,
+            headers = localVariableHeaders,
+            requiresAuthentication = true,
+            body = localVariableBody
+        )
+    }
+
+    /**
+     * POST /v1/fintech/accounts/{id}/unfreeze
+     * Unfreeze an account
+     * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return Account
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     * @throws UnsupportedOperationException If the API returns an informational or redirection response
+     * @throws ClientException If the API returns a client error response
+     * @throws ServerException If the API returns a server error response
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
+    fun unfreezeAccount(id: kotlin.String, idempotencyKey: kotlin.String? = null) : Account {
+        val localVarResponse = unfreezeAccountWithHttpInfo(id = id, idempotencyKey = idempotencyKey)
+
+        return when (localVarResponse.responseType) {
+            ResponseType.Success -> (localVarResponse as Success<*>).data as Account
+            ResponseType.Informational -> throw UnsupportedOperationException("Client does not support Informational responses.")
+            ResponseType.Redirection -> throw UnsupportedOperationException("Client does not support Redirection responses.")
+            ResponseType.ClientError -> {
+                val localVarError = localVarResponse as ClientError<*>
+                throw ClientException("Client error : ${localVarError.statusCode} ${localVarError.message.orEmpty()}", localVarError.statusCode, localVarResponse)
+            }
+            ResponseType.ServerError -> {
+                val localVarError = localVarResponse as ServerError<*>
+                throw ServerException("Server error : ${localVarError.statusCode} ${localVarError.message.orEmpty()} ${localVarError.body}", localVarError.statusCode, localVarResponse)
+            }
+        }
+    }
+
+    /**
+     * POST /v1/fintech/accounts/{id}/unfreeze
+     * Unfreeze an account
+     * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return ApiResponse<Account?>
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class)
+    fun unfreezeAccountWithHttpInfo(id: kotlin.String, idempotencyKey: kotlin.String?) : ApiResponse<Account?> {
+        val localVariableConfig = unfreezeAccountRequestConfig(id = id, idempotencyKey = idempotencyKey)
+
+        return request<Unit, Account>(
+            localVariableConfig
+        )
+    }
+
+    /**
+     * To obtain the request config of the operation unfreezeAccount
+     *
+     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return RequestConfig
+     */
+    fun unfreezeAccountRequestConfig(id: kotlin.String, idempotencyKey: kotlin.String?) : RequestConfig<Unit> {
+        val localVariableBody = null
+        val localVariableQuery: MultiValueMap = mutableMapOf()
+        val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
+        localVariableHeaders["Accept"] = "application/json, application/problem+json"
+        idempotencyKey?.apply { localVariableHeaders["Idempotency-Key"] = this.toString() }
+
+        return RequestConfig(
+            method = RequestMethod.POST,
+            path = "/v1/fintech/accounts/{id}/unfreeze".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
             query = localVariableQuery,
             headers = localVariableHeaders,
             requiresAuthentication = true,

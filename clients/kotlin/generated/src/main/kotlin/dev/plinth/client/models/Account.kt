@@ -24,7 +24,9 @@
 package dev.plinth.client.models
 
 import dev.plinth.client.models.AccountAvailableBalance
+import dev.plinth.client.models.AccountCurrentBalance
 import dev.plinth.client.models.AccountKyb
+import dev.plinth.client.models.AccountStatusDetails
 
 import com.fasterxml.jackson.annotation.JsonEnumDefaultValue
 import com.fasterxml.jackson.annotation.JsonProperty
@@ -36,8 +38,11 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param `object` Known values: `fintech.account`; others may be added, so treat this as an open string.
  * @param type Kind of account, e.g. `business`.
  * @param country ISO 3166-1 alpha-2 code.
- * @param status Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must accept values they do not know.
- * @param availableBalance 
+ * @param status Lifecycle status: `active` on creation, `frozen` (takes no debit and no credit) or `closed` (final). Open enum: clients must accept values they do not know.
+ * @param statusDetails `null` while active; why and by whom the account was frozen or closed otherwise.
+ * @param closedAt When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.
+ * @param availableBalance What can be spent now. 0 on creation.
+ * @param currentBalance What the account holds. Equal to `available_balance` while there are no holds.
  * @param kyb Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
  * @param livemode `true` for live objects, `false` for sandbox ones.
  * @param createdAt Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.
@@ -66,14 +71,30 @@ data class Account (
     @get:JsonProperty("country")
     val country: kotlin.String,
 
-    /* Lifecycle status: `active` on creation. Open enum: `frozen` and `closed` will follow, and clients must accept values they do not know. */
+    /* Lifecycle status: `active` on creation, `frozen` (takes no debit and no credit) or `closed` (final). Open enum: clients must accept values they do not know. */
     @param:JsonProperty("status")
     @get:JsonProperty("status")
     val status: kotlin.String,
 
+    /* `null` while active; why and by whom the account was frozen or closed otherwise. */
+    @param:JsonProperty("status_details")
+    @get:JsonProperty("status_details")
+    val statusDetails: AccountStatusDetails?,
+
+    /* When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed. */
+    @param:JsonProperty("closed_at")
+    @get:JsonProperty("closed_at")
+    val closedAt: kotlin.String?,
+
+    /* What can be spent now. 0 on creation. */
     @param:JsonProperty("available_balance")
     @get:JsonProperty("available_balance")
     val availableBalance: AccountAvailableBalance,
+
+    /* What the account holds. Equal to `available_balance` while there are no holds. */
+    @param:JsonProperty("current_balance")
+    @get:JsonProperty("current_balance")
+    val currentBalance: AccountCurrentBalance,
 
     /* Business verification data as given, with only the last four digits of the EIN; `null` when none was given. */
     @param:JsonProperty("kyb")

@@ -30,19 +30,19 @@ import com.fasterxml.jackson.annotation.JsonProperty
 /**
  * 
  *
- * @param amount Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation.
- * @param currency The country's ISO 4217 currency code.
+ * @param amount Integer count of the currency's minor unit (cents for USD, none for JPY).
+ * @param currency ISO 4217 currency code.
  */
 
 
 data class AccountAvailableBalance (
 
-    /* Integer count of the currency's minor unit (cents for USD, none for JPY). 0 on creation. */
+    /* Integer count of the currency's minor unit (cents for USD, none for JPY). */
     @param:JsonProperty("amount")
     @get:JsonProperty("amount")
     val amount: kotlin.Long,
 
-    /* The country's ISO 4217 currency code. */
+    /* ISO 4217 currency code. */
     @param:JsonProperty("currency")
     @get:JsonProperty("currency")
     val currency: kotlin.String

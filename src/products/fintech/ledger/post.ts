@@ -1,0 +1,65 @@
+import { sql } from 'kysely';
+import type { Trx } from '../../../db/database.ts';
+import { newId } from '../../../platform/kit/ids.ts';
+import type { LedgerJournalsTable } from '../tables.ts';
+import { toAmount } from './amount.ts';
+
+export interface Line {
+  accountId: string;
+  /** Signed minor units: negative takes money out of the account. */
+  amount: number;
+}
+
+export interface Posted {
+  entryId: string;
+  accountId: string;
+  amount: number;
+  balanceAfter: number;
+}
+
+/** A journal's lines must balance: at least two, none zero, summing to 0. A breach is a bug, never a client error. */
+function assertBalanced(lines: Line[]): void {
+  const sum = lines.reduce((total, line) => total + BigInt(line.amount), 0n);
+  if (lines.length < 2 || sum !== 0n || lines.some((l) => l.amount === 0 || !Number.isSafeInteger(l.amount)))
+    throw new Error('ledger: a journal needs two or more non-zero lines summing to 0');
+}
+
+/**
+ * Posts one journal inside the caller's write transaction: the journal row, each line's balance update (in
+ * ascending account id order, the one lock order every writer uses, so PostgreSQL never deadlocks) and its entry.
+ * The caller has already checked status and funds under its locks; the guarded update below is the second line of
+ * defence and the CHECK constraint on ledger_accounts the third.
+ */
+export async function postJournal(trx: Trx, journal: LedgerJournalsTable, lines: Line[]): Promise<Posted[]> {
+  assertBalanced(lines);
+  await trx.insertInto('ledger_journals').values(journal).execute();
+  const posted: Posted[] = [];
+  for (const line of [...lines].sort((a, b) => (a.accountId < b.accountId ? -1 : 1))) {
+    const row = await trx
+      .updateTable('ledger_accounts')
+      .set({ balance: sql`balance + ${line.amount}`, entry_count: sql`entry_count + 1` })
+      .where('id', '=', line.accountId)
+      .where('currency', '=', journal.currency)
+      .where(sql<boolean>`(kind = 'system' or balance + ${line.amount} >= 0)`)
+      .returning(['balance', 'entry_count'])
+      .executeTakeFirst();
+    if (row === undefined) throw new Error(`ledger: line on ${line.accountId} refused (currency or funds)`);
+    const entry = {
+      id: newId('txn'),
+      journal_id: journal.id,
+      account_id: line.accountId,
+      amount: line.amount,
+      balance_after: row.balance,
+      account_seq: row.entry_count,
+      created_at: journal.created_at,
+    };
+    await trx.insertInto('ledger_entries').values(entry).execute();
+    posted.push({
+      entryId: entry.id,
+      accountId: line.accountId,
+      amount: line.amount,
+      balanceAfter: toAmount(row.balance),
+    });
+  }
+  return posted;
+}

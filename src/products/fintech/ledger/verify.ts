@@ -1,0 +1,89 @@
+import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../../db/database.ts';
+
+/** One invariant of the ledger (CONTRACT §10): how many things it looked at, and every breach it found. */
+export interface LedgerCheck {
+  name: string;
+  checked: number;
+  violations: string[];
+}
+
+type Row = Record<string, unknown>;
+type Read = (query: RawBuilder<Row>) => Promise<Row[]>;
+
+// Sums are compared inside the database and only ever read as text: a broken ledger may hold totals that a
+// JavaScript number cannot represent, and the report must still be exact.
+const CHECKS: { name: string; count: RawBuilder<Row>; breaches: RawBuilder<Row> }[] = [
+  {
+    name: 'every journal has two or more entries summing to 0',
+    count: sql`select count(*) as n from ledger_journals`,
+    breaches: sql`select j.id, count(e.id) as entries, cast(coalesce(sum(e.amount), 0) as text) as total
+      from ledger_journals j left join ledger_entries e on e.journal_id = j.id
+      group by j.id having count(e.id) < 2 or coalesce(sum(e.amount), 0) <> 0`,
+  },
+  {
+    name: "every entry is in its journal's currency",
+    count: sql`select count(*) as n from ledger_entries`,
+    breaches: sql`select e.id, a.currency as account_currency, j.currency as journal_currency
+      from ledger_entries e join ledger_journals j on j.id = e.journal_id join ledger_accounts a on a.id = e.account_id
+      where a.currency <> j.currency`,
+  },
+  {
+    name: "every entry's balance_after is the previous balance_after plus its amount, in ledger order",
+    count: sql`select count(*) as n from ledger_entries`,
+    breaches: sql`select id, account_id from (
+        select id, account_id, amount, balance_after, account_seq,
+          lag(balance_after) over (partition by account_id order by account_seq) as previous,
+          row_number() over (partition by account_id order by account_seq) as position
+        from ledger_entries) x
+      where balance_after - amount <> coalesce(previous, 0) or account_seq <> position`,
+  },
+  {
+    name: "every account's balance = the sum of its entries = its last balance_after; no customer below 0",
+    count: sql`select count(*) as n from ledger_accounts`,
+    breaches: sql`select a.id, cast(a.balance as text) as balance, cast(coalesce(s.total, 0) as text) as entries_sum,
+        cast(l.balance_after as text) as last_balance_after
+      from ledger_accounts a
+      left join (select account_id, sum(amount) as total, count(*) as n, max(account_seq) as last_seq
+        from ledger_entries group by account_id) s on s.account_id = a.id
+      left join ledger_entries l on l.account_id = a.id and l.account_seq = s.last_seq
+      where a.balance <> coalesce(s.total, 0) or a.balance <> coalesce(l.balance_after, 0)
+        or a.entry_count <> coalesce(s.n, 0) or (a.kind = 'customer' and a.balance < 0)`,
+  },
+  {
+    name: 'every currency totals 0 over all accounts, system ones included (per org and mode)',
+    count: sql`select count(*) as n from (select distinct org_id, mode, currency from ledger_accounts) c`,
+    breaches: sql`select org_id, mode, currency, cast(sum(balance) as text) as total from ledger_accounts
+      group by org_id, mode, currency having sum(balance) <> 0`,
+  },
+];
+
+async function runChecks(read: Read): Promise<LedgerCheck[]> {
+  const results: LedgerCheck[] = [];
+  for (const check of CHECKS) {
+    const [count] = await read(check.count);
+    const breaches = await read(check.breaches);
+    results.push({
+      name: check.name,
+      checked: Number(count?.n ?? 0),
+      violations: breaches.map((row) => JSON.stringify(row)),
+    });
+  }
+  return results;
+}
+
+/**
+ * Checks every invariant of the ledger against one consistent snapshot (REPEATABLE READ on PostgreSQL; on SQLite
+ * a read transaction is a snapshot already), so that it can run while money moves.
+ */
+export function verifyLedger(db: Db): Promise<LedgerCheck[]> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const transaction = postgres ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
+  return transaction.execute((trx) => runChecks(async (query) => (await query.execute(trx)).rows));
+}
+
+/** The value of `plinth_ledger_invariant_violations`: 0 on a sound ledger. */
+export async function countLedgerViolations(db: Db): Promise<number> {
+  const checks = await verifyLedger(db);
+  return checks.reduce((total, check) => total + check.violations.length, 0);
+}

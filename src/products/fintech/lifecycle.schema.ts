@@ -1,0 +1,40 @@
+import { type Static, Type } from 'typebox';
+import { StringEnum } from '../../platform/kit/schema.ts';
+
+/** Requests that change an account's status (CONTRACT §9). */
+
+export const FREEZE_REASONS = ['suspected_fraud', 'compliance_review', 'customer_request', 'other'] as const;
+export const CLOSE_REASONS = ['customer_request', 'fraud', 'compliance', 'other'] as const;
+
+const Note = Type.String({
+  maxLength: 500,
+  description: 'Free text kept with the change, up to 500 characters.',
+  examples: ['KYB documents requested on 2026-11-20'],
+});
+
+export const FreezeBody = Type.Object(
+  {
+    reason: StringEnum(FREEZE_REASONS, { description: 'Why the account is frozen.' }),
+    note: Type.Optional(Note),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ reason: 'compliance_review', note: 'KYB documents requested on 2026-11-20' }],
+  },
+);
+export type FreezeBody = Static<typeof FreezeBody>;
+
+export const UnfreezeBody = Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.' });
+
+export const CloseBody = Type.Object(
+  {
+    reason: Type.Optional(StringEnum(CLOSE_REASONS, { description: 'Why the account is closed; `other` if absent.' })),
+    note: Type.Optional(Note),
+  },
+  {
+    additionalProperties: false,
+    description: 'No body, `{}`, or a reason.',
+    examples: [{ reason: 'customer_request' }],
+  },
+);
+export type CloseBody = Static<typeof CloseBody>;

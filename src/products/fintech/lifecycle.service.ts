@@ -1,0 +1,82 @@
+import type { Trx } from '../../db/database.ts';
+import { ApiError } from '../../platform/http/errors.ts';
+import type { Principal } from '../../platform/keys/principal.ts';
+import { isIdOf } from '../../platform/kit/ids.ts';
+import { storedTime } from '../../platform/kit/time.ts';
+import { type AccountRow, lockAccounts, updateStatus } from './accounts.repository.ts';
+import type { Account } from './accounts.schema.ts';
+import type { AccountsDeps } from './accounts.service.ts';
+import { accountFromRow } from './accounts.view.ts';
+import { toAmount } from './ledger/amount.ts';
+import type { CloseBody, FreezeBody } from './lifecycle.schema.ts';
+import type { AccountsTable } from './tables.ts';
+
+/** Who asks: an API key (`api`) or the operator CLI (`operator`), whose freeze no API key can lift. */
+export type Actor = 'api' | 'operator';
+
+export type LifecycleAction =
+  | { kind: 'freeze'; reason: string; note?: string | undefined }
+  | { kind: 'unfreeze' }
+  | { kind: 'close'; reason?: string | undefined; note?: string | undefined };
+
+type StatusChange = Pick<AccountsTable, 'status' | 'status_reason' | 'status_note' | 'status_actor' | 'closed_at'>;
+
+export function accountNotFound(id: string): ApiError {
+  return new ApiError('resource_not_found', `No such account: ${id.slice(0, 64)}`, { param: 'id' });
+}
+
+/** The change an action makes, or null when the account is already in the state asked for (200, unchanged). */
+function decide(row: AccountRow, action: LifecycleAction, actor: Actor, now: Date): StatusChange | null {
+  if (row.status === 'closed') {
+    if (action.kind === 'close') return null;
+    throw new ApiError('account_closed', `Account ${row.id} is closed; a closed account never changes again.`);
+  }
+  if (action.kind === 'freeze') {
+    if (row.status === 'frozen') return null;
+    const details = { status_reason: action.reason, status_note: action.note ?? null, status_actor: actor };
+    return { status: 'frozen', ...details, closed_at: null };
+  }
+  if (action.kind === 'unfreeze') {
+    if (row.status === 'active') return null;
+    if (row.status_actor === 'operator' && actor === 'api')
+      throw new ApiError('permission_denied', 'The operator froze this account; only the operator can unfreeze it.');
+    return { status: 'active', status_reason: null, status_note: null, status_actor: null, closed_at: null };
+  }
+  const balance = toAmount(row.balance);
+  if (balance !== 0)
+    throw new ApiError(
+      'account_balance_nonzero',
+      `Account ${row.id} holds ${balance} ${row.currency} (minor units); both balances must be 0 to close it.`,
+    );
+  const details = { status_reason: action.reason ?? 'other', status_note: action.note ?? null, status_actor: actor };
+  return { status: 'closed', ...details, closed_at: storedTime(now) };
+}
+
+/**
+ * Freeze, unfreeze or close, checked and written in one write transaction under the account's row lock, so a
+ * concurrent transfer either lands before the change or sees it. `owner` null: the operator, who sees every org.
+ */
+export async function changeStatus(
+  deps: AccountsDeps,
+  trx: Trx,
+  owner: Principal | null,
+  id: string,
+  action: LifecycleAction,
+): Promise<Account> {
+  if (!isIdOf('acct', id)) throw accountNotFound(id);
+  const row = (await lockAccounts(trx, owner, [id])).get(id);
+  if (row === undefined) throw accountNotFound(id);
+  const change = decide(row, action, owner === null ? 'operator' : 'api', deps.clock());
+  if (change === null) return accountFromRow(row);
+  await updateStatus(trx, id, change);
+  return accountFromRow({ ...row, ...change });
+}
+
+export const freezeAccount = (deps: AccountsDeps, trx: Trx, owner: Principal, id: string, body: FreezeBody) =>
+  changeStatus(deps, trx, owner, id, { kind: 'freeze', reason: body.reason, note: body.note });
+
+export const unfreezeAccount = (deps: AccountsDeps, trx: Trx, owner: Principal, id: string) =>
+  changeStatus(deps, trx, owner, id, { kind: 'unfreeze' });
+
+export const closeAccount = (deps: AccountsDeps, trx: Trx, owner: Principal, id: string, body: CloseBody) =>
+  changeStatus(deps, trx, owner, id, { kind: 'close', reason: body.reason, note: body.note });

@@ -1,0 +1,58 @@
+import { ApiError } from '../../platform/http/errors.ts';
+import { cleanText } from '../../platform/kit/text.ts';
+import type { AccountRow } from './accounts.repository.ts';
+import { toAmount, withinBounds } from './ledger/amount.ts';
+
+/** The checks every movement of money makes on a customer account, under its lock (CONTRACT §9, §10). */
+
+const DESCRIPTION_MAX = 200;
+
+/** Description as stored: trimmed, or null when none was given. */
+export function cleanDescription(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  const text = cleanText(raw, DESCRIPTION_MAX);
+  if (text === null)
+    throw new ApiError(
+      'parameter_invalid',
+      `description must be 1–${DESCRIPTION_MAX} characters after trimming, without control characters.`,
+      { param: 'description' },
+    );
+  return text;
+}
+
+/** A closed or frozen side moves no money; `param` names the side. */
+export function checkOpen(row: AccountRow, param: string): void {
+  if (row.status === 'closed')
+    throw new ApiError('account_closed', `${param} ${row.id} is closed; it can no longer move money.`, { param });
+  if (row.status === 'frozen')
+    throw new ApiError('account_frozen', `${param} ${row.id} is frozen; it takes no debit and no credit.`, { param });
+}
+
+export function checkCurrency(row: AccountRow, param: string, currency: string): void {
+  if (row.currency !== currency)
+    throw new ApiError(
+      'currency_mismatch',
+      `${param} ${row.id} holds ${row.currency}; this movement is in ${currency}.`,
+      { param },
+    );
+}
+
+export function checkFunds(row: AccountRow, param: string, amount: number): void {
+  const available = toAmount(row.balance);
+  if (available < amount)
+    throw new ApiError(
+      'insufficient_funds',
+      `${param} ${row.id} has ${available} ${row.currency} (minor units) available; ${amount} were asked for.`,
+      { param },
+    );
+}
+
+/** Every balance stays within ±(2^53 − 1), so that it is exact as a JSON number (see the README's Decisions). */
+export function checkCredit(balance: number, amount: number, currency: string): void {
+  if (!withinBounds(balance, amount))
+    throw new ApiError(
+      'parameter_invalid',
+      `amount would take a balance past 9007199254740991 ${currency} (minor units), the most an account holds.`,
+      { param: 'amount' },
+    );
+}

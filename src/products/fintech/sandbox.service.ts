@@ -1,0 +1,84 @@
+import type { Trx } from '../../db/database.ts';
+import { ApiError } from '../../platform/http/errors.ts';
+import type { Principal } from '../../platform/keys/principal.ts';
+import { isIdOf, newId } from '../../platform/kit/ids.ts';
+import { storedTime } from '../../platform/kit/time.ts';
+import { type AccountRow, lockAccounts } from './accounts.repository.ts';
+import { toAmount } from './ledger/amount.ts';
+import { locksRows } from './ledger/dialect.ts';
+import { postJournal } from './ledger/post.ts';
+import { ensureSystemAccount } from './ledger/system-account.ts';
+import { accountNotFound } from './lifecycle.service.ts';
+import { checkCredit, checkFunds, checkOpen, cleanDescription } from './movement.ts';
+import type { SourceType } from './tables.ts';
+import type { SimulationBody, Transaction } from './transactions.schema.ts';
+import { transactionFromRow } from './transactions.view.ts';
+import type { MoneyDeps } from './transfers.service.ts';
+
+/** The system account's balance, locked (PostgreSQL) after the customer account: the one lock order. */
+async function systemBalance(trx: Trx, id: string): Promise<number> {
+  const query = trx.selectFrom('ledger_accounts').select('balance').where('id', '=', id);
+  const row = await (locksRows(trx) ? query.forUpdate() : query).executeTakeFirstOrThrow();
+  return toAmount(row.balance);
+}
+
+/** A deposit keeps both balances in bounds; a withdrawal needs the funds. */
+async function checkAmount(trx: Trx, account: AccountRow, systemId: string, signed: number): Promise<void> {
+  if (signed < 0) return checkFunds(account, 'id', -signed);
+  checkCredit(toAmount(account.balance), signed, account.currency);
+  checkCredit(await systemBalance(trx, systemId), -signed, account.currency);
+}
+
+/**
+ * A sandbox deposit (+1) or withdrawal (−1): a journal between the account and its org's system funding account
+ * for that mode and currency, which may go negative. Sandbox keys only.
+ */
+async function simulate(
+  deps: MoneyDeps,
+  trx: Trx,
+  owner: Principal,
+  accountId: string,
+  body: SimulationBody,
+  sign: 1 | -1,
+): Promise<Transaction> {
+  if (owner.mode !== 'sandbox')
+    throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
+  const description = cleanDescription(body.description);
+  if (!isIdOf('acct', accountId)) throw accountNotFound(accountId);
+  const account = (await lockAccounts(trx, owner, [accountId])).get(accountId);
+  if (account === undefined) throw accountNotFound(accountId);
+  checkOpen(account, 'id');
+  const now = deps.clock();
+  const at = storedTime(now);
+  const systemId = await ensureSystemAccount(trx, owner.orgId, owner.mode, account.currency, at);
+  await checkAmount(trx, account, systemId, sign * body.amount);
+  const source: SourceType = sign === 1 ? 'sandbox_deposit' : 'sandbox_withdrawal';
+  const id = newId(sign === 1 ? 'sdep' : 'swd', now.getTime());
+  const journal = { id, org_id: owner.orgId, mode: owner.mode, currency: account.currency, description };
+  const posted = await postJournal(trx, { ...journal, source_type: source, created_at: at }, [
+    { accountId, amount: sign * body.amount },
+    { accountId: systemId, amount: -sign * body.amount },
+  ]);
+  const entry = posted.find((p) => p.accountId === accountId)!;
+  return transactionFromRow({
+    ...journal,
+    id: entry.entryId,
+    account_id: accountId,
+    amount: entry.amount,
+    balance_after: entry.balanceAfter,
+    created_at: at,
+    journal_id: id,
+    source_type: source,
+  });
+}
+
+export const simulateDeposit = (deps: MoneyDeps, trx: Trx, owner: Principal, accountId: string, body: SimulationBody) =>
+  simulate(deps, trx, owner, accountId, body, 1);
+
+export const simulateWithdrawal = (
+  deps: MoneyDeps,
+  trx: Trx,
+  owner: Principal,
+  accountId: string,
+  body: SimulationBody,
+) => simulate(deps, trx, owner, accountId, body, -1);

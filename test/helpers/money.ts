@@ -1,0 +1,22 @@
+import assert from 'node:assert/strict';
+import { call } from './server.ts';
+
+/** Small clients for the money tests: each asserts success and returns the body. */
+export function money(base: string, key: string) {
+  const ok = async (method: string, path: string, json?: unknown) => {
+    const reply = await call(base, method, path, { key, ...(json === undefined ? {} : { json }) });
+    assert.equal(reply.status, 200, `${method} ${path}: ${reply.text}`);
+    return reply.body;
+  };
+  return {
+    account: async (country = 'US'): Promise<string> =>
+      (await ok('POST', '/v1/fintech/accounts', { type: 'business', country })).id,
+    deposit: (id: string, amount: number) => ok('POST', `/v1/sandbox/fintech/accounts/${id}/deposits`, { amount }),
+    withdraw: (id: string, amount: number) => ok('POST', `/v1/sandbox/fintech/accounts/${id}/withdrawals`, { amount }),
+    transfer: (from: string, to: string, amount: number, currency = 'USD') =>
+      ok('POST', '/v1/fintech/transfers', { from_account_id: from, to_account_id: to, amount, currency }),
+    balance: async (id: string): Promise<number> =>
+      (await ok('GET', `/v1/fintech/accounts/${id}`)).available_balance.amount,
+    get: (path: string) => ok('GET', path),
+  };
+}

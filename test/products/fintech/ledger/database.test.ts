@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { countLedgerViolations } from '../../../../src/products/fintech/ledger/verify.ts';
+import { BACKEND } from '../../../helpers/database.ts';
+import { money } from '../../../helpers/money.ts';
+import { run } from '../../../helpers/process.ts';
+import { startServer, type TestServer } from '../../../helpers/server.ts';
+
+/** The database itself guards the ledger, whatever code (or person) talks to it. */
+describe(`the ledger's own defences in the database (${BACKEND})`, () => {
+  let server: TestServer;
+  let a: string;
+  let transferId: string;
+  const verify = () => run(['src/cli/main.ts', 'ledger', 'verify'], { DATABASE_URL: server.databaseUrl });
+  const refused = (statement: ReturnType<typeof sql>, pattern: RegExp) =>
+    assert.rejects(statement.execute(server.database.db), pattern);
+
+  before(async () => {
+    server = await startServer();
+    const m = money(server.url, await server.key('acme'));
+    const b = await m.account();
+    a = await m.account();
+    await m.deposit(a, 1000);
+    transferId = (await m.transfer(a, b, 400)).id;
+  });
+  after(() => server.close());
+
+  test('an UPDATE or DELETE of a ledger entry is refused', async () => {
+    await refused(sql`update ledger_entries set amount = amount * 2`, /append-only/);
+    await refused(sql`update ledger_entries set balance_after = 0 where account_id = ${a}`, /append-only/);
+    await refused(sql`delete from ledger_entries`, /append-only/);
+    const count = await server.database.db
+      .selectFrom('ledger_entries')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(count.n), 4);
+  });
+
+  test('journals and transfers are append-only too', async () => {
+    await refused(sql`update ledger_journals set currency = 'EUR'`, /append-only/);
+    await refused(sql`delete from ledger_journals`, /append-only/);
+    await refused(sql`update transfers set amount = 1 where id = ${transferId}`, /append-only/);
+    await refused(sql`delete from transfers`, /append-only/);
+    if (BACKEND === 'postgres') await refused(sql`truncate ledger_entries cascade`, /append-only/);
+  });
+
+  test('a CHECK constraint refuses a negative customer balance; the system account may go negative', async () => {
+    await refused(sql`update ledger_accounts set balance = -1 where id = ${a}`, /constraint|CHECK/i);
+    const system = await server.database.db
+      .selectFrom('ledger_accounts')
+      .select('balance')
+      .where('kind', '=', 'system')
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(system.balance), -1000);
+  });
+
+  test('ledger verify passes on a sound ledger and names the breach on a tampered one', async () => {
+    const ok = await verify();
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.match(ok.stdout, /every journal has two or more entries summing to 0 \(2 checked\)/);
+    assert.match(ok.stdout, /ledger verify: every invariant holds/);
+    assert.equal(await countLedgerViolations(server.database.db), 0);
+    // Balances are the one mutable money column: change one behind the ledger's back.
+    await sql`update ledger_accounts set balance = balance + 1 where id = ${a}`.execute(server.database.db);
+    try {
+      const bad = await verify();
+      assert.equal(bad.code, 1);
+      assert.match(bad.stdout, new RegExp(`VIOLATION.*\\n.*${a}`));
+      assert.match(bad.stdout, /ledger verify: FAILED/);
+      // The account's own check and its currency's total both fail.
+      assert.equal(await countLedgerViolations(server.database.db), 2);
+    } finally {
+      await sql`update ledger_accounts set balance = balance - 1 where id = ${a}`.execute(server.database.db);
+    }
+    assert.equal(await countLedgerViolations(server.database.db), 0);
+  });
+});
