@@ -14,7 +14,10 @@ describe(`the ledger's own defences in the database (${BACKEND})`, () => {
   let transferId: string;
   const verify = () => run(['src/cli/main.ts', 'ledger', 'verify'], { DATABASE_URL: server.databaseUrl });
   const refused = (statement: ReturnType<typeof sql>, pattern: RegExp) =>
-    assert.rejects(statement.execute(server.database.db), pattern);
+    assert.rejects(
+      server.database.write((trx) => statement.execute(trx)),
+      pattern,
+    );
 
   before(async () => {
     server = await startServer();
@@ -62,7 +65,9 @@ describe(`the ledger's own defences in the database (${BACKEND})`, () => {
     assert.match(ok.stdout, /ledger verify: every invariant holds/);
     assert.equal(await countLedgerViolations(server.database.db), 0);
     // Balances are the one mutable money column: change one behind the ledger's back.
-    await sql`update ledger_accounts set balance = balance + 1 where id = ${a}`.execute(server.database.db);
+    await server.database.write((trx) =>
+      sql`update ledger_accounts set balance = balance + 1 where id = ${a}`.execute(trx),
+    );
     try {
       const bad = await verify();
       assert.equal(bad.code, 1);
@@ -71,7 +76,9 @@ describe(`the ledger's own defences in the database (${BACKEND})`, () => {
       // The account's own check and its currency's total both fail.
       assert.equal(await countLedgerViolations(server.database.db), 2);
     } finally {
-      await sql`update ledger_accounts set balance = balance - 1 where id = ${a}`.execute(server.database.db);
+      await server.database.write((trx) =>
+        sql`update ledger_accounts set balance = balance - 1 where id = ${a}`.execute(trx),
+      );
     }
     assert.equal(await countLedgerViolations(server.database.db), 0);
   });
