@@ -106,7 +106,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => stopPurge());
 
   await app.register(swagger, swaggerOptions(PRODUCTS.flatMap((p) => p.tags)));
-  installOperations(app, database, { registry: installMetrics(app, database), token: config.METRICS_TOKEN });
+  const registry = installMetrics(app, database);
+  installOperations(app, database, { registry, token: config.METRICS_TOKEN });
   installDocs(app);
   apiKeysRoutes(app, {
     db: database.db,
@@ -118,6 +119,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signupLimit: { rate: config.SIGNUP_PER_HOUR / 3600, burst: config.SIGNUP_PER_HOUR },
     signupEnabled: config.SANDBOX_SIGNUP,
   });
-  for (const product of PRODUCTS) product.routes(app, { database, clock, settings: config, withIdempotency });
+  for (const product of PRODUCTS) {
+    const productDeps = { database, clock, settings: config, withIdempotency };
+    product.routes(app, productDeps);
+    product.metrics?.(registry, productDeps);
+  }
   return app;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Migration } from 'kysely';
+import type { Registry } from 'prom-client';
 import type { Static, TObject } from 'typebox';
 import type { Database } from '../db/database.ts';
 import type { WithIdempotency } from './idempotency/idempotency.ts';
@@ -29,6 +30,8 @@ export interface Product<S extends TObject = TObject> {
   /** Its environment variables (see platform/kit/settings.ts). */
   settings: S;
   routes(app: FastifyInstance, deps: ProductDeps<Static<S>>): void;
+  /** Its own metrics, registered on the app's /metrics registry. */
+  metrics?(registry: Registry, deps: ProductDeps<Static<S>>): void;
 }
 
 /** Checks a product's shape where it is written, keeping its settings type precise. */

@@ -1,5 +1,7 @@
+import { Gauge } from 'prom-client';
 import { defineProduct } from '../../platform/module.ts';
 import { accountsRoutes } from './accounts.routes.ts';
+import { countLedgerViolations } from './ledger/verify.ts';
 import { lifecycleRoutes } from './lifecycle.routes.ts';
 import { FINTECH_MIGRATIONS } from './migrations/index.ts';
 import { FintechSettings } from './settings.ts';
@@ -25,5 +27,18 @@ export const fintech = defineProduct({
     lifecycleRoutes(app, deps);
     transfersRoutes(app, deps);
     transactionsRoutes(app, deps);
+  },
+  metrics(registry, { database }) {
+    // A full check of the ledger is a scan of every entry: at most once a minute, whatever the scrape interval.
+    let last = { at: 0, value: 0 };
+    new Gauge({
+      name: 'plinth_ledger_invariant_violations',
+      help: 'Ledger invariants broken now (see `cli ledger verify`); 0 on a sound ledger. Checked at most once a minute.',
+      registers: [registry],
+      async collect() {
+        if (Date.now() - last.at >= 60_000) last = { at: Date.now(), value: await countLedgerViolations(database.db) };
+        this.set(last.value);
+      },
+    });
   },
 });

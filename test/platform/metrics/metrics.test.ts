@@ -36,6 +36,7 @@ describe('/metrics', () => {
     assert.ok((sample(metrics.text, 'plinth_db_group_commit_batch_size_count') ?? 0) >= 1, 'commits are observed');
     assert.ok((sample(metrics.text, 'plinth_db_commit_duration_seconds_count') ?? 0) >= 1);
     assert.ok(sample(metrics.text, 'process_resident_memory_bytes') !== undefined, 'process metrics');
+    assert.equal(sample(metrics.text, 'plinth_ledger_invariant_violations'), 0, 'the ledger is sound');
     assert.doesNotMatch(metrics.text, /sk_(test|live)_/);
   });
 
