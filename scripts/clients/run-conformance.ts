@@ -10,7 +10,7 @@
  * Languages share the servers: each signs up its own sandbox organisation, and everything it sees is scoped to it.
  *
  * conformance.sh exits 0 (pass), 77 (toolchain missing: SKIP, shown but not failed) or anything else (fail), within
- * CLIENTS_TIMEOUT_SECONDS (default 300). Its output goes to .tmp/clients-logs/<lang>.log; a failure prints its tail.
+ * CLIENTS_TIMEOUT_SECONDS (default 600: a cold Rust or Kotlin build on two busy cores). Its output goes to .tmp/clients-logs/<lang>.log; a failure prints its tail.
  * The last line is `clients: N passed, M failed`; the exit code is 1 when any failed. With CLIENTS_REQUIRE_ALL=1
  * (for CI, where install-toolchains.sh has run) a skipped language counts as failed.
  *
@@ -149,7 +149,7 @@ async function runLanguage(
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { only: { type: 'string' }, verbose: { type: 'boolean', default: false } } });
   const only = values.only?.split(',').map((s) => s.trim());
-  const timeoutSeconds = Number(process.env.CLIENTS_TIMEOUT_SECONDS ?? 300);
+  const timeoutSeconds = Number(process.env.CLIENTS_TIMEOUT_SECONDS ?? 600);
   const requireAll = process.env.CLIENTS_REQUIRE_ALL === '1';
   const langs = readdirSync(CLIENTS, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(CLIENTS, entry.name, 'conformance.sh')))

@@ -33,7 +33,7 @@ export const fintech = defineProduct({
     let last = { at: 0, value: 0 };
     new Gauge({
       name: 'plinth_ledger_invariant_violations',
-      help: 'Ledger invariants broken now (see `cli ledger verify`); 0 on a sound ledger. Checked at most once a minute.',
+      help: 'Ledger invariants broken now (see `cli ledger verify`); 0 when sound. Checked once a minute at most.',
       registers: [registry],
       async collect() {
         if (Date.now() - last.at >= 60_000) last = { at: Date.now(), value: await countLedgerViolations(database.db) };
