@@ -31,6 +31,8 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
     poolSize: config.DATABASE_POOL_SIZE,
     onIdleError: (error) => logIdleError(error),
   });
+  // Before anything is written or served: a database that could lose an acknowledged commit stops start-up.
+  await database.checkDurability();
   if (migrate) await database.migrate(ALL_MIGRATIONS);
   const app = await buildApp({ config, database });
   logIdleError = (error) => app.log.warn({ err: error }, 'database: an idle connection failed; it will be replaced');
