@@ -31,7 +31,10 @@ describe('start-up refuses a PostgreSQL database that could lose an acknowledged
       await alter(value);
       // A server that starts anyway is stopped at once, so that the failure shows instead of a hanging test.
       const outcome = await spawnServer({ ...UNLIMITED, DATABASE_URL: db.url }).then(
-        (server) => server.child.kill('SIGKILL') && 'it listened',
+        (server) => {
+          server.child.kill('SIGKILL');
+          return 'it listened';
+        },
         (error: Error) => error.message,
       );
       const stderr = outcome.replace(/^server exited 1 before listening: /, '');
