@@ -55,6 +55,13 @@ if (process.env.TEST_POSTGRES_URL) {
       '(a role that may create databases) to run it.\n',
   );
 }
+// The crash campaign's short run (the full one is `npm run test:crash`, 50 cycles per backend): SQLite, and
+// PostgreSQL when TEST_POSTGRES_URL is set, as above.
+steps.push({
+  name: 'crash campaign, short run (npm run test:crash with CRASH_CYCLES=3)',
+  command: [process.execPath, 'test/crash/main.ts'],
+  env: { CRASH_CYCLES: '3', CRASH_BACKENDS: process.env.TEST_POSTGRES_URL ? 'sqlite,postgres' : 'sqlite' },
+});
 for (const step of steps) failed = !run(step) || failed;
 process.stdout.write(`\n# npm test: ${failed ? 'FAILED' : 'all steps passed'}\n`);
 process.exit(failed ? 1 : 0);
