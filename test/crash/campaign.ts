@@ -12,6 +12,8 @@ export interface Options {
   concurrency: number;
   /** The kill comes at a random moment this many milliseconds after the traffic starts. */
   killAfterMs: [number, number];
+  /** Called after each cycle's checks, with the tally so far. */
+  progress?: (figures: Figures) => void;
 }
 
 export interface Figures {
@@ -249,7 +251,10 @@ export async function runCampaign(backend: Backend, options: Options): Promise<F
   try {
     server = await startServer(store.url);
     await signUp(campaign, server.url);
-    for (let i = 0; i < options.cycles; i++) server = await cycle(campaign, server);
+    for (let i = 0; i < options.cycles; i++) {
+      server = await cycle(campaign, server);
+      options.progress?.(campaign.figures);
+    }
     process.kill(server.pid, 'SIGTERM');
     const end = await server.exited;
     if (end.code !== 0) campaign.fail(`the last server, sent SIGTERM, ended with ${JSON.stringify(end)}`);

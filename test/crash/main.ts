@@ -60,7 +60,14 @@ let failed = false;
 for (const backend of backends) {
   process.stdout.write(`# crash campaign: ${backend}, ${cycles} cycles, ${concurrency} requests in flight\n`);
   const started = performance.now();
-  const figures = await runCampaign(backend, { cycles, concurrency, killAfterMs: [10, 300] });
+  const progress = (f: Figures) => {
+    if (f.cycles % 10 !== 0 || f.cycles === cycles) return;
+    process.stdout.write(
+      `  ${f.cycles}/${cycles} cycles: acknowledged ${f.acknowledged}, unanswered ${f.unanswered}, ` +
+        `failures ${f.failures.length}\n`,
+    );
+  };
+  const figures = await runCampaign(backend, { cycles, concurrency, killAfterMs: [10, 300], progress });
   failed = !report(figures, (performance.now() - started) / 1000) || failed;
 }
 process.stdout.write(`# test:crash: ${failed ? 'FAILED' : 'every invariant held'}\n`);
