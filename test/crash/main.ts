@@ -7,7 +7,8 @@
  *   on odd cycles, its whole process group on even ones) → restart at once on the same database → every
  *   acknowledged account reads back as acknowledged; every unanswered request, retried with its key, yields its
  *   account (200), and a second retry replays it byte for byte; the database holds exactly one account and one
- *   stored response per key and nothing else; SQLite's `PRAGMA integrity_check` is ok.
+ *   stored response per key and nothing else; SQLite's `PRAGMA integrity_check` is ok (on PostgreSQL, amcheck's
+ *   `bt_index_check` of every index, when the extension is installed).
  *
  * Settings: CRASH_CYCLES (default 50 per backend; `npm test` runs 3), CRASH_BACKENDS (default `sqlite,postgres`),
  * CRASH_CONCURRENCY (default 32), CRASH_TIMEOUT_S (default 900: the whole run fails past it). Exit code 1 when any
@@ -48,7 +49,7 @@ function report(f: Figures, seconds: number): boolean {
     `${f.backend}: cycles ${f.cycles}, sent ${f.sent}, acknowledged ${f.acknowledged}, ` +
       `unanswered then retried ${f.unanswered} (of which replayed: ${f.replayed}; ` +
       `409 in progress met ${f.inProgress} times), lost ${f.lost}, duplicated ${f.duplicated}, ` +
-      `integrity checks ${f.integrityChecks}${f.backend === 'postgres' ? ' (SQLite only: none needed)' : ''}, ` +
+      `${f.integrityName}: ${f.integrityChecks} checks, ` +
       `${seconds.toFixed(1)} s: ${ok ? 'ok' : 'FAILED'}\n`,
   );
   for (const failure of f.failures.slice(0, 20)) process.stdout.write(`  ${failure}\n`);

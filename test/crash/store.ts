@@ -19,8 +19,14 @@ export interface Snapshot {
 export interface Store {
   url: string;
   snapshot(orgId: string): Promise<Snapshot>;
-  /** `PRAGMA integrity_check` on SQLite ('ok' when sound); PostgreSQL has no cheap equivalent: 'ok'. */
-  integrity(): Promise<string>;
+  /**
+   * 'ok' when sound. SQLite: `PRAGMA integrity_check`. PostgreSQL: amcheck's `bt_index_check` with `heapallindexed`
+   * on every B-tree index of the schema (every row indexed, every index entry well ordered); null where the amcheck
+   * extension is not installed.
+   */
+  integrity(): Promise<string | null>;
+  /** What `integrity()` checks, for the report. */
+  integrityName: string;
   drop(): Promise<void>;
 }
 
@@ -41,6 +47,11 @@ function snapshotOf(rows: Rows): Snapshot {
 
 const ACCOUNTS = 'select id, type, country, kyb_legal_name from accounts where org_id = $org';
 const STORED = 'select key, response_body from idempotency_keys where org_id = $org';
+
+// Every B-tree index of the server's tables (primary keys, the idempotency scope's unique index, the others).
+const BTREE_CHECK = `select bt_index_check(c.oid, true) from pg_index i join pg_class c on c.oid = i.indexrelid
+  join pg_am am on am.oid = c.relam join pg_namespace n on n.oid = c.relnamespace
+  where am.amname = 'btree' and n.nspname = current_schema()`;
 
 function sqliteStore(): Store {
   const dir = mkdtempSync(join(tmpdir(), 'plinth-crash-'));
@@ -66,6 +77,7 @@ function sqliteStore(): Store {
         }),
       );
     },
+    integrityName: 'PRAGMA integrity_check',
     async integrity() {
       const rows = read((db) => db.prepare('PRAGMA integrity_check').all());
       return rows.map((row) => String(Object.values(row)[0])).join('; ');
@@ -91,6 +103,10 @@ async function postgresStore(adminUrl: string): Promise<Store> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  const amcheck = await pool.query('create extension if not exists amcheck').then(
+    () => true,
+    () => false,
+  );
   const query = async <T>(text: string, orgId: string) =>
     (await pool.query(text.replace('$org', '$1'), [orgId])).rows as T;
   return {
@@ -98,7 +114,16 @@ async function postgresStore(adminUrl: string): Promise<Store> {
     async snapshot(orgId) {
       return snapshotOf({ accounts: await query(ACCOUNTS, orgId), stored: await query(STORED, orgId) });
     },
-    integrity: async () => 'ok',
+    integrityName: 'amcheck bt_index_check(heapallindexed)',
+    async integrity() {
+      if (!amcheck) return null;
+      try {
+        await pool.query(BTREE_CHECK);
+        return 'ok';
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    },
     async drop() {
       await pool.end();
       await admin(`drop database if exists ${name} with (force)`);
