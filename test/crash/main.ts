@@ -11,8 +11,8 @@
  *   `bt_index_check` of every index, when the extension is installed).
  *
  * Settings: CRASH_CYCLES (default 50 per backend; `npm test` runs 3), CRASH_BACKENDS (default `sqlite,postgres`),
- * CRASH_CONCURRENCY (default 32), CRASH_TIMEOUT_S (default 900: the whole run fails past it). Exit code 1 when any
- * invariant failed, with the first failures printed.
+ * CRASH_CONCURRENCY (default 32), CRASH_TIMEOUT_S (the whole run fails past it; default 60 s + 20 s a cycle, per
+ * backend). Exit code 1 when any invariant failed, with the first failures printed.
  */
 import { type Figures, runCampaign } from './campaign.ts';
 import type { Backend } from './store.ts';
@@ -29,7 +29,6 @@ function setting(name: string, fallback: number): number {
 
 const cycles = setting('CRASH_CYCLES', 50);
 const concurrency = setting('CRASH_CONCURRENCY', 32);
-const timeoutSeconds = setting('CRASH_TIMEOUT_S', 900);
 const wanted = (process.env.CRASH_BACKENDS || 'sqlite,postgres').split(',').map((b) => b.trim());
 const backends: Backend[] = [];
 if (wanted.includes('sqlite')) backends.push('sqlite');
@@ -38,6 +37,8 @@ if (wanted.includes('postgres')) {
   else process.stdout.write('# SKIPPED: PostgreSQL (set TEST_POSTGRES_URL=postgres://user@host:5432/db to run it)\n');
 }
 
+// About 5 s a cycle here under heavy load; four times that, and a minute per backend to set up, bounds the run.
+const timeoutSeconds = setting('CRASH_TIMEOUT_S', backends.length * (60 + 20 * cycles));
 setTimeout(() => {
   process.stderr.write(`test:crash: FAILED: still running after ${timeoutSeconds} s\n`);
   process.exit(1);
