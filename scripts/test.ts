@@ -55,6 +55,13 @@ if (process.env.TEST_POSTGRES_URL) {
       '(a role that may create databases) to run it.\n',
   );
 }
+// The crash campaign's short run (the full one is `npm run test:crash`, 50 cycles per backend): SQLite, and
+// PostgreSQL when TEST_POSTGRES_URL is set, as above.
+steps.push({
+  name: 'crash campaign, short run (npm run test:crash with CRASH_CYCLES=3)',
+  command: [process.execPath, 'test/crash/main.ts'],
+  env: { CRASH_CYCLES: '3', CRASH_BACKENDS: process.env.TEST_POSTGRES_URL ? 'sqlite,postgres' : 'sqlite' },
+});
 // Every client library against a live Plinth; in CI a language whose toolchain is missing counts as a failure.
 steps.push({
   name: 'client libraries: the conformance scenario in every language',

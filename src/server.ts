@@ -47,6 +47,7 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
     poolSize: config.DATABASE_POOL_SIZE,
     onIdleError: (error) => logIdleError(error),
   });
+  // Before anything is written or served: a database that could lose an acknowledged commit stops start-up.
   await database.checkDurability();
   if (migrate) await database.migrate(ALL_MIGRATIONS);
   const log = stdoutLog();

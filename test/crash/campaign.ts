@@ -1,0 +1,275 @@
+import assert from 'node:assert/strict';
+import { randomInt, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Answer, send } from './http.ts';
+import { killServer, type ServerProcess, startServer, stopAtOnce } from './server.ts';
+import { type Backend, openStore, type Store } from './store.ts';
+
+export interface Options {
+  cycles: number;
+  /** Requests in flight at once, during the traffic and the retries. */
+  concurrency: number;
+  /** The kill comes at a random moment this many milliseconds after the traffic starts. */
+  killAfterMs: [number, number];
+  /** Called after each cycle's checks, with the tally so far. */
+  progress?: (figures: Figures) => void;
+}
+
+export interface Figures {
+  backend: Backend;
+  cycles: number;
+  sent: number;
+  acknowledged: number;
+  /** Requests the killed server never answered; each was retried with its key after the restart. */
+  unanswered: number;
+  /** Of those, the ones whose first retry was a replay: committed before the kill, the answer lost with the process. */
+  replayed: number;
+  /** 409 `idempotency_request_in_progress` met on a retry (PostgreSQL: the dead server's transaction not yet gone). */
+  inProgress: number;
+  lost: number;
+  duplicated: number;
+  integrityChecks: number;
+  /** The check `integrityChecks` counts. */
+  integrityName: string;
+  failures: string[];
+}
+
+const PATH = '/v1/fintech/accounts';
+const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'CA', 'AU', 'NL', 'IE'];
+const IN_PROGRESS_PATIENCE_MS = 30_000;
+
+interface Attempt {
+  key: string;
+  body: { type: string; country: string; kyb?: { legal_name: string; ein: string } };
+  /** The text of the first 200 for this key: the acknowledgement, or the retry's answer. */
+  answered?: string;
+}
+
+function newAttempt(): Attempt {
+  const key = randomUUID();
+  const body: Attempt['body'] = { type: 'business', country: COUNTRIES[randomInt(COUNTRIES.length)]! };
+  if (randomInt(2) === 0) body.kyb = { legal_name: `Crash ${key.slice(0, 8)}`, ein: '12-3456789' };
+  return { key, body };
+}
+
+/** Everything one backend's campaign shares: the store, the key, what was answered for which key, and the tally. */
+class Campaign {
+  readonly agentOptions: http.AgentOptions;
+  readonly store: Store;
+  readonly figures: Figures;
+  readonly options: Options;
+  apiKey = '';
+  orgId = '';
+  /** Every key whose request was answered with a 200 (first time or on retry). */
+  readonly answered: Attempt[] = [];
+  readonly lostKeys = new Set<string>();
+  readonly duplicatedIds = new Set<string>();
+
+  constructor(backend: Backend, store: Store, options: Options) {
+    this.store = store;
+    this.options = options;
+    this.agentOptions = { keepAlive: true, maxSockets: options.concurrency };
+    this.figures = {
+      backend,
+      cycles: 0,
+      sent: 0,
+      acknowledged: 0,
+      unanswered: 0,
+      replayed: 0,
+      inProgress: 0,
+      lost: 0,
+      duplicated: 0,
+      integrityChecks: 0,
+      integrityName: store.integrityName,
+      failures: [],
+    };
+  }
+
+  fail(message: string): void {
+    this.figures.failures.push(`cycle ${this.figures.cycles}: ${message}`);
+  }
+
+  create(agent: http.Agent, url: string, attempt: Attempt): Promise<Answer> {
+    const headers = { authorization: `Bearer ${this.apiKey}`, 'idempotency-key': attempt.key };
+    return send(agent, url, 'POST', PATH, headers, attempt.body);
+  }
+}
+
+/** Concurrent creates, each with its own key, until `stop()`; what each got is written on its attempt. */
+function traffic(campaign: Campaign, agent: http.Agent, url: string) {
+  const attempts: Attempt[] = [];
+  let stopped = false;
+  const worker = async () => {
+    while (!stopped) {
+      const attempt = newAttempt();
+      attempts.push(attempt);
+      try {
+        const answer = await campaign.create(agent, url, attempt);
+        if (answer.status === 200) attempt.answered = answer.text;
+        else campaign.fail(`a create was answered ${answer.status} before the kill: ${answer.text}`);
+      } catch {
+        // unanswered: retried after the restart
+      }
+    }
+  };
+  const done = Promise.all(Array.from({ length: campaign.options.concurrency }, worker));
+  return {
+    attempts,
+    stop: async () => {
+      stopped = true;
+      await done;
+    },
+  };
+}
+
+/** One attempt's retries on the restarted server: the first yields the account, the second replays it exactly. */
+async function retry(campaign: Campaign, agent: http.Agent, url: string, attempt: Attempt): Promise<void> {
+  const patience = Date.now() + IN_PROGRESS_PATIENCE_MS;
+  let first = await campaign.create(agent, url, attempt);
+  while (first.status === 409 && first.text.includes('idempotency_request_in_progress') && Date.now() < patience) {
+    campaign.figures.inProgress++;
+    await sleep(50);
+    first = await campaign.create(agent, url, attempt);
+  }
+  if (first.status !== 200) {
+    campaign.lostKeys.add(attempt.key);
+    return campaign.fail(`retry of ${attempt.key} answered ${first.status}: ${first.text}`);
+  }
+  attempt.answered = first.text;
+  if (first.replayed) campaign.figures.replayed++;
+  const second = await campaign.create(agent, url, attempt);
+  if (second.status !== 200 || !second.replayed || second.text !== first.text) {
+    const id = second.status === 200 ? JSON.parse(second.text).id : null;
+    if (id !== null && id !== JSON.parse(first.text).id) campaign.duplicatedIds.add(id);
+    campaign.fail(`second retry of ${attempt.key}: ${second.status} replayed=${second.replayed} ${second.text}`);
+  }
+}
+
+/** Runs `work` on every item, `limit` at a time. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: limit }, lane));
+}
+
+/** Each acknowledged account of the cycle, read back from the restarted server: present and as acknowledged. */
+async function readBack(campaign: Campaign, agent: http.Agent, url: string, acked: Attempt[]): Promise<void> {
+  await eachLimited(acked, campaign.options.concurrency, async (attempt) => {
+    const sent = JSON.parse(attempt.answered!);
+    const read = await send(agent, url, 'GET', `${PATH}/${sent.id}`, { authorization: `Bearer ${campaign.apiKey}` });
+    try {
+      assert.equal(read.status, 200);
+      assert.deepEqual(JSON.parse(read.text), sent);
+    } catch {
+      campaign.lostKeys.add(attempt.key);
+      campaign.fail(`acknowledged ${sent.id} read back as ${read.status}: ${read.text}`);
+    }
+  });
+}
+
+/**
+ * Behind the server's back: every answered key has its account, equal to the answer, and exactly one stored
+ * response, equal to the answer byte for byte; the org has no other account; the integrity check is ok.
+ */
+async function inspect(campaign: Campaign): Promise<void> {
+  const { accounts, stored } = await campaign.store.snapshot(campaign.orgId);
+  const ids = new Set<string>();
+  for (const attempt of campaign.answered) {
+    const sent = JSON.parse(attempt.answered!);
+    ids.add(sent.id);
+    const row = accounts.get(sent.id);
+    const legalName = attempt.body.kyb?.legal_name ?? null;
+    if (row?.country !== attempt.body.country || row.type !== 'business' || row.legalName !== legalName) {
+      campaign.lostKeys.add(attempt.key);
+      campaign.fail(`account ${sent.id} (key ${attempt.key}) is ${JSON.stringify(row)} in the database`);
+    }
+    const responses = stored.get(attempt.key) ?? [];
+    if (responses.length !== 1 || responses[0] !== attempt.answered) {
+      campaign.fail(`key ${attempt.key} has ${responses.length} stored responses, not its answer alone`);
+    }
+  }
+  for (const id of accounts.keys()) {
+    if (!ids.has(id) && !campaign.duplicatedIds.has(id)) {
+      campaign.duplicatedIds.add(id);
+      campaign.fail(`account ${id} answers to no key: a duplicate`);
+    }
+  }
+  if (stored.size !== campaign.answered.length) {
+    campaign.fail(`${stored.size} stored responses for ${campaign.answered.length} keys`);
+  }
+  const integrity = await campaign.store.integrity();
+  if (integrity === null) return;
+  campaign.figures.integrityChecks++;
+  if (integrity !== 'ok') campaign.fail(`${campaign.store.integrityName}: ${integrity}`);
+}
+
+/** Traffic, SIGKILL at a random moment, an immediate restart on the same database, then every check. */
+async function cycle(campaign: Campaign, server: ServerProcess): Promise<ServerProcess> {
+  const figures = campaign.figures;
+  figures.cycles++;
+  const agent = new http.Agent(campaign.agentOptions);
+  const load = traffic(campaign, agent, server.url);
+  await sleep(randomInt(...campaign.options.killAfterMs));
+  const finished = load.stop(); // no request starts after this line; those in flight meet the kill
+  killServer(server, figures.cycles % 2 === 1 ? 'process' : 'group');
+  const restarting = startServer(campaign.store.url);
+  restarting.catch(() => undefined); // awaited below, after the traffic has settled
+  await finished;
+  agent.destroy();
+  const death = await server.exited;
+  if (death.signal !== 'SIGKILL') campaign.fail(`the killed server ended with ${JSON.stringify(death)}`);
+  const restarted = await restarting;
+
+  const acked = load.attempts.filter((a) => a.answered !== undefined);
+  const unanswered = load.attempts.filter((a) => a.answered === undefined);
+  figures.sent += load.attempts.length;
+  figures.acknowledged += acked.length;
+  figures.unanswered += unanswered.length;
+  const fresh = new http.Agent(campaign.agentOptions);
+  await readBack(campaign, fresh, restarted.url, acked);
+  await eachLimited(unanswered, campaign.options.concurrency, (a) => retry(campaign, fresh, restarted.url, a));
+  fresh.destroy();
+  campaign.answered.push(...acked, ...unanswered.filter((a) => a.answered !== undefined));
+  await inspect(campaign);
+  return restarted;
+}
+
+async function signUp(campaign: Campaign, url: string): Promise<void> {
+  const agent = new http.Agent();
+  const answer = await send(agent, url, 'POST', '/v1/sandbox/signup', {}, { name: 'crash campaign' });
+  agent.destroy();
+  assert.equal(answer.status, 200, answer.text);
+  const body = JSON.parse(answer.text);
+  campaign.apiKey = body.api_key.key;
+  campaign.orgId = body.org_id;
+}
+
+/** One backend's campaign on a database of its own, dropped at the end whatever happened. */
+export async function runCampaign(backend: Backend, options: Options): Promise<Figures> {
+  const store = await openStore(backend);
+  const campaign = new Campaign(backend, store, options);
+  let server: ServerProcess | undefined;
+  try {
+    server = await startServer(store.url);
+    await signUp(campaign, server.url);
+    for (let i = 0; i < options.cycles; i++) {
+      server = await cycle(campaign, server);
+      options.progress?.(campaign.figures);
+    }
+    process.kill(server.pid, 'SIGTERM');
+    const end = await server.exited;
+    if (end.code !== 0) campaign.fail(`the last server, sent SIGTERM, ended with ${JSON.stringify(end)}`);
+    await inspect(campaign); // once more on the closed database
+  } catch (error) {
+    campaign.fail(`stopped: ${error instanceof Error ? error.message : String(error)}`);
+    if (server !== undefined) stopAtOnce(server);
+  } finally {
+    await store.drop();
+  }
+  campaign.figures.lost = campaign.lostKeys.size;
+  campaign.figures.duplicated = campaign.duplicatedIds.size;
+  return campaign.figures;
+}
