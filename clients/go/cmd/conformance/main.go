@@ -63,7 +63,7 @@ func main() {
 
 	// 1. Sign up for a sandbox key.
 	signup := must(plinth.New("", plinth.WithBaseURL(base)).Signup(ctx, plinthapi.SandboxSignupRequest{}))
-	key := signup.ApiKey.Key
+	key := signup.ApiKey.GetKey() // null only in an idempotent replay, which a sign-up never is
 	check(strings.HasPrefix(key, "sk_test_"), "signup key %q", key)
 	client := plinth.New(key, plinth.WithBaseURL(base))
 	fmt.Println("ok 1 sign up: sandbox key issued")
@@ -141,7 +141,7 @@ func main() {
 
 	// 10. Rate limited (2/s): six calls back to back all succeed because 429s are retried after Retry-After.
 	limitedSignup := must(plinth.New("", plinth.WithBaseURL(limitedURL)).Signup(ctx, plinthapi.SandboxSignupRequest{}))
-	limited := plinth.New(limitedSignup.ApiKey.Key, plinth.WithBaseURL(limitedURL))
+	limited := plinth.New(limitedSignup.ApiKey.GetKey(), plinth.WithBaseURL(limitedURL))
 	retries := 0
 	for i := 0; i < 6; i++ {
 		_, resp, err := limited.Accounts.ListPage(ctx, plinth.ListParams{Limit: 1})
