@@ -139,7 +139,7 @@ public final class Plinth {
 
     /** One page. */
     public AccountList listPage(Integer limit, String startingAfter) {
-      return call(() -> api.listAccountsWithHttpInfo(limit, startingAfter, null));
+      return call(() -> api.listAccountsWithHttpInfo(limit, startingAfter, null, null));
     }
 
     /** Every account, newest first, fetching pages of {@code pageSize} as the iteration goes. */
