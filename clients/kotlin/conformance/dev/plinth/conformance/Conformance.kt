@@ -58,7 +58,7 @@ fun main() {
     step("2 create account, Request-Id exposed") {
         val a = plinth.accounts.create(business("US"))
         check(a.status == "active") { "status ${a.status}" }
-        check(a.availableBalance.amount == 0) { "amount ${a.availableBalance.amount}" }
+        check(a.availableBalance.amount == 0L) { "amount ${a.availableBalance.amount}" }
         check(a.availableBalance.currency == "USD") { "currency ${a.availableBalance.currency}" }
         check(a.id.startsWith("acct_")) { "id ${a.id}" }
         check(plinth.lastRequestId?.startsWith("req_") == true) { "request id ${plinth.lastRequestId}" }

@@ -75,7 +75,7 @@ class Plinth(
         fun retrieve(id: String): Account = call { api.retrieveAccountWithHttpInfo(id) }
 
         fun listPage(limit: Int? = null, startingAfter: String? = null): AccountList =
-            call { api.listAccountsWithHttpInfo(limit, startingAfter, null) }
+            call { api.listAccountsWithHttpInfo(limit, startingAfter, null, null) }
 
         /** Every account, newest first, fetching pages of [pageSize] as the iteration goes. */
         fun list(pageSize: Int? = null): Sequence<Account> =
