@@ -563,7 +563,7 @@ impl<'a> Accounts<'a> {
     /// One page.
     pub async fn list_page(&self, params: ListParams) -> Result<Response<models::AccountList>, Error> {
         use apis::fintech_accounts_api::{list_accounts, ListAccountsParams};
-        let p = ListAccountsParams { limit: params.limit, starting_after: params.starting_after, ending_before: None };
+        let p = ListAccountsParams { limit: params.limit, starting_after: params.starting_after, ending_before: None, status: None };
         self.client.call(RequestOptions::default(), false, list_accounts(&self.client.config, p)).await
     }
 
