@@ -38,8 +38,10 @@ type Client struct {
 	http    *http.Client
 	api     *plinthapi.APIClient
 
-	Accounts *AccountsService
-	APIKeys  *APIKeysService
+	Accounts  *AccountsService
+	APIKeys   *APIKeysService
+	Transfers *TransfersService
+	Sandbox   *SandboxService // simulations only sandbox keys may run
 }
 
 // Option configures a Client.
@@ -88,6 +90,8 @@ func New(apiKey string, opts ...Option) *Client {
 	c.api = plinthapi.NewAPIClient(cfg)
 	c.Accounts = &AccountsService{c}
 	c.APIKeys = &APIKeysService{c}
+	c.Transfers = &TransfersService{c}
+	c.Sandbox = &SandboxService{c}
 	return c
 }
 
@@ -347,6 +351,59 @@ func (s *AccountsService) List(ctx context.Context, p ListParams) iter.Seq2[*pli
 		}
 		return page.Data, page.HasMore, nil
 	}, func(a *plinthapi.Account) string { return a.Id })
+}
+
+// TransactionsPage fetches one page of an account's transactions, newest first.
+func (s *AccountsService) TransactionsPage(ctx context.Context, id string, p ListParams, opts ...RequestOption) (*plinthapi.TransactionList, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.TransactionList, *http.Response, error) {
+		req := s.c.api.FintechTransactionsAPI.ListAccountTransactions(ctx, id)
+		if p.Limit > 0 {
+			req = req.Limit(p.Limit)
+		}
+		if p.StartingAfter != "" {
+			req = req.StartingAfter(p.StartingAfter)
+		}
+		return req.Execute()
+	})
+}
+
+// Transactions iterates over every transaction of an account, newest first, fetching pages as needed.
+func (s *AccountsService) Transactions(ctx context.Context, id string, p ListParams) iter.Seq2[*plinthapi.Transaction, error] {
+	return paginate(ctx, p, func(ctx context.Context, p ListParams) ([]plinthapi.Transaction, bool, error) {
+		page, _, err := s.TransactionsPage(ctx, id, p)
+		if err != nil {
+			return nil, false, err
+		}
+		return page.Data, page.HasMore, nil
+	}, func(t *plinthapi.Transaction) string { return t.Id })
+}
+
+// TransfersService: /v1/fintech/transfers.
+type TransfersService struct{ c *Client }
+
+// Create moves money between two accounts, synchronously: the result is the posted transfer. A POST: one
+// Idempotency-Key for all its attempts, so the money moves once.
+func (s *TransfersService) Create(ctx context.Context, params plinthapi.CreateTransferRequest, opts ...RequestOption) (*plinthapi.Transfer, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transfer, *http.Response, error) {
+		return s.c.api.FintechTransfersAPI.CreateTransfer(ctx).CreateTransferRequest(params).Execute()
+	})
+}
+
+// Retrieve fetches one transfer by id (tr_…).
+func (s *TransfersService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.Transfer, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transfer, *http.Response, error) {
+		return s.c.api.FintechTransfersAPI.RetrieveTransfer(ctx, id).Execute()
+	})
+}
+
+// SandboxService: /v1/sandbox simulations.
+type SandboxService struct{ c *Client }
+
+// Deposit credits an account from nowhere, for testing; the result is the credit transaction.
+func (s *SandboxService) Deposit(ctx context.Context, accountID string, params plinthapi.SimulateDepositRequest, opts ...RequestOption) (*plinthapi.Transaction, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transaction, *http.Response, error) {
+		return s.c.api.FintechTransactionsAPI.SimulateDeposit(ctx, accountID).SimulateDepositRequest(params).Execute()
+	})
 }
 
 // APIKeysService: /v1/api_keys.

@@ -64,6 +64,29 @@ print "ok 3 create account with kyb: ein_last4 6789\n";
 my $got = ok_call(sub { $plinth->accounts->retrieve($first) });
 check($got->id eq $first, 'retrieved ' . $got->id);
 print "ok 4 retrieve account\n";
+my $second = $created[1];
+
+# 4a. A sandbox deposit: the credit transaction.
+my $credit = ok_call(sub { $plinth->sandbox->deposit($first, { amount => 10000 }) });
+check($credit->id =~ /^txn_/, 'transaction id ' . $credit->id);
+check($credit->amount == 10000 && $credit->balance_after == 10000, 'deposit amount ' . $credit->amount . ' balance_after ' . $credit->balance_after);
+print "ok 4a deposit (sandbox): 10000, balance_after 10000\n";
+
+# 4b. A transfer with the client's own Idempotency-Key: posted.
+my $transfer = ok_call(sub { $plinth->transfers->create({ from_account_id => $first, to_account_id => $second, amount => 2500, currency => 'USD' }) });
+check($transfer->id =~ /^tr_/, 'transfer id ' . $transfer->id);
+check($transfer->status eq 'posted' && $transfer->amount == 2500, 'transfer status ' . $transfer->status . ' amount ' . $transfer->amount);
+print "ok 4b transfer: 2500 USD, posted\n";
+
+# 4c. The first account's transactions, newest first, through auto-pagination.
+my @moves = map { $_->amount . '/' . $_->balance_after } ok_call(sub { [ $plinth->accounts->transactions($first, limit => 1)->all ] })->@*;
+check("@moves" eq '-2500/7500 10000/10000', "transactions (amount/balance_after) @moves");
+print "ok 4c iterate the transactions: balance_after 7500 then 10000\n";
+
+# 4d. More than the balance: 409 insufficient_funds naming the side at fault.
+my $funds = expect_error(409, 'insufficient_funds', sub { $plinth->transfers->create({ from_account_id => $first, to_account_id => $second, amount => 999999, currency => 'USD' }) });
+check(($funds->param // '') eq 'from_account_id', 'param ' . ($funds->param // 'undef'));
+print "ok 4d insufficient funds: 409, param from_account_id\n";
 
 # 5. The same Idempotency-Key and body twice: the same account.
 my $idem = 'perl-conformance-' . Plinth::UserAgent::uuid4();

@@ -84,6 +84,34 @@ step('4 retrieve', function () use ($plinth, &$created) {
     check($a->getId() === $created[0], 'id ' . $a->getId());
 });
 
+step('4a deposit (sandbox)', function () use ($plinth, &$created) {
+    $t = $plinth->sandbox->deposit($created[0], ['amount' => 10000]);
+    check(str_starts_with($t->getId(), 'txn_'), 'id ' . $t->getId());
+    check($t->getAmount() === 10000 && $t->getBalanceAfter() === 10000, 'amount ' . $t->getAmount() . ' balance_after ' . $t->getBalanceAfter());
+});
+
+step("4b transfer (the client's own Idempotency-Key)", function () use ($plinth, &$created) {
+    $t = $plinth->transfers->create(['from_account_id' => $created[0], 'to_account_id' => $created[1], 'amount' => 2500, 'currency' => 'USD']);
+    check(str_starts_with($t->getId(), 'tr_'), 'id ' . $t->getId());
+    check($t->getStatus() === 'posted' && $t->getAmount() === 2500, 'status ' . $t->getStatus() . ' amount ' . $t->getAmount());
+});
+
+step('4c iterate the transactions', function () use ($plinth, &$created) {
+    $moves = [];
+    foreach ($plinth->accounts->transactions($created[0], 1) as $t) {
+        $moves[] = [$t->getAmount(), $t->getBalanceAfter()];
+    }
+    check($moves === [[-2500, 7500], [10000, 10000]], 'transactions [amount, balance_after] ' . json_encode($moves));
+});
+
+step('4d insufficient funds -> 409 with param', function () use ($plinth, &$created) {
+    $e = expectError(fn () => $plinth->transfers->create(['from_account_id' => $created[0], 'to_account_id' => $created[1], 'amount' => 999999, 'currency' => 'USD']));
+    check($e->status === 409, "status {$e->status}");
+    check($e->errorCode === 'insufficient_funds', "code {$e->errorCode}");
+    check($e->param === 'from_account_id', 'param ' . var_export($e->param, true));
+    check(str_starts_with((string) $e->requestId, 'req_'), 'request_id ' . var_export($e->requestId, true));
+});
+
 $idemKey = 'conformance-' . bin2hex(random_bytes(12));
 step('5 idempotent replay', function () use ($plinth, $idemKey, &$created) {
     $a = $plinth->accounts->create(['type' => 'business', 'country' => 'US'], $idemKey);

@@ -64,6 +64,33 @@ step("4 retrieve") do
   check(a.id == created[0], "id #{a.id}")
 end
 
+step("4a deposit (sandbox)") do
+  t = plinth.sandbox.deposit(created[0], amount: 10_000)
+  check(t.id.start_with?("txn_"), "id #{t.id}")
+  check(t.amount == 10_000 && t.balance_after == 10_000, "amount #{t.amount} balance_after #{t.balance_after}")
+end
+
+step("4b transfer (the client's own Idempotency-Key)") do
+  t = plinth.transfers.create(from_account_id: created[0], to_account_id: created[1], amount: 2500, currency: "USD")
+  check(t.id.start_with?("tr_"), "id #{t.id}")
+  check(t.status == "posted" && t.amount == 2500, "status #{t.status} amount #{t.amount}")
+end
+
+step("4c iterate the transactions") do
+  moves = plinth.accounts.transactions(created[0], page_size: 1).map { |t| [t.amount, t.balance_after] }
+  check(moves == [[-2500, 7500], [10_000, 10_000]], "transactions [amount, balance_after] #{moves}")
+end
+
+step("4d insufficient funds -> 409 with param") do
+  e = expect_error do
+    plinth.transfers.create(from_account_id: created[0], to_account_id: created[1], amount: 999_999, currency: "USD")
+  end
+  check(e.status == 409, "status #{e.status}")
+  check(e.code == "insufficient_funds", "code #{e.code}")
+  check(e.param == "from_account_id", "param #{e.param.inspect}")
+  check(e.request_id.to_s.start_with?("req_"), "request_id #{e.request_id.inspect}")
+end
+
 idem_key = "conformance-#{SecureRandom.uuid}"
 step("5 idempotent replay") do
   a = plinth.accounts.create({ type: "business", country: "US" }, idempotency_key: idem_key)

@@ -26,11 +26,15 @@ use JSON ();
 use Plinth::Generated::ApiClient;
 use Plinth::Generated::Configuration;
 use Plinth::Generated::FintechAccountsApi;
+use Plinth::Generated::FintechTransactionsApi;
+use Plinth::Generated::FintechTransfersApi;
 use Plinth::Generated::APIKeysApi;
 use Plinth::Generated::Object::CreateAccountRequest;
 use Plinth::Generated::Object::CreateAccountRequestKyb;
 use Plinth::Generated::Object::CreateApiKeyRequest;
+use Plinth::Generated::Object::CreateTransferRequest;
 use Plinth::Generated::Object::SandboxSignupRequest;
+use Plinth::Generated::Object::SimulateDepositRequest;
 use Plinth::Error;
 use Plinth::UserAgent;
 
@@ -71,6 +75,8 @@ sub api_client { $_[0]{api_client} }
 
 sub accounts { Plinth::Accounts->new($_[0]) }
 sub api_keys { Plinth::ApiKeys->new($_[0]) }
+sub transfers { Plinth::Transfers->new($_[0]) }
+sub sandbox { Plinth::Sandbox->new($_[0]) }    # simulations only sandbox keys may run
 
 # Runs one generated operation; turns a problem answer into a Plinth::Error.
 sub _call {
@@ -217,6 +223,49 @@ sub list_page {
 sub list {
     my ($self, %params) = @_;
     return Plinth::ListIterator->new(params => \%params, fetch => sub { $self->list_page(%{ $_[0] }) });
+}
+
+# One page of an account's transactions, newest first: a TransactionList.
+sub transactions_page {
+    my ($self, $id, %params) = @_;
+    my $api = Plinth::Generated::FintechTransactionsApi->new($self->{plinth}{api_client});
+    return $self->{plinth}->_call({}, sub { $api->list_account_transactions(id => $id, %params) });
+}
+
+# Every transaction of an account, newest first: a Plinth::ListIterator.
+sub transactions {
+    my ($self, $id, %params) = @_;
+    return Plinth::ListIterator->new(params => \%params, fetch => sub { $self->transactions_page($id, %{ $_[0] }) });
+}
+
+package Plinth::Transfers;
+
+# /v1/fintech/transfers
+sub new { my ($class, $plinth) = @_; bless { plinth => $plinth, api => Plinth::Generated::FintechTransfersApi->new($plinth->{api_client}) }, $class }
+
+# create({ from_account_id => …, to_account_id => …, amount => 2500, currency => 'USD' }, idempotency_key => $k):
+# synchronous, the posted transfer. One Idempotency-Key, reused by retries, so the money moves once.
+sub create {
+    my ($self, $params, %opts) = @_;
+    my $body = Plinth::Generated::Object::CreateTransferRequest->new(%$params);
+    return $self->{plinth}->_call(\%opts, sub { $self->{api}->create_transfer(create_transfer_request => $body) });
+}
+
+sub retrieve {
+    my ($self, $id) = @_;
+    return $self->{plinth}->_call({}, sub { $self->{api}->retrieve_transfer(id => $id) });
+}
+
+package Plinth::Sandbox;
+
+# /v1/sandbox simulations
+sub new { my ($class, $plinth) = @_; bless { plinth => $plinth, api => Plinth::Generated::FintechTransactionsApi->new($plinth->{api_client}) }, $class }
+
+# deposit($account_id, { amount => 10000, description => … }): money in from nowhere, for testing; the credit transaction.
+sub deposit {
+    my ($self, $account_id, $params, %opts) = @_;
+    my $body = Plinth::Generated::Object::SimulateDepositRequest->new(%$params);
+    return $self->{plinth}->_call(\%opts, sub { $self->{api}->simulate_deposit(id => $account_id, simulate_deposit_request => $body) });
 }
 
 package Plinth::ApiKeys;

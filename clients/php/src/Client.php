@@ -35,6 +35,9 @@ final class Client
     public readonly Configuration $config;
     public readonly Accounts $accounts;
     public readonly ApiKeys $apiKeys;
+    public readonly Transfers $transfers;
+    /** Simulations that only sandbox keys may run. */
+    public readonly Sandbox $sandbox;
     private ?string $lastRequestId = null;
     private int $retries = 0;
 
@@ -78,8 +81,11 @@ final class Client
             return $r;
         }), 'plinth_request_id');
         $this->http = new Guzzle(['handler' => $stack, 'timeout' => $timeout, 'connect_timeout' => $timeout]);
-        $this->accounts = new Accounts($this, new Generated\Api\FintechAccountsApi($this->http, $this->config));
+        $transactions = new Generated\Api\FintechTransactionsApi($this->http, $this->config);
+        $this->accounts = new Accounts($this, new Generated\Api\FintechAccountsApi($this->http, $this->config), $transactions);
         $this->apiKeys = new ApiKeys($this, new Generated\Api\APIKeysApi($this->http, $this->config));
+        $this->transfers = new Transfers($this, new Generated\Api\FintechTransfersApi($this->http, $this->config));
+        $this->sandbox = new Sandbox($this, $transactions);
     }
 
     /** POST /v1/sandbox/signup (no key): a new sandbox organisation and its first key. */

@@ -52,6 +52,25 @@ ok("3 create an account with kyb")
 assert plinth.accounts.retrieve(created[0].id).id == created[0].id
 ok("4 retrieve")
 
+credit = plinth.sandbox.deposit(created[0].id, amount=10000)
+assert credit.id.startswith("txn_"), credit.id
+assert credit.amount == 10000 and credit.balance_after == 10000, credit
+ok("4a deposit (sandbox)")
+
+# No key given: the client makes one, reused by its retries, so the money moves once.
+transfer = plinth.transfers.create(from_account_id=created[0].id, to_account_id=created[1].id, amount=2500, currency="USD")
+assert transfer.id.startswith("tr_"), transfer.id
+assert transfer.status == "posted" and transfer.amount == 2500, transfer
+ok("4b transfer")
+
+moves = [(t.amount, t.balance_after) for t in plinth.accounts.transactions(created[0].id, limit=1)]
+assert moves == [(-2500, 7500), (10000, 10000)], moves
+ok("4c iterate the transactions")
+
+error = refused(lambda: plinth.transfers.create(from_account_id=created[0].id, to_account_id=created[1].id, amount=999999, currency="USD"), 409, "insufficient_funds")
+assert error.param == "from_account_id", error.param
+ok("4d insufficient funds: 409 with param")
+
 idempotency_key = f"conformance-{uuid.uuid4()}"
 first = plinth.accounts.create(type="business", country="US", idempotency_key=idempotency_key)
 again = plinth.accounts.create(type="business", country="US", idempotency_key=idempotency_key)

@@ -9,6 +9,8 @@ from typing import Any, Callable, Iterator, Optional, TypeVar
 from plinth_generated import ApiClient, Configuration
 from plinth_generated.api.api_keys_api import APIKeysApi
 from plinth_generated.api.fintech_accounts_api import FintechAccountsApi
+from plinth_generated.api.fintech_transactions_api import FintechTransactionsApi
+from plinth_generated.api.fintech_transfers_api import FintechTransfersApi
 from plinth_generated.api_response import ApiResponse
 from plinth_generated.models import (
     Account,
@@ -18,9 +20,14 @@ from plinth_generated.models import (
     CreateAccountRequest,
     CreateAccountRequestKyb,
     CreateApiKeyRequest,
+    CreateTransferRequest,
     NewApiKey,
     SandboxSignup,
     SandboxSignupRequest,
+    SimulateDepositRequest,
+    Transaction,
+    TransactionList,
+    Transfer,
 )
 
 from .retry import RetryInfo, header, with_retries
@@ -64,8 +71,12 @@ class Plinth:
         self.retries = 0
         self._on_retry = on_retry
         self._api_client = _api_client(base_url, api_key)
-        self.accounts = Accounts(self, FintechAccountsApi(self._api_client))
+        transactions = FintechTransactionsApi(self._api_client)
+        self.accounts = Accounts(self, FintechAccountsApi(self._api_client), transactions)
         self.api_keys = ApiKeys(self, APIKeysApi(self._api_client))
+        self.transfers = Transfers(self, FintechTransfersApi(self._api_client))
+        #: Simulations that only sandbox keys may run.
+        self.sandbox = Sandbox(self, transactions)
 
     @staticmethod
     def sign_up(base_url: str = DEFAULT_BASE_URL, name: Optional[str] = None, *, timeout: float = DEFAULT_TIMEOUT) -> SandboxSignup:
@@ -121,9 +132,10 @@ def _pages(fetch: Callable[[Optional[str]], Any], starting_after: Optional[str])
 
 
 class Accounts:
-    def __init__(self, client: Plinth, api: FintechAccountsApi) -> None:
+    def __init__(self, client: Plinth, api: FintechAccountsApi, transactions_api: FintechTransactionsApi) -> None:
         self._client = client
         self._api = api
+        self._transactions_api = transactions_api
 
     def create(self, *, type: str, country: str, kyb: Optional[dict[str, str]] = None, idempotency_key: Optional[str] = None) -> Account:
         body = CreateAccountRequest(type=type, country=country, kyb=CreateAccountRequestKyb(**kyb) if kyb is not None else None)
@@ -140,6 +152,39 @@ class Accounts:
     def list_all(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[Account]:
         """Every account, newest first, fetching pages of ``limit`` as the loop consumes them."""
         return _pages(lambda cursor: self.list(limit=limit, starting_after=cursor), starting_after)
+
+    def list_transactions(self, id: str, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> TransactionList:
+        """One page of the account's transactions, newest first."""
+        return self._client._call(lambda _key: self._transactions_api.list_account_transactions_with_http_info(id, limit=limit, starting_after=starting_after, ending_before=ending_before, _request_timeout=self._client.timeout))
+
+    def transactions(self, id: str, *, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[Transaction]:
+        """Every transaction of the account, newest first, fetching pages as the loop consumes them."""
+        return _pages(lambda cursor: self.list_transactions(id, limit=limit, starting_after=cursor), starting_after)
+
+
+class Transfers:
+    def __init__(self, client: Plinth, api: FintechTransfersApi) -> None:
+        self._client = client
+        self._api = api
+
+    def create(self, *, from_account_id: str, to_account_id: str, amount: int, currency: str, description: Optional[str] = None, idempotency_key: Optional[str] = None) -> Transfer:
+        """Synchronous: the ``posted`` transfer. One Idempotency-Key, reused by retries, so the money moves once."""
+        body = CreateTransferRequest(from_account_id=from_account_id, to_account_id=to_account_id, amount=amount, currency=currency, description=description)
+        return self._client._call(lambda key: self._api.create_transfer_with_http_info(body, idempotency_key=key, _request_timeout=self._client.timeout), idempotency_key, post=True)
+
+    def retrieve(self, id: str) -> Transfer:
+        return self._client._call(lambda _key: self._api.retrieve_transfer_with_http_info(id, _request_timeout=self._client.timeout))
+
+
+class Sandbox:
+    def __init__(self, client: Plinth, api: FintechTransactionsApi) -> None:
+        self._client = client
+        self._api = api
+
+    def deposit(self, account_id: str, *, amount: int, description: Optional[str] = None, idempotency_key: Optional[str] = None) -> Transaction:
+        """Money in from nowhere, for testing: the credit transaction."""
+        body = SimulateDepositRequest(amount=amount, description=description)
+        return self._client._call(lambda key: self._api.simulate_deposit_with_http_info(account_id, body, idempotency_key=key, _request_timeout=self._client.timeout), idempotency_key, post=True)
 
 
 class ApiKeys:

@@ -11,7 +11,8 @@ import pytest
 from plinth import Plinth, PlinthError
 
 ACCOUNT = {"id": "acct_X", "object": "fintech.account", "type": "business", "country": "US", "status": "active",
-           "available_balance": {"amount": 0, "currency": "USD"}, "kyb": None, "livemode": False, "created_at": "2026-11-22T10:00Z"}
+           "status_details": None, "closed_at": None,
+           "available_balance": {"amount": 0, "currency": "USD"}, "current_balance": {"amount": 0, "currency": "USD"}, "kyb": None, "livemode": False, "created_at": "2026-11-22T10:00Z"}
 
 
 def problem(status, code, **headers):

@@ -11,7 +11,8 @@ require "minitest/autorun"
 
 class ScriptedServer
   ACCOUNT = '{"id":"acct_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.account","type":"business","country":"US",' \
-            '"status":"active","available_balance":{"amount":0,"currency":"USD"},"kyb":null,"livemode":false,' \
+            '"status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},' \
+            '"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"livemode":false,' \
             '"created_at":"2026-11-22T10:53Z"}'
   Reply = Struct.new(:status, :body, :headers, :delay, keyword_init: true)
 

@@ -1,7 +1,7 @@
 //! The client conformance scenario (clients/README.md), against live servers, through the public API of the Rust
 //! client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL. One line per step; exit 1 on the first failure.
 
-use plinth::models::{create_account_request::Type, CreateAccountRequest, CreateAccountRequestKyb, SandboxSignupRequest};
+use plinth::models::{create_account_request::Type, CreateAccountRequest, CreateAccountRequestKyb, CreateTransferRequest, SandboxSignupRequest, SimulateDepositRequest};
 use plinth::{ApiError, Client, Error, ListParams, RequestOptions};
 use std::process::exit;
 
@@ -46,7 +46,7 @@ async fn main() {
 
     // 1. Sign up for a sandbox key.
     let signup = ok(Client::builder().base_url(&base).build().signup(SandboxSignupRequest::new()).await);
-    let key = signup.api_key.key.clone();
+    let key = signup.api_key.key.clone().unwrap_or_default(); // null only in an idempotent replay
     check!(key.starts_with("sk_test_"), "signup key {key}");
     let client = Client::builder().api_key(&key).base_url(&base).build();
     println!("ok 1 sign up: sandbox key issued");
@@ -74,6 +74,34 @@ async fn main() {
     let got = ok(client.accounts().retrieve(&first).await);
     check!(got.id == first, "retrieved {}", got.id);
     println!("ok 4 retrieve account");
+    let second = created[1].clone();
+
+    // 4a. A sandbox deposit: the credit transaction.
+    let credit = ok(client.sandbox().deposit(&first, SimulateDepositRequest::new(10000), RequestOptions::default()).await);
+    check!(credit.id.starts_with("txn_"), "transaction id {}", credit.id);
+    check!(credit.amount == 10000 && credit.balance_after == 10000, "deposit amount {} balance_after {}", credit.amount, credit.balance_after);
+    println!("ok 4a deposit (sandbox): 10000, balance_after 10000");
+
+    // 4b. A transfer with the client's own Idempotency-Key: posted.
+    let transfer = ok(client.transfers().create(CreateTransferRequest::new(first.clone(), second.clone(), 2500, "USD".into()), RequestOptions::default()).await);
+    check!(transfer.id.starts_with("tr_"), "transfer id {}", transfer.id);
+    check!(transfer.status == "posted" && transfer.amount == 2500, "transfer status {} amount {}", transfer.status, transfer.amount);
+    println!("ok 4b transfer: 2500 USD, posted");
+
+    // 4c. The first account's transactions, newest first, through auto-pagination.
+    let mut moves = Vec::new();
+    let mut pages = client.accounts().transactions(&first, ListParams { limit: Some(1), ..Default::default() });
+    while let Some(item) = pages.next().await {
+        let t = ok(item);
+        moves.push((t.amount, t.balance_after));
+    }
+    check!(moves == vec![(-2500, 7500), (10000, 10000)], "transactions (amount, balance_after) {moves:?}");
+    println!("ok 4c iterate the transactions: balance_after 7500 then 10000");
+
+    // 4d. More than the balance: 409 insufficient_funds naming the side at fault.
+    let e = expect_error(client.transfers().create(CreateTransferRequest::new(first.clone(), second.clone(), 999999, "USD".into()), RequestOptions::default()).await, 409, "insufficient_funds");
+    check!(e.param.as_deref() == Some("from_account_id"), "param {:?}", e.param);
+    println!("ok 4d insufficient funds: 409, param from_account_id");
 
     // 5. The same Idempotency-Key and body twice: the same account.
     let idem = format!("rust-conformance-{}", uuid_like());
@@ -112,7 +140,7 @@ async fn main() {
 
     // 10. Rate limited (2/s): six calls back to back all succeed because 429s are retried after Retry-After.
     let limited_signup = ok(Client::builder().base_url(&limited_url).build().signup(SandboxSignupRequest::new()).await);
-    let limited = Client::builder().api_key(limited_signup.api_key.key.clone()).base_url(&limited_url).build();
+    let limited = Client::builder().api_key(limited_signup.api_key.key.clone().unwrap_or_default()).base_url(&limited_url).build();
     let mut retries = 0;
     for i in 0..6 {
         match limited.accounts().list_page(ListParams { limit: Some(1), ..Default::default() }).await {

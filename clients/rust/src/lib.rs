@@ -436,6 +436,15 @@ impl Client {
         ApiKeys { client: self }
     }
 
+    pub fn transfers(&self) -> Transfers<'_> {
+        Transfers { client: self }
+    }
+
+    /// Simulations that only sandbox keys may run.
+    pub fn sandbox(&self) -> Sandbox<'_> {
+        Sandbox { client: self }
+    }
+
     /// Runs one generated operation inside a call scope and maps its outcome.
     async fn call<T, E: fmt::Debug, F>(&self, options: RequestOptions, no_idempotency_key: bool, op: F) -> Result<Response<T>, Error>
     where
@@ -507,7 +516,7 @@ pub struct ListIter<'a, T> {
     params: ListParams,
     buffer: std::collections::VecDeque<T>,
     more: bool,
-    fetch: fn(&'a Client, ListParams) -> PageFuture<'a, T>,
+    fetch: Box<dyn Fn(&'a Client, ListParams) -> PageFuture<'a, T> + Send + Sync + 'a>,
     id: fn(&T) -> String,
 }
 
@@ -563,7 +572,7 @@ impl<'a> Accounts<'a> {
     /// One page.
     pub async fn list_page(&self, params: ListParams) -> Result<Response<models::AccountList>, Error> {
         use apis::fintech_accounts_api::{list_accounts, ListAccountsParams};
-        let p = ListAccountsParams { limit: params.limit, starting_after: params.starting_after, ending_before: None };
+        let p = ListAccountsParams { limit: params.limit, starting_after: params.starting_after, ending_before: None, status: None };
         self.client.call(RequestOptions::default(), false, list_accounts(&self.client.config, p)).await
     }
 
@@ -574,14 +583,75 @@ impl<'a> Accounts<'a> {
             params,
             buffer: Default::default(),
             more: true,
-            fetch: |client, params| {
+            fetch: Box::new(|client, params| {
                 Box::pin(async move {
                     let page = client.accounts().list_page(params).await?.into_inner();
                     Ok((page.data, page.has_more))
                 })
-            },
+            }),
             id: |a| a.id.clone(),
         }
+    }
+
+    /// One page of an account's transactions, newest first.
+    pub async fn transactions_page(&self, id: &str, params: ListParams) -> Result<Response<models::TransactionList>, Error> {
+        use apis::fintech_transactions_api::{list_account_transactions, ListAccountTransactionsParams};
+        let p = ListAccountTransactionsParams { id: id.to_owned(), limit: params.limit, starting_after: params.starting_after, ending_before: None };
+        self.client.call(RequestOptions::default(), false, list_account_transactions(&self.client.config, p)).await
+    }
+
+    /// Every transaction of an account, newest first, fetching pages as needed.
+    pub fn transactions(&self, id: &str, params: ListParams) -> ListIter<'a, models::Transaction> {
+        let id = id.to_owned();
+        ListIter {
+            client: self.client,
+            params,
+            buffer: Default::default(),
+            more: true,
+            fetch: Box::new(move |client, params| {
+                let id = id.clone();
+                Box::pin(async move {
+                    let page = client.accounts().transactions_page(&id, params).await?.into_inner();
+                    Ok((page.data, page.has_more))
+                })
+            }),
+            id: |t| t.id.clone(),
+        }
+    }
+}
+
+/// `/v1/fintech/transfers`.
+pub struct Transfers<'a> {
+    client: &'a Client,
+}
+
+impl<'a> Transfers<'a> {
+    /// Moves money between two accounts, synchronously: the `posted` transfer. One Idempotency-Key for all its
+    /// attempts, so the money moves once.
+    pub async fn create(&self, params: models::CreateTransferRequest, options: RequestOptions) -> Result<Response<models::Transfer>, Error> {
+        use apis::fintech_transfers_api::{create_transfer, CreateTransferParams};
+        let p = CreateTransferParams { create_transfer_request: params, idempotency_key: None };
+        self.client.call(options, false, create_transfer(&self.client.config, p)).await
+    }
+
+    pub async fn retrieve(&self, id: &str) -> Result<Response<models::Transfer>, Error> {
+        use apis::fintech_transfers_api::{retrieve_transfer, RetrieveTransferParams};
+        let p = RetrieveTransferParams { id: id.to_owned() };
+        self.client.call(RequestOptions::default(), false, retrieve_transfer(&self.client.config, p)).await
+    }
+}
+
+/// `/v1/sandbox/…` simulations.
+pub struct Sandbox<'a> {
+    client: &'a Client,
+}
+
+impl<'a> Sandbox<'a> {
+    /// Money in from nowhere, for testing: the credit transaction.
+    pub async fn deposit(&self, account_id: &str, params: models::SimulateDepositRequest, options: RequestOptions) -> Result<Response<models::Transaction>, Error> {
+        use apis::fintech_transactions_api::{simulate_deposit, SimulateDepositParams};
+        let p = SimulateDepositParams { id: account_id.to_owned(), simulate_deposit_request: params, idempotency_key: None };
+        self.client.call(options, false, simulate_deposit(&self.client.config, p)).await
     }
 }
 
@@ -618,12 +688,12 @@ impl<'a> ApiKeys<'a> {
             params,
             buffer: Default::default(),
             more: true,
-            fetch: |client, params| {
+            fetch: Box::new(|client, params| {
                 Box::pin(async move {
                     let page = client.api_keys().list_page(params).await?.into_inner();
                     Ok((page.data, page.has_more))
                 })
-            },
+            }),
             id: |k| k.id.clone(),
         }
     }

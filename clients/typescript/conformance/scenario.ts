@@ -69,6 +69,53 @@ await step('4 retrieve', async () => {
   assert.equal(account.id, created[0]!.id);
 });
 
+await step('4a deposit (sandbox)', async () => {
+  const credit = await plinth.sandbox.deposit(created[0]!.id, { amount: 10000 });
+  assert.match(credit.id, /^txn_/);
+  assert.equal(credit.amount, 10000);
+  assert.equal(credit.balance_after, 10000);
+});
+
+await step('4b transfer', async () => {
+  // No key given: the client makes one, reused by its retries, so the money moves once.
+  const transfer = await plinth.transfers.create({
+    from_account_id: created[0]!.id,
+    to_account_id: created[1]!.id,
+    amount: 2500,
+    currency: 'USD',
+  });
+  assert.match(transfer.id, /^tr_/);
+  assert.equal(transfer.status, 'posted');
+  assert.equal(transfer.amount, 2500);
+});
+
+await step('4c iterate the transactions', async () => {
+  const transactions = [];
+  for await (const t of plinth.accounts.transactions(created[0]!.id, { limit: 1 })) transactions.push(t);
+  assert.deepEqual(
+    transactions.map((t) => [t.amount, t.balance_after]),
+    [
+      [-2500, 7500],
+      [10000, 10000],
+    ],
+  );
+});
+
+await step('4d insufficient funds: 409 with param', async () => {
+  const error = await refused(
+    () =>
+      plinth.transfers.create({
+        from_account_id: created[0]!.id,
+        to_account_id: created[1]!.id,
+        amount: 999999,
+        currency: 'USD',
+      }),
+    409,
+    'insufficient_funds',
+  );
+  assert.equal(error.param, 'from_account_id');
+});
+
 const idempotencyKey = `conformance-${Date.now()}-${Math.random()}`;
 await step('5 replay with the same Idempotency-Key', async () => {
   const first = await plinth.accounts.create({ type: 'business', country: 'US' }, { idempotencyKey });

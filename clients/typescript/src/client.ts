@@ -13,11 +13,18 @@ import {
   Configuration,
   type CreateAccountRequest,
   type CreateApiKeyRequest,
+  type CreateTransferRequest,
   FetchError,
   FintechAccountsApi,
+  FintechTransactionsApi,
+  FintechTransfersApi,
   type NewApiKey,
   ResponseError,
   type SandboxSignup,
+  type SimulateDepositRequest,
+  type Transaction,
+  type TransactionList,
+  type Transfer,
 } from '../generated/index.js';
 import { PlinthError } from './errors.js';
 import { autoPage } from './pagination.js';
@@ -108,6 +115,9 @@ export class PlinthClient {
 
   readonly accounts: AccountsResource;
   readonly apiKeys: ApiKeysResource;
+  readonly transfers: TransfersResource;
+  /** Simulations that only sandbox keys may run. */
+  readonly sandbox: SandboxResource;
 
   private readonly baseUrl: string;
   private readonly fetchWithRetries: typeof fetch;
@@ -123,8 +133,11 @@ export class PlinthClient {
       fetchApi: this.fetchWithRetries,
     });
     const call = <T>(run: () => Promise<ApiResponse<T>>) => settle(run, (id) => (this.lastRequestId = id));
-    this.accounts = new AccountsResource(new FintechAccountsApi(configuration), call);
+    const transactions = new FintechTransactionsApi(configuration);
+    this.accounts = new AccountsResource(new FintechAccountsApi(configuration), transactions, call);
     this.apiKeys = new ApiKeysResource(new APIKeysApi(configuration), call);
+    this.transfers = new TransfersResource(new FintechTransfersApi(configuration), call);
+    this.sandbox = new SandboxResource(transactions, call);
   }
 
   /**
@@ -176,6 +189,7 @@ type Call = <T>(run: () => Promise<ApiResponse<T>>) => Promise<WithRequestId<T>>
 export class AccountsResource {
   constructor(
     private readonly api: FintechAccountsApi,
+    private readonly transactionsApi: FintechTransactionsApi,
     private readonly call: Call,
   ) {}
 
@@ -203,6 +217,69 @@ export class AccountsResource {
   /** Every account, newest first, fetching pages of `limit` as the loop consumes them: `for await (const a of …)`. */
   listAll(params: Omit<ListParams, 'ending_before'> = {}): AsyncGenerator<Account, void, undefined> {
     return autoPage((cursor) => this.list({ limit: params.limit, starting_after: cursor }), params.starting_after);
+  }
+
+  /** One page of an account's transactions, newest first. */
+  listTransactions(id: string, params: ListParams = {}): Promise<WithRequestId<TransactionList>> {
+    return this.call(() =>
+      this.transactionsApi.listAccountTransactionsRaw({
+        id,
+        limit: params.limit,
+        startingAfter: params.starting_after,
+        endingBefore: params.ending_before,
+      }),
+    );
+  }
+
+  /** Every transaction of an account, newest first, page by page: `for await (const t of ….transactions(id))`. */
+  transactions(
+    id: string,
+    params: Omit<ListParams, 'ending_before'> = {},
+  ): AsyncGenerator<Transaction, void, undefined> {
+    return autoPage(
+      (cursor) => this.listTransactions(id, { limit: params.limit, starting_after: cursor }),
+      params.starting_after,
+    );
+  }
+}
+
+export class TransfersResource {
+  constructor(
+    private readonly api: FintechTransfersApi,
+    private readonly call: Call,
+  ) {}
+
+  /** Synchronous: the answer is the `posted` transfer. One Idempotency-Key, reused by retries, so money moves once. */
+  create(params: CreateTransferRequest, options: CreateOptions = {}): Promise<WithRequestId<Transfer>> {
+    return this.call(() =>
+      this.api.createTransferRaw({ createTransferRequest: params, idempotencyKey: options.idempotencyKey }),
+    );
+  }
+
+  retrieve(id: string): Promise<WithRequestId<Transfer>> {
+    return this.call(() => this.api.retrieveTransferRaw({ id }));
+  }
+}
+
+export class SandboxResource {
+  constructor(
+    private readonly api: FintechTransactionsApi,
+    private readonly call: Call,
+  ) {}
+
+  /** Money in from nowhere, for testing: the credit transaction. */
+  deposit(
+    accountId: string,
+    params: SimulateDepositRequest,
+    options: CreateOptions = {},
+  ): Promise<WithRequestId<Transaction>> {
+    return this.call(() =>
+      this.api.simulateDepositRaw({
+        id: accountId,
+        simulateDepositRequest: params,
+        idempotencyKey: options.idempotencyKey,
+      }),
+    );
   }
 }
 

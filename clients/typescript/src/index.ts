@@ -6,6 +6,6 @@
 // implementation detail), so a model added to the document is exported here without editing this file.
 export type * from '../generated/models/index.js';
 export type { CreateOptions, ListParams, PlinthClientOptions, RawRequest, WithRequestId } from './client.js';
-export { AccountsResource, ApiKeysResource, PlinthClient } from './client.js';
+export { AccountsResource, ApiKeysResource, PlinthClient, SandboxResource, TransfersResource } from './client.js';
 export { PlinthError } from './errors.js';
 export type { RetryInfo } from './transport.js';

@@ -63,7 +63,7 @@ func main() {
 
 	// 1. Sign up for a sandbox key.
 	signup := must(plinth.New("", plinth.WithBaseURL(base)).Signup(ctx, plinthapi.SandboxSignupRequest{}))
-	key := signup.ApiKey.Key
+	key := signup.ApiKey.GetKey() // null only in an idempotent replay, which a sign-up never is
 	check(strings.HasPrefix(key, "sk_test_"), "signup key %q", key)
 	client := plinth.New(key, plinth.WithBaseURL(base))
 	fmt.Println("ok 1 sign up: sandbox key issued")
@@ -92,6 +92,36 @@ func main() {
 	got := must(client.Accounts.Retrieve(ctx, first))
 	check(got.Id == first, "retrieved %q", got.Id)
 	fmt.Println("ok 4 retrieve account")
+	second := created[1]
+
+	// 4a. A sandbox deposit: the credit transaction.
+	credit := must(client.Sandbox.Deposit(ctx, first, plinthapi.SimulateDepositRequest{Amount: 10000}))
+	check(strings.HasPrefix(credit.Id, "txn_"), "transaction id %q", credit.Id)
+	check(credit.Amount == 10000 && credit.BalanceAfter == 10000, "deposit amount %d balance_after %d", credit.Amount, credit.BalanceAfter)
+	fmt.Println("ok 4a deposit (sandbox): 10000, balance_after 10000")
+
+	// 4b. A transfer with the client's own Idempotency-Key: posted.
+	transfer := must(client.Transfers.Create(ctx, plinthapi.CreateTransferRequest{FromAccountId: first, ToAccountId: second, Amount: 2500, Currency: "USD"}))
+	check(strings.HasPrefix(transfer.Id, "tr_"), "transfer id %q", transfer.Id)
+	check(transfer.Status == "posted" && transfer.Amount == 2500, "transfer status %q amount %d", transfer.Status, transfer.Amount)
+	fmt.Println("ok 4b transfer: 2500 USD, posted")
+
+	// 4c. The first account's transactions, newest first, through auto-pagination.
+	var moves []string
+	for t, err := range client.Accounts.Transactions(ctx, first, plinth.ListParams{Limit: 1}) {
+		if err != nil {
+			fail("transactions: %v", err)
+		}
+		moves = append(moves, fmt.Sprintf("%d/%d", t.Amount, t.BalanceAfter))
+	}
+	check(strings.Join(moves, ",") == "-2500/7500,10000/10000", "transactions (amount/balance_after) %v", moves)
+	fmt.Println("ok 4c iterate the transactions: balance_after 7500 then 10000")
+
+	// 4d. More than the balance: 409 insufficient_funds naming the side at fault.
+	_, _, err = client.Transfers.Create(ctx, plinthapi.CreateTransferRequest{FromAccountId: first, ToAccountId: second, Amount: 999999, Currency: "USD"})
+	funds := expectError(err, 409, "insufficient_funds")
+	check(funds.Param == "from_account_id", "param %q", funds.Param)
+	fmt.Println("ok 4d insufficient funds: 409, param from_account_id")
 
 	// 5. The same Idempotency-Key and body twice: the same account.
 	idemKey := fmt.Sprintf("go-conformance-%d", time.Now().UnixNano())
@@ -141,7 +171,7 @@ func main() {
 
 	// 10. Rate limited (2/s): six calls back to back all succeed because 429s are retried after Retry-After.
 	limitedSignup := must(plinth.New("", plinth.WithBaseURL(limitedURL)).Signup(ctx, plinthapi.SandboxSignupRequest{}))
-	limited := plinth.New(limitedSignup.ApiKey.Key, plinth.WithBaseURL(limitedURL))
+	limited := plinth.New(limitedSignup.ApiKey.GetKey(), plinth.WithBaseURL(limitedURL))
 	retries := 0
 	for i := 0; i < 6; i++ {
 		_, resp, err := limited.Accounts.ListPage(ctx, plinth.ListParams{Limit: 1})

@@ -7,7 +7,7 @@ module Plinth
 
   # Entry point. Thread-safe for calls; +last_request_id+ is per thread.
   class Client
-    attr_reader :api_client, :accounts, :api_keys
+    attr_reader :api_client, :accounts, :api_keys, :transfers, :sandbox
 
     def initialize(api_key:, base_url: DEFAULT_BASE_URL, timeout: DEFAULT_TIMEOUT, max_retries: DEFAULT_MAX_RETRIES,
                    base_delay: 0.5)
@@ -25,8 +25,11 @@ module Plinth
                                     on_retry: -> { @mutex.synchronize { @retries += 1 } },
                                     on_response: ->(id) { Thread.current[@request_id_key] = id if id } })
       @api_client = PlinthGenerated::ApiClient.new(config)
-      @accounts = Accounts.new(self, PlinthGenerated::FintechAccountsApi.new(@api_client))
+      transactions = PlinthGenerated::FintechTransactionsApi.new(@api_client)
+      @accounts = Accounts.new(self, PlinthGenerated::FintechAccountsApi.new(@api_client), transactions)
       @api_keys = ApiKeys.new(self, PlinthGenerated::APIKeysApi.new(@api_client))
+      @transfers = Transfers.new(self, PlinthGenerated::FintechTransfersApi.new(@api_client))
+      @sandbox = Sandbox.new(self, transactions) # simulations only sandbox keys may run
     end
 
     # POST /v1/sandbox/signup (no key): a new sandbox organisation and its first key.
@@ -84,9 +87,10 @@ module Plinth
 
   # Fintech accounts.
   class Accounts
-    def initialize(client, api)
+    def initialize(client, api, transactions_api)
       @client = client
       @api = api
+      @transactions_api = transactions_api
     end
 
     # create(type: "business", country: "US", kyb: {ein:, legal_name:}), or create(hash_or_model, idempotency_key: "…")
@@ -110,6 +114,54 @@ module Plinth
     # Every account, newest first, fetching pages of +page_size+ lazily.
     def list(page_size: nil)
       Client.paginate { |after| list_page(limit: page_size, starting_after: after) }
+    end
+
+    # One page of an account's transactions, newest first.
+    def transactions_page(id, limit: nil, starting_after: nil)
+      opts = { limit: limit, starting_after: starting_after }.compact
+      @client.call { @transactions_api.list_account_transactions_with_http_info(id, opts) }
+    end
+
+    # Every transaction of an account, newest first, fetching pages of +page_size+ lazily.
+    def transactions(id, page_size: nil)
+      Client.paginate { |after| transactions_page(id, limit: page_size, starting_after: after) }
+    end
+  end
+
+  # Fintech transfers.
+  class Transfers
+    def initialize(client, api)
+      @client = client
+      @api = api
+    end
+
+    # create(from_account_id:, to_account_id:, amount:, currency:, description: nil): synchronous, the posted
+    # transfer. One Idempotency-Key, reused by retries, so the money moves once.
+    def create(params = nil, idempotency_key: nil, **fields)
+      params ||= fields
+      body = params.is_a?(Hash) ? PlinthGenerated::CreateTransferRequest.new(params) : params
+      opts = idempotency_key ? { idempotency_key: idempotency_key } : {}
+      @client.call { @api.create_transfer_with_http_info(body, opts) }
+    end
+
+    def retrieve(id)
+      @client.call { @api.retrieve_transfer_with_http_info(id) }
+    end
+  end
+
+  # Sandbox simulations.
+  class Sandbox
+    def initialize(client, api)
+      @client = client
+      @api = api
+    end
+
+    # deposit(account_id, amount:, description: nil): money in from nowhere, for testing; the credit transaction.
+    def deposit(account_id, params = nil, idempotency_key: nil, **fields)
+      params ||= fields
+      body = params.is_a?(Hash) ? PlinthGenerated::SimulateDepositRequest.new(params) : params
+      opts = idempotency_key ? { idempotency_key: idempotency_key } : {}
+      @client.call { @api.simulate_deposit_with_http_info(account_id, body, opts) }
     end
   end
 

@@ -5,6 +5,10 @@ import dev.plinth.PlinthException;
 import dev.plinth.client.model.Account;
 import dev.plinth.client.model.CreateAccountRequest;
 import dev.plinth.client.model.CreateAccountRequestKyb;
+import dev.plinth.client.model.CreateTransferRequest;
+import dev.plinth.client.model.SimulateDepositRequest;
+import dev.plinth.client.model.Transaction;
+import dev.plinth.client.model.Transfer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -89,6 +93,34 @@ public final class Conformance {
     step("4 retrieve", () -> {
       Account a = plinth.accounts().retrieve(created.get(0));
       check(created.get(0).equals(a.getId()), "id " + a.getId());
+    });
+
+    step("4a deposit (sandbox)", () -> {
+      Transaction t = plinth.sandbox().deposit(created.get(0), new SimulateDepositRequest().amount(10000L));
+      check(t.getId().startsWith("txn_"), "id " + t.getId());
+      check(t.getAmount() == 10000L && t.getBalanceAfter() == 10000L, "amount " + t.getAmount() + " balance_after " + t.getBalanceAfter());
+    });
+
+    step("4b transfer (the client's own Idempotency-Key)", () -> {
+      Transfer t = plinth.transfers().create(new CreateTransferRequest()
+          .fromAccountId(created.get(0)).toAccountId(created.get(1)).amount(2500L).currency("USD"));
+      check(t.getId().startsWith("tr_"), "id " + t.getId());
+      check("posted".equals(t.getStatus()) && t.getAmount() == 2500L, "status " + t.getStatus() + " amount " + t.getAmount());
+    });
+
+    step("4c iterate the transactions", () -> {
+      List<String> moves = new ArrayList<>();
+      for (Transaction t : plinth.accounts().transactions(created.get(0), 1)) moves.add(t.getAmount() + "/" + t.getBalanceAfter());
+      check(moves.equals(List.of("-2500/7500", "10000/10000")), "transactions (amount/balance_after) " + moves);
+    });
+
+    step("4d insufficient funds -> 409 with param", () -> {
+      PlinthException e = expectError(() -> plinth.transfers().create(new CreateTransferRequest()
+          .fromAccountId(created.get(0)).toAccountId(created.get(1)).amount(999999L).currency("USD")));
+      check(e.getStatus() == 409, "status " + e.getStatus());
+      check("insufficient_funds".equals(e.getCode()), "code " + e.getCode());
+      check("from_account_id".equals(e.getParam()), "param " + e.getParam());
+      check(e.getRequestId() != null && e.getRequestId().startsWith("req_"), "request_id " + e.getRequestId());
     });
 
     final String idemKey = "conformance-" + UUID.randomUUID();

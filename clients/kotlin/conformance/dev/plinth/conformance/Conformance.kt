@@ -5,6 +5,8 @@ import dev.plinth.PlinthException
 import dev.plinth.client.models.Account
 import dev.plinth.client.models.CreateAccountRequest
 import dev.plinth.client.models.CreateAccountRequestKyb
+import dev.plinth.client.models.CreateTransferRequest
+import dev.plinth.client.models.SimulateDepositRequest
 import java.util.UUID
 import kotlin.system.exitProcess
 
@@ -58,7 +60,7 @@ fun main() {
     step("2 create account, Request-Id exposed") {
         val a = plinth.accounts.create(business("US"))
         check(a.status == "active") { "status ${a.status}" }
-        check(a.availableBalance.amount == 0) { "amount ${a.availableBalance.amount}" }
+        check(a.availableBalance.amount == 0L) { "amount ${a.availableBalance.amount}" }
         check(a.availableBalance.currency == "USD") { "currency ${a.availableBalance.currency}" }
         check(a.id.startsWith("acct_")) { "id ${a.id}" }
         check(plinth.lastRequestId?.startsWith("req_") == true) { "request id ${plinth.lastRequestId}" }
@@ -74,6 +76,33 @@ fun main() {
     step("4 retrieve") {
         val a = plinth.accounts.retrieve(created[0])
         check(a.id == created[0]) { "id ${a.id}" }
+    }
+
+    step("4a deposit (sandbox)") {
+        val t = plinth.sandbox.deposit(created[0], SimulateDepositRequest(amount = 10000))
+        check(t.id.startsWith("txn_")) { "id ${t.id}" }
+        check(t.amount == 10000L && t.balanceAfter == 10000L) { "amount ${t.amount} balance_after ${t.balanceAfter}" }
+    }
+
+    step("4b transfer (the client's own Idempotency-Key)") {
+        val t = plinth.transfers.create(CreateTransferRequest(fromAccountId = created[0], toAccountId = created[1], amount = 2500, currency = "USD"))
+        check(t.id.startsWith("tr_")) { "id ${t.id}" }
+        check(t.status == "posted" && t.amount == 2500L) { "status ${t.status} amount ${t.amount}" }
+    }
+
+    step("4c iterate the transactions") {
+        val moves = plinth.accounts.transactions(created[0], pageSize = 1).map { it.amount to it.balanceAfter }.toList()
+        check(moves == listOf(-2500L to 7500L, 10000L to 10000L)) { "transactions (amount, balance_after) $moves" }
+    }
+
+    step("4d insufficient funds -> 409 with param") {
+        val e = expectError {
+            plinth.transfers.create(CreateTransferRequest(fromAccountId = created[0], toAccountId = created[1], amount = 999999, currency = "USD"))
+        }
+        check(e.status == 409) { "status ${e.status}" }
+        check(e.code == "insufficient_funds") { "code ${e.code}" }
+        check(e.param == "from_account_id") { "param ${e.param}" }
+        check(e.requestId?.startsWith("req_") == true) { "request_id ${e.requestId}" }
     }
 
     val idemKey = "conformance-${UUID.randomUUID()}"

@@ -8,15 +8,22 @@ import dev.plinth.client.ApiException;
 import dev.plinth.client.ApiResponse;
 import dev.plinth.client.api.ApiKeysApi;
 import dev.plinth.client.api.FintechAccountsApi;
+import dev.plinth.client.api.FintechTransactionsApi;
+import dev.plinth.client.api.FintechTransfersApi;
 import dev.plinth.client.model.Account;
 import dev.plinth.client.model.AccountList;
 import dev.plinth.client.model.ApiKey;
 import dev.plinth.client.model.ApiKeyList;
 import dev.plinth.client.model.CreateAccountRequest;
 import dev.plinth.client.model.CreateApiKeyRequest;
+import dev.plinth.client.model.CreateTransferRequest;
 import dev.plinth.client.model.NewApiKey;
 import dev.plinth.client.model.SandboxSignup;
 import dev.plinth.client.model.SandboxSignupRequest;
+import dev.plinth.client.model.SimulateDepositRequest;
+import dev.plinth.client.model.Transaction;
+import dev.plinth.client.model.TransactionList;
+import dev.plinth.client.model.Transfer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -53,6 +60,8 @@ public final class Plinth {
   private final ThreadLocal<String> lastRequestId = new ThreadLocal<>();
   private final Accounts accounts;
   private final ApiKeys apiKeys;
+  private final Transfers transfers;
+  private final Sandbox sandbox;
 
   private Plinth(Builder b) {
     ObjectMapper mapper = ApiClient.createDefaultObjectMapper()
@@ -69,6 +78,8 @@ public final class Plinth {
     }
     this.accounts = new Accounts();
     this.apiKeys = new ApiKeys();
+    this.transfers = new Transfers();
+    this.sandbox = new Sandbox();
   }
 
   public static Builder builder() {
@@ -106,6 +117,11 @@ public final class Plinth {
 
   public ApiKeys apiKeys() { return apiKeys; }
 
+  public Transfers transfers() { return transfers; }
+
+  /** Simulations that only sandbox keys may run. */
+  public Sandbox sandbox() { return sandbox; }
+
   /** Per-call options: an explicit Idempotency-Key (else one is generated per call and reused on retries). */
   public static final class RequestOptions {
     private String idempotencyKey;
@@ -139,12 +155,53 @@ public final class Plinth {
 
     /** One page. */
     public AccountList listPage(Integer limit, String startingAfter) {
-      return call(() -> api.listAccountsWithHttpInfo(limit, startingAfter, null));
+      return call(() -> api.listAccountsWithHttpInfo(limit, startingAfter, null, null));
     }
 
     /** Every account, newest first, fetching pages of {@code pageSize} as the iteration goes. */
     public Iterable<Account> list(Integer pageSize) {
       return paginate(after -> listPage(pageSize, after), AccountList::getData, AccountList::getHasMore, Account::getId);
+    }
+
+    private final FintechTransactionsApi transactionsApi = new FintechTransactionsApi(apiClient);
+
+    /** One page of an account's transactions, newest first. */
+    public TransactionList transactionsPage(String id, Integer limit, String startingAfter) {
+      return call(() -> transactionsApi.listAccountTransactionsWithHttpInfo(id, limit, startingAfter, null));
+    }
+
+    /** Every transaction of an account, newest first, fetching pages of {@code pageSize} as the iteration goes. */
+    public Iterable<Transaction> transactions(String id, Integer pageSize) {
+      return paginate(after -> transactionsPage(id, pageSize, after), TransactionList::getData,
+          TransactionList::getHasMore, Transaction::getId);
+    }
+  }
+
+  /** Fintech transfers. */
+  public final class Transfers {
+    private final FintechTransfersApi api = new FintechTransfersApi(apiClient);
+
+    /** Synchronous: the {@code posted} transfer. One Idempotency-Key, reused by retries, so money moves once. */
+    public Transfer create(CreateTransferRequest params) { return create(params, null); }
+
+    public Transfer create(CreateTransferRequest params, RequestOptions options) {
+      return call(() -> api.createTransferWithHttpInfo(params, key(options)));
+    }
+
+    public Transfer retrieve(String id) {
+      return call(() -> api.retrieveTransferWithHttpInfo(id));
+    }
+  }
+
+  /** Sandbox simulations. */
+  public final class Sandbox {
+    private final FintechTransactionsApi api = new FintechTransactionsApi(apiClient);
+
+    /** Money in from nowhere, for testing: the credit transaction. */
+    public Transaction deposit(String accountId, SimulateDepositRequest params) { return deposit(accountId, params, null); }
+
+    public Transaction deposit(String accountId, SimulateDepositRequest params, RequestOptions options) {
+      return call(() -> api.simulateDepositWithHttpInfo(accountId, params, key(options)));
     }
   }
 

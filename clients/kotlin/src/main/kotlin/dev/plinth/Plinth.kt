@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.ObjectMapper
 import dev.plinth.client.apis.APIKeysApi
 import dev.plinth.client.apis.FintechAccountsApi
+import dev.plinth.client.apis.FintechTransactionsApi
+import dev.plinth.client.apis.FintechTransfersApi
 import dev.plinth.client.infrastructure.ApiResponse
 import dev.plinth.client.infrastructure.ClientError
 import dev.plinth.client.infrastructure.Serializer
@@ -16,9 +18,14 @@ import dev.plinth.client.models.ApiKey
 import dev.plinth.client.models.ApiKeyList
 import dev.plinth.client.models.CreateAccountRequest
 import dev.plinth.client.models.CreateApiKeyRequest
+import dev.plinth.client.models.CreateTransferRequest
 import dev.plinth.client.models.NewApiKey
 import dev.plinth.client.models.SandboxSignup
 import dev.plinth.client.models.SandboxSignupRequest
+import dev.plinth.client.models.SimulateDepositRequest
+import dev.plinth.client.models.Transaction
+import dev.plinth.client.models.TransactionList
+import dev.plinth.client.models.Transfer
 import okhttp3.MediaType.Companion.toMediaType
 import okhttp3.OkHttpClient
 import okhttp3.Request
@@ -66,6 +73,11 @@ class Plinth(
     val accounts = Accounts()
     val apiKeys = ApiKeys()
 
+    val transfers = Transfers()
+
+    /** Simulations that only sandbox keys may run. */
+    val sandbox = Sandbox()
+
     inner class Accounts internal constructor() {
         private val api = FintechAccountsApi(base, httpClient)
 
@@ -75,11 +87,39 @@ class Plinth(
         fun retrieve(id: String): Account = call { api.retrieveAccountWithHttpInfo(id) }
 
         fun listPage(limit: Int? = null, startingAfter: String? = null): AccountList =
-            call { api.listAccountsWithHttpInfo(limit, startingAfter, null) }
+            call { api.listAccountsWithHttpInfo(limit, startingAfter, null, null) }
 
         /** Every account, newest first, fetching pages of [pageSize] as the iteration goes. */
         fun list(pageSize: Int? = null): Sequence<Account> =
             paginate({ after -> listPage(pageSize, after) }, { it.`data` }, { it.hasMore }, { it.id })
+
+        private val transactionsApi = FintechTransactionsApi(base, httpClient)
+
+        /** One page of an account's transactions, newest first. */
+        fun transactionsPage(id: String, limit: Int? = null, startingAfter: String? = null): TransactionList =
+            call { transactionsApi.listAccountTransactionsWithHttpInfo(id, limit, startingAfter, null) }
+
+        /** Every transaction of an account, newest first, fetching pages of [pageSize] as the iteration goes. */
+        fun transactions(id: String, pageSize: Int? = null): Sequence<Transaction> =
+            paginate({ after -> transactionsPage(id, pageSize, after) }, { it.`data` }, { it.hasMore }, { it.id })
+    }
+
+    inner class Transfers internal constructor() {
+        private val api = FintechTransfersApi(base, httpClient)
+
+        /** Synchronous: the `posted` transfer. One Idempotency-Key, reused by retries, so money moves once. */
+        fun create(params: CreateTransferRequest, idempotencyKey: String? = null): Transfer =
+            call { api.createTransferWithHttpInfo(params, idempotencyKey) }
+
+        fun retrieve(id: String): Transfer = call { api.retrieveTransferWithHttpInfo(id) }
+    }
+
+    inner class Sandbox internal constructor() {
+        private val api = FintechTransactionsApi(base, httpClient)
+
+        /** Money in from nowhere, for testing: the credit transaction. */
+        fun deposit(accountId: String, params: SimulateDepositRequest, idempotencyKey: String? = null): Transaction =
+            call { api.simulateDepositWithHttpInfo(accountId, params, idempotencyKey) }
     }
 
     inner class ApiKeys internal constructor() {
