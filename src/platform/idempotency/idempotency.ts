@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { Database, Trx } from '../../db/database.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, toProblem } from '../http/errors.ts';
 import { principalOf } from '../keys/auth.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './idempotency.repository.ts';
@@ -75,13 +76,46 @@ export function refuseIdempotencyKey(request: FastifyRequest): void {
   }
 }
 
-/** Either the work ran (and its answer was stored with it), or an earlier request's answer was found. */
-type Outcome = { ran: true; body: string } | { ran: false; stored: repo.StoredResponse };
+/** Either the work ran (and its answer, or its refusal, was stored with it), or an earlier request's answer was found. */
+type Outcome =
+  | { ran: true; body: string }
+  | { ran: true; refused: ApiError }
+  | { ran: false; stored: repo.StoredResponse };
+
+/**
+ * Refusals that running the request decided (the account is frozen, the funds are short, the object is not there)
+ * are its outcome: a retry with the same key gets the same answer, even if the funds have arrived since (Stripe's
+ * rule, and the contract's: only requests refused before they ran, by authentication, validation or the rate
+ * limit, and 5xx, are not stored). Validation (400) and concurrency (409 in progress) refusals leave the key unused.
+ */
+const isOutcome = (error: unknown): error is ApiError =>
+  error instanceof ApiError &&
+  [403, 404, 409].includes(error.status) &&
+  error.code !== 'idempotency_request_in_progress';
+
+/** Runs the work in a savepoint of the write; a refusal that is an outcome undoes the work's writes and is returned. */
+async function runOrRefuse<T>(
+  trx: Trx,
+  work: (trx: Trx) => Promise<T>,
+): Promise<{ result: T } | { refused: ApiError }> {
+  await sql`savepoint work`.execute(trx);
+  try {
+    const result = await work(trx);
+    await sql`release savepoint work`.execute(trx);
+    return { result };
+  } catch (error) {
+    if (!isOutcome(error)) throw error;
+    await sql`rollback to savepoint work`.execute(trx);
+    await sql`release savepoint work`.execute(trx);
+    return { refused: error };
+  }
+}
 
 const sendJson = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
 
 function replay(reply: FastifyReply, stored: repo.StoredResponse): FastifyReply {
   reply.code(stored.status).header('request-id', stored.requestId).header('idempotent-replayed', 'true');
+  if (stored.status >= 400) return reply.header('content-type', 'application/problem+json').send(stored.body);
   return sendJson(reply, stored.body);
 }
 
@@ -106,13 +140,23 @@ export function idempotencyStep(deps: { database: Database; clock: Clock }): Wit
       }
       const stored = await repo.findResponse(trx, scope);
       if (stored !== undefined) return { ran: false, stored };
-      const result = await work(trx);
-      const body = String(reply.serialize(result));
-      const kept = options.secretFields ? String(reply.serialize(withoutSecrets(result, options.secretFields))) : body;
-      const response = { fingerprint: print, status: reply.statusCode, body: kept, requestId: String(request.id) };
+      const ran = await runOrRefuse(trx, work);
+      const requestId = String(request.id);
+      if ('refused' in ran) {
+        const problem = JSON.stringify(toProblem(ran.refused, requestId)); // the bytes the error handler will send
+        const response = { fingerprint: print, status: ran.refused.status, body: problem, requestId };
+        await repo.storeResponse(trx, scope, response, storedTime(clock()));
+        return { ran: true, refused: ran.refused };
+      }
+      const body = String(reply.serialize(ran.result));
+      const kept = options.secretFields
+        ? String(reply.serialize(withoutSecrets(ran.result, options.secretFields)))
+        : body;
+      const response = { fingerprint: print, status: reply.statusCode, body: kept, requestId };
       await repo.storeResponse(trx, scope, response, storedTime(clock()));
       return { ran: true, body };
     });
+    if ('refused' in outcome) throw outcome.refused;
     if (outcome.ran) return sendJson(reply, outcome.body) as Sent;
     if (outcome.stored.fingerprint !== print) {
       throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', {

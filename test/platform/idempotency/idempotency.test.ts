@@ -178,6 +178,30 @@ describe('Idempotency-Key', () => {
     assert.equal((await create(idem, US)).headers.get('idempotent-replayed'), 'true');
   });
 
+  test('a refusal decided by running the request is its outcome: a retry replays it, even once it would pass', async () => {
+    const a = (await call(server.url, 'POST', PATH, { key, json: US })).body.id;
+    const b = (await call(server.url, 'POST', PATH, { key, json: US })).body.id;
+    const transfer = { from_account_id: a, to_account_id: b, amount: 500, currency: 'USD' };
+    const idem = randomUUID();
+    const send = () =>
+      call(server.url, 'POST', '/v1/fintech/transfers', { key, json: transfer, headers: { 'idempotency-key': idem } });
+    const refused = await send();
+    assertProblem(refused, 'insufficient_funds', 'from_account_id');
+    const deposit = { amount: 1000 };
+    assert.equal(
+      (await call(server.url, 'POST', `/v1/sandbox/fintech/accounts/${a}/deposits`, { key, json: deposit })).status,
+      200,
+    );
+    const retried = await send();
+    assert.equal(retried.status, 409);
+    assert.equal(retried.text, refused.text);
+    assert.equal(retried.headers.get('idempotent-replayed'), 'true');
+    assert.equal(retried.headers.get('content-type'), refused.headers.get('content-type'));
+    assert.equal(retried.headers.get('request-id'), refused.headers.get('request-id'));
+    const moved = await call(server.url, 'GET', `/v1/fintech/accounts/${b}`, { key });
+    assert.equal(moved.body.available_balance.amount, 0, 'the replayed refusal moved nothing');
+  });
+
   test('the header must be 1–255 visible ASCII characters', async () => {
     for (const bad of ['x'.repeat(256), 'has space', 'tab\tinside', 'caf\u00e9']) {
       assertProblem(await create(bad, US), 'parameter_invalid', 'Idempotency-Key');
