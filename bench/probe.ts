@@ -1,0 +1,86 @@
+/**
+ * A preload (`node --import ./bench/probe.ts src/server.ts`) that measures, inside the server, what decides whether
+ * the SQLite writer belongs on a worker thread: how busy the event loop is (utilisation, delay), how much of the
+ * main thread's time goes to node:sqlite calls, and COMMIT (with synchronous=FULL, the WAL fsync) per commit.
+ * It wraps node:sqlite's methods, so the server is measured as it runs, unchanged. On SIGUSR2 it writes the figures
+ * since the previous SIGUSR2 to BENCH_PROBE_OUT (JSON) and starts counting afresh: the bench signals before and
+ * after each load.
+ */
+import { writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { DatabaseSync, StatementSync } from 'node:sqlite';
+
+const out = process.env.BENCH_PROBE_OUT;
+const delay = monitorEventLoopDelay({ resolution: 1 });
+delay.enable();
+
+const zero = () => ({ calls: 0, ms: 0 });
+let since = { at: performance.now(), elu: performance.eventLoopUtilization(), cpu: process.cpuUsage() };
+let sqlite = { statements: zero(), commits: zero(), savepoints: 0, commitTimes: [] as number[] };
+
+function timed<F extends (...args: never[]) => unknown>(
+  original: F,
+  count: (ms: number, self: unknown, args: Parameters<F>) => void,
+) {
+  return function (this: unknown, ...args: Parameters<F>) {
+    const started = performance.now();
+    try {
+      return original.apply(this, args);
+    } finally {
+      count(performance.now() - started, this, args);
+    }
+  };
+}
+
+const exec = DatabaseSync.prototype.exec;
+DatabaseSync.prototype.exec = timed(exec, (ms, _self, [sql]) => {
+  if (sql === 'COMMIT') {
+    sqlite.commits.calls++;
+    sqlite.commits.ms += ms;
+    sqlite.commitTimes.push(ms);
+  } else {
+    if (sql.startsWith('SAVEPOINT')) sqlite.savepoints++;
+    sqlite.statements.calls++;
+    sqlite.statements.ms += ms;
+  }
+});
+for (const method of ['run', 'all', 'get', 'iterate'] as const) {
+  const original = StatementSync.prototype[method] as (...args: never[]) => unknown;
+  (StatementSync.prototype as unknown as Record<string, unknown>)[method] = timed(original, (ms) => {
+    sqlite.statements.calls++;
+    sqlite.statements.ms += ms;
+  });
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+process.on('SIGUSR2', () => {
+  const now = performance.now();
+  const wallMs = now - since.at;
+  const cpu = process.cpuUsage(since.cpu);
+  const commitTimes = sqlite.commitTimes.sort((a, b) => a - b);
+  const figures = {
+    wall_ms: wallMs,
+    event_loop_utilisation: performance.eventLoopUtilization(since.elu).utilization,
+    cpu_share: (cpu.user + cpu.system) / 1000 / wallMs,
+    loop_delay_ms: {
+      p50: delay.percentile(50) / 1e6,
+      p99: delay.percentile(99) / 1e6,
+      max: delay.max / 1e6,
+    },
+    sqlite_statements: { ...sqlite.statements, share: sqlite.statements.ms / wallMs },
+    commits: {
+      ...sqlite.commits,
+      per_second: (sqlite.commits.calls * 1000) / wallMs,
+      mean_ms: sqlite.commits.ms / Math.max(1, sqlite.commits.calls),
+      p99_ms: percentile(commitTimes, 0.99),
+      share: sqlite.commits.ms / wallMs,
+      writes_per_commit: sqlite.savepoints / Math.max(1, sqlite.commits.calls),
+    },
+  };
+  if (out) writeFileSync(out, JSON.stringify(figures));
+  delay.reset();
+  since = { at: now, elu: performance.eventLoopUtilization(), cpu: process.cpuUsage() };
+  sqlite = { statements: zero(), commits: zero(), savepoints: 0, commitTimes: [] };
+});
