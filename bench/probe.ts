@@ -4,9 +4,11 @@
  * main thread's time goes to node:sqlite calls, and COMMIT (with synchronous=FULL, the WAL fsync) per commit.
  * It wraps node:sqlite's methods, so the server is measured as it runs, unchanged. On SIGUSR2 it writes the figures
  * since the previous SIGUSR2 to BENCH_PROBE_OUT (JSON) and starts counting afresh: the bench signals before and
- * after each load.
+ * after each load. With BENCH_PROBE_CPU_PROFILE=<file> it also records a CPU profile between the first and the
+ * second SIGUSR2 (the load alone, not start-up) and writes it there.
  */
 import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { DatabaseSync, StatementSync } from 'node:sqlite';
 
@@ -55,7 +57,25 @@ for (const method of ['run', 'all', 'get', 'iterate'] as const) {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
+const profileFile = process.env.BENCH_PROBE_CPU_PROFILE;
+const session = profileFile ? new Session() : null;
+let profiling = false;
+async function toggleProfile(): Promise<void> {
+  if (session === null || profileFile === undefined) return;
+  if (!profiling) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+    profiling = true;
+    return;
+  }
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(profileFile, JSON.stringify(profile));
+  session.disconnect();
+}
+
 process.on('SIGUSR2', () => {
+  void toggleProfile();
   const now = performance.now();
   const wallMs = now - since.at;
   const cpu = process.cpuUsage(since.cpu);
