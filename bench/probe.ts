@@ -34,8 +34,20 @@ function timed<F extends (...args: never[]) => unknown>(
   };
 }
 
+// An experiment only (bench/writer-thread.ts), never a configuration: BENCH_PROBE_SYNCHRONOUS=NORMAL makes the
+// server's `PRAGMA synchronous = FULL` NORMAL, so that COMMIT does no fsync: the upper bound of what taking the
+// fsync off the main thread could give.
+// BENCH_PROBE_AUTOCHECKPOINT=0 likewise stops SQLite checkpointing inside COMMIT (the WAL grows for the run): the
+// upper bound of what moving checkpoints to another thread could give.
+const synchronous = process.env.BENCH_PROBE_SYNCHRONOUS;
+const autocheckpoint = process.env.BENCH_PROBE_AUTOCHECKPOINT;
 const exec = DatabaseSync.prototype.exec;
-DatabaseSync.prototype.exec = timed(exec, (ms, _self, [sql]) => {
+const rewritten: typeof exec = function (this: DatabaseSync, sql: string) {
+  if (!/^PRAGMA synchronous = FULL$/i.test(sql)) return exec.call(this, sql);
+  if (autocheckpoint !== undefined) exec.call(this, `PRAGMA wal_autocheckpoint = ${Number(autocheckpoint)}`);
+  return exec.call(this, synchronous ? `PRAGMA synchronous = ${synchronous}` : sql);
+};
+DatabaseSync.prototype.exec = timed(rewritten, (ms, _self, [sql]) => {
   if (sql === 'COMMIT') {
     sqlite.commits.calls++;
     sqlite.commits.ms += ms;
@@ -94,12 +106,17 @@ process.on('SIGUSR2', () => {
       ...sqlite.commits,
       per_second: (sqlite.commits.calls * 1000) / wallMs,
       mean_ms: sqlite.commits.ms / Math.max(1, sqlite.commits.calls),
+      p50_ms: percentile(commitTimes, 0.5),
       p99_ms: percentile(commitTimes, 0.99),
       share: sqlite.commits.ms / wallMs,
       writes_per_commit: sqlite.savepoints / Math.max(1, sqlite.commits.calls),
     },
   };
-  if (out) writeFileSync(out, JSON.stringify(figures));
+  const memory = process.memoryUsage();
+  const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+  const memoryMiB = { rss: mib(memory.rss), heap_total: mib(memory.heapTotal), heap_used: mib(memory.heapUsed) };
+  if (out)
+    writeFileSync(out, JSON.stringify({ ...figures, memory_mib: { ...memoryMiB, external: mib(memory.external) } }));
   delay.reset();
   since = { at: now, elu: performance.eventLoopUtilization(), cpu: process.cpuUsage() };
   sqlite = { statements: zero(), commits: zero(), savepoints: 0, commitTimes: [] };

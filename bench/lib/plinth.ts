@@ -82,11 +82,13 @@ export interface ProbeFigures {
   cpu_share: number;
   loop_delay_ms: { p50: number; p99: number; max: number };
   sqlite_statements: { calls: number; ms: number; share: number };
+  memory_mib: { rss: number; heap_total: number; heap_used: number; external: number };
   commits: {
     calls: number;
     ms: number;
     per_second: number;
     mean_ms: number;
+    p50_ms: number;
     p99_ms: number;
     share: number;
     writes_per_commit: number;
