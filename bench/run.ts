@@ -29,6 +29,8 @@ function results(s: SqliteResults, pg: PostgresResults | null, loadAtStart: numb
     '',
     ...loadLines(s, pg, SEED_ACCOUNTS),
     '',
+    "CPU / I/O pressure: the share of the load's time during which some task on the machine waited for a CPU, or for " +
+      'I/O (Linux PSI). This machine is shared: a load measured under high pressure was disturbed by other work.',
     `Stored after the SQLite create loads: ${s.stored.accounts} accounts and ${s.stored.idempotency} idempotency ` +
       `records for ${answered} 2xx answers with a fresh key (+1 account made without a key for the retrieve load; ` +
       `requests still in flight when a load ends are stored but not counted by autocannon).`,

@@ -1,6 +1,7 @@
 /** The load: autocannon at a fixed concurrency against one server, in this process. */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
+import { type Pressure, watchPressure } from './pressure.ts';
 
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -14,11 +15,14 @@ export interface Load {
   non2xx: number;
   /** Connection errors and timeouts. */
   errors: number;
+  /** Share of the load's time some task on the machine waited for CPU / for I/O (a shared machine's noise). */
+  pressure: Pressure;
 }
 
 export const CREATE_BODY = JSON.stringify({ type: 'business', country: 'US' });
 
 async function run(options: autocannon.Options): Promise<Load> {
+  const pressure = watchPressure();
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
   return {
     rps: result.requests.average,
@@ -27,6 +31,7 @@ async function run(options: autocannon.Options): Promise<Load> {
     ok: result['2xx'],
     non2xx: result.non2xx,
     errors: result.errors, // timeouts included
+    pressure: pressure(),
   };
 }
 

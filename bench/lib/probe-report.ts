@@ -7,7 +7,7 @@ const ms = (value: number) => value.toFixed(2);
 export function probeLines(runs: [string, ProbeFigures | null][]): string[] {
   const lines = [
     '| create load | event loop utilisation | server CPU (of one core) | loop delay p50 / p99 / max ms ' +
-      '| SQLite statements (share of wall time) | commits/s | writes per commit | COMMIT mean / p99 ms ' +
+      '| SQLite statements (share of wall time) | commits/s | writes per commit | COMMIT p50 / mean / p99 ms ' +
       '| COMMIT share of wall time |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
@@ -21,7 +21,7 @@ export function probeLines(runs: [string, ProbeFigures | null][]): string[] {
       `| ${label} | ${pct(p.event_loop_utilisation)} | ${pct(p.cpu_share)} | ` +
         `${ms(p.loop_delay_ms.p50)} / ${ms(p.loop_delay_ms.p99)} / ${ms(p.loop_delay_ms.max)} | ` +
         `${pct(p.sqlite_statements.share)} | ${c.per_second.toFixed(0)} | ${c.writes_per_commit.toFixed(1)} | ` +
-        `${ms(c.mean_ms)} / ${ms(c.p99_ms)} | ${pct(c.share)} |`,
+        `${ms(c.p50_ms)} / ${ms(c.mean_ms)} / ${ms(c.p99_ms)} | ${pct(c.share)} |`,
     );
   }
   return lines;

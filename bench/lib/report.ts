@@ -82,13 +82,15 @@ export function targetLines(list: Target[]): string[] {
   ];
 }
 
+const pct = (share: number | null) => (share === null ? '?' : `${Math.round(share * 100)}%`);
 const row = (label: string, l: Load, base?: Load) =>
-  `| ${label} | ${l.rps.toFixed(0)} | ${base ? x(l.rps / base.rps) : ''} | ${l.p50} | ${l.p99} | ${l.non2xx} | ${l.errors} |`;
+  `| ${label} | ${l.rps.toFixed(0)} | ${base ? x(l.rps / base.rps) : ''} | ${l.p50} | ${l.p99} | ${l.non2xx} | ` +
+  `${l.errors} | ${pct(l.pressure.cpu)} / ${pct(l.pressure.io)} |`;
 
 export function loadLines(s: SqliteResults, pg: PostgresResults | null, seedAccounts: number): string[] {
   const lines = [
-    '| server and load | req/s | ratio | p50 ms | p99 ms | non-2xx | errors |',
-    '|---|---|---|---|---|---|---|',
+    '| server and load | req/s | ratio | p50 ms | p99 ms | non-2xx | errors | CPU / I/O pressure |',
+    '|---|---|---|---|---|---|---|---|',
     row('bare node:http, fixed account JSON: POST (ceiling for create)', s.bareCreate),
     row('bare node:http, fixed account JSON: GET (ceiling for retrieve)', s.bareRetrieve),
     row('Plinth SQLite: create, fresh Idempotency-Key each (vs bare POST)', s.create, s.bareCreate),
