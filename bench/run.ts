@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { probeLines } from './lib/probe-report.ts';
-import { loadLines, machine, targetLines, targets } from './lib/report.ts';
+import { DISTURBED, loadLines, machine, targetLines, targets } from './lib/report.ts';
 import { type PostgresResults, postgresPhases } from './phases/postgres.ts';
 import { SEED_ACCOUNTS, type SqliteResults, sqlitePhases } from './phases/sqlite.ts';
 
@@ -24,6 +24,9 @@ function results(s: SqliteResults, pg: PostgresResults | null, loadAtStart: numb
     '## Targets',
     '',
     ...targetLines(targets(s, pg)),
+    '',
+    `(disturbed): a load behind that figure ran while some task on the machine waited for a CPU more than ` +
+      `${DISTURBED * 100}% of the time; re-run on a quiet machine before trusting the mark.`,
     '',
     '## Loads',
     '',
