@@ -88,7 +88,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const limiter =
     deps.limiter ??
-    (config.REDIS_URL ? redisRateLimiter(config.REDIS_URL, app.log, config.REDIS_TIMEOUT_MS) : memoryRateLimiter());
+    (config.REDIS_URL
+      ? await redisRateLimiter(config.REDIS_URL, app.log, config.REDIS_TIMEOUT_MS)
+      : memoryRateLimiter());
   app.addHook('onClose', () => limiter.close());
   await limiter.ready();
   const perKey = (rate: number) => ({ rate, burst: rate });

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
 import { ApiError } from './errors.ts';
 
 /**
@@ -108,8 +107,10 @@ return {1, math.floor((tolerance - ahead) / interval), math.ceil(ahead / 1000), 
  * State shared by every process through Redis: one script call per check. When Redis does not answer within
  * `timeoutMs`, the check falls back to this process's own limiter (limits then hold per process rather than
  * across them) and logs it: rate limiting degrades, the API stays up. Checks return to Redis once it answers.
+ * ioredis is imported only here: loaded by every process, it costs ~20 MiB of resident memory (bench/FINDINGS.md).
  */
-export function redisRateLimiter(url: string, log: FastifyBaseLogger, timeoutMs = 100): RateLimiter {
+export async function redisRateLimiter(url: string, log: FastifyBaseLogger, timeoutMs = 100): Promise<RateLimiter> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -1,0 +1,66 @@
+/** The load: autocannon at a fixed concurrency against one server, in this process. */
+import { randomUUID } from 'node:crypto';
+import autocannon from 'autocannon';
+import { type Pressure, watchPressure } from './pressure.ts';
+
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+export interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Requests answered 2xx over the whole run. */
+  ok: number;
+  non2xx: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+  /** Share of the load's time some task on the machine waited for CPU / for I/O (a shared machine's noise). */
+  pressure: Pressure;
+}
+
+export const CREATE_BODY = JSON.stringify({ type: 'business', country: 'US' });
+
+async function run(options: autocannon.Options): Promise<Load> {
+  const pressure = watchPressure();
+  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors, // timeouts included
+    pressure: pressure(),
+  };
+}
+
+/** POST an account create, each request with a fresh Idempotency-Key (as a retrying client sends). */
+export function loadCreate(port: number, authorization: string | null): Promise<Load> {
+  return run({
+    url: `http://127.0.0.1:${port}/v1/fintech/accounts`,
+    requests: [
+      {
+        method: 'POST',
+        body: CREATE_BODY,
+        setupRequest: (request) => ({
+          ...request,
+          headers: {
+            'content-type': 'application/json',
+            ...(authorization ? { authorization } : {}),
+            'idempotency-key': randomUUID(),
+          },
+        }),
+      },
+    ],
+  });
+}
+
+/** GET one path, the same every time. */
+export function loadGet(port: number, path: string, authorization: string | null): Promise<Load> {
+  return run({
+    url: `http://127.0.0.1:${port}${path}`,
+    method: 'GET',
+    headers: authorization ? { authorization } : {},
+  });
+}

@@ -1,0 +1,107 @@
+/** Plinth under test: its key made through the CLI, the server started as `npm start` would, on a given database. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, type Server, start } from './process.ts';
+
+export interface Plinth extends Server {
+  authorization: string;
+}
+
+export interface PlinthOptions {
+  databaseUrl: string;
+  /** Directory for the log file and the probe's figures. */
+  dir: string;
+  name: string;
+  env?: Record<string, string>;
+  workers?: number;
+  /** Preload bench/probe.ts (event loop and SQLite timings, read with `probe()`). */
+  probe?: boolean;
+  nodeFlags?: string[];
+}
+
+/** The environment of every Plinth run: info logging (one line per request), no rate limit in the way. */
+function plinthEnv(options: PlinthOptions): Record<string, string> {
+  return {
+    DATABASE_URL: options.databaseUrl,
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_SANDBOX: '1000000',
+    WEB_CONCURRENCY: String(options.workers ?? 1),
+    METRICS_TOKEN: 'bench-metrics-token',
+    ...options.env,
+  };
+}
+
+/** A sandbox key of org `bench`, made by the CLI (which also migrates the database). */
+export function createKey(env: Record<string, string>): string {
+  const made = spawnSync(
+    process.execPath,
+    ['src/cli/main.ts', 'keys', 'create', '--org', 'bench', '--mode', 'sandbox'],
+    { cwd: ROOT, env: { ...process.env, ...env } },
+  );
+  if (made.status !== 0) throw new Error(`keys create failed: ${made.stderr.toString()}`);
+  return made.stdout.toString().trim();
+}
+
+export async function startPlinth(options: PlinthOptions): Promise<Plinth> {
+  const env = plinthEnv(options);
+  const key = createKey(env);
+  const probeOut = join(options.dir, `${options.name}.probe.json`);
+  const flags = [...(options.nodeFlags ?? []), ...(options.probe ? ['--import', './bench/probe.ts'] : [])];
+  const server = await start({
+    args: ['src/server.ts'],
+    env: { ...env, BENCH_PROBE_OUT: probeOut },
+    nodeFlags: flags,
+    logFile: join(options.dir, `${options.name}.log`),
+    readyPath: '/healthz',
+    listeners: options.workers ?? 1,
+    listenPattern: /Server listening at/,
+  });
+  return { ...server, authorization: `Bearer ${key}` };
+}
+
+/** The probe's figures since its previous reading (see bench/probe.ts); the first call only starts the count. */
+export async function probe(server: Server, dir: string, name: string): Promise<ProbeFigures | null> {
+  const file = join(dir, `${name}.probe.json`);
+  rmSync(file, { force: true });
+  server.child.kill('SIGUSR2');
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    try {
+      if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as ProbeFigures;
+    } catch {
+      // read while being written: try again
+    }
+  }
+  return null;
+}
+
+export interface ProbeFigures {
+  wall_ms: number;
+  event_loop_utilisation: number;
+  cpu_share: number;
+  loop_delay_ms: { p50: number; p99: number; max: number };
+  sqlite_statements: { calls: number; ms: number; share: number };
+  memory_mib: { rss: number; heap_total: number; heap_used: number; external: number };
+  commits: {
+    calls: number;
+    ms: number;
+    per_second: number;
+    mean_ms: number;
+    p50_ms: number;
+    p99_ms: number;
+    share: number;
+    writes_per_commit: number;
+  };
+}
+
+/** Creates one account and answers its id (the retrieve load reads it). */
+export async function createOne(server: Plinth): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${server.port}/v1/fintech/accounts`, {
+    method: 'POST',
+    headers: { authorization: server.authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'business', country: 'US' }),
+  });
+  if (response.status !== 200) throw new Error(`create answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}

@@ -1,0 +1,157 @@
+/** The targets of issue 10 checked against one run's figures, and bench/RESULTS.md. */
+import { cpus, totalmem } from 'node:os';
+import type { PostgresResults } from '../phases/postgres.ts';
+import type { SqliteResults } from '../phases/sqlite.ts';
+import { CONNECTIONS, type Load, SECONDS } from './load.ts';
+
+export interface Target {
+  name: string;
+  target: string;
+  measured: string;
+  /** null: not measurable yet (pending). */
+  pass: boolean | null;
+  /** The loads it was measured from, to tell whether other work disturbed them. */
+  loads?: Load[];
+}
+
+/** CPU pressure above which a load counts as disturbed by other work on the machine (see lib/pressure.ts). */
+export const DISTURBED = 0.5;
+const disturbed = (t: Target) => (t.loads ?? []).some((l) => (l.pressure.cpu ?? 0) > DISTURBED);
+
+const x = (ratio: number) => `${ratio.toFixed(2)}×`;
+const mark = (t: Target) =>
+  (t.pass === null ? 'pending' : t.pass ? 'pass' : 'FAIL') + (disturbed(t) ? ' (disturbed)' : '');
+
+export function bestPostgres(pg: PostgresResults, workers?: number) {
+  const runs = pg.runs.filter((r) => workers === undefined || r.workers === workers);
+  return runs.reduce((best, r) => (r.load.rps > best.load.rps ? r : best));
+}
+
+export function targets(s: SqliteResults, pg: PostgresResults | null): Target[] {
+  const create = s.create.rps / s.bareCreate.rps;
+  const retrieve = s.retrieve.rps / s.bareRetrieve.rps;
+  const seeded = s.seeded.rps / s.create.rps;
+  const list: Target[] = [
+    {
+      name: 'SQLite create vs bare',
+      target: '≥ 0.50×',
+      measured: x(create),
+      pass: create >= 0.5,
+      loads: [s.create, s.bareCreate],
+    },
+    {
+      name: 'SQLite create p99',
+      target: '≤ 10 ms',
+      measured: `${s.create.p99} ms`,
+      pass: s.create.p99 <= 10,
+      loads: [s.create],
+    },
+    {
+      name: 'SQLite create errors + non-2xx',
+      target: '0',
+      measured: `${s.create.errors} + ${s.create.non2xx}`,
+      pass: s.create.errors + s.create.non2xx === 0,
+    },
+    {
+      name: 'SQLite retrieve vs bare',
+      target: '≥ 0.60×',
+      measured: x(retrieve),
+      pass: retrieve >= 0.6,
+      loads: [s.retrieve, s.bareRetrieve],
+    },
+    {
+      name: 'Server RSS under load (peak, SQLite runs)',
+      target: '≤ 200 MB',
+      measured: `${s.rssPeakMiB} MiB`,
+      pass: s.rssPeakMiB * 1.048576 <= 200,
+    },
+    {
+      name: 'Create, 1,000,000 accounts vs empty',
+      target: '≥ 0.90×',
+      measured: x(seeded),
+      pass: seeded >= 0.9,
+      loads: [s.seeded, s.create],
+    },
+  ];
+  const scraped = s.createScraped ? s.createScraped.rps / s.create.rps : null;
+  list.push({
+    name: 'Create with /metrics scraped 1/s vs not',
+    target: '≥ 0.95×',
+    measured: scraped === null ? 'no /metrics yet' : x(scraped),
+    pass: scraped === null ? null : scraped >= 0.95,
+    loads: s.createScraped ? [s.createScraped, s.create] : [],
+  });
+  if (pg) {
+    const best = bestPostgres(pg);
+    const ratio = best.load.rps / pg.bare.rps;
+    list.push({
+      name: `PostgreSQL create vs bare durable insert (best: ${best.workers} worker(s), pool ${best.pool})`,
+      target: '≥ 0.80×',
+      measured: x(ratio),
+      pass: ratio >= 0.8,
+      loads: [best.load, pg.bare],
+    });
+  } else {
+    list.push({
+      name: 'PostgreSQL create vs bare durable insert',
+      target: '≥ 0.80×',
+      measured: 'no server',
+      pass: null,
+    });
+  }
+  return list;
+}
+
+export function targetLines(list: Target[]): string[] {
+  return [
+    '| target | wanted | measured | |',
+    '|---|---|---|---|',
+    ...list.map((t) => `| ${t.name} | ${t.target} | ${t.measured} | ${mark(t)} |`),
+  ];
+}
+
+const pct = (share: number | null) => (share === null ? '?' : `${Math.round(share * 100)}%`);
+const row = (label: string, l: Load, base?: Load) =>
+  `| ${label} | ${l.rps.toFixed(0)} | ${base ? x(l.rps / base.rps) : ''} | ${l.p50} | ${l.p99} | ${l.non2xx} | ` +
+  `${l.errors} | ${pct(l.pressure.cpu)} / ${pct(l.pressure.io)} |`;
+
+export function loadLines(s: SqliteResults, pg: PostgresResults | null, seedAccounts: number): string[] {
+  const lines = [
+    '| server and load | req/s | ratio | p50 ms | p99 ms | non-2xx | errors | CPU / I/O pressure |',
+    '|---|---|---|---|---|---|---|---|',
+    row('bare node:http, fixed account JSON: POST (ceiling for create)', s.bareCreate),
+    row('bare node:http, fixed account JSON: GET (ceiling for retrieve)', s.bareRetrieve),
+    row('Plinth SQLite: create, fresh Idempotency-Key each (vs bare POST)', s.create, s.bareCreate),
+    row('Plinth SQLite: retrieve one account (vs bare GET)', s.retrieve, s.bareRetrieve),
+    ...(s.createScraped
+      ? [row('Plinth SQLite: create, /metrics scraped 1/s (vs create)', s.createScraped, s.create)]
+      : []),
+    row(
+      `Plinth SQLite: create, ${seedAccounts.toLocaleString('en')} existing accounts (vs create)`,
+      s.seeded,
+      s.create,
+    ),
+  ];
+  if (pg) {
+    lines.push(row(`bare node-pg durable insert, one transaction each (pool ${pg.barePool})`, pg.bare));
+    for (const r of pg.runs) {
+      lines.push(
+        row(`Plinth PostgreSQL: create, ${r.workers} worker(s), pool ${r.pool} (vs bare insert)`, r.load, pg.bare),
+      );
+    }
+  }
+  return lines;
+}
+
+export function machine(loadAtStart: number): string {
+  const cores = cpus();
+  return [
+    `${new Date().toISOString().slice(0, 16)}Z`,
+    `${cores.length} cores (${cores[0]?.model.trim() ?? 'unknown'})`,
+    `${Math.round(totalmem() / 2 ** 30)} GiB`,
+    `Node ${process.versions.node}`,
+    `load average ${loadAtStart.toFixed(1)} at start`,
+    `${CONNECTIONS} connections`,
+    `${SECONDS} s per load`,
+  ].join(' · ');
+}

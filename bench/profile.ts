@@ -1,0 +1,54 @@
+/**
+ * `npm run bench:profile`: one CPU profile (node --cpu-prof) of Plinth on SQLite under the create load of the
+ * benchmark (fresh Idempotency-Key per request, info logging to a file), summarised by category, owner and
+ * function into bench/PROFILE-create.md. BENCH_PROFILE_LOAD=retrieve profiles the retrieve load instead.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { summarise, summaryLines } from './lib/cpuprofile.ts';
+import { CONNECTIONS, loadCreate, loadGet, SECONDS } from './lib/load.ts';
+import { createOne, probe, startPlinth } from './lib/plinth.ts';
+import { stop } from './lib/process.ts';
+
+const pct = (share: number | undefined) => (share === undefined ? '?' : `${(share * 100).toFixed(1)}%`);
+const which = process.env.BENCH_PROFILE_LOAD === 'retrieve' ? 'retrieve' : 'create';
+const dir = mkdtempSync(join(tmpdir(), 'plinth-profile-'));
+const file = join(dir, 'server.cpuprofile');
+try {
+  const server = await startPlinth({
+    databaseUrl: `sqlite:${join(dir, 'plinth.db')}`,
+    dir,
+    name: 'profiled',
+    probe: true,
+    env: { BENCH_PROBE_CPU_PROFILE: file },
+  });
+  const path = which === 'create' ? null : `/v1/fintech/accounts/${await createOne(server)}`;
+  await probe(server, dir, 'profiled'); // starts the profiler
+  const load =
+    path === null
+      ? await loadCreate(server.port, server.authorization)
+      : await loadGet(server.port, path, server.authorization);
+  const figures = await probe(server, dir, 'profiled'); // stops it and writes the profile
+  await stop(server);
+  if (!existsSync(file)) throw new Error('the server wrote no CPU profile');
+  const lines = [
+    `# CPU profile of Plinth (SQLite) under the ${which} load`,
+    '',
+    `Written by \`npm run bench:profile\`, ${new Date().toISOString().slice(0, 16)}Z, Node ${process.versions.node}: ` +
+      `${CONNECTIONS} connections for ${SECONDS} s, ${load.rps.toFixed(0)} req/s while profiled (the profiler ` +
+      "itself costs throughput; compare shares, not rates). Self time of the server's main thread during the load " +
+      '(bench/probe.ts starts and stops the profiler around it). Time in a native call (node:sqlite, fs.writeSync) ' +
+      'is charged to the JS function that made it.',
+    '',
+    `Probe during the same load: event loop utilisation ${pct(figures?.event_loop_utilisation)}, COMMIT ` +
+      `${pct(figures?.commits.share)} of wall time (${figures?.commits.per_second.toFixed(0)} commits/s, ` +
+      `${figures?.commits.mean_ms.toFixed(2)} ms each), node:sqlite statements ${pct(figures?.sqlite_statements.share)}.`,
+    '',
+    ...summaryLines(summarise(file)),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  writeFileSync(new URL(`PROFILE-${which}.md`, import.meta.url), lines.join('\n'));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
