@@ -7,37 +7,38 @@ import type { Principal } from './principal.ts';
 export const KEY_CACHE_MS = 1000;
 const MAX_CACHED = 10_000;
 
-/**
- * Verifies presented keys: format and checksum first, so garbage never reaches the database; then one indexed
- * lookup by SHA-256, whose answer is kept for at most KEY_CACHE_MS (counted from the lookup, so a revocation
- * committed by any process is refused everywhere within that second). Only verified keys are kept, at most
- * MAX_CACHED of them. Null for anything unusable: malformed, bad checksum, unknown, revoked.
- */
 export interface KeyVerifier {
   verify(presented: string): Promise<Principal | null>;
   /** This process revoked the key: stop trusting it now, not within the second. */
   forget(keyId: string): void;
 }
 
+/**
+ * Verifies presented keys: format and checksum first, so garbage never reaches the database; then one indexed
+ * lookup by SHA-256, whose answer is kept for at most KEY_CACHE_MS (counted from the lookup, so a revocation
+ * committed by any process is refused everywhere within that second). Only verified keys are kept, at most
+ * MAX_CACHED of them. Null for anything unusable: malformed, bad checksum, unknown, revoked.
+ */
 export function keyVerifier(db: Db, now: () => number = Date.now): KeyVerifier {
   const cache = new Map<string, { principal: Principal; until: number }>();
+  // Keyed by the presented key itself (it is in this process's memory for the request anyway), so that a cached
+  // key costs no SHA-256: only the checksum is computed on every request.
   const verify = async (presented: string): Promise<Principal | null> => {
     const mode = parseKey(presented);
     if (mode === null) return null;
-    const hash = hashKey(presented);
-    const cached = cache.get(hash);
+    const cached = cache.get(presented);
     if (cached !== undefined && cached.until > now()) return cached.principal;
     const lookedUp = now();
-    const row = await findKeyByHash(db, hash);
-    cache.delete(hash);
+    const row = await findKeyByHash(db, hashKey(presented));
+    cache.delete(presented);
     if (row === undefined || row.revoked_at !== null || row.mode !== mode) return null;
     const principal: Principal = { orgId: row.org_id, mode: row.mode, keyId: row.id };
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
-    cache.set(hash, { principal, until: lookedUp + KEY_CACHE_MS });
+    cache.set(presented, { principal, until: lookedUp + KEY_CACHE_MS });
     return principal;
   };
   const forget = (keyId: string) => {
-    for (const [hash, entry] of cache) if (entry.principal.keyId === keyId) cache.delete(hash);
+    for (const [presented, entry] of cache) if (entry.principal.keyId === keyId) cache.delete(presented);
   };
   return { verify, forget };
 }
