@@ -27,27 +27,38 @@ export function seed(path: string, accounts: number): { seconds: number } {
   }
   db.exec('COMMIT');
   const insert = db.prepare(
-    `insert into accounts (id, org_id, mode, type, country, currency, available_balance, status,
-       kyb_legal_name, kyb_ein, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `insert into accounts (id, org_id, mode, type, country, currency, status, kyb_legal_name, kyb_ein, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  // Every account has its ledger account (balance 0, no entries: a sound ledger for `cli ledger verify`).
+  const insertLedger = db.prepare(
+    `insert into ledger_accounts (id, org_id, mode, currency, kind, balance, entry_count, created_at)
+       values (?, ?, ?, 'USD', 'customer', 0, 0, ?)`,
   );
   for (let done = 0; done < accounts; ) {
     db.exec('BEGIN');
     for (const end = Math.min(accounts, done + CHUNK); done < end; done++) {
       const ms = first + Math.floor((done / accounts) * SPAN_MS);
       const kyb = done % 10 === 0;
-      insert.run(
+      const [id, org, mode, at] = [
         newId('acct', ms),
         orgs[done % ORGS]!,
         done % 4 === 0 ? 'live' : 'sandbox',
+        new Date(ms).toISOString(),
+      ];
+      insert.run(
+        id,
+        org,
+        mode,
         'business',
         'US',
         'USD',
-        done % 1000,
         'active',
         kyb ? `Seed Company ${done} Inc.` : null,
         kyb ? '12-3456789' : null,
-        new Date(ms).toISOString(),
+        at,
       );
+      insertLedger.run(id, org, mode, at);
     }
     db.exec('COMMIT');
   }

@@ -56,6 +56,24 @@ export function loadCreate(port: number, authorization: string | null): Promise<
   });
 }
 
+/** POST a transfer of 1 minor unit from one account to another, each with a fresh Idempotency-Key. */
+export function loadTransfer(port: number, authorization: string, from: string, to: string): Promise<Load> {
+  const body = JSON.stringify({ from_account_id: from, to_account_id: to, amount: 1, currency: 'USD' });
+  return run({
+    url: `http://127.0.0.1:${port}/v1/fintech/transfers`,
+    requests: [
+      {
+        method: 'POST',
+        body,
+        setupRequest: (request) => ({
+          ...request,
+          headers: { 'content-type': 'application/json', authorization, 'idempotency-key': randomUUID() },
+        }),
+      },
+    ],
+  });
+}
+
 /** GET one path, the same every time. */
 export function loadGet(port: number, path: string, authorization: string | null): Promise<Load> {
   return run({

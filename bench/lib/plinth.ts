@@ -96,6 +96,16 @@ export interface ProbeFigures {
 }
 
 /** Creates one account and answers its id (the retrieve load reads it). */
+/** A sandbox deposit into an account (the transfer load's source of funds). */
+export async function depositInto(server: Plinth, accountId: string, amount: number): Promise<void> {
+  const response = await fetch(`http://127.0.0.1:${server.port}/v1/sandbox/fintech/accounts/${accountId}/deposits`, {
+    method: 'POST',
+    headers: { authorization: server.authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ amount }),
+  });
+  if (response.status !== 200) throw new Error(`deposit answered ${response.status}: ${await response.text()}`);
+}
+
 export async function createOne(server: Plinth): Promise<string> {
   const response = await fetch(`http://127.0.0.1:${server.port}/v1/fintech/accounts`, {
     method: 'POST',

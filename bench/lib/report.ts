@@ -31,6 +31,7 @@ export function targets(s: SqliteResults, pg: PostgresResults | null): Target[] 
   const create = s.create.rps / s.bareCreate.rps;
   const retrieve = s.retrieve.rps / s.bareRetrieve.rps;
   const seeded = s.seeded.rps / s.create.rps;
+  const transfer = s.transfer.rps / s.create.rps;
   const list: Target[] = [
     {
       name: 'SQLite create vs bare',
@@ -58,6 +59,20 @@ export function targets(s: SqliteResults, pg: PostgresResults | null): Target[] 
       measured: x(retrieve),
       pass: retrieve >= 0.6,
       loads: [s.retrieve, s.bareRetrieve],
+    },
+    {
+      name: 'SQLite transfers vs create (same run)',
+      target: '≥ 0.70×',
+      measured: x(transfer),
+      pass: transfer >= 0.7,
+      loads: [s.transfer, s.create],
+    },
+    {
+      name: 'SQLite transfer p99',
+      target: '≤ 15 ms',
+      measured: `${s.transfer.p99} ms`,
+      pass: s.transfer.p99 <= 15 && s.transfer.errors + s.transfer.non2xx === 0,
+      loads: [s.transfer],
     },
     {
       name: 'Server RSS under load (peak, SQLite runs)',
@@ -123,6 +138,7 @@ export function loadLines(s: SqliteResults, pg: PostgresResults | null, seedAcco
     row('bare node:http, fixed account JSON: GET (ceiling for retrieve)', s.bareRetrieve),
     row('Plinth SQLite: create, fresh Idempotency-Key each (vs bare POST)', s.create, s.bareCreate),
     row('Plinth SQLite: retrieve one account (vs bare GET)', s.retrieve, s.bareRetrieve),
+    row('Plinth SQLite: transfer 1 cent, fresh Idempotency-Key each (vs create)', s.transfer, s.create),
     ...(s.createScraped
       ? [row('Plinth SQLite: create, /metrics scraped 1/s (vs create)', s.createScraped, s.create)]
       : []),

@@ -6,8 +6,16 @@
 
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { type Load, loadCreate, loadGet } from '../lib/load.ts';
-import { createKey, createOne, type Plinth, type ProbeFigures, probe, startPlinth } from '../lib/plinth.ts';
+import { type Load, loadCreate, loadGet, loadTransfer } from '../lib/load.ts';
+import {
+  createKey,
+  createOne,
+  depositInto,
+  type Plinth,
+  type ProbeFigures,
+  probe,
+  startPlinth,
+} from '../lib/plinth.ts';
 import { type Server, start, stop, watchRss } from '../lib/process.ts';
 import { seed } from '../seed.ts';
 
@@ -21,6 +29,8 @@ export interface SqliteResults {
   /** Accounts and idempotency records in the database after the create load: each 2xx made one of each. */
   stored: { accounts: number; idempotency: number };
   retrieve: Load;
+  /** Transfers of 1 cent between two accounts, each with a fresh Idempotency-Key (issue 12: ≥ 0.7× create). */
+  transfer: Load;
   /** Create while GET /metrics is scraped once a second; null while the server has no /metrics. */
   createScraped: Load | null;
   scrapes: number;
@@ -92,13 +102,17 @@ async function emptyDatabase(dir: string) {
   const peak = watchRss(server.child.pid!);
   const retrieve = await loadGet(server.port, `/v1/fintech/accounts/${id}`, server.authorization);
   const retrieveRss = peak();
+  log('Plinth SQLite: transfers');
+  const [from, to] = [id, await createOne(server)];
+  await depositInto(server, from, 1_000_000_000_000);
+  const transfer = await loadTransfer(server.port, server.authorization, from, to);
   let scraped: { load: Load; scrapes: number } | null = null;
   if (await metricsAvailable(server)) {
     log('Plinth SQLite: create while /metrics is scraped each second');
     scraped = await scrapedCreate(server);
   } else log('Plinth SQLite: no /metrics yet; its cost is pending');
   await stop(server);
-  return { create, retrieve, scraped, stored: countStored(path), rss: Math.max(create.rss, retrieveRss) };
+  return { create, retrieve, transfer, scraped, stored: countStored(path), rss: Math.max(create.rss, retrieveRss) };
 }
 
 /** Migrates a database through the CLI, then seeds it; the seeding is timed on its own. */
@@ -131,6 +145,7 @@ export async function sqlitePhases(dir: string): Promise<SqliteResults> {
     createProbe: empty.create.probe,
     stored: empty.stored,
     retrieve: empty.retrieve,
+    transfer: empty.transfer,
     createScraped: empty.scraped?.load ?? null,
     scrapes: empty.scraped?.scrapes ?? 0,
     seeded: bigCreate.load,
