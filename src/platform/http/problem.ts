@@ -66,13 +66,17 @@ export function installErrorHandling(app: FastifyInstance): void {
     for (const m of methods) set.add(m);
   });
 
+  // A request no route matched still passes the hooks (and Fastify's body checks, which refuse a QUERY without
+  // Content-Type, as an error Fastify has no status for): whatever they object to, it is answered as what it is,
+  // a 404 or a 405. Only a 503 (shutting down, database gone) tells the client more than that.
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
+    if (request.is404 && apiError.status !== 503) return unrouted(request, reply);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendProblem(reply, apiError);
   });
 
-  app.setNotFoundHandler((request: FastifyRequest, reply) => {
+  const unrouted = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!;
     const found = shadow.find('GET', path);
     const allowed = found ? methodsByPattern.get((found.store as { pattern: string }).pattern) : undefined;
@@ -86,5 +90,6 @@ export function installErrorHandling(app: FastifyInstance): void {
       );
     }
     return sendProblem(reply, new ApiError('route_not_found', `No route ${request.method} ${path.slice(0, 200)}.`));
-  });
+  };
+  app.setNotFoundHandler(unrouted);
 }
