@@ -44,6 +44,9 @@ function createFastify(config: Config, logStream: DestinationStream | undefined)
     requestIdHeader: false, // a client cannot choose our request ids
     genReqId: requestId,
     bodyLimit: BODY_LIMIT,
+    // Past find-my-way's default of 100 characters a path id stopped routing (400 body_malformed, before
+    // authentication); any id that fits in the request line must reach its route and be a plain 404 there.
+    routerOptions: { maxParamLength: 16_384 },
     trustProxy: trustProxy(config.TRUST_PROXY),
     return503OnClosing: false, // answered below, in the contract's error model
     forceCloseConnections: 'idle',

@@ -29,10 +29,20 @@ function unauthorized(code: 'api_key_missing' | 'api_key_invalid', detail: strin
   return new ApiError(code, detail, { param: 'Authorization', headers: CHALLENGE });
 }
 
-/** The Bearer key of the request: undefined when no credential was sent at all. */
+/** How many Authorization header lines the client sent: Node keeps only the first in `request.headers`. */
+function authorizationCount(request: FastifyRequest): number {
+  const raw = request.raw.rawHeaders;
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'authorization') n++;
+  return n;
+}
+
+/** The Bearer key of the request: undefined when no credential was sent at all, null when it is unusable. */
 function presentedKey(request: FastifyRequest): string | undefined | null {
   const header = request.headers.authorization;
   if (header === undefined || header.trim() === '') return undefined;
+  // Two credentials are refused, never resolved by taking one: a proxy and the client may disagree on which.
+  if (authorizationCount(request) > 1) return null;
   const match = /^Bearer +(\S+) *$/i.exec(header);
   return match ? match[1]! : null;
 }
