@@ -55,6 +55,11 @@ if (process.env.TEST_POSTGRES_URL) {
       '(a role that may create databases) to run it.\n',
   );
 }
+// The campaigns' short runs (issue 11); their full runs are `npm run test:fuzz` and the commands in SECURITY.md.
+steps.push({
+  name: 'fuzz: Schemathesis, short run',
+  command: [process.execPath, 'scripts/fuzz.ts', '--examples', '25'],
+});
 for (const step of steps) failed = !run(step) || failed;
 process.stdout.write(`\n# npm test: ${failed ? 'FAILED' : 'all steps passed'}\n`);
 process.exit(failed ? 1 : 0);
