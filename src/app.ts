@@ -7,6 +7,7 @@ import { installDocs } from './platform/docs/docs.ts';
 import { swaggerOptions } from './platform/docs/openapi.ts';
 import { installOperations } from './platform/docs/operations.ts';
 import { BODY_LIMIT, installJsonBody } from './platform/http/body.ts';
+import { handleClientError, httpServerOptions, installHttpRefusals } from './platform/http/client-errors.ts';
 import { ApiError } from './platform/http/errors.ts';
 import { installErrorHandling, sendProblem } from './platform/http/problem.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/http/rate-limit.ts';
@@ -15,6 +16,7 @@ import { validatorCompiler } from './platform/http/validation.ts';
 import { installIdempotency, startPurge } from './platform/idempotency/idempotency.ts';
 import { apiKeysRoutes } from './platform/keys/api-keys.routes.ts';
 import { installAuth } from './platform/keys/auth.ts';
+import { redactRecord } from './platform/kit/redact.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
 import { PRODUCTS } from './products.ts';
 
@@ -38,12 +40,17 @@ function createFastify(config: Config, logStream: DestinationStream | undefined)
     logger: {
       level: config.LOG_LEVEL,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      // Field paths cover what we log on purpose; shapes cover what a client put where it did not belong.
+      formatters: { log: redactRecord },
       ...(logStream ? { stream: logStream } : {}),
     },
     logController: new RequestLogController(),
     requestIdHeader: false, // a client cannot choose our request ids
     genReqId: requestId,
     bodyLimit: BODY_LIMIT,
+    requestTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
+    http: httpServerOptions(config.REQUEST_TIMEOUT_SECONDS),
+    clientErrorHandler: handleClientError,
     // Past find-my-way's default of 100 characters a path id stopped routing (400 body_malformed, before
     // authentication); any id that fits in the request line must reach its route and be a plain 404 there.
     routerOptions: { maxParamLength: 16_384 },
@@ -84,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app);
   installRequestId(app);
+  installHttpRefusals(app);
   refuseWhileClosing(app);
 
   const limiter =

@@ -65,6 +65,12 @@ export const PlatformSettings = Type.Object({
     600_000,
     'how long SIGTERM/SIGINT wait for in-flight requests before closing connections',
   ),
+  REQUEST_TIMEOUT_SECONDS: integer(
+    30,
+    1,
+    3600,
+    'how long a request’s headers and body may take to arrive before 408 `request_timeout`',
+  ),
   REDIS_URL: text(
     '',
     '`redis://…` or `rediss://…`: share rate-limit state across processes; unset keeps it in the process',

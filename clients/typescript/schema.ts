@@ -223,13 +223,13 @@ export interface components {
              * @description What clients switch on.
              * @enum {string}
              */
-            code: "body_malformed" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "country_unsupported" | "api_key_missing" | "api_key_invalid" | "permission_denied" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "body_too_large" | "media_type_unsupported" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "body_malformed" | "request_malformed" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "country_unsupported" | "api_key_missing" | "api_key_invalid" | "permission_denied" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "idempotency_request_in_progress" | "api_key_limit_reached" | "api_key_last_active" | "body_too_large" | "media_type_unsupported" | "expectation_unsupported" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable";
             /** @description The first offending input: a dotted field path or a header name. */
             param?: string;
             /** @description Every offending input when a request has several. */
             errors?: {
                 /** @enum {string} */
-                code: "body_malformed" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "country_unsupported" | "api_key_missing" | "api_key_invalid" | "permission_denied" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "idempotency_request_in_progress" | "body_too_large" | "media_type_unsupported" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "body_malformed" | "request_malformed" | "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "country_unsupported" | "api_key_missing" | "api_key_invalid" | "permission_denied" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "request_timeout" | "idempotency_request_in_progress" | "api_key_limit_reached" | "api_key_last_active" | "body_too_large" | "media_type_unsupported" | "expectation_unsupported" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable";
                 param?: string;
                 detail: string;
             }[];
