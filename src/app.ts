@@ -10,6 +10,7 @@ import { BODY_LIMIT, installJsonBody } from './platform/http/body.ts';
 import { handleClientError, httpServerOptions, installHttpRefusals } from './platform/http/client-errors.ts';
 import { ApiError } from './platform/http/errors.ts';
 import { installErrorHandling, sendProblem } from './platform/http/problem.ts';
+import { installStrictQuery } from './platform/http/query.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/http/rate-limit.ts';
 import { installRequestId, REDACT_PATHS, RequestLogController, requestId } from './platform/http/request-log.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authFailureLimit: { rate: config.AUTH_FAILURE_PER_SECOND, burst: config.AUTH_FAILURE_BURST },
   });
   installJsonBody(app);
+  installStrictQuery(app);
   installIdempotency(app, { db: database.db, clock, lockTimeoutMs: config.IDEMPOTENCY_LOCK_SECONDS * 1000 });
   const ttlMs = config.IDEMPOTENCY_TTL_HOURS * 3_600_000;
   const stopPurge = startPurge(database.db, clock, ttlMs, config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS * 1000, app.log);

@@ -25,7 +25,8 @@ function problemsOf(operation: Json, path: string): ErrorCode[] {
       'body_too_large',
       'media_type_unsupported',
     );
-  else if (parameters.some((p) => p.in === 'query')) codes.push('parameter_invalid', 'parameter_unknown');
+  // Every operation refuses query parameters it does not define (platform/http/query.ts).
+  codes.push('parameter_invalid', 'parameter_unknown');
   if (path.startsWith('/v1/') && parameters.some((p) => p.in === 'path')) codes.push('resource_not_found');
   if (idempotent(operation))
     codes.push('parameter_invalid', 'idempotency_request_in_progress', 'idempotency_key_reused');

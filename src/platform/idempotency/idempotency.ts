@@ -118,7 +118,8 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
 
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers[HEADER];
-    if (key === undefined) return;
+    // GET and HEAD are idempotent already (CONTRACT §5): the header is ignored there, whatever its value.
+    if (key === undefined || request.method !== 'POST') return;
     if (!applies(request))
       throw new ApiError('parameter_unknown', 'This operation does not take an Idempotency-Key.', {
         param: 'Idempotency-Key',
