@@ -27,7 +27,7 @@ describe('query strings (CONTRACT §1): defined parameters only, once each, inte
       ['GET', '/v1/fintech/accounts?limit=1&expand=kyb', undefined],
     ];
     for (const [method, path, json] of cases) {
-      const param = new URL(path, server.url).searchParams.keys().toArray().at(-1)!;
+      const param = [...new URL(path, server.url).searchParams.keys()].at(-1)!;
       assertProblem(await call(server.url, method, path, { key, json }), 'parameter_unknown', param);
     }
     const created = await call(server.url, 'GET', '/v1/fintech/accounts?limit=100', { key });
