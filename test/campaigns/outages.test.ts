@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, test } from 'node:test';
+import { BACKEND, freshDatabase } from '../helpers/database.ts';
+import { type ServerProcess, spawnServer } from '../helpers/process.ts';
+import { UNLIMITED } from '../helpers/server.ts';
+import { startTcpProxy } from '../helpers/tcp-proxy.ts';
+
+/**
+ * Outages (issue 11): the database goes away under load and comes back. Every request must be answered (a bound of
+ * REQUEST_BOUND_MS per request stands for "hangs"), with 200 or 503 service_unavailable and nothing else; the
+ * service must come back by itself; every create answered 200 must still be there afterwards; the process must not
+ * crash. Loops are bounded by counts and deadlines; phases advance on what was observed, never on timing.
+ */
+const REQUEST_BOUND_MS = 30_000;
+
+interface Load {
+  answers: { status: number; code?: string; id?: string }[];
+  /** Resolves once `predicate` holds for the answers so far (or throws after `ms`). */
+  until(predicate: (answers: Load['answers']) => boolean, what: string, ms?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Four clients creating accounts back to back, at most `max` requests in all. */
+function startLoad(url: string, key: string, max = 20_000): Load {
+  const answers: Load['answers'] = [];
+  let stopping = false;
+  const body = JSON.stringify({
+    type: 'business',
+    country: 'US',
+    kyb: { ein: '46-8123457', legal_name: 'A'.repeat(190) },
+  });
+  const worker = async () => {
+    while (!stopping && answers.length < max) {
+      try {
+        const response = await fetch(`${url}/v1/fintech/accounts`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body,
+          signal: AbortSignal.timeout(REQUEST_BOUND_MS),
+        });
+        const json = (await response.json()) as { id?: string; code?: string };
+        answers.push({ status: response.status, code: json.code, id: json.id });
+      } catch (error) {
+        // No answer at all (a hang past the bound, a reset): recorded, and refused by assertNothingLost.
+        answers.push({ status: 0, code: String((error as Error).cause ?? error) });
+      }
+    }
+  };
+  const workers = Promise.all([worker(), worker(), worker(), worker()]);
+  return {
+    answers,
+    async until(predicate, what, ms = 60_000) {
+      const deadline = Date.now() + ms;
+      const seen = () =>
+        JSON.stringify(Object.groupBy(answers.slice(-1000), (a) => `${a.status} ${a.code}`.slice(0, 120)));
+      while (!predicate(answers)) {
+        if (Date.now() >= deadline || answers.length >= max) assert.fail(`never saw ${what}; last answers: ${seen()}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async stop() {
+      stopping = true;
+      await workers;
+    },
+  };
+}
+
+const oks = (a: Load['answers']) => a.filter((x) => x.status === 200).length;
+const unavailable = (a: Load['answers']) => a.filter((x) => x.code === 'service_unavailable').length;
+
+async function signUp(server: ServerProcess): Promise<string> {
+  const signup = await fetch(`${server.url}/v1/sandbox/signup`, { method: 'POST' });
+  return ((await signup.json()) as { api_key: { key: string } }).api_key.key;
+}
+
+/** Only 200 and 503 service_unavailable; the server alive; every acknowledged account readable. */
+async function assertNothingLost(server: ServerProcess, key: string, load: Load): Promise<void> {
+  for (const a of load.answers) assert.ok(a.status === 200 || a.code === 'service_unavailable', JSON.stringify(a));
+  assert.equal(server.child.exitCode, null, 'the server is still running');
+  for (const a of load.answers.filter((x) => x.status === 200)) {
+    const r = await fetch(`${server.url}/v1/fintech/accounts/${a.id}`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(r.status, 200, `acknowledged ${a.id} is gone`);
+  }
+}
+
+describe('PostgreSQL cut off and back mid-load', { skip: BACKEND !== 'postgres' && 'PostgreSQL pass only' }, () => {
+  test('503 while it is away, 200 again by itself, nothing acknowledged lost', async (t) => {
+    const db = await freshDatabase();
+    const target = new URL(db.url);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    target.host = `127.0.0.1:${proxy.port}`; // the server reaches the database only through the proxy
+    const server = await spawnServer({ DATABASE_URL: target.toString(), ...UNLIMITED });
+    try {
+      const key = await signUp(server);
+      const load = startLoad(server.url, key);
+      await load.until((a) => oks(a) >= 50, '50 creates');
+      await proxy.cut();
+      const cutAt = load.answers.length;
+      await load.until((a) => unavailable(a.slice(cutAt)) >= 20, '20 answers of 503 while cut');
+      await proxy.restore();
+      const restoredAt = load.answers.length;
+      await load.until((a) => oks(a.slice(restoredAt)) >= 50, '50 creates after the database came back');
+      await load.stop();
+      t.diagnostic(`${load.answers.length} requests: ${oks(load.answers)} × 200, ${unavailable(load.answers)} × 503`);
+      await assertNothingLost(server, key, load);
+      server.child.kill('SIGTERM');
+      assert.deepEqual(await server.exited, { code: 0, signal: null });
+    } finally {
+      server.child.kill('SIGKILL');
+      await proxy.close();
+      await db.drop();
+    }
+  });
+});
