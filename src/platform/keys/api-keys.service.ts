@@ -3,7 +3,7 @@ import { runWrite } from '../../db/write.ts';
 import { ApiError } from '../http/errors.ts';
 import { type ListParams, listPage, type Page } from '../http/pagination.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
-import { cleanText } from '../kit/text.ts';
+import { cleanText, cleanTextRule } from '../kit/text.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './api-keys.repository.ts';
 import type { ApiKey, NewApiKey } from './api-keys.schema.ts';
@@ -62,11 +62,7 @@ export function signUp(
 ): Promise<{ org_id: string; api_key: NewApiKey }> {
   const name = displayName === undefined ? undefined : cleanText(displayName, 100);
   if (name === null) {
-    throw new ApiError(
-      'parameter_invalid',
-      'name must be 1–100 characters after trimming, without control characters.',
-      { param: 'name' },
-    );
+    throw new ApiError('parameter_invalid', cleanTextRule('name', 100), { param: 'name' });
   }
   return runWrite(deps.db, async (trx) => {
     const id = newId('org');

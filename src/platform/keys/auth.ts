@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { type Decision, type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
 import { authenticate, type KeysDeps } from './api-keys.service.ts';
+import { credentialOf } from './credential.ts';
 import type { Mode, Principal } from './principal.ts';
 
 export interface AuthDeps extends KeysDeps {
@@ -29,24 +30,6 @@ function unauthorized(code: 'api_key_missing' | 'api_key_invalid', detail: strin
   return new ApiError(code, detail, { param: 'Authorization', headers: CHALLENGE });
 }
 
-/** How many Authorization header lines the client sent: Node keeps only the first in `request.headers`. */
-function authorizationCount(request: FastifyRequest): number {
-  const raw = request.raw.rawHeaders;
-  let n = 0;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'authorization') n++;
-  return n;
-}
-
-/** The Bearer key of the request: undefined when no credential was sent at all, null when it is unusable. */
-function presentedKey(request: FastifyRequest): string | undefined | null {
-  const header = request.headers.authorization;
-  if (header === undefined || header.trim() === '') return undefined;
-  // Two credentials are refused, never resolved by taking one: a proxy and the client may disagree on which.
-  if (authorizationCount(request) > 1) return null;
-  const match = /^Bearer +(\S+) *$/i.exec(header);
-  return match ? match[1]! : null;
-}
-
 /** RateLimit and RateLimit-Policy as in draft-ietf-httpapi-ratelimit-headers-09 (one policy, named "default"). */
 function setRateLimitHeaders(reply: FastifyReply, limit: Limit, decision: Decision): void {
   reply.header('ratelimit-policy', `"default";q=${limit.burst};w=${Math.max(1, Math.round(limit.burst / limit.rate))}`);
@@ -64,14 +47,15 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRequest', async (request, reply) => {
     const url = request.routeOptions.url;
     if (url === undefined || !url.startsWith('/v1/') || request.routeOptions.config.public) return;
-    const key = presentedKey(request);
-    const principal = key === undefined || key === null ? null : await authenticate(deps, key);
+    const credential = credentialOf(request);
+    const principal = credential.kind === 'bearer' ? await authenticate(deps, credential.key) : null;
     if (principal === null) {
       const failures = await deps.limiter.take(`authfail:${request.ip}`, deps.authFailureLimit);
       if (!failures.allowed) throw rateLimited(failures, 'Too many failed authentications from this address.');
-      if (key === undefined)
+      if (credential.kind === 'none')
         throw unauthorized('api_key_missing', 'Send your API key as `Authorization: Bearer <key>`.');
-      throw unauthorized('api_key_invalid', 'The API key is not valid.');
+      if (credential.kind === 'unusable') throw unauthorized('api_key_invalid', credential.detail);
+      throw unauthorized('api_key_invalid', 'The API key is not valid: unknown, revoked, or mistyped.');
     }
     request.principal = principal;
     const limit = deps.keyLimits[principal.mode];

@@ -28,6 +28,15 @@ export const KybInput = Type.Object(
   },
 );
 
+// `null` passes because `properties`/`required` only constrain objects; an object is checked exactly as KybInput.
+const KybOrNull = Type.Unsafe<Static<typeof KybInput> | null>({
+  ...KybInput,
+  type: ['object', 'null'],
+  description:
+    'Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it ' +
+    'read); when an object, both fields are required.',
+});
+
 export const AccountCreateBody = Type.Object(
   {
     type: AccountType,
@@ -37,7 +46,7 @@ export const AccountCreateBody = Type.Object(
         'ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.',
       examples: ['US'],
     }),
-    kyb: Type.Optional(KybInput),
+    kyb: Type.Optional(KybOrNull),
   },
   {
     additionalProperties: false,

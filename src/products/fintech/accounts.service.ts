@@ -4,7 +4,7 @@ import { ApiError, type ErrorItem } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
-import { cleanText } from '../../platform/kit/text.ts';
+import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { type Clock, storedTime } from '../../platform/kit/time.ts';
 import * as repo from './accounts.repository.ts';
 import type { Account, AccountCreateBody, AccountListQuery } from './accounts.schema.ts';
@@ -56,7 +56,7 @@ function checkCreate(deps: AccountsDeps, body: AccountCreateBody): ErrorItem[] {
       detail: `Accounts in ${body.country} are not offered by this deployment.`,
     });
   }
-  if (body.kyb !== undefined) {
+  if (body.kyb != null) {
     if (NEVER_ISSUED_EIN_PREFIXES.has(body.kyb.ein.slice(0, 2))) {
       problems.push({
         code: 'parameter_invalid',
@@ -68,7 +68,7 @@ function checkCreate(deps: AccountsDeps, body: AccountCreateBody): ErrorItem[] {
       problems.push({
         code: 'parameter_invalid',
         param: 'kyb.legal_name',
-        detail: `kyb.legal_name must be 1–${LEGAL_NAME_MAX} characters after trimming, without control characters.`,
+        detail: cleanTextRule('kyb.legal_name', LEGAL_NAME_MAX),
       });
     }
   }
