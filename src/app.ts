@@ -17,9 +17,17 @@ import { validatorCompiler } from './platform/http/validation.ts';
 import { installIdempotency, startPurge } from './platform/idempotency/idempotency.ts';
 import { apiKeysRoutes } from './platform/keys/api-keys.routes.ts';
 import { installAuth } from './platform/keys/auth.ts';
+import { type KeyUsage, keyUsageRecorder } from './platform/keys/usage.ts';
 import { redactRecord } from './platform/kit/redact.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
 import { PRODUCTS } from './products.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** When keys were last used, written in batches (tests flush it). */
+    keyUsage: KeyUsage;
+  }
+}
 
 export interface AppDeps {
   config: Config;
@@ -100,12 +108,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', () => limiter.close());
   await limiter.ready();
   const perKey = (rate: number) => ({ rate, burst: rate });
+  const usage = keyUsageRecorder(database.db, app.log);
+  app.decorate('keyUsage', usage);
+  app.addHook('onClose', () => usage.stop());
   installAuth(app, {
     db: database.db,
     clock,
     limiter,
     keyLimits: { live: perKey(config.RATE_LIMIT_LIVE), sandbox: perKey(config.RATE_LIMIT_SANDBOX) },
     authFailureLimit: { rate: config.AUTH_FAILURE_PER_SECOND, burst: config.AUTH_FAILURE_BURST },
+    orgMultiple: config.RATE_LIMIT_ORG_MULTIPLE,
+    usage,
   });
   installJsonBody(app);
   installStrictQuery(app);
@@ -123,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limiter,
     signupLimit: { rate: config.SIGNUP_PER_HOUR / 3600, burst: config.SIGNUP_PER_HOUR },
     signupEnabled: config.SANDBOX_SIGNUP,
+    keysPerOrg: config.API_KEYS_PER_ORG,
   });
   for (const product of PRODUCTS) product.routes(app, { database, clock, settings: config });
   return app;

@@ -78,6 +78,13 @@ export const PlatformSettings = Type.Object({
   ),
   RATE_LIMIT_LIVE: integer(100, 1, 1_000_000, 'requests per second per live key, with an equal burst'),
   RATE_LIMIT_SANDBOX: integer(25, 1, 1_000_000, 'requests per second per sandbox key, with an equal burst'),
+  RATE_LIMIT_ORG_MULTIPLE: integer(
+    4,
+    1,
+    1000,
+    "each org's budget per mode, as a multiple of the per-key rate, shared by all its keys of that mode",
+  ),
+  API_KEYS_PER_ORG: integer(50, 1, 100_000, 'active API keys an org may have per mode (the operator CLI is exempt)'),
   AUTH_FAILURE_BURST: integer(20, 1, 1_000_000, 'failed authentications per client address before 429'),
   AUTH_FAILURE_PER_SECOND: integer(1, 1, 1_000_000, 'how fast that budget refills'),
   SIGNUP_PER_HOUR: integer(10, 1, 1_000_000, 'sandbox sign-ups per client address per hour (also the burst)'),

@@ -181,6 +181,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api_keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an API key
+         * @description One of the organisation’s keys of the caller’s mode, never its secret.
+         */
+        get: operations["retrieveApiKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api_keys/{id}/revoke": {
         parameters: {
             query?: never;
@@ -192,7 +212,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke an API key
-         * @description Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`.
+         * @description Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
          */
         post: operations["revokeApiKey"];
         delete?: never;
@@ -270,7 +290,20 @@ export interface components {
             /** @description Equal to the `Request-Id` header. */
             request_id: string;
         };
-        /** @description An API key, without its secret. */
+        /**
+         * @description An API key, without its secret.
+         * @example {
+         *       "id": "key_D20BX2JY00TY1SK00H0Y2JPAH1",
+         *       "object": "api_key",
+         *       "mode": "sandbox",
+         *       "hint": "sk_test_…hXld",
+         *       "name": "CI deploys",
+         *       "livemode": false,
+         *       "created_at": "2026-11-21T12:06Z",
+         *       "revoked_at": null,
+         *       "last_used_at": "2026-11-21T12:30Z"
+         *     }
+         */
         ApiKey: {
             /** @description The key id, `key_…`: what you revoke; not a secret. */
             id: string;
@@ -283,12 +316,41 @@ export interface components {
             mode: "sandbox" | "live";
             /** @description The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`. */
             hint: string;
+            /**
+             * @description A label for people, 1–100 characters; `null` when none was given.
+             * @example CI deploys
+             */
+            name: string | null;
+            /** @description `true` for live keys, `false` for sandbox ones. */
             livemode: boolean;
+            /** @example 2026-11-21T12:06Z */
             created_at: string;
-            /** @description When it was revoked; `null` while it works. */
+            /**
+             * @description When it was revoked; `null` while it works.
+             * @example null
+             */
             revoked_at: string | null;
+            /**
+             * @description When it last authenticated a request; may lag by up to a minute. `null` until first used.
+             * @example 2026-11-21T12:30Z
+             */
+            last_used_at: string | null;
         };
-        /** @description A new API key, with its secret, shown this once. */
+        /**
+         * @description A new API key, with its secret, shown this once.
+         * @example {
+         *       "id": "key_D20BX2JY00TY1SK00H0Y2JPAH1",
+         *       "object": "api_key",
+         *       "mode": "sandbox",
+         *       "hint": "sk_test_…hXld",
+         *       "name": "CI deploys",
+         *       "livemode": false,
+         *       "created_at": "2026-11-21T12:06Z",
+         *       "revoked_at": null,
+         *       "last_used_at": null,
+         *       "key": "sk_test_4eC39HqLyjWDarjtT1zdp7dcXq3RG8Rx3ZhXld"
+         *     }
+         */
         NewApiKey: {
             /** @description The key id, `key_…`: what you revoke; not a secret. */
             id: string;
@@ -301,10 +363,25 @@ export interface components {
             mode: "sandbox" | "live";
             /** @description The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`. */
             hint: string;
+            /**
+             * @description A label for people, 1–100 characters; `null` when none was given.
+             * @example CI deploys
+             */
+            name: string | null;
+            /** @description `true` for live keys, `false` for sandbox ones. */
             livemode: boolean;
+            /** @example 2026-11-21T12:06Z */
             created_at: string;
-            /** @description When it was revoked; `null` while it works. */
+            /**
+             * @description When it was revoked; `null` while it works.
+             * @example null
+             */
             revoked_at: string | null;
+            /**
+             * @description When it last authenticated a request; may lag by up to a minute. `null` until first used.
+             * @example 2026-11-21T12:30Z
+             */
+            last_used_at: string | null;
             /** @description The secret key. Shown only here, once: store it now. */
             key: string;
         };
@@ -1044,6 +1121,11 @@ export interface operations {
                      * @enum {string}
                      */
                     mode?: "sandbox" | "live";
+                    /**
+                     * @description A label for people: 1–100 characters after trimming, no control or invisible characters.
+                     * @example CI deploys
+                     */
+                    name?: string;
                 };
             };
         };
@@ -1097,7 +1179,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency_request_in_progress` */
+            /** @description `idempotency_request_in_progress`, `api_key_limit_reached` */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -1136,6 +1218,106 @@ export interface operations {
             };
             /** @description `idempotency_key_reused` */
             422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retrieveApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A key id, `key_…`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An API key, without its secret. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description `parameter_invalid`, `parameter_unknown` */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `api_key_missing`, `api_key_invalid` */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    /** @description Always `Bearer realm="plinth"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `resource_not_found` */
+            404: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -1258,7 +1440,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `idempotency_request_in_progress` */
+            /** @description `idempotency_request_in_progress`, `api_key_last_active` */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

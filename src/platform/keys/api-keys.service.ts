@@ -6,7 +6,7 @@ import { isIdOf, newId } from '../kit/ids.ts';
 import { cleanText, cleanTextRule } from '../kit/text.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './api-keys.repository.ts';
-import type { ApiKey, NewApiKey } from './api-keys.schema.ts';
+import type { ApiKey, ApiKeyCreateBody, NewApiKey } from './api-keys.schema.ts';
 import { apiKeyFromRow, newApiKeyFromRow } from './api-keys.view.ts';
 import { generateKey, hashKey, keyHint, parseKey } from './key-format.ts';
 import type { Mode, Principal } from './principal.ts';
@@ -40,6 +40,7 @@ async function insertNewKey(
   clock: Clock,
   orgId: string,
   mode: Mode,
+  name: string | null = null,
 ): Promise<CreatedKey> {
   const key = generateKey(mode);
   const row: ApiKeysTable = {
@@ -48,8 +49,10 @@ async function insertNewKey(
     mode,
     secret_hash: hashKey(key),
     hint: keyHint(key),
+    name,
     created_at: storedTime(clock()),
     revoked_at: null,
+    last_used_at: null,
   };
   await repo.insertKey(trx, row);
   return { row, key };
@@ -72,15 +75,33 @@ export function signUp(
   });
 }
 
-/** A new key for the caller's org; a sandbox key may not mint a live one. */
-export function createKeyForPrincipal(deps: KeysDeps, owner: Principal, mode: Mode = owner.mode): Promise<NewApiKey> {
+/**
+ * A new key for the caller's org; a sandbox key may not mint a live one, and an org holds at most `keysPerOrg`
+ * active keys per mode (checked inside the write, so that revocations committed meanwhile count).
+ */
+export function createKeyForPrincipal(
+  deps: KeysDeps,
+  owner: Principal,
+  body: ApiKeyCreateBody,
+  keysPerOrg: number,
+): Promise<NewApiKey> {
+  const mode = body.mode ?? owner.mode;
   if (owner.mode === 'sandbox' && mode === 'live') {
     throw new ApiError('permission_denied', 'A sandbox key cannot create a live key; use a live key.', {
       param: 'mode',
     });
   }
+  const name = body.name === undefined ? null : cleanText(body.name, 100);
+  if (name === null && body.name !== undefined)
+    throw new ApiError('parameter_invalid', cleanTextRule('name', 100), { param: 'name' });
   return runWrite(deps.db, async (trx) => {
-    const { row, key } = await insertNewKey(trx, deps.clock, owner.orgId, mode);
+    if ((await repo.countActiveKeys(trx, owner.orgId, mode)) >= keysPerOrg) {
+      throw new ApiError(
+        'api_key_limit_reached',
+        `This organisation already has ${keysPerOrg} active ${mode} keys; revoke one you no longer use first.`,
+      );
+    }
+    const { row, key } = await insertNewKey(trx, deps.clock, owner.orgId, mode, name);
     return newApiKeyFromRow(row, key);
   });
 }
@@ -97,12 +118,32 @@ export function listKeysForPrincipal(
   );
 }
 
-/** Revokes one of the caller's keys (its org, its mode); harmless when already revoked. */
-export async function revokeKeyForPrincipal(deps: KeysDeps, owner: Principal, id: string): Promise<ApiKey> {
+/** One of the caller's keys (its org, its mode), or 404 exactly as for an id that never existed. */
+async function keyOfOwner(deps: KeysDeps, owner: Principal, id: string): Promise<ApiKeysTable> {
   const row = isIdOf('key', id) ? await repo.findKeyOfOwner(deps.db, owner, id) : undefined;
   if (row === undefined)
     throw new ApiError('resource_not_found', `No such API key: ${id.slice(0, 64)}`, { param: 'id' });
+  return row;
+}
+
+export async function retrieveKeyForPrincipal(deps: KeysDeps, owner: Principal, id: string): Promise<ApiKey> {
+  return apiKeyFromRow(await keyOfOwner(deps, owner, id));
+}
+
+/**
+ * Revokes one of the caller's keys; harmless when already revoked. The org's last active key of a mode is
+ * refused (a sandbox org would be locked out for good); the operator CLI (revokeKeyById) can still revoke it.
+ */
+export async function revokeKeyForPrincipal(deps: KeysDeps, owner: Principal, id: string): Promise<ApiKey> {
+  const row = await keyOfOwner(deps, owner, id);
   return runWrite(deps.db, async (trx) => {
+    const current = (await repo.findKeyById(trx, row.id))!;
+    if (current.revoked_at === null && (await repo.countActiveKeys(trx, row.org_id, row.mode)) <= 1) {
+      throw new ApiError(
+        'api_key_last_active',
+        `This is the organisation's last active ${row.mode} key; create another key before revoking it.`,
+      );
+    }
     await repo.revokeKey(trx, row.id, storedTime(deps.clock()));
     return apiKeyFromRow((await repo.findKeyById(trx, row.id))!);
   });

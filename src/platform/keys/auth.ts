@@ -4,6 +4,7 @@ import { type Decision, type Limit, type RateLimiter, rateLimited } from '../htt
 import { authenticate, type KeysDeps } from './api-keys.service.ts';
 import { credentialOf } from './credential.ts';
 import type { Mode, Principal } from './principal.ts';
+import type { KeyUsage } from './usage.ts';
 
 export interface AuthDeps extends KeysDeps {
   limiter: RateLimiter;
@@ -11,6 +12,9 @@ export interface AuthDeps extends KeysDeps {
   keyLimits: Record<Mode, Limit>;
   /** Failed authentications per client address. */
   authFailureLimit: Limit;
+  /** Each org's budget per mode is this many times the per-key limit, shared by all its keys of that mode. */
+  orgMultiple: number;
+  usage: KeyUsage;
 }
 
 declare module 'fastify' {
@@ -58,11 +62,32 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
       throw unauthorized('api_key_invalid', 'The API key is not valid: unknown, revoked, or mistyped.');
     }
     request.principal = principal;
-    const limit = deps.keyLimits[principal.mode];
-    const decision = await deps.limiter.take(`key:${principal.keyId}`, limit);
-    setRateLimitHeaders(reply, limit, decision);
-    if (!decision.allowed) throw rateLimited(decision, `Over this key's limit of ${limit.rate} requests per second.`);
+    deps.usage.record(principal.keyId, Date.now());
+    await takeBudgets(deps, principal, reply);
   });
+}
+
+/**
+ * The key's own budget, then its org's for this mode, so that minting keys cannot multiply throughput. A request
+ * the key's budget refuses does not touch the org's. The headers report whichever budget is nearer to empty.
+ */
+async function takeBudgets(deps: AuthDeps, principal: Principal, reply: FastifyReply): Promise<void> {
+  const keyLimit = deps.keyLimits[principal.mode];
+  const keyDecision = await deps.limiter.take(`key:${principal.keyId}`, keyLimit);
+  if (!keyDecision.allowed) {
+    setRateLimitHeaders(reply, keyLimit, keyDecision);
+    throw rateLimited(keyDecision, `Over this key's limit of ${keyLimit.rate} requests per second.`);
+  }
+  const orgLimit = { rate: keyLimit.rate * deps.orgMultiple, burst: keyLimit.burst * deps.orgMultiple };
+  const orgDecision = await deps.limiter.take(`org:${principal.orgId}:${principal.mode}`, orgLimit);
+  const orgNearer = orgDecision.remaining < keyDecision.remaining || !orgDecision.allowed;
+  setRateLimitHeaders(reply, orgNearer ? orgLimit : keyLimit, orgNearer ? orgDecision : keyDecision);
+  if (!orgDecision.allowed) {
+    throw rateLimited(
+      orgDecision,
+      `Over this organisation's limit of ${orgLimit.rate} requests per second across its ${principal.mode} keys.`,
+    );
+  }
 }
 
 /** The principal of an authenticated route; only callable where installAuth has run. */

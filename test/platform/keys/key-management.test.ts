@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { revokeKeyById } from '../../../src/platform/keys/api-keys.service.ts';
+import { systemClock } from '../../../src/platform/kit/time.ts';
+import { burst } from '../../helpers/burst.ts';
+import { assertProblem } from '../../helpers/problem.ts';
+import { call, startServer, type TestServer } from '../../helpers/server.ts';
+
+const KEYS = '/v1/api_keys';
+
+describe('an org-wide rate budget per mode: minting keys does not multiply throughput (CONTRACT §6)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({ RATE_LIMIT_SANDBOX: '2', RATE_LIMIT_ORG_MULTIPLE: '2' });
+  });
+  after(() => server.close());
+
+  test('six keys of one org share 2 × 2 per second; the other mode has its own budget', async () => {
+    const keys = await Promise.all(Array.from({ length: 7 }, () => server.key('acme')));
+    const { ok, limited } = await burst(24, (i) =>
+      call(server.url, 'GET', '/v1/fintech/accounts', { key: keys[i % 6] }),
+    );
+    // Each key alone would allow 2, six of them 12; the org allows 4 (and a token or two refilled meanwhile).
+    assert.ok(ok >= 4 && ok <= 6, `${ok} allowed, ${limited} limited; the org budget is 4`);
+    const fresh = await burst(3, () => call(server.url, 'GET', '/v1/fintech/accounts', { key: keys[6] }));
+    assert.ok(fresh.limited >= 1, 'a fresh key of a drained org is refused');
+    assert.match(fresh.replies.find((r) => r.status === 429)!.body.detail, /organisation/);
+    const live = await call(server.url, 'GET', '/v1/fintech/accounts', { key: await server.key('acme', 'live') });
+    assert.equal(live.status, 200);
+  });
+
+  test('the headers report whichever budget is nearer to empty', async () => {
+    const [a, b] = [await server.key('beta'), await server.key('beta')];
+    for (let i = 0; i < 3; i++) await call(server.url, 'GET', '/v1/fintech/accounts', { key: a });
+    const reply = await call(server.url, 'GET', '/v1/fintech/accounts', { key: b });
+    assert.equal(reply.status, 200);
+    // b's own budget has 1 of 2 left; the org's (4) has at most 1 left after 4 requests: both near, org reported
+    // when lower. Then a third key shows the org's budget, not its own untouched one.
+    const c = await server.key('beta');
+    const third = await call(server.url, 'GET', '/v1/fintech/accounts', { key: c });
+    if (third.status === 200) {
+      assert.match(third.headers.get('ratelimit-policy') ?? '', /q=4;/);
+      assert.match(third.headers.get('ratelimit') ?? '', /r=0;/);
+    } else {
+      assert.equal(third.status, 429);
+      assert.match(third.headers.get('ratelimit-policy') ?? '', /q=4;/);
+    }
+  });
+});
+
+describe('key management (CONTRACT §7)', () => {
+  let server: TestServer;
+  const signup = async () => (await call(server.url, 'POST', '/v1/sandbox/signup', { json: {} })).body.api_key;
+  before(async () => {
+    server = await startServer({ API_KEYS_PER_ORG: '3' });
+  });
+  after(() => server.close());
+
+  test('at most API_KEYS_PER_ORG active keys per org and mode → 409 api_key_limit_reached', async () => {
+    const first = await signup();
+    const made = [];
+    for (let i = 0; i < 2; i++) made.push((await call(server.url, 'POST', KEYS, { key: first.key })).body);
+    assertProblem(await call(server.url, 'POST', KEYS, { key: first.key }), 'api_key_limit_reached');
+    assert.equal((await call(server.url, 'POST', `${KEYS}/${made[0].id}/revoke`, { key: first.key })).status, 200);
+    assert.equal((await call(server.url, 'POST', KEYS, { key: first.key })).status, 200, 'a revoked key frees a place');
+  });
+
+  test("revoking the org's last active key of a mode → 409 api_key_last_active; the operator CLI still can", async () => {
+    const only = await signup();
+    assertProblem(
+      await call(server.url, 'POST', `${KEYS}/${only.id}/revoke`, { key: only.key }),
+      'api_key_last_active',
+    );
+    const second = (await call(server.url, 'POST', KEYS, { key: only.key })).body;
+    assert.equal((await call(server.url, 'POST', `${KEYS}/${only.id}/revoke`, { key: second.key })).status, 200);
+    assertProblem(
+      await call(server.url, 'POST', `${KEYS}/${second.id}/revoke`, { key: second.key }),
+      'api_key_last_active',
+    );
+    const revoked = await revokeKeyById({ db: server.database.db, clock: systemClock }, second.id);
+    assert.notEqual(revoked?.revoked_at, null);
+  });
+
+  test('keys have a name (1–100 characters), and GET /v1/api_keys/{id} retrieves one', async () => {
+    const owner = await signup();
+    const named = await call(server.url, 'POST', KEYS, { key: owner.key, json: { name: 'CI deploys' } });
+    assert.equal(named.status, 200, named.text);
+    assert.equal(named.body.name, 'CI deploys');
+    const got = await call(server.url, 'GET', `${KEYS}/${named.body.id}`, { key: owner.key });
+    assert.equal(got.status, 200, got.text);
+    assert.equal(got.body.name, 'CI deploys');
+    assert.equal(got.body.key, undefined, 'never the secret');
+    assert.equal(owner.name, null, 'a key made without a name has none');
+    for (const name of ['', ' ', 'x'.repeat(101), 'a\u200Bb', 7]) {
+      assertProblem(
+        await call(server.url, 'POST', KEYS, { key: owner.key, json: { name } }),
+        'parameter_invalid',
+        'name',
+      );
+    }
+    const stranger = await signup();
+    assertProblem(
+      await call(server.url, 'GET', `${KEYS}/${named.body.id}`, { key: stranger.key }),
+      'resource_not_found',
+    );
+    assertProblem(await call(server.url, 'GET', `${KEYS}/key_nope`, { key: owner.key }), 'resource_not_found');
+  });
+
+  test('last_used_at: null until used, then set without a write per request', async () => {
+    const owner = await signup();
+    const fresh = (await call(server.url, 'POST', KEYS, { key: owner.key })).body;
+    assert.equal(fresh.last_used_at, null);
+    for (let i = 0; i < 5; i++) await call(server.url, 'GET', '/v1/fintech/accounts', { key: fresh.key });
+    await server.app.keyUsage.flush();
+    const seen = await call(server.url, 'GET', `${KEYS}/${fresh.id}`, { key: owner.key });
+    assert.match(seen.body.last_used_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/);
+  });
+});
