@@ -9,6 +9,7 @@ import { installOperations } from './platform/docs/operations.ts';
 import { BODY_LIMIT, installJsonBody } from './platform/http/body.ts';
 import { handleClientError, httpServerOptions, installHttpRefusals } from './platform/http/client-errors.ts';
 import { ApiError } from './platform/http/errors.ts';
+import { stdoutLog } from './platform/http/log-stream.ts';
 import { installErrorHandling, sendProblem } from './platform/http/problem.ts';
 import { installStrictQuery } from './platform/http/query.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/http/rate-limit.ts';
@@ -51,7 +52,7 @@ function createFastify(config: Config, logStream: DestinationStream | undefined)
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       // Field paths cover what we log on purpose; shapes cover what a client put where it did not belong.
       formatters: { log: redactRecord },
-      ...(logStream ? { stream: logStream } : {}),
+      stream: logStream ?? stdoutLog(),
     },
     logController: new RequestLogController(),
     requestIdHeader: false, // a client cannot choose our request ids

@@ -23,6 +23,9 @@ function sqlitePath(config: Config): string | null {
   return url.startsWith('sqlite:') && url !== 'sqlite::memory:' ? url.slice('sqlite:'.length) : null;
 }
 
+/** After the grace period, how long closing the app and the database may still take before the process exits. */
+const HARD_STOP_MARGIN_MS = 3000;
+
 /** One server: build the app, listen; on SIGTERM/SIGINT drain in-flight requests, close the database, exit 0. */
 async function serve(config: Config, migrate: boolean): Promise<void> {
   const path = sqlitePath(config);
@@ -41,17 +44,20 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down: draining in-flight requests');
+    let forced = false;
     const force = setTimeout(() => {
+      forced = true;
       app.log.error({ grace_ms: config.SHUTDOWN_GRACE_MS }, 'grace period over: closing remaining connections');
       app.server.closeAllConnections();
     }, config.SHUTDOWN_GRACE_MS);
-    force.unref();
+    // Whatever still hangs after that (a database that never answers its close), the process ends, with code 1.
+    setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS + HARD_STOP_MARGIN_MS).unref();
     await app.close();
     await database.close();
     release();
     clearTimeout(force);
-    app.log.info('stopped');
-    process.exit(0);
+    app.log.info({ forced }, 'stopped');
+    process.exit(forced ? 1 : 0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
