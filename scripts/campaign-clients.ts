@@ -8,16 +8,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectionStorm, median, normalClient, openSlowSockets } from '../test/campaigns/load.ts';
+import { CAMPAIGN_ENV, connectionStorm, median, normalClient, openSlowSockets } from '../test/campaigns/load.ts';
 import { spawnServer } from '../test/helpers/process.ts';
-import { UNLIMITED } from '../test/helpers/server.ts';
 
 const SLOW_PER_KIND = 400;
 const STORM = 5000;
 const REQUESTS = 200;
 
 const dir = mkdtempSync(join(tmpdir(), 'plinth-clients-'));
-const server = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'plinth.db')}`, ...UNLIMITED });
+const server = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'plinth.db')}`, ...CAMPAIGN_ENV });
 const failures: string[] = [];
 const p95 = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length * 0.95)]!;
 try {

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { type ServerProcess, spawnServer } from '../helpers/process.ts';
-import { UNLIMITED } from '../helpers/server.ts';
-import { connectionStorm, median, normalClient, openSlowSockets } from './load.ts';
+import { CAMPAIGN_ENV, connectionStorm, median, normalClient, openSlowSockets } from './load.ts';
 
 /**
  * Slow and many clients (issue 11), the short run: hundreds of idle, slow-header and slow-body sockets held open
@@ -19,7 +18,7 @@ let server: ServerProcess;
 let key: string;
 before(async () => {
   db = await freshDatabase();
-  server = await spawnServer({ DATABASE_URL: db.url, ...UNLIMITED });
+  server = await spawnServer({ DATABASE_URL: db.url, ...CAMPAIGN_ENV });
   const signup = await fetch(`${server.url}/v1/sandbox/signup`, { method: 'POST' });
   key = ((await signup.json()) as { api_key: { key: string } }).api_key.key;
 });

@@ -1,10 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
+import { UNLIMITED } from '../helpers/server.ts';
 
 /**
  * Load for the campaigns (issue 11): abusive sockets and a well-behaved client. Everything targets the URL it
  * is given, which the campaigns only ever build from a server they started on 127.0.0.1; every loop is bounded
  * by a count, and every socket and timer is closed by `close()`.
  */
+
+/**
+ * Environment for a campaign's server process: limits lifted (the rate-limit tests cover them) and a secrets key,
+ * which PostgreSQL mode requires (CONTRACT §8; SQLite mode would generate one beside the database).
+ */
+export const CAMPAIGN_ENV = { ...UNLIMITED, SECRETS_KEY: randomBytes(32).toString('base64') };
 
 export type SlowKind = 'idle' | 'slow-headers' | 'slow-body';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BACKEND, freshDatabase } from '../helpers/database.ts';
 import { spawnServer } from '../helpers/process.ts';
-import { UNLIMITED } from '../helpers/server.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
+import { CAMPAIGN_ENV } from './load.ts';
 import { assertNothingLost, oks, signUp, startLoad, unavailable } from './outage-load.ts';
 
 /**
@@ -16,7 +16,7 @@ describe('PostgreSQL cut off and back mid-load', { skip: BACKEND !== 'postgres' 
     const target = new URL(db.url);
     const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
     target.host = `127.0.0.1:${proxy.port}`; // the server reaches the database only through the proxy
-    const server = await spawnServer({ DATABASE_URL: target.toString(), ...UNLIMITED });
+    const server = await spawnServer({ DATABASE_URL: target.toString(), ...CAMPAIGN_ENV });
     try {
       const key = await signUp(server);
       const load = startLoad(server.url, key);

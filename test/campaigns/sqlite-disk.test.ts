@@ -7,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { BACKEND } from '../helpers/database.ts';
 import { type ServerProcess, spawnServer } from '../helpers/process.ts';
-import { UNLIMITED } from '../helpers/server.ts';
+import { CAMPAIGN_ENV } from './load.ts';
 import { assertNothingLost, oks, signUp, startLoad, unavailable } from './outage-load.ts';
 
 /**
@@ -58,7 +58,7 @@ test('a full, then read-only SQLite disk: 503, nothing acknowledged lost, integr
   const database = join(dir, 'plinth.db');
   let server: ServerProcess | undefined;
   try {
-    server = await spawnServer({ DATABASE_URL: `sqlite:${database}`, ...UNLIMITED });
+    server = await spawnServer({ DATABASE_URL: `sqlite:${database}`, ...CAMPAIGN_ENV });
     const key = await signUp(server);
     const load = startLoad(server.url, key);
     try {
