@@ -21,6 +21,8 @@ import { installAuth } from './platform/keys/auth.ts';
 import { type KeyUsage, keyUsageRecorder } from './platform/keys/usage.ts';
 import { redactRecord } from './platform/kit/redact.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
+import type { SecretBox } from './platform/secrets/box.ts';
+import { secretBoxFor } from './platform/secrets/key-source.ts';
 import { PRODUCTS } from './products.ts';
 
 declare module 'fastify' {
@@ -36,6 +38,8 @@ export interface AppDeps {
   /** Rate-limit state; by default in this process, or in Redis when REDIS_URL is set. Closed with the app. */
   limiter?: RateLimiter;
   clock?: Clock;
+  /** Seals secrets at rest; by default from SECRETS_KEY (or the SQLite key file, see platform/secrets). */
+  secrets?: SecretBox;
   /** Where log lines go; stdout when absent. Tests pass a stream to read them. */
   logStream?: DestinationStream;
 }
@@ -144,6 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signupEnabled: config.SANDBOX_SIGNUP,
     keysPerOrg: config.API_KEYS_PER_ORG,
   });
-  for (const product of PRODUCTS) product.routes(app, { database, clock, settings: config });
+  const secrets = deps.secrets ?? secretBoxFor(config);
+  for (const product of PRODUCTS) product.routes(app, { database, clock, settings: config, secrets });
   return app;
 }

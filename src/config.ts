@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { type Static, Type } from 'typebox';
 import { ConfigError, choice, type Env, flag, integer, parseSettings, text } from './platform/kit/settings.ts';
+import { secretsKeySetting } from './platform/secrets/key-source.ts';
 import { PRODUCTS, type ProductSettings } from './products.ts';
 
 export { ConfigError } from './platform/kit/settings.ts';
@@ -95,6 +96,18 @@ export const PlatformSettings = Type.Object({
       'is refused',
     trustProxy,
   ),
+  SECRETS_KEY: text(
+    '',
+    '32 random bytes, base64 (`openssl rand -base64 32`): encrypts secrets at rest (AES-256-GCM). Required with ' +
+      'PostgreSQL; with SQLite, when unset, one is generated into `<database file>.secrets-key` (mode 0600)',
+    secretsKeySetting,
+  ),
+  SECRETS_KEY_PREVIOUS: text(
+    '',
+    'the key SECRETS_KEY replaces, during a rotation: values it sealed still open until `cli secrets rotate` ' +
+      're-seals them',
+    secretsKeySetting,
+  ),
   IDEMPOTENCY_TTL_HOURS: integer(24, 24, 24 * 365, 'how long idempotency keys and their responses are kept (≥ 24)'),
   IDEMPOTENCY_LOCK_SECONDS: integer(
     60,
@@ -119,6 +132,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     throw new ConfigError(
       'WEB_CONCURRENCY',
       'SQLite mode runs one server process; use a postgres:// DATABASE_URL for more',
+    );
+  }
+  if (config.SECRETS_KEY === '' && config.DATABASE_URL.startsWith('postgres')) {
+    throw new ConfigError(
+      'SECRETS_KEY',
+      'required with PostgreSQL: 32 random bytes in base64 (e.g. `openssl rand -base64 32`)',
     );
   }
   return config;

@@ -3,6 +3,8 @@ import type { Migration } from 'kysely';
 import type { Static, TObject } from 'typebox';
 import type { Database } from '../db/database.ts';
 import type { Clock } from './kit/time.ts';
+import type { SecretBox } from './secrets/box.ts';
+import type { SealedColumn } from './secrets/rotate.ts';
 
 /** What the platform hands every product: built once at start-up, passed in (no module-level singletons). */
 export interface ProductDeps<Settings> {
@@ -10,6 +12,8 @@ export interface ProductDeps<Settings> {
   clock: Clock;
   /** The product's own settings, parsed from the environment with everything else at start-up. */
   settings: Settings;
+  /** Seals secrets at rest (AES-256-GCM under SECRETS_KEY). */
+  secrets: SecretBox;
 }
 
 /**
@@ -25,6 +29,8 @@ export interface Product<S extends TObject = TObject> {
   migrations: Record<string, Migration>;
   /** Its environment variables (see platform/kit/settings.ts). */
   settings: S;
+  /** Columns holding values sealed with ProductDeps.secrets: `cli secrets rotate` re-seals them. */
+  sealedColumns?: SealedColumn[];
   routes(app: FastifyInstance, deps: ProductDeps<Static<S>>): void;
 }
 

@@ -6,6 +6,8 @@ import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { type Clock, storedTime } from '../../platform/kit/time.ts';
+import type { SecretBox } from '../../platform/secrets/box.ts';
+import { contextOf } from '../../platform/secrets/rotate.ts';
 import * as repo from './accounts.repository.ts';
 import type { Account, AccountCreateBody, AccountListQuery } from './accounts.schema.ts';
 import { accountFromRow } from './accounts.view.ts';
@@ -16,7 +18,11 @@ export interface AccountsDeps {
   db: Db;
   clock: Clock;
   supportedCountries: ReadonlySet<string>;
+  secrets: SecretBox;
 }
+
+/** Where the EIN is stored, sealed: also what `cli secrets rotate` re-seals (see the product module). */
+export const SEALED_EIN = { table: 'accounts', column: 'kyb_ein' };
 
 // Prefixes the IRS has never issued (IRS "How EINs are assigned"); an EIN starting with one is not real.
 const NEVER_ISSUED_EIN_PREFIXES = new Set([
@@ -91,7 +97,8 @@ export async function createAccount(deps: AccountsDeps, owner: Principal, body: 
     available_balance: 0,
     status: 'active',
     kyb_legal_name: body.kyb?.legal_name.trim() ?? null,
-    kyb_ein: body.kyb?.ein ?? null,
+    kyb_ein: body.kyb ? deps.secrets.seal(body.kyb.ein, contextOf(SEALED_EIN)) : null,
+    kyb_ein_last4: body.kyb?.ein.slice(-4) ?? null,
     created_at: storedTime(now),
   };
   return runWrite(deps.db, async (trx) => {

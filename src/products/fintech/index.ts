@@ -1,5 +1,6 @@
 import { defineProduct } from '../../platform/module.ts';
 import { accountsRoutes } from './accounts.routes.ts';
+import { SEALED_EIN } from './accounts.service.ts';
 import { FINTECH_MIGRATIONS } from './migrations/index.ts';
 import { FintechSettings } from './settings.ts';
 
@@ -9,7 +10,8 @@ export const fintech = defineProduct({
   tags: [{ name: 'Fintech accounts', description: 'Accounts hold a balance in the currency of their country.' }],
   migrations: FINTECH_MIGRATIONS,
   settings: FintechSettings,
-  routes(app, { database, clock, settings }) {
-    accountsRoutes(app, { db: database.db, clock, supportedCountries: settings.SUPPORTED_COUNTRIES });
+  sealedColumns: [SEALED_EIN],
+  routes(app, { database, clock, settings, secrets }) {
+    accountsRoutes(app, { db: database.db, clock, supportedCountries: settings.SUPPORTED_COUNTRIES, secrets });
   },
 });

@@ -1,8 +1,11 @@
 import type { Migration } from 'kysely';
+import * as m20261122T1200 from './2026-11-22T1200_account_ein_last4.ts';
 
 /**
  * Fintech's own migrations, by timestamped name. Its first table, `accounts`, was created by the platform's first
  * migration (2026-11-21T1200), which predates per-product migrations and stays where it is (released migrations
  * are never edited or moved: their names are recorded in every database).
  */
-export const FINTECH_MIGRATIONS: Record<string, Migration> = {};
+export const FINTECH_MIGRATIONS: Record<string, Migration> = {
+  '2026-11-22T1200_account_ein_last4': m20261122T1200,
+};
