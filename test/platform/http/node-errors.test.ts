@@ -95,6 +95,17 @@ describe("Node's own HTTP errors speak the error model (CONTRACT §1)", () => {
   });
 
   test('while 200 uploads stall, a normal client keeps its latency', async () => {
+    const medianLatency = async () => {
+      const latencies: number[] = [];
+      for (let i = 0; i < 21; i++) {
+        const started = performance.now();
+        const reply = await call(server.url, 'GET', '/v1/fintech/accounts', { key });
+        latencies.push(performance.now() - started);
+        assert.equal(reply.status, 200);
+      }
+      return latencies.sort((a, b) => a - b)[10]!;
+    };
+    const usual = await medianLatency();
     const sockets = await Promise.all(Array.from({ length: 200 }, () => openSocket(server.url)));
     const closed = sockets.map(
       (socket) =>
@@ -111,15 +122,12 @@ describe("Node's own HTTP errors speak the error model (CONTRACT §1)", () => {
       socket.write(
         `POST /v1/sandbox/signup HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 65000\r\n\r\n{`,
       );
-    const latencies: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      const started = performance.now();
-      const reply = await call(server.url, 'GET', '/v1/fintech/accounts', { key });
-      latencies.push(performance.now() - started);
-      assert.equal(reply.status, 200);
-    }
-    latencies.sort((a, b) => a - b);
-    assert.ok(latencies[10]! < 100, `median ${latencies[10]} ms`);
+    const stalled = await medianLatency();
+    // Relative to this machine's own usual latency, measured a moment ago: the suite runs beside other work.
+    assert.ok(
+      stalled < usual * 3 + 20,
+      `median ${stalled.toFixed(1)} ms with 200 stalled uploads, ${usual.toFixed(1)} ms without`,
+    );
     assert.deepEqual(await Promise.all(closed), Array(200).fill(true), 'every stalled upload is cut');
     for (const socket of sockets) socket.destroy();
   });
