@@ -90,8 +90,8 @@ try {
 const counts = new Map<string, number>();
 for (const line of server.lines) {
   if (!line.includes('"msg":"request"')) continue;
-  const { method, route } = JSON.parse(line) as { method: string; route: string | null };
-  const name = `${method} ${route ?? '(no route)'}`;
+  const { method, route } = JSON.parse(line) as { method?: string; route?: string | null };
+  const name = `${method ?? '(unparsed request)'} ${route ?? '(no route)'}`;
   counts.set(name, (counts.get(name) ?? 0) + 1);
 }
 process.stdout.write('\n# requests the server answered, by operation (its own log):\n');
