@@ -263,7 +263,25 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An RFC 9457 problem. */
+        /**
+         * @description An RFC 9457 problem.
+         * @example {
+         *       "type": "/docs/errors#parameter_invalid",
+         *       "title": "Invalid parameter",
+         *       "status": 400,
+         *       "detail": "kyb.ein must look like 12-3456789.",
+         *       "code": "parameter_invalid",
+         *       "param": "kyb.ein",
+         *       "errors": [
+         *         {
+         *           "code": "parameter_invalid",
+         *           "param": "kyb.ein",
+         *           "detail": "kyb.ein must look like 12-3456789."
+         *         }
+         *       ],
+         *       "request_id": "req_D20BX2JY00TY1SK00H0Y2JPAH2"
+         *     }
+         */
         Problem: {
             /** @description Relative reference to the documentation of `code`: `/docs/errors#<code>`. */
             type: string;
@@ -385,14 +403,50 @@ export interface components {
             /** @description The secret key. Shown only here, once: store it now. */
             key: string;
         };
-        /** @description One page of the organisation's keys of the caller's mode, newest first, never their secrets. */
+        /**
+         * @description One page of the organisation's keys of the caller's mode, newest first, never their secrets.
+         * @example {
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "id": "key_D20BX2JY00TY1SK00H0Y2JPAH1",
+         *           "object": "api_key",
+         *           "mode": "sandbox",
+         *           "hint": "sk_test_…hXld",
+         *           "name": "CI deploys",
+         *           "livemode": false,
+         *           "created_at": "2026-11-21T12:06Z",
+         *           "revoked_at": null,
+         *           "last_used_at": "2026-11-21T12:30Z"
+         *         }
+         *       ],
+         *       "has_more": false
+         *     }
+         */
         ApiKeyList: {
             /** @enum {string} */
             object: "list";
             data: components["schemas"]["ApiKey"][];
             has_more: boolean;
         };
-        /** @description A new sandbox organisation and its first key, usable at once. */
+        /**
+         * @description A new sandbox organisation and its first key, usable at once.
+         * @example {
+         *       "org_id": "org_D20BX2JY00TY1SK00H0Y2JPAH0",
+         *       "api_key": {
+         *         "id": "key_D20BX2JY00TY1SK00H0Y2JPAH1",
+         *         "object": "api_key",
+         *         "mode": "sandbox",
+         *         "hint": "sk_test_…hXld",
+         *         "name": null,
+         *         "livemode": false,
+         *         "created_at": "2026-11-21T12:06Z",
+         *         "revoked_at": null,
+         *         "last_used_at": null,
+         *         "key": "sk_test_4eC39HqLyjWDarjtT1zdp7dcXq3RG8Rx3ZhXld"
+         *       }
+         *     }
+         */
         SandboxSignup: {
             org_id: string;
             api_key: components["schemas"]["NewApiKey"];
@@ -400,7 +454,7 @@ export interface components {
         /**
          * @description A fintech account.
          * @example {
-         *       "id": "acct_01M7Z25FCR5ZY0JCJ80M91V6XV",
+         *       "id": "acct_D20BX2JY00TY1SK00H0Y2JPAH1",
          *       "object": "fintech.account",
          *       "type": "business",
          *       "country": "US",
@@ -447,7 +501,32 @@ export interface components {
             /** @description Creation time, UTC, `YYYY-MM-DDTHH:MMZ`. */
             created_at: string;
         };
-        /** @description One page of accounts, newest first. */
+        /**
+         * @description One page of accounts, newest first.
+         * @example {
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "id": "acct_D20BX2JY00TY1SK00H0Y2JPAH1",
+         *           "object": "fintech.account",
+         *           "type": "business",
+         *           "country": "US",
+         *           "status": "active",
+         *           "available_balance": {
+         *             "amount": 0,
+         *             "currency": "USD"
+         *           },
+         *           "kyb": {
+         *             "legal_name": "Acme Corp",
+         *             "ein_last4": "6789"
+         *           },
+         *           "livemode": false,
+         *           "created_at": "2026-11-21T12:06Z"
+         *         }
+         *       ],
+         *       "has_more": true
+         *     }
+         */
         AccountList: {
             /** @enum {string} */
             object: "list";
@@ -497,6 +576,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
@@ -552,6 +636,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
@@ -1387,6 +1476,7 @@ export interface operations {
         /** @description No body, or `{}`. */
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };

@@ -4,7 +4,10 @@ import type { Database } from '../../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { sendProblem } from '../http/problem.ts';
 
-const Status = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
+const Status = Type.Object(
+  { status: Type.Literal('ok') },
+  { additionalProperties: false, examples: [{ status: 'ok' }] },
+);
 
 /** Operator routes, outside /v1 and without authentication. */
 export function installOperations(app: FastifyInstance, database: Database): void {

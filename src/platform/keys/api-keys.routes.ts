@@ -123,7 +123,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         'x-problems': ['api_key_last_active'],
         'x-body-optional': true,
         params: KeyIdParams,
-        body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.' }),
+        body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.', examples: [{}] }),
         response: { 200: ref<ApiKey>('ApiKey') },
       },
     },

@@ -48,6 +48,7 @@ const EXAMPLE_KEY = {
   revoked_at: null,
   last_used_at: '2026-11-21T12:30Z',
 };
+const EXAMPLE_NEW_KEY = { ...EXAMPLE_KEY, last_used_at: null, key: 'sk_test_4eC39HqLyjWDarjtT1zdp7dcXq3RG8Rx3ZhXld' };
 
 export const ApiKey = Type.Object(keyProperties, {
   $id: 'ApiKey',
@@ -69,7 +70,7 @@ export const NewApiKey = Type.Object(
     $id: 'NewApiKey',
     additionalProperties: false,
     description: 'A new API key, with its secret, shown this once.',
-    examples: [{ ...EXAMPLE_KEY, last_used_at: null, key: 'sk_test_4eC39HqLyjWDarjtT1zdp7dcXq3RG8Rx3ZhXld' }],
+    examples: [EXAMPLE_NEW_KEY],
   },
 );
 export type NewApiKey = Static<typeof NewApiKey>;
@@ -79,6 +80,7 @@ export const ApiKeyList = Type.Object(
   {
     $id: 'ApiKeyList',
     additionalProperties: false,
+    examples: [{ object: 'list', data: [EXAMPLE_KEY], has_more: false }],
     description: "One page of the organisation's keys of the caller's mode, newest first, never their secrets.",
   },
 );
@@ -123,6 +125,7 @@ export const Signup = Type.Object(
   {
     $id: 'SandboxSignup',
     additionalProperties: false,
+    examples: [{ org_id: 'org_D20BX2JY00TY1SK00H0Y2JPAH0', api_key: { ...EXAMPLE_NEW_KEY, name: null } }],
     description: 'A new sandbox organisation and its first key, usable at once.',
   },
 );

@@ -58,6 +58,18 @@ export const AccountCreateBody = Type.Object(
 );
 export type AccountCreateBody = Static<typeof AccountCreateBody>;
 
+const EXAMPLE_ACCOUNT = {
+  id: 'acct_D20BX2JY00TY1SK00H0Y2JPAH1',
+  object: 'fintech.account',
+  type: 'business',
+  country: 'US',
+  status: 'active',
+  available_balance: { amount: 0, currency: 'USD' },
+  kyb: { legal_name: 'Acme Corp', ein_last4: '6789' },
+  livemode: false,
+  created_at: '2026-11-21T12:06Z',
+};
+
 export const Account = Type.Object(
   {
     id: Type.String({
@@ -97,19 +109,7 @@ export const Account = Type.Object(
     $id: 'Account',
     additionalProperties: false,
     description: 'A fintech account.',
-    examples: [
-      {
-        id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
-        object: 'fintech.account',
-        type: 'business',
-        country: 'US',
-        status: 'active',
-        available_balance: { amount: 0, currency: 'USD' },
-        kyb: { legal_name: 'Acme Corp', ein_last4: '6789' },
-        livemode: false,
-        created_at: '2026-11-21T12:06Z',
-      },
-    ],
+    examples: [EXAMPLE_ACCOUNT],
   },
 );
 export type Account = Static<typeof Account>;
@@ -128,5 +128,10 @@ export const AccountList = Type.Object(
     data: Type.Array(Type.Unsafe<Account>(Type.Ref('Account'))),
     has_more: Type.Boolean({ description: 'Whether more accounts lie beyond this page in the direction of travel.' }),
   },
-  { $id: 'AccountList', additionalProperties: false, description: 'One page of accounts, newest first.' },
+  {
+    $id: 'AccountList',
+    additionalProperties: false,
+    description: 'One page of accounts, newest first.',
+    examples: [{ object: 'list', data: [EXAMPLE_ACCOUNT], has_more: true }],
+  },
 );
