@@ -551,9 +551,9 @@ export interface components {
         "Request-Id": string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
-        /** @description The calling key’s remaining quota (draft-ietf-httpapi-ratelimit-headers-09): `"default";r=<requests left now>;t=<seconds until the quota is full again>`. */
+        /** @description The remaining quota of whichever budget is nearer to empty, the key’s or its organisation’s (draft-ietf-httpapi-ratelimit-headers-09): `"default";r=<requests left now>;t=<seconds until the quota is full again>`. */
         RateLimit: string;
-        /** @description The calling key’s policy (draft-ietf-httpapi-ratelimit-headers-09): `"default";q=<quota>;w=<window in seconds>`. Live keys default to 100 per second, sandbox keys to 25, each with an equal burst. */
+        /** @description The policy of whichever budget is nearer to empty, the calling key’s or its organisation’s for this mode (draft-ietf-httpapi-ratelimit-headers-09): `"default";q=<quota>;w=<window in seconds>`. Live keys default to 100 per second, sandbox keys to 25, each with an equal burst; an organisation to 4 times that per mode, shared by its keys. */
         "RateLimit-Policy": string;
     };
     pathItems: never;

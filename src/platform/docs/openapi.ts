@@ -181,15 +181,17 @@ export function swaggerOptions(productTags: { name: string; description: string 
           'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
           RateLimit: {
             description:
-              'The calling key’s remaining quota (draft-ietf-httpapi-ratelimit-headers-09): ' +
+              'The remaining quota of whichever budget is nearer to empty, the key’s or its organisation’s ' +
+              '(draft-ietf-httpapi-ratelimit-headers-09): ' +
               '`"default";r=<requests left now>;t=<seconds until the quota is full again>`.',
             schema: { type: 'string', pattern: '^"default";r=\\d+;t=\\d+$' },
           },
           'RateLimit-Policy': {
             description:
-              'The calling key’s policy (draft-ietf-httpapi-ratelimit-headers-09): ' +
-              '`"default";q=<quota>;w=<window in seconds>`. Live keys default to 100 per second, sandbox keys to ' +
-              '25, each with an equal burst.',
+              'The policy of whichever budget is nearer to empty, the calling key’s or its organisation’s for this ' +
+              'mode (draft-ietf-httpapi-ratelimit-headers-09): `"default";q=<quota>;w=<window in seconds>`. Live ' +
+              'keys default to 100 per second, sandbox keys to 25, each with an equal burst; an organisation to 4 ' +
+              'times that per mode, shared by its keys.',
             schema: { type: 'string', pattern: '^"default";q=\\d+;w=\\d+$' },
           },
         },

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../../src/config.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, startServer, type TestServer } from '../../helpers/server.ts';
 
@@ -83,5 +84,15 @@ describe('what a new user and a hostile page meet first (issue 11, findings 5 an
       assertProblem(reply, 'api_key_invalid', 'Authorization');
       assert.match(reply.body.detail, /Authorization: Bearer <key>/, reply.body.detail);
     }
+  });
+
+  test('TRUST_PROXY=true is refused at start-up: it would let any client choose its own address', () => {
+    assert.throws(
+      () => loadConfig({ TRUST_PROXY: 'true' }),
+      (e: Error) => {
+        return e instanceof ConfigError && /^TRUST_PROXY: /.test(e.message);
+      },
+    );
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).TRUST_PROXY, ['10.0.0.0/8', '127.0.0.1']);
   });
 });
