@@ -73,18 +73,20 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
  */
 async function takeBudgets(deps: AuthDeps, principal: Principal, reply: FastifyReply): Promise<void> {
   const keyLimit = deps.keyLimits[principal.mode];
-  const keyDecision = await deps.limiter.take(`key:${principal.keyId}`, keyLimit);
-  if (!keyDecision.allowed) {
-    setRateLimitHeaders(reply, keyLimit, keyDecision);
-    throw rateLimited(keyDecision, `Over this key's limit of ${keyLimit.rate} requests per second.`);
-  }
   const orgLimit = { rate: keyLimit.rate * deps.orgMultiple, burst: keyLimit.burst * deps.orgMultiple };
-  const orgDecision = await deps.limiter.take(`org:${principal.orgId}:${principal.mode}`, orgLimit);
-  const orgNearer = orgDecision.remaining < keyDecision.remaining || !orgDecision.allowed;
-  setRateLimitHeaders(reply, orgNearer ? orgLimit : keyLimit, orgNearer ? orgDecision : keyDecision);
-  if (!orgDecision.allowed) {
+  const [keyDecision, orgDecision] = await deps.limiter.takeAll([
+    { key: `key:${principal.keyId}`, limit: keyLimit },
+    { key: `org:${principal.orgId}:${principal.mode}`, limit: orgLimit },
+  ]);
+  if (!keyDecision!.allowed) {
+    setRateLimitHeaders(reply, keyLimit, keyDecision!);
+    throw rateLimited(keyDecision!, `Over this key's limit of ${keyLimit.rate} requests per second.`);
+  }
+  const orgNearer = !orgDecision!.allowed || orgDecision!.remaining < keyDecision!.remaining;
+  setRateLimitHeaders(reply, orgNearer ? orgLimit : keyLimit, orgNearer ? orgDecision! : keyDecision!);
+  if (!orgDecision!.allowed) {
     throw rateLimited(
-      orgDecision,
+      orgDecision!,
       `Over this organisation's limit of ${orgLimit.rate} requests per second across its ${principal.mode} keys.`,
     );
   }
