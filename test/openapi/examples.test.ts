@@ -3,13 +3,12 @@ import { test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DOCUMENT } from '../helpers/openapi.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked by keyword
 type Json = Record<string, any>;
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema(DOCUMENT, 'openapi');
 const validAt = (pointer: string, value: unknown) => ajv.getSchema(`openapi#${pointer}`)!(value);
-const escape = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** An example a reader would take for real: valid, and never a key of one mode claiming the other. */
 function assertRealistic(where: string, pointer: string, example: unknown): void {
@@ -23,14 +22,14 @@ function assertRealistic(where: string, pointer: string, example: unknown): void
 test('every shared schema has a realistic example (Redoc shows it instead of "string")', () => {
   for (const [name, schema] of Object.entries<Json>(DOCUMENT.components.schemas)) {
     assert.ok(Array.isArray(schema.examples) && schema.examples.length > 0, `${name} has no examples`);
-    for (const example of schema.examples) assertRealistic(name, `/components/schemas/${escape(name)}`, example);
+    for (const example of schema.examples) assertRealistic(name, `/components/schemas/${escapePointer(name)}`, example);
   }
 });
 
 test('every JSON request body and inline JSON response has a realistic example', () => {
   for (const [path, item] of Object.entries<Json>(DOCUMENT.paths)) {
     for (const [method, operation] of Object.entries<Json>(item)) {
-      const base = `/paths/${escape(path)}/${method}`;
+      const base = `/paths/${escapePointer(path)}/${method}`;
       const body = operation.requestBody?.content?.['application/json'];
       if (body) {
         const examples =
