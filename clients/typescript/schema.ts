@@ -553,7 +553,7 @@ export interface components {
         "Retry-After": number;
         /** @description The remaining quota of whichever budget is nearer to empty, the key’s or its organisation’s (draft-ietf-httpapi-ratelimit-headers-09): `"default";r=<requests left now>;t=<seconds until the quota is full again>`. */
         RateLimit: string;
-        /** @description The policy of whichever budget is nearer to empty, the calling key’s or its organisation’s for this mode (draft-ietf-httpapi-ratelimit-headers-09): `"default";q=<quota>;w=<window in seconds>`. Live keys default to 100 per second, sandbox keys to 25, each with an equal burst; an organisation to 4 times that per mode, shared by its keys. */
+        /** @description The policy of the budget nearer to empty, the key’s or its organisation’s for this mode (draft-ietf-httpapi-ratelimit-headers-09): `"default";q=<quota>;w=<window in seconds>`. Live keys default to 100 per second, sandbox keys to 25, each with an equal burst; an organisation 4 times that. */
         "RateLimit-Policy": string;
     };
     pathItems: never;

@@ -19,8 +19,11 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const REFERENCE_INIT = `Redoc.init('/v1/openapi.json', { hideDownloadButton: false, expandResponses: '200', jsonSampleExpandLevel: 3 },
-  document.getElementById('reference'));
+const REFERENCE_INIT = `Redoc.init(
+  '/v1/openapi.json',
+  { hideDownloadButton: false, expandResponses: '200', jsonSampleExpandLevel: 3 },
+  document.getElementById('reference'),
+);
 `;
 
 // A 16×16 icon (a plinth), PNG inside an ICO container: 118 bytes, so it lives here rather than in a file.
