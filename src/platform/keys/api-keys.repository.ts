@@ -90,3 +90,16 @@ export async function touchKey(db: Executor, id: string, at: string): Promise<vo
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
     .execute();
 }
+
+/**
+ * Serialises the writes that count an org's active keys (the key limit, the last active key): on PostgreSQL a
+ * row lock on the org, held to the end of the transaction, so that two concurrent revocations cannot each see
+ * the other's key still active. SQLite has one writer at a time anyway; there this is a no-op update.
+ */
+export async function lockOrg(db: Executor, orgId: string): Promise<void> {
+  await db
+    .updateTable('orgs')
+    .set((eb) => ({ name: eb.ref('name') }))
+    .where('id', '=', orgId)
+    .execute();
+}

@@ -95,6 +95,7 @@ export function createKeyForPrincipal(
   if (name === null && body.name !== undefined)
     throw new ApiError('parameter_invalid', cleanTextRule('name', 100), { param: 'name' });
   return runWrite(deps.db, async (trx) => {
+    await repo.lockOrg(trx, owner.orgId);
     if ((await repo.countActiveKeys(trx, owner.orgId, mode)) >= keysPerOrg) {
       throw new ApiError(
         'api_key_limit_reached',
@@ -137,6 +138,7 @@ export async function retrieveKeyForPrincipal(deps: KeysDeps, owner: Principal, 
 export async function revokeKeyForPrincipal(deps: KeysDeps, owner: Principal, id: string): Promise<ApiKey> {
   const row = await keyOfOwner(deps, owner, id);
   return runWrite(deps.db, async (trx) => {
+    await repo.lockOrg(trx, row.org_id);
     const current = (await repo.findKeyById(trx, row.id))!;
     if (current.revoked_at === null && (await repo.countActiveKeys(trx, row.org_id, row.mode)) <= 1) {
       throw new ApiError(

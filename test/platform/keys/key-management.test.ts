@@ -85,6 +85,26 @@ describe('key management (CONTRACT §7)', () => {
     assert.notEqual(revoked?.revoked_at, null);
   });
 
+  test('concurrent revocations cannot both pass the last-active-key rule, nor creations the limit', async () => {
+    for (let round = 0; round < 5; round++) {
+      const first = await signup();
+      const second = (await call(server.url, 'POST', KEYS, { key: first.key })).body;
+      const replies = await Promise.all([
+        call(server.url, 'POST', `${KEYS}/${first.id}/revoke`, { key: second.key }),
+        call(server.url, 'POST', `${KEYS}/${second.id}/revoke`, { key: first.key }),
+      ]);
+      // The loser is refused as the last active key, or, when the winner committed before it authenticated, as
+      // a revoked key: either way one key stays active.
+      const statuses = replies.map((r) => r.status).sort();
+      assert.ok(statuses[0] === 200 && [401, 409].includes(statuses[1]!), `round ${round}: ${statuses}`);
+      const owner = await signup();
+      const made = await Promise.all(
+        Array.from({ length: 4 }, () => call(server.url, 'POST', KEYS, { key: owner.key })),
+      );
+      assert.equal(made.filter((r) => r.status === 200).length, 2, `round ${round}: 3 active keys at most`);
+    }
+  });
+
   test('keys have a name (1–100 characters), and GET /v1/api_keys/{id} retrieves one', async () => {
     const owner = await signup();
     const named = await call(server.url, 'POST', KEYS, { key: owner.key, json: { name: 'CI deploys' } });
