@@ -55,6 +55,11 @@ if (process.env.TEST_POSTGRES_URL) {
       '(a role that may create databases) to run it.\n',
   );
 }
+// The campaigns' short runs (issue 11); their full runs are `npm run test:fuzz` and the commands in SECURITY.md.
+steps.push({
+  name: 'fuzz: Schemathesis, short run',
+  command: [process.execPath, 'scripts/fuzz.ts', '--examples', '25'],
+});
 // The crash campaign's short run (the full one is `npm run test:crash`, 50 cycles per backend): SQLite, and
 // PostgreSQL when TEST_POSTGRES_URL is set, as above.
 steps.push({

@@ -7,8 +7,11 @@ import { installDocs } from './platform/docs/docs.ts';
 import { swaggerOptions } from './platform/docs/openapi.ts';
 import { installOperations } from './platform/docs/operations.ts';
 import { BODY_LIMIT, installJsonBody } from './platform/http/body.ts';
+import { handleClientError, httpServerOptions, installHttpRefusals } from './platform/http/client-errors.ts';
 import { ApiError } from './platform/http/errors.ts';
+import { stdoutLog } from './platform/http/log-stream.ts';
 import { installErrorHandling, sendProblem } from './platform/http/problem.ts';
+import { installStrictQuery } from './platform/http/query.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/http/rate-limit.ts';
 import { installRequestId, REDACT_PATHS, RequestLogController, requestId } from './platform/http/request-log.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
@@ -16,10 +19,21 @@ import { idempotencyStep } from './platform/idempotency/idempotency.ts';
 import { startPurge } from './platform/idempotency/purge.ts';
 import { apiKeysRoutes } from './platform/keys/api-keys.routes.ts';
 import { installAuth } from './platform/keys/auth.ts';
+import { type KeyUsage, keyUsageRecorder } from './platform/keys/usage.ts';
 import { keyVerifier } from './platform/keys/verify.ts';
+import { redactRecord } from './platform/kit/redact.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
 import { installMetrics } from './platform/metrics/metrics.ts';
+import type { SecretBox } from './platform/secrets/box.ts';
+import { secretBoxFor } from './platform/secrets/key-source.ts';
 import { PRODUCTS } from './products.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** When keys were last used, written in batches (tests flush it). */
+    keyUsage: KeyUsage;
+  }
+}
 
 export interface AppDeps {
   config: Config;
@@ -27,6 +41,8 @@ export interface AppDeps {
   /** Rate-limit state; by default in this process, or in Redis when REDIS_URL is set. Closed with the app. */
   limiter?: RateLimiter;
   clock?: Clock;
+  /** Seals secrets at rest; by default from SECRETS_KEY (or the SQLite key file, see platform/secrets). */
+  secrets?: SecretBox;
   /** Where log lines go; stdout when absent. Tests pass a stream to read them. */
   logStream?: DestinationStream;
 }
@@ -41,12 +57,20 @@ function createFastify(config: Config, logStream: DestinationStream | undefined)
     logger: {
       level: config.LOG_LEVEL,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      ...(logStream ? { stream: logStream } : {}),
+      // Field paths cover what we log on purpose; shapes cover what a client put where it did not belong.
+      formatters: { log: redactRecord },
+      stream: logStream ?? stdoutLog().stream,
     },
     logController: new RequestLogController(),
     requestIdHeader: false, // a client cannot choose our request ids
     genReqId: requestId,
     bodyLimit: BODY_LIMIT,
+    requestTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
+    http: httpServerOptions(config.REQUEST_TIMEOUT_SECONDS),
+    clientErrorHandler: handleClientError,
+    // Past find-my-way's default of 100 characters a path id stopped routing (400 body_malformed, before
+    // authentication); any id that fits in the request line must reach its route and be a plain 404 there.
+    routerOptions: { maxParamLength: 16_384 },
     trustProxy: trustProxy(config.TRUST_PROXY),
     return503OnClosing: false, // answered below, in the contract's error model
     forceCloseConnections: 'idle',
@@ -70,6 +94,11 @@ function refuseWhileClosing(app: FastifyInstance): void {
       throw new ApiError('service_unavailable', 'The server is shutting down; retry.');
     }
   });
+  // A request in flight when shutdown began gets its answer, and then its connection closes: a kept-alive one
+  // left idle would otherwise hold the shutdown until the grace period forced it (found by the shutdown campaign).
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
 }
 
 /**
@@ -84,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app);
   installRequestId(app);
+  installHttpRefusals(app);
   refuseWhileClosing(app);
 
   const limiter =
@@ -95,13 +125,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await limiter.ready();
   const perKey = (rate: number) => ({ rate, burst: rate });
   const keys = keyVerifier(database.db);
+  const usage = keyUsageRecorder(database, app.log);
+  app.decorate('keyUsage', usage);
+  app.addHook('onClose', () => usage.stop());
   installAuth(app, {
     verify: keys.verify,
     limiter,
     keyLimits: { live: perKey(config.RATE_LIMIT_LIVE), sandbox: perKey(config.RATE_LIMIT_SANDBOX) },
     authFailureLimit: { rate: config.AUTH_FAILURE_PER_SECOND, burst: config.AUTH_FAILURE_BURST },
+    orgMultiple: config.RATE_LIMIT_ORG_MULTIPLE,
+    usage,
   });
   installJsonBody(app);
+  installStrictQuery(app);
   const withIdempotency = idempotencyStep({ database, clock });
   const ttlMs = config.IDEMPOTENCY_TTL_HOURS * 3_600_000;
   const stopPurge = startPurge(database, clock, ttlMs, config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS * 1000, app.log);
@@ -120,9 +156,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limiter,
     signupLimit: { rate: config.SIGNUP_PER_HOUR / 3600, burst: config.SIGNUP_PER_HOUR },
     signupEnabled: config.SANDBOX_SIGNUP,
+    keysPerOrg: config.API_KEYS_PER_ORG,
   });
+  const secrets = deps.secrets ?? secretBoxFor(config);
   for (const product of PRODUCTS) {
-    const productDeps = { database, clock, settings: config, withIdempotency };
+    const productDeps = { database, clock, settings: config, withIdempotency, secrets };
     product.routes(app, productDeps);
     product.metrics?.(registry, productDeps);
   }

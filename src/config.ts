@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { type Static, Type } from 'typebox';
 import { ConfigError, choice, type Env, flag, integer, parseSettings, text } from './platform/kit/settings.ts';
+import { secretsKeySetting } from './platform/secrets/key-source.ts';
 import { PRODUCTS, type ProductSettings } from './products.ts';
 
 export { ConfigError } from './platform/kit/settings.ts';
@@ -73,6 +74,12 @@ export const PlatformSettings = Type.Object({
     600_000,
     'milliseconds SIGTERM/SIGINT wait for in-flight requests to finish before closing connections',
   ),
+  REQUEST_TIMEOUT_SECONDS: integer(
+    30,
+    1,
+    3600,
+    'how long a request’s headers and body may take to arrive before 408 `request_timeout`',
+  ),
   REDIS_URL: text(
     '',
     '`redis://…` or `rediss://…`: share rate-limit state across processes; unset keeps it in the process',
@@ -86,6 +93,13 @@ export const PlatformSettings = Type.Object({
   ),
   RATE_LIMIT_LIVE: integer(100, 1, 1_000_000, 'requests per second per live key, with an equal burst'),
   RATE_LIMIT_SANDBOX: integer(25, 1, 1_000_000, 'requests per second per sandbox key, with an equal burst'),
+  RATE_LIMIT_ORG_MULTIPLE: integer(
+    4,
+    1,
+    1000,
+    "each org's budget per mode, as a multiple of the per-key rate, shared by all its keys of that mode",
+  ),
+  API_KEYS_PER_ORG: integer(50, 1, 100_000, 'active API keys an org may have per mode (the operator CLI is exempt)'),
   AUTH_FAILURE_BURST: integer(20, 1, 1_000_000, 'failed authentications per client address before 429 `rate_limited`'),
   AUTH_FAILURE_PER_SECOND: integer(
     1,
@@ -100,6 +114,18 @@ export const PlatformSettings = Type.Object({
     'whose `X-Forwarded-For` to believe for the client address: a hop count, or a comma-separated list of the ' +
       "proxies' addresses/CIDRs; `false` believes none, and `true` is refused (any client could choose its address)",
     trustProxy,
+  ),
+  SECRETS_KEY: text(
+    '',
+    '32 random bytes, base64 (`openssl rand -base64 32`): encrypts secrets at rest (AES-256-GCM). Required with ' +
+      'PostgreSQL; with SQLite, when unset, one is generated into `<database file>.secrets-key` (mode 0600)',
+    secretsKeySetting,
+  ),
+  SECRETS_KEY_PREVIOUS: text(
+    '',
+    'the key SECRETS_KEY replaces, during a rotation: values it sealed still open until `cli secrets rotate` ' +
+      're-seals them',
+    secretsKeySetting,
   ),
   IDEMPOTENCY_TTL_HOURS: integer(
     24,
@@ -124,6 +150,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     throw new ConfigError(
       'WEB_CONCURRENCY',
       'SQLite mode runs one server process; use a postgres:// DATABASE_URL for more',
+    );
+  }
+  if (config.SECRETS_KEY === '' && config.DATABASE_URL.startsWith('postgres')) {
+    throw new ConfigError(
+      'SECRETS_KEY',
+      'required with PostgreSQL: 32 random bytes in base64 (e.g. `openssl rand -base64 32`)',
     );
   }
   return config;

@@ -1,10 +1,10 @@
 import cluster from 'node:cluster';
-import pino from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { lockSqliteForServer } from './db/sqlite-lock.ts';
 import { ALL_MIGRATIONS } from './migrations.ts';
+import { stdoutLog } from './platform/http/log-stream.ts';
 
 function configOrExit(): Config {
   try {
@@ -23,20 +23,8 @@ function sqlitePath(config: Config): string | null {
   return url.startsWith('sqlite:') && url !== 'sqlite::memory:' ? url.slice('sqlite:'.length) : null;
 }
 
-/**
- * Log lines go to stdout asynchronously (each write queued, coalesced while one is in flight), so a slow or full
- * stdout never stalls the event loop.
- * On shutdown the buffer is flushed, for at most a second: a reader that never drains must not hold the exit.
- */
-function stdoutLog() {
-  const stream = pino.destination({ dest: 1, sync: false });
-  const flush = () =>
-    new Promise<void>((resolve) => {
-      setTimeout(resolve, 1000).unref();
-      stream.flush(() => resolve());
-    });
-  return { stream, flush };
-}
+/** After the grace period, how long closing the app and the database may still take before the process exits. */
+const HARD_STOP_MARGIN_MS = 3000;
 
 /** One server: build the app, listen; on SIGTERM/SIGINT drain in-flight requests, close the database, exit 0. */
 async function serve(config: Config, migrate: boolean): Promise<void> {
@@ -59,18 +47,21 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down: draining in-flight requests');
+    let forced = false;
     const force = setTimeout(() => {
+      forced = true;
       app.log.error({ grace_ms: config.SHUTDOWN_GRACE_MS }, 'grace period over: closing remaining connections');
       app.server.closeAllConnections();
     }, config.SHUTDOWN_GRACE_MS);
-    force.unref();
+    // Whatever still hangs after that (a database that never answers its close), the process ends, with code 1.
+    setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS + HARD_STOP_MARGIN_MS).unref();
     await app.close();
     await database.close();
     release();
     clearTimeout(force);
-    app.log.info('stopped');
+    app.log.info({ forced }, 'stopped');
     await log.flush();
-    process.exit(0);
+    process.exit(forced ? 1 : 0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));

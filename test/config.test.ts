@@ -116,6 +116,7 @@ describe('loadConfig', () => {
         SANDBOX_SIGNUP: 'off',
         SUPPORTED_COUNTRIES: 'US, GB',
         LOG_LEVEL: 'silent',
+        SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
       },
       CWD,
     );

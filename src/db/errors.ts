@@ -1,6 +1,7 @@
 // SQLite primary result codes that mean "the database cannot serve now", not "this request is wrong":
-// BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN.
-const SQLITE_UNAVAILABLE = new Set([5, 6, 8, 10, 13, 14]);
+// BUSY, LOCKED, READONLY, IOERR, CORRUPT, FULL, CANTOPEN. CORRUPT is what reads give once the disk fails under
+// an open database (after one IOERR, test/campaigns/sqlite-disk.test.ts saw only "disk image is malformed").
+const SQLITE_UNAVAILABLE = new Set([5, 6, 8, 10, 11, 13, 14]);
 
 // PostgreSQL SQLSTATE classes and codes that mean "cannot serve now": connection exceptions (08), insufficient
 // resources (53), operator intervention such as a shutdown or restart (57P01–57P03), and serialization
@@ -19,6 +20,7 @@ const PG_POOL_MESSAGES = new RegExp(
   `^(${[
     'Connection terminated',
     'timeout exceeded when trying to connect',
+    'timeout expired', // pg's own connect timeout (FastFailingClient in postgres.ts)
     'Client has encountered a connection error',
     'Cannot use a pool after calling end',
   ].join('|')})`,

@@ -56,7 +56,11 @@ export function groupCommit<Trx>(native: DatabaseSync, trx: Trx, observe: (stats
 
   // Refuses every job not yet answered, rolling back whatever is left of the transaction.
   const abandon = (jobs: Job<Trx>[], error: unknown) => {
-    if (native.isOpen && native.isTransaction) native.exec('ROLLBACK');
+    try {
+      if (native.isOpen && native.isTransaction) native.exec('ROLLBACK');
+    } catch {
+      // A dead disk can refuse the ROLLBACK too; the error to answer with is the one that ended the batch.
+    }
     for (const job of jobs) job.reject(error);
   };
 

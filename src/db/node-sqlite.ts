@@ -15,6 +15,10 @@ export function kyselySqliteDatabase(db: DatabaseSync): SqliteDatabase {
       if (db.isOpen) db.close(); // Plinth may have closed it first (see sqlite.ts)
     },
     prepare(sql: string): SqliteStatement {
+      // SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR, …): Kysely's ROLLBACK then
+      // failed with "no transaction is active", and that error, a 500, hid the one that mattered, a 503 (found by
+      // test/campaigns/sqlite-disk.test.ts on a full disk).
+      if (!db.isTransaction && /^\s*rollback\s*$/i.test(sql)) return NOTHING_TO_ROLL_BACK;
       let statement = cache.get(sql);
       if (statement === undefined) {
         statement = wrap(db.prepare(sql));
@@ -25,6 +29,13 @@ export function kyselySqliteDatabase(db: DatabaseSync): SqliteDatabase {
     },
   };
 }
+
+const NOTHING_TO_ROLL_BACK: SqliteStatement = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+};
 
 function wrap(statement: StatementSync): SqliteStatement {
   return {

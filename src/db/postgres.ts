@@ -6,6 +6,16 @@ import { listeners } from './listeners.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { Tables } from './tables.ts';
 
+const CONNECT_TIMEOUT_MS = 3000;
+const POOL_WAIT_TIMEOUT_MS = 15_000;
+
+/** pg's Client with its own connect timeout: the pool hands each client the pool's options, queue bound included. */
+class FastFailingClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
+
 /** Values under which PostgreSQL may lose an acknowledged commit. */
 const NOT_DURABLE: Record<string, string[]> = { fsync: ['off'], synchronous_commit: ['off', 'local'] };
 
@@ -17,12 +27,19 @@ export function openPostgres(url: string, options: DatabaseOptions): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    // Fail fast when the server is gone, so that a request gets its 503 in seconds, not minutes.
-    connectionTimeoutMillis: 3000,
+    // Two waits, two bounds. Connecting fails fast when the server is gone, so that a request gets its 503 in
+    // seconds, not minutes (CONNECT_TIMEOUT_MS, above). Waiting for a free connection of a healthy pool is no
+    // outage: sharing the 3 s bound, a storm of 1,000 connections on a busy machine got half its answers as 503.
+    connectionTimeoutMillis: POOL_WAIT_TIMEOUT_MS,
+    Client: FastFailingClient,
     idleTimeoutMillis: 30_000,
   });
   // An idle connection that dies must not take the process with it; the pool replaces it on next use.
   pool.on('error', (error) => options.onIdleError?.(error));
+  // The pool hears a client's 'error' only while it is idle. One that dies checked out (mid-query, mid-transaction)
+  // emitted it to nobody, which crashed the process (found by test/campaigns/outages.test.ts). Its query fails by
+  // itself (a 503), and the pool discards a client that is no longer queryable when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   const commits = listeners<CommitStats>();
   return {

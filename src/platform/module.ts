@@ -5,6 +5,8 @@ import type { Static, TObject } from 'typebox';
 import type { Database } from '../db/database.ts';
 import type { WithIdempotency } from './idempotency/idempotency.ts';
 import type { Clock } from './kit/time.ts';
+import type { SecretBox } from './secrets/box.ts';
+import type { SealedColumn } from './secrets/rotate.ts';
 
 /** What the platform hands every product: built once at start-up, passed in (no module-level singletons). */
 export interface ProductDeps<Settings> {
@@ -14,6 +16,8 @@ export interface ProductDeps<Settings> {
   settings: Settings;
   /** The step every POST handler wraps around its service call: one write, idempotent under a key. */
   withIdempotency: WithIdempotency;
+  /** Seals secrets at rest (AES-256-GCM under SECRETS_KEY). */
+  secrets: SecretBox;
 }
 
 /**
@@ -29,6 +33,8 @@ export interface Product<S extends TObject = TObject> {
   migrations: Record<string, Migration>;
   /** Its environment variables (see platform/kit/settings.ts). */
   settings: S;
+  /** Columns holding values sealed with ProductDeps.secrets: `cli secrets rotate` re-seals them. */
+  sealedColumns?: SealedColumn[];
   routes(app: FastifyInstance, deps: ProductDeps<Static<S>>): void;
   /** Its own metrics, registered on the app's /metrics registry. */
   metrics?(registry: Registry, deps: ProductDeps<Static<S>>): void;

@@ -83,7 +83,7 @@ describe('operator CLI', () => {
   test('usage errors and unknown ids fail with a message and a non-zero exit', async () => {
     const usage = await cli('keys', 'create', '--org', 'acme', '--mode', 'prod');
     assert.equal(usage.code, 64);
-    assert.match(usage.stderr, /^usage:/);
+    assert.match(usage.stderr, /^plinth: keys create needs --mode sandbox or --mode live, not prod\nusage:/);
     assert.equal(usage.stdout, '');
     const missing = await cli('keys', 'revoke', 'key_nope');
     assert.equal(missing.code, 1);

@@ -10,6 +10,10 @@ import pg from 'pg';
  */
 export const BACKEND: 'sqlite' | 'postgres' = process.env.PLINTH_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
+/** PostgreSQL deployments must set SECRETS_KEY; every server and CLI the PostgreSQL pass starts inherits this one. */
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
+if (BACKEND === 'postgres') process.env.SECRETS_KEY ??= TEST_SECRETS_KEY;
+
 export interface TestDatabase {
   url: string;
   drop(): Promise<void>;

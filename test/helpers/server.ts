@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { type AppDeps, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { ALL_MIGRATIONS } from '../../src/migrations.ts';
@@ -32,9 +32,18 @@ export const UNLIMITED = {
 };
 
 /** A real listening server on a database of its own: a SQLite file in a temporary directory, or a PostgreSQL database. */
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  overrides: Partial<AppDeps> = {},
+): Promise<TestServer> {
   const fresh = await freshDatabase();
-  const config = loadConfig({ DATABASE_URL: fresh.url, LOG_LEVEL: 'info', ...UNLIMITED, ...env });
+  const config = loadConfig({
+    DATABASE_URL: fresh.url,
+    LOG_LEVEL: 'info',
+    SECRETS_KEY: process.env.SECRETS_KEY,
+    ...UNLIMITED,
+    ...env,
+  });
   const database = openDatabase(config.DATABASE_URL);
   await database.migrate(ALL_MIGRATIONS);
   const logs: string[] = [];
@@ -48,7 +57,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       done();
     },
   });
-  const app = await buildApp({ config, database, logStream });
+  const app = await buildApp({ config, database, logStream, ...overrides });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');

@@ -28,10 +28,15 @@ type ApiKey struct {
 	Mode string `json:"mode"`
 	// The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`.
 	Hint string `json:"hint"`
+	// A label for people, 1–100 characters; `null` when none was given.
+	Name NullableString `json:"name"`
+	// `true` for live keys, `false` for sandbox ones.
 	Livemode bool `json:"livemode"`
 	CreatedAt string `json:"created_at"`
 	// When it was revoked; `null` while it works.
 	RevokedAt NullableString `json:"revoked_at"`
+	// When it last authenticated a request; may lag by up to a minute. `null` until first used.
+	LastUsedAt NullableString `json:"last_used_at"`
 	AdditionalProperties map[string]interface{}
 }
 
@@ -41,15 +46,17 @@ type _ApiKey ApiKey
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewApiKey(id string, object string, mode string, hint string, livemode bool, createdAt string, revokedAt NullableString) *ApiKey {
+func NewApiKey(id string, object string, mode string, hint string, name NullableString, livemode bool, createdAt string, revokedAt NullableString, lastUsedAt NullableString) *ApiKey {
 	this := ApiKey{}
 	this.Id = id
 	this.Object = object
 	this.Mode = mode
 	this.Hint = hint
+	this.Name = name
 	this.Livemode = livemode
 	this.CreatedAt = createdAt
 	this.RevokedAt = revokedAt
+	this.LastUsedAt = lastUsedAt
 	return &this
 }
 
@@ -157,6 +164,32 @@ func (o *ApiKey) SetHint(v string) {
 	o.Hint = v
 }
 
+// GetName returns the Name field value
+// If the value is explicit nil, the zero value for string will be returned
+func (o *ApiKey) GetName() string {
+	if o == nil || o.Name.Get() == nil {
+		var ret string
+		return ret
+	}
+
+	return *o.Name.Get()
+}
+
+// GetNameOk returns a tuple with the Name field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *ApiKey) GetNameOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.Name.Get(), o.Name.IsSet()
+}
+
+// SetName sets field value
+func (o *ApiKey) SetName(v string) {
+	o.Name.Set(&v)
+}
+
 // GetLivemode returns the Livemode field value
 func (o *ApiKey) GetLivemode() bool {
 	if o == nil {
@@ -231,6 +264,32 @@ func (o *ApiKey) SetRevokedAt(v string) {
 	o.RevokedAt.Set(&v)
 }
 
+// GetLastUsedAt returns the LastUsedAt field value
+// If the value is explicit nil, the zero value for string will be returned
+func (o *ApiKey) GetLastUsedAt() string {
+	if o == nil || o.LastUsedAt.Get() == nil {
+		var ret string
+		return ret
+	}
+
+	return *o.LastUsedAt.Get()
+}
+
+// GetLastUsedAtOk returns a tuple with the LastUsedAt field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *ApiKey) GetLastUsedAtOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.LastUsedAt.Get(), o.LastUsedAt.IsSet()
+}
+
+// SetLastUsedAt sets field value
+func (o *ApiKey) SetLastUsedAt(v string) {
+	o.LastUsedAt.Set(&v)
+}
+
 func (o ApiKey) MarshalJSON() ([]byte, error) {
 	toSerialize,err := o.ToMap()
 	if err != nil {
@@ -245,9 +304,11 @@ func (o ApiKey) ToMap() (map[string]interface{}, error) {
 	toSerialize["object"] = o.Object
 	toSerialize["mode"] = o.Mode
 	toSerialize["hint"] = o.Hint
+	toSerialize["name"] = o.Name.Get()
 	toSerialize["livemode"] = o.Livemode
 	toSerialize["created_at"] = o.CreatedAt
 	toSerialize["revoked_at"] = o.RevokedAt.Get()
+	toSerialize["last_used_at"] = o.LastUsedAt.Get()
 
 	for key, value := range o.AdditionalProperties {
 		toSerialize[key] = value
@@ -265,9 +326,11 @@ func (o *ApiKey) UnmarshalJSON(data []byte) (err error) {
 		"object",
 		"mode",
 		"hint",
+		"name",
 		"livemode",
 		"created_at",
 		"revoked_at",
+		"last_used_at",
 	}
 
 	allProperties := make(map[string]interface{})
@@ -301,9 +364,11 @@ func (o *ApiKey) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "object")
 		delete(additionalProperties, "mode")
 		delete(additionalProperties, "hint")
+		delete(additionalProperties, "name")
 		delete(additionalProperties, "livemode")
 		delete(additionalProperties, "created_at")
 		delete(additionalProperties, "revoked_at")
+		delete(additionalProperties, "last_used_at")
 		o.AdditionalProperties = additionalProperties
 	}
 

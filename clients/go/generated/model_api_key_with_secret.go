@@ -28,10 +28,15 @@ type ApiKeyWithSecret struct {
 	Mode string `json:"mode"`
 	// The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`.
 	Hint string `json:"hint"`
+	// A label for people, 1–100 characters; `null` when none was given.
+	Name NullableString `json:"name"`
+	// `true` for live keys, `false` for sandbox ones.
 	Livemode bool `json:"livemode"`
 	CreatedAt string `json:"created_at"`
 	// When it was revoked; `null` while it works.
 	RevokedAt NullableString `json:"revoked_at"`
+	// When it last authenticated a request; may lag by up to a minute. `null` until first used.
+	LastUsedAt NullableString `json:"last_used_at"`
 	// The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
 	Key NullableString `json:"key"`
 	AdditionalProperties map[string]interface{}
@@ -43,15 +48,17 @@ type _ApiKeyWithSecret ApiKeyWithSecret
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewApiKeyWithSecret(id string, object string, mode string, hint string, livemode bool, createdAt string, revokedAt NullableString, key NullableString) *ApiKeyWithSecret {
+func NewApiKeyWithSecret(id string, object string, mode string, hint string, name NullableString, livemode bool, createdAt string, revokedAt NullableString, lastUsedAt NullableString, key NullableString) *ApiKeyWithSecret {
 	this := ApiKeyWithSecret{}
 	this.Id = id
 	this.Object = object
 	this.Mode = mode
 	this.Hint = hint
+	this.Name = name
 	this.Livemode = livemode
 	this.CreatedAt = createdAt
 	this.RevokedAt = revokedAt
+	this.LastUsedAt = lastUsedAt
 	this.Key = key
 	return &this
 }
@@ -160,6 +167,32 @@ func (o *ApiKeyWithSecret) SetHint(v string) {
 	o.Hint = v
 }
 
+// GetName returns the Name field value
+// If the value is explicit nil, the zero value for string will be returned
+func (o *ApiKeyWithSecret) GetName() string {
+	if o == nil || o.Name.Get() == nil {
+		var ret string
+		return ret
+	}
+
+	return *o.Name.Get()
+}
+
+// GetNameOk returns a tuple with the Name field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *ApiKeyWithSecret) GetNameOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.Name.Get(), o.Name.IsSet()
+}
+
+// SetName sets field value
+func (o *ApiKeyWithSecret) SetName(v string) {
+	o.Name.Set(&v)
+}
+
 // GetLivemode returns the Livemode field value
 func (o *ApiKeyWithSecret) GetLivemode() bool {
 	if o == nil {
@@ -234,6 +267,32 @@ func (o *ApiKeyWithSecret) SetRevokedAt(v string) {
 	o.RevokedAt.Set(&v)
 }
 
+// GetLastUsedAt returns the LastUsedAt field value
+// If the value is explicit nil, the zero value for string will be returned
+func (o *ApiKeyWithSecret) GetLastUsedAt() string {
+	if o == nil || o.LastUsedAt.Get() == nil {
+		var ret string
+		return ret
+	}
+
+	return *o.LastUsedAt.Get()
+}
+
+// GetLastUsedAtOk returns a tuple with the LastUsedAt field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *ApiKeyWithSecret) GetLastUsedAtOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.LastUsedAt.Get(), o.LastUsedAt.IsSet()
+}
+
+// SetLastUsedAt sets field value
+func (o *ApiKeyWithSecret) SetLastUsedAt(v string) {
+	o.LastUsedAt.Set(&v)
+}
+
 // GetKey returns the Key field value
 // If the value is explicit nil, the zero value for string will be returned
 func (o *ApiKeyWithSecret) GetKey() string {
@@ -274,9 +333,11 @@ func (o ApiKeyWithSecret) ToMap() (map[string]interface{}, error) {
 	toSerialize["object"] = o.Object
 	toSerialize["mode"] = o.Mode
 	toSerialize["hint"] = o.Hint
+	toSerialize["name"] = o.Name.Get()
 	toSerialize["livemode"] = o.Livemode
 	toSerialize["created_at"] = o.CreatedAt
 	toSerialize["revoked_at"] = o.RevokedAt.Get()
+	toSerialize["last_used_at"] = o.LastUsedAt.Get()
 	toSerialize["key"] = o.Key.Get()
 
 	for key, value := range o.AdditionalProperties {
@@ -295,9 +356,11 @@ func (o *ApiKeyWithSecret) UnmarshalJSON(data []byte) (err error) {
 		"object",
 		"mode",
 		"hint",
+		"name",
 		"livemode",
 		"created_at",
 		"revoked_at",
+		"last_used_at",
 		"key",
 	}
 
@@ -332,9 +395,11 @@ func (o *ApiKeyWithSecret) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "object")
 		delete(additionalProperties, "mode")
 		delete(additionalProperties, "hint")
+		delete(additionalProperties, "name")
 		delete(additionalProperties, "livemode")
 		delete(additionalProperties, "created_at")
 		delete(additionalProperties, "revoked_at")
+		delete(additionalProperties, "last_used_at")
 		delete(additionalProperties, "key")
 		o.AdditionalProperties = additionalProperties
 	}

@@ -25,8 +25,8 @@ type CreateAccountRequest struct {
 	Type string `json:"type"`
 	// ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.
 	Country string `json:"country" validate:"regexp=^[A-Z]{2}$"`
-	// Business verification data. Optional; when present both fields are required.
-	Kyb *CreateAccountRequestKyb `json:"kyb,omitempty"`
+	// Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
+	Kyb NullableCreateAccountRequestKyb `json:"kyb,omitempty"`
 }
 
 type _CreateAccountRequest CreateAccountRequest
@@ -98,36 +98,46 @@ func (o *CreateAccountRequest) SetCountry(v string) {
 	o.Country = v
 }
 
-// GetKyb returns the Kyb field value if set, zero value otherwise.
+// GetKyb returns the Kyb field value if set, zero value otherwise (both if not set or set to explicit null).
 func (o *CreateAccountRequest) GetKyb() CreateAccountRequestKyb {
-	if o == nil || IsNil(o.Kyb) {
+	if o == nil || IsNil(o.Kyb.Get()) {
 		var ret CreateAccountRequestKyb
 		return ret
 	}
-	return *o.Kyb
+	return *o.Kyb.Get()
 }
 
 // GetKybOk returns a tuple with the Kyb field value if set, nil otherwise
 // and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
 func (o *CreateAccountRequest) GetKybOk() (*CreateAccountRequestKyb, bool) {
-	if o == nil || IsNil(o.Kyb) {
+	if o == nil {
 		return nil, false
 	}
-	return o.Kyb, true
+	return o.Kyb.Get(), o.Kyb.IsSet()
 }
 
 // HasKyb returns a boolean if a field has been set.
 func (o *CreateAccountRequest) HasKyb() bool {
-	if o != nil && !IsNil(o.Kyb) {
+	if o != nil && o.Kyb.IsSet() {
 		return true
 	}
 
 	return false
 }
 
-// SetKyb gets a reference to the given CreateAccountRequestKyb and assigns it to the Kyb field.
+// SetKyb gets a reference to the given NullableCreateAccountRequestKyb and assigns it to the Kyb field.
 func (o *CreateAccountRequest) SetKyb(v CreateAccountRequestKyb) {
-	o.Kyb = &v
+	o.Kyb.Set(&v)
+}
+// SetKybNil sets the value for Kyb to be an explicit nil
+func (o *CreateAccountRequest) SetKybNil() {
+	o.Kyb.Set(nil)
+}
+
+// UnsetKyb ensures that no value is present for Kyb, not even an explicit nil
+func (o *CreateAccountRequest) UnsetKyb() {
+	o.Kyb.Unset()
 }
 
 func (o CreateAccountRequest) MarshalJSON() ([]byte, error) {
@@ -142,8 +152,8 @@ func (o CreateAccountRequest) ToMap() (map[string]interface{}, error) {
 	toSerialize := map[string]interface{}{}
 	toSerialize["type"] = o.Type
 	toSerialize["country"] = o.Country
-	if !IsNil(o.Kyb) {
-		toSerialize["kyb"] = o.Kyb
+	if o.Kyb.IsSet() {
+		toSerialize["kyb"] = o.Kyb.Get()
 	}
 	return toSerialize, nil
 }

@@ -21,6 +21,8 @@ var _ MappedNullable = &CreateApiKeyRequest{}
 type CreateApiKeyRequest struct {
 	// `sandbox` keys act on test data, `live` keys on live data.
 	Mode *string `json:"mode,omitempty"`
+	// A label for people: 1–100 characters after trimming, no control or invisible characters.
+	Name *string `json:"name,omitempty"`
 }
 
 // NewCreateApiKeyRequest instantiates a new CreateApiKeyRequest object
@@ -72,6 +74,38 @@ func (o *CreateApiKeyRequest) SetMode(v string) {
 	o.Mode = &v
 }
 
+// GetName returns the Name field value if set, zero value otherwise.
+func (o *CreateApiKeyRequest) GetName() string {
+	if o == nil || IsNil(o.Name) {
+		var ret string
+		return ret
+	}
+	return *o.Name
+}
+
+// GetNameOk returns a tuple with the Name field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *CreateApiKeyRequest) GetNameOk() (*string, bool) {
+	if o == nil || IsNil(o.Name) {
+		return nil, false
+	}
+	return o.Name, true
+}
+
+// HasName returns a boolean if a field has been set.
+func (o *CreateApiKeyRequest) HasName() bool {
+	if o != nil && !IsNil(o.Name) {
+		return true
+	}
+
+	return false
+}
+
+// SetName gets a reference to the given string and assigns it to the Name field.
+func (o *CreateApiKeyRequest) SetName(v string) {
+	o.Name = &v
+}
+
 func (o CreateApiKeyRequest) MarshalJSON() ([]byte, error) {
 	toSerialize,err := o.ToMap()
 	if err != nil {
@@ -84,6 +118,9 @@ func (o CreateApiKeyRequest) ToMap() (map[string]interface{}, error) {
 	toSerialize := map[string]interface{}{}
 	if !IsNil(o.Mode) {
 		toSerialize["mode"] = o.Mode
+	}
+	if !IsNil(o.Name) {
+		toSerialize["name"] = o.Name
 	}
 	return toSerialize, nil
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_CODES, problemType } from '../http/errors.ts';
+import { DOCS_CSP, installDocAssets } from './assets.ts';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -33,10 +34,10 @@ const REDOCLY_BADGE = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http
 
 const REFERENCE_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Plinth API reference</title><style>body{margin:0}</style></head>
+<title>Plinth API reference</title><link rel="icon" href="/favicon.ico"><style>body{margin:0}</style></head>
 <body><div id="reference"></div>
 <script src="/docs/redoc.standalone.js"></script>
-<script>Redoc.init('/v1/openapi.json', { hideDownloadButton: false, expandResponses: '200', jsonSampleExpandLevel: 3 }, document.getElementById('reference'));</script>
+<script src="/docs/reference.js"></script>
 </body></html>`;
 
 /**
@@ -44,6 +45,7 @@ const REFERENCE_HTML = `<!doctype html>
  * from the `redoc` package), so the reference works offline and behind any firewall.
  */
 export function installDocs(app: FastifyInstance): void {
+  installDocAssets(app);
   let document: string | undefined;
   app.get(
     '/v1/openapi.json',
@@ -74,7 +76,8 @@ export function installDocs(app: FastifyInstance): void {
         response: html('An HTML page rendering this document with Redoc.'),
       },
     },
-    async (_request, reply) => reply.type('text/html; charset=utf-8').send(REFERENCE_HTML),
+    async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(REFERENCE_HTML),
   );
 
   const catalogue = errorCatalogueHtml();
@@ -89,7 +92,8 @@ export function installDocs(app: FastifyInstance): void {
         response: html('An HTML page with one entry per error code; each problem `type` links to its entry.'),
       },
     },
-    async (_request, reply) => reply.type('text/html; charset=utf-8').send(catalogue),
+    async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(catalogue),
   );
 
   let bundle: string | undefined;

@@ -1,6 +1,6 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import { ERROR_CODES, type ErrorCode, problemType } from '../http/errors.ts';
-import { Problem } from '../http/problem.schema.ts';
+import { sharedComponents } from './components.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked and edited by keyword
 type Json = Record<string, any>;
@@ -25,7 +25,8 @@ function problemsOf(operation: Json, path: string): ErrorCode[] {
       'body_too_large',
       'media_type_unsupported',
     );
-  else if (parameters.some((p) => p.in === 'query')) codes.push('parameter_invalid', 'parameter_unknown');
+  // Every operation refuses query parameters it does not define (platform/http/query.ts).
+  codes.push('parameter_invalid', 'parameter_unknown');
   if (path.startsWith('/v1/') && parameters.some((p) => p.in === 'path')) codes.push('resource_not_found');
   if (idempotent(operation))
     codes.push('parameter_invalid', 'idempotency_request_in_progress', 'idempotency_key_reused');
@@ -140,59 +141,7 @@ export function swaggerOptions(productTags: { name: string; description: string 
         { name: 'Documentation', description: 'This document, its rendering and the error catalogue.' },
       ],
       security: [{ bearerAuth: [] }],
-      components: {
-        securitySchemes: {
-          bearerAuth: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'An API key: `sk_test_` or `sk_live_`, 32 base62 characters and a 6-character checksum.',
-          },
-        },
-        schemas: { Problem: Problem as Json },
-        parameters: {
-          'Idempotency-Key': {
-            name: 'Idempotency-Key',
-            in: 'header',
-            required: false,
-            description:
-              'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, ' +
-              'unique per request, scoped to your organisation and mode. ' +
-              'The same key with the same request replays the first response byte for byte ' +
-              '(`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 ' +
-              '`idempotency_key_reused`; ' +
-              'while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before ' +
-              'they ran, and 5xx, are not stored. Keys are kept at least 24 hours.',
-            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
-            example: '7f1c9a52-5b7e-4c8e-9a57-3e1f0d2c6b4a',
-          },
-        },
-        headers: {
-          'Idempotent-Replayed': {
-            description:
-              '`true` when this response is the stored response of an earlier request with the same `Idempotency-Key`.',
-            schema: { type: 'string', enum: ['true'] },
-          },
-          'Request-Id': {
-            description:
-              'Identifies this request, `req_…`; equal to `request_id` in an error body. Quote it to support.',
-            schema: { type: 'string', pattern: '^req_[0-9A-Z]{26}$' },
-          },
-          'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
-          RateLimit: {
-            description:
-              'The calling key’s remaining quota (draft-ietf-httpapi-ratelimit-headers-09): ' +
-              '`"default";r=<requests left now>;t=<seconds until the quota is full again>`.',
-            schema: { type: 'string', pattern: '^"default";r=\\d+;t=\\d+$' },
-          },
-          'RateLimit-Policy': {
-            description:
-              'The calling key’s policy (draft-ietf-httpapi-ratelimit-headers-09): ' +
-              '`"default";q=<quota>;w=<window in seconds>`. Live keys default to 100 per second, sandbox keys to ' +
-              '25, each with an equal burst.',
-            schema: { type: 'string', pattern: '^"default";q=\\d+;w=\\d+$' },
-          },
-        },
-      },
+      components: sharedComponents(),
     },
     // Shared schemas (app.addSchema) become components named by their $id, so generated clients get named types.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },

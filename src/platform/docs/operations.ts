@@ -6,7 +6,10 @@ import type { Database } from '../../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { sendProblem } from '../http/problem.ts';
 
-const Status = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
+const Status = Type.Object(
+  { status: Type.Literal('ok') },
+  { additionalProperties: false, examples: [{ status: 'ok' }] },
+);
 
 /** The metrics token, when one is set, as `Authorization: Bearer <token>`; compared in constant time. */
 function checkMetricsToken(request: FastifyRequest, token: string | null): void {

@@ -2,121 +2,10 @@
  * The one error model (CONTRACT §3): a closed list of codes, one code → status table, RFC 9457 bodies.
  * The README's error catalogue, the /docs/errors page and the OpenAPI document are generated from this list.
  */
-export const ERROR_CODES = {
-  body_malformed: {
-    status: 400,
-    title: 'Malformed body',
-    description:
-      'The body is not a JSON object this API accepts: invalid JSON or UTF-8, duplicate or forbidden ' +
-      '(`__proto__`, `constructor`) keys, NUL characters, or nesting deeper than 32.',
-  },
-  parameter_missing: {
-    status: 400,
-    title: 'Missing parameter',
-    description: 'A required field is absent. `param` names it.',
-  },
-  parameter_invalid: {
-    status: 400,
-    title: 'Invalid parameter',
-    description: 'A field or header has the wrong type, format or value. `param` names it.',
-  },
-  parameter_unknown: {
-    status: 400,
-    title: 'Unknown parameter',
-    description: 'A field the operation does not define, at any depth. `param` names it.',
-  },
-  country_unsupported: {
-    status: 400,
-    title: 'Country not supported',
-    description: 'A real ISO 3166-1 country that this deployment does not serve.',
-  },
-  api_key_missing: {
-    status: 401,
-    title: 'API key missing',
-    description: 'No credential was sent. Send `Authorization: Bearer <API key>`.',
-  },
-  api_key_invalid: {
-    status: 401,
-    title: 'API key invalid',
-    description: 'The credential is not a usable key: wrong scheme, malformed, bad checksum, unknown or revoked.',
-  },
-  permission_denied: {
-    status: 403,
-    title: 'Permission denied',
-    description: 'The key may not do this, e.g. a sandbox key minting a live key.',
-  },
-  resource_not_found: {
-    status: 404,
-    title: 'Resource not found',
-    description:
-      'No object with this id is visible to this key. Objects of other organisations and of the other mode are ' +
-      'indistinguishable from ids that never existed.',
-  },
-  route_not_found: { status: 404, title: 'Route not found', description: 'No route has this path.' },
-  method_not_allowed: {
-    status: 405,
-    title: 'Method not allowed',
-    description: 'The path exists but not with this method. The `Allow` header lists the methods it has.',
-  },
-  idempotency_request_in_progress: {
-    status: 409,
-    title: 'Request in progress',
-    description: 'A request with the same `Idempotency-Key` is still executing. Retry after it finishes.',
-    retryAfterSeconds: 1,
-  },
-  account_frozen: {
-    status: 409,
-    title: 'Account frozen',
-    description: 'A frozen account takes no debit and no credit. `param` names the frozen side.',
-  },
-  account_closed: {
-    status: 409,
-    title: 'Account closed',
-    description: 'A closed account cannot change or move money; it stays readable. `param` names the closed side.',
-  },
-  account_balance_nonzero: {
-    status: 409,
-    title: 'Account balance not zero',
-    description: 'Only an account whose balances are both 0 can be closed. The detail says what it holds.',
-  },
-  insufficient_funds: {
-    status: 409,
-    title: 'Insufficient funds',
-    description: 'The account to debit has less available than the amount. The detail says what is available.',
-  },
-  currency_mismatch: {
-    status: 409,
-    title: 'Currency mismatch',
-    description: "The amount's currency is not the account's. `param` names the account that differs.",
-  },
-  body_too_large: { status: 413, title: 'Body too large', description: 'The body is over 64 KiB.' },
-  media_type_unsupported: {
-    status: 415,
-    title: 'Unsupported media type',
-    description: 'Request bodies must be `application/json` (optionally with `charset=utf-8`).',
-  },
-  idempotency_key_reused: {
-    status: 422,
-    title: 'Idempotency key reused',
-    description: 'The `Idempotency-Key` was already used with a different request.',
-  },
-  rate_limited: {
-    status: 429,
-    title: 'Rate limited',
-    description: 'Too many requests. Wait the number of seconds in `Retry-After`.',
-  },
-  internal_error: {
-    status: 500,
-    title: 'Internal error',
-    description: 'Something went wrong on our side. Nothing about it is disclosed; quote the `request_id` to support.',
-  },
-  service_unavailable: {
-    status: 503,
-    title: 'Service unavailable',
-    description: 'The database is unreachable or the server is shutting down. Retry later.',
-    retryAfterSeconds: 1,
-  },
-} as const;
+import { redactSecrets } from '../kit/redact.ts';
+import { ERROR_CODES } from './error-codes.ts';
+
+export { ERROR_CODES };
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -176,17 +65,26 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The problem body. Details and params can echo what the client sent, so key- and EIN-shaped text in them is
+ * redacted here, once, whichever code built the error.
+ */
 export function toProblem(error: ApiError, requestId: string): Problem {
+  const param = error.param === undefined ? undefined : redactSecrets(error.param);
+  const detail = redactSecrets(error.message);
   const errors =
-    error.errors ??
-    (error.param === undefined ? undefined : [{ code: error.code, param: error.param, detail: error.message }]);
+    error.errors?.map((e) => ({
+      ...e,
+      detail: redactSecrets(e.detail),
+      ...(e.param === undefined ? {} : { param: redactSecrets(e.param) }),
+    })) ?? (param === undefined ? undefined : [{ code: error.code, param, detail }]);
   return {
     type: problemType(error.code),
     title: ERROR_CODES[error.code].title,
     status: error.status,
-    detail: error.message,
+    detail,
     code: error.code,
-    ...(error.param === undefined ? {} : { param: error.param }),
+    ...(param === undefined ? {} : { param }),
     ...(errors === undefined ? {} : { errors }),
     request_id: requestId,
   };

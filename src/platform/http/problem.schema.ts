@@ -30,5 +30,20 @@ export const Problem = Type.Object(
     ),
     request_id: Type.String({ pattern: '^req_[0-9A-Z]{26}$', description: 'Equal to the `Request-Id` header.' }),
   },
-  { additionalProperties: false, description: 'An RFC 9457 problem.' },
+  {
+    additionalProperties: false,
+    description: 'An RFC 9457 problem.',
+    examples: [
+      {
+        type: '/docs/errors#parameter_invalid',
+        title: 'Invalid parameter',
+        status: 400,
+        detail: 'kyb.ein must look like 12-3456789.',
+        code: 'parameter_invalid',
+        param: 'kyb.ein',
+        errors: [{ code: 'parameter_invalid', param: 'kyb.ein', detail: 'kyb.ein must look like 12-3456789.' }],
+        request_id: 'req_D20BX2JY00TY1SK00H0Y2JPAH2',
+      },
+    ],
+  },
 );

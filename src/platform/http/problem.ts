@@ -49,6 +49,11 @@ declare module 'fastify' {
   }
 }
 
+/** The client hung up (or was cut by the request timeout) while its request was still arriving. */
+function clientWentAway(request: FastifyRequest): boolean {
+  return request.raw.readableAborted || (!request.raw.complete && request.raw.socket?.destroyed === true);
+}
+
 /** The one error handler, the 404/405 handler, and Fastify's framework errors, all in RFC 9457. */
 export function installErrorHandling(app: FastifyInstance): void {
   // A shadow router of every registered route, to tell "no such path" (404) from "wrong method" (405).
@@ -66,13 +71,22 @@ export function installErrorHandling(app: FastifyInstance): void {
     for (const m of methods) set.add(m);
   });
 
+  // A request no route matched still passes the hooks (and Fastify's body checks, which refuse a QUERY without
+  // Content-Type, as an error Fastify has no status for): whatever they object to, it is answered as what it is,
+  // a 404 or a 405. Only a 503 (shutting down, database gone) tells the client more than that.
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (clientWentAway(request)) {
+      // Nobody is left to answer, and nothing failed on our side: not a 5xx, not an error line.
+      request.log.info({ reason: 'the client closed the connection before its request arrived' }, 'abandoned');
+      return sendProblem(reply, new ApiError('body_malformed', 'The body did not arrive completely.'));
+    }
     const apiError = toApiError(error);
+    if (request.is404 && apiError.status !== 503) return unrouted(request, reply);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendProblem(reply, apiError);
   });
 
-  app.setNotFoundHandler((request: FastifyRequest, reply) => {
+  const unrouted = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!;
     const found = shadow.find('GET', path);
     const allowed = found ? methodsByPattern.get((found.store as { pattern: string }).pattern) : undefined;
@@ -86,5 +100,6 @@ export function installErrorHandling(app: FastifyInstance): void {
       );
     }
     return sendProblem(reply, new ApiError('route_not_found', `No route ${request.method} ${path.slice(0, 200)}.`));
-  });
+  };
+  app.setNotFoundHandler(unrouted);
 }

@@ -26,6 +26,12 @@ export interface Decision {
 export interface RateLimiter {
   /** Takes one request from `key`'s bucket; with `peek`, only says whether it would be allowed. */
   take(key: string, limit: Limit, peek?: boolean): Promise<Decision>;
+  /**
+   * Takes one request from each bucket in order, stopping at the first that refuses (the later ones are left
+   * untouched): one round trip for a key and its org. Returns the decisions made, the last one refused or all
+   * allowed.
+   */
+  takeAll(buckets: { key: string; limit: Limit }[]): Promise<Decision[]>;
   /** Resolves once the limiter can share state (or has given up waiting and runs degraded). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -78,6 +84,15 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
       if (++sweeps % 10_000 === 0) for (const [k, tat] of tats) if (tat < nowMs) tats.delete(k);
       return decision;
     },
+    async takeAll(buckets) {
+      const decisions: Decision[] = [];
+      for (const { key, limit } of buckets) {
+        const decision = await this.take(key, limit);
+        decisions.push(decision);
+        if (!decision.allowed) break;
+      }
+      return decisions;
+    },
     async ready() {},
     async close() {},
   };
@@ -87,20 +102,29 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
 const GCRA_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local interval = 1000 / tonumber(ARGV[1])
-local tolerance = interval * tonumber(ARGV[2])
-local peek = ARGV[3] == '1'
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
-local base = math.max(tat, now)
-local newTat = base + interval
-local ahead = newTat - now
-if ahead > tolerance then
-  return {0, 0, math.ceil((base - now) / 1000), math.max(1, math.ceil((ahead - tolerance) / 1000))}
+local peek = ARGV[1] == '1'
+local out = {}
+for i, key in ipairs(KEYS) do
+  local interval = 1000 / tonumber(ARGV[2 * i])
+  local tolerance = interval * tonumber(ARGV[2 * i + 1])
+  local tat = tonumber(redis.call('GET', key) or '0')
+  local base = math.max(tat, now)
+  local newTat = base + interval
+  local ahead = newTat - now
+  if ahead > tolerance then
+    for _, v in ipairs({0, 0, math.ceil((base - now) / 1000), math.max(1, math.ceil((ahead - tolerance) / 1000))}) do
+      table.insert(out, v)
+    end
+    return out
+  end
+  if not peek then
+    redis.call('SET', key, tostring(newTat), 'PX', math.ceil(ahead) + 1000)
+  end
+  for _, v in ipairs({1, math.floor((tolerance - ahead) / interval), math.ceil(ahead / 1000), 0}) do
+    table.insert(out, v)
+  end
 end
-if not peek then
-  redis.call('SET', KEYS[1], tostring(newTat), 'PX', math.ceil(ahead) + 1000)
-end
-return {1, math.floor((tolerance - ahead) / interval), math.ceil(ahead / 1000), 0}
+return out
 `;
 
 /**
@@ -121,27 +145,36 @@ export async function redisRateLimiter(url: string, log: FastifyBaseLogger, time
   redis.on('error', () => undefined); // reported below, once per outage, not per reconnect attempt
   const fallback = memoryRateLimiter();
   let degraded = false;
+  // One script call for all the buckets; on any failure, this process's own limiter answers instead.
+  const evaluate = async (
+    buckets: { key: string; limit: Limit }[],
+    peek: boolean,
+    degrade: () => Promise<Decision[]>,
+  ): Promise<Decision[]> => {
+    try {
+      const args = buckets.flatMap((b) => [b.limit.rate, b.limit.burst]);
+      const keys = buckets.map((b) => `plinth:rl:${b.key}`);
+      const flat = (await redis.eval(GCRA_SCRIPT, keys.length, ...keys, peek ? '1' : '0', ...args)) as number[];
+      if (degraded) log.warn('rate limiter: Redis answers again; limits are shared across processes');
+      degraded = false;
+      const decisions: Decision[] = [];
+      for (let i = 0; i < flat.length; i += 4) {
+        const [allowed, remaining, reset, retry] = flat.slice(i, i + 4) as [number, number, number, number];
+        decisions.push({ allowed: allowed === 1, remaining, resetSeconds: reset, retryAfterSeconds: retry });
+      }
+      return decisions;
+    } catch (error) {
+      if (!degraded)
+        log.error({ err: error }, 'rate limiter: Redis unreachable; limiting per process until it returns');
+      degraded = true;
+      return degrade();
+    }
+  };
   return {
     async take(key, limit, peek = false) {
-      try {
-        const [allowed, remaining, reset, retry] = (await redis.eval(
-          GCRA_SCRIPT,
-          1,
-          `plinth:rl:${key}`,
-          limit.rate,
-          limit.burst,
-          peek ? '1' : '0',
-        )) as number[];
-        if (degraded) log.warn('rate limiter: Redis answers again; limits are shared across processes');
-        degraded = false;
-        return { allowed: allowed === 1, remaining: remaining!, resetSeconds: reset!, retryAfterSeconds: retry! };
-      } catch (error) {
-        if (!degraded)
-          log.error({ err: error }, 'rate limiter: Redis unreachable; limiting per process until it returns');
-        degraded = true;
-        return fallback.take(key, limit, peek);
-      }
+      return (await evaluate([{ key, limit }], peek, () => fallback.take(key, limit, peek).then((d) => [d])))[0]!;
     },
+    takeAll: (buckets) => evaluate(buckets, false, () => fallback.takeAll(buckets)),
     // Start-up waits for the first connection, so that a new process does not begin on its local fallback.
     ready: () =>
       new Promise<void>((resolve) => {

@@ -46,9 +46,13 @@ export class RequestLogController extends LogController {
   }
 }
 
-/** Every response, success or error, carries its Request-Id. */
+/**
+ * Every response, success or error, carries its Request-Id and `nosniff`; every /v1 response `no-store` (it may
+ * hold a secret, and is never the same twice). Set first, so that no hook that refuses a request can skip them.
+ */
 export function installRequestId(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('request-id', request.id);
+    reply.header('request-id', request.id).header('x-content-type-options', 'nosniff');
+    if (request.url.startsWith('/v1/') || request.url === '/v1') reply.header('cache-control', 'no-store');
   });
 }

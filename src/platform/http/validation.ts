@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import { ApiError, type ErrorItem } from './errors.ts';
+import { sentenceFor } from './validation-messages.ts';
 
 /**
  * Two validators. Bodies are JSON, so a wrong type is an error, never coerced (Fastify's default would turn
@@ -40,15 +41,7 @@ function item(error: ErrorObject): ErrorItem | null {
   }
   if (error.instancePath === '') return null; // the whole body: see toValidationError
   const param = dotted(error.instancePath);
-  return { code: 'parameter_invalid', param, detail: invalidDetail(param, error) };
-}
-
-function invalidDetail(param: string, error: ErrorObject): string {
-  const schema = (error.parentSchema ?? {}) as { enum?: unknown[]; examples?: unknown[] };
-  if (error.keyword === 'enum' && schema.enum) return `${param} must be one of: ${schema.enum.join(', ')}.`;
-  if (error.keyword === 'pattern' && schema.examples?.[0] !== undefined)
-    return `${param} must look like ${String(schema.examples[0])}.`;
-  return `${param} ${error.message ?? 'is invalid'}.`;
+  return { code: 'parameter_invalid', param, detail: sentenceFor(param, error) };
 }
 
 /** Ajv's errors as the contract's: every offending input listed, the first one named. */

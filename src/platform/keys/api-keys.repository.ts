@@ -67,3 +67,38 @@ export async function revokeKey(db: Executor, id: string, at: string): Promise<v
     .where('revoked_at', 'is', null)
     .execute();
 }
+
+/** Active (unrevoked) keys of one org and mode. */
+export async function countActiveKeys(db: Executor, orgId: string, mode: Mode): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', '=', orgId)
+    .where('mode', '=', mode)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Moves last_used_at forward (never back: another process may have written a later time). */
+export async function touchKey(db: Executor, id: string, at: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+    .execute();
+}
+
+/**
+ * Serialises the writes that count an org's active keys (the key limit, the last active key): on PostgreSQL a
+ * row lock on the org, held to the end of the transaction, so that two concurrent revocations cannot each see
+ * the other's key still active. SQLite has one writer at a time anyway; there this is a no-op update.
+ */
+export async function lockOrg(db: Executor, orgId: string): Promise<void> {
+  await db
+    .updateTable('orgs')
+    .set((eb) => ({ name: eb.ref('name') }))
+    .where('id', '=', orgId)
+    .execute();
+}

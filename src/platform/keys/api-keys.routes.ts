@@ -10,6 +10,7 @@ import {
   createKeyForPrincipal,
   type KeysDeps,
   listKeysForPrincipal,
+  retrieveKeyForPrincipal,
   revokeKeyForPrincipal,
   signUp,
 } from './api-keys.service.ts';
@@ -23,6 +24,8 @@ export interface KeysRoutesDeps extends KeysDeps {
   limiter: RateLimiter;
   signupLimit: Limit;
   signupEnabled: boolean;
+  /** Active keys an org may hold per mode (API_KEYS_PER_ORG). */
+  keysPerOrg: number;
 }
 
 const ref = <T>(id: string) => Type.Unsafe<T>(Type.Ref(id));
@@ -71,7 +74,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
           "A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The " +
           'secret `key` is in this response only.',
         'x-body-optional': true,
-        'x-problems': ['permission_denied'],
+        'x-problems': ['permission_denied', 'api_key_limit_reached'],
         body: ApiKeyCreateBody,
         response: { 200: ref<NewApiKey>('NewApiKey') },
       },
@@ -80,7 +83,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
       deps.withIdempotency(
         request,
         reply,
-        (trx) => createKeyForPrincipal(deps, trx, principalOf(request), request.body.mode),
+        (trx) => createKeyForPrincipal(deps, trx, principalOf(request), request.body, deps.keysPerOrg),
         { secretFields: ['key'] },
       ),
   );
@@ -102,6 +105,21 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
     },
   );
 
+  r.get(
+    '/v1/api_keys/:id',
+    {
+      schema: {
+        operationId: 'retrieveApiKey',
+        tags: ['API keys'],
+        summary: 'Retrieve an API key',
+        description: 'One of the organisation’s keys of the caller’s mode, never its secret.',
+        params: KeyIdParams,
+        response: { 200: ref<ApiKey>('ApiKey') },
+      },
+    },
+    (request) => retrieveKeyForPrincipal(deps, principalOf(request), request.params.id),
+  );
+
   r.post(
     '/v1/api_keys/:id/revoke',
     {
@@ -111,10 +129,12 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         summary: 'Revoke an API key',
         description:
           'Every process refuses the key from its next request on. Revoking twice is harmless and keeps the ' +
-          'first `revoked_at`.',
+          "first `revoked_at`. The organisation's last active key of a mode cannot be revoked here " +
+          '(`api_key_last_active`): create another first.',
+        'x-problems': ['api_key_last_active'],
         'x-body-optional': true,
         params: KeyIdParams,
-        body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.' }),
+        body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.', examples: [{}] }),
         response: { 200: ref<ApiKey>('ApiKey') },
       },
     },

@@ -16,19 +16,45 @@ const keyProperties = {
   hint: Type.String({
     description: 'The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`.',
   }),
-  livemode: Type.Boolean(),
-  created_at: Type.String({ pattern: API_TIME_PATTERN }),
+  name: Type.Unsafe<string | null>({
+    type: ['string', 'null'],
+    description: 'A label for people, 1–100 characters; `null` when none was given.',
+    examples: ['CI deploys'],
+  }),
+  livemode: Type.Boolean({ description: '`true` for live keys, `false` for sandbox ones.' }),
+  created_at: Type.String({ pattern: API_TIME_PATTERN, examples: ['2026-11-21T12:06Z'] }),
   revoked_at: Type.Unsafe<string | null>({
     type: ['string', 'null'],
     pattern: API_TIME_PATTERN,
     description: 'When it was revoked; `null` while it works.',
+    examples: [null],
+  }),
+  last_used_at: Type.Unsafe<string | null>({
+    type: ['string', 'null'],
+    pattern: API_TIME_PATTERN,
+    description: 'When it last authenticated a request; may lag by up to a minute. `null` until first used.',
+    examples: ['2026-11-21T12:30Z'],
   }),
 };
+
+const EXAMPLE_KEY = {
+  id: 'key_D20BX2JY00TY1SK00H0Y2JPAH1',
+  object: 'api_key',
+  mode: 'sandbox',
+  hint: 'sk_test_…hXld',
+  name: 'CI deploys',
+  livemode: false,
+  created_at: '2026-11-21T12:06Z',
+  revoked_at: null,
+  last_used_at: '2026-11-21T12:30Z',
+};
+const EXAMPLE_NEW_KEY = { ...EXAMPLE_KEY, last_used_at: null, key: 'sk_test_4eC39HqLyjWDarjtT1zdp7dcXq3RG8Rx3ZhXld' };
 
 export const ApiKey = Type.Object(keyProperties, {
   $id: 'ApiKey',
   additionalProperties: false,
   description: 'An API key, without its secret.',
+  examples: [EXAMPLE_KEY],
 });
 export type ApiKey = Static<typeof ApiKey>;
 
@@ -43,7 +69,12 @@ export const NewApiKey = Type.Object(
         'of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.',
     }),
   },
-  { $id: 'NewApiKey', additionalProperties: false, description: 'A new API key, with its secret, shown this once.' },
+  {
+    $id: 'NewApiKey',
+    additionalProperties: false,
+    description: 'A new API key, with its secret, shown this once.',
+    examples: [EXAMPLE_NEW_KEY],
+  },
 );
 export type NewApiKey = Static<typeof NewApiKey>;
 
@@ -52,15 +83,24 @@ export const ApiKeyList = Type.Object(
   {
     $id: 'ApiKeyList',
     additionalProperties: false,
+    examples: [{ object: 'list', data: [EXAMPLE_KEY], has_more: false }],
     description: "One page of the organisation's keys of the caller's mode, newest first, never their secrets.",
   },
 );
 
 export const ApiKeyCreateBody = Type.Object(
-  { mode: Type.Optional(Mode) },
+  {
+    mode: Type.Optional(Mode),
+    name: Type.Optional(
+      Type.String({
+        description: 'A label for people: 1–100 characters after trimming, no control or invisible characters.',
+        examples: ['CI deploys'],
+      }),
+    ),
+  },
   {
     additionalProperties: false,
-    examples: [{}, { mode: 'sandbox' }],
+    examples: [{}, { mode: 'sandbox', name: 'CI deploys' }],
     description: 'Optional; `mode` defaults to the calling key’s mode. A sandbox key may not create a live key.',
   },
 );
@@ -88,6 +128,7 @@ export const Signup = Type.Object(
   {
     $id: 'SandboxSignup',
     additionalProperties: false,
+    examples: [{ org_id: 'org_D20BX2JY00TY1SK00H0Y2JPAH0', api_key: { ...EXAMPLE_NEW_KEY, name: null } }],
     description: 'A new sandbox organisation and its first key, usable at once.',
   },
 );

@@ -2,10 +2,10 @@ import type { Database, Db, Trx } from '../../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { type ListParams, listPage, type Page } from '../http/pagination.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
-import { cleanText } from '../kit/text.ts';
+import { cleanText, cleanTextRule } from '../kit/text.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './api-keys.repository.ts';
-import type { ApiKey, NewApiKey } from './api-keys.schema.ts';
+import type { ApiKey, ApiKeyCreateBody, NewApiKey } from './api-keys.schema.ts';
 import { apiKeyFromRow, newApiKeyFromRow } from './api-keys.view.ts';
 import { generateKey, hashKey, keyHint } from './key-format.ts';
 import type { Mode, Principal } from './principal.ts';
@@ -37,7 +37,13 @@ export function createKeyForOrgName(deps: KeysDeps, orgName: string, mode: Mode)
   });
 }
 
-async function insertNewKey(trx: Trx, clock: Clock, orgId: string, mode: Mode): Promise<CreatedKey> {
+async function insertNewKey(
+  trx: Trx,
+  clock: Clock,
+  orgId: string,
+  mode: Mode,
+  name: string | null = null,
+): Promise<CreatedKey> {
   const key = generateKey(mode);
   const row: ApiKeysTable = {
     id: newId('key'),
@@ -45,8 +51,10 @@ async function insertNewKey(trx: Trx, clock: Clock, orgId: string, mode: Mode): 
     mode,
     secret_hash: hashKey(key),
     hint: keyHint(key),
+    name,
     created_at: storedTime(clock()),
     revoked_at: null,
+    last_used_at: null,
   };
   await repo.insertKey(trx, row);
   return { row, key };
@@ -59,11 +67,7 @@ export function signUp(
 ): Promise<{ org_id: string; api_key: NewApiKey }> {
   const name = displayName === undefined ? undefined : cleanText(displayName, 100);
   if (name === null) {
-    throw new ApiError(
-      'parameter_invalid',
-      'name must be 1–100 characters after trimming, without control characters.',
-      { param: 'name' },
-    );
+    throw new ApiError('parameter_invalid', cleanTextRule('name', 100), { param: 'name' });
   }
   return deps.write(async (trx) => {
     const id = newId('org');
@@ -73,19 +77,34 @@ export function signUp(
   });
 }
 
-/** A new key for the caller's org; a sandbox key may not mint a live one. */
+/**
+ * A new key for the caller's org; a sandbox key may not mint a live one, and an org holds at most `keysPerOrg`
+ * active keys per mode (checked inside the write, so that revocations committed meanwhile count).
+ */
 export async function createKeyForPrincipal(
   deps: KeysDeps,
   trx: Trx,
   owner: Principal,
-  mode: Mode = owner.mode,
+  body: ApiKeyCreateBody,
+  keysPerOrg: number,
 ): Promise<NewApiKey> {
+  const mode = body.mode ?? owner.mode;
   if (owner.mode === 'sandbox' && mode === 'live') {
     throw new ApiError('permission_denied', 'A sandbox key cannot create a live key; use a live key.', {
       param: 'mode',
     });
   }
-  const { row, key } = await insertNewKey(trx, deps.clock, owner.orgId, mode);
+  const name = body.name === undefined ? null : cleanText(body.name, 100);
+  if (name === null && body.name !== undefined)
+    throw new ApiError('parameter_invalid', cleanTextRule('name', 100), { param: 'name' });
+  await repo.lockOrg(trx, owner.orgId);
+  if ((await repo.countActiveKeys(trx, owner.orgId, mode)) >= keysPerOrg) {
+    throw new ApiError(
+      'api_key_limit_reached',
+      `This organisation already has ${keysPerOrg} active ${mode} keys; revoke one you no longer use first.`,
+    );
+  }
+  const { row, key } = await insertNewKey(trx, deps.clock, owner.orgId, mode, name);
   return newApiKeyFromRow(row, key);
 }
 
@@ -101,11 +120,32 @@ export function listKeysForPrincipal(
   );
 }
 
-/** Revokes one of the caller's keys (its org, its mode); harmless when already revoked. */
-export async function revokeKeyForPrincipal(deps: KeysDeps, trx: Trx, owner: Principal, id: string): Promise<ApiKey> {
-  const row = isIdOf('key', id) ? await repo.findKeyOfOwner(trx, owner, id) : undefined;
+/** One of the caller's keys (its org, its mode), or 404 exactly as for an id that never existed. */
+async function keyOfOwner(db: Db | Trx, owner: Principal, id: string): Promise<ApiKeysTable> {
+  const row = isIdOf('key', id) ? await repo.findKeyOfOwner(db, owner, id) : undefined;
   if (row === undefined)
     throw new ApiError('resource_not_found', `No such API key: ${id.slice(0, 64)}`, { param: 'id' });
+  return row;
+}
+
+export async function retrieveKeyForPrincipal(deps: KeysDeps, owner: Principal, id: string): Promise<ApiKey> {
+  return apiKeyFromRow(await keyOfOwner(deps.db, owner, id));
+}
+
+/**
+ * Revokes one of the caller's keys; harmless when already revoked. The org's last active key of a mode is
+ * refused (a sandbox org would be locked out for good); the operator CLI (revokeKeyById) can still revoke it.
+ */
+export async function revokeKeyForPrincipal(deps: KeysDeps, trx: Trx, owner: Principal, id: string): Promise<ApiKey> {
+  const row = await keyOfOwner(trx, owner, id);
+  await repo.lockOrg(trx, row.org_id);
+  const current = (await repo.findKeyById(trx, row.id))!;
+  if (current.revoked_at === null && (await repo.countActiveKeys(trx, row.org_id, row.mode)) <= 1) {
+    throw new ApiError(
+      'api_key_last_active',
+      `This is the organisation's last active ${row.mode} key; create another key before revoking it.`,
+    );
+  }
   await repo.revokeKey(trx, row.id, storedTime(deps.clock()));
   return apiKeyFromRow((await repo.findKeyById(trx, row.id))!);
 }

@@ -9,9 +9,11 @@ export function apiKeyFromRow(row: ApiKeysTable): ApiKey {
     object: 'api_key',
     mode: row.mode,
     hint: row.hint,
+    name: row.name,
     livemode: row.mode === 'live',
     created_at: apiTime(row.created_at),
     revoked_at: row.revoked_at === null ? null : apiTime(row.revoked_at),
+    last_used_at: row.last_used_at === null ? null : apiTime(row.last_used_at),
   };
 }
 

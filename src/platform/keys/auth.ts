@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { type Decision, type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
+import { credentialOf } from './credential.ts';
 import type { Mode, Principal } from './principal.ts';
+import type { KeyUsage } from './usage.ts';
 
 export interface AuthDeps {
   /** Verifies a presented key (see verify.ts). */
@@ -11,6 +13,9 @@ export interface AuthDeps {
   keyLimits: Record<Mode, Limit>;
   /** Failed authentications per client address. */
   authFailureLimit: Limit;
+  /** Each org's budget per mode is this many times the per-key limit, shared by all its keys of that mode. */
+  orgMultiple: number;
+  usage: KeyUsage;
 }
 
 declare module 'fastify' {
@@ -30,14 +35,6 @@ function unauthorized(code: 'api_key_missing' | 'api_key_invalid', detail: strin
   return new ApiError(code, detail, { param: 'Authorization', headers: CHALLENGE });
 }
 
-/** The Bearer key of the request: undefined when no credential was sent at all. */
-function presentedKey(request: FastifyRequest): string | undefined | null {
-  const header = request.headers.authorization;
-  if (header === undefined || header.trim() === '') return undefined;
-  const match = /^Bearer +(\S+) *$/i.exec(header);
-  return match ? match[1]! : null;
-}
-
 /** RateLimit and RateLimit-Policy as in draft-ietf-httpapi-ratelimit-headers-09 (one policy, named "default"). */
 function setRateLimitHeaders(reply: FastifyReply, limit: Limit, decision: Decision): void {
   reply.header('ratelimit-policy', `"default";q=${limit.burst};w=${Math.max(1, Math.round(limit.burst / limit.rate))}`);
@@ -55,21 +52,45 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRequest', async (request, reply) => {
     const url = request.routeOptions.url;
     if (url === undefined || !url.startsWith('/v1/') || request.routeOptions.config.public) return;
-    const key = presentedKey(request);
-    const principal = key === undefined || key === null ? null : await deps.verify(key);
+    const credential = credentialOf(request);
+    const principal = credential.kind === 'bearer' ? await deps.verify(credential.key) : null;
     if (principal === null) {
       const failures = await deps.limiter.take(`authfail:${request.ip}`, deps.authFailureLimit);
       if (!failures.allowed) throw rateLimited(failures, 'Too many failed authentications from this address.');
-      if (key === undefined)
+      if (credential.kind === 'none')
         throw unauthorized('api_key_missing', 'Send your API key as `Authorization: Bearer <key>`.');
-      throw unauthorized('api_key_invalid', 'The API key is not valid.');
+      if (credential.kind === 'unusable') throw unauthorized('api_key_invalid', credential.detail);
+      throw unauthorized('api_key_invalid', 'The API key is not valid: unknown, revoked, or mistyped.');
     }
     request.principal = principal;
-    const limit = deps.keyLimits[principal.mode];
-    const decision = await deps.limiter.take(`key:${principal.keyId}`, limit);
-    setRateLimitHeaders(reply, limit, decision);
-    if (!decision.allowed) throw rateLimited(decision, `Over this key's limit of ${limit.rate} requests per second.`);
+    deps.usage.record(principal.keyId, Date.now());
+    await takeBudgets(deps, principal, reply);
   });
+}
+
+/**
+ * The key's own budget, then its org's for this mode, so that minting keys cannot multiply throughput. A request
+ * the key's budget refuses does not touch the org's. The headers report whichever budget is nearer to empty.
+ */
+async function takeBudgets(deps: AuthDeps, principal: Principal, reply: FastifyReply): Promise<void> {
+  const keyLimit = deps.keyLimits[principal.mode];
+  const orgLimit = { rate: keyLimit.rate * deps.orgMultiple, burst: keyLimit.burst * deps.orgMultiple };
+  const [keyDecision, orgDecision] = await deps.limiter.takeAll([
+    { key: `key:${principal.keyId}`, limit: keyLimit },
+    { key: `org:${principal.orgId}:${principal.mode}`, limit: orgLimit },
+  ]);
+  if (!keyDecision!.allowed) {
+    setRateLimitHeaders(reply, keyLimit, keyDecision!);
+    throw rateLimited(keyDecision!, `Over this key's limit of ${keyLimit.rate} requests per second.`);
+  }
+  const orgNearer = !orgDecision!.allowed || orgDecision!.remaining < keyDecision!.remaining;
+  setRateLimitHeaders(reply, orgNearer ? orgLimit : keyLimit, orgNearer ? orgDecision! : keyDecision!);
+  if (!orgDecision!.allowed) {
+    throw rateLimited(
+      orgDecision!,
+      `Over this organisation's limit of ${orgLimit.rate} requests per second across its ${principal.mode} keys.`,
+    );
+  }
 }
 
 /** The principal of an authenticated route; only callable where installAuth has run. */

@@ -16,8 +16,12 @@ export interface ApiKeysTable {
   /** SHA-256 of the full key, hex; the key itself is never stored. */
   secret_hash: string;
   hint: string;
+  /** A label for people; null when none was given. */
+  name: string | null;
   created_at: string;
   revoked_at: string | null;
+  /** Written in batches by keys/usage.ts: may lag by up to a minute. */
+  last_used_at: string | null;
 }
 
 declare module '../../db/tables.ts' {

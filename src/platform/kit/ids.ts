@@ -3,48 +3,33 @@ import { randomBytes } from 'node:crypto';
 // Crockford base32: URL-safe, case-insensitive-friendly, and lexicographic order equals numeric order,
 // so ids sort by creation time as plain strings in every database.
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const TIME_CHARS = 10; // 48 bits of milliseconds
-const RANDOM_BYTES = 10; // 80 random bits
+const TIME_CHARS = 10; // 50 bits: the time in 1/256 ms (until the year 2109)
+const TICKS_PER_MS = 256;
+const RANDOM_BYTES = 10; // 80 random bits, drawn fresh for every id
 
-let lastMs = 0;
-let lastRandom: Buffer = Buffer.alloc(RANDOM_BYTES);
+// The last tick used, per prefix: ids of one kind never repeat a tick, so they strictly increase in this process.
+const lastTick = new Map<string, number>();
 
 /**
- * A prefixed, time-sortable id: `<prefix>_` + 26 characters (48-bit ms timestamp, 80 random bits), in the
- * spirit of ULID. Within one process ids are strictly increasing even when the clock stalls or steps back,
- * so keyset pagination never sees a new id land behind a cursor that was just handed out.
+ * A prefixed, time-sortable id: `<prefix>_` + 26 characters: the time in 1/256 ms (50 bits), then 80 random bits
+ * drawn fresh for every id. Ordering within a process comes from the time part alone: each prefix takes a tick
+ * after the last one it used (a logical clock that runs at most 256 ids per millisecond ahead of the wall clock,
+ * and waits for it when the clock stalls or steps back). So keyset pagination never sees a new id land behind a
+ * cursor just handed out, and no id is ever "another id plus one": ULID's monotonic mode incremented the random
+ * part instead, which made ids minted in one millisecond guessable from each other, across orgs and kinds.
+ * Ids minted when the time part counted whole milliseconds (48 bits) all sort before these.
  */
 export function newId(prefix: string, now: number = Date.now()): string {
-  let random: Buffer;
-  if (now <= lastMs) {
-    random = increment(lastRandom);
-    now = lastMs;
-  } else {
-    random = randomBytes(RANDOM_BYTES);
-    lastMs = now;
-  }
-  lastRandom = random;
-  return `${prefix}_${encodeTime(now)}${encodeRandom(random)}`;
+  const tick = Math.max(now * TICKS_PER_MS, (lastTick.get(prefix) ?? 0) + 1);
+  lastTick.set(prefix, tick);
+  return `${prefix}_${encodeTime(tick)}${encodeRandom(randomBytes(RANDOM_BYTES))}`;
 }
 
-function increment(bytes: Buffer): Buffer {
-  const next = Buffer.from(bytes);
-  for (let i = next.length - 1; i >= 0; i--) {
-    if (next[i] !== 0xff) {
-      next[i] = next[i]! + 1;
-      return next;
-    }
-    next[i] = 0;
-  }
-  // 2^80 ids in one millisecond cannot happen; wrap to fresh randomness rather than repeat.
-  return randomBytes(RANDOM_BYTES);
-}
-
-function encodeTime(ms: number): string {
+function encodeTime(tick: number): string {
   let out = '';
   for (let i = 0; i < TIME_CHARS; i++) {
-    out = ALPHABET[ms % 32] + out;
-    ms = Math.floor(ms / 32);
+    out = ALPHABET[tick % 32] + out;
+    tick = Math.floor(tick / 32);
   }
   return out;
 }

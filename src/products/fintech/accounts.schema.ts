@@ -28,6 +28,15 @@ export const KybInput = Type.Object(
   },
 );
 
+// `null` passes because `properties`/`required` only constrain objects; an object is checked exactly as KybInput.
+const KybOrNull = Type.Unsafe<Static<typeof KybInput> | null>({
+  ...KybInput,
+  type: ['object', 'null'],
+  description:
+    'Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it ' +
+    'read); when an object, both fields are required.',
+});
+
 export const AccountCreateBody = Type.Object(
   {
     type: AccountType,
@@ -37,7 +46,7 @@ export const AccountCreateBody = Type.Object(
         'ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.',
       examples: ['US'],
     }),
-    kyb: Type.Optional(KybInput),
+    kyb: Type.Optional(KybOrNull),
   },
   {
     additionalProperties: false,
@@ -83,6 +92,21 @@ export const AccountStatusDetails = Type.Object(
 );
 export type StatusDetails = Static<typeof AccountStatusDetails>;
 
+const EXAMPLE_ACCOUNT = {
+  id: 'acct_D20BX2JY00TY1SK00H0Y2JPAH1',
+  object: 'fintech.account',
+  type: 'business',
+  country: 'US',
+  status: 'active',
+  status_details: null,
+  closed_at: null,
+  available_balance: { amount: 250000, currency: 'USD' },
+  current_balance: { amount: 250000, currency: 'USD' },
+  kyb: { legal_name: 'Acme Corp', ein_last4: '6789' },
+  livemode: false,
+  created_at: '2026-11-21T12:06Z',
+};
+
 export const Account = Type.Object(
   {
     id: Type.String({
@@ -124,22 +148,7 @@ export const Account = Type.Object(
     $id: 'Account',
     additionalProperties: false,
     description: 'A fintech account.',
-    examples: [
-      {
-        id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
-        object: 'fintech.account',
-        type: 'business',
-        country: 'US',
-        status: 'active',
-        status_details: null,
-        closed_at: null,
-        available_balance: { amount: 250000, currency: 'USD' },
-        current_balance: { amount: 250000, currency: 'USD' },
-        kyb: { legal_name: 'Acme Corp', ein_last4: '6789' },
-        livemode: false,
-        created_at: '2026-11-21T12:06Z',
-      },
-    ],
+    examples: [EXAMPLE_ACCOUNT],
   },
 );
 export type Account = Static<typeof Account>;
@@ -164,5 +173,10 @@ export const AccountList = Type.Object(
     data: Type.Array(Type.Unsafe<Account>(Type.Ref('Account'))),
     has_more: Type.Boolean({ description: 'Whether more accounts lie beyond this page in the direction of travel.' }),
   },
-  { $id: 'AccountList', additionalProperties: false, description: 'One page of accounts, newest first.' },
+  {
+    $id: 'AccountList',
+    additionalProperties: false,
+    description: 'One page of accounts, newest first.',
+    examples: [{ object: 'list', data: [EXAMPLE_ACCOUNT], has_more: true }],
+  },
 );

@@ -3,8 +3,10 @@ import { ApiError, type ErrorItem } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
-import { cleanText } from '../../platform/kit/text.ts';
+import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { type Clock, storedTime } from '../../platform/kit/time.ts';
+import type { SecretBox } from '../../platform/secrets/box.ts';
+import { contextOf } from '../../platform/secrets/rotate.ts';
 import * as repo from './accounts.repository.ts';
 import type { Account, AccountCreateBody, AccountListQuery } from './accounts.schema.ts';
 import { accountFromRow } from './accounts.view.ts';
@@ -15,7 +17,11 @@ export interface AccountsDeps {
   db: Db;
   clock: Clock;
   supportedCountries: ReadonlySet<string>;
+  secrets: SecretBox;
 }
+
+/** Where the EIN is stored, sealed: also what `cli secrets rotate` re-seals (see the product module). */
+export const SEALED_EIN = { table: 'accounts', column: 'kyb_ein' };
 
 // Prefixes the IRS has never issued (IRS "How EINs are assigned"); an EIN starting with one is not real.
 const NEVER_ISSUED_EIN_PREFIXES = new Set([
@@ -55,7 +61,7 @@ function checkCreate(deps: AccountsDeps, body: AccountCreateBody): ErrorItem[] {
       detail: `Accounts in ${body.country} are not offered by this deployment.`,
     });
   }
-  if (body.kyb !== undefined) {
+  if (body.kyb != null) {
     if (NEVER_ISSUED_EIN_PREFIXES.has(body.kyb.ein.slice(0, 2))) {
       problems.push({
         code: 'parameter_invalid',
@@ -67,7 +73,7 @@ function checkCreate(deps: AccountsDeps, body: AccountCreateBody): ErrorItem[] {
       problems.push({
         code: 'parameter_invalid',
         param: 'kyb.legal_name',
-        detail: `kyb.legal_name must be 1–${LEGAL_NAME_MAX} characters after trimming, without control characters.`,
+        detail: cleanTextRule('kyb.legal_name', LEGAL_NAME_MAX),
       });
     }
   }
@@ -98,7 +104,8 @@ export async function createAccount(
     status_actor: null,
     closed_at: null,
     kyb_legal_name: body.kyb?.legal_name.trim() ?? null,
-    kyb_ein: body.kyb?.ein ?? null,
+    kyb_ein: body.kyb ? deps.secrets.seal(body.kyb.ein, contextOf(SEALED_EIN)) : null,
+    kyb_ein_last4: body.kyb?.ein.slice(-4) ?? null,
     created_at: storedTime(now),
   };
   await repo.insertAccount(trx, row);

@@ -21,9 +21,9 @@ export function accountFromRow(row: AccountRow): Account {
     available_balance: balance,
     current_balance: { ...balance },
     kyb:
-      row.kyb_ein === null || row.kyb_legal_name === null
+      row.kyb_ein_last4 === null || row.kyb_legal_name === null
         ? null
-        : { legal_name: row.kyb_legal_name, ein_last4: row.kyb_ein.slice(-4) },
+        : { legal_name: row.kyb_legal_name, ein_last4: row.kyb_ein_last4 },
     livemode: row.mode === 'live',
     created_at: apiTime(row.created_at),
   };

@@ -1,6 +1,7 @@
 import { Gauge } from 'prom-client';
 import { defineProduct } from '../../platform/module.ts';
 import { accountsRoutes } from './accounts.routes.ts';
+import { SEALED_EIN } from './accounts.service.ts';
 import { countLedgerViolations } from './ledger/verify.ts';
 import { lifecycleRoutes } from './lifecycle.routes.ts';
 import { FINTECH_MIGRATIONS } from './migrations/index.ts';
@@ -21,8 +22,9 @@ export const fintech = defineProduct({
   ],
   migrations: FINTECH_MIGRATIONS,
   settings: FintechSettings,
-  routes(app, { database, clock, settings, withIdempotency }) {
-    const deps = { db: database.db, clock, supportedCountries: settings.SUPPORTED_COUNTRIES, withIdempotency };
+  sealedColumns: [SEALED_EIN],
+  routes(app, { database, clock, settings, withIdempotency, secrets }) {
+    const deps = { db: database.db, clock, supportedCountries: settings.SUPPORTED_COUNTRIES, withIdempotency, secrets };
     accountsRoutes(app, deps);
     lifecycleRoutes(app, deps);
     transfersRoutes(app, deps);

@@ -21,8 +21,13 @@ export interface AccountsTable {
   status_actor: string | null;
   closed_at: string | null;
   kyb_legal_name: string | null;
-  /** Kept for verification; never returned or logged. Only its last four digits leave the database. */
+  /**
+   * Kept for verification, sealed (platform/secrets, context `accounts.kyb_ein`); never returned or logged. Rows
+   * from before encryption hold plain text until `cli secrets rotate`.
+   */
   kyb_ein: string | null;
+  /** What the API shows of the EIN. */
+  kyb_ein_last4: string | null;
   created_at: string;
 }
 

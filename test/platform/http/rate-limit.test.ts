@@ -24,6 +24,21 @@ describe('GCRA', () => {
     assert.ok((await limiter.take('other', limit)).allowed, 'keys are independent');
   });
 
+  test('takeAll takes from each bucket in order and stops at the first refusal', async () => {
+    const limiter = memoryRateLimiter(() => 1_000_000);
+    const key = { key: 'key', limit: { rate: 1, burst: 1 } };
+    const org = { key: 'org', limit: { rate: 4, burst: 4 } };
+    assert.deepEqual(
+      (await limiter.takeAll([key, org])).map((d) => d.allowed),
+      [true, true],
+    );
+    assert.deepEqual(
+      (await limiter.takeAll([key, org])).map((d) => d.allowed),
+      [false],
+    );
+    assert.equal((await limiter.take('org', org.limit, true)).remaining, 2, "the refused key did not spend the org's");
+  });
+
   test('property: in any window, no more than burst + rate × window requests are allowed', () => {
     fc.assert(
       fc.property(

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, startServer, type TestServer } from '../../helpers/server.ts';
 
-const KEY_FIELDS = ['created_at', 'hint', 'id', 'livemode', 'mode', 'object', 'revoked_at'];
+const KEY_FIELDS = ['created_at', 'hint', 'id', 'last_used_at', 'livemode', 'mode', 'name', 'object', 'revoked_at'];
 
 describe('sandbox sign-up and the key management API', () => {
   let server: TestServer;

@@ -25,10 +25,36 @@ test('property: ids strictly increase in generation order, even when the clock s
   );
 });
 
-test('the first ten characters encode the millisecond, so ids from any process sort by time', () => {
+test('the first ten characters encode the time in 1/256 ms, so ids from any process sort by time', () => {
   const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
   const now = 2_000_000_000_000; // later than any clock the property above used: this process's ids are monotonic
   const id = newId('x', now);
   const decoded = [...id.slice(2, 12)].reduce((ms, c) => ms * 32 + alphabet.indexOf(c), 0);
-  assert.equal(decoded, now);
+  assert.equal(Math.floor(decoded / 256), now);
+});
+
+const randomPart = (id: string) => {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  return [...id.slice(-16)].reduce((n, c) => n * 32n + BigInt(alphabet.indexOf(c)), 0n);
+};
+const near = (a: bigint, b: bigint) => (a > b ? a - b : b - a) < 2n ** 40n;
+
+test('ids of other kinds minted in the same millisecond share no counter: none is "another id plus one"', () => {
+  const ms = 2_100_000_000_000;
+  const ids = ['acct', 'req', 'key', 'org', 'req', 'acct', 'req'].map((prefix) => newId(prefix, ms));
+  for (let i = 1; i < ids.length; i++) assert.ok(!near(randomPart(ids[i]!), randomPart(ids[i - 1]!)), ids.join(' '));
+});
+
+test('every id carries 80 fresh random bits, even many of one kind in one millisecond, and still increases', () => {
+  const ms = 2_200_000_000_000;
+  const ids = Array.from({ length: 2000 }, () => newId('acct', ms));
+  const parts = ids.map(randomPart);
+  for (let i = 1; i < ids.length; i++) {
+    assert.ok(ids[i]! > ids[i - 1]!, 'strictly increasing');
+    assert.ok(!near(parts[i]!, parts[i - 1]!), `${ids[i - 1]} then ${ids[i]}: a counter, not randomness`);
+  }
+  for (let bit = 0n; bit < 80n; bit++) {
+    const ones = parts.filter((p) => (p >> bit) & 1n).length;
+    assert.ok(ones > 800 && ones < 1200, `bit ${bit} set in ${ones} of 2000`);
+  }
 });

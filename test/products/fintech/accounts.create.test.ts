@@ -105,7 +105,7 @@ describe('POST /v1/fintech/accounts', () => {
       'parameter_missing',
       'kyb.legal_name',
     ],
-    ['kyb null', { type: 'business', country: 'US', kyb: null }, 'parameter_invalid', 'kyb'],
+    ['kyb a string', { type: 'business', country: 'US', kyb: 'Acme' }, 'parameter_invalid', 'kyb'],
     [
       'ein without dash',
       { type: 'business', country: 'US', kyb: { ein: '123456789', legal_name: 'Acme' } },

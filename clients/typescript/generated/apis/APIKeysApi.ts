@@ -75,6 +75,13 @@ export interface ListApiKeysRequest {
     endingBefore?: string;
 }
 
+export interface RetrieveApiKeyRequest {
+    /**
+     * A key id, `key_…`.
+     */
+    id: string;
+}
+
 export interface RevokeApiKeyRequest {
     /**
      * A key id, `key_…`.
@@ -210,6 +217,61 @@ export class APIKeysApi extends runtime.BaseAPI {
     }
 
     /**
+     * Creates request options for retrieveApiKey without sending the request
+     */
+    async retrieveApiKeyRequestOpts(requestParameters: RetrieveApiKeyRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling retrieveApiKey().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/api_keys/{id}`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * One of the organisation’s keys of the caller’s mode, never its secret.
+     * Retrieve an API key
+     */
+    async retrieveApiKeyRaw(requestParameters: RetrieveApiKeyRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ApiKey>> {
+        const requestOptions = await this.retrieveApiKeyRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => ApiKeyFromJSON(jsonValue));
+    }
+
+    /**
+     * One of the organisation’s keys of the caller’s mode, never its secret.
+     * Retrieve an API key
+     */
+    async retrieveApiKey(requestParameters: RetrieveApiKeyRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ApiKey> {
+        const response = await this.retrieveApiKeyRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
      * Creates request options for revokeApiKey without sending the request
      */
     async revokeApiKeyRequestOpts(requestParameters: RevokeApiKeyRequest): Promise<runtime.RequestOpts> {
@@ -249,7 +311,7 @@ export class APIKeysApi extends runtime.BaseAPI {
     }
 
     /**
-     * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`.
+     * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation\'s last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
      * Revoke an API key
      */
     async revokeApiKeyRaw(requestParameters: RevokeApiKeyRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ApiKey>> {
@@ -260,7 +322,7 @@ export class APIKeysApi extends runtime.BaseAPI {
     }
 
     /**
-     * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`.
+     * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation\'s last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
      * Revoke an API key
      */
     async revokeApiKey(requestParameters: RevokeApiKeyRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ApiKey> {

@@ -36,9 +36,9 @@ export interface CreateAccountRequest {
      */
     country: string;
     /**
-     * Business verification data. Optional; when present both fields are required.
+     * Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
      */
-    kyb?: CreateAccountRequestKyb;
+    kyb?: CreateAccountRequestKyb | null;
 }
 
 
@@ -74,7 +74,7 @@ export function CreateAccountRequestFromJSONTyped(json: any, ignoreDiscriminator
         
         'type': json['type'],
         'country': json['country'],
-        'kyb': json['kyb'] == null ? undefined : CreateAccountRequestKybFromJSON(json['kyb']),
+        'kyb': json['kyb'] === undefined ? undefined : json['kyb'] === null ? null : CreateAccountRequestKybFromJSON(json['kyb']),
     };
 }
 

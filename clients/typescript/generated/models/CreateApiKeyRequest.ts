@@ -23,6 +23,10 @@ export interface CreateApiKeyRequest {
      * `sandbox` keys act on test data, `live` keys on live data.
      */
     mode?: CreateApiKeyRequestModeEnum;
+    /**
+     * A label for people: 1–100 characters after trimming, no control or invisible characters.
+     */
+    name?: string;
 }
 
 
@@ -54,6 +58,7 @@ export function CreateApiKeyRequestFromJSONTyped(json: any, ignoreDiscriminator:
     return {
         
         'mode': json['mode'] == null ? undefined : json['mode'],
+        'name': json['name'] == null ? undefined : json['name'],
     };
 }
 
@@ -69,6 +74,7 @@ export function CreateApiKeyRequestToJSONTyped(value?: CreateApiKeyRequest | nul
     return {
         
         'mode': value['mode'],
+        'name': value['name'],
     };
 }
 

@@ -36,7 +36,11 @@ export interface NewApiKey {
      */
     hint: string;
     /**
-     * 
+     * A label for people, 1–100 characters; `null` when none was given.
+     */
+    name: string | null;
+    /**
+     * `true` for live keys, `false` for sandbox ones.
      */
     livemode: boolean;
     /**
@@ -47,6 +51,10 @@ export interface NewApiKey {
      * When it was revoked; `null` while it works.
      */
     revoked_at: string | null;
+    /**
+     * When it last authenticated a request; may lag by up to a minute. `null` until first used.
+     */
+    last_used_at: string | null;
     /**
      * The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
      */
@@ -61,9 +69,11 @@ export function instanceOfNewApiKey(value: object): value is NewApiKey {
     if (!('object' in value) || value['object'] === undefined) return false;
     if (!('mode' in value) || value['mode'] === undefined) return false;
     if (!('hint' in value) || value['hint'] === undefined) return false;
+    if (!('name' in value) || value['name'] === undefined) return false;
     if (!('livemode' in value) || value['livemode'] === undefined) return false;
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
     if (!('revoked_at' in value) || value['revoked_at'] === undefined) return false;
+    if (!('last_used_at' in value) || value['last_used_at'] === undefined) return false;
     if (!('key' in value) || value['key'] === undefined) return false;
     return true;
 }
@@ -82,9 +92,11 @@ export function NewApiKeyFromJSONTyped(json: any, ignoreDiscriminator: boolean):
         'object': json['object'],
         'mode': json['mode'],
         'hint': json['hint'],
+        'name': json['name'],
         'livemode': json['livemode'],
         'created_at': json['created_at'],
         'revoked_at': json['revoked_at'],
+        'last_used_at': json['last_used_at'],
         'key': json['key'],
     };
 }
@@ -104,9 +116,11 @@ export function NewApiKeyToJSONTyped(value?: NewApiKey | null, ignoreDiscriminat
         'object': value['object'],
         'mode': value['mode'],
         'hint': value['hint'],
+        'name': value['name'],
         'livemode': value['livemode'],
         'created_at': value['created_at'],
         'revoked_at': value['revoked_at'],
+        'last_used_at': value['last_used_at'],
         'key': value['key'],
     };
 }

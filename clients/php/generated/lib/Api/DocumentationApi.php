@@ -134,7 +134,7 @@ class DocumentationApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return object|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return object|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function getOpenApiDocument(string $contentType = self::contentTypes['getOpenApiDocument'][0])
     {
@@ -151,7 +151,7 @@ class DocumentationApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of object|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of object|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function getOpenApiDocumentWithHttpInfo(string $contentType = self::contentTypes['getOpenApiDocument'][0])
     {
@@ -184,6 +184,12 @@ class DocumentationApi
                 case 200:
                     return $this->handleResponseWithDataType(
                         'object',
+                        $request,
+                        $response,
+                    );
+                case 400:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
                         $request,
                         $response,
                     );
@@ -227,6 +233,14 @@ class DocumentationApi
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         'object',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 400:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
                         $e->getResponseHeaders()
                     );
                     $e->setResponseObject($data);

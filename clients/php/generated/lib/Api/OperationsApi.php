@@ -137,7 +137,7 @@ class OperationsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \PlinthGeneratedModelGetHealthResponse|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \PlinthGeneratedModelGetHealthResponse|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function getHealth(string $contentType = self::contentTypes['getHealth'][0])
     {
@@ -154,7 +154,7 @@ class OperationsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \PlinthGeneratedModelGetHealthResponse|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \PlinthGeneratedModelGetHealthResponse|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function getHealthWithHttpInfo(string $contentType = self::contentTypes['getHealth'][0])
     {
@@ -187,6 +187,12 @@ class OperationsApi
                 case 200:
                     return $this->handleResponseWithDataType(
                         '\PlinthGeneratedModelGetHealthResponse',
+                        $request,
+                        $response,
+                    );
+                case 400:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
                         $request,
                         $response,
                     );
@@ -230,6 +236,14 @@ class OperationsApi
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\PlinthGeneratedModelGetHealthResponse',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 400:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
                         $e->getResponseHeaders()
                     );
                     $e->setResponseObject($data);
@@ -417,7 +431,7 @@ class OperationsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \PlinthGeneratedModelGetReadinessResponse|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \PlinthGeneratedModelGetReadinessResponse|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function getReadiness(string $contentType = self::contentTypes['getReadiness'][0])
     {
@@ -434,7 +448,7 @@ class OperationsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \PlinthGeneratedModelGetReadinessResponse|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \PlinthGeneratedModelGetReadinessResponse|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function getReadinessWithHttpInfo(string $contentType = self::contentTypes['getReadiness'][0])
     {
@@ -467,6 +481,12 @@ class OperationsApi
                 case 200:
                     return $this->handleResponseWithDataType(
                         '\PlinthGeneratedModelGetReadinessResponse',
+                        $request,
+                        $response,
+                    );
+                case 400:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
                         $request,
                         $response,
                     );
@@ -510,6 +530,14 @@ class OperationsApi
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\PlinthGeneratedModelGetReadinessResponse',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 400:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
                         $e->getResponseHeaders()
                     );
                     $e->setResponseObject($data);

@@ -62,9 +62,11 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => 'string',
         'mode' => 'string',
         'hint' => 'string',
+        'name' => 'string',
         'livemode' => 'bool',
         'created_at' => 'string',
-        'revoked_at' => 'string'
+        'revoked_at' => 'string',
+        'last_used_at' => 'string'
     ];
 
     /**
@@ -79,9 +81,11 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => null,
         'mode' => null,
         'hint' => null,
+        'name' => null,
         'livemode' => null,
         'created_at' => null,
-        'revoked_at' => null
+        'revoked_at' => null,
+        'last_used_at' => null
     ];
 
     /**
@@ -94,9 +98,11 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => false,
         'mode' => false,
         'hint' => false,
+        'name' => true,
         'livemode' => false,
         'created_at' => false,
-        'revoked_at' => true
+        'revoked_at' => true,
+        'last_used_at' => true
     ];
 
     /**
@@ -189,9 +195,11 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => 'object',
         'mode' => 'mode',
         'hint' => 'hint',
+        'name' => 'name',
         'livemode' => 'livemode',
         'created_at' => 'created_at',
-        'revoked_at' => 'revoked_at'
+        'revoked_at' => 'revoked_at',
+        'last_used_at' => 'last_used_at'
     ];
 
     /**
@@ -204,9 +212,11 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => 'setObject',
         'mode' => 'setMode',
         'hint' => 'setHint',
+        'name' => 'setName',
         'livemode' => 'setLivemode',
         'created_at' => 'setCreatedAt',
-        'revoked_at' => 'setRevokedAt'
+        'revoked_at' => 'setRevokedAt',
+        'last_used_at' => 'setLastUsedAt'
     ];
 
     /**
@@ -219,9 +229,11 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => 'getObject',
         'mode' => 'getMode',
         'hint' => 'getHint',
+        'name' => 'getName',
         'livemode' => 'getLivemode',
         'created_at' => 'getCreatedAt',
-        'revoked_at' => 'getRevokedAt'
+        'revoked_at' => 'getRevokedAt',
+        'last_used_at' => 'getLastUsedAt'
     ];
 
     /**
@@ -285,9 +297,11 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('object', $data ?? [], null);
         $this->setIfExists('mode', $data ?? [], null);
         $this->setIfExists('hint', $data ?? [], null);
+        $this->setIfExists('name', $data ?? [], null);
         $this->setIfExists('livemode', $data ?? [], null);
         $this->setIfExists('created_at', $data ?? [], null);
         $this->setIfExists('revoked_at', $data ?? [], null);
+        $this->setIfExists('last_used_at', $data ?? [], null);
     }
 
     /**
@@ -329,6 +343,9 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         if ($this->container['hint'] === null) {
             $invalidProperties[] = "'hint' can't be null";
         }
+        if ($this->container['name'] === null && !$this->isNullableSetToNull('name')) {
+            $invalidProperties[] = "'name' is required";
+        }
         if ($this->container['livemode'] === null) {
             $invalidProperties[] = "'livemode' can't be null";
         }
@@ -337,6 +354,9 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         }
         if ($this->container['revoked_at'] === null && !$this->isNullableSetToNull('revoked_at')) {
             $invalidProperties[] = "'revoked_at' is required";
+        }
+        if ($this->container['last_used_at'] === null && !$this->isNullableSetToNull('last_used_at')) {
+            $invalidProperties[] = "'last_used_at' is required";
         }
         return $invalidProperties;
     }
@@ -462,6 +482,40 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
     }
 
     /**
+     * Gets name
+     *
+     * @return string|null
+     */
+    public function getName()
+    {
+        return $this->container['name'];
+    }
+
+    /**
+     * Sets name
+     *
+     * @param string|null $name A label for people, 1–100 characters; `null` when none was given.
+     *
+     * @return self
+     */
+    public function setName($name)
+    {
+        if (is_null($name)) {
+            array_push($this->openAPINullablesSetToNull, 'name');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('name', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['name'] = $name;
+
+        return $this;
+    }
+
+    /**
      * Gets livemode
      *
      * @return bool
@@ -474,7 +528,7 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets livemode
      *
-     * @param bool $livemode livemode
+     * @param bool $livemode `true` for live keys, `false` for sandbox ones.
      *
      * @return self
      */
@@ -545,6 +599,40 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
             }
         }
         $this->container['revoked_at'] = $revoked_at;
+
+        return $this;
+    }
+
+    /**
+     * Gets last_used_at
+     *
+     * @return string|null
+     */
+    public function getLastUsedAt()
+    {
+        return $this->container['last_used_at'];
+    }
+
+    /**
+     * Sets last_used_at
+     *
+     * @param string|null $last_used_at When it last authenticated a request; may lag by up to a minute. `null` until first used.
+     *
+     * @return self
+     */
+    public function setLastUsedAt($last_used_at)
+    {
+        if (is_null($last_used_at)) {
+            array_push($this->openAPINullablesSetToNull, 'last_used_at');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('last_used_at', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['last_used_at'] = $last_used_at;
 
         return $this;
     }

@@ -83,7 +83,7 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     protected static array $openAPINullables = [
         'type' => false,
         'country' => false,
-        'kyb' => false
+        'kyb' => true
     ];
 
     /**
@@ -417,14 +417,21 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     /**
      * Sets kyb
      *
-     * @param \Plinth\Generated\Model\CreateAccountRequestKyb|null $kyb Business verification data. Optional; when present both fields are required.
+     * @param \Plinth\Generated\Model\CreateAccountRequestKyb|null $kyb Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
      *
      * @return self
      */
     public function setKyb($kyb)
     {
         if (is_null($kyb)) {
-            throw new \InvalidArgumentException('non-nullable kyb cannot be null');
+            array_push($this->openAPINullablesSetToNull, 'kyb');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('kyb', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
         }
         $this->container['kyb'] = $kyb;
 

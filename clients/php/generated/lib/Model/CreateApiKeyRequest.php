@@ -57,7 +57,8 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
      * @var string[]
      */
     protected static $openAPITypes = [
-        'mode' => 'string'
+        'mode' => 'string',
+        'name' => 'string'
     ];
 
     /**
@@ -68,7 +69,8 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
      * @psalm-var array<string, string|null>
      */
     protected static $openAPIFormats = [
-        'mode' => null
+        'mode' => null,
+        'name' => null
     ];
 
     /**
@@ -77,7 +79,8 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
      * @var boolean[]
      */
     protected static array $openAPINullables = [
-        'mode' => false
+        'mode' => false,
+        'name' => false
     ];
 
     /**
@@ -166,7 +169,8 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
      * @var string[]
      */
     protected static $attributeMap = [
-        'mode' => 'mode'
+        'mode' => 'mode',
+        'name' => 'name'
     ];
 
     /**
@@ -175,7 +179,8 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
      * @var string[]
      */
     protected static $setters = [
-        'mode' => 'setMode'
+        'mode' => 'setMode',
+        'name' => 'setName'
     ];
 
     /**
@@ -184,7 +189,8 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
      * @var string[]
      */
     protected static $getters = [
-        'mode' => 'getMode'
+        'mode' => 'getMode',
+        'name' => 'getName'
     ];
 
     /**
@@ -260,6 +266,7 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
     public function __construct(?array $data = null)
     {
         $this->setIfExists('mode', $data ?? [], null);
+        $this->setIfExists('name', $data ?? [], null);
     }
 
     /**
@@ -346,6 +353,33 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
             );
         }
         $this->container['mode'] = $mode;
+
+        return $this;
+    }
+
+    /**
+     * Gets name
+     *
+     * @return string|null
+     */
+    public function getName()
+    {
+        return $this->container['name'];
+    }
+
+    /**
+     * Sets name
+     *
+     * @param string|null $name A label for people: 1–100 characters after trimming, no control or invisible characters.
+     *
+     * @return self
+     */
+    public function setName($name)
+    {
+        if (is_null($name)) {
+            throw new \InvalidArgumentException('non-nullable name cannot be null');
+        }
+        $this->container['name'] = $name;
 
         return $this;
     }

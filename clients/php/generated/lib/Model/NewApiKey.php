@@ -62,9 +62,11 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => 'string',
         'mode' => 'string',
         'hint' => 'string',
+        'name' => 'string',
         'livemode' => 'bool',
         'created_at' => 'string',
         'revoked_at' => 'string',
+        'last_used_at' => 'string',
         'key' => 'string'
     ];
 
@@ -80,9 +82,11 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => null,
         'mode' => null,
         'hint' => null,
+        'name' => null,
         'livemode' => null,
         'created_at' => null,
         'revoked_at' => null,
+        'last_used_at' => null,
         'key' => null
     ];
 
@@ -96,9 +100,11 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => false,
         'mode' => false,
         'hint' => false,
+        'name' => true,
         'livemode' => false,
         'created_at' => false,
         'revoked_at' => true,
+        'last_used_at' => true,
         'key' => true
     ];
 
@@ -192,9 +198,11 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => 'object',
         'mode' => 'mode',
         'hint' => 'hint',
+        'name' => 'name',
         'livemode' => 'livemode',
         'created_at' => 'created_at',
         'revoked_at' => 'revoked_at',
+        'last_used_at' => 'last_used_at',
         'key' => 'key'
     ];
 
@@ -208,9 +216,11 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => 'setObject',
         'mode' => 'setMode',
         'hint' => 'setHint',
+        'name' => 'setName',
         'livemode' => 'setLivemode',
         'created_at' => 'setCreatedAt',
         'revoked_at' => 'setRevokedAt',
+        'last_used_at' => 'setLastUsedAt',
         'key' => 'setKey'
     ];
 
@@ -224,9 +234,11 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => 'getObject',
         'mode' => 'getMode',
         'hint' => 'getHint',
+        'name' => 'getName',
         'livemode' => 'getLivemode',
         'created_at' => 'getCreatedAt',
         'revoked_at' => 'getRevokedAt',
+        'last_used_at' => 'getLastUsedAt',
         'key' => 'getKey'
     ];
 
@@ -291,9 +303,11 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('object', $data ?? [], null);
         $this->setIfExists('mode', $data ?? [], null);
         $this->setIfExists('hint', $data ?? [], null);
+        $this->setIfExists('name', $data ?? [], null);
         $this->setIfExists('livemode', $data ?? [], null);
         $this->setIfExists('created_at', $data ?? [], null);
         $this->setIfExists('revoked_at', $data ?? [], null);
+        $this->setIfExists('last_used_at', $data ?? [], null);
         $this->setIfExists('key', $data ?? [], null);
     }
 
@@ -336,6 +350,9 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         if ($this->container['hint'] === null) {
             $invalidProperties[] = "'hint' can't be null";
         }
+        if ($this->container['name'] === null && !$this->isNullableSetToNull('name')) {
+            $invalidProperties[] = "'name' is required";
+        }
         if ($this->container['livemode'] === null) {
             $invalidProperties[] = "'livemode' can't be null";
         }
@@ -344,6 +361,9 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         }
         if ($this->container['revoked_at'] === null && !$this->isNullableSetToNull('revoked_at')) {
             $invalidProperties[] = "'revoked_at' is required";
+        }
+        if ($this->container['last_used_at'] === null && !$this->isNullableSetToNull('last_used_at')) {
+            $invalidProperties[] = "'last_used_at' is required";
         }
         if ($this->container['key'] === null && !$this->isNullableSetToNull('key')) {
             $invalidProperties[] = "'key' is required";
@@ -472,6 +492,40 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
     }
 
     /**
+     * Gets name
+     *
+     * @return string|null
+     */
+    public function getName()
+    {
+        return $this->container['name'];
+    }
+
+    /**
+     * Sets name
+     *
+     * @param string|null $name A label for people, 1–100 characters; `null` when none was given.
+     *
+     * @return self
+     */
+    public function setName($name)
+    {
+        if (is_null($name)) {
+            array_push($this->openAPINullablesSetToNull, 'name');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('name', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['name'] = $name;
+
+        return $this;
+    }
+
+    /**
      * Gets livemode
      *
      * @return bool
@@ -484,7 +538,7 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets livemode
      *
-     * @param bool $livemode livemode
+     * @param bool $livemode `true` for live keys, `false` for sandbox ones.
      *
      * @return self
      */
@@ -555,6 +609,40 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
             }
         }
         $this->container['revoked_at'] = $revoked_at;
+
+        return $this;
+    }
+
+    /**
+     * Gets last_used_at
+     *
+     * @return string|null
+     */
+    public function getLastUsedAt()
+    {
+        return $this->container['last_used_at'];
+    }
+
+    /**
+     * Sets last_used_at
+     *
+     * @param string|null $last_used_at When it last authenticated a request; may lag by up to a minute. `null` until first used.
+     *
+     * @return self
+     */
+    public function setLastUsedAt($last_used_at)
+    {
+        if (is_null($last_used_at)) {
+            array_push($this->openAPINullablesSetToNull, 'last_used_at');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('last_used_at', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['last_used_at'] = $last_used_at;
 
         return $this;
     }

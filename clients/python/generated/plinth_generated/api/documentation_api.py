@@ -85,6 +85,7 @@ class DocumentationApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "object",
+            '400': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -149,6 +150,7 @@ class DocumentationApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "object",
+            '400': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -213,6 +215,7 @@ class DocumentationApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "object",
+            '400': "Problem",
             '500': "Problem",
             '503': "Problem",
         }

@@ -1410,6 +1410,7 @@ class FintechAccountsApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "Account",
+            '400': "Problem",
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",
@@ -1481,6 +1482,7 @@ class FintechAccountsApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "Account",
+            '400': "Problem",
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",
@@ -1552,6 +1554,7 @@ class FintechAccountsApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "Account",
+            '400': "Problem",
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",

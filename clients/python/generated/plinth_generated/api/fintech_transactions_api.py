@@ -426,6 +426,7 @@ class FintechTransactionsApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "Transaction",
+            '400': "Problem",
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",
@@ -497,6 +498,7 @@ class FintechTransactionsApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "Transaction",
+            '400': "Problem",
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",
@@ -568,6 +570,7 @@ class FintechTransactionsApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "Transaction",
+            '400': "Problem",
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",

@@ -747,6 +747,7 @@ class FintechTransfersApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "Transfer",
+            '400': "Problem",
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",
@@ -818,6 +819,7 @@ class FintechTransfersApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "Transfer",
+            '400': "Problem",
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",
@@ -889,6 +891,7 @@ class FintechTransfersApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "Transfer",
+            '400': "Problem",
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",

@@ -86,6 +86,7 @@ class OperationsApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "GetHealthResponse",
+            '400': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -150,6 +151,7 @@ class OperationsApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "GetHealthResponse",
+            '400': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -214,6 +216,7 @@ class OperationsApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "GetHealthResponse",
+            '400': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -335,6 +338,7 @@ class OperationsApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "GetReadinessResponse",
+            '400': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -399,6 +403,7 @@ class OperationsApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "GetReadinessResponse",
+            '400': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -463,6 +468,7 @@ class OperationsApi:
 
         _response_types_map: Dict[str, Optional[str]] = {
             '200': "GetReadinessResponse",
+            '400': "Problem",
             '500': "Problem",
             '503': "Problem",
         }

@@ -31,10 +31,12 @@ class ApiKey(BaseModel):
     object: StrictStr = Field(description="Known values: `api_key`; others may be added, so treat this as an open string.")
     mode: StrictStr = Field(description="`sandbox` keys act on test data, `live` keys on live data. Known values: `sandbox`, `live`; others may be added, so treat this as an open string.")
     hint: StrictStr = Field(description="The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`.")
-    livemode: StrictBool
+    name: Optional[StrictStr] = Field(description="A label for people, 1–100 characters; `null` when none was given.")
+    livemode: StrictBool = Field(description="`true` for live keys, `false` for sandbox ones.")
     created_at: StrictStr
     revoked_at: Optional[StrictStr] = Field(description="When it was revoked; `null` while it works.")
-    __properties: ClassVar[List[str]] = ["id", "object", "mode", "hint", "livemode", "created_at", "revoked_at"]
+    last_used_at: Optional[StrictStr] = Field(description="When it last authenticated a request; may lag by up to a minute. `null` until first used.")
+    __properties: ClassVar[List[str]] = ["id", "object", "mode", "hint", "name", "livemode", "created_at", "revoked_at", "last_used_at"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -75,10 +77,20 @@ class ApiKey(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # set to None if name (nullable) is None
+        # and model_fields_set contains the field
+        if self.name is None and "name" in self.model_fields_set:
+            _dict['name'] = None
+
         # set to None if revoked_at (nullable) is None
         # and model_fields_set contains the field
         if self.revoked_at is None and "revoked_at" in self.model_fields_set:
             _dict['revoked_at'] = None
+
+        # set to None if last_used_at (nullable) is None
+        # and model_fields_set contains the field
+        if self.last_used_at is None and "last_used_at" in self.model_fields_set:
+            _dict['last_used_at'] = None
 
         return _dict
 
@@ -96,9 +108,11 @@ class ApiKey(BaseModel):
             "object": obj.get("object"),
             "mode": obj.get("mode"),
             "hint": obj.get("hint"),
+            "name": obj.get("name"),
             "livemode": obj.get("livemode"),
             "created_at": obj.get("created_at"),
-            "revoked_at": obj.get("revoked_at")
+            "revoked_at": obj.get("revoked_at"),
+            "last_used_at": obj.get("last_used_at")
         })
         return _obj
 

@@ -31,7 +31,7 @@ class CreateAccountRequest(BaseModel):
     """ # noqa: E501
     type: StrictStr = Field(description="Kind of account. Only `business` today; the enum will grow.")
     country: Annotated[str, Field(strict=True)] = Field(description="ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.")
-    kyb: Optional[CreateAccountRequestKyb] = Field(default=None, description="Business verification data. Optional; when present both fields are required.")
+    kyb: Optional[CreateAccountRequestKyb] = Field(default=None, description="Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.")
     __properties: ClassVar[List[str]] = ["type", "country", "kyb"]
 
     @field_validator('type')
@@ -90,6 +90,11 @@ class CreateAccountRequest(BaseModel):
         # override the default output from pydantic by calling `to_dict()` of kyb
         if self.kyb:
             _dict['kyb'] = self.kyb.to_dict()
+        # set to None if kyb (nullable) is None
+        # and model_fields_set contains the field
+        if self.kyb is None and "kyb" in self.model_fields_set:
+            _dict['kyb'] = None
+
         return _dict
 
     @classmethod

@@ -28,7 +28,8 @@ class CreateApiKeyRequest(BaseModel):
     CreateApiKeyRequest
     """ # noqa: E501
     mode: Optional[StrictStr] = Field(default=None, description="`sandbox` keys act on test data, `live` keys on live data.")
-    __properties: ClassVar[List[str]] = ["mode"]
+    name: Optional[StrictStr] = Field(default=None, description="A label for people: 1–100 characters after trimming, no control or invisible characters.")
+    __properties: ClassVar[List[str]] = ["mode", "name"]
 
     @field_validator('mode')
     def mode_validate_enum(cls, value):
@@ -91,7 +92,8 @@ class CreateApiKeyRequest(BaseModel):
             return cls.model_validate(obj)
 
         _obj = cls.model_validate({
-            "mode": obj.get("mode")
+            "mode": obj.get("mode"),
+            "name": obj.get("name")
         })
         return _obj
 

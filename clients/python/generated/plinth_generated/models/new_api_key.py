@@ -31,11 +31,13 @@ class NewApiKey(BaseModel):
     object: StrictStr = Field(description="Known values: `api_key`; others may be added, so treat this as an open string.")
     mode: StrictStr = Field(description="`sandbox` keys act on test data, `live` keys on live data. Known values: `sandbox`, `live`; others may be added, so treat this as an open string.")
     hint: StrictStr = Field(description="The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`.")
-    livemode: StrictBool
+    name: Optional[StrictStr] = Field(description="A label for people, 1–100 characters; `null` when none was given.")
+    livemode: StrictBool = Field(description="`true` for live keys, `false` for sandbox ones.")
     created_at: StrictStr
     revoked_at: Optional[StrictStr] = Field(description="When it was revoked; `null` while it works.")
+    last_used_at: Optional[StrictStr] = Field(description="When it last authenticated a request; may lag by up to a minute. `null` until first used.")
     key: Optional[StrictStr] = Field(description="The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.")
-    __properties: ClassVar[List[str]] = ["id", "object", "mode", "hint", "livemode", "created_at", "revoked_at", "key"]
+    __properties: ClassVar[List[str]] = ["id", "object", "mode", "hint", "name", "livemode", "created_at", "revoked_at", "last_used_at", "key"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -76,10 +78,20 @@ class NewApiKey(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # set to None if name (nullable) is None
+        # and model_fields_set contains the field
+        if self.name is None and "name" in self.model_fields_set:
+            _dict['name'] = None
+
         # set to None if revoked_at (nullable) is None
         # and model_fields_set contains the field
         if self.revoked_at is None and "revoked_at" in self.model_fields_set:
             _dict['revoked_at'] = None
+
+        # set to None if last_used_at (nullable) is None
+        # and model_fields_set contains the field
+        if self.last_used_at is None and "last_used_at" in self.model_fields_set:
+            _dict['last_used_at'] = None
 
         # set to None if key (nullable) is None
         # and model_fields_set contains the field
@@ -102,9 +114,11 @@ class NewApiKey(BaseModel):
             "object": obj.get("object"),
             "mode": obj.get("mode"),
             "hint": obj.get("hint"),
+            "name": obj.get("name"),
             "livemode": obj.get("livemode"),
             "created_at": obj.get("created_at"),
             "revoked_at": obj.get("revoked_at"),
+            "last_used_at": obj.get("last_used_at"),
             "key": obj.get("key")
         })
         return _obj

@@ -34,6 +34,13 @@ pub struct ListApiKeysParams {
     pub ending_before: Option<String>
 }
 
+/// struct for passing parameters to the method [`retrieve_api_key`]
+#[derive(Clone, Debug)]
+pub struct RetrieveApiKeyParams {
+    /// A key id, `key_…`.
+    pub id: String
+}
+
 /// struct for passing parameters to the method [`revoke_api_key`]
 #[derive(Clone, Debug)]
 pub struct RevokeApiKeyParams {
@@ -74,6 +81,19 @@ pub enum CreateApiKeyError {
 pub enum ListApiKeysError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status429(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
+
+/// struct for typed errors of method [`retrieve_api_key`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RetrieveApiKeyError {
+    Status400(models::Problem),
+    Status401(models::Problem),
+    Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
     Status503(models::Problem),
@@ -200,7 +220,45 @@ pub async fn list_api_keys(configuration: &configuration::Configuration, params:
     }
 }
 
-/// Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`.
+/// One of the organisation’s keys of the caller’s mode, never its secret.
+pub async fn retrieve_api_key(configuration: &configuration::Configuration, params: RetrieveApiKeyParams) -> Result<models::ApiKey, Error<RetrieveApiKeyError>> {
+
+    let uri_str = format!("{}/v1/api_keys/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));
+    let mut req_builder = configuration.client.request(reqwest::Method::GET, &uri_str);
+
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::ApiKey`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::ApiKey`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<RetrieveApiKeyError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
+
+/// Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
 pub async fn revoke_api_key(configuration: &configuration::Configuration, params: RevokeApiKeyParams) -> Result<models::ApiKey, Error<RevokeApiKeyError>> {
 
     let uri_str = format!("{}/v1/api_keys/{id}/revoke", configuration.base_path, id=crate::apis::urlencode(params.id));

@@ -139,6 +139,7 @@ pub enum ListAccountsError {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RetrieveAccountError {
+    Status400(models::Problem),
     Status401(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),

@@ -72,6 +72,7 @@ pub enum ListAccountTransactionsError {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RetrieveTransactionError {
+    Status400(models::Problem),
     Status401(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),

@@ -77,6 +77,7 @@ pub enum ListTransfersError {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RetrieveTransferError {
+    Status400(models::Problem),
     Status401(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),

@@ -26,6 +26,10 @@ pub struct ApiKey {
     /// The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`.
     #[serde(rename = "hint")]
     pub hint: String,
+    /// A label for people, 1–100 characters; `null` when none was given.
+    #[serde(rename = "name", deserialize_with = "Option::deserialize")]
+    pub name: Option<String>,
+    /// `true` for live keys, `false` for sandbox ones.
     #[serde(rename = "livemode")]
     pub livemode: bool,
     #[serde(rename = "created_at")]
@@ -33,19 +37,24 @@ pub struct ApiKey {
     /// When it was revoked; `null` while it works.
     #[serde(rename = "revoked_at", deserialize_with = "Option::deserialize")]
     pub revoked_at: Option<String>,
+    /// When it last authenticated a request; may lag by up to a minute. `null` until first used.
+    #[serde(rename = "last_used_at", deserialize_with = "Option::deserialize")]
+    pub last_used_at: Option<String>,
 }
 
 impl ApiKey {
     /// An API key, without its secret.
-    pub fn new(id: String, object: String, mode: String, hint: String, livemode: bool, created_at: String, revoked_at: Option<String>) -> ApiKey {
+    pub fn new(id: String, object: String, mode: String, hint: String, name: Option<String>, livemode: bool, created_at: String, revoked_at: Option<String>, last_used_at: Option<String>) -> ApiKey {
         ApiKey {
             id,
             object,
             mode,
             hint,
+            name,
             livemode,
             created_at,
             revoked_at,
+            last_used_at,
         }
     }
 }

@@ -19,9 +19,9 @@ pub struct CreateAccountRequest {
     /// ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.
     #[serde(rename = "country")]
     pub country: String,
-    /// Business verification data. Optional; when present both fields are required.
-    #[serde(rename = "kyb", skip_serializing_if = "Option::is_none")]
-    pub kyb: Option<models::CreateAccountRequestKyb>,
+    /// Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
+    #[serde(rename = "kyb", default, with = "::serde_with::rust::double_option", skip_serializing_if = "Option::is_none")]
+    pub kyb: Option<Option<models::CreateAccountRequestKyb>>,
 }
 
 impl CreateAccountRequest {

@@ -16,12 +16,16 @@ pub struct CreateApiKeyRequest {
     /// `sandbox` keys act on test data, `live` keys on live data.
     #[serde(rename = "mode", skip_serializing_if = "Option::is_none")]
     pub mode: Option<Mode>,
+    /// A label for people: 1–100 characters after trimming, no control or invisible characters.
+    #[serde(rename = "name", skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 impl CreateApiKeyRequest {
     pub fn new() -> CreateApiKeyRequest {
         CreateApiKeyRequest {
             mode: None,
+            name: None,
         }
     }
 }

@@ -202,6 +202,73 @@ sub list_api_keys {
 }
 
 #
+# retrieve_api_key
+#
+# Retrieve an API key
+#
+# @param string $id A key id, &#x60;key_…&#x60;. (required)
+{
+    my $params = {
+    'id' => {
+        data_type => 'string',
+        description => 'A key id, &#x60;key_…&#x60;.',
+        required => '1',
+    },
+    };
+    __PACKAGE__->method_documentation->{ 'retrieve_api_key' } = {
+        summary => 'Retrieve an API key',
+        params => $params,
+        returns => 'ApiKey',
+        };
+}
+# @return ApiKey
+#
+sub retrieve_api_key {
+    my ($self, %args) = @_;
+
+    # verify the required parameter 'id' is set
+    unless (exists $args{'id'}) {
+      croak("Missing the required parameter 'id' when calling retrieve_api_key");
+    }
+
+    # parse inputs
+    my $_resource_path = '/v1/api_keys/{id}';
+
+    my $_method = 'GET';
+    my $query_params = {};
+    my $header_params = {};
+    my $form_params = {};
+
+    # 'Accept' and 'Content-Type' header
+    my $_header_accept = $self->{api_client}->select_header_accept('application/json', 'application/problem+json');
+    if ($_header_accept) {
+        $header_params->{'Accept'} = $_header_accept;
+    }
+    $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type();
+
+    # path params
+    if ( exists $args{'id'}) {
+        my $_base_variable = "{" . "id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    my $_body_data;
+    # authentication setting, if any
+    my $auth_settings = [qw(bearerAuth )];
+
+    # make the API Call
+    my $response = $self->{api_client}->call_api($_resource_path, $_method,
+                                           $query_params, $form_params,
+                                           $header_params, $_body_data, $auth_settings);
+    if (!$response) {
+        return;
+    }
+    my $_response_object = $self->{api_client}->deserialize('ApiKey', $response);
+    return $_response_object;
+}
+
+#
 # revoke_api_key
 #
 # Revoke an API key

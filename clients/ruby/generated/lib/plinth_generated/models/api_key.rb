@@ -28,12 +28,19 @@ module PlinthGenerated
     # The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`.
     attr_accessor :hint
 
+    # A label for people, 1–100 characters; `null` when none was given.
+    attr_accessor :name
+
+    # `true` for live keys, `false` for sandbox ones.
     attr_accessor :livemode
 
     attr_accessor :created_at
 
     # When it was revoked; `null` while it works.
     attr_accessor :revoked_at
+
+    # When it last authenticated a request; may lag by up to a minute. `null` until first used.
+    attr_accessor :last_used_at
 
     # Attribute mapping from ruby-style variable name to JSON key.
     def self.attribute_map
@@ -42,9 +49,11 @@ module PlinthGenerated
         :'object' => :'object',
         :'mode' => :'mode',
         :'hint' => :'hint',
+        :'name' => :'name',
         :'livemode' => :'livemode',
         :'created_at' => :'created_at',
-        :'revoked_at' => :'revoked_at'
+        :'revoked_at' => :'revoked_at',
+        :'last_used_at' => :'last_used_at'
       }
     end
 
@@ -65,16 +74,20 @@ module PlinthGenerated
         :'object' => :'String',
         :'mode' => :'String',
         :'hint' => :'String',
+        :'name' => :'String',
         :'livemode' => :'Boolean',
         :'created_at' => :'String',
-        :'revoked_at' => :'String'
+        :'revoked_at' => :'String',
+        :'last_used_at' => :'String'
       }
     end
 
     # List of attributes with nullable: true
     def self.openapi_nullable
       Set.new([
-        :'revoked_at'
+        :'name',
+        :'revoked_at',
+        :'last_used_at'
       ])
     end
 
@@ -128,6 +141,12 @@ module PlinthGenerated
         self.hint = nil
       end
 
+      if attributes.key?(:'name')
+        self.name = attributes[:'name']
+      else
+        self.name = nil
+      end
+
       if attributes.key?(:'livemode')
         self.livemode = attributes[:'livemode']
       else
@@ -144,6 +163,12 @@ module PlinthGenerated
         self.revoked_at = attributes[:'revoked_at']
       else
         self.revoked_at = nil
+      end
+
+      if attributes.key?(:'last_used_at')
+        self.last_used_at = attributes[:'last_used_at']
+      else
+        self.last_used_at = nil
       end
     end
 
@@ -261,9 +286,11 @@ module PlinthGenerated
           object == o.object &&
           mode == o.mode &&
           hint == o.hint &&
+          name == o.name &&
           livemode == o.livemode &&
           created_at == o.created_at &&
-          revoked_at == o.revoked_at
+          revoked_at == o.revoked_at &&
+          last_used_at == o.last_used_at
     end
 
     # @see the `==` method
@@ -275,7 +302,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, mode, hint, livemode, created_at, revoked_at].hash
+      [id, object, mode, hint, name, livemode, created_at, revoked_at, last_used_at].hash
     end
 
     # Builds the object from hash

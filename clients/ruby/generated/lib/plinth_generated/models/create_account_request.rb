@@ -21,7 +21,7 @@ module PlinthGenerated
     # ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.
     attr_accessor :country
 
-    # Business verification data. Optional; when present both fields are required.
+    # Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
     attr_accessor :kyb
 
     class EnumAttributeValidator
@@ -77,6 +77,7 @@ module PlinthGenerated
     # List of attributes with nullable: true
     def self.openapi_nullable
       Set.new([
+        :'kyb'
       ])
     end
 

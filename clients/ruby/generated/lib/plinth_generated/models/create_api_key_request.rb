@@ -18,6 +18,9 @@ module PlinthGenerated
     # `sandbox` keys act on test data, `live` keys on live data.
     attr_accessor :mode
 
+    # A label for people: 1–100 characters after trimming, no control or invisible characters.
+    attr_accessor :name
+
     class EnumAttributeValidator
       attr_reader :datatype
       attr_reader :allowable_values
@@ -43,7 +46,8 @@ module PlinthGenerated
     # Attribute mapping from ruby-style variable name to JSON key.
     def self.attribute_map
       {
-        :'mode' => :'mode'
+        :'mode' => :'mode',
+        :'name' => :'name'
       }
     end
 
@@ -60,7 +64,8 @@ module PlinthGenerated
     # Attribute type mapping.
     def self.openapi_types
       {
-        :'mode' => :'String'
+        :'mode' => :'String',
+        :'name' => :'String'
       }
     end
 
@@ -99,6 +104,10 @@ module PlinthGenerated
       if attributes.key?(:'mode')
         self.mode = attributes[:'mode']
       end
+
+      if attributes.key?(:'name')
+        self.name = attributes[:'name']
+      end
     end
 
     # Show invalid properties with the reasons. Usually used together with valid?
@@ -133,7 +142,8 @@ module PlinthGenerated
     def ==(o)
       return true if self.equal?(o)
       self.class == o.class &&
-          mode == o.mode
+          mode == o.mode &&
+          name == o.name
     end
 
     # @see the `==` method
@@ -145,7 +155,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [mode].hash
+      [mode, name].hash
     end
 
     # Builds the object from hash

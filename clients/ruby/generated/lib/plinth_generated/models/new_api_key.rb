@@ -28,12 +28,19 @@ module PlinthGenerated
     # The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`.
     attr_accessor :hint
 
+    # A label for people, 1–100 characters; `null` when none was given.
+    attr_accessor :name
+
+    # `true` for live keys, `false` for sandbox ones.
     attr_accessor :livemode
 
     attr_accessor :created_at
 
     # When it was revoked; `null` while it works.
     attr_accessor :revoked_at
+
+    # When it last authenticated a request; may lag by up to a minute. `null` until first used.
+    attr_accessor :last_used_at
 
     # The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
     attr_accessor :key
@@ -45,9 +52,11 @@ module PlinthGenerated
         :'object' => :'object',
         :'mode' => :'mode',
         :'hint' => :'hint',
+        :'name' => :'name',
         :'livemode' => :'livemode',
         :'created_at' => :'created_at',
         :'revoked_at' => :'revoked_at',
+        :'last_used_at' => :'last_used_at',
         :'key' => :'key'
       }
     end
@@ -69,9 +78,11 @@ module PlinthGenerated
         :'object' => :'String',
         :'mode' => :'String',
         :'hint' => :'String',
+        :'name' => :'String',
         :'livemode' => :'Boolean',
         :'created_at' => :'String',
         :'revoked_at' => :'String',
+        :'last_used_at' => :'String',
         :'key' => :'String'
       }
     end
@@ -79,7 +90,9 @@ module PlinthGenerated
     # List of attributes with nullable: true
     def self.openapi_nullable
       Set.new([
+        :'name',
         :'revoked_at',
+        :'last_used_at',
         :'key'
       ])
     end
@@ -134,6 +147,12 @@ module PlinthGenerated
         self.hint = nil
       end
 
+      if attributes.key?(:'name')
+        self.name = attributes[:'name']
+      else
+        self.name = nil
+      end
+
       if attributes.key?(:'livemode')
         self.livemode = attributes[:'livemode']
       else
@@ -150,6 +169,12 @@ module PlinthGenerated
         self.revoked_at = attributes[:'revoked_at']
       else
         self.revoked_at = nil
+      end
+
+      if attributes.key?(:'last_used_at')
+        self.last_used_at = attributes[:'last_used_at']
+      else
+        self.last_used_at = nil
       end
 
       if attributes.key?(:'key')
@@ -273,9 +298,11 @@ module PlinthGenerated
           object == o.object &&
           mode == o.mode &&
           hint == o.hint &&
+          name == o.name &&
           livemode == o.livemode &&
           created_at == o.created_at &&
           revoked_at == o.revoked_at &&
+          last_used_at == o.last_used_at &&
           key == o.key
     end
 
@@ -288,7 +315,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, mode, hint, livemode, created_at, revoked_at, key].hash
+      [id, object, mode, hint, name, livemode, created_at, revoked_at, last_used_at, key].hash
     end
 
     # Builds the object from hash

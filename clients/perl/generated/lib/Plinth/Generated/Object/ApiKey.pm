@@ -247,10 +247,17 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'name' => {
+        datatype => 'string',
+        base_name => 'name',
+        description => 'A label for people, 1–100 characters; &#x60;null&#x60; when none was given.',
+        format => '',
+        read_only => '',
+            },
     'livemode' => {
         datatype => 'boolean',
         base_name => 'livemode',
-        description => '',
+        description => '&#x60;true&#x60; for live keys, &#x60;false&#x60; for sandbox ones.',
         format => '',
         read_only => '',
             },
@@ -268,6 +275,13 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'last_used_at' => {
+        datatype => 'string',
+        base_name => 'last_used_at',
+        description => 'When it last authenticated a request; may lag by up to a minute. &#x60;null&#x60; until first used.',
+        format => '',
+        read_only => '',
+            },
 });
 
 __PACKAGE__->openapi_types( {
@@ -275,9 +289,11 @@ __PACKAGE__->openapi_types( {
     'object' => 'string',
     'mode' => 'string',
     'hint' => 'string',
+    'name' => 'string',
     'livemode' => 'boolean',
     'created_at' => 'string',
-    'revoked_at' => 'string'
+    'revoked_at' => 'string',
+    'last_used_at' => 'string'
 } );
 
 __PACKAGE__->attribute_map( {
@@ -285,9 +301,11 @@ __PACKAGE__->attribute_map( {
     'object' => 'object',
     'mode' => 'mode',
     'hint' => 'hint',
+    'name' => 'name',
     'livemode' => 'livemode',
     'created_at' => 'created_at',
-    'revoked_at' => 'revoked_at'
+    'revoked_at' => 'revoked_at',
+    'last_used_at' => 'last_used_at'
 } );
 
 __PACKAGE__->mk_accessors(keys %{__PACKAGE__->attribute_map});

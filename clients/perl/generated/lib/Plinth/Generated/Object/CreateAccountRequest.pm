@@ -237,7 +237,7 @@ __PACKAGE__->method_documentation({
     'kyb' => {
         datatype => 'CreateAccountRequestKyb',
         base_name => 'kyb',
-        description => 'Business verification data. Optional; when present both fields are required.',
+        description => 'Business verification data. Optional; &#x60;null&#x60; is the same as leaving it out (a client may send back what it read); when an object, both fields are required.',
         format => '',
         read_only => '',
             },

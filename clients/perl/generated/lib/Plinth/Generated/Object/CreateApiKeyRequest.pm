@@ -226,14 +226,23 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'name' => {
+        datatype => 'string',
+        base_name => 'name',
+        description => 'A label for people: 1–100 characters after trimming, no control or invisible characters.',
+        format => '',
+        read_only => '',
+            },
 });
 
 __PACKAGE__->openapi_types( {
-    'mode' => 'string'
+    'mode' => 'string',
+    'name' => 'string'
 } );
 
 __PACKAGE__->attribute_map( {
-    'mode' => 'mode'
+    'mode' => 'mode',
+    'name' => 'name'
 } );
 
 __PACKAGE__->mk_accessors(keys %{__PACKAGE__->attribute_map});

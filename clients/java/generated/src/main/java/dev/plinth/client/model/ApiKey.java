@@ -37,9 +37,11 @@ import dev.plinth.client.ApiClient;
   ApiKey.JSON_PROPERTY_OBJECT,
   ApiKey.JSON_PROPERTY_MODE,
   ApiKey.JSON_PROPERTY_HINT,
+  ApiKey.JSON_PROPERTY_NAME,
   ApiKey.JSON_PROPERTY_LIVEMODE,
   ApiKey.JSON_PROPERTY_CREATED_AT,
-  ApiKey.JSON_PROPERTY_REVOKED_AT
+  ApiKey.JSON_PROPERTY_REVOKED_AT,
+  ApiKey.JSON_PROPERTY_LAST_USED_AT
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
 public class ApiKey {
@@ -59,6 +61,10 @@ public class ApiKey {
   @javax.annotation.Nonnull
   private String hint;
 
+  public static final String JSON_PROPERTY_NAME = "name";
+  @javax.annotation.Nullable
+  private String name;
+
   public static final String JSON_PROPERTY_LIVEMODE = "livemode";
   @javax.annotation.Nonnull
   private Boolean livemode;
@@ -70,6 +76,10 @@ public class ApiKey {
   public static final String JSON_PROPERTY_REVOKED_AT = "revoked_at";
   @javax.annotation.Nullable
   private String revokedAt;
+
+  public static final String JSON_PROPERTY_LAST_USED_AT = "last_used_at";
+  @javax.annotation.Nullable
+  private String lastUsedAt;
 
   public ApiKey() { 
   }
@@ -170,13 +180,37 @@ public class ApiKey {
   }
 
 
+  public ApiKey name(@javax.annotation.Nullable String name) {
+    this.name = name;
+    return this;
+  }
+
+  /**
+   * A label for people, 1–100 characters; &#x60;null&#x60; when none was given.
+   * @return name
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_NAME, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getName() {
+    return name;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_NAME, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setName(@javax.annotation.Nullable String name) {
+    this.name = name;
+  }
+
+
   public ApiKey livemode(@javax.annotation.Nonnull Boolean livemode) {
     this.livemode = livemode;
     return this;
   }
 
   /**
-   * Get livemode
+   * &#x60;true&#x60; for live keys, &#x60;false&#x60; for sandbox ones.
    * @return livemode
    */
   @javax.annotation.Nonnull
@@ -242,6 +276,30 @@ public class ApiKey {
   }
 
 
+  public ApiKey lastUsedAt(@javax.annotation.Nullable String lastUsedAt) {
+    this.lastUsedAt = lastUsedAt;
+    return this;
+  }
+
+  /**
+   * When it last authenticated a request; may lag by up to a minute. &#x60;null&#x60; until first used.
+   * @return lastUsedAt
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_LAST_USED_AT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getLastUsedAt() {
+    return lastUsedAt;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_LAST_USED_AT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setLastUsedAt(@javax.annotation.Nullable String lastUsedAt) {
+    this.lastUsedAt = lastUsedAt;
+  }
+
+
   /**
    * Return true if this ApiKey object is equal to o.
    */
@@ -258,14 +316,16 @@ public class ApiKey {
         Objects.equals(this._object, apiKey._object) &&
         Objects.equals(this.mode, apiKey.mode) &&
         Objects.equals(this.hint, apiKey.hint) &&
+        Objects.equals(this.name, apiKey.name) &&
         Objects.equals(this.livemode, apiKey.livemode) &&
         Objects.equals(this.createdAt, apiKey.createdAt) &&
-        Objects.equals(this.revokedAt, apiKey.revokedAt);
+        Objects.equals(this.revokedAt, apiKey.revokedAt) &&
+        Objects.equals(this.lastUsedAt, apiKey.lastUsedAt);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, mode, hint, livemode, createdAt, revokedAt);
+    return Objects.hash(id, _object, mode, hint, name, livemode, createdAt, revokedAt, lastUsedAt);
   }
 
   @Override
@@ -276,9 +336,11 @@ public class ApiKey {
     sb.append("    _object: ").append(toIndentedString(_object)).append("\n");
     sb.append("    mode: ").append(toIndentedString(mode)).append("\n");
     sb.append("    hint: ").append(toIndentedString(hint)).append("\n");
+    sb.append("    name: ").append(toIndentedString(name)).append("\n");
     sb.append("    livemode: ").append(toIndentedString(livemode)).append("\n");
     sb.append("    createdAt: ").append(toIndentedString(createdAt)).append("\n");
     sb.append("    revokedAt: ").append(toIndentedString(revokedAt)).append("\n");
+    sb.append("    lastUsedAt: ").append(toIndentedString(lastUsedAt)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -343,6 +405,11 @@ public class ApiKey {
       joiner.add(String.format(java.util.Locale.ROOT, "%shint%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getHint()))));
     }
 
+    // add `name` to the URL query string
+    if (getName() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sname%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getName()))));
+    }
+
     // add `livemode` to the URL query string
     if (getLivemode() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%slivemode%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getLivemode()))));
@@ -356,6 +423,11 @@ public class ApiKey {
     // add `revoked_at` to the URL query string
     if (getRevokedAt() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%srevoked_at%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRevokedAt()))));
+    }
+
+    // add `last_used_at` to the URL query string
+    if (getLastUsedAt() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%slast_used_at%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getLastUsedAt()))));
     }
 
     return joiner.toString();

@@ -144,7 +144,7 @@ public class CreateAccountRequest {
   }
 
   /**
-   * Business verification data. Optional; when present both fields are required.
+   * Business verification data. Optional; &#x60;null&#x60; is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
    * @return kyb
    */
   @javax.annotation.Nullable

@@ -33,7 +33,8 @@ import dev.plinth.client.ApiClient;
  * CreateApiKeyRequest
  */
 @JsonPropertyOrder({
-  CreateApiKeyRequest.JSON_PROPERTY_MODE
+  CreateApiKeyRequest.JSON_PROPERTY_MODE,
+  CreateApiKeyRequest.JSON_PROPERTY_NAME
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
 public class CreateApiKeyRequest {
@@ -78,6 +79,10 @@ public class CreateApiKeyRequest {
   @javax.annotation.Nullable
   private ModeEnum mode;
 
+  public static final String JSON_PROPERTY_NAME = "name";
+  @javax.annotation.Nullable
+  private String name;
+
   public CreateApiKeyRequest() { 
   }
 
@@ -105,6 +110,30 @@ public class CreateApiKeyRequest {
   }
 
 
+  public CreateApiKeyRequest name(@javax.annotation.Nullable String name) {
+    this.name = name;
+    return this;
+  }
+
+  /**
+   * A label for people: 1–100 characters after trimming, no control or invisible characters.
+   * @return name
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_NAME, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public String getName() {
+    return name;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_NAME, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setName(@javax.annotation.Nullable String name) {
+    this.name = name;
+  }
+
+
   /**
    * Return true if this CreateApiKeyRequest object is equal to o.
    */
@@ -117,12 +146,13 @@ public class CreateApiKeyRequest {
       return false;
     }
     CreateApiKeyRequest createApiKeyRequest = (CreateApiKeyRequest) o;
-    return Objects.equals(this.mode, createApiKeyRequest.mode);
+    return Objects.equals(this.mode, createApiKeyRequest.mode) &&
+        Objects.equals(this.name, createApiKeyRequest.name);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(mode);
+    return Objects.hash(mode, name);
   }
 
   @Override
@@ -130,6 +160,7 @@ public class CreateApiKeyRequest {
     StringBuilder sb = new StringBuilder();
     sb.append("class CreateApiKeyRequest {\n");
     sb.append("    mode: ").append(toIndentedString(mode)).append("\n");
+    sb.append("    name: ").append(toIndentedString(name)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -177,6 +208,11 @@ public class CreateApiKeyRequest {
     // add `mode` to the URL query string
     if (getMode() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%smode%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getMode()))));
+    }
+
+    // add `name` to the URL query string
+    if (getName() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sname%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getName()))));
     }
 
     return joiner.toString();

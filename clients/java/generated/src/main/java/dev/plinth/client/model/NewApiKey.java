@@ -37,9 +37,11 @@ import dev.plinth.client.ApiClient;
   NewApiKey.JSON_PROPERTY_OBJECT,
   NewApiKey.JSON_PROPERTY_MODE,
   NewApiKey.JSON_PROPERTY_HINT,
+  NewApiKey.JSON_PROPERTY_NAME,
   NewApiKey.JSON_PROPERTY_LIVEMODE,
   NewApiKey.JSON_PROPERTY_CREATED_AT,
   NewApiKey.JSON_PROPERTY_REVOKED_AT,
+  NewApiKey.JSON_PROPERTY_LAST_USED_AT,
   NewApiKey.JSON_PROPERTY_KEY
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
@@ -60,6 +62,10 @@ public class NewApiKey {
   @javax.annotation.Nonnull
   private String hint;
 
+  public static final String JSON_PROPERTY_NAME = "name";
+  @javax.annotation.Nullable
+  private String name;
+
   public static final String JSON_PROPERTY_LIVEMODE = "livemode";
   @javax.annotation.Nonnull
   private Boolean livemode;
@@ -71,6 +77,10 @@ public class NewApiKey {
   public static final String JSON_PROPERTY_REVOKED_AT = "revoked_at";
   @javax.annotation.Nullable
   private String revokedAt;
+
+  public static final String JSON_PROPERTY_LAST_USED_AT = "last_used_at";
+  @javax.annotation.Nullable
+  private String lastUsedAt;
 
   public static final String JSON_PROPERTY_KEY = "key";
   @javax.annotation.Nullable
@@ -175,13 +185,37 @@ public class NewApiKey {
   }
 
 
+  public NewApiKey name(@javax.annotation.Nullable String name) {
+    this.name = name;
+    return this;
+  }
+
+  /**
+   * A label for people, 1–100 characters; &#x60;null&#x60; when none was given.
+   * @return name
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_NAME, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getName() {
+    return name;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_NAME, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setName(@javax.annotation.Nullable String name) {
+    this.name = name;
+  }
+
+
   public NewApiKey livemode(@javax.annotation.Nonnull Boolean livemode) {
     this.livemode = livemode;
     return this;
   }
 
   /**
-   * Get livemode
+   * &#x60;true&#x60; for live keys, &#x60;false&#x60; for sandbox ones.
    * @return livemode
    */
   @javax.annotation.Nonnull
@@ -247,6 +281,30 @@ public class NewApiKey {
   }
 
 
+  public NewApiKey lastUsedAt(@javax.annotation.Nullable String lastUsedAt) {
+    this.lastUsedAt = lastUsedAt;
+    return this;
+  }
+
+  /**
+   * When it last authenticated a request; may lag by up to a minute. &#x60;null&#x60; until first used.
+   * @return lastUsedAt
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_LAST_USED_AT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getLastUsedAt() {
+    return lastUsedAt;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_LAST_USED_AT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setLastUsedAt(@javax.annotation.Nullable String lastUsedAt) {
+    this.lastUsedAt = lastUsedAt;
+  }
+
+
   public NewApiKey key(@javax.annotation.Nullable String key) {
     this.key = key;
     return this;
@@ -287,15 +345,17 @@ public class NewApiKey {
         Objects.equals(this._object, newApiKey._object) &&
         Objects.equals(this.mode, newApiKey.mode) &&
         Objects.equals(this.hint, newApiKey.hint) &&
+        Objects.equals(this.name, newApiKey.name) &&
         Objects.equals(this.livemode, newApiKey.livemode) &&
         Objects.equals(this.createdAt, newApiKey.createdAt) &&
         Objects.equals(this.revokedAt, newApiKey.revokedAt) &&
+        Objects.equals(this.lastUsedAt, newApiKey.lastUsedAt) &&
         Objects.equals(this.key, newApiKey.key);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, mode, hint, livemode, createdAt, revokedAt, key);
+    return Objects.hash(id, _object, mode, hint, name, livemode, createdAt, revokedAt, lastUsedAt, key);
   }
 
   @Override
@@ -306,9 +366,11 @@ public class NewApiKey {
     sb.append("    _object: ").append(toIndentedString(_object)).append("\n");
     sb.append("    mode: ").append(toIndentedString(mode)).append("\n");
     sb.append("    hint: ").append(toIndentedString(hint)).append("\n");
+    sb.append("    name: ").append(toIndentedString(name)).append("\n");
     sb.append("    livemode: ").append(toIndentedString(livemode)).append("\n");
     sb.append("    createdAt: ").append(toIndentedString(createdAt)).append("\n");
     sb.append("    revokedAt: ").append(toIndentedString(revokedAt)).append("\n");
+    sb.append("    lastUsedAt: ").append(toIndentedString(lastUsedAt)).append("\n");
     sb.append("    key: ").append(toIndentedString(key)).append("\n");
     sb.append("}");
     return sb.toString();
@@ -374,6 +436,11 @@ public class NewApiKey {
       joiner.add(String.format(java.util.Locale.ROOT, "%shint%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getHint()))));
     }
 
+    // add `name` to the URL query string
+    if (getName() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sname%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getName()))));
+    }
+
     // add `livemode` to the URL query string
     if (getLivemode() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%slivemode%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getLivemode()))));
@@ -387,6 +454,11 @@ public class NewApiKey {
     // add `revoked_at` to the URL query string
     if (getRevokedAt() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%srevoked_at%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRevokedAt()))));
+    }
+
+    // add `last_used_at` to the URL query string
+    if (getLastUsedAt() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%slast_used_at%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getLastUsedAt()))));
     }
 
     // add `key` to the URL query string

@@ -34,9 +34,11 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param `object` Known values: `api_key`; others may be added, so treat this as an open string.
  * @param mode `sandbox` keys act on test data, `live` keys on live data. Known values: `sandbox`, `live`; others may be added, so treat this as an open string.
  * @param hint The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`.
- * @param livemode 
+ * @param name A label for people, 1–100 characters; `null` when none was given.
+ * @param livemode `true` for live keys, `false` for sandbox ones.
  * @param createdAt 
  * @param revokedAt When it was revoked; `null` while it works.
+ * @param lastUsedAt When it last authenticated a request; may lag by up to a minute. `null` until first used.
  */
 
 
@@ -62,6 +64,12 @@ data class ApiKey (
     @get:JsonProperty("hint")
     val hint: kotlin.String,
 
+    /* A label for people, 1–100 characters; `null` when none was given. */
+    @param:JsonProperty("name")
+    @get:JsonProperty("name")
+    val name: kotlin.String?,
+
+    /* `true` for live keys, `false` for sandbox ones. */
     @param:JsonProperty("livemode")
     @get:JsonProperty("livemode")
     val livemode: kotlin.Boolean,
@@ -73,7 +81,12 @@ data class ApiKey (
     /* When it was revoked; `null` while it works. */
     @param:JsonProperty("revoked_at")
     @get:JsonProperty("revoked_at")
-    val revokedAt: kotlin.String?
+    val revokedAt: kotlin.String?,
+
+    /* When it last authenticated a request; may lag by up to a minute. `null` until first used. */
+    @param:JsonProperty("last_used_at")
+    @get:JsonProperty("last_used_at")
+    val lastUsedAt: kotlin.String?
 
 ) {
 

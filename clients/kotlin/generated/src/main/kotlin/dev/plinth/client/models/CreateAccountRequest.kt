@@ -34,7 +34,7 @@ import com.fasterxml.jackson.annotation.JsonValue
  *
  * @param type Kind of account. Only `business` today; the enum will grow.
  * @param country ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.
- * @param kyb Business verification data. Optional; when present both fields are required.
+ * @param kyb Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
  */
 
 
@@ -50,7 +50,7 @@ data class CreateAccountRequest (
     @get:JsonProperty("country")
     val country: kotlin.String,
 
-    /* Business verification data. Optional; when present both fields are required. */
+    /* Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required. */
     @param:JsonProperty("kyb")
     @get:JsonProperty("kyb")
     val kyb: CreateAccountRequestKyb? = null

@@ -32,6 +32,7 @@ import com.fasterxml.jackson.annotation.JsonValue
  * 
  *
  * @param mode `sandbox` keys act on test data, `live` keys on live data.
+ * @param name A label for people: 1–100 characters after trimming, no control or invisible characters.
  */
 
 
@@ -40,7 +41,12 @@ data class CreateApiKeyRequest (
     /* `sandbox` keys act on test data, `live` keys on live data. */
     @param:JsonProperty("mode")
     @get:JsonProperty("mode")
-    val mode: CreateApiKeyRequest.Mode? = null
+    val mode: CreateApiKeyRequest.Mode? = null,
+
+    /* A label for people: 1–100 characters after trimming, no control or invisible characters. */
+    @param:JsonProperty("name")
+    @get:JsonProperty("name")
+    val name: kotlin.String? = null
 
 ) {
 

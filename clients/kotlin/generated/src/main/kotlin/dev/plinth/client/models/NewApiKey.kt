@@ -34,9 +34,11 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param `object` Known values: `api_key`; others may be added, so treat this as an open string.
  * @param mode `sandbox` keys act on test data, `live` keys on live data. Known values: `sandbox`, `live`; others may be added, so treat this as an open string.
  * @param hint The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`.
- * @param livemode 
+ * @param name A label for people, 1–100 characters; `null` when none was given.
+ * @param livemode `true` for live keys, `false` for sandbox ones.
  * @param createdAt 
  * @param revokedAt When it was revoked; `null` while it works.
+ * @param lastUsedAt When it last authenticated a request; may lag by up to a minute. `null` until first used.
  * @param key The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
  */
 
@@ -63,6 +65,12 @@ data class NewApiKey (
     @get:JsonProperty("hint")
     val hint: kotlin.String,
 
+    /* A label for people, 1–100 characters; `null` when none was given. */
+    @param:JsonProperty("name")
+    @get:JsonProperty("name")
+    val name: kotlin.String?,
+
+    /* `true` for live keys, `false` for sandbox ones. */
     @param:JsonProperty("livemode")
     @get:JsonProperty("livemode")
     val livemode: kotlin.Boolean,
@@ -75,6 +83,11 @@ data class NewApiKey (
     @param:JsonProperty("revoked_at")
     @get:JsonProperty("revoked_at")
     val revokedAt: kotlin.String?,
+
+    /* When it last authenticated a request; may lag by up to a minute. `null` until first used. */
+    @param:JsonProperty("last_used_at")
+    @get:JsonProperty("last_used_at")
+    val lastUsedAt: kotlin.String?,
 
     /* The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice. */
     @param:JsonProperty("key")

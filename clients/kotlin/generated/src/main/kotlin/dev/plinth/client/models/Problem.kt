@@ -35,7 +35,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param title Short summary of the code, for people.
  * @param status The HTTP status code.
  * @param detail What went wrong in this request, for people. May change; do not parse it.
- * @param code What clients switch on. Known values: `body_malformed`, `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `country_unsupported`, `api_key_missing`, `api_key_invalid`, `permission_denied`, `resource_not_found`, `route_not_found`, `method_not_allowed`, `idempotency_request_in_progress`, `account_frozen`, `account_closed`, `account_balance_nonzero`, `insufficient_funds`, `currency_mismatch`, `body_too_large`, `media_type_unsupported`, `idempotency_key_reused`, `rate_limited`, `internal_error`, `service_unavailable`; others may be added, so treat this as an open string.
+ * @param code What clients switch on. Known values: `body_malformed`, `request_malformed`, `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `country_unsupported`, `api_key_missing`, `api_key_invalid`, `permission_denied`, `resource_not_found`, `route_not_found`, `method_not_allowed`, `request_timeout`, `idempotency_request_in_progress`, `api_key_limit_reached`, `api_key_last_active`, `account_frozen`, `account_closed`, `account_balance_nonzero`, `insufficient_funds`, `currency_mismatch`, `body_too_large`, `media_type_unsupported`, `expectation_unsupported`, `idempotency_key_reused`, `rate_limited`, `headers_too_large`, `internal_error`, `service_unavailable`; others may be added, so treat this as an open string.
  * @param requestId Equal to the `Request-Id` header.
  * @param `param` The first offending input: a dotted field path or a header name.
  * @param errors Every offending input when a request has several.
@@ -64,7 +64,7 @@ data class Problem (
     @get:JsonProperty("detail")
     val detail: kotlin.String,
 
-    /* What clients switch on. Known values: `body_malformed`, `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `country_unsupported`, `api_key_missing`, `api_key_invalid`, `permission_denied`, `resource_not_found`, `route_not_found`, `method_not_allowed`, `idempotency_request_in_progress`, `account_frozen`, `account_closed`, `account_balance_nonzero`, `insufficient_funds`, `currency_mismatch`, `body_too_large`, `media_type_unsupported`, `idempotency_key_reused`, `rate_limited`, `internal_error`, `service_unavailable`; others may be added, so treat this as an open string. */
+    /* What clients switch on. Known values: `body_malformed`, `request_malformed`, `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `country_unsupported`, `api_key_missing`, `api_key_invalid`, `permission_denied`, `resource_not_found`, `route_not_found`, `method_not_allowed`, `request_timeout`, `idempotency_request_in_progress`, `api_key_limit_reached`, `api_key_last_active`, `account_frozen`, `account_closed`, `account_balance_nonzero`, `insufficient_funds`, `currency_mismatch`, `body_too_large`, `media_type_unsupported`, `expectation_unsupported`, `idempotency_key_reused`, `rate_limited`, `headers_too_large`, `internal_error`, `service_unavailable`; others may be added, so treat this as an open string. */
     @param:JsonProperty("code")
     @get:JsonProperty("code")
     val code: kotlin.String,

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The documentation pages may load only what this server serves (CONTRACT §1). Redoc injects its styles as
+ * <style> elements at run time (styled-components), so styles need 'unsafe-inline'; scripts do not: Redoc's init
+ * is a served file (below), not an inline script. `data:` covers the badge image Redoc's bundle carries inline and
+ * the fonts it embeds; `blob:` the search worker Redoc builds from its own bundle.
+ */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const REFERENCE_INIT = `Redoc.init(
+  '/v1/openapi.json',
+  { hideDownloadButton: false, expandResponses: '200', jsonSampleExpandLevel: 3 },
+  document.getElementById('reference'),
+);
+`;
+
+// A 16×16 icon (a plinth), PNG inside an ICO container: 118 bytes, so it lives here rather than in a file.
+const FAVICON = Buffer.from(
+  'AAABAAEAEBAAAAEAIABgAAAAFgAAAIlQTkcNChoKAAAADUlIRFIAAAAQAAAAEAgGAAAAH/P/YQAAACdJREFUeNpjkNc0/08JZhimBjx68QEr' +
+    'HjVg0BuASxMhwwaRAQOWFwC+EiwZ+WzpQwAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const asset = (operationId: string, summary: string, type: string, description: string) => ({
+  schema: {
+    operationId,
+    summary,
+    tags: ['Documentation'],
+    security: [],
+    response: { 200: { description, content: { [type]: { schema: { type: 'string' } } } } },
+  },
+});
+
+/** Small assets of the documentation pages: the reference's init script and the site icon. */
+export function installDocAssets(app: FastifyInstance): void {
+  app.get(
+    '/docs/reference.js',
+    asset('getReferenceInit', 'The script that starts the API reference', 'application/javascript', 'Redoc.init.'),
+    async (_request, reply) =>
+      reply.type('application/javascript; charset=utf-8').header('cache-control', 'no-cache').send(REFERENCE_INIT),
+  );
+  app.get(
+    '/favicon.ico',
+    asset('getFavicon', 'The site icon', 'image/x-icon', 'A 16×16 icon.'),
+    async (_request, reply) =>
+      reply.type('image/x-icon').header('cache-control', 'public, max-age=86400').send(FAVICON),
+  );
+}

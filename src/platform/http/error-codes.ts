@@ -1,0 +1,153 @@
+/**
+ * The one error model's closed list of codes (CONTRACT §3), one code → status. The README's error catalogue, the
+ * /docs/errors page and the OpenAPI document are generated from this list or tested against it.
+ */
+export const ERROR_CODES = {
+  body_malformed: {
+    status: 400,
+    title: 'Malformed body',
+    description:
+      'The body is not a JSON object this API accepts: invalid JSON or UTF-8, duplicate or forbidden ' +
+      '(`__proto__`, `constructor`) keys, NUL characters, or nesting deeper than 32.',
+  },
+  request_malformed: {
+    status: 400,
+    title: 'Malformed request',
+    description:
+      'The request is not valid HTTP/1.1: a malformed request line, an unknown method, no `Host`, or a ' +
+      'duplicate or conflicting `Content-Length`/`Transfer-Encoding`. The connection is closed.',
+  },
+  parameter_missing: {
+    status: 400,
+    title: 'Missing parameter',
+    description: 'A required field is absent. `param` names it.',
+  },
+  parameter_invalid: {
+    status: 400,
+    title: 'Invalid parameter',
+    description: 'A field or header has the wrong type, format or value. `param` names it.',
+  },
+  parameter_unknown: {
+    status: 400,
+    title: 'Unknown parameter',
+    description: 'A field the operation does not define, at any depth. `param` names it.',
+  },
+  country_unsupported: {
+    status: 400,
+    title: 'Country not supported',
+    description: 'A real ISO 3166-1 country that this deployment does not serve.',
+  },
+  api_key_missing: {
+    status: 401,
+    title: 'API key missing',
+    description: 'No credential was sent. Send `Authorization: Bearer <API key>`.',
+  },
+  api_key_invalid: {
+    status: 401,
+    title: 'API key invalid',
+    description: 'The credential is not a usable key: wrong scheme, malformed, bad checksum, unknown or revoked.',
+  },
+  permission_denied: {
+    status: 403,
+    title: 'Permission denied',
+    description: 'The key may not do this, e.g. a sandbox key minting a live key.',
+  },
+  resource_not_found: {
+    status: 404,
+    title: 'Resource not found',
+    description:
+      'No object with this id is visible to this key. Objects of other organisations and of the other mode are ' +
+      'indistinguishable from ids that never existed.',
+  },
+  route_not_found: { status: 404, title: 'Route not found', description: 'No route has this path.' },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    description: 'The path exists but not with this method. The `Allow` header lists the methods it has.',
+  },
+  request_timeout: {
+    status: 408,
+    title: 'Request timeout',
+    description: 'The headers or the body did not arrive within `REQUEST_TIMEOUT_SECONDS`. The connection is closed.',
+  },
+  idempotency_request_in_progress: {
+    status: 409,
+    title: 'Request in progress',
+    description: 'A request with the same `Idempotency-Key` is still executing. Retry after it finishes.',
+    retryAfterSeconds: 1,
+  },
+  api_key_limit_reached: {
+    status: 409,
+    title: 'API key limit reached',
+    description:
+      'The organisation already has the most active keys of this mode (`API_KEYS_PER_ORG`). Revoke one first.',
+  },
+  api_key_last_active: {
+    status: 409,
+    title: 'Last active API key',
+    description:
+      'Revoking this key would leave the organisation with no active key of its mode. Create another key first.',
+  },
+  account_frozen: {
+    status: 409,
+    title: 'Account frozen',
+    description: 'A frozen account takes no debit and no credit. `param` names the frozen side.',
+  },
+  account_closed: {
+    status: 409,
+    title: 'Account closed',
+    description: 'A closed account cannot change or move money; it stays readable. `param` names the closed side.',
+  },
+  account_balance_nonzero: {
+    status: 409,
+    title: 'Account balance not zero',
+    description: 'Only an account whose balances are both 0 can be closed. The detail says what it holds.',
+  },
+  insufficient_funds: {
+    status: 409,
+    title: 'Insufficient funds',
+    description: 'The account to debit has less available than the amount. The detail says what is available.',
+  },
+  currency_mismatch: {
+    status: 409,
+    title: 'Currency mismatch',
+    description: "The amount's currency is not the account's. `param` names the account that differs.",
+  },
+  body_too_large: { status: 413, title: 'Body too large', description: 'The body is over 64 KiB.' },
+  media_type_unsupported: {
+    status: 415,
+    title: 'Unsupported media type',
+    description: 'Request bodies must be `application/json` (optionally with `charset=utf-8`).',
+  },
+  expectation_unsupported: {
+    status: 417,
+    title: 'Expectation unsupported',
+    description: 'The `Expect` header asks for something other than `100-continue`; leave it out.',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'Idempotency key reused',
+    description: 'The `Idempotency-Key` was already used with a different request.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Rate limited',
+    description: 'Too many requests. Wait the number of seconds in `Retry-After`.',
+  },
+  headers_too_large: {
+    status: 431,
+    title: 'Headers too large',
+    description: 'The request headers are over 16 KiB. The connection is closed.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal error',
+    description: 'Something went wrong on our side. Nothing about it is disclosed; quote the `request_id` to support.',
+  },
+  service_unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    description: 'The database is unreachable or the server is shutting down. Retry later.',
+    retryAfterSeconds: 1,
+  },
+} as const;

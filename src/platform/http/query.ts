@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError, type ErrorItem } from './errors.ts';
+
+type QuerySchema = { properties?: Record<string, { type?: string }> } | undefined;
+
+/** What is wrong with one query parameter, or null when nothing is. */
+function queryProblem(name: string, value: unknown, defined: Record<string, { type?: string }>): ErrorItem | null {
+  const property = Object.hasOwn(defined, name) ? defined[name] : undefined;
+  if (property === undefined) {
+    const known = Object.keys(defined);
+    const hint = known.length === 0 ? 'This operation takes no query parameters.' : `It takes ${known.join(', ')}.`;
+    return { code: 'parameter_unknown', param: name, detail: `${name} is not a parameter of this operation. ${hint}` };
+  }
+  if (Array.isArray(value)) return { code: 'parameter_invalid', param: name, detail: `Send ${name} once, not twice.` };
+  // Ajv's coercion would read `0x10`, `+5`, `5.0`, `1e1` and ` 5` as numbers; the contract allows only digits.
+  if (property.type === 'integer' && !/^[0-9]{1,15}$/.test(String(value)))
+    return { code: 'parameter_invalid', param: name, detail: `${name} must be a whole number in digits, such as 10.` };
+  return null;
+}
+
+/**
+ * CONTRACT §1: every route refuses query parameters it does not define (its `querystring` schema, or none at
+ * all), a parameter given twice, and integers written other than as plain digits. Runs after authentication,
+ * before schema validation, so that a POST with `?anything` is refused before it can create something.
+ */
+export function installStrictQuery(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (request.is404) return;
+    const defined = (request.routeOptions.schema?.querystring as QuerySchema)?.properties ?? {};
+    const problems: ErrorItem[] = [];
+    for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
+      const problem = queryProblem(name, value, defined);
+      if (problem !== null) problems.push(problem);
+    }
+    if (problems.length > 0) throw ApiError.fromItems(problems as [ErrorItem, ...ErrorItem[]]);
+  });
+}

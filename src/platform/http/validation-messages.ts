@@ -1,0 +1,76 @@
+import type { ErrorObject } from 'ajv/dist/2020.js';
+
+type Schema = {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  examples?: unknown[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  description?: string;
+};
+
+const NOUNS: Record<string, string> = {
+  string: 'a string',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'a JSON object',
+  array: 'a JSON array',
+  null: 'null',
+};
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** ", such as <first example>" when the schema has one: showing a valid value is the clearest instruction. */
+function suchAs(schema: Schema): string {
+  const example = schema.examples?.find((e) => e !== null && typeof e !== 'object');
+  return example === undefined ? '' : `, such as ${JSON.stringify(example)}`;
+}
+
+function oneOf(schema: Schema, param: string): string | null {
+  if (schema.enum) return `${param} must be one of: ${schema.enum.join(', ')}.`;
+  if (schema.const !== undefined) return `${param} must be ${JSON.stringify(schema.const)}.`;
+  return null;
+}
+
+/**
+ * One sentence per Ajv keyword our schemas can meet, saying what to send rather than how the validator failed.
+ * Any keyword not listed gets a sentence that points to the schema's own description, never Ajv's wording.
+ */
+export function sentenceFor(param: string, error: ErrorObject): string {
+  const schema = (error.parentSchema ?? {}) as Schema;
+  const limit = (error.params as { limit?: number }).limit ?? 0;
+  switch (error.keyword) {
+    case 'type': {
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? 'string'];
+      return (
+        oneOf(schema, param) ?? `${param} must be ${types.map((t) => NOUNS[t] ?? t).join(' or ')}${suchAs(schema)}.`
+      );
+    }
+    case 'enum':
+    case 'const':
+      return oneOf(schema, param)!;
+    case 'pattern':
+    case 'format': {
+      const example = schema.examples?.find((e) => typeof e === 'string');
+      return `${param} must look like ${example ?? 'the documented format'}.`;
+    }
+    case 'minLength':
+      return `${param} must be at least ${plural(limit, 'character')} long.`;
+    case 'maxLength':
+      return `${param} must be at most ${plural(limit, 'character')} long.`;
+    case 'minimum':
+      return `${param} must be at least ${limit}.`;
+    case 'maximum':
+      return `${param} must be at most ${limit}.`;
+    case 'minItems':
+      return `${param} must list at least ${plural(limit, 'item')}.`;
+    case 'maxItems':
+      return `${param} must list at most ${plural(limit, 'item')}.`;
+    default:
+      return `${param} is not a value this operation takes${schema.description ? `: ${schema.description}` : '.'}`;
+  }
+}

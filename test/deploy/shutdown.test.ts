@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
+import { spawnServer } from '../helpers/process.ts';
+import { openSocket } from '../helpers/raw-http.ts';
+import { UNLIMITED } from '../helpers/server.ts';
+
+describe('shutdown always ends, whatever the stdio (issue 11, finding 7)', () => {
+  let db: TestDatabase;
+  before(async () => {
+    db = await freshDatabase();
+  });
+  after(() => db.drop());
+
+  test('stdout a socket pair nobody reads: SIGTERM still ends the process within the grace period', async () => {
+    // spawn's 'pipe' stdio is a socket pair on Unix, as spawnSync's is. The server's log lines fill it once this
+    // side stops reading (as spawnSync does past its maxBuffer), and every further write gets EAGAIN.
+    const server = await spawnServer({ ...UNLIMITED, DATABASE_URL: db.url, SHUTDOWN_GRACE_MS: '1000' });
+    server.child.stdout!.pause();
+    server.child.stdout!.removeAllListeners('data');
+    const deadline = Date.now() + 8000;
+    // Enough requests (one log line each) to fill the socket's buffers; each given up on after a short wait.
+    for (let round = 0; round < 40 && Date.now() < deadline; round++) {
+      await Promise.allSettled(
+        Array.from({ length: 100 }, () => fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(300) })),
+      );
+    }
+    const stopped = Date.now();
+    server.child.kill('SIGTERM');
+    const outcome = await Promise.race([
+      server.exited,
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 6000)),
+    ]);
+    if (outcome === 'hung') {
+      server.child.kill('SIGKILL');
+      assert.fail('the server was still running 6 s after SIGTERM');
+    }
+    assert.ok(outcome.code === 0 || outcome.code === 1, JSON.stringify(outcome));
+    assert.ok(Date.now() - stopped < 5000, `took ${Date.now() - stopped} ms`);
+  });
+
+  test('a request still arriving when the grace period ends is cut, and the exit code says so (1)', async () => {
+    const server = await spawnServer({ ...UNLIMITED, DATABASE_URL: db.url, SHUTDOWN_GRACE_MS: '500' });
+    const socket = await openSocket(server.url);
+    socket.on('error', () => undefined).resume();
+    socket.write(
+      'POST /v1/sandbox/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.child.kill('SIGTERM');
+    const outcome = await Promise.race([
+      server.exited,
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 6000)),
+    ]);
+    socket.destroy();
+    if (outcome === 'hung') {
+      server.child.kill('SIGKILL');
+      assert.fail('the server was still running 6 s after SIGTERM');
+    }
+    assert.deepEqual(outcome, { code: 1, signal: null });
+  });
+});

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { ConfigError, loadConfig } from '../../../src/config.ts';
+import { openDatabase } from '../../../src/db/database.ts';
+import { migrateToLatest } from '../../../src/db/migrate.ts';
+import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
+import { PLATFORM_MIGRATIONS } from '../../../src/platform/migrations/index.ts';
+import { createSecretBox, keyIdOf } from '../../../src/platform/secrets/box.ts';
+import { keyFileFor, secretBoxFor } from '../../../src/platform/secrets/key-source.ts';
+import { BACKEND, freshDatabase, type TestDatabase } from '../../helpers/database.ts';
+import { run, spawnServer } from '../../helpers/process.ts';
+import { call, startServer } from '../../helpers/server.ts';
+
+const EIN = '27-1234567';
+const key32 = () => randomBytes(32);
+
+describe('the secret box: AES-256-GCM, the key named in each value', () => {
+  test('seals and opens; bound to its context; tampering and unknown keys are refused', () => {
+    const box = createSecretBox(key32());
+    const sealed = box.seal(EIN, 'accounts.kyb_ein');
+    assert.match(sealed, new RegExp(`^enc:v1:${box.keyId}:`));
+    assert.ok(!sealed.includes(EIN) && box.seal(EIN, 'accounts.kyb_ein') !== sealed, 'random IV each time');
+    assert.equal(box.open(sealed, 'accounts.kyb_ein'), EIN);
+    assert.throws(() => box.open(sealed, 'webhook_endpoints.secret'));
+    assert.throws(() => box.open(`${sealed.slice(0, -2)}AA`, 'accounts.kyb_ein'));
+    assert.throws(() => createSecretBox(key32()).open(sealed, 'accounts.kyb_ein'), /SECRETS_KEY/);
+    assert.equal(box.open(EIN, 'accounts.kyb_ein'), EIN, 'plain text from before encryption reads as it is');
+  });
+
+  test('rotation: a box with the old key as previous opens old values and says they need resealing', () => {
+    const [oldKey, newKey] = [key32(), key32()];
+    const sealed = createSecretBox(oldKey).seal(EIN, 'c');
+    const rotated = createSecretBox(newKey, [oldKey]);
+    assert.equal(rotated.open(sealed, 'c'), EIN);
+    assert.ok(rotated.needsResealing(sealed) && rotated.needsResealing(EIN));
+    assert.ok(!rotated.needsResealing(rotated.seal(EIN, 'c')));
+    assert.equal(rotated.keyId, keyIdOf(newKey));
+  });
+
+  test('PostgreSQL without SECRETS_KEY is a configuration error naming it; a bad key too', () => {
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1/x' }),
+      (e: Error) => {
+        return e instanceof ConfigError && /^SECRETS_KEY: required with PostgreSQL/.test(e.message);
+      },
+    );
+    assert.throws(() => loadConfig({ SECRETS_KEY: 'c2hvcnQ=' }), /SECRETS_KEY: must be 32 random bytes/);
+  });
+});
+
+describe('the EIN at rest', { skip: false }, () => {
+  let db: TestDatabase;
+  before(async () => {
+    db = await freshDatabase();
+  });
+  after(() => db.drop());
+
+  test('is stored sealed, never in plain text; only its last four come back', async () => {
+    const server = await startServer();
+    try {
+      const key = await server.key('acme');
+      const kyb = { ein: EIN, legal_name: 'Acme Corp' };
+      const created = await call(server.url, 'POST', '/v1/fintech/accounts', {
+        key,
+        json: { type: 'business', country: 'US', kyb },
+      });
+      assert.deepEqual(created.body.kyb, { legal_name: 'Acme Corp', ein_last4: '4567' });
+      const stored = await sql<{ kyb_ein: string }>`select kyb_ein from accounts`.execute(server.database.db);
+      assert.match(stored.rows[0]!.kyb_ein, /^enc:v1:[0-9a-f]{8}:/);
+      assert.ok(!JSON.stringify(stored.rows).includes('1234567'));
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('SQLite without SECRETS_KEY: a key generated beside the database, mode 0600, reused', {
+    skip: BACKEND !== 'sqlite',
+  }, async () => {
+    const settings = { DATABASE_URL: db.url, SECRETS_KEY: '', SECRETS_KEY_PREVIOUS: '' };
+    const first = secretBoxFor(settings);
+    const file = keyFileFor(db.url.slice('sqlite:'.length));
+    assert.ok(existsSync(file));
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(secretBoxFor(settings).keyId, first.keyId, 'the same key on the next start');
+  });
+
+  test('plain-text EINs of an old database keep working, and `cli secrets rotate` seals them, then rotates', async () => {
+    const database = openDatabase(db.url);
+    const env = { DATABASE_URL: db.url, SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') };
+    try {
+      await migrateToLatest(database.db, [PLATFORM_MIGRATIONS]); // a database from before the EIN was sealed
+      const now = new Date().toISOString();
+      await sql`insert into orgs (id, name, created_at) values ('org_OLD', 'old', ${now})`.execute(database.db);
+      await sql`insert into accounts (id, org_id, mode, type, country, currency, available_balance, status,
+        kyb_legal_name, kyb_ein, created_at) values ('acct_01M7Z25FCR5ZY0JCJ80M91V6XV', 'org_OLD', 'sandbox',
+        'business', 'US', 'USD', 0, 'active', 'Old Corp', ${EIN}, ${now})`.execute(database.db);
+      await migrateToLatest(database.db, ALL_MIGRATIONS);
+    } finally {
+      await database.close();
+    }
+    const key = JSON.parse(
+      (await run(['src/cli/main.ts', 'keys', 'create', '--org', 'old', '--mode', 'sandbox', '--json'], env)).stdout,
+    ).key;
+    const read = async (serverEnv: Record<string, string>) => {
+      const server = await spawnServer(serverEnv);
+      try {
+        return (await call(server.url, 'GET', '/v1/fintech/accounts/acct_01M7Z25FCR5ZY0JCJ80M91V6XV', { key })).body;
+      } finally {
+        server.child.kill('SIGTERM');
+        await server.exited;
+      }
+    };
+    assert.deepEqual((await read(env)).kyb, { legal_name: 'Old Corp', ein_last4: '4567' });
+    const sealed = await run(['src/cli/main.ts', 'secrets', 'rotate'], env);
+    assert.equal(sealed.code, 0, sealed.stderr);
+    assert.deepEqual(JSON.parse(sealed.stdout), { 'accounts.kyb_ein': 1 });
+    const next = { ...env, SECRETS_KEY: Buffer.alloc(32, 2).toString('base64'), SECRETS_KEY_PREVIOUS: env.SECRETS_KEY };
+    assert.deepEqual(JSON.parse((await run(['src/cli/main.ts', 'secrets', 'rotate'], next)).stdout), {
+      'accounts.kyb_ein': 1,
+    });
+    assert.deepEqual(JSON.parse((await run(['src/cli/main.ts', 'secrets', 'rotate'], next)).stdout), {
+      'accounts.kyb_ein': 0,
+    });
+    const check = openDatabase(db.url);
+    try {
+      const row = (await sql<{ kyb_ein: string }>`select kyb_ein from accounts`.execute(check.db)).rows[0]!;
+      assert.equal(createSecretBox(Buffer.alloc(32, 2)).open(row.kyb_ein, 'accounts.kyb_ein'), EIN);
+    } finally {
+      await check.close();
+    }
+  });
+});

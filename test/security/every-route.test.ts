@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { checksum } from '../../src/platform/keys/key-format.ts';
+import { assertProblem } from '../helpers/problem.ts';
+import { call, type Reply, startServer, type TestServer } from '../helpers/server.ts';
+
+/**
+ * Security tests every /v1 route gets without asking (as Unkey's runCommonRouteTests): the routes come from the
+ * app's own inventory (`app.routeTable`), so a route added tomorrow is tested tomorrow, and one the OpenAPI
+ * document does not describe fails here. Objects for path ids are made through the collection's own POST with
+ * its documented example body, so a new kind of object needs no fixture unless it has no such POST.
+ */
+const server: TestServer = await startServer();
+after(() => server.close());
+const document = server.app.swagger() as any;
+
+interface Route {
+  method: string;
+  pattern: string; // Fastify's, `/v1/api_keys/:id/revoke`
+  path: string; // OpenAPI's, `/v1/api_keys/{id}/revoke`
+  operation: any;
+  public: boolean;
+}
+
+const routes: Route[] = [...server.app.routeTable].flatMap(([pattern, methods]) =>
+  [...methods]
+    .filter((m) => m !== 'HEAD' && pattern.startsWith('/v1/'))
+    .map((method) => {
+      const path = pattern.replace(/:(\w+)/g, '{$1}');
+      const operation = document.paths[path]?.[method.toLowerCase()];
+      return { method, pattern, path, operation, public: operation?.security?.length === 0 };
+    }),
+);
+
+/** The first documented example body of a POST (the plainest), or `{}`; undefined when it takes no body. */
+function exampleBody(route: Route): Record<string, unknown> | undefined {
+  const body = route.operation?.requestBody;
+  if (body === undefined) return undefined;
+  const examples = Object.values<{ value: object }>(body.content['application/json'].examples ?? {});
+  return structuredClone({ ...examples[0]?.value });
+}
+const resolve = (schema: any): any =>
+  schema.$ref ? document.components.schemas[schema.$ref.split('/').at(-1)] : schema;
+
+// Two orgs, and both modes of the first: every foreign object must look exactly like one that never existed.
+const keys = { own: await server.key('sec-own'), live: await server.key('sec-own', 'live') };
+const foreign = await server.key('sec-other');
+
+/** A fresh object for `pattern`'s path id, made by `key` through the collection's POST. */
+async function objectFor(route: Route, key: string): Promise<string> {
+  const collection = route.pattern.replace(/\/:id(\/.*)?$/, '');
+  const create = routes.find((r) => r.pattern === collection && r.method === 'POST');
+  assert.ok(create, `${route.pattern}: no POST ${collection} makes its objects; give this test a fixture`);
+  const reply = await call(server.url, 'POST', collection, { key, json: exampleBody(create) ?? {} });
+  assert.equal(reply.status, 200, reply.text);
+  return reply.body.id as string;
+}
+const fill = (route: Route, id: string) => route.pattern.replace(':id', encodeURIComponent(id));
+
+/** The same request, sent as each route expects (a valid body for POSTs, so only what is tested differs). */
+function send(route: Route, path: string, options: { key?: string; headers?: Record<string, string> } = {}) {
+  const json = route.method === 'POST' ? (exampleBody(route) ?? {}) : undefined;
+  return call(server.url, route.method, path, { ...options, json });
+}
+
+async function pathFor(route: Route): Promise<string> {
+  return route.pattern.includes(':id') ? fill(route, await objectFor(route, keys.own)) : route.pattern;
+}
+
+/** Sends one request with the Authorization header twice (fetch would merge them into one). */
+function twoAuthorizations(route: Route, path: string, values: [string, string]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(server.url + path);
+    const req = httpRequest({ host: url.hostname, port: url.port, path, method: route.method }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.setHeader('authorization', values);
+    req.setHeader('content-type', 'application/json');
+    req.on('error', reject);
+    req.end(route.method === 'POST' ? JSON.stringify(exampleBody(route) ?? {}) : undefined);
+  });
+}
+
+const withChecksum = (body: string) => body + checksum(body);
+const revoked = await server.key('sec-own');
+{
+  const mine = await call(server.url, 'GET', '/v1/api_keys?limit=100', { key: revoked });
+  const id = mine.body.data.find((k: { hint: string }) => revoked.endsWith(k.hint.slice(-4))).id;
+  assert.equal((await call(server.url, 'POST', `/v1/api_keys/${id}/revoke`, { key: keys.own })).status, 200);
+}
+
+test('every /v1 route is in the OpenAPI document', () => {
+  assert.ok(routes.length >= 5, 'the route inventory is empty');
+  for (const r of routes) assert.ok(r.operation, `${r.method} ${r.pattern} is not in the OpenAPI document`);
+});
+
+for (const route of routes.filter((r) => !r.public)) {
+  describe(`${route.method} ${route.pattern}`, () => {
+    let path: string;
+    before(async () => {
+      path = await pathFor(route);
+    });
+
+    test('the 401 corpus: no key, wrong scheme, Basic, bare, malformed, bad checksum, unknown, revoked', async () => {
+      const missing = await send(route, path);
+      assertProblem(missing, 'api_key_missing', 'Authorization');
+      const k = keys.own;
+      const flipped = k.slice(0, -1) + (k.endsWith('A') ? 'B' : 'A');
+      const corpus = [
+        `Token ${k}`,
+        `Basic ${Buffer.from(`${k}:`).toString('base64')}`,
+        k,
+        'Bearer sk_test_abc',
+        `Bearer ${k} ${k}`,
+        `Bearer ${flipped}`,
+        `Bearer ${withChecksum(`sk_test_${'A'.repeat(32)}`)}`,
+        `Bearer ${withChecksum(`sk_live_${'z'.repeat(32)}`)}`,
+        `Bearer ${revoked}`,
+      ];
+      for (const authorization of corpus) {
+        const reply = await send(route, path, { headers: { authorization } });
+        assertProblem(reply, 'api_key_invalid', 'Authorization');
+        assert.equal(reply.headers.get('www-authenticate'), 'Bearer realm="plinth"');
+        assert.ok(!reply.text.includes(k.slice(8, 30)), 'the key is echoed');
+      }
+      assert.equal(await twoAuthorizations(route, path, [`Bearer ${k}`, `Bearer ${k}`]), 401, 'two Authorization');
+    });
+
+    if (route.pattern.includes(':id')) {
+      test("another org's and another mode's object: 404, identical to an id that never existed", async () => {
+        const never = await objectFor(route, keys.own).then((id) => id.slice(0, -8) + 'ZZZZZZZZ');
+        const shape = (r: Reply, id: string) => [
+          r.status,
+          r.text.replaceAll(r.headers.get('request-id')!, 'req').replaceAll(id, '<id>'),
+        ];
+        const expected = shape(await send(route, fill(route, never), { key: keys.own }), never);
+        assert.equal(expected[0], 404);
+        for (const owner of [foreign, keys.live]) {
+          const id = await objectFor(route, owner);
+          assert.deepEqual(shape(await send(route, fill(route, id), { key: keys.own }), id), expected);
+        }
+      });
+
+      test('oversized and malformed ids: 404 resource_not_found, after authentication', async () => {
+        const prefix = (await objectFor(route, keys.own)).split('_')[0]!;
+        const ids = [`${prefix}_`, `${prefix}_${'A'.repeat(101)}`, `${prefix}_${'9'.repeat(5000)}`, `${prefix}_!'"<>`];
+        for (const id of [...ids, 'x', '%00', '...', `${prefix}_é`, `${prefix}_01m81edf6ta6pey0wre961jvnb`]) {
+          assertProblem(await send(route, fill(route, id), { key: keys.own }), 'resource_not_found');
+          assertProblem(await send(route, fill(route, id)), 'api_key_missing');
+        }
+      });
+    }
+  });
+}
+
+for (const route of routes) {
+  describe(`${route.method} ${route.pattern}: inputs it does not define`, () => {
+    const key = route.public ? undefined : keys.own;
+    test('an unknown query parameter: 400 parameter_unknown', async () => {
+      const path = await pathFor(route);
+      assertProblem(await send(route, `${path}?not_a_parameter=1`, { key }), 'parameter_unknown', 'not_a_parameter');
+    });
+
+    if (route.method === 'POST') {
+      test('mass assignment: server-owned fields in the body are 400 parameter_unknown', async () => {
+        const path = await pathFor(route);
+        const defined = resolve(route.operation.requestBody.content['application/json'].schema).properties ?? {};
+        const owned = { id: 'acct_X', object: 'x', status: 'active', livemode: true, created_at: '2026-01-01T00:00Z' };
+        const balances = { available_balance: { amount: 100, currency: 'USD' }, current_balance: 1, balance: 1 };
+        for (const [field, value] of Object.entries({ ...owned, ...balances, org_id: 'org_X', revoked_at: null })) {
+          if (field in defined) continue; // a field the operation takes is not mass assignment
+          const json = { ...exampleBody(route), [field]: value };
+          assertProblem(await call(server.url, 'POST', path, { key, json }), 'parameter_unknown', field);
+        }
+      });
+    }
+  });
+}
