@@ -18,6 +18,8 @@ import { apiKeysRoutes } from './platform/keys/api-keys.routes.ts';
 import { installAuth } from './platform/keys/auth.ts';
 import { keyVerifier } from './platform/keys/verify.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
+import { installWebhooks, WEBHOOK_TAGS } from './platform/webhooks/install.ts';
+import type { Resolver } from './platform/webhooks/ssrf.ts';
 import { PRODUCTS } from './products.ts';
 
 export interface AppDeps {
@@ -28,6 +30,8 @@ export interface AppDeps {
   clock?: Clock;
   /** Where log lines go; stdout when absent. Tests pass a stream to read them. */
   logStream?: DestinationStream;
+  /** Name resolution for webhook targets' SSRF checks; tests inject one. */
+  resolve?: Resolver;
 }
 
 /** A hop count becomes the function form (Fastify's types take no number): trust the nearest `hops` proxies. */
@@ -104,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const stopPurge = startPurge(database, clock, ttlMs, config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS * 1000, app.log);
   app.addHook('onClose', async () => stopPurge());
 
-  await app.register(swagger, swaggerOptions(PRODUCTS.flatMap((p) => p.tags)));
+  await app.register(swagger, swaggerOptions([...PRODUCTS.flatMap((p) => p.tags), ...WEBHOOK_TAGS]));
   installOperations(app, database);
   installDocs(app);
   apiKeysRoutes(app, {
@@ -117,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signupLimit: { rate: config.SIGNUP_PER_HOUR / 3600, burst: config.SIGNUP_PER_HOUR },
     signupEnabled: config.SANDBOX_SIGNUP,
   });
+  installWebhooks(app, { config, database, clock, withIdempotency, resolve: deps.resolve });
   for (const product of PRODUCTS) product.routes(app, { database, clock, settings: config, withIdempotency });
   return app;
 }

@@ -1,6 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { type Static, Type } from 'typebox';
+import { parseSecretsKey } from './platform/kit/secret-box.ts';
 import { ConfigError, choice, type Env, flag, integer, parseSettings, text } from './platform/kit/settings.ts';
+import { parseSchedule } from './platform/webhooks/schedule.ts';
 import { PRODUCTS, type ProductSettings } from './products.ts';
 
 export { ConfigError } from './platform/kit/settings.ts';
@@ -105,6 +107,25 @@ export const PlatformSettings = Type.Object({
     'hours idempotency keys and their stored responses are kept (at least 24)',
   ),
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: integer(60, 1, 86_400, 'seconds between purges of expired idempotency keys'),
+  SECRETS_KEY: text(
+    '',
+    'base64 of 32 random bytes: the AES-256-GCM key sealing webhook signing secrets at rest; required with ' +
+      'PostgreSQL; with SQLite, unset generates one into `secrets.key` beside the database (mode 0600)',
+    parseSecretsKey,
+  ),
+  EVENT_RETENTION_DAYS: integer(30, 1, 3650, 'days events (and their delivery logs) are kept before being purged'),
+  WEBHOOK_TIMEOUT_SECONDS: integer(15, 1, 300, 'seconds one webhook delivery attempt may take, connecting included'),
+  WEBHOOK_RETRY_SCHEDULE: text(
+    '5s,5m,30m,2h,5h,10h,14h,20h,24h',
+    'waits before each retry of a failed delivery (units `ms`, `s`, `m`, `h`, `d`), each with ±20% jitter; after ' +
+      'the last the delivery is `failed`',
+    parseSchedule,
+  ),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(
+    false,
+    '`on` lets sandbox endpoints target loopback and private addresses (local development); never live ones',
+  ),
+  WEBHOOK_CONCURRENCY: integer(16, 1, 1000, 'webhook delivery attempts each process runs at once'),
 });
 
 export type Config = Static<typeof PlatformSettings> & ProductSettings;

@@ -45,6 +45,9 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
       app.server.closeAllConnections();
     }, config.SHUTDOWN_GRACE_MS);
     force.unref();
+    // Stop claiming deliveries first; attempts in flight finish (and are recorded) within the grace period, and
+    // anything left is claimed again after restart when its lease ends.
+    await app.webhookDelivery.stop(config.SHUTDOWN_GRACE_MS);
     await app.close();
     await database.close();
     release();
@@ -56,6 +59,7 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.HOST, port: config.PORT });
+  app.webhookDelivery.start();
 }
 
 /** Consecutive start-up failures after which the supervisor stops re-forking and exits. */

@@ -7,6 +7,7 @@ import { ALL_MIGRATIONS } from '../../src/migrations.ts';
 import { createKeyForOrgName } from '../../src/platform/keys/api-keys.service.ts';
 import type { Mode } from '../../src/platform/keys/principal.ts';
 import { systemClock } from '../../src/platform/kit/time.ts';
+import type { Resolver } from '../../src/platform/webhooks/ssrf.ts';
 import { freshDatabase } from './database.ts';
 import { checkResponse } from './openapi.ts';
 
@@ -29,10 +30,23 @@ export const UNLIMITED = {
   RATE_LIMIT_SANDBOX: '1000000',
   AUTH_FAILURE_BURST: '1000000',
   SIGNUP_PER_HOUR: '1000000',
+  // PostgreSQL needs a key to seal webhook secrets with; a fixed one is fine for tests.
+  SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+  // Test receivers listen on 127.0.0.1; sandbox endpoints may target them.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on',
+};
+
+/** Tests never ask a DNS server: `localhost` is 127.0.0.1, and every other name fails to resolve. */
+export const loopbackOnly: Resolver = async (hostname) => {
+  if (hostname === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
+  throw new Error(`no test resolution for ${hostname}`);
 };
 
 /** A real listening server on a database of its own: a SQLite file in a temporary directory, or a PostgreSQL database. */
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { resolve?: Resolver } = {},
+): Promise<TestServer> {
   const fresh = await freshDatabase();
   const config = loadConfig({ DATABASE_URL: fresh.url, LOG_LEVEL: 'info', ...UNLIMITED, ...env });
   const database = openDatabase(config.DATABASE_URL);
@@ -48,8 +62,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       done();
     },
   });
-  const app = await buildApp({ config, database, logStream });
+  const app = await buildApp({ config, database, logStream, resolve: options.resolve ?? loopbackOnly });
   await app.listen({ host: '127.0.0.1', port: 0 });
+  app.webhookDelivery.start();
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
   return {

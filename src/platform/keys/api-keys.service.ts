@@ -1,4 +1,5 @@
 import type { Database, Db, Trx } from '../../db/database.ts';
+import { type EventRequest, emitEvent } from '../events/emit.ts';
 import { ApiError } from '../http/errors.ts';
 import { type ListParams, listPage, type Page } from '../http/pagination.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
@@ -33,11 +34,17 @@ export function createKeyForOrgName(deps: KeysDeps, orgName: string, mode: Mode)
       org = { id: newId('org'), name: orgName, display_name: null, created_at: storedTime(deps.clock()) };
       await repo.insertOrg(trx, org);
     }
-    return insertNewKey(trx, deps.clock, org.id, mode);
+    return insertNewKey(trx, deps.clock, { orgId: org.id, mode }, null);
   });
 }
 
-async function insertNewKey(trx: Trx, clock: Clock, orgId: string, mode: Mode): Promise<CreatedKey> {
+async function insertNewKey(
+  trx: Trx,
+  clock: Clock,
+  owner: { orgId: string; mode: Mode },
+  request: EventRequest | null,
+): Promise<CreatedKey> {
+  const { orgId, mode } = owner;
   const key = generateKey(mode);
   const row: ApiKeysTable = {
     id: newId('key'),
@@ -49,6 +56,7 @@ async function insertNewKey(trx: Trx, clock: Clock, orgId: string, mode: Mode): 
     revoked_at: null,
   };
   await repo.insertKey(trx, row);
+  await emitEvent(trx, owner, 'api_key.created', apiKeyFromRow(row), request, { at: new Date(row.created_at) });
   return { row, key };
 }
 
@@ -56,6 +64,7 @@ async function insertNewKey(trx: Trx, clock: Clock, orgId: string, mode: Mode): 
 export function signUp(
   deps: KeysDeps,
   displayName: string | undefined,
+  request: EventRequest | null,
 ): Promise<{ org_id: string; api_key: NewApiKey }> {
   const name = displayName === undefined ? undefined : cleanText(displayName, 100);
   if (name === null) {
@@ -68,7 +77,7 @@ export function signUp(
   return deps.write(async (trx) => {
     const id = newId('org');
     await repo.insertOrg(trx, { id, name: id, display_name: name ?? null, created_at: storedTime(deps.clock()) });
-    const { row, key } = await insertNewKey(trx, deps.clock, id, 'sandbox');
+    const { row, key } = await insertNewKey(trx, deps.clock, { orgId: id, mode: 'sandbox' }, request);
     return { org_id: id, api_key: newApiKeyFromRow(row, key) };
   });
 }
@@ -79,13 +88,14 @@ export async function createKeyForPrincipal(
   trx: Trx,
   owner: Principal,
   mode: Mode = owner.mode,
+  request: EventRequest | null = null,
 ): Promise<NewApiKey> {
   if (owner.mode === 'sandbox' && mode === 'live') {
     throw new ApiError('permission_denied', 'A sandbox key cannot create a live key; use a live key.', {
       param: 'mode',
     });
   }
-  const { row, key } = await insertNewKey(trx, deps.clock, owner.orgId, mode);
+  const { row, key } = await insertNewKey(trx, deps.clock, { orgId: owner.orgId, mode }, request);
   return newApiKeyFromRow(row, key);
 }
 
@@ -102,12 +112,28 @@ export function listKeysForPrincipal(
 }
 
 /** Revokes one of the caller's keys (its org, its mode); harmless when already revoked. */
-export async function revokeKeyForPrincipal(deps: KeysDeps, trx: Trx, owner: Principal, id: string): Promise<ApiKey> {
+export async function revokeKeyForPrincipal(
+  deps: KeysDeps,
+  trx: Trx,
+  owner: Principal,
+  id: string,
+  request: EventRequest | null = null,
+): Promise<ApiKey> {
   const row = isIdOf('key', id) ? await repo.findKeyOfOwner(trx, owner, id) : undefined;
   if (row === undefined)
     throw new ApiError('resource_not_found', `No such API key: ${id.slice(0, 64)}`, { param: 'id' });
-  await repo.revokeKey(trx, row.id, storedTime(deps.clock()));
-  return apiKeyFromRow((await repo.findKeyById(trx, row.id))!);
+  return revokeAndEmit(trx, deps.clock, row.id, request);
+}
+
+/** Revokes once, with its `api_key.revoked` event; a second revocation changes nothing and emits nothing. */
+async function revokeAndEmit(trx: Trx, clock: Clock, id: string, request: EventRequest | null): Promise<ApiKey> {
+  const now = clock();
+  const revoked = await repo.revokeKey(trx, id, storedTime(now));
+  const row = (await repo.findKeyById(trx, id))!;
+  const key = apiKeyFromRow(row);
+  if (revoked)
+    await emitEvent(trx, { orgId: row.org_id, mode: row.mode }, 'api_key.revoked', key, request, { at: now });
+  return key;
 }
 
 export async function listKeysForOrgName(deps: KeysDeps, orgName: string): Promise<ApiKeysTable[] | null> {
@@ -118,7 +144,8 @@ export async function listKeysForOrgName(deps: KeysDeps, orgName: string): Promi
 /** Revokes a key by id; harmless when already revoked. Null when no such key exists. */
 export async function revokeKeyById(deps: KeysDeps, keyId: string): Promise<ApiKeysTable | null> {
   return deps.write(async (trx) => {
-    await repo.revokeKey(trx, keyId, storedTime(deps.clock()));
+    if ((await repo.findKeyById(trx, keyId)) === undefined) return null;
+    await revokeAndEmit(trx, deps.clock, keyId, null);
     return (await repo.findKeyById(trx, keyId)) ?? null;
   });
 }

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as m20261121T1200 from './2026-11-21T1200_orgs_keys_accounts.ts';
 import * as m20261121T1300 from './2026-11-21T1300_org_display_name.ts';
 import * as m20261121T1400 from './2026-11-21T1400_idempotency_keys.ts';
+import * as m20261122T1100 from './2026-11-22T1100_events_webhooks.ts';
 
 /** Listed explicitly (not read from the folder) so that the set of migrations is visible and type-checked. */
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '2026-11-21T1200_orgs_keys_accounts': m20261121T1200,
   '2026-11-21T1300_org_display_name': m20261121T1300,
   '2026-11-21T1400_idempotency_keys': m20261121T1400,
+  '2026-11-22T1100_events_webhooks': m20261122T1100,
 };
