@@ -45,10 +45,9 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
       app.server.closeAllConnections();
     }, config.SHUTDOWN_GRACE_MS);
     force.unref();
-    // Stop claiming deliveries first; attempts in flight finish (and are recorded) within the grace period, and
-    // anything left is claimed again after restart when its lease ends.
-    await app.webhookDelivery.stop(config.SHUTDOWN_GRACE_MS);
-    await app.close();
+    // Delivery workers stop claiming at once; their attempts in flight finish (and are recorded) within the same
+    // grace period as the requests, and anything left is claimed again after restart when its lease ends.
+    await Promise.all([app.webhookDelivery.stop(config.SHUTDOWN_GRACE_MS), app.close()]);
     await database.close();
     release();
     clearTimeout(force);

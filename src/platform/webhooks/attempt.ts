@@ -64,6 +64,15 @@ function post(url: URL, target: Resolved, headers: Record<string, string>, body:
   });
 }
 
+/** The attempt's timeout covers the name lookup too: a resolver that never answers must not hold a worker. */
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms resolving the host`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** One delivery attempt: check the target again (it may resolve elsewhere now), POST, and report what happened. */
 export async function attempt(
   rawUrl: string,
@@ -75,8 +84,9 @@ export async function attempt(
   const elapsed = () => Math.round(performance.now() - started);
   try {
     const url = new URL(rawUrl);
-    const target = await checkTarget(url, options.resolve, options.allowPrivate);
-    const { status, retryAfter } = await post(url, target, headers, body, options.timeoutMs);
+    const target = await withTimeout(checkTarget(url, options.resolve, options.allowPrivate), options.timeoutMs);
+    const left = Math.max(1, options.timeoutMs - elapsed());
+    const { status, retryAfter } = await post(url, target, headers, body, left);
     return { status, durationMs: elapsed(), error: null, retryAfter };
   } catch (error) {
     const message = error instanceof TargetRefused ? `refused: ${error.message}` : (error as Error).message;

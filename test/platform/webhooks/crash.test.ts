@@ -97,6 +97,40 @@ describe('a committed event is delivered even when the server is killed', () => 
   });
 });
 
+describe('graceful shutdown with an attempt in flight', () => {
+  let db: TestDatabase;
+  let receiver: Receiver;
+  before(async () => {
+    db = await freshDatabase();
+    receiver = await startReceiver();
+  });
+  after(async () => {
+    await receiver.close();
+    await db.drop();
+  });
+
+  test('SIGTERM: no new claims, the attempt in flight finishes and is recorded, exit 0', async () => {
+    const env = { ...ENV, DATABASE_URL: db.url, WEBHOOK_TIMEOUT_SECONDS: '5' };
+    const key = await newKey(env, 'drain-org');
+    let server = await spawnServer(env);
+    receiver.answer = () => ({ status: 200, delayMs: 1000 });
+    const endpoint = await call(server.url, 'POST', '/v1/webhook_endpoints', {
+      key,
+      json: { url: receiver.url, enabled_events: ['fintech.account.created'] },
+    });
+    await call(server.url, 'POST', '/v1/fintech/accounts', { key, json: ACCOUNT });
+    await receiver.until((all) => all.length === 1);
+    server.child.kill('SIGTERM');
+    assert.deepEqual(await server.exited, { code: 0, signal: null });
+    server = await spawnServer(env);
+    const log = await call(server.url, 'GET', `/v1/webhook_endpoints/${endpoint.body.id}/deliveries`, { key });
+    assert.equal(log.body.data[0].status, 'succeeded', 'recorded before the process exited');
+    assert.equal(log.body.data[0].attempts.length, 1);
+    server.child.kill('SIGTERM');
+    assert.deepEqual(await server.exited, { code: 0, signal: null });
+  });
+});
+
 describe('two server processes share the delivery work and one sequence', { skip: MULTI_PROCESS_SKIP }, () => {
   let db: TestDatabase;
   let receiver: Receiver;

@@ -10,6 +10,7 @@ const ACCOUNT = { type: 'business', country: 'US' };
 describe('retries, 410, the delivery log and replay', () => {
   let server: TestServer;
   const receivers: Receiver[] = [];
+  const outcomes = new Set<string>();
   const setup = async (org: string) => {
     const api = await client(server, org);
     const receiver = await startReceiver();
@@ -30,6 +31,11 @@ describe('retries, 410, the delivery log and replay', () => {
 
   before(async () => {
     server = await startServer({ WEBHOOK_RETRY_SCHEDULE: '200ms,200ms,200ms,200ms', WEBHOOK_TIMEOUT_SECONDS: '2' });
+    server.app.webhookDelivery.metrics.onAttempt(({ outcome, durationSeconds, latencySeconds }) => {
+      assert.ok(durationSeconds >= 0);
+      if (outcome === 'succeeded') assert.ok(latencySeconds! >= 0);
+      outcomes.add(outcome);
+    });
   });
   after(async () => {
     await server.close();
@@ -147,5 +153,10 @@ describe('retries, 410, the delivery log and replay', () => {
     });
     assert.equal(delivery.attempts[0].response_status, null);
     assert.match(delivery.attempts[0].error, /timed out/);
+  });
+
+  test('metrics hooks: attempts by outcome with their latency, and the backlog', async () => {
+    for (const outcome of ['succeeded', 'retrying', 'failed', 'gone']) assert.ok(outcomes.has(outcome), outcome);
+    assert.equal(typeof (await server.app.webhookDelivery.metrics.backlog()), 'number');
   });
 });
