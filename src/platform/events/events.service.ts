@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { listPage } from '../http/pagination.ts';
-import { isIdOf } from '../kit/ids.ts';
+import { isIdOf, notFoundDetail } from '../kit/ids.ts';
 import type { EventOwner } from './emit.ts';
 import * as repo from './events.repository.ts';
 import type { Event, EventListQuery } from './events.schema.ts';
@@ -12,7 +12,8 @@ export const eventFromRow = (row: EventsTable): Event => JSON.parse(row.body) as
 
 export async function findEventOrThrow(db: Db, owner: EventOwner, id: string): Promise<EventsTable> {
   const row = isIdOf('evt', id) ? await repo.findEvent(db, owner, id) : undefined;
-  if (row === undefined) throw new ApiError('resource_not_found', `No such event: ${id.slice(0, 64)}`, { param: 'id' });
+  if (row === undefined)
+    throw new ApiError('resource_not_found', notFoundDetail('No such event', 'evt', id), { param: 'id' });
   return row;
 }
 

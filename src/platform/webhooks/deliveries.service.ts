@@ -4,7 +4,7 @@ import { findEventOrThrow } from '../events/events.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { type ListParams, listPage } from '../http/pagination.ts';
 import type { Principal } from '../keys/principal.ts';
-import { isIdOf } from '../kit/ids.ts';
+import { isIdOf, notFoundDetail } from '../kit/ids.ts';
 import { apiTime, type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './deliveries.repository.ts';
 import type { WebhookDelivery } from './deliveries.schema.ts';
@@ -67,7 +67,7 @@ export async function retryDelivery(
 ): Promise<WebhookDelivery> {
   const row = isIdOf('whd', id) ? await repo.findDelivery(trx, owner, id) : undefined;
   if (row === undefined)
-    throw new ApiError('resource_not_found', `No such webhook delivery: ${id.slice(0, 64)}`, { param: 'id' });
+    throw new ApiError('resource_not_found', notFoundDetail('No such webhook delivery', 'whd', id), { param: 'id' });
   const endpoint = await findEndpointById(trx, row.endpoint_id);
   if (endpoint?.status !== 'enabled') {
     throw new ApiError('webhook_endpoint_disabled', `The endpoint ${row.endpoint_id} is disabled; enable it first.`, {

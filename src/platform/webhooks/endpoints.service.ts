@@ -6,7 +6,7 @@ import { eventFromRow } from '../events/events.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { type ListParams, listPage } from '../http/pagination.ts';
 import type { Mode, Principal } from '../keys/principal.ts';
-import { isIdOf, newId } from '../kit/ids.ts';
+import { isIdOf, newId, notFoundDetail } from '../kit/ids.ts';
 import type { SecretBox } from '../kit/secret-box.ts';
 import { cleanText } from '../kit/text.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
@@ -66,7 +66,7 @@ function description(raw: string | null | undefined): string | null {
 export async function findEndpointOrThrow(db: Db | Trx, owner: Principal, id: string): Promise<WebhookEndpointsTable> {
   const row = isIdOf('we', id) ? await repo.findEndpoint(db, owner, id) : undefined;
   if (row === undefined)
-    throw new ApiError('resource_not_found', `No such webhook endpoint: ${id.slice(0, 64)}`, { param: 'id' });
+    throw new ApiError('resource_not_found', notFoundDetail('No such webhook endpoint', 'we', id), { param: 'id' });
   return row;
 }
 

@@ -16,6 +16,7 @@ export interface StoredAttempt {
   error: string | null;
 }
 
+/** `gone`: it answered 410. `lost`: the lease ended before the result came back, so another claim owns it now. */
 export type Outcome = 'succeeded' | 'retrying' | 'failed' | 'gone' | 'lost';
 
 /**
@@ -66,7 +67,7 @@ export async function recordAttempt(
   if (at.getTime() - Date.parse(failingSince) >= FAILING_DISABLE_MS) {
     await settle('failed', null);
     await disable(trx, claimed.endpointId, 'failing');
-    return 'gone';
+    return 'failed';
   }
   const delay = nextDelay(schedule, Math.max(made, 1), retryAfterMs(result.retryAfter, at.getTime()));
   if (delay === null) {

@@ -95,14 +95,22 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
     if (claimed.length === free) poke(); // there may be more
   }
 
+  // One look at a time; a poke during a look asks for another right after it, so no nudge is lost.
+  let again = false;
   function poke(): void {
-    if (!running || looking) return;
+    if (!running) return;
+    if (looking) {
+      again = true;
+      return;
+    }
     looking = true;
+    again = false;
     setImmediate(() => {
       look()
         .catch((error: unknown) => deps.log.warn({ err: error }, 'webhook claim failed; will retry'))
         .finally(() => {
           looking = false;
+          if (again) poke();
         });
     });
   }

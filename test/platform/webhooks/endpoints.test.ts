@@ -56,6 +56,9 @@ describe('webhook endpoints', () => {
     assert.deepEqual(deleted.body, { id, object: 'webhook_endpoint', deleted: true });
     assertProblem(await api.get(`${PATH}/${id}`), 'resource_not_found');
     assertProblem(await api.del(`${PATH}/${id}`), 'resource_not_found');
+    const pasted = await api.get(`${PATH}/${encodeURIComponent(created.body.secret)}`);
+    assertProblem(pasted, 'resource_not_found');
+    assert.doesNotMatch(pasted.text, /whsec_/, 'a secret sent in place of an id is never echoed');
   });
 
   test('validation: unknown event types, unknown fields, bad URLs', async () => {
