@@ -97,4 +97,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ['webhook_deliveries', 'webhook_endpoints', 'events', 'event_sequences']) {
     await db.schema.dropTable(table).execute();
   }
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) await sql`drop function events_append_only()`.execute(db);
 }

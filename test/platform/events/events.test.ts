@@ -121,6 +121,16 @@ describe('events (the outbox)', () => {
     }
   });
 
+  test('events are append-only: the database refuses to change one', async () => {
+    const api = await client(server, 'append-org');
+    const event = (await api.get('/v1/events?limit=1')).body.data[0];
+    await assert.rejects(
+      server.database.write((trx) => trx.updateTable('events').set({ type: 'x' }).where('id', '=', event.id).execute()),
+      /append-only/,
+    );
+    assert.equal((await api.get(`/v1/events/${event.id}`)).body.type, 'api_key.created');
+  });
+
   test('retention: events older than EVENT_RETENTION_DAYS are purged, with their deliveries', async () => {
     const api = await client(server, 'purge-org');
     const event = (await api.get('/v1/events?limit=1')).body.data[0];
