@@ -23,6 +23,10 @@ export function openPostgres(url: string, options: DatabaseOptions): Database {
   });
   // An idle connection that dies must not take the process with it; the pool replaces it on next use.
   pool.on('error', (error) => options.onIdleError?.(error));
+  // The pool listens for errors only on idle clients. A client checked out when its socket dies (a query in flight,
+  // or a transaction between queries) emits 'error' too, besides failing its query; unheard, that would end the
+  // process. Background work (webhook delivery) makes a checked-out client at such a moment likely.
+  pool.on('connect', (client) => client.on('error', (error) => options.onIdleError?.(error)));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   const commits = listeners<CommitStats>();
   return {
