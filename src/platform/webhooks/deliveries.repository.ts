@@ -77,14 +77,20 @@ export async function claimDue(
   }));
 }
 
-/** The delivery as its claim left it, or undefined when the lease was lost (expired and claimed again). */
-export function findClaimed(trx: Trx, id: string, token: string): Promise<WebhookDeliveriesTable | undefined> {
-  return trx
-    .selectFrom('webhook_deliveries')
-    .selectAll()
+/** Records a result only while this claim still holds the lease; false when it was lost (expired, claimed again). */
+export async function settleClaimed(
+  trx: Trx,
+  id: string,
+  token: string,
+  changes: Partial<WebhookDeliveriesTable>,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('webhook_deliveries')
+    .set(changes)
     .where('id', '=', id)
     .where('claim', '=', token)
     .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function updateDelivery(trx: Trx, id: string, changes: Partial<WebhookDeliveriesTable>): Promise<void> {

@@ -37,6 +37,16 @@ export async function updateEndpoint(trx: Trx, id: string, changes: Partial<Webh
   await trx.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
 }
 
+/** A success ends a run of failures; a statement that changes no row when there was none (the usual case). */
+export async function clearFailing(trx: Trx, id: string): Promise<void> {
+  await trx
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: null })
+    .where('id', '=', id)
+    .where('failing_since', 'is not', null)
+    .execute();
+}
+
 export async function deleteEndpoint(trx: Trx, id: string): Promise<void> {
   await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
   await trx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();

@@ -26,23 +26,23 @@ export type Outcome = 'succeeded' | 'retrying' | 'failed' | 'gone' | 'lost';
  */
 export async function recordAttempt(
   trx: Trx,
-  claimed: { id: string; endpointId: string; token: string },
+  claimed: WebhookDeliveriesTable,
+  token: string,
   result: AttemptResult,
   at: Date,
   schedule: number[],
 ): Promise<Outcome> {
-  const row = await deliveries.findClaimed(trx, claimed.id, claimed.token);
-  if (row === undefined) return 'lost';
   const attempt: StoredAttempt = {
     attempted_at: storedTime(at),
     response_status: result.status,
     duration_ms: result.durationMs,
     error: result.error,
   };
-  const attempts = JSON.stringify([...(JSON.parse(row.attempts) as StoredAttempt[]), attempt]);
-  const made = row.manual === 1 ? row.scheduled_attempts : row.scheduled_attempts + 1;
+  // While the lease holds nobody else writes the row, so the claimed copy's attempts are current.
+  const attempts = JSON.stringify([...(JSON.parse(claimed.attempts) as StoredAttempt[]), attempt]);
+  const made = claimed.manual === 1 ? claimed.scheduled_attempts : claimed.scheduled_attempts + 1;
   const settle = (status: WebhookDeliveriesTable['status'], next: string | null) =>
-    deliveries.updateDelivery(trx, row.id, {
+    deliveries.settleClaimed(trx, claimed.id, token, {
       status,
       attempts,
       scheduled_attempts: made,
@@ -50,32 +50,46 @@ export async function recordAttempt(
       next_attempt_at: next,
       claim: null,
     });
-  const now = storedTime(at);
+  const endpointId = claimed.endpoint_id;
   if (result.status !== null && result.status >= 200 && result.status < 300) {
-    await settle('succeeded', null);
-    await endpoints.updateEndpoint(trx, claimed.endpointId, { failing_since: null });
+    if (!(await settle('succeeded', null))) return 'lost';
+    await endpoints.clearFailing(trx, endpointId);
     return 'succeeded';
   }
   if (result.status === 410) {
-    await settle('failed', null);
-    await disable(trx, claimed.endpointId, 'gone');
+    if (!(await settle('failed', null))) return 'lost';
+    await disable(trx, endpointId, 'gone');
     return 'gone';
   }
-  const endpoint = await endpoints.findEndpointById(trx, claimed.endpointId);
+  return recordFailure(trx, endpointId, at, settle, () =>
+    nextDelay(schedule, Math.max(made, 1), retryAfterMs(result.retryAfter, at.getTime())),
+  );
+}
+
+/** A failed attempt: retried on the schedule, unless it is spent or the endpoint has failed for 5 days. */
+async function recordFailure(
+  trx: Trx,
+  endpointId: string,
+  at: Date,
+  settle: (status: WebhookDeliveriesTable['status'], next: string | null) => Promise<boolean>,
+  delay: () => number | null,
+): Promise<Outcome> {
+  const now = storedTime(at);
+  const endpoint = await endpoints.findEndpointById(trx, endpointId);
   const failingSince = endpoint?.failing_since ?? now;
-  if (endpoint?.failing_since === null) await endpoints.updateEndpoint(trx, claimed.endpointId, { failing_since: now });
   if (at.getTime() - Date.parse(failingSince) >= FAILING_DISABLE_MS) {
-    await settle('failed', null);
-    await disable(trx, claimed.endpointId, 'failing');
+    if (!(await settle('failed', null))) return 'lost';
+    await disable(trx, endpointId, 'failing');
     return 'failed';
   }
-  const delay = nextDelay(schedule, Math.max(made, 1), retryAfterMs(result.retryAfter, at.getTime()));
-  if (delay === null) {
-    await settle('failed', null);
-    return 'failed';
-  }
-  await settle('pending', storedTime(new Date(at.getTime() + delay)));
-  return 'retrying';
+  const wait = delay();
+  const settled = await settle(
+    wait === null ? 'failed' : 'pending',
+    wait === null ? null : storedTime(new Date(at.getTime() + wait)),
+  );
+  if (!settled) return 'lost';
+  if (endpoint?.failing_since === null) await endpoints.updateEndpoint(trx, endpointId, { failing_since: now });
+  return wait === null ? 'failed' : 'retrying';
 }
 
 async function disable(trx: Trx, endpointId: string, reason: 'gone' | 'failing'): Promise<void> {

@@ -68,8 +68,9 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
     const allowPrivate = deps.attempt.allowPrivateSandbox && claimed.delivery.mode === 'sandbox';
     const result = await attempt(claimed.url, headers, claimed.body, { ...deps.attempt, allowPrivate });
     const at = deps.clock();
-    const ids = { id: claimed.delivery.id, endpointId: claimed.delivery.endpoint_id, token };
-    const outcome = await deps.database.write((trx) => recordAttempt(trx, ids, result, at, deps.schedule));
+    const outcome = await deps.database.write((trx) =>
+      recordAttempt(trx, claimed.delivery, token, result, at, deps.schedule),
+    );
     const latencySeconds =
       outcome === 'succeeded' ? (at.getTime() - Date.parse(claimed.eventCreatedAt)) / 1000 : undefined;
     for (const listener of listeners) listener({ outcome, durationSeconds: result.durationMs / 1000, latencySeconds });
