@@ -26,6 +26,8 @@ import { type Clock, systemClock } from './platform/kit/time.ts';
 import { installMetrics } from './platform/metrics/metrics.ts';
 import type { SecretBox } from './platform/secrets/box.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
+import { installWebhooks, WEBHOOK_TAGS } from './platform/webhooks/install.ts';
+import type { Resolver } from './platform/webhooks/ssrf.ts';
 import { PRODUCTS } from './products.ts';
 
 declare module 'fastify' {
@@ -45,6 +47,8 @@ export interface AppDeps {
   secrets?: SecretBox;
   /** Where log lines go; stdout when absent. Tests pass a stream to read them. */
   logStream?: DestinationStream;
+  /** Name resolution for webhook targets' SSRF checks; tests inject one. */
+  resolve?: Resolver;
 }
 
 /** A hop count becomes the function form (Fastify's types take no number): trust the nearest `hops` proxies. */
@@ -143,7 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const stopPurge = startPurge(database, clock, ttlMs, config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS * 1000, app.log);
   app.addHook('onClose', async () => stopPurge());
 
-  await app.register(swagger, swaggerOptions(PRODUCTS.flatMap((p) => p.tags)));
+  await app.register(swagger, swaggerOptions([...PRODUCTS.flatMap((p) => p.tags), ...WEBHOOK_TAGS]));
   const registry = installMetrics(app, database);
   installOperations(app, database, { registry, token: config.METRICS_TOKEN });
   installDocs(app);
@@ -159,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keysPerOrg: config.API_KEYS_PER_ORG,
   });
   const secrets = deps.secrets ?? secretBoxFor(config);
+  installWebhooks(app, { config, database, clock, withIdempotency, resolve: deps.resolve, secrets });
   for (const product of PRODUCTS) {
     const productDeps = { database, clock, settings: config, withIdempotency, secrets };
     product.routes(app, productDeps);

@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { type Static, Type } from 'typebox';
 import { ConfigError, choice, type Env, flag, integer, parseSettings, text } from './platform/kit/settings.ts';
 import { secretsKeySetting } from './platform/secrets/key-source.ts';
+import { parseSchedule } from './platform/webhooks/schedule.ts';
 import { PRODUCTS, type ProductSettings } from './products.ts';
 
 export { ConfigError } from './platform/kit/settings.ts';
@@ -134,6 +135,19 @@ export const PlatformSettings = Type.Object({
     'hours idempotency keys and their stored responses are kept (at least 24)',
   ),
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: integer(60, 1, 86_400, 'seconds between purges of expired idempotency keys'),
+  EVENT_RETENTION_DAYS: integer(30, 1, 3650, 'days events (and their delivery logs) are kept before being purged'),
+  WEBHOOK_TIMEOUT_SECONDS: integer(15, 1, 300, 'seconds one webhook delivery attempt may take, connecting included'),
+  WEBHOOK_RETRY_SCHEDULE: text(
+    '5s,5m,30m,2h,5h,10h,14h,20h,24h',
+    'waits before each retry of a failed delivery (units `ms`, `s`, `m`, `h`, `d`), each with ±20% jitter; after ' +
+      'the last the delivery is `failed`',
+    parseSchedule,
+  ),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(
+    false,
+    '`on` lets sandbox endpoints target loopback and private addresses (local development); never live ones',
+  ),
+  WEBHOOK_CONCURRENCY: integer(16, 1, 1000, 'webhook delivery attempts each process runs at once'),
 });
 
 export type Config = Static<typeof PlatformSettings> & ProductSettings;
@@ -150,12 +164,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     throw new ConfigError(
       'WEB_CONCURRENCY',
       'SQLite mode runs one server process; use a postgres:// DATABASE_URL for more',
-    );
-  }
-  if (config.SECRETS_KEY === '' && config.DATABASE_URL.startsWith('postgres')) {
-    throw new ConfigError(
-      'SECRETS_KEY',
-      'required with PostgreSQL: 32 random bytes in base64 (e.g. `openssl rand -base64 32`)',
     );
   }
   return config;

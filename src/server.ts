@@ -55,7 +55,9 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
     }, config.SHUTDOWN_GRACE_MS);
     // Whatever still hangs after that (a database that never answers its close), the process ends, with code 1.
     setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS + HARD_STOP_MARGIN_MS).unref();
-    await app.close();
+    // Delivery workers stop claiming at once; their attempts in flight finish (and are recorded) within the same
+    // grace period as the requests, and anything left is claimed again after restart when its lease ends.
+    await Promise.all([app.webhookDelivery.stop(config.SHUTDOWN_GRACE_MS), app.close()]);
     await database.close();
     release();
     clearTimeout(force);
@@ -67,6 +69,7 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.HOST, port: config.PORT });
+  app.webhookDelivery.start();
 }
 
 /** Consecutive start-up failures after which the supervisor stops re-forking and exits. */

@@ -7,6 +7,7 @@ import { apiKeyFromRow } from '../platform/keys/api-keys.view.ts';
 import { systemClock } from '../platform/kit/time.ts';
 import { secretBoxFor } from '../platform/secrets/key-source.ts';
 import { resealAll } from '../platform/secrets/rotate.ts';
+import { WEBHOOK_SECRET_COLUMN } from '../platform/webhooks/secret-box.ts';
 import { PRODUCTS } from '../products.ts';
 import { accountsCommand, CliUsageError, FINTECH_USAGE, ledgerVerify } from './fintech.ts';
 
@@ -65,7 +66,7 @@ async function keys(action: string | undefined, rest: string[], values: Values, 
 
 /** Re-seals every sealed column of every product under SECRETS_KEY; prints how many values changed, per column. */
 async function rotateSecrets(config: Config, database: Database): Promise<void> {
-  const columns = PRODUCTS.flatMap((p) => p.sealedColumns ?? []);
+  const columns = [...PRODUCTS.flatMap((p) => p.sealedColumns ?? []), WEBHOOK_SECRET_COLUMN];
   const counts = await resealAll(database, secretBoxFor(config), columns);
   process.stdout.write(`${JSON.stringify(counts)}\n`);
 }

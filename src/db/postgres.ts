@@ -36,10 +36,10 @@ export function openPostgres(url: string, options: DatabaseOptions): Database {
   });
   // An idle connection that dies must not take the process with it; the pool replaces it on next use.
   pool.on('error', (error) => options.onIdleError?.(error));
-  // The pool hears a client's 'error' only while it is idle. One that dies checked out (mid-query, mid-transaction)
-  // emitted it to nobody, which crashed the process (found by test/campaigns/outages.test.ts). Its query fails by
-  // itself (a 503), and the pool discards a client that is no longer queryable when it is released.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  // The pool hears a client's 'error' only while it is idle. One that dies checked out (mid-query, mid-transaction,
+  // or between a webhook worker's queries) emitted it to nobody, which crashed the process (found by
+  // test/campaigns/outages.test.ts). Its query fails by itself (a 503), and the pool discards it when released.
+  pool.on('connect', (client) => client.on('error', (error) => options.onIdleError?.(error)));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   const commits = listeners<CommitStats>();
   return {

@@ -7,6 +7,7 @@ import { ALL_MIGRATIONS } from '../../src/migrations.ts';
 import { createKeyForOrgName } from '../../src/platform/keys/api-keys.service.ts';
 import type { Mode } from '../../src/platform/keys/principal.ts';
 import { systemClock } from '../../src/platform/kit/time.ts';
+import type { Resolver } from '../../src/platform/webhooks/ssrf.ts';
 import { freshDatabase } from './database.ts';
 import { checkResponse } from './openapi.ts';
 
@@ -29,6 +30,14 @@ export const UNLIMITED = {
   RATE_LIMIT_SANDBOX: '1000000',
   AUTH_FAILURE_BURST: '1000000',
   SIGNUP_PER_HOUR: '1000000',
+  // Test receivers listen on 127.0.0.1; sandbox endpoints may target them.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on',
+};
+
+/** Tests never ask a DNS server: `localhost` is 127.0.0.1, and every other name fails to resolve. */
+export const loopbackOnly: Resolver = async (hostname) => {
+  if (hostname === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
+  throw new Error(`no test resolution for ${hostname}`);
 };
 
 /** A real listening server on a database of its own: a SQLite file in a temporary directory, or a PostgreSQL database. */
@@ -57,8 +66,9 @@ export async function startServer(
       done();
     },
   });
-  const app = await buildApp({ config, database, logStream, ...overrides });
+  const app = await buildApp({ config, database, logStream, resolve: loopbackOnly, ...overrides });
   await app.listen({ host: '127.0.0.1', port: 0 });
+  app.webhookDelivery.start();
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
   return {

@@ -53,6 +53,8 @@ type APIClient struct {
 
 	DocumentationAPI *DocumentationAPIService
 
+	EventsAPI *EventsAPIService
+
 	FintechAccountsAPI *FintechAccountsAPIService
 
 	FintechTransactionsAPI *FintechTransactionsAPIService
@@ -60,6 +62,8 @@ type APIClient struct {
 	FintechTransfersAPI *FintechTransfersAPIService
 
 	OperationsAPI *OperationsAPIService
+
+	WebhooksAPI *WebhooksAPIService
 }
 
 type service struct {
@@ -80,10 +84,12 @@ func NewAPIClient(cfg *Configuration) *APIClient {
 	// API Services
 	c.APIKeysAPI = (*APIKeysAPIService)(&c.common)
 	c.DocumentationAPI = (*DocumentationAPIService)(&c.common)
+	c.EventsAPI = (*EventsAPIService)(&c.common)
 	c.FintechAccountsAPI = (*FintechAccountsAPIService)(&c.common)
 	c.FintechTransactionsAPI = (*FintechTransactionsAPIService)(&c.common)
 	c.FintechTransfersAPI = (*FintechTransfersAPIService)(&c.common)
 	c.OperationsAPI = (*OperationsAPIService)(&c.common)
+	c.WebhooksAPI = (*WebhooksAPIService)(&c.common)
 
 	return c
 }

@@ -113,6 +113,16 @@ export const ERROR_CODES = {
     title: 'Currency mismatch',
     description: "The amount's currency is not the account's. `param` names the account that differs.",
   },
+  webhook_endpoint_limit_reached: {
+    status: 409,
+    title: 'Webhook endpoint limit reached',
+    description: 'The organisation already has 16 webhook endpoints of this mode. Delete one first.',
+  },
+  webhook_endpoint_disabled: {
+    status: 409,
+    title: 'Webhook endpoint disabled',
+    description: 'The webhook endpoint is disabled; enable it (`status: enabled`) before sending to it again.',
+  },
   body_too_large: { status: 413, title: 'Body too large', description: 'The body is over 64 KiB.' },
   media_type_unsupported: {
     status: 415,

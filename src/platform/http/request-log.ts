@@ -12,6 +12,8 @@ export const REDACT_PATHS = [
   '*.api_key',
   'ein',
   '*.ein',
+  'secret',
+  '*.secret',
   'kyb.ein',
   '*.kyb.ein',
 ];

@@ -58,14 +58,15 @@ export function listKeysOfOrg(db: Executor, orgId: string): Promise<ApiKeysTable
   return db.selectFrom('api_keys').selectAll().where('org_id', '=', orgId).orderBy('id', 'desc').execute();
 }
 
-/** Sets revoked_at once; a second revocation keeps the first time. */
-export async function revokeKey(db: Executor, id: string, at: string): Promise<void> {
-  await db
+/** Sets revoked_at once; a second revocation keeps the first time. True when this call revoked it. */
+export async function revokeKey(db: Executor, id: string, at: string): Promise<boolean> {
+  const result = await db
     .updateTable('api_keys')
     .set({ revoked_at: at })
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Active (unrevoked) keys of one org and mode. */

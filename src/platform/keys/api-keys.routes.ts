@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { requestOf } from '../events/emit.ts';
 import { ApiError } from '../http/errors.ts';
 import { ListQuery } from '../http/pagination.ts';
 import { type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
@@ -59,7 +60,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         throw new ApiError('permission_denied', 'Sandbox sign-up is switched off on this deployment.');
       const decision = await deps.limiter.take(`signup:${request.ip}`, deps.signupLimit);
       if (!decision.allowed) throw rateLimited(decision, 'Too many sign-ups from this address.');
-      return signUp(deps, request.body.name);
+      return signUp(deps, request.body.name, requestOf(request));
     },
   );
 
@@ -83,7 +84,8 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
       deps.withIdempotency(
         request,
         reply,
-        (trx) => createKeyForPrincipal(deps, trx, principalOf(request), request.body, deps.keysPerOrg),
+        (trx) =>
+          createKeyForPrincipal(deps, trx, principalOf(request), request.body, deps.keysPerOrg, requestOf(request)),
         { secretFields: ['key'] },
       ),
   );
@@ -141,7 +143,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
     (request, reply) =>
       deps
         .withIdempotency(request, reply, (trx) =>
-          revokeKeyForPrincipal(deps, trx, principalOf(request), request.params.id),
+          revokeKeyForPrincipal(deps, trx, principalOf(request), request.params.id, requestOf(request)),
         )
         .finally(() => deps.forgetKey(request.params.id)),
   );

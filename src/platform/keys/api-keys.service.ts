@@ -1,4 +1,5 @@
 import type { Database, Db, Trx } from '../../db/database.ts';
+import { type EventRequest, emitEvent } from '../events/emit.ts';
 import { ApiError } from '../http/errors.ts';
 import { type ListParams, listPage, type Page } from '../http/pagination.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
@@ -33,17 +34,18 @@ export function createKeyForOrgName(deps: KeysDeps, orgName: string, mode: Mode)
       org = { id: newId('org'), name: orgName, display_name: null, created_at: storedTime(deps.clock()) };
       await repo.insertOrg(trx, org);
     }
-    return insertNewKey(trx, deps.clock, org.id, mode);
+    return insertNewKey(trx, deps.clock, { orgId: org.id, mode }, null);
   });
 }
 
 async function insertNewKey(
   trx: Trx,
   clock: Clock,
-  orgId: string,
-  mode: Mode,
+  owner: { orgId: string; mode: Mode },
+  request: EventRequest | null,
   name: string | null = null,
 ): Promise<CreatedKey> {
+  const { orgId, mode } = owner;
   const key = generateKey(mode);
   const row: ApiKeysTable = {
     id: newId('key'),
@@ -57,6 +59,7 @@ async function insertNewKey(
     last_used_at: null,
   };
   await repo.insertKey(trx, row);
+  await emitEvent(trx, owner, 'api_key.created', apiKeyFromRow(row), request, { at: new Date(row.created_at) });
   return { row, key };
 }
 
@@ -64,6 +67,7 @@ async function insertNewKey(
 export function signUp(
   deps: KeysDeps,
   displayName: string | undefined,
+  request: EventRequest | null,
 ): Promise<{ org_id: string; api_key: NewApiKey }> {
   const name = displayName === undefined ? undefined : cleanText(displayName, 100);
   if (name === null) {
@@ -72,7 +76,7 @@ export function signUp(
   return deps.write(async (trx) => {
     const id = newId('org');
     await repo.insertOrg(trx, { id, name: id, display_name: name ?? null, created_at: storedTime(deps.clock()) });
-    const { row, key } = await insertNewKey(trx, deps.clock, id, 'sandbox');
+    const { row, key } = await insertNewKey(trx, deps.clock, { orgId: id, mode: 'sandbox' }, request);
     return { org_id: id, api_key: newApiKeyFromRow(row, key) };
   });
 }
@@ -87,6 +91,7 @@ export async function createKeyForPrincipal(
   owner: Principal,
   body: ApiKeyCreateBody,
   keysPerOrg: number,
+  request: EventRequest | null = null,
 ): Promise<NewApiKey> {
   const mode = body.mode ?? owner.mode;
   if (owner.mode === 'sandbox' && mode === 'live') {
@@ -104,7 +109,7 @@ export async function createKeyForPrincipal(
       `This organisation already has ${keysPerOrg} active ${mode} keys; revoke one you no longer use first.`,
     );
   }
-  const { row, key } = await insertNewKey(trx, deps.clock, owner.orgId, mode, name);
+  const { row, key } = await insertNewKey(trx, deps.clock, { orgId: owner.orgId, mode }, request, name);
   return newApiKeyFromRow(row, key);
 }
 
@@ -136,7 +141,13 @@ export async function retrieveKeyForPrincipal(deps: KeysDeps, owner: Principal, 
  * Revokes one of the caller's keys; harmless when already revoked. The org's last active key of a mode is
  * refused (a sandbox org would be locked out for good); the operator CLI (revokeKeyById) can still revoke it.
  */
-export async function revokeKeyForPrincipal(deps: KeysDeps, trx: Trx, owner: Principal, id: string): Promise<ApiKey> {
+export async function revokeKeyForPrincipal(
+  deps: KeysDeps,
+  trx: Trx,
+  owner: Principal,
+  id: string,
+  request: EventRequest | null = null,
+): Promise<ApiKey> {
   const row = await keyOfOwner(trx, owner, id);
   await repo.lockOrg(trx, row.org_id);
   const current = (await repo.findKeyById(trx, row.id))!;
@@ -146,8 +157,18 @@ export async function revokeKeyForPrincipal(deps: KeysDeps, trx: Trx, owner: Pri
       `This is the organisation's last active ${row.mode} key; create another key before revoking it.`,
     );
   }
-  await repo.revokeKey(trx, row.id, storedTime(deps.clock()));
-  return apiKeyFromRow((await repo.findKeyById(trx, row.id))!);
+  return revokeAndEmit(trx, deps.clock, row.id, request);
+}
+
+/** Revokes once, with its `api_key.revoked` event; a second revocation changes nothing and emits nothing. */
+async function revokeAndEmit(trx: Trx, clock: Clock, id: string, request: EventRequest | null): Promise<ApiKey> {
+  const now = clock();
+  const revoked = await repo.revokeKey(trx, id, storedTime(now));
+  const row = (await repo.findKeyById(trx, id))!;
+  const key = apiKeyFromRow(row);
+  if (revoked)
+    await emitEvent(trx, { orgId: row.org_id, mode: row.mode }, 'api_key.revoked', key, request, { at: now });
+  return key;
 }
 
 export async function listKeysForOrgName(deps: KeysDeps, orgName: string): Promise<ApiKeysTable[] | null> {
@@ -158,7 +179,8 @@ export async function listKeysForOrgName(deps: KeysDeps, orgName: string): Promi
 /** Revokes a key by id; harmless when already revoked. Null when no such key exists. */
 export async function revokeKeyById(deps: KeysDeps, keyId: string): Promise<ApiKeysTable | null> {
   return deps.write(async (trx) => {
-    await repo.revokeKey(trx, keyId, storedTime(deps.clock()));
+    if ((await repo.findKeyById(trx, keyId)) === undefined) return null;
+    await revokeAndEmit(trx, deps.clock, keyId, null);
     return (await repo.findKeyById(trx, keyId)) ?? null;
   });
 }

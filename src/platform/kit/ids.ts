@@ -53,3 +53,11 @@ export function isIdOf(prefix: string, value: string): boolean {
     /^[0-9A-HJKMNP-TV-Z]{26}$/.test(value.slice(prefix.length + 1))
   );
 }
+
+/**
+ * A 404 detail that echoes the id only when it has the shape of one of `prefix`: a secret pasted where an id goes
+ * (`whsec_…`, `sk_live_…`) is never repeated back or logged with the error.
+ */
+export function notFoundDetail(what: string, prefix: string, id: string): string {
+  return isIdOf(prefix, id) ? `${what}: ${id}` : `${what} with this id.`;
+}

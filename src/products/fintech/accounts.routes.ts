@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { requestOf } from '../../platform/events/emit.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { principalOf } from '../../platform/keys/auth.ts';
 import {
@@ -37,7 +38,9 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { with
       },
     },
     (request, reply) =>
-      deps.withIdempotency(request, reply, (trx) => createAccount(deps, trx, principalOf(request), request.body)),
+      deps.withIdempotency(request, reply, (trx) =>
+        createAccount(deps, trx, principalOf(request), request.body, requestOf(request)),
+      ),
   );
 
   r.get(

@@ -1,4 +1,5 @@
 import type { Db, Trx } from '../../db/database.ts';
+import { type EventRequest, emitEvent } from '../../platform/events/emit.ts';
 import { ApiError, type ErrorItem } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
@@ -85,6 +86,7 @@ export async function createAccount(
   trx: Trx,
   owner: Principal,
   body: AccountCreateBody,
+  request: EventRequest | null,
 ): Promise<Account> {
   const problems = checkCreate(deps, body);
   if (problems.length > 0) throw ApiError.fromItems(problems as [ErrorItem, ...ErrorItem[]]);
@@ -109,7 +111,9 @@ export async function createAccount(
     created_at: storedTime(now),
   };
   await repo.insertAccount(trx, row);
-  return accountFromRow({ ...row, balance: 0 });
+  const account = accountFromRow({ ...row, balance: 0 });
+  await emitEvent(trx, owner, 'fintech.account.created', account, request, { at: now });
+  return account;
 }
 
 export async function retrieveAccount(deps: AccountsDeps, owner: Principal, id: string): Promise<Account> {

@@ -20,10 +20,12 @@ __version__ = "0.1.0"
 __all__ = [
     "APIKeysApi",
     "DocumentationApi",
+    "EventsApi",
     "FintechAccountsApi",
     "FintechTransactionsApi",
     "FintechTransfersApi",
     "OperationsApi",
+    "WebhooksApi",
     "ApiResponse",
     "ApiClient",
     "Configuration",
@@ -46,12 +48,19 @@ __all__ = [
     "CreateAccountRequestKyb",
     "CreateApiKeyRequest",
     "CreateTransferRequest",
+    "CreateWebhookEndpointRequest",
+    "DeletedWebhookEndpoint",
+    "Event",
+    "EventData",
+    "EventList",
+    "EventRequest",
     "FreezeAccountRequest",
     "GetHealthResponse",
     "GetReadinessResponse",
     "NewApiKey",
     "Problem",
     "ProblemErrorsItem",
+    "RotateWebhookEndpointSecretRequest",
     "SandboxSignup",
     "SandboxSignupRequest",
     "SimulateDepositRequest",
@@ -61,15 +70,24 @@ __all__ = [
     "TransactionSource",
     "Transfer",
     "TransferList",
+    "UpdateWebhookEndpointRequest",
+    "WebhookDelivery",
+    "WebhookDeliveryAttemptsItem",
+    "WebhookDeliveryList",
+    "WebhookEndpoint",
+    "WebhookEndpointList",
+    "WebhookEndpointWithSecret",
 ]
 
 # import apis into sdk package
 from plinth_generated.api.api_keys_api import APIKeysApi as APIKeysApi
 from plinth_generated.api.documentation_api import DocumentationApi as DocumentationApi
+from plinth_generated.api.events_api import EventsApi as EventsApi
 from plinth_generated.api.fintech_accounts_api import FintechAccountsApi as FintechAccountsApi
 from plinth_generated.api.fintech_transactions_api import FintechTransactionsApi as FintechTransactionsApi
 from plinth_generated.api.fintech_transfers_api import FintechTransfersApi as FintechTransfersApi
 from plinth_generated.api.operations_api import OperationsApi as OperationsApi
+from plinth_generated.api.webhooks_api import WebhooksApi as WebhooksApi
 
 # import ApiClient
 from plinth_generated.api_response import ApiResponse as ApiResponse
@@ -96,12 +114,19 @@ from plinth_generated.models.create_account_request import CreateAccountRequest 
 from plinth_generated.models.create_account_request_kyb import CreateAccountRequestKyb as CreateAccountRequestKyb
 from plinth_generated.models.create_api_key_request import CreateApiKeyRequest as CreateApiKeyRequest
 from plinth_generated.models.create_transfer_request import CreateTransferRequest as CreateTransferRequest
+from plinth_generated.models.create_webhook_endpoint_request import CreateWebhookEndpointRequest as CreateWebhookEndpointRequest
+from plinth_generated.models.deleted_webhook_endpoint import DeletedWebhookEndpoint as DeletedWebhookEndpoint
+from plinth_generated.models.event import Event as Event
+from plinth_generated.models.event_data import EventData as EventData
+from plinth_generated.models.event_list import EventList as EventList
+from plinth_generated.models.event_request import EventRequest as EventRequest
 from plinth_generated.models.freeze_account_request import FreezeAccountRequest as FreezeAccountRequest
 from plinth_generated.models.get_health_response import GetHealthResponse as GetHealthResponse
 from plinth_generated.models.get_readiness_response import GetReadinessResponse as GetReadinessResponse
 from plinth_generated.models.new_api_key import NewApiKey as NewApiKey
 from plinth_generated.models.problem import Problem as Problem
 from plinth_generated.models.problem_errors_item import ProblemErrorsItem as ProblemErrorsItem
+from plinth_generated.models.rotate_webhook_endpoint_secret_request import RotateWebhookEndpointSecretRequest as RotateWebhookEndpointSecretRequest
 from plinth_generated.models.sandbox_signup import SandboxSignup as SandboxSignup
 from plinth_generated.models.sandbox_signup_request import SandboxSignupRequest as SandboxSignupRequest
 from plinth_generated.models.simulate_deposit_request import SimulateDepositRequest as SimulateDepositRequest
@@ -111,4 +136,11 @@ from plinth_generated.models.transaction_list import TransactionList as Transact
 from plinth_generated.models.transaction_source import TransactionSource as TransactionSource
 from plinth_generated.models.transfer import Transfer as Transfer
 from plinth_generated.models.transfer_list import TransferList as TransferList
+from plinth_generated.models.update_webhook_endpoint_request import UpdateWebhookEndpointRequest as UpdateWebhookEndpointRequest
+from plinth_generated.models.webhook_delivery import WebhookDelivery as WebhookDelivery
+from plinth_generated.models.webhook_delivery_attempts_item import WebhookDeliveryAttemptsItem as WebhookDeliveryAttemptsItem
+from plinth_generated.models.webhook_delivery_list import WebhookDeliveryList as WebhookDeliveryList
+from plinth_generated.models.webhook_endpoint import WebhookEndpoint as WebhookEndpoint
+from plinth_generated.models.webhook_endpoint_list import WebhookEndpointList as WebhookEndpointList
+from plinth_generated.models.webhook_endpoint_with_secret import WebhookEndpointWithSecret as WebhookEndpointWithSecret
 

@@ -2,7 +2,9 @@
 /* eslint-disable */
 export * from './APIKeysApi.js';
 export * from './DocumentationApi.js';
+export * from './EventsApi.js';
 export * from './FintechAccountsApi.js';
 export * from './FintechTransactionsApi.js';
 export * from './FintechTransfersApi.js';
 export * from './OperationsApi.js';
+export * from './WebhooksApi.js';

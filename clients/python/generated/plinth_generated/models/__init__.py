@@ -26,12 +26,19 @@ from plinth_generated.models.create_account_request import CreateAccountRequest
 from plinth_generated.models.create_account_request_kyb import CreateAccountRequestKyb
 from plinth_generated.models.create_api_key_request import CreateApiKeyRequest
 from plinth_generated.models.create_transfer_request import CreateTransferRequest
+from plinth_generated.models.create_webhook_endpoint_request import CreateWebhookEndpointRequest
+from plinth_generated.models.deleted_webhook_endpoint import DeletedWebhookEndpoint
+from plinth_generated.models.event import Event
+from plinth_generated.models.event_data import EventData
+from plinth_generated.models.event_list import EventList
+from plinth_generated.models.event_request import EventRequest
 from plinth_generated.models.freeze_account_request import FreezeAccountRequest
 from plinth_generated.models.get_health_response import GetHealthResponse
 from plinth_generated.models.get_readiness_response import GetReadinessResponse
 from plinth_generated.models.new_api_key import NewApiKey
 from plinth_generated.models.problem import Problem
 from plinth_generated.models.problem_errors_item import ProblemErrorsItem
+from plinth_generated.models.rotate_webhook_endpoint_secret_request import RotateWebhookEndpointSecretRequest
 from plinth_generated.models.sandbox_signup import SandboxSignup
 from plinth_generated.models.sandbox_signup_request import SandboxSignupRequest
 from plinth_generated.models.simulate_deposit_request import SimulateDepositRequest
@@ -41,4 +48,11 @@ from plinth_generated.models.transaction_list import TransactionList
 from plinth_generated.models.transaction_source import TransactionSource
 from plinth_generated.models.transfer import Transfer
 from plinth_generated.models.transfer_list import TransferList
+from plinth_generated.models.update_webhook_endpoint_request import UpdateWebhookEndpointRequest
+from plinth_generated.models.webhook_delivery import WebhookDelivery
+from plinth_generated.models.webhook_delivery_attempts_item import WebhookDeliveryAttemptsItem
+from plinth_generated.models.webhook_delivery_list import WebhookDeliveryList
+from plinth_generated.models.webhook_endpoint import WebhookEndpoint
+from plinth_generated.models.webhook_endpoint_list import WebhookEndpointList
+from plinth_generated.models.webhook_endpoint_with_secret import WebhookEndpointWithSecret
 

@@ -122,9 +122,11 @@ impl From<&str> for ContentType {
 
 pub mod api_keys_api;
 pub mod documentation_api;
+pub mod events_api;
 pub mod fintech_accounts_api;
 pub mod fintech_transactions_api;
 pub mod fintech_transfers_api;
 pub mod operations_api;
+pub mod webhooks_api;
 
 pub mod configuration;

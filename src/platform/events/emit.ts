@@ -1,0 +1,96 @@
+import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { Trx } from '../../db/database.ts';
+import type { Mode } from '../keys/principal.ts';
+import { newId } from '../kit/ids.ts';
+import { apiTime, storedTime } from '../kit/time.ts';
+import { fanOut } from '../webhooks/fan-out.ts';
+import type { EventType } from './events.schema.ts';
+import type { EventsTable } from './tables.ts';
+
+/** Whose event it is: an API principal fits, and so does an operator's `{ orgId, mode }`. */
+export interface EventOwner {
+  orgId: string;
+  mode: Mode;
+}
+
+/** The API request that caused an event (CONTRACT §11); null for the operator CLI and background work. */
+export interface EventRequest {
+  id: string;
+  idempotency_key: string | null;
+}
+
+export function requestOf(request: FastifyRequest): EventRequest {
+  const key = request.headers['idempotency-key'];
+  return { id: String(request.id), idempotency_key: typeof key === 'string' ? key : null };
+}
+
+/**
+ * The next sequence number of the owner's events, drawn inside the caller's write. The counter row is updated in
+ * the same transaction as the event: a rolled-back write gives its number back (no gaps), and on PostgreSQL the
+ * row lock, held until commit, makes the next write of the same org and mode wait, so numbers commit in order.
+ * On SQLite the group commit runs one write at a time.
+ */
+async function nextSequence(trx: Trx, owner: EventOwner): Promise<number> {
+  const row = await trx
+    .insertInto('event_sequences')
+    .values({ org_id: owner.orgId, mode: owner.mode, last_sequence: 1 })
+    .onConflict((c) =>
+      c.columns(['org_id', 'mode']).doUpdateSet({ last_sequence: sql`event_sequences.last_sequence + 1` }),
+    )
+    .returning('last_sequence')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_sequence);
+}
+
+export interface EmitOptions {
+  /** When the change happened; defaults to now. */
+  at?: Date;
+  /** Deliver to this endpoint only, whatever it subscribes to (`webhook_endpoint.test`). */
+  onlyEndpoint?: string;
+}
+
+/**
+ * Records an event in the caller's write (the transactional outbox) and a pending delivery for every enabled
+ * endpoint of the owner that subscribes to its type. Call it inside the same `trx` as the change it reports, so
+ * that there is no change without its event and no event without its change:
+ *
+ *   await emitEvent(trx, principal, 'fintech.account.frozen', accountFromRow(row), request);
+ *
+ * The body's bytes are fixed here; every delivery and every retry sends exactly them.
+ */
+export async function emitEvent(
+  trx: Trx,
+  owner: EventOwner,
+  type: EventType,
+  object: object,
+  request: EventRequest | null,
+  options: EmitOptions = {},
+): Promise<EventsTable> {
+  const at = options.at ?? new Date();
+  const sequence = await nextSequence(trx, owner);
+  const id = newId('evt', at.getTime());
+  const livemode = owner.mode === 'live';
+  const event = {
+    id,
+    object: 'event',
+    type,
+    sequence,
+    data: { object },
+    request,
+    livemode,
+    created_at: apiTime(at.toISOString()),
+  };
+  const row: EventsTable = {
+    id,
+    org_id: owner.orgId,
+    mode: owner.mode,
+    type,
+    sequence,
+    body: JSON.stringify(event),
+    created_at: storedTime(at),
+  };
+  await trx.insertInto('events').values(row).execute();
+  await fanOut(trx, row, at, options.onlyEndpoint);
+  return row;
+}

@@ -1,0 +1,54 @@
+import type { Db, Trx } from '../../db/database.ts';
+import type { Cursor } from '../../db/keyset.ts';
+import type { EventOwner } from './emit.ts';
+import type { EventsTable } from './tables.ts';
+
+type Executor = Db | Trx;
+
+export function findEvent(db: Executor, owner: EventOwner, id: string): Promise<EventsTable | undefined> {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('id', '=', id)
+    .where('org_id', '=', owner.orgId)
+    .where('mode', '=', owner.mode)
+    .executeTakeFirst();
+}
+
+/**
+ * One page of the owner's events in sequence order (newest first when walking older): the sequence, not the id, is
+ * commit order, so a page boundary can never skip an event that committed later with a smaller id.
+ */
+export async function pageEvents(
+  db: Executor,
+  owner: EventOwner,
+  type: string | undefined,
+  take: number,
+  cursor: Cursor | undefined,
+): Promise<EventsTable[]> {
+  let query = db.selectFrom('events').selectAll().where('org_id', '=', owner.orgId).where('mode', '=', owner.mode);
+  if (type !== undefined) query = query.where('type', '=', type);
+  const at = cursor === undefined ? undefined : await findEvent(db, owner, cursor.id);
+  if (at === undefined || cursor === undefined || cursor.older) {
+    if (at !== undefined) query = query.where('sequence', '<', at.sequence);
+    return query.orderBy('sequence', 'desc').limit(take).execute();
+  }
+  return query.where('sequence', '>', at.sequence).orderBy('sequence', 'asc').limit(take).execute();
+}
+
+/** Deletes up to `batch` events created before `cutoff`, with their deliveries; returns how many events went. */
+export async function deleteEventsBefore(trx: Trx, cutoff: string, batch: number): Promise<number> {
+  const ids = (
+    await trx
+      .selectFrom('events')
+      .select('id')
+      .where('created_at', '<', cutoff)
+      .orderBy('created_at')
+      .limit(batch)
+      .execute()
+  ).map((r) => r.id);
+  if (ids.length === 0) return 0;
+  await trx.deleteFrom('webhook_deliveries').where('event_id', 'in', ids).execute();
+  await trx.deleteFrom('events').where('id', 'in', ids).execute();
+  return ids.length;
+}

@@ -1,0 +1,106 @@
+import { type Static, Type } from 'typebox';
+import { ListQuery } from '../http/pagination.ts';
+import { Ref, StringEnum } from '../kit/schema.ts';
+import { API_TIME_PATTERN } from '../kit/time.ts';
+
+/** Every event type (CONTRACT §11). The ledger's types are listed before it emits them; the list grows. */
+export const EVENT_TYPES = [
+  'fintech.account.created',
+  'fintech.account.frozen',
+  'fintech.account.unfrozen',
+  'fintech.account.closed',
+  'fintech.transfer.created',
+  'fintech.transaction.created',
+  'api_key.created',
+  'api_key.revoked',
+  'webhook_endpoint.test',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const EventTypeSchema = StringEnum(EVENT_TYPES, {
+  description: 'What happened. The list grows: accept types you do not know.',
+});
+
+export const EVENT_ID_PATTERN = '^evt_[0-9A-Z]{26}$';
+
+export const Event = Type.Object(
+  {
+    id: Type.String({
+      pattern: EVENT_ID_PATTERN,
+      description: 'The event id; also the `webhook-id` of its deliveries.',
+    }),
+    object: Type.Literal('event'),
+    type: EventTypeSchema,
+    sequence: Type.Integer({
+      minimum: 1,
+      description: 'Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps.',
+    }),
+    data: Type.Object(
+      {
+        object: Type.Object(
+          {},
+          { additionalProperties: true, description: 'The resource after the change, as its own API returns it.' },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    request: Type.Unsafe<{ id: string; idempotency_key: string | null } | null>({
+      type: ['object', 'null'],
+      properties: {
+        id: { type: 'string', pattern: '^req_[0-9A-Z]{26}$' },
+        idempotency_key: { type: ['string', 'null'] },
+      },
+      required: ['id', 'idempotency_key'],
+      additionalProperties: false,
+      description: 'The API request that caused it; `null` for the operator CLI and background work.',
+    }),
+    livemode: Type.Boolean(),
+    created_at: Type.String({ pattern: API_TIME_PATTERN }),
+  },
+  {
+    $id: 'Event',
+    additionalProperties: false,
+    description: 'Something that happened to a resource of the organisation.',
+    examples: [
+      {
+        id: 'evt_01KAPQ9R3W4X5Y6Z7A8B9C0D1E',
+        object: 'event',
+        type: 'fintech.account.created',
+        sequence: 42,
+        data: {
+          object: {
+            id: 'acct_01KAPQ9R3V2W3X4Y5Z6A7B8C9D',
+            object: 'fintech.account',
+            type: 'business',
+            country: 'US',
+            status: 'active',
+            available_balance: { amount: 0, currency: 'USD' },
+            kyb: null,
+            livemode: false,
+            created_at: '2026-11-22T11:30Z',
+          },
+        },
+        request: { id: 'req_01KAPQ9R3T1V2W3X4Y5Z6A7B8C', idempotency_key: 'b1946ac9-2c2b-4f5e-9d0e-1a2b3c4d5e6f' },
+        livemode: false,
+        created_at: '2026-11-22T11:30Z',
+      },
+    ],
+  },
+);
+export type Event = Static<typeof Event>;
+
+export const EventList = Type.Object(
+  { object: Type.Literal('list'), data: Type.Array(Ref<Event>('Event')), has_more: Type.Boolean() },
+  { $id: 'EventList', additionalProperties: false, description: 'One page of events, newest first.' },
+);
+
+export const EventListQuery = Type.Object(
+  { ...ListQuery('event').properties, type: Type.Optional(EventTypeSchema) },
+  { additionalProperties: false },
+);
+export type EventListQuery = Static<typeof EventListQuery>;
+
+export const EventIdParams = Type.Object(
+  { id: Type.String({ description: 'An event id, `evt_…`.' }) },
+  { additionalProperties: false },
+);

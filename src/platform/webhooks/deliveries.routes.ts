@@ -1,0 +1,42 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { WithIdempotency } from '../idempotency/idempotency.ts';
+import { principalOf } from '../keys/auth.ts';
+import { Ref } from '../kit/schema.ts';
+import type { Clock } from '../kit/time.ts';
+import { DeliveryIdParams, WebhookDelivery, WebhookDeliveryList } from './deliveries.schema.ts';
+import { retryDelivery } from './deliveries.service.ts';
+
+/** Replay (CONTRACT §12): one attempt now, outside the schedule. */
+export function deliveriesRoutes(
+  app: FastifyInstance,
+  deps: { clock: Clock; withIdempotency: WithIdempotency; poke: () => void },
+): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  app.addSchema(WebhookDelivery);
+  app.addSchema(WebhookDeliveryList);
+
+  r.post(
+    '/v1/webhook_deliveries/:id/retry',
+    {
+      schema: {
+        operationId: 'retryWebhookDelivery',
+        tags: ['Webhooks'],
+        summary: 'Retry a delivery now',
+        description:
+          'One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, ' +
+          'succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.',
+        'x-body-optional': true,
+        'x-problems': ['webhook_endpoint_disabled'],
+        params: DeliveryIdParams,
+        body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.' }),
+        response: { 200: Ref<WebhookDelivery>('WebhookDelivery') },
+      },
+    },
+    (request, reply) =>
+      deps
+        .withIdempotency(request, reply, (trx) => retryDelivery(deps, trx, principalOf(request), request.params.id))
+        .finally(deps.poke),
+  );
+}

@@ -1,0 +1,80 @@
+import type { Db, Trx } from '../../db/database.ts';
+import type { EventOwner } from '../events/emit.ts';
+import { findEventOrThrow } from '../events/events.service.ts';
+import { ApiError } from '../http/errors.ts';
+import { type ListParams, listPage } from '../http/pagination.ts';
+import type { Principal } from '../keys/principal.ts';
+import { isIdOf, notFoundDetail } from '../kit/ids.ts';
+import { apiTime, type Clock, storedTime } from '../kit/time.ts';
+import * as repo from './deliveries.repository.ts';
+import type { WebhookDelivery } from './deliveries.schema.ts';
+import { findEndpointById } from './endpoints.repository.ts';
+import { findEndpointOrThrow } from './endpoints.service.ts';
+import type { StoredAttempt } from './record.ts';
+import type { WebhookDeliveriesTable } from './tables.ts';
+
+export function deliveryFromRow(row: WebhookDeliveriesTable): WebhookDelivery {
+  return {
+    id: row.id,
+    object: 'webhook_delivery',
+    endpoint_id: row.endpoint_id,
+    event_id: row.event_id,
+    status: row.status,
+    attempts: (JSON.parse(row.attempts) as StoredAttempt[]).map((a) => ({
+      ...a,
+      attempted_at: apiTime(a.attempted_at),
+    })),
+    next_attempt_at: row.next_attempt_at === null ? null : apiTime(row.next_attempt_at),
+    created_at: apiTime(row.created_at),
+  };
+}
+
+async function page(
+  db: Db,
+  owner: EventOwner,
+  by: Parameters<typeof repo.pageDeliveries>[1],
+  params: ListParams & { status?: string },
+) {
+  const result = await listPage(
+    params,
+    async (id) => isIdOf('whd', id) && (await repo.findDelivery(db, owner, id)) !== undefined,
+    (take, cursor) => repo.pageDeliveries(db, by, params.status, take, cursor),
+  );
+  return { object: 'list' as const, data: result.rows.map(deliveryFromRow), has_more: result.hasMore };
+}
+
+export async function listEndpointDeliveries(
+  db: Db,
+  owner: Principal,
+  id: string,
+  params: ListParams & { status?: string },
+) {
+  const endpoint = await findEndpointOrThrow(db, owner, id);
+  return page(db, owner, { endpointId: endpoint.id }, params);
+}
+
+export async function listEventDeliveries(db: Db, owner: Principal, id: string, params: ListParams) {
+  const event = await findEventOrThrow(db, owner, id);
+  return page(db, owner, { eventId: event.id }, params);
+}
+
+/** One more attempt, due now and outside the schedule (it does not use up a scheduled retry). */
+export async function retryDelivery(
+  deps: { clock: Clock },
+  trx: Trx,
+  owner: Principal,
+  id: string,
+): Promise<WebhookDelivery> {
+  const row = isIdOf('whd', id) ? await repo.findDelivery(trx, owner, id) : undefined;
+  if (row === undefined)
+    throw new ApiError('resource_not_found', notFoundDetail('No such webhook delivery', 'whd', id), { param: 'id' });
+  const endpoint = await findEndpointById(trx, row.endpoint_id);
+  if (endpoint?.status !== 'enabled') {
+    throw new ApiError('webhook_endpoint_disabled', `The endpoint ${row.endpoint_id} is disabled; enable it first.`, {
+      param: 'id',
+    });
+  }
+  const changes = { status: 'pending' as const, manual: 1, next_attempt_at: storedTime(deps.clock()), claim: null };
+  await repo.updateDelivery(trx, row.id, changes);
+  return deliveryFromRow({ ...row, ...changes });
+}

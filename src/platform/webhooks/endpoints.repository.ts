@@ -1,0 +1,76 @@
+import type { Db, Trx } from '../../db/database.ts';
+import { type Cursor, pageOf } from '../../db/keyset.ts';
+import type { EventOwner } from '../events/emit.ts';
+import type { WebhookEndpointsTable } from './tables.ts';
+
+type Executor = Db | Trx;
+
+export function findEndpoint(db: Executor, owner: EventOwner, id: string): Promise<WebhookEndpointsTable | undefined> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', id)
+    .where('org_id', '=', owner.orgId)
+    .where('mode', '=', owner.mode)
+    .executeTakeFirst();
+}
+
+export function findEndpointById(db: Executor, id: string): Promise<WebhookEndpointsTable | undefined> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countEndpoints(db: Executor, owner: EventOwner): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', '=', owner.orgId)
+    .where('mode', '=', owner.mode)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertEndpoint(trx: Trx, row: WebhookEndpointsTable): Promise<void> {
+  await trx.insertInto('webhook_endpoints').values(row).execute();
+}
+
+export async function updateEndpoint(trx: Trx, id: string, changes: Partial<WebhookEndpointsTable>): Promise<void> {
+  await trx.updateTable('webhook_endpoints').set(changes).where('id', '=', id).execute();
+}
+
+/** A success ends a run of failures; a statement that changes no row when there was none (the usual case). */
+export async function clearFailing(trx: Trx, id: string): Promise<void> {
+  await trx
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: null })
+    .where('id', '=', id)
+    .where('failing_since', 'is not', null)
+    .execute();
+}
+
+export async function deleteEndpoint(trx: Trx, id: string): Promise<void> {
+  await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+  await trx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+}
+
+export function pageEndpoints(
+  db: Executor,
+  owner: EventOwner,
+  take: number,
+  cursor: Cursor | undefined,
+): Promise<WebhookEndpointsTable[]> {
+  return pageOf(
+    db.selectFrom('webhook_endpoints').selectAll().where('org_id', '=', owner.orgId).where('mode', '=', owner.mode),
+    take,
+    cursor,
+  ).execute();
+}
+
+/** A disabled endpoint gets nothing more: its pending deliveries fail now (a retry can replay them later). */
+export async function failPendingDeliveries(trx: Trx, endpointId: string): Promise<void> {
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', next_attempt_at: null, claim: null, manual: 0 })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
+}

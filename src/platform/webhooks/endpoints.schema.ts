@@ -1,0 +1,148 @@
+import { type Static, Type } from 'typebox';
+import { EVENT_TYPES } from '../events/events.schema.ts';
+import { StringEnum } from '../kit/schema.ts';
+import { API_TIME_PATTERN } from '../kit/time.ts';
+
+export const ENDPOINT_ID_PATTERN = '^we_[0-9A-Z]{26}$';
+export const SECRET_PATTERN = '^whsec_[A-Za-z0-9+/]{43}=$';
+
+const EnabledEvents = Type.Array(StringEnum(['*', ...EVENT_TYPES]), {
+  minItems: 1,
+  maxItems: 32,
+  uniqueItems: true,
+  description: 'The event types to send, or `["*"]` for all (types added later included).',
+  examples: [['*'], ['fintech.account.created', 'api_key.revoked']],
+});
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description:
+    'Where to POST events: `https` (live endpoints must use it), on a host that is and resolves to a public address.',
+  examples: ['https://hooks.example.com/plinth'],
+});
+const Description = Type.Unsafe<string | null>({
+  type: ['string', 'null'],
+  maxLength: 500,
+  description: 'A note for people, up to 500 characters.',
+});
+
+const endpointProperties = {
+  id: Type.String({ pattern: ENDPOINT_ID_PATTERN }),
+  object: Type.Literal('webhook_endpoint'),
+  url: Type.String(),
+  enabled_events: Type.Array(Type.String()),
+  description: Description,
+  status: StringEnum(['enabled', 'disabled'], { description: 'Open: accept values you do not know.' }),
+  disabled_reason: Type.Unsafe<'manual' | 'gone' | 'failing' | null>({
+    type: ['string', 'null'],
+    enum: ['manual', 'gone', 'failing', null],
+    description:
+      '`manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days).',
+  }),
+  livemode: Type.Boolean(),
+  created_at: Type.String({ pattern: API_TIME_PATTERN }),
+};
+const example = {
+  id: 'we_01KAPQ9R3W4X5Y6Z7A8B9C0D1E',
+  object: 'webhook_endpoint',
+  url: 'https://hooks.example.com/plinth',
+  enabled_events: ['*'],
+  description: 'Production receiver',
+  status: 'enabled',
+  disabled_reason: null,
+  livemode: false,
+  created_at: '2026-11-22T11:30Z',
+};
+
+export const WebhookEndpoint = Type.Object(endpointProperties, {
+  $id: 'WebhookEndpoint',
+  additionalProperties: false,
+  description: 'Where events are sent, signed (Standard Webhooks). Never shows its secret.',
+  examples: [example],
+});
+export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
+
+export const WebhookEndpointWithSecret = Type.Object(
+  {
+    ...endpointProperties,
+    secret: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      pattern: SECRET_PATTERN,
+      description:
+        'The signing secret, `whsec_` + base64 of 32 random bytes; shown only in the answers of create and ' +
+        'rotate_secret. `null` on an idempotent replay (`Idempotent-Replayed: true`): it is never stored in the clear.',
+    }),
+  },
+  {
+    $id: 'WebhookEndpointWithSecret',
+    additionalProperties: false,
+    description: 'A webhook endpoint with its signing secret, shown this once.',
+    examples: [{ ...example, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw9wL1aFkAjH8=' }],
+  },
+);
+export type WebhookEndpointWithSecret = Static<typeof WebhookEndpointWithSecret>;
+
+export const WebhookEndpointList = Type.Object(
+  {
+    object: Type.Literal('list'),
+    data: Type.Array(Type.Unsafe<WebhookEndpoint>(Type.Ref('WebhookEndpoint'))),
+    has_more: Type.Boolean(),
+  },
+  { $id: 'WebhookEndpointList', additionalProperties: false, description: 'One page of endpoints, newest first.' },
+);
+
+export const DeletedWebhookEndpoint = Type.Object(
+  {
+    id: Type.String({ pattern: ENDPOINT_ID_PATTERN }),
+    object: Type.Literal('webhook_endpoint'),
+    deleted: Type.Literal(true),
+  },
+  {
+    $id: 'DeletedWebhookEndpoint',
+    additionalProperties: false,
+    description: 'The endpoint is gone, with its deliveries.',
+  },
+);
+
+export const EndpointCreateBody = Type.Object(
+  { url: Url, enabled_events: EnabledEvents, description: Type.Optional(Description) },
+  {
+    additionalProperties: false,
+    examples: [{ url: 'https://hooks.example.com/plinth', enabled_events: ['*'], description: 'Production receiver' }],
+  },
+);
+export type EndpointCreateBody = Static<typeof EndpointCreateBody>;
+
+export const EndpointUpdateBody = Type.Object(
+  {
+    url: Type.Optional(Url),
+    enabled_events: Type.Optional(EnabledEvents),
+    description: Type.Optional(Description),
+    status: Type.Optional(
+      StringEnum(['enabled', 'disabled'], {
+        description: '`disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.',
+      }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ status: 'enabled' }, { enabled_events: ['fintech.account.created'] }] },
+);
+export type EndpointUpdateBody = Static<typeof EndpointUpdateBody>;
+
+export const RotateBody = Type.Object(
+  {
+    expire_previous_in_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 604_800,
+        default: 86_400,
+        description: 'How long the previous secret keeps signing beside the new one (0–604800 s; default a day).',
+      }),
+    ),
+  },
+  { additionalProperties: false, examples: [{}, { expire_previous_in_seconds: 3600 }] },
+);
+
+export const EndpointIdParams = Type.Object(
+  { id: Type.String({ description: 'A webhook endpoint id, `we_…`.' }) },
+  { additionalProperties: false },
+);

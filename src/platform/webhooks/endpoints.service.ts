@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import type { Db, Trx } from '../../db/database.ts';
+import { type EventRequest, emitEvent } from '../events/emit.ts';
+import type { Event } from '../events/events.schema.ts';
+import { eventFromRow } from '../events/events.service.ts';
+import { ApiError } from '../http/errors.ts';
+import { type ListParams, listPage } from '../http/pagination.ts';
+import type { Mode, Principal } from '../keys/principal.ts';
+import { isIdOf, newId, notFoundDetail } from '../kit/ids.ts';
+import { cleanText } from '../kit/text.ts';
+import { type Clock, storedTime } from '../kit/time.ts';
+import * as repo from './endpoints.repository.ts';
+import type {
+  EndpointCreateBody,
+  EndpointUpdateBody,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+} from './endpoints.schema.ts';
+import { endpointFromRow, endpointWithSecret } from './endpoints.view.ts';
+import type { SecretBox } from './secret-box.ts';
+import { checkTarget, type Resolver, TargetRefused } from './ssrf.ts';
+import type { WebhookEndpointsTable } from './tables.ts';
+
+export const ENDPOINTS_PER_ORG = 16;
+
+export interface EndpointsDeps {
+  db: Db;
+  clock: Clock;
+  box: SecretBox;
+  resolve: Resolver;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: honoured for sandbox endpoints only. */
+  allowPrivate: boolean;
+}
+
+const invalid = (param: string, detail: string) => new ApiError('parameter_invalid', detail, { param });
+
+/**
+ * The URL rules of CONTRACT §12, checked before the write (resolving a name is network work, which must never hold
+ * the write pipeline): http(s) without credentials, https for live, and no private target.
+ */
+export async function checkUrl(deps: EndpointsDeps, mode: Mode, raw: string | undefined): Promise<void> {
+  if (raw === undefined) return;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (url === null || !['http:', 'https:'].includes(url.protocol))
+    throw invalid('url', 'url must be an absolute http or https URL.');
+  if (mode === 'live' && url.protocol !== 'https:') throw invalid('url', 'A live endpoint must use https.');
+  if (url.username !== '' || url.password !== '') throw invalid('url', 'url must not carry credentials.');
+  try {
+    await checkTarget(url, deps.resolve, deps.allowPrivate && mode === 'sandbox');
+  } catch (error) {
+    if (error instanceof TargetRefused) throw invalid('url', `url is refused: ${error.message}.`);
+    throw error;
+  }
+}
+
+/** `whsec_` + base64 of 32 random bytes, as Standard Webhooks libraries expect. */
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+function description(raw: string | null | undefined): string | null {
+  if (raw === undefined || raw === null) return null;
+  const text = cleanText(raw, 500);
+  if (text === null) throw invalid('description', 'description must be 1–500 characters without control characters.');
+  return text;
+}
+
+export async function findEndpointOrThrow(db: Db | Trx, owner: Principal, id: string): Promise<WebhookEndpointsTable> {
+  const row = isIdOf('we', id) ? await repo.findEndpoint(db, owner, id) : undefined;
+  if (row === undefined)
+    throw new ApiError('resource_not_found', notFoundDetail('No such webhook endpoint', 'we', id), { param: 'id' });
+  return row;
+}
+
+export async function createEndpoint(
+  deps: EndpointsDeps,
+  trx: Trx,
+  owner: Principal,
+  body: EndpointCreateBody,
+): Promise<WebhookEndpointWithSecret> {
+  if ((await repo.countEndpoints(trx, owner)) >= ENDPOINTS_PER_ORG) {
+    throw new ApiError(
+      'webhook_endpoint_limit_reached',
+      `This organisation already has ${ENDPOINTS_PER_ORG} webhook endpoints of this mode.`,
+    );
+  }
+  const now = deps.clock();
+  const secret = newSecret();
+  const row: WebhookEndpointsTable = {
+    id: newId('we', now.getTime()),
+    org_id: owner.orgId,
+    mode: owner.mode,
+    url: body.url,
+    enabled_events: JSON.stringify(body.enabled_events),
+    description: description(body.description),
+    status: 'enabled',
+    disabled_reason: null,
+    secret: deps.box.seal(secret),
+    previous_secret: null,
+    previous_expires_at: null,
+    failing_since: null,
+    created_at: storedTime(now),
+  };
+  await repo.insertEndpoint(trx, row);
+  return endpointWithSecret(row, secret);
+}
+
+export async function updateEndpoint(
+  _deps: EndpointsDeps,
+  trx: Trx,
+  owner: Principal,
+  id: string,
+  body: EndpointUpdateBody,
+): Promise<WebhookEndpoint> {
+  const row = await findEndpointOrThrow(trx, owner, id);
+  const changes: Partial<WebhookEndpointsTable> = {};
+  if (body.url !== undefined) changes.url = body.url;
+  if (body.enabled_events !== undefined) changes.enabled_events = JSON.stringify(body.enabled_events);
+  if (body.description !== undefined) changes.description = description(body.description);
+  if (body.status === 'disabled' && row.status === 'enabled') {
+    Object.assign(changes, { status: 'disabled', disabled_reason: 'manual' });
+    await repo.failPendingDeliveries(trx, row.id);
+  }
+  if (body.status === 'enabled' && row.status === 'disabled')
+    Object.assign(changes, { status: 'enabled', disabled_reason: null, failing_since: null });
+  if (Object.keys(changes).length > 0) await repo.updateEndpoint(trx, row.id, changes);
+  return endpointFromRow({ ...row, ...changes });
+}
+
+export async function deleteEndpoint(trx: Trx, owner: Principal, id: string) {
+  const row = await findEndpointOrThrow(trx, owner, id);
+  await repo.deleteEndpoint(trx, row.id);
+  return { id: row.id, object: 'webhook_endpoint' as const, deleted: true as const };
+}
+
+/** A new secret; the current one keeps signing beside it for `expireInSeconds` (0: not at all). */
+export async function rotateSecret(
+  deps: EndpointsDeps,
+  trx: Trx,
+  owner: Principal,
+  id: string,
+  expireInSeconds = 86_400,
+): Promise<WebhookEndpointWithSecret> {
+  const row = await findEndpointOrThrow(trx, owner, id);
+  const secret = newSecret();
+  const keep = expireInSeconds > 0;
+  const changes: Partial<WebhookEndpointsTable> = {
+    secret: deps.box.seal(secret),
+    previous_secret: keep ? row.secret : null,
+    previous_expires_at: keep ? storedTime(new Date(deps.clock().getTime() + expireInSeconds * 1000)) : null,
+  };
+  await repo.updateEndpoint(trx, row.id, changes);
+  return endpointWithSecret({ ...row, ...changes }, secret);
+}
+
+/** Sends a `webhook_endpoint.test` event to this endpoint only; the answer is the event. */
+export async function testEndpoint(
+  deps: EndpointsDeps,
+  trx: Trx,
+  owner: Principal,
+  id: string,
+  request: EventRequest,
+): Promise<Event> {
+  const row = await findEndpointOrThrow(trx, owner, id);
+  if (row.status !== 'enabled')
+    throw new ApiError('webhook_endpoint_disabled', 'This webhook endpoint is disabled; enable it first.', {
+      param: 'id',
+    });
+  const event = await emitEvent(trx, owner, 'webhook_endpoint.test', endpointFromRow(row), request, {
+    at: deps.clock(),
+    onlyEndpoint: row.id,
+  });
+  return eventFromRow(event);
+}
+
+export async function listEndpoints(deps: EndpointsDeps, owner: Principal, params: ListParams) {
+  const page = await listPage(
+    params,
+    async (id) => isIdOf('we', id) && (await repo.findEndpoint(deps.db, owner, id)) !== undefined,
+    (take, cursor) => repo.pageEndpoints(deps.db, owner, take, cursor),
+  );
+  return { object: 'list' as const, data: page.rows.map(endpointFromRow), has_more: page.hasMore };
+}

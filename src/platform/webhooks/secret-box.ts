@@ -1,0 +1,19 @@
+import type { SecretBox as Box } from '../secrets/box.ts';
+
+/** Where a webhook endpoint's signing secret is kept, sealed; `cli secrets rotate` re-seals it. */
+export const WEBHOOK_SECRET_COLUMN = { table: 'webhook_endpoints', column: 'secret' };
+
+/** The secrets box as the webhook code uses it: every value bound to the endpoint's signing-secret column. */
+export interface SecretBox {
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
+
+/**
+ * A rotated-out secret (`previous_secret`) is the sealed value moved as it is, so it keeps this column's context;
+ * it lives at most 7 days, and `cli secrets rotate` re-seals only the current one.
+ */
+export function webhookSecretBox(box: Box): SecretBox {
+  const context = `${WEBHOOK_SECRET_COLUMN.table}.${WEBHOOK_SECRET_COLUMN.column}`;
+  return { seal: (plain) => box.seal(plain, context), open: (sealed) => box.open(sealed, context) };
+}

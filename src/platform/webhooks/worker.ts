@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/database.ts';
+import { type Clock, storedTime } from '../kit/time.ts';
+import { type AttemptOptions, attempt } from './attempt.ts';
+import { anyDue, type Claimed, claimDue, countPending } from './deliveries.repository.ts';
+import { type Outcome, recordAttempt } from './record.ts';
+import type { SecretBox } from './secret-box.ts';
+import { webhookHeaders } from './sign.ts';
+
+/** What the lead's /metrics registers: attempts by outcome with their latency, and the backlog. */
+export interface WebhookMetrics {
+  /** Called after every attempt is recorded. `latencySeconds`: from the event's creation to this success. */
+  onAttempt(listener: (attempt: { outcome: Outcome; durationSeconds: number; latencySeconds?: number }) => void): void;
+  /** Deliveries pending (due or waiting for a retry). */
+  backlog(): Promise<number>;
+}
+
+export interface DeliveryWorkers {
+  start(): void;
+  /** Stops claiming, then waits up to `graceMs` for attempts in flight to finish and be recorded. */
+  stop(graceMs: number): Promise<void>;
+  /** Something may be due now (a commit, a manual retry): look without waiting for the next poll. */
+  poke(): void;
+  metrics: WebhookMetrics;
+}
+
+export interface WorkerDeps {
+  database: Database;
+  clock: Clock;
+  box: SecretBox;
+  log: FastifyBaseLogger;
+  schedule: number[];
+  concurrency: number;
+  attempt: Omit<AttemptOptions, 'allowPrivate'> & { allowPrivateSandbox: boolean };
+}
+
+const POLL_MS = 500;
+
+/** The secrets that sign now: the current one, and the previous one until its overlap ends. */
+function signingSecrets(deps: WorkerDeps, claimed: Claimed, now: Date): string[] {
+  const secrets = [deps.box.open(claimed.secret)];
+  if (
+    claimed.previousSecret !== null &&
+    claimed.previousExpiresAt !== null &&
+    Date.parse(claimed.previousExpiresAt) > now.getTime()
+  )
+    secrets.push(deps.box.open(claimed.previousSecret));
+  return secrets;
+}
+
+/**
+ * Delivery workers: poll for due deliveries (a read, so idling costs no write), claim up to the free concurrency
+ * with a lease in one write, attempt each outside any write, and record each result in a write of its own. A lease
+ * lasts twice the attempt timeout plus 5 s: a worker that dies mid-attempt gives its rows back when it ends.
+ */
+export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
+  const listeners: Parameters<WebhookMetrics['onAttempt']>[0][] = [];
+  const inFlight = new Set<Promise<void>>();
+  let running = false;
+  let looking = false;
+  let timer: NodeJS.Timeout | undefined;
+  const leaseMs = 2 * deps.attempt.timeoutMs + 5000;
+
+  async function run(claimed: Claimed, token: string): Promise<void> {
+    const now = deps.clock();
+    const headers = webhookHeaders(signingSecrets(deps, claimed, now), claimed.delivery.event_id, claimed.body, now);
+    const allowPrivate = deps.attempt.allowPrivateSandbox && claimed.delivery.mode === 'sandbox';
+    const result = await attempt(claimed.url, headers, claimed.body, { ...deps.attempt, allowPrivate });
+    const at = deps.clock();
+    const outcome = await deps.database.write((trx) =>
+      recordAttempt(trx, claimed.delivery, token, result, at, deps.schedule),
+    );
+    const latencySeconds =
+      outcome === 'succeeded' ? (at.getTime() - Date.parse(claimed.eventCreatedAt)) / 1000 : undefined;
+    for (const listener of listeners) listener({ outcome, durationSeconds: result.durationMs / 1000, latencySeconds });
+  }
+
+  async function look(): Promise<void> {
+    const free = deps.concurrency - inFlight.size;
+    const now = deps.clock();
+    if (!running || free <= 0 || !(await anyDue(deps.database.db, storedTime(now)))) return;
+    const token = randomBytes(12).toString('base64url');
+    const lease = storedTime(new Date(now.getTime() + leaseMs));
+    const skipLocked = deps.database.dialect === 'postgres';
+    const claimed = await deps.database.write((trx) => claimDue(trx, skipLocked, storedTime(now), lease, token, free));
+    for (const one of claimed) {
+      const task = run(one, token)
+        .catch((error: unknown) => deps.log.warn({ err: error, delivery: one.delivery.id }, 'webhook attempt failed'))
+        .finally(() => {
+          inFlight.delete(task);
+          poke();
+        });
+      inFlight.add(task);
+    }
+    if (claimed.length === free) poke(); // there may be more
+  }
+
+  // One look at a time; a poke during a look asks for another right after it, so no nudge is lost.
+  let again = false;
+  function poke(): void {
+    if (!running) return;
+    if (looking) {
+      again = true;
+      return;
+    }
+    looking = true;
+    again = false;
+    setImmediate(() => {
+      look()
+        .catch((error: unknown) => deps.log.warn({ err: error }, 'webhook claim failed; will retry'))
+        .finally(() => {
+          looking = false;
+          if (again) poke();
+        });
+    });
+  }
+
+  return {
+    start() {
+      running = true;
+      timer = setInterval(poke, POLL_MS);
+      timer.unref();
+      poke();
+    },
+    async stop(graceMs) {
+      running = false;
+      clearInterval(timer);
+      const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
+      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+    },
+    poke,
+    metrics: {
+      onAttempt: (listener) => listeners.push(listener),
+      backlog: () => countPending(deps.database.db),
+    },
+  };
+}
