@@ -23,6 +23,29 @@ export const EventTypeSchema = StringEnum(EVENT_TYPES, {
 
 export const EVENT_ID_PATTERN = '^evt_[0-9A-Z]{26}$';
 
+const EXAMPLE_EVENT = {
+  id: 'evt_01KAPQ9R3W4X5Y6Z7A8B9C0D1E',
+  object: 'event',
+  type: 'fintech.account.created',
+  sequence: 42,
+  data: {
+    object: {
+      id: 'acct_01KAPQ9R3V2W3X4Y5Z6A7B8C9D',
+      object: 'fintech.account',
+      type: 'business',
+      country: 'US',
+      status: 'active',
+      available_balance: { amount: 0, currency: 'USD' },
+      kyb: null,
+      livemode: false,
+      created_at: '2026-11-22T11:30Z',
+    },
+  },
+  request: { id: 'req_01KAPQ9R3T1V2W3X4Y5Z6A7B8C', idempotency_key: 'b1946ac9-2c2b-4f5e-9d0e-1a2b3c4d5e6f' },
+  livemode: false,
+  created_at: '2026-11-22T11:30Z',
+};
+
 export const Event = Type.Object(
   {
     id: Type.String({
@@ -61,37 +84,19 @@ export const Event = Type.Object(
     $id: 'Event',
     additionalProperties: false,
     description: 'Something that happened to a resource of the organisation.',
-    examples: [
-      {
-        id: 'evt_01KAPQ9R3W4X5Y6Z7A8B9C0D1E',
-        object: 'event',
-        type: 'fintech.account.created',
-        sequence: 42,
-        data: {
-          object: {
-            id: 'acct_01KAPQ9R3V2W3X4Y5Z6A7B8C9D',
-            object: 'fintech.account',
-            type: 'business',
-            country: 'US',
-            status: 'active',
-            available_balance: { amount: 0, currency: 'USD' },
-            kyb: null,
-            livemode: false,
-            created_at: '2026-11-22T11:30Z',
-          },
-        },
-        request: { id: 'req_01KAPQ9R3T1V2W3X4Y5Z6A7B8C', idempotency_key: 'b1946ac9-2c2b-4f5e-9d0e-1a2b3c4d5e6f' },
-        livemode: false,
-        created_at: '2026-11-22T11:30Z',
-      },
-    ],
+    examples: [EXAMPLE_EVENT],
   },
 );
 export type Event = Static<typeof Event>;
 
 export const EventList = Type.Object(
   { object: Type.Literal('list'), data: Type.Array(Ref<Event>('Event')), has_more: Type.Boolean() },
-  { $id: 'EventList', additionalProperties: false, description: 'One page of events, newest first.' },
+  {
+    $id: 'EventList',
+    additionalProperties: false,
+    description: 'One page of events, newest first.',
+    examples: [{ object: 'list', data: [EXAMPLE_EVENT], has_more: true }],
+  },
 );
 
 export const EventListQuery = Type.Object(

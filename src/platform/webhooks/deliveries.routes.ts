@@ -30,7 +30,7 @@ export function deliveriesRoutes(
         'x-body-optional': true,
         'x-problems': ['webhook_endpoint_disabled'],
         params: DeliveryIdParams,
-        body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.' }),
+        body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.', examples: [{}] }),
         response: { 200: Ref<WebhookDelivery>('WebhookDelivery') },
       },
     },

@@ -10,6 +10,20 @@ const DeliveryStatus = StringEnum(['pending', 'succeeded', 'failed'], {
   description: '`pending` until an attempt succeeds (`succeeded`) or the retries are spent (`failed`). Open enum.',
 });
 
+const EXAMPLE_DELIVERY = {
+  id: 'whd_01KAPQ9R3W4X5Y6Z7A8B9C0D1F',
+  object: 'webhook_delivery',
+  endpoint_id: 'we_01KAPQ9R3W4X5Y6Z7A8B9C0D1E',
+  event_id: 'evt_01KAPQ9R3W4X5Y6Z7A8B9C0D1E',
+  status: 'succeeded',
+  attempts: [
+    { attempted_at: '2026-11-22T11:30Z', response_status: 500, duration_ms: 41, error: null },
+    { attempted_at: '2026-11-22T11:30Z', response_status: 200, duration_ms: 12, error: null },
+  ],
+  next_attempt_at: null,
+  created_at: '2026-11-22T11:30Z',
+};
+
 export const WebhookDelivery = Type.Object(
   {
     id: Type.String({ pattern: '^whd_[0-9A-Z]{26}$' }),
@@ -46,21 +60,7 @@ export const WebhookDelivery = Type.Object(
     $id: 'WebhookDelivery',
     additionalProperties: false,
     description: 'One event sent to one endpoint, with the log of its attempts.',
-    examples: [
-      {
-        id: 'whd_01KAPQ9R3W4X5Y6Z7A8B9C0D1F',
-        object: 'webhook_delivery',
-        endpoint_id: 'we_01KAPQ9R3W4X5Y6Z7A8B9C0D1E',
-        event_id: 'evt_01KAPQ9R3W4X5Y6Z7A8B9C0D1E',
-        status: 'succeeded',
-        attempts: [
-          { attempted_at: '2026-11-22T11:30Z', response_status: 500, duration_ms: 41, error: null },
-          { attempted_at: '2026-11-22T11:30Z', response_status: 200, duration_ms: 12, error: null },
-        ],
-        next_attempt_at: null,
-        created_at: '2026-11-22T11:30Z',
-      },
-    ],
+    examples: [EXAMPLE_DELIVERY],
   },
 );
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
@@ -72,7 +72,12 @@ export const WebhookDeliveryList = Type.Object(
     data: Type.Array(Type.Unsafe<WebhookDelivery>(Type.Ref('WebhookDelivery'))),
     has_more: Type.Boolean(),
   },
-  { $id: 'WebhookDeliveryList', additionalProperties: false, description: 'One page of deliveries, newest first.' },
+  {
+    $id: 'WebhookDeliveryList',
+    additionalProperties: false,
+    description: 'One page of deliveries, newest first.',
+    examples: [{ object: 'list', data: [EXAMPLE_DELIVERY], has_more: false }],
+  },
 );
 
 export const EndpointDeliveriesQuery = Type.Object(

@@ -88,7 +88,12 @@ export const WebhookEndpointList = Type.Object(
     data: Type.Array(Type.Unsafe<WebhookEndpoint>(Type.Ref('WebhookEndpoint'))),
     has_more: Type.Boolean(),
   },
-  { $id: 'WebhookEndpointList', additionalProperties: false, description: 'One page of endpoints, newest first.' },
+  {
+    $id: 'WebhookEndpointList',
+    additionalProperties: false,
+    description: 'One page of endpoints, newest first.',
+    examples: [{ object: 'list', data: [example], has_more: false }],
+  },
 );
 
 export const DeletedWebhookEndpoint = Type.Object(
@@ -101,6 +106,7 @@ export const DeletedWebhookEndpoint = Type.Object(
     $id: 'DeletedWebhookEndpoint',
     additionalProperties: false,
     description: 'The endpoint is gone, with its deliveries.',
+    examples: [{ id: example.id, object: 'webhook_endpoint', deleted: true }],
   },
 );
 

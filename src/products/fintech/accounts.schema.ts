@@ -88,7 +88,12 @@ export const AccountStatusDetails = Type.Object(
       examples: ['api'],
     }),
   },
-  { $id: 'AccountStatusDetails', additionalProperties: false, description: 'Why an account is frozen or closed.' },
+  {
+    $id: 'AccountStatusDetails',
+    additionalProperties: false,
+    description: 'Why an account is frozen or closed.',
+    examples: [{ reason: 'compliance_review', note: 'KYB documents requested on 2026-11-20', actor: 'api' }],
+  },
 );
 export type StatusDetails = Static<typeof AccountStatusDetails>;
 

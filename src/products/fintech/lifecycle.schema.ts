@@ -24,7 +24,10 @@ export const FreezeBody = Type.Object(
 );
 export type FreezeBody = Static<typeof FreezeBody>;
 
-export const UnfreezeBody = Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.' });
+export const UnfreezeBody = Type.Object(
+  {},
+  { additionalProperties: false, description: 'No body, or `{}`.', examples: [{}] },
+);
 
 export const CloseBody = Type.Object(
   {

@@ -4,6 +4,19 @@ import { Ref } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
 import { Amount, Description } from './transfers.schema.ts';
 
+const EXAMPLE_TRANSACTION = {
+  id: 'txn_01M7Z2C4H3B9Y6W2R7K1D8F4QE',
+  object: 'fintech.transaction',
+  account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
+  amount: -2500,
+  currency: 'USD',
+  balance_after: 7500,
+  description: 'Invoice 2026-114',
+  source: { type: 'transfer', id: 'tr_01M7Z2C4H2XK8P3Q9VJ6T5N0AB' },
+  livemode: false,
+  created_at: '2026-11-22T10:15Z',
+};
+
 export const Transaction = Type.Object(
   {
     id: Type.String({ pattern: '^txn_[0-9A-Z]{26}$', description: '`txn_` and an opaque, time-sortable string.' }),
@@ -36,20 +49,7 @@ export const Transaction = Type.Object(
     $id: 'Transaction',
     additionalProperties: false,
     description: 'One change to one account’s balance. Transactions never change; a correction is a new transfer.',
-    examples: [
-      {
-        id: 'txn_01M7Z2C4H3B9Y6W2R7K1D8F4QE',
-        object: 'fintech.transaction',
-        account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
-        amount: -2500,
-        currency: 'USD',
-        balance_after: 7500,
-        description: 'Invoice 2026-114',
-        source: { type: 'transfer', id: 'tr_01M7Z2C4H2XK8P3Q9VJ6T5N0AB' },
-        livemode: false,
-        created_at: '2026-11-22T10:15Z',
-      },
-    ],
+    examples: [EXAMPLE_TRANSACTION],
   },
 );
 export type Transaction = Static<typeof Transaction>;
@@ -70,7 +70,12 @@ export const TransactionList = Type.Object(
       description: 'Whether more transactions lie beyond this page in the direction of travel.',
     }),
   },
-  { $id: 'TransactionList', additionalProperties: false, description: 'One page of transactions, newest first.' },
+  {
+    $id: 'TransactionList',
+    additionalProperties: false,
+    description: 'One page of transactions, newest first.',
+    examples: [{ object: 'list', data: [EXAMPLE_TRANSACTION], has_more: false }],
+  },
 );
 export type TransactionList = Static<typeof TransactionList>;
 

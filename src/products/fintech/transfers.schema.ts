@@ -47,6 +47,19 @@ export const TransferCreateBody = Type.Object(
 );
 export type TransferCreateBody = Static<typeof TransferCreateBody>;
 
+const EXAMPLE_TRANSFER = {
+  id: 'tr_01M7Z2C4H2XK8P3Q9VJ6T5N0AB',
+  object: 'fintech.transfer',
+  from_account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
+  to_account_id: 'acct_01M7Z2620T4Y3W5QH0Q8MZB2KD',
+  amount: 2500,
+  currency: 'USD',
+  description: 'Invoice 2026-114',
+  status: 'posted',
+  livemode: false,
+  created_at: '2026-11-22T10:15Z',
+};
+
 export const Transfer = Type.Object(
   {
     id: Type.String({ pattern: '^tr_[0-9A-Z]{26}$', description: '`tr_` and an opaque, time-sortable string.' }),
@@ -67,20 +80,7 @@ export const Transfer = Type.Object(
     $id: 'Transfer',
     additionalProperties: false,
     description: 'Money moved from one account to another of the same org, mode and currency.',
-    examples: [
-      {
-        id: 'tr_01M7Z2C4H2XK8P3Q9VJ6T5N0AB',
-        object: 'fintech.transfer',
-        from_account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
-        to_account_id: 'acct_01M7Z2620T4Y3W5QH0Q8MZB2KD',
-        amount: 2500,
-        currency: 'USD',
-        description: 'Invoice 2026-114',
-        status: 'posted',
-        livemode: false,
-        created_at: '2026-11-22T10:15Z',
-      },
-    ],
+    examples: [EXAMPLE_TRANSFER],
   },
 );
 export type Transfer = Static<typeof Transfer>;
@@ -105,6 +105,11 @@ export const TransferList = Type.Object(
     data: Type.Array(Ref<Transfer>('Transfer')),
     has_more: Type.Boolean({ description: 'Whether more transfers lie beyond this page in the direction of travel.' }),
   },
-  { $id: 'TransferList', additionalProperties: false, description: 'One page of transfers, newest first.' },
+  {
+    $id: 'TransferList',
+    additionalProperties: false,
+    description: 'One page of transfers, newest first.',
+    examples: [{ object: 'list', data: [EXAMPLE_TRANSFER], has_more: false }],
+  },
 );
 export type TransferList = Static<typeof TransferList>;
