@@ -166,5 +166,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       'SQLite mode runs one server process; use a postgres:// DATABASE_URL for more',
     );
   }
+  if (config.SECRETS_KEY === '' && config.DATABASE_URL.startsWith('postgres')) {
+    throw new ConfigError(
+      'SECRETS_KEY',
+      'required with PostgreSQL: 32 random bytes in base64 (e.g. `openssl rand -base64 32`)',
+    );
+  }
   return config;
 }
