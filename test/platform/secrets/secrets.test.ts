@@ -5,9 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 import { openDatabase } from '../../../src/db/database.ts';
-import { migrateToLatest } from '../../../src/db/migrate.ts';
 import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
-import { PLATFORM_MIGRATIONS } from '../../../src/platform/migrations/index.ts';
 import { createSecretBox, keyIdOf } from '../../../src/platform/secrets/box.ts';
 import { keyFileFor, secretBoxFor } from '../../../src/platform/secrets/key-source.ts';
 import { BACKEND, freshDatabase, type TestDatabase } from '../../helpers/database.ts';
@@ -91,13 +89,17 @@ describe('the EIN at rest', { skip: false }, () => {
     const database = openDatabase(db.url);
     const env = { DATABASE_URL: db.url, SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') };
     try {
-      await migrateToLatest(database.db, [PLATFORM_MIGRATIONS]); // a database from before the EIN was sealed
+      // A database from before the EIN was sealed (and before the ledger, so accounts still hold their balance).
+      const migrations = Object.entries(Object.assign({}, ...ALL_MIGRATIONS));
+      await database.migrate([Object.fromEntries(migrations.filter(([name]) => name < '2026-11-22T1000_ledger'))]);
       const now = new Date().toISOString();
-      await sql`insert into orgs (id, name, created_at) values ('org_OLD', 'old', ${now})`.execute(database.db);
-      await sql`insert into accounts (id, org_id, mode, type, country, currency, available_balance, status,
-        kyb_legal_name, kyb_ein, created_at) values ('acct_01M7Z25FCR5ZY0JCJ80M91V6XV', 'org_OLD', 'sandbox',
-        'business', 'US', 'USD', 0, 'active', 'Old Corp', ${EIN}, ${now})`.execute(database.db);
-      await migrateToLatest(database.db, ALL_MIGRATIONS);
+      await database.write(async (trx) => {
+        await sql`insert into orgs (id, name, created_at) values ('org_OLD', 'old', ${now})`.execute(trx);
+        await sql`insert into accounts (id, org_id, mode, type, country, currency, available_balance, status,
+          kyb_legal_name, kyb_ein, created_at) values ('acct_01M7Z25FCR5ZY0JCJ80M91V6XV', 'org_OLD', 'sandbox',
+          'business', 'US', 'USD', 0, 'active', 'Old Corp', ${EIN}, ${now})`.execute(trx);
+      });
+      await database.migrate(ALL_MIGRATIONS);
     } finally {
       await database.close();
     }
@@ -116,13 +118,15 @@ describe('the EIN at rest', { skip: false }, () => {
     assert.deepEqual((await read(env)).kyb, { legal_name: 'Old Corp', ein_last4: '4567' });
     const sealed = await run(['src/cli/main.ts', 'secrets', 'rotate'], env);
     assert.equal(sealed.code, 0, sealed.stderr);
-    assert.deepEqual(JSON.parse(sealed.stdout), { 'accounts.kyb_ein': 1 });
+    assert.deepEqual(JSON.parse(sealed.stdout), { 'accounts.kyb_ein': 1, 'webhook_endpoints.secret': 0 });
     const next = { ...env, SECRETS_KEY: Buffer.alloc(32, 2).toString('base64'), SECRETS_KEY_PREVIOUS: env.SECRETS_KEY };
     assert.deepEqual(JSON.parse((await run(['src/cli/main.ts', 'secrets', 'rotate'], next)).stdout), {
       'accounts.kyb_ein': 1,
+      'webhook_endpoints.secret': 0,
     });
     assert.deepEqual(JSON.parse((await run(['src/cli/main.ts', 'secrets', 'rotate'], next)).stdout), {
       'accounts.kyb_ein': 0,
+      'webhook_endpoints.secret': 0,
     });
     const check = openDatabase(db.url);
     try {
