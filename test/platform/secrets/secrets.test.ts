@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
+import { type Migration, sql } from 'kysely';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 import { openDatabase } from '../../../src/db/database.ts';
 import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
@@ -90,7 +90,7 @@ describe('the EIN at rest', { skip: false }, () => {
     const env = { DATABASE_URL: db.url, SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') };
     try {
       // A database from before the EIN was sealed (and before the ledger, so accounts still hold their balance).
-      const migrations = Object.entries(Object.assign({}, ...ALL_MIGRATIONS));
+      const migrations = Object.entries<Migration>(Object.assign({}, ...ALL_MIGRATIONS));
       await database.migrate([Object.fromEntries(migrations.filter(([name]) => name < '2026-11-22T1000_ledger'))]);
       const now = new Date().toISOString();
       await database.write(async (trx) => {
