@@ -1,9 +1,19 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { checksum } from '../../src/platform/keys/key-format.ts';
+import { newId } from '../../src/platform/kit/ids.ts';
+import { storedTime, systemClock } from '../../src/platform/kit/time.ts';
+import { createSecretBox } from '../../src/platform/secrets/box.ts';
+import { createEndpoint } from '../../src/platform/webhooks/endpoints.service.ts';
+import { webhookSecretBox } from '../../src/platform/webhooks/secret-box.ts';
+import { postJournal } from '../../src/products/fintech/ledger/post.ts';
+import { ensureSystemAccount } from '../../src/products/fintech/ledger/system-account.ts';
+import { money } from '../helpers/money.ts';
 import { assertProblem } from '../helpers/problem.ts';
-import { call, type Reply, startServer, type TestServer } from '../helpers/server.ts';
+import { startReceiver } from '../helpers/receiver.ts';
+import { call, loopbackOnly, type Reply, startServer, type TestServer } from '../helpers/server.ts';
 
 /**
  * Security tests every /v1 route gets without asking (as Unkey's runCommonRouteTests): the routes come from the
@@ -11,8 +21,13 @@ import { call, type Reply, startServer, type TestServer } from '../helpers/serve
  * document does not describe fails here. Objects for path ids are made through the collection's own POST with
  * its documented example body, so a new kind of object needs no fixture unless it has no such POST.
  */
-const server: TestServer = await startServer();
-after(() => server.close());
+const secrets = createSecretBox(randomBytes(32));
+const server: TestServer = await startServer({}, { secrets });
+const receiver = await startReceiver(); // webhook endpoints here target 127.0.0.1 only
+after(async () => {
+  await server.close();
+  await receiver.close();
+});
 const document = server.app.swagger() as any;
 
 interface Route {
@@ -37,8 +52,9 @@ const routes: Route[] = [...server.app.routeTable].flatMap(([pattern, methods]) 
 function exampleBody(route: Route): Record<string, unknown> | undefined {
   const body = route.operation?.requestBody;
   if (body === undefined) return undefined;
-  const examples = Object.values<{ value: object }>(body.content['application/json'].examples ?? {});
-  return structuredClone({ ...examples[0]?.value });
+  const media = body.content['application/json'];
+  const examples = Object.values<{ value: object }>(media.examples ?? {});
+  return structuredClone({ ...(media.example ?? examples[0]?.value) });
 }
 const resolve = (schema: any): any =>
   schema.$ref ? document.components.schemas[schema.$ref.split('/').at(-1)] : schema;
@@ -47,9 +63,106 @@ const resolve = (schema: any): any =>
 const keys = { own: await server.key('sec-own'), live: await server.key('sec-own', 'live') };
 const foreign = await server.key('sec-other');
 
-/** A fresh object for `pattern`'s path id, made by `key` through the collection's POST. */
+const isLive = (key: string) => key.startsWith('sk_live_');
+const ok = async (reply: Promise<Reply>) => {
+  const done = await reply;
+  assert.equal(done.status, 200, done.text);
+  return done.body;
+};
+
+/**
+ * Money for an account, and the id of the transaction that brought it. Sandbox keys deposit through the API; live
+ * money has no way in through the API, so for a live account the fixture posts the journal a deposit would (as the
+ * ledger's own tests post journals).
+ */
+async function fund(key: string, accountId: string, amount: number): Promise<string> {
+  if (!isLive(key)) return (await money(server.url, key).deposit(accountId, amount)).id;
+  const account = await server.database.db
+    .selectFrom('accounts')
+    .select(['org_id', 'currency'])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return server.database.write(async (trx) => {
+    const at = storedTime(new Date());
+    const system = await ensureSystemAccount(trx, account.org_id, 'live', account.currency, at);
+    const journal = { id: newId('sdep'), org_id: account.org_id, mode: 'live' as const, currency: account.currency };
+    const posted = await postJournal(
+      trx,
+      { ...journal, source_type: 'sandbox_deposit', description: null, created_at: at },
+      [
+        { accountId, amount },
+        { accountId: system, amount: -amount },
+      ],
+    );
+    return posted.find((p) => p.accountId === accountId)!.entryId;
+  });
+}
+
+/**
+ * One webhook endpoint per key, made once (an org has at most 16 per mode, and this test never changes the one it
+ * makes: every request on it is refused before it acts). Sandbox ones are made through the API; a live endpoint
+ * must be https on a public host, which a test never targets, so the live one is made by the service itself, on
+ * 127.0.0.1, past the URL check.
+ */
+const endpoints = new Map<string, Promise<string>>();
+function endpointFor(key: string): Promise<string> {
+  const made = endpoints.get(key) ?? makeEndpoint(key);
+  endpoints.set(key, made);
+  return made;
+}
+async function makeEndpoint(key: string): Promise<string> {
+  const body = { url: receiver.url, enabled_events: ['*' as const] };
+  if (!isLive(key)) return (await ok(call(server.url, 'POST', '/v1/webhook_endpoints', { key, json: body }))).id;
+  const mine = await ok(call(server.url, 'GET', '/v1/api_keys?limit=100', { key }));
+  const keyId = mine.data.find((k: { hint: string }) => key.endsWith(k.hint.slice(-4))).id as string;
+  const account = await money(server.url, key).account();
+  const { org_id: orgId } = await server.database.db
+    .selectFrom('accounts')
+    .select('org_id')
+    .where('id', '=', account)
+    .executeTakeFirstOrThrow();
+  const deps = {
+    db: server.database.db,
+    clock: systemClock,
+    box: webhookSecretBox(secrets),
+    resolve: loopbackOnly,
+    allowPrivate: false,
+  };
+  const owner = { orgId, mode: 'live' as const, keyId };
+  const live = { ...body, url: receiver.url.replace('http:', 'https:') };
+  return (await server.database.write((trx) => createEndpoint(deps, trx, owner, live))).id;
+}
+
+/** Objects whose collection has no POST, or whose POST needs other objects first: made here, for `key`. */
+const fixtures: Record<string, (key: string) => Promise<string>> = {
+  '/v1/sandbox/fintech/accounts': (key) => money(server.url, key).account(),
+  '/v1/fintech/transactions': async (key) => fund(key, await money(server.url, key).account(), 2500),
+  async '/v1/fintech/transfers'(key) {
+    const m = money(server.url, key);
+    const [from, to] = [await m.account(), await m.account()];
+    await fund(key, from, 2500);
+    return (await m.transfer(from, to, 2500)).id;
+  },
+  async '/v1/events'(key) {
+    const account = await money(server.url, key).account();
+    const page = await ok(call(server.url, 'GET', '/v1/events?type=fintech.account.created&limit=10', { key }));
+    return page.data.find((e: { data: { object: { id: string } } }) => e.data.object.id === account).id;
+  },
+  '/v1/webhook_endpoints': endpointFor,
+  async '/v1/webhook_deliveries'(key) {
+    const endpoint = await endpointFor(key);
+    const event = await ok(call(server.url, 'POST', `/v1/webhook_endpoints/${endpoint}/test`, { key, json: {} }));
+    const deliveries = await ok(call(server.url, 'GET', `/v1/events/${event.id}/deliveries`, { key }));
+    assert.equal(deliveries.data.length, 1, JSON.stringify(deliveries));
+    return deliveries.data[0].id;
+  },
+};
+
+/** A fresh object for `pattern`'s path id, made by `key` through the collection's POST (or its fixture). */
 async function objectFor(route: Route, key: string): Promise<string> {
   const collection = route.pattern.replace(/\/:id(\/.*)?$/, '');
+  const fixture = fixtures[collection];
+  if (fixture) return fixture(key);
   const create = routes.find((r) => r.pattern === collection && r.method === 'POST');
   assert.ok(create, `${route.pattern}: no POST ${collection} makes its objects; give this test a fixture`);
   const reply = await call(server.url, 'POST', collection, { key, json: exampleBody(create) ?? {} });
