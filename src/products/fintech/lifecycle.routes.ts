@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { requestOf } from '../../platform/events/emit.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { principalOf } from '../../platform/keys/auth.ts';
 import { Ref } from '../../platform/kit/schema.ts';
@@ -31,7 +32,7 @@ export function lifecycleRoutes(app: FastifyInstance, deps: AccountsDeps & { wit
     },
     (request, reply) =>
       deps.withIdempotency(request, reply, (trx) =>
-        freezeAccount(deps, trx, principalOf(request), request.params.id, request.body),
+        freezeAccount(deps, trx, principalOf(request), request.params.id, request.body, requestOf(request)),
       ),
   );
 
@@ -52,7 +53,7 @@ export function lifecycleRoutes(app: FastifyInstance, deps: AccountsDeps & { wit
     },
     (request, reply) =>
       deps.withIdempotency(request, reply, (trx) =>
-        unfreezeAccount(deps, trx, principalOf(request), request.params.id),
+        unfreezeAccount(deps, trx, principalOf(request), request.params.id, requestOf(request)),
       ),
   );
 
@@ -73,7 +74,7 @@ export function lifecycleRoutes(app: FastifyInstance, deps: AccountsDeps & { wit
     },
     (request, reply) =>
       deps.withIdempotency(request, reply, (trx) =>
-        closeAccount(deps, trx, principalOf(request), request.params.id, request.body),
+        closeAccount(deps, trx, principalOf(request), request.params.id, request.body, requestOf(request)),
       ),
   );
 }

@@ -1,4 +1,5 @@
 import type { Trx } from '../../db/database.ts';
+import { type EventRequest, emitEvent } from '../../platform/events/emit.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
@@ -62,21 +63,45 @@ export async function changeStatus(
   owner: Principal | null,
   id: string,
   action: LifecycleAction,
+  request: EventRequest | null = null,
 ): Promise<Account> {
   if (!isIdOf('acct', id)) throw accountNotFound(id);
   const row = (await lockAccounts(trx, owner, [id])).get(id);
   if (row === undefined) throw accountNotFound(id);
-  const change = decide(row, action, owner === null ? 'operator' : 'api', deps.clock());
-  if (change === null) return accountFromRow(row);
+  const now = deps.clock();
+  const change = decide(row, action, owner === null ? 'operator' : 'api', now);
+  if (change === null) return accountFromRow(row); // already in that state: no change, no event
   await updateStatus(trx, id, change);
-  return accountFromRow({ ...row, ...change });
+  const account = accountFromRow({ ...row, ...change });
+  await emitEvent(trx, { orgId: row.org_id, mode: row.mode }, EVENT_OF[action.kind], account, request, { at: now });
+  return account;
 }
 
-export const freezeAccount = (deps: AccountsDeps, trx: Trx, owner: Principal, id: string, body: FreezeBody) =>
-  changeStatus(deps, trx, owner, id, { kind: 'freeze', reason: body.reason, note: body.note });
+const EVENT_OF = {
+  freeze: 'fintech.account.frozen',
+  unfreeze: 'fintech.account.unfrozen',
+  close: 'fintech.account.closed',
+} as const;
 
-export const unfreezeAccount = (deps: AccountsDeps, trx: Trx, owner: Principal, id: string) =>
-  changeStatus(deps, trx, owner, id, { kind: 'unfreeze' });
+type Request = EventRequest | null;
 
-export const closeAccount = (deps: AccountsDeps, trx: Trx, owner: Principal, id: string, body: CloseBody) =>
-  changeStatus(deps, trx, owner, id, { kind: 'close', reason: body.reason, note: body.note });
+export const freezeAccount = (
+  deps: AccountsDeps,
+  trx: Trx,
+  owner: Principal,
+  id: string,
+  body: FreezeBody,
+  request: Request,
+) => changeStatus(deps, trx, owner, id, { kind: 'freeze', reason: body.reason, note: body.note }, request);
+
+export const unfreezeAccount = (deps: AccountsDeps, trx: Trx, owner: Principal, id: string, request: Request) =>
+  changeStatus(deps, trx, owner, id, { kind: 'unfreeze' }, request);
+
+export const closeAccount = (
+  deps: AccountsDeps,
+  trx: Trx,
+  owner: Principal,
+  id: string,
+  body: CloseBody,
+  request: Request,
+) => changeStatus(deps, trx, owner, id, { kind: 'close', reason: body.reason, note: body.note }, request);

@@ -1,4 +1,5 @@
 import type { Trx } from '../../db/database.ts';
+import { type EventRequest, emitEvent } from '../../platform/events/emit.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
@@ -12,7 +13,7 @@ import { accountNotFound } from './lifecycle.service.ts';
 import { checkCredit, checkFunds, checkOpen, cleanDescription } from './movement.ts';
 import type { SourceType } from './tables.ts';
 import type { SimulationBody, Transaction } from './transactions.schema.ts';
-import { transactionFromRow } from './transactions.view.ts';
+import { transactionOf } from './transactions.view.ts';
 import type { MoneyDeps } from './transfers.service.ts';
 
 /** The system account's balance, locked (PostgreSQL) after the customer account: the one lock order. */
@@ -40,6 +41,7 @@ async function simulate(
   accountId: string,
   body: SimulationBody,
   sign: 1 | -1,
+  request: EventRequest | null,
 ): Promise<Transaction> {
   if (owner.mode !== 'sandbox')
     throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
@@ -60,20 +62,21 @@ async function simulate(
     { accountId: systemId, amount: -sign * body.amount },
   ]);
   const entry = posted.find((p) => p.accountId === accountId)!;
-  return transactionFromRow({
-    ...journal,
-    id: entry.entryId,
-    account_id: accountId,
-    amount: entry.amount,
-    balance_after: entry.balanceAfter,
-    created_at: at,
-    journal_id: id,
-    source_type: source,
-  });
+  const transaction = transactionOf({ ...journal, created_at: at, source_type: source }, entry);
+  await emitEvent(trx, owner, 'fintech.transaction.created', transaction, request, { at: now });
+  return transaction;
 }
 
-export const simulateDeposit = (deps: MoneyDeps, trx: Trx, owner: Principal, accountId: string, body: SimulationBody) =>
-  simulate(deps, trx, owner, accountId, body, 1);
+type Request = EventRequest | null;
+
+export const simulateDeposit = (
+  deps: MoneyDeps,
+  trx: Trx,
+  owner: Principal,
+  accountId: string,
+  body: SimulationBody,
+  request: Request,
+) => simulate(deps, trx, owner, accountId, body, 1, request);
 
 export const simulateWithdrawal = (
   deps: MoneyDeps,
@@ -81,4 +84,5 @@ export const simulateWithdrawal = (
   owner: Principal,
   accountId: string,
   body: SimulationBody,
-) => simulate(deps, trx, owner, accountId, body, -1);
+  request: Request,
+) => simulate(deps, trx, owner, accountId, body, -1, request);

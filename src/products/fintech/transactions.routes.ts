@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { requestOf } from '../../platform/events/emit.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { principalOf } from '../../platform/keys/auth.ts';
 import { Ref } from '../../platform/kit/schema.ts';
@@ -81,7 +82,7 @@ export function transactionsRoutes(app: FastifyInstance, deps: MoneyDeps & { wit
       },
       (request, reply) =>
         deps.withIdempotency(request, reply, (trx) =>
-          service(deps, trx, principalOf(request), request.params.id, request.body),
+          service(deps, trx, principalOf(request), request.params.id, request.body, requestOf(request)),
         ),
     );
   }

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { requestOf } from '../../platform/events/emit.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { principalOf } from '../../platform/keys/auth.ts';
 import { Ref } from '../../platform/kit/schema.ts';
@@ -36,7 +37,9 @@ export function transfersRoutes(app: FastifyInstance, deps: MoneyDeps & { withId
       },
     },
     (request, reply) =>
-      deps.withIdempotency(request, reply, (trx) => createTransfer(deps, trx, principalOf(request), request.body)),
+      deps.withIdempotency(request, reply, (trx) =>
+        createTransfer(deps, trx, principalOf(request), request.body, requestOf(request)),
+      ),
   );
 
   r.get(

@@ -1,4 +1,5 @@
 import type { Db, Trx } from '../../db/database.ts';
+import { type EventRequest, emitEvent } from '../../platform/events/emit.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
@@ -9,6 +10,7 @@ import { toAmount } from './ledger/amount.ts';
 import { postJournal } from './ledger/post.ts';
 import { checkCredit, checkCurrency, checkFunds, checkOpen, cleanDescription } from './movement.ts';
 import type { TransfersTable } from './tables.ts';
+import { transactionOf } from './transactions.view.ts';
 import * as repo from './transfers.repository.ts';
 import type { Transfer, TransferCreateBody, TransferList, TransferListQuery } from './transfers.schema.ts';
 import { transferFromRow } from './transfers.view.ts';
@@ -45,6 +47,7 @@ export async function createTransfer(
   trx: Trx,
   owner: Principal,
   body: TransferCreateBody,
+  request: EventRequest | null,
 ): Promise<Transfer> {
   if (body.from_account_id === body.to_account_id)
     throw new ApiError('parameter_invalid', 'to_account_id must differ from from_account_id.', {
@@ -66,12 +69,19 @@ export async function createTransfer(
     created_at: storedTime(now),
   };
   const { id, org_id, mode, currency, created_at } = row;
-  await postJournal(trx, { id, org_id, mode, currency, description, created_at, source_type: 'transfer' }, [
+  const journal = { id, org_id, mode, currency, description, created_at, source_type: 'transfer' as const };
+  const posted = await postJournal(trx, journal, [
     { accountId: body.from_account_id, amount: -body.amount },
     { accountId: body.to_account_id, amount: body.amount },
   ]);
   await repo.insertTransfer(trx, row);
-  return transferFromRow(row);
+  const transfer = transferFromRow(row);
+  // The outbox, in the same write: the transfer, then each side's transaction.
+  await emitEvent(trx, owner, 'fintech.transfer.created', transfer, request, { at: now });
+  for (const entry of posted) {
+    await emitEvent(trx, owner, 'fintech.transaction.created', transactionOf(journal, entry), request, { at: now });
+  }
+  return transfer;
 }
 
 export async function retrieveTransfer(deps: MoneyDeps, owner: Principal, id: string): Promise<Transfer> {
