@@ -24,6 +24,7 @@ import { keyVerifier } from './platform/keys/verify.ts';
 import { redactRecord } from './platform/kit/redact.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
 import { installMetrics } from './platform/metrics/metrics.ts';
+import { registerWebhookMetrics } from './platform/metrics/webhooks.ts';
 import type { SecretBox } from './platform/secrets/box.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
 import { installWebhooks, WEBHOOK_TAGS } from './platform/webhooks/install.ts';
@@ -164,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const secrets = deps.secrets ?? secretBoxFor(config);
   installWebhooks(app, { config, database, clock, withIdempotency, resolve: deps.resolve, secrets });
+  registerWebhookMetrics(registry, app.webhookDelivery.metrics);
   for (const product of PRODUCTS) {
     const productDeps = { database, clock, settings: config, withIdempotency, secrets };
     product.routes(app, productDeps);

@@ -8,7 +8,7 @@ import { type Outcome, recordAttempt } from './record.ts';
 import type { SecretBox } from './secret-box.ts';
 import { webhookHeaders } from './sign.ts';
 
-/** What the lead's /metrics registers: attempts by outcome with their latency, and the backlog. */
+/** What /metrics registers (platform/metrics/webhooks.ts): attempts by outcome with their latency, and the backlog. */
 export interface WebhookMetrics {
   /** Called after every attempt is recorded. `latencySeconds`: from the event's creation to this success. */
   onAttempt(listener: (attempt: { outcome: Outcome; durationSeconds: number; latencySeconds?: number }) => void): void;

@@ -37,6 +37,7 @@ describe('/metrics', () => {
     assert.ok((sample(metrics.text, 'plinth_db_commit_duration_seconds_count') ?? 0) >= 1);
     assert.ok(sample(metrics.text, 'process_resident_memory_bytes') !== undefined, 'process metrics');
     assert.equal(sample(metrics.text, 'plinth_ledger_invariant_violations'), 0, 'the ledger is sound');
+    assert.equal(sample(metrics.text, 'plinth_webhook_backlog'), 0, 'no endpoint, nothing to deliver');
     assert.doesNotMatch(metrics.text, /sk_(test|live)_/);
   });
 
