@@ -12,8 +12,28 @@ import { probeLines } from './lib/probe-report.ts';
 import { DISTURBED, loadLines, machine, targetLines, targets } from './lib/report.ts';
 import { type PostgresResults, postgresPhases } from './phases/postgres.ts';
 import { SEED_ACCOUNTS, type SqliteResults, sqlitePhases } from './phases/sqlite.ts';
+import { type WebhookResults, webhookPhase } from './phases/webhooks.ts';
 
-function results(s: SqliteResults, pg: PostgresResults | null, loadAtStart: number): string[] {
+/** Issue 13: deliveries while creates run, the backlog draining, and the create rate with an endpoint. */
+function webhookLines(s: SqliteResults, w: WebhookResults): string[] {
+  const ratio = w.create.rps / s.create.rps;
+  const drained = w.drainSeconds === null ? 'not within 120 s' : `${w.drainSeconds.toFixed(1)} s after the load`;
+  return [
+    '## Webhook delivery (SQLite, one enabled endpoint for every event, a local receiver answering 200)',
+    '',
+    '| target | wanted | measured | |',
+    '|---|---|---|---|',
+    `| create with one enabled endpoint vs without (same run) | ≥ 0.80× | ${ratio.toFixed(2)}× | ` +
+      `${ratio >= 0.8 ? 'pass' : 'FAIL'} |`,
+    `| the backlog drains | yes | ${drained} (${w.events} events) | ${w.drainSeconds === null ? 'FAIL' : 'pass'} |`,
+    '',
+    `Events delivered per second while the creates ran: ${w.deliveredPerSecond.toFixed(0)} ` +
+      `(create ${w.create.rps.toFixed(0)} req/s, p99 ${w.create.p99} ms, ${w.create.non2xx} non-2xx).`,
+    '',
+  ];
+}
+
+function results(s: SqliteResults, pg: PostgresResults | null, loadAtStart: number, w: WebhookResults): string[] {
   const answered = s.create.ok + (s.createScraped?.ok ?? 0);
   return [
     '# Benchmark results (issue 10 targets)',
@@ -47,6 +67,7 @@ function results(s: SqliteResults, pg: PostgresResults | null, loadAtStart: numb
       [`${SEED_ACCOUNTS.toLocaleString('en')} accounts`, s.seededProbe],
     ]),
     '',
+    ...webhookLines(s, w),
     'See bench/FINDINGS.md for what the profile showed and what these figures mean.',
     '',
   ];
@@ -56,8 +77,9 @@ const loadAtStart = loadavg()[0]!;
 const dir = mkdtempSync(join(tmpdir(), 'plinth-bench-'));
 try {
   const sqlite = await sqlitePhases(dir);
+  const webhooks = await webhookPhase(dir);
   const pg = process.env.BENCH_POSTGRES === 'off' ? null : await postgresPhases(dir);
-  const text = results(sqlite, pg, loadAtStart).join('\n');
+  const text = results(sqlite, pg, loadAtStart, webhooks).join('\n');
   process.stdout.write(`${text}\n`);
   writeFileSync(new URL('RESULTS.md', import.meta.url), text);
 } finally {
