@@ -1,6 +1,7 @@
 /**
  * Verifying a webhook delivery (contract §12, Standard Webhooks v1) with WebCrypto (`crypto.subtle`), so it runs
- * in browsers, workers and Node.js ≥ 19 alike with no `node:crypto`.
+ * in browsers, workers and Node.js ≥ 19 alike with no `node:crypto` (Node.js 18 has `crypto.subtle` as a global only
+ * with `--experimental-global-webcrypto`; the rest of the package does not need it).
  *
  *   const event = await Webhook.verify(secret, request.headers, rawBody); // throws WebhookVerificationError
  *
@@ -97,14 +98,13 @@ export const Webhook = {
     const signed = new Uint8Array(prefix.length + body.length);
     signed.set(prefix, 0);
     signed.set(body, prefix.length);
-    const hmacKey = await crypto.subtle.importKey(
-      'raw',
-      key as BufferSource,
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    );
-    const expected = bytesToBase64(new Uint8Array(await crypto.subtle.sign('HMAC', hmacKey, signed as BufferSource)));
+    const subtle = globalThis.crypto?.subtle;
+    if (!subtle)
+      throw new Error('Webhook.verify needs WebCrypto (globalThis.crypto.subtle): a browser or Node.js >= 19');
+    const hmacKey = await subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+    ]);
+    const expected = bytesToBase64(new Uint8Array(await subtle.sign('HMAC', hmacKey, signed as BufferSource)));
 
     let matched = false;
     for (const candidate of signatures.split(' ')) {
