@@ -1,11 +1,14 @@
 #!/usr/bin/env perl
 # The client conformance scenario (clients/README.md), against live servers, through the public API of the Perl
-# client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL. One line per step; exit 1 on the first failure.
+# client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL, PLINTH_RECEIVER_URL. One line per step; exit 1 on the first failure.
 use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/lib";
 use Plinth;
+use Encode ();
+use JSON ();
+use MIME::Base64 ();
 
 $| = 1;
 
@@ -137,5 +140,41 @@ my $page = ok_call(sub { $proxied->accounts->list_page(limit => 100) });
 check(@{ $page->data } == @created, 'proxied list has ' . scalar(@{ $page->data }) . ' accounts');
 expect_error(404, 'future_error_code', sub { $proxied->accounts->retrieve('acct_' . ('0' x 26)) });
 print "ok 11 through the rewriting proxy: unknown field, status dormant, error code future_error_code\n";
+
+# 12. A webhook delivery to the test's receiver verifies with the endpoint's secret, and fails with one byte of the
+# body changed or with another secret.
+my $receiver_url = env('PLINTH_RECEIVER_URL');
+my $endpoint = ok_call(sub { $plinth->raw(POST => '/v1/webhook_endpoints', { url => "$receiver_url/hook", enabled_events => ['*'] }) });
+my $secret = $endpoint->{secret} // '';
+check($secret =~ /^whsec_/, "secret $secret");
+my $event = ok_call(sub { $plinth->raw(POST => "/v1/webhook_endpoints/$endpoint->{id}/test") });
+check($event->{type} eq 'webhook_endpoint.test', "type $event->{type}");
+require LWP::UserAgent;
+require Time::HiRes;
+my $receiver = LWP::UserAgent->new(timeout => 5);
+my $delivery;
+my $deadline = Time::HiRes::time() + 10;
+while (!$delivery && Time::HiRes::time() < $deadline) {
+    my $answer = $receiver->get("$receiver_url/deliveries?event=$event->{id}");
+    check($answer->is_success, 'receiver: ' . $answer->status_line);
+    my $found = JSON::decode_json($answer->decoded_content);
+    if (@$found) { $delivery = $found->[0] } else { Time::HiRes::sleep(0.1) }
+}
+check($delivery, "no delivery of $event->{id} within 10 s");
+my $headers = $delivery->{headers};
+my $body = Encode::encode_utf8($delivery->{body});
+my $verified = eval { Plinth::Webhook->verify($secret, $headers, $body) } or fail("verify: $@");
+check($verified->id eq $event->{id} && $verified->type eq 'webhook_endpoint.test', 'verified ' . $verified->id . ' ' . $verified->type);
+my $changed = $body;
+my $i = index($body, $event->{id}) + 4;    # a character of the id
+substr($changed, $i, 1) = substr($body, $i, 1) eq '0' ? '1' : '0';
+my $other = 'whsec_' . MIME::Base64::encode_base64("\x07" x 32, '');
+for my $wrong ([$secret, $changed], [$other, $body]) {
+    my $result = eval { Plinth::Webhook->verify($wrong->[0], $headers, $wrong->[1]); 1 };
+    fail('a changed body or another secret verified') if $result;
+    my $e = Plinth::Webhook::Error->caught($@) or fail("expected a Plinth::Webhook::Error, got: $@");
+    check($e->reason eq 'signature_mismatch', 'reason ' . $e->reason);
+}
+print "ok 12 a webhook delivery verifies with its secret, not with a changed body or another secret\n";
 
 print "perl: every step passed\n";

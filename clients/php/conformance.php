@@ -7,6 +7,8 @@ require __DIR__ . '/autoload.php';
 use Plinth\Client;
 use Plinth\Generated\Model\Account;
 use Plinth\PlinthException;
+use Plinth\Webhook;
+use Plinth\WebhookVerificationException;
 
 function env(string $name): string
 {
@@ -50,6 +52,7 @@ function step(string $name, callable $f): void
 $url = env('PLINTH_URL');
 $proxyUrl = env('PLINTH_PROXY_URL');
 $limitedUrl = env('PLINTH_LIMITED_URL');
+$receiverUrl = env('PLINTH_RECEIVER_URL');
 $key = null;
 $plinth = null;
 $created = [];
@@ -170,6 +173,42 @@ step('11 tolerant decoding through the rewriting proxy', function () use ($proxy
     $e = expectError(fn () => $proxied->accounts->retrieve('acct_' . str_repeat('0', 26)));
     check($e->status === 404, "status {$e->status}");
     check($e->errorCode === 'future_error_code', "code {$e->errorCode}");
+});
+
+step('12 a webhook delivery verifies with its secret, not with a changed body or another secret', function () use ($receiverUrl, &$plinth) {
+    $endpoint = $plinth->request('POST', '/v1/webhook_endpoints', ['url' => "$receiverUrl/hook", 'enabled_events' => ['*']]);
+    $secret = $endpoint['secret'];
+    check(str_starts_with((string) $secret, 'whsec_'), "secret $secret");
+    $event = $plinth->request('POST', "/v1/webhook_endpoints/{$endpoint['id']}/test");
+    check($event['type'] === 'webhook_endpoint.test', "type {$event['type']}");
+    $delivery = null;
+    $deadline = microtime(true) + 10;
+    while ($delivery === null && microtime(true) < $deadline) {
+        $found = json_decode((string) file_get_contents("$receiverUrl/deliveries?event={$event['id']}"), true, 512, JSON_THROW_ON_ERROR);
+        if ($found === []) {
+            usleep(100_000);
+        } else {
+            $delivery = $found[0];
+        }
+    }
+    check($delivery !== null, "no delivery of {$event['id']} within 10 s");
+    $headers = $delivery['headers'];
+    $body = $delivery['body'];
+    $verified = Webhook::verify($secret, $headers, $body);
+    check($verified->getId() === $event['id'], 'verified id ' . $verified->getId());
+    check($verified->getType() === 'webhook_endpoint.test', 'verified type ' . $verified->getType());
+    $i = strpos($body, $event['id']) + 4; // a character of the id
+    $changed = $body;
+    $changed[$i] = $body[$i] === '0' ? '1' : '0';
+    $other = 'whsec_' . base64_encode(str_repeat("\x07", 32));
+    foreach ([[$secret, $changed], [$other, $body]] as [$wrongSecret, $wrongBody]) {
+        try {
+            Webhook::verify($wrongSecret, $headers, $wrongBody);
+            throw new RuntimeException('a changed body or another secret verified');
+        } catch (WebhookVerificationException $e) {
+            check($e->reason === 'signature_mismatch', "reason {$e->reason}");
+        }
+    }
 });
 
 exit($failures === 0 ? 0 : 1);

@@ -4,10 +4,12 @@
 $LOAD_PATH.unshift(File.expand_path("lib", __dir__))
 require "plinth"
 require "securerandom"
+require "net/http"
 
 URL = ENV.fetch("PLINTH_URL")
 PROXY_URL = ENV.fetch("PLINTH_PROXY_URL")
 LIMITED_URL = ENV.fetch("PLINTH_LIMITED_URL")
+RECEIVER_URL = ENV.fetch("PLINTH_RECEIVER_URL")
 
 class CheckFailed < StandardError; end
 
@@ -146,6 +148,36 @@ step("11 tolerant decoding through the rewriting proxy") do
   e = expect_error { proxied.accounts.retrieve("acct_#{"0" * 26}") }
   check(e.status == 404, "status #{e.status}")
   check(e.code == "future_error_code", "code #{e.code}")
+end
+
+step("12 a webhook delivery verifies with its secret, not with a changed body or another secret") do
+  endpoint = plinth.request(:post, "/v1/webhook_endpoints", body: { url: "#{RECEIVER_URL}/hook", enabled_events: ["*"] })
+  secret = endpoint[:secret]
+  check(secret.to_s.start_with?("whsec_"), "secret #{secret}")
+  event = plinth.request(:post, "/v1/webhook_endpoints/#{endpoint[:id]}/test")
+  check(event[:type] == "webhook_endpoint.test", "type #{event[:type]}")
+  delivery = nil
+  deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 10
+  while delivery.nil? && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
+    found = JSON.parse(Net::HTTP.get(URI("#{RECEIVER_URL}/deliveries?event=#{event[:id]}")))
+    found.empty? ? sleep(0.1) : delivery = found.first
+  end
+  check(!delivery.nil?, "no delivery of #{event[:id]} within 10 s")
+  headers = delivery["headers"]
+  body = delivery["body"]
+  verified = Plinth::Webhook.verify(secret, headers, body)
+  check(verified.id == event[:id], "verified id #{verified.id}")
+  check(verified.type == "webhook_endpoint.test", "verified type #{verified.type}")
+  changed = body.b
+  i = changed.index(event[:id]) + 4 # a character of the id
+  changed.setbyte(i, changed.getbyte(i) == "0".ord ? "1".ord : "0".ord)
+  other = "whsec_#{Base64.strict_encode64("\x07" * 32)}"
+  [[secret, changed], [other, body]].each do |wrong_secret, wrong_body|
+    Plinth::Webhook.verify(wrong_secret, headers, wrong_body)
+    raise CheckFailed, "a changed body or another secret verified"
+  rescue Plinth::WebhookVerificationError => e
+    check(e.reason == :signature_mismatch, "reason #{e.reason}")
+  end
 end
 
 exit($failures.zero? ? 0 : 1)

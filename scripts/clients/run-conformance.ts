@@ -6,7 +6,12 @@
  * in turn with
  *   PLINTH_URL          a Plinth with limits high enough never to be met,
  *   PLINTH_PROXY_URL    the rewriting proxy in front of PLINTH_URL,
- *   PLINTH_LIMITED_URL  a second Plinth with RATE_LIMIT_SANDBOX=2, so a client meets 429s (sign-ups unlimited).
+ *   PLINTH_LIMITED_URL  a second Plinth with RATE_LIMIT_SANDBOX=2, so a client meets 429s (sign-ups unlimited),
+ *   PLINTH_RECEIVER_URL a webhook receiver on 127.0.0.1 (startReceiver below): `POST <url>/hook` answers 200 and
+ *                       records the delivery; `GET <url>/deliveries?event=<evt id>` returns what it recorded for
+ *                       that event as JSON `[{headers, body}]`, body the exact raw string, oldest first.
+ * PLINTH_URL's server runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=on (sandbox endpoints may target 127.0.0.1) and a short
+ * WEBHOOK_RETRY_SCHEDULE.
  * Languages share the servers: each signs up its own sandbox organisation, and everything it sees is scoped to it.
  *
  * conformance.sh exits 0 (pass), 77 (toolchain missing: SKIP, shown but not failed) or anything else (fail), within
@@ -18,6 +23,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -85,6 +92,55 @@ async function startPlinth(name: string, env: Record<string, string>): Promise<P
       }
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+interface Delivery {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The webhook receiver: loopback only. `POST /hook` records the raw body (bytes decoded as UTF-8, which the event
+ * JSON is) and the headers, keyed by `webhook-id`, and answers 200; `GET /deliveries?event=evt_…` returns them.
+ */
+async function startReceiver(): Promise<{ url: string; close(): Promise<void> }> {
+  const byEvent = new Map<string, Delivery[]>();
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'POST' && url.pathname === '/hook') {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(req.headers)) {
+          if (typeof value === 'string') headers[name] = value;
+          else if (Array.isArray(value)) headers[name] = value.join(', ');
+        }
+        const id = headers['webhook-id'] ?? '';
+        const list = byEvent.get(id) ?? [];
+        list.push({ headers, body: Buffer.concat(chunks).toString('utf8') });
+        byEvent.set(id, list);
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      });
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/deliveries') {
+      const found = byEvent.get(url.searchParams.get('event') ?? '') ?? [];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(found));
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((closed) => {
+        server.closeAllConnections();
+        server.close(() => closed());
+      }),
   };
 }
 
@@ -158,11 +214,19 @@ async function main(): Promise<number> {
     .sort();
   mkdirSync(LOGS, { recursive: true });
 
-  const plinth = await startPlinth('main', {});
+  const receiver = await startReceiver();
+  const plinth = await startPlinth('main', { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on', WEBHOOK_RETRY_SCHEDULE: '1s,1s' });
   const limited = await startPlinth('limited', { RATE_LIMIT_SANDBOX: '2' });
   const proxy = await startRewritingProxy(plinth.url);
-  const env = { PLINTH_URL: plinth.url, PLINTH_PROXY_URL: proxy.url, PLINTH_LIMITED_URL: limited.url };
-  process.stdout.write(`# servers: ${plinth.url} (limited: ${limited.url}, proxy: ${proxy.url}); logs in ${LOGS}\n`);
+  const env = {
+    PLINTH_URL: plinth.url,
+    PLINTH_PROXY_URL: proxy.url,
+    PLINTH_LIMITED_URL: limited.url,
+    PLINTH_RECEIVER_URL: receiver.url,
+  };
+  process.stdout.write(
+    `# servers: ${plinth.url} (limited: ${limited.url}, proxy: ${proxy.url}, receiver: ${receiver.url}); logs in ${LOGS}\n`,
+  );
 
   const outcomes: Outcome[] = [];
   try {
@@ -176,6 +240,7 @@ async function main(): Promise<number> {
     }
   } finally {
     await proxy.close();
+    await receiver.close();
     await Promise.all([plinth.stop(), limited.stop()]);
   }
 

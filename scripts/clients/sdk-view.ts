@@ -24,6 +24,10 @@
  *        `Problem.code`, `errors[].code`, `status`, `mode`, even `object`),
  *      - `pattern` is dropped (a client must not reject an id or timestamp the server chose to format differently);
  *      request-only schemas keep all three: there they help the caller and cost nothing when the server grows;
+ *   5b. the items of a `uniqueItems` array of an enum (`enabled_events` of a webhook endpoint) are opened the same
+ *      way, in requests too: OpenAPI Generator's Java output for such an array (a `Set<EnabledEventsEnum>`) does not
+ *      compile (its `toUrlQueryString` iterates the set as `String`), and the list it names (event types, contract
+ *      §11) grows, so a client should be able to subscribe to a type newer than itself;
  *   6. a 3.0.3 down-conversion (`toOpenApi30`, written to clients/openapi.sdk.3.0.json) for generators whose 3.1
  *      support is weak: `type: [x, "null"]` → `nullable: true`, schema `examples` → `example`, `const` → one-value enum,
  *      3.1-only document fields removed; anything it cannot convert faithfully makes it throw, so a new construct
@@ -258,17 +262,34 @@ function loosen(doc: Obj): void {
       schema.enum = [schema.const!];
       delete schema.const;
     }
-    if (Array.isArray(schema.enum)) {
-      const known = schema.enum.filter((value) => value !== null);
-      delete schema.enum;
-      const list = known.map((value) => `\`${String(value)}\``).join(', ');
-      const note = `Known values: ${list}; others may be added, so treat this as an open string.`;
-      schema.description = typeof schema.description === 'string' ? `${schema.description} ${note}` : note;
-      schema['x-enum-values'] = known;
-    }
+    openEnum(schema);
     for (const sub of subSchemas(schema)) visit(sub.get());
   };
   for (const root of responseSchemaRoots(doc)) visit(root);
+}
+
+/** An enum (closed) becomes an open string whose known values are in its description and `x-enum-values`. */
+function openEnum(schema: Obj): void {
+  if (!Array.isArray(schema.enum)) return;
+  const known = schema.enum.filter((value) => value !== null);
+  delete schema.enum;
+  const list = known.map((value) => `\`${String(value)}\``).join(', ');
+  const note = `Known values: ${list}; others may be added, so treat this as an open string.`;
+  schema.description = typeof schema.description === 'string' ? `${schema.description} ${note}` : note;
+  schema['x-enum-values'] = known;
+}
+
+/** 5b: the items of a `uniqueItems` array of an enum, anywhere (requests too), become open strings. */
+function openUniqueEnumArrays(doc: Obj): void {
+  const seen = new Set<Obj>();
+  const visit = (schema: Obj) => {
+    if (seen.has(schema)) return;
+    seen.add(schema);
+    if (schema.uniqueItems === true && isObj(schema.items) && Array.isArray(schema.items.enum)) openEnum(schema.items);
+    for (const sub of subSchemas(schema)) visit(sub.get());
+  };
+  for (const schema of Object.values(obj(obj(doc.components, 'components').schemas, 'components.schemas')))
+    if (isObj(schema)) visit(schema);
 }
 
 export function sdkView(source: Obj): Obj {
@@ -277,6 +298,7 @@ export function sdkView(source: Obj): Obj {
   dropEmptyOptionalBodies(doc);
   nameInlineObjects(doc);
   loosen(doc);
+  openUniqueEnumArrays(doc);
   const info = obj(doc.info, 'info');
   info.description =
     `${String(info.description ?? '')}\n\nThis is the SDK view of the API description, derived by scripts/clients/sdk-view.ts for client generators: enums in responses are open strings, responses may carry fields not listed here, and pages that are not JSON are left out. The server's own document is /v1/openapi.json.`.trim();

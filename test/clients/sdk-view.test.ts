@@ -96,6 +96,15 @@ describe('the SDK view', () => {
     assert.equal(view.paths['/docs'], undefined);
     assert.ok(view.paths['/v1/fintech/accounts'].post);
   });
+
+  test('the event types a webhook endpoint subscribes to are open strings in requests too', () => {
+    for (const name of ['CreateWebhookEndpointRequest', 'UpdateWebhookEndpointRequest']) {
+      const events = view.components.schemas[name].properties.enabled_events;
+      assert.equal(events.uniqueItems, true);
+      assert.equal(events.items.enum, undefined, name);
+      assert.ok(events.items['x-enum-values'].includes('webhook_endpoint.test'), name);
+    }
+  });
 });
 
 describe('the rewriting proxy', () => {

@@ -37,6 +37,7 @@ use Plinth::Generated::Object::SandboxSignupRequest;
 use Plinth::Generated::Object::SimulateDepositRequest;
 use Plinth::Error;
 use Plinth::UserAgent;
+use Plinth::Webhook;
 
 our $VERSION = '0.1.0';
 our $CALL;    # the call in progress: what the user agent needs to know and records (Perl runs one call at a time)

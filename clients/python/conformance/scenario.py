@@ -5,11 +5,16 @@ import sys
 import time
 import uuid
 
-from plinth import Plinth, PlinthError
+import base64
+import json
+import urllib.request
+
+from plinth import Plinth, PlinthError, Webhook, WebhookVerificationError
 
 PLINTH_URL = os.environ["PLINTH_URL"]
 PLINTH_PROXY_URL = os.environ["PLINTH_PROXY_URL"]
 PLINTH_LIMITED_URL = os.environ["PLINTH_LIMITED_URL"]
+PLINTH_RECEIVER_URL = os.environ["PLINTH_RECEIVER_URL"]
 
 
 def refused(call, status, code):
@@ -108,5 +113,35 @@ assert "future_field" not in seen.to_dict(), "the decoded model keeps only the f
 assert len(future.accounts.list(limit=2).data) == 2
 refused(lambda: future.accounts.retrieve("acct_" + "0" * 26), 404, "future_error_code")
 ok("11 a future server: unknown field, enum value and error code")
+
+endpoint = plinth.request("POST", "/v1/webhook_endpoints", body={"url": PLINTH_RECEIVER_URL + "/hook", "enabled_events": ["*"]})
+secret = endpoint["secret"]
+assert secret.startswith("whsec_"), secret
+event = plinth.request("POST", f"/v1/webhook_endpoints/{endpoint['id']}/test")
+assert event["type"] == "webhook_endpoint.test", event["type"]
+delivery = None
+deadline = time.monotonic() + 10
+while delivery is None and time.monotonic() < deadline:
+    with urllib.request.urlopen(f"{PLINTH_RECEIVER_URL}/deliveries?event={event['id']}") as answer:
+        found = json.load(answer)
+    if found:
+        delivery = found[0]
+    else:
+        time.sleep(0.1)
+assert delivery is not None, f"no delivery of {event['id']} within 10 s"
+verified = Webhook.verify(secret, delivery["headers"], delivery["body"])
+assert verified.id == event["id"], verified.id
+assert verified.type == "webhook_endpoint.test", verified.type
+body = delivery["body"].encode()
+i = body.index(event["id"].encode()) + 4  # a character of the id
+changed = body[:i] + (b"1" if body[i:i + 1] == b"0" else b"0") + body[i + 1:]
+for wrong_secret, wrong_body in ((secret, changed), ("whsec_" + base64.b64encode(bytes([7]) * 32).decode(), body)):
+    try:
+        Webhook.verify(wrong_secret, delivery["headers"], wrong_body)
+    except WebhookVerificationError as error:
+        assert error.reason == "signature_mismatch", error.reason
+    else:
+        raise AssertionError("a changed body or another secret verified")
+ok("12 a webhook delivery verifies with its secret, not with a changed body or another secret")
 
 print(f"conformance passed on Python {sys.version.split()[0]}")

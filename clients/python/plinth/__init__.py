@@ -4,5 +4,6 @@ from plinth_generated import models
 from .client import Plinth
 from .errors import PlinthError
 from .retry import RetryInfo
+from .webhooks import Webhook, WebhookVerificationError
 
-__all__ = ["Plinth", "PlinthError", "RetryInfo", "models"]
+__all__ = ["Plinth", "PlinthError", "RetryInfo", "Webhook", "WebhookVerificationError", "models"]

@@ -1,5 +1,5 @@
 //! The client conformance scenario (clients/README.md), against live servers, through the public API of the Rust
-//! client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL. One line per step; exit 1 on the first failure.
+//! client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL, PLINTH_RECEIVER_URL. One line per step; exit 1 on the first failure.
 
 use plinth::models::{create_account_request::Type, CreateAccountRequest, CreateAccountRequestKyb, CreateTransferRequest, SandboxSignupRequest, SimulateDepositRequest};
 use plinth::{ApiError, Client, Error, ListParams, RequestOptions};
@@ -64,7 +64,7 @@ async fn main() {
 
     // 3. Create with kyb.
     let mut with_kyb = business("US");
-    with_kyb.kyb = Some(CreateAccountRequestKyb::new("12-3456789".into(), "Acme Corp".into()));
+    with_kyb.kyb = Some(Some(CreateAccountRequestKyb::new("12-3456789".into(), "Acme Corp".into())));
     let acct = ok(client.accounts().create(with_kyb, RequestOptions::default()).await);
     check!(acct.kyb.as_ref().map(|k| k.ein_last4.as_str()) == Some("6789"), "kyb {:?}", acct.kyb);
     created.push(acct.id.clone());
@@ -159,6 +159,49 @@ async fn main() {
     check!(page.data.len() == created.len(), "proxied list has {} accounts", page.data.len());
     expect_error(proxied.accounts().retrieve(&format!("acct_{}", "0".repeat(26))).await, 404, "future_error_code");
     println!("ok 11 through the rewriting proxy: unknown field, status dormant, error code future_error_code");
+
+    // 12. A webhook delivery to the test's receiver verifies with the endpoint's secret, and fails with one byte of
+    // the body changed or with another secret.
+    let receiver_url = env("PLINTH_RECEIVER_URL");
+    let endpoint = ok(client
+        .raw(reqwest::Method::POST, "/v1/webhook_endpoints", Some(serde_json::json!({"url": format!("{receiver_url}/hook"), "enabled_events": ["*"]})), RequestOptions::default())
+        .await);
+    let secret = endpoint["secret"].as_str().unwrap_or_default().to_owned();
+    check!(secret.starts_with("whsec_"), "secret {secret}");
+    let endpoint_id = endpoint["id"].as_str().unwrap_or_default().to_owned();
+    let event = ok(client.raw(reqwest::Method::POST, &format!("/v1/webhook_endpoints/{endpoint_id}/test"), None, RequestOptions::default()).await);
+    let event_id = event["id"].as_str().unwrap_or_default().to_owned();
+    check!(event["type"] == "webhook_endpoint.test", "type {}", event["type"]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut delivery = serde_json::Value::Null;
+    while delivery.is_null() && std::time::Instant::now() < deadline {
+        let found: Vec<serde_json::Value> = match reqwest::get(format!("{receiver_url}/deliveries?event={event_id}")).await {
+            Ok(answer) => answer.json().await.unwrap_or_else(|e| fail(format!("receiver answer: {e}"))),
+            Err(e) => fail(format!("receiver: {e}")),
+        };
+        match found.into_iter().next() {
+            Some(d) => delivery = d,
+            None => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+        }
+    }
+    check!(!delivery.is_null(), "no delivery of {event_id} within 10 s");
+    let mut headers = http::HeaderMap::new();
+    for (name, value) in delivery["headers"].as_object().cloned().unwrap_or_default() {
+        let name = http::HeaderName::from_bytes(name.as_bytes()).unwrap_or_else(|e| fail(format!("header {name}: {e}")));
+        headers.insert(name, http::HeaderValue::from_str(value.as_str().unwrap_or_default()).unwrap_or_else(|e| fail(format!("header value: {e}"))));
+    }
+    let body = delivery["body"].as_str().unwrap_or_default().as_bytes().to_vec();
+    let verified = plinth::verify_webhook(&secret, &headers, &body).unwrap_or_else(|e| fail(format!("verify: {e}")));
+    check!(verified.id == event_id && verified.r#type == "webhook_endpoint.test", "verified {} {}", verified.id, verified.r#type);
+    let mut changed = body.clone();
+    let i = String::from_utf8_lossy(&body).find(&event_id).unwrap_or_else(|| fail("the id is not in the body".into())) + 4; // a character of the id
+    changed[i] = if changed[i] == b'0' { b'1' } else { b'0' };
+    let other = format!("whsec_{}", { use base64::Engine; base64::engine::general_purpose::STANDARD.encode([7u8; 32]) });
+    for (wrong_secret, wrong_body) in [(&secret, &changed), (&other, &body)] {
+        let result = plinth::verify_webhook(wrong_secret, &headers, wrong_body);
+        check!(result == Err(plinth::WebhookError::SignatureMismatch), "a changed body or another secret: {:?}", result.map(|e| e.id));
+    }
+    println!("ok 12 a webhook delivery verifies with its secret, not with a changed body or another secret");
 
     println!("rust: every step passed");
 }

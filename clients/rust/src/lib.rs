@@ -29,6 +29,9 @@ use reqwest::{Method, StatusCode};
 use reqwest_middleware::{Middleware, Next};
 use serde::Deserialize;
 
+mod webhook;
+pub use webhook::{verify_webhook, verify_webhook_with, WebhookError, DEFAULT_WEBHOOK_TOLERANCE};
+
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);

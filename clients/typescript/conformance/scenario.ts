@@ -5,11 +5,12 @@
  * every Node.js it finds. Each step prints one line; the first failed assertion ends the run with exit 1.
  */
 import assert from 'node:assert/strict';
-import { type Account, PlinthClient, PlinthError } from '@plinth/client';
+import { type Account, PlinthClient, PlinthError, Webhook, WebhookVerificationError } from '@plinth/client';
 
 const PLINTH_URL = required('PLINTH_URL');
 const PLINTH_PROXY_URL = required('PLINTH_PROXY_URL');
 const PLINTH_LIMITED_URL = required('PLINTH_LIMITED_URL');
+const PLINTH_RECEIVER_URL = required('PLINTH_RECEIVER_URL');
 
 function required(name: string): string {
   const value = process.env[name];
@@ -175,6 +176,39 @@ await step('11 a future server: unknown field, enum value and error code', async
   const page = await future.accounts.list({ limit: 2 });
   assert.equal(page.data.length, 2);
   await refused(() => future.accounts.retrieve(`acct_${'0'.repeat(26)}`), 404, 'future_error_code');
+});
+
+await step('12 a webhook delivery verifies with its secret, not with a changed body or another secret', async () => {
+  const endpoint = await plinth.request<{ id: string; secret: string }>({
+    method: 'POST',
+    path: '/v1/webhook_endpoints',
+    body: { url: `${PLINTH_RECEIVER_URL}/hook`, enabled_events: ['*'] },
+  });
+  assert.match(endpoint.secret, /^whsec_/);
+  const event = await plinth.request<{ id: string; type: string }>({
+    method: 'POST',
+    path: `/v1/webhook_endpoints/${endpoint.id}/test`,
+  });
+  assert.equal(event.type, 'webhook_endpoint.test');
+  let delivery: { headers: Record<string, string>; body: string } | undefined;
+  for (const deadline = Date.now() + 10_000; !delivery && Date.now() < deadline; ) {
+    const found = (await (await fetch(`${PLINTH_RECEIVER_URL}/deliveries?event=${event.id}`)).json()) as {
+      headers: Record<string, string>;
+      body: string;
+    }[];
+    if (found.length > 0) delivery = found[0];
+    else await new Promise((wait) => setTimeout(wait, 100));
+  }
+  assert.ok(delivery, `no delivery of ${event.id} within 10 s`);
+  const verified = await Webhook.verify(endpoint.secret, delivery.headers, delivery.body);
+  assert.equal(verified.id, event.id);
+  assert.equal(verified.type, 'webhook_endpoint.test');
+  const body = delivery.body;
+  const i = body.indexOf(event.id) + 4; // a character of the id
+  const changed = body.slice(0, i) + (body[i] === '0' ? '1' : '0') + body.slice(i + 1);
+  await assert.rejects(Webhook.verify(endpoint.secret, delivery.headers, changed), WebhookVerificationError);
+  const other = `whsec_${btoa(String.fromCharCode(...new Uint8Array(32).fill(7)))}`;
+  await assert.rejects(Webhook.verify(other, delivery.headers, delivery.body), WebhookVerificationError);
 });
 
 console.log(`conformance passed on Node.js ${process.version}`);

@@ -9,3 +9,5 @@ export type { CreateOptions, ListParams, PlinthClientOptions, RawRequest, WithRe
 export { AccountsResource, ApiKeysResource, PlinthClient, SandboxResource, TransfersResource } from './client.js';
 export { PlinthError } from './errors.js';
 export type { RetryInfo } from './transport.js';
+export type { VerifyOptions, WebhookHeaders } from './webhooks.js';
+export { Webhook, WebhookVerificationError } from './webhooks.js';

@@ -1,12 +1,15 @@
 // The client conformance scenario (clients/README.md), run against live servers through the public API of the
-// Go client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL. Prints one line per step; exits 1 on the
+// Go client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL, PLINTH_RECEIVER_URL. Prints one line per step; exits 1 on the
 // first failed check.
 package main
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -83,7 +86,7 @@ func main() {
 
 	// 3. Create with kyb.
 	kyb := plinthapi.CreateAccountRequestKyb{Ein: "12-3456789", LegalName: "Acme Corp"}
-	acct = must(client.Accounts.Create(ctx, plinthapi.CreateAccountRequest{Type: "business", Country: "US", Kyb: &kyb}))
+	acct = must(client.Accounts.Create(ctx, plinthapi.CreateAccountRequest{Type: "business", Country: "US", Kyb: *plinthapi.NewNullableCreateAccountRequestKyb(&kyb)}))
 	check(acct.Kyb.IsSet() && acct.Kyb.Get() != nil && acct.Kyb.Get().EinLast4 == "6789", "kyb %+v", acct.Kyb.Get())
 	created = append(created, acct.Id)
 	fmt.Println("ok 3 create account with kyb: ein_last4 6789")
@@ -192,6 +195,60 @@ func main() {
 	_, _, err = proxied.Accounts.Retrieve(ctx, "acct_"+strings.Repeat("0", 26))
 	expectError(err, 404, "future_error_code")
 	fmt.Println("ok 11 through the rewriting proxy: unknown field, status dormant, error code future_error_code")
+
+	// 12. A webhook delivery to the test's receiver verifies with the endpoint's secret, and fails with one byte of
+	// the body changed or with another secret.
+	receiverURL := env("PLINTH_RECEIVER_URL")
+	var endpoint plinthapi.WebhookEndpointWithSecret
+	_, err = client.Raw(ctx, "POST", "/v1/webhook_endpoints", plinthapi.CreateWebhookEndpointRequest{Url: receiverURL + "/hook", EnabledEvents: []string{"*"}}, &endpoint)
+	check(err == nil, "create webhook endpoint: %v", err)
+	check(strings.HasPrefix(endpoint.GetSecret(), "whsec_"), "secret %q", endpoint.GetSecret())
+	var event plinthapi.Event
+	_, err = client.Raw(ctx, "POST", "/v1/webhook_endpoints/"+endpoint.Id+"/test", nil, &event)
+	check(err == nil && event.Type == "webhook_endpoint.test", "test webhook endpoint: %v %q", err, event.Type)
+	type delivery struct {
+		Headers map[string]string `json:"headers"`
+		Body    string            `json:"body"`
+	}
+	var got12 *delivery
+	for deadline := time.Now().Add(10 * time.Second); got12 == nil && time.Now().Before(deadline); {
+		resp, err := http.Get(receiverURL + "/deliveries?event=" + event.Id)
+		check(err == nil, "receiver: %v", err)
+		var found []delivery
+		err = json.NewDecoder(resp.Body).Decode(&found)
+		resp.Body.Close()
+		check(err == nil, "receiver answer: %v", err)
+		if len(found) > 0 {
+			got12 = &found[0]
+		} else {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	check(got12 != nil, "no delivery of %s within 10 s", event.Id)
+	header := http.Header{}
+	for name, value := range got12.Headers {
+		header.Set(name, value)
+	}
+	verified, err := plinth.VerifyWebhook(endpoint.GetSecret(), header, []byte(got12.Body), 0)
+	check(err == nil, "verify: %v", err)
+	check(verified.Id == event.Id && verified.Type == "webhook_endpoint.test", "verified %s %s", verified.Id, verified.Type)
+	changed := []byte(got12.Body)
+	i := strings.Index(got12.Body, event.Id) + 4 // a character of the id
+	if changed[i] == '0' {
+		changed[i] = '1'
+	} else {
+		changed[i] = '0'
+	}
+	other := "whsec_" + base64.StdEncoding.EncodeToString([]byte(strings.Repeat("\x07", 32)))
+	for _, wrong := range []struct {
+		secret string
+		body   []byte
+	}{{endpoint.GetSecret(), changed}, {other, []byte(got12.Body)}} {
+		_, err := plinth.VerifyWebhook(wrong.secret, header, wrong.body, 0)
+		var verr *plinth.WebhookVerificationError
+		check(errors.As(err, &verr) && verr.Reason == "signature_mismatch", "a changed body or another secret: %v", err)
+	}
+	fmt.Println("ok 12 a webhook delivery verifies with its secret, not with a changed body or another secret")
 
 	fmt.Println("go: every step passed")
 }

@@ -26,31 +26,12 @@ export interface CreateWebhookEndpointRequest {
     /**
      * The event types to send, or `["*"]` for all (types added later included).
      */
-    enabled_events: Set<CreateWebhookEndpointRequestEnabledEventsEnum>;
+    enabled_events: Set<string>;
     /**
      * A note for people, up to 500 characters.
      */
     description?: string | null;
 }
-
-
-/**
- * @export
- */
-export const CreateWebhookEndpointRequestEnabledEventsEnum = {
-    Star: '*',
-    FintechAccountCreated: 'fintech.account.created',
-    FintechAccountFrozen: 'fintech.account.frozen',
-    FintechAccountUnfrozen: 'fintech.account.unfrozen',
-    FintechAccountClosed: 'fintech.account.closed',
-    FintechTransferCreated: 'fintech.transfer.created',
-    FintechTransactionCreated: 'fintech.transaction.created',
-    ApiKeyCreated: 'api_key.created',
-    ApiKeyRevoked: 'api_key.revoked',
-    WebhookEndpointTest: 'webhook_endpoint.test',
-} as const;
-export type CreateWebhookEndpointRequestEnabledEventsEnum = typeof CreateWebhookEndpointRequestEnabledEventsEnum[keyof typeof CreateWebhookEndpointRequestEnabledEventsEnum];
-
 
 /**
  * Check if a given object implements the CreateWebhookEndpointRequest interface.

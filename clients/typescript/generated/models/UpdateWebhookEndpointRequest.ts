@@ -26,7 +26,7 @@ export interface UpdateWebhookEndpointRequest {
     /**
      * The event types to send, or `["*"]` for all (types added later included).
      */
-    enabled_events?: Set<UpdateWebhookEndpointRequestEnabledEventsEnum>;
+    enabled_events?: Set<string>;
     /**
      * A note for people, up to 500 characters.
      */
@@ -37,23 +37,6 @@ export interface UpdateWebhookEndpointRequest {
     status?: UpdateWebhookEndpointRequestStatusEnum;
 }
 
-
-/**
- * @export
- */
-export const UpdateWebhookEndpointRequestEnabledEventsEnum = {
-    Star: '*',
-    FintechAccountCreated: 'fintech.account.created',
-    FintechAccountFrozen: 'fintech.account.frozen',
-    FintechAccountUnfrozen: 'fintech.account.unfrozen',
-    FintechAccountClosed: 'fintech.account.closed',
-    FintechTransferCreated: 'fintech.transfer.created',
-    FintechTransactionCreated: 'fintech.transaction.created',
-    ApiKeyCreated: 'api_key.created',
-    ApiKeyRevoked: 'api_key.revoked',
-    WebhookEndpointTest: 'webhook_endpoint.test',
-} as const;
-export type UpdateWebhookEndpointRequestEnabledEventsEnum = typeof UpdateWebhookEndpointRequestEnabledEventsEnum[keyof typeof UpdateWebhookEndpointRequestEnabledEventsEnum];
 
 /**
  * @export

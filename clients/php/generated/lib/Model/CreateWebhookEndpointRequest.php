@@ -240,37 +240,6 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
         return self::$openAPIModelName;
     }
 
-    public const ENABLED_EVENTS_STAR = '*';
-    public const ENABLED_EVENTS_FINTECH_ACCOUNT_CREATED = 'fintech.account.created';
-    public const ENABLED_EVENTS_FINTECH_ACCOUNT_FROZEN = 'fintech.account.frozen';
-    public const ENABLED_EVENTS_FINTECH_ACCOUNT_UNFROZEN = 'fintech.account.unfrozen';
-    public const ENABLED_EVENTS_FINTECH_ACCOUNT_CLOSED = 'fintech.account.closed';
-    public const ENABLED_EVENTS_FINTECH_TRANSFER_CREATED = 'fintech.transfer.created';
-    public const ENABLED_EVENTS_FINTECH_TRANSACTION_CREATED = 'fintech.transaction.created';
-    public const ENABLED_EVENTS_API_KEY_CREATED = 'api_key.created';
-    public const ENABLED_EVENTS_API_KEY_REVOKED = 'api_key.revoked';
-    public const ENABLED_EVENTS_WEBHOOK_ENDPOINT_TEST = 'webhook_endpoint.test';
-
-    /**
-     * Gets allowable values of the enum
-     *
-     * @return string[]
-     */
-    public function getEnabledEventsAllowableValues()
-    {
-        return [
-            self::ENABLED_EVENTS_STAR,
-            self::ENABLED_EVENTS_FINTECH_ACCOUNT_CREATED,
-            self::ENABLED_EVENTS_FINTECH_ACCOUNT_FROZEN,
-            self::ENABLED_EVENTS_FINTECH_ACCOUNT_UNFROZEN,
-            self::ENABLED_EVENTS_FINTECH_ACCOUNT_CLOSED,
-            self::ENABLED_EVENTS_FINTECH_TRANSFER_CREATED,
-            self::ENABLED_EVENTS_FINTECH_TRANSACTION_CREATED,
-            self::ENABLED_EVENTS_API_KEY_CREATED,
-            self::ENABLED_EVENTS_API_KEY_REVOKED,
-            self::ENABLED_EVENTS_WEBHOOK_ENDPOINT_TEST,
-        ];
-    }
 
     /**
      * Associative array for storing property values
@@ -415,15 +384,6 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
     {
         if (is_null($enabled_events)) {
             throw new \InvalidArgumentException('non-nullable enabled_events cannot be null');
-        }
-        $allowedValues = $this->getEnabledEventsAllowableValues();
-        if (array_diff($enabled_events, $allowedValues)) {
-            throw new \InvalidArgumentException(
-                sprintf(
-                    "Invalid value for 'enabled_events', must be one of '%s'",
-                    implode("', '", $allowedValues)
-                )
-            );
         }
         if ((count($enabled_events) > 32)) {
             throw new \InvalidArgumentException('invalid value for $enabled_events when calling CreateWebhookEndpointRequest., number of items must be less than or equal to 32.');

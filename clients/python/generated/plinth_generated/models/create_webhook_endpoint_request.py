@@ -17,7 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from typing import Optional, Set
@@ -32,14 +32,6 @@ class CreateWebhookEndpointRequest(BaseModel):
     enabled_events: Annotated[List[StrictStr], Field(min_length=1, max_length=32)] = Field(description="The event types to send, or `[\"*\"]` for all (types added later included).")
     description: Optional[Annotated[str, Field(strict=True, max_length=500)]] = Field(default=None, description="A note for people, up to 500 characters.")
     __properties: ClassVar[List[str]] = ["url", "enabled_events", "description"]
-
-    @field_validator('enabled_events')
-    def enabled_events_validate_enum(cls, value):
-        """Validates the enum"""
-        for i in value:
-            if i not in set(['*', 'fintech.account.created', 'fintech.account.frozen', 'fintech.account.unfrozen', 'fintech.account.closed', 'fintech.transfer.created', 'fintech.transaction.created', 'api_key.created', 'api_key.revoked', 'webhook_endpoint.test']):
-                raise ValueError("each list item must be one of ('*', 'fintech.account.created', 'fintech.account.frozen', 'fintech.account.unfrozen', 'fintech.account.closed', 'fintech.transfer.created', 'fintech.transaction.created', 'api_key.created', 'api_key.revoked', 'webhook_endpoint.test')")
-        return value
 
     model_config = ConfigDict(
         validate_by_name=True,

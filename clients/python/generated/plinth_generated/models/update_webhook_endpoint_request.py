@@ -34,17 +34,6 @@ class UpdateWebhookEndpointRequest(BaseModel):
     status: Optional[StrictStr] = Field(default=None, description="`disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.")
     __properties: ClassVar[List[str]] = ["url", "enabled_events", "description", "status"]
 
-    @field_validator('enabled_events')
-    def enabled_events_validate_enum(cls, value):
-        """Validates the enum"""
-        if value is None:
-            return value
-
-        for i in value:
-            if i not in set(['*', 'fintech.account.created', 'fintech.account.frozen', 'fintech.account.unfrozen', 'fintech.account.closed', 'fintech.transfer.created', 'fintech.transaction.created', 'api_key.created', 'api_key.revoked', 'webhook_endpoint.test']):
-                raise ValueError("each list item must be one of ('*', 'fintech.account.created', 'fintech.account.frozen', 'fintech.account.unfrozen', 'fintech.account.closed', 'fintech.transfer.created', 'fintech.transaction.created', 'api_key.created', 'api_key.revoked', 'webhook_endpoint.test')")
-        return value
-
     @field_validator('status')
     def status_validate_enum(cls, value):
         """Validates the enum"""

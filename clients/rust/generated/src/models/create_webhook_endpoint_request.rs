@@ -18,49 +18,19 @@ pub struct CreateWebhookEndpointRequest {
     pub url: String,
     /// The event types to send, or `[\"*\"]` for all (types added later included).
     #[serde(rename = "enabled_events")]
-    pub enabled_events: std::collections::HashSet<EnabledEvents>,
+    pub enabled_events: Vec<String>,
     /// A note for people, up to 500 characters.
     #[serde(rename = "description", default, with = "::serde_with::rust::double_option", skip_serializing_if = "Option::is_none")]
     pub description: Option<Option<String>>,
 }
 
 impl CreateWebhookEndpointRequest {
-    pub fn new(url: String, enabled_events: std::collections::HashSet<EnabledEvents>) -> CreateWebhookEndpointRequest {
+    pub fn new(url: String, enabled_events: Vec<String>) -> CreateWebhookEndpointRequest {
         CreateWebhookEndpointRequest {
             url,
             enabled_events,
             description: None,
         }
-    }
-}
-/// The event types to send, or `[\"*\"]` for all (types added later included).
-#[derive(Clone, Copy, Debug, Eq, PartialEq, Ord, PartialOrd, Hash, Serialize, Deserialize)]
-pub enum EnabledEvents {
-    #[serde(rename = "*")]
-    Star,
-    #[serde(rename = "fintech.account.created")]
-    FintechAccountCreated,
-    #[serde(rename = "fintech.account.frozen")]
-    FintechAccountFrozen,
-    #[serde(rename = "fintech.account.unfrozen")]
-    FintechAccountUnfrozen,
-    #[serde(rename = "fintech.account.closed")]
-    FintechAccountClosed,
-    #[serde(rename = "fintech.transfer.created")]
-    FintechTransferCreated,
-    #[serde(rename = "fintech.transaction.created")]
-    FintechTransactionCreated,
-    #[serde(rename = "api_key.created")]
-    ApiKeyCreated,
-    #[serde(rename = "api_key.revoked")]
-    ApiKeyRevoked,
-    #[serde(rename = "webhook_endpoint.test")]
-    WebhookEndpointTest,
-}
-
-impl Default for EnabledEvents {
-    fn default() -> EnabledEvents {
-        Self::Star
     }
 }
 

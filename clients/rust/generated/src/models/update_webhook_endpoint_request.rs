@@ -18,7 +18,7 @@ pub struct UpdateWebhookEndpointRequest {
     pub url: Option<String>,
     /// The event types to send, or `[\"*\"]` for all (types added later included).
     #[serde(rename = "enabled_events", skip_serializing_if = "Option::is_none")]
-    pub enabled_events: Option<std::collections::HashSet<EnabledEvents>>,
+    pub enabled_events: Option<Vec<String>>,
     /// A note for people, up to 500 characters.
     #[serde(rename = "description", default, with = "::serde_with::rust::double_option", skip_serializing_if = "Option::is_none")]
     pub description: Option<Option<String>>,
@@ -35,36 +35,6 @@ impl UpdateWebhookEndpointRequest {
             description: None,
             status: None,
         }
-    }
-}
-/// The event types to send, or `[\"*\"]` for all (types added later included).
-#[derive(Clone, Copy, Debug, Eq, PartialEq, Ord, PartialOrd, Hash, Serialize, Deserialize)]
-pub enum EnabledEvents {
-    #[serde(rename = "*")]
-    Star,
-    #[serde(rename = "fintech.account.created")]
-    FintechAccountCreated,
-    #[serde(rename = "fintech.account.frozen")]
-    FintechAccountFrozen,
-    #[serde(rename = "fintech.account.unfrozen")]
-    FintechAccountUnfrozen,
-    #[serde(rename = "fintech.account.closed")]
-    FintechAccountClosed,
-    #[serde(rename = "fintech.transfer.created")]
-    FintechTransferCreated,
-    #[serde(rename = "fintech.transaction.created")]
-    FintechTransactionCreated,
-    #[serde(rename = "api_key.created")]
-    ApiKeyCreated,
-    #[serde(rename = "api_key.revoked")]
-    ApiKeyRevoked,
-    #[serde(rename = "webhook_endpoint.test")]
-    WebhookEndpointTest,
-}
-
-impl Default for EnabledEvents {
-    fn default() -> EnabledEvents {
-        Self::Star
     }
 }
 /// `disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.

@@ -2,6 +2,12 @@ package dev.plinth.conformance;
 
 import dev.plinth.Plinth;
 import dev.plinth.PlinthException;
+import dev.plinth.Webhook;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.plinth.client.model.CreateWebhookEndpointRequest;
+import dev.plinth.client.model.Event;
+import dev.plinth.client.model.WebhookEndpointWithSecret;
 import dev.plinth.client.model.Account;
 import dev.plinth.client.model.CreateAccountRequest;
 import dev.plinth.client.model.CreateAccountRequestKyb;
@@ -9,7 +15,14 @@ import dev.plinth.client.model.CreateTransferRequest;
 import dev.plinth.client.model.SimulateDepositRequest;
 import dev.plinth.client.model.Transaction;
 import dev.plinth.client.model.Transfer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +34,7 @@ public final class Conformance {
   private static final String URL = env("PLINTH_URL");
   private static final String PROXY_URL = env("PLINTH_PROXY_URL");
   private static final String LIMITED_URL = env("PLINTH_LIMITED_URL");
+  private static final String RECEIVER_URL = env("PLINTH_RECEIVER_URL");
 
   private static String env(String name) {
     String v = System.getenv(name);
@@ -185,6 +199,47 @@ public final class Conformance {
       PlinthException e = expectError(() -> proxied.accounts().retrieve("acct_" + "0".repeat(26)));
       check(e.getStatus() == 404, "status " + e.getStatus());
       check("future_error_code".equals(e.getCode()), "code " + e.getCode());
+    });
+
+    step("12 a webhook delivery verifies with its secret, not with a changed body or another secret", () -> {
+      WebhookEndpointWithSecret endpoint = plinth.request("POST", "/v1/webhook_endpoints",
+          new CreateWebhookEndpointRequest().url(RECEIVER_URL + "/hook").enabledEvents(java.util.Set.of("*")),
+          WebhookEndpointWithSecret.class);
+      String secret = endpoint.getSecret();
+      check(secret != null && secret.startsWith("whsec_"), "secret " + secret);
+      Event event = plinth.request("POST", "/v1/webhook_endpoints/" + endpoint.getId() + "/test", null, Event.class);
+      check("webhook_endpoint.test".equals(event.getType()), "type " + event.getType());
+      HttpClient http = HttpClient.newHttpClient();
+      ObjectMapper json = new ObjectMapper();
+      Map<String, Object> delivery = null;
+      for (long deadline = System.nanoTime() + 10_000_000_000L; delivery == null && System.nanoTime() < deadline; ) {
+        String answer = http.send(HttpRequest.newBuilder(URI.create(RECEIVER_URL + "/deliveries?event=" + event.getId())).build(),
+            HttpResponse.BodyHandlers.ofString()).body();
+        List<Map<String, Object>> found = json.readValue(answer, new TypeReference<List<Map<String, Object>>>() {});
+        if (!found.isEmpty()) delivery = found.get(0);
+        else Thread.sleep(100);
+      }
+      check(delivery != null, "no delivery of " + event.getId() + " within 10 s");
+      @SuppressWarnings("unchecked")
+      Map<String, String> headers = (Map<String, String>) delivery.get("headers");
+      String body = (String) delivery.get("body");
+      Event verified = Webhook.verify(secret, headers, body);
+      check(event.getId().equals(verified.getId()), "verified id " + verified.getId());
+      check("webhook_endpoint.test".equals(verified.getType()), "verified type " + verified.getType());
+      byte[] changed = body.getBytes(StandardCharsets.UTF_8);
+      int i = body.indexOf(event.getId()) + 4; // a character of the id
+      changed[i] = (byte) (changed[i] == '0' ? '1' : '0');
+      byte[] seven = new byte[32];
+      Arrays.fill(seven, (byte) 7);
+      String other = "whsec_" + Base64.getEncoder().encodeToString(seven);
+      for (Object[] wrong : new Object[][] {{secret, changed}, {other, body.getBytes(StandardCharsets.UTF_8)}}) {
+        try {
+          Webhook.verify((String) wrong[0], headers, (byte[]) wrong[1]);
+          throw new AssertionError("a changed body or another secret verified");
+        } catch (Webhook.VerificationException e) {
+          check("signature_mismatch".equals(e.getReason()), "reason " + e.getReason());
+        }
+      }
     });
 
     System.exit(failures == 0 ? 0 : 1);

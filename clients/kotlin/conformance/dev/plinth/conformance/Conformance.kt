@@ -2,6 +2,17 @@ package dev.plinth.conformance
 
 import dev.plinth.Plinth
 import dev.plinth.PlinthException
+import dev.plinth.Webhook
+import dev.plinth.WebhookVerificationException
+import com.fasterxml.jackson.core.type.TypeReference
+import com.fasterxml.jackson.databind.ObjectMapper
+import dev.plinth.client.models.CreateWebhookEndpointRequest
+import dev.plinth.client.models.Event
+import dev.plinth.client.models.WebhookEndpointWithSecret
+import java.net.URI
+import java.net.http.HttpClient
+import java.net.http.HttpRequest
+import java.net.http.HttpResponse
 import dev.plinth.client.models.Account
 import dev.plinth.client.models.CreateAccountRequest
 import dev.plinth.client.models.CreateAccountRequestKyb
@@ -46,6 +57,7 @@ fun main() {
     val url = env("PLINTH_URL")
     val proxyUrl = env("PLINTH_PROXY_URL")
     val limitedUrl = env("PLINTH_LIMITED_URL")
+    val receiverUrl = env("PLINTH_RECEIVER_URL")
     lateinit var key: String
     lateinit var plinth: Plinth
     val created = mutableListOf<String>()
@@ -159,6 +171,44 @@ fun main() {
         val e = expectError { proxied.accounts.retrieve("acct_" + "0".repeat(26)) }
         check(e.status == 404) { "status ${e.status}" }
         check(e.code == "future_error_code") { "code ${e.code}" }
+    }
+
+    step("12 a webhook delivery verifies with its secret, not with a changed body or another secret") {
+        val endpoint = plinth.request("POST", "/v1/webhook_endpoints",
+            CreateWebhookEndpointRequest(url = "$receiverUrl/hook", enabledEvents = setOf("*")), WebhookEndpointWithSecret::class.java)
+        val secret = endpoint.secret ?: error("no secret")
+        check(secret.startsWith("whsec_")) { "secret $secret" }
+        val event = plinth.request("POST", "/v1/webhook_endpoints/${endpoint.id}/test", null, Event::class.java)
+        check(event.type == "webhook_endpoint.test") { "type ${event.type}" }
+        val http = HttpClient.newHttpClient()
+        val json = ObjectMapper()
+        var delivery: Map<String, Any?>? = null
+        val deadline = System.nanoTime() + 10_000_000_000L
+        while (delivery == null && System.nanoTime() < deadline) {
+            val answer = http.send(HttpRequest.newBuilder(URI.create("$receiverUrl/deliveries?event=${event.id}")).build(),
+                HttpResponse.BodyHandlers.ofString()).body()
+            val found = json.readValue(answer, object : TypeReference<List<Map<String, Any?>>>() {})
+            if (found.isNotEmpty()) delivery = found[0] else Thread.sleep(100)
+        }
+        check(delivery != null) { "no delivery of ${event.id} within 10 s" }
+        @Suppress("UNCHECKED_CAST")
+        val headers = delivery!!["headers"] as Map<String, String>
+        val body = delivery["body"] as String
+        val verified = Webhook.verify(secret, headers, body)
+        check(verified.id == event.id) { "verified id ${verified.id}" }
+        check(verified.type == "webhook_endpoint.test") { "verified type ${verified.type}" }
+        val changed = body.toByteArray(Charsets.UTF_8)
+        val i = body.indexOf(event.id) + 4 // a character of the id
+        changed[i] = (if (changed[i] == '0'.code.toByte()) '1' else '0').code.toByte()
+        val other = "whsec_" + java.util.Base64.getEncoder().encodeToString(ByteArray(32) { 7 })
+        for ((wrongSecret, wrongBody) in listOf(secret to changed, other to body.toByteArray(Charsets.UTF_8))) {
+            try {
+                Webhook.verify(wrongSecret, headers, wrongBody)
+                throw AssertionError("a changed body or another secret verified")
+            } catch (e: WebhookVerificationException) {
+                check(e.reason == "signature_mismatch") { "reason ${e.reason}" }
+            }
+        }
     }
 
     exitProcess(if (failures == 0) 0 else 1)

@@ -24,28 +24,6 @@ module PlinthGenerated
     # A note for people, up to 500 characters.
     attr_accessor :description
 
-    class EnumAttributeValidator
-      attr_reader :datatype
-      attr_reader :allowable_values
-
-      def initialize(datatype, allowable_values)
-        @allowable_values = allowable_values.map do |value|
-          case datatype.to_s
-          when /Integer/i
-            value.to_i
-          when /Float/i
-            value.to_f
-          else
-            value
-          end
-        end
-      end
-
-      def valid?(value)
-        !value || allowable_values.include?(value)
-      end
-    end
-
     # Attribute mapping from ruby-style variable name to JSON key.
     def self.attribute_map
       {
@@ -192,6 +170,24 @@ module PlinthGenerated
       end
 
       @url = url
+    end
+
+    # Custom attribute writer method with validation
+    # @param [Object] enabled_events Value to be assigned
+    def enabled_events=(enabled_events)
+      if enabled_events.nil?
+        fail ArgumentError, 'enabled_events cannot be nil'
+      end
+
+      if enabled_events.length > 32
+        fail ArgumentError, 'invalid value for "enabled_events", number of items must be less than or equal to 32.'
+      end
+
+      if enabled_events.length < 1
+        fail ArgumentError, 'invalid value for "enabled_events", number of items must be greater than or equal to 1.'
+      end
+
+      @enabled_events = enabled_events
     end
 
     # Custom attribute writer method with validation

@@ -192,6 +192,24 @@ module PlinthGenerated
     end
 
     # Custom attribute writer method with validation
+    # @param [Object] enabled_events Value to be assigned
+    def enabled_events=(enabled_events)
+      if enabled_events.nil?
+        fail ArgumentError, 'enabled_events cannot be nil'
+      end
+
+      if enabled_events.length > 32
+        fail ArgumentError, 'invalid value for "enabled_events", number of items must be less than or equal to 32.'
+      end
+
+      if enabled_events.length < 1
+        fail ArgumentError, 'invalid value for "enabled_events", number of items must be greater than or equal to 1.'
+      end
+
+      @enabled_events = enabled_events
+    end
+
+    # Custom attribute writer method with validation
     # @param [Object] description Value to be assigned
     def description=(description)
       if !description.nil? && description.to_s.length > 500

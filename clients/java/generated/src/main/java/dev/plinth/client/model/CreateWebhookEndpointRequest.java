@@ -46,62 +46,9 @@ public class CreateWebhookEndpointRequest {
   @javax.annotation.Nonnull
   private String url;
 
-  /**
-   * Gets or Sets enabledEvents
-   */
-  public enum EnabledEventsEnum {
-    STAR(String.valueOf("*")),
-    
-    FINTECH_ACCOUNT_CREATED(String.valueOf("fintech.account.created")),
-    
-    FINTECH_ACCOUNT_FROZEN(String.valueOf("fintech.account.frozen")),
-    
-    FINTECH_ACCOUNT_UNFROZEN(String.valueOf("fintech.account.unfrozen")),
-    
-    FINTECH_ACCOUNT_CLOSED(String.valueOf("fintech.account.closed")),
-    
-    FINTECH_TRANSFER_CREATED(String.valueOf("fintech.transfer.created")),
-    
-    FINTECH_TRANSACTION_CREATED(String.valueOf("fintech.transaction.created")),
-    
-    API_KEY_CREATED(String.valueOf("api_key.created")),
-    
-    API_KEY_REVOKED(String.valueOf("api_key.revoked")),
-    
-    WEBHOOK_ENDPOINT_TEST(String.valueOf("webhook_endpoint.test")),
-    
-    UNKNOWN_DEFAULT_OPEN_API(String.valueOf("unknown_default_open_api"));
-
-    private String value;
-
-    EnabledEventsEnum(String value) {
-      this.value = value;
-    }
-
-    @JsonValue
-    public String getValue() {
-      return value;
-    }
-
-    @Override
-    public String toString() {
-      return String.valueOf(value);
-    }
-
-    @JsonCreator
-    public static EnabledEventsEnum fromValue(String value) {
-      for (EnabledEventsEnum b : EnabledEventsEnum.values()) {
-        if (b.value.equals(value)) {
-          return b;
-        }
-      }
-      return UNKNOWN_DEFAULT_OPEN_API;
-    }
-  }
-
   public static final String JSON_PROPERTY_ENABLED_EVENTS = "enabled_events";
   @javax.annotation.Nonnull
-  private Set<EnabledEventsEnum> enabledEvents = new LinkedHashSet<>();
+  private Set<String> enabledEvents = new LinkedHashSet<>();
 
   public static final String JSON_PROPERTY_DESCRIPTION = "description";
   @javax.annotation.Nullable
@@ -134,12 +81,12 @@ public class CreateWebhookEndpointRequest {
   }
 
 
-  public CreateWebhookEndpointRequest enabledEvents(@javax.annotation.Nonnull Set<EnabledEventsEnum> enabledEvents) {
+  public CreateWebhookEndpointRequest enabledEvents(@javax.annotation.Nonnull Set<String> enabledEvents) {
     this.enabledEvents = enabledEvents;
     return this;
   }
 
-  public CreateWebhookEndpointRequest addEnabledEventsItem(EnabledEventsEnum enabledEventsItem) {
+  public CreateWebhookEndpointRequest addEnabledEventsItem(String enabledEventsItem) {
     if (this.enabledEvents == null) {
       this.enabledEvents = new LinkedHashSet<>();
     }
@@ -154,7 +101,7 @@ public class CreateWebhookEndpointRequest {
   @javax.annotation.Nonnull
   @JsonProperty(value = JSON_PROPERTY_ENABLED_EVENTS, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public Set<EnabledEventsEnum> getEnabledEvents() {
+  public Set<String> getEnabledEvents() {
     return enabledEvents;
   }
 
@@ -162,7 +109,7 @@ public class CreateWebhookEndpointRequest {
   @JsonDeserialize(as = LinkedHashSet.class)
   @JsonProperty(value = JSON_PROPERTY_ENABLED_EVENTS, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setEnabledEvents(@javax.annotation.Nonnull Set<EnabledEventsEnum> enabledEvents) {
+  public void setEnabledEvents(@javax.annotation.Nonnull Set<String> enabledEvents) {
     this.enabledEvents = enabledEvents;
   }
 

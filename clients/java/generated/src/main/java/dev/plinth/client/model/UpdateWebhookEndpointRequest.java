@@ -47,62 +47,9 @@ public class UpdateWebhookEndpointRequest {
   @javax.annotation.Nullable
   private String url;
 
-  /**
-   * Gets or Sets enabledEvents
-   */
-  public enum EnabledEventsEnum {
-    STAR(String.valueOf("*")),
-    
-    FINTECH_ACCOUNT_CREATED(String.valueOf("fintech.account.created")),
-    
-    FINTECH_ACCOUNT_FROZEN(String.valueOf("fintech.account.frozen")),
-    
-    FINTECH_ACCOUNT_UNFROZEN(String.valueOf("fintech.account.unfrozen")),
-    
-    FINTECH_ACCOUNT_CLOSED(String.valueOf("fintech.account.closed")),
-    
-    FINTECH_TRANSFER_CREATED(String.valueOf("fintech.transfer.created")),
-    
-    FINTECH_TRANSACTION_CREATED(String.valueOf("fintech.transaction.created")),
-    
-    API_KEY_CREATED(String.valueOf("api_key.created")),
-    
-    API_KEY_REVOKED(String.valueOf("api_key.revoked")),
-    
-    WEBHOOK_ENDPOINT_TEST(String.valueOf("webhook_endpoint.test")),
-    
-    UNKNOWN_DEFAULT_OPEN_API(String.valueOf("unknown_default_open_api"));
-
-    private String value;
-
-    EnabledEventsEnum(String value) {
-      this.value = value;
-    }
-
-    @JsonValue
-    public String getValue() {
-      return value;
-    }
-
-    @Override
-    public String toString() {
-      return String.valueOf(value);
-    }
-
-    @JsonCreator
-    public static EnabledEventsEnum fromValue(String value) {
-      for (EnabledEventsEnum b : EnabledEventsEnum.values()) {
-        if (b.value.equals(value)) {
-          return b;
-        }
-      }
-      return UNKNOWN_DEFAULT_OPEN_API;
-    }
-  }
-
   public static final String JSON_PROPERTY_ENABLED_EVENTS = "enabled_events";
   @javax.annotation.Nullable
-  private Set<EnabledEventsEnum> enabledEvents = new LinkedHashSet<>();
+  private Set<String> enabledEvents = new LinkedHashSet<>();
 
   public static final String JSON_PROPERTY_DESCRIPTION = "description";
   @javax.annotation.Nullable
@@ -176,12 +123,12 @@ public class UpdateWebhookEndpointRequest {
   }
 
 
-  public UpdateWebhookEndpointRequest enabledEvents(@javax.annotation.Nullable Set<EnabledEventsEnum> enabledEvents) {
+  public UpdateWebhookEndpointRequest enabledEvents(@javax.annotation.Nullable Set<String> enabledEvents) {
     this.enabledEvents = enabledEvents;
     return this;
   }
 
-  public UpdateWebhookEndpointRequest addEnabledEventsItem(EnabledEventsEnum enabledEventsItem) {
+  public UpdateWebhookEndpointRequest addEnabledEventsItem(String enabledEventsItem) {
     if (this.enabledEvents == null) {
       this.enabledEvents = new LinkedHashSet<>();
     }
@@ -196,7 +143,7 @@ public class UpdateWebhookEndpointRequest {
   @javax.annotation.Nullable
   @JsonProperty(value = JSON_PROPERTY_ENABLED_EVENTS, required = false)
   @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
-  public Set<EnabledEventsEnum> getEnabledEvents() {
+  public Set<String> getEnabledEvents() {
     return enabledEvents;
   }
 
@@ -204,7 +151,7 @@ public class UpdateWebhookEndpointRequest {
   @JsonDeserialize(as = LinkedHashSet.class)
   @JsonProperty(value = JSON_PROPERTY_ENABLED_EVENTS, required = false)
   @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
-  public void setEnabledEvents(@javax.annotation.Nullable Set<EnabledEventsEnum> enabledEvents) {
+  public void setEnabledEvents(@javax.annotation.Nullable Set<String> enabledEvents) {
     this.enabledEvents = enabledEvents;
   }
 

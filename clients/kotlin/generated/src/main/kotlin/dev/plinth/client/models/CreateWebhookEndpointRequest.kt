@@ -26,7 +26,6 @@ package dev.plinth.client.models
 
 import com.fasterxml.jackson.annotation.JsonEnumDefaultValue
 import com.fasterxml.jackson.annotation.JsonProperty
-import com.fasterxml.jackson.annotation.JsonValue
 
 /**
  * 
@@ -47,7 +46,7 @@ data class CreateWebhookEndpointRequest (
     /* The event types to send, or `[\"*\"]` for all (types added later included). */
     @param:JsonProperty("enabled_events")
     @get:JsonProperty("enabled_events")
-    val enabledEvents: kotlin.collections.Set<CreateWebhookEndpointRequest.EnabledEvents>,
+    val enabledEvents: kotlin.collections.Set<kotlin.String>,
 
     /* A note for people, up to 500 characters. */
     @param:JsonProperty("description")
@@ -56,24 +55,6 @@ data class CreateWebhookEndpointRequest (
 
 ) {
 
-    /**
-     * The event types to send, or `[\"*\"]` for all (types added later included).
-     *
-     * Values: Star,fintechPeriodAccountPeriodCreated,fintechPeriodAccountPeriodFrozen,fintechPeriodAccountPeriodUnfrozen,fintechPeriodAccountPeriodClosed,fintechPeriodTransferPeriodCreated,fintechPeriodTransactionPeriodCreated,api_keyPeriodCreated,api_keyPeriodRevoked,webhook_endpointPeriodTest,unknown_default_open_api
-     */
-    enum class EnabledEvents(@get:JsonValue val value: kotlin.String) {
-        @JsonProperty(value = "*") Star("*"),
-        @JsonProperty(value = "fintech.account.created") fintechPeriodAccountPeriodCreated("fintech.account.created"),
-        @JsonProperty(value = "fintech.account.frozen") fintechPeriodAccountPeriodFrozen("fintech.account.frozen"),
-        @JsonProperty(value = "fintech.account.unfrozen") fintechPeriodAccountPeriodUnfrozen("fintech.account.unfrozen"),
-        @JsonProperty(value = "fintech.account.closed") fintechPeriodAccountPeriodClosed("fintech.account.closed"),
-        @JsonProperty(value = "fintech.transfer.created") fintechPeriodTransferPeriodCreated("fintech.transfer.created"),
-        @JsonProperty(value = "fintech.transaction.created") fintechPeriodTransactionPeriodCreated("fintech.transaction.created"),
-        @JsonProperty(value = "api_key.created") api_keyPeriodCreated("api_key.created"),
-        @JsonProperty(value = "api_key.revoked") api_keyPeriodRevoked("api_key.revoked"),
-        @JsonProperty(value = "webhook_endpoint.test") webhook_endpointPeriodTest("webhook_endpoint.test"),
-        @JsonProperty(value = "unknown_default_open_api") @JsonEnumDefaultValue unknown_default_open_api("unknown_default_open_api");
-    }
 
 }
 
