@@ -28,6 +28,8 @@ function plinthEnv(options: PlinthOptions): Record<string, string> {
     RATE_LIMIT_SANDBOX: '1000000',
     WEB_CONCURRENCY: String(options.workers ?? 1),
     METRICS_TOKEN: 'bench-metrics-token',
+    // PostgreSQL refuses to start without a key to seal secrets with (SQLite generates its own).
+    ...(options.databaseUrl.startsWith('postgres') ? { SECRETS_KEY: Buffer.alloc(32, 9).toString('base64') } : {}),
     ...options.env,
   };
 }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TEST_SECRETS_KEY } from '../helpers/database.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
@@ -38,7 +39,16 @@ export function startServer(databaseUrl: string): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['src/server.ts'], {
     cwd: ROOT,
     detached: true,
-    env: { ...process.env, ...UNLIMITED, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      ...UNLIMITED,
+      // PostgreSQL refuses to start without a key to seal secrets with (SQLite generates its own).
+      ...(databaseUrl.startsWith('postgres') ? { SECRETS_KEY: process.env.SECRETS_KEY ?? TEST_SECRETS_KEY } : {}),
+      DATABASE_URL: databaseUrl,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   live.add(child);
