@@ -5,29 +5,12 @@ import { ApiError } from '../http/errors.ts';
 import { type ListParams, listPage } from '../http/pagination.ts';
 import type { Principal } from '../keys/principal.ts';
 import { isIdOf, notFoundDetail } from '../kit/ids.ts';
-import { apiTime, type Clock, storedTime } from '../kit/time.ts';
+import { type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './deliveries.repository.ts';
 import type { WebhookDelivery } from './deliveries.schema.ts';
+import { deliveryFromRow } from './deliveries.view.ts';
 import { findEndpointById } from './endpoints.repository.ts';
 import { findEndpointOrThrow } from './endpoints.service.ts';
-import type { StoredAttempt } from './record.ts';
-import type { WebhookDeliveriesTable } from './tables.ts';
-
-export function deliveryFromRow(row: WebhookDeliveriesTable): WebhookDelivery {
-  return {
-    id: row.id,
-    object: 'webhook_delivery',
-    endpoint_id: row.endpoint_id,
-    event_id: row.event_id,
-    status: row.status,
-    attempts: (JSON.parse(row.attempts) as StoredAttempt[]).map((a) => ({
-      ...a,
-      attempted_at: apiTime(a.attempted_at),
-    })),
-    next_attempt_at: row.next_attempt_at === null ? null : apiTime(row.next_attempt_at),
-    created_at: apiTime(row.created_at),
-  };
-}
 
 async function page(
   db: Db,
