@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 // Crockford base32: URL-safe, case-insensitive-friendly, and lexicographic order equals numeric order,
 // so ids sort by creation time as plain strings in every database.
@@ -22,8 +22,13 @@ const lastTick = new Map<string, number>();
 export function newId(prefix: string, now: number = Date.now()): string {
   const tick = Math.max(now * TICKS_PER_MS, (lastTick.get(prefix) ?? 0) + 1);
   lastTick.set(prefix, tick);
-  return `${prefix}_${encodeTime(tick)}${encodeRandom(randomBytes(RANDOM_BYTES))}`;
+  return `${prefix}_${encodeTime(tick)}${encodeRandom()}`;
 }
+
+// Random bytes drawn from the CSPRNG a pool at a time (as node's randomUUID does): one call into the crypto
+// library per id was 8% of the main thread under the create load. Every id still takes bytes no other id used.
+const pool = Buffer.alloc(RANDOM_BYTES * 512);
+let poolOffset = pool.length;
 
 function encodeTime(tick: number): string {
   let out = '';
@@ -34,13 +39,23 @@ function encodeTime(tick: number): string {
   return out;
 }
 
-function encodeRandom(bytes: Buffer): string {
-  let value = 0n;
-  for (const b of bytes) value = (value << 8n) | BigInt(b);
+/** 80 fresh random bits as 16 base32 characters: two 40-bit halves, each exact in a double (no BigInt). */
+function encodeRandom(): string {
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const at = poolOffset;
+  poolOffset += RANDOM_BYTES;
+  return encode40(pool, at) + encode40(pool, at + 5);
+}
+
+function encode40(bytes: Buffer, at: number): string {
+  let value = bytes[at]! * 2 ** 32 + bytes.readUInt32BE(at + 1);
   let out = '';
-  for (let i = 0; i < 16; i++) {
-    out = ALPHABET[Number(value & 31n)] + out;
-    value >>= 5n;
+  for (let i = 0; i < 8; i++) {
+    out = ALPHABET[value % 32] + out;
+    value = Math.floor(value / 32);
   }
   return out;
 }

@@ -1,0 +1,40 @@
+/**
+ * `npm run bench:quick`: the SQLite targets of issue 10 and 12 in about a minute, for iterating on the write path:
+ * the bare node:http ceilings, then Plinth's create, retrieve and transfer loads on one empty database (same loads
+ * and settings as `npm run bench`). Prints the ratios; writes nothing. `npm run bench` is the record.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Load, loadCreate, loadGet, loadTransfer } from './lib/load.ts';
+import { createOne, depositInto, startPlinth } from './lib/plinth.ts';
+import { start, stop, watchRss } from './lib/process.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'plinth-quick-'));
+const show = (name: string, load: Load, ceiling?: Load) =>
+  process.stdout.write(
+    `${name.padEnd(22)} ${load.rps.toFixed(0).padStart(7)} req/s  p50 ${load.p50} ms  p99 ${load.p99} ms  ` +
+      `non-2xx ${load.non2xx} errors ${load.errors}  cpu pressure ${(load.pressure.cpu * 100).toFixed(0)}%` +
+      `${ceiling ? `  = ${(load.rps / ceiling.rps).toFixed(2)}×` : ''}\n`,
+  );
+try {
+  const bare = await start({ args: ['bench/servers/bare-http.ts'], env: {}, logFile: join(dir, 'bare.log') });
+  const bareCreate = await loadCreate(bare.port, null);
+  const bareRetrieve = await loadGet(bare.port, '/v1/fintech/accounts/acct_01KAQX7ZJ0Q9W3H6T8V2N4M5PB', null);
+  await stop(bare);
+  show('bare POST', bareCreate);
+  show('bare GET', bareRetrieve);
+  const server = await startPlinth({ databaseUrl: `sqlite:${join(dir, 'quick.db')}`, dir, name: 'quick' });
+  const peak = watchRss(server.child.pid!);
+  const create = await loadCreate(server.port, server.authorization);
+  show('create', create, bareCreate);
+  const id = await createOne(server);
+  show('retrieve', await loadGet(server.port, `/v1/fintech/accounts/${id}`, server.authorization), bareRetrieve);
+  const to = await createOne(server);
+  await depositInto(server, id, 1_000_000_000_000);
+  show('transfer (vs create)', await loadTransfer(server.port, server.authorization, id, to), create);
+  process.stdout.write(`RSS peak ${peak().toFixed(0)} MiB\n`);
+  await stop(server);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
