@@ -14,7 +14,7 @@ const dir = mkdtempSync(join(tmpdir(), 'plinth-quick-'));
 const show = (name: string, load: Load, ceiling?: Load) =>
   process.stdout.write(
     `${name.padEnd(22)} ${load.rps.toFixed(0).padStart(7)} req/s  p50 ${load.p50} ms  p99 ${load.p99} ms  ` +
-      `non-2xx ${load.non2xx} errors ${load.errors}  cpu pressure ${(load.pressure.cpu * 100).toFixed(0)}%` +
+      `non-2xx ${load.non2xx} errors ${load.errors}  cpu pressure ${((load.pressure.cpu ?? 0) * 100).toFixed(0)}%` +
       `${ceiling ? `  = ${(load.rps / ceiling.rps).toFixed(2)}×` : ''}\n`,
   );
 try {

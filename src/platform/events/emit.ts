@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Trx } from '../../db/database.ts';
+import { prepared, preparedInsert } from '../../db/prepared.ts';
 import type { Mode } from '../keys/principal.ts';
 import { newId } from '../kit/ids.ts';
 import { apiTime, storedTime } from '../kit/time.ts';
@@ -32,16 +33,31 @@ export function requestOf(request: FastifyRequest): EventRequest {
  * On SQLite the group commit runs one write at a time.
  */
 async function nextSequence(trx: Trx, owner: EventOwner): Promise<number> {
-  const row = await trx
-    .insertInto('event_sequences')
-    .values({ org_id: owner.orgId, mode: owner.mode, last_sequence: 1 })
-    .onConflict((c) =>
-      c.columns(['org_id', 'mode']).doUpdateSet({ last_sequence: sql`event_sequences.last_sequence + 1` }),
-    )
-    .returning('last_sequence')
-    .executeTakeFirstOrThrow();
-  return Number(row.last_sequence);
+  const { rows } = await drawSequence(trx, { org_id: owner.orgId, mode: owner.mode });
+  return Number(rows[0]!.last_sequence);
 }
+
+const drawSequence = prepared<{ org_id: string; mode: Mode }, { last_sequence: number | string }>(
+  { org_id: true, mode: true },
+  (db, p) =>
+    db
+      .insertInto('event_sequences')
+      .values({ ...p, last_sequence: 1 })
+      .onConflict((c) =>
+        c.columns(['org_id', 'mode']).doUpdateSet({ last_sequence: sql`event_sequences.last_sequence + 1` }),
+      )
+      .returning('last_sequence'),
+);
+
+const insertEvent = preparedInsert('events', {
+  id: true,
+  org_id: true,
+  mode: true,
+  type: true,
+  sequence: true,
+  body: true,
+  created_at: true,
+});
 
 export interface EmitOptions {
   /** When the change happened; defaults to now. */
@@ -90,7 +106,7 @@ export async function emitEvent(
     body: JSON.stringify(event),
     created_at: storedTime(at),
   };
-  await trx.insertInto('events').values(row).execute();
+  await insertEvent(trx, row);
   await fanOut(trx, row, at, options.onlyEndpoint);
   return row;
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { Mode } from '../keys/principal.ts';
 import type { IdempotencyKeysTable } from './tables.ts';
 
@@ -32,13 +33,19 @@ export async function tryLockScope(trx: Trx, scope: Scope): Promise<boolean> {
   return rows[0]?.locked === true;
 }
 
+const SCOPE = { org_id: true, mode: true, key: true } as const;
+const selectResponse = prepared<Record<'org_id' | 'mode' | 'key', string>, IdempotencyKeysTable>(SCOPE, (db, p) =>
+  db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('org_id', '=', p.org_id)
+    .where('mode', '=', p.mode as Mode)
+    .where('key', '=', p.key),
+);
+
 /** The stored response for the scope, if a request with this key completed. */
 export async function findResponse(trx: Trx, scope: Scope): Promise<StoredResponse | undefined> {
-  const row = await trx
-    .selectFrom('idempotency_keys')
-    .select(['fingerprint', 'response_status', 'response_body', 'request_id'])
-    .where((eb) => eb.and(where(scope)))
-    .executeTakeFirst();
+  const row = (await selectResponse(trx, where(scope))).rows[0];
   // Rows without a response are claims left by versions before the write pipeline: as good as absent.
   if (row === undefined || row.response_status === null || row.response_body === null) return undefined;
   return {
@@ -49,9 +56,33 @@ export async function findResponse(trx: Trx, scope: Scope): Promise<StoredRespon
   };
 }
 
+type Stored = Omit<IdempotencyKeysTable, 'response_status' | 'response_body'> & {
+  response_status: number;
+  response_body: string;
+};
+
+const STORED = {
+  ...SCOPE,
+  fingerprint: true,
+  request_id: true,
+  locked_at: true,
+  response_status: true,
+  response_body: true,
+  created_at: true,
+} as const;
+const insertResponse = prepared<Stored, never>(STORED, (db, p) => {
+  const { org_id, mode, key, ...update } = p;
+  return db
+    .insertInto('idempotency_keys')
+    .values(p)
+    .onConflict((oc) =>
+      oc.columns(['org_id', 'mode', 'key']).doUpdateSet(update).where('idempotency_keys.response_status', 'is', null),
+    );
+});
+
 /** In the resource's own transaction: the response that a retry with the same key will get. */
 export async function storeResponse(trx: Trx, scope: Scope, response: StoredResponse, now: string): Promise<void> {
-  const row: IdempotencyKeysTable = {
+  await insertResponse(trx, {
     ...where(scope),
     fingerprint: response.fingerprint,
     request_id: response.requestId,
@@ -59,15 +90,7 @@ export async function storeResponse(trx: Trx, scope: Scope, response: StoredResp
     response_status: response.status,
     response_body: response.body,
     created_at: now,
-  };
-  const { org_id, mode, key, ...update } = row;
-  await trx
-    .insertInto('idempotency_keys')
-    .values(row)
-    .onConflict((oc) =>
-      oc.columns(['org_id', 'mode', 'key']).doUpdateSet(update).where('idempotency_keys.response_status', 'is', null),
-    )
-    .execute();
+  });
 }
 
 /** Deletes about `limit` of the oldest keys created before `cutoff` (more only on equal timestamps). */

@@ -1,4 +1,5 @@
 import type { Trx } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { EventsTable } from '../events/tables.ts';
 import { newId } from '../kit/ids.ts';
 import { storedTime } from '../kit/time.ts';
@@ -14,15 +15,20 @@ export function subscribes(enabledEvents: string[], type: string): boolean {
  * In the event's own write: one pending delivery, due now, per enabled endpoint of the owner that takes the event,
  * so that a committed event always has its deliveries and a worker finds them even after a crash.
  */
+const enabledEndpoints = prepared<Pick<EventsTable, 'org_id' | 'mode'>, { id: string; enabled_events: string }>(
+  { org_id: true, mode: true },
+  (db, p) =>
+    db
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'enabled_events'])
+      .where('org_id', '=', p.org_id)
+      .where('mode', '=', p.mode)
+      .where('status', '=', 'enabled'),
+);
+
 export async function fanOut(trx: Trx, event: EventsTable, at: Date, onlyEndpoint?: string): Promise<void> {
-  let query = trx
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'enabled_events'])
-    .where('org_id', '=', event.org_id)
-    .where('mode', '=', event.mode)
-    .where('status', '=', 'enabled');
-  if (onlyEndpoint !== undefined) query = query.where('id', '=', onlyEndpoint);
-  const endpoints = await query.execute();
+  const enabled = (await enabledEndpoints(trx, { org_id: event.org_id, mode: event.mode })).rows;
+  const endpoints = onlyEndpoint === undefined ? enabled : enabled.filter((e) => e.id === onlyEndpoint);
   const now = storedTime(at);
   const rows: WebhookDeliveriesTable[] = endpoints
     .filter((e) => onlyEndpoint !== undefined || subscribes(JSON.parse(e.enabled_events) as string[], event.type))

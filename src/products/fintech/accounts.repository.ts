@@ -1,5 +1,6 @@
 import type { Db, Trx } from '../../db/database.ts';
 import { type Cursor, pageOf } from '../../db/keyset.ts';
+import { prepared, preparedInsert } from '../../db/prepared.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { locksRows } from './ledger/dialect.ts';
 import type { AccountsTable, Int64 } from './tables.ts';
@@ -9,21 +10,46 @@ type Executor = Db | Trx;
 /** An account with its balance, which lives in its ledger account (same id). */
 export type AccountRow = AccountsTable & { balance: Int64 };
 
+const insertAccountRow = preparedInsert('accounts', {
+  id: true,
+  org_id: true,
+  mode: true,
+  type: true,
+  country: true,
+  currency: true,
+  status: true,
+  status_reason: true,
+  status_note: true,
+  status_actor: true,
+  closed_at: true,
+  kyb_legal_name: true,
+  kyb_ein: true,
+  kyb_ein_last4: true,
+  created_at: true,
+});
+const insertLedgerAccount = preparedInsert('ledger_accounts', {
+  id: true,
+  org_id: true,
+  mode: true,
+  currency: true,
+  kind: true,
+  balance: true,
+  entry_count: true,
+  created_at: true,
+});
+
 export async function insertAccount(db: Executor, row: AccountsTable): Promise<void> {
-  await db.insertInto('accounts').values(row).execute();
-  await db
-    .insertInto('ledger_accounts')
-    .values({
-      id: row.id,
-      org_id: row.org_id,
-      mode: row.mode,
-      currency: row.currency,
-      kind: 'customer',
-      balance: 0,
-      entry_count: 0,
-      created_at: row.created_at,
-    })
-    .execute();
+  await insertAccountRow(db, row);
+  await insertLedgerAccount(db, {
+    id: row.id,
+    org_id: row.org_id,
+    mode: row.mode,
+    currency: row.currency,
+    kind: 'customer',
+    balance: 0,
+    entry_count: 0,
+    created_at: row.created_at,
+  });
 }
 
 // A subquery, not a join: keyset pages order by a bare `id`, which a join would make ambiguous.
@@ -42,13 +68,18 @@ function withBalance(db: Executor) {
     .$narrowType<{ balance: Int64 }>();
 }
 
+const selectAccount = prepared<{ id: string; org_id: string; mode: Principal['mode'] }, AccountRow>(
+  { id: true, org_id: true, mode: true },
+  (db, p) =>
+    withBalance(db)
+      .where('accounts.id', '=', p.id)
+      .where('accounts.org_id', '=', p.org_id)
+      .where('accounts.mode', '=', p.mode),
+);
+
 /** An account visible to the principal: its org, its mode. Anything else is as if it never existed. */
-export function findAccount(db: Executor, owner: Principal, id: string): Promise<AccountRow | undefined> {
-  return withBalance(db)
-    .where('accounts.id', '=', id)
-    .where('accounts.org_id', '=', owner.orgId)
-    .where('accounts.mode', '=', owner.mode)
-    .executeTakeFirst();
+export async function findAccount(db: Executor, owner: Principal, id: string): Promise<AccountRow | undefined> {
+  return (await selectAccount(db, { id, org_id: owner.orgId, mode: owner.mode })).rows[0];
 }
 
 /**
@@ -58,6 +89,13 @@ export function findAccount(db: Executor, owner: Principal, id: string): Promise
  * fresh snapshot (READ COMMITTED) sees what the previous lock holder committed. `owner` null: the operator.
  */
 export async function lockAccounts(trx: Trx, owner: Principal | null, ids: string[]): Promise<Map<string, AccountRow>> {
+  if (owner !== null && (ids.length === 1 || ids.length === 2)) {
+    // The API's case, every transfer and simulation: compiled once. One id is asked for as `in (a, a)`.
+    const pair = { a: ids[0]!, b: ids[ids.length - 1]!, org_id: owner.orgId, mode: owner.mode };
+    if (locksRows(trx)) await lockPair(trx, pair);
+    const { rows } = await selectPair(trx, pair);
+    return new Map(rows.map((row) => [row.id, row]));
+  }
   if (locksRows(trx)) {
     let lock = trx.selectFrom('accounts').select('id').where('id', 'in', ids);
     if (owner !== null) lock = lock.where('org_id', '=', owner.orgId).where('mode', '=', owner.mode);
@@ -68,6 +106,25 @@ export async function lockAccounts(trx: Trx, owner: Principal | null, ids: strin
   const rows = await query.execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+type Pair = { a: string; b: string; org_id: string; mode: Principal['mode'] };
+const PAIR = { a: true, b: true, org_id: true, mode: true } as const;
+const lockPair = prepared<Pair, { id: string }>(PAIR, (db, p) =>
+  db
+    .selectFrom('accounts')
+    .select('id')
+    .where('id', 'in', [p.a, p.b])
+    .where('org_id', '=', p.org_id)
+    .where('mode', '=', p.mode)
+    .orderBy('id')
+    .forUpdate(),
+);
+const selectPair = prepared<Pair, AccountRow>(PAIR, (db, p) =>
+  withBalance(db)
+    .where('accounts.id', 'in', [p.a, p.b])
+    .where('accounts.org_id', '=', p.org_id)
+    .where('accounts.mode', '=', p.mode),
+);
 
 export async function updateStatus(
   trx: Trx,

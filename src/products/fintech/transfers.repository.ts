@@ -1,12 +1,26 @@
 import type { Db, Trx } from '../../db/database.ts';
 import { type Cursor, pageOf } from '../../db/keyset.ts';
+import { preparedInsert } from '../../db/prepared.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import type { TransfersTable } from './tables.ts';
 
 type Executor = Db | Trx;
 
+const insertRow = preparedInsert('transfers', {
+  id: true,
+  org_id: true,
+  mode: true,
+  from_account_id: true,
+  to_account_id: true,
+  amount: true,
+  currency: true,
+  description: true,
+  status: true,
+  created_at: true,
+});
+
 export async function insertTransfer(trx: Trx, row: TransfersTable): Promise<void> {
-  await trx.insertInto('transfers').values(row).execute();
+  await insertRow(trx, row);
 }
 
 export function findTransfer(db: Executor, owner: Principal, id: string): Promise<TransfersTable | undefined> {

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Trx } from '../../../db/database.ts';
+import { prepared, preparedInsert } from '../../../db/prepared.ts';
 import { newId } from '../../../platform/kit/ids.ts';
-import type { LedgerJournalsTable } from '../tables.ts';
+import type { Int64, LedgerJournalsTable } from '../tables.ts';
 import { toAmount } from './amount.ts';
 
 export interface Line {
@@ -24,6 +25,37 @@ function assertBalanced(lines: Line[]): void {
     throw new Error('ledger: a journal needs two or more non-zero lines summing to 0');
 }
 
+const insertJournal = preparedInsert('ledger_journals', {
+  id: true,
+  org_id: true,
+  mode: true,
+  currency: true,
+  source_type: true,
+  description: true,
+  created_at: true,
+});
+const insertEntry = preparedInsert('ledger_entries', {
+  id: true,
+  journal_id: true,
+  account_id: true,
+  amount: true,
+  balance_after: true,
+  account_seq: true,
+  created_at: true,
+});
+/** A line's balance change, refused (no row) in another currency or when it would take a customer below zero. */
+const applyLine = prepared<{ amount: number; id: string; currency: string }, { balance: Int64; entry_count: Int64 }>(
+  { amount: true, id: true, currency: true },
+  (db, p) =>
+    db
+      .updateTable('ledger_accounts')
+      .set({ balance: sql`balance + ${p.amount}`, entry_count: sql`entry_count + 1` })
+      .where('id', '=', p.id)
+      .where('currency', '=', p.currency)
+      .where(sql<boolean>`(kind = 'system' or balance + ${p.amount} >= 0)`)
+      .returning(['balance', 'entry_count']),
+);
+
 /**
  * Posts one journal inside the caller's write transaction: the journal row, each line's balance update (in
  * ascending account id order, the one lock order every writer uses, so PostgreSQL never deadlocks) and its entry.
@@ -32,17 +64,10 @@ function assertBalanced(lines: Line[]): void {
  */
 export async function postJournal(trx: Trx, journal: LedgerJournalsTable, lines: Line[]): Promise<Posted[]> {
   assertBalanced(lines);
-  await trx.insertInto('ledger_journals').values(journal).execute();
+  await insertJournal(trx, journal);
   const posted: Posted[] = [];
   for (const line of [...lines].sort((a, b) => (a.accountId < b.accountId ? -1 : 1))) {
-    const row = await trx
-      .updateTable('ledger_accounts')
-      .set({ balance: sql`balance + ${line.amount}`, entry_count: sql`entry_count + 1` })
-      .where('id', '=', line.accountId)
-      .where('currency', '=', journal.currency)
-      .where(sql<boolean>`(kind = 'system' or balance + ${line.amount} >= 0)`)
-      .returning(['balance', 'entry_count'])
-      .executeTakeFirst();
+    const row = (await applyLine(trx, { amount: line.amount, id: line.accountId, currency: journal.currency })).rows[0];
     if (row === undefined) throw new Error(`ledger: line on ${line.accountId} refused (currency or funds)`);
     const entry = {
       id: newId('txn'),
@@ -53,7 +78,7 @@ export async function postJournal(trx: Trx, journal: LedgerJournalsTable, lines:
       account_seq: row.entry_count,
       created_at: journal.created_at,
     };
-    await trx.insertInto('ledger_entries').values(entry).execute();
+    await insertEntry(trx, entry);
     posted.push({
       entryId: entry.id,
       accountId: line.accountId,
