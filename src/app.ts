@@ -13,7 +13,7 @@ import { stdoutLog } from './platform/http/log-stream.ts';
 import { installErrorHandling, sendProblem } from './platform/http/problem.ts';
 import { installStrictQuery } from './platform/http/query.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/http/rate-limit.ts';
-import { installRequestId, REDACT_PATHS, RequestLogController, requestId } from './platform/http/request-log.ts';
+import { installRequestId, RequestLogController, requestId } from './platform/http/request-log.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { idempotencyStep } from './platform/idempotency/idempotency.ts';
 import { startPurge } from './platform/idempotency/purge.ts';
@@ -61,8 +61,8 @@ function createFastify(config: Config, logStream: DestinationStream | undefined)
   return Fastify({
     logger: {
       level: config.LOG_LEVEL,
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      // Field paths cover what we log on purpose; shapes cover what a client put where it did not belong.
+      // Secret field names at any depth, and secret shapes in any string (what a client put where it did not
+      // belong): one walk of each record (pino's path redaction, on top, cost 4% of the retrieve load).
       formatters: { log: redactRecord },
       stream: logStream ?? stdoutLog().stream,
     },
@@ -93,16 +93,18 @@ function refuseWhileClosing(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     if (closing) {
       reply.header('connection', 'close');
       throw new ApiError('service_unavailable', 'The server is shutting down; retry.');
     }
+    done();
   });
   // A request in flight when shutdown began gets its answer, and then its connection closes: a kept-alive one
   // left idle would otherwise hold the shutdown until the grace period forced it (found by the shutdown campaign).
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 }
 

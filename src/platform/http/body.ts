@@ -30,7 +30,8 @@ export function installJsonBody(app: FastifyInstance): void {
     }
   });
   // Operations whose body is optional (`x-body-optional`) validate a missing body as `{}`.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined && request.routeOptions.schema?.['x-body-optional']) request.body = {};
+    done();
   });
 }

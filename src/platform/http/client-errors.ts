@@ -106,10 +106,11 @@ export function installHttpRefusals(app: FastifyInstance): void {
     const body = JSON.stringify(toProblem(error, id));
     response.writeHead(error.status, problemHeaders(id, body)).end(body);
   });
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.raw.httpVersion === '1.1' && request.raw.headers.host === undefined) {
       reply.header('connection', 'close');
       throw new ApiError('request_malformed', 'An HTTP/1.1 request must carry a Host header.', { param: 'Host' });
     }
+    done();
   });
 }

@@ -24,8 +24,8 @@ function queryProblem(name: string, value: unknown, defined: Record<string, { ty
  * before schema validation, so that a POST with `?anything` is refused before it can create something.
  */
 export function installStrictQuery(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    if (request.is404) return;
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.is404) return done();
     const defined = (request.routeOptions.schema?.querystring as QuerySchema)?.properties ?? {};
     const problems: ErrorItem[] = [];
     for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
@@ -33,5 +33,6 @@ export function installStrictQuery(app: FastifyInstance): void {
       if (problem !== null) problems.push(problem);
     }
     if (problems.length > 0) throw ApiError.fromItems(problems as [ErrorItem, ...ErrorItem[]]);
+    done();
   });
 }

@@ -1,23 +1,6 @@
 import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { newId } from '../kit/ids.ts';
 
-/** Fields a log line may never show; pino replaces them wherever they occur. */
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'headers.authorization',
-  'authorization',
-  'key',
-  '*.key',
-  'api_key',
-  '*.api_key',
-  'ein',
-  '*.ein',
-  'secret',
-  '*.secret',
-  'kyb.ein',
-  '*.kyb.ein',
-];
-
 export function requestId(): string {
   return newId('req');
 }
@@ -53,8 +36,9 @@ export class RequestLogController extends LogController {
  * hold a secret, and is never the same twice). Set first, so that no hook that refuses a request can skip them.
  */
 export function installRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('request-id', request.id).header('x-content-type-options', 'nosniff');
     if (request.url.startsWith('/v1/') || request.url === '/v1') reply.header('cache-control', 'no-store');
+    done();
   });
 }

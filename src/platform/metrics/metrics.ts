@@ -44,10 +44,11 @@ export function installMetrics(app: FastifyInstance, database: Database): Regist
     registers: [registry],
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: reply.statusCode };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
   database.onCommit((stats) => {
     transaction.observe(stats.transactionSeconds);
