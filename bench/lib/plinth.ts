@@ -45,11 +45,24 @@ export function createKey(env: Record<string, string>): string {
   return made.stdout.toString().trim();
 }
 
+/** The Node flags `npm start` passes (package.json), so that the benchmark measures the server as it ships. */
+export function startFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts;
+  const command = scripts.start.match(/node ((?:--\S+ )*)src\/server\.ts/);
+  if (command === null) throw new Error(`cannot read the server's command from "start": ${scripts.start}`);
+  return command[1]!.trim().split(' ').filter(Boolean);
+}
+
 export async function startPlinth(options: PlinthOptions): Promise<Plinth> {
   const env = plinthEnv(options);
   const key = createKey(env);
   const probeOut = join(options.dir, `${options.name}.probe.json`);
-  const flags = [...(options.nodeFlags ?? []), ...(options.probe ? ['--import', './bench/probe.ts'] : [])];
+  const flags = [
+    ...startFlags(),
+    ...(options.nodeFlags ?? []),
+    ...(options.probe ? ['--import', './bench/probe.ts'] : []),
+  ];
   const server = await start({
     args: ['src/server.ts'],
     env: { ...env, BENCH_PROBE_OUT: probeOut },
