@@ -37,6 +37,12 @@ async function run(options: autocannon.Options): Promise<Load> {
 
 /** POST an account create, each request with a fresh Idempotency-Key (as a retrying client sends). */
 export function loadCreate(port: number, authorization: string | null): Promise<Load> {
+  return loadCreateAs(port, authorization === null ? [] : [authorization]);
+}
+
+/** The create load with each request's key taken in turn from `authorizations` (keys of several orgs). */
+export function loadCreateAs(port: number, authorizations: string[]): Promise<Load> {
+  let next = 0;
   return run({
     url: `http://127.0.0.1:${port}/v1/fintech/accounts`,
     requests: [
@@ -47,7 +53,7 @@ export function loadCreate(port: number, authorization: string | null): Promise<
           ...request,
           headers: {
             'content-type': 'application/json',
-            ...(authorization ? { authorization } : {}),
+            ...(authorizations.length > 0 ? { authorization: authorizations[next++ % authorizations.length]! } : {}),
             'idempotency-key': randomUUID(),
           },
         }),

@@ -34,13 +34,12 @@ function plinthEnv(options: PlinthOptions): Record<string, string> {
   };
 }
 
-/** A sandbox key of org `bench`, made by the CLI (which also migrates the database). */
-export function createKey(env: Record<string, string>): string {
-  const made = spawnSync(
-    process.execPath,
-    ['src/cli/main.ts', 'keys', 'create', '--org', 'bench', '--mode', 'sandbox'],
-    { cwd: ROOT, env: { ...process.env, ...env } },
-  );
+/** A sandbox key of org `bench` (or another), made by the CLI (which also migrates the database). */
+export function createKey(env: Record<string, string>, org = 'bench'): string {
+  const made = spawnSync(process.execPath, ['src/cli/main.ts', 'keys', 'create', '--org', org, '--mode', 'sandbox'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
   if (made.status !== 0) throw new Error(`keys create failed: ${made.stderr.toString()}`);
   return made.stdout.toString().trim();
 }

@@ -1,6 +1,8 @@
 /** The targets of issue 10 checked against one run's figures, and bench/RESULTS.md. */
+
 import { cpus, totalmem } from 'node:os';
 import type { PostgresResults } from '../phases/postgres.ts';
+import { ORGS } from '../phases/postgres.ts';
 import type { SqliteResults } from '../phases/sqlite.ts';
 import { CONNECTIONS, type Load, SECONDS } from './load.ts';
 
@@ -153,6 +155,16 @@ export function loadLines(s: SqliteResults, pg: PostgresResults | null, seedAcco
     for (const r of pg.runs) {
       lines.push(
         row(`Plinth PostgreSQL: create, ${r.workers} worker(s), pool ${r.pool} (vs bare insert)`, r.load, pg.bare),
+      );
+    }
+    if (pg.manyOrgs) {
+      const r = pg.manyOrgs;
+      lines.push(
+        row(
+          `Plinth PostgreSQL: create from ${ORGS} orgs in turn, ${r.workers} worker(s), pool ${r.pool} (vs bare insert)`,
+          r.load,
+          pg.bare,
+        ),
       );
     }
   }

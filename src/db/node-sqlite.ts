@@ -1,6 +1,27 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
+/**
+ * The node:sqlite connection behind a Kysely instance, for statements compiled once (db/prepared.ts) to run on
+ * directly, without Kysely's executor: its connection mutex and the promises around each statement cost more than
+ * the statement. `shared`: the writer, whose only transaction is the group commit's (every write runs inside it, one
+ * at a time). The reader also serves Kysely transactions (the ledger check's snapshot): while one is open, a
+ * statement must wait for it through Kysely, or it would read that old snapshot.
+ */
+const connections = new WeakMap<object, { native: DatabaseSync; writer: boolean }>();
+
+export function registerConnection(db: object, native: DatabaseSync, writer: boolean): void {
+  connections.set(db, { native, writer });
+}
+
+/** The connection a statement may run on right now, bypassing Kysely; undefined: go through Kysely. */
+export function directConnection(db: object): DatabaseSync | undefined {
+  const connection = connections.get(db);
+  if (connection === undefined || !connection.native.isOpen) return undefined;
+  if (!connection.writer && connection.native.isTransaction) return undefined;
+  return connection.native;
+}
+
 const STATEMENT_CACHE_SIZE = 200;
 
 /**
@@ -50,6 +71,6 @@ function wrap(statement: StatementSync): SqliteStatement {
 }
 
 // node:sqlite binds only null, numbers, bigints, strings and bytes; booleans become 0/1 as SQLite stores them.
-function toSqlite(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
+export function toSqlite(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
   return parameters.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : (p as SQLInputValue)));
 }

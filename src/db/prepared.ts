@@ -1,4 +1,6 @@
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { directConnection, toSqlite } from './node-sqlite.ts';
 import type { Tables } from './tables.ts';
 
 // A value no client can send in a bound parameter's place: NUL, then a name.
@@ -27,7 +29,8 @@ interface Compiled {
  * A placeholder may stand only where Kysely binds a value as a parameter (comparisons, inserted and updated values,
  * `sql` template values); the first call checks that every placeholder became a parameter, so a builder that inlines
  * one fails at once instead of running the same SQL for every value. The SQL differs between SQLite and PostgreSQL,
- * so it is compiled once per dialect adapter.
+ * so it is compiled once per dialect adapter. On SQLite the statement is also prepared once per connection and run on
+ * it directly (see `directConnection`); on PostgreSQL it goes through Kysely's executor and pool.
  */
 export function prepared<P extends object, R>(
   params: Names<P>,
@@ -49,6 +52,7 @@ export function prepared<P extends object, R>(
       throw new Error(`prepared: placeholders ${unbound.join(', ')} were not bound as parameters`);
     return { query, slots };
   };
+  const statements = new WeakMap<DatabaseSync, StatementSync>();
   return (db, values) => {
     const adapter = db.getExecutor().adapter;
     let compiled = byAdapter.get(adapter);
@@ -62,8 +66,25 @@ export function prepared<P extends object, R>(
       if (value === undefined) throw new Error(`prepared: no value for ${slot.name}`);
       return value;
     });
-    return db.executeQuery({ ...compiled.query, parameters } as CompiledQuery<R>);
+    const native = directConnection(db);
+    if (native === undefined) return db.executeQuery({ ...compiled.query, parameters } as CompiledQuery<R>);
+    try {
+      let statement = statements.get(native);
+      if (statement === undefined) {
+        statement = native.prepare(compiled.query.sql);
+        statements.set(native, statement);
+      }
+      return Promise.resolve(run<R>(statement, toSqlite(parameters)));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
+}
+
+function run<R>(statement: StatementSync, parameters: ReturnType<typeof toSqlite>): QueryResult<R> {
+  if (statement.columns().length > 0) return { rows: statement.all(...parameters) as R[] };
+  const { changes } = statement.run(...parameters);
+  return { rows: [], numAffectedRows: BigInt(changes) };
 }
 
 /** `insert into <table>` of every column of its row type, compiled once (see `prepared`). */

@@ -6,7 +6,7 @@ import type { Database, Db } from './database.ts';
 import { type CommitStats, groupCommit } from './group-commit.ts';
 import { listeners } from './listeners.ts';
 import { migrateToLatest } from './migrate.ts';
-import { kyselySqliteDatabase } from './node-sqlite.ts';
+import { kyselySqliteDatabase, registerConnection } from './node-sqlite.ts';
 import type { Tables } from './tables.ts';
 
 function connect(path: string, role: 'writer' | 'reader'): DatabaseSync {
@@ -40,6 +40,8 @@ export function openSqlite(path: string): Database {
   const readerNative = path === ':memory:' ? writerNative : connect(path, 'reader');
   const writer = kysely(writerNative);
   const reader = path === ':memory:' ? writer : kysely(readerNative);
+  registerConnection(writer, writerNative, true);
+  if (reader !== writer) registerConnection(reader, readerNative, false);
   const commits = listeners<CommitStats>();
   const pipeline = groupCommit(writerNative, writer, commits.emit);
   return {

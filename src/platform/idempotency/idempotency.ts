@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Database, Trx } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
 import { ApiError, toProblem } from '../http/errors.ts';
 import { principalOf } from '../keys/auth.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
@@ -93,20 +94,26 @@ const isOutcome = (error: unknown): error is ApiError =>
   [403, 404, 409].includes(error.status) &&
   error.code !== 'idempotency_request_in_progress';
 
+const statement = (text: string) =>
+  prepared<Record<string, never>, never>({}, (db) => ({ compile: () => sql.raw<never>(text).compile(db) }));
+const savepoint = statement('savepoint work');
+const release = statement('release savepoint work');
+const rollback = statement('rollback to savepoint work');
+
 /** Runs the work in a savepoint of the write; a refusal that is an outcome undoes the work's writes and is returned. */
 async function runOrRefuse<T>(
   trx: Trx,
   work: (trx: Trx) => Promise<T>,
 ): Promise<{ result: T } | { refused: ApiError }> {
-  await sql`savepoint work`.execute(trx);
+  await savepoint(trx, {});
   try {
     const result = await work(trx);
-    await sql`release savepoint work`.execute(trx);
+    await release(trx, {});
     return { result };
   } catch (error) {
     if (!isOutcome(error)) throw error;
-    await sql`rollback to savepoint work`.execute(trx);
-    await sql`release savepoint work`.execute(trx);
+    await rollback(trx, {});
+    await release(trx, {});
     return { refused: error };
   }
 }
