@@ -52,7 +52,7 @@ export function prepared<P extends object, R>(
       throw new Error(`prepared: placeholders ${unbound.join(', ')} were not bound as parameters`);
     return { query, slots };
   };
-  const statements = new WeakMap<DatabaseSync, StatementSync>();
+  const statements = new WeakMap<DatabaseSync, Prepared>();
   return (db, values) => {
     const adapter = db.getExecutor().adapter;
     let compiled = byAdapter.get(adapter);
@@ -71,7 +71,8 @@ export function prepared<P extends object, R>(
     try {
       let statement = statements.get(native);
       if (statement === undefined) {
-        statement = native.prepare(compiled.query.sql);
+        const prepared = native.prepare(compiled.query.sql);
+        statement = { statement: prepared, returnsRows: prepared.columns().length > 0 };
         statements.set(native, statement);
       }
       return Promise.resolve(run<R>(statement, toSqlite(parameters)));
@@ -81,8 +82,14 @@ export function prepared<P extends object, R>(
   };
 }
 
-function run<R>(statement: StatementSync, parameters: ReturnType<typeof toSqlite>): QueryResult<R> {
-  if (statement.columns().length > 0) return { rows: statement.all(...parameters) as R[] };
+interface Prepared {
+  statement: StatementSync;
+  /** Whether it has result columns (a select, or `returning`): asked once, `columns()` builds objects each call. */
+  returnsRows: boolean;
+}
+
+function run<R>({ statement, returnsRows }: Prepared, parameters: ReturnType<typeof toSqlite>): QueryResult<R> {
+  if (returnsRows) return { rows: statement.all(...parameters) as R[] };
   const { changes } = statement.run(...parameters);
   return { rows: [], numAffectedRows: BigInt(changes) };
 }

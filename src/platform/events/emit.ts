@@ -27,24 +27,24 @@ export function requestOf(request: FastifyRequest): EventRequest {
 }
 
 /**
- * The next sequence number of the owner's events, drawn inside the caller's write. The counter row is updated in
- * the same transaction as the event: a rolled-back write gives its number back (no gaps), and on PostgreSQL the
- * row lock, held until commit, makes the next write of the same org and mode wait, so numbers commit in order.
- * On SQLite the group commit runs one write at a time.
+ * The last of `count` consecutive sequence numbers of the owner's events, drawn inside the caller's write. The counter
+ * row is updated in the same transaction as the events: a rolled-back write gives its numbers back (no gaps), and on
+ * PostgreSQL the row lock, held until commit, makes the next write of the same org and mode wait, so numbers commit
+ * in order. On SQLite the group commit runs one write at a time.
  */
-async function nextSequence(trx: Trx, owner: EventOwner): Promise<number> {
-  const { rows } = await drawSequence(trx, { org_id: owner.orgId, mode: owner.mode });
+async function drawSequences(trx: Trx, owner: EventOwner, count: number): Promise<number> {
+  const { rows } = await drawSequence(trx, { org_id: owner.orgId, mode: owner.mode, count });
   return Number(rows[0]!.last_sequence);
 }
 
-const drawSequence = prepared<{ org_id: string; mode: Mode }, { last_sequence: number | string }>(
-  { org_id: true, mode: true },
+const drawSequence = prepared<{ org_id: string; mode: Mode; count: number }, { last_sequence: number | string }>(
+  { org_id: true, mode: true, count: true },
   (db, p) =>
     db
       .insertInto('event_sequences')
-      .values({ ...p, last_sequence: 1 })
+      .values({ org_id: p.org_id, mode: p.mode, last_sequence: p.count })
       .onConflict((c) =>
-        c.columns(['org_id', 'mode']).doUpdateSet({ last_sequence: sql`event_sequences.last_sequence + 1` }),
+        c.columns(['org_id', 'mode']).doUpdateSet({ last_sequence: sql`event_sequences.last_sequence + ${p.count}` }),
       )
       .returning('last_sequence'),
 );
@@ -66,6 +66,12 @@ export interface EmitOptions {
   onlyEndpoint?: string;
 }
 
+/** One change to report: the event's type and the resource after the change. */
+export interface Change {
+  type: EventType;
+  object: object;
+}
+
 /**
  * Records an event in the caller's write (the transactional outbox) and a pending delivery for every enabled
  * endpoint of the owner that subscribes to its type. Call it inside the same `trx` as the change it reports, so
@@ -83,30 +89,42 @@ export async function emitEvent(
   request: EventRequest | null,
   options: EmitOptions = {},
 ): Promise<EventsTable> {
+  const [row] = await emitEvents(trx, owner, [{ type, object }], request, options);
+  return row!;
+}
+
+/**
+ * Several events of one write (a transfer and its two transactions), numbered consecutively in the order given:
+ * what `emitEvent` does for each, with one draw of the counter and one look at the owner's endpoints.
+ */
+export async function emitEvents(
+  trx: Trx,
+  owner: EventOwner,
+  changes: Change[],
+  request: EventRequest | null,
+  options: EmitOptions = {},
+): Promise<EventsTable[]> {
   const at = options.at ?? new Date();
-  const sequence = await nextSequence(trx, owner);
-  const id = newId('evt', at.getTime());
+  const last = await drawSequences(trx, owner, changes.length);
   const livemode = owner.mode === 'live';
-  const event = {
-    id,
-    object: 'event',
-    type,
-    sequence,
-    data: { object },
-    request,
-    livemode,
-    created_at: apiTime(at.toISOString()),
-  };
-  const row: EventsTable = {
-    id,
-    org_id: owner.orgId,
-    mode: owner.mode,
-    type,
-    sequence,
-    body: JSON.stringify(event),
-    created_at: storedTime(at),
-  };
-  await insertEvent(trx, row);
-  await fanOut(trx, row, at, options.onlyEndpoint);
-  return row;
+  const createdAt = apiTime(at.toISOString());
+  const rows: EventsTable[] = [];
+  for (const [i, { type, object }] of changes.entries()) {
+    const id = newId('evt', at.getTime());
+    const sequence = last - changes.length + 1 + i;
+    const event = { id, object: 'event', type, sequence, data: { object }, request, livemode, created_at: createdAt };
+    const row: EventsTable = {
+      id,
+      org_id: owner.orgId,
+      mode: owner.mode,
+      type,
+      sequence,
+      body: JSON.stringify(event),
+      created_at: storedTime(at),
+    };
+    await insertEvent(trx, row);
+    rows.push(row);
+  }
+  await fanOut(trx, owner, rows, at, options.onlyEndpoint);
+  return rows;
 }

@@ -1,9 +1,9 @@
 import type { Trx } from '../../db/database.ts';
-import { prepared } from '../../db/prepared.ts';
+import { prepared, preparedInsert } from '../../db/prepared.ts';
+import type { EventOwner } from '../events/emit.ts';
 import type { EventsTable } from '../events/tables.ts';
 import { newId } from '../kit/ids.ts';
 import { storedTime } from '../kit/time.ts';
-import type { WebhookDeliveriesTable } from './tables.ts';
 
 /** Whether an endpoint's `enabled_events` takes this type; a test event goes only where it was asked for. */
 export function subscribes(enabledEvents: string[], type: string): boolean {
@@ -26,25 +26,54 @@ const enabledEndpoints = prepared<Pick<EventsTable, 'org_id' | 'mode'>, { id: st
       .where('status', '=', 'enabled'),
 );
 
-export async function fanOut(trx: Trx, event: EventsTable, at: Date, onlyEndpoint?: string): Promise<void> {
-  const enabled = (await enabledEndpoints(trx, { org_id: event.org_id, mode: event.mode })).rows;
+const insertDelivery = preparedInsert('webhook_deliveries', {
+  id: true,
+  org_id: true,
+  mode: true,
+  endpoint_id: true,
+  event_id: true,
+  status: true,
+  attempts: true,
+  scheduled_attempts: true,
+  manual: true,
+  next_attempt_at: true,
+  claim: true,
+  created_at: true,
+});
+
+/**
+ * In the events' own write: one pending delivery, due now, per event and enabled endpoint of the owner that takes
+ * it, so that a committed event always has its deliveries and a worker finds them even after a crash.
+ */
+export async function fanOut(
+  trx: Trx,
+  owner: EventOwner,
+  events: EventsTable[],
+  at: Date,
+  onlyEndpoint?: string,
+): Promise<void> {
+  const enabled = (await enabledEndpoints(trx, { org_id: owner.orgId, mode: owner.mode })).rows;
   const endpoints = onlyEndpoint === undefined ? enabled : enabled.filter((e) => e.id === onlyEndpoint);
+  if (endpoints.length === 0) return;
   const now = storedTime(at);
-  const rows: WebhookDeliveriesTable[] = endpoints
-    .filter((e) => onlyEndpoint !== undefined || subscribes(JSON.parse(e.enabled_events) as string[], event.type))
-    .map((e) => ({
-      id: newId('whd', at.getTime()),
-      org_id: event.org_id,
-      mode: event.mode,
-      endpoint_id: e.id,
-      event_id: event.id,
-      status: 'pending',
-      attempts: '[]',
-      scheduled_attempts: 0,
-      manual: 0,
-      next_attempt_at: now,
-      claim: null,
-      created_at: now,
-    }));
-  if (rows.length > 0) await trx.insertInto('webhook_deliveries').values(rows).execute();
+  const takes = endpoints.map((e) => ({ id: e.id, events: JSON.parse(e.enabled_events) as string[] }));
+  for (const event of events) {
+    for (const endpoint of takes) {
+      if (onlyEndpoint === undefined && !subscribes(endpoint.events, event.type)) continue;
+      await insertDelivery(trx, {
+        id: newId('whd', at.getTime()),
+        org_id: event.org_id,
+        mode: event.mode,
+        endpoint_id: endpoint.id,
+        event_id: event.id,
+        status: 'pending',
+        attempts: '[]',
+        scheduled_attempts: 0,
+        manual: 0,
+        next_attempt_at: now,
+        claim: null,
+        created_at: now,
+      });
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import type { Db, Trx } from '../../db/database.ts';
-import { type EventRequest, emitEvent } from '../../platform/events/emit.ts';
+import { type EventRequest, emitEvents } from '../../platform/events/emit.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
@@ -77,10 +77,19 @@ export async function createTransfer(
   await repo.insertTransfer(trx, row);
   const transfer = transferFromRow(row);
   // The outbox, in the same write: the transfer, then each side's transaction.
-  await emitEvent(trx, owner, 'fintech.transfer.created', transfer, request, { at: now });
-  for (const entry of posted) {
-    await emitEvent(trx, owner, 'fintech.transaction.created', transactionOf(journal, entry), request, { at: now });
-  }
+  await emitEvents(
+    trx,
+    owner,
+    [
+      { type: 'fintech.transfer.created', object: transfer },
+      ...posted.map((entry) => ({
+        type: 'fintech.transaction.created' as const,
+        object: transactionOf(journal, entry),
+      })),
+    ],
+    request,
+    { at: now },
+  );
   return transfer;
 }
 
