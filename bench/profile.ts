@@ -1,18 +1,18 @@
 /**
  * `npm run bench:profile`: one CPU profile (node --cpu-prof) of Plinth on SQLite under the create load of the
  * benchmark (fresh Idempotency-Key per request, info logging to a file), summarised by category, owner and
- * function into bench/PROFILE-create.md. BENCH_PROFILE_LOAD=retrieve profiles the retrieve load instead.
+ * function into bench/PROFILE-create.md. BENCH_PROFILE_LOAD=retrieve or =transfer profiles that load instead.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { summarise, summaryLines } from './lib/cpuprofile.ts';
-import { CONNECTIONS, loadCreate, loadGet, SECONDS } from './lib/load.ts';
-import { createOne, probe, startPlinth } from './lib/plinth.ts';
+import { CONNECTIONS, loadCreate, loadGet, loadTransfer, SECONDS } from './lib/load.ts';
+import { createOne, depositInto, probe, startPlinth } from './lib/plinth.ts';
 import { stop } from './lib/process.ts';
 
 const pct = (share: number | undefined) => (share === undefined ? '?' : `${(share * 100).toFixed(1)}%`);
-const which = process.env.BENCH_PROFILE_LOAD === 'retrieve' ? 'retrieve' : 'create';
+const which = (['retrieve', 'transfer'] as const).find((l) => l === process.env.BENCH_PROFILE_LOAD) ?? 'create';
 const dir = mkdtempSync(join(tmpdir(), 'plinth-profile-'));
 const file = join(dir, 'server.cpuprofile');
 try {
@@ -23,12 +23,16 @@ try {
     probe: true,
     env: { BENCH_PROBE_CPU_PROFILE: file },
   });
-  const path = which === 'create' ? null : `/v1/fintech/accounts/${await createOne(server)}`;
+  const id = await createOne(server);
+  const to = await createOne(server);
+  if (which === 'transfer') await depositInto(server, id, 1_000_000_000_000);
   await probe(server, dir, 'profiled'); // starts the profiler
   const load =
-    path === null
+    which === 'create'
       ? await loadCreate(server.port, server.authorization)
-      : await loadGet(server.port, path, server.authorization);
+      : which === 'transfer'
+        ? await loadTransfer(server.port, server.authorization, id, to)
+        : await loadGet(server.port, `/v1/fintech/accounts/${id}`, server.authorization);
   const figures = await probe(server, dir, 'profiled'); // stops it and writes the profile
   await stop(server);
   if (!existsSync(file)) throw new Error('the server wrote no CPU profile');
