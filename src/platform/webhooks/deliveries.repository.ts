@@ -1,6 +1,7 @@
 import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
 import { pageOf } from '../../db/keyset.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { EventOwner } from '../events/emit.ts';
 import type { WebhookDeliveriesTable } from './tables.ts';
 
@@ -17,22 +18,66 @@ export interface Claimed {
   previousExpiresAt: string | null;
 }
 
-/** Whether anything is due: a read, so that an idle worker costs no write. */
-export async function anyDue(db: Db, now: string): Promise<boolean> {
-  const row = await db
+const dueOne = prepared<{ now: string }, { id: string }>({ now: true }, (db, p) =>
+  db
     .selectFrom('webhook_deliveries')
     .select('id')
     .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where('next_attempt_at', '<=', p.now)
+    .limit(1),
+);
+
+/** Whether anything is due: a read, so that an idle worker costs no write. */
+export async function anyDue(db: Db, now: string): Promise<boolean> {
+  return (await dueOne(db, { now })).rows.length > 0;
+}
+
+type Claim = { now: string; lease: string; token: string; limit: number };
+const CLAIM = { now: true, lease: true, token: true, limit: true } as const;
+// The due rows, oldest first; on PostgreSQL `FOR UPDATE SKIP LOCKED` so that processes claim side by side.
+const claimRows = (skipLocked: boolean) =>
+  prepared<Claim, never>(CLAIM, (db, p) =>
+    db
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: p.lease, claim: p.token })
+      .where('id', 'in', (eb) => {
+        const due = eb
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', p.now)
+          .orderBy('next_attempt_at')
+          .limit(p.limit);
+        return skipLocked ? due.forUpdate().skipLocked() : due;
+      }),
+  );
+const claimUnlocked = claimRows(false);
+const claimSkippingLocked = claimRows(true);
+const claimedRows = prepared<{ token: string }, WebhookDeliveriesTable & ClaimedExtras>({ token: true }, (db, p) =>
+  db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+    .selectAll('d')
+    .select(['e.body', 'e.created_at as event_created_at', 'w.url', 'w.secret as endpoint_secret'])
+    .select(['w.previous_secret', 'w.previous_expires_at'])
+    .where('d.claim', '=', p.token),
+);
+
+interface ClaimedExtras {
+  body: string;
+  event_created_at: string;
+  url: string;
+  endpoint_secret: string;
+  previous_secret: string | null;
+  previous_expires_at: string | null;
 }
 
 /**
  * Claims up to `limit` due deliveries: their next_attempt_at becomes the lease's end (a worker that dies gives them
- * back then) and `claim` this worker's token. On PostgreSQL `FOR UPDATE SKIP LOCKED` lets processes claim side by
- * side without waiting for or taking each other's rows; SQLite has one process, whose writes run one at a time.
+ * back then) and `claim` this worker's token, which is fresh for every claim, so the claimed rows are read back by
+ * it. On PostgreSQL `FOR UPDATE SKIP LOCKED` lets processes claim side by side without waiting for or taking each
+ * other's rows; SQLite has one process, whose writes run one at a time.
  */
 export async function claimDue(
   trx: Trx,
@@ -42,32 +87,10 @@ export async function claimDue(
   token: string,
   limit: number,
 ): Promise<Claimed[]> {
-  let due = trx
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at')
-    .limit(limit);
-  if (skipLocked) due = due.forUpdate().skipLocked();
-  const ids = (await due.execute()).map((r) => r.id);
-  if (ids.length === 0) return [];
-  await trx
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: leaseUntil, claim: token })
-    .where('id', 'in', ids)
-    .execute();
-  const rows = await trx
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('events as e', 'e.id', 'd.event_id')
-    .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
-    .selectAll('d')
-    .select(['e.body', 'e.created_at as event_created_at', 'w.url', 'w.secret as endpoint_secret'])
-    .select(['w.previous_secret', 'w.previous_expires_at'])
-    .where('d.id', 'in', ids)
-    .execute();
+  await (skipLocked ? claimSkippingLocked : claimUnlocked)(trx, { now, lease: leaseUntil, token, limit });
+  const { rows } = await claimedRows(trx, { token });
   return rows.map(({ body, event_created_at, url, endpoint_secret, previous_secret, previous_expires_at, ...d }) => ({
-    delivery: d as WebhookDeliveriesTable,
+    delivery: d,
     body,
     eventCreatedAt: event_created_at,
     url,
@@ -77,20 +100,29 @@ export async function claimDue(
   }));
 }
 
+type Settled = Pick<
+  WebhookDeliveriesTable,
+  'status' | 'attempts' | 'scheduled_attempts' | 'manual' | 'next_attempt_at' | 'claim'
+>;
+const settleRow = prepared<Settled & { id: string; token: string }, never>(
+  {
+    id: true,
+    token: true,
+    status: true,
+    attempts: true,
+    scheduled_attempts: true,
+    manual: true,
+    next_attempt_at: true,
+    claim: true,
+  },
+  (db, { id, token, ...changes }) =>
+    db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).where('claim', '=', token),
+);
+
 /** Records a result only while this claim still holds the lease; false when it was lost (expired, claimed again). */
-export async function settleClaimed(
-  trx: Trx,
-  id: string,
-  token: string,
-  changes: Partial<WebhookDeliveriesTable>,
-): Promise<boolean> {
-  const result = await trx
-    .updateTable('webhook_deliveries')
-    .set(changes)
-    .where('id', '=', id)
-    .where('claim', '=', token)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export async function settleClaimed(trx: Trx, id: string, token: string, changes: Settled): Promise<boolean> {
+  const result = await settleRow(trx, { id, token, ...changes });
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
 
 export async function updateDelivery(trx: Trx, id: string, changes: Partial<WebhookDeliveriesTable>): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Db, Trx } from '../../db/database.ts';
 import { type Cursor, pageOf } from '../../db/keyset.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { EventOwner } from '../events/emit.ts';
 import type { WebhookEndpointsTable } from './tables.ts';
 
@@ -38,13 +39,17 @@ export async function updateEndpoint(trx: Trx, id: string, changes: Partial<Webh
 }
 
 /** A success ends a run of failures; a statement that changes no row when there was none (the usual case). */
-export async function clearFailing(trx: Trx, id: string): Promise<void> {
-  await trx
+const clearFailingRow = prepared<{ id: string }, never>({ id: true }, (db, p) =>
+  db
     .updateTable('webhook_endpoints')
     .set({ failing_since: null })
-    .where('id', '=', id)
-    .where('failing_since', 'is not', null)
-    .execute();
+    .where('id', '=', p.id)
+    .where('failing_since', 'is not', null),
+);
+
+/** After a success: the endpoint is no longer failing (a write only when it was). */
+export async function clearFailing(trx: Trx, id: string): Promise<void> {
+  await clearFailingRow(trx, { id });
 }
 
 export async function deleteEndpoint(trx: Trx, id: string): Promise<void> {

@@ -48,6 +48,23 @@ export const WEBHOOK_TAGS = [
   },
 ];
 
+/** API requests in flight at which the process counts as busy and webhook deliveries yield to it. */
+export const BUSY_IN_FLIGHT = 8;
+
+/** Whether BUSY_IN_FLIGHT or more requests are being answered right now (counted from arrival to the socket's close). */
+function apiBusy(app: FastifyInstance): () => boolean {
+  let inFlight = 0;
+  const finished = () => {
+    inFlight--;
+  };
+  app.addHook('onRequest', (_request, reply, done) => {
+    inFlight++;
+    reply.raw.once('close', finished);
+    done();
+  });
+  return () => inFlight >= BUSY_IN_FLIGHT;
+}
+
 /** Events and webhooks: their routes, the retention purge, and the delivery workers (built here, not started). */
 export function installWebhooks(app: FastifyInstance, deps: WebhooksDeps): void {
   const { config, database, clock, withIdempotency } = deps;
@@ -60,6 +77,7 @@ export function installWebhooks(app: FastifyInstance, deps: WebhooksDeps): void 
     log: app.log,
     schedule: config.WEBHOOK_RETRY_SCHEDULE,
     concurrency: config.WEBHOOK_CONCURRENCY,
+    busy: apiBusy(app),
     attempt: {
       timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
       resolve,

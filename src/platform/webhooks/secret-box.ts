@@ -15,5 +15,22 @@ export interface SecretBox {
  */
 export function webhookSecretBox(box: Box): SecretBox {
   const context = `${WEBHOOK_SECRET_COLUMN.table}.${WEBHOOK_SECRET_COLUMN.column}`;
-  return { seal: (plain) => box.seal(plain, context), open: (sealed) => box.open(sealed, context) };
+  // Every attempt signs with its endpoint's secret; opening it (AES-GCM with a fresh key object) cost more than the
+  // HMAC itself. A sealed value is unique (a fresh IV each time it is sealed), so it is a safe key for its plain
+  // text; a rotated or rolled secret is a new sealed value. Bounded: the oldest go first.
+  const opened = new Map<string, string>();
+  return {
+    seal: (plain) => box.seal(plain, context),
+    open(sealed) {
+      let plain = opened.get(sealed);
+      if (plain === undefined) {
+        plain = box.open(sealed, context);
+        if (opened.size >= OPENED_SECRETS_KEPT) opened.delete(opened.keys().next().value!);
+        opened.set(sealed, plain);
+      }
+      return plain;
+    },
+  };
 }
+
+const OPENED_SECRETS_KEPT = 1024;

@@ -32,10 +32,23 @@ export interface WorkerDeps {
   log: FastifyBaseLogger;
   schedule: number[];
   concurrency: number;
+  /**
+   * True while the process is busy answering API requests: deliveries then yield, one attempt at a time, so that
+   * sending webhooks never takes the throughput of the API that produces them; the backlog drains when the load
+   * eases (it is in /metrics). Absent: always full concurrency.
+   */
+  busy?: () => boolean;
   attempt: Omit<AttemptOptions, 'allowPrivate'> & { allowPrivateSandbox: boolean };
 }
 
 const POLL_MS = 500;
+/**
+ * While the API is busy (see `busy`): one attempt at a time, each started at least this long after the previous one
+ * (at most 50 a second), never none, so deliveries always progress. Measured under the benchmark's create load with
+ * one endpoint: full concurrency kept 0.60× of the create rate without an endpoint, one at a time without a pause
+ * 0.75×, this 0.83–0.85×; each time every event was delivered within 8 s after the load.
+ */
+export const YIELD_INTERVAL_MS = 20;
 
 /** The secrets that sign now: the current one, and the previous one until its overlap ends. */
 function signingSecrets(deps: WorkerDeps, claimed: Claimed, now: Date): string[] {
@@ -76,14 +89,29 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
     for (const listener of listeners) listener({ outcome, durationSeconds: result.durationMs / 1000, latencySeconds });
   }
 
+  let lastStart = 0;
+  let pauseTimer: NodeJS.Timeout | undefined;
+  // May an attempt start now while the API is busy? If only the pause stands in the way, look again after it.
+  function yieldingFree(): number {
+    if (inFlight.size > 0) return 0;
+    const wait = lastStart + YIELD_INTERVAL_MS - performance.now();
+    if (wait <= 0) return 1;
+    pauseTimer ??= setTimeout(() => {
+      pauseTimer = undefined;
+      poke();
+    }, wait).unref();
+    return 0;
+  }
+
   async function look(): Promise<void> {
-    const free = deps.concurrency - inFlight.size;
+    const free = deps.busy?.() ? yieldingFree() : deps.concurrency - inFlight.size;
     const now = deps.clock();
     if (!running || free <= 0 || !(await anyDue(deps.database.db, storedTime(now)))) return;
     const token = randomBytes(12).toString('base64url');
     const lease = storedTime(new Date(now.getTime() + leaseMs));
     const skipLocked = deps.database.dialect === 'postgres';
     const claimed = await deps.database.write((trx) => claimDue(trx, skipLocked, storedTime(now), lease, token, free));
+    if (claimed.length > 0) lastStart = performance.now();
     for (const one of claimed) {
       const task = run(one, token)
         .catch((error: unknown) => deps.log.warn({ err: error, delivery: one.delivery.id }, 'webhook attempt failed'))

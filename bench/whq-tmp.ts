@@ -1,0 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadCreate } from './lib/load.ts';
+import { startPlinth } from './lib/plinth.ts';
+import { stop } from './lib/process.ts';
+import { webhookPhase } from './phases/webhooks.ts';
+const dir = mkdtempSync(join(tmpdir(), 'plinth-whq-'));
+const s = await startPlinth({ databaseUrl: `sqlite:${join(dir, 'q.db')}`, dir, name: 'q' });
+const create = await loadCreate(s.port, s.authorization); await stop(s);
+const w = await webhookPhase(dir);
+console.log(`create ${create.rps.toFixed(0)}  with endpoint ${w.create.rps.toFixed(0)} = ${(w.create.rps / create.rps).toFixed(2)}x p99 ${w.create.p99}  delivered/s ${w.deliveredPerSecond.toFixed(0)} drain ${w.drainSeconds?.toFixed(1)} s of ${w.events}`);
