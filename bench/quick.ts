@@ -1,7 +1,8 @@
 /**
  * `npm run bench:quick`: the SQLite targets of issue 10 and 12 in about a minute, for iterating on the write path:
- * the bare node:http ceilings, then Plinth's create, retrieve and transfer loads on one empty database (same loads
- * and settings as `npm run bench`). Prints the ratios; writes nothing. `npm run bench` is the record.
+ * the bare node:http ceilings, then Plinth's create, retrieve and transfer loads on one empty database, then the
+ * create load with one webhook endpoint (same loads and settings as `npm run bench`). Prints the ratios; writes
+ * nothing. `npm run bench` is the record.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { type Load, loadCreate, loadGet, loadTransfer } from './lib/load.ts';
 import { createOne, depositInto, startPlinth } from './lib/plinth.ts';
 import { start, stop, watchRss } from './lib/process.ts';
+import { webhookPhase } from './phases/webhooks.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'plinth-quick-'));
 const show = (name: string, load: Load, ceiling?: Load) =>
@@ -35,6 +37,12 @@ try {
   show('transfer (vs create)', await loadTransfer(server.port, server.authorization, id, to), create);
   process.stdout.write(`RSS peak ${peak().toFixed(0)} MiB\n`);
   await stop(server);
+  const hooks = await webhookPhase(dir);
+  show('create, one endpoint', hooks.create, create);
+  process.stdout.write(
+    `  events delivered during it ${hooks.deliveredPerSecond.toFixed(0)}/s; the backlog of ${hooks.events} ` +
+      `${hooks.drainSeconds === null ? 'did not drain' : `drained ${hooks.drainSeconds.toFixed(1)} s after`}\n`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

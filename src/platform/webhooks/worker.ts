@@ -90,16 +90,19 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   }
 
   let lastStart = 0;
-  let pauseTimer: NodeJS.Timeout | undefined;
+  let pausing = false;
   // May an attempt start now while the API is busy? If only the pause stands in the way, look again after it.
   function yieldingFree(): number {
     if (inFlight.size > 0) return 0;
     const wait = lastStart + YIELD_INTERVAL_MS - performance.now();
     if (wait <= 0) return 1;
-    pauseTimer ??= setTimeout(() => {
-      pauseTimer = undefined;
-      poke();
-    }, wait).unref();
+    if (!pausing) {
+      pausing = true;
+      setTimeout(() => {
+        pausing = false;
+        poke();
+      }, wait).unref();
+    }
     return 0;
   }
 
