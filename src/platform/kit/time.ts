@@ -9,7 +9,12 @@ export function storedTime(date: Date): string {
 
 /** Every timestamp in every response (CONTRACT §1): UTC, exactly `YYYY-MM-DDTHH:MMZ`. */
 export function apiTime(stored: string): string {
+  // What storedTime wrote is already UTC to the millisecond: the minute is its first 16 characters (every response
+  // formats several times, so no Date is built for them). Anything else is parsed.
+  if (STORED_FORMAT.test(stored)) return `${stored.slice(0, 16)}Z`;
   return `${new Date(stored).toISOString().slice(0, 16)}Z`;
 }
+
+const STORED_FORMAT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 export const API_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z$';
