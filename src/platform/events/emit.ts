@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Trx } from '../../db/database.ts';
-import { prepared, preparedInsert } from '../../db/prepared.ts';
+import { prepared, preparedInsertRows } from '../../db/prepared.ts';
 import type { Mode } from '../keys/principal.ts';
 import { newId } from '../kit/ids.ts';
 import { apiTime, storedTime } from '../kit/time.ts';
@@ -49,7 +49,7 @@ const drawSequence = prepared<{ org_id: string; mode: Mode; count: number }, { l
       .returning('last_sequence'),
 );
 
-const insertEvent = preparedInsert('events', {
+const insertEvents = preparedInsertRows('events', {
   id: true,
   org_id: true,
   mode: true,
@@ -122,9 +122,9 @@ export async function emitEvents(
       body: JSON.stringify(event),
       created_at: storedTime(at),
     };
-    await insertEvent(trx, row);
     rows.push(row);
   }
+  await insertEvents(trx, rows);
   await fanOut(trx, owner, rows, at, options.onlyEndpoint);
   return rows;
 }

@@ -1,9 +1,10 @@
 import type { Trx } from '../../db/database.ts';
-import { prepared, preparedInsert } from '../../db/prepared.ts';
+import { prepared, preparedInsertRows } from '../../db/prepared.ts';
 import type { EventOwner } from '../events/emit.ts';
 import type { EventsTable } from '../events/tables.ts';
 import { newId } from '../kit/ids.ts';
 import { storedTime } from '../kit/time.ts';
+import type { WebhookDeliveriesTable } from './tables.ts';
 
 /** Whether an endpoint's `enabled_events` takes this type; a test event goes only where it was asked for. */
 export function subscribes(enabledEvents: string[], type: string): boolean {
@@ -26,7 +27,7 @@ const enabledEndpoints = prepared<Pick<EventsTable, 'org_id' | 'mode'>, { id: st
       .where('status', '=', 'enabled'),
 );
 
-const insertDelivery = preparedInsert('webhook_deliveries', {
+const insertDeliveries = preparedInsertRows('webhook_deliveries', {
   id: true,
   org_id: true,
   mode: true,
@@ -57,23 +58,25 @@ export async function fanOut(
   if (endpoints.length === 0) return;
   const now = storedTime(at);
   const takes = endpoints.map((e) => ({ id: e.id, events: JSON.parse(e.enabled_events) as string[] }));
-  for (const event of events) {
-    for (const endpoint of takes) {
-      if (onlyEndpoint === undefined && !subscribes(endpoint.events, event.type)) continue;
-      await insertDelivery(trx, {
-        id: newId('whd', at.getTime()),
-        org_id: event.org_id,
-        mode: event.mode,
-        endpoint_id: endpoint.id,
-        event_id: event.id,
-        status: 'pending',
-        attempts: '[]',
-        scheduled_attempts: 0,
-        manual: 0,
-        next_attempt_at: now,
-        claim: null,
-        created_at: now,
-      });
-    }
-  }
+  const rows = events.flatMap((event) =>
+    takes
+      .filter((endpoint) => onlyEndpoint !== undefined || subscribes(endpoint.events, event.type))
+      .map(
+        (endpoint): WebhookDeliveriesTable => ({
+          id: newId('whd', at.getTime()),
+          org_id: event.org_id,
+          mode: event.mode,
+          endpoint_id: endpoint.id,
+          event_id: event.id,
+          status: 'pending',
+          attempts: '[]',
+          scheduled_attempts: 0,
+          manual: 0,
+          next_attempt_at: now,
+          claim: null,
+          created_at: now,
+        }),
+      ),
+  );
+  await insertDeliveries(trx, rows);
 }

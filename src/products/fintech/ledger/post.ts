@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Trx } from '../../../db/database.ts';
-import { prepared, preparedInsert } from '../../../db/prepared.ts';
+import { prepared, preparedInsert, preparedInsertRows } from '../../../db/prepared.ts';
 import { newId } from '../../../platform/kit/ids.ts';
-import type { Int64, LedgerJournalsTable } from '../tables.ts';
+import type { Int64, LedgerEntriesTable, LedgerJournalsTable } from '../tables.ts';
 import { toAmount } from './amount.ts';
 
 export interface Line {
@@ -34,7 +34,7 @@ const insertJournal = preparedInsert('ledger_journals', {
   description: true,
   created_at: true,
 });
-const insertEntry = preparedInsert('ledger_entries', {
+const insertEntries = preparedInsertRows('ledger_entries', {
   id: true,
   journal_id: true,
   account_id: true,
@@ -65,11 +65,11 @@ const applyLine = prepared<{ amount: number; id: string; currency: string }, { b
 export async function postJournal(trx: Trx, journal: LedgerJournalsTable, lines: Line[]): Promise<Posted[]> {
   assertBalanced(lines);
   await insertJournal(trx, journal);
-  const posted: Posted[] = [];
+  const entries: LedgerEntriesTable[] = [];
   for (const line of [...lines].sort((a, b) => (a.accountId < b.accountId ? -1 : 1))) {
     const row = (await applyLine(trx, { amount: line.amount, id: line.accountId, currency: journal.currency })).rows[0];
     if (row === undefined) throw new Error(`ledger: line on ${line.accountId} refused (currency or funds)`);
-    const entry = {
+    entries.push({
       id: newId('txn'),
       journal_id: journal.id,
       account_id: line.accountId,
@@ -77,14 +77,13 @@ export async function postJournal(trx: Trx, journal: LedgerJournalsTable, lines:
       balance_after: row.balance,
       account_seq: row.entry_count,
       created_at: journal.created_at,
-    };
-    await insertEntry(trx, entry);
-    posted.push({
-      entryId: entry.id,
-      accountId: line.accountId,
-      amount: line.amount,
-      balanceAfter: toAmount(row.balance),
     });
   }
-  return posted;
+  await insertEntries(trx, entries);
+  return entries.map((entry) => ({
+    entryId: entry.id,
+    accountId: entry.account_id,
+    amount: Number(entry.amount),
+    balanceAfter: toAmount(entry.balance_after),
+  }));
 }
