@@ -4,10 +4,14 @@
  * same database with fresh ids, 32 creates per `BEGIN IMMEDIATE … COMMIT` as the group commit batches them, for
  * 3 s per variant. It bounds what any server on this data model can reach: the benchmark's create target is a
  * ratio to the bare node:http rate, so the floor is printed as the same ratio (bare measured in this run).
+ * Then the stack's floor for a retrieve (bench/servers/fastify-floor.ts: Fastify, one log line, one prepared
+ * select, nothing else) against the bare node:http GET.
  */
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { loadCreate } from './lib/load.ts';
+import { loadCreate, loadGet } from './lib/load.ts';
 import { start, stop } from './lib/process.ts';
 
 interface Recorded {
@@ -94,9 +98,19 @@ function replay(variant: { savepoints: boolean; tempStore: 'DEFAULT' | 'MEMORY';
   return { perSecond: (creates / ms) * 1000, micros: (ms * 1000) / creates, commitShare: commitMs / ms };
 }
 
+const ACCOUNT_PATH = '/v1/fintech/accounts/acct_01KAQX7ZJ0Q9W3H6T8V2N4M5PB';
 const bare = await start({ args: ['bench/servers/bare-http.ts'], env: {}, logFile: '/dev/null' });
 const ceiling = (await loadCreate(bare.port, null)).rps;
+const getCeiling = (await loadGet(bare.port, ACCOUNT_PATH, null)).rps;
 await stop(bare);
+const fastify = await start({
+  args: ['bench/servers/fastify-floor.ts'],
+  env: {},
+  logFile: join(tmpdir(), `plinth-fastify-floor-${process.pid}.log`),
+  readyPath: '/healthz',
+});
+const stackFloor = (await loadGet(fastify.port, ACCOUNT_PATH, null)).rps;
+await stop(fastify);
 const lines = [
   `Statements per create (outside BEGIN/COMMIT): ${perCreate.length}; bare node:http POST ${ceiling.toFixed(0)} req/s.`,
   '',
@@ -115,5 +129,10 @@ for (const variant of [
       `${r.micros.toFixed(1)} | ${(r.commitShare * 100).toFixed(0)}% | ${(r.perSecond / ceiling).toFixed(2)}× |`,
   );
 }
+lines.push(
+  '',
+  `Retrieve: bare node:http GET ${getCeiling.toFixed(0)} req/s; Fastify + one log line + one prepared select ` +
+    `${stackFloor.toFixed(0)} req/s = ${(stackFloor / getCeiling).toFixed(2)}× bare.`,
+);
 await server.close();
 process.stdout.write(`${lines.join('\n')}\n`);
