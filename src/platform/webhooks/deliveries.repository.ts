@@ -3,7 +3,7 @@ import type { Cursor } from '../../db/keyset.ts';
 import { pageOf } from '../../db/keyset.ts';
 import { prepared } from '../../db/prepared.ts';
 import type { EventOwner } from '../events/emit.ts';
-import type { WebhookDeliveriesTable } from './tables.ts';
+import { DELIVERY_STATE_COLUMNS, type WebhookDeliveriesTable } from './tables.ts';
 
 type Executor = Db | Trx;
 
@@ -105,16 +105,7 @@ type Settled = Pick<
   'status' | 'attempts' | 'scheduled_attempts' | 'manual' | 'next_attempt_at' | 'claim'
 >;
 const settleRow = prepared<Settled & { id: string; token: string }, never>(
-  {
-    id: true,
-    token: true,
-    status: true,
-    attempts: true,
-    scheduled_attempts: true,
-    manual: true,
-    next_attempt_at: true,
-    claim: true,
-  },
+  { id: true, token: true, ...DELIVERY_STATE_COLUMNS },
   (db, { id, token, ...changes }) =>
     db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).where('claim', '=', token),
 );

@@ -4,7 +4,7 @@ import type { EventOwner } from '../events/emit.ts';
 import type { EventsTable } from '../events/tables.ts';
 import { newId } from '../kit/ids.ts';
 import { storedTime } from '../kit/time.ts';
-import type { WebhookDeliveriesTable } from './tables.ts';
+import { DELIVERY_STATE_COLUMNS, type WebhookDeliveriesTable } from './tables.ts';
 
 /** Whether an endpoint's `enabled_events` takes this type; a test event goes only where it was asked for. */
 export function subscribes(enabledEvents: string[], type: string): boolean {
@@ -33,13 +33,8 @@ const insertDeliveries = preparedInsertRows('webhook_deliveries', {
   mode: true,
   endpoint_id: true,
   event_id: true,
-  status: true,
-  attempts: true,
-  scheduled_attempts: true,
-  manual: true,
-  next_attempt_at: true,
-  claim: true,
   created_at: true,
+  ...DELIVERY_STATE_COLUMNS,
 });
 
 /**

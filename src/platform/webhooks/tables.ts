@@ -40,6 +40,16 @@ export interface WebhookDeliveriesTable {
   created_at: string;
 }
 
+/** The columns that say where a delivery stands: what an attempt's result rewrites (and a new row starts with). */
+export const DELIVERY_STATE_COLUMNS = {
+  status: true,
+  attempts: true,
+  scheduled_attempts: true,
+  manual: true,
+  next_attempt_at: true,
+  claim: true,
+} as const;
+
 declare module '../../db/tables.ts' {
   interface Tables {
     webhook_endpoints: WebhookEndpointsTable;
