@@ -170,4 +170,5 @@ async function checkAfterwards(
   // The four opening deposits, then exactly one journal per acknowledged movement.
   assert.equal(await count('ledger_journals'), ids.length + moves, 'refused movements wrote nothing');
   assert.equal(await countLedgerViolations(db), 0, 'ledger verify passes');
+  assert.equal(await countLedgerViolations(db, 2), 0, 'and so it does two journals or accounts at a time');
 }
