@@ -46,7 +46,8 @@ const POLL_MS = 500;
  * While the API is busy (see `busy`): one attempt at a time, each started at least this long after the previous one
  * (at most 50 a second), never none, so deliveries always progress. Measured under the benchmark's create load with
  * one endpoint: full concurrency kept 0.60× of the create rate without an endpoint, one at a time without a pause
- * 0.75×, this 0.83–0.85×; each time every event was delivered within 8 s after the load.
+ * 0.75×, this 0.82–0.90× (with the busy signal held 250 ms, see install.ts; 0.72–0.91× without the hold, when a
+ * commit woke the workers in the dip after it); each time every event was delivered within 9 s after the load.
  */
 export const YIELD_INTERVAL_MS = 20;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { BUSY_IN_FLIGHT } from '../../../src/platform/webhooks/install.ts';
+import { BUSY_HOLD_MS, BUSY_IN_FLIGHT } from '../../../src/platform/webhooks/install.ts';
 import { type Receiver, startReceiver } from '../../helpers/receiver.ts';
 import { startServer, type TestServer } from '../../helpers/server.ts';
 import { type Client, client } from '../../helpers/webhooks.ts';
@@ -69,7 +69,7 @@ describe('webhook deliveries yield to a busy API', () => {
     } finally {
       for (const socket of hanging) socket.destroy();
     }
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the server sees the sockets close
+    await new Promise((resolve) => setTimeout(resolve, BUSY_HOLD_MS + 100)); // closed, and the hold is over
     const quietMost = concurrencyOf(receiver, 300);
     await createAccounts(6);
     await receiver.until((all) => all.length >= 12);
