@@ -4,8 +4,8 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
 /**
  * The node:sqlite connection behind a Kysely instance, for statements compiled once (db/prepared.ts) to run on
  * directly, without Kysely's executor: its connection mutex and the promises around each statement cost more than
- * the statement. `shared`: the writer, whose only transaction is the group commit's (every write runs inside it, one
- * at a time). The reader also serves Kysely transactions (the ledger check's snapshot): while one is open, a
+ * the statement. `writer`: the group commit's connection, whose only transaction is the group commit's own (every
+ * write runs inside it, one at a time), so a statement may always run on it. The reader also serves Kysely transactions (the ledger check's snapshot): while one is open, a
  * statement must wait for it through Kysely, or it would read that old snapshot.
  */
 const connections = new WeakMap<object, { native: DatabaseSync; writer: boolean }>();

@@ -100,10 +100,7 @@ export async function claimDue(
   }));
 }
 
-type Settled = Pick<
-  WebhookDeliveriesTable,
-  'status' | 'attempts' | 'scheduled_attempts' | 'manual' | 'next_attempt_at' | 'claim'
->;
+type Settled = Pick<WebhookDeliveriesTable, keyof typeof DELIVERY_STATE_COLUMNS>;
 const settleRow = prepared<Settled & { id: string; token: string }, never>(
   { id: true, token: true, ...DELIVERY_STATE_COLUMNS },
   (db, { id, token, ...changes }) =>

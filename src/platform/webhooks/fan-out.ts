@@ -12,10 +12,6 @@ export function subscribes(enabledEvents: string[], type: string): boolean {
   return enabledEvents.includes('*') || enabledEvents.includes(type);
 }
 
-/**
- * In the event's own write: one pending delivery, due now, per enabled endpoint of the owner that takes the event,
- * so that a committed event always has its deliveries and a worker finds them even after a crash.
- */
 const enabledEndpoints = prepared<Pick<EventsTable, 'org_id' | 'mode'>, { id: string; enabled_events: string }>(
   { org_id: true, mode: true },
   (db, p) =>
