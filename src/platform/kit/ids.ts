@@ -60,6 +60,14 @@ function encode40(bytes: Buffer, at: number): string {
   return out;
 }
 
+/**
+ * The lowest id of `prefix` that `newId` can mint at `time` (ms) or later: every id minted earlier sorts below it, so
+ * a range of the primary key stands in for a range of creation times (retention walks it instead of a time index).
+ */
+export function firstIdAt(prefix: string, time: number): string {
+  return `${prefix}_${encodeTime(time * TICKS_PER_MS)}`;
+}
+
 /** Shape of every id this service hands out; used to reject garbage before it reaches a query. */
 export function isIdOf(prefix: string, value: string): boolean {
   return (

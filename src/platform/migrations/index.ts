@@ -5,6 +5,7 @@ import * as m20261121T1400 from './2026-11-21T1400_idempotency_keys.ts';
 import * as m20261122T1100 from './2026-11-22T1100_api_key_name_last_used.ts';
 import * as m20261122T1100e from './2026-11-22T1100_events_webhooks.ts';
 import * as m20261122T1400 from './2026-11-22T1400_delivery_claim_index.ts';
+import * as m20261123T0900 from './2026-11-23T0900_events_retention_by_id.ts';
 
 /** Listed explicitly (not read from the folder) so that the set of migrations is visible and type-checked. */
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T1100_api_key_name_last_used': m20261122T1100,
   '2026-11-22T1100_events_webhooks': m20261122T1100e,
   '2026-11-22T1400_delivery_claim_index': m20261122T1400,
+  '2026-11-23T0900_events_retention_by_id': m20261123T0900,
 };

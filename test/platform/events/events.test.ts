@@ -134,8 +134,10 @@ describe('events (the outbox)', () => {
   test('retention: events older than EVENT_RETENTION_DAYS are purged, with their deliveries', async () => {
     const api = await client(server, 'purge-org');
     const event = (await api.get('/v1/events?limit=1')).body.data[0];
-    const soon = () => new Date(Date.now() + 31 * 86_400_000);
-    const purged = await purgeEvents(server.database, soon, 30 * 86_400_000);
+    const days = (n: number) => () => new Date(Date.now() + n * 86_400_000);
+    assert.equal(await purgeEvents(server.database, days(29), 30 * 86_400_000), 0, 'younger than 30 days: kept');
+    assert.equal((await api.get(`/v1/events/${event.id}`)).status, 200);
+    const purged = await purgeEvents(server.database, days(31), 30 * 86_400_000);
     assert.ok(purged >= 1);
     assertProblem(await api.get(`/v1/events/${event.id}`), 'resource_not_found');
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { isIdOf, newId } from '../../../src/platform/kit/ids.ts';
+import { firstIdAt, isIdOf, newId } from '../../../src/platform/kit/ids.ts';
 
 test('ids are prefixed, 26 Crockford base32 characters, and recognised by isIdOf', () => {
   const id = newId('acct');
@@ -57,4 +57,21 @@ test('every id carries 80 fresh random bits, even many of one kind in one millis
     const ones = parts.filter((p) => (p >> bit) & 1n).length;
     assert.ok(ones > 800 && ones < 1200, `bit ${bit} set in ${ones} of 2000`);
   }
+});
+
+test('property: firstIdAt(t) bounds ids by time: none minted at t or later sorts below it, all minted earlier do', () => {
+  let kind = 0;
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1_700_000_000_000, max: 1_900_000_000_000 }),
+      fc.integer({ min: 1, max: 10 * 86_400_000 }),
+      (t, earlier) => {
+        const prefix = `p${kind++}`; // a kind of its own: no earlier id of it has moved its logical clock ahead
+        const before = newId(prefix, t - earlier);
+        const at = newId(prefix, t);
+        const boundary = firstIdAt(prefix, t);
+        return before < boundary && at >= boundary && newId(prefix, t + earlier) > boundary;
+      },
+    ),
+  );
 });
