@@ -90,7 +90,7 @@ export async function findAccount(db: Executor, owner: Principal, id: string): P
  */
 export async function lockAccounts(trx: Trx, owner: Principal | null, ids: string[]): Promise<Map<string, AccountRow>> {
   if (owner !== null && (ids.length === 1 || ids.length === 2)) {
-    // The API's case, every transfer and simulation: compiled once. One id is asked for as `in (a, a)`.
+    // The API's case (a freeze, unfreeze or close of one account): compiled once, the id asked for as `in (a, a)`.
     const pair = { a: ids[0]!, b: ids[ids.length - 1]!, org_id: owner.orgId, mode: owner.mode };
     if (locksRows(trx)) await lockPair(trx, pair);
     const { rows } = await selectPair(trx, pair);
@@ -125,6 +125,31 @@ const selectPair = prepared<Pair, AccountRow>(PAIR, (db, p) =>
     .where('accounts.org_id', '=', p.org_id)
     .where('accounts.mode', '=', p.mode),
 );
+
+/** What a movement of money checks on each side it touches: that it is open, its currency, its balance. */
+export type Side = Pick<AccountsTable, 'id' | 'status' | 'currency'> & { balance: Int64 };
+
+const selectSides = prepared<Pair, Side>(PAIR, (db, p) =>
+  db
+    .selectFrom('accounts')
+    .innerJoin('ledger_accounts', 'ledger_accounts.id', 'accounts.id')
+    .select(['accounts.id', 'accounts.status', 'accounts.currency', 'ledger_accounts.balance'])
+    .where('accounts.id', 'in', [p.a, p.b])
+    .where('accounts.org_id', '=', p.org_id)
+    .where('accounts.mode', '=', p.mode),
+);
+
+/**
+ * The one or two accounts a transfer or simulation moves money on, locked as `lockAccounts` locks them, read with
+ * only what its checks need: every transfer runs this, and the whole row (the sealed EIN among it) is not needed.
+ */
+export async function lockSides(trx: Trx, owner: Principal, ids: string[]): Promise<Map<string, Side>> {
+  if (ids.length < 1 || ids.length > 2) throw new Error('lockSides: a movement has one or two customer sides');
+  const pair = { a: ids[0]!, b: ids[ids.length - 1]!, org_id: owner.orgId, mode: owner.mode };
+  if (locksRows(trx)) await lockPair(trx, pair);
+  const { rows } = await selectSides(trx, pair);
+  return new Map(rows.map((row) => [row.id, row]));
+}
 
 export async function updateStatus(
   trx: Trx,

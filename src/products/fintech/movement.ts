@@ -1,6 +1,6 @@
 import { ApiError } from '../../platform/http/errors.ts';
 import { cleanText } from '../../platform/kit/text.ts';
-import type { AccountRow } from './accounts.repository.ts';
+import type { Side } from './accounts.repository.ts';
 import { toAmount, withinBounds } from './ledger/amount.ts';
 
 /** The checks every movement of money makes on a customer account, under its lock (CONTRACT §9, §10). */
@@ -21,14 +21,14 @@ export function cleanDescription(raw: string | undefined): string | null {
 }
 
 /** A closed or frozen side moves no money; `param` names the side. */
-export function checkOpen(row: AccountRow, param: string): void {
+export function checkOpen(row: Side, param: string): void {
   if (row.status === 'closed')
     throw new ApiError('account_closed', `${param} ${row.id} is closed; it can no longer move money.`, { param });
   if (row.status === 'frozen')
     throw new ApiError('account_frozen', `${param} ${row.id} is frozen; it takes no debit and no credit.`, { param });
 }
 
-export function checkCurrency(row: AccountRow, param: string, currency: string): void {
+export function checkCurrency(row: Side, param: string, currency: string): void {
   if (row.currency !== currency)
     throw new ApiError(
       'currency_mismatch',
@@ -37,7 +37,7 @@ export function checkCurrency(row: AccountRow, param: string, currency: string):
     );
 }
 
-export function checkFunds(row: AccountRow, param: string, amount: number): void {
+export function checkFunds(row: Side, param: string, amount: number): void {
   const available = toAmount(row.balance);
   if (available < amount)
     throw new ApiError(

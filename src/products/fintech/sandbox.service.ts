@@ -4,7 +4,7 @@ import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
-import { type AccountRow, lockAccounts } from './accounts.repository.ts';
+import { lockSides, type Side } from './accounts.repository.ts';
 import { toAmount } from './ledger/amount.ts';
 import { locksRows } from './ledger/dialect.ts';
 import { postJournal } from './ledger/post.ts';
@@ -24,7 +24,7 @@ async function systemBalance(trx: Trx, id: string): Promise<number> {
 }
 
 /** A deposit keeps both balances in bounds; a withdrawal needs the funds. */
-async function checkAmount(trx: Trx, account: AccountRow, systemId: string, signed: number): Promise<void> {
+async function checkAmount(trx: Trx, account: Side, systemId: string, signed: number): Promise<void> {
   if (signed < 0) return checkFunds(account, 'id', -signed);
   checkCredit(toAmount(account.balance), signed, account.currency);
   checkCredit(await systemBalance(trx, systemId), -signed, account.currency);
@@ -47,7 +47,7 @@ async function simulate(
     throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
   const description = cleanDescription(body.description);
   if (!isIdOf('acct', accountId)) throw accountNotFound(accountId);
-  const account = (await lockAccounts(trx, owner, [accountId])).get(accountId);
+  const account = (await lockSides(trx, owner, [accountId])).get(accountId);
   if (account === undefined) throw accountNotFound(accountId);
   checkOpen(account, 'id');
   const now = deps.clock();

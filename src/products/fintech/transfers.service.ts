@@ -5,7 +5,7 @@ import { listPage } from '../../platform/http/pagination.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { type Clock, storedTime } from '../../platform/kit/time.ts';
-import { type AccountRow, findAccount, lockAccounts } from './accounts.repository.ts';
+import { findAccount, lockSides, type Side } from './accounts.repository.ts';
 import { toAmount } from './ledger/amount.ts';
 import { postJournal } from './ledger/post.ts';
 import { checkCredit, checkCurrency, checkFunds, checkOpen, cleanDescription } from './movement.ts';
@@ -25,10 +25,10 @@ function sideNotFound(param: string, id: string): ApiError {
 }
 
 /** Under both accounts' locks: existence, status, currency, then funds, each error naming its side. */
-async function lockSides(trx: Trx, owner: Principal, body: TransferCreateBody): Promise<void> {
+async function checkSides(trx: Trx, owner: Principal, body: TransferCreateBody): Promise<void> {
   const { from_account_id: fromId, to_account_id: toId, amount, currency } = body;
   const ids = [fromId, toId].filter((id) => isIdOf('acct', id));
-  const accounts = ids.length > 0 ? await lockAccounts(trx, owner, ids) : new Map<string, AccountRow>();
+  const accounts = ids.length > 0 ? await lockSides(trx, owner, ids) : new Map<string, Side>();
   const from = accounts.get(fromId);
   if (from === undefined) throw sideNotFound('from_account_id', fromId);
   const to = accounts.get(toId);
@@ -54,7 +54,7 @@ export async function createTransfer(
       param: 'to_account_id',
     });
   const description = cleanDescription(body.description);
-  await lockSides(trx, owner, body);
+  await checkSides(trx, owner, body);
   const now = deps.clock();
   const row: TransfersTable = {
     id: newId('tr', now.getTime()),
