@@ -1,0 +1,87 @@
+/**
+ * `npm run bench:instructions`: what one create and one transfer cost in CPU instructions, counted by valgrind
+ * (callgrind), so that a change to the write path can be judged on a machine whose wall-clock speed wanders. The
+ * count is repeatable for the same code and inputs; it leaves out the kernel's side (the fsync, the socket), which
+ * `npm run bench` measures.
+ *
+ * Each load runs in its own process: the real app on a SQLite file, in this process (`inject`, no socket), rounds of
+ * `BATCH` requests sent at once so that the group commit batches them as it would under 32 connections. A run of
+ * WARMUP + SHORT requests and one of WARMUP + LONG are counted; their difference divided by LONG − SHORT is the
+ * steady-state cost of one request, start-up, warm-up and JIT compilation cancelled out.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+
+const BATCH = 21;
+const WARMUP = Number(process.env.WARMUP ?? 420);
+const SHORT = Number(process.env.SHORT ?? 210);
+const LONG = Number(process.env.LONG ?? 630);
+type LoadName = 'create' | 'transfer';
+
+async function child(load: LoadName, requests: number): Promise<void> {
+  const { startServer } = await import('../test/helpers/server.ts');
+  const server = await startServer({ LOG_LEVEL: 'info' });
+  const key = await server.key('instructions');
+  const post = async (url: string, body: object) => {
+    const response = await server.app.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      payload: JSON.stringify(body),
+    });
+    if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+    return response.json() as { id: string };
+  };
+  const account = { type: 'business', country: 'US' };
+  const from = (await post('/v1/fintech/accounts', account)).id;
+  const to = (await post('/v1/fintech/accounts', account)).id;
+  await post(`/v1/sandbox/fintech/accounts/${from}/deposits`, { amount: 1_000_000_000_000 });
+  const one =
+    load === 'create'
+      ? () => post('/v1/fintech/accounts', account)
+      : () => post('/v1/fintech/transfers', { from_account_id: from, to_account_id: to, amount: 1, currency: 'USD' });
+  for (let sent = 0; sent < WARMUP + requests; sent += BATCH) await Promise.all(Array.from({ length: BATCH }, one));
+  await server.close();
+}
+
+function count(load: LoadName, requests: number): number {
+  const run = spawnSync(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--callgrind-out-file=/dev/null',
+      '--smc-check=all-non-file',
+      process.execPath,
+      // No background compiler or GC threads, and a fixed GC schedule: the count then varies by well under 1%.
+      '--single-threaded',
+      '--predictable-gc-schedule',
+      '--max-semi-space-size=8',
+      import.meta.filename,
+      '--child',
+      load,
+      String(requests),
+    ],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const collected = /Collected : (\d+)/.exec(run.stderr);
+  if (run.status !== 0 || collected === null) throw new Error(`valgrind failed:\n${run.stderr.slice(-2000)}`);
+  return Number(collected[1]);
+}
+
+if (process.argv[2] === '--child') {
+  await child(process.argv[3] as LoadName, Number(process.argv[4]));
+} else {
+  if (spawnSync('valgrind', ['--version']).status !== 0) {
+    process.stderr.write('bench:instructions needs valgrind: apt-get install valgrind\n');
+    process.exit(1);
+  }
+  const per: Partial<Record<LoadName, number>> = {};
+  for (const load of (process.env.LOADS ?? 'create,transfer').split(',') as LoadName[]) {
+    const short = count(load, SHORT);
+    const long = count(load, LONG);
+    per[load] = (long - short) / (LONG - SHORT);
+    process.stdout.write(`${load}: ${(per[load] / 1000).toFixed(0)}k instructions per request\n`);
+  }
+  if (per.create !== undefined && per.transfer !== undefined)
+    process.stdout.write(`transfer vs create, by instructions: ${(per.create / per.transfer).toFixed(2)}×\n`);
+}
