@@ -90,8 +90,8 @@ async function fund(key: string, accountId: string, amount: number): Promise<str
       trx,
       { ...journal, source_type: 'sandbox_deposit', description: null, created_at: at },
       [
-        { accountId, amount },
-        { accountId: system, amount: -amount },
+        { accountId, kind: 'customer', amount },
+        { accountId: system, kind: 'system', amount: -amount },
       ],
     );
     return posted.find((p) => p.accountId === accountId)!.entryId;

@@ -3,7 +3,7 @@ import { type Cursor, pageOf } from '../../db/keyset.ts';
 import { prepared, preparedInsert } from '../../db/prepared.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { locksRows } from './ledger/dialect.ts';
-import type { AccountsTable, Int64 } from './tables.ts';
+import type { AccountStatus, AccountsTable, Int64, LedgerAccountsTable } from './tables.ts';
 
 type Executor = Db | Trx;
 
@@ -33,6 +33,7 @@ const insertLedgerAccount = preparedInsert('ledger_accounts', {
   mode: true,
   currency: true,
   kind: true,
+  status: true,
   balance: true,
   entry_count: true,
   created_at: true,
@@ -46,6 +47,7 @@ export async function insertAccount(db: Executor, row: AccountsTable): Promise<v
     mode: row.mode,
     currency: row.currency,
     kind: 'customer',
+    status: row.status,
     balance: 0,
     entry_count: 0,
     created_at: row.created_at,
@@ -83,23 +85,38 @@ export async function findAccount(db: Executor, owner: Principal, id: string): P
 }
 
 /**
- * The accounts a write is about to change, with their balances, read inside its transaction. On PostgreSQL their
- * rows are first locked in ascending id order, the one order every writer takes them in, so no two writers can
- * deadlock and none decides on a balance another is changing; the balances are read by a second statement, whose
- * fresh snapshot (READ COMMITTED) sees what the previous lock holder committed. `owner` null: the operator.
+ * The accounts a lifecycle change is about to change, with their balances, read inside its transaction. On
+ * PostgreSQL their rows are first locked in ascending id order, then their ledger accounts' rows in the same order
+ * (every writer that takes both takes `accounts` first; transfers take only ledger rows), so no two writers can
+ * deadlock, and a close decides on a balance no transfer can change before it commits. The balances are read by a
+ * later statement, whose fresh snapshot (READ COMMITTED) sees what the previous lock holder committed. `owner` null:
+ * the operator. The lock is FOR NO KEY UPDATE, the one an UPDATE of a non-key column takes: FOR UPDATE would also
+ * block the KEY SHARE lock that a foreign key check takes on the account (a transfer row naming it), so a transfer
+ * holding the ledger row the lifecycle change waits for would wait on the lifecycle change in turn: a deadlock.
  */
 export async function lockAccounts(trx: Trx, owner: Principal | null, ids: string[]): Promise<Map<string, AccountRow>> {
   if (owner !== null && (ids.length === 1 || ids.length === 2)) {
     // The API's case (a freeze, unfreeze or close of one account): compiled once, the id asked for as `in (a, a)`.
     const pair = { a: ids[0]!, b: ids[ids.length - 1]!, org_id: owner.orgId, mode: owner.mode };
-    if (locksRows(trx)) await lockPair(trx, pair);
+    if (locksRows(trx)) {
+      await lockPair(trx, pair);
+      await lockLedgerPair(trx, pair);
+    }
     const { rows } = await selectPair(trx, pair);
     return new Map(rows.map((row) => [row.id, row]));
   }
   if (locksRows(trx)) {
     let lock = trx.selectFrom('accounts').select('id').where('id', 'in', ids);
     if (owner !== null) lock = lock.where('org_id', '=', owner.orgId).where('mode', '=', owner.mode);
-    await lock.orderBy('id').forUpdate().execute();
+    const locked = (await lock.orderBy('id').forNoKeyUpdate().execute()).map((row) => row.id);
+    if (locked.length > 0)
+      await trx
+        .selectFrom('ledger_accounts')
+        .select('id')
+        .where('id', 'in', locked)
+        .orderBy('id')
+        .forNoKeyUpdate()
+        .execute();
   }
   let query = withBalance(trx).where('accounts.id', 'in', ids);
   if (owner !== null) query = query.where('accounts.org_id', '=', owner.orgId).where('accounts.mode', '=', owner.mode);
@@ -117,7 +134,7 @@ const lockPair = prepared<Pair, { id: string }>(PAIR, (db, p) =>
     .where('org_id', '=', p.org_id)
     .where('mode', '=', p.mode)
     .orderBy('id')
-    .forUpdate(),
+    .forNoKeyUpdate(),
 );
 const selectPair = prepared<Pair, AccountRow>(PAIR, (db, p) =>
   withBalance(db)
@@ -126,27 +143,40 @@ const selectPair = prepared<Pair, AccountRow>(PAIR, (db, p) =>
     .where('accounts.mode', '=', p.mode),
 );
 
-/** What a movement of money checks on each side it touches: that it is open, its currency, its balance. */
-export type Side = Pick<AccountsTable, 'id' | 'status' | 'currency'> & { balance: Int64 };
+/** A customer account as the ledger sees it: whether it may move money, its currency, its balance. */
+export type Side = Pick<LedgerAccountsTable, 'id' | 'status' | 'currency' | 'balance'>;
 
+// Customer ledger accounts only: a system account's id never stands for a side, whatever an API caller sends.
+const lockLedgerPair = prepared<Pair, { id: string }>(PAIR, (db, p) =>
+  db
+    .selectFrom('ledger_accounts')
+    .select('id')
+    .where('id', 'in', [p.a, p.b])
+    .where('org_id', '=', p.org_id)
+    .where('mode', '=', p.mode)
+    .where('kind', '=', 'customer')
+    .orderBy('id')
+    .forNoKeyUpdate(),
+);
 const selectSides = prepared<Pair, Side>(PAIR, (db, p) =>
   db
-    .selectFrom('accounts')
-    .innerJoin('ledger_accounts', 'ledger_accounts.id', 'accounts.id')
-    .select(['accounts.id', 'accounts.status', 'accounts.currency', 'ledger_accounts.balance'])
-    .where('accounts.id', 'in', [p.a, p.b])
-    .where('accounts.org_id', '=', p.org_id)
-    .where('accounts.mode', '=', p.mode),
+    .selectFrom('ledger_accounts')
+    .select(['id', 'status', 'currency', 'balance'])
+    .where('id', 'in', [p.a, p.b])
+    .where('org_id', '=', p.org_id)
+    .where('mode', '=', p.mode)
+    .where('kind', '=', 'customer'),
 );
 
 /**
- * The one or two accounts a transfer or simulation moves money on, locked as `lockAccounts` locks them, read with
- * only what its checks need: every transfer runs this, and the whole row (the sealed EIN among it) is not needed.
+ * The one or two customer accounts a movement of money touches, as their ledger accounts hold them (status, currency,
+ * balance), locked on PostgreSQL in ascending id order. Only ledger rows: `accounts` rows are locked by lifecycle
+ * changes alone, which take them before the ledger rows, so the order is the same for every writer.
  */
 export async function lockSides(trx: Trx, owner: Principal, ids: string[]): Promise<Map<string, Side>> {
   if (ids.length < 1 || ids.length > 2) throw new Error('lockSides: a movement has one or two customer sides');
   const pair = { a: ids[0]!, b: ids[ids.length - 1]!, org_id: owner.orgId, mode: owner.mode };
-  if (locksRows(trx)) await lockPair(trx, pair);
+  if (locksRows(trx)) await lockLedgerPair(trx, pair);
   const { rows } = await selectSides(trx, pair);
   return new Map(rows.map((row) => [row.id, row]));
 }
@@ -157,6 +187,8 @@ export async function updateStatus(
   change: Pick<AccountsTable, 'status' | 'status_reason' | 'status_note' | 'status_actor' | 'closed_at'>,
 ): Promise<void> {
   await trx.updateTable('accounts').set(change).where('id', '=', id).execute();
+  // The ledger's copy, which every balance update guards on (ledger/post.ts), in the same transaction.
+  await trx.updateTable('ledger_accounts').set({ status: change.status }).where('id', '=', id).execute();
 }
 
 /** One keyset page of the owner's accounts (see pageOf), optionally of one status. */
@@ -165,7 +197,7 @@ export function pageAccounts(
   owner: Principal,
   take: number,
   cursor: Cursor | undefined,
-  status: string | undefined,
+  status: AccountStatus | undefined,
 ): Promise<AccountRow[]> {
   let query = withBalance(db).where('accounts.org_id', '=', owner.orgId).where('accounts.mode', '=', owner.mode);
   if (status !== undefined) query = query.where('accounts.status', '=', status);

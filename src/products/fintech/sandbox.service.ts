@@ -19,7 +19,7 @@ import type { MoneyDeps } from './transfers.service.ts';
 /** The system account's balance, locked (PostgreSQL) after the customer account: the one lock order. */
 async function systemBalance(trx: Trx, id: string): Promise<number> {
   const query = trx.selectFrom('ledger_accounts').select('balance').where('id', '=', id);
-  const row = await (locksRows(trx) ? query.forUpdate() : query).executeTakeFirstOrThrow();
+  const row = await (locksRows(trx) ? query.forNoKeyUpdate() : query).executeTakeFirstOrThrow();
   return toAmount(row.balance);
 }
 
@@ -58,8 +58,8 @@ async function simulate(
   const id = newId(sign === 1 ? 'sdep' : 'swd', now.getTime());
   const journal = { id, org_id: owner.orgId, mode: owner.mode, currency: account.currency, description };
   const posted = await postJournal(trx, { ...journal, source_type: source, created_at: at }, [
-    { accountId, amount: sign * body.amount },
-    { accountId: systemId, amount: -sign * body.amount },
+    { accountId, kind: 'customer', amount: sign * body.amount },
+    { accountId: systemId, kind: 'system', amount: -sign * body.amount },
   ]);
   const entry = posted.find((p) => p.accountId === accountId)!;
   const transaction = transactionOf({ ...journal, created_at: at, source_type: source }, entry);

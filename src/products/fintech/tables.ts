@@ -6,6 +6,8 @@ import type { Mode } from '../../platform/keys/principal.ts';
  */
 export type Int64 = number | string | bigint;
 
+export type AccountStatus = 'active' | 'frozen' | 'closed';
+
 export interface AccountsTable {
   id: string;
   org_id: string;
@@ -13,7 +15,7 @@ export interface AccountsTable {
   type: string;
   country: string;
   currency: string;
-  status: string;
+  status: AccountStatus;
   /** Why the account is frozen or closed; null while active. */
   status_reason: string | null;
   status_note: string | null;
@@ -38,6 +40,8 @@ export interface LedgerAccountsTable {
   mode: Mode;
   currency: string;
   kind: 'customer' | 'system';
+  /** The account's status (a copy of `accounts.status`, written with it); system accounts are always `active`. */
+  status: AccountStatus;
   balance: Int64;
   entry_count: Int64;
   created_at: string;

@@ -24,8 +24,11 @@ function sideNotFound(param: string, id: string): ApiError {
   return new ApiError('resource_not_found', `No such account: ${id.slice(0, 64)}`, { param });
 }
 
-/** Under both accounts' locks: existence, status, currency, then funds, each error naming its side. */
-async function checkSides(trx: Trx, owner: Principal, body: TransferCreateBody): Promise<void> {
+/**
+ * Why a transfer was refused, under both accounts' locks: existence, status, currency, then funds, each error naming
+ * its side. Called only when the ledger refused a line (see `postJournal`); returns when nothing is wrong (any more).
+ */
+async function explainRefusal(trx: Trx, owner: Principal, body: TransferCreateBody): Promise<void> {
   const { from_account_id: fromId, to_account_id: toId, amount, currency } = body;
   const ids = [fromId, toId].filter((id) => isIdOf('acct', id));
   const accounts = ids.length > 0 ? await lockSides(trx, owner, ids) : new Map<string, Side>();
@@ -41,7 +44,10 @@ async function checkSides(trx: Trx, owner: Principal, body: TransferCreateBody):
   checkCredit(toAmount(to.balance), amount, currency);
 }
 
-/** A transfer, synchronous: checked, posted as one journal and stored, all in one write transaction. */
+/**
+ * A transfer, synchronous: posted as one journal and stored, all in one write transaction. The ledger's guarded
+ * balance updates are the checks; only a refused one reads the accounts, to say which side is at fault and why.
+ */
 export async function createTransfer(
   deps: MoneyDeps,
   trx: Trx,
@@ -54,7 +60,6 @@ export async function createTransfer(
       param: 'to_account_id',
     });
   const description = cleanDescription(body.description);
-  await checkSides(trx, owner, body);
   const now = deps.clock();
   const row: TransfersTable = {
     id: newId('tr', now.getTime()),
@@ -70,10 +75,15 @@ export async function createTransfer(
   };
   const { id, org_id, mode, currency, created_at } = row;
   const journal = { id, org_id, mode, currency, description, created_at, source_type: 'transfer' as const };
-  const posted = await postJournal(trx, journal, [
-    { accountId: body.from_account_id, amount: -body.amount },
-    { accountId: body.to_account_id, amount: body.amount },
-  ]);
+  const posted = await postJournal(
+    trx,
+    journal,
+    [
+      { accountId: body.from_account_id, kind: 'customer', amount: -body.amount },
+      { accountId: body.to_account_id, kind: 'customer', amount: body.amount },
+    ],
+    () => explainRefusal(trx, owner, body),
+  );
   await repo.insertTransfer(trx, row);
   const transfer = transferFromRow(row);
   // The outbox, in the same write: the transfer, then each side's transaction.

@@ -21,7 +21,17 @@ export async function ensureSystemAccount(
   const id = systemAccountId(orgId, mode, currency);
   await trx
     .insertInto('ledger_accounts')
-    .values({ id, org_id: orgId, mode, currency, kind: 'system', balance: 0, entry_count: 0, created_at: now })
+    .values({
+      id,
+      org_id: orgId,
+      mode,
+      currency,
+      kind: 'system',
+      status: 'active',
+      balance: 0,
+      entry_count: 0,
+      created_at: now,
+    })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
   return id;

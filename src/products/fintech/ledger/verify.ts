@@ -67,6 +67,14 @@ const CHECKS: { name: string; unit: Unit; count: RawBuilder<Row>; breaches: (ran
         or (a.kind = 'customer' and a.balance < 0))`,
   },
   {
+    name: "every customer ledger account has its account's status (the copy its balance updates guard on)",
+    unit: 'account',
+    count: sql`select count(*) as n from ledger_accounts where kind = 'customer'`,
+    breaches: (range) => sql`select l.id, l.status as ledger_status, a.status as account_status
+      from ledger_accounts l left join accounts a on a.id = l.id
+      where l.kind = 'customer' and ${within(sql.ref('l.id'), range)} and (a.id is null or a.status <> l.status)`,
+  },
+  {
     name: 'every currency totals 0 over all accounts, system ones included (per org and mode)',
     unit: 'currency',
     count: sql`select count(*) as n from (select distinct org_id, mode, currency from ledger_accounts) c`,

@@ -8,7 +8,7 @@ import { ensureSystemAccount } from '../../../../src/products/fintech/ledger/sys
 import { countLedgerViolations } from '../../../../src/products/fintech/ledger/verify.ts';
 import { BACKEND } from '../../../helpers/database.ts';
 import { money } from '../../../helpers/money.ts';
-import { startServer, type TestServer } from '../../../helpers/server.ts';
+import { call, startServer, type TestServer } from '../../../helpers/server.ts';
 
 describe('amounts are exact or refused', () => {
   test('toAmount reads numbers, pg decimal strings and bigints exactly, and refuses what it cannot', () => {
@@ -62,27 +62,27 @@ describe(`postJournal, the ledger's one way in (${BACKEND})`, () => {
   test('refuses journals that do not balance, have one line, or a zero line; writes nothing', async () => {
     await assert.rejects(
       post('tr_x1', [
-        { accountId: a, amount: -10 },
-        { accountId: b, amount: 9 },
+        { accountId: a, kind: 'customer', amount: -10 },
+        { accountId: b, kind: 'customer', amount: 9 },
       ]),
       /summing to 0/,
     );
     await assert.rejects(
       post('tr_x2', [
-        { accountId: a, amount: 0 },
-        { accountId: b, amount: 0 },
+        { accountId: a, kind: 'customer', amount: 0 },
+        { accountId: b, kind: 'customer', amount: 0 },
       ]),
       /summing to 0/,
     );
-    await assert.rejects(post('tr_x3', [{ accountId: a, amount: 0 }]), /summing to 0/);
+    await assert.rejects(post('tr_x3', [{ accountId: a, kind: 'customer', amount: 0 }]), /summing to 0/);
     assert.equal(await countLedgerViolations(server.database.db), 0);
   });
 
   test('refuses a line that would take a customer below 0, or in another currency; the whole journal rolls back', async () => {
     await assert.rejects(
       post('tr_x4', [
-        { accountId: a, amount: -101 },
-        { accountId: b, amount: 101 },
+        { accountId: a, kind: 'customer', amount: -101 },
+        { accountId: b, kind: 'customer', amount: 101 },
       ]),
       /refused/,
     );
@@ -90,8 +90,8 @@ describe(`postJournal, the ledger's one way in (${BACKEND})`, () => {
       post(
         'tr_x5',
         [
-          { accountId: a, amount: -1 },
-          { accountId: b, amount: 1 },
+          { accountId: a, kind: 'customer', amount: -1 },
+          { accountId: b, kind: 'customer', amount: 1 },
         ],
         'EUR',
       ),
@@ -105,14 +105,86 @@ describe(`postJournal, the ledger's one way in (${BACKEND})`, () => {
     assert.deepEqual(journals, []);
   });
 
+  test('the guarded update itself refuses a frozen account, another org, a system account named as a customer, a balance past 2^53 − 1', async () => {
+    const pair = (from: string, to: string, amount = 1, fromKind: Line['kind'] = 'customer'): Line[] => [
+      { accountId: from, kind: fromKind, amount: -amount },
+      { accountId: to, kind: 'customer', amount },
+    ];
+    const system = await server.database.write((trx) =>
+      ensureSystemAccount(trx, orgId, 'sandbox', 'USD', storedTime(new Date())),
+    );
+    const other = money(server.url, await server.key('core-other-org'));
+    const stranger = await other.account();
+    await other.deposit(stranger, 5);
+    const frozen = await money(server.url, await server.key('core')).account();
+    await call(server.url, 'POST', `/v1/fintech/accounts/${frozen}/freeze`, {
+      key: await server.key('core'),
+      json: { reason: 'other' },
+    });
+    const rows = () =>
+      server.database.db.selectFrom('ledger_accounts').select(['id', 'balance']).orderBy('id').execute();
+    const before = await rows();
+    // Each is refused with no explanation to offer (no `explain`): the ledger calls that a bug, and writes nothing.
+    await assert.rejects(post('tr_g1', pair(a, frozen)), /refused/, 'credit to a frozen account');
+    await assert.rejects(post('tr_g2', pair(stranger, b)), /refused/, "another org's account");
+    await assert.rejects(post('tr_g3', pair(system, b)), /refused/, 'a system account named as a customer');
+    await assert.rejects(post('tr_g4', pair(a, system, 1, 'customer').reverse()), /refused/, 'system as customer');
+    await assert.rejects(post('tr_g5', pair(b, a, MAX_AMOUNT)), /refused/, 'past the bound (and below 0)');
+    assert.deepEqual(await rows(), before);
+    const status = await server.database.db
+      .selectFrom('ledger_accounts')
+      .select('status')
+      .where('id', '=', frozen)
+      .executeTakeFirstOrThrow();
+    assert.equal(status.status, 'frozen', "the ledger's copy of the status follows the account's");
+  });
+
+  test('a refused line is explained: explain may throw the client error, or find nothing wrong and the line retried', async () => {
+    const explained = new Error('explained');
+    await assert.rejects(
+      server.database.write((trx) =>
+        postJournal(
+          trx,
+          journal('tr_e1'),
+          [
+            { accountId: a, kind: 'customer', amount: -1_000_000 },
+            { accountId: b, kind: 'customer', amount: 1_000_000 },
+          ],
+          async () => {
+            throw explained;
+          },
+        ),
+      ),
+      (error) => error === explained,
+    );
+    let calls = 0;
+    await assert.rejects(
+      server.database.write((trx) =>
+        postJournal(
+          trx,
+          journal('tr_e2'),
+          [
+            { accountId: a, kind: 'customer', amount: -1_000_000 },
+            { accountId: b, kind: 'customer', amount: 1_000_000 },
+          ],
+          async () => {
+            calls++;
+          },
+        ),
+      ),
+      /nothing explains why/,
+    );
+    assert.equal(calls, 1, 'explained once, tried once more, then a bug');
+  });
+
   test('posts balanced journals with balance_after per account, three lines included', async () => {
     const system = await server.database.write((trx) =>
       ensureSystemAccount(trx, orgId, 'sandbox', 'USD', storedTime(new Date())),
     );
     const posted = await post('tr_ok1', [
-      { accountId: a, amount: -60 },
-      { accountId: b, amount: 50 },
-      { accountId: system, amount: 10 },
+      { accountId: a, kind: 'customer', amount: -60 },
+      { accountId: b, kind: 'customer', amount: 50 },
+      { accountId: system, kind: 'system', amount: 10 },
     ]);
     const byAccount = Object.fromEntries(posted.map((p) => [p.accountId, p.balanceAfter]));
     assert.equal(byAccount[a], 40);

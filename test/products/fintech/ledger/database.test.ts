@@ -84,4 +84,25 @@ describe(`the ledger's own defences in the database (${BACKEND})`, () => {
     }
     assert.equal(await countLedgerViolations(server.database.db), 0);
   });
+
+  test("ledger verify names a ledger account whose status is not its account's", async () => {
+    // The copy that every balance update guards on: were it to say active for a frozen account, money would move.
+    await server.database.write((trx) =>
+      sql`update ledger_accounts set status = 'frozen' where id = ${a}`.execute(trx),
+    );
+    try {
+      const bad = await verify();
+      assert.equal(bad.code, 1);
+      assert.match(
+        bad.stdout,
+        new RegExp(`VIOLATION.*status.*\\n.*${a}.*"ledger_status":"frozen","account_status":"active"`),
+      );
+      assert.equal(await countLedgerViolations(server.database.db), 1);
+    } finally {
+      await server.database.write((trx) =>
+        sql`update ledger_accounts set status = 'active' where id = ${a}`.execute(trx),
+      );
+    }
+    assert.equal(await countLedgerViolations(server.database.db), 0);
+  });
 });
