@@ -16,36 +16,13 @@ import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { newId } from '../src/platform/kit/ids.ts';
-
-interface Recorded {
-  kind: 'exec' | 'run' | 'all' | 'get';
-  sql: string;
-  params: unknown[];
-}
+import { type Recorded, recordSqlite } from './lib/record-sqlite.ts';
 
 const BATCH = 21;
 const [mode, dir] = process.argv.slice(2) as [string, string];
 
 async function record(): Promise<void> {
-  const recorded: Recorded[] = [];
-  let recording = false;
-  const prepare = DatabaseSync.prototype.prepare;
-  const exec = DatabaseSync.prototype.exec;
-  DatabaseSync.prototype.prepare = function (this: DatabaseSync, sql: string) {
-    const statement = prepare.call(this, sql);
-    for (const kind of ['run', 'all', 'get'] as const) {
-      const call = statement[kind].bind(statement) as (...params: unknown[]) => unknown;
-      (statement as unknown as Record<string, unknown>)[kind] = (...params: unknown[]) => {
-        if (recording) recorded.push({ kind, sql, params });
-        return call(...params);
-      };
-    }
-    return statement;
-  } as typeof prepare;
-  DatabaseSync.prototype.exec = function (this: DatabaseSync, sql: string) {
-    if (recording) recorded.push({ kind: 'exec', sql, params: [] });
-    return exec.call(this, sql);
-  };
+  const recorder = recordSqlite();
   const { startServer } = await import('../test/helpers/server.ts');
   const server = await startServer();
   const key = await server.key('floor');
@@ -62,10 +39,9 @@ async function record(): Promise<void> {
   const transferBody = { from_account_id: a.id, to_account_id: b.id, amount: 1, currency: 'USD' };
   await post('/v1/fintech/transfers', transferBody);
   const take = async (action: () => Promise<unknown>) => {
-    recorded.length = 0;
-    recording = true;
+    recorder.start();
     await action();
-    recording = false;
+    const recorded = recorder.stop();
     // BEGIN/COMMIT are the batch's; the delivery worker's polls are not the write's.
     return recorded.filter((r) => !/^(BEGIN|COMMIT)/.test(r.sql) && !/from "webhook_deliveries"/.test(r.sql));
   };

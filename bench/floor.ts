@@ -13,32 +13,9 @@ import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { loadCreate, loadGet } from './lib/load.ts';
 import { start, stop } from './lib/process.ts';
+import { recordSqlite } from './lib/record-sqlite.ts';
 
-interface Recorded {
-  kind: 'exec' | 'run' | 'all' | 'get';
-  sql: string;
-  params: unknown[];
-}
-
-const recorded: Recorded[] = [];
-let recording = false;
-const prepare = DatabaseSync.prototype.prepare;
-const exec = DatabaseSync.prototype.exec;
-DatabaseSync.prototype.prepare = function (this: DatabaseSync, sql: string) {
-  const statement = prepare.call(this, sql);
-  for (const kind of ['run', 'all', 'get'] as const) {
-    const call = statement[kind].bind(statement) as (...params: unknown[]) => unknown;
-    (statement as unknown as Record<string, unknown>)[kind] = (...params: unknown[]) => {
-      if (recording) recorded.push({ kind, sql, params });
-      return call(...params);
-    };
-  }
-  return statement;
-} as typeof prepare;
-DatabaseSync.prototype.exec = function (this: DatabaseSync, sql: string) {
-  if (recording) recorded.push({ kind: 'exec', sql, params: [] });
-  return exec.call(this, sql);
-};
+const recorder = recordSqlite();
 
 const { startServer } = await import('../test/helpers/server.ts');
 const server = await startServer();
@@ -50,9 +27,9 @@ const create = () =>
     body: JSON.stringify({ type: 'business', country: 'US' }),
   }).then((r) => r.arrayBuffer());
 await create(); // the key's lookup and every cache warm
-recording = true;
+recorder.start();
 await create();
-recording = false;
+const recorded = recorder.stop();
 
 const perCreate = recorded.filter((r) => !/^(BEGIN|COMMIT)/.test(r.sql));
 // The ids and the idempotency key of the recorded create; every replay gets its own.

@@ -1,0 +1,45 @@
+import { DatabaseSync } from 'node:sqlite';
+
+/** One call a server made on node:sqlite: a statement run with its parameters, or an `exec`. */
+export interface Recorded {
+  kind: 'exec' | 'run' | 'all' | 'get';
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Wraps node:sqlite's `prepare` and `exec` in this process so that every statement run between `start()` and `stop()`
+ * is recorded with its parameters (the floor experiments replay them on SQLite alone). Install it before the server
+ * opens its database: statements prepared earlier are not wrapped.
+ */
+export function recordSqlite(): { start(): void; stop(): Recorded[] } {
+  let recorded: Recorded[] = [];
+  let recording = false;
+  const prepare = DatabaseSync.prototype.prepare;
+  const exec = DatabaseSync.prototype.exec;
+  DatabaseSync.prototype.prepare = function (this: DatabaseSync, sql: string) {
+    const statement = prepare.call(this, sql);
+    for (const kind of ['run', 'all', 'get'] as const) {
+      const call = statement[kind].bind(statement) as (...params: unknown[]) => unknown;
+      (statement as unknown as Record<string, unknown>)[kind] = (...params: unknown[]) => {
+        if (recording) recorded.push({ kind, sql, params });
+        return call(...params);
+      };
+    }
+    return statement;
+  } as typeof prepare;
+  DatabaseSync.prototype.exec = function (this: DatabaseSync, sql: string) {
+    if (recording) recorded.push({ kind: 'exec', sql, params: [] });
+    return exec.call(this, sql);
+  };
+  return {
+    start() {
+      recorded = [];
+      recording = true;
+    },
+    stop() {
+      recording = false;
+      return recorded;
+    },
+  };
+}
