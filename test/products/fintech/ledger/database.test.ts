@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
+import { type Migration, sql } from 'kysely';
+import { openDatabase } from '../../../../src/db/database.ts';
+import { ALL_MIGRATIONS } from '../../../../src/migrations.ts';
 import { countLedgerViolations } from '../../../../src/products/fintech/ledger/verify.ts';
-import { BACKEND } from '../../../helpers/database.ts';
+import { BACKEND, freshDatabase } from '../../../helpers/database.ts';
 import { money } from '../../../helpers/money.ts';
 import { run } from '../../../helpers/process.ts';
 import { startServer, type TestServer } from '../../../helpers/server.ts';
@@ -104,5 +106,43 @@ describe(`the ledger's own defences in the database (${BACKEND})`, () => {
       );
     }
     assert.equal(await countLedgerViolations(server.database.db), 0);
+  });
+});
+
+describe(`upgrading a ledger to status-guarded balance updates (${BACKEND})`, () => {
+  test("the migration gives each customer ledger account its account's status, system accounts active", async () => {
+    const fresh = await freshDatabase();
+    const database = openDatabase(fresh.url);
+    try {
+      const migrations = Object.entries<Migration>(Object.assign({}, ...ALL_MIGRATIONS));
+      const before = migrations.filter(([name]) => name < '2026-11-24T0100_ledger_account_status');
+      await database.migrate([Object.fromEntries(before)]);
+      const now = new Date().toISOString();
+      await database.write(async (trx) => {
+        await sql`insert into orgs (id, name, created_at) values ('org_UP', 'up', ${now})`.execute(trx);
+        for (const [id, status] of [
+          ['acct_01M7Z25FCR5ZY0JCJ80M91V6X1', 'active'],
+          ['acct_01M7Z25FCR5ZY0JCJ80M91V6X2', 'frozen'],
+          ['acct_01M7Z25FCR5ZY0JCJ80M91V6X3', 'closed'],
+        ]) {
+          await sql`insert into accounts (id, org_id, mode, type, country, currency, status, created_at)
+            values (${id}, 'org_UP', 'sandbox', 'business', 'US', 'USD', ${status}, ${now})`.execute(trx);
+          await sql`insert into ledger_accounts (id, org_id, mode, currency, kind, balance, entry_count, created_at)
+            values (${id}, 'org_UP', 'sandbox', 'USD', 'customer', 0, 0, ${now})`.execute(trx);
+        }
+        await sql`insert into ledger_accounts (id, org_id, mode, currency, kind, balance, entry_count, created_at)
+          values ('sys_org_UP_sandbox_USD', 'org_UP', 'sandbox', 'USD', 'system', 0, 0, ${now})`.execute(trx);
+      });
+      await database.migrate(ALL_MIGRATIONS);
+      const rows = await database.db.selectFrom('ledger_accounts').select(['id', 'status']).orderBy('id').execute();
+      assert.deepEqual(
+        rows.map((row) => row.status),
+        ['active', 'frozen', 'closed', 'active'],
+      );
+      assert.equal(await countLedgerViolations(database.db), 0);
+    } finally {
+      await database.close();
+      await fresh.drop();
+    }
   });
 });
