@@ -32,7 +32,9 @@ async function checkAmount(trx: Trx, account: Side, systemId: string, signed: nu
 
 /**
  * A sandbox deposit (+1) or withdrawal (−1): a journal between the account and its org's system funding account
- * for that mode and currency, which may go negative. Sandbox keys only.
+ * for that mode and currency, which may go negative. Sandbox keys only. Unlike a transfer, it reads the account
+ * before it writes: the request names no currency, and the account's currency decides the journal's and which system
+ * account is the other side. The ledger's guarded updates still back every check made here.
  */
 async function simulate(
   deps: MoneyDeps,
