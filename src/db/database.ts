@@ -9,8 +9,17 @@ export type { CommitStats } from './group-commit.ts';
 
 /** A handle for reads. On SQLite it is a connection of its own, so a read never waits for the writer. */
 export type Db = Kysely<Tables>;
-/** The handle a write runs on: its own transaction (PostgreSQL) or its savepoint in a shared one (SQLite). */
-export type Trx = Kysely<Tables>;
+
+declare const WRITE: unique symbol;
+/**
+ * The handle a write runs on: its own transaction (PostgreSQL) or its savepoint in a shared one (SQLite). Only
+ * `Database.write` makes one (see `asTrx`), and every function that writes takes a `Trx`, so the compiler refuses a
+ * write on the read handle. A `Trx` reads too: a function that only reads takes `Db`, and accepts either.
+ */
+export type Trx = Db & { readonly [WRITE]: true };
+
+/** For the write pipelines only (sqlite.ts, postgres.ts): the transaction they opened, as the type writes take. */
+export const asTrx = (transaction: Db): Trx => transaction as Trx;
 
 /**
  * The database, whichever backend: reads on `db`, every write through `write`, the one write pipeline. A write's

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { Database, DatabaseOptions, Trx } from './database.ts';
+import { asTrx, type Database, type DatabaseOptions, type Trx } from './database.ts';
 import type { CommitStats } from './group-commit.ts';
 import { listeners } from './listeners.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -50,7 +50,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Database {
       const trx = await db.startTransaction().execute();
       let result: T;
       try {
-        result = await work(trx);
+        result = await work(asTrx(trx));
       } catch (error) {
         await trx
           .rollback()

@@ -1,5 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult, SelectQueryBuilder } from 'kysely';
+import type { Db, Trx } from './database.ts';
 import { directConnection, toSqlite } from './node-sqlite.ts';
 import type { Tables } from './tables.ts';
 
@@ -10,6 +11,9 @@ const MARK = '\u0000plinth-placeholder:';
 export type Names<P> = { [K in keyof P & string]-?: true };
 
 type Slot = { name: string } | { constant: unknown };
+
+// biome-ignore lint/suspicious/noExplicitAny: any select, whatever its tables and columns
+type AnySelect = SelectQueryBuilder<any, any, any>;
 
 interface Compiled {
   query: CompiledQuery<unknown>;
@@ -34,8 +38,26 @@ interface Compiled {
  */
 export function prepared<P extends object, R>(
   params: Names<P>,
+  build: (db: Kysely<Tables>, placeholders: P) => AnySelect & Compilable<R>,
+): (db: Db, values: P) => Promise<QueryResult<R>> {
+  return compileOnce(params, build);
+}
+
+/**
+ * A write compiled once, as `prepared` does for a read: an insert, an update, a delete, a select that locks rows
+ * (`FOR UPDATE`), or raw SQL. It takes a `Trx`, which only the write pipeline makes, so a write cannot run on `db`.
+ */
+export function preparedWrite<P extends object, R = never>(
+  params: Names<P>,
   build: (db: Kysely<Tables>, placeholders: P) => Compilable<R>,
-): (db: Kysely<Tables>, values: P) => Promise<QueryResult<R>> {
+): (trx: Trx, values: P) => Promise<QueryResult<R>> {
+  return compileOnce(params, build);
+}
+
+function compileOnce<P extends object, R>(
+  params: Names<P>,
+  build: (db: Kysely<Tables>, placeholders: P) => Compilable<R>,
+): (db: Db, values: P) => Promise<QueryResult<R>> {
   const names = Object.keys(params);
   // A plain object (not a proxy), so that a builder may spread it: `.values(p)` inserts every named column.
   const placeholders = Object.fromEntries(names.map((name) => [name, `${MARK}${name}`])) as P;
@@ -98,8 +120,8 @@ function run<R>({ statement, returnsRows }: Prepared, parameters: ReturnType<typ
 export function preparedInsert<T extends keyof Tables & string>(
   table: T,
   columns: Names<Tables[T]>,
-): (db: Kysely<Tables>, row: Tables[T]) => Promise<QueryResult<never>> {
-  return prepared<Tables[T], never>(columns, (db, p) => db.insertInto(table).values(p as never));
+): (trx: Trx, row: Tables[T]) => Promise<QueryResult<never>> {
+  return preparedWrite<Tables[T]>(columns, (db, p) => db.insertInto(table).values(p as never));
 }
 
 /** Row counts a multi-row insert is compiled for; more rows than this go in several statements. */
@@ -112,16 +134,16 @@ const MAX_ROWS_PER_INSERT = 32;
 export function preparedInsertRows<T extends keyof Tables & string>(
   table: T,
   columns: Names<Tables[T]>,
-): (db: Kysely<Tables>, rows: Tables[T][]) => Promise<void> {
+): (trx: Trx, rows: Tables[T][]) => Promise<void> {
   const names = Object.keys(columns);
-  const byCount = new Map<number, (db: Kysely<Tables>, values: Record<string, unknown>) => Promise<unknown>>();
+  const byCount = new Map<number, (trx: Trx, values: Record<string, unknown>) => Promise<unknown>>();
   const forCount = (count: number) => {
     let insert = byCount.get(count);
     if (insert === undefined) {
       const params = Object.fromEntries(
         Array.from({ length: count }, (_, i) => names.map((name) => [`${name}.${i}`, true])).flat(),
       );
-      insert = prepared<Record<string, unknown>, never>(params, (db, p) =>
+      insert = preparedWrite<Record<string, unknown>>(params, (db, p) =>
         db
           .insertInto(table)
           .values(

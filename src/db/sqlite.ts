@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import type { Database, Db } from './database.ts';
+import { asTrx, type Database, type Db } from './database.ts';
 import { type CommitStats, groupCommit } from './group-commit.ts';
 import { listeners } from './listeners.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -43,7 +43,7 @@ export function openSqlite(path: string): Database {
   registerConnection(writer, writerNative, true);
   if (reader !== writer) registerConnection(reader, readerNative, false);
   const commits = listeners<CommitStats>();
-  const pipeline = groupCommit(writerNative, writer, commits.emit);
+  const pipeline = groupCommit(writerNative, asTrx(writer), commits.emit);
   return {
     dialect: 'sqlite',
     db: reader,

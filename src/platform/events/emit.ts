@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Trx } from '../../db/database.ts';
-import { prepared, preparedInsertRows } from '../../db/prepared.ts';
+import { preparedInsertRows, preparedWrite } from '../../db/prepared.ts';
 import type { Mode } from '../keys/principal.ts';
 import { newId } from '../kit/ids.ts';
 import { apiTime, storedTime } from '../kit/time.ts';
@@ -37,7 +37,7 @@ async function drawSequences(trx: Trx, owner: EventOwner, count: number): Promis
   return Number(rows[0]!.last_sequence);
 }
 
-const drawSequence = prepared<{ org_id: string; mode: Mode; count: number }, { last_sequence: number | string }>(
+const drawSequence = preparedWrite<{ org_id: string; mode: Mode; count: number }, { last_sequence: number | string }>(
   { org_id: true, mode: true, count: true },
   (db, p) =>
     db

@@ -4,9 +4,7 @@ import { firstIdAt } from '../kit/ids.ts';
 import type { EventOwner } from './emit.ts';
 import type { EventsTable } from './tables.ts';
 
-type Executor = Db | Trx;
-
-export function findEvent(db: Executor, owner: EventOwner, id: string): Promise<EventsTable | undefined> {
+export function findEvent(db: Db, owner: EventOwner, id: string): Promise<EventsTable | undefined> {
   return db
     .selectFrom('events')
     .selectAll()
@@ -21,7 +19,7 @@ export function findEvent(db: Executor, owner: EventOwner, id: string): Promise<
  * commit order, so a page boundary can never skip an event that committed later with a smaller id.
  */
 export async function pageEvents(
-  db: Executor,
+  db: Db,
   owner: EventOwner,
   type: string | undefined,
   take: number,

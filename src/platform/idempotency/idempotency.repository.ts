@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db, Trx } from '../../db/database.ts';
-import { prepared } from '../../db/prepared.ts';
+import type { Trx } from '../../db/database.ts';
+import { prepared, preparedWrite } from '../../db/prepared.ts';
 import type { Mode } from '../keys/principal.ts';
 import type { IdempotencyKeysTable } from './tables.ts';
 
@@ -70,7 +70,7 @@ const STORED = {
   response_body: true,
   created_at: true,
 } as const;
-const insertResponse = prepared<Stored, never>(STORED, (db, p) => {
+const insertResponse = preparedWrite<Stored>(STORED, (db, p) => {
   const { org_id, mode, key, ...update } = p;
   return db
     .insertInto('idempotency_keys')
@@ -94,7 +94,7 @@ export async function storeResponse(trx: Trx, scope: Scope, response: StoredResp
 }
 
 /** Deletes about `limit` of the oldest keys created before `cutoff` (more only on equal timestamps). */
-export async function deleteOlderThan(trx: Trx | Db, cutoff: string, limit: number): Promise<number> {
+export async function deleteOlderThan(trx: Trx, cutoff: string, limit: number): Promise<number> {
   const last = await trx
     .selectFrom('idempotency_keys')
     .select('created_at')

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Database, Trx } from '../../db/database.ts';
-import { prepared } from '../../db/prepared.ts';
+import { preparedWrite } from '../../db/prepared.ts';
 import { ApiError, toProblem } from '../http/errors.ts';
 import { principalOf } from '../keys/auth.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
@@ -95,7 +95,7 @@ const isOutcome = (error: unknown): error is ApiError =>
   error.code !== 'idempotency_request_in_progress';
 
 const statement = (text: string) =>
-  prepared<Record<string, never>, never>({}, (db) => ({ compile: () => sql.raw<never>(text).compile(db) }));
+  preparedWrite<Record<string, never>>({}, (db) => ({ compile: () => sql.raw<never>(text).compile(db) }));
 const savepoint = statement('savepoint work');
 const release = statement('release savepoint work');
 const rollback = statement('rollback to savepoint work');

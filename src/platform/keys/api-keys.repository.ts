@@ -3,31 +3,29 @@ import { type Cursor, pageOf } from '../../db/keyset.ts';
 import type { Mode } from './principal.ts';
 import type { ApiKeysTable, OrgsTable } from './tables.ts';
 
-type Executor = Db | Trx;
-
-export function findOrgByName(db: Executor, name: string): Promise<OrgsTable | undefined> {
+export function findOrgByName(db: Db, name: string): Promise<OrgsTable | undefined> {
   return db.selectFrom('orgs').selectAll().where('name', '=', name).executeTakeFirst();
 }
 
-export async function insertOrg(db: Executor, row: OrgsTable): Promise<void> {
-  await db.insertInto('orgs').values(row).execute();
+export async function insertOrg(trx: Trx, row: OrgsTable): Promise<void> {
+  await trx.insertInto('orgs').values(row).execute();
 }
 
-export async function insertKey(db: Executor, row: ApiKeysTable): Promise<void> {
-  await db.insertInto('api_keys').values(row).execute();
+export async function insertKey(trx: Trx, row: ApiKeysTable): Promise<void> {
+  await trx.insertInto('api_keys').values(row).execute();
 }
 
-export function findKeyByHash(db: Executor, secretHash: string): Promise<ApiKeysTable | undefined> {
+export function findKeyByHash(db: Db, secretHash: string): Promise<ApiKeysTable | undefined> {
   return db.selectFrom('api_keys').selectAll().where('secret_hash', '=', secretHash).executeTakeFirst();
 }
 
-export function findKeyById(db: Executor, id: string): Promise<ApiKeysTable | undefined> {
+export function findKeyById(db: Db, id: string): Promise<ApiKeysTable | undefined> {
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** A key visible to the owner: its org and its mode. */
 export function findKeyOfOwner(
-  db: Executor,
+  db: Db,
   owner: { orgId: string; mode: Mode },
   id: string,
 ): Promise<ApiKeysTable | undefined> {
@@ -42,7 +40,7 @@ export function findKeyOfOwner(
 
 /** One keyset page of the owner's keys (see pageOf). */
 export function pageKeys(
-  db: Executor,
+  db: Db,
   owner: { orgId: string; mode: Mode },
   take: number,
   cursor: Cursor | undefined,
@@ -54,13 +52,13 @@ export function pageKeys(
   ).execute();
 }
 
-export function listKeysOfOrg(db: Executor, orgId: string): Promise<ApiKeysTable[]> {
+export function listKeysOfOrg(db: Db, orgId: string): Promise<ApiKeysTable[]> {
   return db.selectFrom('api_keys').selectAll().where('org_id', '=', orgId).orderBy('id', 'desc').execute();
 }
 
 /** Sets revoked_at once; a second revocation keeps the first time. True when this call revoked it. */
-export async function revokeKey(db: Executor, id: string, at: string): Promise<boolean> {
-  const result = await db
+export async function revokeKey(trx: Trx, id: string, at: string): Promise<boolean> {
+  const result = await trx
     .updateTable('api_keys')
     .set({ revoked_at: at })
     .where('id', '=', id)
@@ -70,7 +68,7 @@ export async function revokeKey(db: Executor, id: string, at: string): Promise<b
 }
 
 /** Active (unrevoked) keys of one org and mode. */
-export async function countActiveKeys(db: Executor, orgId: string, mode: Mode): Promise<number> {
+export async function countActiveKeys(db: Db, orgId: string, mode: Mode): Promise<number> {
   const row = await db
     .selectFrom('api_keys')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -82,8 +80,8 @@ export async function countActiveKeys(db: Executor, orgId: string, mode: Mode): 
 }
 
 /** Moves last_used_at forward (never back: another process may have written a later time). */
-export async function touchKey(db: Executor, id: string, at: string): Promise<void> {
-  await db
+export async function touchKey(trx: Trx, id: string, at: string): Promise<void> {
+  await trx
     .updateTable('api_keys')
     .set({ last_used_at: at })
     .where('id', '=', id)
@@ -96,8 +94,8 @@ export async function touchKey(db: Executor, id: string, at: string): Promise<vo
  * row lock on the org, held to the end of the transaction, so that two concurrent revocations cannot each see
  * the other's key still active. SQLite has one writer at a time anyway; there this is a no-op update.
  */
-export async function lockOrg(db: Executor, orgId: string): Promise<void> {
-  await db
+export async function lockOrg(trx: Trx, orgId: string): Promise<void> {
+  await trx
     .updateTable('orgs')
     .set((eb) => ({ name: eb.ref('name') }))
     .where('id', '=', orgId)

@@ -126,7 +126,7 @@ export function listKeysForPrincipal(
 }
 
 /** One of the caller's keys (its org, its mode), or 404 exactly as for an id that never existed. */
-async function keyOfOwner(db: Db | Trx, owner: Principal, id: string): Promise<ApiKeysTable> {
+async function keyOfOwner(db: Db, owner: Principal, id: string): Promise<ApiKeysTable> {
   const row = isIdOf('key', id) ? await repo.findKeyOfOwner(db, owner, id) : undefined;
   if (row === undefined)
     throw new ApiError('resource_not_found', `No such API key: ${id.slice(0, 64)}`, { param: 'id' });

@@ -1,11 +1,9 @@
 import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
 import { pageOf } from '../../db/keyset.ts';
-import { prepared } from '../../db/prepared.ts';
+import { prepared, preparedWrite } from '../../db/prepared.ts';
 import type { EventOwner } from '../events/emit.ts';
 import { DELIVERY_STATE_COLUMNS, type WebhookDeliveriesTable } from './tables.ts';
-
-type Executor = Db | Trx;
 
 /** What a worker needs for one attempt, read in the claim's own write. */
 export interface Claimed {
@@ -36,7 +34,7 @@ type Claim = { now: string; lease: string; token: string; limit: number };
 const CLAIM = { now: true, lease: true, token: true, limit: true } as const;
 // The due rows, oldest first; on PostgreSQL `FOR UPDATE SKIP LOCKED` so that processes claim side by side.
 const claimRows = (skipLocked: boolean) =>
-  prepared<Claim, never>(CLAIM, (db, p) =>
+  preparedWrite<Claim>(CLAIM, (db, p) =>
     db
       .updateTable('webhook_deliveries')
       .set({ next_attempt_at: p.lease, claim: p.token })
@@ -101,7 +99,7 @@ export async function claimDue(
 }
 
 type Settled = Pick<WebhookDeliveriesTable, keyof typeof DELIVERY_STATE_COLUMNS>;
-const settleRow = prepared<Settled & { id: string; token: string }, never>(
+const settleRow = preparedWrite<Settled & { id: string; token: string }>(
   { id: true, token: true, ...DELIVERY_STATE_COLUMNS },
   (db, { id, token, ...changes }) =>
     db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).where('claim', '=', token),
@@ -117,7 +115,7 @@ export async function updateDelivery(trx: Trx, id: string, changes: Partial<Webh
   await trx.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute();
 }
 
-export function findDelivery(db: Executor, owner: EventOwner, id: string) {
+export function findDelivery(db: Db, owner: EventOwner, id: string) {
   return db
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -129,7 +127,7 @@ export function findDelivery(db: Executor, owner: EventOwner, id: string) {
 
 /** One page of the deliveries of one endpoint or one event (already checked to be the owner's). */
 export function pageDeliveries(
-  db: Executor,
+  db: Db,
   by: { endpointId: string } | { eventId: string },
   status: string | undefined,
   take: number,

@@ -1,12 +1,10 @@
 import type { Db, Trx } from '../../db/database.ts';
 import { type Cursor, pageOf } from '../../db/keyset.ts';
-import { prepared } from '../../db/prepared.ts';
+import { preparedWrite } from '../../db/prepared.ts';
 import type { EventOwner } from '../events/emit.ts';
 import type { WebhookEndpointsTable } from './tables.ts';
 
-type Executor = Db | Trx;
-
-export function findEndpoint(db: Executor, owner: EventOwner, id: string): Promise<WebhookEndpointsTable | undefined> {
+export function findEndpoint(db: Db, owner: EventOwner, id: string): Promise<WebhookEndpointsTable | undefined> {
   return db
     .selectFrom('webhook_endpoints')
     .selectAll()
@@ -16,11 +14,11 @@ export function findEndpoint(db: Executor, owner: EventOwner, id: string): Promi
     .executeTakeFirst();
 }
 
-export function findEndpointById(db: Executor, id: string): Promise<WebhookEndpointsTable | undefined> {
+export function findEndpointById(db: Db, id: string): Promise<WebhookEndpointsTable | undefined> {
   return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function countEndpoints(db: Executor, owner: EventOwner): Promise<number> {
+export async function countEndpoints(db: Db, owner: EventOwner): Promise<number> {
   const row = await db
     .selectFrom('webhook_endpoints')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -39,7 +37,7 @@ export async function updateEndpoint(trx: Trx, id: string, changes: Partial<Webh
 }
 
 /** A success ends a run of failures; a statement that changes no row when there was none (the usual case). */
-const clearFailingRow = prepared<{ id: string }, never>({ id: true }, (db, p) =>
+const clearFailingRow = preparedWrite<{ id: string }>({ id: true }, (db, p) =>
   db
     .updateTable('webhook_endpoints')
     .set({ failing_since: null })
@@ -58,7 +56,7 @@ export async function deleteEndpoint(trx: Trx, id: string): Promise<void> {
 }
 
 export function pageEndpoints(
-  db: Executor,
+  db: Db,
   owner: EventOwner,
   take: number,
   cursor: Cursor | undefined,

@@ -63,7 +63,7 @@ function description(raw: string | null | undefined): string | null {
   return text;
 }
 
-export async function findEndpointOrThrow(db: Db | Trx, owner: Principal, id: string): Promise<WebhookEndpointsTable> {
+export async function findEndpointOrThrow(db: Db, owner: Principal, id: string): Promise<WebhookEndpointsTable> {
   const row = isIdOf('we', id) ? await repo.findEndpoint(db, owner, id) : undefined;
   if (row === undefined)
     throw new ApiError('resource_not_found', notFoundDetail('No such webhook endpoint', 'we', id), { param: 'id' });

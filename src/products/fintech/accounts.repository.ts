@@ -1,11 +1,9 @@
 import type { Db, Trx } from '../../db/database.ts';
 import { type Cursor, pageOf } from '../../db/keyset.ts';
-import { prepared, preparedInsert } from '../../db/prepared.ts';
+import { prepared, preparedInsert, preparedWrite } from '../../db/prepared.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { locksRows } from './ledger/dialect.ts';
 import type { AccountStatus, AccountsTable, Int64, LedgerAccountsTable } from './tables.ts';
-
-type Executor = Db | Trx;
 
 /** An account with its balance, which lives in its ledger account (same id). */
 export type AccountRow = AccountsTable & { balance: Int64 };
@@ -39,9 +37,9 @@ const insertLedgerAccount = preparedInsert('ledger_accounts', {
   created_at: true,
 });
 
-export async function insertAccount(db: Executor, row: AccountsTable): Promise<void> {
-  await insertAccountRow(db, row);
-  await insertLedgerAccount(db, {
+export async function insertAccount(trx: Trx, row: AccountsTable): Promise<void> {
+  await insertAccountRow(trx, row);
+  await insertLedgerAccount(trx, {
     id: row.id,
     org_id: row.org_id,
     mode: row.mode,
@@ -55,7 +53,7 @@ export async function insertAccount(db: Executor, row: AccountsTable): Promise<v
 }
 
 // A subquery, not a join: keyset pages order by a bare `id`, which a join would make ambiguous.
-function withBalance(db: Executor) {
+function withBalance(db: Db) {
   return db
     .selectFrom('accounts')
     .selectAll('accounts')
@@ -80,7 +78,7 @@ const selectAccount = prepared<{ id: string; org_id: string; mode: Principal['mo
 );
 
 /** An account visible to the principal: its org, its mode. Anything else is as if it never existed. */
-export async function findAccount(db: Executor, owner: Principal, id: string): Promise<AccountRow | undefined> {
+export async function findAccount(db: Db, owner: Principal, id: string): Promise<AccountRow | undefined> {
   return (await selectAccount(db, { id, org_id: owner.orgId, mode: owner.mode })).rows[0];
 }
 
@@ -126,7 +124,7 @@ export async function lockAccounts(trx: Trx, owner: Principal | null, ids: strin
 
 type Pair = { a: string; b: string; org_id: string; mode: Principal['mode'] };
 const PAIR = { a: true, b: true, org_id: true, mode: true } as const;
-const lockPair = prepared<Pair, { id: string }>(PAIR, (db, p) =>
+const lockPair = preparedWrite<Pair, { id: string }>(PAIR, (db, p) =>
   db
     .selectFrom('accounts')
     .select('id')
@@ -147,7 +145,7 @@ const selectPair = prepared<Pair, AccountRow>(PAIR, (db, p) =>
 export type Side = Pick<LedgerAccountsTable, 'id' | 'status' | 'currency' | 'balance'>;
 
 // Customer ledger accounts only: a system account's id never stands for a side, whatever an API caller sends.
-const lockLedgerPair = prepared<Pair, { id: string }>(PAIR, (db, p) =>
+const lockLedgerPair = preparedWrite<Pair, { id: string }>(PAIR, (db, p) =>
   db
     .selectFrom('ledger_accounts')
     .select('id')
@@ -193,7 +191,7 @@ export async function updateStatus(
 
 /** One keyset page of the owner's accounts (see pageOf), optionally of one status. */
 export function pageAccounts(
-  db: Executor,
+  db: Db,
   owner: Principal,
   take: number,
   cursor: Cursor | undefined,

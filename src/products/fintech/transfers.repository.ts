@@ -4,8 +4,6 @@ import { preparedInsert } from '../../db/prepared.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import type { TransfersTable } from './tables.ts';
 
-type Executor = Db | Trx;
-
 const insertRow = preparedInsert('transfers', {
   id: true,
   org_id: true,
@@ -23,7 +21,7 @@ export async function insertTransfer(trx: Trx, row: TransfersTable): Promise<voi
   await insertRow(trx, row);
 }
 
-export function findTransfer(db: Executor, owner: Principal, id: string): Promise<TransfersTable | undefined> {
+export function findTransfer(db: Db, owner: Principal, id: string): Promise<TransfersTable | undefined> {
   return db
     .selectFrom('transfers')
     .selectAll()
@@ -35,7 +33,7 @@ export function findTransfer(db: Executor, owner: Principal, id: string): Promis
 
 /** One keyset page of the owner's transfers, optionally only those from or to one account. */
 export function pageTransfers(
-  db: Executor,
+  db: Db,
   owner: Principal,
   take: number,
   cursor: Cursor | undefined,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Trx } from '../../../db/database.ts';
-import { prepared, preparedInsert, preparedInsertRows } from '../../../db/prepared.ts';
+import { preparedInsert, preparedInsertRows, preparedWrite } from '../../../db/prepared.ts';
 import { newId } from '../../../platform/kit/ids.ts';
 import type { Int64, LedgerEntriesTable, LedgerJournalsTable } from '../tables.ts';
 import { MAX_AMOUNT, toAmount } from './amount.ts';
@@ -57,7 +57,7 @@ type LineParams = { amount: number; id: string; kind: Line['kind'] } & Pick<
  * back means refused, and the caller explains why (see `postJournal`). On PostgreSQL the UPDATE takes the row lock
  * and, if it had to wait for one, checks the conditions again on the row as the other writer committed it.
  */
-const applyLine = prepared<LineParams, { balance: Int64; entry_count: Int64 }>(
+const applyLine = preparedWrite<LineParams, { balance: Int64; entry_count: Int64 }>(
   { amount: true, id: true, kind: true, org_id: true, mode: true, currency: true },
   (db, p) =>
     db
