@@ -9,6 +9,7 @@ import { createSecretBox } from '../../src/platform/secrets/box.ts';
 import { createEndpoint } from '../../src/platform/webhooks/endpoints.service.ts';
 import { webhookSecretBox } from '../../src/platform/webhooks/secret-box.ts';
 import { postJournal } from '../../src/products/fintech/ledger/post.ts';
+import { lockSides, lockSystemSide } from '../../src/products/fintech/ledger/sides.ts';
 import { ensureSystemAccount } from '../../src/products/fintech/ledger/system-account.ts';
 import { money } from '../helpers/money.ts';
 import { assertProblem } from '../helpers/problem.ts';
@@ -90,8 +91,8 @@ async function fund(key: string, accountId: string, amount: number): Promise<str
       trx,
       { ...journal, source_type: 'sandbox_deposit', description: null, created_at: at },
       [
-        { accountId, kind: 'customer', amount },
-        { accountId: system, kind: 'system', amount: -amount },
+        { side: (await lockSides(trx, { orgId: account.org_id, mode: 'live' }, [accountId])).get(accountId)!, amount },
+        { side: await lockSystemSide(trx, system), amount: -amount },
       ],
     );
     return posted.find((p) => p.accountId === accountId)!.entryId;

@@ -1,18 +1,9 @@
 import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
+import { findOwned } from '../../db/owned.ts';
 import { firstIdAt } from '../kit/ids.ts';
 import type { EventOwner } from './emit.ts';
 import type { EventsTable } from './tables.ts';
-
-export function findEvent(db: Db, owner: EventOwner, id: string): Promise<EventsTable | undefined> {
-  return db
-    .selectFrom('events')
-    .selectAll()
-    .where('id', '=', id)
-    .where('org_id', '=', owner.orgId)
-    .where('mode', '=', owner.mode)
-    .executeTakeFirst();
-}
 
 /**
  * One page of the owner's events in sequence order (newest first when walking older): the sequence, not the id, is
@@ -27,7 +18,7 @@ export async function pageEvents(
 ): Promise<EventsTable[]> {
   let query = db.selectFrom('events').selectAll().where('org_id', '=', owner.orgId).where('mode', '=', owner.mode);
   if (type !== undefined) query = query.where('type', '=', type);
-  const at = cursor === undefined ? undefined : await findEvent(db, owner, cursor.id);
+  const at = cursor === undefined ? undefined : await findOwned(db, 'events', owner, cursor.id);
   if (at === undefined || cursor === undefined || cursor.older) {
     if (at !== undefined) query = query.where('sequence', '<', at.sequence);
     return query.orderBy('sequence', 'desc').limit(take).execute();

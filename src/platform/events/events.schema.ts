@@ -1,7 +1,11 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../http/pagination.ts';
+import type { IdKind } from '../kit/ids.ts';
 import { Ref, StringEnum } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
+
+/** The kind of id this resource has: its prefix, and the noun its messages use. */
+export const EVENT: IdKind = { noun: 'event', prefix: 'evt' };
 
 /** Every event type (CONTRACT §11). The ledger's types are listed before it emits them; the list grows. */
 export const EVENT_TYPES = [

@@ -1,26 +1,26 @@
 import type { Db } from '../../db/database.ts';
-import { ApiError } from '../http/errors.ts';
+import { findOwned } from '../../db/owned.ts';
+import { notFound } from '../http/errors.ts';
 import { listPage } from '../http/pagination.ts';
-import { isIdOf, notFoundDetail } from '../kit/ids.ts';
+import { isIdOf } from '../kit/ids.ts';
 import type { EventOwner } from './emit.ts';
 import * as repo from './events.repository.ts';
-import type { Event, EventListQuery } from './events.schema.ts';
+import { EVENT, type Event, type EventListQuery } from './events.schema.ts';
 import type { EventsTable } from './tables.ts';
 
 /** The API view of an event is its stored body: the same bytes its webhooks carry, parsed. */
 export const eventFromRow = (row: EventsTable): Event => JSON.parse(row.body) as Event;
 
 export async function findEventOrThrow(db: Db, owner: EventOwner, id: string): Promise<EventsTable> {
-  const row = isIdOf('evt', id) ? await repo.findEvent(db, owner, id) : undefined;
-  if (row === undefined)
-    throw new ApiError('resource_not_found', notFoundDetail('No such event', 'evt', id), { param: 'id' });
+  const row = isIdOf(EVENT.prefix, id) ? await findOwned(db, 'events', owner, id) : undefined;
+  if (row === undefined) throw notFound(EVENT, id);
   return row;
 }
 
 export async function listEvents(db: Db, owner: EventOwner, query: EventListQuery) {
   const page = await listPage(
     query,
-    async (id) => isIdOf('evt', id) && (await repo.findEvent(db, owner, id)) !== undefined,
+    async (id) => isIdOf(EVENT.prefix, id) && (await findOwned(db, 'events', owner, id)) !== undefined,
     (take, cursor) => repo.pageEvents(db, owner, query.type, take, cursor),
   );
   return { object: 'list' as const, data: page.rows.map(eventFromRow), has_more: page.hasMore };

@@ -2,6 +2,7 @@
  * The one error model (CONTRACT §3): a closed list of codes, one code → status table, RFC 9457 bodies.
  * The README's error catalogue, the /docs/errors page and the OpenAPI document are generated from this list.
  */
+import { type IdKind, notFoundDetail } from '../kit/ids.ts';
 import { redactSecrets } from '../kit/redact.ts';
 import { ERROR_CODES } from './error-codes.ts';
 
@@ -88,4 +89,12 @@ export function toProblem(error: ApiError, requestId: string): Problem {
     ...(errors === undefined ? {} : { errors }),
     request_id: requestId,
   };
+}
+
+/**
+ * The one 404 for an object the caller cannot see (CONTRACT §2): the same body whether it never existed or belongs to
+ * another organisation or mode (see `notFoundDetail`).
+ */
+export function notFound(kind: IdKind, id: string, param = 'id'): ApiError {
+  return new ApiError('resource_not_found', notFoundDetail(`No such ${kind.noun}`, id), { param });
 }

@@ -1,5 +1,4 @@
 import type { Db, Trx } from '../../db/database.ts';
-import { type Cursor, pageOf } from '../../db/keyset.ts';
 import type { Mode } from './principal.ts';
 import type { ApiKeysTable, OrgsTable } from './tables.ts';
 
@@ -21,35 +20,6 @@ export function findKeyByHash(db: Db, secretHash: string): Promise<ApiKeysTable 
 
 export function findKeyById(db: Db, id: string): Promise<ApiKeysTable | undefined> {
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/** A key visible to the owner: its org and its mode. */
-export function findKeyOfOwner(
-  db: Db,
-  owner: { orgId: string; mode: Mode },
-  id: string,
-): Promise<ApiKeysTable | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('id', '=', id)
-    .where('org_id', '=', owner.orgId)
-    .where('mode', '=', owner.mode)
-    .executeTakeFirst();
-}
-
-/** One keyset page of the owner's keys (see pageOf). */
-export function pageKeys(
-  db: Db,
-  owner: { orgId: string; mode: Mode },
-  take: number,
-  cursor: Cursor | undefined,
-): Promise<ApiKeysTable[]> {
-  return pageOf(
-    db.selectFrom('api_keys').selectAll().where('org_id', '=', owner.orgId).where('mode', '=', owner.mode),
-    take,
-    cursor,
-  ).execute();
 }
 
 export function listKeysOfOrg(db: Db, orgId: string): Promise<ApiKeysTable[]> {

@@ -1,6 +1,10 @@
 import { type Static, Type } from 'typebox';
+import type { IdKind } from '../kit/ids.ts';
 import { StringEnum } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
+
+/** The kind of id this resource has: its prefix, and the noun its messages use. */
+export const API_KEY: IdKind = { noun: 'API key', prefix: 'key' };
 
 export const Mode = StringEnum(['sandbox', 'live'], {
   description: '`sandbox` keys act on test data, `live` keys on live data.',

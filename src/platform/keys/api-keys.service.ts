@@ -1,12 +1,13 @@
 import type { Database, Db, Trx } from '../../db/database.ts';
+import { findOwned, pageOwned } from '../../db/owned.ts';
 import { type EventRequest, emitEvent } from '../events/emit.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, notFound } from '../http/errors.ts';
 import { type ListParams, listPage, type Page } from '../http/pagination.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
 import { cleanText, cleanTextRule } from '../kit/text.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './api-keys.repository.ts';
-import type { ApiKey, ApiKeyCreateBody, NewApiKey } from './api-keys.schema.ts';
+import { API_KEY, type ApiKey, type ApiKeyCreateBody, type NewApiKey } from './api-keys.schema.ts';
 import { apiKeyFromRow, newApiKeyFromRow } from './api-keys.view.ts';
 import { generateKey, hashKey, keyHint } from './key-format.ts';
 import type { Mode, Principal } from './principal.ts';
@@ -120,16 +121,15 @@ export function listKeysForPrincipal(
 ): Promise<Page<ApiKeysTable>> {
   return listPage(
     params,
-    async (id) => isIdOf('key', id) && (await repo.findKeyOfOwner(deps.db, owner, id)) !== undefined,
-    (take, cursor) => repo.pageKeys(deps.db, owner, take, cursor),
+    async (id) => isIdOf(API_KEY.prefix, id) && (await findOwned(deps.db, 'api_keys', owner, id)) !== undefined,
+    (take, cursor) => pageOwned(deps.db, 'api_keys', owner, take, cursor),
   );
 }
 
 /** One of the caller's keys (its org, its mode), or 404 exactly as for an id that never existed. */
 async function keyOfOwner(db: Db, owner: Principal, id: string): Promise<ApiKeysTable> {
-  const row = isIdOf('key', id) ? await repo.findKeyOfOwner(db, owner, id) : undefined;
-  if (row === undefined)
-    throw new ApiError('resource_not_found', `No such API key: ${id.slice(0, 64)}`, { param: 'id' });
+  const row = isIdOf(API_KEY.prefix, id) ? await findOwned(db, 'api_keys', owner, id) : undefined;
+  if (row === undefined) throw notFound(API_KEY, id);
   return row;
 }
 

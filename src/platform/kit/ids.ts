@@ -77,10 +77,17 @@ export function isIdOf(prefix: string, value: string): boolean {
   );
 }
 
+/** A kind of object the API hands out: the noun its messages use, and the prefix of its ids. */
+export interface IdKind {
+  readonly noun: string;
+  readonly prefix: string;
+}
+
 /**
- * A 404 detail that echoes the id only when it has the shape of one of `prefix`: a secret pasted where an id goes
- * (`whsec_…`, `sk_live_…`) is never repeated back or logged with the error.
+ * A 404 detail: what was not found and the id as sent, cut to 64 characters. A secret pasted where an id goes
+ * (`whsec_…`, `sk_live_…`) is not echoed: every problem body passes through `redactSecrets` (http/errors.ts), which
+ * keeps only its kind (`sk_live_…`), so the client still learns what it sent.
  */
-export function notFoundDetail(what: string, prefix: string, id: string): string {
-  return isIdOf(prefix, id) ? `${what}: ${id}` : `${what} with this id.`;
+export function notFoundDetail(what: string, id: string): string {
+  return `${what}: ${id.slice(0, 64)}`;
 }

@@ -2,7 +2,6 @@ import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
 import { pageOf } from '../../db/keyset.ts';
 import { prepared, preparedWrite } from '../../db/prepared.ts';
-import type { EventOwner } from '../events/emit.ts';
 import { DELIVERY_STATE_COLUMNS, type WebhookDeliveriesTable } from './tables.ts';
 
 /** What a worker needs for one attempt, read in the claim's own write. */
@@ -113,16 +112,6 @@ export async function settleClaimed(trx: Trx, id: string, token: string, changes
 
 export async function updateDelivery(trx: Trx, id: string, changes: Partial<WebhookDeliveriesTable>): Promise<void> {
   await trx.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute();
-}
-
-export function findDelivery(db: Db, owner: EventOwner, id: string) {
-  return db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('id', '=', id)
-    .where('org_id', '=', owner.orgId)
-    .where('mode', '=', owner.mode)
-    .executeTakeFirst();
 }
 
 /** One page of the deliveries of one endpoint or one event (already checked to be the owner's). */

@@ -1,9 +1,13 @@
 import { type Static, Type } from 'typebox';
 import { EVENT_ID_PATTERN } from '../events/events.schema.ts';
 import { ListQuery } from '../http/pagination.ts';
+import type { IdKind } from '../kit/ids.ts';
 import { StringEnum } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
 import { ENDPOINT_ID_PATTERN } from './endpoints.schema.ts';
+
+/** The kind of id this resource has: its prefix, and the noun its messages use. */
+export const WEBHOOK_DELIVERY: IdKind = { noun: 'webhook delivery', prefix: 'whd' };
 
 const Time = Type.String({ pattern: API_TIME_PATTERN });
 const DeliveryStatus = StringEnum(['pending', 'succeeded', 'failed'], {

@@ -1,13 +1,14 @@
 import type { Db, Trx } from '../../db/database.ts';
+import { findOwned } from '../../db/owned.ts';
 import type { EventOwner } from '../events/emit.ts';
 import { findEventOrThrow } from '../events/events.service.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, notFound } from '../http/errors.ts';
 import { type ListParams, listPage } from '../http/pagination.ts';
 import type { Principal } from '../keys/principal.ts';
-import { isIdOf, notFoundDetail } from '../kit/ids.ts';
+import { isIdOf } from '../kit/ids.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './deliveries.repository.ts';
-import type { WebhookDelivery } from './deliveries.schema.ts';
+import { WEBHOOK_DELIVERY, type WebhookDelivery } from './deliveries.schema.ts';
 import { deliveryFromRow } from './deliveries.view.ts';
 import { findEndpointById } from './endpoints.repository.ts';
 import { findEndpointOrThrow } from './endpoints.service.ts';
@@ -20,7 +21,8 @@ async function page(
 ) {
   const result = await listPage(
     params,
-    async (id) => isIdOf('whd', id) && (await repo.findDelivery(db, owner, id)) !== undefined,
+    async (id) =>
+      isIdOf(WEBHOOK_DELIVERY.prefix, id) && (await findOwned(db, 'webhook_deliveries', owner, id)) !== undefined,
     (take, cursor) => repo.pageDeliveries(db, by, params.status, take, cursor),
   );
   return { object: 'list' as const, data: result.rows.map(deliveryFromRow), has_more: result.hasMore };
@@ -48,9 +50,8 @@ export async function retryDelivery(
   owner: Principal,
   id: string,
 ): Promise<WebhookDelivery> {
-  const row = isIdOf('whd', id) ? await repo.findDelivery(trx, owner, id) : undefined;
-  if (row === undefined)
-    throw new ApiError('resource_not_found', notFoundDetail('No such webhook delivery', 'whd', id), { param: 'id' });
+  const row = isIdOf(WEBHOOK_DELIVERY.prefix, id) ? await findOwned(trx, 'webhook_deliveries', owner, id) : undefined;
+  if (row === undefined) throw notFound(WEBHOOK_DELIVERY, id);
   const endpoint = await findEndpointById(trx, row.endpoint_id);
   if (endpoint?.status !== 'enabled') {
     throw new ApiError('webhook_endpoint_disabled', `The endpoint ${row.endpoint_id} is disabled; enable it first.`, {

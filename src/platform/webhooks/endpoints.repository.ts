@@ -1,18 +1,7 @@
 import type { Db, Trx } from '../../db/database.ts';
-import { type Cursor, pageOf } from '../../db/keyset.ts';
 import { preparedWrite } from '../../db/prepared.ts';
 import type { EventOwner } from '../events/emit.ts';
 import type { WebhookEndpointsTable } from './tables.ts';
-
-export function findEndpoint(db: Db, owner: EventOwner, id: string): Promise<WebhookEndpointsTable | undefined> {
-  return db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('id', '=', id)
-    .where('org_id', '=', owner.orgId)
-    .where('mode', '=', owner.mode)
-    .executeTakeFirst();
-}
 
 export function findEndpointById(db: Db, id: string): Promise<WebhookEndpointsTable | undefined> {
   return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
@@ -53,19 +42,6 @@ export async function clearFailing(trx: Trx, id: string): Promise<void> {
 export async function deleteEndpoint(trx: Trx, id: string): Promise<void> {
   await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
   await trx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
-}
-
-export function pageEndpoints(
-  db: Db,
-  owner: EventOwner,
-  take: number,
-  cursor: Cursor | undefined,
-): Promise<WebhookEndpointsTable[]> {
-  return pageOf(
-    db.selectFrom('webhook_endpoints').selectAll().where('org_id', '=', owner.orgId).where('mode', '=', owner.mode),
-    take,
-    cursor,
-  ).execute();
 }
 
 /** A disabled endpoint gets nothing more: its pending deliveries fail now (a retry can replay them later). */

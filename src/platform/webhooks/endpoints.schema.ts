@@ -1,7 +1,11 @@
 import { type Static, Type } from 'typebox';
 import { EVENT_TYPES } from '../events/events.schema.ts';
+import type { IdKind } from '../kit/ids.ts';
 import { StringEnum } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
+
+/** The kind of id this resource has: its prefix, and the noun its messages use. */
+export const WEBHOOK_ENDPOINT: IdKind = { noun: 'webhook endpoint', prefix: 'we' };
 
 export const ENDPOINT_ID_PATTERN = '^we_[0-9A-Z]{26}$';
 export const SECRET_PATTERN = '^whsec_[A-Za-z0-9+/]{43}=$';

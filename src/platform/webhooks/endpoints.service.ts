@@ -1,20 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Trx } from '../../db/database.ts';
+import { findOwned, pageOwned } from '../../db/owned.ts';
 import { type EventRequest, emitEvent } from '../events/emit.ts';
 import type { Event } from '../events/events.schema.ts';
 import { eventFromRow } from '../events/events.service.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, notFound } from '../http/errors.ts';
 import { type ListParams, listPage } from '../http/pagination.ts';
 import type { Mode, Principal } from '../keys/principal.ts';
-import { isIdOf, newId, notFoundDetail } from '../kit/ids.ts';
+import { isIdOf, newId } from '../kit/ids.ts';
 import { cleanText } from '../kit/text.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './endpoints.repository.ts';
-import type {
-  EndpointCreateBody,
-  EndpointUpdateBody,
-  WebhookEndpoint,
-  WebhookEndpointWithSecret,
+import {
+  type EndpointCreateBody,
+  type EndpointUpdateBody,
+  WEBHOOK_ENDPOINT,
+  type WebhookEndpoint,
+  type WebhookEndpointWithSecret,
 } from './endpoints.schema.ts';
 import { endpointFromRow, endpointWithSecret } from './endpoints.view.ts';
 import type { SecretBox } from './secret-box.ts';
@@ -64,9 +66,8 @@ function description(raw: string | null | undefined): string | null {
 }
 
 export async function findEndpointOrThrow(db: Db, owner: Principal, id: string): Promise<WebhookEndpointsTable> {
-  const row = isIdOf('we', id) ? await repo.findEndpoint(db, owner, id) : undefined;
-  if (row === undefined)
-    throw new ApiError('resource_not_found', notFoundDetail('No such webhook endpoint', 'we', id), { param: 'id' });
+  const row = isIdOf(WEBHOOK_ENDPOINT.prefix, id) ? await findOwned(db, 'webhook_endpoints', owner, id) : undefined;
+  if (row === undefined) throw notFound(WEBHOOK_ENDPOINT, id);
   return row;
 }
 
@@ -85,7 +86,7 @@ export async function createEndpoint(
   const now = deps.clock();
   const secret = newSecret();
   const row: WebhookEndpointsTable = {
-    id: newId('we', now.getTime()),
+    id: newId(WEBHOOK_ENDPOINT.prefix, now.getTime()),
     org_id: owner.orgId,
     mode: owner.mode,
     url: body.url,
@@ -174,8 +175,9 @@ export async function testEndpoint(
 export async function listEndpoints(deps: EndpointsDeps, owner: Principal, params: ListParams) {
   const page = await listPage(
     params,
-    async (id) => isIdOf('we', id) && (await repo.findEndpoint(deps.db, owner, id)) !== undefined,
-    (take, cursor) => repo.pageEndpoints(deps.db, owner, take, cursor),
+    async (id) =>
+      isIdOf(WEBHOOK_ENDPOINT.prefix, id) && (await findOwned(deps.db, 'webhook_endpoints', owner, id)) !== undefined,
+    (take, cursor) => pageOwned(deps.db, 'webhook_endpoints', owner, take, cursor),
   );
   return { object: 'list' as const, data: page.rows.map(endpointFromRow), has_more: page.hasMore };
 }

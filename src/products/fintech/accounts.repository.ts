@@ -1,9 +1,13 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
-import { type Cursor, pageOf } from '../../db/keyset.ts';
+import type { Cursor } from '../../db/keyset.ts';
+import { pageOwned } from '../../db/owned.ts';
 import { prepared, preparedInsert, preparedWrite } from '../../db/prepared.ts';
+import type { Tables } from '../../db/tables.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { locksRows } from './ledger/dialect.ts';
-import type { AccountStatus, AccountsTable, Int64, LedgerAccountsTable } from './tables.ts';
+import { lockCustomerPair } from './ledger/sides.ts';
+import type { AccountStatus, AccountsTable, Int64 } from './tables.ts';
 
 /** An account with its balance, which lives in its ledger account (same id). */
 export type AccountRow = AccountsTable & { balance: Int64 };
@@ -53,19 +57,16 @@ export async function insertAccount(trx: Trx, row: AccountsTable): Promise<void>
 }
 
 // A subquery, not a join: keyset pages order by a bare `id`, which a join would make ambiguous.
+const balanceOf = (eb: ExpressionBuilder<Tables, 'accounts'>) =>
+  eb
+    .selectFrom('ledger_accounts')
+    .select('ledger_accounts.balance')
+    .whereRef('ledger_accounts.id', '=', 'accounts.id')
+    .$narrowType<{ balance: Int64 }>()
+    .as('balance');
+
 function withBalance(db: Db) {
-  return db
-    .selectFrom('accounts')
-    .selectAll('accounts')
-    .select((eb) =>
-      eb
-        .selectFrom('ledger_accounts')
-        .select('ledger_accounts.balance')
-        .whereRef('ledger_accounts.id', '=', 'accounts.id')
-        .$narrowType<{ balance: Int64 }>()
-        .as('balance'),
-    )
-    .$narrowType<{ balance: Int64 }>();
+  return db.selectFrom('accounts').selectAll('accounts').select(balanceOf).$narrowType<{ balance: Int64 }>();
 }
 
 const selectAccount = prepared<{ id: string; org_id: string; mode: Principal['mode'] }, AccountRow>(
@@ -98,7 +99,7 @@ export async function lockAccounts(trx: Trx, owner: Principal | null, ids: strin
     const pair = { a: ids[0]!, b: ids[ids.length - 1]!, org_id: owner.orgId, mode: owner.mode };
     if (locksRows(trx)) {
       await lockPair(trx, pair);
-      await lockLedgerPair(trx, pair);
+      await lockCustomerPair(trx, pair);
     }
     const { rows } = await selectPair(trx, pair);
     return new Map(rows.map((row) => [row.id, row]));
@@ -141,44 +142,6 @@ const selectPair = prepared<Pair, AccountRow>(PAIR, (db, p) =>
     .where('accounts.mode', '=', p.mode),
 );
 
-/** A customer account as the ledger sees it: whether it may move money, its currency, its balance. */
-export type Side = Pick<LedgerAccountsTable, 'id' | 'status' | 'currency' | 'balance'>;
-
-// Customer ledger accounts only: a system account's id never stands for a side, whatever an API caller sends.
-const lockLedgerPair = preparedWrite<Pair, { id: string }>(PAIR, (db, p) =>
-  db
-    .selectFrom('ledger_accounts')
-    .select('id')
-    .where('id', 'in', [p.a, p.b])
-    .where('org_id', '=', p.org_id)
-    .where('mode', '=', p.mode)
-    .where('kind', '=', 'customer')
-    .orderBy('id')
-    .forNoKeyUpdate(),
-);
-const selectSides = prepared<Pair, Side>(PAIR, (db, p) =>
-  db
-    .selectFrom('ledger_accounts')
-    .select(['id', 'status', 'currency', 'balance'])
-    .where('id', 'in', [p.a, p.b])
-    .where('org_id', '=', p.org_id)
-    .where('mode', '=', p.mode)
-    .where('kind', '=', 'customer'),
-);
-
-/**
- * The one or two customer accounts a movement of money touches, as their ledger accounts hold them (status, currency,
- * balance), locked on PostgreSQL in ascending id order. Only ledger rows: `accounts` rows are locked by lifecycle
- * changes alone, which take them before the ledger rows, so the order is the same for every writer.
- */
-export async function lockSides(trx: Trx, owner: Principal, ids: string[]): Promise<Map<string, Side>> {
-  if (ids.length < 1 || ids.length > 2) throw new Error('lockSides: a movement has one or two customer sides');
-  const pair = { a: ids[0]!, b: ids[ids.length - 1]!, org_id: owner.orgId, mode: owner.mode };
-  if (locksRows(trx)) await lockLedgerPair(trx, pair);
-  const { rows } = await selectSides(trx, pair);
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
 export async function updateStatus(
   trx: Trx,
   id: string,
@@ -189,15 +152,17 @@ export async function updateStatus(
   await trx.updateTable('ledger_accounts').set({ status: change.status }).where('id', '=', id).execute();
 }
 
-/** One keyset page of the owner's accounts (see pageOf), optionally of one status. */
-export function pageAccounts(
+/** One keyset page of the owner's accounts (see `pageOwned`), each with its balance, optionally of one status. */
+export async function pageAccounts(
   db: Db,
   owner: Principal,
   take: number,
   cursor: Cursor | undefined,
   status: AccountStatus | undefined,
 ): Promise<AccountRow[]> {
-  let query = withBalance(db).where('accounts.org_id', '=', owner.orgId).where('accounts.mode', '=', owner.mode);
-  if (status !== undefined) query = query.where('accounts.status', '=', status);
-  return pageOf(query, take, cursor).execute();
+  const rows = await pageOwned(db, 'accounts', owner, take, cursor, (query) => {
+    const withBalance = query.select(balanceOf);
+    return status === undefined ? withBalance : withBalance.where('status', '=', status);
+  });
+  return rows as AccountRow[];
 }

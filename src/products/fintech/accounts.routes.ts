@@ -12,7 +12,8 @@ import {
   AccountListQuery,
   AccountStatusDetails,
 } from './accounts.schema.ts';
-import { type AccountsDeps, createAccount, listAccounts, retrieveAccount } from './accounts.service.ts';
+import { createAccount, listAccounts, retrieveAccount } from './accounts.service.ts';
+import type { AccountsDeps } from './shared.ts';
 
 export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { withIdempotency: WithIdempotency }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,25 +1,18 @@
-import type { Db, Trx } from '../../db/database.ts';
+import type { Trx } from '../../db/database.ts';
 import { type EventRequest, emitEvent } from '../../platform/events/emit.ts';
 import { ApiError, type ErrorItem } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
-import { type Clock, storedTime } from '../../platform/kit/time.ts';
-import type { SecretBox } from '../../platform/secrets/box.ts';
+import { storedTime } from '../../platform/kit/time.ts';
 import { contextOf } from '../../platform/secrets/rotate.ts';
 import * as repo from './accounts.repository.ts';
 import type { Account, AccountCreateBody, AccountListQuery } from './accounts.schema.ts';
 import { accountFromRow } from './accounts.view.ts';
 import { countryIsReal, currencyOf } from './countries.ts';
+import { ACCOUNT, type AccountsDeps, accountNotFound } from './shared.ts';
 import type { AccountsTable } from './tables.ts';
-
-export interface AccountsDeps {
-  db: Db;
-  clock: Clock;
-  supportedCountries: ReadonlySet<string>;
-  secrets: SecretBox;
-}
 
 /** Where the EIN is stored, sealed: also what `cli secrets rotate` re-seals (see the product module). */
 export const SEALED_EIN = { table: 'accounts', column: 'kyb_ein' };
@@ -94,7 +87,7 @@ export async function createAccount(
   const currency = currencyOf(body.country)!;
   const now = deps.clock();
   const row: AccountsTable = {
-    id: newId('acct', now.getTime()),
+    id: newId(ACCOUNT.prefix, now.getTime()),
     org_id: owner.orgId,
     mode: owner.mode,
     type: body.type,
@@ -117,9 +110,8 @@ export async function createAccount(
 }
 
 export async function retrieveAccount(deps: AccountsDeps, owner: Principal, id: string): Promise<Account> {
-  const row = isIdOf('acct', id) ? await repo.findAccount(deps.db, owner, id) : undefined;
-  if (row === undefined)
-    throw new ApiError('resource_not_found', `No such account: ${id.slice(0, 64)}`, { param: 'id' });
+  const row = isIdOf(ACCOUNT.prefix, id) ? await repo.findAccount(deps.db, owner, id) : undefined;
+  if (row === undefined) throw accountNotFound(id);
   return accountFromRow(row);
 }
 
@@ -136,7 +128,7 @@ export async function listAccounts(
 ): Promise<AccountPage> {
   const page = await listPage(
     query,
-    async (id) => isIdOf('acct', id) && (await repo.findAccount(deps.db, owner, id)) !== undefined,
+    async (id) => isIdOf(ACCOUNT.prefix, id) && (await repo.findAccount(deps.db, owner, id)) !== undefined,
     (take, cursor) => repo.pageAccounts(deps.db, owner, take, cursor, query.status),
   );
   return { object: 'list', data: page.rows.map(accountFromRow), has_more: page.hasMore };

@@ -5,9 +5,9 @@ import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts'
 import { principalOf } from '../../platform/keys/auth.ts';
 import { Ref } from '../../platform/kit/schema.ts';
 import { type Account, AccountIdParams } from './accounts.schema.ts';
-import type { AccountsDeps } from './accounts.service.ts';
 import { CloseBody, FreezeBody, UnfreezeBody } from './lifecycle.schema.ts';
 import { closeAccount, freezeAccount, unfreezeAccount } from './lifecycle.service.ts';
+import type { AccountsDeps } from './shared.ts';
 
 const TAG = 'Fintech accounts';
 

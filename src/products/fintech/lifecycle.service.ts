@@ -6,10 +6,10 @@ import { isIdOf } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import { type AccountRow, lockAccounts, updateStatus } from './accounts.repository.ts';
 import type { Account } from './accounts.schema.ts';
-import type { AccountsDeps } from './accounts.service.ts';
 import { accountFromRow } from './accounts.view.ts';
 import { toAmount } from './ledger/amount.ts';
 import type { CloseBody, FreezeBody } from './lifecycle.schema.ts';
+import { ACCOUNT, accountNotFound, type MoneyDeps } from './shared.ts';
 import type { AccountsTable } from './tables.ts';
 
 /** Who asks: an API key (`api`) or the operator CLI (`operator`), whose freeze no API key can lift. */
@@ -21,10 +21,6 @@ export type LifecycleAction =
   | { kind: 'close'; reason?: string | undefined; note?: string | undefined };
 
 type StatusChange = Pick<AccountsTable, 'status' | 'status_reason' | 'status_note' | 'status_actor' | 'closed_at'>;
-
-export function accountNotFound(id: string): ApiError {
-  return new ApiError('resource_not_found', `No such account: ${id.slice(0, 64)}`, { param: 'id' });
-}
 
 /** The change an action makes, or null when the account is already in the state asked for (200, unchanged). */
 function decide(row: AccountRow, action: LifecycleAction, actor: Actor, now: Date): StatusChange | null {
@@ -58,14 +54,14 @@ function decide(row: AccountRow, action: LifecycleAction, actor: Actor, now: Dat
  * concurrent transfer either lands before the change or sees it. `owner` null: the operator, who sees every org.
  */
 export async function changeStatus(
-  deps: AccountsDeps,
+  deps: MoneyDeps,
   trx: Trx,
   owner: Principal | null,
   id: string,
   action: LifecycleAction,
   request: EventRequest | null = null,
 ): Promise<Account> {
-  if (!isIdOf('acct', id)) throw accountNotFound(id);
+  if (!isIdOf(ACCOUNT.prefix, id)) throw accountNotFound(id);
   const row = (await lockAccounts(trx, owner, [id])).get(id);
   if (row === undefined) throw accountNotFound(id);
   const now = deps.clock();
@@ -86,7 +82,7 @@ const EVENT_OF = {
 type Request = EventRequest | null;
 
 export const freezeAccount = (
-  deps: AccountsDeps,
+  deps: MoneyDeps,
   trx: Trx,
   owner: Principal,
   id: string,
@@ -94,11 +90,11 @@ export const freezeAccount = (
   request: Request,
 ) => changeStatus(deps, trx, owner, id, { kind: 'freeze', reason: body.reason, note: body.note }, request);
 
-export const unfreezeAccount = (deps: AccountsDeps, trx: Trx, owner: Principal, id: string, request: Request) =>
+export const unfreezeAccount = (deps: MoneyDeps, trx: Trx, owner: Principal, id: string, request: Request) =>
   changeStatus(deps, trx, owner, id, { kind: 'unfreeze' }, request);
 
 export const closeAccount = (
-  deps: AccountsDeps,
+  deps: MoneyDeps,
   trx: Trx,
   owner: Principal,
   id: string,

@@ -1,7 +1,7 @@
 import { ApiError } from '../../platform/http/errors.ts';
 import { cleanText } from '../../platform/kit/text.ts';
-import type { Side } from './accounts.repository.ts';
 import { toAmount, withinBounds } from './ledger/amount.ts';
+import type { Side } from './ledger/sides.ts';
 
 /** The checks every movement of money makes on a customer account, under its lock (CONTRACT §9, §10). */
 
@@ -48,8 +48,8 @@ export function checkFunds(row: Side, param: string, amount: number): void {
 }
 
 /** Every balance stays within ±(2^53 − 1), so that it is exact as a JSON number (see the README's Decisions). */
-export function checkCredit(balance: number, amount: number, currency: string): void {
-  if (!withinBounds(balance, amount))
+export function checkCredit(row: Side, amount: number, currency: string): void {
+  if (!withinBounds(toAmount(row.balance), amount))
     throw new ApiError(
       'parameter_invalid',
       `amount would take a balance past 9007199254740991 ${currency} (minor units), the most an account holds.`,

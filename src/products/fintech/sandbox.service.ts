@@ -4,37 +4,20 @@ import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
-import { lockSides, type Side } from './accounts.repository.ts';
-import { toAmount } from './ledger/amount.ts';
-import { locksRows } from './ledger/dialect.ts';
 import { postJournal } from './ledger/post.ts';
+import { lockSides, lockSystemSide } from './ledger/sides.ts';
 import { ensureSystemAccount } from './ledger/system-account.ts';
-import { accountNotFound } from './lifecycle.service.ts';
 import { checkCredit, checkFunds, checkOpen, cleanDescription } from './movement.ts';
+import { ACCOUNT, accountNotFound, type MoneyDeps } from './shared.ts';
 import type { SourceType } from './tables.ts';
 import type { SimulationBody, Transaction } from './transactions.schema.ts';
 import { transactionOf } from './transactions.view.ts';
-import type { MoneyDeps } from './transfers.service.ts';
-
-/** The system account's balance, locked (PostgreSQL) after the customer account: the one lock order. */
-async function systemBalance(trx: Trx, id: string): Promise<number> {
-  const query = trx.selectFrom('ledger_accounts').select('balance').where('id', '=', id);
-  const row = await (locksRows(trx) ? query.forNoKeyUpdate() : query).executeTakeFirstOrThrow();
-  return toAmount(row.balance);
-}
-
-/** A deposit keeps both balances in bounds; a withdrawal needs the funds. */
-async function checkAmount(trx: Trx, account: Side, systemId: string, signed: number): Promise<void> {
-  if (signed < 0) return checkFunds(account, 'id', -signed);
-  checkCredit(toAmount(account.balance), signed, account.currency);
-  checkCredit(await systemBalance(trx, systemId), -signed, account.currency);
-}
 
 /**
  * A sandbox deposit (+1) or withdrawal (−1): a journal between the account and its org's system funding account
- * for that mode and currency, which may go negative. Sandbox keys only. Unlike a transfer, it reads the account
- * before it writes: the request names no currency, and the account's currency decides the journal's and which system
- * account is the other side. The ledger's guarded updates still back every check made here.
+ * for that mode and currency, which may go negative. Sandbox keys only. Lock and check the account, then the system
+ * account (locked last: every simulation of the org and currency updates it), then post; a refusal is thrown before
+ * anything is written. The account's currency decides the journal's and which system account is the other side.
  */
 async function simulate(
   deps: MoneyDeps,
@@ -48,20 +31,24 @@ async function simulate(
   if (owner.mode !== 'sandbox')
     throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
   const description = cleanDescription(body.description);
-  if (!isIdOf('acct', accountId)) throw accountNotFound(accountId);
+  if (!isIdOf(ACCOUNT.prefix, accountId)) throw accountNotFound(accountId);
   const account = (await lockSides(trx, owner, [accountId])).get(accountId);
   if (account === undefined) throw accountNotFound(accountId);
   checkOpen(account, 'id');
+  const amount = sign * body.amount;
+  if (amount < 0) checkFunds(account, 'id', -amount);
+  else checkCredit(account, amount, account.currency);
   const now = deps.clock();
   const at = storedTime(now);
   const systemId = await ensureSystemAccount(trx, owner.orgId, owner.mode, account.currency, at);
-  await checkAmount(trx, account, systemId, sign * body.amount);
+  const system = await lockSystemSide(trx, systemId);
+  checkCredit(system, -amount, account.currency);
   const source: SourceType = sign === 1 ? 'sandbox_deposit' : 'sandbox_withdrawal';
   const id = newId(sign === 1 ? 'sdep' : 'swd', now.getTime());
   const journal = { id, org_id: owner.orgId, mode: owner.mode, currency: account.currency, description };
   const posted = await postJournal(trx, { ...journal, source_type: source, created_at: at }, [
-    { accountId, kind: 'customer', amount: sign * body.amount },
-    { accountId: systemId, kind: 'system', amount: -sign * body.amount },
+    { side: account, amount },
+    { side: system, amount: -amount },
   ]);
   const entry = posted.find((p) => p.accountId === accountId)!;
   const transaction = transactionOf({ ...journal, created_at: at, source_type: source }, entry);

@@ -6,6 +6,7 @@ import { principalOf } from '../../platform/keys/auth.ts';
 import { Ref } from '../../platform/kit/schema.ts';
 import { AccountIdParams } from './accounts.schema.ts';
 import { simulateDeposit, simulateWithdrawal } from './sandbox.service.ts';
+import type { MoneyDeps } from './shared.ts';
 import {
   SimulationBody,
   Transaction,
@@ -14,7 +15,6 @@ import {
   TransactionListQuery,
 } from './transactions.schema.ts';
 import { listAccountTransactions, retrieveTransaction } from './transactions.service.ts';
-import type { MoneyDeps } from './transfers.service.ts';
 
 const TAG = 'Fintech transactions';
 

@@ -4,8 +4,9 @@ import { requestOf } from '../../platform/events/emit.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { principalOf } from '../../platform/keys/auth.ts';
 import { Ref } from '../../platform/kit/schema.ts';
+import type { MoneyDeps } from './shared.ts';
 import { Transfer, TransferCreateBody, TransferIdParams, TransferList, TransferListQuery } from './transfers.schema.ts';
-import { createTransfer, listTransfers, type MoneyDeps, retrieveTransfer } from './transfers.service.ts';
+import { createTransfer, listTransfers, retrieveTransfer } from './transfers.service.ts';
 
 const TAG = 'Fintech transfers';
 

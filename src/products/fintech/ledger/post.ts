@@ -2,13 +2,13 @@ import { sql } from 'kysely';
 import type { Trx } from '../../../db/database.ts';
 import { preparedInsert, preparedInsertRows, preparedWrite } from '../../../db/prepared.ts';
 import { newId } from '../../../platform/kit/ids.ts';
-import type { Int64, LedgerEntriesTable, LedgerJournalsTable } from '../tables.ts';
-import { MAX_AMOUNT, toAmount } from './amount.ts';
+import type { LedgerEntriesTable, LedgerJournalsTable } from '../tables.ts';
+import { toAmount } from './amount.ts';
+import type { Side } from './sides.ts';
 
 export interface Line {
-  accountId: string;
-  /** What the account must be: a customer's (never below 0) or a system funding account (may go negative). */
-  kind: 'customer' | 'system';
+  /** The ledger account, as read under its lock (`lockSides`, `lockSystemSide`) by the caller, who checked it. */
+  side: Side;
   /** Signed minor units: negative takes money out of the account. */
   amount: number;
 }
@@ -45,80 +45,35 @@ const insertEntries = preparedInsertRows('ledger_entries', {
   account_seq: true,
   created_at: true,
 });
-type LineParams = { amount: number; id: string; kind: Line['kind'] } & Pick<
-  LedgerJournalsTable,
-  'org_id' | 'mode' | 'currency'
->;
-
-/**
- * A line's balance change, made only if everything a movement of money needs holds for the account, each a
- * condition of this one statement: the journal's org and mode, the kind of account the caller named, the journal's
- * currency, an `active` status, a balance that stays within ±(2^53 − 1) and, for a customer, not below 0. No row
- * back means refused, and the caller explains why (see `postJournal`). On PostgreSQL the UPDATE takes the row lock
- * and, if it had to wait for one, checks the conditions again on the row as the other writer committed it.
- */
-const applyLine = preparedWrite<LineParams, { balance: Int64; entry_count: Int64 }>(
-  { amount: true, id: true, kind: true, org_id: true, mode: true, currency: true },
-  (db, p) =>
-    db
-      .updateTable('ledger_accounts')
-      .set({ balance: sql`balance + ${p.amount}`, entry_count: sql`entry_count + 1` })
-      .where('id', '=', p.id)
-      .where('org_id', '=', p.org_id)
-      .where('mode', '=', p.mode)
-      .where('kind', '=', p.kind)
-      .where('currency', '=', p.currency)
-      .where('status', '=', 'active')
-      .where(sql<boolean>`balance + ${p.amount} between ${sql.raw(`-${MAX_AMOUNT} and ${MAX_AMOUNT}`)}`)
-      .where(sql<boolean>`(kind = 'system' or balance + ${p.amount} >= 0)`)
-      .returning(['balance', 'entry_count']),
+const moveBalance = preparedWrite<{ id: string; amount: number }>({ id: true, amount: true }, (db, p) =>
+  db
+    .updateTable('ledger_accounts')
+    .set({ balance: sql`balance + ${p.amount}`, entry_count: sql`entry_count + 1` })
+    .where('id', '=', p.id),
 );
 
 /**
- * Posts one journal inside the caller's write transaction: the journal row, each line's guarded balance update (in
- * ascending account id order, the one order every writer takes ledger rows in, so PostgreSQL never deadlocks) and
- * its entries. The guarded update is the check: a movement that is allowed, the common case, reads nothing first.
- *
- * When a line is refused, `explain` is called: it reads the accounts (under their locks on PostgreSQL) and throws
- * the error the client should see (not found, closed, frozen, another currency, not enough funds). If it finds
- * nothing wrong, a concurrent write changed the row in between (PostgreSQL only), and the line is tried once more,
- * now under the lock. A refusal nobody can explain is a bug, never a client error; so is a journal that does not
- * balance. The CHECK constraints on ledger_accounts are the last line of defence behind all of this.
+ * Posts one journal inside the caller's write: the journal row, each line's balance change (ascending account id,
+ * the one order every writer takes ledger rows in) and its entry. The caller has locked and read every side and
+ * checked that the movement is allowed (`movement.ts`); nothing here decides, so a refusal never needs undoing.
+ * Each entry's `balance_after` and `account_seq` follow from the side as read: exact, because the row stays locked
+ * (PostgreSQL) or the writer is single (SQLite) until the commit. Behind that, the database refuses what must never
+ * happen: a negative customer balance, a balance past ±(2^53 − 1), two entries with one `account_seq`.
  */
-export async function postJournal(
-  trx: Trx,
-  journal: LedgerJournalsTable,
-  lines: Line[],
-  explain: () => Promise<void> = async () => {},
-): Promise<Posted[]> {
+export async function postJournal(trx: Trx, journal: LedgerJournalsTable, lines: Line[]): Promise<Posted[]> {
   assertBalanced(lines);
   await insertJournal(trx, journal);
+  const at = Date.parse(journal.created_at);
   const entries: LedgerEntriesTable[] = [];
-  for (const line of [...lines].sort((a, b) => (a.accountId < b.accountId ? -1 : 1))) {
-    const apply = async () =>
-      (
-        await applyLine(trx, {
-          amount: line.amount,
-          id: line.accountId,
-          kind: line.kind,
-          org_id: journal.org_id,
-          mode: journal.mode,
-          currency: journal.currency,
-        })
-      ).rows[0];
-    let row = await apply();
-    if (row === undefined) {
-      await explain();
-      row = await apply();
-    }
-    if (row === undefined) throw new Error(`ledger: line on ${line.accountId} refused, and nothing explains why`);
+  for (const { side, amount } of [...lines].sort((a, b) => (a.side.id < b.side.id ? -1 : 1))) {
+    await moveBalance(trx, { id: side.id, amount });
     entries.push({
-      id: newId('txn'),
+      id: newId('txn', at),
       journal_id: journal.id,
-      account_id: line.accountId,
-      amount: line.amount,
-      balance_after: row.balance,
-      account_seq: row.entry_count,
+      account_id: side.id,
+      amount,
+      balance_after: toAmount(side.balance) + amount,
+      account_seq: toAmount(side.entry_count) + 1,
       created_at: journal.created_at,
     });
   }
@@ -127,6 +82,6 @@ export async function postJournal(
     entryId: entry.id,
     accountId: entry.account_id,
     amount: Number(entry.amount),
-    balanceAfter: toAmount(entry.balance_after),
+    balanceAfter: Number(entry.balance_after),
   }));
 }

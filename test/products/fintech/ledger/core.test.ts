@@ -4,11 +4,12 @@ import fc from 'fast-check';
 import { storedTime } from '../../../../src/platform/kit/time.ts';
 import { MAX_AMOUNT, toAmount, withinBounds } from '../../../../src/products/fintech/ledger/amount.ts';
 import { type Line, postJournal } from '../../../../src/products/fintech/ledger/post.ts';
+import { lockSides, type Side } from '../../../../src/products/fintech/ledger/sides.ts';
 import { ensureSystemAccount } from '../../../../src/products/fintech/ledger/system-account.ts';
 import { countLedgerViolations } from '../../../../src/products/fintech/ledger/verify.ts';
 import { BACKEND } from '../../../helpers/database.ts';
 import { money } from '../../../helpers/money.ts';
-import { call, startServer, type TestServer } from '../../../helpers/server.ts';
+import { startServer, type TestServer } from '../../../helpers/server.ts';
 
 describe('amounts are exact or refused', () => {
   test('toAmount reads numbers, pg decimal strings and bigints exactly, and refuses what it cannot', () => {
@@ -32,7 +33,7 @@ describe('amounts are exact or refused', () => {
   });
 });
 
-describe(`postJournal, the ledger's one way in (${BACKEND})`, () => {
+describe(`postJournal and lockSides, the ledger's one way in (${BACKEND})`, () => {
   let server: TestServer;
   let a: string;
   let b: string;
@@ -46,8 +47,18 @@ describe(`postJournal, the ledger's one way in (${BACKEND})`, () => {
     description: null,
     created_at: storedTime(new Date()),
   });
+  /** A ledger account as a caller would have read it under its lock, now. */
+  const side = (id: string): Promise<Side> =>
+    server.database.db
+      .selectFrom('ledger_accounts')
+      .select(['id', 'kind', 'status', 'currency', 'balance', 'entry_count'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+  const line = async (id: string, amount: number): Promise<Line> => ({ side: await side(id), amount });
   const post = (id: string, lines: Line[], currency = 'USD') =>
     server.database.write((trx) => postJournal(trx, journal(id, currency), lines));
+  const balances = () =>
+    server.database.db.selectFrom('ledger_accounts').select(['id', 'balance']).orderBy('id').execute();
 
   before(async () => {
     server = await startServer();
@@ -60,123 +71,58 @@ describe(`postJournal, the ledger's one way in (${BACKEND})`, () => {
   after(() => server.close());
 
   test('refuses journals that do not balance, have one line, or a zero line; writes nothing', async () => {
-    await assert.rejects(
-      post('tr_x1', [
-        { accountId: a, kind: 'customer', amount: -10 },
-        { accountId: b, kind: 'customer', amount: 9 },
-      ]),
-      /summing to 0/,
-    );
-    await assert.rejects(
-      post('tr_x2', [
-        { accountId: a, kind: 'customer', amount: 0 },
-        { accountId: b, kind: 'customer', amount: 0 },
-      ]),
-      /summing to 0/,
-    );
-    await assert.rejects(post('tr_x3', [{ accountId: a, kind: 'customer', amount: 0 }]), /summing to 0/);
+    await assert.rejects(post('tr_x1', [await line(a, -10), await line(b, 9)]), /summing to 0/);
+    await assert.rejects(post('tr_x2', [await line(a, 0), await line(b, 0)]), /summing to 0/);
+    await assert.rejects(post('tr_x3', [await line(a, 0)]), /summing to 0/);
     assert.equal(await countLedgerViolations(server.database.db), 0);
   });
 
-  test('refuses a line that would take a customer below 0, or in another currency; the whole journal rolls back', async () => {
-    await assert.rejects(
-      post('tr_x4', [
-        { accountId: a, kind: 'customer', amount: -101 },
-        { accountId: b, kind: 'customer', amount: 101 },
-      ]),
-      /refused/,
-    );
-    await assert.rejects(
-      post(
-        'tr_x5',
-        [
-          { accountId: a, kind: 'customer', amount: -1 },
-          { accountId: b, kind: 'customer', amount: 1 },
-        ],
-        'EUR',
-      ),
-      /refused/,
-    );
+  test('behind the checks, the database refuses a negative customer balance, a balance past 2^53 − 1 and a stale side; the whole journal rolls back', async () => {
+    const before = await balances();
+    // postJournal decides nothing (the caller checked under the locks): what it is handed is what it tries to write.
+    await assert.rejects(post('tr_d1', [await line(a, -101), await line(b, 101)]), 'below 0');
+    await assert.rejects(post('tr_d2', [await line(b, -MAX_AMOUNT), await line(a, MAX_AMOUNT)]), 'past the bound');
+    const stale = await line(a, -1);
+    await post('tr_d3', [stale, await line(b, 1)]);
+    const after3 = await balances();
+    // The same read of `a` again: its entry would repeat an account_seq, which the unique constraint refuses.
+    await assert.rejects(post('tr_d4', [stale, await line(b, 1)]), 'a stale side (a lock not held)');
+    assert.deepEqual(await balances(), after3);
+    assert.notDeepEqual(after3, before);
     const journals = await server.database.db
       .selectFrom('ledger_journals')
       .select('id')
-      .where('id', 'like', 'tr_x%')
+      .where('id', 'in', ['tr_d1', 'tr_d2', 'tr_d4'])
       .execute();
     assert.deepEqual(journals, []);
+    assert.equal(await countLedgerViolations(server.database.db), 0);
   });
 
-  test('the guarded update itself refuses a frozen account, another org, a system account named as a customer, a balance past 2^53 − 1', async () => {
-    const pair = (from: string, to: string, amount = 1, fromKind: Line['kind'] = 'customer'): Line[] => [
-      { accountId: from, kind: fromKind, amount: -amount },
-      { accountId: to, kind: 'customer', amount },
-    ];
+  test("lockSides sees only the owner's customer accounts: not another org's, not a system account", async () => {
     const system = await server.database.write((trx) =>
       ensureSystemAccount(trx, orgId, 'sandbox', 'USD', storedTime(new Date())),
     );
     const other = money(server.url, await server.key('core-other-org'));
     const stranger = await other.account();
-    await other.deposit(stranger, 5);
-    const frozen = await money(server.url, await server.key('core')).account();
-    await call(server.url, 'POST', `/v1/fintech/accounts/${frozen}/freeze`, {
-      key: await server.key('core'),
-      json: { reason: 'other' },
-    });
-    const rows = () =>
-      server.database.db.selectFrom('ledger_accounts').select(['id', 'balance']).orderBy('id').execute();
-    const before = await rows();
-    // Each is refused with no explanation to offer (no `explain`): the ledger calls that a bug, and writes nothing.
-    await assert.rejects(post('tr_g1', pair(a, frozen)), /refused/, 'credit to a frozen account');
-    await assert.rejects(post('tr_g2', pair(stranger, b)), /refused/, "another org's account");
-    await assert.rejects(post('tr_g3', pair(system, b)), /refused/, 'a system account named as a customer');
-    await assert.rejects(post('tr_g4', pair(a, system, 1, 'customer').reverse()), /refused/, 'system as customer');
-    await assert.rejects(post('tr_g5', pair(b, a, MAX_AMOUNT)), /refused/, 'past the bound (and below 0)');
-    assert.deepEqual(await rows(), before);
-    const status = await server.database.db
-      .selectFrom('ledger_accounts')
-      .select('status')
-      .where('id', '=', frozen)
-      .executeTakeFirstOrThrow();
-    assert.equal(status.status, 'frozen', "the ledger's copy of the status follows the account's");
+    const owner = { orgId, mode: 'sandbox' as const };
+    const seen = await server.database.write(async (trx) => ({
+      own: [...(await lockSides(trx, owner, [a, b])).keys()].sort(),
+      stranger: [...(await lockSides(trx, owner, [a, stranger])).keys()],
+      system: [...(await lockSides(trx, owner, [system])).keys()],
+      live: [...(await lockSides(trx, { orgId, mode: 'live' }, [a])).keys()],
+    }));
+    assert.deepEqual(seen, { own: [a, b].sort(), stranger: [a], system: [], live: [] });
   });
 
-  test('a refused line is explained: explain may throw the client error, or find nothing wrong and the line retried', async () => {
-    // More than a holds: refused, whatever explain says.
-    const tooMuch: Line[] = [
-      { accountId: a, kind: 'customer', amount: -1_000_000 },
-      { accountId: b, kind: 'customer', amount: 1_000_000 },
-    ];
-    const postExplained = (id: string, explain: () => Promise<void>) =>
-      server.database.write((trx) => postJournal(trx, journal(id), tooMuch, explain));
-    const explained = new Error('explained');
-    await assert.rejects(
-      postExplained('tr_e1', async () => {
-        throw explained;
-      }),
-      (error) => error === explained,
-    );
-    let calls = 0;
-    await assert.rejects(
-      postExplained('tr_e2', async () => {
-        calls++;
-      }),
-      /nothing explains why/,
-    );
-    assert.equal(calls, 1, 'explained once, tried once more, then a bug');
-  });
-
-  test('posts balanced journals with balance_after per account, three lines included', async () => {
+  test('posts balanced journals with balance_after and account_seq per account, three lines included', async () => {
     const system = await server.database.write((trx) =>
       ensureSystemAccount(trx, orgId, 'sandbox', 'USD', storedTime(new Date())),
     );
-    const posted = await post('tr_ok1', [
-      { accountId: a, kind: 'customer', amount: -60 },
-      { accountId: b, kind: 'customer', amount: 50 },
-      { accountId: system, kind: 'system', amount: 10 },
-    ]);
-    const byAccount = Object.fromEntries(posted.map((p) => [p.accountId, p.balanceAfter]));
-    assert.equal(byAccount[a], 40);
-    assert.equal(byAccount[b], 50);
-    assert.equal(byAccount[system], -90);
+    const lines = [await line(a, -60), await line(b, 50), await line(system, 10)];
+    const posted = await post('tr_ok1', lines);
+    const expected = Object.fromEntries(lines.map((l) => [l.side.id, Number(l.side.balance) + l.amount]));
+    assert.deepEqual(Object.fromEntries(posted.map((p) => [p.accountId, p.balanceAfter])), expected);
+    for (const l of lines) assert.equal(Number((await side(l.side.id)).balance), expected[l.side.id]);
     assert.equal(await countLedgerViolations(server.database.db), 0);
   });
 });

@@ -1,0 +1,84 @@
+import type { Trx } from '../../../db/database.ts';
+import { prepared, preparedWrite } from '../../../db/prepared.ts';
+import type { Mode } from '../../../platform/keys/principal.ts';
+import type { LedgerAccountsTable } from '../tables.ts';
+import { locksRows } from './dialect.ts';
+
+/**
+ * A ledger account as a movement of money reads it, under its lock: whether it may move money, its currency, its
+ * balance and how many entries it has (the next entry's `account_seq` follows from it).
+ */
+export type Side = Pick<LedgerAccountsTable, 'id' | 'kind' | 'status' | 'currency' | 'balance' | 'entry_count'>;
+
+type Scope = { a: string; b: string; org_id: string; mode: Mode };
+const SCOPE = { a: true, b: true, org_id: true, mode: true } as const;
+
+/**
+ * Customer ledger accounts only: a system account's id never stands for a side, whatever an API caller sends. Locked
+ * in ascending id order with FOR NO KEY UPDATE, the lock an UPDATE of a non-key column takes: FOR UPDATE would also
+ * block the KEY SHARE lock a foreign key check takes (a transfer row naming the account), and deadlock.
+ */
+export const lockCustomerPair = preparedWrite<Scope, { id: string }>(SCOPE, (db, p) =>
+  db
+    .selectFrom('ledger_accounts')
+    .select('id')
+    .where('id', 'in', [p.a, p.b])
+    .where('org_id', '=', p.org_id)
+    .where('mode', '=', p.mode)
+    .where('kind', '=', 'customer')
+    .orderBy('id')
+    .forNoKeyUpdate(),
+);
+const selectCustomerPair = prepared<Scope, Side>(SCOPE, (db, p) =>
+  db
+    .selectFrom('ledger_accounts')
+    .select(['id', 'kind', 'status', 'currency', 'balance', 'entry_count'])
+    .where('id', 'in', [p.a, p.b])
+    .where('org_id', '=', p.org_id)
+    .where('mode', '=', p.mode)
+    .where('kind', '=', 'customer'),
+);
+
+/**
+ * The one or two customer accounts a movement of money touches, as the ledger holds them, locked on PostgreSQL in
+ * ascending id order (the one order every writer takes ledger rows in, so no two writers deadlock); the read that
+ * follows sees what the previous lock holder committed. Only ledger rows: `accounts` rows are locked by lifecycle
+ * changes alone, which take them first. Missing from the map: no such account for this owner.
+ */
+export async function lockSides(
+  trx: Trx,
+  owner: { orgId: string; mode: Mode },
+  ids: string[],
+): Promise<Map<string, Side>> {
+  if (ids.length < 1 || ids.length > 2) throw new Error('lockSides: a movement has one or two customer sides');
+  const scope = { a: ids[0]!, b: ids[ids.length - 1]!, org_id: owner.orgId, mode: owner.mode };
+  if (locksRows(trx)) await lockCustomerPair(trx, scope);
+  const { rows } = await selectCustomerPair(trx, scope);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+const lockSystem = preparedWrite<{ id: string }, Side>({ id: true }, (db, p) =>
+  db
+    .selectFrom('ledger_accounts')
+    .select(['id', 'kind', 'status', 'currency', 'balance', 'entry_count'])
+    .where('id', '=', p.id)
+    .where('kind', '=', 'system')
+    .forNoKeyUpdate(),
+);
+const selectSystem = prepared<{ id: string }, Side>({ id: true }, (db, p) =>
+  db
+    .selectFrom('ledger_accounts')
+    .select(['id', 'kind', 'status', 'currency', 'balance', 'entry_count'])
+    .where('id', '=', p.id)
+    .where('kind', '=', 'system'),
+);
+
+/**
+ * A system funding account, locked on PostgreSQL. Every simulation of its org, mode and currency updates it, so its
+ * lock is taken last, after the customer's, and held as briefly as the write allows.
+ */
+export async function lockSystemSide(trx: Trx, id: string): Promise<Side> {
+  const { rows } = await (locksRows(trx) ? lockSystem : selectSystem)(trx, { id });
+  if (rows[0] === undefined) throw new Error(`ledger: no system account ${id}`);
+  return rows[0];
+}
