@@ -6,14 +6,17 @@ import type { Database } from './db/database.ts';
 import { installDocs } from './platform/docs/docs.ts';
 import { swaggerOptions } from './platform/docs/openapi.ts';
 import { installOperations } from './platform/docs/operations.ts';
+import { EVENT_TAGS, installEvents } from './platform/events/install.ts';
 import { BODY_LIMIT, installJsonBody } from './platform/http/body.ts';
-import { handleClientError, httpServerOptions, installHttpRefusals } from './platform/http/client-errors.ts';
 import { ApiError } from './platform/http/errors.ts';
+import { installHttpRefusals } from './platform/http/http-refusals.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
-import { installErrorHandling, sendProblem } from './platform/http/problem.ts';
+import { answerFrameworkError, installErrorHandling } from './platform/http/problem.ts';
 import { installStrictQuery } from './platform/http/query.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/http/rate-limit.ts';
+import { handleClientError } from './platform/http/raw-answers.ts';
 import { installRequestId, RequestLogController, requestId } from './platform/http/request-log.ts';
+import { httpServerOptions } from './platform/http/server-options.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { idempotencyStep } from './platform/idempotency/idempotency.ts';
 import { startPurge } from './platform/idempotency/purge.ts';
@@ -27,6 +30,9 @@ import { installMetrics } from './platform/metrics/metrics.ts';
 import { registerWebhookMetrics } from './platform/metrics/webhooks.ts';
 import type { SecretBox } from './platform/secrets/box.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
+import { deleteDeliveriesOf } from './platform/webhooks/deliveries.repository.ts';
+import { eventDeliveriesRoutes } from './platform/webhooks/deliveries.routes.ts';
+import { eventsWithDeliveries } from './platform/webhooks/fan-out.ts';
 import { installWebhooks, WEBHOOK_TAGS } from './platform/webhooks/install.ts';
 import type { Resolver } from './platform/webhooks/ssrf.ts';
 import { PRODUCTS } from './products.ts';
@@ -79,11 +85,7 @@ function createFastify(config: Config, logStream: DestinationStream | undefined)
     trustProxy: trustProxy(config.TRUST_PROXY),
     return503OnClosing: false, // answered below, in the contract's error model
     forceCloseConnections: 'idle',
-    frameworkErrors: (error, _request, reply) => {
-      reply.header('request-id', reply.request.id);
-      const code = error.code === 'FST_ERR_BAD_URL' ? 'route_not_found' : 'body_malformed';
-      return sendProblem(reply, new ApiError(code, 'The request could not be understood.'));
-    },
+    frameworkErrors: answerFrameworkError,
   });
 }
 
@@ -146,11 +148,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installJsonBody(app);
   installStrictQuery(app);
   const withIdempotency = idempotencyStep({ database, clock });
+  const events = eventsWithDeliveries(clock);
   const ttlMs = config.IDEMPOTENCY_TTL_HOURS * 3_600_000;
   const stopPurge = startPurge(database, clock, ttlMs, config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS * 1000, app.log);
   app.addHook('onClose', async () => stopPurge());
 
-  await app.register(swagger, swaggerOptions([...PRODUCTS.flatMap((p) => p.tags), ...WEBHOOK_TAGS]));
+  await app.register(swagger, swaggerOptions([...PRODUCTS.flatMap((p) => p.tags), ...EVENT_TAGS, ...WEBHOOK_TAGS]));
   const registry = installMetrics(app, database);
   installOperations(app, database, { registry, token: config.METRICS_TOKEN });
   installDocs(app);
@@ -158,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db: database.db,
     write: database.write,
     clock,
+    events,
     withIdempotency,
     forgetKey: keys.forget,
     limiter,
@@ -166,10 +170,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keysPerOrg: config.API_KEYS_PER_ORG,
   });
   const secrets = deps.secrets ?? secretBoxFor(config);
-  installWebhooks(app, { config, database, clock, withIdempotency, resolve: deps.resolve, secrets });
+  installWebhooks(app, { config, database, clock, events, withIdempotency, resolve: deps.resolve, secrets });
+  installEvents(app, { database, clock, retentionDays: config.EVENT_RETENTION_DAYS, beforePurge: deleteDeliveriesOf });
+  eventDeliveriesRoutes(app, { db: database.db }); // webhooks' view of an event, listed beside the events' routes
   registerWebhookMetrics(registry, app.webhookDelivery.metrics);
   for (const product of PRODUCTS) {
-    const productDeps = { database, clock, settings: config, withIdempotency, secrets };
+    const productDeps = { database, clock, events, settings: config, withIdempotency, secrets };
     product.routes(app, productDeps);
     product.metrics?.(registry, productDeps);
   }

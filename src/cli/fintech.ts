@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { ApiError } from '../platform/http/errors.ts';
 import { systemClock } from '../platform/kit/time.ts';
-import type { SecretBox } from '../platform/secrets/box.ts';
+import { eventsWithDeliveries } from '../platform/webhooks/fan-out.ts';
 import { verifyLedger } from '../products/fintech/ledger/verify.ts';
 import { CLOSE_REASONS, FREEZE_REASONS } from '../products/fintech/lifecycle.schema.ts';
 import { changeStatus, type LifecycleAction } from '../products/fintech/lifecycle.service.ts';
@@ -36,15 +36,10 @@ function actionOf(verb: string, flags: Flags): LifecycleAction {
 }
 
 /** `accounts freeze|unfreeze|close <id>`: the same service as the API, with the operator as the actor. */
-export async function accountsCommand(
-  database: Database,
-  secrets: SecretBox,
-  args: string[],
-  flags: Flags,
-): Promise<void> {
+export async function accountsCommand(database: Database, args: string[], flags: Flags): Promise<void> {
   const [verb, id, ...extra] = args;
   if (verb === undefined || id === undefined || extra.length > 0) throw new CliUsageError();
-  const deps = { db: database.db, clock: systemClock, supportedCountries: new Set<string>(), secrets };
+  const deps = { db: database.db, clock: systemClock, events: eventsWithDeliveries(systemClock) };
   try {
     const action = actionOf(verb, flags);
     const account = await database.write((trx) => changeStatus(deps, trx, null, id, action));

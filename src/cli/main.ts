@@ -7,7 +7,8 @@ import { apiKeyFromRow } from '../platform/keys/api-keys.view.ts';
 import { systemClock } from '../platform/kit/time.ts';
 import { secretBoxFor } from '../platform/secrets/key-source.ts';
 import { resealAll } from '../platform/secrets/rotate.ts';
-import { WEBHOOK_SECRET_COLUMN } from '../platform/webhooks/secret-box.ts';
+import { eventsWithDeliveries } from '../platform/webhooks/fan-out.ts';
+import { WEBHOOK_SECRET_COLUMN } from '../platform/webhooks/signing-secrets.ts';
 import { PRODUCTS } from '../products.ts';
 import { accountsCommand, CliUsageError, FINTECH_USAGE, ledgerVerify } from './fintech.ts';
 
@@ -39,7 +40,12 @@ function needOrg(values: Values, command: string): string {
 }
 
 async function keys(action: string | undefined, rest: string[], values: Values, database: Database): Promise<void> {
-  const deps = { db: database.db, write: database.write, clock: systemClock };
+  const deps = {
+    db: database.db,
+    write: database.write,
+    clock: systemClock,
+    events: eventsWithDeliveries(systemClock),
+  };
   if (action === 'create') {
     const org = needOrg(values, 'keys create');
     if (values.mode !== 'sandbox' && values.mode !== 'live')
@@ -80,7 +86,7 @@ async function run(argv: string[], config: Config, database: Database): Promise<
   if (group === 'migrate' && action === undefined) process.stderr.write('migrations are up to date\n');
   else if (group === 'keys') await keys(action, rest, values, database);
   else if (group === 'secrets' && action === 'rotate' && rest.length === 0) await rotateSecrets(config, database);
-  else if (group === 'accounts') await accountsCommand(database, secretBoxFor(config), positionals.slice(1), values);
+  else if (group === 'accounts') await accountsCommand(database, positionals.slice(1), values);
   else if (group === 'ledger' && action === 'verify' && rest.length === 0)
     return (await ledgerVerify(database)) ? 0 : 1;
   else throw new UsageError(`unknown command "${positionals.join(' ')}"`);

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Migration } from 'kysely';
 import pg from 'pg';
+import type { Database } from '../../src/db/database.ts';
+import { ALL_MIGRATIONS } from '../../src/migrations.ts';
 
 /**
  * The whole suite runs once per backend: `scripts/test.ts` sets PLINTH_TEST_BACKEND=postgres (with
@@ -49,3 +52,10 @@ export const MULTI_PROCESS_SKIP =
   BACKEND === 'postgres'
     ? false
     : 'several server processes need PostgreSQL (SQLite mode is one process); runs in the PostgreSQL pass';
+
+/** Applies every migration named before `name` (in name order, as start-up does): a database from before it. */
+export async function migrateBefore(database: Database, name: string): Promise<void> {
+  const migrations = Object.entries<Migration>(Object.assign({}, ...ALL_MIGRATIONS));
+  if (!migrations.some(([each]) => each === name)) throw new Error(`no migration named ${name}`);
+  await database.migrate([Object.fromEntries(migrations.filter(([each]) => each < name))]);
+}

@@ -4,9 +4,10 @@ import { type AppDeps, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { ALL_MIGRATIONS } from '../../src/migrations.ts';
-import { createKeyForOrgName } from '../../src/platform/keys/api-keys.service.ts';
+import { createKeyForOrgName, type KeysDeps } from '../../src/platform/keys/api-keys.service.ts';
 import type { Mode } from '../../src/platform/keys/principal.ts';
 import { systemClock } from '../../src/platform/kit/time.ts';
+import { eventsWithDeliveries } from '../../src/platform/webhooks/fan-out.ts';
 import type { Resolver } from '../../src/platform/webhooks/ssrf.ts';
 import { freshDatabase } from './database.ts';
 import { checkResponse } from './openapi.ts';
@@ -39,6 +40,11 @@ export const loopbackOnly: Resolver = async (hostname) => {
   if (hostname === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
   throw new Error(`no test resolution for ${hostname}`);
 };
+
+/** What the operator CLI hands the key services: the same services as the API, outside a request. */
+export function operatorDeps(database: Database): KeysDeps {
+  return { db: database.db, write: database.write, clock: systemClock, events: eventsWithDeliveries(systemClock) };
+}
 
 /** A real listening server on a database of its own: a SQLite file in a temporary directory, or a PostgreSQL database. */
 export async function startServer(
@@ -77,8 +83,7 @@ export async function startServer(
     database,
     databaseUrl: config.DATABASE_URL,
     logs,
-    key: async (org, mode = 'sandbox') =>
-      (await createKeyForOrgName({ db: database.db, write: database.write, clock: systemClock }, org, mode)).key,
+    key: async (org, mode = 'sandbox') => (await createKeyForOrgName(operatorDeps(database), org, mode)).key,
     async close() {
       await app.close();
       await database.close();

@@ -7,7 +7,8 @@ import { newId } from '../../src/platform/kit/ids.ts';
 import { storedTime, systemClock } from '../../src/platform/kit/time.ts';
 import { createSecretBox } from '../../src/platform/secrets/box.ts';
 import { createEndpoint } from '../../src/platform/webhooks/endpoints.service.ts';
-import { webhookSecretBox } from '../../src/platform/webhooks/secret-box.ts';
+import { eventsWithDeliveries } from '../../src/platform/webhooks/fan-out.ts';
+import { signingSecrets } from '../../src/platform/webhooks/signing-secrets.ts';
 import { postJournal } from '../../src/products/fintech/ledger/post.ts';
 import { lockSides, lockSystemSide } from '../../src/products/fintech/ledger/sides.ts';
 import { ensureSystemAccount } from '../../src/products/fintech/ledger/system-account.ts';
@@ -125,7 +126,8 @@ async function makeEndpoint(key: string): Promise<string> {
   const deps = {
     db: server.database.db,
     clock: systemClock,
-    box: webhookSecretBox(secrets),
+    box: signingSecrets(secrets),
+    events: eventsWithDeliveries(systemClock),
     resolve: loopbackOnly,
     allowPrivate: false,
   };

@@ -4,8 +4,7 @@ import type { Trx } from '../../db/database.ts';
 import { preparedInsertRows, preparedWrite } from '../../db/prepared.ts';
 import type { Mode } from '../keys/principal.ts';
 import { newId } from '../kit/ids.ts';
-import { apiTime, storedTime } from '../kit/time.ts';
-import { fanOut } from '../webhooks/fan-out.ts';
+import { apiTime, type Clock, storedTime } from '../kit/time.ts';
 import type { EventType } from './events.schema.ts';
 import type { EventsTable } from './tables.ts';
 
@@ -73,58 +72,63 @@ export interface Change {
 }
 
 /**
- * Records an event in the caller's write (the transactional outbox) and a pending delivery for every enabled
- * endpoint of the owner that subscribes to its type. Call it inside the same `trx` as the change it reports, so
- * that there is no change without its event and no event without its change:
- *
- *   await emitEvent(trx, principal, 'fintech.account.frozen', accountFromRow(row), request);
- *
- * The body's bytes are fixed here; every delivery and every retry sends exactly them.
+ * What happens to a write's events once they are recorded, in the same transaction: the webhooks module creates their
+ * deliveries (webhooks/fan-out.ts). The events module knows only this signature; app.ts wires the two together.
  */
-export async function emitEvent(
-  trx: Trx,
-  owner: EventOwner,
-  type: EventType,
-  object: object,
-  request: EventRequest | null,
-  options: EmitOptions = {},
-): Promise<EventsTable> {
-  const [row] = await emitEvents(trx, owner, [{ type, object }], request, options);
-  return row!;
+export type AfterRecord = (trx: Trx, owner: EventOwner, events: EventsTable[], onlyEndpoint?: string) => Promise<void>;
+
+/** Records the events of a write: built once at start-up (`eventRecorder`) and handed to every service that writes. */
+export interface EventRecorder {
+  /**
+   * Records the events of one write in the caller's `trx` (the transactional outbox), numbered consecutively in the
+   * order given, so that there is no change without its events and no event without its change:
+   *
+   *   await deps.events.emit(trx, owner, [{ type: 'fintech.account.frozen', object: accountFromRow(row) }], request);
+   *
+   * Each body's bytes are fixed here; every delivery and every retry sends exactly them.
+   */
+  emit(
+    trx: Trx,
+    owner: EventOwner,
+    changes: Change[],
+    request: EventRequest | null,
+    options?: EmitOptions,
+  ): Promise<EventsTable[]>;
 }
 
-/**
- * Several events of one write (a transfer and its two transactions), numbered consecutively in the order given:
- * what `emitEvent` does for each, with one draw of the counter and one look at the owner's endpoints.
- */
-export async function emitEvents(
-  trx: Trx,
-  owner: EventOwner,
-  changes: Change[],
-  request: EventRequest | null,
-  options: EmitOptions = {},
-): Promise<EventsTable[]> {
-  const at = options.at ?? new Date();
-  const last = await drawSequences(trx, owner, changes.length);
-  const livemode = owner.mode === 'live';
-  const createdAt = apiTime(at.toISOString());
-  const rows: EventsTable[] = [];
-  for (const [i, { type, object }] of changes.entries()) {
-    const id = newId('evt', at.getTime());
-    const sequence = last - changes.length + 1 + i;
-    const event = { id, object: 'event', type, sequence, data: { object }, request, livemode, created_at: createdAt };
-    const row: EventsTable = {
-      id,
-      org_id: owner.orgId,
-      mode: owner.mode,
-      type,
-      sequence,
-      body: JSON.stringify(event),
-      created_at: storedTime(at),
-    };
-    rows.push(row);
-  }
-  await insertEvents(trx, rows);
-  await fanOut(trx, owner, rows, at, options.onlyEndpoint);
-  return rows;
+export function eventRecorder(deps: { clock: Clock; afterRecord: AfterRecord }): EventRecorder {
+  return {
+    async emit(trx, owner, changes, request, options = {}) {
+      const at = options.at ?? deps.clock();
+      const last = await drawSequences(trx, owner, changes.length);
+      const livemode = owner.mode === 'live';
+      const createdAt = apiTime(at.toISOString());
+      const rows = changes.map(({ type, object }, i): EventsTable => {
+        const id = newId('evt', at.getTime());
+        const sequence = last - changes.length + 1 + i;
+        const event = {
+          id,
+          object: 'event',
+          type,
+          sequence,
+          data: { object },
+          request,
+          livemode,
+          created_at: createdAt,
+        };
+        return {
+          id,
+          org_id: owner.orgId,
+          mode: owner.mode,
+          type,
+          sequence,
+          body: JSON.stringify(event),
+          created_at: storedTime(at),
+        };
+      });
+      await insertEvents(trx, rows);
+      await deps.afterRecord(trx, owner, rows, options.onlyEndpoint);
+      return rows;
+    },
+  };
 }

@@ -26,13 +26,21 @@ export async function pageEvents(
   return query.where('sequence', '>', at.sequence).orderBy('sequence', 'asc').limit(take).execute();
 }
 
+/** What must go before events are deleted (rows that refer to them), in the same transaction. */
+export type BeforeEventsDeleted = (trx: Trx, eventIds: string[]) => Promise<void>;
+
 /**
- * Deletes up to `batch` events created before `cutoff`, oldest first, with their deliveries; returns how many events
- * went. Ids sort by creation time, so the primary key finds them: no index on `created_at` is kept for this alone (it
+ * Deletes up to `batch` events created before `cutoff`, oldest first, after `beforeDelete` has removed what refers
+ * to them (their webhook deliveries); returns how many events went. Ids sort by creation time, so the primary key finds them: no index on `created_at` is kept for this alone (it
  * cost every event one more index entry). `created_at` still decides, so an id of an older format, which sorts
  * before every current one, is never taken for older than it is.
  */
-export async function deleteEventsBefore(trx: Trx, cutoff: string, batch: number): Promise<number> {
+export async function deleteEventsBefore(
+  trx: Trx,
+  cutoff: string,
+  batch: number,
+  beforeDelete: BeforeEventsDeleted,
+): Promise<number> {
   const ids = (
     await trx
       .selectFrom('events')
@@ -44,7 +52,7 @@ export async function deleteEventsBefore(trx: Trx, cutoff: string, batch: number
       .execute()
   ).map((r) => r.id);
   if (ids.length === 0) return 0;
-  await trx.deleteFrom('webhook_deliveries').where('event_id', 'in', ids).execute();
+  await beforeDelete(trx, ids);
   await trx.deleteFrom('events').where('id', 'in', ids).execute();
   return ids.length;
 }

@@ -3,14 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { principalOf } from '../keys/auth.ts';
 import { Ref } from '../kit/schema.ts';
-import { EventDeliveriesQuery, type WebhookDeliveryList } from '../webhooks/deliveries.schema.ts';
-import { listEventDeliveries } from '../webhooks/deliveries.service.ts';
 import { Event, EventIdParams, EventList, EventListQuery } from './events.schema.ts';
 import { eventFromRow, findEventOrThrow, listEvents } from './events.service.ts';
 
 type List<T> = { object: 'list'; data: T[]; has_more: boolean };
 
-/** Events (CONTRACT §11): list (newest first, by sequence), retrieve, and where each was delivered. */
+/** Events (CONTRACT §11): list (newest first, by sequence) and retrieve. Where each went: webhooks/deliveries.routes.ts. */
 export function eventsRoutes(app: FastifyInstance, deps: { db: Db }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Event);
@@ -43,20 +41,5 @@ export function eventsRoutes(app: FastifyInstance, deps: { db: Db }): void {
       },
     },
     async (request) => eventFromRow(await findEventOrThrow(deps.db, principalOf(request), request.params.id)),
-  );
-
-  r.get(
-    '/v1/events/:id/deliveries',
-    {
-      schema: {
-        operationId: 'listEventDeliveries',
-        tags: ['Events'],
-        summary: "An event's webhook deliveries, newest first",
-        params: EventIdParams,
-        querystring: EventDeliveriesQuery,
-        response: { 200: Ref<WebhookDeliveryList>('WebhookDeliveryList') },
-      },
-    },
-    (request) => listEventDeliveries(deps.db, principalOf(request), request.params.id, request.query),
   );
 }

@@ -1,12 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/database.ts';
+import type { Database, Trx } from '../../db/database.ts';
 import { purgeEvery, purgeOlderThan } from '../kit/retention.ts';
 import type { Clock } from '../kit/time.ts';
-import { deleteEventsBefore } from './events.repository.ts';
+import { type BeforeEventsDeleted, deleteEventsBefore } from './events.repository.ts';
 
-/** Retention: deletes events older than `retentionMs`, with their deliveries (see kit/retention.ts). */
-export function purgeEvents(database: Database, clock: Clock, retentionMs: number, batch = 500, maxBatches = 100) {
-  return purgeOlderThan(database, clock, retentionMs, deleteEventsBefore, batch, maxBatches);
+/** Retention: deletes events older than `retentionMs`, and first what refers to them (see kit/retention.ts). */
+export function purgeEvents(
+  database: Database,
+  clock: Clock,
+  retentionMs: number,
+  beforeDelete: BeforeEventsDeleted,
+  batch = 500,
+  maxBatches = 100,
+) {
+  const deleteBatch = (trx: Trx, cutoff: string, limit: number) => deleteEventsBefore(trx, cutoff, limit, beforeDelete);
+  return purgeOlderThan(database, clock, retentionMs, deleteBatch, batch, maxBatches);
 }
 
 /** Runs purgeEvents every `intervalMs`; returns the function that stops it. */
@@ -16,6 +24,7 @@ export function startEventPurge(
   retentionMs: number,
   intervalMs: number,
   log: FastifyBaseLogger,
+  beforeDelete: BeforeEventsDeleted,
 ) {
-  return purgeEvery(intervalMs, () => purgeEvents(database, clock, retentionMs), log, 'events');
+  return purgeEvery(intervalMs, () => purgeEvents(database, clock, retentionMs, beforeDelete), log, 'events');
 }

@@ -96,5 +96,5 @@ export function toProblem(error: ApiError, requestId: string): Problem {
  * another organisation or mode (see `notFoundDetail`).
  */
 export function notFound(kind: IdKind, id: string, param = 'id'): ApiError {
-  return new ApiError('resource_not_found', notFoundDetail(`No such ${kind.noun}`, id), { param });
+  return new ApiError('resource_not_found', notFoundDetail(`No such ${kind.noun}`, kind.prefix, id), { param });
 }

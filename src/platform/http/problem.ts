@@ -13,7 +13,7 @@ export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply 
     .send(JSON.stringify(problem));
 }
 
-// Fastify's own errors, by code, in the contract's terms.
+// Fastify's own errors, by code, in the contract's terms: thrown to the error handler, or handed to `frameworkErrors`.
 const FASTIFY_ERRORS: Record<string, () => ApiError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError('body_too_large', 'The body is over 64 KiB.'),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
@@ -22,8 +22,18 @@ const FASTIFY_ERRORS: Record<string, () => ApiError> = {
   FST_ERR_CTP_INVALID_JSON_BODY: () => new ApiError('body_malformed', 'The body is not valid JSON.'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
     new ApiError('body_malformed', 'The body length does not match Content-Length.'),
-  FST_ERR_BAD_URL: () => new ApiError('route_not_found', 'No route has this path.'),
+  FST_ERR_BAD_URL: () => new ApiError('route_not_found', 'The request could not be understood.'),
+  FST_ERR_ASYNC_CONSTRAINT: () => new ApiError('body_malformed', 'The request could not be understood.'),
 };
+
+/**
+ * Fastify's `frameworkErrors` option: errors it raises before routing (a malformed URL, a failed constraint), which
+ * never reach the error handler, answered from the same table.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('request-id', reply.request.id);
+  sendProblem(reply, FASTIFY_ERRORS[error.code]?.() ?? FASTIFY_ERRORS.FST_ERR_ASYNC_CONSTRAINT!());
+}
 
 /** Anything thrown, anywhere, as the contract's error. Unknown errors become a 500 that discloses nothing. */
 export function toApiError(error: FastifyError | Error): ApiError {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Trx } from '../../db/database.ts';
-import { prepared, preparedWrite } from '../../db/prepared.ts';
+import { prepared, preparedInsert } from '../../db/prepared.ts';
 import type { Mode } from '../keys/principal.ts';
 import type { IdempotencyKeysTable } from './tables.ts';
 
@@ -46,8 +46,7 @@ const selectResponse = prepared<Record<'org_id' | 'mode' | 'key', string>, Idemp
 /** The stored response for the scope, if a request with this key completed. */
 export async function findResponse(trx: Trx, scope: Scope): Promise<StoredResponse | undefined> {
   const row = (await selectResponse(trx, where(scope))).rows[0];
-  // Rows without a response are claims left by versions before the write pipeline: as good as absent.
-  if (row === undefined || row.response_status === null || row.response_body === null) return undefined;
+  if (row === undefined) return undefined;
   return {
     fingerprint: row.fingerprint,
     status: row.response_status,
@@ -56,28 +55,13 @@ export async function findResponse(trx: Trx, scope: Scope): Promise<StoredRespon
   };
 }
 
-type Stored = Omit<IdempotencyKeysTable, 'response_status' | 'response_body'> & {
-  response_status: number;
-  response_body: string;
-};
-
-const STORED = {
+const insertResponse = preparedInsert('idempotency_keys', {
   ...SCOPE,
   fingerprint: true,
   request_id: true,
-  locked_at: true,
   response_status: true,
   response_body: true,
   created_at: true,
-} as const;
-const insertResponse = preparedWrite<Stored>(STORED, (db, p) => {
-  const { org_id, mode, key, ...update } = p;
-  return db
-    .insertInto('idempotency_keys')
-    .values(p)
-    .onConflict((oc) =>
-      oc.columns(['org_id', 'mode', 'key']).doUpdateSet(update).where('idempotency_keys.response_status', 'is', null),
-    );
 });
 
 /** In the resource's own transaction: the response that a retry with the same key will get. */
@@ -86,7 +70,6 @@ export async function storeResponse(trx: Trx, scope: Scope, response: StoredResp
     ...where(scope),
     fingerprint: response.fingerprint,
     request_id: response.requestId,
-    locked_at: now,
     response_status: response.status,
     response_body: response.body,
     created_at: now,

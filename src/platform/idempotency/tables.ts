@@ -6,13 +6,11 @@ export interface IdempotencyKeysTable {
   key: string;
   /** SHA-256 of method, path and canonical JSON body. */
   fingerprint: string;
-  /** The request that holds the claim, then the one whose response is stored. */
+  /** The request whose response is stored: a replay answers with its Request-Id. */
   request_id: string;
-  /** When the claim was taken; a claim older than the lock timeout was abandoned (its process died). */
-  locked_at: string;
-  /** Null while the first request runs. */
-  response_status: number | null;
-  response_body: string | null;
+  /** The stored answer, written in the same transaction as whatever the request wrote. */
+  response_status: number;
+  response_body: string;
   created_at: string;
 }
 

@@ -1,6 +1,6 @@
 import type { Database, Db, Trx } from '../../db/database.ts';
 import { findOwned, pageOwned } from '../../db/owned.ts';
-import { type EventRequest, emitEvent } from '../events/emit.ts';
+import type { EventRecorder, EventRequest } from '../events/emit.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { type ListParams, listPage, type Page } from '../http/pagination.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
@@ -19,6 +19,7 @@ export interface KeysDeps {
   /** Writes of their own (the CLI's, a sign-up's); the API's writes get their transaction from withIdempotency. */
   write: Database['write'];
   clock: Clock;
+  events: EventRecorder;
 }
 
 export interface CreatedKey {
@@ -32,35 +33,37 @@ export function createKeyForOrgName(deps: KeysDeps, orgName: string, mode: Mode)
   return deps.write(async (trx) => {
     let org = await repo.findOrgByName(trx, orgName);
     if (org === undefined) {
-      org = { id: newId('org'), name: orgName, display_name: null, created_at: storedTime(deps.clock()) };
+      const now = deps.clock();
+      org = { id: newId('org', now.getTime()), name: orgName, display_name: null, created_at: storedTime(now) };
       await repo.insertOrg(trx, org);
     }
-    return insertNewKey(trx, deps.clock, { orgId: org.id, mode }, null);
+    return insertNewKey(deps, trx, { orgId: org.id, mode }, null);
   });
 }
 
 async function insertNewKey(
+  deps: Pick<KeysDeps, 'clock' | 'events'>,
   trx: Trx,
-  clock: Clock,
   owner: { orgId: string; mode: Mode },
   request: EventRequest | null,
   name: string | null = null,
 ): Promise<CreatedKey> {
   const { orgId, mode } = owner;
   const key = generateKey(mode);
+  const now = deps.clock();
   const row: ApiKeysTable = {
-    id: newId('key'),
+    id: newId(API_KEY.prefix, now.getTime()),
     org_id: orgId,
     mode,
     secret_hash: hashKey(key),
     hint: keyHint(key),
     name,
-    created_at: storedTime(clock()),
+    created_at: storedTime(now),
     revoked_at: null,
     last_used_at: null,
   };
   await repo.insertKey(trx, row);
-  await emitEvent(trx, owner, 'api_key.created', apiKeyFromRow(row), request, { at: new Date(row.created_at) });
+  await deps.events.emit(trx, owner, [{ type: 'api_key.created', object: apiKeyFromRow(row) }], request, { at: now });
   return { row, key };
 }
 
@@ -77,7 +80,7 @@ export function signUp(
   return deps.write(async (trx) => {
     const id = newId('org');
     await repo.insertOrg(trx, { id, name: id, display_name: name ?? null, created_at: storedTime(deps.clock()) });
-    const { row, key } = await insertNewKey(trx, deps.clock, { orgId: id, mode: 'sandbox' }, request);
+    const { row, key } = await insertNewKey(deps, trx, { orgId: id, mode: 'sandbox' }, request);
     return { org_id: id, api_key: newApiKeyFromRow(row, key) };
   });
 }
@@ -110,7 +113,7 @@ export async function createKeyForPrincipal(
       `This organisation already has ${keysPerOrg} active ${mode} keys; revoke one you no longer use first.`,
     );
   }
-  const { row, key } = await insertNewKey(trx, deps.clock, { orgId: owner.orgId, mode }, request, name);
+  const { row, key } = await insertNewKey(deps, trx, { orgId: owner.orgId, mode }, request, name);
   return newApiKeyFromRow(row, key);
 }
 
@@ -157,17 +160,22 @@ export async function revokeKeyForPrincipal(
       `This is the organisation's last active ${row.mode} key; create another key before revoking it.`,
     );
   }
-  return revokeAndEmit(trx, deps.clock, row.id, request);
+  return revokeAndEmit(deps, trx, row.id, request);
 }
 
 /** Revokes once, with its `api_key.revoked` event; a second revocation changes nothing and emits nothing. */
-async function revokeAndEmit(trx: Trx, clock: Clock, id: string, request: EventRequest | null): Promise<ApiKey> {
-  const now = clock();
+async function revokeAndEmit(
+  deps: Pick<KeysDeps, 'clock' | 'events'>,
+  trx: Trx,
+  id: string,
+  request: EventRequest | null,
+): Promise<ApiKey> {
+  const now = deps.clock();
   const revoked = await repo.revokeKey(trx, id, storedTime(now));
   const row = (await repo.findKeyById(trx, id))!;
   const key = apiKeyFromRow(row);
-  if (revoked)
-    await emitEvent(trx, { orgId: row.org_id, mode: row.mode }, 'api_key.revoked', key, request, { at: now });
+  const owner = { orgId: row.org_id, mode: row.mode };
+  if (revoked) await deps.events.emit(trx, owner, [{ type: 'api_key.revoked', object: key }], request, { at: now });
   return key;
 }
 
@@ -180,7 +188,7 @@ export async function listKeysForOrgName(deps: KeysDeps, orgName: string): Promi
 export async function revokeKeyById(deps: KeysDeps, keyId: string): Promise<ApiKeysTable | null> {
   return deps.write(async (trx) => {
     if ((await repo.findKeyById(trx, keyId)) === undefined) return null;
-    await revokeAndEmit(trx, deps.clock, keyId, null);
+    await revokeAndEmit(deps, trx, keyId, null);
     return (await repo.findKeyById(trx, keyId)) ?? null;
   });
 }

@@ -84,10 +84,9 @@ export interface IdKind {
 }
 
 /**
- * A 404 detail: what was not found and the id as sent, cut to 64 characters. A secret pasted where an id goes
- * (`whsec_…`, `sk_live_…`) is not echoed: every problem body passes through `redactSecrets` (http/errors.ts), which
- * keeps only its kind (`sk_live_…`), so the client still learns what it sent.
+ * A 404 detail that echoes the id only when it has the shape of one of `prefix`: anything else may be a secret pasted
+ * where an id goes (`whsec_…`, `sk_live_…`, `acct_sk_live_…`), and is never repeated back or logged with the error.
  */
-export function notFoundDetail(what: string, id: string): string {
-  return `${what}: ${id.slice(0, 64)}`;
+export function notFoundDetail(what: string, prefix: string, id: string): string {
+  return isIdOf(prefix, id) ? `${what}: ${id}` : `${what} with this id.`;
 }

@@ -6,6 +6,7 @@ import * as m20261122T1100 from './2026-11-22T1100_api_key_name_last_used.ts';
 import * as m20261122T1100e from './2026-11-22T1100_events_webhooks.ts';
 import * as m20261122T1400 from './2026-11-22T1400_delivery_claim_index.ts';
 import * as m20261123T0900 from './2026-11-23T0900_events_retention_by_id.ts';
+import * as m20261124T1200 from './2026-11-24T1200_idempotency_without_claims.ts';
 
 /** Listed explicitly (not read from the folder) so that the set of migrations is visible and type-checked. */
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T1100_events_webhooks': m20261122T1100e,
   '2026-11-22T1400_delivery_claim_index': m20261122T1400,
   '2026-11-23T0900_events_retention_by_id': m20261123T0900,
+  '2026-11-24T1200_idempotency_without_claims': m20261124T1200,
 };

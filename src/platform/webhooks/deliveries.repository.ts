@@ -129,6 +129,11 @@ export function pageDeliveries(
   return pageOf(query, take, cursor).execute();
 }
 
+/** Before events are purged (events/purge.ts): their deliveries, which refer to them. */
+export async function deleteDeliveriesOf(trx: Trx, eventIds: string[]): Promise<void> {
+  await trx.deleteFrom('webhook_deliveries').where('event_id', 'in', eventIds).execute();
+}
+
 /** Deliveries not yet settled: the backlog the metrics report. */
 export async function countPending(db: Db): Promise<number> {
   const row = await db

@@ -1,12 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { Db } from '../../db/database.ts';
+import { EventIdParams } from '../events/events.schema.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import { principalOf } from '../keys/auth.ts';
 import { Ref } from '../kit/schema.ts';
 import type { Clock } from '../kit/time.ts';
-import { DeliveryIdParams, WebhookDelivery, WebhookDeliveryList } from './deliveries.schema.ts';
-import { retryDelivery } from './deliveries.service.ts';
+import { DeliveryIdParams, EventDeliveriesQuery, WebhookDelivery, WebhookDeliveryList } from './deliveries.schema.ts';
+import { listEventDeliveries, retryDelivery } from './deliveries.service.ts';
 
 /** Replay (CONTRACT §12): one attempt now, outside the schedule. */
 export function deliveriesRoutes(
@@ -38,5 +40,27 @@ export function deliveriesRoutes(
       deps
         .withIdempotency(request, reply, (trx) => retryDelivery(deps, trx, principalOf(request), request.params.id))
         .finally(deps.poke),
+  );
+}
+
+/**
+ * Where an event was delivered (CONTRACT §12), under the event's path. Registered right after the events' own routes,
+ * so that the OpenAPI document lists it beside them.
+ */
+export function eventDeliveriesRoutes(app: FastifyInstance, deps: { db: Db }): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.get(
+    '/v1/events/:id/deliveries',
+    {
+      schema: {
+        operationId: 'listEventDeliveries',
+        tags: ['Events'],
+        summary: "An event's webhook deliveries, newest first",
+        params: EventIdParams,
+        querystring: EventDeliveriesQuery,
+        response: { 200: Ref<WebhookDeliveryList>('WebhookDeliveryList') },
+      },
+    },
+    (request) => listEventDeliveries(deps.db, principalOf(request), request.params.id, request.query),
   );
 }

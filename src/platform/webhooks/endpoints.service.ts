@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Trx } from '../../db/database.ts';
 import { findOwned, pageOwned } from '../../db/owned.ts';
-import { type EventRequest, emitEvent } from '../events/emit.ts';
+import type { EventRecorder, EventRequest } from '../events/emit.ts';
 import type { Event } from '../events/events.schema.ts';
 import { eventFromRow } from '../events/events.service.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -19,7 +19,7 @@ import {
   type WebhookEndpointWithSecret,
 } from './endpoints.schema.ts';
 import { endpointFromRow, endpointWithSecret } from './endpoints.view.ts';
-import type { SecretBox } from './secret-box.ts';
+import type { SigningSecrets } from './signing-secrets.ts';
 import { checkTarget, type Resolver, TargetRefused } from './ssrf.ts';
 import type { WebhookEndpointsTable } from './tables.ts';
 
@@ -28,7 +28,8 @@ export const ENDPOINTS_PER_ORG = 16;
 export interface EndpointsDeps {
   db: Db;
   clock: Clock;
-  box: SecretBox;
+  box: SigningSecrets;
+  events: EventRecorder;
   resolve: Resolver;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: honoured for sandbox endpoints only. */
   allowPrivate: boolean;
@@ -165,11 +166,9 @@ export async function testEndpoint(
     throw new ApiError('webhook_endpoint_disabled', 'This webhook endpoint is disabled; enable it first.', {
       param: 'id',
     });
-  const event = await emitEvent(trx, owner, 'webhook_endpoint.test', endpointFromRow(row), request, {
-    at: deps.clock(),
-    onlyEndpoint: row.id,
-  });
-  return eventFromRow(event);
+  const test = { type: 'webhook_endpoint.test' as const, object: endpointFromRow(row) };
+  const [event] = await deps.events.emit(trx, owner, [test], request, { at: deps.clock(), onlyEndpoint: row.id });
+  return eventFromRow(event!);
 }
 
 export async function listEndpoints(deps: EndpointsDeps, owner: Principal, params: ListParams) {

@@ -1,9 +1,8 @@
-import type { Trx } from '../../db/database.ts';
 import { prepared, preparedInsertRows } from '../../db/prepared.ts';
-import type { EventOwner } from '../events/emit.ts';
+import { type AfterRecord, type EventRecorder, eventRecorder } from '../events/emit.ts';
 import type { EventsTable } from '../events/tables.ts';
 import { newId } from '../kit/ids.ts';
-import { storedTime } from '../kit/time.ts';
+import type { Clock } from '../kit/time.ts';
 import { DELIVERY_STATE_COLUMNS, type WebhookDeliveriesTable } from './tables.ts';
 
 /** Whether an endpoint's `enabled_events` takes this type; a test event goes only where it was asked for. */
@@ -37,24 +36,19 @@ const insertDeliveries = preparedInsertRows('webhook_deliveries', {
  * In the events' own write: one pending delivery, due now, per event and enabled endpoint of the owner that takes
  * it, so that a committed event always has its deliveries and a worker finds them even after a crash.
  */
-export async function fanOut(
-  trx: Trx,
-  owner: EventOwner,
-  events: EventsTable[],
-  at: Date,
-  onlyEndpoint?: string,
-): Promise<void> {
+export const fanOut: AfterRecord = async (trx, owner, events, onlyEndpoint) => {
   const enabled = (await enabledEndpoints(trx, { org_id: owner.orgId, mode: owner.mode })).rows;
   const endpoints = onlyEndpoint === undefined ? enabled : enabled.filter((e) => e.id === onlyEndpoint);
   if (endpoints.length === 0) return;
-  const now = storedTime(at);
+  const created = events[0]!.created_at;
+  const at = Date.parse(created);
   const takes = endpoints.map((e) => ({ id: e.id, events: JSON.parse(e.enabled_events) as string[] }));
   const rows = events.flatMap((event) =>
     takes
       .filter((endpoint) => onlyEndpoint !== undefined || subscribes(endpoint.events, event.type))
       .map(
         (endpoint): WebhookDeliveriesTable => ({
-          id: newId('whd', at.getTime()),
+          id: newId('whd', at),
           org_id: event.org_id,
           mode: event.mode,
           endpoint_id: endpoint.id,
@@ -63,11 +57,14 @@ export async function fanOut(
           attempts: '[]',
           scheduled_attempts: 0,
           manual: 0,
-          next_attempt_at: now,
+          next_attempt_at: created,
           claim: null,
-          created_at: now,
+          created_at: created,
         }),
       ),
   );
   await insertDeliveries(trx, rows);
-}
+};
+
+/** The event recorder every writer uses: events, and in the same transaction their webhook deliveries. */
+export const eventsWithDeliveries = (clock: Clock): EventRecorder => eventRecorder({ clock, afterRecord: fanOut });

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
-import { eventsRoutes } from '../events/events.routes.ts';
-import { startEventPurge } from '../events/purge.ts';
+import type { EventRecorder } from '../events/emit.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import type { Clock } from '../kit/time.ts';
-import type { SecretBox as Box } from '../secrets/box.ts';
+import type { SecretBox } from '../secrets/box.ts';
+import { apiBusy } from './busy.ts';
 import { deliveriesRoutes } from './deliveries.routes.ts';
 import { endpointsRoutes } from './endpoints.routes.ts';
-import { webhookSecretBox } from './secret-box.ts';
+import { signingSecrets } from './signing-secrets.ts';
 import { type Resolver, systemResolver } from './ssrf.ts';
 import { type DeliveryWorkers, deliveryWorkers } from './worker.ts';
 
@@ -23,23 +23,16 @@ export interface WebhooksDeps {
   config: Config;
   database: Database;
   clock: Clock;
+  events: EventRecorder;
   withIdempotency: WithIdempotency;
   /** Name resolution for the SSRF checks; tests inject one so that no name is ever looked up outside. */
   resolve?: Resolver;
   /** Seals signing secrets at rest (platform/secrets). */
-  secrets: Box;
+  secrets: SecretBox;
 }
 
-const PURGE_INTERVAL_MS = 3_600_000;
-
-/** The OpenAPI tags of events and webhooks. */
+/** The OpenAPI tag of webhook endpoints and deliveries. */
 export const WEBHOOK_TAGS = [
-  {
-    name: 'Events',
-    description:
-      'What happened, in order: each event carries a `sequence`, +1 per event of the organisation and mode, ' +
-      'with no gaps, in commit order.',
-  },
   {
     name: 'Webhooks',
     description:
@@ -48,34 +41,10 @@ export const WEBHOOK_TAGS = [
   },
 ];
 
-/** API requests in flight at which the process counts as busy and webhook deliveries yield to it. */
-export const BUSY_IN_FLIGHT = 8;
-/**
- * How long the process still counts as busy after it last had BUSY_IN_FLIGHT requests in flight. Under load the
- * count dips for a moment after every group commit (its answers have just left, the next requests are on their way),
- * and that is exactly when a commit wakes the delivery workers: without this, they took the dip for a quiet moment.
- */
-export const BUSY_HOLD_MS = 250;
-
-/** Whether BUSY_IN_FLIGHT or more requests (counted from arrival to the socket's close) were in flight just now. */
-function apiBusy(app: FastifyInstance): () => boolean {
-  let inFlight = 0;
-  let lastBusy = Number.NEGATIVE_INFINITY;
-  const finished = () => {
-    inFlight--;
-  };
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (++inFlight >= BUSY_IN_FLIGHT) lastBusy = performance.now();
-    reply.raw.once('close', finished);
-    done();
-  });
-  return () => inFlight >= BUSY_IN_FLIGHT || performance.now() - lastBusy < BUSY_HOLD_MS;
-}
-
-/** Events and webhooks: their routes, the retention purge, and the delivery workers (built here, not started). */
+/** Webhooks: endpoints' and deliveries' routes, and the delivery workers (built here, not started: server.ts does). */
 export function installWebhooks(app: FastifyInstance, deps: WebhooksDeps): void {
   const { config, database, clock, withIdempotency } = deps;
-  const box = webhookSecretBox(deps.secrets);
+  const box = signingSecrets(deps.secrets);
   const resolve = deps.resolve ?? systemResolver;
   const workers = deliveryWorkers({
     database,
@@ -95,20 +64,17 @@ export function installWebhooks(app: FastifyInstance, deps: WebhooksDeps): void 
   // A commit may have made deliveries due; look now rather than at the next poll (a read, no write, when idle).
   database.onCommit(() => workers.poke());
   app.addHook('onClose', () => workers.stop(0));
-  const retentionMs = config.EVENT_RETENTION_DAYS * 86_400_000;
-  const stopPurge = startEventPurge(database, clock, retentionMs, PURGE_INTERVAL_MS, app.log);
-  app.addHook('onClose', async () => stopPurge());
 
   const endpointDeps = {
     db: database.db,
     write: database.write,
     clock,
     box,
+    events: deps.events,
     resolve,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     withIdempotency,
   };
   deliveriesRoutes(app, { clock, withIdempotency, poke: workers.poke });
   endpointsRoutes(app, endpointDeps);
-  eventsRoutes(app, { db: database.db });
 }

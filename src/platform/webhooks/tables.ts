@@ -10,7 +10,7 @@ export interface WebhookEndpointsTable {
   description: string | null;
   status: 'enabled' | 'disabled';
   disabled_reason: 'manual' | 'gone' | 'failing' | null;
-  /** The signing secret, sealed (webhooks/secret-box.ts); never stored in the clear. */
+  /** The signing secret, sealed (webhooks/signing-secrets.ts); never stored in the clear. */
   secret: string;
   /** After a rotation, the previous secret, which keeps signing until previous_expires_at. */
   previous_secret: string | null;

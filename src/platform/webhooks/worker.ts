@@ -5,8 +5,8 @@ import { type Clock, storedTime } from '../kit/time.ts';
 import { type AttemptOptions, attempt } from './attempt.ts';
 import { anyDue, type Claimed, claimDue, countPending } from './deliveries.repository.ts';
 import { type Outcome, recordAttempt } from './record.ts';
-import type { SecretBox } from './secret-box.ts';
 import { webhookHeaders } from './sign.ts';
+import type { SigningSecrets } from './signing-secrets.ts';
 
 /** What /metrics registers (platform/metrics/webhooks.ts): attempts by outcome with their latency, and the backlog. */
 export interface WebhookMetrics {
@@ -28,7 +28,7 @@ export interface DeliveryWorkers {
 export interface WorkerDeps {
   database: Database;
   clock: Clock;
-  box: SecretBox;
+  box: SigningSecrets;
   log: FastifyBaseLogger;
   schedule: number[];
   concurrency: number;

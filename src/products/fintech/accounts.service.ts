@@ -1,5 +1,5 @@
 import type { Trx } from '../../db/database.ts';
-import { type EventRequest, emitEvent } from '../../platform/events/emit.ts';
+import type { EventRequest } from '../../platform/events/emit.ts';
 import { ApiError, type ErrorItem } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
@@ -105,7 +105,7 @@ export async function createAccount(
   };
   await repo.insertAccount(trx, row);
   const account = accountFromRow({ ...row, balance: 0 });
-  await emitEvent(trx, owner, 'fintech.account.created', account, request, { at: now });
+  await deps.events.emit(trx, owner, [{ type: 'fintech.account.created', object: account }], request, { at: now });
   return account;
 }
 

@@ -1,5 +1,5 @@
 import { Gauge } from 'prom-client';
-import { defineProduct } from '../../platform/module.ts';
+import { defineProduct } from '../../platform/product.ts';
 import { accountsRoutes } from './accounts.routes.ts';
 import { SEALED_EIN } from './accounts.service.ts';
 import { countLedgerViolations } from './ledger/verify.ts';
@@ -23,8 +23,9 @@ export const fintech = defineProduct({
   migrations: FINTECH_MIGRATIONS,
   settings: FintechSettings,
   sealedColumns: [SEALED_EIN],
-  routes(app, { database, clock, settings, withIdempotency, secrets }) {
-    const deps = { db: database.db, clock, supportedCountries: settings.SUPPORTED_COUNTRIES, withIdempotency, secrets };
+  routes(app, { database, clock, events, settings, withIdempotency, secrets }) {
+    const supportedCountries = settings.SUPPORTED_COUNTRIES;
+    const deps = { db: database.db, clock, events, supportedCountries, withIdempotency, secrets };
     accountsRoutes(app, deps);
     lifecycleRoutes(app, deps);
     transfersRoutes(app, deps);

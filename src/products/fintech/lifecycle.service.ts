@@ -1,5 +1,5 @@
 import type { Trx } from '../../db/database.ts';
-import { type EventRequest, emitEvent } from '../../platform/events/emit.ts';
+import type { EventRequest } from '../../platform/events/emit.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
@@ -69,7 +69,8 @@ export async function changeStatus(
   if (change === null) return accountFromRow(row); // already in that state: no change, no event
   await updateStatus(trx, id, change);
   const account = accountFromRow({ ...row, ...change });
-  await emitEvent(trx, { orgId: row.org_id, mode: row.mode }, EVENT_OF[action.kind], account, request, { at: now });
+  const owned = { orgId: row.org_id, mode: row.mode };
+  await deps.events.emit(trx, owned, [{ type: EVENT_OF[action.kind], object: account }], request, { at: now });
   return account;
 }
 

@@ -1,5 +1,5 @@
 import type { Trx } from '../../db/database.ts';
-import { type EventRequest, emitEvent } from '../../platform/events/emit.ts';
+import type { EventRequest } from '../../platform/events/emit.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
@@ -52,7 +52,9 @@ async function simulate(
   ]);
   const entry = posted.find((p) => p.accountId === accountId)!;
   const transaction = transactionOf({ ...journal, created_at: at, source_type: source }, entry);
-  await emitEvent(trx, owner, 'fintech.transaction.created', transaction, request, { at: now });
+  await deps.events.emit(trx, owner, [{ type: 'fintech.transaction.created', object: transaction }], request, {
+    at: now,
+  });
   return transaction;
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import type { EventRecorder } from '../../platform/events/emit.ts';
 import { type ApiError, notFound } from '../../platform/http/errors.ts';
 import type { IdKind } from '../../platform/kit/ids.ts';
 import type { Clock } from '../../platform/kit/time.ts';
@@ -10,6 +11,7 @@ import type { SecretBox } from '../../platform/secrets/box.ts';
 export interface MoneyDeps {
   db: Db;
   clock: Clock;
+  events: EventRecorder;
 }
 
 /** Creating accounts needs the deployment's countries and the box that seals the EIN as well. */

@@ -1,6 +1,6 @@
 import type { Trx } from '../../db/database.ts';
 import { findOwned, pageOwned } from '../../db/owned.ts';
-import { type EventRequest, emitEvents } from '../../platform/events/emit.ts';
+import type { EventRequest } from '../../platform/events/emit.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
@@ -81,9 +81,8 @@ export async function createTransfer(
     type: 'fintech.transaction.created' as const,
     object: transactionOf(journal, entry),
   }));
-  await emitEvents(trx, owner, [{ type: 'fintech.transfer.created', object: transfer }, ...transactions], request, {
-    at: now,
-  });
+  const changes = [{ type: 'fintech.transfer.created' as const, object: transfer }, ...transactions];
+  await deps.events.emit(trx, owner, changes, request, { at: now });
   return transfer;
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { purgeEvents } from '../../../src/platform/events/purge.ts';
+import { deleteDeliveriesOf } from '../../../src/platform/webhooks/deliveries.repository.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { startServer, type TestServer } from '../../helpers/server.ts';
 import { type Client, client } from '../../helpers/webhooks.ts';
@@ -135,9 +136,13 @@ describe('events (the outbox)', () => {
     const api = await client(server, 'purge-org');
     const event = (await api.get('/v1/events?limit=1')).body.data[0];
     const days = (n: number) => () => new Date(Date.now() + n * 86_400_000);
-    assert.equal(await purgeEvents(server.database, days(29), 30 * 86_400_000), 0, 'younger than 30 days: kept');
+    assert.equal(
+      await purgeEvents(server.database, days(29), 30 * 86_400_000, deleteDeliveriesOf),
+      0,
+      'younger than 30 days: kept',
+    );
     assert.equal((await api.get(`/v1/events/${event.id}`)).status, 200);
-    const purged = await purgeEvents(server.database, days(31), 30 * 86_400_000);
+    const purged = await purgeEvents(server.database, days(31), 30 * 86_400_000, deleteDeliveriesOf);
     assert.ok(purged >= 1);
     assertProblem(await api.get(`/v1/events/${event.id}`), 'resource_not_found');
   });

@@ -28,7 +28,7 @@ describe('key-shaped and EIN-shaped values never reach a log line or an error de
   test('a key in a path segment (revoking the secret instead of its id)', async () => {
     const reply = await call(server.url, 'POST', `/v1/api_keys/${key}/revoke`, { key });
     assertProblem(reply, 'resource_not_found');
-    assert.match(reply.body.detail, /sk_test_/, 'the detail may say what kind of value it was');
+    assert.equal(reply.body.detail, 'No such API key with this id.', 'a value not shaped like an id is not echoed');
     assertNowhere(reply, [key, key.slice(8)]);
   });
 

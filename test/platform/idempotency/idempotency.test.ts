@@ -4,8 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { openDatabase } from '../../../src/db/database.ts';
+import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
 import { purgeExpired } from '../../../src/platform/idempotency/purge.ts';
-import { BACKEND } from '../../helpers/database.ts';
+import { BACKEND, freshDatabase, migrateBefore } from '../../helpers/database.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, type Reply, startServer, type TestServer } from '../../helpers/server.ts';
 
@@ -161,23 +163,6 @@ describe('Idempotency-Key', () => {
     assert.equal(ok.headers.get('idempotent-replayed'), null);
   });
 
-  test('a claim row without a response (left by an earlier version) is as good as absent', async () => {
-    const idem = randomUUID();
-    const now = new Date().toISOString();
-    const claim = { org_id: await orgOf(key), mode: 'sandbox' as const, key: idem, fingerprint: 'x' };
-    const left = { ...claim, request_id: 'req_gone', locked_at: now, created_at: now };
-    await server.database.write((trx) =>
-      trx
-        .insertInto('idempotency_keys')
-        .values({ ...left, response_status: null, response_body: null })
-        .execute(),
-    );
-    const first = await create(idem, US);
-    assert.equal(first.status, 200);
-    assert.equal(first.headers.get('idempotent-replayed'), null);
-    assert.equal((await create(idem, US)).headers.get('idempotent-replayed'), 'true');
-  });
-
   test('a refusal decided by running the request is its outcome: a retry replays it, even once it would pass', async () => {
     const a = (await call(server.url, 'POST', PATH, { key, json: US })).body.id;
     const b = (await call(server.url, 'POST', PATH, { key, json: US })).body.id;
@@ -302,5 +287,40 @@ describe('Idempotency-Key', () => {
       ),
       { numRuns: 30 },
     );
+  });
+});
+
+describe(`upgrading idempotency records to responses only (${BACKEND})`, () => {
+  test('the migration deletes claim rows left by earlier versions (no response) and keeps stored responses', async () => {
+    const fresh = await freshDatabase();
+    const database = openDatabase(fresh.url);
+    try {
+      await migrateBefore(database, '2026-11-24T1200_idempotency_without_claims');
+      const now = new Date().toISOString();
+      await database.write(async (trx) => {
+        await sql`insert into orgs (id, name, created_at) values ('org_IDEM', 'idem', ${now})`.execute(trx);
+        await sql`insert into idempotency_keys (org_id, mode, key, fingerprint, request_id, locked_at,
+            response_status, response_body, created_at)
+          values ('org_IDEM', 'sandbox', 'claim-left', 'x', 'req_gone', ${now}, null, null, ${now}),
+                 ('org_IDEM', 'sandbox', 'answered', 'y', 'req_done', ${now}, 200, '{}', ${now})`.execute(trx);
+      });
+      await database.migrate(ALL_MIGRATIONS);
+      const rows = await database.db.selectFrom('idempotency_keys').selectAll().execute();
+      assert.deepEqual(rows, [
+        {
+          org_id: 'org_IDEM',
+          mode: 'sandbox',
+          key: 'answered',
+          fingerprint: 'y',
+          request_id: 'req_done',
+          response_status: 200,
+          response_body: '{}',
+          created_at: now,
+        },
+      ]);
+    } finally {
+      await database.close();
+      await fresh.drop();
+    }
   });
 });

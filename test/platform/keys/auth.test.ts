@@ -3,13 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import { revokeKeyById } from '../../../src/platform/keys/api-keys.service.ts';
 import { generateKey, hashKey } from '../../../src/platform/keys/key-format.ts';
 import { KEY_CACHE_MS } from '../../../src/platform/keys/verify.ts';
-import { systemClock } from '../../../src/platform/kit/time.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 
 /** The key with its last checksum character changed (replacing it with a fixed '0' keeps it valid 1 time in 62). */
 const withBadChecksum = (key: string) => key.slice(0, -1) + (key.endsWith('0') ? '1' : '0');
 
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, operatorDeps, startServer, type TestServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 
@@ -86,8 +85,7 @@ describe('Bearer authentication', () => {
       .select('id')
       .where('secret_hash', '=', hashKey(fresh))
       .executeTakeFirstOrThrow();
-    const { db, write } = server.database;
-    await revokeKeyById({ db, write, clock: systemClock }, row.id);
+    await revokeKeyById(operatorDeps(server.database), row.id);
     // A verified key may be trusted for up to KEY_CACHE_MS after its lookup: past that, every process refuses it.
     await new Promise((resolve) => setTimeout(resolve, KEY_CACHE_MS + 50));
     const revoked = await call(server.url, 'GET', PATH, { key: fresh });

@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { memoryRateLimiter } from '../../../src/platform/http/rate-limit.ts';
 import { revokeKeyById } from '../../../src/platform/keys/api-keys.service.ts';
-import { systemClock } from '../../../src/platform/kit/time.ts';
 import { burst } from '../../helpers/burst.ts';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, operatorDeps, startServer, type TestServer } from '../../helpers/server.ts';
 
 const KEYS = '/v1/api_keys';
 
@@ -81,10 +80,7 @@ describe('key management (CONTRACT §7)', () => {
       await call(server.url, 'POST', `${KEYS}/${second.id}/revoke`, { key: second.key }),
       'api_key_last_active',
     );
-    const revoked = await revokeKeyById(
-      { db: server.database.db, write: server.database.write, clock: systemClock },
-      second.id,
-    );
+    const revoked = await revokeKeyById(operatorDeps(server.database), second.id);
     assert.notEqual(revoked?.revoked_at, null);
   });
 

@@ -5,8 +5,8 @@ import { Webhook } from 'standardwebhooks';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 import { createSecretBox } from '../../../src/platform/secrets/box.ts';
 import { nextDelay, parseSchedule, retryAfterMs } from '../../../src/platform/webhooks/schedule.ts';
-import { webhookSecretBox } from '../../../src/platform/webhooks/secret-box.ts';
 import { signature } from '../../../src/platform/webhooks/sign.ts';
+import { signingSecrets } from '../../../src/platform/webhooks/signing-secrets.ts';
 
 describe('the retry schedule, Retry-After, signing and sealing', () => {
   test('WEBHOOK_RETRY_SCHEDULE: the default, units, and one-line errors', () => {
@@ -68,13 +68,13 @@ describe('the retry schedule, Retry-After, signing and sealing', () => {
   });
 
   test('secrets at rest: AES-256-GCM, a fresh IV each time, tampering detected, another key refused', () => {
-    const box = webhookSecretBox(createSecretBox(randomBytes(32)));
+    const box = signingSecrets(createSecretBox(randomBytes(32)));
     const sealed = box.seal('whsec_abc');
     assert.notEqual(box.seal('whsec_abc'), sealed);
     assert.doesNotMatch(sealed, /whsec_abc/);
     assert.equal(box.open(sealed), 'whsec_abc');
     const last = sealed.at(-2) === 'A' ? 'B' : 'A';
     assert.throws(() => box.open(`${sealed.slice(0, -2)}${last}${sealed.at(-1)}`));
-    assert.throws(() => webhookSecretBox(createSecretBox(randomBytes(32))).open(sealed));
+    assert.throws(() => signingSecrets(createSecretBox(randomBytes(32))).open(sealed));
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { BUSY_HOLD_MS, BUSY_IN_FLIGHT } from '../../../src/platform/webhooks/install.ts';
+import { BUSY_HOLD_MS, BUSY_IN_FLIGHT } from '../../../src/platform/webhooks/busy.ts';
 import { type Receiver, startReceiver } from '../../helpers/receiver.ts';
 import { startServer, type TestServer } from '../../helpers/server.ts';
 import { type Client, client } from '../../helpers/webhooks.ts';

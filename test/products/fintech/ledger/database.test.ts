@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Migration, sql } from 'kysely';
+import { sql } from 'kysely';
 import { openDatabase } from '../../../../src/db/database.ts';
 import { ALL_MIGRATIONS } from '../../../../src/migrations.ts';
 import { countLedgerViolations } from '../../../../src/products/fintech/ledger/verify.ts';
-import { BACKEND, freshDatabase } from '../../../helpers/database.ts';
+import { BACKEND, freshDatabase, migrateBefore } from '../../../helpers/database.ts';
 import { money } from '../../../helpers/money.ts';
 import { run } from '../../../helpers/process.ts';
 import { startServer, type TestServer } from '../../../helpers/server.ts';
@@ -114,9 +114,7 @@ describe(`upgrading a ledger to status-guarded balance updates (${BACKEND})`, ()
     const fresh = await freshDatabase();
     const database = openDatabase(fresh.url);
     try {
-      const migrations = Object.entries<Migration>(Object.assign({}, ...ALL_MIGRATIONS));
-      const before = migrations.filter(([name]) => name < '2026-11-24T0100_ledger_account_status');
-      await database.migrate([Object.fromEntries(before)]);
+      await migrateBefore(database, '2026-11-24T0100_ledger_account_status');
       const now = new Date().toISOString();
       await database.write(async (trx) => {
         await sql`insert into orgs (id, name, created_at) values ('org_UP', 'up', ${now})`.execute(trx);

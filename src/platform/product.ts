@@ -3,6 +3,7 @@ import type { Migration } from 'kysely';
 import type { Registry } from 'prom-client';
 import type { Static, TObject } from 'typebox';
 import type { Database } from '../db/database.ts';
+import type { EventRecorder } from './events/emit.ts';
 import type { WithIdempotency } from './idempotency/idempotency.ts';
 import type { Clock } from './kit/time.ts';
 import type { SecretBox } from './secrets/box.ts';
@@ -12,6 +13,8 @@ import type { SealedColumn } from './secrets/rotate.ts';
 export interface ProductDeps<Settings> {
   database: Database;
   clock: Clock;
+  /** Records a write's events, in its transaction (the outbox). */
+  events: EventRecorder;
   /** The product's own settings, parsed from the environment with everything else at start-up. */
   settings: Settings;
   /** The step every POST handler wraps around its service call: one write, idempotent under a key. */

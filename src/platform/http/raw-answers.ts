@@ -1,28 +1,11 @@
-import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { ApiError, toProblem } from './errors.ts';
 import { requestId } from './request-log.ts';
+import { MAX_HEADER_BYTES } from './server-options.ts';
 
-/** CONTRACT §1: request headers over this many bytes are refused with 431 (Node's own default, stated). */
-export const MAX_HEADER_BYTES = 16 * 1024;
-
-/**
- * Options for Node's HTTP server. Node only looks for expired requests every `connectionsCheckingInterval`
- * (30 s by default), so a 30 s timeout could take a minute to fire; checking every second (sooner for short test
- * timeouts) keeps it near its setting. The check walks the connection list, which stays cheap at thousands.
- * `requireHostHeader` is off because Node's own refusal has no body: the onRequest hook below answers instead.
- */
-export function httpServerOptions(timeoutSeconds: number): ServerOptions {
-  const ms = timeoutSeconds * 1000;
-  return {
-    headersTimeout: ms,
-    requestTimeout: ms,
-    connectionsCheckingInterval: Math.min(1000, Math.max(50, ms / 4)),
-    requireHostHeader: false,
-    maxHeaderSize: MAX_HEADER_BYTES,
-  };
-}
+// Answers written straight to a socket, for the errors Node's HTTP parser raises before Fastify sees a request.
 
 /** Node's parser and timeout errors in the contract's terms. */
 function toClientApiError(error: NodeJS.ErrnoException): ApiError {
@@ -37,7 +20,7 @@ function toClientApiError(error: NodeJS.ErrnoException): ApiError {
 }
 
 /** Headers of a problem sent outside Fastify: the same ones its replies carry, and the connection closed. */
-function problemHeaders(requestId: string, body: string): Record<string, string> {
+export function problemHeaders(requestId: string, body: string): Record<string, string> {
   return {
     'request-id': requestId,
     'content-type': 'application/problem+json',
@@ -90,27 +73,4 @@ export function handleClientError(this: FastifyInstance, error: NodeJS.ErrnoExce
   const owed = owedResponse(socket, error);
   if (owed === null) answer(this.log, error, socket);
   else owed.once('finish', () => answer(this.log, error, socket)).once('close', () => answer(this.log, error, socket));
-}
-
-/**
- * What Node would answer with an empty body: an `Expect` other than `100-continue` (417), and an HTTP/1.1
- * request without `Host` (400, RFC 9112 §3.2). Both close the connection.
- */
-export function installHttpRefusals(app: FastifyInstance): void {
-  app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-    const id = requestId();
-    const error = new ApiError('expectation_unsupported', 'Only `Expect: 100-continue` is supported; leave it out.', {
-      param: 'Expect',
-    });
-    app.log.info({ request_id: id, status: error.status, code: error.code, method: request.method }, 'request');
-    const body = JSON.stringify(toProblem(error, id));
-    response.writeHead(error.status, problemHeaders(id, body)).end(body);
-  });
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.raw.httpVersion === '1.1' && request.raw.headers.host === undefined) {
-      reply.header('connection', 'close');
-      throw new ApiError('request_malformed', 'An HTTP/1.1 request must carry a Host header.', { param: 'Host' });
-    }
-    done();
-  });
 }
