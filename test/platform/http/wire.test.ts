@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { ERROR_CODES } from '../../../src/platform/http/errors.ts';
+import { readmeErrorCatalogue } from '../../helpers/catalogue.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, startServer, type TestServer } from '../../helpers/server.ts';
 
@@ -70,11 +70,8 @@ describe('wire basics and the one error model', () => {
   });
 
   test('the README error catalogue lists every code with its status, and nothing else', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    const section = readme.split('## Error catalogue')[1]!.split('\n## ')[0]!;
-    const rows = [...section.matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map((m) => [m[2], Number(m[1])]);
     assert.deepEqual(
-      rows.sort(),
+      readmeErrorCatalogue().sort(),
       Object.entries(ERROR_CODES)
         .map(([code, e]) => [code, e.status])
         .sort(),
