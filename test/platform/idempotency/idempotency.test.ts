@@ -305,7 +305,7 @@ describe(`upgrading idempotency records to responses only (${BACKEND})`, () => {
                  ('org_IDEM', 'sandbox', 'answered', 'y', 'req_done', ${now}, 200, '{}', ${now})`.execute(trx);
       });
       await database.migrate(ALL_MIGRATIONS);
-      const rows = await database.db.selectFrom('idempotency_keys').selectAll().execute();
+      const rows = (await database.db.selectFrom('idempotency_keys').selectAll().execute()).map((row) => ({ ...row }));
       assert.deepEqual(rows, [
         {
           org_id: 'org_IDEM',
