@@ -3,6 +3,7 @@ package dev.plinth.conformance;
 import com.sun.net.httpserver.HttpServer;
 import dev.plinth.Plinth;
 import dev.plinth.PlinthException;
+import dev.plinth.SecretUnavailableException;
 import dev.plinth.client.model.Account;
 import dev.plinth.client.model.CreateAccountRequest;
 import java.io.IOException;
@@ -20,7 +21,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * What the live scenario cannot provoke, against a scripted server (the JDK's own HttpServer): 503 then 409
  * in-progress then success with one Idempotency-Key, Retry-After waited, other 409s not retried, giving up after
- * max retries, a caller's key wins, refused connections retried, the timeout.
+ * max retries, a caller's key wins, refused connections retried, the timeout; and the one case where a new key's or
+ * endpoint's secret is absent (an idempotent replay), which the live server shows only after a lost answer.
  */
 public final class ScriptedTest {
   static final String ACCOUNT = "{\"id\":\"acct_01M81E6QGW6FY4EAZBPP8CJ63K\",\"object\":\"fintech.account\",\"type\":\"business\","
@@ -204,6 +206,37 @@ public final class ScriptedTest {
         PlinthException e = expectError(() -> p.accounts().retrieve("acct_x"));
         long ms = (System.nanoTime() - t0) / 1_000_000;
         check(e.getStatus() == 0 && ms < 1400, "got " + e + " after " + ms + " ms");
+      }
+    });
+
+    test("a secret is a plain string; an idempotent replay says it has none", () -> {
+      String key = "{\"id\":\"key_01M81E6QGW6FY4EAZBPP8CJ63K\",\"object\":\"api_key\",\"mode\":\"sandbox\","
+          + "\"hint\":\"sk_test_…abcd\",\"name\":null,\"livemode\":false,\"created_at\":\"2026-11-22T10:53Z\","
+          + "\"revoked_at\":null,\"last_used_at\":null,\"key\":";
+      String endpoint = "{\"id\":\"we_01M81E6QGW6FY4EAZBPP8CJ63K\",\"object\":\"webhook_endpoint\","
+          + "\"url\":\"https://example.com/h\",\"enabled_events\":[\"*\"],\"description\":null,\"status\":\"enabled\","
+          + "\"disabled_reason\":null,\"livemode\":false,\"created_at\":\"2026-11-22T10:53Z\",\"secret\":";
+      Map<String, String> replayed = Map.of("Idempotent-Replayed", "true");
+      try (Scripted s = new Scripted(new Reply(200, key + "\"sk_test_abcd\"}", Map.of(), 0),
+          new Reply(200, key + "null}", replayed, 0), new Reply(200, endpoint + "null}", replayed, 0))) {
+        Plinth p = client(s.url());
+        var fresh = p.apiKeys().create();
+        check(!fresh.isReplayed() && "sk_test_abcd".equals(fresh.getKey()), "fresh " + fresh);
+        var again = p.apiKeys().create(null, Plinth.RequestOptions.idempotencyKey("k"));
+        check(again.isReplayed() && "key_01M81E6QGW6FY4EAZBPP8CJ63K".equals(again.getId()), "replay " + again);
+        try {
+          again.getKey();
+          throw new AssertionError("getKey() of a replay returned");
+        } catch (SecretUnavailableException e) {
+          check(again.getId().equals(e.getObjectId()) && e.getMessage().contains("revoke"), "message " + e.getMessage());
+        }
+        var rotated = p.webhookEndpoints().rotateSecret("we_01M81E6QGW6FY4EAZBPP8CJ63K");
+        try {
+          rotated.getSecret();
+          throw new AssertionError("getSecret() of a replay returned");
+        } catch (SecretUnavailableException e) {
+          check(rotated.isReplayed() && e.getMessage().contains("rotate"), "message " + e.getMessage());
+        }
       }
     });
 
