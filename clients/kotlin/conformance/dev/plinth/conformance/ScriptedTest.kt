@@ -2,7 +2,7 @@ package dev.plinth.conformance
 
 import com.sun.net.httpserver.HttpServer
 import dev.plinth.Plinth
-import dev.plinth.PlinthException
+import dev.plinth.SecretUnavailableException
 import dev.plinth.client.models.CreateAccountRequest
 import java.net.InetSocketAddress
 import java.net.ServerSocket
@@ -13,7 +13,8 @@ import kotlin.system.exitProcess
 
 // What the live scenario cannot provoke, against a scripted server (the JDK's own HttpServer): 503 then 409
 // in-progress then success with one Idempotency-Key, Retry-After waited, other 409s not retried, giving up after max
-// retries, a caller's key wins, refused connections retried, the timeout.
+// retries, a caller's key wins, refused connections retried, the timeout; and the one case where a new key's or
+// endpoint's secret is absent (an idempotent replay), which the live server shows only after a lost answer.
 
 private const val ACCOUNT = """{"id":"acct_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.account","type":"business","country":"US","status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"livemode":false,"created_at":"2026-11-22T10:53Z"}"""
 
@@ -55,18 +56,7 @@ private fun client(url: String) = Plinth(apiKey = "sk_test_scripted", baseUrl = 
 
 private fun business() = CreateAccountRequest(type = CreateAccountRequest.Type.business, country = "US")
 
-private fun check(ok: Boolean, what: () -> String) {
-    if (!ok) throw AssertionError(what())
-}
 
-private fun expectError(block: () -> Unit): PlinthException {
-    try {
-        block()
-    } catch (e: PlinthException) {
-        return e
-    }
-    throw AssertionError("expected a PlinthException")
-}
 
 private var failures = 0
 
@@ -155,6 +145,37 @@ object ScriptedTest {
                 val e = expectError { p.accounts.retrieve("acct_x") }
                 val ms = (System.nanoTime() - t0) / 1_000_000
                 check(e.status == 0 && ms < 1400) { "got $e after $ms ms" }
+            }
+        }
+
+        test("a secret is a plain string; an idempotent replay says it has none") {
+            val key = """{"id":"key_01M81E6QGW6FY4EAZBPP8CJ63K","object":"api_key","mode":"sandbox","hint":"sk_test_…abcd","name":null,""" +
+                """"livemode":false,"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"key":"""
+            val endpoint = """{"id":"we_01M81E6QGW6FY4EAZBPP8CJ63K","object":"webhook_endpoint","url":"https://example.com/h",""" +
+                """"enabled_events":["*"],"description":null,"status":"enabled","disabled_reason":null,"livemode":false,""" +
+                """"created_at":"2026-11-22T10:53Z","secret":"""
+            val replayed = mapOf("Idempotent-Replayed" to "true")
+            Scripted(Reply(200, "$key\"sk_test_abcd\"}"), Reply(200, "${key}null}", replayed), Reply(200, "${endpoint}null}", replayed)).use { s ->
+                val p = client(s.url)
+                val fresh = p.apiKeys.create()
+                check(!fresh.replayed && fresh.key == "sk_test_abcd") { "fresh $fresh" }
+                val again = p.apiKeys.create(idempotencyKey = "k")
+                check(again.replayed && again.id == "key_01M81E6QGW6FY4EAZBPP8CJ63K") { "replay $again" }
+                val e = try {
+                    again.key
+                    null
+                } catch (e: SecretUnavailableException) {
+                    e
+                }
+                check(e != null && e.objectId == again.id && "revoke" in e.message!!) { "key of a replay: $e" }
+                val rotated = p.webhookEndpoints.rotateSecret("we_01M81E6QGW6FY4EAZBPP8CJ63K")
+                val f = try {
+                    rotated.secret
+                    null
+                } catch (e: SecretUnavailableException) {
+                    e
+                }
+                check(rotated.replayed && f != null && "rotate" in f.message!!) { "secret of a replay: $f" }
             }
         }
 
