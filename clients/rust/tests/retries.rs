@@ -1,7 +1,7 @@
-//! The retry rules a live server cannot be made to show on demand (503, 409 in progress, refused connections),
-//! against a scripted HTTP server on a thread.
+//! The retry rules a live server cannot be made to show on demand (503, 409 in progress, refused connections), and
+//! the answer a replayed create gets (no secret), against a scripted HTTP server on a thread.
 
-use plinth::models::{create_account_request::Type, CreateAccountRequest};
+use plinth::models::{create_account_request::Type, CreateAccountRequest, CreateApiKeyRequest, RotateWebhookEndpointSecretRequest};
 use plinth::{Client, Error, RequestOptions};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -105,4 +105,33 @@ async fn refused_connections_are_retried_then_reported_as_transport_errors() {
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port(); // closed at once
     let err = client(&format!("http://127.0.0.1:{port}")).accounts().retrieve("acct_1").await.unwrap_err();
     assert!(matches!(err, Error::Transport(_)), "{err}");
+}
+
+/// A 200 that is an idempotent replay: what the server answers to the same Idempotency-Key again.
+fn replayed(body: &str) -> String {
+    format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nIdempotent-Replayed: true\r\nRequest-Id: req_R\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len())
+}
+
+#[tokio::test]
+async fn a_secret_is_a_plain_string_and_a_replay_says_it_has_none() {
+    let key = |k: &str| format!(r#"{{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…abcd","name":null,"livemode":false,"created_at":"2026-11-22T10:00Z","revoked_at":null,"last_used_at":null,"key":{k}}}"#);
+    let endpoint = r#"{"id":"we_1","object":"webhook_endpoint","url":"https://example.com/h","enabled_events":["*"],"description":null,"status":"enabled","disabled_reason":null,"livemode":false,"created_at":"2026-11-22T10:00Z","secret":null}"#;
+    let (url, _) = serve(vec![ok(&key(r#""sk_test_abcd""#)), replayed(&key("null")), replayed(endpoint)]);
+    let c = client(&url);
+
+    let fresh = c.api_keys().create(CreateApiKeyRequest::new(), RequestOptions::default()).await.unwrap();
+    assert_eq!((fresh.key.as_str(), fresh.id.as_str(), fresh.replayed), ("sk_test_abcd", "key_1", false));
+    assert!(!format!("{fresh:?}").contains("sk_test_abcd"), "Debug shows the secret: {fresh:?}");
+
+    match c.api_keys().create(CreateApiKeyRequest::new(), RequestOptions::idempotency_key("k")).await {
+        Err(Error::SecretWithheld(w)) => {
+            assert_eq!((w.object.as_str(), w.id.as_str(), w.request_id.as_deref()), ("api_key", "key_1", Some("req_R")));
+            assert!(w.to_string().contains("revoke"), "{w}");
+        }
+        other => panic!("expected Error::SecretWithheld, got {other:?}"),
+    }
+    match c.webhook_endpoints().rotate_secret("we_1", RotateWebhookEndpointSecretRequest::new(), RequestOptions::default()).await {
+        Err(Error::SecretWithheld(w)) => assert!(w.id == "we_1" && w.to_string().contains("rotate"), "{w}"),
+        other => panic!("expected Error::SecretWithheld, got {other:?}"),
+    }
 }
