@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong
  * ```
  * val plinth = Plinth(apiKey = "sk_test_…", baseUrl = "http://127.0.0.1:8080")
  * val account = plinth.accounts.create(CreateAccountRequest(type = CreateAccountRequest.Type.business, country = "US"))
- * for (a in plinth.accounts.list(pageSize = 100)) println(a.id)
+ * for (a in plinth.accounts.list(limit = 100)) println(a.id)
  * ```
  */
 class Plinth(
