@@ -13,6 +13,9 @@ cd "$(dirname "$0")"
 command -v java >/dev/null && command -v mvn >/dev/null || { echo "java/mvn not installed"; exit 77; }
 : "${PLINTH_URL:?PLINTH_URL must point at a running Plinth}"
 start=$(date +%s)
+# Maven's JVM does short-lived work here (one install, one small compile): C1 only and the serial GC, as
+# .mvn/jvm.config does for the library's own build, on a shared 2-core machine.
+export MAVEN_OPTS="${MAVEN_OPTS:-} -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 ./build.sh
 version=$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -1)
 kotlin=$(sed -n 's:^ *<kotlin.version>\(.*\)</kotlin.version>$:\1:p' pom.xml)
