@@ -19,8 +19,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pli
 export CARGO_PROFILE_DEV_DEBUG=0
 start=$(date +%s)
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
-# --allow-dirty: package the working tree being tested, committed or not (as conformance.sh builds it).
-cargo package --locked --allow-dirty --quiet -j 2
+# --allow-dirty: package the working tree being tested, committed or not (as conformance.sh builds it). Offline
+# first: conformance.sh has fetched every crate the lock names; online only if it has not run here yet.
+cargo package --locked --allow-dirty --quiet -j 2 --offline 2>/dev/null || cargo package --locked --allow-dirty --quiet -j 2
 crate="$CARGO_TARGET_DIR/package/plinth-$version.crate"
 [[ -f $crate ]] || { echo "cargo package made no $crate"; exit 1; }
 
