@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The conformance scenario for the Rust client (see clients/README.md): build the crate and its conformance example
+# The conformance scenario for the Rust client (see clients/README.md, README.md): build the crate and its conformance example
 # with the committed Cargo.lock, then run it against PLINTH_URL, PLINTH_PROXY_URL and PLINTH_LIMITED_URL.
 # Exit 77 when cargo is not installed. Crates come from crates.io into ~/.cargo; build output goes to CARGO_TARGET_DIR,
 # by default a cache outside the checkout, so that a fresh clone (CI's) reuses the last build instead of compiling
@@ -16,7 +16,8 @@ fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/plinth/rust-target}"
 start=$(date +%s)
 # -j 2: the machine has two cores; the build is the slow part of this script (about a minute when cold).
-# The retry rules a live server cannot be made to show on demand (tests/retries.rs) and the doc example.
+# methods.json against the methods named in tests/manifest.rs; the retry rules, the cursors a list sends and the
+# replayed secret, which a live server cannot be made to show on demand (tests/retries.rs); the doc example.
 cargo test --locked --quiet -j 2
 cargo build --locked --quiet -j 2 --example conformance
 echo "built with $(rustc --version | cut -d' ' -f2) in $(( $(date +%s) - start )) s"

@@ -1,8 +1,8 @@
-//! The retry rules a live server cannot be made to show on demand (503, 409 in progress, refused connections),
-//! against a scripted HTTP server on a thread.
+//! The retry rules a live server cannot be made to show on demand (503, 409 in progress, refused connections), the
+//! cursors a list sends, and the answer a replayed create gets (no secret), against a scripted HTTP server on a thread.
 
-use plinth::models::{create_account_request::Type, CreateAccountRequest};
-use plinth::{Client, Error, RequestOptions};
+use plinth::models::{create_account_request::Type, CreateAccountRequest, CreateApiKeyRequest, RotateWebhookEndpointSecretRequest};
+use plinth::{Client, Error, ListParams, RequestOptions};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
@@ -105,4 +105,76 @@ async fn refused_connections_are_retried_then_reported_as_transport_errors() {
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port(); // closed at once
     let err = client(&format!("http://127.0.0.1:{port}")).accounts().retrieve("acct_1").await.unwrap_err();
     assert!(matches!(err, Error::Transport(_)), "{err}");
+}
+
+/// A 200 that is an idempotent replay: what the server answers to the same Idempotency-Key again.
+fn replayed(body: &str) -> String {
+    format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nIdempotent-Replayed: true\r\nRequest-Id: req_R\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len())
+}
+
+#[tokio::test]
+async fn a_secret_is_a_plain_string_and_a_replay_says_it_has_none() {
+    let key = |k: &str| format!(r#"{{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…abcd","name":null,"livemode":false,"created_at":"2026-11-22T10:00Z","revoked_at":null,"last_used_at":null,"key":{k}}}"#);
+    let endpoint = r#"{"id":"we_1","object":"webhook_endpoint","url":"https://example.com/h","enabled_events":["*"],"description":null,"status":"enabled","disabled_reason":null,"livemode":false,"created_at":"2026-11-22T10:00Z","secret":null}"#;
+    let (url, _) = serve(vec![ok(&key(r#""sk_test_abcd""#)), replayed(&key("null")), replayed(endpoint)]);
+    let c = client(&url);
+
+    let fresh = c.api_keys().create(CreateApiKeyRequest::new(), RequestOptions::default()).await.unwrap();
+    assert_eq!((fresh.key.as_str(), fresh.id.as_str(), fresh.replayed), ("sk_test_abcd", "key_1", false));
+    assert!(!format!("{fresh:?}").contains("sk_test_abcd"), "Debug shows the secret: {fresh:?}");
+
+    match c.api_keys().create(CreateApiKeyRequest::new(), RequestOptions::idempotency_key("k")).await {
+        Err(Error::SecretWithheld(w)) => {
+            assert_eq!((w.object.as_str(), w.id.as_str(), w.request_id.as_deref()), ("api_key", "key_1", Some("req_R")));
+            assert!(w.to_string().contains("revoke"), "{w}");
+        }
+        other => panic!("expected Error::SecretWithheld, got {other:?}"),
+    }
+    match c.webhook_endpoints().rotate_secret("we_1", RotateWebhookEndpointSecretRequest::new(), RequestOptions::default()).await {
+        Err(Error::SecretWithheld(w)) => assert!(w.id == "we_1" && w.to_string().contains("rotate"), "{w}"),
+        other => panic!("expected Error::SecretWithheld, got {other:?}"),
+    }
+}
+
+/// Serves `answers` in order to GET requests; returns the base URL and the request target (path and query) of each.
+fn serve_targets(answers: Vec<String>) -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let targets = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&targets);
+    thread::spawn(move || {
+        for (i, stream) in listener.incoming().enumerate() {
+            let mut stream = stream.unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request_line = String::new();
+            reader.read_line(&mut request_line).unwrap();
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                if line.trim_end().is_empty() {
+                    break;
+                }
+            }
+            seen.lock().unwrap().push(request_line.split(' ').nth(1).unwrap_or_default().to_owned());
+            stream.write_all(answers[i.min(answers.len() - 1)].as_bytes()).unwrap();
+        }
+    });
+    (url, targets)
+}
+
+#[tokio::test]
+async fn list_follows_starting_after_or_walks_newer_from_ending_before_with_the_filter_on_every_page() {
+    let page1 = ok(&format!(r#"{{"object":"list","data":[{},{}],"has_more":true}}"#, ACCOUNT.replace("acct_1", "acct_3"), ACCOUNT.replace("acct_1", "acct_2")));
+    let page2 = ok(&format!(r#"{{"object":"list","data":[{ACCOUNT}],"has_more":false}}"#));
+    let (url, targets) = serve_targets(vec![page1.clone(), page2.clone(), page1, page2]);
+    let c = client(&url);
+    let ids: Vec<String> = c.accounts().list(Some("frozen"), ListParams::limit(2)).collect().await.unwrap().into_iter().map(|a| a.id).collect();
+    assert_eq!(ids, ["acct_3", "acct_2", "acct_1"]);
+    let newer = ListParams { limit: Some(2), ending_before: Some("acct_0".into()), ..Default::default() };
+    assert_eq!(c.accounts().list(None, newer).collect().await.unwrap().len(), 3);
+    let t = targets.lock().unwrap().clone();
+    assert_eq!(t.len(), 4, "{t:?}");
+    assert!(t[0].contains("status=frozen") && t[0].contains("limit=2") && !t[0].contains("starting_after"), "first page {}", t[0]);
+    assert!(t[1].contains("status=frozen") && t[1].contains("starting_after=acct_2"), "second page {}", t[1]);
+    assert!(t[2].contains("ending_before=acct_0") && t[3].contains("ending_before=acct_3") && !t[3].contains("starting_after"), "walking newer {:?}", &t[2..]);
 }

@@ -1,17 +1,18 @@
 package dev.plinth.conformance;
 
+import dev.plinth.CreatedWebhookEndpoint;
+import dev.plinth.ListParams;
 import dev.plinth.Plinth;
 import dev.plinth.PlinthException;
 import dev.plinth.Webhook;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.plinth.client.model.CreateWebhookEndpointRequest;
-import dev.plinth.client.model.Event;
-import dev.plinth.client.model.WebhookEndpointWithSecret;
 import dev.plinth.client.model.Account;
 import dev.plinth.client.model.CreateAccountRequest;
 import dev.plinth.client.model.CreateAccountRequestKyb;
 import dev.plinth.client.model.CreateTransferRequest;
+import dev.plinth.client.model.CreateWebhookEndpointRequest;
+import dev.plinth.client.model.Event;
 import dev.plinth.client.model.SimulateDepositRequest;
 import dev.plinth.client.model.Transaction;
 import dev.plinth.client.model.Transfer;
@@ -29,7 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** The clients conformance scenario (clients-contract), through the Java client's public API. */
+/** The clients conformance scenario (clients/README.md, steps 1–19), through the Java client's public API. */
 public final class Conformance {
   private static final String URL = env("PLINTH_URL");
   private static final String PROXY_URL = env("PLINTH_PROXY_URL");
@@ -77,9 +78,13 @@ public final class Conformance {
     final String[] key = new String[1];
     final Plinth[] client = new Plinth[1];
     final List<String> created = new ArrayList<>();
+    final String[] transferId = new String[1];
+    final String[] endpointId = new String[1];
+    final String[] endpointSecret = new String[1];
+    final String[] testEventId = new String[1];
 
     step("1 sign up", () -> {
-      key[0] = Plinth.signup(URL, null).getApiKey().getKey();
+      key[0] = Plinth.signUp(URL).getKey();
       check(key[0] != null && key[0].startsWith("sk_test_"), "sandbox key: " + key[0]);
       client[0] = Plinth.builder().apiKey(key[0]).baseUrl(URL).build();
     });
@@ -120,11 +125,12 @@ public final class Conformance {
           .fromAccountId(created.get(0)).toAccountId(created.get(1)).amount(2500L).currency("USD"));
       check(t.getId().startsWith("tr_"), "id " + t.getId());
       check("posted".equals(t.getStatus()) && t.getAmount() == 2500L, "status " + t.getStatus() + " amount " + t.getAmount());
+      transferId[0] = t.getId();
     });
 
     step("4c iterate the transactions", () -> {
       List<String> moves = new ArrayList<>();
-      for (Transaction t : plinth.accounts().transactions(created.get(0), 1)) moves.add(t.getAmount() + "/" + t.getBalanceAfter());
+      for (Transaction t : plinth.transactions().list(created.get(0), new ListParams().limit(1))) moves.add(t.getAmount() + "/" + t.getBalanceAfter());
       check(moves.equals(List.of("-2500/7500", "10000/10000")), "transactions (amount/balance_after) " + moves);
     });
 
@@ -174,7 +180,7 @@ public final class Conformance {
 
     step("9 auto-pagination", () -> {
       List<String> seen = new ArrayList<>();
-      for (Account a : plinth.accounts().list(1)) seen.add(a.getId());
+      for (Account a : plinth.accounts().list(new ListParams().limit(1))) seen.add(a.getId());
       List<String> expected = new ArrayList<>(created);
       java.util.Collections.reverse(expected);
       check(seen.size() == new HashSet<>(seen).size(), "duplicates " + seen);
@@ -182,9 +188,9 @@ public final class Conformance {
     });
 
     step("10 429 retried honouring Retry-After", () -> {
-      String limitedKey = Plinth.signup(LIMITED_URL, null).getApiKey().getKey();
+      String limitedKey = Plinth.signUp(LIMITED_URL).getKey();
       Plinth limited = Plinth.builder().apiKey(limitedKey).baseUrl(LIMITED_URL).build();
-      for (int i = 0; i < 6; i++) limited.accounts().listPage(1, null);
+      for (int i = 0; i < 6; i++) limited.accounts().listPage(new ListParams().limit(1));
       check(limited.retryCount() >= 1, "no retry happened");
     });
 
@@ -194,7 +200,7 @@ public final class Conformance {
       check(created.get(0).equals(a.getId()), "id " + a.getId());
       check("dormant".equals(a.getStatus()), "status " + a.getStatus());
       int n = 0;
-      for (Account each : proxied.accounts().list(2)) n++;
+      for (Account each : proxied.accounts().list(new ListParams().limit(2))) n++;
       check(n == created.size(), "listed " + n);
       PlinthException e = expectError(() -> proxied.accounts().retrieve("acct_" + "0".repeat(26)));
       check(e.getStatus() == 404, "status " + e.getStatus());
@@ -202,12 +208,14 @@ public final class Conformance {
     });
 
     step("12 a webhook delivery verifies with its secret, not with a changed body or another secret", () -> {
-      WebhookEndpointWithSecret endpoint = plinth.request("POST", "/v1/webhook_endpoints",
-          new CreateWebhookEndpointRequest().url(RECEIVER_URL + "/hook").enabledEvents(java.util.Set.of("*")),
-          WebhookEndpointWithSecret.class);
+      CreatedWebhookEndpoint endpoint = plinth.webhookEndpoints().create(
+          new CreateWebhookEndpointRequest().url(RECEIVER_URL + "/hook").enabledEvents(java.util.Set.of("*")));
       String secret = endpoint.getSecret();
-      check(secret != null && secret.startsWith("whsec_"), "secret " + secret);
-      Event event = plinth.request("POST", "/v1/webhook_endpoints/" + endpoint.getId() + "/test", null, Event.class);
+      check(secret.startsWith("whsec_"), "secret " + secret);
+      endpointId[0] = endpoint.getId();
+      endpointSecret[0] = secret;
+      Event event = plinth.webhookEndpoints().test(endpoint.getId());
+      testEventId[0] = event.getId();
       check("webhook_endpoint.test".equals(event.getType()), "type " + event.getType());
       HttpClient http = HttpClient.newHttpClient();
       ObjectMapper json = new ObjectMapper();
@@ -242,6 +250,12 @@ public final class Conformance {
       }
     });
 
+    Steps13To19.run(plinth, created, transferId[0], endpointId[0], endpointSecret[0], testEventId[0]);
     System.exit(failures == 0 ? 0 : 1);
   }
+
+  static void steps(String name, Step s) { step(name, s); }
+  static void ensure(boolean ok, String what) { check(ok, what); }
+  static PlinthException error(Runnable r) { return expectError(r); }
+  static CreateAccountRequest businessUS() { return business("US"); }
 }

@@ -1,8 +1,10 @@
 package dev.plinth.conformance;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.plinth.ListParams;
 import dev.plinth.Plinth;
 import dev.plinth.PlinthException;
+import dev.plinth.SecretUnavailableException;
 import dev.plinth.client.model.Account;
 import dev.plinth.client.model.CreateAccountRequest;
 import java.io.IOException;
@@ -20,7 +22,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * What the live scenario cannot provoke, against a scripted server (the JDK's own HttpServer): 503 then 409
  * in-progress then success with one Idempotency-Key, Retry-After waited, other 409s not retried, giving up after
- * max retries, a caller's key wins, refused connections retried, the timeout.
+ * max retries, a caller's key wins, refused connections retried, the timeout, the cursors a list sends (starting_after,
+ * or ending_before walking newer, with its filter on every page); and the one case where a new key's or
+ * endpoint's secret is absent (an idempotent replay), which the live server shows only after a lost answer.
  */
 public final class ScriptedTest {
   static final String ACCOUNT = "{\"id\":\"acct_01M81E6QGW6FY4EAZBPP8CJ63K\",\"object\":\"fintech.account\",\"type\":\"business\","
@@ -54,10 +58,12 @@ public final class ScriptedTest {
   static final class Seen {
     final String method;
     final String idempotencyKey;
+    final String uri;
 
-    Seen(String method, String idempotencyKey) {
+    Seen(String method, String idempotencyKey, String uri) {
       this.method = method;
       this.idempotencyKey = idempotencyKey;
+      this.uri = uri;
     }
 
     @Override public String toString() { return method + " " + idempotencyKey; }
@@ -73,7 +79,8 @@ public final class ScriptedTest {
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
       server.createContext("/", ex -> {
         ex.getRequestBody().readAllBytes();
-        seen.add(new Seen(ex.getRequestMethod(), ex.getRequestHeaders().getFirst("Idempotency-Key")));
+        seen.add(new Seen(ex.getRequestMethod(), ex.getRequestHeaders().getFirst("Idempotency-Key"),
+            ex.getRequestURI().toString()));
         Reply r = script.poll();
         if (r == null) r = Reply.ok();
         if (r.delayMs > 0) {
@@ -204,6 +211,61 @@ public final class ScriptedTest {
         PlinthException e = expectError(() -> p.accounts().retrieve("acct_x"));
         long ms = (System.nanoTime() - t0) / 1_000_000;
         check(e.getStatus() == 0 && ms < 1400, "got " + e + " after " + ms + " ms");
+      }
+    });
+
+    test("list follows starting_after (or ending_before, walking newer) with the filter on every page", () -> {
+      String page1 = "{\"object\":\"list\",\"data\":[" + ACCOUNT.replace("63K", "633") + "," + ACCOUNT.replace("63K", "632")
+          + "],\"has_more\":true}";
+      String page2 = "{\"object\":\"list\",\"data\":[" + ACCOUNT.replace("63K", "631") + "],\"has_more\":false}";
+      Reply one = new Reply(200, page1, Map.of(), 0);
+      Reply two = new Reply(200, page2, Map.of(), 0);
+      try (Scripted s = new Scripted(one, two, one, two)) {
+        Plinth p = client(s.url());
+        List<String> ids = new ArrayList<>();
+        for (Account a : p.accounts().list("frozen", new ListParams().limit(2))) ids.add(a.getId().substring(28));
+        check(ids.equals(List.of("633", "632", "631")), "ids " + ids);
+        for (Account a : p.accounts().list(new ListParams().limit(2).endingBefore("acct_0"))) ids.add(a.getId());
+        List<String> uris = new ArrayList<>();
+        for (Seen x : s.seen) uris.add(x.uri);
+        check(uris.size() == 4, "requests " + uris);
+        check(uris.get(0).contains("status=frozen") && uris.get(0).contains("limit=2") && !uris.get(0).contains("starting_after"),
+            "first page " + uris.get(0));
+        check(uris.get(1).contains("status=frozen") && uris.get(1).contains("starting_after=acct_01M81E6QGW6FY4EAZBPP8CJ632"),
+            "second page " + uris.get(1));
+        check(uris.get(2).contains("ending_before=acct_0") && uris.get(3).contains("ending_before=acct_01M81E6QGW6FY4EAZBPP8CJ633")
+            && !uris.get(3).contains("starting_after"), "walking newer " + uris.subList(2, 4));
+      }
+    });
+
+    test("a secret is a plain string; an idempotent replay says it has none", () -> {
+      String key = "{\"id\":\"key_01M81E6QGW6FY4EAZBPP8CJ63K\",\"object\":\"api_key\",\"mode\":\"sandbox\","
+          + "\"hint\":\"sk_test_…abcd\",\"name\":null,\"livemode\":false,\"created_at\":\"2026-11-22T10:53Z\","
+          + "\"revoked_at\":null,\"last_used_at\":null,\"key\":";
+      String endpoint = "{\"id\":\"we_01M81E6QGW6FY4EAZBPP8CJ63K\",\"object\":\"webhook_endpoint\","
+          + "\"url\":\"https://example.com/h\",\"enabled_events\":[\"*\"],\"description\":null,\"status\":\"enabled\","
+          + "\"disabled_reason\":null,\"livemode\":false,\"created_at\":\"2026-11-22T10:53Z\",\"secret\":";
+      Map<String, String> replayed = Map.of("Idempotent-Replayed", "true");
+      try (Scripted s = new Scripted(new Reply(200, key + "\"sk_test_abcd\"}", Map.of(), 0),
+          new Reply(200, key + "null}", replayed, 0), new Reply(200, endpoint + "null}", replayed, 0))) {
+        Plinth p = client(s.url());
+        var fresh = p.apiKeys().create();
+        check(!fresh.isReplayed() && "sk_test_abcd".equals(fresh.getKey()), "fresh " + fresh);
+        var again = p.apiKeys().create(null, Plinth.RequestOptions.idempotencyKey("k"));
+        check(again.isReplayed() && "key_01M81E6QGW6FY4EAZBPP8CJ63K".equals(again.getId()), "replay " + again);
+        try {
+          again.getKey();
+          throw new AssertionError("getKey() of a replay returned");
+        } catch (SecretUnavailableException e) {
+          check(again.getId().equals(e.getObjectId()) && e.getMessage().contains("revoke"), "message " + e.getMessage());
+        }
+        var rotated = p.webhookEndpoints().rotateSecret("we_01M81E6QGW6FY4EAZBPP8CJ63K");
+        try {
+          rotated.getSecret();
+          throw new AssertionError("getSecret() of a replay returned");
+        } catch (SecretUnavailableException e) {
+          check(rotated.isReplayed() && e.getMessage().contains("rotate"), "message " + e.getMessage());
+        }
       }
     });
 

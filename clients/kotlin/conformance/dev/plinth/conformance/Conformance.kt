@@ -8,7 +8,6 @@ import com.fasterxml.jackson.core.type.TypeReference
 import com.fasterxml.jackson.databind.ObjectMapper
 import dev.plinth.client.models.CreateWebhookEndpointRequest
 import dev.plinth.client.models.Event
-import dev.plinth.client.models.WebhookEndpointWithSecret
 import java.net.URI
 import java.net.http.HttpClient
 import java.net.http.HttpRequest
@@ -21,29 +20,19 @@ import dev.plinth.client.models.SimulateDepositRequest
 import java.util.UUID
 import kotlin.system.exitProcess
 
-// The clients conformance scenario (clients-contract), through the Kotlin client's public API.
+// The clients conformance scenario (clients/README.md, steps 1–19), through the Kotlin client's public API;
+// steps 13–19 are in Steps13To19.kt.
 
 private fun env(name: String): String = System.getenv(name)?.takeIf { it.isNotEmpty() } ?: error("$name is not set")
 
-private fun check(ok: Boolean, what: () -> String) {
-    if (!ok) throw AssertionError(what())
-}
 
-private fun expectError(block: () -> Unit): PlinthException {
-    try {
-        block()
-    } catch (e: PlinthException) {
-        return e
-    }
-    throw AssertionError("expected a PlinthException")
-}
 
-private fun business(country: String, kyb: CreateAccountRequestKyb? = null) =
+internal fun business(country: String, kyb: CreateAccountRequestKyb? = null) =
     CreateAccountRequest(type = CreateAccountRequest.Type.business, country = country, kyb = kyb)
 
 private var failures = 0
 
-private fun step(name: String, block: () -> Unit) {
+internal fun step(name: String, block: () -> Unit) {
     try {
         block()
         println("ok   $name")
@@ -61,9 +50,11 @@ fun main() {
     lateinit var key: String
     lateinit var plinth: Plinth
     val created = mutableListOf<String>()
+    var transferId = ""
+    var endpoint = Scenario.Endpoint("", "", "")
 
     step("1 sign up") {
-        key = Plinth.signup(url).apiKey.key ?: error("no key")
+        key = Plinth.signUp(url).key
         check(key.startsWith("sk_test_")) { "key $key" }
         plinth = Plinth(apiKey = key, baseUrl = url)
     }
@@ -100,10 +91,11 @@ fun main() {
         val t = plinth.transfers.create(CreateTransferRequest(fromAccountId = created[0], toAccountId = created[1], amount = 2500, currency = "USD"))
         check(t.id.startsWith("tr_")) { "id ${t.id}" }
         check(t.status == "posted" && t.amount == 2500L) { "status ${t.status} amount ${t.amount}" }
+        transferId = t.id
     }
 
     step("4c iterate the transactions") {
-        val moves = plinth.accounts.transactions(created[0], pageSize = 1).map { it.amount to it.balanceAfter }.toList()
+        val moves = plinth.transactions.list(created[0], limit = 1).map { it.amount to it.balanceAfter }.toList()
         check(moves == listOf(-2500L to 7500L, 10000L to 10000L)) { "transactions (amount, balance_after) $moves" }
     }
 
@@ -149,13 +141,13 @@ fun main() {
     }
 
     step("9 auto-pagination") {
-        val seen = plinth.accounts.list(pageSize = 1).map { it.id }.toList()
+        val seen = plinth.accounts.list(limit = 1).map { it.id }.toList()
         check(seen.size == seen.toSet().size) { "duplicates $seen" }
         check(seen == created.reversed()) { "listed $seen expected ${created.reversed()}" }
     }
 
     step("10 429 retried honouring Retry-After") {
-        val limitedKey = Plinth.signup(limitedUrl).apiKey.key ?: error("no key")
+        val limitedKey = Plinth.signUp(limitedUrl).key
         val limited = Plinth(apiKey = limitedKey, baseUrl = limitedUrl)
         repeat(6) { limited.accounts.listPage(limit = 1) }
         check(limited.retryCount >= 1) { "no retry happened" }
@@ -166,7 +158,7 @@ fun main() {
         val a = proxied.accounts.retrieve(created[0])
         check(a.id == created[0]) { "id ${a.id}" }
         check(a.status == "dormant") { "status ${a.status}" }
-        val n = proxied.accounts.list(pageSize = 2).count()
+        val n = proxied.accounts.list(limit = 2).count()
         check(n == created.size) { "listed $n" }
         val e = expectError { proxied.accounts.retrieve("acct_" + "0".repeat(26)) }
         check(e.status == 404) { "status ${e.status}" }
@@ -174,11 +166,11 @@ fun main() {
     }
 
     step("12 a webhook delivery verifies with its secret, not with a changed body or another secret") {
-        val endpoint = plinth.request("POST", "/v1/webhook_endpoints",
-            CreateWebhookEndpointRequest(url = "$receiverUrl/hook", enabledEvents = setOf("*")), WebhookEndpointWithSecret::class.java)
-        val secret = endpoint.secret ?: error("no secret")
+        val made = plinth.webhookEndpoints.create(CreateWebhookEndpointRequest(url = "$receiverUrl/hook", enabledEvents = setOf("*")))
+        val secret = made.secret
         check(secret.startsWith("whsec_")) { "secret $secret" }
-        val event = plinth.request("POST", "/v1/webhook_endpoints/${endpoint.id}/test", null, Event::class.java)
+        val event = plinth.webhookEndpoints.test(made.id)
+        endpoint = Scenario.Endpoint(made.id, secret, event.id)
         check(event.type == "webhook_endpoint.test") { "type ${event.type}" }
         val http = HttpClient.newHttpClient()
         val json = ObjectMapper()
@@ -211,5 +203,6 @@ fun main() {
         }
     }
 
+    Scenario(plinth, created, transferId, endpoint).run()
     exitProcess(if (failures == 0) 0 else 1)
 }

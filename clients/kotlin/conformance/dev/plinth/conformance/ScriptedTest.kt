@@ -2,7 +2,7 @@ package dev.plinth.conformance
 
 import com.sun.net.httpserver.HttpServer
 import dev.plinth.Plinth
-import dev.plinth.PlinthException
+import dev.plinth.SecretUnavailableException
 import dev.plinth.client.models.CreateAccountRequest
 import java.net.InetSocketAddress
 import java.net.ServerSocket
@@ -13,7 +13,9 @@ import kotlin.system.exitProcess
 
 // What the live scenario cannot provoke, against a scripted server (the JDK's own HttpServer): 503 then 409
 // in-progress then success with one Idempotency-Key, Retry-After waited, other 409s not retried, giving up after max
-// retries, a caller's key wins, refused connections retried, the timeout.
+// retries, a caller's key wins, refused connections retried, the timeout, the cursors a list sends (starting_after, or
+// ending_before walking newer, with its filter on every page); and the one case where a new key's or
+// endpoint's secret is absent (an idempotent replay), which the live server shows only after a lost answer.
 
 private const val ACCOUNT = """{"id":"acct_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.account","type":"business","country":"US","status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"livemode":false,"created_at":"2026-11-22T10:53Z"}"""
 
@@ -28,7 +30,7 @@ private data class Reply(val status: Int, val body: String, val headers: Map<Str
     }
 }
 
-private data class Seen(val method: String, val idempotencyKey: String?)
+private data class Seen(val method: String, val idempotencyKey: String?, val uri: String = "")
 
 private class Scripted(vararg replies: Reply) : AutoCloseable {
     val script = ConcurrentLinkedQueue(replies.toList())
@@ -36,7 +38,7 @@ private class Scripted(vararg replies: Reply) : AutoCloseable {
     val server: HttpServer = HttpServer.create(InetSocketAddress("127.0.0.1", 0), 0).apply {
         createContext("/") { ex ->
             ex.requestBody.readAllBytes()
-            seen += Seen(ex.requestMethod, ex.requestHeaders.getFirst("Idempotency-Key"))
+            seen += Seen(ex.requestMethod, ex.requestHeaders.getFirst("Idempotency-Key"), ex.requestURI.toString())
             val r = script.poll() ?: Reply.ok()
             if (r.delayMs > 0) Thread.sleep(r.delayMs)
             val body = r.body.toByteArray()
@@ -55,18 +57,7 @@ private fun client(url: String) = Plinth(apiKey = "sk_test_scripted", baseUrl = 
 
 private fun business() = CreateAccountRequest(type = CreateAccountRequest.Type.business, country = "US")
 
-private fun check(ok: Boolean, what: () -> String) {
-    if (!ok) throw AssertionError(what())
-}
 
-private fun expectError(block: () -> Unit): PlinthException {
-    try {
-        block()
-    } catch (e: PlinthException) {
-        return e
-    }
-    throw AssertionError("expected a PlinthException")
-}
 
 private var failures = 0
 
@@ -155,6 +146,55 @@ object ScriptedTest {
                 val e = expectError { p.accounts.retrieve("acct_x") }
                 val ms = (System.nanoTime() - t0) / 1_000_000
                 check(e.status == 0 && ms < 1400) { "got $e after $ms ms" }
+            }
+        }
+
+        test("list follows starting_after (or ending_before, walking newer) with the filter on every page") {
+            val page1 = """{"object":"list","data":[${ACCOUNT.replace("63K", "633")},${ACCOUNT.replace("63K", "632")}],"has_more":true}"""
+            val page2 = """{"object":"list","data":[${ACCOUNT.replace("63K", "631")}],"has_more":false}"""
+            Scripted(Reply(200, page1), Reply(200, page2), Reply(200, page1), Reply(200, page2)).use { s ->
+                val p = client(s.url)
+                val ids = p.accounts.list(status = "frozen", limit = 2).map { it.id.takeLast(3) }.toList()
+                check(ids == listOf("633", "632", "631")) { "ids $ids" }
+                p.accounts.list(limit = 2, endingBefore = "acct_0").toList()
+                val uris = s.seen.map { it.uri }
+                check(uris.size == 4) { "requests $uris" }
+                check("status=frozen" in uris[0] && "limit=2" in uris[0] && "starting_after" !in uris[0]) { "first page ${uris[0]}" }
+                check("status=frozen" in uris[1] && "starting_after=acct_01M81E6QGW6FY4EAZBPP8CJ632" in uris[1]) { "second page ${uris[1]}" }
+                check("ending_before=acct_0" in uris[2] && "ending_before=acct_01M81E6QGW6FY4EAZBPP8CJ633" in uris[3] && "starting_after" !in uris[3]) {
+                    "walking newer ${uris.subList(2, 4)}"
+                }
+            }
+        }
+
+        test("a secret is a plain string; an idempotent replay says it has none") {
+            val key = """{"id":"key_01M81E6QGW6FY4EAZBPP8CJ63K","object":"api_key","mode":"sandbox","hint":"sk_test_…abcd","name":null,""" +
+                """"livemode":false,"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"key":"""
+            val endpoint = """{"id":"we_01M81E6QGW6FY4EAZBPP8CJ63K","object":"webhook_endpoint","url":"https://example.com/h",""" +
+                """"enabled_events":["*"],"description":null,"status":"enabled","disabled_reason":null,"livemode":false,""" +
+                """"created_at":"2026-11-22T10:53Z","secret":"""
+            val replayed = mapOf("Idempotent-Replayed" to "true")
+            Scripted(Reply(200, "$key\"sk_test_abcd\"}"), Reply(200, "${key}null}", replayed), Reply(200, "${endpoint}null}", replayed)).use { s ->
+                val p = client(s.url)
+                val fresh = p.apiKeys.create()
+                check(!fresh.replayed && fresh.key == "sk_test_abcd") { "fresh $fresh" }
+                val again = p.apiKeys.create(idempotencyKey = "k")
+                check(again.replayed && again.id == "key_01M81E6QGW6FY4EAZBPP8CJ63K") { "replay $again" }
+                val e = try {
+                    again.key
+                    null
+                } catch (e: SecretUnavailableException) {
+                    e
+                }
+                check(e != null && e.objectId == again.id && "revoke" in e.message!!) { "key of a replay: $e" }
+                val rotated = p.webhookEndpoints.rotateSecret("we_01M81E6QGW6FY4EAZBPP8CJ63K")
+                val f = try {
+                    rotated.secret
+                    null
+                } catch (e: SecretUnavailableException) {
+                    e
+                }
+                check(rotated.replayed && f != null && "rotate" in f.message!!) { "secret of a replay: $f" }
             }
         }
 

@@ -1,29 +1,13 @@
 package dev.plinth;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.plinth.client.ApiClient;
 import dev.plinth.client.ApiException;
 import dev.plinth.client.ApiResponse;
 import dev.plinth.client.api.ApiKeysApi;
-import dev.plinth.client.api.FintechAccountsApi;
-import dev.plinth.client.api.FintechTransactionsApi;
-import dev.plinth.client.api.FintechTransfersApi;
-import dev.plinth.client.model.Account;
-import dev.plinth.client.model.AccountList;
-import dev.plinth.client.model.ApiKey;
-import dev.plinth.client.model.ApiKeyList;
-import dev.plinth.client.model.CreateAccountRequest;
-import dev.plinth.client.model.CreateApiKeyRequest;
-import dev.plinth.client.model.CreateTransferRequest;
-import dev.plinth.client.model.NewApiKey;
 import dev.plinth.client.model.SandboxSignup;
 import dev.plinth.client.model.SandboxSignupRequest;
-import dev.plinth.client.model.SimulateDepositRequest;
-import dev.plinth.client.model.Transaction;
-import dev.plinth.client.model.TransactionList;
-import dev.plinth.client.model.Transfer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,23 +15,20 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 
 /**
- * The Plinth client: the generated API classes ({@code dev.plinth.client.api.*}) behind a small layer that retries,
- * sends idempotency keys, paginates, and turns every failure into one {@link PlinthException}.
+ * The Plinth client: one method per API operation, grouped by resource, over the generated API classes
+ * ({@code dev.plinth.client.api.*}); it retries, sends idempotency keys, paginates, and turns every failure into one
+ * {@link PlinthException}.
  *
  * <pre>{@code
  * Plinth plinth = Plinth.builder().apiKey("sk_test_...").baseUrl("http://127.0.0.1:8080").build();
  * Account a = plinth.accounts().create(new CreateAccountRequest().type(CreateAccountRequest.TypeEnum.BUSINESS).country("US"));
- * for (Account each : plinth.accounts().list(100)) { ... }
+ * for (Account each : plinth.accounts().list()) { ... }
  * }</pre>
  */
 public final class Plinth {
@@ -58,10 +39,14 @@ public final class Plinth {
   private final ApiClient apiClient;
   private final AtomicLong retries = new AtomicLong();
   private final ThreadLocal<String> lastRequestId = new ThreadLocal<>();
-  private final Accounts accounts;
   private final ApiKeys apiKeys;
+  private final Accounts accounts;
+  private final Transactions transactions;
   private final Transfers transfers;
   private final Sandbox sandbox;
+  private final Events events;
+  private final WebhookEndpoints webhookEndpoints;
+  private final WebhookDeliveries webhookDeliveries;
 
   private Plinth(Builder b) {
     ObjectMapper mapper = ApiClient.createDefaultObjectMapper()
@@ -76,10 +61,14 @@ public final class Plinth {
     if (key != null) {
       apiClient.setRequestInterceptor(req -> req.header("Authorization", "Bearer " + key));
     }
-    this.accounts = new Accounts();
-    this.apiKeys = new ApiKeys();
-    this.transfers = new Transfers();
-    this.sandbox = new Sandbox();
+    this.apiKeys = new ApiKeys(this);
+    this.accounts = new Accounts(this);
+    this.transactions = new Transactions(this);
+    this.transfers = new Transfers(this);
+    this.sandbox = new Sandbox(this);
+    this.events = new Events(this);
+    this.webhookEndpoints = new WebhookEndpoints(this);
+    this.webhookDeliveries = new WebhookDeliveries(this);
   }
 
   public static Builder builder() {
@@ -104,6 +93,20 @@ public final class Plinth {
     public Plinth build() { return new Plinth(this); }
   }
 
+  /** {@code POST /v1/sandbox/signup} (no key needed): a new sandbox organisation and its first key. */
+  public static SignUp signUp(String baseUrl) {
+    return signUp(baseUrl, null);
+  }
+
+  /** The same, naming the first key ({@code name} may be null). */
+  public static SignUp signUp(String baseUrl, String name) {
+    Plinth anonymous = builder().baseUrl(baseUrl).build();
+    ApiKeysApi api = new ApiKeysApi(anonymous.apiClient);
+    SandboxSignupRequest req = new SandboxSignupRequest().name(name);
+    ApiResponse<SandboxSignup> r = anonymous.send(() -> api.sandboxSignupWithHttpInfo(req));
+    return new SignUp(r.getData().getOrgId(), new CreatedApiKey(r.getData().getApiKey(), replayed(r)));
+  }
+
   /** The configured generated client, for any operation the layer does not wrap (retries still apply). */
   public ApiClient apiClient() { return apiClient; }
 
@@ -113,14 +116,22 @@ public final class Plinth {
   /** How many retries this client has made so far (all threads). */
   public long retryCount() { return retries.get(); }
 
+  public ApiKeys apiKeys() { return apiKeys; }
+
   public Accounts accounts() { return accounts; }
 
-  public ApiKeys apiKeys() { return apiKeys; }
+  public Transactions transactions() { return transactions; }
 
   public Transfers transfers() { return transfers; }
 
   /** Simulations that only sandbox keys may run. */
   public Sandbox sandbox() { return sandbox; }
+
+  public Events events() { return events; }
+
+  public WebhookEndpoints webhookEndpoints() { return webhookEndpoints; }
+
+  public WebhookDeliveries webhookDeliveries() { return webhookDeliveries; }
 
   /** Per-call options: an explicit Idempotency-Key (else one is generated per call and reused on retries). */
   public static final class RequestOptions {
@@ -135,103 +146,8 @@ public final class Plinth {
     public String getIdempotencyKey() { return idempotencyKey; }
   }
 
-  private static String key(RequestOptions o) {
+  static String key(RequestOptions o) {
     return o == null ? null : o.idempotencyKey;
-  }
-
-  /** Fintech accounts. */
-  public final class Accounts {
-    private final FintechAccountsApi api = new FintechAccountsApi(apiClient);
-
-    public Account create(CreateAccountRequest params) { return create(params, null); }
-
-    public Account create(CreateAccountRequest params, RequestOptions options) {
-      return call(() -> api.createAccountWithHttpInfo(params, key(options)));
-    }
-
-    public Account retrieve(String id) {
-      return call(() -> api.retrieveAccountWithHttpInfo(id));
-    }
-
-    /** One page. */
-    public AccountList listPage(Integer limit, String startingAfter) {
-      return call(() -> api.listAccountsWithHttpInfo(limit, startingAfter, null, null));
-    }
-
-    /** Every account, newest first, fetching pages of {@code pageSize} as the iteration goes. */
-    public Iterable<Account> list(Integer pageSize) {
-      return paginate(after -> listPage(pageSize, after), AccountList::getData, AccountList::getHasMore, Account::getId);
-    }
-
-    private final FintechTransactionsApi transactionsApi = new FintechTransactionsApi(apiClient);
-
-    /** One page of an account's transactions, newest first. */
-    public TransactionList transactionsPage(String id, Integer limit, String startingAfter) {
-      return call(() -> transactionsApi.listAccountTransactionsWithHttpInfo(id, limit, startingAfter, null));
-    }
-
-    /** Every transaction of an account, newest first, fetching pages of {@code pageSize} as the iteration goes. */
-    public Iterable<Transaction> transactions(String id, Integer pageSize) {
-      return paginate(after -> transactionsPage(id, pageSize, after), TransactionList::getData,
-          TransactionList::getHasMore, Transaction::getId);
-    }
-  }
-
-  /** Fintech transfers. */
-  public final class Transfers {
-    private final FintechTransfersApi api = new FintechTransfersApi(apiClient);
-
-    /** Synchronous: the {@code posted} transfer. One Idempotency-Key, reused by retries, so money moves once. */
-    public Transfer create(CreateTransferRequest params) { return create(params, null); }
-
-    public Transfer create(CreateTransferRequest params, RequestOptions options) {
-      return call(() -> api.createTransferWithHttpInfo(params, key(options)));
-    }
-
-    public Transfer retrieve(String id) {
-      return call(() -> api.retrieveTransferWithHttpInfo(id));
-    }
-  }
-
-  /** Sandbox simulations. */
-  public final class Sandbox {
-    private final FintechTransactionsApi api = new FintechTransactionsApi(apiClient);
-
-    /** Money in from nowhere, for testing: the credit transaction. */
-    public Transaction deposit(String accountId, SimulateDepositRequest params) { return deposit(accountId, params, null); }
-
-    public Transaction deposit(String accountId, SimulateDepositRequest params, RequestOptions options) {
-      return call(() -> api.simulateDepositWithHttpInfo(accountId, params, key(options)));
-    }
-  }
-
-  /** API keys of the caller's organisation. */
-  public final class ApiKeys {
-    private final ApiKeysApi api = new ApiKeysApi(apiClient);
-
-    public NewApiKey create(CreateApiKeyRequest params, RequestOptions options) {
-      return call(() -> api.createApiKeyWithHttpInfo(key(options), params));
-    }
-
-    public ApiKey revoke(String id) {
-      return call(() -> api.revokeApiKeyWithHttpInfo(id, null));
-    }
-
-    public ApiKeyList listPage(Integer limit, String startingAfter) {
-      return call(() -> api.listApiKeysWithHttpInfo(limit, startingAfter, null));
-    }
-
-    public Iterable<ApiKey> list(Integer pageSize) {
-      return paginate(after -> listPage(pageSize, after), ApiKeyList::getData, ApiKeyList::getHasMore, ApiKey::getId);
-    }
-  }
-
-  /** {@code POST /v1/sandbox/signup} (no key needed): a new sandbox organisation and its first key. */
-  public static SandboxSignup signup(String baseUrl, String name) {
-    Plinth anonymous = builder().baseUrl(baseUrl).build();
-    ApiKeysApi api = new ApiKeysApi(anonymous.apiClient);
-    SandboxSignupRequest req = new SandboxSignupRequest().name(name);
-    return anonymous.call(() -> api.sandboxSignupWithHttpInfo(req));
   }
 
   /**
@@ -285,68 +201,25 @@ public final class Plinth {
 
   /** Runs a generated call: returns its body, or throws the one {@link PlinthException}. */
   public <T> T call(Call<T> c) {
+    return send(c).getData();
+  }
+
+  /** Runs a generated call: the whole response (status, headers, body), or the one {@link PlinthException}. */
+  <T> ApiResponse<T> send(Call<T> c) {
     try {
-      return c.run().getData();
+      return c.run();
     } catch (ApiException e) {
-      throw toPlinthException(e, apiClient.getObjectMapper());
+      throw Problems.toPlinthException(e, apiClient.getObjectMapper());
     }
   }
 
-  static PlinthException toPlinthException(ApiException e, ObjectMapper mapper) {
-    Map<String, List<String>> headers = e.getResponseHeaders() == null ? Map.of() : e.getResponseHeaders().map();
-    String requestId = e.getResponseHeaders() == null ? null
-        : e.getResponseHeaders().firstValue("Request-Id").orElse(null);
-    if (e.getCode() == 0) {
-      return new PlinthException(0, "connection_error", null, null, null, null, "Connection error",
-          String.valueOf(e.getCause() != null ? e.getCause() : e.getMessage()), headers, null, e);
+  /** {@code Idempotent-Replayed: true}: the stored answer of an earlier request with the same key. */
+  static boolean replayed(ApiResponse<?> r) {
+    Map<String, List<String>> headers = r.getHeaders();
+    if (headers == null) return false;
+    for (Map.Entry<String, List<String>> h : headers.entrySet()) {
+      if ("Idempotent-Replayed".equalsIgnoreCase(h.getKey()) && h.getValue().contains("true")) return true;
     }
-    String body = e.getResponseBody();
-    JsonNode p = null;
-    try {
-      p = body == null || body.isBlank() ? null : mapper.readTree(body);
-    } catch (IOException ignored) {
-      // not JSON: keep the status, code unknown
-    }
-    if (p == null || !p.isObject()) {
-      return new PlinthException(e.getCode(), "unknown", null, null, requestId, null, null, body, headers, body, e);
-    }
-    List<PlinthException.ErrorDetail> errors = new ArrayList<>();
-    for (JsonNode d : p.path("errors")) {
-      errors.add(new PlinthException.ErrorDetail(text(d, "code"), text(d, "param"), text(d, "detail")));
-    }
-    String rid = text(p, "request_id");
-    return new PlinthException(e.getCode(), text(p, "code") != null ? text(p, "code") : "unknown", text(p, "param"),
-        errors, rid != null ? rid : requestId, text(p, "type"), text(p, "title"), text(p, "detail"), headers, body, e);
-  }
-
-  private static String text(JsonNode n, String field) {
-    JsonNode v = n.get(field);
-    return v == null || v.isNull() ? null : v.asText();
-  }
-
-  /** Auto-pagination over any list operation: {@code starting_after} = the last id while {@code has_more}. */
-  public static <L, T> Iterable<T> paginate(Function<String, L> fetch, Function<L, List<T>> data,
-      Function<L, Boolean> hasMore, Function<T, String> id) {
-    return () -> new Iterator<T>() {
-      private Iterator<T> page = null;
-      private String after = null;
-      private boolean more = true;
-
-      public boolean hasNext() {
-        while ((page == null || !page.hasNext()) && more) {
-          L list = fetch.apply(after);
-          List<T> items = data.apply(list);
-          more = Boolean.TRUE.equals(hasMore.apply(list)) && items != null && !items.isEmpty();
-          if (items != null && !items.isEmpty()) after = id.apply(items.get(items.size() - 1));
-          page = items == null ? List.<T>of().iterator() : items.iterator();
-        }
-        return page != null && page.hasNext();
-      }
-
-      public T next() {
-        if (!hasNext()) throw new NoSuchElementException();
-        return page.next();
-      }
-    };
+    return false;
   }
 }

@@ -4,28 +4,13 @@ import com.fasterxml.jackson.databind.DeserializationFeature
 import com.fasterxml.jackson.databind.JsonNode
 import com.fasterxml.jackson.databind.ObjectMapper
 import dev.plinth.client.apis.APIKeysApi
-import dev.plinth.client.apis.FintechAccountsApi
-import dev.plinth.client.apis.FintechTransactionsApi
-import dev.plinth.client.apis.FintechTransfersApi
 import dev.plinth.client.infrastructure.ApiResponse
 import dev.plinth.client.infrastructure.ClientError
 import dev.plinth.client.infrastructure.Serializer
 import dev.plinth.client.infrastructure.ServerError
 import dev.plinth.client.infrastructure.Success
-import dev.plinth.client.models.Account
-import dev.plinth.client.models.AccountList
-import dev.plinth.client.models.ApiKey
-import dev.plinth.client.models.ApiKeyList
-import dev.plinth.client.models.CreateAccountRequest
-import dev.plinth.client.models.CreateApiKeyRequest
-import dev.plinth.client.models.CreateTransferRequest
-import dev.plinth.client.models.NewApiKey
-import dev.plinth.client.models.SandboxSignup
 import dev.plinth.client.models.SandboxSignupRequest
-import dev.plinth.client.models.SimulateDepositRequest
-import dev.plinth.client.models.Transaction
-import dev.plinth.client.models.TransactionList
-import dev.plinth.client.models.Transfer
+import okhttp3.HttpUrl.Companion.toHttpUrl
 import okhttp3.MediaType.Companion.toMediaType
 import okhttp3.OkHttpClient
 import okhttp3.Request
@@ -41,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong
  * ```
  * val plinth = Plinth(apiKey = "sk_test_…", baseUrl = "http://127.0.0.1:8080")
  * val account = plinth.accounts.create(CreateAccountRequest(type = CreateAccountRequest.Type.business, country = "US"))
- * for (a in plinth.accounts.list(pageSize = 100)) println(a.id)
+ * for (a in plinth.accounts.list(limit = 100)) println(a.id)
  * ```
  */
 class Plinth(
@@ -62,7 +47,7 @@ class Plinth(
         .addInterceptor(RetryInterceptor(apiKey, maxRetries.coerceAtLeast(0), baseDelay, retries, lastRequestIdHolder))
         .build()
 
-    private val base = baseUrl.trimEnd('/')
+    internal val base = baseUrl.trimEnd('/')
 
     /** The `Request-Id` of the last response this thread received (success or error). */
     val lastRequestId: String? get() = lastRequestIdHolder.get()
@@ -70,81 +55,35 @@ class Plinth(
     /** How many retries this client has made so far. */
     val retryCount: Long get() = retries.get()
 
-    val accounts = Accounts()
-    val apiKeys = ApiKeys()
-
-    val transfers = Transfers()
+    val apiKeys = ApiKeys(this)
+    val accounts = Accounts(this)
+    val transactions = Transactions(this)
+    val transfers = Transfers(this)
 
     /** Simulations that only sandbox keys may run. */
-    val sandbox = Sandbox()
-
-    inner class Accounts internal constructor() {
-        private val api = FintechAccountsApi(base, httpClient)
-
-        fun create(params: CreateAccountRequest, idempotencyKey: String? = null): Account =
-            call { api.createAccountWithHttpInfo(params, idempotencyKey) }
-
-        fun retrieve(id: String): Account = call { api.retrieveAccountWithHttpInfo(id) }
-
-        fun listPage(limit: Int? = null, startingAfter: String? = null): AccountList =
-            call { api.listAccountsWithHttpInfo(limit, startingAfter, null, null) }
-
-        /** Every account, newest first, fetching pages of [pageSize] as the iteration goes. */
-        fun list(pageSize: Int? = null): Sequence<Account> =
-            paginate({ after -> listPage(pageSize, after) }, { it.`data` }, { it.hasMore }, { it.id })
-
-        private val transactionsApi = FintechTransactionsApi(base, httpClient)
-
-        /** One page of an account's transactions, newest first. */
-        fun transactionsPage(id: String, limit: Int? = null, startingAfter: String? = null): TransactionList =
-            call { transactionsApi.listAccountTransactionsWithHttpInfo(id, limit, startingAfter, null) }
-
-        /** Every transaction of an account, newest first, fetching pages of [pageSize] as the iteration goes. */
-        fun transactions(id: String, pageSize: Int? = null): Sequence<Transaction> =
-            paginate({ after -> transactionsPage(id, pageSize, after) }, { it.`data` }, { it.hasMore }, { it.id })
-    }
-
-    inner class Transfers internal constructor() {
-        private val api = FintechTransfersApi(base, httpClient)
-
-        /** Synchronous: the `posted` transfer. One Idempotency-Key, reused by retries, so money moves once. */
-        fun create(params: CreateTransferRequest, idempotencyKey: String? = null): Transfer =
-            call { api.createTransferWithHttpInfo(params, idempotencyKey) }
-
-        fun retrieve(id: String): Transfer = call { api.retrieveTransferWithHttpInfo(id) }
-    }
-
-    inner class Sandbox internal constructor() {
-        private val api = FintechTransactionsApi(base, httpClient)
-
-        /** Money in from nowhere, for testing: the credit transaction. */
-        fun deposit(accountId: String, params: SimulateDepositRequest, idempotencyKey: String? = null): Transaction =
-            call { api.simulateDepositWithHttpInfo(accountId, params, idempotencyKey) }
-    }
-
-    inner class ApiKeys internal constructor() {
-        private val api = APIKeysApi(base, httpClient)
-
-        fun create(params: CreateApiKeyRequest? = null, idempotencyKey: String? = null): NewApiKey =
-            call { api.createApiKeyWithHttpInfo(idempotencyKey, params ?: CreateApiKeyRequest()) }
-
-        fun revoke(id: String): ApiKey = call { api.revokeApiKeyWithHttpInfo(id, null) }
-
-        fun listPage(limit: Int? = null, startingAfter: String? = null): ApiKeyList =
-            call { api.listApiKeysWithHttpInfo(limit, startingAfter, null) }
-
-        fun list(pageSize: Int? = null): Sequence<ApiKey> =
-            paginate({ after -> listPage(pageSize, after) }, { it.`data` }, { it.hasMore }, { it.id })
-    }
+    val sandbox = Sandbox(this)
+    val events = Events(this)
+    val webhookEndpoints = WebhookEndpoints(this)
+    val webhookDeliveries = WebhookDeliveries(this)
 
     /**
      * The lowest level: any method and path with any JSON body (a Map, a model, or null), decoded into [type].
      * Retries, idempotency keys and errors work as for every other call.
      */
-    fun <T> request(method: String, path: String, body: Any?, type: Class<T>, idempotencyKey: String? = null): T {
+    fun <T> request(method: String, path: String, body: Any?, type: Class<T>, idempotencyKey: String? = null): T =
+        exchange(Request.Builder().url(base + path), method, body, type, idempotencyKey)
+
+    /** A GET with query parameters (null ones left out), decoded into [type]. */
+    internal fun <T> get(path: String, query: Map<String, Any?>, type: Class<T>): T {
+        val url = (base + path).toHttpUrl().newBuilder()
+        query.forEach { (name, value) -> if (value != null) url.addQueryParameter(name, value.toString()) }
+        return exchange(Request.Builder().url(url.build()), "GET", null, type, null)
+    }
+
+    private fun <T> exchange(builder: Request.Builder, method: String, body: Any?, type: Class<T>, idempotencyKey: String?): T {
         val mapper = Serializer.jacksonObjectMapper
         val payload = body?.let { mapper.writeValueAsBytes(it).toRequestBody("application/json".toMediaType()) }
-        val builder = Request.Builder().url(base + path).header("Accept", "application/json")
+        builder.header("Accept", "application/json")
             .method(method, payload ?: if (method == "POST" || method == "PUT" || method == "PATCH") ByteArray(0).toRequestBody() else null)
         idempotencyKey?.let { builder.header("Idempotency-Key", it) }
         val response = try {
@@ -160,7 +99,10 @@ class Plinth(
     }
 
     /** Runs a generated `...WithHttpInfo` call: its body, or the one [PlinthException]. */
-    fun <T> call(block: () -> ApiResponse<T?>): T {
+    fun <T> call(block: () -> ApiResponse<T?>): T = send(block).first
+
+    /** The same, with whether the answer is an idempotent replay (`Idempotent-Replayed: true`). */
+    internal fun <T> send(block: () -> ApiResponse<T?>): Pair<T, Boolean> {
         val response = try {
             block()
         } catch (e: IOException) {
@@ -168,7 +110,9 @@ class Plinth(
         }
         @Suppress("UNCHECKED_CAST")
         return when (response) {
-            is Success<*> -> response.data as T
+            is Success<*> -> Pair(response.data as T, response.headers.any { (name, values) ->
+                name.equals("Idempotent-Replayed", ignoreCase = true) && "true" in values
+            })
             is ClientError<*> -> throw problem(response.statusCode, response.body as String?, response.headers, null)
             is ServerError<*> -> throw problem(response.statusCode, response.body as String?, response.headers, null)
             else -> throw PlinthException(response.statusCode, "unexpected_response", null, emptyList(), null, null, null,
@@ -184,25 +128,14 @@ class Plinth(
         /** Tolerant decoding for everything this layer parses itself. */
         private val mapper: ObjectMapper = ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
 
-        /** `POST /v1/sandbox/signup` (no key): a new sandbox organisation and its first key. */
-        fun signup(baseUrl: String = DEFAULT_BASE_URL, name: String? = null): SandboxSignup {
+        /** `POST /v1/sandbox/signup` (no key): a new sandbox organisation and its first key, [SignUp.key]. */
+        @JvmStatic
+        fun signUp(baseUrl: String = DEFAULT_BASE_URL, name: String? = null): SignUp {
             val anonymous = Plinth(null, baseUrl)
             val api = APIKeysApi(anonymous.base, anonymous.httpClient)
-            return anonymous.call { api.sandboxSignupWithHttpInfo(SandboxSignupRequest(name = name)) }
+            val (answer, replayed) = anonymous.send { api.sandboxSignupWithHttpInfo(SandboxSignupRequest(name = name)) }
+            return SignUp(answer.orgId, CreatedApiKey(answer.apiKey, replayed))
         }
-
-        /** Auto-pagination over any list: `starting_after` = the last id while `has_more`. */
-        fun <L, T> paginate(fetch: (String?) -> L, data: (L) -> List<T>, hasMore: (L) -> Boolean, id: (T) -> String): Sequence<T> =
-            sequence {
-                var after: String? = null
-                while (true) {
-                    val page = fetch(after)
-                    val items = data(page)
-                    yieldAll(items)
-                    if (!hasMore(page) || items.isEmpty()) break
-                    after = id(items.last())
-                }
-            }
 
         private fun connectionError(e: IOException) = PlinthException(0, "connection_error", null, emptyList(), null,
             null, "Connection error", e.toString(), cause = e)

@@ -48,7 +48,7 @@ public class AccountList {
 
   public static final String JSON_PROPERTY_DATA = "data";
   @javax.annotation.Nonnull
-  private List<Account> data = new ArrayList<>();
+  private List<Account> data;
 
   public static final String JSON_PROPERTY_HAS_MORE = "has_more";
   @javax.annotation.Nonnull

@@ -48,7 +48,7 @@ public class ApiKeyList {
 
   public static final String JSON_PROPERTY_DATA = "data";
   @javax.annotation.Nonnull
-  private List<ApiKey> data = new ArrayList<>();
+  private List<ApiKey> data;
 
   public static final String JSON_PROPERTY_HAS_MORE = "has_more";
   @javax.annotation.Nonnull

@@ -48,7 +48,7 @@ public class CreateWebhookEndpointRequest {
 
   public static final String JSON_PROPERTY_ENABLED_EVENTS = "enabled_events";
   @javax.annotation.Nonnull
-  private Set<String> enabledEvents = new LinkedHashSet<>();
+  private Set<String> enabledEvents;
 
   public static final String JSON_PROPERTY_DESCRIPTION = "description";
   @javax.annotation.Nullable

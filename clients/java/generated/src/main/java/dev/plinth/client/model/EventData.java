@@ -41,7 +41,7 @@ import dev.plinth.client.ApiClient;
 public class EventData {
   public static final String JSON_PROPERTY_OBJECT = "object";
   @javax.annotation.Nonnull
-  private Map<String, Object> _object = new HashMap<>();
+  private Map<String, Object> _object;
 
   public EventData() { 
   }

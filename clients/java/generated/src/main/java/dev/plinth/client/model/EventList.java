@@ -48,7 +48,7 @@ public class EventList {
 
   public static final String JSON_PROPERTY_DATA = "data";
   @javax.annotation.Nonnull
-  private List<Event> data = new ArrayList<>();
+  private List<Event> data;
 
   public static final String JSON_PROPERTY_HAS_MORE = "has_more";
   @javax.annotation.Nonnull

@@ -73,7 +73,7 @@ public class Problem {
 
   public static final String JSON_PROPERTY_ERRORS = "errors";
   @javax.annotation.Nullable
-  private List<ProblemErrorsItem> errors = new ArrayList<>();
+  private List<ProblemErrorsItem> errors;
 
   public static final String JSON_PROPERTY_REQUEST_ID = "request_id";
   @javax.annotation.Nonnull

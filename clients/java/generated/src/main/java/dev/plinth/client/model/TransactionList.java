@@ -48,7 +48,7 @@ public class TransactionList {
 
   public static final String JSON_PROPERTY_DATA = "data";
   @javax.annotation.Nonnull
-  private List<Transaction> data = new ArrayList<>();
+  private List<Transaction> data;
 
   public static final String JSON_PROPERTY_HAS_MORE = "has_more";
   @javax.annotation.Nonnull

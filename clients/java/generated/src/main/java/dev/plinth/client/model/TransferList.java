@@ -48,7 +48,7 @@ public class TransferList {
 
   public static final String JSON_PROPERTY_DATA = "data";
   @javax.annotation.Nonnull
-  private List<Transfer> data = new ArrayList<>();
+  private List<Transfer> data;
 
   public static final String JSON_PROPERTY_HAS_MORE = "has_more";
   @javax.annotation.Nonnull

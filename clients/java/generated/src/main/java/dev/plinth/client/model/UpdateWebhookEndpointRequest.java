@@ -49,7 +49,7 @@ public class UpdateWebhookEndpointRequest {
 
   public static final String JSON_PROPERTY_ENABLED_EVENTS = "enabled_events";
   @javax.annotation.Nullable
-  private Set<String> enabledEvents = new LinkedHashSet<>();
+  private Set<String> enabledEvents;
 
   public static final String JSON_PROPERTY_DESCRIPTION = "description";
   @javax.annotation.Nullable

@@ -69,7 +69,7 @@ public class WebhookDelivery {
 
   public static final String JSON_PROPERTY_ATTEMPTS = "attempts";
   @javax.annotation.Nonnull
-  private List<WebhookDeliveryAttemptsItem> attempts = new ArrayList<>();
+  private List<WebhookDeliveryAttemptsItem> attempts;
 
   public static final String JSON_PROPERTY_NEXT_ATTEMPT_AT = "next_attempt_at";
   @javax.annotation.Nullable

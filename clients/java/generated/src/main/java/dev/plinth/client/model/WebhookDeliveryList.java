@@ -48,7 +48,7 @@ public class WebhookDeliveryList {
 
   public static final String JSON_PROPERTY_DATA = "data";
   @javax.annotation.Nonnull
-  private List<WebhookDelivery> data = new ArrayList<>();
+  private List<WebhookDelivery> data;
 
   public static final String JSON_PROPERTY_HAS_MORE = "has_more";
   @javax.annotation.Nonnull

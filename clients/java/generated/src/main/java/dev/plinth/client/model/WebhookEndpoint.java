@@ -61,7 +61,7 @@ public class WebhookEndpoint {
 
   public static final String JSON_PROPERTY_ENABLED_EVENTS = "enabled_events";
   @javax.annotation.Nonnull
-  private List<String> enabledEvents = new ArrayList<>();
+  private List<String> enabledEvents;
 
   public static final String JSON_PROPERTY_DESCRIPTION = "description";
   @javax.annotation.Nullable

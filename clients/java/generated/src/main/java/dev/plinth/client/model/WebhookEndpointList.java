@@ -48,7 +48,7 @@ public class WebhookEndpointList {
 
   public static final String JSON_PROPERTY_DATA = "data";
   @javax.annotation.Nonnull
-  private List<WebhookEndpoint> data = new ArrayList<>();
+  private List<WebhookEndpoint> data;
 
   public static final String JSON_PROPERTY_HAS_MORE = "has_more";
   @javax.annotation.Nonnull

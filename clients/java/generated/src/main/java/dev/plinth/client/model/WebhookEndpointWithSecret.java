@@ -62,7 +62,7 @@ public class WebhookEndpointWithSecret {
 
   public static final String JSON_PROPERTY_ENABLED_EVENTS = "enabled_events";
   @javax.annotation.Nonnull
-  private List<String> enabledEvents = new ArrayList<>();
+  private List<String> enabledEvents;
 
   public static final String JSON_PROPERTY_DESCRIPTION = "description";
   @javax.annotation.Nullable

@@ -1,7 +1,8 @@
-//! The client conformance scenario (clients/README.md), against live servers, through the public API of the Rust
-//! client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL, PLINTH_RECEIVER_URL. One line per step; exit 1 on the first failure.
+//! The client conformance scenario (clients/README.md, steps 1–19), against live servers, through the public API of
+//! the Rust client; steps 13–19 are in later.rs. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL,
+//! PLINTH_RECEIVER_URL. One line per step; exit 1 on the first failure.
 
-use plinth::models::{create_account_request::Type, CreateAccountRequest, CreateAccountRequestKyb, CreateTransferRequest, SandboxSignupRequest, SimulateDepositRequest};
+use plinth::models::{create_account_request::Type, CreateAccountRequest, CreateAccountRequestKyb, CreateTransferRequest, CreateWebhookEndpointRequest, SimulateDepositRequest};
 use plinth::{ApiError, Client, Error, ListParams, RequestOptions};
 use std::process::exit;
 
@@ -13,6 +14,8 @@ fn fail(message: String) -> ! {
 macro_rules! check {
     ($cond:expr, $($arg:tt)*) => { if !$cond { fail(format!($($arg)*)) } };
 }
+
+mod later;
 
 fn ok<T>(result: Result<T, Error>) -> T {
     result.unwrap_or_else(|e| fail(format!("unexpected error: {e}")))
@@ -45,8 +48,8 @@ async fn main() {
     let mut created: Vec<String> = Vec::new(); // oldest first
 
     // 1. Sign up for a sandbox key.
-    let signup = ok(Client::builder().base_url(&base).build().signup(SandboxSignupRequest::new()).await);
-    let key = signup.api_key.key.clone().unwrap_or_default(); // null only in an idempotent replay
+    let signup = ok(Client::sign_up(&base, None).await);
+    let key = signup.api_key.key.clone();
     check!(key.starts_with("sk_test_"), "signup key {key}");
     let client = Client::builder().api_key(&key).base_url(&base).build();
     println!("ok 1 sign up: sandbox key issued");
@@ -90,7 +93,7 @@ async fn main() {
 
     // 4c. The first account's transactions, newest first, through auto-pagination.
     let mut moves = Vec::new();
-    let mut pages = client.accounts().transactions(&first, ListParams { limit: Some(1), ..Default::default() });
+    let mut pages = client.transactions().list(&first, ListParams::limit(1));
     while let Some(item) = pages.next().await {
         let t = ok(item);
         moves.push((t.amount, t.balance_after));
@@ -118,7 +121,7 @@ async fn main() {
 
     // 7. A bad key: 401 api_key_invalid.
     let bad = Client::builder().api_key(format!("sk_test_{}", "A".repeat(38))).base_url(&base).build();
-    expect_error(bad.accounts().list_page(ListParams { limit: Some(1), ..Default::default() }).await, 401, "api_key_invalid");
+    expect_error(bad.accounts().list_page(None, ListParams::limit(1)).await, 401, "api_key_invalid");
     println!("ok 7 bad key: 401 api_key_invalid");
 
     // 8. An unknown field, through the raw request mechanism: 400 parameter_unknown naming it.
@@ -130,7 +133,7 @@ async fn main() {
 
     // 9. Auto-pagination with limit=1 yields exactly what was created, newest first, once each.
     let mut listed = Vec::new();
-    let mut pages = client.accounts().list(ListParams { limit: Some(1), ..Default::default() });
+    let mut pages = client.accounts().list(None, ListParams::limit(1));
     while let Some(item) = pages.next().await {
         listed.push(ok(item).id);
     }
@@ -139,11 +142,11 @@ async fn main() {
     println!("ok 9 list with limit=1: {} accounts, newest first, no duplicates", listed.len());
 
     // 10. Rate limited (2/s): six calls back to back all succeed because 429s are retried after Retry-After.
-    let limited_signup = ok(Client::builder().base_url(&limited_url).build().signup(SandboxSignupRequest::new()).await);
-    let limited = Client::builder().api_key(limited_signup.api_key.key.clone().unwrap_or_default()).base_url(&limited_url).build();
+    let limited_signup = ok(Client::sign_up(&limited_url, None).await);
+    let limited = Client::builder().api_key(&limited_signup.api_key.key).base_url(&limited_url).build();
     let mut retries = 0;
     for i in 0..6 {
-        match limited.accounts().list_page(ListParams { limit: Some(1), ..Default::default() }).await {
+        match limited.accounts().list_page(None, ListParams::limit(1)).await {
             Ok(resp) => retries += resp.retries,
             Err(e) => fail(format!("limited call {}: {e}", i + 1)),
         }
@@ -155,7 +158,7 @@ async fn main() {
     let proxied = Client::builder().api_key(&key).base_url(&proxy_url).build();
     let got = ok(proxied.accounts().retrieve(&first).await);
     check!(got.id == first && got.status == "dormant", "proxied account {} status {}", got.id, got.status);
-    let page = ok(proxied.accounts().list_page(ListParams { limit: Some(100), ..Default::default() }).await);
+    let page = ok(proxied.accounts().list_page(None, ListParams::limit(100)).await);
     check!(page.data.len() == created.len(), "proxied list has {} accounts", page.data.len());
     expect_error(proxied.accounts().retrieve(&format!("acct_{}", "0".repeat(26))).await, 404, "future_error_code");
     println!("ok 11 through the rewriting proxy: unknown field, status dormant, error code future_error_code");
@@ -164,14 +167,15 @@ async fn main() {
     // the body changed or with another secret.
     let receiver_url = env("PLINTH_RECEIVER_URL");
     let endpoint = ok(client
-        .raw(reqwest::Method::POST, "/v1/webhook_endpoints", Some(serde_json::json!({"url": format!("{receiver_url}/hook"), "enabled_events": ["*"]})), RequestOptions::default())
+        .webhook_endpoints()
+        .create(CreateWebhookEndpointRequest::new(format!("{receiver_url}/hook"), vec!["*".into()]), RequestOptions::default())
         .await);
-    let secret = endpoint["secret"].as_str().unwrap_or_default().to_owned();
+    let secret = endpoint.secret.clone();
     check!(secret.starts_with("whsec_"), "secret {secret}");
-    let endpoint_id = endpoint["id"].as_str().unwrap_or_default().to_owned();
-    let event = ok(client.raw(reqwest::Method::POST, &format!("/v1/webhook_endpoints/{endpoint_id}/test"), None, RequestOptions::default()).await);
-    let event_id = event["id"].as_str().unwrap_or_default().to_owned();
-    check!(event["type"] == "webhook_endpoint.test", "type {}", event["type"]);
+    let endpoint_id = endpoint.id.clone();
+    let event = ok(client.webhook_endpoints().test(&endpoint_id, RequestOptions::default()).await);
+    let event_id = event.id.clone();
+    check!(event.r#type == "webhook_endpoint.test", "type {}", event.r#type);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let mut delivery = serde_json::Value::Null;
     while delivery.is_null() && std::time::Instant::now() < deadline {
@@ -203,6 +207,7 @@ async fn main() {
     }
     println!("ok 12 a webhook delivery verifies with its secret, not with a changed body or another secret");
 
+    later::run(&client, &created, &transfer.id, later::Endpoint { id: endpoint_id, secret, test_event_id: event_id }).await;
     println!("rust: every step passed");
 }
 
