@@ -37,9 +37,13 @@ end
 key = nil
 plinth = nil
 created = []
+transfer_id = nil
+endpoint = nil
+secret = nil
+test_event = nil
 
 step("1 sign up") do
-  key = Plinth::Client.signup(base_url: URL).api_key.key
+  key = Plinth::Client.sign_up(URL).api_key.key
   check(key.start_with?("sk_test_"), "key #{key}")
   plinth = Plinth::Client.new(api_key: key, base_url: URL)
 end
@@ -76,10 +80,11 @@ step("4b transfer (the client's own Idempotency-Key)") do
   t = plinth.transfers.create(from_account_id: created[0], to_account_id: created[1], amount: 2500, currency: "USD")
   check(t.id.start_with?("tr_"), "id #{t.id}")
   check(t.status == "posted" && t.amount == 2500, "status #{t.status} amount #{t.amount}")
+  transfer_id = t.id
 end
 
 step("4c iterate the transactions") do
-  moves = plinth.accounts.transactions(created[0], page_size: 1).map { |t| [t.amount, t.balance_after] }
+  moves = plinth.transactions.list(created[0], limit: 1).map { |t| [t.amount, t.balance_after] }
   check(moves == [[-2500, 7500], [10_000, 10_000]], "transactions [amount, balance_after] #{moves}")
 end
 
@@ -126,13 +131,13 @@ step("8 unknown field -> 400 parameter_unknown") do
 end
 
 step("9 auto-pagination") do
-  seen = plinth.accounts.list(page_size: 1).map(&:id)
+  seen = plinth.accounts.list(limit: 1).map(&:id)
   check(seen.uniq.size == seen.size, "duplicates #{seen}")
   check(seen == created.reverse, "listed #{seen} expected #{created.reverse}")
 end
 
 step("10 429 retried honouring Retry-After") do
-  limited_key = Plinth::Client.signup(base_url: LIMITED_URL).api_key.key
+  limited_key = Plinth::Client.sign_up(LIMITED_URL).api_key.key
   limited = Plinth::Client.new(api_key: limited_key, base_url: LIMITED_URL)
   6.times { limited.accounts.list_page(limit: 1) }
   check(limited.retry_count >= 1, "no retry happened")
@@ -143,7 +148,7 @@ step("11 tolerant decoding through the rewriting proxy") do
   a = proxied.accounts.retrieve(created[0])
   check(a.id == created[0], "id #{a.id}")
   check(a.status == "dormant", "status #{a.status}")
-  n = proxied.accounts.list(page_size: 2).count
+  n = proxied.accounts.list(limit: 2).count
   check(n == created.size, "listed #{n}")
   e = expect_error { proxied.accounts.retrieve("acct_#{"0" * 26}") }
   check(e.status == 404, "status #{e.status}")
@@ -151,25 +156,25 @@ step("11 tolerant decoding through the rewriting proxy") do
 end
 
 step("12 a webhook delivery verifies with its secret, not with a changed body or another secret") do
-  endpoint = plinth.request(:post, "/v1/webhook_endpoints", body: { url: "#{RECEIVER_URL}/hook", enabled_events: ["*"] })
-  secret = endpoint[:secret]
-  check(secret.to_s.start_with?("whsec_"), "secret #{secret}")
-  event = plinth.request(:post, "/v1/webhook_endpoints/#{endpoint[:id]}/test")
-  check(event[:type] == "webhook_endpoint.test", "type #{event[:type]}")
+  endpoint = plinth.webhook_endpoints.create(url: "#{RECEIVER_URL}/hook", enabled_events: ["*"])
+  secret = endpoint.secret
+  check(secret.is_a?(String) && secret.start_with?("whsec_"), "secret #{secret.inspect}")
+  test_event = plinth.webhook_endpoints.test(endpoint.id)
+  check(test_event.type == "webhook_endpoint.test", "type #{test_event.type}")
   delivery = nil
   deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 10
   while delivery.nil? && Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
-    found = JSON.parse(Net::HTTP.get(URI("#{RECEIVER_URL}/deliveries?event=#{event[:id]}")))
+    found = JSON.parse(Net::HTTP.get(URI("#{RECEIVER_URL}/deliveries?event=#{test_event.id}")))
     found.empty? ? sleep(0.1) : delivery = found.first
   end
-  check(!delivery.nil?, "no delivery of #{event[:id]} within 10 s")
+  check(!delivery.nil?, "no delivery of #{test_event.id} within 10 s")
   headers = delivery["headers"]
   body = delivery["body"]
   verified = Plinth::Webhook.verify(secret, headers, body)
-  check(verified.id == event[:id], "verified id #{verified.id}")
+  check(verified.id == test_event.id, "verified id #{verified.id}")
   check(verified.type == "webhook_endpoint.test", "verified type #{verified.type}")
   changed = body.b
-  i = changed.index(event[:id]) + 4 # a character of the id
+  i = changed.index(test_event.id) + 4 # a character of the id
   changed.setbyte(i, changed.getbyte(i) == "0".ord ? "1".ord : "0".ord)
   other = "whsec_#{Base64.strict_encode64("\x07" * 32)}"
   [[secret, changed], [other, body]].each do |wrong_secret, wrong_body|
@@ -178,6 +183,82 @@ step("12 a webhook delivery verifies with its secret, not with a changed body or
   rescue Plinth::WebhookVerificationError => e
     check(e.reason == :signature_mismatch, "reason #{e.reason}")
   end
+end
+
+step("13 freeze, list frozen, a transfer to it refused, unfreeze") do
+  frozen = plinth.accounts.freeze(created[1], reason: "compliance_review", note: "conformance")
+  check(frozen.status == "frozen", "status #{frozen.status}")
+  check(frozen.status_details&.reason == "compliance_review", "status_details #{frozen.status_details.inspect}")
+  listed = plinth.accounts.list(status: "frozen").map(&:id)
+  check(listed == [created[1]], "frozen accounts #{listed}")
+  e = expect_error do
+    plinth.transfers.create(from_account_id: created[0], to_account_id: created[1], amount: 1, currency: "USD")
+  end
+  check([e.status, e.code, e.param] == [409, "account_frozen", "to_account_id"], "error #{[e.status, e.code, e.param]}")
+  thawed = plinth.accounts.unfreeze(created[1])
+  check(thawed.status == "active" && thawed.status_details.nil?, "#{thawed.status} #{thawed.status_details.inspect}")
+end
+
+step("14 sandbox withdrawal") do
+  t = plinth.sandbox.withdraw(created[0], amount: 500)
+  check(t.amount == -500 && t.balance_after == 7000, "amount #{t.amount} balance_after #{t.balance_after}")
+end
+
+step("15 list transfers by account, retrieve one") do
+  listed = plinth.transfers.list(account_id: created[1]).map(&:id)
+  check(listed == [transfer_id], "transfers #{listed} expected [#{transfer_id}]")
+  check(plinth.transfers.retrieve(transfer_id).amount == 2500, "retrieved transfer")
+end
+
+step("16 close an account; a deposit to it refused") do
+  third = plinth.accounts.create(type: "business", country: "US")
+  closed = plinth.accounts.close(third.id, reason: "customer_request")
+  check(closed.status == "closed" && !closed.closed_at.nil?, "status #{closed.status} closed_at #{closed.closed_at.inspect}")
+  e = expect_error { plinth.sandbox.deposit(third.id, amount: 100) }
+  check([e.status, e.code] == [409, "account_closed"], "error #{[e.status, e.code]}")
+end
+
+step("17 list events of one type across pages, retrieve one") do
+  events = plinth.events.list(type: "fintech.account.created", limit: 2).to_a
+  check(events.size >= 3, "#{events.size} events")
+  check(events.all? { |ev| ev.type == "fintech.account.created" }, "types #{events.map(&:type).uniq}")
+  sequences = events.map(&:sequence)
+  check(sequences.each_cons(2).all? { |a, b| a > b }, "sequences #{sequences}")
+  one = plinth.events.retrieve(events.first.id)
+  check([one.id, one.sequence] == [events.first.id, events.first.sequence], "retrieved #{one.id} #{one.sequence}")
+end
+
+step("18 webhook endpoint: update, deliveries, retry, rotate, list, delete") do
+  updated = plinth.webhook_endpoints.update(endpoint.id, description: "updated")
+  check(updated.description == "updated", "description #{updated.description.inspect}")
+  delivery = nil
+  deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 10 # the receiver answered; the server records it
+  loop do
+    delivery = plinth.webhook_endpoints.list_deliveries(endpoint.id).find { |d| d.event_id == test_event.id }
+    break if delivery&.status == "succeeded" || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+
+    sleep(0.1)
+  end
+  check(delivery&.status == "succeeded", "endpoint delivery #{delivery&.status.inspect}")
+  by_event = plinth.events.list_deliveries(test_event.id).map(&:id)
+  check(by_event.include?(delivery.id), "event deliveries #{by_event}")
+  retried = plinth.webhook_deliveries.retry(delivery.id)
+  check(retried.id == delivery.id, "retried #{retried.id}")
+  rotated = plinth.webhook_endpoints.rotate_secret(endpoint.id)
+  check(rotated.secret.is_a?(String) && rotated.secret.start_with?("whsec_") && rotated.secret != secret, "rotated secret")
+  check(plinth.webhook_endpoints.list.map(&:id).include?(endpoint.id), "endpoint not listed")
+  check(plinth.webhook_endpoints.delete(endpoint.id).deleted == true, "not deleted")
+  e = expect_error { plinth.webhook_endpoints.retrieve(endpoint.id) }
+  check([e.status, e.code] == [404, "resource_not_found"], "error #{[e.status, e.code]}")
+end
+
+step("19 API keys: create, list, retrieve, revoke") do
+  created_key = plinth.api_keys.create(name: "conformance")
+  check(created_key.key.is_a?(String) && created_key.key.start_with?("sk_test_"), "key #{created_key.key.inspect}")
+  check(created_key.name == "conformance", "name #{created_key.name.inspect}")
+  check(plinth.api_keys.list.map(&:id).include?(created_key.id), "key not listed")
+  check(plinth.api_keys.retrieve(created_key.id).id == created_key.id, "retrieved key")
+  check(!plinth.api_keys.revoke(created_key.id).revoked_at.nil?, "revoked_at not set")
 end
 
 exit($failures.zero? ? 0 : 1)

@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 command -v ruby >/dev/null || { echo "ruby not installed"; exit 77; }
 ruby -e 'require "faraday"; require "marcel"' 2>/dev/null || { echo "ruby-faraday / ruby-marcel not installed"; exit 77; }
+# methods.json names only methods the layer has, and lists every one it has.
+ruby test/methods_test.rb
 # What the live scenario cannot provoke (503/409 retried with one key, Retry-After, limits, refused connections,
 # timeout), against a scripted server; then the scenario itself.
 ruby test/scripted_test.rb

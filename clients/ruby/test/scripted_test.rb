@@ -143,6 +143,35 @@ class ScriptedTest < Minitest::Test
     assert_equal Plinth::DEFAULT_MAX_RETRIES, plinth.retry_count
   end
 
+  NEW_KEY = '{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…AAAA","name":"ci","livemode":false,' \
+            '"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"key":%s}'
+  ENDPOINT = '{"id":"we_1","object":"webhook_endpoint","url":"https://h.example/x","enabled_events":["*"],' \
+             '"description":null,"status":"enabled","disabled_reason":null,"livemode":false,' \
+             '"created_at":"2026-11-22T10:53Z","secret":%s}'
+
+  def answer(body, headers = {})
+    ScriptedServer::Reply.new(status: 200, body: body, headers: headers, delay: 0)
+  end
+
+  def test_a_new_secret_is_a_string_and_a_replay_says_it_has_none
+    replay = { "Idempotent-Replayed" => "true" }
+    scripted(answer(format(NEW_KEY, '"sk_test_AAAA"')), answer(format(NEW_KEY, "null"), replay),
+             answer(format(ENDPOINT, '"whsec_AAAA"')), answer(format(ENDPOINT, "null"), replay)) do |_server, plinth|
+      first = plinth.api_keys.create(name: "ci", idempotency_key: "k")
+      assert_equal ["sk_test_AAAA", false, "key_1", "ci"], [first.key, first.replayed?, first.id, first.name]
+      again = plinth.api_keys.create(name: "ci", idempotency_key: "k")
+      assert_equal [true, "key_1"], [again.replayed?, again.id]
+      e = assert_raises(Plinth::SecretUnavailableError) { again.key }
+      assert_match(/idempotent replay/, e.message)
+      endpoint = plinth.webhook_endpoints.create(url: "https://h.example/x", enabled_events: ["*"])
+      assert_equal ["whsec_AAAA", false], [endpoint.secret, endpoint.replayed?]
+      rotated = plinth.webhook_endpoints.rotate_secret("we_1")
+      assert rotated.replayed?
+      assert_raises(Plinth::SecretUnavailableError) { rotated.secret }
+      assert_equal "we_1", rotated.to_hash[:id]
+    end
+  end
+
   def test_the_timeout_applies
     slow = ScriptedServer.ok.tap { |r| r.delay = 1.5 }
     server = ScriptedServer.new(slow)

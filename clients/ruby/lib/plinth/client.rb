@@ -5,9 +5,11 @@ module Plinth
   DEFAULT_TIMEOUT = 30
   DEFAULT_MAX_RETRIES = 3
 
-  # Entry point. Thread-safe for calls; +last_request_id+ is per thread.
+  # Entry point: one resource object per group of operations (accounts, transactions, transfers, sandbox, events,
+  # webhook_endpoints, webhook_deliveries, api_keys). Thread-safe for calls; +last_request_id+ is per thread.
   class Client
-    attr_reader :api_client, :accounts, :api_keys, :transfers, :sandbox
+    attr_reader :api_client, :accounts, :transactions, :transfers, :sandbox, :events, :webhook_endpoints,
+                :webhook_deliveries, :api_keys
 
     def initialize(api_key:, base_url: DEFAULT_BASE_URL, timeout: DEFAULT_TIMEOUT, max_retries: DEFAULT_MAX_RETRIES,
                    base_delay: 0.5)
@@ -25,18 +27,41 @@ module Plinth
                                     on_retry: -> { @mutex.synchronize { @retries += 1 } },
                                     on_response: ->(id) { Thread.current[@request_id_key] = id if id } })
       @api_client = PlinthGenerated::ApiClient.new(config)
-      transactions = PlinthGenerated::FintechTransactionsApi.new(@api_client)
-      @accounts = Accounts.new(self, PlinthGenerated::FintechAccountsApi.new(@api_client), transactions)
-      @api_keys = ApiKeys.new(self, PlinthGenerated::APIKeysApi.new(@api_client))
+      @accounts = Accounts.new(self, PlinthGenerated::FintechAccountsApi.new(@api_client))
+      money = PlinthGenerated::FintechTransactionsApi.new(@api_client)
+      @transactions = Transactions.new(self, money)
+      @sandbox = Sandbox.new(self, money) # simulations only sandbox keys may run
       @transfers = Transfers.new(self, PlinthGenerated::FintechTransfersApi.new(@api_client))
-      @sandbox = Sandbox.new(self, transactions) # simulations only sandbox keys may run
+      @events = Events.new(self, PlinthGenerated::EventsApi.new(@api_client))
+      webhooks = PlinthGenerated::WebhooksApi.new(@api_client)
+      @webhook_endpoints = WebhookEndpoints.new(self, webhooks)
+      @webhook_deliveries = WebhookDeliveries.new(self, webhooks)
+      @api_keys = ApiKeys.new(self, PlinthGenerated::APIKeysApi.new(@api_client))
     end
 
-    # POST /v1/sandbox/signup (no key): a new sandbox organisation and its first key.
-    def self.signup(base_url: DEFAULT_BASE_URL, name: nil)
+    # POST /v1/sandbox/signup (no key): a new sandbox organisation and its first key, a Plinth::SandboxSignup whose
+    # +api_key.key+ is a String.
+    def self.sign_up(base_url = DEFAULT_BASE_URL, name: nil)
       anonymous = new(api_key: nil, base_url: base_url)
       api = PlinthGenerated::APIKeysApi.new(anonymous.api_client)
-      anonymous.call { api.sandbox_signup_with_http_info(sandbox_signup_request: PlinthGenerated::SandboxSignupRequest.new(name ? { name: name } : {})) }
+      body = PlinthGenerated::SandboxSignupRequest.new(name ? { name: name } : {})
+      data, headers = anonymous.call_with_headers { api.sandbox_signup_with_http_info(sandbox_signup_request: body) }
+      SandboxSignup.new(data, replayed: Client.replayed?(headers))
+    end
+
+    # GET /healthz: the process is running (no key needed).
+    def health
+      call { PlinthGenerated::OperationsApi.new(@api_client).get_health_with_http_info }
+    end
+
+    # GET /readyz: the database answers (no key needed); 503 raises a Plinth::Error.
+    def readiness
+      call { PlinthGenerated::OperationsApi.new(@api_client).get_readiness_with_http_info }
+    end
+
+    # GET /v1/openapi.json: the server's OpenAPI 3.1 document, a Hash.
+    def openapi_document
+      call { PlinthGenerated::DocumentationApi.new(@api_client).get_open_api_document_with_http_info }
     end
 
     # The Request-Id of the last response this thread received (success or error).
@@ -50,15 +75,20 @@ module Plinth
     end
 
     # Runs a generated *_with_http_info call: its data, or one Plinth::Error.
-    def call
-      data, _status, _headers = yield
-      data
+    def call(&block)
+      call_with_headers(&block).first
+    end
+
+    # Like #call, with the response headers too: [data, headers].
+    def call_with_headers
+      data, _status, headers = yield
+      [data, headers || {}]
     rescue PlinthGenerated::ApiError => e
       raise Error.from_api_error(e)
     end
 
     # The lowest level: any method and path with any JSON body (a Hash), decoded into a Hash. Retries, idempotency
-    # keys and errors work as for every other call.
+    # keys and errors work as for every other call. For what the typed methods do not know yet.
     def request(method, path, body: nil, idempotency_key: nil)
       headers = { "Accept" => "application/json" }
       headers["Content-Type"] = "application/json" unless body.nil?
@@ -69,7 +99,12 @@ module Plinth
       end
     end
 
-    # Auto-pagination over any list: starting_after = the last id while has_more.
+    # Whether a response is the idempotent replay of an earlier one (Idempotent-Replayed: true).
+    def self.replayed?(headers)
+      headers.any? { |k, v| k.to_s.casecmp?("Idempotent-Replayed") && v.to_s == "true" }
+    end
+
+    # Auto-pagination over any list: starting_after = the last id while has_more. A lazy Enumerator.
     def self.paginate
       Enumerator.new do |out|
         after = nil
@@ -82,113 +117,6 @@ module Plinth
           after = items.last.id
         end
       end
-    end
-  end
-
-  # Fintech accounts.
-  class Accounts
-    def initialize(client, api, transactions_api)
-      @client = client
-      @api = api
-      @transactions_api = transactions_api
-    end
-
-    # create(type: "business", country: "US", kyb: {ein:, legal_name:}), or create(hash_or_model, idempotency_key: "…")
-    # with a Hash or a PlinthGenerated::CreateAccountRequest.
-    def create(params = nil, idempotency_key: nil, **fields)
-      params ||= fields
-      body = params.is_a?(Hash) ? PlinthGenerated::CreateAccountRequest.new(params) : params
-      opts = idempotency_key ? { idempotency_key: idempotency_key } : {}
-      @client.call { @api.create_account_with_http_info(body, opts) }
-    end
-
-    def retrieve(id)
-      @client.call { @api.retrieve_account_with_http_info(id) }
-    end
-
-    def list_page(limit: nil, starting_after: nil)
-      opts = { limit: limit, starting_after: starting_after }.compact
-      @client.call { @api.list_accounts_with_http_info(opts) }
-    end
-
-    # Every account, newest first, fetching pages of +page_size+ lazily.
-    def list(page_size: nil)
-      Client.paginate { |after| list_page(limit: page_size, starting_after: after) }
-    end
-
-    # One page of an account's transactions, newest first.
-    def transactions_page(id, limit: nil, starting_after: nil)
-      opts = { limit: limit, starting_after: starting_after }.compact
-      @client.call { @transactions_api.list_account_transactions_with_http_info(id, opts) }
-    end
-
-    # Every transaction of an account, newest first, fetching pages of +page_size+ lazily.
-    def transactions(id, page_size: nil)
-      Client.paginate { |after| transactions_page(id, limit: page_size, starting_after: after) }
-    end
-  end
-
-  # Fintech transfers.
-  class Transfers
-    def initialize(client, api)
-      @client = client
-      @api = api
-    end
-
-    # create(from_account_id:, to_account_id:, amount:, currency:, description: nil): synchronous, the posted
-    # transfer. One Idempotency-Key, reused by retries, so the money moves once.
-    def create(params = nil, idempotency_key: nil, **fields)
-      params ||= fields
-      body = params.is_a?(Hash) ? PlinthGenerated::CreateTransferRequest.new(params) : params
-      opts = idempotency_key ? { idempotency_key: idempotency_key } : {}
-      @client.call { @api.create_transfer_with_http_info(body, opts) }
-    end
-
-    def retrieve(id)
-      @client.call { @api.retrieve_transfer_with_http_info(id) }
-    end
-  end
-
-  # Sandbox simulations.
-  class Sandbox
-    def initialize(client, api)
-      @client = client
-      @api = api
-    end
-
-    # deposit(account_id, amount:, description: nil): money in from nowhere, for testing; the credit transaction.
-    def deposit(account_id, params = nil, idempotency_key: nil, **fields)
-      params ||= fields
-      body = params.is_a?(Hash) ? PlinthGenerated::SimulateDepositRequest.new(params) : params
-      opts = idempotency_key ? { idempotency_key: idempotency_key } : {}
-      @client.call { @api.simulate_deposit_with_http_info(account_id, body, opts) }
-    end
-  end
-
-  # API keys of the caller's organisation.
-  class ApiKeys
-    def initialize(client, api)
-      @client = client
-      @api = api
-    end
-
-    def create(params = nil, idempotency_key: nil, **fields)
-      params ||= fields
-      body = params.is_a?(Hash) ? PlinthGenerated::CreateApiKeyRequest.new(params) : params
-      opts = { create_api_key_request: body, idempotency_key: idempotency_key }.compact
-      @client.call { @api.create_api_key_with_http_info(opts) }
-    end
-
-    def revoke(id)
-      @client.call { @api.revoke_api_key_with_http_info(id) }
-    end
-
-    def list_page(limit: nil, starting_after: nil)
-      @client.call { @api.list_api_keys_with_http_info({ limit: limit, starting_after: starting_after }.compact) }
-    end
-
-    def list(page_size: nil)
-      Client.paginate { |after| list_page(limit: page_size, starting_after: after) }
     end
   end
 end

@@ -1,0 +1,134 @@
+# frozen_string_literal: true
+
+module Plinth
+  # What happened in the organisation, newest first, and where each event was delivered.
+  class Events < Resource
+    # One page; +type+ keeps one event type (e.g. "fintech.account.created").
+    def list_page(type: nil, limit: nil, starting_after: nil, ending_before: nil)
+      opts = { type: type, limit: limit, starting_after: starting_after, ending_before: ending_before }.compact
+      @client.call { @api.list_events_with_http_info(opts) }
+    end
+
+    # Every event, newest first: a lazy Enumerator fetching pages of +limit+.
+    def list(type: nil, limit: nil)
+      paginate(limit) { |**page| list_page(type: type, **page) }
+    end
+
+    def retrieve(id)
+      @client.call { @api.retrieve_event_with_http_info(id) }
+    end
+
+    # One page of the deliveries of an event (one per endpoint it was sent to).
+    def list_deliveries_page(id, limit: nil, starting_after: nil, ending_before: nil)
+      opts = { limit: limit, starting_after: starting_after, ending_before: ending_before }.compact
+      @client.call { @api.list_event_deliveries_with_http_info(id, opts) }
+    end
+
+    def list_deliveries(id, limit: nil)
+      paginate(limit) { |**page| list_deliveries_page(id, **page) }
+    end
+  end
+
+  # Where events are sent, signed (Standard Webhooks; verify with Plinth::Webhook.verify).
+  class WebhookEndpoints < Resource
+    # create(url:, enabled_events: ["*"], description: nil): a Plinth::WebhookEndpointWithSecret whose +secret+
+    # (whsec_…) is shown this once.
+    def create(params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::CreateWebhookEndpointRequest, params, fields)
+      with_secret { @api.create_webhook_endpoint_with_http_info(req, key_opts(idempotency_key)) }
+    end
+
+    def retrieve(id)
+      @client.call { @api.retrieve_webhook_endpoint_with_http_info(id) }
+    end
+
+    def list_page(limit: nil, starting_after: nil, ending_before: nil)
+      opts = { limit: limit, starting_after: starting_after, ending_before: ending_before }.compact
+      @client.call { @api.list_webhook_endpoints_with_http_info(opts) }
+    end
+
+    def list(limit: nil)
+      paginate(limit) { |**page| list_page(**page) }
+    end
+
+    # update(id, url:, enabled_events:, description:, status: "disabled"): any of them; description: nil clears it.
+    def update(id, params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::UpdateWebhookEndpointRequest, params, fields)
+      @client.call { @api.update_webhook_endpoint_with_http_info(id, req, key_opts(idempotency_key)) }
+    end
+
+    # The endpoint and its deliveries are gone: +deleted+ true.
+    def delete(id)
+      @client.call { @api.delete_webhook_endpoint_with_http_info(id) }
+    end
+
+    # A new secret (a Plinth::WebhookEndpointWithSecret); the previous one keeps signing beside it for
+    # +expire_previous_in_seconds+ (the server's default: a day).
+    def rotate_secret(id, expire_previous_in_seconds: nil, idempotency_key: nil)
+      fields = { expire_previous_in_seconds: expire_previous_in_seconds }.compact
+      opts = key_opts(idempotency_key).merge(
+        rotate_webhook_endpoint_secret_request: PlinthGenerated::RotateWebhookEndpointSecretRequest.new(fields)
+      )
+      with_secret { @api.rotate_webhook_endpoint_secret_with_http_info(id, opts) }
+    end
+
+    # Sends a webhook_endpoint.test event to this endpoint only; the event.
+    def test(id, idempotency_key: nil)
+      @client.call { @api.test_webhook_endpoint_with_http_info(id, key_opts(idempotency_key)) }
+    end
+
+    # One page of the endpoint's deliveries; +status+ filters (pending, succeeded, failed).
+    def list_deliveries_page(id, status: nil, limit: nil, starting_after: nil, ending_before: nil)
+      opts = { status: status, limit: limit, starting_after: starting_after, ending_before: ending_before }.compact
+      @client.call { @api.list_webhook_endpoint_deliveries_with_http_info(id, opts) }
+    end
+
+    def list_deliveries(id, status: nil, limit: nil)
+      paginate(limit) { |**page| list_deliveries_page(id, status: status, **page) }
+    end
+
+    private
+
+    def with_secret(&call)
+      data, headers = @client.call_with_headers(&call)
+      WebhookEndpointWithSecret.new(data, replayed: Client.replayed?(headers))
+    end
+  end
+
+  # One event sent to one endpoint.
+  class WebhookDeliveries < Resource
+    # One attempt now, outside the schedule: the delivery.
+    def retry(id, idempotency_key: nil)
+      @client.call { @api.retry_webhook_delivery_with_http_info(id, key_opts(idempotency_key)) }
+    end
+  end
+
+  # API keys of the caller's organisation.
+  class ApiKeys < Resource
+    # create(mode: "sandbox", name: "CI deploys") (both optional): a Plinth::NewApiKey whose +key+ is shown this once.
+    def create(params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::CreateApiKeyRequest, params, fields)
+      opts = key_opts(idempotency_key).merge(create_api_key_request: req)
+      data, headers = @client.call_with_headers { @api.create_api_key_with_http_info(opts) }
+      NewApiKey.new(data, replayed: Client.replayed?(headers))
+    end
+
+    def retrieve(id)
+      @client.call { @api.retrieve_api_key_with_http_info(id) }
+    end
+
+    def list_page(limit: nil, starting_after: nil, ending_before: nil)
+      opts = { limit: limit, starting_after: starting_after, ending_before: ending_before }.compact
+      @client.call { @api.list_api_keys_with_http_info(opts) }
+    end
+
+    def list(limit: nil)
+      paginate(limit) { |**page| list_page(**page) }
+    end
+
+    # The key stops working at once: +revoked_at+ set.
+    def revoke(id, idempotency_key: nil)
+      @client.call { @api.revoke_api_key_with_http_info(id, key_opts(idempotency_key)) }
+    end
+  end
+end
