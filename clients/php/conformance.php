@@ -56,9 +56,13 @@ $receiverUrl = env('PLINTH_RECEIVER_URL');
 $key = null;
 $plinth = null;
 $created = [];
+$transferId = null;
+$endpoint = null;
+$secret = null;
+$testEvent = null;
 
 step('1 sign up', function () use ($url, &$key, &$plinth) {
-    $key = Client::signup($url)->getApiKey()->getKey();
+    $key = Client::signUp($url)->getApiKey()->getKey();
     check(str_starts_with((string) $key, 'sk_test_'), "key $key");
     $plinth = new Client($key, $url);
 });
@@ -88,20 +92,21 @@ step('4 retrieve', function () use ($plinth, &$created) {
 });
 
 step('4a deposit (sandbox)', function () use ($plinth, &$created) {
-    $t = $plinth->sandbox->deposit($created[0], ['amount' => 10000]);
+    $t = $plinth->sandbox->deposit($created[0], 10000);
     check(str_starts_with($t->getId(), 'txn_'), 'id ' . $t->getId());
     check($t->getAmount() === 10000 && $t->getBalanceAfter() === 10000, 'amount ' . $t->getAmount() . ' balance_after ' . $t->getBalanceAfter());
 });
 
-step("4b transfer (the client's own Idempotency-Key)", function () use ($plinth, &$created) {
+step("4b transfer (the client's own Idempotency-Key)", function () use ($plinth, &$created, &$transferId) {
     $t = $plinth->transfers->create(['from_account_id' => $created[0], 'to_account_id' => $created[1], 'amount' => 2500, 'currency' => 'USD']);
     check(str_starts_with($t->getId(), 'tr_'), 'id ' . $t->getId());
     check($t->getStatus() === 'posted' && $t->getAmount() === 2500, 'status ' . $t->getStatus() . ' amount ' . $t->getAmount());
+    $transferId = $t->getId();
 });
 
 step('4c iterate the transactions', function () use ($plinth, &$created) {
     $moves = [];
-    foreach ($plinth->accounts->transactions($created[0], 1) as $t) {
+    foreach ($plinth->transactions->list($created[0], limit: 1) as $t) {
         $moves[] = [$t->getAmount(), $t->getBalanceAfter()];
     }
     check($moves === [[-2500, 7500], [10000, 10000]], 'transactions [amount, balance_after] ' . json_encode($moves));
@@ -147,7 +152,7 @@ step('8 unknown field -> 400 parameter_unknown', function () use ($plinth) {
 
 step('9 auto-pagination', function () use ($plinth, &$created) {
     $seen = [];
-    foreach ($plinth->accounts->list(1) as $a) {
+    foreach ($plinth->accounts->list(limit: 1) as $a) {
         $seen[] = $a->getId();
     }
     check(count(array_unique($seen)) === count($seen), 'duplicates ' . implode(',', $seen));
@@ -155,10 +160,10 @@ step('9 auto-pagination', function () use ($plinth, &$created) {
 });
 
 step('10 429 retried honouring Retry-After', function () use ($limitedUrl) {
-    $limitedKey = Client::signup($limitedUrl)->getApiKey()->getKey();
+    $limitedKey = Client::signUp($limitedUrl)->getApiKey()->getKey();
     $limited = new Client($limitedKey, $limitedUrl);
     for ($i = 0; $i < 6; $i++) {
-        $limited->accounts->listPage(1);
+        $limited->accounts->listPage(limit: 1);
     }
     check($limited->retryCount() >= 1, 'no retry happened');
 });
@@ -168,36 +173,37 @@ step('11 tolerant decoding through the rewriting proxy', function () use ($proxy
     $a = $proxied->accounts->retrieve($created[0]);
     check($a->getId() === $created[0], 'id ' . $a->getId());
     check($a->getStatus() === 'dormant', 'status ' . $a->getStatus());
-    $n = iterator_count($proxied->accounts->list(2));
+    $n = iterator_count($proxied->accounts->list(limit: 2));
     check($n === count($created), "listed $n");
     $e = expectError(fn () => $proxied->accounts->retrieve('acct_' . str_repeat('0', 26)));
     check($e->status === 404, "status {$e->status}");
     check($e->errorCode === 'future_error_code', "code {$e->errorCode}");
 });
 
-step('12 a webhook delivery verifies with its secret, not with a changed body or another secret', function () use ($receiverUrl, &$plinth) {
-    $endpoint = $plinth->request('POST', '/v1/webhook_endpoints', ['url' => "$receiverUrl/hook", 'enabled_events' => ['*']]);
-    $secret = $endpoint['secret'];
-    check(str_starts_with((string) $secret, 'whsec_'), "secret $secret");
-    $event = $plinth->request('POST', "/v1/webhook_endpoints/{$endpoint['id']}/test");
-    check($event['type'] === 'webhook_endpoint.test', "type {$event['type']}");
+step('12 a webhook delivery verifies with its secret, not with a changed body or another secret', function () use ($receiverUrl, $plinth, &$endpoint, &$secret, &$testEvent) {
+    $endpoint = $plinth->webhookEndpoints->create(['url' => "$receiverUrl/hook", 'enabled_events' => ['*']]);
+    $secret = $endpoint->getSecret();
+    check(str_starts_with($secret, 'whsec_'), "secret $secret");
+    $testEvent = $plinth->webhookEndpoints->test($endpoint->getId());
+    check($testEvent->getType() === 'webhook_endpoint.test', 'type ' . $testEvent->getType());
+    $eventId = $testEvent->getId();
     $delivery = null;
     $deadline = microtime(true) + 10;
     while ($delivery === null && microtime(true) < $deadline) {
-        $found = json_decode((string) file_get_contents("$receiverUrl/deliveries?event={$event['id']}"), true, 512, JSON_THROW_ON_ERROR);
+        $found = json_decode((string) file_get_contents("$receiverUrl/deliveries?event=$eventId"), true, 512, JSON_THROW_ON_ERROR);
         if ($found === []) {
             usleep(100_000);
         } else {
             $delivery = $found[0];
         }
     }
-    check($delivery !== null, "no delivery of {$event['id']} within 10 s");
+    check($delivery !== null, "no delivery of $eventId within 10 s");
     $headers = $delivery['headers'];
     $body = $delivery['body'];
     $verified = Webhook::verify($secret, $headers, $body);
-    check($verified->getId() === $event['id'], 'verified id ' . $verified->getId());
+    check($verified->getId() === $eventId, 'verified id ' . $verified->getId());
     check($verified->getType() === 'webhook_endpoint.test', 'verified type ' . $verified->getType());
-    $i = strpos($body, $event['id']) + 4; // a character of the id
+    $i = strpos($body, $eventId) + 4; // a character of the id
     $changed = $body;
     $changed[$i] = $body[$i] === '0' ? '1' : '0';
     $other = 'whsec_' . base64_encode(str_repeat("\x07", 32));
@@ -209,6 +215,87 @@ step('12 a webhook delivery verifies with its secret, not with a changed body or
             check($e->reason === 'signature_mismatch', "reason {$e->reason}");
         }
     }
+});
+
+$ids = static fn (iterable $items): array => array_map(static fn ($x) => $x->getId(), iterator_to_array($items, false));
+
+step('13 freeze, list frozen, a transfer to it refused, unfreeze', function () use ($plinth, &$created, $ids) {
+    $frozen = $plinth->accounts->freeze($created[1], 'compliance_review', note: 'conformance');
+    check($frozen->getStatus() === 'frozen', 'status ' . $frozen->getStatus());
+    check($frozen->getStatusDetails()?->getReason() === 'compliance_review', 'status_details ' . $frozen->getStatusDetails());
+    $listed = $ids($plinth->accounts->list(status: 'frozen'));
+    check($listed === [$created[1]], 'frozen accounts ' . implode(',', $listed));
+    $e = expectError(fn () => $plinth->transfers->create(['from_account_id' => $created[0], 'to_account_id' => $created[1], 'amount' => 1, 'currency' => 'USD']));
+    check([$e->status, $e->errorCode, $e->param] === [409, 'account_frozen', 'to_account_id'], 'error ' . $e->getMessage());
+    $thawed = $plinth->accounts->unfreeze($created[1]);
+    check($thawed->getStatus() === 'active' && $thawed->getStatusDetails() === null, 'unfrozen ' . $thawed->getStatus());
+});
+
+step('14 sandbox withdrawal', function () use ($plinth, &$created) {
+    $t = $plinth->sandbox->withdraw($created[0], 500);
+    check($t->getAmount() === -500 && $t->getBalanceAfter() === 7000, 'amount ' . $t->getAmount() . ' balance_after ' . $t->getBalanceAfter());
+});
+
+step('15 list transfers by account, retrieve one', function () use ($plinth, &$created, &$transferId, $ids) {
+    $listed = $ids($plinth->transfers->list(accountId: $created[1]));
+    check($listed === [$transferId], 'transfers ' . implode(',', $listed) . " expected $transferId");
+    check($plinth->transfers->retrieve($transferId)->getAmount() === 2500, 'retrieved transfer');
+});
+
+step('16 close an account; a deposit to it refused', function () use ($plinth) {
+    $third = $plinth->accounts->create(['type' => 'business', 'country' => 'US']);
+    $closed = $plinth->accounts->close($third->getId(), 'customer_request');
+    check($closed->getStatus() === 'closed' && $closed->getClosedAt() !== null, 'status ' . $closed->getStatus());
+    $e = expectError(fn () => $plinth->sandbox->deposit($third->getId(), 100));
+    check([$e->status, $e->errorCode] === [409, 'account_closed'], 'error ' . $e->getMessage());
+});
+
+step('17 list events of one type across pages, retrieve one', function () use ($plinth) {
+    $events = iterator_to_array($plinth->events->list(type: 'fintech.account.created', limit: 2), false);
+    check(count($events) >= 3, count($events) . ' events');
+    foreach ($events as $i => $ev) {
+        check($ev->getType() === 'fintech.account.created', 'type ' . $ev->getType());
+        check($i === 0 || $events[$i - 1]->getSequence() > $ev->getSequence(), 'sequences not strictly decreasing');
+    }
+    $one = $plinth->events->retrieve($events[0]->getId());
+    check($one->getId() === $events[0]->getId() && $one->getSequence() === $events[0]->getSequence(), 'retrieved ' . $one->getId());
+});
+
+step('18 webhook endpoint: update, deliveries, retry, rotate, list, delete', function () use ($plinth, &$endpoint, &$secret, &$testEvent, $ids) {
+    $id = $endpoint->getId();
+    $updated = $plinth->webhookEndpoints->update($id, ['description' => 'updated']);
+    check($updated->getDescription() === 'updated', 'description ' . var_export($updated->getDescription(), true));
+    $deadline = microtime(true) + 10; // the receiver answered; the server records it
+    do {
+        $delivery = null;
+        foreach ($plinth->webhookEndpoints->listDeliveries($id) as $d) {
+            if ($d->getEventId() === $testEvent->getId()) {
+                $delivery = $d;
+            }
+        }
+        $settled = $delivery?->getStatus() === 'succeeded';
+        if (!$settled) {
+            usleep(100_000);
+        }
+    } while (!$settled && microtime(true) < $deadline);
+    check($settled, 'endpoint delivery ' . var_export($delivery?->getStatus(), true));
+    check(in_array($delivery->getId(), $ids($plinth->events->listDeliveries($testEvent->getId())), true), 'not in the event deliveries');
+    check($plinth->webhookDeliveries->retry($delivery->getId())->getId() === $delivery->getId(), 'retried');
+    $rotated = $plinth->webhookEndpoints->rotateSecret($id)->getSecret();
+    check(str_starts_with($rotated, 'whsec_') && $rotated !== $secret, 'rotated secret');
+    check(in_array($id, $ids($plinth->webhookEndpoints->list()), true), 'endpoint not listed');
+    check($plinth->webhookEndpoints->delete($id)->getDeleted() === true, 'not deleted');
+    $e = expectError(fn () => $plinth->webhookEndpoints->retrieve($id));
+    check([$e->status, $e->errorCode] === [404, 'resource_not_found'], 'error ' . $e->getMessage());
+});
+
+step('19 API keys: create, list, retrieve, revoke', function () use ($plinth, $ids) {
+    $created = $plinth->apiKeys->create(name: 'conformance');
+    check(str_starts_with($created->getKey(), 'sk_test_'), 'key');
+    check($created->getName() === 'conformance', 'name ' . var_export($created->getName(), true));
+    check(in_array($created->getId(), $ids($plinth->apiKeys->list()), true), 'key not listed');
+    check($plinth->apiKeys->retrieve($created->getId())->getId() === $created->getId(), 'retrieved key');
+    check($plinth->apiKeys->revoke($created->getId())->getRevokedAt() !== null, 'revoked_at not set');
 });
 
 exit($failures === 0 ? 0 : 1);

@@ -7,6 +7,8 @@ cd "$(dirname "$0")"
 command -v php >/dev/null || { echo "php not installed"; exit 77; }
 php -r 'exit(extension_loaded("curl") && extension_loaded("mbstring") && is_file("/usr/share/php/GuzzleHttp/autoload.php") ? 0 : 1);' \
   || [[ -f vendor/autoload.php ]] || { echo "php-curl / php-mbstring / php-guzzlehttp-guzzle not installed"; exit 77; }
+# methods.json names only methods the layer has, and lists every one it has.
+php -d error_reporting=E_ALL -d display_errors=stderr test/MethodsTest.php
 # What the live scenario cannot provoke (503/409 retried with one key, Retry-After, limits, refused connections,
 # timeout), against a scripted server (php -S); then the scenario itself.
 php -d error_reporting=E_ALL -d display_errors=stderr test/ScriptedTest.php

@@ -3,34 +3,24 @@ declare(strict_types=1);
 
 namespace Plinth;
 
-use Plinth\Generated\Api\FintechAccountsApi;
-use Plinth\Generated\Api\FintechTransactionsApi;
 use Plinth\Generated\Model\Account;
 use Plinth\Generated\Model\AccountList;
+use Plinth\Generated\Model\CloseAccountRequest;
 use Plinth\Generated\Model\CreateAccountRequest;
 use Plinth\Generated\Model\CreateAccountRequestKyb;
-use Plinth\Generated\Model\TransactionList;
+use Plinth\Generated\Model\FreezeAccountRequest;
 
-/** Fintech accounts. */
-final class Accounts
+/** Fintech accounts: create, list, retrieve and the lifecycle (freeze, unfreeze, close). */
+final class Accounts extends Resource
 {
-    public function __construct(
-        private readonly Client $client,
-        public readonly FintechAccountsApi $api,
-        public readonly FintechTransactionsApi $transactionsApi,
-    ) {
-    }
-
     /** @param array{type: string, country: string, kyb?: array{ein: string, legal_name: string}}|CreateAccountRequest $params */
     public function create(array|CreateAccountRequest $params, ?string $idempotencyKey = null): Account
     {
-        if (is_array($params)) {
-            if (isset($params['kyb']) && is_array($params['kyb'])) {
-                $params['kyb'] = new CreateAccountRequestKyb($params['kyb']);
-            }
-            $params = new CreateAccountRequest($params);
+        if (is_array($params) && is_array($params['kyb'] ?? null)) {
+            $params['kyb'] = self::body(CreateAccountRequestKyb::class, $params['kyb']);
         }
-        return $this->client->call(fn () => $this->api->createAccountWithHttpInfo($params, $idempotencyKey));
+        $body = self::body(CreateAccountRequest::class, $params);
+        return $this->client->call(fn () => $this->api->createAccountWithHttpInfo($body, $idempotencyKey));
     }
 
     public function retrieve(string $id): Account
@@ -38,26 +28,34 @@ final class Accounts
         return $this->client->call(fn () => $this->api->retrieveAccountWithHttpInfo($id));
     }
 
-    public function listPage(?int $limit = null, ?string $startingAfter = null): AccountList
+    /** One page (getData(), getHasMore()), newest first; $status filters (active, frozen, closed). */
+    public function listPage(?string $status = null, ?int $limit = null, ?string $startingAfter = null, ?string $endingBefore = null): AccountList
     {
-        return $this->client->call(fn () => $this->api->listAccountsWithHttpInfo($limit, $startingAfter));
+        return $this->client->call(fn () => $this->api->listAccountsWithHttpInfo($limit, $startingAfter, $endingBefore, $status));
     }
 
-    /** Every account, newest first, fetching pages of $pageSize lazily. @return \Generator<Account> */
-    public function list(?int $pageSize = null): \Generator
+    /** Every account, newest first, fetching pages of $limit lazily. @return \Generator<Account> */
+    public function list(?string $status = null, ?int $limit = null): \Generator
     {
-        return Client::paginate(fn (?string $after) => $this->listPage($pageSize, $after));
+        return Client::paginate(fn (?string $after) => $this->listPage($status, $limit, $after));
     }
 
-    /** One page of an account's transactions, newest first. */
-    public function transactionsPage(string $id, ?int $limit = null, ?string $startingAfter = null): TransactionList
+    /** No money moves in or out until it is unfrozen. $reason: suspected_fraud, compliance_review, customer_request, other. */
+    public function freeze(string $id, string $reason, ?string $note = null, ?string $idempotencyKey = null): Account
     {
-        return $this->client->call(fn () => $this->transactionsApi->listAccountTransactionsWithHttpInfo($id, $limit, $startingAfter));
+        $body = new FreezeAccountRequest(array_filter(['reason' => $reason, 'note' => $note], static fn ($v) => $v !== null));
+        return $this->client->call(fn () => $this->api->freezeAccountWithHttpInfo($id, $body, $idempotencyKey));
     }
 
-    /** Every transaction of an account, newest first, fetching pages of $pageSize lazily. @return \Generator<\Plinth\Generated\Model\Transaction> */
-    public function transactions(string $id, ?int $pageSize = null): \Generator
+    public function unfreeze(string $id, ?string $idempotencyKey = null): Account
     {
-        return Client::paginate(fn (?string $after) => $this->transactionsPage($id, $pageSize, $after));
+        return $this->client->call(fn () => $this->api->unfreezeAccountWithHttpInfo($id, $idempotencyKey));
+    }
+
+    /** Final. $reason: customer_request, fraud, compliance, other (the server's default). */
+    public function close(string $id, ?string $reason = null, ?string $note = null, ?string $idempotencyKey = null): Account
+    {
+        $body = new CloseAccountRequest(array_filter(['reason' => $reason, 'note' => $note], static fn ($v) => $v !== null));
+        return $this->client->call(fn () => $this->api->closeAccountWithHttpInfo($id, $idempotencyKey, $body));
     }
 }

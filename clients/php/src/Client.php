@@ -4,26 +4,20 @@ declare(strict_types=1);
 namespace Plinth;
 
 use GuzzleHttp\Client as Guzzle;
-use GuzzleHttp\Exception\ConnectException;
 use GuzzleHttp\Exception\GuzzleException;
 use GuzzleHttp\Exception\RequestException;
-use GuzzleHttp\HandlerStack;
-use GuzzleHttp\Middleware;
 use GuzzleHttp\Psr7\Request;
 use Plinth\Generated\ApiException;
 use Plinth\Generated\Configuration;
 use Plinth\Generated\ObjectSerializer;
-use Psr\Http\Message\RequestInterface;
-use Psr\Http\Message\ResponseInterface;
 
 /**
- * The Plinth client: the generated API classes (Plinth\Generated\Api\*) on a Guzzle client whose handler stack
- * drops Content-Type from requests without a body, adds one Idempotency-Key per authenticated POST (the same on every attempt), retries connection errors,
- * 409 idempotency_request_in_progress, 429 and 5xx honouring Retry-After, and records each Request-Id.
+ * The Plinth client: one method per operation, grouped by resource, over the generated API classes
+ * (Plinth\Generated\Api\*) on a Guzzle client that retries, keys every POST and records each Request-Id (Http).
  *
  *   $plinth = new Plinth\Client('sk_test_…', 'http://127.0.0.1:8080');
  *   $account = $plinth->accounts->create(['type' => 'business', 'country' => 'US']);
- *   foreach ($plinth->accounts->list(100) as $a) { echo $a->getId(), "\n"; }
+ *   foreach ($plinth->accounts->list(limit: 100) as $a) { echo $a->getId(), "\n"; }
  */
 final class Client
 {
@@ -34,10 +28,14 @@ final class Client
     public readonly Guzzle $http;
     public readonly Configuration $config;
     public readonly Accounts $accounts;
-    public readonly ApiKeys $apiKeys;
+    public readonly Transactions $transactions;
     public readonly Transfers $transfers;
     /** Simulations that only sandbox keys may run. */
     public readonly Sandbox $sandbox;
+    public readonly Events $events;
+    public readonly WebhookEndpoints $webhookEndpoints;
+    public readonly WebhookDeliveries $webhookDeliveries;
+    public readonly ApiKeys $apiKeys;
     private ?string $lastRequestId = null;
     private int $retries = 0;
 
@@ -52,49 +50,57 @@ final class Client
         if ($apiKey !== null) {
             $this->config->setAccessToken($apiKey);
         }
-        $stack = HandlerStack::create();
-        // Guzzle's HandlerStack wraps in push order: what is pushed first runs outermost (http_errors, from
-        // create(), stays outside everything here, so the retry below sees plain responses).
-        // 1. The Idempotency-Key is added once, outside the retry loop, so every attempt carries the same one.
-        $stack->push(Middleware::mapRequest(static function (RequestInterface $r): RequestInterface {
-            // The generated HeaderSelector always sets Content-Type: application/json, also on a POST without a
-            // body (revoking a key), which Plinth refuses as body_malformed; no body, no Content-Type.
-            if ($r->getBody()->getSize() === 0) {
-                $r = $r->withoutHeader('Content-Type');
-            }
-            if ($r->getMethod() === 'POST' && !$r->hasHeader('Idempotency-Key') && $r->hasHeader('Authorization')) {
-                return $r->withHeader('Idempotency-Key', self::uuid4());
-            }
-            return $r;
-        }), 'plinth_idempotency_key');
-        // 2. Retries.
-        $stack->push(Middleware::retry(
-            fn (int $retries, RequestInterface $req, ?ResponseInterface $res = null, ?\Throwable $err = null): bool
-                => $retries < $maxRetries && $this->shouldRetry($req, $res, $err),
-            fn (int $retries, ?ResponseInterface $res = null): int => $this->delayMs($retries, $res, $baseDelay),
-        ), 'plinth_retry');
-        // 3. Innermost: every attempt's Request-Id.
-        $stack->push(Middleware::mapResponse(function (ResponseInterface $r): ResponseInterface {
-            if ($r->hasHeader('Request-Id')) {
-                $this->lastRequestId = $r->getHeaderLine('Request-Id');
-            }
-            return $r;
-        }), 'plinth_request_id');
-        $this->http = new Guzzle(['handler' => $stack, 'timeout' => $timeout, 'connect_timeout' => $timeout]);
-        $transactions = new Generated\Api\FintechTransactionsApi($this->http, $this->config);
-        $this->accounts = new Accounts($this, new Generated\Api\FintechAccountsApi($this->http, $this->config), $transactions);
-        $this->apiKeys = new ApiKeys($this, new Generated\Api\APIKeysApi($this->http, $this->config));
+        $this->http = Http::create(
+            $timeout,
+            $maxRetries,
+            $baseDelay,
+            function (): void {
+                $this->retries++;
+            },
+            function (string $id): void {
+                $this->lastRequestId = $id;
+            },
+        );
+        $this->accounts = new Accounts($this, new Generated\Api\FintechAccountsApi($this->http, $this->config));
+        $money = new Generated\Api\FintechTransactionsApi($this->http, $this->config);
+        $this->transactions = new Transactions($this, $money);
+        $this->sandbox = new Sandbox($this, $money);
         $this->transfers = new Transfers($this, new Generated\Api\FintechTransfersApi($this->http, $this->config));
-        $this->sandbox = new Sandbox($this, $transactions);
+        $this->events = new Events($this, new Generated\Api\EventsApi($this->http, $this->config));
+        $webhooks = new Generated\Api\WebhooksApi($this->http, $this->config);
+        $this->webhookEndpoints = new WebhookEndpoints($this, $webhooks);
+        $this->webhookDeliveries = new WebhookDeliveries($this, $webhooks);
+        $this->apiKeys = new ApiKeys($this, new Generated\Api\APIKeysApi($this->http, $this->config));
     }
 
-    /** POST /v1/sandbox/signup (no key): a new sandbox organisation and its first key. */
-    public static function signup(string $baseUrl = self::DEFAULT_BASE_URL, ?string $name = null): Generated\Model\SandboxSignup
+    /** POST /v1/sandbox/signup (no key): a new sandbox organisation and its first key (getApiKey()->getKey(), a string). */
+    public static function signUp(string $baseUrl = self::DEFAULT_BASE_URL, ?string $name = null): Model\SandboxSignup
     {
         $anonymous = new self(null, $baseUrl);
         $api = new Generated\Api\APIKeysApi($anonymous->http, $anonymous->config);
         $request = new Generated\Model\SandboxSignupRequest($name === null ? [] : ['name' => $name]);
-        return $anonymous->call(static fn () => $api->sandboxSignupWithHttpInfo($request));
+        [$signup, $headers] = $anonymous->callWithHeaders(static fn () => $api->sandboxSignupWithHttpInfo($request));
+        return Model\SandboxSignup::of($signup, self::replayed($headers));
+    }
+
+    /** GET /healthz: the process is running (no key needed). */
+    public function health(): Generated\Model\GetHealthResponse
+    {
+        $api = new Generated\Api\OperationsApi($this->http, $this->config);
+        return $this->call(static fn () => $api->getHealthWithHttpInfo());
+    }
+
+    /** GET /readyz: the database answers (no key needed); a 503 throws. */
+    public function readiness(): Generated\Model\GetReadinessResponse
+    {
+        $api = new Generated\Api\OperationsApi($this->http, $this->config);
+        return $this->call(static fn () => $api->getReadinessWithHttpInfo());
+    }
+
+    /** GET /v1/openapi.json: the server's OpenAPI 3.1 document, decoded into arrays. */
+    public function openapiDocument(): array
+    {
+        return $this->request('GET', '/v1/openapi.json');
     }
 
     /** The Request-Id of the last response (success or error). */
@@ -117,17 +123,38 @@ final class Client
      */
     public function call(callable $call): mixed
     {
+        return $this->callWithHeaders($call)[0];
+    }
+
+    /**
+     * Like call(), with the response headers too.
+     * @return array{0: mixed, 1: array<string, list<string>>}
+     */
+    public function callWithHeaders(callable $call): array
+    {
         try {
-            [$data] = $call();
-            return $data;
+            [$data, , $headers] = $call();
+            return [$data, $headers];
         } catch (ApiException $e) {
             throw PlinthException::fromApiException($e);
         }
     }
 
+    /** Whether response headers mark an idempotent replay of an earlier answer (Idempotent-Replayed: true). */
+    public static function replayed(array $headers): bool
+    {
+        foreach ($headers as $name => $values) {
+            if (strcasecmp((string) $name, 'Idempotent-Replayed') === 0) {
+                return in_array('true', (array) $values, true);
+            }
+        }
+        return false;
+    }
+
     /**
      * The lowest level: any method and path with any JSON body (an array or a model), decoded into an array, or
      * into $type (a generated model class) when given. Retries, idempotency keys and errors work as everywhere.
+     * For what the typed methods do not know yet.
      */
     public function request(string $method, string $path, mixed $body = null, ?string $type = null, ?string $idempotencyKey = null): mixed
     {
@@ -179,53 +206,5 @@ final class Client
             }
             $after = $items[count($items) - 1]->getId();
         }
-    }
-
-    private function shouldRetry(RequestInterface $req, ?ResponseInterface $res, ?\Throwable $err): bool
-    {
-        // A POST without a key (only the unauthenticated sign-up, which refuses one) is retried only where the
-        // server cannot have executed it: a refused connection or a 429.
-        $safe = $req->getMethod() !== 'POST' || $req->hasHeader('Idempotency-Key');
-        if ($res === null) {
-            return $err instanceof ConnectException && ($safe || str_contains($err->getMessage(), 'refused'));
-        }
-        $status = $res->getStatusCode();
-        if ($status === 429) {
-            return true;
-        }
-        if (!$safe) {
-            return false;
-        }
-        if ($status >= 500) {
-            return true;
-        }
-        if ($status === 409) {
-            $body = $res->getBody();
-            $p = json_decode((string) $body, true);
-            if ($body->isSeekable()) {
-                $body->rewind();
-            }
-            return is_array($p) && ($p['code'] ?? null) === 'idempotency_request_in_progress';
-        }
-        return false;
-    }
-
-    private function delayMs(int $retries, ?ResponseInterface $res, float $baseDelay): int
-    {
-        $this->retries++;
-        $after = $res?->getHeaderLine('Retry-After') ?? '';
-        if ($after !== '' && ctype_digit(trim($after))) {
-            return min((int) trim($after), 60) * 1000;
-        }
-        $cap = $baseDelay * 1000 * (2 ** min($retries - 1, 10));
-        return (int) ($cap / 2 + mt_rand() / mt_getrandmax() * $cap / 2);
-    }
-
-    private static function uuid4(): string
-    {
-        $b = random_bytes(16);
-        $b[6] = chr((ord($b[6]) & 0x0f) | 0x40);
-        $b[8] = chr((ord($b[8]) & 0x3f) | 0x80);
-        return vsprintf('%s%s-%s-%s-%s-%s%s%s', str_split(bin2hex($b), 4));
     }
 }

@@ -3,24 +3,24 @@ declare(strict_types=1);
 
 namespace Plinth;
 
-use Plinth\Generated\Api\FintechTransactionsApi;
 use Plinth\Generated\Model\SimulateDepositRequest;
+use Plinth\Generated\Model\SimulateWithdrawalRequest;
 use Plinth\Generated\Model\Transaction;
 
-/** Sandbox simulations (sandbox keys only). */
-final class Sandbox
+/** Sandbox simulations (sandbox keys only): money in from, and out to, nowhere, for testing. */
+final class Sandbox extends Resource
 {
-    public function __construct(private readonly Client $client, public readonly FintechTransactionsApi $api)
+    /** The credit transaction. $amount in minor units. */
+    public function deposit(string $accountId, int $amount, ?string $description = null, ?string $idempotencyKey = null): Transaction
     {
+        $body = new SimulateDepositRequest(array_filter(['amount' => $amount, 'description' => $description], static fn ($v) => $v !== null));
+        return $this->client->call(fn () => $this->api->simulateDepositWithHttpInfo($accountId, $body, $idempotencyKey));
     }
 
-    /**
-     * Money in from nowhere, for testing: the credit transaction.
-     * @param array{amount: int, description?: string}|SimulateDepositRequest $params
-     */
-    public function deposit(string $accountId, array|SimulateDepositRequest $params, ?string $idempotencyKey = null): Transaction
+    /** The debit transaction (its amount negative). $amount in minor units. */
+    public function withdraw(string $accountId, int $amount, ?string $description = null, ?string $idempotencyKey = null): Transaction
     {
-        $params = is_array($params) ? new SimulateDepositRequest($params) : $params;
-        return $this->client->call(fn () => $this->api->simulateDepositWithHttpInfo($accountId, $params, $idempotencyKey));
+        $body = new SimulateWithdrawalRequest(array_filter(['amount' => $amount, 'description' => $description], static fn ($v) => $v !== null));
+        return $this->client->call(fn () => $this->api->simulateWithdrawalWithHttpInfo($accountId, $body, $idempotencyKey));
     }
 }

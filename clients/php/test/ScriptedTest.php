@@ -164,4 +164,47 @@ test('the timeout applies', [['status' => 200, 'delay_ms' => 1500]], function (S
     check($e->status === 0 && $elapsed < 1.4, 'got ' . $e->getMessage() . " after $elapsed s");
 });
 
+$newKey = static fn (string $key): string => '{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…AAAA","name":"ci",'
+    . '"livemode":false,"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"key":' . $key . '}';
+$endpoint = static fn (string $secret): string => '{"id":"we_1","object":"webhook_endpoint","url":"https://h.example/x","enabled_events":["*"],'
+    . '"description":null,"status":"enabled","disabled_reason":null,"livemode":false,"created_at":"2026-11-22T10:53Z","secret":' . $secret . '}';
+$replay = ['Idempotent-Replayed' => 'true'];
+test('a new secret is a string; a replay says it has none', [
+    ['status' => 200, 'body' => $newKey('"sk_test_AAAA"')],
+    ['status' => 200, 'body' => $newKey('null'), 'headers' => $replay],
+    ['status' => 200, 'body' => $endpoint('"whsec_AAAA"')],
+    ['status' => 200, 'body' => $endpoint('null'), 'headers' => $replay],
+], function (Scripted $s, Client $p) {
+    $first = $p->apiKeys->create(name: 'ci', idempotencyKey: 'k');
+    check($first->getKey() === 'sk_test_AAAA' && !$first->isReplayed() && $first->getName() === 'ci', 'first ' . $first);
+    $again = $p->apiKeys->create(name: 'ci', idempotencyKey: 'k');
+    check($again->isReplayed() && $again->getId() === 'key_1', 'replay ' . $again);
+    try {
+        $again->getKey();
+        throw new RuntimeException('a replay returned a key');
+    } catch (Plinth\SecretUnavailableException $e) {
+        check(str_contains($e->getMessage(), 'idempotent replay'), $e->getMessage());
+    }
+    check(json_decode(json_encode($again), true)['key'] === null, 'a replay serialises');
+    $created = $p->webhookEndpoints->create(['url' => 'https://h.example/x', 'enabled_events' => ['*']]);
+    check($created->getSecret() === 'whsec_AAAA' && !$created->isReplayed(), 'endpoint ' . $created);
+    $rotated = $p->webhookEndpoints->rotateSecret('we_1');
+    check($rotated->isReplayed() && $rotated->getId() === 'we_1', 'rotated ' . $rotated);
+    try {
+        $rotated->getSecret();
+        throw new RuntimeException('a replay returned a secret');
+    } catch (Plinth\SecretUnavailableException) {
+    }
+});
+
+test('an unknown field is refused before sending', [], function (Scripted $s, Client $p) use ($business) {
+    try {
+        $p->accounts->create($business + ['colour' => 'red']);
+        throw new RuntimeException('an unknown field was accepted');
+    } catch (InvalidArgumentException $e) {
+        check(str_contains($e->getMessage(), 'colour'), $e->getMessage());
+    }
+    check($s->seen() === [], 'a request was sent');
+});
+
 exit($failures === 0 ? 0 : 1);

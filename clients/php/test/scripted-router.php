@@ -1,6 +1,6 @@
 <?php
 // Router for `php -S`: answers from the script in $PLINTH_SCRIPT_DIR/script.json (a list of replies, first one first;
-// an empty list answers 200 with an account) and logs each request (method, Idempotency-Key) to seen.jsonl.
+// an empty list answers 200 with an account; a reply with a `body` answers that) and logs each request (method, Idempotency-Key) to seen.jsonl.
 declare(strict_types=1);
 
 $dir = getenv('PLINTH_SCRIPT_DIR');
@@ -20,7 +20,7 @@ foreach ($reply['headers'] ?? [] as $name => $value) {
 }
 if ($status === 200) {
     header('Content-Type: application/json');
-    echo $account;
+    echo $reply['body'] ?? $account;
 } else {
     $code = $reply['code'];
     header('Content-Type: application/problem+json');

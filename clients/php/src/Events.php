@@ -1,0 +1,42 @@
+<?php
+declare(strict_types=1);
+
+namespace Plinth;
+
+use Plinth\Generated\Model\Event;
+use Plinth\Generated\Model\EventList;
+use Plinth\Generated\Model\WebhookDelivery;
+use Plinth\Generated\Model\WebhookDeliveryList;
+
+/** What happened in the organisation, newest first, and where each event was delivered. */
+final class Events extends Resource
+{
+    /** One page; $type keeps one event type (e.g. fintech.account.created). */
+    public function listPage(?string $type = null, ?int $limit = null, ?string $startingAfter = null, ?string $endingBefore = null): EventList
+    {
+        return $this->client->call(fn () => $this->api->listEventsWithHttpInfo($limit, $startingAfter, $endingBefore, $type));
+    }
+
+    /** Every event, newest first, fetching pages of $limit lazily. @return \Generator<Event> */
+    public function list(?string $type = null, ?int $limit = null): \Generator
+    {
+        return Client::paginate(fn (?string $after) => $this->listPage($type, $limit, $after));
+    }
+
+    public function retrieve(string $id): Event
+    {
+        return $this->client->call(fn () => $this->api->retrieveEventWithHttpInfo($id));
+    }
+
+    /** One page of the deliveries of an event (one per endpoint it was sent to). */
+    public function listDeliveriesPage(string $id, ?int $limit = null, ?string $startingAfter = null, ?string $endingBefore = null): WebhookDeliveryList
+    {
+        return $this->client->call(fn () => $this->api->listEventDeliveriesWithHttpInfo($id, $limit, $startingAfter, $endingBefore));
+    }
+
+    /** @return \Generator<WebhookDelivery> */
+    public function listDeliveries(string $id, ?int $limit = null): \Generator
+    {
+        return Client::paginate(fn (?string $after) => $this->listDeliveriesPage($id, $limit, $after));
+    }
+}
