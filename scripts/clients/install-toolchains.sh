@@ -27,6 +27,7 @@ need php             php-cli                # PHP client
 php -r 'exit(extension_loaded("curl") && extension_loaded("mbstring") ? 0 : 1);' >/dev/null 2>&1 \
   || APT+=(php-curl php-mbstring)           # PHP: extensions the generated client requires
 need /usr/share/php/GuzzleHttp/autoload.php php-guzzlehttp-guzzle  # PHP: Guzzle 7 (+ PSR-7, promises) from Debian
+need composer        composer               # PHP: package.sh installs the client into a fresh project with Composer
 # Go and Rust: nothing from apt. The clients need Go >= 1.23 (range-over-func iterators) and a Rust new enough for
 # reqwest 0.13, and Debian 12 ships Go 1.19 and rustc 1.63; this machine kind has Go and rustup's Rust preinstalled.
 # Their conformance.sh exit 77 (SKIP) when the toolchain is absent; Go needs no module, Rust's crates come from
