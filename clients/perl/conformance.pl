@@ -39,7 +39,7 @@ my ($base, $proxy_url, $limited_url) = map { env($_) } qw(PLINTH_URL PLINTH_PROX
 my @created;    # oldest first
 
 # 1. Sign up for a sandbox key.
-my $signup = ok_call(sub { Plinth->new(base_url => $base)->signup({}) });
+my $signup = ok_call(sub { Plinth->sign_up($base) });
 my $key = $signup->api_key->key;
 check($key =~ /^sk_test_/, "signup key $key");
 my $plinth = Plinth->new(api_key => $key, base_url => $base);
@@ -82,7 +82,7 @@ check($transfer->status eq 'posted' && $transfer->amount == 2500, 'transfer stat
 print "ok 4b transfer: 2500 USD, posted\n";
 
 # 4c. The first account's transactions, newest first, through auto-pagination.
-my @moves = map { $_->amount . '/' . $_->balance_after } ok_call(sub { [ $plinth->accounts->transactions($first, limit => 1)->all ] })->@*;
+my @moves = map { $_->amount . '/' . $_->balance_after } ok_call(sub { [ $plinth->transactions->list($first, limit => 1)->all ] })->@*;
 check("@moves" eq '-2500/7500 10000/10000', "transactions (amount/balance_after) @moves");
 print "ok 4c iterate the transactions: balance_after 7500 then 10000\n";
 
@@ -122,7 +122,7 @@ check("@listed" eq "@want", "listed @listed, want @want");
 print 'ok 9 list with limit=1: ' . scalar(@listed) . " accounts, newest first, no duplicates\n";
 
 # 10. Rate limited (2/s): six calls back to back all succeed because 429s are retried after Retry-After.
-my $limited_signup = ok_call(sub { Plinth->new(base_url => $limited_url)->signup({}) });
+my $limited_signup = ok_call(sub { Plinth->sign_up($limited_url) });
 my $limited = Plinth->new(api_key => $limited_signup->api_key->key, base_url => $limited_url);
 my $retries = 0;
 for my $i (1 .. 6) {
@@ -144,29 +144,29 @@ print "ok 11 through the rewriting proxy: unknown field, status dormant, error c
 # 12. A webhook delivery to the test's receiver verifies with the endpoint's secret, and fails with one byte of the
 # body changed or with another secret.
 my $receiver_url = env('PLINTH_RECEIVER_URL');
-my $endpoint = ok_call(sub { $plinth->raw(POST => '/v1/webhook_endpoints', { url => "$receiver_url/hook", enabled_events => ['*'] }) });
-my $secret = $endpoint->{secret} // '';
-check($secret =~ /^whsec_/, "secret $secret");
-my $event = ok_call(sub { $plinth->raw(POST => "/v1/webhook_endpoints/$endpoint->{id}/test") });
-check($event->{type} eq 'webhook_endpoint.test', "type $event->{type}");
+my $endpoint = ok_call(sub { $plinth->webhook_endpoints->create({ url => "$receiver_url/hook", enabled_events => ['*'] }) });
+my $secret = $endpoint->secret;
+check(!ref $secret && $secret =~ /^whsec_/, "secret $secret");
+my $event = ok_call(sub { $plinth->webhook_endpoints->test($endpoint->id) });
+check($event->type eq 'webhook_endpoint.test', 'type ' . $event->type);
 require LWP::UserAgent;
 require Time::HiRes;
 my $receiver = LWP::UserAgent->new(timeout => 5);
 my $delivery;
 my $deadline = Time::HiRes::time() + 10;
 while (!$delivery && Time::HiRes::time() < $deadline) {
-    my $answer = $receiver->get("$receiver_url/deliveries?event=$event->{id}");
+    my $answer = $receiver->get("$receiver_url/deliveries?event=" . $event->id);
     check($answer->is_success, 'receiver: ' . $answer->status_line);
     my $found = JSON::decode_json($answer->decoded_content);
     if (@$found) { $delivery = $found->[0] } else { Time::HiRes::sleep(0.1) }
 }
-check($delivery, "no delivery of $event->{id} within 10 s");
+check($delivery, 'no delivery of ' . $event->id . ' within 10 s');
 my $headers = $delivery->{headers};
 my $body = Encode::encode_utf8($delivery->{body});
 my $verified = eval { Plinth::Webhook->verify($secret, $headers, $body) } or fail("verify: $@");
-check($verified->id eq $event->{id} && $verified->type eq 'webhook_endpoint.test', 'verified ' . $verified->id . ' ' . $verified->type);
+check($verified->id eq $event->id && $verified->type eq 'webhook_endpoint.test', 'verified ' . $verified->id . ' ' . $verified->type);
 my $changed = $body;
-my $i = index($body, $event->{id}) + 4;    # a character of the id
+my $i = index($body, $event->id) + 4;    # a character of the id
 substr($changed, $i, 1) = substr($body, $i, 1) eq '0' ? '1' : '0';
 my $other = 'whsec_' . MIME::Base64::encode_base64("\x07" x 32, '');
 for my $wrong ([$secret, $changed], [$other, $body]) {
@@ -176,5 +176,76 @@ for my $wrong ([$secret, $changed], [$other, $body]) {
     check($e->reason eq 'signature_mismatch', 'reason ' . $e->reason);
 }
 print "ok 12 a webhook delivery verifies with its secret, not with a changed body or another secret\n";
+
+sub ids { join ' ', map { $_->id } @_ }
+
+# 13. Freeze the second account: listed as frozen, a transfer to it refused; unfreeze it.
+my $frozen = ok_call(sub { $plinth->accounts->freeze($second, { reason => 'compliance_review', note => 'conformance' }) });
+check($frozen->status eq 'frozen', 'status ' . $frozen->status);
+check($frozen->status_details && $frozen->status_details->reason eq 'compliance_review', 'status_details reason');
+my $listed_frozen = ids(ok_call(sub { [ $plinth->accounts->list(status => 'frozen')->all ] })->@*);
+check($listed_frozen eq $second, "frozen accounts: $listed_frozen");
+my $refused = expect_error(409, 'account_frozen', sub { $plinth->transfers->create({ from_account_id => $first, to_account_id => $second, amount => 1, currency => 'USD' }) });
+check(($refused->param // '') eq 'to_account_id', 'param ' . ($refused->param // 'undef'));
+my $thawed = ok_call(sub { $plinth->accounts->unfreeze($second) });
+check($thawed->status eq 'active' && !defined $thawed->status_details, 'unfrozen ' . $thawed->status);
+print "ok 13 freeze: listed as frozen, a transfer to it 409 account_frozen (param to_account_id); unfreeze\n";
+
+# 14. A sandbox withdrawal: the debit transaction.
+my $debit = ok_call(sub { $plinth->sandbox->withdraw($first, { amount => 500 }) });
+check($debit->amount == -500 && $debit->balance_after == 7000, 'withdrawal amount ' . $debit->amount . ' balance_after ' . $debit->balance_after);
+print "ok 14 withdrawal (sandbox): -500, balance_after 7000\n";
+
+# 15. The second account's transfers: the one of step 4b.
+my $listed_transfers = ids(ok_call(sub { [ $plinth->transfers->list(account_id => $second)->all ] })->@*);
+check($listed_transfers eq $transfer->id, "transfers of the second account: $listed_transfers");
+check(ok_call(sub { $plinth->transfers->retrieve($transfer->id) })->amount == 2500, 'retrieved transfer');
+print "ok 15 transfers listed by account: exactly the one of step 4b; retrieved\n";
+
+# 16. Close a third account: a deposit to it is refused.
+my $third = ok_call(sub { $plinth->accounts->create({ type => 'business', country => 'US' }) });
+my $closed = ok_call(sub { $plinth->accounts->close($third->id, { reason => 'customer_request' }) });
+check($closed->status eq 'closed' && defined $closed->closed_at, 'closed ' . $closed->status);
+expect_error(409, 'account_closed', sub { $plinth->sandbox->deposit($third->id, { amount => 100 }) });
+print "ok 16 close: closed_at set, a deposit to it 409 account_closed\n";
+
+# 17. Events of one type across pages of two, newest first.
+my @events = ok_call(sub { [ $plinth->events->list(type => 'fintech.account.created', limit => 2)->all ] })->@*;
+check(@events >= 3, scalar(@events) . ' events');
+check(!grep({ $_->type ne 'fintech.account.created' } @events), 'an event of another type');
+check(!grep({ $events[ $_ - 1 ]->sequence <= $events[$_]->sequence } 1 .. $#events), 'sequences not strictly decreasing');
+my $one = ok_call(sub { $plinth->events->retrieve($events[0]->id) });
+check($one->id eq $events[0]->id && $one->sequence == $events[0]->sequence, 'retrieved event ' . $one->id);
+print 'ok 17 events listed by type with limit=2: ' . scalar(@events) . " events, sequences decreasing; retrieved\n";
+
+# 18. The endpoint of step 12: update, its deliveries and the event's, retry, rotate, list, delete.
+my $updated = ok_call(sub { $plinth->webhook_endpoints->update($endpoint->id, { description => 'updated' }) });
+check(($updated->description // '') eq 'updated', 'description ' . ($updated->description // 'undef'));
+my $test_delivery;
+$deadline = Time::HiRes::time() + 10;    # the receiver answered; the server records it
+while (1) {
+    ($test_delivery) = grep { $_->event_id eq $event->id } ok_call(sub { [ $plinth->webhook_endpoints->list_deliveries($endpoint->id)->all ] })->@*;
+    last if ($test_delivery && $test_delivery->status eq 'succeeded') || Time::HiRes::time() > $deadline;
+    Time::HiRes::sleep(0.1);
+}
+check($test_delivery && $test_delivery->status eq 'succeeded', 'endpoint delivery ' . ($test_delivery ? $test_delivery->status : 'missing'));
+my $by_event = ids(ok_call(sub { [ $plinth->events->list_deliveries($event->id)->all ] })->@*);
+check(" $by_event " =~ / \Q@{[ $test_delivery->id ]}\E /, "event deliveries: $by_event");
+check(ok_call(sub { $plinth->webhook_deliveries->retry($test_delivery->id) })->id eq $test_delivery->id, 'retried delivery');
+my $rotated = ok_call(sub { $plinth->webhook_endpoints->rotate_secret($endpoint->id) })->secret;
+check(!ref $rotated && $rotated =~ /^whsec_/ && $rotated ne $secret, 'rotated secret');
+check(ids(ok_call(sub { [ $plinth->webhook_endpoints->list->all ] })->@*) =~ /\Q@{[ $endpoint->id ]}\E/, 'endpoint not listed');
+check(ok_call(sub { $plinth->webhook_endpoints->delete($endpoint->id) })->deleted, 'not deleted');
+expect_error(404, 'resource_not_found', sub { $plinth->webhook_endpoints->retrieve($endpoint->id) });
+print "ok 18 webhook endpoint: updated, delivery succeeded and listed twice, retried, secret rotated, listed, deleted\n";
+
+# 19. API keys: create one with a name, list, retrieve, revoke.
+my $new_key = ok_call(sub { $plinth->api_keys->create({ name => 'conformance' }) });
+check(!ref $new_key->key && $new_key->key =~ /^sk_test_/, 'new key');
+check(($new_key->name // '') eq 'conformance', 'name ' . ($new_key->name // 'undef'));
+check(ids(ok_call(sub { [ $plinth->api_keys->list->all ] })->@*) =~ /\Q@{[ $new_key->id ]}\E/, 'key not listed');
+check(ok_call(sub { $plinth->api_keys->retrieve($new_key->id) })->id eq $new_key->id, 'retrieved key');
+check(defined ok_call(sub { $plinth->api_keys->revoke($new_key->id) })->revoked_at, 'revoked_at not set');
+print "ok 19 api keys: created (a string sk_test_ key, named), listed, retrieved, revoked\n";
 
 print "perl: every step passed\n";

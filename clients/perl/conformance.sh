@@ -22,6 +22,7 @@ fi
 perl -Ilib -Igenerated/lib -Mwarnings=FATAL,all -e 'for (@ARGV) { s{^(?:generated/)?lib/}{}; require $_ }' \
   $(find lib generated/lib -name '*.pm' | sort)
 echo "loaded every module with perl $(perl -e 'print $^V')"
-# The retry rules a live server cannot be made to show on demand (503, 409 in progress, refused connections).
+# methods.json (t/methods.t), and the retry rules a live server cannot be made to show on demand (503, 409 in
+# progress, refused connections), secrets and their replay, bodies (t/retries.t).
 prove t/
 exec perl conformance.pl

@@ -9,6 +9,7 @@ use lib "$FindBin::Bin/../lib";
 use IO::Socket::INET;
 use Time::HiRes qw(time);
 use Test::More;
+use JSON ();
 use Plinth;
 
 my $ACCOUNT = '{"id":"acct_1","object":"fintech.account","type":"business","country":"US","status":"active",'
@@ -34,6 +35,7 @@ sub serve {
     my $server = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0, Listen => 5, ReuseAddr => 1) or die $!;
     pipe(my $read, my $write) or die $!;
     my $pid = fork // die $!;
+    push our @servers, $pid if $pid;
     if (!$pid) {
         close $read;
         $write->autoflush(1);
@@ -129,5 +131,44 @@ sub client { Plinth->new(api_key => 'sk_test_x', base_url => shift, min_backoff 
     unlike($keys->()->[0], qr/Content-Type/, '... and sends no Content-Type for its empty body');
     kill 'TERM', $pid;
 }
+
+{
+    my $new_key = sub { '{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…AAAA","name":"ci","livemode":false,'
+          . '"created_at":"2026-11-22T10:00Z","revoked_at":null,"last_used_at":null,"key":' . $_[0] . '}' };
+    my $endpoint = sub { '{"id":"we_1","object":"webhook_endpoint","url":"https://h.example/x","enabled_events":["*"],'
+          . '"description":null,"status":"enabled","disabled_reason":null,"livemode":false,"created_at":"2026-11-22T10:00Z","secret":' . $_[0] . '}' };
+    my $replayed = sub { ok_response($_[0]) =~ s/\r\n\r\n/\r\nIdempotent-Replayed: true\r\n\r\n/r };
+    my ($url, $keys, $pid) = serve(ok_response($new_key->('"sk_test_AAAA"')), $replayed->($new_key->('null')),
+        ok_response($endpoint->('"whsec_AAAA"')), $replayed->($endpoint->('null')));
+    my $plinth = client($url);
+    my $first = $plinth->api_keys->create({ name => 'ci' }, idempotency_key => 'k');
+    is($first->key, 'sk_test_AAAA', 'a new key is a string');
+    ok(!$first->replayed && $first->name eq 'ci' && $first->isa('Plinth::Generated::Object::NewApiKey'), '... on the generated object');
+    my $again = $plinth->api_keys->create({ name => 'ci' }, idempotency_key => 'k');
+    ok($again->replayed && $again->id eq 'key_1', 'a replay says it is one');
+    ok(!eval { $again->key; 1 }, '... and its key dies');
+    my $e = Plinth::SecretUnavailable->caught;
+    ok($e && $e->field eq 'key' && "$e" =~ /idempotent replay/, '... with a Plinth::SecretUnavailable');
+    is(JSON->new->canonical->convert_blessed->encode($again), JSON->new->canonical->convert_blessed->encode($first) =~ s/,?"key":"sk_test_AAAA"//r, '... yet it still serialises, without the key');
+    my $created = $plinth->webhook_endpoints->create({ url => 'https://h.example/x', enabled_events => ['*'] });
+    is($created->secret, 'whsec_AAAA', "a new endpoint's secret is a string");
+    my $rotated = $plinth->webhook_endpoints->rotate_secret('we_1');
+    ok($rotated->replayed && !eval { $rotated->secret; 1 } && Plinth::SecretUnavailable->caught, "a replayed rotation's secret dies");
+    kill 'TERM', $pid;
+}
+
+{
+    my $plinth = client('http://127.0.0.1:9');
+    ok(!eval { $plinth->accounts->create({ type => 'business', country => 'US', colour => 'red' }); 1 }, 'an unknown field dies');
+    like($@, qr/unknown field\(s\) colour for CreateAccountRequest/, '... before anything is sent, naming it');
+    my $text = "Caf\x{e9} \x{2014} ok";    # characters, one wider than a byte
+    my $body = $plinth->transfers->_body('CreateTransferRequest', { amount => '25', description => $text, currency => 'USD' })->to_hash;
+    is(JSON->new->canonical->encode($body), qq({"amount":25,"currency":"USD","description":"Caf\xc3\xa9 \xe2\x80\x94 ok"}),
+        'a body goes out as UTF-8 bytes, amounts as numbers');
+    $body = $plinth->webhook_endpoints->_body('UpdateWebhookEndpointRequest', { description => undef })->to_hash;
+    ok(exists $body->{description} && !defined $body->{description}, 'a field given as undef is sent as null');
+}
+
+END { kill 'TERM', our @servers }    # a test that dies must not leave its scripted servers behind
 
 done_testing;

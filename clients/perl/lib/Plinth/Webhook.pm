@@ -14,8 +14,7 @@ use Digest::SHA qw(hmac_sha256);
 use Encode ();
 use JSON ();
 use MIME::Base64 qw(decode_base64 encode_base64);
-use Plinth::Generated::Object::Event;
-use Plinth::Generated::Object::EventData;
+use Plinth::EventDecoder;
 
 our $DEFAULT_TOLERANCE = 300;
 
@@ -49,21 +48,7 @@ sub verify {
     _fail('signature_mismatch', 'no webhook-signature matches the body') unless $matched;
     my $data = eval { JSON::decode_json($body) };
     _fail('body_invalid', "the signed body is not an event: $@") unless ref $data eq 'HASH';
-    return _event($data);
-}
-
-# The generated decoder cannot take a free-form object (data.object: it looks for a model class named "object")
-# nor a JSON null object (request), so those are set after it has decoded the rest.
-sub _event {
-    my ($data) = @_;
-    my %rest = %$data;
-    my $payload = delete $rest{data};
-    my @nulls = grep { !defined $rest{$_} } keys %rest;
-    delete @rest{@nulls};
-    my $event = Plinth::Generated::Object::Event->new->from_hash(\%rest);
-    $event->{$_} = undef for @nulls;
-    $event->{data} = Plinth::Generated::Object::EventData->new(object => ref $payload eq 'HASH' ? $payload->{object} : undef);
-    return $event;
+    return Plinth::EventDecoder::event($data);
 }
 
 # Compares in time that depends only on the lengths.

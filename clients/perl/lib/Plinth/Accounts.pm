@@ -1,0 +1,57 @@
+package Plinth::Accounts;
+
+# Fintech accounts: create, list, retrieve and the lifecycle (freeze, unfreeze, close).
+
+use strict;
+use warnings;
+use parent 'Plinth::Resource';
+
+sub api_class { 'Plinth::Generated::FintechAccountsApi' }
+
+# create({ type => 'business', country => 'US', kyb => { ein => ..., legal_name => ... } }, idempotency_key => $k)
+sub create {
+    my ($self, $params, %opts) = @_;
+    my %fields = %$params;
+    $fields{kyb} = $self->_body('CreateAccountRequestKyb', $fields{kyb})->to_hash if ref $fields{kyb} eq 'HASH';
+    my $body = $self->_body('CreateAccountRequest', \%fields);
+    return $self->_call(\%opts, sub { $self->{api}->create_account(create_account_request => $body) });
+}
+
+sub retrieve {
+    my ($self, $id) = @_;
+    return $self->_call({}, sub { $self->{api}->retrieve_account(id => $id) });
+}
+
+# One page: list_page(status => 'frozen', limit => 10, starting_after => 'acct_…') → an AccountList.
+sub list_page {
+    my ($self, %params) = @_;
+    return $self->_call({}, sub { $self->{api}->list_accounts(%params) });
+}
+
+# Every account, newest first: list(status => 'frozen', limit => 100), a Plinth::ListIterator.
+sub list {
+    my ($self, %params) = @_;
+    return $self->_iterate(sub { $self->list_page(%{ $_[0] }) }, %params);
+}
+
+# freeze($id, { reason => 'compliance_review', note => '…' }): no money moves in or out until it is unfrozen.
+sub freeze {
+    my ($self, $id, $params, %opts) = @_;
+    my $body = $self->_body('FreezeAccountRequest', $params);
+    return $self->_call(\%opts, sub { $self->{api}->freeze_account(id => $id, freeze_account_request => $body) });
+}
+
+sub unfreeze {
+    my ($self, $id, %opts) = @_;
+    return $self->_call(\%opts, sub { $self->{api}->unfreeze_account(id => $id) });
+}
+
+# close($id) or close($id, { reason => 'customer_request', note => '…' }): final.
+sub close {
+    my ($self, $id, @rest) = @_;
+    my ($params, %opts) = $self->_body_and_opts(@rest);
+    my $body = $self->_body('CloseAccountRequest', $params);
+    return $self->_call(\%opts, sub { $self->{api}->close_account(id => $id, close_account_request => $body) });
+}
+
+1;
