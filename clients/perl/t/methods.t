@@ -55,8 +55,13 @@ for my $reader (@resources) {
     }
 }
 
-my $spec = slurp("$FindBin::Bin/../../openapi.sdk.json");
-my %known = map { $_->{operationId} => 1 } grep { ref eq 'HASH' && $_->{operationId} } map { values %$_ } values %{ $spec->{paths} };
-is_deeply([ grep { !$known{$_} } sort keys %$manifest ], [], 'every operationId in methods.json is in the SDK view');
+# The SDK view is beside the client in the repository, not in the distribution.
+SKIP: {
+    my $path = "$FindBin::Bin/../../openapi.sdk.json";
+    skip 'no clients/openapi.sdk.json here (an installed distribution)', 1 unless -f $path;
+    my $spec = slurp($path);
+    my %known = map { $_->{operationId} => 1 } grep { ref eq 'HASH' && $_->{operationId} } map { values %$_ } values %{ $spec->{paths} };
+    is_deeply([ grep { !$known{$_} } sort keys %$manifest ], [], 'every operationId in methods.json is in the SDK view');
+}
 
 done_testing;
