@@ -18,6 +18,10 @@ sub event {
     my $payload = delete $rest{data};
     my @nulls = grep { !defined $rest{$_} } keys %rest;
     delete @rest{@nulls};
+    # from_hash walks the class's openapi_types with each(); when the generated decoder died halfway through that
+    # walk (as it does on an event answer), the hash's iterator was left mid-way and the next walk would skip the
+    # fields before it. keys() resets it.
+    keys %{ Plinth::Generated::Object::Event->openapi_types };
     my $event = Plinth::Generated::Object::Event->new->from_hash(\%rest);
     $event->{$_} = undef for @nulls;
     $event->{data} = Plinth::Generated::Object::EventData->new(object => ref $payload eq 'HASH' ? $payload->{object} : undef);
