@@ -21,7 +21,7 @@ unlisted="$(perl -MExtUtils::Manifest=filecheck -e '$ExtUtils::Manifest::Quiet =
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/plinth-perl-package.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-perl -MExtUtils::Manifest=manicopy,maniread -e '$ExtUtils::Manifest::Verbose = 0; manicopy(maniread(), $ARGV[0])' "$work/src"
+perl -MExtUtils::Manifest=manicopy,maniread -e 'manicopy(maniread(), $ARGV[0])' "$work/src" >/dev/null  # it lists each mkdir
 (cd "$work/src" && perl Makefile.PL >/dev/null && make dist >/dev/null)
 tarball="$(cd "$work/src" && ls Plinth-*.tar.gz)"
 echo "built $tarball ($(tar -tzf "$work/src/$tarball" | wc -l) files)"
