@@ -18,6 +18,8 @@ done
 unlisted="$(perl -MExtUtils::Manifest=filecheck -e '$ExtUtils::Manifest::Quiet = 1; print "$_\n" for filecheck()' \
   | grep -E '^(lib|generated/lib|t)/' || true)"
 [[ -z "$unlisted" ]] || { echo "not in MANIFEST (run: perl Makefile.PL && make manifest && make distclean):"; echo "$unlisted"; exit 1; }
+absent="$(perl -MExtUtils::Manifest=manicheck -e '$ExtUtils::Manifest::Quiet = 1; print "$_\n" for manicheck()')"
+[[ -z "$absent" ]] || { echo "in MANIFEST but missing:"; echo "$absent"; exit 1; }
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/plinth-perl-package.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
