@@ -27,7 +27,6 @@ use JSON ();
 use Plinth::Generated::ApiClient;
 use Plinth::Generated::Configuration;
 use Plinth::Generated::APIKeysApi;
-use Plinth::Generated::OperationsApi;
 use Plinth::Generated::Object::SandboxSignupRequest;
 use Plinth::Error;
 use Plinth::UserAgent;
@@ -106,21 +105,6 @@ sub sign_up {
     my $signup = $anonymous->_call({ no_idempotency_key => 1 }, sub { $api->sandbox_signup(sandbox_signup_request => $body) });
     return Plinth::SandboxSignup->adopt($signup, $anonymous->last_response->replayed);
 }
-
-# GET /healthz and GET /readyz (no key needed); GET /v1/openapi.json, the server's OpenAPI document as a hashref.
-sub health {
-    my ($self) = @_;
-    my $api = Plinth::Generated::OperationsApi->new($self->{api_client});
-    return $self->_call({}, sub { $api->get_health });
-}
-
-sub readiness {
-    my ($self) = @_;
-    my $api = Plinth::Generated::OperationsApi->new($self->{api_client});
-    return $self->_call({}, sub { $api->get_readiness });
-}
-
-sub openapi_document { $_[0]->raw(GET => '/v1/openapi.json') }
 
 # Runs one generated operation; turns a problem answer into a Plinth::Error. With $opts->{decode}, the answer is
 # that function of the decoded JSON body instead of what the generated code made of it (which may die trying: see

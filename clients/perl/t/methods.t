@@ -19,7 +19,7 @@ my $plinth = Plinth->new(api_key => 'sk_test_manifest', base_url => 'http://127.
 # The package a code reference was compiled in.
 sub home { B::svref_2object($_[0])->GV->STASH->NAME }
 
-# "accounts.list" → $plinth->accounts's list; "health" → $plinth's; "Plinth->sign_up" → a class method.
+# "accounts.list" → $plinth->accounts's list; "Plinth->sign_up" → a class method.
 sub resolve {
     my ($name) = @_;
     return Plinth->can($1) if $name =~ /^Plinth->(\w+)$/;

@@ -83,27 +83,6 @@ final class Client
         return Model\SandboxSignup::of($signup, self::replayed($headers));
     }
 
-    /**
-     * GET /healthz: the process is running (no key needed). Through request(), not the generated OperationsApi,
-     * whose 200 answer names its model class without namespace separators (a generator slip) and cannot decode it.
-     */
-    public function health(): Generated\Model\GetHealthResponse
-    {
-        return $this->request('GET', '/healthz', type: Generated\Model\GetHealthResponse::class);
-    }
-
-    /** GET /readyz: the database answers (no key needed); a 503 throws. Through request(), as health(). */
-    public function readiness(): Generated\Model\GetReadinessResponse
-    {
-        return $this->request('GET', '/readyz', type: Generated\Model\GetReadinessResponse::class);
-    }
-
-    /** GET /v1/openapi.json: the server's OpenAPI 3.1 document, decoded into arrays. */
-    public function openapiDocument(): array
-    {
-        return $this->request('GET', '/v1/openapi.json');
-    }
-
     /** The Request-Id of the last response (success or error). */
     public function lastRequestId(): ?string
     {

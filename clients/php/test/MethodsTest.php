@@ -13,7 +13,7 @@ $manifest = json_decode((string) file_get_contents(__DIR__ . '/../methods.json')
 $client = new Client('sk_test_manifest', 'http://127.0.0.1:9');
 $problems = [];
 
-// "accounts.listPage" → $client->accounts's listPage; "health" → $client's; "Plinth\Client::signUp" → a static method.
+// "accounts.listPage" → $client->accounts's listPage; "Plinth\Client::signUp" → a static method.
 $resolve = static function (string $name) use ($client): ReflectionMethod {
     if (str_contains($name, '::')) {
         [$class, $method] = explode('::', $name, 2);

@@ -197,16 +197,6 @@ test('a new secret is a string; a replay says it has none', [
     }
 });
 
-test('health, readiness and the OpenAPI document decode', [
-    ['status' => 200, 'body' => '{"status":"ok"}'],
-    ['status' => 200, 'body' => '{"status":"ok","database":"ok"}'],
-    ['status' => 200, 'body' => '{"openapi":"3.1.0","paths":{}}'],
-], function (Scripted $s, Client $p) {
-    check($p->health()->getStatus() === 'ok', 'health');
-    check($p->readiness()->getStatus() === 'ok', 'readiness');
-    check($p->openapiDocument()['openapi'] === '3.1.0', 'openapi document');
-});
-
 test('an unknown field is refused before sending', [], function (Scripted $s, Client $p) use ($business) {
     try {
         $p->accounts->create($business + ['colour' => 'red']);

@@ -17,7 +17,7 @@ class MethodsTest < Minitest::Test
     @client ||= Plinth::Client.new(api_key: "sk_test_manifest", base_url: "http://127.0.0.1:9")
   end
 
-  # "accounts.list" → plinth.accounts's #list; "health" → plinth's #health; "Plinth::Client.sign_up" → a class method.
+  # "accounts.list" → plinth.accounts's #list; "Plinth::Client.sign_up" → a class method.
   def resolve(name)
     if name.include?("::")
       const, method = name.split(".", 2)

@@ -172,15 +172,6 @@ class ScriptedTest < Minitest::Test
     end
   end
 
-  def test_health_readiness_and_the_openapi_document_decode
-    scripted(answer('{"status":"ok"}'), answer('{"status":"ok","database":"ok"}'),
-             answer('{"openapi":"3.1.0","paths":{}}')) do |_server, plinth|
-      assert_equal "ok", plinth.health.status
-      assert_equal "ok", plinth.readiness.status
-      assert_equal "3.1.0", plinth.openapi_document[:openapi]
-    end
-  end
-
   def test_the_timeout_applies
     slow = ScriptedServer.ok.tap { |r| r.delay = 1.5 }
     server = ScriptedServer.new(slow)

@@ -49,21 +49,6 @@ module Plinth
       SandboxSignup.new(data, replayed: Client.replayed?(headers))
     end
 
-    # GET /healthz: the process is running (no key needed).
-    def health
-      call { PlinthGenerated::OperationsApi.new(@api_client).get_health_with_http_info }
-    end
-
-    # GET /readyz: the database answers (no key needed); 503 raises a Plinth::Error.
-    def readiness
-      call { PlinthGenerated::OperationsApi.new(@api_client).get_readiness_with_http_info }
-    end
-
-    # GET /v1/openapi.json: the server's OpenAPI 3.1 document, a Hash.
-    def openapi_document
-      call { PlinthGenerated::DocumentationApi.new(@api_client).get_open_api_document_with_http_info }
-    end
-
     # The Request-Id of the last response this thread received (success or error).
     def last_request_id
       Thread.current[@request_id_key]
