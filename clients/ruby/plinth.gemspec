@@ -4,7 +4,7 @@ require_relative "lib/plinth/version"
 
 # The Plinth Ruby client: the hand-written layer (lib/) and the generated bindings (generated/lib/) in one gem.
 #   gem build plinth.gemspec && gem install --local plinth-0.1.0.gem      (package.sh does this, then runs it)
-# Its dependencies are the ones Debian ships (apt-get install ruby-faraday ruby-marcel): Faraday 1.x (2.x works too)
+# Its dependencies are the ones Debian ships (apt-get install ruby-faraday ruby-marcel): Faraday (tested with 1.1)
 # and Marcel, which the generated code requires.
 Gem::Specification.new do |s|
   s.name = "plinth"
