@@ -16,6 +16,10 @@
  *
  * conformance.sh exits 0 (pass), 77 (toolchain missing: SKIP, shown but not failed) or anything else (fail), within
  * CLIENTS_TIMEOUT_SECONDS (default 600: a cold Rust or Kotlin build on two busy cores). Its output goes to .tmp/clients-logs/<lang>.log; a failure prints its tail.
+ * When it passes and the language has a package.sh, that runs next with the same environment and timeout (output in
+ * .tmp/clients-logs/<lang>.package.log): it builds the language's package artefact, installs it into a fresh
+ * project outside the repository and runs the README's quickstart there against PLINTH_URL. The language passes
+ * only if both exit 0; its PASS line shows both times.
  * The last line is `clients: N passed, M failed`; the exit code is 1 when any failed. With CLIENTS_REQUIRE_ALL=1
  * (for CI, where install-toolchains.sh has run) a skipped language counts as failed.
  *
@@ -148,28 +152,40 @@ interface Outcome {
   lang: string;
   result: 'pass' | 'fail' | 'skip';
   seconds: number;
+  /** How long package.sh took, when it ran. */
+  packageSeconds?: number;
   detail: string;
 }
 
-async function runLanguage(
+interface ScriptRun {
+  code: number | null;
+  seconds: number;
+  timedOut: boolean;
+  logPath: string;
+}
+
+/** Runs clients/<lang>/<script> with bash, its output into .tmp/clients-logs/<log>, killed after the timeout. */
+async function runScript(
   lang: string,
+  script: string,
+  log: string,
   env: Record<string, string>,
   timeoutSeconds: number,
   verbose: boolean,
-): Promise<Outcome> {
+): Promise<ScriptRun> {
   const started = Date.now();
-  const logPath = join(LOGS, `${lang}.log`);
-  const log = createWriteStream(logPath);
-  // detached: conformance.sh gets its own process group, so a timeout can end the build tools it started too.
-  const child = spawn('bash', ['conformance.sh'], {
+  const logPath = join(LOGS, log);
+  const stream = createWriteStream(logPath);
+  // detached: the script gets its own process group, so a timeout can end the build tools it started too.
+  const child = spawn('bash', [script], {
     cwd: join(CLIENTS, lang),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  for (const stream of [child.stdout, child.stderr]) {
-    stream.on('data', (chunk: Buffer) => {
-      log.write(chunk);
+  for (const output of [child.stdout, child.stderr]) {
+    output.on('data', (chunk: Buffer) => {
+      stream.write(chunk);
       if (verbose) process.stdout.write(chunk.toString('utf8').replace(/^(?=.)/gm, `  ${lang} | `));
     });
   }
@@ -184,22 +200,48 @@ async function runLanguage(
   }, timeoutSeconds * 1000);
   const code = await new Promise<number | null>((done) => child.on('close', (exitCode) => done(exitCode)));
   clearTimeout(timer);
-  await new Promise((done) => log.end(done));
-  const seconds = (Date.now() - started) / 1000;
-  if (code === 0) return { lang, result: 'pass', seconds, detail: '' };
-  const tail = readFileSync(logPath, 'utf8')
+  await new Promise((done) => stream.end(done));
+  return { code, seconds: (Date.now() - started) / 1000, timedOut, logPath };
+}
+
+function tail(logPath: string): string {
+  return readFileSync(logPath, 'utf8')
     .trimEnd()
     .split('\n')
     .slice(-25)
     .map((line) => `    ${line}`)
     .join('\n');
-  if (code === SKIP_EXIT) return { lang, result: 'skip', seconds, detail: tail.split('\n').at(-1)!.trim() };
-  return {
-    lang,
-    result: 'fail',
-    seconds,
-    detail: `${timedOut ? `timed out after ${timeoutSeconds} s` : `exit ${code}`}; log ${logPath}:\n${tail}`,
-  };
+}
+
+function failure(script: string, run: ScriptRun, timeoutSeconds: number): string {
+  const why = run.timedOut ? `timed out after ${timeoutSeconds} s` : `exit ${run.code}`;
+  return `${script} ${why}; log ${run.logPath}:\n${tail(run.logPath)}`;
+}
+
+/**
+ * conformance.sh, then (when it passed and the language has one) package.sh with the same environment: the
+ * artefact built, installed outside the repository and run. The language passes only if both do.
+ */
+async function runLanguage(
+  lang: string,
+  env: Record<string, string>,
+  timeoutSeconds: number,
+  verbose: boolean,
+): Promise<Outcome> {
+  const conformance = await runScript(lang, 'conformance.sh', `${lang}.log`, env, timeoutSeconds, verbose);
+  const seconds = conformance.seconds;
+  if (conformance.code === SKIP_EXIT) {
+    return { lang, result: 'skip', seconds, detail: tail(conformance.logPath).split('\n').at(-1)!.trim() };
+  }
+  if (conformance.code !== 0) {
+    return { lang, result: 'fail', seconds, detail: failure('conformance.sh', conformance, timeoutSeconds) };
+  }
+  if (!existsSync(join(CLIENTS, lang, 'package.sh'))) return { lang, result: 'pass', seconds, detail: '' };
+  const pack = await runScript(lang, 'package.sh', `${lang}.package.log`, env, timeoutSeconds, verbose);
+  const outcome = { lang, seconds, packageSeconds: pack.seconds };
+  // The toolchain was there for conformance.sh, so a package.sh that says it is missing is a failure.
+  if (pack.code !== 0) return { ...outcome, result: 'fail', detail: failure('package.sh', pack, timeoutSeconds) };
+  return { ...outcome, result: 'pass', detail: '' };
 }
 
 async function main(): Promise<number> {
@@ -233,7 +275,8 @@ async function main(): Promise<number> {
     for (const lang of langs) {
       const outcome = await runLanguage(lang, env, timeoutSeconds, values.verbose);
       outcomes.push(outcome);
-      const time = `${outcome.seconds.toFixed(1)} s`;
+      const packaged = outcome.packageSeconds === undefined ? '' : `; package ${outcome.packageSeconds.toFixed(1)} s`;
+      const time = `${outcome.seconds.toFixed(1)} s${packaged}`;
       if (outcome.result === 'pass') process.stdout.write(`PASS ${lang} (${time})\n`);
       else if (outcome.result === 'skip') process.stdout.write(`SKIP ${lang}: toolchain missing (${outcome.detail})\n`);
       else process.stdout.write(`FAIL ${lang} (${time}): ${outcome.detail}\n`);
