@@ -17,10 +17,8 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/plinth-ts-conformance.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false npm_config_loglevel=error
 
-# The package's own devDependency (TypeScript, pinned in its package-lock.json) builds it.
-[[ -x node_modules/.bin/tsc ]] || npm ci --silent
-npm pack --silent --pack-destination "$WORK" >/dev/null   # prepack: tsc → dist/
-TARBALL=$(ls "$WORK"/*.tgz)
+# The package's own devDependency (TypeScript, pinned in its package-lock.json) builds it (pack.sh: npm pack).
+TARBALL=$(./pack.sh)
 echo "built $(basename "$TARBALL") ($(tar -tzf "$TARBALL" | wc -l) files)"
 
 mkdir "$WORK/app"
@@ -28,7 +26,7 @@ cd "$WORK/app"
 echo '{"name": "plinth-conformance-app", "private": true, "type": "module"}' >package.json
 # No runtime dependencies, so this needs no registry.
 npm install --silent --prefer-offline "$TARBALL"
-cp "$HERE/conformance/scenario.ts" "$HERE/conformance/tsconfig.json" .
+cp "$HERE"/conformance/*.ts "$HERE/conformance/tsconfig.json" "$HERE/methods.json" .
 # Node's own types (for process.env and node:assert in the scenario) come from the repository's devDependencies.
 "$HERE/node_modules/.bin/tsc" -p tsconfig.json --typeRoots "$ROOT/node_modules/@types" --types node
 echo "the scenario compiles against the installed package's .d.ts"

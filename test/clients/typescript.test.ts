@@ -37,11 +37,13 @@ describe('the TypeScript client package', { skip: ONCE }, () => {
     assert.equal(build.status, 0, build.stdout + build.stderr);
   });
 
-  test('its package.json ships compiled JavaScript and .d.ts, not TypeScript sources', () => {
+  test('its package.json ships compiled JavaScript and .d.ts for import and require, not TypeScript sources', () => {
     const manifest = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8'));
-    assert.equal(manifest.exports['.'].default, './dist/src/index.js');
-    assert.equal(manifest.exports['.'].types, './dist/src/index.d.ts');
-    assert.deepEqual(manifest.files, ['dist']);
+    assert.deepEqual(manifest.exports['.'], {
+      import: { types: './dist/esm/src/index.d.ts', default: './dist/esm/src/index.js' },
+      require: { types: './dist/cjs/src/index.d.ts', default: './dist/cjs/src/index.js' },
+    });
+    assert.deepEqual(manifest.files, ['dist', 'README.md']);
     assert.deepEqual(manifest.dependencies ?? {}, {}, 'no runtime dependencies');
   });
 });
@@ -60,7 +62,7 @@ window.run = async () => {
   const b = await plinth.accounts.create({ type: 'business', country: 'GB' });
   const again = await plinth.accounts.retrieve(a.id);
   const ids = [];
-  for await (const account of plinth.accounts.listAll({ limit: 1 })) ids.push(account.id);
+  for await (const account of plinth.accounts.list({ limit: 1 })) ids.push(account.id);
   let error;
   try { await plinth.accounts.retrieve('acct_' + '0'.repeat(26)); } catch (e) { error = e; }
   return { a, b: b.id, again: again.id, ids, requestId: a.requestId, last: plinth.lastRequestId,
@@ -245,11 +247,59 @@ describe('the TypeScript client retries and times out as contract §13 says', ()
       ['mine'],
     );
     script = [problem(409, 'account_frozen')];
-    await assert.rejects(c.accounts.list(), (e: any) => e.code === 'account_frozen');
+    await assert.rejects(c.accounts.listPage(), (e: any) => e.code === 'account_frozen');
     assert.deepEqual(
       seen.map((s) => s.key),
       ['mine', undefined],
     );
+  });
+
+  test('a secret is a plain string; on an idempotent replay reading it throws ReplayedSecretError', async () => {
+    const apiKey = {
+      id: 'key_X',
+      object: 'api_key',
+      mode: 'sandbox',
+      hint: 'sk_test_…abcd',
+      name: 'ci',
+      livemode: false,
+      created_at: '2026-11-22T10:00Z',
+      revoked_at: null,
+      last_used_at: null,
+    };
+    const endpoint = {
+      id: 'we_X',
+      object: 'webhook_endpoint',
+      url: 'https://example.com/hook',
+      enabled_events: ['*'],
+      description: null,
+      status: 'enabled',
+      disabled_reason: null,
+      livemode: false,
+      created_at: '2026-11-22T10:00Z',
+    };
+    const replay = { 'idempotent-replayed': 'true' };
+    script = [
+      { status: 200, body: { ...apiKey, key: 'sk_test_secret' } },
+      { status: 200, body: { ...apiKey, key: null }, headers: replay },
+      { status: 200, body: { ...endpoint, secret: null }, headers: replay },
+    ];
+    const c = plinth();
+    const created = await c.apiKeys.create({ name: 'ci' }, { idempotencyKey: 'k' });
+    assert.deepEqual([created.key, created.replayed], ['sk_test_secret', false]);
+    const again = await c.apiKeys.create({ name: 'ci' }, { idempotencyKey: 'k' });
+    assert.equal(again.replayed, true);
+    assert.equal(again.id, 'key_X');
+    assert.throws(
+      () => again.key,
+      (e: any) => e instanceof client.ReplayedSecretError && e.field === 'key' && e.requestId === 'req_2',
+    );
+    assert.equal(JSON.stringify(again).includes('"key"'), false, 'a replay serialises without the missing secret');
+    const rotated = await c.webhookEndpoints.rotateSecret('we_X', {}, { idempotencyKey: 'r' });
+    assert.throws(
+      () => rotated.secret,
+      (e: any) => e instanceof client.ReplayedSecretError && e.field === 'secret',
+    );
+    assert.equal(rotated.url, 'https://example.com/hook');
   });
 
   test('retries are bounded: after maxRetries the last refusal is raised', async () => {
@@ -266,14 +316,14 @@ describe('the TypeScript client retries and times out as contract §13 says', ()
   test('a dead port and a silent server become the typed error, status 0', async () => {
     const dead = new client.PlinthClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test_x', maxRetries: 1 });
     await assert.rejects(
-      dead.accounts.list(),
+      dead.accounts.listPage(),
       (e: any) => e instanceof client.PlinthError && e.status === 0 && e.code === 'connection_failed',
     );
     assert.equal(dead.retries, 1);
     script = ['hang'];
     const started = Date.now();
     await assert.rejects(
-      plinth({ timeoutMs: 200, maxRetries: 0 }).accounts.list(),
+      plinth({ timeoutMs: 200, maxRetries: 0 }).accounts.listPage(),
       (e: any) => e.status === 0 && e.code === 'timeout',
     );
     assert.ok(Date.now() - started < 5000);

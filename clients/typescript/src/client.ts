@@ -1,33 +1,26 @@
 /**
  * PlinthClient: the generated API classes (../generated, OpenAPI Generator typescript-fetch) behind one object
- * per resource, with retries, idempotency keys and timeouts (transport.ts), list iteration (pagination.ts), one
- * typed error (errors.ts) and the `Request-Id` of every successful response.
+ * per resource (./resources), with retries, idempotency keys and timeouts (transport.ts), list iteration
+ * (pagination.ts), one typed error (errors.ts) and the `Request-Id` of every successful response (call.ts).
  */
 import {
-  type Account,
-  type AccountList,
   APIKeysApi,
-  type ApiKey,
-  type ApiKeyList,
   type ApiResponse,
   Configuration,
-  type CreateAccountRequest,
-  type CreateApiKeyRequest,
-  type CreateTransferRequest,
-  FetchError,
+  EventsApi,
   FintechAccountsApi,
   FintechTransactionsApi,
   FintechTransfersApi,
-  type NewApiKey,
+  type SandboxSignup as GeneratedSandboxSignup,
   ResponseError,
-  type SandboxSignup,
-  type SimulateDepositRequest,
-  type Transaction,
-  type TransactionList,
-  type Transfer,
+  WebhooksApi,
 } from '../generated/index.js';
-import { PlinthError } from './errors.js';
-import { autoPage } from './pagination.js';
+import { requireSecret, settle, type WithRequestId } from './call.js';
+import { AccountsResource } from './resources/accounts.js';
+import { ApiKeysResource, type NewApiKey } from './resources/api-keys.js';
+import { EventsResource } from './resources/events.js';
+import { SandboxResource, TransactionsResource, TransfersResource } from './resources/money.js';
+import { WebhookDeliveriesResource, WebhookEndpointsResource } from './resources/webhooks.js';
 import { type RetryInfo, resilientFetch, type TransportOptions } from './transport.js';
 
 export interface PlinthClientOptions {
@@ -43,23 +36,11 @@ export interface PlinthClientOptions {
   onRetry?: (retry: RetryInfo) => void;
 }
 
-/** What a call returns: the decoded object, plus the `Request-Id` of the response that carried it. */
-export type WithRequestId<T> = T & { readonly requestId: string };
-
-export interface CreateOptions {
-  /** Your own key (1–255 visible ASCII characters); by default each call gets a new UUID, reused by its retries. */
-  idempotencyKey?: string;
-}
-
-export interface ListParams {
-  /** Page size, 1–100. */
-  limit?: number;
-  starting_after?: string;
-  ending_before?: string;
-}
+/** A sign-up's answer: the organisation and its first key, whose `key` is a plain string (a sign-up never replays). */
+export type SandboxSignup = Omit<GeneratedSandboxSignup, 'api_key'> & { api_key: NewApiKey };
 
 export interface RawRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** e.g. `/v1/fintech/accounts`. */
   path: string;
   query?: Record<string, string | number>;
@@ -85,28 +66,6 @@ function transportOptions(
   };
 }
 
-/** Runs one generated call: refusals and transport failures become PlinthError; success keeps its Request-Id. */
-async function settle<T>(
-  call: () => Promise<ApiResponse<T>>,
-  seen: (requestId: string) => void,
-): Promise<WithRequestId<T>> {
-  let response: ApiResponse<T>;
-  try {
-    response = await call();
-  } catch (error) {
-    if (error instanceof ResponseError) throw await PlinthError.fromResponse(error.response);
-    if (error instanceof FetchError && error.cause instanceof PlinthError) throw error.cause;
-    if (error instanceof PlinthError) throw error;
-    throw new PlinthError({ status: 0, code: 'connection_failed', detail: String(error), cause: error });
-  }
-  const requestId = response.raw.headers.get('request-id') ?? '';
-  seen(requestId);
-  const value = await response.value();
-  // Not enumerable: the object still compares and serialises as exactly what the server sent.
-  Object.defineProperty(value, 'requestId', { value: requestId, enumerable: false });
-  return value as WithRequestId<T>;
-}
-
 export class PlinthClient {
   /** The `Request-Id` of the last successful response this client received. */
   lastRequestId: string | undefined;
@@ -115,29 +74,38 @@ export class PlinthClient {
 
   readonly accounts: AccountsResource;
   readonly apiKeys: ApiKeysResource;
+  readonly transactions: TransactionsResource;
   readonly transfers: TransfersResource;
   /** Simulations that only sandbox keys may run. */
   readonly sandbox: SandboxResource;
+  readonly events: EventsResource;
+  readonly webhookEndpoints: WebhookEndpointsResource;
+  readonly webhookDeliveries: WebhookDeliveriesResource;
 
-  private readonly baseUrl: string;
-  private readonly fetchWithRetries: typeof fetch;
-  private readonly apiKey: string;
+  readonly #baseUrl: string;
+  readonly #fetch: typeof fetch;
+  readonly #apiKey: string;
 
   constructor(options: PlinthClientOptions) {
-    this.apiKey = options.apiKey;
-    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-    this.fetchWithRetries = resilientFetch(transportOptions(options, () => this.retries++));
+    this.#apiKey = options.apiKey;
+    this.#baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.#fetch = resilientFetch(transportOptions(options, () => this.retries++));
     const configuration = new Configuration({
-      basePath: this.baseUrl,
+      basePath: this.#baseUrl,
       accessToken: options.apiKey,
-      fetchApi: this.fetchWithRetries,
+      fetchApi: this.#fetch,
     });
     const call = <T>(run: () => Promise<ApiResponse<T>>) => settle(run, (id) => (this.lastRequestId = id));
-    const transactions = new FintechTransactionsApi(configuration);
-    this.accounts = new AccountsResource(new FintechAccountsApi(configuration), transactions, call);
+    const money = new FintechTransactionsApi(configuration);
+    const webhooks = new WebhooksApi(configuration);
+    this.accounts = new AccountsResource(new FintechAccountsApi(configuration), call);
     this.apiKeys = new ApiKeysResource(new APIKeysApi(configuration), call);
+    this.transactions = new TransactionsResource(money, call);
     this.transfers = new TransfersResource(new FintechTransfersApi(configuration), call);
-    this.sandbox = new SandboxResource(transactions, call);
+    this.sandbox = new SandboxResource(money, call);
+    this.events = new EventsResource(new EventsApi(configuration), call);
+    this.webhookEndpoints = new WebhookEndpointsResource(webhooks, call);
+    this.webhookDeliveries = new WebhookDeliveriesResource(webhooks, call);
   }
 
   /**
@@ -153,10 +121,12 @@ export class PlinthClient {
       basePath: baseUrl.replace(/\/+$/, ''),
       fetchApi: resilientFetch(transportOptions(options, () => undefined)),
     });
-    return settle(
+    const signup = await settle(
       () => new APIKeysApi(configuration).sandboxSignupRaw({ sandboxSignupRequest: params }),
       () => undefined,
     );
+    requireSecret(signup.api_key, 'key', signup.requestId);
+    return signup as WithRequestId<SandboxSignup>;
   }
 
   /**
@@ -165,13 +135,13 @@ export class PlinthClient {
    */
   async request<T = unknown>(raw: RawRequest): Promise<WithRequestId<T>> {
     const query = new URLSearchParams(Object.entries(raw.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
-    const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}`, accept: 'application/json' };
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json' };
     if (raw.body !== undefined) headers['content-type'] = 'application/json';
     if (raw.idempotencyKey !== undefined) headers['idempotency-key'] = raw.idempotencyKey;
-    const url = `${this.baseUrl}${raw.path}${query ? `?${query}` : ''}`;
+    const url = `${this.#baseUrl}${raw.path}${query ? `?${query}` : ''}`;
     return settle(
       async () => {
-        const response = await this.fetchWithRetries(url, {
+        const response = await this.#fetch(url, {
           method: raw.method,
           headers,
           body: raw.body === undefined ? undefined : JSON.stringify(raw.body),
@@ -181,135 +151,5 @@ export class PlinthClient {
       },
       (id) => (this.lastRequestId = id),
     );
-  }
-}
-
-type Call = <T>(run: () => Promise<ApiResponse<T>>) => Promise<WithRequestId<T>>;
-
-export class AccountsResource {
-  constructor(
-    private readonly api: FintechAccountsApi,
-    private readonly transactionsApi: FintechTransactionsApi,
-    private readonly call: Call,
-  ) {}
-
-  create(params: CreateAccountRequest, options: CreateOptions = {}): Promise<WithRequestId<Account>> {
-    return this.call(() =>
-      this.api.createAccountRaw({ createAccountRequest: params, idempotencyKey: options.idempotencyKey }),
-    );
-  }
-
-  retrieve(id: string): Promise<WithRequestId<Account>> {
-    return this.call(() => this.api.retrieveAccountRaw({ id }));
-  }
-
-  /** One page, newest first. */
-  list(params: ListParams = {}): Promise<WithRequestId<AccountList>> {
-    return this.call(() =>
-      this.api.listAccountsRaw({
-        limit: params.limit,
-        startingAfter: params.starting_after,
-        endingBefore: params.ending_before,
-      }),
-    );
-  }
-
-  /** Every account, newest first, fetching pages of `limit` as the loop consumes them: `for await (const a of …)`. */
-  listAll(params: Omit<ListParams, 'ending_before'> = {}): AsyncGenerator<Account, void, undefined> {
-    return autoPage((cursor) => this.list({ limit: params.limit, starting_after: cursor }), params.starting_after);
-  }
-
-  /** One page of an account's transactions, newest first. */
-  listTransactions(id: string, params: ListParams = {}): Promise<WithRequestId<TransactionList>> {
-    return this.call(() =>
-      this.transactionsApi.listAccountTransactionsRaw({
-        id,
-        limit: params.limit,
-        startingAfter: params.starting_after,
-        endingBefore: params.ending_before,
-      }),
-    );
-  }
-
-  /** Every transaction of an account, newest first, page by page: `for await (const t of ….transactions(id))`. */
-  transactions(
-    id: string,
-    params: Omit<ListParams, 'ending_before'> = {},
-  ): AsyncGenerator<Transaction, void, undefined> {
-    return autoPage(
-      (cursor) => this.listTransactions(id, { limit: params.limit, starting_after: cursor }),
-      params.starting_after,
-    );
-  }
-}
-
-export class TransfersResource {
-  constructor(
-    private readonly api: FintechTransfersApi,
-    private readonly call: Call,
-  ) {}
-
-  /** Synchronous: the answer is the `posted` transfer. One Idempotency-Key, reused by retries, so money moves once. */
-  create(params: CreateTransferRequest, options: CreateOptions = {}): Promise<WithRequestId<Transfer>> {
-    return this.call(() =>
-      this.api.createTransferRaw({ createTransferRequest: params, idempotencyKey: options.idempotencyKey }),
-    );
-  }
-
-  retrieve(id: string): Promise<WithRequestId<Transfer>> {
-    return this.call(() => this.api.retrieveTransferRaw({ id }));
-  }
-}
-
-export class SandboxResource {
-  constructor(
-    private readonly api: FintechTransactionsApi,
-    private readonly call: Call,
-  ) {}
-
-  /** Money in from nowhere, for testing: the credit transaction. */
-  deposit(
-    accountId: string,
-    params: SimulateDepositRequest,
-    options: CreateOptions = {},
-  ): Promise<WithRequestId<Transaction>> {
-    return this.call(() =>
-      this.api.simulateDepositRaw({
-        id: accountId,
-        simulateDepositRequest: params,
-        idempotencyKey: options.idempotencyKey,
-      }),
-    );
-  }
-}
-
-export class ApiKeysResource {
-  constructor(
-    private readonly api: APIKeysApi,
-    private readonly call: Call,
-  ) {}
-
-  create(params: CreateApiKeyRequest = {}, options: CreateOptions = {}): Promise<WithRequestId<NewApiKey>> {
-    return this.call(() =>
-      this.api.createApiKeyRaw({ createApiKeyRequest: params, idempotencyKey: options.idempotencyKey }),
-    );
-  }
-
-  revoke(id: string, options: CreateOptions = {}): Promise<WithRequestId<ApiKey>> {
-    return this.call(() => this.api.revokeApiKeyRaw({ id, idempotencyKey: options.idempotencyKey }));
-  }
-
-  list(params: ListParams = {}): Promise<WithRequestId<ApiKeyList>> {
-    return this.call(() =>
-      this.api.listApiKeysRaw({
-        limit: params.limit,
-        startingAfter: params.starting_after,
-        endingBefore: params.ending_before,
-      }),
-    );
-  }
-
-  listAll(params: Omit<ListParams, 'ending_before'> = {}): AsyncGenerator<ApiKey, void, undefined> {
-    return autoPage((cursor) => this.list({ limit: params.limit, starting_after: cursor }), params.starting_after);
   }
 }

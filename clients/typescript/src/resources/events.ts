@@ -1,0 +1,52 @@
+/** `plinth.events`: /v1/events, what happened, newest first (contract §11). */
+import type {
+  Event,
+  EventList,
+  EventsApi,
+  ListEventsTypeEnum,
+  WebhookDelivery,
+  WebhookDeliveryList,
+} from '../../generated/index.js';
+import type { Call, WithRequestId } from '../call.js';
+import { autoPage, type ListParams, type PageParams, pageQuery } from '../pagination.js';
+
+export interface EventFilters {
+  /** Only events of this type, e.g. `fintech.account.created`. */
+  type?: ListEventsTypeEnum;
+}
+
+export class EventsResource {
+  readonly #api: EventsApi;
+  readonly #call: Call;
+
+  constructor(api: EventsApi, call: Call) {
+    this.#api = api;
+    this.#call = call;
+  }
+
+  /** Every event, newest first (sequences decreasing): `for await (const e of plinth.events.list({ type }))`. */
+  list(params: ListParams & EventFilters = {}): AsyncGenerator<Event, void, undefined> {
+    const { starting_after, ...rest } = params;
+    return autoPage((cursor) => this.listPage({ ...rest, starting_after: cursor }), starting_after);
+  }
+
+  /** One page, newest first. */
+  listPage(params: PageParams & EventFilters = {}): Promise<WithRequestId<EventList>> {
+    return this.#call(() => this.#api.listEventsRaw({ ...pageQuery(params), type: params.type }));
+  }
+
+  retrieve(id: string): Promise<WithRequestId<Event>> {
+    return this.#call(() => this.#api.retrieveEventRaw({ id }));
+  }
+
+  /** Every delivery of one event, to every endpoint, newest first. */
+  listDeliveries(id: string, params: ListParams = {}): AsyncGenerator<WebhookDelivery, void, undefined> {
+    const { starting_after, ...rest } = params;
+    return autoPage((cursor) => this.listDeliveriesPage(id, { ...rest, starting_after: cursor }), starting_after);
+  }
+
+  /** One page of an event's deliveries. */
+  listDeliveriesPage(id: string, params: PageParams = {}): Promise<WithRequestId<WebhookDeliveryList>> {
+    return this.#call(() => this.#api.listEventDeliveriesRaw({ id, ...pageQuery(params) }));
+  }
+}
