@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Python client conformance: install the package (a real, non-editable pip install of this directory, building
-# its wheel, with dependencies from PyPI) into a venv under .tmp/, then run the scenario from outside the source
-# tree so only the installed package can be imported. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL.
+# Python client conformance: install the wheel (build.sh: sdist, then the wheel from it; dependencies from PyPI)
+# into a venv under .tmp/, then run the layer's tests and the scenario from outside the source tree, so only the
+# installed package can be imported. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL, PLINTH_RECEIVER_URL.
 set -euo pipefail
 cd "$(dirname "$0")"
 HERE=$(pwd)
@@ -14,25 +14,23 @@ if [[ -z "$PYTHON" ]] || ! "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null; th
 fi
 
 VENV="$ROOT/.tmp/python-client-venv"
-# Built from a clean copy: setuptools leaves build/ and *.egg-info/ in the directory it builds, and a stale
-# build/lib can slip files that no longer exist into the wheel.
-SRC=$(mktemp -d)
-trap 'rm -rf "$SRC"' EXIT
-cp -r pyproject.toml plinth generated "$SRC/"
+WHEEL=$(./build.sh)
 PIP=("$VENV/bin/pip" install --quiet --disable-pip-version-check)
-[[ -x "$VENV/bin/python" ]] || "$PYTHON" -m venv "$VENV"
-# Dependencies (and pytest, for tests/) are resolved again only when they change; the package is rebuilt every run.
+# Dependencies (and pytest, for tests/) are resolved again only when they change; the package is reinstalled every run.
 TEST_DEPS=(pytest)
 STAMP="$VENV/.deps-$(cat pyproject.toml <(echo "${TEST_DEPS[@]}") | sha256sum | cut -c1-16)"
 if [[ -f "$STAMP" ]]; then
-  "${PIP[@]}" --force-reinstall --no-deps "$SRC"
+  "${PIP[@]}" --force-reinstall --no-deps "$WHEEL"
 else
-  "${PIP[@]}" "$SRC" "${TEST_DEPS[@]}"
+  "${PIP[@]}" --force-reinstall "$WHEEL" "${TEST_DEPS[@]}"
   touch "$STAMP"
 fi
-echo "installed $("$VENV/bin/pip" show plinth-client | grep -E '^(Name|Version)' | tr '\n' ' ')"
+echo "installed $(basename "$WHEEL")"
 
-cd "$SRC/.."   # not the source tree: only the installed package is importable
-# The layer's own tests first (retries, keys, timeouts against a scripted local server), then the live scenario.
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"   # not the source tree: only the installed package is importable
+# The layer's own tests first (retries, keys, timeouts, secrets against a scripted server; methods.json), then
+# the live scenario.
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$HERE/tests"
 "$VENV/bin/python" "$HERE/conformance/scenario.py"

@@ -1,9 +1,21 @@
-"""The Plinth API for Python ≥ 3.10. See clients/README.md for an example."""
+"""The Plinth API for Python ≥ 3.10. See README.md for an example."""
 from plinth_generated import models
 
 from .client import Plinth
 from .errors import PlinthError
 from .retry import RetryInfo
+from .secrets import NewApiKey, ReplayedSecretError, SandboxSignup, WebhookEndpointWithSecret
 from .webhooks import Webhook, WebhookVerificationError
 
-__all__ = ["Plinth", "PlinthError", "RetryInfo", "Webhook", "WebhookVerificationError", "models"]
+__all__ = [
+    "NewApiKey",
+    "Plinth",
+    "PlinthError",
+    "ReplayedSecretError",
+    "RetryInfo",
+    "SandboxSignup",
+    "Webhook",
+    "WebhookEndpointWithSecret",
+    "WebhookVerificationError",
+    "models",
+]

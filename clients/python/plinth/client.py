@@ -1,36 +1,29 @@
 """Plinth: the generated API classes (``plinth_generated``, OpenAPI Generator ``python``) behind one object per
-resource, with retries and one ``Idempotency-Key`` per create (retry.py), a default timeout, list iteration, one
-typed error (errors.py) and the ``Request-Id`` of the last successful response."""
+resource (accounts.py, money.py, events.py, webhook_endpoints.py, api_keys.py), with retries and one
+``Idempotency-Key`` per POST (retry.py), a default timeout, list iteration (pagination.py), one typed error
+(errors.py), secrets as plain strings (secrets.py) and the ``Request-Id`` of the last successful response."""
 from __future__ import annotations
 
 import uuid
-from typing import Any, Callable, Iterator, Optional, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 
 from plinth_generated import ApiClient, Configuration
 from plinth_generated.api.api_keys_api import APIKeysApi
+from plinth_generated.api.events_api import EventsApi
 from plinth_generated.api.fintech_accounts_api import FintechAccountsApi
 from plinth_generated.api.fintech_transactions_api import FintechTransactionsApi
 from plinth_generated.api.fintech_transfers_api import FintechTransfersApi
+from plinth_generated.api.webhooks_api import WebhooksApi
 from plinth_generated.api_response import ApiResponse
-from plinth_generated.models import (
-    Account,
-    AccountList,
-    ApiKey,
-    ApiKeyList,
-    CreateAccountRequest,
-    CreateAccountRequestKyb,
-    CreateApiKeyRequest,
-    CreateTransferRequest,
-    NewApiKey,
-    SandboxSignup,
-    SandboxSignupRequest,
-    SimulateDepositRequest,
-    Transaction,
-    TransactionList,
-    Transfer,
-)
+from plinth_generated.models import SandboxSignupRequest
 
+from .accounts import Accounts
+from .api_keys import ApiKeys
+from .events import Events
+from .money import Sandbox, Transactions, Transfers
 from .retry import RetryInfo, header, with_retries
+from .secrets import SandboxSignup, with_secret
+from .webhook_endpoints import WebhookDeliveries, WebhookEndpoints
 
 T = TypeVar("T")
 
@@ -67,32 +60,43 @@ class Plinth:
         self.max_retries = max_retries
         #: The ``Request-Id`` of the last successful response.
         self.last_request_id: Optional[str] = None
+        #: Whether the last successful response was the stored answer of an earlier request with the same
+        #: ``Idempotency-Key`` (``Idempotent-Replayed: true``).
+        self.last_replayed = False
         #: How many retries this client has made.
         self.retries = 0
         self._on_retry = on_retry
         self._api_client = _api_client(base_url, api_key)
-        transactions = FintechTransactionsApi(self._api_client)
-        self.accounts = Accounts(self, FintechAccountsApi(self._api_client), transactions)
+        money = FintechTransactionsApi(self._api_client)
+        webhooks = WebhooksApi(self._api_client)
+        self.accounts = Accounts(self, FintechAccountsApi(self._api_client))
         self.api_keys = ApiKeys(self, APIKeysApi(self._api_client))
+        self.transactions = Transactions(self, money)
         self.transfers = Transfers(self, FintechTransfersApi(self._api_client))
         #: Simulations that only sandbox keys may run.
-        self.sandbox = Sandbox(self, transactions)
+        self.sandbox = Sandbox(self, money)
+        self.events = Events(self, EventsApi(self._api_client))
+        self.webhook_endpoints = WebhookEndpoints(self, webhooks)
+        self.webhook_deliveries = WebhookDeliveries(self, webhooks)
 
     @staticmethod
     def sign_up(base_url: str = DEFAULT_BASE_URL, name: Optional[str] = None, *, timeout: float = DEFAULT_TIMEOUT) -> SandboxSignup:
-        """A new sandbox organisation and its first key (``result.api_key.key``); needs no key."""
+        """A new sandbox organisation and its first key (``result.api_key.key``, a ``str``); needs no key."""
         body = SandboxSignupRequest(name=name) if name is not None else SandboxSignupRequest()
         # A client without a key: the sign-up needs none, and refuses Idempotency-Key, so it gets none (a retry
         # can at worst make a spare organisation).
         anonymous = Plinth("", base_url, timeout=timeout)
         api = APIKeysApi(anonymous._api_client)
-        return anonymous._call(lambda _key: api.sandbox_signup_with_http_info(body, _request_timeout=timeout))
+        signup = anonymous._call(lambda _key: api.sandbox_signup_with_http_info(body, _request_timeout=timeout))
+        return with_secret(SandboxSignup, signup, anonymous)
 
     def _call(self, send: Callable[[Optional[str]], ApiResponse[T]], idempotency_key: Optional[str] = None, post: bool = False) -> T:
+        """Runs one call with retries; ``send`` gets the Idempotency-Key of every attempt (None for a GET)."""
         # One key for the whole call, made before the first attempt, so every retry carries the same one.
         key = idempotency_key if idempotency_key is not None else (str(uuid.uuid4()) if post else None)
         response = with_retries(lambda: send(key), self.max_retries, self._retried)
         self.last_request_id = header(response.headers, "Request-Id")
+        self.last_replayed = header(response.headers, "Idempotent-Replayed") == "true"
         return response.data
 
     def _retried(self, info: RetryInfo) -> None:
@@ -117,90 +121,3 @@ class Plinth:
             return api.response_deserialize(raw, {"2XX": "object"})
 
         return self._call(send, idempotency_key, post=method.upper() == "POST")
-
-
-def _pages(fetch: Callable[[Optional[str]], Any], starting_after: Optional[str]) -> Iterator[Any]:
-    """Every item, page after page, each page starting after the last id of the one before."""
-    cursor = starting_after
-    while True:
-        page = fetch(cursor)
-        yield from page.data
-        # An empty page that claims more would loop on the same cursor forever; stop instead.
-        if not page.has_more or not page.data:
-            return
-        cursor = page.data[-1].id
-
-
-class Accounts:
-    def __init__(self, client: Plinth, api: FintechAccountsApi, transactions_api: FintechTransactionsApi) -> None:
-        self._client = client
-        self._api = api
-        self._transactions_api = transactions_api
-
-    def create(self, *, type: str, country: str, kyb: Optional[dict[str, str]] = None, idempotency_key: Optional[str] = None) -> Account:
-        body = CreateAccountRequest(type=type, country=country, kyb=CreateAccountRequestKyb(**kyb) if kyb is not None else None)
-        timeout = self._client.timeout
-        return self._client._call(lambda key: self._api.create_account_with_http_info(body, idempotency_key=key, _request_timeout=timeout), idempotency_key, post=True)
-
-    def retrieve(self, id: str) -> Account:
-        return self._client._call(lambda _key: self._api.retrieve_account_with_http_info(id, _request_timeout=self._client.timeout))
-
-    def list(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> AccountList:
-        """One page, newest first."""
-        return self._client._call(lambda _key: self._api.list_accounts_with_http_info(limit=limit, starting_after=starting_after, ending_before=ending_before, _request_timeout=self._client.timeout))
-
-    def list_all(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[Account]:
-        """Every account, newest first, fetching pages of ``limit`` as the loop consumes them."""
-        return _pages(lambda cursor: self.list(limit=limit, starting_after=cursor), starting_after)
-
-    def list_transactions(self, id: str, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> TransactionList:
-        """One page of the account's transactions, newest first."""
-        return self._client._call(lambda _key: self._transactions_api.list_account_transactions_with_http_info(id, limit=limit, starting_after=starting_after, ending_before=ending_before, _request_timeout=self._client.timeout))
-
-    def transactions(self, id: str, *, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[Transaction]:
-        """Every transaction of the account, newest first, fetching pages as the loop consumes them."""
-        return _pages(lambda cursor: self.list_transactions(id, limit=limit, starting_after=cursor), starting_after)
-
-
-class Transfers:
-    def __init__(self, client: Plinth, api: FintechTransfersApi) -> None:
-        self._client = client
-        self._api = api
-
-    def create(self, *, from_account_id: str, to_account_id: str, amount: int, currency: str, description: Optional[str] = None, idempotency_key: Optional[str] = None) -> Transfer:
-        """Synchronous: the ``posted`` transfer. One Idempotency-Key, reused by retries, so the money moves once."""
-        body = CreateTransferRequest(from_account_id=from_account_id, to_account_id=to_account_id, amount=amount, currency=currency, description=description)
-        return self._client._call(lambda key: self._api.create_transfer_with_http_info(body, idempotency_key=key, _request_timeout=self._client.timeout), idempotency_key, post=True)
-
-    def retrieve(self, id: str) -> Transfer:
-        return self._client._call(lambda _key: self._api.retrieve_transfer_with_http_info(id, _request_timeout=self._client.timeout))
-
-
-class Sandbox:
-    def __init__(self, client: Plinth, api: FintechTransactionsApi) -> None:
-        self._client = client
-        self._api = api
-
-    def deposit(self, account_id: str, *, amount: int, description: Optional[str] = None, idempotency_key: Optional[str] = None) -> Transaction:
-        """Money in from nowhere, for testing: the credit transaction."""
-        body = SimulateDepositRequest(amount=amount, description=description)
-        return self._client._call(lambda key: self._api.simulate_deposit_with_http_info(account_id, body, idempotency_key=key, _request_timeout=self._client.timeout), idempotency_key, post=True)
-
-
-class ApiKeys:
-    def __init__(self, client: Plinth, api: APIKeysApi) -> None:
-        self._client = client
-        self._api = api
-
-    def create(self, *, mode: Optional[str] = None, idempotency_key: Optional[str] = None) -> NewApiKey:
-        body = CreateApiKeyRequest(mode=mode) if mode is not None else CreateApiKeyRequest()
-        return self._client._call(lambda key: self._api.create_api_key_with_http_info(create_api_key_request=body, idempotency_key=key, _request_timeout=self._client.timeout), idempotency_key, post=True)
-
-    def revoke(self, id: str, *, idempotency_key: Optional[str] = None) -> ApiKey:
-        return self._client._call(lambda key: self._api.revoke_api_key_with_http_info(id, idempotency_key=key, _request_timeout=self._client.timeout), idempotency_key, post=True)
-
-    def list(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> ApiKeyList:
-        return self._client._call(lambda _key: self._api.list_api_keys_with_http_info(limit=limit, starting_after=starting_after, ending_before=ending_before, _request_timeout=self._client.timeout))
-
-    def list_all(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[ApiKey]:
-        return _pages(lambda cursor: self.list(limit=limit, starting_after=cursor), starting_after)

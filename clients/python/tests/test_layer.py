@@ -5,10 +5,11 @@ import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
-from plinth import Plinth, PlinthError
+from plinth import NewApiKey, Plinth, PlinthError, ReplayedSecretError
 
 ACCOUNT = {"id": "acct_X", "object": "fintech.account", "type": "business", "country": "US", "status": "active",
            "status_details": None, "closed_at": None,
@@ -86,7 +87,7 @@ def test_callers_key_wins_get_has_none_and_400_or_other_409_are_not_retried(serv
     assert (refused.value.status, refused.value.request_id) == (400, "req_P")
     server.script = [problem(409, "account_frozen")]
     with pytest.raises(PlinthError) as conflict:
-        plinth.accounts.list()
+        plinth.accounts.list_page()
     assert conflict.value.code == "account_frozen"
     assert [s["key"] for s in server.seen] == ["mine", None]
 
@@ -103,10 +104,49 @@ def test_retries_are_bounded(server):
 def test_dead_port_and_silent_server_are_the_typed_error_with_status_0(server):
     dead = Plinth(api_key="sk_test_x", base_url="http://127.0.0.1:9", max_retries=1)
     with pytest.raises(PlinthError) as refused:
-        dead.accounts.list()
+        dead.accounts.list_page()
     assert (refused.value.status, refused.value.code) == (0, "connection_failed")
     assert dead.retries == 1
     server.script = ["hang"]
     with pytest.raises(PlinthError) as slow:
-        server.client(timeout=0.2, max_retries=0).accounts.list()
+        server.client(timeout=0.2, max_retries=0).accounts.list_page()
     assert (slow.value.status, slow.value.code) == (0, "timeout")
+
+
+API_KEY = {"id": "key_X", "object": "api_key", "mode": "sandbox", "hint": "sk_test_…abcd", "name": "ci", "livemode": False,
+           "created_at": "2026-11-22T10:00Z", "revoked_at": None, "last_used_at": None}
+ENDPOINT = {"id": "we_X", "object": "webhook_endpoint", "url": "https://example.com/hook", "enabled_events": ["*"], "description": None,
+            "status": "enabled", "disabled_reason": None, "livemode": False, "created_at": "2026-11-22T10:00Z"}
+
+
+def test_a_secret_is_a_str_and_reading_it_on_a_replay_raises(server):
+    replay = {"Idempotent-Replayed": "true"}
+    server.script = [
+        {"status": 200, "body": {**API_KEY, "key": "sk_test_secret"}},
+        {"status": 200, "body": {**API_KEY, "key": None}, "headers": replay},
+        {"status": 200, "body": {**ENDPOINT, "secret": None}, "headers": replay},
+    ]
+    plinth = server.client()
+    created = plinth.api_keys.create(name="ci", idempotency_key="k")
+    assert isinstance(created, NewApiKey)
+    assert (created.key, created.replayed) == ("sk_test_secret", False)
+    again = plinth.api_keys.create(name="ci", idempotency_key="k")
+    assert (again.id, again.replayed) == ("key_X", True)
+    with pytest.raises(ReplayedSecretError) as missing:
+        again.key
+    assert (missing.value.field, missing.value.request_id) == ("key", "req_2")
+    rotated = plinth.webhook_endpoints.rotate_secret("we_X", idempotency_key="r")
+    assert rotated.url == "https://example.com/hook" and rotated.replayed
+    with pytest.raises(ReplayedSecretError):
+        rotated.secret
+
+
+def test_every_method_that_methods_json_names_exists():
+    manifest = json.loads((Path(__file__).parent.parent / "methods.json").read_text())
+    plinth = Plinth(api_key="sk_test_x", base_url="http://127.0.0.1:9")
+    owners = {"Plinth": Plinth, **vars(plinth)}
+    names = [name for methods in manifest.values() for name in methods]
+    assert len(names) >= len(manifest)
+    for name in names:
+        owner, method = name.split(".")
+        assert callable(getattr(owners.get(owner), method, None)), f"{name} is not a method of the installed package"

@@ -1,0 +1,57 @@
+"""``plinth.accounts``: /v1/fintech/accounts."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator, Optional
+
+from plinth_generated.api.fintech_accounts_api import FintechAccountsApi
+from plinth_generated.models import (
+    Account,
+    AccountList,
+    CloseAccountRequest,
+    CreateAccountRequest,
+    CreateAccountRequestKyb,
+    FreezeAccountRequest,
+)
+
+from .pagination import pages
+
+if TYPE_CHECKING:
+    from .client import Plinth
+
+
+class Accounts:
+    def __init__(self, client: Plinth, api: FintechAccountsApi) -> None:
+        self._client = client
+        self._api = api
+
+    def create(self, *, type: str, country: str, kyb: Optional[dict[str, str]] = None, idempotency_key: Optional[str] = None) -> Account:
+        """One Idempotency-Key, reused by the retries (yours with ``idempotency_key=``)."""
+        body = CreateAccountRequest(type=type, country=country, kyb=CreateAccountRequestKyb(**kyb) if kyb is not None else None)
+        timeout = self._client.timeout
+        return self._client._call(lambda key: self._api.create_account_with_http_info(body, idempotency_key=key, _request_timeout=timeout), idempotency_key, post=True)
+
+    def retrieve(self, id: str) -> Account:
+        return self._client._call(lambda _key: self._api.retrieve_account_with_http_info(id, _request_timeout=self._client.timeout))
+
+    def list(self, *, status: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[Account]:
+        """Every account (``status``: only those in it), newest first, fetching pages of ``limit`` as the loop
+        consumes them."""
+        return pages(lambda cursor: self.list_page(status=status, limit=limit, starting_after=cursor), starting_after)
+
+    def list_page(self, *, status: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> AccountList:
+        """One page, newest first."""
+        return self._client._call(lambda _key: self._api.list_accounts_with_http_info(limit=limit, starting_after=starting_after, ending_before=ending_before, status=status, _request_timeout=self._client.timeout))
+
+    def freeze(self, id: str, *, reason: str, note: Optional[str] = None, idempotency_key: Optional[str] = None) -> Account:
+        """No debit and no credit until unfrozen. ``reason``: ``suspected_fraud``, ``compliance_review``,
+        ``customer_request``, ``other``."""
+        body = FreezeAccountRequest(reason=reason, note=note)
+        return self._client._call(lambda key: self._api.freeze_account_with_http_info(id, body, idempotency_key=key, _request_timeout=self._client.timeout), idempotency_key, post=True)
+
+    def unfreeze(self, id: str, *, idempotency_key: Optional[str] = None) -> Account:
+        return self._client._call(lambda key: self._api.unfreeze_account_with_http_info(id, idempotency_key=key, _request_timeout=self._client.timeout), idempotency_key, post=True)
+
+    def close(self, id: str, *, reason: Optional[str] = None, note: Optional[str] = None, idempotency_key: Optional[str] = None) -> Account:
+        """Final; the balance must be zero. ``reason``: ``customer_request``, ``fraud``, ``compliance``, ``other``."""
+        body = CloseAccountRequest(reason=reason, note=note)
+        return self._client._call(lambda key: self._api.close_account_with_http_info(id, idempotency_key=key, close_account_request=body, _request_timeout=self._client.timeout), idempotency_key, post=True)

@@ -1,0 +1,40 @@
+"""``plinth.api_keys``: /v1/api_keys."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator, Optional
+
+from plinth_generated.api.api_keys_api import APIKeysApi
+from plinth_generated.models import ApiKey, ApiKeyList, CreateApiKeyRequest
+
+from .pagination import pages
+from .secrets import NewApiKey, with_secret
+
+if TYPE_CHECKING:
+    from .client import Plinth
+
+
+class ApiKeys:
+    def __init__(self, client: Plinth, api: APIKeysApi) -> None:
+        self._client = client
+        self._api = api
+
+    def create(self, *, mode: Optional[str] = None, name: Optional[str] = None, idempotency_key: Optional[str] = None) -> NewApiKey:
+        """A new key; ``.key`` is its secret, a ``str`` shown this once. ``mode`` (``sandbox``, ``live``) defaults
+        to the calling key's; ``name`` is a label for people."""
+        body = CreateApiKeyRequest(**{k: v for k, v in (("mode", mode), ("name", name)) if v is not None})
+        created = self._client._call(lambda key: self._api.create_api_key_with_http_info(idempotency_key=key, create_api_key_request=body, _request_timeout=self._client.timeout), idempotency_key, post=True)
+        return with_secret(NewApiKey, created, self._client)
+
+    def retrieve(self, id: str) -> ApiKey:
+        return self._client._call(lambda _key: self._api.retrieve_api_key_with_http_info(id, _request_timeout=self._client.timeout))
+
+    def list(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[ApiKey]:
+        """Every key of the caller's mode, newest first."""
+        return pages(lambda cursor: self.list_page(limit=limit, starting_after=cursor), starting_after)
+
+    def list_page(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> ApiKeyList:
+        return self._client._call(lambda _key: self._api.list_api_keys_with_http_info(limit=limit, starting_after=starting_after, ending_before=ending_before, _request_timeout=self._client.timeout))
+
+    def revoke(self, id: str, *, idempotency_key: Optional[str] = None) -> ApiKey:
+        """Stops the key working at once; harmless to repeat."""
+        return self._client._call(lambda key: self._api.revoke_api_key_with_http_info(id, idempotency_key=key, _request_timeout=self._client.timeout), idempotency_key, post=True)

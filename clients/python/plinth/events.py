@@ -1,0 +1,37 @@
+"""``plinth.events``: /v1/events, what happened, newest first (contract §11)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator, Optional
+
+from plinth_generated.api.events_api import EventsApi
+from plinth_generated.models import Event, EventList, WebhookDelivery, WebhookDeliveryList
+
+from .pagination import pages
+
+if TYPE_CHECKING:
+    from .client import Plinth
+
+
+class Events:
+    def __init__(self, client: Plinth, api: EventsApi) -> None:
+        self._client = client
+        self._api = api
+
+    def list(self, *, type: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[Event]:
+        """Every event (``type``: only that one, e.g. ``fintech.account.created``), newest first."""
+        return pages(lambda cursor: self.list_page(type=type, limit=limit, starting_after=cursor), starting_after)
+
+    def list_page(self, *, type: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> EventList:
+        """One page, newest first."""
+        return self._client._call(lambda _key: self._api.list_events_with_http_info(limit=limit, starting_after=starting_after, ending_before=ending_before, type=type, _request_timeout=self._client.timeout))
+
+    def retrieve(self, id: str) -> Event:
+        return self._client._call(lambda _key: self._api.retrieve_event_with_http_info(id, _request_timeout=self._client.timeout))
+
+    def list_deliveries(self, id: str, *, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[WebhookDelivery]:
+        """Every delivery of the event, to every endpoint, newest first."""
+        return pages(lambda cursor: self.list_deliveries_page(id, limit=limit, starting_after=cursor), starting_after)
+
+    def list_deliveries_page(self, id: str, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> WebhookDeliveryList:
+        """One page of the event's deliveries."""
+        return self._client._call(lambda _key: self._api.list_event_deliveries_with_http_info(id, limit=limit, starting_after=starting_after, ending_before=ending_before, _request_timeout=self._client.timeout))
