@@ -5,21 +5,21 @@
 //
 //	client := plinth.New(os.Getenv("PLINTH_API_KEY"), plinth.WithBaseURL("http://127.0.0.1:8080"))
 //	acct, resp, err := client.Accounts.Create(ctx, plinthapi.CreateAccountRequest{Type: "business", Country: "US"})
+//
+// One method per operation, grouped by resource (client.Accounts, client.Transfers, client.WebhookEndpoints, …);
+// every list has List (an iterator over every page) and ListPage (one page). See README.md.
 package plinth
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"iter"
 	"net/http"
 	"strings"
 	"time"
 
-	"plinth.dev/clients/go/generated"
+	plinthapi "github.com/plinth-dev/plinth-go/generated"
 )
 
 // Version of this client; sent in the User-Agent.
@@ -38,10 +38,14 @@ type Client struct {
 	http    *http.Client
 	api     *plinthapi.APIClient
 
-	Accounts  *AccountsService
-	APIKeys   *APIKeysService
-	Transfers *TransfersService
-	Sandbox   *SandboxService // simulations only sandbox keys may run
+	Accounts          *AccountsService
+	APIKeys           *APIKeysService
+	Transactions      *TransactionsService
+	Transfers         *TransfersService
+	Sandbox           *SandboxService // simulations only sandbox keys may run
+	Events            *EventsService
+	WebhookEndpoints  *WebhookEndpointsService
+	WebhookDeliveries *WebhookDeliveriesService
 }
 
 // Option configures a Client.
@@ -68,7 +72,7 @@ func WithTransport(rt http.RoundTripper) Option {
 	return func(_ *Client, t *retryTransport) { t.base = rt }
 }
 
-// New returns a client. apiKey may be empty for the calls that need none (Signup).
+// New returns a client for one API key (SignUp makes a sandbox organisation and its first key).
 func New(apiKey string, opts ...Option) *Client {
 	t := &retryTransport{
 		base:          http.DefaultTransport.(*http.Transport).Clone(),
@@ -90,8 +94,12 @@ func New(apiKey string, opts ...Option) *Client {
 	c.api = plinthapi.NewAPIClient(cfg)
 	c.Accounts = &AccountsService{c}
 	c.APIKeys = &APIKeysService{c}
+	c.Transactions = &TransactionsService{c}
 	c.Transfers = &TransfersService{c}
 	c.Sandbox = &SandboxService{c}
+	c.Events = &EventsService{c}
+	c.WebhookEndpoints = &WebhookEndpointsService{c}
+	c.WebhookDeliveries = &WebhookDeliveriesService{c}
 	return c
 }
 
@@ -106,74 +114,6 @@ type Response struct {
 	RequestID  string // the Request-Id header, req_…: quote it to support
 	Replayed   bool   // Idempotent-Replayed: true — the stored response of an earlier request with the same key
 	Retries    int    // how many times the layer retried before this response
-}
-
-// Error is the one error type for every problem the server answers (RFC 9457). Code is an open string: switch
-// on the codes you handle and treat the others by Status.
-type Error struct {
-	Status    int
-	Code      string
-	Param     string
-	Errors    []ErrorItem
-	RequestID string
-	Type      string
-	Title     string
-	Detail    string
-	Body      []byte    // the raw response body
-	Response  *Response // headers, retries
-}
-
-// ErrorItem is one offending input of a request that had several.
-type ErrorItem struct {
-	Code   string `json:"code"`
-	Param  string `json:"param,omitempty"`
-	Detail string `json:"detail"`
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "plinth: %d %s", e.Status, e.Code)
-	if e.Detail != "" {
-		fmt.Fprintf(&b, ": %s", e.Detail)
-	}
-	if e.Param != "" {
-		fmt.Fprintf(&b, " (param %s)", e.Param)
-	}
-	if e.RequestID != "" {
-		fmt.Fprintf(&b, " [%s]", e.RequestID)
-	}
-	return b.String()
-}
-
-// AsError returns the *Error inside err, if any.
-func AsError(err error) (*Error, bool) {
-	var e *Error
-	ok := errors.As(err, &e)
-	return e, ok
-}
-
-func newError(resp *http.Response, body []byte, meta *Response) *Error {
-	// Decoded by hand, loosely: whatever the server adds (fields, codes) must not stop the error from surfacing.
-	var p struct {
-		Type      string      `json:"type"`
-		Title     string      `json:"title"`
-		Status    int         `json:"status"`
-		Detail    string      `json:"detail"`
-		Code      string      `json:"code"`
-		Param     string      `json:"param"`
-		Errors    []ErrorItem `json:"errors"`
-		RequestID string      `json:"request_id"`
-	}
-	_ = json.Unmarshal(body, &p)
-	e := &Error{Status: resp.StatusCode, Code: p.Code, Param: p.Param, Errors: p.Errors, RequestID: p.RequestID,
-		Type: p.Type, Title: p.Title, Detail: p.Detail, Body: body, Response: meta}
-	if e.RequestID == "" {
-		e.RequestID = resp.Header.Get("Request-Id")
-	}
-	if e.Detail == "" && e.Code == "" {
-		e.Detail = strings.TrimSpace(string(body))
-	}
-	return e
 }
 
 func newResponse(resp *http.Response, info *callInfo) *Response {
@@ -272,178 +212,17 @@ func (c *Client) Raw(ctx context.Context, method, path string, body any, out any
 	return meta, nil
 }
 
-// Signup creates a sandbox organisation and its first key (POST /v1/sandbox/signup, no API key needed).
-// It is the one POST without an Idempotency-Key: the server refuses one here (a replay would hand out a secret).
-func (c *Client) Signup(ctx context.Context, params plinthapi.SandboxSignupRequest) (*plinthapi.SandboxSignup, *Response, error) {
-	opts := []RequestOption{func(i *callInfo) { i.noIdempotencyKey = true }}
-	return call(c, ctx, opts, func(ctx context.Context) (*plinthapi.SandboxSignup, *http.Response, error) {
+// SignUp creates a sandbox organisation and its first key (POST /v1/sandbox/signup, no API key needed); the key
+// is signup.ApiKey.Key. It is the one POST without an Idempotency-Key: the server refuses one here (a replay
+// would have to hand out the secret again).
+func SignUp(ctx context.Context, baseURL string, params plinthapi.SandboxSignupRequest, opts ...Option) (*SandboxSignup, *Response, error) {
+	c := New("", append([]Option{WithBaseURL(baseURL)}, opts...)...)
+	noKey := []RequestOption{func(i *callInfo) { i.noIdempotencyKey = true }}
+	signup, resp, err := call(c, ctx, noKey, func(ctx context.Context) (*plinthapi.SandboxSignup, *http.Response, error) {
 		return c.api.APIKeysAPI.SandboxSignup(ctx).SandboxSignupRequest(params).Execute()
 	})
-}
-
-// ListParams selects a page (or where iteration starts).
-type ListParams struct {
-	Limit         int32  // page size, 1–100; 0 means the server's default
-	StartingAfter string // an id: objects older than it
-}
-
-// paginate walks pages newest first, following starting_after = the last id while has_more.
-func paginate[T any](ctx context.Context, p ListParams, page func(context.Context, ListParams) ([]T, bool, error), id func(*T) string) iter.Seq2[*T, error] {
-	return func(yield func(*T, error) bool) {
-		for {
-			items, more, err := page(ctx, p)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			for i := range items {
-				if !yield(&items[i], nil) {
-					return
-				}
-			}
-			if !more || len(items) == 0 {
-				return
-			}
-			p.StartingAfter = id(&items[len(items)-1])
-		}
+	if err != nil {
+		return nil, resp, err
 	}
-}
-
-// AccountsService: /v1/fintech/accounts.
-type AccountsService struct{ c *Client }
-
-// Create creates an account. A POST: one Idempotency-Key for all its attempts (WithIdempotencyKey to choose it).
-func (s *AccountsService) Create(ctx context.Context, params plinthapi.CreateAccountRequest, opts ...RequestOption) (*plinthapi.Account, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Account, *http.Response, error) {
-		return s.c.api.FintechAccountsAPI.CreateAccount(ctx).CreateAccountRequest(params).Execute()
-	})
-}
-
-// Retrieve fetches one account by id.
-func (s *AccountsService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.Account, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Account, *http.Response, error) {
-		return s.c.api.FintechAccountsAPI.RetrieveAccount(ctx, id).Execute()
-	})
-}
-
-// ListPage fetches one page.
-func (s *AccountsService) ListPage(ctx context.Context, p ListParams, opts ...RequestOption) (*plinthapi.AccountList, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.AccountList, *http.Response, error) {
-		req := s.c.api.FintechAccountsAPI.ListAccounts(ctx)
-		if p.Limit > 0 {
-			req = req.Limit(p.Limit)
-		}
-		if p.StartingAfter != "" {
-			req = req.StartingAfter(p.StartingAfter)
-		}
-		return req.Execute()
-	})
-}
-
-// List iterates over every account, newest first, fetching pages as needed:
-//
-//	for acct, err := range client.Accounts.List(ctx, plinth.ListParams{}) { … }
-func (s *AccountsService) List(ctx context.Context, p ListParams) iter.Seq2[*plinthapi.Account, error] {
-	return paginate(ctx, p, func(ctx context.Context, p ListParams) ([]plinthapi.Account, bool, error) {
-		page, _, err := s.ListPage(ctx, p)
-		if err != nil {
-			return nil, false, err
-		}
-		return page.Data, page.HasMore, nil
-	}, func(a *plinthapi.Account) string { return a.Id })
-}
-
-// TransactionsPage fetches one page of an account's transactions, newest first.
-func (s *AccountsService) TransactionsPage(ctx context.Context, id string, p ListParams, opts ...RequestOption) (*plinthapi.TransactionList, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.TransactionList, *http.Response, error) {
-		req := s.c.api.FintechTransactionsAPI.ListAccountTransactions(ctx, id)
-		if p.Limit > 0 {
-			req = req.Limit(p.Limit)
-		}
-		if p.StartingAfter != "" {
-			req = req.StartingAfter(p.StartingAfter)
-		}
-		return req.Execute()
-	})
-}
-
-// Transactions iterates over every transaction of an account, newest first, fetching pages as needed.
-func (s *AccountsService) Transactions(ctx context.Context, id string, p ListParams) iter.Seq2[*plinthapi.Transaction, error] {
-	return paginate(ctx, p, func(ctx context.Context, p ListParams) ([]plinthapi.Transaction, bool, error) {
-		page, _, err := s.TransactionsPage(ctx, id, p)
-		if err != nil {
-			return nil, false, err
-		}
-		return page.Data, page.HasMore, nil
-	}, func(t *plinthapi.Transaction) string { return t.Id })
-}
-
-// TransfersService: /v1/fintech/transfers.
-type TransfersService struct{ c *Client }
-
-// Create moves money between two accounts, synchronously: the result is the posted transfer. A POST: one
-// Idempotency-Key for all its attempts, so the money moves once.
-func (s *TransfersService) Create(ctx context.Context, params plinthapi.CreateTransferRequest, opts ...RequestOption) (*plinthapi.Transfer, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transfer, *http.Response, error) {
-		return s.c.api.FintechTransfersAPI.CreateTransfer(ctx).CreateTransferRequest(params).Execute()
-	})
-}
-
-// Retrieve fetches one transfer by id (tr_…).
-func (s *TransfersService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.Transfer, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transfer, *http.Response, error) {
-		return s.c.api.FintechTransfersAPI.RetrieveTransfer(ctx, id).Execute()
-	})
-}
-
-// SandboxService: /v1/sandbox simulations.
-type SandboxService struct{ c *Client }
-
-// Deposit credits an account from nowhere, for testing; the result is the credit transaction.
-func (s *SandboxService) Deposit(ctx context.Context, accountID string, params plinthapi.SimulateDepositRequest, opts ...RequestOption) (*plinthapi.Transaction, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transaction, *http.Response, error) {
-		return s.c.api.FintechTransactionsAPI.SimulateDeposit(ctx, accountID).SimulateDepositRequest(params).Execute()
-	})
-}
-
-// APIKeysService: /v1/api_keys.
-type APIKeysService struct{ c *Client }
-
-// Create mints a key; its secret is in the result once.
-func (s *APIKeysService) Create(ctx context.Context, params plinthapi.CreateApiKeyRequest, opts ...RequestOption) (*plinthapi.ApiKeyWithSecret, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.ApiKeyWithSecret, *http.Response, error) {
-		return s.c.api.APIKeysAPI.CreateApiKey(ctx).CreateApiKeyRequest(params).Execute()
-	})
-}
-
-// Revoke revokes a key by its id (key_…).
-func (s *APIKeysService) Revoke(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.ApiKey, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.ApiKey, *http.Response, error) {
-		return s.c.api.APIKeysAPI.RevokeApiKey(ctx, id).Execute()
-	})
-}
-
-// ListPage fetches one page of keys.
-func (s *APIKeysService) ListPage(ctx context.Context, p ListParams, opts ...RequestOption) (*plinthapi.ApiKeyList, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.ApiKeyList, *http.Response, error) {
-		req := s.c.api.APIKeysAPI.ListApiKeys(ctx)
-		if p.Limit > 0 {
-			req = req.Limit(p.Limit)
-		}
-		if p.StartingAfter != "" {
-			req = req.StartingAfter(p.StartingAfter)
-		}
-		return req.Execute()
-	})
-}
-
-// List iterates over every key of the caller's mode, newest first.
-func (s *APIKeysService) List(ctx context.Context, p ListParams) iter.Seq2[*plinthapi.ApiKey, error] {
-	return paginate(ctx, p, func(ctx context.Context, p ListParams) ([]plinthapi.ApiKey, bool, error) {
-		page, _, err := s.ListPage(ctx, p)
-		if err != nil {
-			return nil, false, err
-		}
-		return page.Data, page.HasMore, nil
-	}, func(k *plinthapi.ApiKey) string { return k.Id })
+	return &SandboxSignup{SandboxSignup: *signup, ApiKey: newAPIKey(&signup.ApiKey, resp)}, resp, nil
 }

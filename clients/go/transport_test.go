@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"plinth.dev/clients/go/generated"
+	plinthapi "github.com/plinth-dev/plinth-go/generated"
 )
 
 // A server that answers each request from a script, recording what it received. What a live Plinth cannot be made

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	plinthapi "plinth.dev/clients/go/generated"
+	plinthapi "github.com/plinth-dev/plinth-go/generated"
 )
 
 // DefaultWebhookTolerance is how far a delivery's webhook-timestamp may be from now, either way.

@@ -1,6 +1,6 @@
 // The client conformance scenario (clients/README.md), run against live servers through the public API of the
-// Go client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL, PLINTH_RECEIVER_URL. Prints one line per step; exits 1 on the
-// first failed check.
+// Go client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL, PLINTH_RECEIVER_URL. Prints one line per step;
+// exits 1 on the first failed check. Steps 1–12 are here, 13–19 (every other resource) in resources.go.
 package main
 
 import (
@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	plinth "plinth.dev/clients/go"
-	"plinth.dev/clients/go/generated"
+	plinth "github.com/plinth-dev/plinth-go"
+	plinthapi "github.com/plinth-dev/plinth-go/generated"
 )
 
 var ctx = context.Background()
@@ -65,8 +65,8 @@ func main() {
 	var created []string // newest last
 
 	// 1. Sign up for a sandbox key.
-	signup := must(plinth.New("", plinth.WithBaseURL(base)).Signup(ctx, plinthapi.SandboxSignupRequest{}))
-	key := signup.ApiKey.GetKey() // null only in an idempotent replay, which a sign-up never is
+	signup := must(plinth.SignUp(ctx, base, plinthapi.SandboxSignupRequest{}))
+	key := signup.ApiKey.Key // a plain string: a sign-up is never a replay
 	check(strings.HasPrefix(key, "sk_test_"), "signup key %q", key)
 	client := plinth.New(key, plinth.WithBaseURL(base))
 	fmt.Println("ok 1 sign up: sandbox key issued")
@@ -82,6 +82,7 @@ func main() {
 	check(strings.HasPrefix(resp.RequestID, "req_"), "Request-Id %q", resp.RequestID)
 	created = append(created, acct.Id)
 	first := acct.Id
+	check(!resp.Replayed, "a first create marked Idempotent-Replayed")
 	fmt.Printf("ok 2 create account %s (Request-Id %s)\n", acct.Id, resp.RequestID)
 
 	// 3. Create with kyb.
@@ -111,7 +112,7 @@ func main() {
 
 	// 4c. The first account's transactions, newest first, through auto-pagination.
 	var moves []string
-	for t, err := range client.Accounts.Transactions(ctx, first, plinth.ListParams{Limit: 1}) {
+	for t, err := range client.Transactions.List(ctx, first, plinth.ListParams{Limit: 1}) {
 		if err != nil {
 			fail("transactions: %v", err)
 		}
@@ -146,7 +147,7 @@ func main() {
 
 	// 7. A bad key: 401 api_key_invalid.
 	bad := plinth.New("sk_test_"+strings.Repeat("A", 38), plinth.WithBaseURL(base))
-	_, _, err = bad.Accounts.ListPage(ctx, plinth.ListParams{Limit: 1})
+	_, _, err = bad.Accounts.ListPage(ctx, plinth.AccountListParams{})
 	expectError(err, 401, "api_key_invalid")
 	fmt.Println("ok 7 bad key: 401 api_key_invalid")
 
@@ -159,7 +160,7 @@ func main() {
 
 	// 9. Auto-pagination with limit=1 yields exactly what was created, newest first, once each.
 	var listed []string
-	for a, err := range client.Accounts.List(ctx, plinth.ListParams{Limit: 1}) {
+	for a, err := range client.Accounts.List(ctx, plinth.AccountListParams{ListParams: plinth.ListParams{Limit: 1}}) {
 		if err != nil {
 			fail("list: %v", err)
 		}
@@ -173,11 +174,11 @@ func main() {
 	fmt.Printf("ok 9 list with limit=1: %d accounts, newest first, no duplicates\n", len(listed))
 
 	// 10. Rate limited (2/s): six calls back to back all succeed because 429s are retried after Retry-After.
-	limitedSignup := must(plinth.New("", plinth.WithBaseURL(limitedURL)).Signup(ctx, plinthapi.SandboxSignupRequest{}))
-	limited := plinth.New(limitedSignup.ApiKey.GetKey(), plinth.WithBaseURL(limitedURL))
+	limitedSignup := must(plinth.SignUp(ctx, limitedURL, plinthapi.SandboxSignupRequest{}))
+	limited := plinth.New(limitedSignup.ApiKey.Key, plinth.WithBaseURL(limitedURL))
 	retries := 0
 	for i := 0; i < 6; i++ {
-		_, resp, err := limited.Accounts.ListPage(ctx, plinth.ListParams{Limit: 1})
+		_, resp, err := limited.Accounts.ListPage(ctx, plinth.AccountListParams{ListParams: plinth.ListParams{Limit: 1}})
 		if err != nil {
 			fail("limited call %d: %v", i+1, err)
 		}
@@ -190,7 +191,7 @@ func main() {
 	proxied := plinth.New(key, plinth.WithBaseURL(proxyURL))
 	got = must(proxied.Accounts.Retrieve(ctx, first))
 	check(got.Id == first && got.Status == "dormant", "proxied account %s status %q", got.Id, got.Status)
-	page := must(proxied.Accounts.ListPage(ctx, plinth.ListParams{Limit: 100}))
+	page := must(proxied.Accounts.ListPage(ctx, plinth.AccountListParams{ListParams: plinth.ListParams{Limit: 100}}))
 	check(len(page.Data) == len(created), "proxied list has %d accounts", len(page.Data))
 	_, _, err = proxied.Accounts.Retrieve(ctx, "acct_"+strings.Repeat("0", 26))
 	expectError(err, 404, "future_error_code")
@@ -199,13 +200,10 @@ func main() {
 	// 12. A webhook delivery to the test's receiver verifies with the endpoint's secret, and fails with one byte of
 	// the body changed or with another secret.
 	receiverURL := env("PLINTH_RECEIVER_URL")
-	var endpoint plinthapi.WebhookEndpointWithSecret
-	_, err = client.Raw(ctx, "POST", "/v1/webhook_endpoints", plinthapi.CreateWebhookEndpointRequest{Url: receiverURL + "/hook", EnabledEvents: []string{"*"}}, &endpoint)
-	check(err == nil, "create webhook endpoint: %v", err)
-	check(strings.HasPrefix(endpoint.GetSecret(), "whsec_"), "secret %q", endpoint.GetSecret())
-	var event plinthapi.Event
-	_, err = client.Raw(ctx, "POST", "/v1/webhook_endpoints/"+endpoint.Id+"/test", nil, &event)
-	check(err == nil && event.Type == "webhook_endpoint.test", "test webhook endpoint: %v %q", err, event.Type)
+	endpoint := must(client.WebhookEndpoints.Create(ctx, plinthapi.CreateWebhookEndpointRequest{Url: receiverURL + "/hook", EnabledEvents: []string{"*"}}))
+	check(strings.HasPrefix(endpoint.Secret, "whsec_"), "secret %q", endpoint.Secret)
+	event := must(client.WebhookEndpoints.Test(ctx, endpoint.Id))
+	check(event.Type == "webhook_endpoint.test", "test event type %q", event.Type)
 	type delivery struct {
 		Headers map[string]string `json:"headers"`
 		Body    string            `json:"body"`
@@ -229,7 +227,7 @@ func main() {
 	for name, value := range got12.Headers {
 		header.Set(name, value)
 	}
-	verified, err := plinth.VerifyWebhook(endpoint.GetSecret(), header, []byte(got12.Body), 0)
+	verified, err := plinth.VerifyWebhook(endpoint.Secret, header, []byte(got12.Body), 0)
 	check(err == nil, "verify: %v", err)
 	check(verified.Id == event.Id && verified.Type == "webhook_endpoint.test", "verified %s %s", verified.Id, verified.Type)
 	changed := []byte(got12.Body)
@@ -243,12 +241,14 @@ func main() {
 	for _, wrong := range []struct {
 		secret string
 		body   []byte
-	}{{endpoint.GetSecret(), changed}, {other, []byte(got12.Body)}} {
+	}{{endpoint.Secret, changed}, {other, []byte(got12.Body)}} {
 		_, err := plinth.VerifyWebhook(wrong.secret, header, wrong.body, 0)
 		var verr *plinth.WebhookVerificationError
 		check(errors.As(err, &verr) && verr.Reason == "signature_mismatch", "a changed body or another secret: %v", err)
 	}
 	fmt.Println("ok 12 a webhook delivery verifies with its secret, not with a changed body or another secret")
+
+	resourceSteps(client, earlier{first: first, second: second, transferID: transfer.Id, endpoint: endpoint, testEventID: event.Id})
 
 	fmt.Println("go: every step passed")
 }
