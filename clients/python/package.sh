@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python client as a user meets it: the wheel (build.sh: the sdist, then the wheel from it) installed with pip
-# into a fresh venv in a temporary directory outside the repository (dependencies from PyPI), then the README's
+# into a fresh venv in a temporary directory outside the repository (dependencies: PyPI's wheels), then the README's
 # quickstart (the block after `<!-- package.sh: quickstart.py -->`) run there against PLINTH_URL. Exit 77 when
 # python3 with venv is missing.
 set -euo pipefail
@@ -21,10 +21,19 @@ echo "built $(basename "$SDIST") and, from it, $(basename "$WHEEL")"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/plinth-python-package.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
+PIP=("$ROOT/.tmp/python-client-venv/bin/pip" --disable-pip-version-check)
+# The dependencies' wheels, from PyPI, kept between runs in a wheelhouse named by pyproject.toml's hash (pip keeps
+# no cache on this machine, and fetching pydantic-core every run costs ~10 s); pip still resolves them against
+# the wheel's own metadata, with --no-index so nothing else can slip in.
+WHEELHOUSE="$ROOT/.tmp/python-wheelhouse-$(sha256sum pyproject.toml | cut -c1-16)"
+if [[ ! -f "$WHEELHOUSE/.complete" ]]; then
+  rm -rf "$ROOT"/.tmp/python-wheelhouse-*
+  "${PIP[@]}" download --quiet --dest "$WHEELHOUSE" "$WHEEL"
+  touch "$WHEELHOUSE/.complete"
+fi
 # A venv without pip of its own (ensurepip is the slow part); the build venv's pip installs into it.
 "$PYTHON" -m venv --without-pip "$WORK/venv"
-"$ROOT/.tmp/python-client-venv/bin/pip" --python "$WORK/venv/bin/python" install --quiet \
-  --disable-pip-version-check "$WHEEL"
+"${PIP[@]}" --python "$WORK/venv/bin/python" install --quiet --no-index --find-links "$WHEELHOUSE" "$WHEEL"
 echo "installed into a fresh venv: $("$WORK/venv/bin/python" -c 'import importlib.metadata as m; print("plinth-client", m.version("plinth-client"))')"
 
 awk '
