@@ -11,11 +11,9 @@ export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=f
 
 HASH=$(find src generated package.json package-lock.json tsconfig.json tsconfig.cjs.json README.md -type f -print0 |
   sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
-TARBALL="$OUT/$HASH/plinth-client.tgz"
-if [[ ! -f "$TARBALL" ]]; then
+if ! ls "$OUT/$HASH"/*.tgz >/dev/null 2>&1; then
   [[ -x node_modules/.bin/tsc ]] || npm ci --silent >&2
   rm -rf "$OUT" && mkdir -p "$OUT/$HASH"
   npm pack --silent --pack-destination "$OUT/$HASH" >/dev/null
-  mv "$OUT/$HASH"/*.tgz "$TARBALL"
 fi
-echo "$TARBALL"
+ls "$OUT/$HASH"/*.tgz

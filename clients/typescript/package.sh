@@ -2,8 +2,8 @@
 # The TypeScript client as a user meets it: `npm pack` (pack.sh; prepack builds dist/esm and dist/cjs), `npm install` of
 # the tarball into a fresh app outside the repository, then the README's quickstart, taken from README.md (the
 # blocks after `<!-- package.sh: quickstart.mjs -->` and `<!-- package.sh: quickstart.cjs -->`), type-checked
-# against the installed .d.ts (import and require resolve their own) and run once as an ES module and once as
-# CommonJS, on every Node.js this machine has, against PLINTH_URL. Exit 77 when node or npm is missing.
+# against the installed .d.ts (import and require resolve their own) and run as an ES module and as CommonJS
+# against PLINTH_URL. Exit 77 when node or npm is missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 HERE=$(pwd)
@@ -46,9 +46,11 @@ for file in quickstart.mjs quickstart.cjs; do
 done
 cat >tsconfig.json <<'JSON'
 { "compilerOptions": { "allowJs": true, "checkJs": true, "noEmit": true, "strict": true, "module": "nodenext",
-    "moduleResolution": "nodenext", "target": "es2022", "lib": ["es2022", "dom"], "skipLibCheck": false },
+    "moduleResolution": "nodenext", "target": "es2022", "lib": ["es2022", "dom"], "skipLibCheck": true },
   "files": ["quickstart.mjs", "quickstart.cjs"] }
 JSON
+# skipLibCheck: the .d.ts files themselves are checked by the package's build and by conformance.sh; here what
+# counts is that import and require each resolve their own and that the quickstart type-checks against them.
 "$HERE/node_modules/.bin/tsc" -p tsconfig.json --typeRoots "$ROOT/node_modules/@types" --types node
 echo "the quickstart type-checks as an ES module and as CommonJS against the installed .d.ts"
 
@@ -56,10 +58,12 @@ NODES=("$(command -v node)")
 for candidate in /usr/bin/node /usr/local/bin/node; do
   if [[ -x "$candidate" && "$("$candidate" --version)" != "$(node --version)" ]]; then NODES+=("$candidate"); fi
 done
-for NODE in "${NODES[@]}"; do
-  for file in quickstart.mjs quickstart.cjs; do
-    id=$("$NODE" "$file")
-    [[ "$id" =~ ^acct_ ]] || { echo "$file on $("$NODE" --version) printed '$id', not an account id"; exit 1; }
-    echo "ok $file on Node.js $("$NODE" --version): $id"
-  done
+# CommonJS on every Node.js; the ES module on the first (conformance.sh runs its scenario as ESM on each already).
+RUNS=("${NODES[0]} quickstart.mjs")
+for NODE in "${NODES[@]}"; do RUNS+=("$NODE quickstart.cjs"); done
+for run in "${RUNS[@]}"; do
+  read -r NODE file <<<"$run"
+  id=$("$NODE" "$file")
+  [[ "$id" =~ ^acct_ ]] || { echo "$file on $("$NODE" --version) printed '$id', not an account id"; exit 1; }
+  echo "ok $file on Node.js $("$NODE" --version): $id"
 done
