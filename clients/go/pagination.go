@@ -6,12 +6,13 @@ import (
 )
 
 // ListParams selects a page: its size and where it starts. Every list has two methods: List iterates over every
-// item, newest first, fetching pages of Limit as the loop consumes them (from StartingAfter, or the newest;
-// EndingBefore is for ListPage only), and ListPage fetches one page.
+// item, fetching pages of Limit as the loop consumes them — from StartingAfter (or the newest) the pages walk
+// older; from EndingBefore they walk newer, each page ending before the first id of the one before — and ListPage
+// fetches one page. Every page is newest first.
 type ListParams struct {
 	Limit         int32  // page size, 1–100; 0 means the server's default
 	StartingAfter string // an id: the items just older than it
-	EndingBefore  string // an id: the items just newer than it (still newest first); ListPage only
+	EndingBefore  string // an id: the items just newer than it (still newest first)
 }
 
 // AccountListParams filters the accounts list.
@@ -59,10 +60,13 @@ func withPage[R pageRequest[R]](req R, p ListParams) R {
 	return req
 }
 
-// paginate yields every item of every page, each page starting after the last id of the one before, while
-// has_more. The first error is yielded once and ends the iteration.
+// paginate yields every item of every page, following the cursor from page to page while has_more. The first
+// error is yielded once and ends the iteration.
 func paginate[T any](ctx context.Context, p ListParams, page func(context.Context, ListParams) ([]T, bool, error), id func(*T) string) iter.Seq2[*T, error] {
-	p.EndingBefore = ""
+	newer := p.EndingBefore != ""
+	if newer {
+		p.StartingAfter = ""
+	}
 	return func(yield func(*T, error) bool) {
 		for {
 			items, more, err := page(ctx, p)
@@ -79,7 +83,11 @@ func paginate[T any](ctx context.Context, p ListParams, page func(context.Contex
 			if !more || len(items) == 0 {
 				return
 			}
-			p.StartingAfter = id(&items[len(items)-1])
+			if newer {
+				p.EndingBefore = id(&items[0])
+			} else {
+				p.StartingAfter = id(&items[len(items)-1])
+			}
 		}
 	}
 }

@@ -302,6 +302,34 @@ describe('the TypeScript client retries and times out as contract §13 says', ()
     assert.equal(rotated.url, 'https://example.com/hook');
   });
 
+  test('list follows the cursor: starting_after the last id walking older, ending_before the first walking newer', async () => {
+    const page = (ids: string[], more: boolean) => ({
+      status: 200,
+      body: { object: 'list', data: ids.map((id) => ({ ...ACCOUNT, id })), has_more: more },
+    });
+    const c = plinth();
+    script = [page(['acct_4', 'acct_3'], true), page(['acct_2'], false)];
+    const older = [];
+    for await (const a of c.accounts.list({ status: 'frozen', limit: 2 })) older.push(a.id);
+    assert.deepEqual(older, ['acct_4', 'acct_3', 'acct_2']);
+    assert.deepEqual(
+      seen.map((s) => s.url),
+      [
+        '/v1/fintech/accounts?limit=2&status=frozen',
+        '/v1/fintech/accounts?limit=2&starting_after=acct_3&status=frozen',
+      ],
+    );
+    seen = [];
+    script = [page(['acct_6', 'acct_5'], true), page(['acct_8', 'acct_7'], false)];
+    const newer = [];
+    for await (const a of c.accounts.list({ ending_before: 'acct_4', limit: 2 })) newer.push(a.id);
+    assert.deepEqual(newer, ['acct_6', 'acct_5', 'acct_8', 'acct_7']);
+    assert.deepEqual(
+      seen.map((s) => s.url),
+      ['/v1/fintech/accounts?limit=2&ending_before=acct_4', '/v1/fintech/accounts?limit=2&ending_before=acct_6'],
+    );
+  });
+
   test('retries are bounded: after maxRetries the last refusal is raised', async () => {
     script = [{ status: 502 }, { status: 502 }, problem(503, 'service_unavailable')];
     const c = plinth({ maxRetries: 2 });

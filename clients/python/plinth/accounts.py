@@ -33,10 +33,10 @@ class Accounts:
     def retrieve(self, id: str) -> Account:
         return self._client._call(lambda _key: self._api.retrieve_account_with_http_info(id, _request_timeout=self._client.timeout))
 
-    def list(self, *, status: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[Account]:
+    def list(self, *, status: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> Iterator[Account]:
         """Every account (``status``: only those in it), newest first, fetching pages of ``limit`` as the loop
         consumes them."""
-        return pages(lambda cursor: self.list_page(status=status, limit=limit, starting_after=cursor), starting_after)
+        return pages(lambda after, before: self.list_page(status=status, limit=limit, starting_after=after, ending_before=before), starting_after, ending_before)
 
     def list_page(self, *, status: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> AccountList:
         """One page, newest first."""

@@ -28,9 +28,9 @@ class ApiKeys:
     def retrieve(self, id: str) -> ApiKey:
         return self._client._call(lambda _key: self._api.retrieve_api_key_with_http_info(id, _request_timeout=self._client.timeout))
 
-    def list(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[ApiKey]:
+    def list(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> Iterator[ApiKey]:
         """Every key of the caller's mode, newest first."""
-        return pages(lambda cursor: self.list_page(limit=limit, starting_after=cursor), starting_after)
+        return pages(lambda after, before: self.list_page(limit=limit, starting_after=after, ending_before=before), starting_after, ending_before)
 
     def list_page(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> ApiKeyList:
         return self._client._call(lambda _key: self._api.list_api_keys_with_http_info(limit=limit, starting_after=starting_after, ending_before=ending_before, _request_timeout=self._client.timeout))

@@ -17,9 +17,9 @@ class Events:
         self._client = client
         self._api = api
 
-    def list(self, *, type: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[Event]:
+    def list(self, *, type: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> Iterator[Event]:
         """Every event (``type``: only that one, e.g. ``fintech.account.created``), newest first."""
-        return pages(lambda cursor: self.list_page(type=type, limit=limit, starting_after=cursor), starting_after)
+        return pages(lambda after, before: self.list_page(type=type, limit=limit, starting_after=after, ending_before=before), starting_after, ending_before)
 
     def list_page(self, *, type: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> EventList:
         """One page, newest first."""
@@ -28,9 +28,9 @@ class Events:
     def retrieve(self, id: str) -> Event:
         return self._client._call(lambda _key: self._api.retrieve_event_with_http_info(id, _request_timeout=self._client.timeout))
 
-    def list_deliveries(self, id: str, *, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[WebhookDelivery]:
+    def list_deliveries(self, id: str, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> Iterator[WebhookDelivery]:
         """Every delivery of the event, to every endpoint, newest first."""
-        return pages(lambda cursor: self.list_deliveries_page(id, limit=limit, starting_after=cursor), starting_after)
+        return pages(lambda after, before: self.list_deliveries_page(id, limit=limit, starting_after=after, ending_before=before), starting_after, ending_before)
 
     def list_deliveries_page(self, id: str, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> WebhookDeliveryList:
         """One page of the event's deliveries."""

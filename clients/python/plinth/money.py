@@ -26,9 +26,9 @@ class Transactions:
         self._client = client
         self._api = api
 
-    def list(self, account_id: str, *, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[Transaction]:
+    def list(self, account_id: str, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> Iterator[Transaction]:
         """Every transaction of the account, newest first, fetching pages as the loop consumes them."""
-        return pages(lambda cursor: self.list_page(account_id, limit=limit, starting_after=cursor), starting_after)
+        return pages(lambda after, before: self.list_page(account_id, limit=limit, starting_after=after, ending_before=before), starting_after, ending_before)
 
     def list_page(self, account_id: str, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> TransactionList:
         """One page of the account's transactions, newest first."""
@@ -51,9 +51,9 @@ class Transfers:
     def retrieve(self, id: str) -> Transfer:
         return self._client._call(lambda _key: self._api.retrieve_transfer_with_http_info(id, _request_timeout=self._client.timeout))
 
-    def list(self, *, account_id: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[Transfer]:
+    def list(self, *, account_id: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> Iterator[Transfer]:
         """Every transfer (``account_id``: only those from or to it), newest first."""
-        return pages(lambda cursor: self.list_page(account_id=account_id, limit=limit, starting_after=cursor), starting_after)
+        return pages(lambda after, before: self.list_page(account_id=account_id, limit=limit, starting_after=after, ending_before=before), starting_after, ending_before)
 
     def list_page(self, *, account_id: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> TransferList:
         """One page, newest first."""

@@ -42,9 +42,9 @@ class WebhookEndpoints:
     def retrieve(self, id: str) -> WebhookEndpoint:
         return self._client._call(lambda _key: self._api.retrieve_webhook_endpoint_with_http_info(id, _request_timeout=self._client.timeout))
 
-    def list(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[WebhookEndpoint]:
+    def list(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> Iterator[WebhookEndpoint]:
         """Every endpoint, newest first."""
-        return pages(lambda cursor: self.list_page(limit=limit, starting_after=cursor), starting_after)
+        return pages(lambda after, before: self.list_page(limit=limit, starting_after=after, ending_before=before), starting_after, ending_before)
 
     def list_page(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> WebhookEndpointList:
         return self._client._call(lambda _key: self._api.list_webhook_endpoints_with_http_info(limit=limit, starting_after=starting_after, ending_before=ending_before, _request_timeout=self._client.timeout))
@@ -68,9 +68,9 @@ class WebhookEndpoints:
         """Sends a ``webhook_endpoint.test`` event to this endpoint only; returns the event."""
         return self._client._call(lambda key: self._api.test_webhook_endpoint_with_http_info(id, idempotency_key=key, _request_timeout=self._client.timeout), idempotency_key, post=True)
 
-    def list_deliveries(self, id: str, *, status: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Iterator[WebhookDelivery]:
+    def list_deliveries(self, id: str, *, status: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> Iterator[WebhookDelivery]:
         """Every delivery to the endpoint (``status``: ``pending``, ``succeeded``, ``failed``), newest first."""
-        return pages(lambda cursor: self.list_deliveries_page(id, status=status, limit=limit, starting_after=cursor), starting_after)
+        return pages(lambda after, before: self.list_deliveries_page(id, status=status, limit=limit, starting_after=after, ending_before=before), starting_after, ending_before)
 
     def list_deliveries_page(self, id: str, *, status: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> WebhookDeliveryList:
         return self._client._call(lambda _key: self._api.list_webhook_endpoint_deliveries_with_http_info(id, limit=limit, starting_after=starting_after, ending_before=ending_before, status=status, _request_timeout=self._client.timeout))

@@ -150,3 +150,17 @@ def test_every_method_that_methods_json_names_exists():
     for name in names:
         owner, method = name.split(".")
         assert callable(getattr(owners.get(owner), method, None)), f"{name} is not a method of the installed package"
+
+
+def test_list_follows_the_cursor_older_from_starting_after_newer_from_ending_before(server):
+    def page(ids, more):
+        return {"status": 200, "body": {"object": "list", "data": [{**ACCOUNT, "id": i} for i in ids], "has_more": more}}
+
+    plinth = server.client()
+    server.script = [page(["acct_4", "acct_3"], True), page(["acct_2"], False)]
+    assert [a.id for a in plinth.accounts.list(status="frozen", limit=2)] == ["acct_4", "acct_3", "acct_2"]
+    assert [s["path"] for s in server.seen] == ["/v1/fintech/accounts?limit=2&status=frozen", "/v1/fintech/accounts?limit=2&starting_after=acct_3&status=frozen"]
+    server.seen = []
+    server.script = [page(["acct_6", "acct_5"], True), page(["acct_8", "acct_7"], False)]
+    assert [a.id for a in plinth.accounts.list(ending_before="acct_4", limit=2)] == ["acct_6", "acct_5", "acct_8", "acct_7"]
+    assert [s["path"] for s in server.seen] == ["/v1/fintech/accounts?limit=2&ending_before=acct_4", "/v1/fintech/accounts?limit=2&ending_before=acct_6"]

@@ -37,8 +37,8 @@ export class AccountsResource {
 
   /** Every account, newest first: `for await (const account of plinth.accounts.list({ status: 'frozen' }))`. */
   list(params: ListParams & AccountFilters = {}): AsyncGenerator<Account, void, undefined> {
-    const { starting_after, ...rest } = params;
-    return autoPage((cursor) => this.listPage({ ...rest, starting_after: cursor }), starting_after);
+    const { starting_after, ending_before, ...rest } = params;
+    return autoPage((cursor) => this.listPage({ ...rest, ...cursor }), { starting_after, ending_before });
   }
 
   /** One page, newest first. */

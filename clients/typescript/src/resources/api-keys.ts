@@ -37,8 +37,8 @@ export class ApiKeysResource {
 
   /** Every key of the caller's mode, newest first. */
   list(params: ListParams = {}): AsyncGenerator<ApiKey, void, undefined> {
-    const { starting_after, ...rest } = params;
-    return autoPage((cursor) => this.listPage({ ...rest, starting_after: cursor }), starting_after);
+    const { starting_after, ending_before, ...rest } = params;
+    return autoPage((cursor) => this.listPage({ ...rest, ...cursor }), { starting_after, ending_before });
   }
 
   listPage(params: PageParams = {}): Promise<WithRequestId<ApiKeyList>> {

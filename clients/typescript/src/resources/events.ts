@@ -26,8 +26,8 @@ export class EventsResource {
 
   /** Every event, newest first (sequences decreasing): `for await (const e of plinth.events.list({ type }))`. */
   list(params: ListParams & EventFilters = {}): AsyncGenerator<Event, void, undefined> {
-    const { starting_after, ...rest } = params;
-    return autoPage((cursor) => this.listPage({ ...rest, starting_after: cursor }), starting_after);
+    const { starting_after, ending_before, ...rest } = params;
+    return autoPage((cursor) => this.listPage({ ...rest, ...cursor }), { starting_after, ending_before });
   }
 
   /** One page, newest first. */
@@ -41,8 +41,8 @@ export class EventsResource {
 
   /** Every delivery of one event, to every endpoint, newest first. */
   listDeliveries(id: string, params: ListParams = {}): AsyncGenerator<WebhookDelivery, void, undefined> {
-    const { starting_after, ...rest } = params;
-    return autoPage((cursor) => this.listDeliveriesPage(id, { ...rest, starting_after: cursor }), starting_after);
+    const { starting_after, ending_before, ...rest } = params;
+    return autoPage((cursor) => this.listDeliveriesPage(id, { ...rest, ...cursor }), { starting_after, ending_before });
   }
 
   /** One page of an event's deliveries. */

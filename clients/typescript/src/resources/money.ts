@@ -25,8 +25,8 @@ export class TransactionsResource {
 
   /** Every transaction of an account, newest first: `for await (const t of plinth.transactions.list(id))`. */
   list(accountId: string, params: ListParams = {}): AsyncGenerator<Transaction, void, undefined> {
-    const { starting_after, ...rest } = params;
-    return autoPage((cursor) => this.listPage(accountId, { ...rest, starting_after: cursor }), starting_after);
+    const { starting_after, ending_before, ...rest } = params;
+    return autoPage((cursor) => this.listPage(accountId, { ...rest, ...cursor }), { starting_after, ending_before });
   }
 
   /** One page of an account's transactions, newest first. */
@@ -64,8 +64,8 @@ export class TransfersResource {
 
   /** Every transfer, newest first: `for await (const t of plinth.transfers.list({ account_id }))`. */
   list(params: ListParams & TransferFilters = {}): AsyncGenerator<Transfer, void, undefined> {
-    const { starting_after, ...rest } = params;
-    return autoPage((cursor) => this.listPage({ ...rest, starting_after: cursor }), starting_after);
+    const { starting_after, ending_before, ...rest } = params;
+    return autoPage((cursor) => this.listPage({ ...rest, ...cursor }), { starting_after, ending_before });
   }
 
   /** One page, newest first. */

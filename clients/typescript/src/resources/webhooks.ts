@@ -66,8 +66,8 @@ export class WebhookEndpointsResource {
 
   /** Every endpoint, newest first. */
   list(params: ListParams = {}): AsyncGenerator<WebhookEndpoint, void, undefined> {
-    const { starting_after, ...rest } = params;
-    return autoPage((cursor) => this.listPage({ ...rest, starting_after: cursor }), starting_after);
+    const { starting_after, ending_before, ...rest } = params;
+    return autoPage((cursor) => this.listPage({ ...rest, ...cursor }), { starting_after, ending_before });
   }
 
   listPage(params: PageParams = {}): Promise<WithRequestId<WebhookEndpointList>> {
@@ -113,8 +113,8 @@ export class WebhookEndpointsResource {
     id: string,
     params: ListParams & DeliveryFilters = {},
   ): AsyncGenerator<WebhookDelivery, void, undefined> {
-    const { starting_after, ...rest } = params;
-    return autoPage((cursor) => this.listDeliveriesPage(id, { ...rest, starting_after: cursor }), starting_after);
+    const { starting_after, ending_before, ...rest } = params;
+    return autoPage((cursor) => this.listDeliveriesPage(id, { ...rest, ...cursor }), { starting_after, ending_before });
   }
 
   listDeliveriesPage(
