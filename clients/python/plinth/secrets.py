@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, TypeVar
 
-from pydantic import PrivateAttr
+from pydantic import BaseModel, PrivateAttr
 
 from plinth_generated import models
 
-M = TypeVar("M", bound="models.BaseModel")
+M = TypeVar("M", bound=BaseModel)
 
 
 class ReplayedSecretError(Exception):
