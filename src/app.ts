@@ -6,7 +6,7 @@ import type { Database } from './db/database.ts';
 import { installDocs } from './platform/docs/docs.ts';
 import { swaggerOptions } from './platform/docs/openapi.ts';
 import { installOperations } from './platform/docs/operations.ts';
-import { EVENT_TAGS, installEvents } from './platform/events/install.ts';
+import { EVENT_TAGS, installEvents, startEvents } from './platform/events/install.ts';
 import { BODY_LIMIT, installJsonBody } from './platform/http/body.ts';
 import { ApiError } from './platform/http/errors.ts';
 import { installHttpRefusals } from './platform/http/http-refusals.ts';
@@ -32,7 +32,7 @@ import type { SecretBox } from './platform/secrets/box.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
 import { deleteDeliveriesOf } from './platform/webhooks/deliveries.repository.ts';
 import { eventDeliveriesRoutes } from './platform/webhooks/deliveries.routes.ts';
-import { eventsWithDeliveries } from './platform/webhooks/fan-out.ts';
+import { fanOut } from './platform/webhooks/fan-out.ts';
 import { installWebhooks, WEBHOOK_TAGS } from './platform/webhooks/install.ts';
 import type { Resolver } from './platform/webhooks/ssrf.ts';
 import { PRODUCTS } from './products.ts';
@@ -148,7 +148,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installJsonBody(app);
   installStrictQuery(app);
   const withIdempotency = idempotencyStep({ database, clock });
-  const events = eventsWithDeliveries(clock);
   const ttlMs = config.IDEMPOTENCY_TTL_HOURS * 3_600_000;
   const stopPurge = startPurge(database, clock, ttlMs, config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS * 1000, app.log);
   app.addHook('onClose', async () => stopPurge());
@@ -156,6 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swagger, swaggerOptions([...PRODUCTS.flatMap((p) => p.tags), ...EVENT_TAGS, ...WEBHOOK_TAGS]));
   const registry = installMetrics(app, database);
   installOperations(app, database, { registry, token: config.METRICS_TOKEN });
+  const { events, sequencer } = startEvents(app, { database, clock, registry, afterNumbered: fanOut });
   installDocs(app);
   apiKeysRoutes(app, {
     db: database.db,
@@ -171,8 +171,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const secrets = deps.secrets ?? secretBoxFor(config);
   installWebhooks(app, { config, database, clock, events, withIdempotency, resolve: deps.resolve, secrets });
-  installEvents(app, { database, clock, retentionDays: config.EVENT_RETENTION_DAYS, beforePurge: deleteDeliveriesOf });
-  eventDeliveriesRoutes(app, { db: database.db }); // webhooks' view of an event, listed beside the events' routes
+  const retentionDays = config.EVENT_RETENTION_DAYS;
+  installEvents(app, { database, clock, retentionDays, beforePurge: deleteDeliveriesOf, sequencer });
+  // Webhooks' view of an event, listed beside the events' own routes.
+  eventDeliveriesRoutes(app, { db: database.db, caughtUp: sequencer.caughtUp });
   registerWebhookMetrics(registry, app.webhookDelivery.metrics);
   for (const product of PRODUCTS) {
     const productDeps = { database, clock, events, settings: config, withIdempotency, secrets };

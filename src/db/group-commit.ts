@@ -9,6 +9,8 @@ export interface CommitStats {
   transactionSeconds: number;
   /** COMMIT alone, which with synchronous=FULL is the fsync of the WAL, seconds. */
   commitSeconds: number;
+  /** PostgreSQL: the round trips the write waited for, its COMMIT's included (see pg-write.ts). */
+  roundTrips?: number;
 }
 
 interface Job<Trx> {

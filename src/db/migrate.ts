@@ -8,6 +8,9 @@ import type { Db } from './database.ts';
  */
 export async function migrateToLatest(db: Db, sets: Record<string, Migration>[]): Promise<string[]> {
   const migrations = Object.assign({}, ...sets) as Record<string, Migration>;
+  // Two modules with a migration of the same name would silently keep only one of them.
+  const count = sets.reduce((n, set) => n + Object.keys(set).length, 0);
+  if (Object.keys(migrations).length !== count) throw new Error('two migrations share a name: names must be unique');
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

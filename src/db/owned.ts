@@ -1,4 +1,5 @@
 import type { Selectable, SelectQueryBuilder } from 'kysely';
+import { listHorizon, listsInCommitOrder } from './commit-order.ts';
 import type { Db } from './database.ts';
 import { type Cursor, pageOf } from './keyset.ts';
 import { prepared } from './prepared.ts';
@@ -49,7 +50,7 @@ export async function findOwned<T extends OwnedTable>(
  * One keyset page (see `pageOf`) of the owner's rows of `table`, newest first; `narrow` adds a list's own filters
  * (a status, an account) to the owner's scope.
  */
-export function pageOwned<T extends OwnedTable>(
+export async function pageOwned<T extends OwnedTable>(
   db: Db,
   table: T,
   owner: Owner,
@@ -60,5 +61,6 @@ export function pageOwned<T extends OwnedTable>(
   const scoped = (db.selectFrom(table).selectAll() as Loose)
     .where('org_id', '=', owner.orgId)
     .where('mode', '=', owner.mode);
-  return pageOf(narrow(scoped), take, cursor).execute() as Promise<Row<T>[]>;
+  const order = { table, horizon: listsInCommitOrder(db) ? await listHorizon(db) : undefined };
+  return pageOf(narrow(scoped), order, take, cursor).execute() as Promise<Row<T>[]>;
 }

@@ -1,9 +1,11 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { asTrx, type Database, type DatabaseOptions, type Trx } from './database.ts';
+import { isDatabaseUnavailable } from './errors.ts';
 import type { CommitStats } from './group-commit.ts';
 import { listeners } from './listeners.ts';
 import { migrateToLatest } from './migrate.ts';
+import { beginPgWrite, type PgWrite, type PgWriteControl } from './pg-write.ts';
 import type { Tables } from './tables.ts';
 
 const CONNECT_TIMEOUT_MS = 3000;
@@ -14,6 +16,46 @@ class FastFailingClient extends pg.Client {
   constructor(config?: pg.ClientConfig) {
     super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   }
+}
+
+interface Handle {
+  trx: Trx;
+  /** The write now running on this connection; null between writes. */
+  holder: { current: PgWriteControl | null };
+}
+
+const handles = new WeakMap<pg.PoolClient, Handle>();
+const writes = new WeakMap<object, { current: PgWriteControl | null }>();
+
+/**
+ * The `Trx` of a pooled connection: a Kysely instance whose every query runs on that connection, in the write that
+ * holds it now (made once per connection, not per write). Statements compiled once (db/prepared.ts) find the write
+ * through `pgWriteOf` and pipeline; ad hoc Kysely queries wait for their answer.
+ */
+function transactionHandle(client: pg.PoolClient): Handle {
+  let handle = handles.get(client);
+  if (handle === undefined) {
+    const holder: Handle['holder'] = { current: null };
+    const connection = {
+      query: (text: string, values: unknown[]) => {
+        if (holder.current === null) throw new Error('postgres: a transaction handle used outside its write');
+        return holder.current.raw({ text, values });
+      },
+      release: () => {},
+    };
+    const kysely = new Kysely<Tables>({
+      dialect: new PostgresDialect({ pool: { connect: async () => connection, end: async () => {} } as never }),
+    });
+    writes.set(kysely, holder);
+    handle = { trx: asTrx(kysely), holder };
+    handles.set(client, handle);
+  }
+  return handle;
+}
+
+/** The PostgreSQL write a transaction handle belongs to, for statements that pipeline; undefined elsewhere. */
+export function pgWriteOf(db: object): PgWrite | undefined {
+  return writes.get(db)?.current ?? undefined;
 }
 
 /** Values under which PostgreSQL may lose an acknowledged commit. */
@@ -27,6 +69,8 @@ export function openPostgres(url: string, options: DatabaseOptions): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
+    // Statements go on the wire without waiting for the answers before them (see pg-write.ts).
+    pipeline: true,
     // Two waits, two bounds. Connecting fails fast when the server is gone, so that a request gets its 503 in
     // seconds, not minutes (CONNECT_TIMEOUT_MS, above). Waiting for a free connection of a healthy pool is no
     // outage: sharing the 3 s bound, a storm of 1,000 connections on a busy machine got half its answers as 503.
@@ -47,24 +91,31 @@ export function openPostgres(url: string, options: DatabaseOptions): Database {
     db,
     async write<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
       const started = performance.now();
-      const trx = await db.startTransaction().execute();
+      const client = await pool.connect();
+      const { trx, holder } = transactionHandle(client);
+      const write = beginPgWrite(client);
+      holder.current = write;
       let result: T;
+      let committing: number;
       try {
-        result = await work(asTrx(trx));
+        result = await work(trx);
+        committing = performance.now();
+        await write.commit();
       } catch (error) {
-        await trx
-          .rollback()
-          .execute()
-          .catch(() => undefined); // a broken connection has rolled back already
+        holder.current = null;
+        await write.rollback();
+        // A connection that broke under the write is not given back to the pool.
+        client.release(isDatabaseUnavailable(error) ? (error as Error) : undefined);
         throw error;
       }
-      const committing = performance.now();
-      await trx.commit().execute();
+      holder.current = null;
+      client.release();
       const done = performance.now();
       commits.emit({
         batchSize: 1,
         transactionSeconds: (done - started) / 1000,
         commitSeconds: (done - committing) / 1000,
+        roundTrips: write.trips,
       });
       return result;
     },

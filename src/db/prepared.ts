@@ -2,6 +2,8 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Compilable, CompiledQuery, Kysely, QueryResult, SelectQueryBuilder } from 'kysely';
 import type { Db, Trx } from './database.ts';
 import { directConnection, toSqlite } from './node-sqlite.ts';
+import { statementName } from './pg-write.ts';
+import { pgWriteOf } from './postgres.ts';
 import type { Tables } from './tables.ts';
 
 // A value no client can send in a bound parameter's place: NUL, then a name.
@@ -18,6 +20,8 @@ type AnySelect = SelectQueryBuilder<any, any, any>;
 interface Compiled {
   query: CompiledQuery<unknown>;
   slots: Slot[];
+  /** Its name as a PostgreSQL prepared statement, parsed once per connection. */
+  name: string;
 }
 
 /**
@@ -40,28 +44,48 @@ export function prepared<P extends object, R>(
   params: Names<P>,
   build: (db: Kysely<Tables>, placeholders: P) => AnySelect & Compilable<R>,
 ): (db: Db, values: P) => Promise<QueryResult<R>> {
-  return compileOnce(params, build);
+  return compileOnce(params, build).run;
 }
 
 /**
- * A write compiled once, as `prepared` does for a read: an insert, an update, a delete, a select that locks rows
- * (`FOR UPDATE`), or raw SQL. It takes a `Trx`, which only the write pipeline makes, so a write cannot run on `db`.
+ * A write compiled once, as `prepared` does for a read, whose answer the write needs (`returning`, a count of the
+ * rows changed), or a select that locks rows (`FOR UPDATE`). It takes a `Trx`, which only the write pipeline makes,
+ * so a write cannot run on `db`. On PostgreSQL, awaiting it is a round trip: a write whose answer is not needed is
+ * `preparedSend`.
  */
 export function preparedWrite<P extends object, R = never>(
   params: Names<P>,
   build: (db: Kysely<Tables>, placeholders: P) => Compilable<R>,
 ): (trx: Trx, values: P) => Promise<QueryResult<R>> {
-  return compileOnce(params, build);
+  return compileOnce(params, build).run;
+}
+
+/**
+ * A write compiled once whose answer the write does not need (an insert, an update): issued, not awaited. On
+ * PostgreSQL it goes on the wire with the statements around it, in one round trip (db/pg-write.ts), and its failure
+ * fails the write at its next awaited statement or at COMMIT; on SQLite it runs at once and throws at once.
+ */
+export function preparedSend<P extends object>(
+  params: Names<P>,
+  build: (db: Kysely<Tables>, placeholders: P) => Compilable<unknown>,
+): (trx: Trx, values: P) => void {
+  return compileOnce(params, build).send;
+}
+
+interface Runner<P, R> {
+  run: (db: Db, values: P) => Promise<QueryResult<R>>;
+  send: (trx: Trx, values: P) => void;
 }
 
 function compileOnce<P extends object, R>(
   params: Names<P>,
   build: (db: Kysely<Tables>, placeholders: P) => Compilable<R>,
-): (db: Db, values: P) => Promise<QueryResult<R>> {
+): Runner<P, R> {
   const names = Object.keys(params);
   // A plain object (not a proxy), so that a builder may spread it: `.values(p)` inserts every named column.
   const placeholders = Object.fromEntries(names.map((name) => [name, `${MARK}${name}`])) as P;
-  const byAdapter = new WeakMap<object, Compiled>();
+  // Compiled once per dialect (the SQL differs), keyed by the adapter's class: every connection's Kysely shares it.
+  const byDialect = new Map<unknown, Compiled>();
   const compile = (db: Kysely<Tables>): Compiled => {
     const query = build(db, placeholders).compile() as CompiledQuery<unknown>;
     const slots = query.parameters.map(
@@ -72,35 +96,63 @@ function compileOnce<P extends object, R>(
     const unbound = names.filter((name) => !bound.has(name));
     if (query.sql.includes(MARK) || unbound.length > 0)
       throw new Error(`prepared: placeholders ${unbound.join(', ')} were not bound as parameters`);
-    return { query, slots };
+    return { query, slots, name: statementName(query.sql) };
   };
-  const statements = new WeakMap<DatabaseSync, Prepared>();
-  return (db, values) => {
-    const adapter = db.getExecutor().adapter;
-    let compiled = byAdapter.get(adapter);
+  const compiledFor = (db: Kysely<Tables>): Compiled => {
+    const dialect = db.getExecutor().adapter.constructor;
+    let compiled = byDialect.get(dialect);
     if (compiled === undefined) {
       compiled = compile(db);
-      byAdapter.set(adapter, compiled);
+      byDialect.set(dialect, compiled);
     }
-    const parameters = compiled.slots.map((slot) => {
+    return compiled;
+  };
+  const parametersOf = (compiled: Compiled, values: P) =>
+    compiled.slots.map((slot) => {
       if (!('name' in slot)) return slot.constant;
       const value = (values as Record<string, unknown>)[slot.name];
       if (value === undefined) throw new Error(`prepared: no value for ${slot.name}`);
       return value;
     });
-    const native = directConnection(db);
-    if (native === undefined) return db.executeQuery({ ...compiled.query, parameters } as CompiledQuery<R>);
-    try {
-      let statement = statements.get(native);
-      if (statement === undefined) {
-        const prepared = native.prepare(compiled.query.sql);
-        statement = { statement: prepared, returnsRows: prepared.columns().length > 0 };
-        statements.set(native, statement);
-      }
-      return Promise.resolve(run<R>(statement, toSqlite(parameters)));
-    } catch (error) {
-      return Promise.reject(error);
+  const statements = new WeakMap<DatabaseSync, Prepared>();
+  const onSqlite = (native: DatabaseSync, compiled: Compiled, parameters: unknown[]): QueryResult<R> => {
+    let statement = statements.get(native);
+    if (statement === undefined) {
+      const prepared = native.prepare(compiled.query.sql);
+      statement = { statement: prepared, returnsRows: prepared.columns().length > 0 };
+      statements.set(native, statement);
     }
+    return run<R>(statement, toSqlite(parameters));
+  };
+  const pgStatement = (compiled: Compiled, parameters: unknown[]) => ({
+    name: compiled.name,
+    text: compiled.query.sql,
+    values: parameters,
+  });
+  return {
+    run(db, values) {
+      try {
+        const compiled = compiledFor(db);
+        const parameters = parametersOf(compiled, values);
+        const write = pgWriteOf(db);
+        if (write !== undefined) return write.query<R>(pgStatement(compiled, parameters));
+        const native = directConnection(db);
+        if (native === undefined) return db.executeQuery({ ...compiled.query, parameters } as CompiledQuery<R>);
+        return Promise.resolve(onSqlite(native, compiled, parameters));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    send(trx, values) {
+      const compiled = compiledFor(trx);
+      const parameters = parametersOf(compiled, values);
+      const write = pgWriteOf(trx);
+      if (write !== undefined) return write.send(pgStatement(compiled, parameters));
+      const native = directConnection(trx);
+      if (native === undefined)
+        throw new Error('prepared: a send needs the write pipeline (SQLite writer or PostgreSQL)');
+      onSqlite(native, compiled, parameters);
+    },
   };
 }
 
@@ -120,8 +172,8 @@ function run<R>({ statement, returnsRows }: Prepared, parameters: ReturnType<typ
 export function preparedInsert<T extends keyof Tables & string>(
   table: T,
   columns: Names<Tables[T]>,
-): (trx: Trx, row: Tables[T]) => Promise<QueryResult<never>> {
-  return preparedWrite<Tables[T]>(columns, (db, p) => db.insertInto(table).values(p as never));
+): (trx: Trx, row: Tables[T]) => void {
+  return preparedSend<Tables[T]>(columns, (db, p) => db.insertInto(table).values(p as never));
 }
 
 /** Row counts a multi-row insert is compiled for; more rows than this go in several statements. */
@@ -134,16 +186,16 @@ const MAX_ROWS_PER_INSERT = 32;
 export function preparedInsertRows<T extends keyof Tables & string>(
   table: T,
   columns: Names<Tables[T]>,
-): (trx: Trx, rows: Tables[T][]) => Promise<void> {
+): (trx: Trx, rows: Tables[T][]) => void {
   const names = Object.keys(columns);
-  const byCount = new Map<number, (trx: Trx, values: Record<string, unknown>) => Promise<unknown>>();
+  const byCount = new Map<number, (trx: Trx, values: Record<string, unknown>) => void>();
   const forCount = (count: number) => {
     let insert = byCount.get(count);
     if (insert === undefined) {
       const params = Object.fromEntries(
         Array.from({ length: count }, (_, i) => names.map((name) => [`${name}.${i}`, true])).flat(),
       );
-      insert = preparedWrite<Record<string, unknown>>(params, (db, p) =>
+      insert = preparedSend<Record<string, unknown>>(params, (db, p) =>
         db
           .insertInto(table)
           .values(
@@ -156,14 +208,14 @@ export function preparedInsertRows<T extends keyof Tables & string>(
     }
     return insert;
   };
-  return async (db, rows) => {
+  return (db, rows) => {
     for (let start = 0; start < rows.length; start += MAX_ROWS_PER_INSERT) {
       const chunk = rows.slice(start, start + MAX_ROWS_PER_INSERT);
       const values: Record<string, unknown> = {};
       chunk.forEach((row, i) => {
         for (const name of names) values[`${name}.${i}`] = (row as unknown as Record<string, unknown>)[name];
       });
-      await forCount(chunk.length)(db, values);
+      forCount(chunk.length)(db, values);
     }
   };
 }

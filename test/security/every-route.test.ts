@@ -93,7 +93,7 @@ async function fund(key: string, accountId: string, amount: number): Promise<str
       { ...journal, source_type: 'sandbox_deposit', description: null, created_at: at },
       [
         { side: (await lockSides(trx, { orgId: account.org_id, mode: 'live' }, [accountId])).get(accountId)!, amount },
-        { side: await lockSystemSide(trx, system), amount: -amount },
+        { side: (await lockSystemSide(trx, system))!, amount: -amount },
       ],
     );
     return posted.find((p) => p.accountId === accountId)!.entryId;

@@ -1,11 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { Trx } from '../../db/database.ts';
-import { preparedInsertRows, preparedWrite } from '../../db/prepared.ts';
+import { pgWriteOf } from '../../db/postgres.ts';
+import { preparedInsertRows } from '../../db/prepared.ts';
 import type { Mode } from '../keys/principal.ts';
 import { newId } from '../kit/ids.ts';
 import { apiTime, type Clock, storedTime } from '../kit/time.ts';
 import type { EventType } from './events.schema.ts';
+import { type Draft, numberEvents } from './numbering.ts';
+import { numberPending, recordUnnumbered } from './sequencer.ts';
 import type { EventsTable } from './tables.ts';
 
 /** Whose event it is: an API principal fits, and so does an operator's `{ orgId, mode }`. */
@@ -25,30 +27,7 @@ export function requestOf(request: FastifyRequest): EventRequest {
   return { id: String(request.id), idempotency_key: typeof key === 'string' ? key : null };
 }
 
-/**
- * The last of `count` consecutive sequence numbers of the owner's events, drawn inside the caller's write. The counter
- * row is updated in the same transaction as the events: a rolled-back write gives its numbers back (no gaps), and on
- * PostgreSQL the row lock, held until commit, makes the next write of the same org and mode wait, so numbers commit
- * in order. On SQLite the group commit runs one write at a time.
- */
-async function drawSequences(trx: Trx, owner: EventOwner, count: number): Promise<number> {
-  const { rows } = await drawSequence(trx, { org_id: owner.orgId, mode: owner.mode, count });
-  return Number(rows[0]!.last_sequence);
-}
-
-const drawSequence = preparedWrite<{ org_id: string; mode: Mode; count: number }, { last_sequence: number | string }>(
-  { org_id: true, mode: true, count: true },
-  (db, p) =>
-    db
-      .insertInto('event_sequences')
-      .values({ org_id: p.org_id, mode: p.mode, last_sequence: p.count })
-      .onConflict((c) =>
-        c.columns(['org_id', 'mode']).doUpdateSet({ last_sequence: sql`event_sequences.last_sequence + ${p.count}` }),
-      )
-      .returning('last_sequence'),
-);
-
-const insertEvents = preparedInsertRows('events', {
+const insertNumbered = preparedInsertRows('events', {
   id: true,
   org_id: true,
   mode: true,
@@ -56,13 +35,18 @@ const insertEvents = preparedInsertRows('events', {
   sequence: true,
   body: true,
   created_at: true,
+  position: true,
+  position_index: true,
 });
 
 export interface EmitOptions {
   /** When the change happened; defaults to now. */
   at?: Date;
-  /** Deliver to this endpoint only, whatever it subscribes to (`webhook_endpoint.test`). */
-  onlyEndpoint?: string;
+  /**
+   * Number the events before the write commits, for an answer that shows them (`webhook_endpoint.test`): on
+   * PostgreSQL the write runs a sequencer pass of its own, waiting for its turn. Only for rare writes.
+   */
+  numberNow?: boolean;
 }
 
 /** One change to report: the event's type and the resource after the change. */
@@ -72,20 +56,23 @@ export interface Change {
 }
 
 /**
- * What happens to a write's events once they are recorded, in the same transaction: the webhooks module creates their
- * deliveries (webhooks/fan-out.ts). The events module knows only this signature; app.ts wires the two together.
+ * What happens to events once they are numbered, in the same transaction: the webhooks module creates their deliveries
+ * (webhooks/fan-out.ts). The events module knows only this signature; app.ts wires the two together.
  */
-export type AfterRecord = (trx: Trx, owner: EventOwner, events: EventsTable[], onlyEndpoint?: string) => Promise<void>;
+export type AfterNumbered = (trx: Trx, events: EventsTable[]) => Promise<void>;
 
 /** Records the events of a write: built once at start-up (`eventRecorder`) and handed to every service that writes. */
 export interface EventRecorder {
   /**
-   * Records the events of one write in the caller's `trx` (the transactional outbox), numbered consecutively in the
-   * order given, so that there is no change without its events and no event without its change:
+   * Records the events of one write in the caller's `trx` (the transactional outbox), in the order given, so that
+   * there is no change without its events and no event without its change:
    *
    *   await deps.events.emit(trx, owner, [{ type: 'fintech.account.frozen', object: accountFromRow(row) }], request);
    *
-   * Each body's bytes are fixed here; every delivery and every retry sends exactly them.
+   * On SQLite they are numbered here (the single writer commits in order). On PostgreSQL they are recorded without a
+   * number, and the ordering key they will be numbered by is drawn as the write's last statement before COMMIT
+   * (sequencer.ts explains why that order is right); the write's answer does not wait for the number. Returns the
+   * rows as recorded (`sequence` null when not yet numbered), numbered in any case with `numberNow`.
    */
   emit(
     trx: Trx,
@@ -96,39 +83,54 @@ export interface EventRecorder {
   ): Promise<EventsTable[]>;
 }
 
-export function eventRecorder(deps: { clock: Clock; afterRecord: AfterRecord }): EventRecorder {
+export interface RecorderDeps {
+  clock: Clock;
+  afterNumbered: AfterNumbered;
+  /** Called once a write that recorded unnumbered events has committed: the sequencer's wake-up. */
+  onRecorded?: () => void;
+}
+
+export function eventRecorder(deps: RecorderDeps): EventRecorder {
   return {
     async emit(trx, owner, changes, request, options = {}) {
       const at = options.at ?? deps.clock();
-      const last = await drawSequences(trx, owner, changes.length);
+      const created = storedTime(at);
       const livemode = owner.mode === 'live';
-      const createdAt = apiTime(at.toISOString());
-      const rows = changes.map(({ type, object }, i): EventsTable => {
+      const drafts = changes.map(({ type, object }): Draft => {
         const id = newId('evt', at.getTime());
-        const sequence = last - changes.length + 1 + i;
-        const event = {
-          id,
-          object: 'event',
-          type,
-          sequence,
-          data: { object },
-          request,
-          livemode,
-          created_at: createdAt,
-        };
         return {
-          id,
-          org_id: owner.orgId,
-          mode: owner.mode,
-          type,
-          sequence,
-          body: JSON.stringify(event),
-          created_at: storedTime(at),
+          row: { id, org_id: owner.orgId, mode: owner.mode, type, created_at: created },
+          event: {
+            id,
+            object: 'event',
+            type,
+            sequence: null,
+            data: { object },
+            request,
+            livemode,
+            created_at: apiTime(created),
+          },
         };
       });
-      await insertEvents(trx, rows);
-      await deps.afterRecord(trx, owner, rows, options.onlyEndpoint);
-      return rows;
+      const write = pgWriteOf(trx);
+      if (write === undefined) {
+        const numbered = await numberEvents(trx, drafts);
+        insertNumbered(
+          trx,
+          numbered.map((event) => ({ ...event, position: null, position_index: null })),
+        );
+        await deps.afterNumbered(trx, numbered);
+        return numbered;
+      }
+      if (options.numberNow) {
+        recordUnnumbered(trx, owner, drafts);
+        const numbered = await numberPending(trx, deps.afterNumbered, { wait: true });
+        const own = new Set(drafts.map((d) => d.row.id));
+        return numbered!.filter((event) => own.has(event.id));
+      }
+      write.beforeCommit(() => recordUnnumbered(trx, owner, drafts));
+      if (deps.onRecorded) write.afterCommit(deps.onRecorded);
+      return drafts.map(({ row, event }) => ({ ...row, sequence: null, body: JSON.stringify(event) }));
     },
   };
 }

@@ -1,9 +1,26 @@
 import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
-import { findOwned } from '../../db/owned.ts';
+import { prepared } from '../../db/prepared.ts';
 import { firstIdAt } from '../kit/ids.ts';
 import type { EventOwner } from './emit.ts';
 import type { EventsTable } from './tables.ts';
+
+const selectEvent = prepared<{ id: string; org_id: string; mode: EventOwner['mode'] }, EventsTable>(
+  { id: true, org_id: true, mode: true },
+  (db, p) =>
+    db
+      .selectFrom('events')
+      .select(['id', 'org_id', 'mode', 'type', 'sequence', 'body', 'created_at'])
+      .where('id', '=', p.id)
+      .where('org_id', '=', p.org_id)
+      .where('mode', '=', p.mode)
+      .where('sequence', 'is not', null),
+);
+
+/** One of the owner's events, once numbered: before that it is neither listed nor retrievable (CONTRACT §11). */
+export async function findEvent(db: Db, owner: EventOwner, id: string): Promise<EventsTable | undefined> {
+  return (await selectEvent(db, { id, org_id: owner.orgId, mode: owner.mode })).rows[0];
+}
 
 /**
  * One page of the owner's events in sequence order (newest first when walking older): the sequence, not the id, is
@@ -16,14 +33,19 @@ export async function pageEvents(
   take: number,
   cursor: Cursor | undefined,
 ): Promise<EventsTable[]> {
-  let query = db.selectFrom('events').selectAll().where('org_id', '=', owner.orgId).where('mode', '=', owner.mode);
+  let query = db
+    .selectFrom('events')
+    .select(['id', 'org_id', 'mode', 'type', 'sequence', 'body', 'created_at'])
+    .where('org_id', '=', owner.orgId)
+    .where('mode', '=', owner.mode)
+    .where('sequence', 'is not', null);
   if (type !== undefined) query = query.where('type', '=', type);
-  const at = cursor === undefined ? undefined : await findOwned(db, 'events', owner, cursor.id);
+  const at = cursor === undefined ? undefined : await findEvent(db, owner, cursor.id);
   if (at === undefined || cursor === undefined || cursor.older) {
-    if (at !== undefined) query = query.where('sequence', '<', at.sequence);
+    if (at !== undefined) query = query.where('sequence', '<', at.sequence!);
     return query.orderBy('sequence', 'desc').limit(take).execute();
   }
-  return query.where('sequence', '>', at.sequence).orderBy('sequence', 'asc').limit(take).execute();
+  return query.where('sequence', '>', at.sequence!).orderBy('sequence', 'asc').limit(take).execute();
 }
 
 /** What must go before events are deleted (rows that refer to them), in the same transaction. */

@@ -9,7 +9,11 @@ import { eventFromRow, findEventOrThrow, listEvents } from './events.service.ts'
 type List<T> = { object: 'list'; data: T[]; has_more: boolean };
 
 /** Events (CONTRACT §11): list (newest first, by sequence) and retrieve. Where each went: webhooks/deliveries.routes.ts. */
-export function eventsRoutes(app: FastifyInstance, deps: { db: Db }): void {
+/**
+ * Lists and retrievals answer with every event committed before the request arrived: on PostgreSQL they first wait
+ * (at most 2 s) for a sequencer pass that began after it (`caughtUp`).
+ */
+export function eventsRoutes(app: FastifyInstance, deps: { db: Db; caughtUp: () => Promise<void> }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Event);
   app.addSchema(EventList);
@@ -26,7 +30,10 @@ export function eventsRoutes(app: FastifyInstance, deps: { db: Db }): void {
         response: { 200: Ref<List<Event>>('EventList') },
       },
     },
-    (request) => listEvents(deps.db, principalOf(request), request.query),
+    async (request) => {
+      await deps.caughtUp();
+      return listEvents(deps.db, principalOf(request), request.query);
+    },
   );
 
   r.get(
@@ -40,6 +47,9 @@ export function eventsRoutes(app: FastifyInstance, deps: { db: Db }): void {
         response: { 200: Ref<Event>('Event') },
       },
     },
-    async (request) => eventFromRow(await findEventOrThrow(deps.db, principalOf(request), request.params.id)),
+    async (request) => {
+      await deps.caughtUp();
+      return eventFromRow(await findEventOrThrow(deps.db, principalOf(request), request.params.id));
+    },
   );
 }

@@ -1,5 +1,4 @@
 import type { Db } from '../../db/database.ts';
-import { findOwned } from '../../db/owned.ts';
 import { notFound } from '../http/errors.ts';
 import { listPage } from '../http/pagination.ts';
 import { isIdOf } from '../kit/ids.ts';
@@ -12,7 +11,7 @@ import type { EventsTable } from './tables.ts';
 export const eventFromRow = (row: EventsTable): Event => JSON.parse(row.body) as Event;
 
 export async function findEventOrThrow(db: Db, owner: EventOwner, id: string): Promise<EventsTable> {
-  const row = isIdOf(EVENT.prefix, id) ? await findOwned(db, 'events', owner, id) : undefined;
+  const row = isIdOf(EVENT.prefix, id) ? await repo.findEvent(db, owner, id) : undefined;
   if (row === undefined) throw notFound(EVENT, id);
   return row;
 }
@@ -20,7 +19,7 @@ export async function findEventOrThrow(db: Db, owner: EventOwner, id: string): P
 export async function listEvents(db: Db, owner: EventOwner, query: EventListQuery) {
   const page = await listPage(
     query,
-    async (id) => isIdOf(EVENT.prefix, id) && (await findOwned(db, 'events', owner, id)) !== undefined,
+    async (id) => isIdOf(EVENT.prefix, id) && (await repo.findEvent(db, owner, id)) !== undefined,
     (take, cursor) => repo.pageEvents(db, owner, query.type, take, cursor),
   );
   return { object: 'list' as const, data: page.rows.map(eventFromRow), has_more: page.hasMore };

@@ -8,21 +8,35 @@ export interface EventSequencesTable {
   last_sequence: number | string;
 }
 
-/** The outbox: one row per event, written in the same transaction as the change it reports. Never updated. */
+/**
+ * The outbox: one row per event, written in the same transaction as the change it reports. On SQLite numbered when
+ * written; on PostgreSQL written without a number and numbered once by the sequencer (the one update an event ever
+ * has), then never changed.
+ */
 export interface EventsTable {
   id: string;
   org_id: string;
   mode: Mode;
   type: string;
-  sequence: number | string;
-  /** The event's JSON exactly as delivered: its bytes are fixed when the event is created. */
+  /** +1 per event of the org and mode; null until numbered (PostgreSQL). */
+  sequence: number | string | null;
+  /** The event's JSON exactly as delivered: its bytes are fixed when it is numbered. */
   body: string;
   created_at: string;
+}
+
+/**
+ * PostgreSQL: the order unnumbered events are numbered in. `position` is drawn from a sequence as the write's last
+ * statement before COMMIT, one per write; `position_index` orders the events of one write. Null on SQLite.
+ */
+export interface EventPositionColumns {
+  position: number | string | null;
+  position_index: number | null;
 }
 
 declare module '../../db/tables.ts' {
   interface Tables {
     event_sequences: EventSequencesTable;
-    events: EventsTable;
+    events: EventsTable & EventPositionColumns;
   }
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Trx } from '../../db/database.ts';
-import { prepared, preparedInsert } from '../../db/prepared.ts';
+import { prepared, preparedInsert, preparedWrite } from '../../db/prepared.ts';
 import type { Mode } from '../keys/principal.ts';
 import type { IdempotencyKeysTable } from './tables.ts';
 
@@ -27,11 +27,13 @@ const where = (scope: Scope) => ({ org_id: scope.orgId, mode: scope.mode, key: s
  */
 export async function tryLockScope(trx: Trx, scope: Scope): Promise<boolean> {
   const name = `idempotency\n${scope.orgId}\n${scope.mode}\n${scope.key}`;
-  const { rows } = await sql<{
-    locked: boolean;
-  }>`select pg_try_advisory_xact_lock(hashtextextended(${name}, 0)) as locked`.execute(trx);
-  return rows[0]?.locked === true;
+  return (await tryLock(trx, { name })).rows[0]?.locked === true;
 }
+
+const tryLock = preparedWrite<{ name: string }, { locked: boolean }>({ name: true }, (db, p) => ({
+  compile: () =>
+    sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${p.name}, 0)) as locked`.compile(db),
+}));
 
 const SCOPE = { org_id: true, mode: true, key: true } as const;
 const selectResponse = prepared<Record<'org_id' | 'mode' | 'key', string>, IdempotencyKeysTable>(SCOPE, (db, p) =>
@@ -66,7 +68,7 @@ const insertResponse = preparedInsert('idempotency_keys', {
 
 /** In the resource's own transaction: the response that a retry with the same key will get. */
 export async function storeResponse(trx: Trx, scope: Scope, response: StoredResponse, now: string): Promise<void> {
-  await insertResponse(trx, {
+  insertResponse(trx, {
     ...where(scope),
     fingerprint: response.fingerprint,
     request_id: response.requestId,

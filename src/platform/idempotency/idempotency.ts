@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { Database, Trx } from '../../db/database.ts';
-import { preparedWrite } from '../../db/prepared.ts';
+import { writeCount } from '../../db/writes.ts';
 import { ApiError, toProblem } from '../http/errors.ts';
 import { principalOf } from '../keys/auth.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
@@ -94,26 +93,21 @@ const isOutcome = (error: unknown): error is ApiError =>
   [403, 404, 409].includes(error.status) &&
   error.code !== 'idempotency_request_in_progress';
 
-const statement = (text: string) =>
-  preparedWrite<Record<string, never>>({}, (db) => ({ compile: () => sql.raw<never>(text).compile(db) }));
-const savepoint = statement('savepoint work');
-const release = statement('release savepoint work');
-const rollback = statement('rollback to savepoint work');
-
-/** Runs the work in a savepoint of the write; a refusal that is an outcome undoes the work's writes and is returned. */
+/**
+ * Runs the work; a refusal that is an outcome is returned, to be stored in the same write. The work must decide
+ * before it writes (every service locks, checks, then writes), so a refusal leaves nothing to undo and no savepoint is
+ * needed; a refusal after a write would commit half a request, and is a bug: it fails the whole write instead.
+ */
 async function runOrRefuse<T>(
   trx: Trx,
   work: (trx: Trx) => Promise<T>,
 ): Promise<{ result: T } | { refused: ApiError }> {
-  await savepoint(trx, {});
+  const before = writeCount(trx);
   try {
-    const result = await work(trx);
-    await release(trx, {});
-    return { result };
+    return { result: await work(trx) };
   } catch (error) {
     if (!isOutcome(error)) throw error;
-    await rollback(trx, {});
-    await release(trx, {});
+    if (writeCount(trx) !== before) throw new Error(`refused (${error.code}) after writing: decide before writing`);
     return { refused: error };
   }
 }
@@ -140,12 +134,15 @@ export function idempotencyStep(deps: { database: Database; clock: Clock }): Wit
     const scope: repo.Scope = { orgId, mode, key };
     const print = fingerprint(request.method, request.url, request.body);
     const outcome = await database.write(async (trx): Promise<Outcome> => {
-      if (database.dialect === 'postgres' && !(await repo.tryLockScope(trx, scope))) {
+      // The lock and the look-up go out together (one round trip on PostgreSQL); the look-up runs after the lock.
+      const locked = database.dialect === 'postgres' ? repo.tryLockScope(trx, scope) : Promise.resolve(true);
+      const found = repo.findResponse(trx, scope);
+      const [held, stored] = await Promise.all([locked, found]);
+      if (!held) {
         throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still running.', {
           param: 'Idempotency-Key',
         });
       }
-      const stored = await repo.findResponse(trx, scope);
       if (stored !== undefined) return { ran: false, stored };
       const ran = await runOrRefuse(trx, work);
       const requestId = String(request.id);

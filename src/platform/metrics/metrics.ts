@@ -44,6 +44,13 @@ export function installMetrics(app: FastifyInstance, database: Database): Regist
     registers: [registry],
   });
 
+  const trips = new Histogram({
+    name: 'plinth_db_round_trips',
+    help: 'PostgreSQL: round trips a write transaction waited for, BEGIN to COMMIT (statements are pipelined)',
+    buckets: [1, 2, 3, 4, 5, 6, 8, 12, 16],
+    registers: [registry],
+  });
+
   app.addHook('onResponse', (request, reply, done) => {
     const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: reply.statusCode };
     requests.inc(labels);
@@ -54,6 +61,7 @@ export function installMetrics(app: FastifyInstance, database: Database): Regist
     transaction.observe(stats.transactionSeconds);
     commit.observe(stats.commitSeconds);
     batch.observe(stats.batchSize);
+    if (stats.roundTrips !== undefined) trips.observe(stats.roundTrips);
   });
   return registry;
 }

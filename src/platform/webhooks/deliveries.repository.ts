@@ -1,3 +1,4 @@
+import { listHorizon, listsInCommitOrder } from '../../db/commit-order.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
 import { pageOf } from '../../db/keyset.ts';
@@ -115,7 +116,7 @@ export async function updateDelivery(trx: Trx, id: string, changes: Partial<Webh
 }
 
 /** One page of the deliveries of one endpoint or one event (already checked to be the owner's). */
-export function pageDeliveries(
+export async function pageDeliveries(
   db: Db,
   by: { endpointId: string } | { eventId: string },
   status: string | undefined,
@@ -126,7 +127,9 @@ export function pageDeliveries(
   query =
     'endpointId' in by ? query.where('endpoint_id', '=', by.endpointId) : query.where('event_id', '=', by.eventId);
   if (status !== undefined) query = query.where('status', '=', status as WebhookDeliveriesTable['status']);
-  return pageOf(query, take, cursor).execute();
+  const horizon = listsInCommitOrder(db) ? await listHorizon(db) : undefined;
+  const order = { table: 'webhook_deliveries', horizon };
+  return pageOf(query, order, take, cursor).execute();
 }
 
 /** Before events are purged (events/purge.ts): their deliveries, which refer to them. */

@@ -47,7 +47,7 @@ export function deliveriesRoutes(
  * Where an event was delivered (CONTRACT §12), under the event's path. Registered right after the events' own routes,
  * so that the OpenAPI document lists it beside them.
  */
-export function eventDeliveriesRoutes(app: FastifyInstance, deps: { db: Db }): void {
+export function eventDeliveriesRoutes(app: FastifyInstance, deps: { db: Db; caughtUp: () => Promise<void> }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get(
     '/v1/events/:id/deliveries',
@@ -61,6 +61,9 @@ export function eventDeliveriesRoutes(app: FastifyInstance, deps: { db: Db }): v
         response: { 200: Ref<WebhookDeliveryList>('WebhookDeliveryList') },
       },
     },
-    (request) => listEventDeliveries(deps.db, principalOf(request), request.params.id, request.query),
+    async (request) => {
+      await deps.caughtUp();
+      return listEventDeliveries(deps.db, principalOf(request), request.params.id, request.query);
+    },
   );
 }

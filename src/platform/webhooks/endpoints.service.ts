@@ -167,7 +167,7 @@ export async function testEndpoint(
       param: 'id',
     });
   const test = { type: 'webhook_endpoint.test' as const, object: endpointFromRow(row) };
-  const [event] = await deps.events.emit(trx, owner, [test], request, { at: deps.clock(), onlyEndpoint: row.id });
+  const [event] = await deps.events.emit(trx, owner, [test], request, { at: deps.clock(), numberNow: true });
   return eventFromRow(event!);
 }
 

@@ -1,5 +1,5 @@
 import { prepared, preparedInsertRows } from '../../db/prepared.ts';
-import { type AfterRecord, type EventRecorder, eventRecorder } from '../events/emit.ts';
+import { type AfterNumbered, type EventRecorder, eventRecorder } from '../events/emit.ts';
 import type { EventsTable } from '../events/tables.ts';
 import { newId } from '../kit/ids.ts';
 import type { Clock } from '../kit/time.ts';
@@ -32,20 +32,36 @@ const insertDeliveries = preparedInsertRows('webhook_deliveries', {
   ...DELIVERY_STATE_COLUMNS,
 });
 
+/** A test event goes to the endpoint it tests, whatever that endpoint subscribes to, and to no other. */
+function testedEndpoint(event: EventsTable): string | undefined {
+  if (event.type !== 'webhook_endpoint.test') return undefined;
+  return (JSON.parse(event.body) as { data: { object: { id: string } } }).data.object.id;
+}
+
 /**
- * In the events' own write: one pending delivery, due now, per event and enabled endpoint of the owner that takes
- * it, so that a committed event always has its deliveries and a worker finds them even after a crash.
+ * In the transaction that numbers the events (the write itself on SQLite, the sequencer's pass on PostgreSQL): one
+ * pending delivery, due now, per event and enabled endpoint of its owner that takes it, so that a numbered event
+ * always has its deliveries and a worker finds them even after a crash. The owners' endpoints are read together.
  */
-export const fanOut: AfterRecord = async (trx, owner, events, onlyEndpoint) => {
-  const enabled = (await enabledEndpoints(trx, { org_id: owner.orgId, mode: owner.mode })).rows;
-  const endpoints = onlyEndpoint === undefined ? enabled : enabled.filter((e) => e.id === onlyEndpoint);
-  if (endpoints.length === 0) return;
-  const created = events[0]!.created_at;
-  const at = Date.parse(created);
-  const takes = endpoints.map((e) => ({ id: e.id, events: JSON.parse(e.enabled_events) as string[] }));
-  const rows = events.flatMap((event) =>
-    takes
-      .filter((endpoint) => onlyEndpoint !== undefined || subscribes(endpoint.events, event.type))
+export const fanOut: AfterNumbered = async (trx, events) => {
+  const owners = [...new Set(events.map((e) => `${e.org_id}\n${e.mode}`))];
+  const enabled = new Map<string, { id: string; events: string[] }[]>();
+  await Promise.all(
+    owners.map(async (owner) => {
+      const [org_id, mode] = owner.split('\n') as [string, EventsTable['mode']];
+      const { rows } = await enabledEndpoints(trx, { org_id, mode });
+      enabled.set(
+        owner,
+        rows.map((e) => ({ id: e.id, events: JSON.parse(e.enabled_events) as string[] })),
+      );
+    }),
+  );
+  const rows = events.flatMap((event) => {
+    const only = testedEndpoint(event);
+    const at = Date.parse(event.created_at);
+    return enabled
+      .get(`${event.org_id}\n${event.mode}`)!
+      .filter((endpoint) => (only === undefined ? subscribes(endpoint.events, event.type) : endpoint.id === only))
       .map(
         (endpoint): WebhookDeliveriesTable => ({
           id: newId('whd', at),
@@ -57,14 +73,14 @@ export const fanOut: AfterRecord = async (trx, owner, events, onlyEndpoint) => {
           attempts: '[]',
           scheduled_attempts: 0,
           manual: 0,
-          next_attempt_at: created,
+          next_attempt_at: event.created_at,
           claim: null,
-          created_at: created,
+          created_at: event.created_at,
         }),
-      ),
-  );
-  await insertDeliveries(trx, rows);
+      );
+  });
+  if (rows.length > 0) insertDeliveries(trx, rows);
 };
 
 /** The event recorder every writer uses: events, and in the same transaction their webhook deliveries. */
-export const eventsWithDeliveries = (clock: Clock): EventRecorder => eventRecorder({ clock, afterRecord: fanOut });
+export const eventsWithDeliveries = (clock: Clock): EventRecorder => eventRecorder({ clock, afterNumbered: fanOut });

@@ -2,7 +2,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
 import { pageOwned } from '../../db/owned.ts';
-import { prepared, preparedInsert, preparedWrite } from '../../db/prepared.ts';
+import { prepared, preparedInsert, preparedSend } from '../../db/prepared.ts';
 import type { Tables } from '../../db/tables.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { locksRows } from './ledger/dialect.ts';
@@ -41,9 +41,9 @@ const insertLedgerAccount = preparedInsert('ledger_accounts', {
   created_at: true,
 });
 
-export async function insertAccount(trx: Trx, row: AccountsTable): Promise<void> {
-  await insertAccountRow(trx, row);
-  await insertLedgerAccount(trx, {
+export function insertAccount(trx: Trx, row: AccountsTable): void {
+  insertAccountRow(trx, row);
+  insertLedgerAccount(trx, {
     id: row.id,
     org_id: row.org_id,
     mode: row.mode,
@@ -98,8 +98,9 @@ export async function lockAccounts(trx: Trx, owner: Principal | null, ids: strin
     // The API's case (a freeze, unfreeze or close of one account): compiled once, the id asked for as `in (a, a)`.
     const pair = { a: ids[0]!, b: ids[ids.length - 1]!, org_id: owner.orgId, mode: owner.mode };
     if (locksRows(trx)) {
-      await lockPair(trx, pair);
-      await lockCustomerPair(trx, pair);
+      // Issued, not awaited: the read below runs once both locks are granted (one round trip on PostgreSQL).
+      lockPair(trx, pair);
+      lockCustomerPair(trx, pair);
     }
     const { rows } = await selectPair(trx, pair);
     return new Map(rows.map((row) => [row.id, row]));
@@ -125,7 +126,7 @@ export async function lockAccounts(trx: Trx, owner: Principal | null, ids: strin
 
 type Pair = { a: string; b: string; org_id: string; mode: Principal['mode'] };
 const PAIR = { a: true, b: true, org_id: true, mode: true } as const;
-const lockPair = preparedWrite<Pair, { id: string }>(PAIR, (db, p) =>
+const lockPair = preparedSend<Pair>(PAIR, (db, p) =>
   db
     .selectFrom('accounts')
     .select('id')

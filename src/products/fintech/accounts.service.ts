@@ -103,7 +103,7 @@ export async function createAccount(
     kyb_ein_last4: body.kyb?.ein.slice(-4) ?? null,
     created_at: storedTime(now),
   };
-  await repo.insertAccount(trx, row);
+  repo.insertAccount(trx, row);
   const account = accountFromRow({ ...row, balance: 0 });
   await deps.events.emit(trx, owner, [{ type: 'fintech.account.created', object: account }], request, { at: now });
   return account;

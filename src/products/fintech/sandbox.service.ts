@@ -5,13 +5,25 @@ import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import { postJournal } from './ledger/post.ts';
-import { lockSides, lockSystemSide } from './ledger/sides.ts';
-import { ensureSystemAccount } from './ledger/system-account.ts';
+import { lockSides, lockSystemSide, type Side } from './ledger/sides.ts';
+import { ensureSystemAccount, systemAccountId } from './ledger/system-account.ts';
 import { checkCredit, checkFunds, checkOpen, cleanDescription } from './movement.ts';
 import { ACCOUNT, accountNotFound, type MoneyDeps } from './shared.ts';
 import type { SourceType } from './tables.ts';
 import type { SimulationBody, Transaction } from './transactions.schema.ts';
 import { transactionOf } from './transactions.view.ts';
+
+/**
+ * The org's system account for the currency, locked and read; made on first use. Made before the check of its bound,
+ * which it cannot fail then (a new account holds 0), so a refusal still comes before any write that matters.
+ */
+async function systemSide(trx: Trx, owner: Principal, currency: string, at: string): Promise<Side> {
+  const id = systemAccountId(owner.orgId, owner.mode, currency);
+  const existing = await lockSystemSide(trx, id);
+  if (existing !== undefined) return existing;
+  ensureSystemAccount(trx, owner.orgId, owner.mode, currency, at);
+  return (await lockSystemSide(trx, id))!;
+}
 
 /**
  * A sandbox deposit (+1) or withdrawal (−1): a journal between the account and its org's system funding account
@@ -40,13 +52,12 @@ async function simulate(
   else checkCredit(account, amount, account.currency);
   const now = deps.clock();
   const at = storedTime(now);
-  const systemId = await ensureSystemAccount(trx, owner.orgId, owner.mode, account.currency, at);
-  const system = await lockSystemSide(trx, systemId);
+  const system = await systemSide(trx, owner, account.currency, at);
   checkCredit(system, -amount, account.currency);
   const source: SourceType = sign === 1 ? 'sandbox_deposit' : 'sandbox_withdrawal';
   const id = newId(sign === 1 ? 'sdep' : 'swd', now.getTime());
   const journal = { id, org_id: owner.orgId, mode: owner.mode, currency: account.currency, description };
-  const posted = await postJournal(trx, { ...journal, source_type: source, created_at: at }, [
+  const posted = postJournal(trx, { ...journal, source_type: source, created_at: at }, [
     { side: account, amount },
     { side: system, amount: -amount },
   ]);

@@ -17,6 +17,6 @@ const insertRow = preparedInsert('transfers', {
   created_at: true,
 });
 
-export async function insertTransfer(trx: Trx, row: TransfersTable): Promise<void> {
-  await insertRow(trx, row);
+export function insertTransfer(trx: Trx, row: TransfersTable): void {
+  insertRow(trx, row);
 }

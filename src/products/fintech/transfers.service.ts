@@ -71,11 +71,11 @@ export async function createTransfer(
   };
   const { id, org_id, mode, currency, created_at } = row;
   const journal = { id, org_id, mode, currency, description, created_at, source_type: 'transfer' as const };
-  const posted = await postJournal(trx, journal, [
+  const posted = postJournal(trx, journal, [
     { side: from, amount: -body.amount },
     { side: to, amount: body.amount },
   ]);
-  await repo.insertTransfer(trx, row);
+  repo.insertTransfer(trx, row);
   const transfer = transferFromRow(row);
   const transactions = posted.map((entry) => ({
     type: 'fintech.transaction.created' as const,

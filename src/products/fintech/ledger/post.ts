@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Trx } from '../../../db/database.ts';
-import { preparedInsert, preparedInsertRows, preparedWrite } from '../../../db/prepared.ts';
+import { preparedInsert, preparedInsertRows, preparedSend } from '../../../db/prepared.ts';
 import { newId } from '../../../platform/kit/ids.ts';
 import type { LedgerEntriesTable, LedgerJournalsTable } from '../tables.ts';
 import { toAmount } from './amount.ts';
@@ -45,7 +45,7 @@ const insertEntries = preparedInsertRows('ledger_entries', {
   account_seq: true,
   created_at: true,
 });
-const moveBalance = preparedWrite<{ id: string; amount: number }>({ id: true, amount: true }, (db, p) =>
+const moveBalance = preparedSend<{ id: string; amount: number }>({ id: true, amount: true }, (db, p) =>
   db
     .updateTable('ledger_accounts')
     .set({ balance: sql`balance + ${p.amount}`, entry_count: sql`entry_count + 1` })
@@ -58,15 +58,16 @@ const moveBalance = preparedWrite<{ id: string; amount: number }>({ id: true, am
  * checked that the movement is allowed (`movement.ts`); nothing here decides, so a refusal never needs undoing.
  * Each entry's `balance_after` and `account_seq` follow from the side as read: exact, because the row stays locked
  * (PostgreSQL) or the writer is single (SQLite) until the commit. Behind that, the database refuses what must never
- * happen: a negative customer balance, a balance past ±(2^53 − 1), two entries with one `account_seq`.
+ * happen: a negative customer balance, a balance past ±(2^53 − 1), two entries with one `account_seq`. Every statement
+ * is issued, not awaited: on PostgreSQL they travel with the rest of the write, in its last round trip.
  */
-export async function postJournal(trx: Trx, journal: LedgerJournalsTable, lines: Line[]): Promise<Posted[]> {
+export function postJournal(trx: Trx, journal: LedgerJournalsTable, lines: Line[]): Posted[] {
   assertBalanced(lines);
-  await insertJournal(trx, journal);
+  insertJournal(trx, journal);
   const at = Date.parse(journal.created_at);
   const entries: LedgerEntriesTable[] = [];
   for (const { side, amount } of [...lines].sort((a, b) => (a.side.id < b.side.id ? -1 : 1))) {
-    await moveBalance(trx, { id: side.id, amount });
+    moveBalance(trx, { id: side.id, amount });
     entries.push({
       id: newId('txn', at),
       journal_id: journal.id,
@@ -77,7 +78,7 @@ export async function postJournal(trx: Trx, journal: LedgerJournalsTable, lines:
       created_at: journal.created_at,
     });
   }
-  await insertEntries(trx, entries);
+  insertEntries(trx, entries);
   return entries.map((entry) => ({
     entryId: entry.id,
     accountId: entry.account_id,

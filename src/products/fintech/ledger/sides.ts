@@ -1,5 +1,5 @@
 import type { Trx } from '../../../db/database.ts';
-import { prepared, preparedWrite } from '../../../db/prepared.ts';
+import { prepared, preparedSend, preparedWrite } from '../../../db/prepared.ts';
 import type { Mode } from '../../../platform/keys/principal.ts';
 import type { LedgerAccountsTable } from '../tables.ts';
 import { locksRows } from './dialect.ts';
@@ -18,7 +18,7 @@ const SCOPE = { a: true, b: true, org_id: true, mode: true } as const;
  * in ascending id order with FOR NO KEY UPDATE, the lock an UPDATE of a non-key column takes: FOR UPDATE would also
  * block the KEY SHARE lock a foreign key check takes (a transfer row naming the account), and deadlock.
  */
-export const lockCustomerPair = preparedWrite<Scope, { id: string }>(SCOPE, (db, p) =>
+export const lockCustomerPair = preparedSend<Scope>(SCOPE, (db, p) =>
   db
     .selectFrom('ledger_accounts')
     .select('id')
@@ -52,7 +52,8 @@ export async function lockSides(
 ): Promise<Map<string, Side>> {
   if (ids.length < 1 || ids.length > 2) throw new Error('lockSides: a movement has one or two customer sides');
   const scope = { a: ids[0]!, b: ids[ids.length - 1]!, org_id: owner.orgId, mode: owner.mode };
-  if (locksRows(trx)) await lockCustomerPair(trx, scope);
+  // The lock is issued, not awaited: the read after it runs once the lock is granted (one round trip).
+  if (locksRows(trx)) lockCustomerPair(trx, scope);
   const { rows } = await selectCustomerPair(trx, scope);
   return new Map(rows.map((row) => [row.id, row]));
 }
@@ -77,8 +78,7 @@ const selectSystem = prepared<{ id: string }, Side>({ id: true }, (db, p) =>
  * A system funding account, locked on PostgreSQL. Every simulation of its org, mode and currency updates it, so its
  * lock is taken last, after the customer's, and held as briefly as the write allows.
  */
-export async function lockSystemSide(trx: Trx, id: string): Promise<Side> {
+export async function lockSystemSide(trx: Trx, id: string): Promise<Side | undefined> {
   const { rows } = await (locksRows(trx) ? lockSystem : selectSystem)(trx, { id });
-  if (rows[0] === undefined) throw new Error(`ledger: no system account ${id}`);
   return rows[0];
 }

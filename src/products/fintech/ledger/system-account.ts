@@ -1,5 +1,7 @@
 import type { Trx } from '../../../db/database.ts';
+import { preparedSend } from '../../../db/prepared.ts';
 import type { Mode } from '../../../platform/keys/principal.ts';
+import type { LedgerAccountsTable } from '../tables.ts';
 
 /**
  * The system funding account of an org, mode and currency: the other side of every sandbox simulation. Its id is
@@ -10,29 +12,21 @@ export function systemAccountId(orgId: string, mode: Mode, currency: string): st
   return `sys_${orgId}_${mode}_${currency}`;
 }
 
-/** Creates the system account on first use; a concurrent first use waits for the other insert, then skips. */
-export async function ensureSystemAccount(
-  trx: Trx,
-  orgId: string,
-  mode: Mode,
-  currency: string,
-  now: string,
-): Promise<string> {
+const insertIfAbsent = preparedSend<Omit<LedgerAccountsTable, 'balance' | 'entry_count' | 'kind' | 'status'>>(
+  { id: true, org_id: true, mode: true, currency: true, created_at: true },
+  (db, p) =>
+    db
+      .insertInto('ledger_accounts')
+      .values({ ...p, kind: 'system', status: 'active', balance: 0, entry_count: 0 })
+      .onConflict((oc) => oc.column('id').doNothing()),
+);
+
+/**
+ * Creates the system account on first use (issued, not awaited); a concurrent first use waits for the other insert,
+ * then skips. Returns its id.
+ */
+export function ensureSystemAccount(trx: Trx, orgId: string, mode: Mode, currency: string, now: string): string {
   const id = systemAccountId(orgId, mode, currency);
-  await trx
-    .insertInto('ledger_accounts')
-    .values({
-      id,
-      org_id: orgId,
-      mode,
-      currency,
-      kind: 'system',
-      status: 'active',
-      balance: 0,
-      entry_count: 0,
-      created_at: now,
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+  insertIfAbsent(trx, { id, org_id: orgId, mode, currency, created_at: now });
   return id;
 }

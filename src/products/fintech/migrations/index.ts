@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m20261122T1000 from './2026-11-22T1000_ledger.ts';
 import * as m20261122T1200 from './2026-11-22T1200_account_ein_last4.ts';
 import * as m20261124T0100 from './2026-11-24T0100_ledger_account_status.ts';
+import * as m20261124T1401 from './2026-11-24T1401_fintech_lists_in_commit_order.ts';
 
 /**
  * Fintech's own migrations, by timestamped name. Its first table, `accounts`, was created by the platform's first
@@ -12,4 +13,5 @@ export const FINTECH_MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T1000_ledger': m20261122T1000,
   '2026-11-22T1200_account_ein_last4': m20261122T1200,
   '2026-11-24T0100_ledger_account_status': m20261124T0100,
+  '2026-11-24T1401_fintech_lists_in_commit_order': m20261124T1401,
 };

@@ -56,7 +56,7 @@ describe(`postJournal and lockSides, the ledger's one way in (${BACKEND})`, () =
       .executeTakeFirstOrThrow();
   const line = async (id: string, amount: number): Promise<Line> => ({ side: await side(id), amount });
   const post = (id: string, lines: Line[], currency = 'USD') =>
-    server.database.write((trx) => postJournal(trx, journal(id, currency), lines));
+    server.database.write(async (trx) => postJournal(trx, journal(id, currency), lines));
   const balances = () =>
     server.database.db.selectFrom('ledger_accounts').select(['id', 'balance']).orderBy('id').execute();
 
@@ -99,7 +99,7 @@ describe(`postJournal and lockSides, the ledger's one way in (${BACKEND})`, () =
   });
 
   test("lockSides sees only the owner's customer accounts: not another org's, not a system account", async () => {
-    const system = await server.database.write((trx) =>
+    const system = await server.database.write(async (trx) =>
       ensureSystemAccount(trx, orgId, 'sandbox', 'USD', storedTime(new Date())),
     );
     const other = money(server.url, await server.key('core-other-org'));
@@ -115,7 +115,7 @@ describe(`postJournal and lockSides, the ledger's one way in (${BACKEND})`, () =
   });
 
   test('posts balanced journals with balance_after and account_seq per account, three lines included', async () => {
-    const system = await server.database.write((trx) =>
+    const system = await server.database.write(async (trx) =>
       ensureSystemAccount(trx, orgId, 'sandbox', 'USD', storedTime(new Date())),
     );
     const lines = [await line(a, -60), await line(b, 50), await line(system, 10)];

@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import type { Trx } from '../../db/database.ts';
+import { preparedWrite } from '../../db/prepared.ts';
+import type { Mode } from '../keys/principal.ts';
+import type { EventsTable } from './tables.ts';
+
+/** An event as delivered, before its number: `sequence` is null until `numberEvents` gives it one. */
+export interface EventBody {
+  id: string;
+  object: 'event';
+  type: string;
+  sequence: number | null;
+  data: { object: object };
+  request: { id: string; idempotency_key: string | null } | null;
+  livemode: boolean;
+  created_at: string;
+}
+
+/** An event waiting for its number, with its body as an object (so that numbering serializes it once). */
+export interface Draft {
+  row: Omit<EventsTable, 'sequence' | 'body'>;
+  event: EventBody;
+}
+
+const drawSequence = preparedWrite<{ org_id: string; mode: Mode; count: number }, { last_sequence: number | string }>(
+  { org_id: true, mode: true, count: true },
+  (db, p) =>
+    db
+      .insertInto('event_sequences')
+      .values({ org_id: p.org_id, mode: p.mode, last_sequence: p.count })
+      .onConflict((c) =>
+        c.columns(['org_id', 'mode']).doUpdateSet({ last_sequence: sql`event_sequences.last_sequence + ${p.count}` }),
+      )
+      .returning('last_sequence'),
+);
+
+/**
+ * Numbers events in the order given: each org and mode's events take the next numbers of its counter, drawn in this
+ * write (a rolled-back write gives them back: no gaps), and each body's bytes are fixed here, number included. SQLite
+ * numbers a write's own events inline (its single writer commits in order); on PostgreSQL only the sequencer calls
+ * this, one pass at a time (sequencer.ts), so the counter rows are never a lock that writes queue for.
+ */
+export async function numberEvents(trx: Trx, drafts: Draft[]): Promise<EventsTable[]> {
+  const owners = new Map<string, { org_id: string; mode: Mode; count: number; next: number }>();
+  for (const { row } of drafts) {
+    const key = `${row.org_id}\n${row.mode}`;
+    const owner = owners.get(key) ?? { org_id: row.org_id, mode: row.mode, count: 0, next: 0 };
+    owner.count++;
+    owners.set(key, owner);
+  }
+  // One draw per owner, issued together: one round trip on PostgreSQL however many owners a pass holds.
+  await Promise.all(
+    [...owners.values()].map(async (owner) => {
+      const { rows } = await drawSequence(trx, { org_id: owner.org_id, mode: owner.mode, count: owner.count });
+      owner.next = Number(rows[0]!.last_sequence) - owner.count + 1;
+    }),
+  );
+  return drafts.map(({ row, event }) => {
+    const owner = owners.get(`${row.org_id}\n${row.mode}`)!;
+    const sequence = owner.next++;
+    return { ...row, sequence, body: JSON.stringify({ ...event, sequence }) };
+  });
+}
