@@ -4,14 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import { freshDatabase, type TestDatabase } from './helpers/database.ts';
 import { assertProblem } from './helpers/problem.ts';
 import { run, spawnServer } from './helpers/process.ts';
-import { call, startServer, type TestServer } from './helpers/server.ts';
+import { call, startServer, useServer } from './helpers/server.ts';
 
 describe('health, readiness and logs', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(() => server.close());
+  const server = useServer();
 
   test('/healthz and /readyz answer 200 without a key', async () => {
     assert.equal((await call(server.url, 'GET', '/healthz')).status, 200);

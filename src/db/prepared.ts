@@ -26,8 +26,8 @@ interface Compiled {
 
 /**
  * A query built and compiled once per dialect, then run with new values. Kysely builds an immutable tree and compiles
- * it to SQL on every call; for the statements that every create, transfer or retrieve runs, that was 15–20% of the
- * main thread under load (bench/FINDINGS.md). Here the builder runs once, with named placeholders where the values
+ * it to SQL on every call; for the statements that every create, transfer or retrieve runs, that was a large share of
+ * the main thread under load (bench/FINDINGS.md). Here the builder runs once, with named placeholders where the values
  * go, and each call only puts the values in the parameter list:
  *
  *   const byId = prepared<{ id: string }, AccountsTable>({ id: true }, (db, p) =>

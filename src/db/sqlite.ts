@@ -18,8 +18,8 @@ function connect(path: string, role: 'writer' | 'reader'): DatabaseSync {
   native.exec('PRAGMA busy_timeout = 5000');
   native.exec('PRAGMA foreign_keys = ON');
   // Each write of a group commit runs in a savepoint, and SQLite copies every page a savepoint changes into a
-  // sub-journal, a temporary file once it passes 64 KiB: with 32 writes per commit that was a third of the
-  // statements' time (bench/floor.ts). In memory it stays; it lives only until the COMMIT.
+  // sub-journal, a temporary file once it passes 64 KiB: with a batch of writes per commit, that file was a large
+  // share of the statements' time (bench/floor.ts, bench/FINDINGS.md). In memory it stays; it lives only until COMMIT.
   native.exec('PRAGMA temp_store = MEMORY');
   // The reader must never write: every write goes through the group commit on the writer.
   if (role === 'reader') native.exec('PRAGMA query_only = ON');

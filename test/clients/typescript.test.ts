@@ -15,9 +15,10 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium, skipWithoutChromium } from '../helpers/chromium.ts';
 import { BACKEND } from '../helpers/database.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
 
 /** Nothing here depends on the database: it runs in the SQLite pass only. */
 const ONCE = BACKEND === 'postgres' && 'backend-independent: runs in the SQLite pass';
@@ -25,7 +26,6 @@ const ONCE = BACKEND === 'postgres' && 'backend-independent: runs in the SQLite 
 const ROOT = join(import.meta.dirname, '../..');
 const PACKAGE = join(ROOT, 'clients/typescript');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
-const CHROMIUM = '/usr/bin/chromium';
 
 /** The package compiled once into a temporary directory (the same tsc run type-checks it), for every test here. */
 const dist = mkdtempSync(join(tmpdir(), 'plinth-ts-client-'));
@@ -48,9 +48,7 @@ describe('the TypeScript client package', { skip: ONCE }, () => {
   });
 });
 
-const browserAvailable = existsSync(CHROMIUM);
-if (!browserAvailable)
-  console.log(`# SKIPPED: the TypeScript client's browser test needs Debian's chromium at ${CHROMIUM}`);
+const skipBrowser = skipWithoutChromium("the TypeScript client's browser test");
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html' };
 const PAGE = `<!doctype html><meta charset="utf-8"><title>client</title><script type="module">
@@ -70,17 +68,14 @@ window.run = async () => {
 };
 </script>`;
 
-describe('the TypeScript client in a browser', {
-  skip: browserAvailable ? false : `no Chromium at ${CHROMIUM}`,
-}, () => {
-  let plinth: TestServer;
+describe('the TypeScript client in a browser', { skip: skipBrowser }, () => {
+  const plinth = useServer();
   let site: Server;
   let siteUrl: string;
   let browser: Browser;
 
   before(async () => {
     assert.equal(build.status, 0, build.stdout + build.stderr);
-    plinth = await startServer();
     const upstream = new URL(plinth.url);
     site = createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -114,23 +109,12 @@ describe('the TypeScript client in a browser', {
     const address = site.address();
     assert.ok(address !== null && typeof address === 'object');
     siteUrl = `http://127.0.0.1:${address.port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
     site?.closeAllConnections();
     await new Promise((done) => site?.close(done));
-    await plinth?.close();
   });
 
   test('signs up, creates, retrieves, iterates pages and raises its typed error, with the browser fetch', async () => {

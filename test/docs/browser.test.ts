@@ -1,35 +1,16 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import type { Browser } from 'playwright-core';
+import { launchChromium, skipWithoutChromium } from '../helpers/chromium.ts';
+import { useServer } from '../helpers/server.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available)
-  console.log(`# SKIPPED: the /docs browser test needs Debian's chromium at ${CHROMIUM} (apt-get install chromium)`);
-
-describe('the rendered API reference at /docs', { skip: available ? false : `no Chromium at ${CHROMIUM}` }, () => {
-  let server: TestServer;
+describe('the rendered API reference at /docs', { skip: skipWithoutChromium('the /docs browser test') }, () => {
+  const server = useServer();
   let browser: Browser;
   before(async () => {
-    server = await startServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  after(() => browser?.close());
 
   test('renders offline: the create-account operation and its fields, with no request leaving Plinth', async () => {
     const page = await browser.newPage();

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -89,6 +90,49 @@ export async function startServer(
       await database.close();
       await fresh.drop();
     },
+  };
+}
+
+/**
+ * The preamble of a suite that talks to one server: starts it before the suite's first test (before any `before` the
+ * suite registers after this call, which may then use it) and closes it after the last. The object returned stands
+ * for the server from then on; touched before it has started, it throws.
+ *
+ *   describe('transfers', () => {
+ *     const server = useServer({ SUPPORTED_COUNTRIES: 'US' });
+ *     let key: string;
+ *     before(async () => {
+ *       key = await server.key('acme');
+ *     });
+ */
+export function useServer(env: Record<string, string> = {}, overrides: Partial<AppDeps> = {}): TestServer {
+  let started: TestServer | undefined;
+  const now = (): TestServer => {
+    if (started === undefined) throw new Error('useServer: the server starts in before(); use it in a hook or a test');
+    return started;
+  };
+  before(async () => {
+    started = await startServer(env, overrides);
+  });
+  after(() => started?.close());
+  return {
+    get url() {
+      return now().url;
+    },
+    get app() {
+      return now().app;
+    },
+    get database() {
+      return now().database;
+    },
+    get databaseUrl() {
+      return now().databaseUrl;
+    },
+    get logs() {
+      return now().logs;
+    },
+    key: (org, mode) => now().key(org, mode),
+    close: () => now().close(),
   };
 }
 

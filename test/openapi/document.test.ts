@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { generateDocument } from '../../scripts/openapi.ts';
 import { ERROR_CODES } from '../../src/platform/http/errors.ts';
 import { readmeErrorCatalogue } from '../helpers/catalogue.ts';
 import { checkResponse, DOCUMENT } from '../helpers/openapi.ts';
 import { run } from '../helpers/process.ts';
-import { call, startServer, type TestServer } from '../helpers/server.ts';
+import { call, useServer } from '../helpers/server.ts';
 
 const COMMITTED = readFileSync(new URL('../../openapi/openapi.json', import.meta.url), 'utf8');
 
@@ -22,11 +22,7 @@ function* schemas(node: unknown, at = '#'): Generator<[string, any]> {
 }
 
 describe('the OpenAPI document', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(() => server.close());
+  const server = useServer();
 
   test('the committed openapi/openapi.json is exactly what the code generates (run `npm run openapi`)', async () => {
     assert.equal(await generateDocument(), COMMITTED);

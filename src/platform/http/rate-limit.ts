@@ -131,7 +131,8 @@ return out
  * State shared by every process through Redis: one script call per check. When Redis does not answer within
  * `timeoutMs`, the check falls back to this process's own limiter (limits then hold per process rather than
  * across them) and logs it: rate limiting degrades, the API stays up. Checks return to Redis once it answers.
- * ioredis is imported only here: loaded by every process, it costs ~20 MiB of resident memory (bench/FINDINGS.md).
+ * ioredis is imported only here, when Redis is configured: a process without Redis does not carry it in memory
+ * (bench/FINDINGS.md, RSS).
  */
 export async function redisRateLimiter(url: string, log: FastifyBaseLogger, timeoutMs = 100): Promise<RateLimiter> {
   const { Redis } = await import('ioredis');

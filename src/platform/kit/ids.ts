@@ -26,7 +26,7 @@ export function newId(prefix: string, now: number = Date.now()): string {
 }
 
 // Random bytes drawn from the CSPRNG a pool at a time (as node's randomUUID does): one call into the crypto
-// library per id was 8% of the main thread under the create load. Every id still takes bytes no other id used.
+// library per id showed in the create load's profile (bench/FINDINGS.md). Every id still takes bytes no other id used.
 const pool = Buffer.alloc(RANDOM_BYTES * 512);
 let poolOffset = pool.length;
 

@@ -43,11 +43,10 @@ export interface WorkerDeps {
 
 const POLL_MS = 500;
 /**
- * While the API is busy (see `busy`): one attempt at a time, each started at least this long after the previous one
- * (at most 50 a second), never none, so deliveries always progress. Measured under the benchmark's create load with
- * one endpoint: full concurrency kept 0.60× of the create rate without an endpoint, one at a time without a pause
- * 0.75×, this 0.82–0.90× (with the busy signal held 250 ms, see install.ts; 0.72–0.91× without the hold, when a
- * commit woke the workers in the dip after it); each time every event was delivered within 9 s after the load.
+ * While the API is busy (see `busy`, and busy.ts for why the signal is held a moment): one attempt at a time, each
+ * started at least this long after the previous one (at most 50 a second), never none, so deliveries always progress.
+ * One at a time without the pause still took a visible share of the API's throughput under load; with it the API
+ * keeps nearly all of it, and the backlog drains once the load eases (figures in bench/FINDINGS.md).
  */
 export const YIELD_INTERVAL_MS = 20;
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { purgeEvents } from '../../../src/platform/events/purge.ts';
 import { deleteDeliveriesOf } from '../../../src/platform/webhooks/deliveries.repository.ts';
 import { assertProblem } from '../../helpers/problem.ts';
-import { startServer, type TestServer } from '../../helpers/server.ts';
+import { useServer } from '../../helpers/server.ts';
 import { type Client, client } from '../../helpers/webhooks.ts';
 
 const ACCOUNT = { type: 'business', country: 'US' };
@@ -29,11 +29,7 @@ function assertGapFree(events: { sequence: number }[]): void {
 }
 
 describe('events (the outbox)', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(() => server.close());
+  const server = useServer();
 
   test('an account, a key and a revocation each leave one event, with the request that caused it', async () => {
     const api = await client(server, 'events-org');

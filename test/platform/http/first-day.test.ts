@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 const ACCOUNTS = '/v1/fintech/accounts';
 
 describe('what a new user and a hostile page meet first (issue 11, findings 5 and 6)', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   before(async () => {
-    server = await startServer();
     key = await server.key('acme');
   });
-  after(() => server.close());
 
   test('invisible and direction-changing characters are refused in every free-text name', async () => {
     for (const sneaky of ['Acme\u200BCorp', '\u202EAcme', 'Acme\u2028Corp', 'Acme\u2029', '\uFEFFAcme', 'A\u2066B']) {

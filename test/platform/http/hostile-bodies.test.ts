@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -15,7 +15,7 @@ function nested(depth: number): string {
 }
 
 describe('hostile bodies (CONTRACT §1): the documented 4xx, never a 5xx, nothing stored', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   const count = async (): Promise<number> =>
     (await call(server.url, 'GET', `${PATH}?limit=100`, { key })).body.data.length;
@@ -23,10 +23,8 @@ describe('hostile bodies (CONTRACT §1): the documented 4xx, never a 5xx, nothin
     call(server.url, 'POST', PATH, { key, raw, headers });
 
   before(async () => {
-    server = await startServer();
     key = await server.key('acme');
   });
-  after(() => server.close());
 
   const cases: Array<[string, string | Uint8Array, string, Record<string, string>?]> = [
     ['duplicate keys', '{"type":"business","country":"US","country":"GB"}', 'body_malformed'],

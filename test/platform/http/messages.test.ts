@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 const ACCOUNTS = '/v1/fintech/accounts';
 // Ajv's own phrasings, which tell a person what is wrong in the validator's terms and not what to send.
@@ -9,13 +9,11 @@ const RAW_AJV =
   /must NOT have|must be (string|integer|number|object|boolean|array|null|equal)\b|must match pattern|must match format|must have required|must be >=|must be <=|is invalid\.$/;
 
 describe('every validation message says what to send instead (issue 11, finding 6)', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   before(async () => {
-    server = await startServer();
     key = await server.key('acme');
   });
-  after(() => server.close());
 
   const cases: Array<[string, string, unknown, string, RegExp]> = [
     ['POST', ACCOUNTS, { type: 'business', country: 12 }, 'country', /country must be a string, such as "US"/],

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { ERROR_CODES, type ErrorCode } from '../../../src/platform/http/errors.ts';
 import { exchange, openSocket, type RawExchange, type RawResponse } from '../../helpers/raw-http.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 /** The contract's problem body on a response read off the socket: code, status, Request-Id equal to request_id. */
 function assertRawProblem(response: RawResponse | undefined, code: ErrorCode): void {
@@ -26,13 +26,11 @@ function assertRefusedAndClosed(result: RawExchange, code: ErrorCode): void {
 }
 
 describe("Node's own HTTP errors speak the error model (CONTRACT §1)", () => {
-  let server: TestServer;
+  const server = useServer({ REQUEST_TIMEOUT_SECONDS: '1' });
   let key: string;
   before(async () => {
-    server = await startServer({ REQUEST_TIMEOUT_SECONDS: '1' });
     key = await server.key('acme');
   });
-  after(() => server.close());
 
   const host = 'Host: 127.0.0.1\r\n';
   const cases: Array<[string, string, ErrorCode]> = [

@@ -1,22 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 describe('query strings (CONTRACT §1): defined parameters only, once each, integers in plain digits', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   let accountId: string;
   let keyId: string;
   before(async () => {
-    server = await startServer();
     key = await server.key('acme');
     accountId = (
       await call(server.url, 'POST', '/v1/fintech/accounts', { key, json: { type: 'business', country: 'US' } })
     ).body.id;
     keyId = (await call(server.url, 'POST', '/v1/api_keys', { key })).body.id;
   });
-  after(() => server.close());
 
   test('an unknown parameter is 400 parameter_unknown on every kind of route, GET and POST alike', async () => {
     const cases: Array<[string, string, unknown]> = [

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { gcra, memoryRateLimiter } from '../../../src/platform/http/rate-limit.ts';
 import { assertRateLimited, burst } from '../../helpers/burst.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 
@@ -69,16 +69,12 @@ describe('GCRA', () => {
 });
 
 describe('rate limits over HTTP, in process', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer({
-      RATE_LIMIT_SANDBOX: '5',
-      RATE_LIMIT_LIVE: '8',
-      AUTH_FAILURE_BURST: '3',
-      SIGNUP_PER_HOUR: '2',
-    });
+  const server = useServer({
+    RATE_LIMIT_SANDBOX: '5',
+    RATE_LIMIT_LIVE: '8',
+    AUTH_FAILURE_BURST: '3',
+    SIGNUP_PER_HOUR: '2',
   });
-  after(() => server.close());
 
   test('a burst of 3× the quota lets through no more than quota + burst; the rest get a correct 429; another key is unaffected', async () => {
     const key = await server.key('acme');

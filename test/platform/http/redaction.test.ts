@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { generateKey } from '../../../src/platform/keys/key-format.ts';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 const EIN = '27-1234567';
 const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw/+9hY=';
 
 describe('key-shaped and EIN-shaped values never reach a log line or an error detail (CONTRACT §2)', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   before(async () => {
-    server = await startServer();
     key = await server.key('acme');
   });
-  after(() => server.close());
 
   /** Neither the reply nor any log line written so far shows one of `secrets`. */
   function assertNowhere(reply: { text: string }, secrets: string[]): void {

@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 // Found by the fuzzer (scripts/fuzz.ts): a request no route matches still runs the hooks and Fastify's own body
 // checks, and what they objected to (a QUERY without Content-Type: 500; an Idempotency-Key on PATCH or TRACE: 400) was
 // answered instead of the 404 or 405 the request deserves.
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(() => server.close());
+const server = useServer();
 
 test('QUERY on a known path without Content-Type is a 405 with Allow, not a 500', async () => {
   for (const path of ['/healthz', '/v1/openapi.json', '/v1/fintech/accounts/acct_1', '/docs']) {

@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { ERROR_CODES } from '../../../src/platform/http/errors.ts';
 import { readmeErrorCatalogue } from '../../helpers/catalogue.ts';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 describe('wire basics and the one error model', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   before(async () => {
-    server = await startServer();
     key = await server.key('acme');
   });
-  after(() => server.close());
 
   test('unknown route → 404 route_not_found, with or without a key', async () => {
     for (const path of ['/v1/nope', '/v2/fintech/accounts', '/', '/v1/fintech/accounts/acct_x/extra']) {

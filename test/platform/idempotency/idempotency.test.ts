@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -9,7 +9,7 @@ import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
 import { purgeExpired } from '../../../src/platform/idempotency/purge.ts';
 import { BACKEND, freshDatabase, migrateBefore } from '../../helpers/database.ts';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, type Reply, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, type Reply, type TestServer, useServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 
@@ -40,13 +40,11 @@ const US = { type: 'business', country: 'US' };
 const GB = { type: 'business', country: 'GB' };
 
 describe('Idempotency-Key', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   before(async () => {
-    server = await startServer();
     key = await server.key('acme');
   });
-  after(() => server.close());
 
   const create = (idem: string, json: unknown = US, k = key) =>
     call(server.url, 'POST', PATH, { key: k, json, headers: { 'idempotency-key': idem } });

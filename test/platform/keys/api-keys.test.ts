@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, startServer, useServer } from '../../helpers/server.ts';
 
 const KEY_FIELDS = ['created_at', 'hint', 'id', 'last_used_at', 'livemode', 'mode', 'name', 'object', 'revoked_at'];
 
 describe('sandbox sign-up and the key management API', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(() => server.close());
+  const server = useServer();
 
   const signup = (json?: unknown) => call(server.url, 'POST', '/v1/sandbox/signup', json === undefined ? {} : { json });
 

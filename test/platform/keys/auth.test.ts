@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { revokeKeyById } from '../../../src/platform/keys/api-keys.service.ts';
 import { generateKey, hashKey } from '../../../src/platform/keys/key-format.ts';
 import { KEY_CACHE_MS } from '../../../src/platform/keys/verify.ts';
@@ -8,18 +8,16 @@ import { assertProblem } from '../../helpers/problem.ts';
 /** The key with its last checksum character changed (replacing it with a fixed '0' keeps it valid 1 time in 62). */
 const withBadChecksum = (key: string) => key.slice(0, -1) + (key.endsWith('0') ? '1' : '0');
 
-import { call, operatorDeps, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, operatorDeps, startServer, useServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 
 describe('Bearer authentication', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   before(async () => {
-    server = await startServer();
     key = await server.key('acme');
   });
-  after(() => server.close());
 
   function assertUnauthorized(
     reply: Awaited<ReturnType<typeof call>>,

@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { memoryRateLimiter } from '../../../src/platform/http/rate-limit.ts';
 import { revokeKeyById } from '../../../src/platform/keys/api-keys.service.ts';
 import { burst } from '../../helpers/burst.ts';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, operatorDeps, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, operatorDeps, useServer } from '../../helpers/server.ts';
 
 const KEYS = '/v1/api_keys';
 
 describe('an org-wide rate budget per mode: minting keys does not multiply throughput (CONTRACT §6)', () => {
-  let server: TestServer;
-  before(async () => {
-    // A limiter whose clock stands still: no bucket refills during the test, so the counts are exact.
-    const limiter = memoryRateLimiter(() => 1_000_000);
-    server = await startServer({ RATE_LIMIT_SANDBOX: '2', RATE_LIMIT_ORG_MULTIPLE: '2' }, { limiter });
-  });
-  after(() => server.close());
+  // A limiter whose clock stands still: no bucket refills during the test, so the counts are exact.
+  const limiter = memoryRateLimiter(() => 1_000_000);
+  const server = useServer({ RATE_LIMIT_SANDBOX: '2', RATE_LIMIT_ORG_MULTIPLE: '2' }, { limiter });
 
   test('six keys of one org share 2 × 2 per second; the other mode has its own budget', async () => {
     const keys: string[] = [];
@@ -52,12 +48,8 @@ describe('an org-wide rate budget per mode: minting keys does not multiply throu
 });
 
 describe('key management (CONTRACT §7)', () => {
-  let server: TestServer;
+  const server = useServer({ API_KEYS_PER_ORG: '3' });
   const signup = async () => (await call(server.url, 'POST', '/v1/sandbox/signup', { json: {} })).body.api_key;
-  before(async () => {
-    server = await startServer({ API_KEYS_PER_ORG: '3' });
-  });
-  after(() => server.close());
 
   test('at most API_KEYS_PER_ORG active keys per org and mode → 409 api_key_limit_reached', async () => {
     const first = await signup();

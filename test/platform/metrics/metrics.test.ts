@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, startServer, useServer } from '../../helpers/server.ts';
 
 /** The value of one sample line of Prometheus text, or undefined when the series is absent. */
 function sample(text: string, series: string): number | undefined {
@@ -10,11 +10,7 @@ function sample(text: string, series: string): number | undefined {
 }
 
 describe('/metrics', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(() => server.close());
+  const server = useServer();
 
   test('counts requests by route template, method and status, and the commits that stored them', async () => {
     const key = await server.key('acme');

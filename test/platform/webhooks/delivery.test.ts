@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { type Received, type Receiver, startReceiver, webhookHeaders } from '../../helpers/receiver.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 const ACCOUNT = { type: 'business', country: 'US' };
 
@@ -21,7 +21,7 @@ function verifiedBy(hook: Webhook, received: Received[]): Received {
 }
 
 describe('webhook delivery, verified by the reference standardwebhooks library', () => {
-  let server: TestServer;
+  const server = useServer({ WEBHOOK_RETRY_SCHEDULE: '300ms,300ms,300ms,300ms', WEBHOOK_TIMEOUT_SECONDS: '2' });
   let receiver: Receiver;
   let key: string;
   const post = (path: string, json: unknown = {}, headers: Record<string, string> = {}) =>
@@ -35,14 +35,10 @@ describe('webhook delivery, verified by the reference standardwebhooks library',
   const forEvent = (id: string) => receiver.until((all) => all.some((r) => r.headers['webhook-id'] === id));
 
   before(async () => {
-    server = await startServer({ WEBHOOK_RETRY_SCHEDULE: '300ms,300ms,300ms,300ms', WEBHOOK_TIMEOUT_SECONDS: '2' });
     receiver = await startReceiver();
     key = await server.key('hooks');
   });
-  after(async () => {
-    await server.close();
-    await receiver.close();
-  });
+  after(() => receiver.close());
 
   test('create shows the secret once; the event arrives signed, verifies, and equals the stored event', async () => {
     const created = await endpoint({ description: 'main' });

@@ -3,22 +3,18 @@ import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { assertProblem } from '../../helpers/problem.ts';
 import { type Receiver, startReceiver, webhookHeaders } from '../../helpers/receiver.ts';
-import { startServer, type TestServer } from '../../helpers/server.ts';
+import { useServer } from '../../helpers/server.ts';
 import { client, verified } from '../../helpers/webhooks.ts';
 
 const PATH = '/v1/webhook_endpoints';
 
 describe('webhook endpoints', () => {
-  let server: TestServer;
+  const server = useServer();
   let receiver: Receiver;
   before(async () => {
-    server = await startServer();
     receiver = await startReceiver();
   });
-  after(async () => {
-    await server.close();
-    await receiver.close();
-  });
+  after(() => receiver.close());
 
   test('create, retrieve, list, update, delete; the secret only at create, null on an idempotent replay', async () => {
     const api = await client(server, 'crud-org');

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { assertProblem } from '../../helpers/problem.ts';
 import { eventually, type Receiver, startReceiver } from '../../helpers/receiver.ts';
-import { startServer, type TestServer } from '../../helpers/server.ts';
+import { useServer } from '../../helpers/server.ts';
 import { type Client, client, verified } from '../../helpers/webhooks.ts';
 
 const ACCOUNT = { type: 'business', country: 'US' };
 
 describe('retries, 410, the delivery log and replay', () => {
-  let server: TestServer;
+  const server = useServer({ WEBHOOK_RETRY_SCHEDULE: '200ms,200ms,200ms,200ms', WEBHOOK_TIMEOUT_SECONDS: '2' });
   const receivers: Receiver[] = [];
   const outcomes = new Set<string>();
   const setup = async (org: string) => {
@@ -30,7 +30,6 @@ describe('retries, 410, the delivery log and replay', () => {
     (await api.get(`/v1/events/${eventId}/deliveries`)).body.data[0];
 
   before(async () => {
-    server = await startServer({ WEBHOOK_RETRY_SCHEDULE: '200ms,200ms,200ms,200ms', WEBHOOK_TIMEOUT_SECONDS: '2' });
     server.app.webhookDelivery.metrics.onAttempt(({ outcome, durationSeconds, latencySeconds }) => {
       assert.ok(durationSeconds >= 0);
       if (outcome === 'succeeded') assert.ok(latencySeconds! >= 0);
@@ -38,7 +37,6 @@ describe('retries, 410, the delivery log and replay', () => {
     });
   });
   after(async () => {
-    await server.close();
     for (const r of receivers) await r.close();
   });
 

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { isForbiddenAddress, type Resolver } from '../../../src/platform/webhooks/ssrf.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { eventually, type Receiver, startReceiver } from '../../helpers/receiver.ts';
-import { startServer, type TestServer } from '../../helpers/server.ts';
+import { useServer } from '../../helpers/server.ts';
 import { client } from '../../helpers/webhooks.ts';
 
 // A documentation-free public address that is only ever handed to the checks, never connected to: every name that
@@ -44,7 +44,6 @@ describe('no server-side request forgery', () => {
   });
 
   describe('with WEBHOOK_ALLOW_PRIVATE_TARGETS off', () => {
-    let server: TestServer;
     let receiver: Receiver;
     const lookups = new Map<string, number>();
     // Never asks a DNS server. rebind.test answers a public address once (the check at create), then loopback.
@@ -61,17 +60,14 @@ describe('no server-side request forgery', () => {
       if (host === 'rebind.test') return [{ address: n === 1 ? PUBLIC : '127.0.0.1', family: 4 }];
       throw new Error('NXDOMAIN');
     };
+    const server = useServer(
+      { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'off', WEBHOOK_RETRY_SCHEDULE: '10m' },
+      { resolve: resolver },
+    );
     before(async () => {
-      server = await startServer(
-        { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'off', WEBHOOK_RETRY_SCHEDULE: '10m' },
-        { resolve: resolver },
-      );
       receiver = await startReceiver();
     });
-    after(async () => {
-      await server.close();
-      await receiver.close();
-    });
+    after(() => receiver.close());
 
     test('hosts that are or resolve to private addresses are refused at create and update', async () => {
       const api = await client(server, 'ssrf-org');
@@ -136,16 +132,12 @@ describe('no server-side request forgery', () => {
   });
 
   describe('with WEBHOOK_ALLOW_PRIVATE_TARGETS on', () => {
-    let server: TestServer;
+    const server = useServer({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on' });
     let receiver: Receiver;
     before(async () => {
-      server = await startServer({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on' });
       receiver = await startReceiver();
     });
-    after(async () => {
-      await server.close();
-      await receiver.close();
-    });
+    after(() => receiver.close());
 
     test('sandbox endpoints may target loopback (a name resolving to it included); live ones still may not', async () => {
       const api = await client(server, 'local-org');

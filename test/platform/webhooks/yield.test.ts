@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { BUSY_HOLD_MS, BUSY_IN_FLIGHT } from '../../../src/platform/webhooks/busy.ts';
 import { type Receiver, startReceiver } from '../../helpers/receiver.ts';
-import { startServer, type TestServer } from '../../helpers/server.ts';
+import { useServer } from '../../helpers/server.ts';
 import { type Client, client } from '../../helpers/webhooks.ts';
 
 /** The most deliveries the receiver held at once, while each is answered after `delayMs`. */
@@ -35,20 +35,16 @@ function hangingRequest(url: string, key: string): Promise<Socket> {
 }
 
 describe('webhook deliveries yield to a busy API', () => {
-  let server: TestServer;
+  const server = useServer({ WEBHOOK_CONCURRENCY: '8' });
   let receiver: Receiver;
   let api: Client;
   before(async () => {
-    server = await startServer({ WEBHOOK_CONCURRENCY: '8' });
     receiver = await startReceiver();
     api = await client(server, 'yielding');
     const made = await api.post('/v1/webhook_endpoints', { url: receiver.url, enabled_events: ['*'] });
     assert.equal(made.status, 200, made.text);
   });
-  after(async () => {
-    await server.close();
-    await receiver.close();
-  });
+  after(() => receiver.close());
 
   const createAccounts = async (n: number) => {
     for (let i = 0; i < n; i++) {

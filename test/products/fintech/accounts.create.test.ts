@@ -1,22 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 
 describe('POST /v1/fintech/accounts', () => {
-  let server: TestServer;
+  const server = useServer({ SUPPORTED_COUNTRIES: 'US,GB,DE,JP' });
   let key: string;
   const create = (json: unknown, k = key) => call(server.url, 'POST', PATH, { key: k, json });
   const count = async (): Promise<number> =>
     (await call(server.url, 'GET', `${PATH}?limit=100`, { key })).body.data.length;
 
   before(async () => {
-    server = await startServer({ SUPPORTED_COUNTRIES: 'US,GB,DE,JP' });
     key = await server.key('acme');
   });
-  after(() => server.close());
 
   test('seed rules 1–3: a minimal request gives 200, an active account, zero balance', async () => {
     const reply = await create({ type: 'business', country: 'US' });

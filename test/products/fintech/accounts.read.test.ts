@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 const PATH = '/v1/fintech/accounts';
 
 describe('retrieving and listing accounts', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   const create = async (k = key): Promise<string> => {
     const reply = await call(server.url, 'POST', PATH, { key: k, json: { type: 'business', country: 'US' } });
@@ -16,10 +16,8 @@ describe('retrieving and listing accounts', () => {
   const list = (query: string, k = key) => call(server.url, 'GET', `${PATH}${query}`, { key: k });
 
   before(async () => {
-    server = await startServer();
     key = await server.key('acme');
   });
-  after(() => server.close());
 
   test('retrieve returns the account as created', async () => {
     const created = await call(server.url, 'POST', PATH, {

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { before, describe, test } from 'node:test';
+import { call, useServer } from '../../helpers/server.ts';
 
 /** Every money movement and lifecycle change reports itself in the outbox, in the same write (CONTRACT §11). */
 describe('fintech events', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   before(async () => {
-    server = await startServer();
     key = await server.key('events-fintech');
   });
-  after(() => server.close());
 
   const post = (path: string, json: unknown = {}) => call(server.url, 'POST', path, { key, json });
   const events = async () => (await call(server.url, 'GET', '/v1/events?limit=100', { key })).body.data.reverse();

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { money } from '../../helpers/money.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { run } from '../../helpers/process.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 const ACCOUNTS = '/v1/fintech/accounts';
 
 describe('account lifecycle (CONTRACT §9)', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   let m: ReturnType<typeof money>;
   const post = (path: string, json?: unknown, k = key) =>
@@ -17,11 +17,9 @@ describe('account lifecycle (CONTRACT §9)', () => {
     run(['src/cli/main.ts', 'accounts', ...args], { DATABASE_URL: server.databaseUrl });
 
   before(async () => {
-    server = await startServer();
     key = await server.key('acme');
     m = money(server.url, key);
   });
-  after(() => server.close());
 
   test('freeze sets frozen with status_details; again is 200 unchanged; unfreeze clears them', async () => {
     const id = await m.account();

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { money } from '../../helpers/money.ts';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 interface Txn {
   id: string;
@@ -12,18 +12,16 @@ interface Txn {
 }
 
 describe('transactions and sandbox simulations (CONTRACT §10)', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   let m: ReturnType<typeof money>;
   const list = (id: string, query = '', k = key) =>
     call(server.url, 'GET', `/v1/fintech/accounts/${id}/transactions${query}`, { key: k });
 
   before(async () => {
-    server = await startServer();
     key = await server.key('acme');
     m = money(server.url, key);
   });
-  after(() => server.close());
 
   test('a deposit and a withdrawal answer with the account’s transaction', async () => {
     const id = await m.account();

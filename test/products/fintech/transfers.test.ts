@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { money } from '../../helpers/money.ts';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 const TRANSFERS = '/v1/fintech/transfers';
 const MAX = 9007199254740991;
 
 describe('transfers (CONTRACT §10)', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   let m: ReturnType<typeof money>;
   let a: string;
@@ -24,13 +24,11 @@ describe('transfers (CONTRACT §10)', () => {
   });
 
   before(async () => {
-    server = await startServer();
     key = await server.key('acme');
     m = money(server.url, key);
     [a, b] = [await m.account(), await m.account()];
     await m.deposit(a, 10_000);
   });
-  after(() => server.close());
 
   test('a transfer is posted at once and both balances move', async () => {
     const reply = await post(body({ amount: 2500, description: '  Invoice 2026-114 ' }));

@@ -5,7 +5,7 @@ import { type Database, openDatabase } from '../../../../src/db/database.ts';
 import { BACKEND, freshDatabase, MULTI_PROCESS_SKIP, type TestDatabase } from '../../../helpers/database.ts';
 import { newTally, opArbitrary, runLedgerScenario } from '../../../helpers/ledger-property.ts';
 import { run, type ServerProcess, spawnServer } from '../../../helpers/process.ts';
-import { startServer, type TestServer, UNLIMITED } from '../../../helpers/server.ts';
+import { UNLIMITED, useServer } from '../../../helpers/server.ts';
 
 // Bounded runs: each run is one org, 4 accounts and up to 30 operations sent at once (some twice).
 // LEDGER_PROPERTY_RUNS=<n> runs a longer campaign by hand.
@@ -13,11 +13,7 @@ const ops = fc.array(opArbitrary, { minLength: 5, maxLength: 30 });
 const runs = (usual: number) => Number(process.env.LEDGER_PROPERTY_RUNS ?? usual);
 
 describe(`the ledger under concurrent money movements, one server (${BACKEND})`, () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(() => server.close());
+  const server = useServer();
 
   test('invariants hold after every run; ledger verify exits 0', async (t) => {
     const tally = newTally();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { storedTime } from '../../../../src/platform/kit/time.ts';
 import { MAX_AMOUNT, toAmount, withinBounds } from '../../../../src/products/fintech/ledger/amount.ts';
@@ -9,7 +9,7 @@ import { ensureSystemAccount } from '../../../../src/products/fintech/ledger/sys
 import { countLedgerViolations } from '../../../../src/products/fintech/ledger/verify.ts';
 import { BACKEND } from '../../../helpers/database.ts';
 import { money } from '../../../helpers/money.ts';
-import { startServer, type TestServer } from '../../../helpers/server.ts';
+import { useServer } from '../../../helpers/server.ts';
 
 describe('amounts are exact or refused', () => {
   test('toAmount reads numbers, pg decimal strings and bigints exactly, and refuses what it cannot', () => {
@@ -34,7 +34,7 @@ describe('amounts are exact or refused', () => {
 });
 
 describe(`postJournal and lockSides, the ledger's one way in (${BACKEND})`, () => {
-  let server: TestServer;
+  const server = useServer();
   let a: string;
   let b: string;
   let orgId: string;
@@ -61,14 +61,12 @@ describe(`postJournal and lockSides, the ledger's one way in (${BACKEND})`, () =
     server.database.db.selectFrom('ledger_accounts').select(['id', 'balance']).orderBy('id').execute();
 
   before(async () => {
-    server = await startServer();
     const m = money(server.url, await server.key('core'));
     [a, b] = [await m.account(), await m.account()];
     await m.deposit(a, 100);
     const row = await server.database.db.selectFrom('accounts').select('org_id').where('id', '=', a).executeTakeFirst();
     orgId = row!.org_id;
   });
-  after(() => server.close());
 
   test('refuses journals that do not balance, have one line, or a zero line; writes nothing', async () => {
     await assert.rejects(post('tr_x1', [await line(a, -10), await line(b, 9)]), /summing to 0/);

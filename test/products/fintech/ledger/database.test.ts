@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase } from '../../../../src/db/database.ts';
 import { ALL_MIGRATIONS } from '../../../../src/migrations.ts';
@@ -7,11 +7,11 @@ import { countLedgerViolations } from '../../../../src/products/fintech/ledger/v
 import { BACKEND, freshDatabase, migrateBefore } from '../../../helpers/database.ts';
 import { money } from '../../../helpers/money.ts';
 import { run } from '../../../helpers/process.ts';
-import { startServer, type TestServer } from '../../../helpers/server.ts';
+import { useServer } from '../../../helpers/server.ts';
 
 /** The database itself guards the ledger, whatever code (or person) talks to it. */
 describe(`the ledger's own defences in the database (${BACKEND})`, () => {
-  let server: TestServer;
+  const server = useServer();
   let a: string;
   let transferId: string;
   const verify = () => run(['src/cli/main.ts', 'ledger', 'verify'], { DATABASE_URL: server.databaseUrl });
@@ -22,14 +22,12 @@ describe(`the ledger's own defences in the database (${BACKEND})`, () => {
     );
 
   before(async () => {
-    server = await startServer();
     const m = money(server.url, await server.key('acme'));
     const b = await m.account();
     a = await m.account();
     await m.deposit(a, 1000);
     transferId = (await m.transfer(a, b, 400)).id;
   });
-  after(() => server.close());
 
   test('an UPDATE or DELETE of a ledger entry is refused', async () => {
     await refused(sql`update ledger_entries set amount = amount * 2`, /append-only/);
