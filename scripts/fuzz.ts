@@ -1,28 +1,54 @@
 /**
  * The independent fuzzer (issue 11): Schemathesis, from PyPI at a pinned version, against a real `node src/server.ts`
  * on a temporary SQLite database, reading the document the server itself serves at /v1/openapi.json, with every
- * check, authenticated with a key obtained the way a new user gets one (POST /v1/sandbox/signup).
+ * check (`--checks all`), authenticated with keys obtained the way a new user gets one (POST /v1/sandbox/signup).
  *
- *   node scripts/fuzz.ts [--examples N]     (`npm run test:fuzz` runs it with 1000)
+ *   node scripts/fuzz.ts [--examples N] [--revoke-after PHASE]     (`npm run test:fuzz` runs it with 1000)
  *
- * Requests per operation are counted from the server's own log (one line per request, with its route), so the
- * figures do not depend on the fuzzer's bookkeeping. Exit code: Schemathesis's (0 only with no failure).
+ * Two sandbox organisations (issue 23, finding 8): the fuzzing key's, used by every operation but two, and a second
+ * one whose key creates and revokes keys (test/fuzz/schemathesis.toml). The fuzzer revokes keys it learns of from
+ * responses, and the fuzzing key's id is in every list of keys it reads; revoked, it turned every later request into
+ * a 401 that counted as a pass. The second organisation's key is never shown to the fuzzer, so it can only revoke
+ * the keys it created itself. The phases run one Schemathesis process each, so that the server's log says which
+ * phase each request belongs to.
+ *
+ * The run fails when Schemathesis finds a failure, and also when the server's own log (one line per request, with
+ * its route and status) shows that it was not fuzzing: an operation never reached, an operation that got only 401
+ * or 403 in a phase, or a key that no longer authenticates at the end. `--revoke-after PHASE` revokes the fuzzing key
+ * once that phase is over, to show that these checks fail the run (`npm test` runs it so).
  * Traffic goes to 127.0.0.1 only. Without python3 the run is skipped with a visible line (exit 0) unless CI=true.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import {
+  type Answers,
+  answersByOperation,
+  answersTable,
+  documentedOperations,
+  fuzzingGaps,
+  refusalsTable,
+} from '../test/fuzz/answers.ts';
 import { ROOT, spawnServer } from '../test/helpers/process.ts';
 
 const SCHEMATHESIS = 'schemathesis==4.32.5';
 const VENV = join(ROOT, '.tmp', 'schemathesis-venv');
 const ST = join(VENV, 'bin', 'st');
+const PHASES = ['examples', 'coverage', 'fuzzing', 'stateful'] as const;
 
-const { values } = parseArgs({ options: { examples: { type: 'string', default: '25' } } });
+const { values } = parseArgs({
+  options: { examples: { type: 'string', default: '25' }, 'revoke-after': { type: 'string' } },
+});
 const examples = Number(values.examples);
+const revokeAfter = values['revoke-after'];
+if (revokeAfter !== undefined && !(PHASES as readonly string[]).includes(revokeAfter)) {
+  process.stdout.write(`# --revoke-after takes one of ${PHASES.join(', ')}\n`);
+  process.exit(2);
+}
 
 function installSchemathesis(): boolean {
   const python = spawnSync('python3', ['--version']);
@@ -51,15 +77,49 @@ const server = await spawnServer({
   AUTH_FAILURE_BURST: '1000000',
   SIGNUP_PER_HOUR: '1000000',
 });
-let status = 1;
-const served = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as { paths: Record<string, object> };
-// Every operation of the document, in the server log's terms (`GET /v1/fintech/accounts/:id`).
-const operations = Object.entries(served.paths).flatMap(([path, item]) =>
-  Object.keys(item).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
-);
-try {
-  const signup = await fetch(`${server.url}/v1/sandbox/signup`, { method: 'POST' });
-  const { api_key: apiKey } = (await signup.json()) as { api_key: { key: string } };
+
+// This script's own requests (sign-ups, probes, markers) are left out of the fuzzer's figures, by their Request-Id.
+const ownRequests = new Set<string>();
+async function ownCall(method: string, path: string, key?: string): Promise<Response> {
+  const headers: Record<string, string> = key === undefined ? {} : { authorization: `Bearer ${key}` };
+  const reply = await fetch(`${server.url}${path}`, { method, headers });
+  ownRequests.add(reply.headers.get('request-id') ?? '');
+  return reply;
+}
+
+interface Key {
+  id: string;
+  key: string;
+}
+async function signUp(): Promise<Key> {
+  return ((await (await ownCall('POST', '/v1/sandbox/signup')).json()) as { api_key: Key }).api_key;
+}
+
+/** Whether a key still authenticates, asked of the server with the key itself. */
+async function stillWorks(key: Key): Promise<boolean> {
+  const reply = await ownCall('GET', `/v1/api_keys/${key.id}`, key.key);
+  return reply.ok && ((await reply.json()) as { revoked_at: string | null }).revoked_at === null;
+}
+
+/** The sabotage of `--revoke-after`: the fuzzing key revoked, as the fuzzer itself once did it. */
+async function revoke(key: Key): Promise<void> {
+  await ownCall('POST', '/v1/api_keys', key.key); // its org's last key cannot be revoked
+  const reply = await ownCall('POST', `/v1/api_keys/${key.id}/revoke`, key.key);
+  process.stdout.write(`\n# --revoke-after: the fuzzing key ${key.id} revoked (${reply.status})\n`);
+}
+
+/** The log lines written since `from`, up to a marker request: every answer sent before it is in them. */
+async function linesSince(from: number): Promise<{ lines: string[]; next: number }> {
+  const marker = (await ownCall('GET', '/healthz')).headers.get('request-id')!;
+  for (let waited = 0; waited < 10_000; waited += 20) {
+    const at = server.lines.findIndex((line, i) => i >= from && line.includes(marker));
+    if (at >= 0) return { lines: server.lines.slice(from, at), next: at + 1 };
+    await sleep(20);
+  }
+  throw new Error('the server did not log a marker request within 10 s');
+}
+
+async function runPhase(phase: string, key: Key, keysKey: Key): Promise<number> {
   // Asynchronous on purpose: this process must keep reading the server's log while the fuzzer runs (spawnSync
   // would stop the event loop, the server's stdout pipe would fill, and its log writer would drop lines).
   const st = spawn(
@@ -71,46 +131,82 @@ try {
       `${server.url}/v1/openapi.json`,
       '--url',
       server.url,
+      '--phases',
+      phase,
+      // Every operation: without a filter, Schemathesis leaves out the one that serves the document it loaded.
+      '--include-path-regex',
+      '^/',
+      '--checks',
+      'all',
       '--header',
-      `Authorization: Bearer ${apiKey.key}`,
+      `Authorization: Bearer ${key.key}`,
       '--max-examples',
       String(examples),
       '--seed',
       String(Date.now() % 1_000_000),
     ],
-    { stdio: ['ignore', 'inherit', 'inherit'], cwd: dir, env: { ...process.env, NO_COLOR: '1' } },
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      cwd: dir,
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        SCHEMATHESIS_HOOKS: join(ROOT, 'test', 'fuzz', 'hooks.py'),
+        PLINTH_FUZZ_KEYS_KEY: keysKey.key,
+      },
+    },
   );
-  // A hard bound on the run, whatever the fuzzer does: far above its pace here (~20 s for 25, ~8 min for 1000).
+  // A hard bound on the phase, whatever the fuzzer does: far above its pace here.
   const bound = setTimeout(() => st.kill('SIGKILL'), Math.max(600, examples * 2) * 1000);
   const [code, signal] = (await once(st, 'exit')) as [number | null, NodeJS.Signals | null];
   clearTimeout(bound);
-  status = code ?? 1;
-  if (signal) process.stdout.write(`# schemathesis did not finish: ${signal}\n`);
+  if (signal) process.stdout.write(`# schemathesis did not finish the ${phase} phase: ${signal}\n`);
+  return code ?? 1;
+}
+
+let status = 0;
+const served = (await (await ownCall('GET', '/v1/openapi.json')).json()) as { paths: Record<string, object> };
+const operations = documentedOperations(served);
+const byPhase = new Map<string, Map<string, Answers>>();
+const gaps: string[] = [];
+try {
+  const key = await signUp();
+  const keysKey = await signUp();
+  let from = server.lines.length;
+  for (const phase of PHASES) {
+    process.stdout.write(`\n# ===== Schemathesis, ${phase} phase =====\n`);
+    const code = await runPhase(phase, key, keysKey);
+    status ||= code;
+    const { lines, next } = await linesSince(from);
+    byPhase.set(phase, answersByOperation(lines, ownRequests));
+    from = next;
+    if (phase === revokeAfter) await revoke(key);
+  }
+  for (const [who, k] of [
+    ['fuzzing key', key],
+    ['key of the API-key operations', keysKey],
+  ] as const)
+    if (!(await stillWorks(k))) gaps.push(`the ${who} ${k.id} no longer authenticates: it was revoked during the run`);
 } finally {
   server.child.kill('SIGTERM');
   await server.exited;
+  const accepted = join(dir, 'accepted-refusals.txt');
+  if (existsSync(accepted)) process.stdout.write(refusalsTable(readFileSync(accepted, 'utf8')));
   rmSync(dir, { recursive: true, force: true });
 }
 
-// Requests per operation, from the server's log: one line per request naming its route pattern.
-const counts = new Map<string, number>();
-for (const line of server.lines) {
-  if (!line.includes('"msg":"request"')) continue;
-  const { method, route } = JSON.parse(line) as { method?: string; route?: string | null };
-  const name = `${method ?? '(unparsed request)'} ${route ?? '(no route)'}`;
-  counts.set(name, (counts.get(name) ?? 0) + 1);
-}
-process.stdout.write('\n# requests the server answered, by operation (its own log):\n');
-for (const [name, n] of [...counts].sort()) process.stdout.write(`#   ${String(n).padStart(7)}  ${name}\n`);
-const untested = operations.filter((o) => !counts.has(o));
-if (untested.length > 0) {
-  process.stdout.write(`# operations the fuzzer never reached: ${untested.join(', ')}\n`);
-  status ||= 1;
-}
-const perOperation = operations.map((o) => counts.get(o) ?? 0);
+// What each operation got, from the server's log: a phase in which some operation never got past authentication
+// tested nothing there, whatever the fuzzer counted as passed.
+const answers = answersByOperation(server.lines, ownRequests);
+process.stdout.write(`\n# answers by operation, all phases (the server's own log):\n${answersTable(answers)}\n`);
+gaps.push(...fuzzingGaps(operations, byPhase));
+const perOperation = operations.map((o) => answers.get(o)?.total ?? 0);
 process.stdout.write(
   `# ${operations.length} operations; requests per operation: min ${Math.min(...perOperation)}, ` +
-    `max ${Math.max(...perOperation)}\n`,
+    `max ${Math.max(...perOperation)}; operations with no 2xx: ` +
+    `${operations.filter((o) => (answers.get(o)?.succeeded ?? 0) === 0).join(', ') || 'none'}\n`,
 );
+for (const gap of gaps) process.stdout.write(`# NOT FUZZED: ${gap}\n`);
+if (gaps.length > 0) status ||= 1;
 process.stdout.write(`# fuzz: ${status === 0 ? 'no failures' : 'FAILURES (see above)'}\n`);
 process.exit(status);

@@ -24,6 +24,14 @@
  *        `Problem.code`, `errors[].code`, `status`, `mode`, even `object`),
  *      - `pattern` is dropped (a client must not reject an id or timestamp the server chose to format differently);
  *      request-only schemas keep all three: there they help the caller and cost nothing when the server grows;
+ *   5a. two kinds of request `pattern` are dropped too, wherever they are (parameters, bodies):
+ *      - an id's (`^acct_[0-9A-HJKMNP-TV-Z]{26}$`): ids are opaque, the server answers an id of another shape as one
+ *        that does not exist (404, contract §1), and a client that refused it would refuse the day the server mints
+ *        ids of a new shape, the ids it hands out itself;
+ *      - free text's (a name, a description: spelled-out Unicode ranges, see src/platform/kit/text.ts): the
+ *        generators copy a pattern into the target language's regex engine as it is, and PHP's preg without `/u`
+ *        refuses `\u` escapes (every value would fail), and Go's RE2 has no `\u` escape either;
+ *        the description states the rule, and the server answers 400 `parameter_invalid` with it;
  *   5b. the items of a `uniqueItems` array of an enum (`enabled_events` of a webhook endpoint) are opened the same
  *      way, in requests too: OpenAPI Generator's Java output for such an array (a `Set<EnabledEventsEnum>`) does not
  *      compile (its `toUrlQueryString` iterates the set as `String`), and the list it names (event types, contract
@@ -292,12 +300,48 @@ function openUniqueEnumArrays(doc: Obj): void {
     if (isObj(schema)) visit(schema);
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// 5a. Drop the request patterns no client should check.
+
+// The shape of src/platform/kit/ids.ts's idPattern (kept literal here: this script reads only the document).
+const ID_PATTERN = /^\^[a-z]+_\[0-9A-HJKMNP-TV-Z\]\{26\}\$$/;
+
+/** Whether every generator's target engine reads a pattern alike: printable ASCII, no `\u` escape. */
+function portable(pattern: string): boolean {
+  return /^[\x20-\x7e]*$/.test(pattern) && !pattern.includes('\\u');
+}
+
+function dropClientUnsafePatterns(doc: Obj): void {
+  const seen = new Set<Obj>();
+  const visit = (schema: Obj) => {
+    if (seen.has(schema)) return;
+    seen.add(schema);
+    if (typeof schema.pattern === 'string' && (ID_PATTERN.test(schema.pattern) || !portable(schema.pattern)))
+      delete schema.pattern;
+    for (const sub of subSchemas(schema)) visit(sub.get());
+  };
+  const parameters = (list: Json | undefined) => {
+    if (Array.isArray(list)) for (const p of list) if (isObj(p) && isObj(p.schema)) visit(p.schema);
+  };
+  const components = obj(doc.components, 'components');
+  for (const schema of Object.values(obj(components.schemas, 'components.schemas'))) if (isObj(schema)) visit(schema);
+  if (isObj(components.parameters)) parameters(Object.values(components.parameters));
+  for (const { op } of operations(doc)) {
+    parameters(op.parameters);
+    if (isObj(op.requestBody) && isObj(op.requestBody.content))
+      for (const media of Object.values(op.requestBody.content))
+        if (isObj(media) && isObj(media.schema)) visit(media.schema);
+  }
+  for (const item of Object.values(obj(doc.paths, 'paths'))) if (isObj(item)) parameters(item.parameters);
+}
+
 export function sdkView(source: Obj): Obj {
   const doc = clone(source);
   dropNonJsonOperations(doc);
   dropEmptyOptionalBodies(doc);
   nameInlineObjects(doc);
   loosen(doc);
+  dropClientUnsafePatterns(doc);
   openUniqueEnumArrays(doc);
   const info = obj(doc.info, 'info');
   info.description =

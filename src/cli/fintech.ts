@@ -20,7 +20,6 @@ interface Flags {
 
 function actionOf(verb: string, flags: Flags): LifecycleAction {
   const { reason, note } = flags;
-  if (note !== undefined && [...note].length > 500) throw new Error('--note is at most 500 characters');
   if (verb === 'freeze') {
     if (reason === undefined || !(FREEZE_REASONS as readonly string[]).includes(reason))
       throw new Error(`--reason must be one of ${FREEZE_REASONS.join(', ')}`);

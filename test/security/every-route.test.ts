@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { checksum } from '../../src/platform/keys/key-format.ts';
-import { newId } from '../../src/platform/kit/ids.ts';
+import { idPattern, newId } from '../../src/platform/kit/ids.ts';
 import { storedTime, systemClock } from '../../src/platform/kit/time.ts';
 import { createSecretBox } from '../../src/platform/secrets/box.ts';
 import { createEndpoint } from '../../src/platform/webhooks/endpoints.service.ts';
@@ -261,8 +261,12 @@ for (const route of routes.filter((r) => !r.public)) {
 
       test('oversized and malformed ids: 404 resource_not_found, after authentication', async () => {
         const prefix = (await objectFor(route, keys.own)).split('_')[0]!;
+        // The document states the shape (issue 23); an id that breaks it is still only "not found" (CONTRACT §1).
+        const documented = route.operation.parameters.find((p: any) => p.in === 'path' && p.name === 'id');
+        assert.equal(documented.schema.pattern, idPattern(prefix));
         const ids = [`${prefix}_`, `${prefix}_${'A'.repeat(101)}`, `${prefix}_${'9'.repeat(5000)}`, `${prefix}_!'"<>`];
         for (const id of [...ids, 'x', '%00', '...', `${prefix}_é`, `${prefix}_01m81edf6ta6pey0wre961jvnb`]) {
+          assert.doesNotMatch(decodeURIComponent(id), new RegExp(documented.schema.pattern, 'u'));
           assertProblem(await send(route, fill(route, id), { key: keys.own }), 'resource_not_found');
           assertProblem(await send(route, fill(route, id)), 'api_key_missing');
         }

@@ -264,13 +264,13 @@ func (r ApiListApiKeysRequest) Limit(limit int32) ApiListApiKeysRequest {
 	return r
 }
 
-// Return the keys just older than the one with this id.
+// Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListApiKeysRequest) StartingAfter(startingAfter string) ApiListApiKeysRequest {
 	r.startingAfter = &startingAfter
 	return r
 }
 
-// Return the keys just newer than the one with this id (still newest first).
+// Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListApiKeysRequest) EndingBefore(endingBefore string) ApiListApiKeysRequest {
 	r.endingBefore = &endingBefore
 	return r

@@ -38,13 +38,13 @@ func (r ApiListEventDeliveriesRequest) Limit(limit int32) ApiListEventDeliveries
 	return r
 }
 
-// Return the deliveries just older than the one with this id.
+// Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListEventDeliveriesRequest) StartingAfter(startingAfter string) ApiListEventDeliveriesRequest {
 	r.startingAfter = &startingAfter
 	return r
 }
 
-// Return the deliveries just newer than the one with this id (still newest first).
+// Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListEventDeliveriesRequest) EndingBefore(endingBefore string) ApiListEventDeliveriesRequest {
 	r.endingBefore = &endingBefore
 	return r
@@ -238,13 +238,13 @@ func (r ApiListEventsRequest) Limit(limit int32) ApiListEventsRequest {
 	return r
 }
 
-// Return the events just older than the one with this id.
+// Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListEventsRequest) StartingAfter(startingAfter string) ApiListEventsRequest {
 	r.startingAfter = &startingAfter
 	return r
 }
 
-// Return the events just newer than the one with this id (still newest first).
+// Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListEventsRequest) EndingBefore(endingBefore string) ApiListEventsRequest {
 	r.endingBefore = &endingBefore
 	return r

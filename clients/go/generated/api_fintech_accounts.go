@@ -53,7 +53,7 @@ CloseAccount Close an account
 Closing is final and needs both balances at 0. A closed account stays readable.
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
- @param id An account id, `acct_...`.
+ @param id An account id, `acct_…`.
  @return ApiCloseAccountRequest
 */
 func (a *FintechAccountsAPIService) CloseAccount(ctx context.Context, id string) ApiCloseAccountRequest {
@@ -501,7 +501,7 @@ FreezeAccount Freeze an account
 A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
- @param id An account id, `acct_...`.
+ @param id An account id, `acct_…`.
  @return ApiFreezeAccountRequest
 */
 func (a *FintechAccountsAPIService) FreezeAccount(ctx context.Context, id string) ApiFreezeAccountRequest {
@@ -720,13 +720,13 @@ func (r ApiListAccountsRequest) Limit(limit int32) ApiListAccountsRequest {
 	return r
 }
 
-// Return the accounts just older than the one with this id.
+// Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListAccountsRequest) StartingAfter(startingAfter string) ApiListAccountsRequest {
 	r.startingAfter = &startingAfter
 	return r
 }
 
-// Return the accounts just newer than the one with this id (still newest first).
+// Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListAccountsRequest) EndingBefore(endingBefore string) ApiListAccountsRequest {
 	r.endingBefore = &endingBefore
 	return r
@@ -914,7 +914,7 @@ func (r ApiRetrieveAccountRequest) Execute() (*Account, *http.Response, error) {
 RetrieveAccount Retrieve an account
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
- @param id An account id, `acct_...`.
+ @param id An account id, `acct_…`.
  @return ApiRetrieveAccountRequest
 */
 func (a *FintechAccountsAPIService) RetrieveAccount(ctx context.Context, id string) ApiRetrieveAccountRequest {
@@ -1089,7 +1089,7 @@ UnfreezeAccount Unfreeze an account
 Makes a frozen account `active` again. An account the operator froze gives 403.
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
- @param id An account id, `acct_...`.
+ @param id An account id, `acct_…`.
  @return ApiUnfreezeAccountRequest
 */
 func (a *FintechAccountsAPIService) UnfreezeAccount(ctx context.Context, id string) ApiUnfreezeAccountRequest {

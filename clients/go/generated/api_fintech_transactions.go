@@ -38,13 +38,13 @@ func (r ApiListAccountTransactionsRequest) Limit(limit int32) ApiListAccountTran
 	return r
 }
 
-// Return the transactions just older than the one with this id.
+// Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListAccountTransactionsRequest) StartingAfter(startingAfter string) ApiListAccountTransactionsRequest {
 	r.startingAfter = &startingAfter
 	return r
 }
 
-// Return the transactions just newer than the one with this id (still newest first).
+// Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListAccountTransactionsRequest) EndingBefore(endingBefore string) ApiListAccountTransactionsRequest {
 	r.endingBefore = &endingBefore
 	return r
@@ -60,7 +60,7 @@ ListAccountTransactions List an account's transactions, newest first
 In ledger order: each `balance_after` is the previous one plus `amount`.
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
- @param id An account id, `acct_...`.
+ @param id An account id, `acct_…`.
  @return ApiListAccountTransactionsRequest
 */
 func (a *FintechTransactionsAPIService) ListAccountTransactions(ctx context.Context, id string) ApiListAccountTransactionsRequest {
@@ -239,7 +239,7 @@ func (r ApiRetrieveTransactionRequest) Execute() (*Transaction, *http.Response, 
 RetrieveTransaction Retrieve a transaction
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
- @param id A transaction id, `txn_...`.
+ @param id A transaction id, `txn_…`.
  @return ApiRetrieveTransactionRequest
 */
 func (a *FintechTransactionsAPIService) RetrieveTransaction(ctx context.Context, id string) ApiRetrieveTransactionRequest {
@@ -420,7 +420,7 @@ SimulateDeposit Simulate an incoming deposit (sandbox)
 Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
- @param id An account id, `acct_...`.
+ @param id An account id, `acct_…`.
  @return ApiSimulateDepositRequest
 */
 func (a *FintechTransactionsAPIService) SimulateDeposit(ctx context.Context, id string) ApiSimulateDepositRequest {
@@ -664,7 +664,7 @@ SimulateWithdrawal Simulate an outgoing withdrawal (sandbox)
 Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
- @param id An account id, `acct_...`.
+ @param id An account id, `acct_…`.
  @return ApiSimulateWithdrawalRequest
 */
 func (a *FintechTransactionsAPIService) SimulateWithdrawal(ctx context.Context, id string) ApiSimulateWithdrawalRequest {

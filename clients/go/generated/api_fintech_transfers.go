@@ -261,7 +261,7 @@ type ApiListTransfersRequest struct {
 	endingBefore *string
 }
 
-// Only transfers from or to this account.
+// Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none).
 func (r ApiListTransfersRequest) AccountId(accountId string) ApiListTransfersRequest {
 	r.accountId = &accountId
 	return r
@@ -273,13 +273,13 @@ func (r ApiListTransfersRequest) Limit(limit int32) ApiListTransfersRequest {
 	return r
 }
 
-// Return the transfers just older than the one with this id.
+// Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListTransfersRequest) StartingAfter(startingAfter string) ApiListTransfersRequest {
 	r.startingAfter = &startingAfter
 	return r
 }
 
-// Return the transfers just newer than the one with this id (still newest first).
+// Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListTransfersRequest) EndingBefore(endingBefore string) ApiListTransfersRequest {
 	r.endingBefore = &endingBefore
 	return r
@@ -474,7 +474,7 @@ func (r ApiRetrieveTransferRequest) Execute() (*Transfer, *http.Response, error)
 RetrieveTransfer Retrieve a transfer
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
- @param id A transfer id, `tr_...`.
+ @param id A transfer id, `tr_…`.
  @return ApiRetrieveTransferRequest
 */
 func (a *FintechTransfersAPIService) RetrieveTransfer(ctx context.Context, id string) ApiRetrieveTransferRequest {

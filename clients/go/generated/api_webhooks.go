@@ -425,13 +425,13 @@ func (r ApiListWebhookEndpointDeliveriesRequest) Limit(limit int32) ApiListWebho
 	return r
 }
 
-// Return the deliveries just older than the one with this id.
+// Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListWebhookEndpointDeliveriesRequest) StartingAfter(startingAfter string) ApiListWebhookEndpointDeliveriesRequest {
 	r.startingAfter = &startingAfter
 	return r
 }
 
-// Return the deliveries just newer than the one with this id (still newest first).
+// Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListWebhookEndpointDeliveriesRequest) EndingBefore(endingBefore string) ApiListWebhookEndpointDeliveriesRequest {
 	r.endingBefore = &endingBefore
 	return r
@@ -633,13 +633,13 @@ func (r ApiListWebhookEndpointsRequest) Limit(limit int32) ApiListWebhookEndpoin
 	return r
 }
 
-// Return the endpoints just older than the one with this id.
+// Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListWebhookEndpointsRequest) StartingAfter(startingAfter string) ApiListWebhookEndpointsRequest {
 	r.startingAfter = &startingAfter
 	return r
 }
 
-// Return the endpoints just newer than the one with this id (still newest first).
+// Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
 func (r ApiListWebhookEndpointsRequest) EndingBefore(endingBefore string) ApiListWebhookEndpointsRequest {
 	r.endingBefore = &endingBefore
 	return r

@@ -21,7 +21,7 @@ var _ MappedNullable = &CloseAccountRequest{}
 type CloseAccountRequest struct {
 	// Why the account is closed; `other` if absent.
 	Reason *string `json:"reason,omitempty"`
-	// Free text kept with the change, up to 500 characters.
+	// Free text kept with the change: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
 	Note *string `json:"note,omitempty"`
 }
 

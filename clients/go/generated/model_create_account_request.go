@@ -23,8 +23,8 @@ var _ MappedNullable = &CreateAccountRequest{}
 type CreateAccountRequest struct {
 	// Kind of account. Only `business` today; the enum will grow.
 	Type string `json:"type"`
-	// ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.
-	Country string `json:"country" validate:"regexp=^[A-Z]{2}$"`
+	// A real ISO 3166-1 alpha-2 code, uppercase (the pattern lists them). A real code this deployment does not serve gives 400 `country_unsupported`.
+	Country string `json:"country" validate:"regexp=^(?:A[DEFGILMOQRSTUWXZ]|B[ABDEFGHIJLMNOQRSTVWYZ]|C[ACDFGHIKLMNORUVWXYZ]|D[EJKMOZ]|E[CEGHRST]|F[IJKMOR]|G[ABDEFGHILMNPQRSTUWY]|H[KMNRTU]|I[DELMNOQRST]|J[EMOP]|K[EGHIMNPRWYZ]|L[ABCIKRSTUVY]|M[ACDEFGHKLMNOPQRSTUVWXYZ]|N[ACEFGILOPRUZ]|O[M]|P[AEFGHKLMNRSTWY]|Q[A]|R[EOSUW]|S[ABCDEGHIJKLMNORSTVXYZ]|T[CDFGHJKLMNORTVWZ]|U[AGMSYZ]|V[ACEGINU]|W[FS]|Y[ET]|Z[AMW])$"`
 	// Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
 	Kyb NullableCreateAccountRequestKyb `json:"kyb,omitempty"`
 }

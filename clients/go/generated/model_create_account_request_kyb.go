@@ -22,8 +22,8 @@ var _ MappedNullable = &CreateAccountRequestKyb{}
 // CreateAccountRequestKyb struct for CreateAccountRequestKyb
 type CreateAccountRequestKyb struct {
 	// US Employer Identification Number, `12-3456789`, with an IRS-issued prefix.
-	Ein string `json:"ein" validate:"regexp=^\\d{2}-\\d{7}$"`
-	// Legal name of the business: 1–200 characters after trimming, no control characters.
+	Ein string `json:"ein" validate:"regexp=^(?:0[123456]|1[0123456]|2[01234567]|3[0123456789]|4[012345678]|5[0123456789]|6[012345678]|7[1234567]|8[012345678]|9[01234589])-\\d{7}$"`
+	// Legal name of the business: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
 	LegalName string `json:"legal_name"`
 }
 

@@ -21,7 +21,7 @@ var _ MappedNullable = &CreateApiKeyRequest{}
 type CreateApiKeyRequest struct {
 	// `sandbox` keys act on test data, `live` keys on live data.
 	Mode *string `json:"mode,omitempty"`
-	// A label for people: 1–100 characters after trimming, no control or invisible characters.
+	// A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
 	Name *string `json:"name,omitempty"`
 }
 

@@ -23,13 +23,13 @@ var _ MappedNullable = &CreateTransferRequest{}
 type CreateTransferRequest struct {
 	// The account debited.
 	FromAccountId string `json:"from_account_id"`
-	// The account credited; not the same as `from_account_id`.
+	// The account credited. Not the same as `from_account_id` (400 `parameter_invalid`, `param` `to_account_id`): a rule between two fields, which no JSON Schema keyword states.
 	ToAccountId string `json:"to_account_id"`
 	// A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.
 	Amount int64 `json:"amount"`
 	// ISO 4217 code; must be the currency of both accounts.
 	Currency string `json:"currency" validate:"regexp=^[A-Z]{3}$"`
-	// Free text for people, 1–200 characters after trimming, no control characters.
+	// Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
 	Description *string `json:"description,omitempty"`
 }
 

@@ -21,11 +21,11 @@ var _ MappedNullable = &CreateWebhookEndpointRequest{}
 
 // CreateWebhookEndpointRequest struct for CreateWebhookEndpointRequest
 type CreateWebhookEndpointRequest struct {
-	// Where to POST events: `https` (live endpoints must use it), on a host that is and resolves to a public address.
+	// Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use `https`), on a host that is and resolves to a public address, else 400 `parameter_invalid`.
 	Url string `json:"url"`
 	// The event types to send, or `[\"*\"]` for all (types added later included).
 	EnabledEvents []string `json:"enabled_events"`
-	// A note for people, up to 500 characters.
+	// A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
 	Description NullableString `json:"description,omitempty"`
 }
 

@@ -23,7 +23,7 @@ var _ MappedNullable = &FreezeAccountRequest{}
 type FreezeAccountRequest struct {
 	// Why the account is frozen.
 	Reason string `json:"reason"`
-	// Free text kept with the change, up to 500 characters.
+	// Free text kept with the change: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
 	Note *string `json:"note,omitempty"`
 }
 

@@ -19,7 +19,7 @@ var _ MappedNullable = &SandboxSignupRequest{}
 
 // SandboxSignupRequest struct for SandboxSignupRequest
 type SandboxSignupRequest struct {
-	// What to call the organisation: 1–100 characters after trimming, no control characters.
+	// What to call the organisation: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
 	Name *string `json:"name,omitempty"`
 }
 

@@ -23,7 +23,7 @@ var _ MappedNullable = &SimulateWithdrawalRequest{}
 type SimulateWithdrawalRequest struct {
 	// A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.
 	Amount int64 `json:"amount"`
-	// Free text for people, 1–200 characters after trimming, no control characters.
+	// Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
 	Description *string `json:"description,omitempty"`
 }
 

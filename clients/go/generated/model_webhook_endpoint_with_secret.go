@@ -25,7 +25,7 @@ type WebhookEndpointWithSecret struct {
 	Object string `json:"object"`
 	Url string `json:"url"`
 	EnabledEvents []string `json:"enabled_events"`
-	// A note for people, up to 500 characters.
+	// A note for people, as given (trimmed); `null` for none.
 	Description NullableString `json:"description"`
 	// Open: accept values you do not know. Known values: `enabled`, `disabled`; others may be added, so treat this as an open string.
 	Status string `json:"status"`

@@ -1,4 +1,5 @@
 import { Problem } from '../http/problem.schema.ts';
+import { idPattern } from '../kit/ids.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is written by keyword
 type Json = Record<string, any>;
@@ -27,8 +28,9 @@ export function sharedComponents(): Json {
           '`idempotency_key_reused`; ' +
           'while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before ' +
           'they ran, and 5xx, are not stored. Keys are kept at least 24 hours.',
+        // No example: a document that shows one key invites tools and readers to send it with every request,
+        // and every request after the first with another body is then 422 `idempotency_key_reused`.
         schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
-        example: '7f1c9a52-5b7e-4c8e-9a57-3e1f0d2c6b4a',
       },
     },
     headers: {
@@ -39,7 +41,7 @@ export function sharedComponents(): Json {
       },
       'Request-Id': {
         description: 'Identifies this request, `req_…`; equal to `request_id` in an error body. Quote it to support.',
-        schema: { type: 'string', pattern: '^req_[0-9A-Z]{26}$' },
+        schema: { type: 'string', pattern: idPattern('req') },
       },
       'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
       RateLimit: {

@@ -99,6 +99,9 @@ export function finishDocument(document: Json): Json {
         }
       }
       delete operation['x-problems'];
+      if (operation['x-example-200'] !== undefined)
+        operation.responses['200'].content['application/json'].example = operation['x-example-200'];
+      delete operation['x-example-200'];
       if (operation['x-body-optional']) operation.requestBody.required = false;
       delete operation['x-body-optional'];
       delete operation['x-method'];
@@ -154,6 +157,8 @@ declare module 'fastify' {
   interface FastifySchema {
     /** Error codes this operation gives beyond those its shape implies (see problemsOf). */
     'x-problems'?: ErrorCode[];
+    /** The example of this operation's 200 answer, where the shared schema's own would mislead. */
+    'x-example-200'?: unknown;
     /** The body may be left out entirely; it is then `{}` (see installJsonBody). */
     'x-body-optional'?: boolean;
   }

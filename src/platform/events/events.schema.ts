@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../http/pagination.ts';
-import type { IdKind } from '../kit/ids.ts';
-import { Ref, StringEnum } from '../kit/schema.ts';
+import { type IdKind, idPattern } from '../kit/ids.ts';
+import { IdOf, Ref, StringEnum } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
 
 /** The kind of id this resource has: its prefix, and the noun its messages use. */
@@ -25,7 +25,7 @@ export const EventTypeSchema = StringEnum(EVENT_TYPES, {
   description: 'What happened. The list grows: accept types you do not know.',
 });
 
-export const EVENT_ID_PATTERN = '^evt_[0-9A-Z]{26}$';
+export const EVENT_ID_PATTERN = idPattern('evt');
 
 const EXAMPLE_EVENT = {
   id: 'evt_01KAPQ9R3W4X5Y6Z7A8B9C0D1E',
@@ -74,7 +74,7 @@ export const Event = Type.Object(
     request: Type.Unsafe<{ id: string; idempotency_key: string | null } | null>({
       type: ['object', 'null'],
       properties: {
-        id: { type: 'string', pattern: '^req_[0-9A-Z]{26}$' },
+        id: { type: 'string', pattern: idPattern('req') },
         idempotency_key: { type: ['string', 'null'] },
       },
       required: ['id', 'idempotency_key'],
@@ -104,12 +104,12 @@ export const EventList = Type.Object(
 );
 
 export const EventListQuery = Type.Object(
-  { ...ListQuery('event').properties, type: Type.Optional(EventTypeSchema) },
+  { ...ListQuery('event', 'evt').properties, type: Type.Optional(EventTypeSchema) },
   { additionalProperties: false },
 );
 export type EventListQuery = Static<typeof EventListQuery>;
 
 export const EventIdParams = Type.Object(
-  { id: Type.String({ description: 'An event id, `evt_…`.' }) },
+  { id: IdOf('evt', { description: 'An event id, `evt_…`.' }) },
   { additionalProperties: false },
 );

@@ -1,17 +1,26 @@
 import { Type } from 'typebox';
 import type { Cursor } from '../../db/keyset.ts';
+import { IdOf } from '../kit/schema.ts';
 import { ApiError } from './errors.ts';
 
-/** The list query every list operation takes (CONTRACT §4): keyset pagination over time-sortable ids. */
-export function ListQuery(noun: string) {
+/**
+ * The list query every list operation takes (CONTRACT §4): keyset pagination over time-sortable ids, whose cursors
+ * are ids of `prefix`. "Not both cursors" stays in words: OpenAPI lists query parameters one by one, so no schema
+ * in the document can relate two of them; the server answers 400 `parameter_invalid` (see `listPage`).
+ */
+export function ListQuery(noun: string, prefix: string) {
+  const cursor = (description: string) =>
+    IdOf(prefix, {
+      description:
+        `${description} It must be the id of one this key can see (\`${prefix}_…\`), else 400 ` +
+        '`parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).',
+    });
   return Type.Object(
     {
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Page size, 1–100.' })),
-      starting_after: Type.Optional(
-        Type.String({ description: `Return the ${noun}s just older than the one with this id.` }),
-      ),
+      starting_after: Type.Optional(cursor(`Return the ${noun}s just older than the one with this id.`)),
       ending_before: Type.Optional(
-        Type.String({ description: `Return the ${noun}s just newer than the one with this id (still newest first).` }),
+        cursor(`Return the ${noun}s just newer than the one with this id (still newest first).`),
       ),
     },
     { additionalProperties: false },

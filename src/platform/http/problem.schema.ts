@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { idPattern } from '../kit/ids.ts';
 import { StringEnum } from '../kit/schema.ts';
 import { ERROR_CODES } from './errors.ts';
 
@@ -28,7 +29,7 @@ export const Problem = Type.Object(
         { description: 'Every offending input when a request has several.' },
       ),
     ),
-    request_id: Type.String({ pattern: '^req_[0-9A-Z]{26}$', description: 'Equal to the `Request-Id` header.' }),
+    request_id: Type.String({ pattern: idPattern('req'), description: 'Equal to the `Request-Id` header.' }),
   },
   {
     additionalProperties: false,

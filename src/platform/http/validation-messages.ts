@@ -1,10 +1,12 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
+import { cleanTextRule, freeTextMaxOf } from '../kit/text.ts';
 
 type Schema = {
   type?: string | string[];
   enum?: unknown[];
   const?: unknown;
   examples?: unknown[];
+  pattern?: string;
   minLength?: number;
   maxLength?: number;
   minimum?: number;
@@ -55,6 +57,9 @@ export function sentenceFor(param: string, error: ErrorObject): string {
       return oneOf(schema, param)!;
     case 'pattern':
     case 'format': {
+      // Free text (see FreeText): the rule in words, as the services word it, not the pattern's example.
+      const max = error.keyword === 'pattern' ? freeTextMaxOf(schema.pattern) : undefined;
+      if (max !== undefined) return cleanTextRule(param, max);
       const example = schema.examples?.find((e) => typeof e === 'string');
       return `${param} must look like ${example ?? 'the documented format'}.`;
     }

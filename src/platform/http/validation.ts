@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isIdPattern } from '../kit/ids.ts';
 import { ApiError, type ErrorItem } from './errors.ts';
 import { sentenceFor } from './validation-messages.ts';
 
@@ -15,9 +16,25 @@ const textAjv = new Ajv2020({ ...common, coerceTypes: true });
 // clients decode them as 64-bit. In JSON they stay exact up to 2^53 − 1.
 for (const ajv of [bodyAjv, textAjv]) ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
 
+/**
+ * A route schema without its ids' patterns. The document states the shape of every id a request names, but an id
+ * is looked up, never refused for its shape: one of the wrong shape names nothing, and gets the answer of an id that
+ * does not exist (CONTRACT §1: 404 for a path id, after authentication; the service decides, see `IdOf`).
+ */
+function withoutIdPatterns(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutIdPatterns);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'pattern' && typeof value === 'string' && isIdPattern(value)) continue;
+    copy[key] = withoutIdPatterns(value);
+  }
+  return copy;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  return ajv.compile(withoutIdPatterns(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 function dotted(instancePath: string, child?: string): string {

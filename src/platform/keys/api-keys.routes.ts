@@ -97,7 +97,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         operationId: 'listApiKeys',
         tags: ['API keys'],
         summary: "List the organisation's keys of the caller's mode",
-        querystring: ListQuery('key'),
+        querystring: ListQuery('key', 'key'),
         response: { 200: ref<{ object: 'list'; data: ApiKey[]; has_more: boolean }>('ApiKeyList') },
       },
     },

@@ -1,10 +1,13 @@
 import { type Static, Type } from 'typebox';
-import type { IdKind } from '../kit/ids.ts';
-import { StringEnum } from '../kit/schema.ts';
+import { type IdKind, idPattern } from '../kit/ids.ts';
+import { FreeText, IdOf, StringEnum } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
 
 /** The kind of id this resource has: its prefix, and the noun its messages use. */
 export const API_KEY: IdKind = { noun: 'API key', prefix: 'key' };
+
+/** The longest key or organisation name, in characters after trimming (CONTRACT §7). */
+export const NAME_MAX = 100;
 
 export const Mode = StringEnum(['sandbox', 'live'], {
   description: '`sandbox` keys act on test data, `live` keys on live data.',
@@ -12,7 +15,7 @@ export const Mode = StringEnum(['sandbox', 'live'], {
 
 const keyProperties = {
   id: Type.String({
-    pattern: '^key_[0-9A-Z]{26}$',
+    pattern: idPattern('key'),
     description: 'The key id, `key_…`: what you revoke; not a secret.',
   }),
   object: Type.Literal('api_key'),
@@ -96,8 +99,10 @@ export const ApiKeyCreateBody = Type.Object(
   {
     mode: Type.Optional(Mode),
     name: Type.Optional(
-      Type.String({
-        description: 'A label for people: 1–100 characters after trimming, no control or invisible characters.',
+      FreeText(NAME_MAX, {
+        description:
+          'A label for people: 1–100 characters after trimming, without control, invisible or ' +
+          'direction-changing characters (Unicode Cc, Cf, Zl, Zp).',
         examples: ['CI deploys'],
       }),
     ),
@@ -113,9 +118,10 @@ export type ApiKeyCreateBody = Static<typeof ApiKeyCreateBody>;
 export const SignupBody = Type.Object(
   {
     name: Type.Optional(
-      Type.String({
-        minLength: 1,
-        description: 'What to call the organisation: 1–100 characters after trimming, no control characters.',
+      FreeText(NAME_MAX, {
+        description:
+          'What to call the organisation: 1–100 characters after trimming, without control, invisible or ' +
+          'direction-changing characters (Unicode Cc, Cf, Zl, Zp).',
         examples: ['Acme Labs'],
       }),
     ),
@@ -126,7 +132,7 @@ export type SignupBody = Static<typeof SignupBody>;
 
 export const Signup = Type.Object(
   {
-    org_id: Type.String({ pattern: '^org_[0-9A-Z]{26}$' }),
+    org_id: Type.String({ pattern: idPattern('org') }),
     api_key: Type.Unsafe<NewApiKey>(Type.Ref('NewApiKey')),
   },
   {
@@ -138,6 +144,6 @@ export const Signup = Type.Object(
 );
 
 export const KeyIdParams = Type.Object(
-  { id: Type.String({ description: 'A key id, `key_…`.' }) },
+  { id: IdOf('key', { description: 'A key id, `key_…`.' }) },
   { additionalProperties: false },
 );

@@ -68,6 +68,19 @@ export function firstIdAt(prefix: string, time: number): string {
   return `${prefix}_${encodeTime(time * TICKS_PER_MS)}`;
 }
 
+/** The 26 characters after an id's prefix: Crockford base32 (no I, L, O or U). */
+const ID_BODY = '[0-9A-HJKMNP-TV-Z]{26}';
+
+/** The shape of every id of `prefix` this service hands out, as a regular expression (JSON Schema `pattern`). */
+export function idPattern(prefix: string): string {
+  return `^${prefix}_${ID_BODY}$`;
+}
+
+/** Whether a schema's `pattern` is an id's shape (see `idPattern`), which a request's id is never refused for. */
+export function isIdPattern(pattern: string): boolean {
+  return /^\^[a-z]+_/.test(pattern) && pattern.endsWith(`_${ID_BODY}$`);
+}
+
 /** Shape of every id this service hands out; used to reject garbage before it reaches a query. */
 export function isIdOf(prefix: string, value: string): boolean {
   return (

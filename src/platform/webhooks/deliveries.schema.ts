@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { EVENT_ID_PATTERN } from '../events/events.schema.ts';
 import { ListQuery } from '../http/pagination.ts';
-import type { IdKind } from '../kit/ids.ts';
-import { StringEnum } from '../kit/schema.ts';
+import { type IdKind, idPattern } from '../kit/ids.ts';
+import { IdOf, StringEnum } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
 import { ENDPOINT_ID_PATTERN } from './endpoints.schema.ts';
 
@@ -30,7 +30,7 @@ const EXAMPLE_DELIVERY = {
 
 export const WebhookDelivery = Type.Object(
   {
-    id: Type.String({ pattern: '^whd_[0-9A-Z]{26}$' }),
+    id: Type.String({ pattern: idPattern('whd') }),
     object: Type.Literal('webhook_delivery'),
     endpoint_id: Type.String({ pattern: ENDPOINT_ID_PATTERN }),
     event_id: Type.String({ pattern: EVENT_ID_PATTERN }),
@@ -85,13 +85,13 @@ export const WebhookDeliveryList = Type.Object(
 );
 
 export const EndpointDeliveriesQuery = Type.Object(
-  { ...ListQuery('deliverie').properties, status: Type.Optional(DeliveryStatus) },
+  { ...ListQuery('deliverie', 'whd').properties, status: Type.Optional(DeliveryStatus) },
   { additionalProperties: false },
 );
 export type EndpointDeliveriesQuery = Static<typeof EndpointDeliveriesQuery>;
-export const EventDeliveriesQuery = ListQuery('deliverie');
+export const EventDeliveriesQuery = ListQuery('deliverie', 'whd');
 
 export const DeliveryIdParams = Type.Object(
-  { id: Type.String({ description: 'A webhook delivery id, `whd_…`.' }) },
+  { id: IdOf('whd', { description: 'A webhook delivery id, `whd_…`.' }) },
   { additionalProperties: false },
 );

@@ -70,7 +70,7 @@ export function endpointsRoutes(
         operationId: 'listWebhookEndpoints',
         tags: TAG,
         summary: 'List webhook endpoints, newest first',
-        querystring: ListQuery('endpoint'),
+        querystring: ListQuery('endpoint', 'we'),
         response: { 200: Ref<List<WebhookEndpoint>>('WebhookEndpointList') },
       },
     },

@@ -1,13 +1,14 @@
 import { type Static, Type } from 'typebox';
 import { EVENT_TYPES } from '../events/events.schema.ts';
-import type { IdKind } from '../kit/ids.ts';
-import { StringEnum } from '../kit/schema.ts';
+import { type IdKind, idPattern } from '../kit/ids.ts';
+import { IdOf, StringEnum } from '../kit/schema.ts';
+import { freeTextPattern } from '../kit/text.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
 
 /** The kind of id this resource has: its prefix, and the noun its messages use. */
 export const WEBHOOK_ENDPOINT: IdKind = { noun: 'webhook endpoint', prefix: 'we' };
 
-export const ENDPOINT_ID_PATTERN = '^we_[0-9A-Z]{26}$';
+export const ENDPOINT_ID_PATTERN = idPattern('we');
 export const SECRET_PATTERN = '^whsec_[A-Za-z0-9+/]{43}=$';
 
 const EnabledEvents = Type.Array(StringEnum(['*', ...EVENT_TYPES]), {
@@ -20,14 +21,23 @@ const EnabledEvents = Type.Array(StringEnum(['*', ...EVENT_TYPES]), {
 const Url = Type.String({
   minLength: 1,
   maxLength: 2048,
+  // No NUL: a body with one anywhere is refused whole (400 `body_malformed`, CONTRACT §1). What else a URL may hold
+  // is a URL parser's business, which no regular expression follows; the description says it.
+  pattern: '^[^\\u0000]*$',
   description:
-    'Where to POST events: `https` (live endpoints must use it), on a host that is and resolves to a public address.',
+    'Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use ' +
+    '`https`), on a host that is and resolves to a public address, else 400 `parameter_invalid`.',
   examples: ['https://hooks.example.com/plinth'],
 });
+/** The longest endpoint description, in characters after trimming. */
+export const DESCRIPTION_MAX = 500;
+
 const Description = Type.Unsafe<string | null>({
   type: ['string', 'null'],
-  maxLength: 500,
-  description: 'A note for people, up to 500 characters.',
+  pattern: freeTextPattern(DESCRIPTION_MAX),
+  description:
+    'A note for people: 1–500 characters after trimming, without control, invisible or direction-changing ' +
+    'characters (Unicode Cc, Cf, Zl, Zp); `null` for none.',
 });
 
 const endpointProperties = {
@@ -35,7 +45,10 @@ const endpointProperties = {
   object: Type.Literal('webhook_endpoint'),
   url: Type.String(),
   enabled_events: Type.Array(Type.String()),
-  description: Description,
+  description: Type.Unsafe<string | null>({
+    type: ['string', 'null'],
+    description: 'A note for people, as given (trimmed); `null` for none.',
+  }),
   status: StringEnum(['enabled', 'disabled'], { description: 'Open: accept values you do not know.' }),
   disabled_reason: Type.Unsafe<'manual' | 'gone' | 'failing' | null>({
     type: ['string', 'null'],
@@ -153,6 +166,6 @@ export const RotateBody = Type.Object(
 );
 
 export const EndpointIdParams = Type.Object(
-  { id: Type.String({ description: 'A webhook endpoint id, `we_…`.' }) },
+  { id: IdOf('we', { description: 'A webhook endpoint id, `we_…`.' }) },
   { additionalProperties: false },
 );

@@ -8,10 +8,11 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { type ListParams, listPage } from '../http/pagination.ts';
 import type { Mode, Principal } from '../keys/principal.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
-import { cleanText } from '../kit/text.ts';
+import { cleanText, cleanTextRule } from '../kit/text.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './endpoints.repository.ts';
 import {
+  DESCRIPTION_MAX,
   type EndpointCreateBody,
   type EndpointUpdateBody,
   WEBHOOK_ENDPOINT,
@@ -61,8 +62,8 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 function description(raw: string | null | undefined): string | null {
   if (raw === undefined || raw === null) return null;
-  const text = cleanText(raw, 500);
-  if (text === null) throw invalid('description', 'description must be 1–500 characters without control characters.');
+  const text = cleanText(raw, DESCRIPTION_MAX);
+  if (text === null) throw invalid('description', cleanTextRule('description', DESCRIPTION_MAX));
   return text;
 }
 

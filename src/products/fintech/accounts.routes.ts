@@ -11,6 +11,7 @@ import {
   AccountList,
   AccountListQuery,
   AccountStatusDetails,
+  EXAMPLE_NEW_ACCOUNT,
 } from './accounts.schema.ts';
 import { createAccount, listAccounts, retrieveAccount } from './accounts.service.ts';
 import type { AccountsDeps } from './shared.ts';
@@ -34,6 +35,8 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { with
           'Creates an `active` account with a zero balance in the currency of its country. ' +
           '`{"type":"business","country":"US"}` alone is a complete request.',
         'x-problems': ['country_unsupported'],
+        // The account as created (balance 0), not the component's example of one in use.
+        'x-example-200': EXAMPLE_NEW_ACCOUNT,
         body: AccountCreateBody,
         response: { 200: AccountRef },
       },

@@ -1,24 +1,61 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
-import { StringEnum } from '../../platform/kit/schema.ts';
+import { idPattern } from '../../platform/kit/ids.ts';
+import { FreeText, IdOf, StringEnum } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
+import { REAL_COUNTRIES } from './countries.ts';
 
 /** The single source of truth for the accounts API: validation, OpenAPI, TypeScript types. */
+
+/** A set of two-character codes as one compact pattern: `^(?:A[DEF]|B[AB])$`. */
+function oneOfPairs(codes: Iterable<string>, separator = ''): string {
+  const byFirst = new Map<string, string[]>();
+  for (const code of [...codes].sort()) byFirst.set(code[0]!, [...(byFirst.get(code[0]!) ?? []), code[1]!]);
+  return `(?:${[...byFirst].map(([first, seconds]) => `${first}${separator}[${seconds.join('')}]`).join('|')})`;
+}
+
+// Prefixes the IRS has never issued (IRS "How EINs are assigned"); an EIN starting with one is not real.
+const NEVER_ISSUED_EIN_PREFIXES = new Set([
+  '00',
+  '07',
+  '08',
+  '09',
+  '17',
+  '18',
+  '19',
+  '28',
+  '29',
+  '49',
+  '69',
+  '70',
+  '78',
+  '79',
+  '89',
+  '96',
+  '97',
+]);
+const ISSUED_EIN_PREFIXES = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0')).filter(
+  (prefix) => !NEVER_ISSUED_EIN_PREFIXES.has(prefix),
+);
 
 export const AccountType = StringEnum(['business'], {
   description: 'Kind of account. Only `business` today; the enum will grow.',
 });
 
+/** The longest legal name, in characters after trimming (CONTRACT §4). */
+export const LEGAL_NAME_MAX = 200;
+
 export const KybInput = Type.Object(
   {
     ein: Type.String({
-      pattern: '^\\d{2}-\\d{7}$',
+      pattern: `^${oneOfPairs(ISSUED_EIN_PREFIXES)}-\\d{7}$`,
       description: 'US Employer Identification Number, `12-3456789`, with an IRS-issued prefix.',
       examples: ['12-3456789'],
     }),
-    legal_name: Type.String({
-      minLength: 1,
-      description: 'Legal name of the business: 1–200 characters after trimming, no control characters.',
+    legal_name: FreeText(LEGAL_NAME_MAX, {
+      description:
+        'Legal name of the business: 1–200 characters after trimming, without control, invisible or ' +
+        'direction-changing characters (Unicode Cc, Cf, Zl, Zp).',
       examples: ['Acme Corp'],
     }),
   },
@@ -41,9 +78,10 @@ export const AccountCreateBody = Type.Object(
   {
     type: AccountType,
     country: Type.String({
-      pattern: '^[A-Z]{2}$',
+      pattern: `^${oneOfPairs(REAL_COUNTRIES)}$`,
       description:
-        'ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.',
+        'A real ISO 3166-1 alpha-2 code, uppercase (the pattern lists them). A real code this deployment does not ' +
+        'serve gives 400 `country_unsupported`.',
       examples: ['US'],
     }),
     kyb: Type.Optional(KybOrNull),
@@ -97,6 +135,23 @@ export const AccountStatusDetails = Type.Object(
 );
 export type StatusDetails = Static<typeof AccountStatusDetails>;
 
+/** An account as created: nothing in it yet (CONTRACT §4: the balance is 0 on creation). */
+export const EXAMPLE_NEW_ACCOUNT = {
+  id: 'acct_D20BX2JY00TY1SK00H0Y2JPAH1',
+  object: 'fintech.account',
+  type: 'business',
+  country: 'US',
+  status: 'active',
+  status_details: null,
+  closed_at: null,
+  available_balance: { amount: 0, currency: 'USD' },
+  current_balance: { amount: 0, currency: 'USD' },
+  kyb: { legal_name: 'Acme Corp', ein_last4: '6789' },
+  livemode: false,
+  created_at: '2026-11-21T12:06Z',
+};
+
+/** The same account later, with money in it. */
 const EXAMPLE_ACCOUNT = {
   id: 'acct_D20BX2JY00TY1SK00H0Y2JPAH1',
   object: 'fintech.account',
@@ -115,7 +170,7 @@ const EXAMPLE_ACCOUNT = {
 export const Account = Type.Object(
   {
     id: Type.String({
-      pattern: '^acct_[0-9A-Z]{26}$',
+      pattern: idPattern('acct'),
       description: 'Server-assigned: `acct_` and an opaque, time-sortable string.',
     }),
     object: Type.Literal('fintech.account'),
@@ -159,13 +214,13 @@ export const Account = Type.Object(
 export type Account = Static<typeof Account>;
 
 export const AccountIdParams = Type.Object(
-  { id: Type.String({ description: 'An account id, `acct_...`.' }) },
+  { id: IdOf('acct', { description: 'An account id, `acct_…`.' }) },
   { additionalProperties: false },
 );
 
 export const AccountListQuery = Type.Object(
   {
-    ...ListQuery('account').properties,
+    ...ListQuery('account', 'acct').properties,
     status: Type.Optional(StringEnum(['active', 'frozen', 'closed'], { description: 'Only accounts in this status.' })),
   },
   { additionalProperties: false },

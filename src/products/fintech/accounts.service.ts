@@ -8,68 +8,35 @@ import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import { contextOf } from '../../platform/secrets/rotate.ts';
 import * as repo from './accounts.repository.ts';
-import type { Account, AccountCreateBody, AccountListQuery } from './accounts.schema.ts';
+import { type Account, type AccountCreateBody, type AccountListQuery, LEGAL_NAME_MAX } from './accounts.schema.ts';
 import { accountFromRow } from './accounts.view.ts';
-import { countryIsReal, currencyOf } from './countries.ts';
+import { currencyOf } from './countries.ts';
 import { ACCOUNT, type AccountsDeps, accountNotFound } from './shared.ts';
 import type { AccountsTable } from './tables.ts';
 
 /** Where the EIN is stored, sealed: also what `cli secrets rotate` re-seals (see the product module). */
 export const SEALED_EIN = { table: 'accounts', column: 'kyb_ein' };
 
-// Prefixes the IRS has never issued (IRS "How EINs are assigned"); an EIN starting with one is not real.
-const NEVER_ISSUED_EIN_PREFIXES = new Set([
-  '00',
-  '07',
-  '08',
-  '09',
-  '17',
-  '18',
-  '19',
-  '28',
-  '29',
-  '49',
-  '69',
-  '70',
-  '78',
-  '79',
-  '89',
-  '96',
-  '97',
-]);
-const LEGAL_NAME_MAX = 200;
-
-/** Rules the schema cannot express; every failure is collected so the caller sees them all at once. */
+/**
+ * Rules the schema cannot express: which countries this deployment serves (configuration), and lone surrogates in
+ * the legal name, which its pattern lets through (see freeTextPattern). Every failure is collected so that the
+ * caller sees them all at once.
+ */
 function checkCreate(deps: AccountsDeps, body: AccountCreateBody): ErrorItem[] {
   const problems: ErrorItem[] = [];
-  if (!countryIsReal(body.country)) {
-    problems.push({
-      code: 'parameter_invalid',
-      param: 'country',
-      detail: `country must be an ISO 3166-1 alpha-2 code such as US; ${body.country} is not one.`,
-    });
-  } else if (!deps.supportedCountries.has(body.country)) {
+  if (!deps.supportedCountries.has(body.country)) {
     problems.push({
       code: 'country_unsupported',
       param: 'country',
       detail: `Accounts in ${body.country} are not offered by this deployment.`,
     });
   }
-  if (body.kyb != null) {
-    if (NEVER_ISSUED_EIN_PREFIXES.has(body.kyb.ein.slice(0, 2))) {
-      problems.push({
-        code: 'parameter_invalid',
-        param: 'kyb.ein',
-        detail: 'kyb.ein has a prefix the IRS never issues.',
-      });
-    }
-    if (cleanText(body.kyb.legal_name, LEGAL_NAME_MAX) === null) {
-      problems.push({
-        code: 'parameter_invalid',
-        param: 'kyb.legal_name',
-        detail: cleanTextRule('kyb.legal_name', LEGAL_NAME_MAX),
-      });
-    }
+  if (body.kyb != null && cleanText(body.kyb.legal_name, LEGAL_NAME_MAX) === null) {
+    problems.push({
+      code: 'parameter_invalid',
+      param: 'kyb.legal_name',
+      detail: cleanTextRule('kyb.legal_name', LEGAL_NAME_MAX),
+    });
   }
   return problems;
 }

@@ -21,6 +21,9 @@ export function countryIsReal(code: string): boolean {
   return /^[A-Z]{2}$/.test(code) && alpha2.has(code) && !userAssigned(code);
 }
 
+/** Every real ISO 3166-1 alpha-2 code, sorted. */
+export const REAL_COUNTRIES: readonly string[] = [...alpha2].filter(countryIsReal).sort();
+
 export interface Currency {
   code: string;
   /** Digits after the decimal point of the minor unit: 2 for USD (cents), 0 for JPY. */

@@ -1,14 +1,18 @@
 import { type Static, Type } from 'typebox';
-import { StringEnum } from '../../platform/kit/schema.ts';
+import { FreeText, StringEnum } from '../../platform/kit/schema.ts';
 
 /** Requests that change an account's status (CONTRACT §9). */
 
 export const FREEZE_REASONS = ['suspected_fraud', 'compliance_review', 'customer_request', 'other'] as const;
 export const CLOSE_REASONS = ['customer_request', 'fraud', 'compliance', 'other'] as const;
 
-const Note = Type.String({
-  maxLength: 500,
-  description: 'Free text kept with the change, up to 500 characters.',
+/** The longest note, in characters after trimming. */
+export const NOTE_MAX = 500;
+
+const Note = FreeText(NOTE_MAX, {
+  description:
+    'Free text kept with the change: 1–500 characters after trimming, without control, invisible or ' +
+    'direction-changing characters (Unicode Cc, Cf, Zl, Zp).',
   examples: ['KYB documents requested on 2026-11-20'],
 });
 

@@ -3,12 +3,13 @@ import type { EventRequest } from '../../platform/events/emit.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
+import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import { type AccountRow, lockAccounts, updateStatus } from './accounts.repository.ts';
 import type { Account } from './accounts.schema.ts';
 import { accountFromRow } from './accounts.view.ts';
 import { toAmount } from './ledger/amount.ts';
-import type { CloseBody, FreezeBody } from './lifecycle.schema.ts';
+import { type CloseBody, type FreezeBody, NOTE_MAX } from './lifecycle.schema.ts';
 import { ACCOUNT, accountNotFound, type MoneyDeps } from './shared.ts';
 import type { AccountsTable } from './tables.ts';
 
@@ -21,6 +22,13 @@ export type LifecycleAction =
   | { kind: 'close'; reason?: string | undefined; note?: string | undefined };
 
 type StatusChange = Pick<AccountsTable, 'status' | 'status_reason' | 'status_note' | 'status_actor' | 'closed_at'>;
+
+/** A note as stored: trimmed, by the rule of every free text (the API's schema states it; the CLI comes here). */
+function cleanNote(raw: string): string {
+  const note = cleanText(raw, NOTE_MAX);
+  if (note === null) throw new ApiError('parameter_invalid', cleanTextRule('note', NOTE_MAX), { param: 'note' });
+  return note;
+}
 
 /** The change an action makes, or null when the account is already in the state asked for (200, unchanged). */
 function decide(row: AccountRow, action: LifecycleAction, actor: Actor, now: Date): StatusChange | null {
@@ -61,11 +69,13 @@ export async function changeStatus(
   action: LifecycleAction,
   request: EventRequest | null = null,
 ): Promise<Account> {
+  const asked =
+    action.kind !== 'unfreeze' && action.note !== undefined ? { ...action, note: cleanNote(action.note) } : action;
   if (!isIdOf(ACCOUNT.prefix, id)) throw accountNotFound(id);
   const row = (await lockAccounts(trx, owner, [id])).get(id);
   if (row === undefined) throw accountNotFound(id);
   const now = deps.clock();
-  const change = decide(row, action, owner === null ? 'operator' : 'api', now);
+  const change = decide(row, asked, owner === null ? 'operator' : 'api', now);
   if (change === null) return accountFromRow(row); // already in that state: no change, no event
   await updateStatus(trx, id, change);
   const account = accountFromRow({ ...row, ...change });

@@ -1,22 +1,17 @@
 import { ApiError } from '../../platform/http/errors.ts';
-import { cleanText } from '../../platform/kit/text.ts';
+import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { toAmount, withinBounds } from './ledger/amount.ts';
 import type { Side } from './ledger/sides.ts';
+import { DESCRIPTION_MAX } from './transfers.schema.ts';
 
 /** The checks every movement of money makes on a customer account, under its lock (CONTRACT §9, §10). */
-
-const DESCRIPTION_MAX = 200;
 
 /** Description as stored: trimmed, or null when none was given. */
 export function cleanDescription(raw: string | undefined): string | null {
   if (raw === undefined) return null;
   const text = cleanText(raw, DESCRIPTION_MAX);
   if (text === null)
-    throw new ApiError(
-      'parameter_invalid',
-      `description must be 1–${DESCRIPTION_MAX} characters after trimming, without control characters.`,
-      { param: 'description' },
-    );
+    throw new ApiError('parameter_invalid', cleanTextRule('description', DESCRIPTION_MAX), { param: 'description' });
   return text;
 }
 

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
-import { Ref } from '../../platform/kit/schema.ts';
+import { idPattern } from '../../platform/kit/ids.ts';
+import { IdOf, Ref } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
 import { Amount, Description } from './transfers.schema.ts';
 
@@ -19,7 +20,7 @@ const EXAMPLE_TRANSACTION = {
 
 export const Transaction = Type.Object(
   {
-    id: Type.String({ pattern: '^txn_[0-9A-Z]{26}$', description: '`txn_` and an opaque, time-sortable string.' }),
+    id: Type.String({ pattern: idPattern('txn'), description: '`txn_` and an opaque, time-sortable string.' }),
     object: Type.Literal('fintech.transaction'),
     account_id: Type.String({ description: 'The account whose balance it changed.' }),
     amount: Type.Integer({
@@ -55,11 +56,11 @@ export const Transaction = Type.Object(
 export type Transaction = Static<typeof Transaction>;
 
 export const TransactionIdParams = Type.Object(
-  { id: Type.String({ description: 'A transaction id, `txn_...`.' }) },
+  { id: IdOf('txn', { description: 'A transaction id, `txn_…`.' }) },
   { additionalProperties: false },
 );
 
-export const TransactionListQuery = ListQuery('transaction');
+export const TransactionListQuery = ListQuery('transaction', 'txn');
 export type TransactionListQuery = Static<typeof TransactionListQuery>;
 
 export const TransactionList = Type.Object(

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
-import { Ref } from '../../platform/kit/schema.ts';
+import { idPattern } from '../../platform/kit/ids.ts';
+import { FreeText, IdOf, Ref } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
 import { MAX_AMOUNT } from './ledger/amount.ts';
 
@@ -13,17 +14,28 @@ export const Amount = Type.Integer({
   examples: [2500],
 });
 
-export const Description = Type.String({
-  description: 'Free text for people, 1–200 characters after trimming, no control characters.',
+/** The longest description of a movement of money, in characters after trimming (CONTRACT §10). */
+export const DESCRIPTION_MAX = 200;
+
+export const Description = FreeText(DESCRIPTION_MAX, {
+  description:
+    'Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing ' +
+    'characters (Unicode Cc, Cf, Zl, Zp).',
   examples: ['Invoice 2026-114'],
 });
 
-const AccountId = (description: string) => Type.String({ description, examples: ['acct_01M7Z25FCR5ZY0JCJ80M91V6XV'] });
+// Each side has an example of its own: examples are combined field by field, and one shared by both would make a
+// transfer from an account to itself, which is refused.
+const AccountId = (description: string, example: string) => IdOf('acct', { description, examples: [example] });
 
 export const TransferCreateBody = Type.Object(
   {
-    from_account_id: AccountId('The account debited.'),
-    to_account_id: AccountId('The account credited; not the same as `from_account_id`.'),
+    from_account_id: AccountId('The account debited.', 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV'),
+    to_account_id: AccountId(
+      'The account credited. Not the same as `from_account_id` (400 `parameter_invalid`, `param` ' +
+        '`to_account_id`): a rule between two fields, which no JSON Schema keyword states.',
+      'acct_01M7Z2620T4Y3W5QH0Q8MZB2KD',
+    ),
     amount: Amount,
     currency: Type.String({
       pattern: '^[A-Z]{3}$',
@@ -62,7 +74,7 @@ const EXAMPLE_TRANSFER = {
 
 export const Transfer = Type.Object(
   {
-    id: Type.String({ pattern: '^tr_[0-9A-Z]{26}$', description: '`tr_` and an opaque, time-sortable string.' }),
+    id: Type.String({ pattern: idPattern('tr'), description: '`tr_` and an opaque, time-sortable string.' }),
     object: Type.Literal('fintech.transfer'),
     from_account_id: Type.String({ description: 'The account debited.' }),
     to_account_id: Type.String({ description: 'The account credited.' }),
@@ -86,14 +98,16 @@ export const Transfer = Type.Object(
 export type Transfer = Static<typeof Transfer>;
 
 export const TransferIdParams = Type.Object(
-  { id: Type.String({ description: 'A transfer id, `tr_...`.' }) },
+  { id: IdOf('tr', { description: 'A transfer id, `tr_…`.' }) },
   { additionalProperties: false },
 );
 
 export const TransferListQuery = Type.Object(
   {
-    account_id: Type.Optional(Type.String({ description: 'Only transfers from or to this account.' })),
-    ...ListQuery('transfer').properties,
+    account_id: Type.Optional(
+      IdOf('acct', { description: 'Only transfers from or to this account (404 `resource_not_found` if none).' }),
+    ),
+    ...ListQuery('transfer', 'tr').properties,
   },
   { additionalProperties: false },
 );

@@ -23,7 +23,7 @@ describe('every validation message says what to send instead (issue 11, finding 
       ACCOUNTS,
       { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: '' } },
       'kyb.legal_name',
-      /kyb.legal_name must be at least 1 character/,
+      /kyb.legal_name must be 1–200 characters after trimming/,
     ],
     ['POST', ACCOUNTS, { type: 'business', country: 'US', kyb: 'Acme' }, 'kyb', /kyb must be a JSON object or null/],
     [

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { firstIdAt, isIdOf, newId } from '../../../src/platform/kit/ids.ts';
+import { firstIdAt, idPattern, isIdOf, isIdPattern, newId } from '../../../src/platform/kit/ids.ts';
 
 test('ids are prefixed, 26 Crockford base32 characters, and recognised by isIdOf', () => {
   const id = newId('acct');
@@ -73,5 +73,24 @@ test('property: firstIdAt(t) bounds ids by time: none minted at t or later sorts
         return before < boundary && at >= boundary && newId(prefix, t + earlier) > boundary;
       },
     ),
+  );
+});
+
+test('property: the documented id pattern and isIdOf agree, on ids and on near misses', () => {
+  const pattern = new RegExp(idPattern('acct'), 'u');
+  assert.ok(isIdPattern(idPattern('acct')) && isIdPattern(idPattern('we')));
+  assert.ok(!isIdPattern('^[A-Z]{3}$') && !isIdPattern('^acct_[0-9A-Z]{26}$'));
+  const crockford = fc.constantFrom(...'0123456789ABCDEFGHJKMNPQRSTVWXYZ');
+  const near = fc.constantFrom(...'0123456789ABCDEFGHJKMNPQRSTVWXYZILOUabz_-é ');
+  const body = (chars: fc.Arbitrary<string>) =>
+    fc.array(chars, { minLength: 24, maxLength: 28 }).map((cs) => cs.join(''));
+  const candidate = fc.oneof(
+    fc.tuple(fc.constantFrom('acct_', 'key_', 'acct', 'ACCT_'), body(crockford)).map(([p, b]) => p + b),
+    fc.tuple(fc.constant('acct_'), body(near)).map(([p, b]) => p + b),
+    fc.constant(newId('acct')),
+  );
+  fc.assert(
+    fc.property(candidate, (id) => pattern.test(id) === isIdOf('acct', id)),
+    { numRuns: 2000 },
   );
 });

@@ -66,11 +66,11 @@ export interface ListApiKeysRequest {
      */
     limit?: number;
     /**
-     * Return the keys just older than the one with this id.
+     * Return the keys just older than the one with this id. It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     startingAfter?: string;
     /**
-     * Return the keys just newer than the one with this id (still newest first).
+     * Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     endingBefore?: string;
 }

@@ -44,11 +44,11 @@ export interface ListEventDeliveriesRequest {
      */
     limit?: number;
     /**
-     * Return the deliveries just older than the one with this id.
+     * Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     startingAfter?: string;
     /**
-     * Return the deliveries just newer than the one with this id (still newest first).
+     * Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     endingBefore?: string;
 }
@@ -59,11 +59,11 @@ export interface ListEventsRequest {
      */
     limit?: number;
     /**
-     * Return the events just older than the one with this id.
+     * Return the events just older than the one with this id. It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     startingAfter?: string;
     /**
-     * Return the events just newer than the one with this id (still newest first).
+     * Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     endingBefore?: string;
     /**

@@ -46,7 +46,7 @@ import {
 
 export interface CloseAccountOperationRequest {
     /**
-     * An account id, `acct_...`.
+     * An account id, `acct_…`.
      */
     id: string;
     /**
@@ -72,7 +72,7 @@ export interface CreateAccountOperationRequest {
 
 export interface FreezeAccountOperationRequest {
     /**
-     * An account id, `acct_...`.
+     * An account id, `acct_…`.
      */
     id: string;
     /**
@@ -91,11 +91,11 @@ export interface ListAccountsRequest {
      */
     limit?: number;
     /**
-     * Return the accounts just older than the one with this id.
+     * Return the accounts just older than the one with this id. It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     startingAfter?: string;
     /**
-     * Return the accounts just newer than the one with this id (still newest first).
+     * Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     endingBefore?: string;
     /**
@@ -106,14 +106,14 @@ export interface ListAccountsRequest {
 
 export interface RetrieveAccountRequest {
     /**
-     * An account id, `acct_...`.
+     * An account id, `acct_…`.
      */
     id: string;
 }
 
 export interface UnfreezeAccountRequest {
     /**
-     * An account id, `acct_...`.
+     * An account id, `acct_…`.
      */
     id: string;
     /**

@@ -41,7 +41,7 @@ import {
 
 export interface ListAccountTransactionsRequest {
     /**
-     * An account id, `acct_...`.
+     * An account id, `acct_…`.
      */
     id: string;
     /**
@@ -49,25 +49,25 @@ export interface ListAccountTransactionsRequest {
      */
     limit?: number;
     /**
-     * Return the transactions just older than the one with this id.
+     * Return the transactions just older than the one with this id. It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     startingAfter?: string;
     /**
-     * Return the transactions just newer than the one with this id (still newest first).
+     * Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     endingBefore?: string;
 }
 
 export interface RetrieveTransactionRequest {
     /**
-     * A transaction id, `txn_...`.
+     * A transaction id, `txn_…`.
      */
     id: string;
 }
 
 export interface SimulateDepositOperationRequest {
     /**
-     * An account id, `acct_...`.
+     * An account id, `acct_…`.
      */
     id: string;
     /**
@@ -82,7 +82,7 @@ export interface SimulateDepositOperationRequest {
 
 export interface SimulateWithdrawalOperationRequest {
     /**
-     * An account id, `acct_...`.
+     * An account id, `acct_…`.
      */
     id: string;
     /**

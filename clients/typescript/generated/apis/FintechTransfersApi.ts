@@ -47,7 +47,7 @@ export interface CreateTransferOperationRequest {
 
 export interface ListTransfersRequest {
     /**
-     * Only transfers from or to this account.
+     * Only transfers from or to this account (404 `resource_not_found` if none).
      */
     accountId?: string;
     /**
@@ -55,18 +55,18 @@ export interface ListTransfersRequest {
      */
     limit?: number;
     /**
-     * Return the transfers just older than the one with this id.
+     * Return the transfers just older than the one with this id. It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     startingAfter?: string;
     /**
-     * Return the transfers just newer than the one with this id (still newest first).
+     * Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     endingBefore?: string;
 }
 
 export interface RetrieveTransferRequest {
     /**
-     * A transfer id, `tr_...`.
+     * A transfer id, `tr_…`.
      */
     id: string;
 }

@@ -97,11 +97,11 @@ export interface ListWebhookEndpointDeliveriesRequest {
      */
     limit?: number;
     /**
-     * Return the deliveries just older than the one with this id.
+     * Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     startingAfter?: string;
     /**
-     * Return the deliveries just newer than the one with this id (still newest first).
+     * Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     endingBefore?: string;
     /**
@@ -116,11 +116,11 @@ export interface ListWebhookEndpointsRequest {
      */
     limit?: number;
     /**
-     * Return the endpoints just older than the one with this id.
+     * Return the endpoints just older than the one with this id. It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     startingAfter?: string;
     /**
-     * Return the endpoints just newer than the one with this id (still newest first).
+     * Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     endingBefore?: string;
 }

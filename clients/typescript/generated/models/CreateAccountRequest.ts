@@ -32,7 +32,7 @@ export interface CreateAccountRequest {
      */
     type: CreateAccountRequestTypeEnum;
     /**
-     * ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.
+     * A real ISO 3166-1 alpha-2 code, uppercase (the pattern lists them). A real code this deployment does not serve gives 400 `country_unsupported`.
      */
     country: string;
     /**

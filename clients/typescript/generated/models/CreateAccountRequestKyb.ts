@@ -24,7 +24,7 @@ export interface CreateAccountRequestKyb {
      */
     ein: string;
     /**
-     * Legal name of the business: 1–200 characters after trimming, no control characters.
+     * Legal name of the business: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      */
     legal_name: string;
 }

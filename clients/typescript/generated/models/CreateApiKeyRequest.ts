@@ -24,7 +24,7 @@ export interface CreateApiKeyRequest {
      */
     mode?: CreateApiKeyRequestModeEnum;
     /**
-     * A label for people: 1–100 characters after trimming, no control or invisible characters.
+     * A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      */
     name?: string;
 }

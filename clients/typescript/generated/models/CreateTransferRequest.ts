@@ -24,7 +24,7 @@ export interface CreateTransferRequest {
      */
     from_account_id: string;
     /**
-     * The account credited; not the same as `from_account_id`.
+     * The account credited. Not the same as `from_account_id` (400 `parameter_invalid`, `param` `to_account_id`): a rule between two fields, which no JSON Schema keyword states.
      */
     to_account_id: string;
     /**
@@ -36,7 +36,7 @@ export interface CreateTransferRequest {
      */
     currency: string;
     /**
-     * Free text for people, 1–200 characters after trimming, no control characters.
+     * Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      */
     description?: string;
 }

@@ -24,7 +24,7 @@ export interface FreezeAccountRequest {
      */
     reason: FreezeAccountRequestReasonEnum;
     /**
-     * Free text kept with the change, up to 500 characters.
+     * Free text kept with the change: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      */
     note?: string;
 }

@@ -20,7 +20,7 @@ import { mapValues } from '../runtime.js';
  */
 export interface SandboxSignupRequest {
     /**
-     * What to call the organisation: 1–100 characters after trimming, no control characters.
+     * What to call the organisation: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      */
     name?: string;
 }

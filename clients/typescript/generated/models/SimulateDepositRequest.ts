@@ -24,7 +24,7 @@ export interface SimulateDepositRequest {
      */
     amount: number;
     /**
-     * Free text for people, 1–200 characters after trimming, no control characters.
+     * Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      */
     description?: string;
 }

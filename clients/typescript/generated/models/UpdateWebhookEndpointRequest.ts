@@ -20,7 +20,7 @@ import { mapValues } from '../runtime.js';
  */
 export interface UpdateWebhookEndpointRequest {
     /**
-     * Where to POST events: `https` (live endpoints must use it), on a host that is and resolves to a public address.
+     * Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use `https`), on a host that is and resolves to a public address, else 400 `parameter_invalid`.
      */
     url?: string;
     /**
@@ -28,7 +28,7 @@ export interface UpdateWebhookEndpointRequest {
      */
     enabled_events?: Set<string>;
     /**
-     * A note for people, up to 500 characters.
+     * A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
      */
     description?: string | null;
     /**

@@ -36,7 +36,7 @@ export interface WebhookEndpoint {
      */
     enabled_events: Array<string>;
     /**
-     * A note for people, up to 500 characters.
+     * A note for people, as given (trimmed); `null` for none.
      */
     description: string | null;
     /**

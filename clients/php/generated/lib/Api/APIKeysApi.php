@@ -575,8 +575,8 @@ class APIKeysApi
      * List the organisation&#39;s keys of the caller&#39;s mode
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the keys just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the keys just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listApiKeys'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -595,8 +595,8 @@ class APIKeysApi
      * List the organisation&#39;s keys of the caller&#39;s mode
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the keys just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the keys just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listApiKeys'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -752,8 +752,8 @@ class APIKeysApi
      * List the organisation&#39;s keys of the caller&#39;s mode
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the keys just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the keys just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listApiKeys'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -775,8 +775,8 @@ class APIKeysApi
      * List the organisation&#39;s keys of the caller&#39;s mode
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the keys just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the keys just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listApiKeys'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -827,8 +827,8 @@ class APIKeysApi
      * Create request for operation 'listApiKeys'
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the keys just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the keys just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listApiKeys'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException

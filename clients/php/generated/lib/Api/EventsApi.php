@@ -138,8 +138,8 @@ class EventsApi
      *
      * @param  string $id An event id, &#x60;evt_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the deliveries just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEventDeliveries'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -159,8 +159,8 @@ class EventsApi
      *
      * @param  string $id An event id, &#x60;evt_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the deliveries just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEventDeliveries'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -331,8 +331,8 @@ class EventsApi
      *
      * @param  string $id An event id, &#x60;evt_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the deliveries just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEventDeliveries'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -355,8 +355,8 @@ class EventsApi
      *
      * @param  string $id An event id, &#x60;evt_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the deliveries just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEventDeliveries'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -408,8 +408,8 @@ class EventsApi
      *
      * @param  string $id An event id, &#x60;evt_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the deliveries just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEventDeliveries'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -548,8 +548,8 @@ class EventsApi
      * List events, newest first
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the events just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $type What happened. The list grows: accept types you do not know. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEvents'] to see the possible values for this operation
      *
@@ -569,8 +569,8 @@ class EventsApi
      * List events, newest first
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the events just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $type What happened. The list grows: accept types you do not know. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEvents'] to see the possible values for this operation
      *
@@ -727,8 +727,8 @@ class EventsApi
      * List events, newest first
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the events just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $type What happened. The list grows: accept types you do not know. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEvents'] to see the possible values for this operation
      *
@@ -751,8 +751,8 @@ class EventsApi
      * List events, newest first
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the events just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $type What happened. The list grows: accept types you do not know. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEvents'] to see the possible values for this operation
      *
@@ -804,8 +804,8 @@ class EventsApi
      * Create request for operation 'listEvents'
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the events just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $type What happened. The list grows: accept types you do not know. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEvents'] to see the possible values for this operation
      *

@@ -145,7 +145,7 @@ class FintechAccountsApi
      *
      * Close an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  \Plinth\Generated\Model\CloseAccountRequest|null $close_account_request No body, &#x60;{}&#x60;, or a reason. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['closeAccount'] to see the possible values for this operation
@@ -165,7 +165,7 @@ class FintechAccountsApi
      *
      * Close an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  \Plinth\Generated\Model\CloseAccountRequest|null $close_account_request No body, &#x60;{}&#x60;, or a reason. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['closeAccount'] to see the possible values for this operation
@@ -392,7 +392,7 @@ class FintechAccountsApi
      *
      * Close an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  \Plinth\Generated\Model\CloseAccountRequest|null $close_account_request No body, &#x60;{}&#x60;, or a reason. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['closeAccount'] to see the possible values for this operation
@@ -415,7 +415,7 @@ class FintechAccountsApi
      *
      * Close an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  \Plinth\Generated\Model\CloseAccountRequest|null $close_account_request No body, &#x60;{}&#x60;, or a reason. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['closeAccount'] to see the possible values for this operation
@@ -467,7 +467,7 @@ class FintechAccountsApi
     /**
      * Create request for operation 'closeAccount'
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  \Plinth\Generated\Model\CloseAccountRequest|null $close_account_request No body, &#x60;{}&#x60;, or a reason. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['closeAccount'] to see the possible values for this operation
@@ -1021,7 +1021,7 @@ class FintechAccountsApi
      *
      * Freeze an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\FreezeAccountRequest $freeze_account_request freeze_account_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['freezeAccount'] to see the possible values for this operation
@@ -1041,7 +1041,7 @@ class FintechAccountsApi
      *
      * Freeze an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\FreezeAccountRequest $freeze_account_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['freezeAccount'] to see the possible values for this operation
@@ -1268,7 +1268,7 @@ class FintechAccountsApi
      *
      * Freeze an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\FreezeAccountRequest $freeze_account_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['freezeAccount'] to see the possible values for this operation
@@ -1291,7 +1291,7 @@ class FintechAccountsApi
      *
      * Freeze an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\FreezeAccountRequest $freeze_account_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['freezeAccount'] to see the possible values for this operation
@@ -1343,7 +1343,7 @@ class FintechAccountsApi
     /**
      * Create request for operation 'freezeAccount'
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\FreezeAccountRequest $freeze_account_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['freezeAccount'] to see the possible values for this operation
@@ -1480,8 +1480,8 @@ class FintechAccountsApi
      * List accounts, newest first
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the accounts just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the accounts just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $status Only accounts in this status. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listAccounts'] to see the possible values for this operation
      *
@@ -1501,8 +1501,8 @@ class FintechAccountsApi
      * List accounts, newest first
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the accounts just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the accounts just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $status Only accounts in this status. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listAccounts'] to see the possible values for this operation
      *
@@ -1659,8 +1659,8 @@ class FintechAccountsApi
      * List accounts, newest first
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the accounts just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the accounts just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $status Only accounts in this status. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listAccounts'] to see the possible values for this operation
      *
@@ -1683,8 +1683,8 @@ class FintechAccountsApi
      * List accounts, newest first
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the accounts just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the accounts just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $status Only accounts in this status. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listAccounts'] to see the possible values for this operation
      *
@@ -1736,8 +1736,8 @@ class FintechAccountsApi
      * Create request for operation 'listAccounts'
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the accounts just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the accounts just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $status Only accounts in this status. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listAccounts'] to see the possible values for this operation
      *
@@ -1871,7 +1871,7 @@ class FintechAccountsApi
      *
      * Retrieve an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveAccount'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -1889,7 +1889,7 @@ class FintechAccountsApi
      *
      * Retrieve an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveAccount'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -2058,7 +2058,7 @@ class FintechAccountsApi
      *
      * Retrieve an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveAccount'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -2079,7 +2079,7 @@ class FintechAccountsApi
      *
      * Retrieve an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveAccount'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -2129,7 +2129,7 @@ class FintechAccountsApi
     /**
      * Create request for operation 'retrieveAccount'
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveAccount'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -2231,7 +2231,7 @@ class FintechAccountsApi
      *
      * Unfreeze an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['unfreezeAccount'] to see the possible values for this operation
      *
@@ -2250,7 +2250,7 @@ class FintechAccountsApi
      *
      * Unfreeze an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['unfreezeAccount'] to see the possible values for this operation
      *
@@ -2490,7 +2490,7 @@ class FintechAccountsApi
      *
      * Unfreeze an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['unfreezeAccount'] to see the possible values for this operation
      *
@@ -2512,7 +2512,7 @@ class FintechAccountsApi
      *
      * Unfreeze an account
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['unfreezeAccount'] to see the possible values for this operation
      *
@@ -2563,7 +2563,7 @@ class FintechAccountsApi
     /**
      * Create request for operation 'unfreezeAccount'
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['unfreezeAccount'] to see the possible values for this operation
      *

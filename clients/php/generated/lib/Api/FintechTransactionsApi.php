@@ -139,10 +139,10 @@ class FintechTransactionsApi
      *
      * List an account&#39;s transactions, newest first
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the transactions just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the transactions just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listAccountTransactions'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -160,10 +160,10 @@ class FintechTransactionsApi
      *
      * List an account&#39;s transactions, newest first
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the transactions just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the transactions just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listAccountTransactions'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -332,10 +332,10 @@ class FintechTransactionsApi
      *
      * List an account&#39;s transactions, newest first
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the transactions just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the transactions just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listAccountTransactions'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -356,10 +356,10 @@ class FintechTransactionsApi
      *
      * List an account&#39;s transactions, newest first
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the transactions just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the transactions just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listAccountTransactions'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -409,10 +409,10 @@ class FintechTransactionsApi
     /**
      * Create request for operation 'listAccountTransactions'
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the transactions just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the transactions just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listAccountTransactions'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -550,7 +550,7 @@ class FintechTransactionsApi
      *
      * Retrieve a transaction
      *
-     * @param  string $id A transaction id, &#x60;txn_...&#x60;. (required)
+     * @param  string $id A transaction id, &#x60;txn_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveTransaction'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -568,7 +568,7 @@ class FintechTransactionsApi
      *
      * Retrieve a transaction
      *
-     * @param  string $id A transaction id, &#x60;txn_...&#x60;. (required)
+     * @param  string $id A transaction id, &#x60;txn_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveTransaction'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -737,7 +737,7 @@ class FintechTransactionsApi
      *
      * Retrieve a transaction
      *
-     * @param  string $id A transaction id, &#x60;txn_...&#x60;. (required)
+     * @param  string $id A transaction id, &#x60;txn_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveTransaction'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -758,7 +758,7 @@ class FintechTransactionsApi
      *
      * Retrieve a transaction
      *
-     * @param  string $id A transaction id, &#x60;txn_...&#x60;. (required)
+     * @param  string $id A transaction id, &#x60;txn_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveTransaction'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -808,7 +808,7 @@ class FintechTransactionsApi
     /**
      * Create request for operation 'retrieveTransaction'
      *
-     * @param  string $id A transaction id, &#x60;txn_...&#x60;. (required)
+     * @param  string $id A transaction id, &#x60;txn_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveTransaction'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -910,7 +910,7 @@ class FintechTransactionsApi
      *
      * Simulate an incoming deposit (sandbox)
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\SimulateDepositRequest $simulate_deposit_request simulate_deposit_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['simulateDeposit'] to see the possible values for this operation
@@ -930,7 +930,7 @@ class FintechTransactionsApi
      *
      * Simulate an incoming deposit (sandbox)
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\SimulateDepositRequest $simulate_deposit_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['simulateDeposit'] to see the possible values for this operation
@@ -1171,7 +1171,7 @@ class FintechTransactionsApi
      *
      * Simulate an incoming deposit (sandbox)
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\SimulateDepositRequest $simulate_deposit_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['simulateDeposit'] to see the possible values for this operation
@@ -1194,7 +1194,7 @@ class FintechTransactionsApi
      *
      * Simulate an incoming deposit (sandbox)
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\SimulateDepositRequest $simulate_deposit_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['simulateDeposit'] to see the possible values for this operation
@@ -1246,7 +1246,7 @@ class FintechTransactionsApi
     /**
      * Create request for operation 'simulateDeposit'
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\SimulateDepositRequest $simulate_deposit_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['simulateDeposit'] to see the possible values for this operation
@@ -1382,7 +1382,7 @@ class FintechTransactionsApi
      *
      * Simulate an outgoing withdrawal (sandbox)
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\SimulateWithdrawalRequest $simulate_withdrawal_request simulate_withdrawal_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['simulateWithdrawal'] to see the possible values for this operation
@@ -1402,7 +1402,7 @@ class FintechTransactionsApi
      *
      * Simulate an outgoing withdrawal (sandbox)
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\SimulateWithdrawalRequest $simulate_withdrawal_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['simulateWithdrawal'] to see the possible values for this operation
@@ -1643,7 +1643,7 @@ class FintechTransactionsApi
      *
      * Simulate an outgoing withdrawal (sandbox)
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\SimulateWithdrawalRequest $simulate_withdrawal_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['simulateWithdrawal'] to see the possible values for this operation
@@ -1666,7 +1666,7 @@ class FintechTransactionsApi
      *
      * Simulate an outgoing withdrawal (sandbox)
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\SimulateWithdrawalRequest $simulate_withdrawal_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['simulateWithdrawal'] to see the possible values for this operation
@@ -1718,7 +1718,7 @@ class FintechTransactionsApi
     /**
      * Create request for operation 'simulateWithdrawal'
      *
-     * @param  string $id An account id, &#x60;acct_...&#x60;. (required)
+     * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\SimulateWithdrawalRequest $simulate_withdrawal_request (required)
      * @param  string|null $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['simulateWithdrawal'] to see the possible values for this operation

@@ -574,10 +574,10 @@ class FintechTransfersApi
      *
      * List transfers, newest first
      *
-     * @param  string|null $account_id Only transfers from or to this account. (optional)
+     * @param  string|null $account_id Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the transfers just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the transfers just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listTransfers'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -595,10 +595,10 @@ class FintechTransfersApi
      *
      * List transfers, newest first
      *
-     * @param  string|null $account_id Only transfers from or to this account. (optional)
+     * @param  string|null $account_id Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the transfers just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the transfers just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listTransfers'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -767,10 +767,10 @@ class FintechTransfersApi
      *
      * List transfers, newest first
      *
-     * @param  string|null $account_id Only transfers from or to this account. (optional)
+     * @param  string|null $account_id Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the transfers just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the transfers just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listTransfers'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -791,10 +791,10 @@ class FintechTransfersApi
      *
      * List transfers, newest first
      *
-     * @param  string|null $account_id Only transfers from or to this account. (optional)
+     * @param  string|null $account_id Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the transfers just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the transfers just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listTransfers'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -844,10 +844,10 @@ class FintechTransfersApi
     /**
      * Create request for operation 'listTransfers'
      *
-     * @param  string|null $account_id Only transfers from or to this account. (optional)
+     * @param  string|null $account_id Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the transfers just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the transfers just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listTransfers'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -980,7 +980,7 @@ class FintechTransfersApi
      *
      * Retrieve a transfer
      *
-     * @param  string $id A transfer id, &#x60;tr_...&#x60;. (required)
+     * @param  string $id A transfer id, &#x60;tr_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveTransfer'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -998,7 +998,7 @@ class FintechTransfersApi
      *
      * Retrieve a transfer
      *
-     * @param  string $id A transfer id, &#x60;tr_...&#x60;. (required)
+     * @param  string $id A transfer id, &#x60;tr_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveTransfer'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -1167,7 +1167,7 @@ class FintechTransfersApi
      *
      * Retrieve a transfer
      *
-     * @param  string $id A transfer id, &#x60;tr_...&#x60;. (required)
+     * @param  string $id A transfer id, &#x60;tr_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveTransfer'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -1188,7 +1188,7 @@ class FintechTransfersApi
      *
      * Retrieve a transfer
      *
-     * @param  string $id A transfer id, &#x60;tr_...&#x60;. (required)
+     * @param  string $id A transfer id, &#x60;tr_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveTransfer'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -1238,7 +1238,7 @@ class FintechTransfersApi
     /**
      * Create request for operation 'retrieveTransfer'
      *
-     * @param  string $id A transfer id, &#x60;tr_...&#x60;. (required)
+     * @param  string $id A transfer id, &#x60;tr_…&#x60;. (required)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['retrieveTransfer'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException

@@ -940,8 +940,8 @@ class WebhooksApi
      *
      * @param  string $id A webhook endpoint id, &#x60;we_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the deliveries just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listWebhookEndpointDeliveries'] to see the possible values for this operation
      *
@@ -962,8 +962,8 @@ class WebhooksApi
      *
      * @param  string $id A webhook endpoint id, &#x60;we_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the deliveries just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listWebhookEndpointDeliveries'] to see the possible values for this operation
      *
@@ -1135,8 +1135,8 @@ class WebhooksApi
      *
      * @param  string $id A webhook endpoint id, &#x60;we_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the deliveries just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listWebhookEndpointDeliveries'] to see the possible values for this operation
      *
@@ -1160,8 +1160,8 @@ class WebhooksApi
      *
      * @param  string $id A webhook endpoint id, &#x60;we_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the deliveries just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listWebhookEndpointDeliveries'] to see the possible values for this operation
      *
@@ -1214,8 +1214,8 @@ class WebhooksApi
      *
      * @param  string $id A webhook endpoint id, &#x60;we_…&#x60;. (required)
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the deliveries just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum. (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listWebhookEndpointDeliveries'] to see the possible values for this operation
      *
@@ -1365,8 +1365,8 @@ class WebhooksApi
      * List webhook endpoints, newest first
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the endpoints just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the endpoints just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listWebhookEndpoints'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -1385,8 +1385,8 @@ class WebhooksApi
      * List webhook endpoints, newest first
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the endpoints just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the endpoints just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listWebhookEndpoints'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
@@ -1542,8 +1542,8 @@ class WebhooksApi
      * List webhook endpoints, newest first
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the endpoints just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the endpoints just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listWebhookEndpoints'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -1565,8 +1565,8 @@ class WebhooksApi
      * List webhook endpoints, newest first
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the endpoints just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the endpoints just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listWebhookEndpoints'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
@@ -1617,8 +1617,8 @@ class WebhooksApi
      * Create request for operation 'listWebhookEndpoints'
      *
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
-     * @param  string|null $starting_after Return the endpoints just older than the one with this id. (optional)
-     * @param  string|null $ending_before Return the endpoints just newer than the one with this id (still newest first). (optional)
+     * @param  string|null $starting_after Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param  string|null $ending_before Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listWebhookEndpoints'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException

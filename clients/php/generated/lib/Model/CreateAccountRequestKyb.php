@@ -284,17 +284,13 @@ class CreateAccountRequestKyb implements ModelInterface, ArrayAccess, \JsonSeria
         if ($this->container['ein'] === null) {
             $invalidProperties[] = "'ein' can't be null";
         }
-        if (!preg_match("/^\\d{2}-\\d{7}$/", $this->container['ein'])) {
-            $invalidProperties[] = "invalid value for 'ein', must be conform to the pattern /^\\d{2}-\\d{7}$/.";
+        if (!preg_match("/^(?:0[123456]|1[0123456]|2[01234567]|3[0123456789]|4[012345678]|5[0123456789]|6[012345678]|7[1234567]|8[012345678]|9[01234589])-\\d{7}$/", $this->container['ein'])) {
+            $invalidProperties[] = "invalid value for 'ein', must be conform to the pattern /^(?:0[123456]|1[0123456]|2[01234567]|3[0123456789]|4[012345678]|5[0123456789]|6[012345678]|7[1234567]|8[012345678]|9[01234589])-\\d{7}$/.";
         }
 
         if ($this->container['legal_name'] === null) {
             $invalidProperties[] = "'legal_name' can't be null";
         }
-        if ((mb_strlen($this->container['legal_name']) < 1)) {
-            $invalidProperties[] = "invalid value for 'legal_name', the character length must be bigger than or equal to 1.";
-        }
-
         return $invalidProperties;
     }
 
@@ -333,8 +329,8 @@ class CreateAccountRequestKyb implements ModelInterface, ArrayAccess, \JsonSeria
             throw new \InvalidArgumentException('non-nullable ein cannot be null');
         }
 
-        if ((!preg_match("/^\\d{2}-\\d{7}$/", ObjectSerializer::toString($ein)))) {
-            throw new \InvalidArgumentException("invalid value for \$ein when calling CreateAccountRequestKyb., must conform to the pattern /^\\d{2}-\\d{7}$/.");
+        if ((!preg_match("/^(?:0[123456]|1[0123456]|2[01234567]|3[0123456789]|4[012345678]|5[0123456789]|6[012345678]|7[1234567]|8[012345678]|9[01234589])-\\d{7}$/", ObjectSerializer::toString($ein)))) {
+            throw new \InvalidArgumentException("invalid value for \$ein when calling CreateAccountRequestKyb., must conform to the pattern /^(?:0[123456]|1[0123456]|2[01234567]|3[0123456789]|4[012345678]|5[0123456789]|6[012345678]|7[1234567]|8[012345678]|9[01234589])-\\d{7}$/.");
         }
 
         $this->container['ein'] = $ein;
@@ -355,7 +351,7 @@ class CreateAccountRequestKyb implements ModelInterface, ArrayAccess, \JsonSeria
     /**
      * Sets legal_name
      *
-     * @param string $legal_name Legal name of the business: 1–200 characters after trimming, no control characters.
+     * @param string $legal_name Legal name of the business: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      *
      * @return self
      */
@@ -364,11 +360,6 @@ class CreateAccountRequestKyb implements ModelInterface, ArrayAccess, \JsonSeria
         if (is_null($legal_name)) {
             throw new \InvalidArgumentException('non-nullable legal_name cannot be null');
         }
-
-        if ((mb_strlen($legal_name) < 1)) {
-            throw new \InvalidArgumentException('invalid length for $legal_name when calling CreateAccountRequestKyb., must be bigger than or equal to 1.');
-        }
-
         $this->container['legal_name'] = $legal_name;
 
         return $this;

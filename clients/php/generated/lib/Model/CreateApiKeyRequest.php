@@ -370,7 +370,7 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
     /**
      * Sets name
      *
-     * @param string|null $name A label for people: 1–100 characters after trimming, no control or invisible characters.
+     * @param string|null $name A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      *
      * @return self
      */

@@ -381,7 +381,7 @@ class CreateTransferRequest implements ModelInterface, ArrayAccess, \JsonSeriali
     /**
      * Sets to_account_id
      *
-     * @param string $to_account_id The account credited; not the same as `from_account_id`.
+     * @param string $to_account_id The account credited. Not the same as `from_account_id` (400 `parameter_invalid`, `param` `to_account_id`): a rule between two fields, which no JSON Schema keyword states.
      *
      * @return self
      */
@@ -474,7 +474,7 @@ class CreateTransferRequest implements ModelInterface, ArrayAccess, \JsonSeriali
     /**
      * Sets description
      *
-     * @param string|null $description Free text for people, 1–200 characters after trimming, no control characters.
+     * @param string|null $description Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      *
      * @return self
      */

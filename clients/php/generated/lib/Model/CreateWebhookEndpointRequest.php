@@ -310,10 +310,6 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
             $invalidProperties[] = "invalid value for 'enabled_events', number of items must be greater than or equal to 1.";
         }
 
-        if (!is_null($this->container['description']) && (mb_strlen($this->container['description']) > 500)) {
-            $invalidProperties[] = "invalid value for 'description', the character length must be smaller than or equal to 500.";
-        }
-
         return $invalidProperties;
     }
 
@@ -342,7 +338,7 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
     /**
      * Sets url
      *
-     * @param string $url Where to POST events: `https` (live endpoints must use it), on a host that is and resolves to a public address.
+     * @param string $url Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use `https`), on a host that is and resolves to a public address, else 400 `parameter_invalid`.
      *
      * @return self
      */
@@ -409,7 +405,7 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
     /**
      * Sets description
      *
-     * @param string|null $description A note for people, up to 500 characters.
+     * @param string|null $description A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
      *
      * @return self
      */
@@ -425,10 +421,6 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
                 $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
             }
         }
-        if (!is_null($description) && (mb_strlen($description) > 500)) {
-            throw new \InvalidArgumentException('invalid length for $description when calling CreateWebhookEndpointRequest., must be smaller than or equal to 500.');
-        }
-
         $this->container['description'] = $description;
 
         return $this;

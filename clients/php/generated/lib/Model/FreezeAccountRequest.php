@@ -312,10 +312,6 @@ class FreezeAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
             );
         }
 
-        if (!is_null($this->container['note']) && (mb_strlen($this->container['note']) > 500)) {
-            $invalidProperties[] = "invalid value for 'note', the character length must be smaller than or equal to 500.";
-        }
-
         return $invalidProperties;
     }
 
@@ -381,7 +377,7 @@ class FreezeAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     /**
      * Sets note
      *
-     * @param string|null $note Free text kept with the change, up to 500 characters.
+     * @param string|null $note Free text kept with the change: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      *
      * @return self
      */
@@ -390,10 +386,6 @@ class FreezeAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
         if (is_null($note)) {
             throw new \InvalidArgumentException('non-nullable note cannot be null');
         }
-        if ((mb_strlen($note) > 500)) {
-            throw new \InvalidArgumentException('invalid length for $note when calling FreezeAccountRequest., must be smaller than or equal to 500.');
-        }
-
         $this->container['note'] = $note;
 
         return $this;

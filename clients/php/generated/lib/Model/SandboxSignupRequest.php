@@ -274,10 +274,6 @@ class SandboxSignupRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     {
         $invalidProperties = [];
 
-        if (!is_null($this->container['name']) && (mb_strlen($this->container['name']) < 1)) {
-            $invalidProperties[] = "invalid value for 'name', the character length must be bigger than or equal to 1.";
-        }
-
         return $invalidProperties;
     }
 
@@ -306,7 +302,7 @@ class SandboxSignupRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     /**
      * Sets name
      *
-     * @param string|null $name What to call the organisation: 1–100 characters after trimming, no control characters.
+     * @param string|null $name What to call the organisation: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      *
      * @return self
      */
@@ -315,11 +311,6 @@ class SandboxSignupRequest implements ModelInterface, ArrayAccess, \JsonSerializ
         if (is_null($name)) {
             throw new \InvalidArgumentException('non-nullable name cannot be null');
         }
-
-        if ((mb_strlen($name) < 1)) {
-            throw new \InvalidArgumentException('invalid length for $name when calling SandboxSignupRequest., must be bigger than or equal to 1.');
-        }
-
         $this->container['name'] = $name;
 
         return $this;

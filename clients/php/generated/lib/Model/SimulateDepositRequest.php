@@ -354,7 +354,7 @@ class SimulateDepositRequest implements ModelInterface, ArrayAccess, \JsonSerial
     /**
      * Sets description
      *
-     * @param string|null $description Free text for people, 1–200 characters after trimming, no control characters.
+     * @param string|null $description Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      *
      * @return self
      */

@@ -326,10 +326,6 @@ class UpdateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
             $invalidProperties[] = "invalid value for 'enabled_events', number of items must be greater than or equal to 1.";
         }
 
-        if (!is_null($this->container['description']) && (mb_strlen($this->container['description']) > 500)) {
-            $invalidProperties[] = "invalid value for 'description', the character length must be smaller than or equal to 500.";
-        }
-
         $allowedValues = $this->getStatusAllowableValues();
         if (!is_null($this->container['status']) && !in_array($this->container['status'], $allowedValues, true)) {
             $invalidProperties[] = sprintf(
@@ -367,7 +363,7 @@ class UpdateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
     /**
      * Sets url
      *
-     * @param string|null $url Where to POST events: `https` (live endpoints must use it), on a host that is and resolves to a public address.
+     * @param string|null $url Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use `https`), on a host that is and resolves to a public address, else 400 `parameter_invalid`.
      *
      * @return self
      */
@@ -434,7 +430,7 @@ class UpdateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
     /**
      * Sets description
      *
-     * @param string|null $description A note for people, up to 500 characters.
+     * @param string|null $description A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
      *
      * @return self
      */
@@ -450,10 +446,6 @@ class UpdateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
                 $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
             }
         }
-        if (!is_null($description) && (mb_strlen($description) > 500)) {
-            throw new \InvalidArgumentException('invalid length for $description when calling UpdateWebhookEndpointRequest., must be smaller than or equal to 500.');
-        }
-
         $this->container['description'] = $description;
 
         return $this;

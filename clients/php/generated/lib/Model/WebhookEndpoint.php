@@ -346,10 +346,6 @@ class WebhookEndpoint implements ModelInterface, ArrayAccess, \JsonSerializable
         if ($this->container['description'] === null && !$this->isNullableSetToNull('description')) {
             $invalidProperties[] = "'description' is required";
         }
-        if (!is_null($this->container['description']) && (mb_strlen($this->container['description']) > 500)) {
-            $invalidProperties[] = "invalid value for 'description', the character length must be smaller than or equal to 500.";
-        }
-
         if ($this->container['status'] === null) {
             $invalidProperties[] = "'status' can't be null";
         }
@@ -498,7 +494,7 @@ class WebhookEndpoint implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets description
      *
-     * @param string|null $description A note for people, up to 500 characters.
+     * @param string|null $description A note for people, as given (trimmed); `null` for none.
      *
      * @return self
      */
@@ -514,10 +510,6 @@ class WebhookEndpoint implements ModelInterface, ArrayAccess, \JsonSerializable
                 $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
             }
         }
-        if (!is_null($description) && (mb_strlen($description) > 500)) {
-            throw new \InvalidArgumentException('invalid length for $description when calling WebhookEndpoint., must be smaller than or equal to 500.');
-        }
-
         $this->container['description'] = $description;
 
         return $this;

@@ -367,8 +367,8 @@ class APIKeysApi:
     def list_api_keys(
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the keys just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the keys just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the keys just older than the one with this id. It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -387,9 +387,9 @@ class APIKeysApi:
 
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the keys just older than the one with this id.
+        :param starting_after: Return the keys just older than the one with this id. It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the keys just newer than the one with this id (still newest first).
+        :param ending_before: Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -446,8 +446,8 @@ class APIKeysApi:
     def list_api_keys_with_http_info(
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the keys just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the keys just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the keys just older than the one with this id. It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -466,9 +466,9 @@ class APIKeysApi:
 
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the keys just older than the one with this id.
+        :param starting_after: Return the keys just older than the one with this id. It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the keys just newer than the one with this id (still newest first).
+        :param ending_before: Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -525,8 +525,8 @@ class APIKeysApi:
     def list_api_keys_without_preload_content(
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the keys just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the keys just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the keys just older than the one with this id. It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -545,9 +545,9 @@ class APIKeysApi:
 
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the keys just older than the one with this id.
+        :param starting_after: Return the keys just older than the one with this id. It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the keys just newer than the one with this id (still newest first).
+        :param ending_before: Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request

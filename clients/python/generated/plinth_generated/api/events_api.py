@@ -45,8 +45,8 @@ class EventsApi:
         self,
         id: Annotated[StrictStr, Field(description="An event id, `evt_…`.")],
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the deliveries just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the deliveries just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -67,9 +67,9 @@ class EventsApi:
         :type id: str
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the deliveries just older than the one with this id.
+        :param starting_after: Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the deliveries just newer than the one with this id (still newest first).
+        :param ending_before: Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -129,8 +129,8 @@ class EventsApi:
         self,
         id: Annotated[StrictStr, Field(description="An event id, `evt_…`.")],
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the deliveries just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the deliveries just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -151,9 +151,9 @@ class EventsApi:
         :type id: str
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the deliveries just older than the one with this id.
+        :param starting_after: Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the deliveries just newer than the one with this id (still newest first).
+        :param ending_before: Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -213,8 +213,8 @@ class EventsApi:
         self,
         id: Annotated[StrictStr, Field(description="An event id, `evt_…`.")],
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the deliveries just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the deliveries just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -235,9 +235,9 @@ class EventsApi:
         :type id: str
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the deliveries just older than the one with this id.
+        :param starting_after: Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the deliveries just newer than the one with this id (still newest first).
+        :param ending_before: Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -372,8 +372,8 @@ class EventsApi:
     def list_events(
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the events just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the events just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the events just older than the one with this id. It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         type: Annotated[Optional[StrictStr], Field(description="What happened. The list grows: accept types you do not know.")] = None,
         _request_timeout: Union[
             None,
@@ -394,9 +394,9 @@ class EventsApi:
 
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the events just older than the one with this id.
+        :param starting_after: Return the events just older than the one with this id. It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the events just newer than the one with this id (still newest first).
+        :param ending_before: Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param type: What happened. The list grows: accept types you do not know.
         :type type: str
@@ -456,8 +456,8 @@ class EventsApi:
     def list_events_with_http_info(
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the events just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the events just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the events just older than the one with this id. It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         type: Annotated[Optional[StrictStr], Field(description="What happened. The list grows: accept types you do not know.")] = None,
         _request_timeout: Union[
             None,
@@ -478,9 +478,9 @@ class EventsApi:
 
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the events just older than the one with this id.
+        :param starting_after: Return the events just older than the one with this id. It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the events just newer than the one with this id (still newest first).
+        :param ending_before: Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param type: What happened. The list grows: accept types you do not know.
         :type type: str
@@ -540,8 +540,8 @@ class EventsApi:
     def list_events_without_preload_content(
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the events just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the events just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the events just older than the one with this id. It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         type: Annotated[Optional[StrictStr], Field(description="What happened. The list grows: accept types you do not know.")] = None,
         _request_timeout: Union[
             None,
@@ -562,9 +562,9 @@ class EventsApi:
 
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the events just older than the one with this id.
+        :param starting_after: Return the events just older than the one with this id. It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the events just newer than the one with this id (still newest first).
+        :param ending_before: Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param type: What happened. The list grows: accept types you do not know.
         :type type: str

@@ -45,7 +45,7 @@ class FintechAccountsApi:
     @validate_call
     def close_account(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         close_account_request: Annotated[Optional[CloseAccountRequest], Field(description="No body, `{}`, or a reason.")] = None,
         _request_timeout: Union[
@@ -65,7 +65,7 @@ class FintechAccountsApi:
 
         Closing is final and needs both balances at 0. A closed account stays readable.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param idempotency_key: Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
         :type idempotency_key: str
@@ -130,7 +130,7 @@ class FintechAccountsApi:
     @validate_call
     def close_account_with_http_info(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         close_account_request: Annotated[Optional[CloseAccountRequest], Field(description="No body, `{}`, or a reason.")] = None,
         _request_timeout: Union[
@@ -150,7 +150,7 @@ class FintechAccountsApi:
 
         Closing is final and needs both balances at 0. A closed account stays readable.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param idempotency_key: Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
         :type idempotency_key: str
@@ -215,7 +215,7 @@ class FintechAccountsApi:
     @validate_call
     def close_account_without_preload_content(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         close_account_request: Annotated[Optional[CloseAccountRequest], Field(description="No body, `{}`, or a reason.")] = None,
         _request_timeout: Union[
@@ -235,7 +235,7 @@ class FintechAccountsApi:
 
         Closing is final and needs both balances at 0. A closed account stays readable.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param idempotency_key: Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
         :type idempotency_key: str
@@ -697,7 +697,7 @@ class FintechAccountsApi:
     @validate_call
     def freeze_account(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         freeze_account_request: FreezeAccountRequest,
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         _request_timeout: Union[
@@ -717,7 +717,7 @@ class FintechAccountsApi:
 
         A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param freeze_account_request: (required)
         :type freeze_account_request: FreezeAccountRequest
@@ -782,7 +782,7 @@ class FintechAccountsApi:
     @validate_call
     def freeze_account_with_http_info(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         freeze_account_request: FreezeAccountRequest,
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         _request_timeout: Union[
@@ -802,7 +802,7 @@ class FintechAccountsApi:
 
         A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param freeze_account_request: (required)
         :type freeze_account_request: FreezeAccountRequest
@@ -867,7 +867,7 @@ class FintechAccountsApi:
     @validate_call
     def freeze_account_without_preload_content(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         freeze_account_request: FreezeAccountRequest,
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         _request_timeout: Union[
@@ -887,7 +887,7 @@ class FintechAccountsApi:
 
         A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param freeze_account_request: (required)
         :type freeze_account_request: FreezeAccountRequest
@@ -1033,8 +1033,8 @@ class FintechAccountsApi:
     def list_accounts(
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the accounts just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the accounts just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the accounts just older than the one with this id. It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         status: Annotated[Optional[StrictStr], Field(description="Only accounts in this status.")] = None,
         _request_timeout: Union[
             None,
@@ -1054,9 +1054,9 @@ class FintechAccountsApi:
 
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the accounts just older than the one with this id.
+        :param starting_after: Return the accounts just older than the one with this id. It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the accounts just newer than the one with this id (still newest first).
+        :param ending_before: Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param status: Only accounts in this status.
         :type status: str
@@ -1116,8 +1116,8 @@ class FintechAccountsApi:
     def list_accounts_with_http_info(
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the accounts just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the accounts just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the accounts just older than the one with this id. It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         status: Annotated[Optional[StrictStr], Field(description="Only accounts in this status.")] = None,
         _request_timeout: Union[
             None,
@@ -1137,9 +1137,9 @@ class FintechAccountsApi:
 
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the accounts just older than the one with this id.
+        :param starting_after: Return the accounts just older than the one with this id. It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the accounts just newer than the one with this id (still newest first).
+        :param ending_before: Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param status: Only accounts in this status.
         :type status: str
@@ -1199,8 +1199,8 @@ class FintechAccountsApi:
     def list_accounts_without_preload_content(
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the accounts just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the accounts just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the accounts just older than the one with this id. It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         status: Annotated[Optional[StrictStr], Field(description="Only accounts in this status.")] = None,
         _request_timeout: Union[
             None,
@@ -1220,9 +1220,9 @@ class FintechAccountsApi:
 
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the accounts just older than the one with this id.
+        :param starting_after: Return the accounts just older than the one with this id. It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the accounts just newer than the one with this id (still newest first).
+        :param ending_before: Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param status: Only accounts in this status.
         :type status: str
@@ -1359,7 +1359,7 @@ class FintechAccountsApi:
     @validate_call
     def retrieve_account(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1376,7 +1376,7 @@ class FintechAccountsApi:
         """Retrieve an account
 
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -1431,7 +1431,7 @@ class FintechAccountsApi:
     @validate_call
     def retrieve_account_with_http_info(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1448,7 +1448,7 @@ class FintechAccountsApi:
         """Retrieve an account
 
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -1503,7 +1503,7 @@ class FintechAccountsApi:
     @validate_call
     def retrieve_account_without_preload_content(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1520,7 +1520,7 @@ class FintechAccountsApi:
         """Retrieve an account
 
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -1636,7 +1636,7 @@ class FintechAccountsApi:
     @validate_call
     def unfreeze_account(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         _request_timeout: Union[
             None,
@@ -1655,7 +1655,7 @@ class FintechAccountsApi:
 
         Makes a frozen account `active` again. An account the operator froze gives 403.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param idempotency_key: Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
         :type idempotency_key: str
@@ -1718,7 +1718,7 @@ class FintechAccountsApi:
     @validate_call
     def unfreeze_account_with_http_info(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         _request_timeout: Union[
             None,
@@ -1737,7 +1737,7 @@ class FintechAccountsApi:
 
         Makes a frozen account `active` again. An account the operator froze gives 403.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param idempotency_key: Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
         :type idempotency_key: str
@@ -1800,7 +1800,7 @@ class FintechAccountsApi:
     @validate_call
     def unfreeze_account_without_preload_content(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         _request_timeout: Union[
             None,
@@ -1819,7 +1819,7 @@ class FintechAccountsApi:
 
         Makes a frozen account `active` again. An account the operator froze gives 403.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param idempotency_key: Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
         :type idempotency_key: str

@@ -44,10 +44,10 @@ class FintechTransactionsApi:
     @validate_call
     def list_account_transactions(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the transactions just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the transactions just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the transactions just older than the one with this id. It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -65,13 +65,13 @@ class FintechTransactionsApi:
 
         In ledger order: each `balance_after` is the previous one plus `amount`.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the transactions just older than the one with this id.
+        :param starting_after: Return the transactions just older than the one with this id. It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the transactions just newer than the one with this id (still newest first).
+        :param ending_before: Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -129,10 +129,10 @@ class FintechTransactionsApi:
     @validate_call
     def list_account_transactions_with_http_info(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the transactions just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the transactions just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the transactions just older than the one with this id. It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -150,13 +150,13 @@ class FintechTransactionsApi:
 
         In ledger order: each `balance_after` is the previous one plus `amount`.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the transactions just older than the one with this id.
+        :param starting_after: Return the transactions just older than the one with this id. It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the transactions just newer than the one with this id (still newest first).
+        :param ending_before: Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -214,10 +214,10 @@ class FintechTransactionsApi:
     @validate_call
     def list_account_transactions_without_preload_content(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the transactions just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the transactions just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the transactions just older than the one with this id. It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -235,13 +235,13 @@ class FintechTransactionsApi:
 
         In ledger order: each `balance_after` is the previous one plus `amount`.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the transactions just older than the one with this id.
+        :param starting_after: Return the transactions just older than the one with this id. It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the transactions just newer than the one with this id (still newest first).
+        :param ending_before: Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -375,7 +375,7 @@ class FintechTransactionsApi:
     @validate_call
     def retrieve_transaction(
         self,
-        id: Annotated[StrictStr, Field(description="A transaction id, `txn_...`.")],
+        id: Annotated[StrictStr, Field(description="A transaction id, `txn_…`.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -392,7 +392,7 @@ class FintechTransactionsApi:
         """Retrieve a transaction
 
 
-        :param id: A transaction id, `txn_...`. (required)
+        :param id: A transaction id, `txn_…`. (required)
         :type id: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -447,7 +447,7 @@ class FintechTransactionsApi:
     @validate_call
     def retrieve_transaction_with_http_info(
         self,
-        id: Annotated[StrictStr, Field(description="A transaction id, `txn_...`.")],
+        id: Annotated[StrictStr, Field(description="A transaction id, `txn_…`.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -464,7 +464,7 @@ class FintechTransactionsApi:
         """Retrieve a transaction
 
 
-        :param id: A transaction id, `txn_...`. (required)
+        :param id: A transaction id, `txn_…`. (required)
         :type id: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -519,7 +519,7 @@ class FintechTransactionsApi:
     @validate_call
     def retrieve_transaction_without_preload_content(
         self,
-        id: Annotated[StrictStr, Field(description="A transaction id, `txn_...`.")],
+        id: Annotated[StrictStr, Field(description="A transaction id, `txn_…`.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -536,7 +536,7 @@ class FintechTransactionsApi:
         """Retrieve a transaction
 
 
-        :param id: A transaction id, `txn_...`. (required)
+        :param id: A transaction id, `txn_…`. (required)
         :type id: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -652,7 +652,7 @@ class FintechTransactionsApi:
     @validate_call
     def simulate_deposit(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         simulate_deposit_request: SimulateDepositRequest,
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         _request_timeout: Union[
@@ -672,7 +672,7 @@ class FintechTransactionsApi:
 
         Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param simulate_deposit_request: (required)
         :type simulate_deposit_request: SimulateDepositRequest
@@ -738,7 +738,7 @@ class FintechTransactionsApi:
     @validate_call
     def simulate_deposit_with_http_info(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         simulate_deposit_request: SimulateDepositRequest,
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         _request_timeout: Union[
@@ -758,7 +758,7 @@ class FintechTransactionsApi:
 
         Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param simulate_deposit_request: (required)
         :type simulate_deposit_request: SimulateDepositRequest
@@ -824,7 +824,7 @@ class FintechTransactionsApi:
     @validate_call
     def simulate_deposit_without_preload_content(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         simulate_deposit_request: SimulateDepositRequest,
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         _request_timeout: Union[
@@ -844,7 +844,7 @@ class FintechTransactionsApi:
 
         Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param simulate_deposit_request: (required)
         :type simulate_deposit_request: SimulateDepositRequest
@@ -990,7 +990,7 @@ class FintechTransactionsApi:
     @validate_call
     def simulate_withdrawal(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         simulate_withdrawal_request: SimulateWithdrawalRequest,
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         _request_timeout: Union[
@@ -1010,7 +1010,7 @@ class FintechTransactionsApi:
 
         Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param simulate_withdrawal_request: (required)
         :type simulate_withdrawal_request: SimulateWithdrawalRequest
@@ -1076,7 +1076,7 @@ class FintechTransactionsApi:
     @validate_call
     def simulate_withdrawal_with_http_info(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         simulate_withdrawal_request: SimulateWithdrawalRequest,
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         _request_timeout: Union[
@@ -1096,7 +1096,7 @@ class FintechTransactionsApi:
 
         Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param simulate_withdrawal_request: (required)
         :type simulate_withdrawal_request: SimulateWithdrawalRequest
@@ -1162,7 +1162,7 @@ class FintechTransactionsApi:
     @validate_call
     def simulate_withdrawal_without_preload_content(
         self,
-        id: Annotated[StrictStr, Field(description="An account id, `acct_...`.")],
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
         simulate_withdrawal_request: SimulateWithdrawalRequest,
         idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
         _request_timeout: Union[
@@ -1182,7 +1182,7 @@ class FintechTransactionsApi:
 
         Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
 
-        :param id: An account id, `acct_...`. (required)
+        :param id: An account id, `acct_…`. (required)
         :type id: str
         :param simulate_withdrawal_request: (required)
         :type simulate_withdrawal_request: SimulateWithdrawalRequest

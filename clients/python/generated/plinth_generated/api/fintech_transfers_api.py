@@ -363,10 +363,10 @@ class FintechTransfersApi:
     @validate_call
     def list_transfers(
         self,
-        account_id: Annotated[Optional[StrictStr], Field(description="Only transfers from or to this account.")] = None,
+        account_id: Annotated[Optional[StrictStr], Field(description="Only transfers from or to this account (404 `resource_not_found` if none).")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the transfers just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the transfers just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the transfers just older than the one with this id. It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -384,13 +384,13 @@ class FintechTransfersApi:
 
         With `account_id`, only the transfers from or to that account.
 
-        :param account_id: Only transfers from or to this account.
+        :param account_id: Only transfers from or to this account (404 `resource_not_found` if none).
         :type account_id: str
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the transfers just older than the one with this id.
+        :param starting_after: Return the transfers just older than the one with this id. It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the transfers just newer than the one with this id (still newest first).
+        :param ending_before: Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -448,10 +448,10 @@ class FintechTransfersApi:
     @validate_call
     def list_transfers_with_http_info(
         self,
-        account_id: Annotated[Optional[StrictStr], Field(description="Only transfers from or to this account.")] = None,
+        account_id: Annotated[Optional[StrictStr], Field(description="Only transfers from or to this account (404 `resource_not_found` if none).")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the transfers just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the transfers just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the transfers just older than the one with this id. It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -469,13 +469,13 @@ class FintechTransfersApi:
 
         With `account_id`, only the transfers from or to that account.
 
-        :param account_id: Only transfers from or to this account.
+        :param account_id: Only transfers from or to this account (404 `resource_not_found` if none).
         :type account_id: str
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the transfers just older than the one with this id.
+        :param starting_after: Return the transfers just older than the one with this id. It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the transfers just newer than the one with this id (still newest first).
+        :param ending_before: Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -533,10 +533,10 @@ class FintechTransfersApi:
     @validate_call
     def list_transfers_without_preload_content(
         self,
-        account_id: Annotated[Optional[StrictStr], Field(description="Only transfers from or to this account.")] = None,
+        account_id: Annotated[Optional[StrictStr], Field(description="Only transfers from or to this account (404 `resource_not_found` if none).")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the transfers just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the transfers just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the transfers just older than the one with this id. It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -554,13 +554,13 @@ class FintechTransfersApi:
 
         With `account_id`, only the transfers from or to that account.
 
-        :param account_id: Only transfers from or to this account.
+        :param account_id: Only transfers from or to this account (404 `resource_not_found` if none).
         :type account_id: str
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the transfers just older than the one with this id.
+        :param starting_after: Return the transfers just older than the one with this id. It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the transfers just newer than the one with this id (still newest first).
+        :param ending_before: Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -696,7 +696,7 @@ class FintechTransfersApi:
     @validate_call
     def retrieve_transfer(
         self,
-        id: Annotated[StrictStr, Field(description="A transfer id, `tr_...`.")],
+        id: Annotated[StrictStr, Field(description="A transfer id, `tr_…`.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -713,7 +713,7 @@ class FintechTransfersApi:
         """Retrieve a transfer
 
 
-        :param id: A transfer id, `tr_...`. (required)
+        :param id: A transfer id, `tr_…`. (required)
         :type id: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -768,7 +768,7 @@ class FintechTransfersApi:
     @validate_call
     def retrieve_transfer_with_http_info(
         self,
-        id: Annotated[StrictStr, Field(description="A transfer id, `tr_...`.")],
+        id: Annotated[StrictStr, Field(description="A transfer id, `tr_…`.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -785,7 +785,7 @@ class FintechTransfersApi:
         """Retrieve a transfer
 
 
-        :param id: A transfer id, `tr_...`. (required)
+        :param id: A transfer id, `tr_…`. (required)
         :type id: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -840,7 +840,7 @@ class FintechTransfersApi:
     @validate_call
     def retrieve_transfer_without_preload_content(
         self,
-        id: Annotated[StrictStr, Field(description="A transfer id, `tr_...`.")],
+        id: Annotated[StrictStr, Field(description="A transfer id, `tr_…`.")],
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -857,7 +857,7 @@ class FintechTransfersApi:
         """Retrieve a transfer
 
 
-        :param id: A transfer id, `tr_...`. (required)
+        :param id: A transfer id, `tr_…`. (required)
         :type id: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request

@@ -649,8 +649,8 @@ class WebhooksApi:
         self,
         id: Annotated[StrictStr, Field(description="A webhook endpoint id, `we_…`.")],
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the deliveries just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the deliveries just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         status: Annotated[Optional[StrictStr], Field(description="`pending` until an attempt succeeds (`succeeded`) or the retries are spent (`failed`). Open enum.")] = None,
         _request_timeout: Union[
             None,
@@ -672,9 +672,9 @@ class WebhooksApi:
         :type id: str
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the deliveries just older than the one with this id.
+        :param starting_after: Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the deliveries just newer than the one with this id (still newest first).
+        :param ending_before: Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param status: `pending` until an attempt succeeds (`succeeded`) or the retries are spent (`failed`). Open enum.
         :type status: str
@@ -737,8 +737,8 @@ class WebhooksApi:
         self,
         id: Annotated[StrictStr, Field(description="A webhook endpoint id, `we_…`.")],
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the deliveries just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the deliveries just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         status: Annotated[Optional[StrictStr], Field(description="`pending` until an attempt succeeds (`succeeded`) or the retries are spent (`failed`). Open enum.")] = None,
         _request_timeout: Union[
             None,
@@ -760,9 +760,9 @@ class WebhooksApi:
         :type id: str
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the deliveries just older than the one with this id.
+        :param starting_after: Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the deliveries just newer than the one with this id (still newest first).
+        :param ending_before: Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param status: `pending` until an attempt succeeds (`succeeded`) or the retries are spent (`failed`). Open enum.
         :type status: str
@@ -825,8 +825,8 @@ class WebhooksApi:
         self,
         id: Annotated[StrictStr, Field(description="A webhook endpoint id, `we_…`.")],
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the deliveries just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the deliveries just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         status: Annotated[Optional[StrictStr], Field(description="`pending` until an attempt succeeds (`succeeded`) or the retries are spent (`failed`). Open enum.")] = None,
         _request_timeout: Union[
             None,
@@ -848,9 +848,9 @@ class WebhooksApi:
         :type id: str
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the deliveries just older than the one with this id.
+        :param starting_after: Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the deliveries just newer than the one with this id (still newest first).
+        :param ending_before: Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param status: `pending` until an attempt succeeds (`succeeded`) or the retries are spent (`failed`). Open enum.
         :type status: str
@@ -993,8 +993,8 @@ class WebhooksApi:
     def list_webhook_endpoints(
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the endpoints just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the endpoints just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the endpoints just older than the one with this id. It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1013,9 +1013,9 @@ class WebhooksApi:
 
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the endpoints just older than the one with this id.
+        :param starting_after: Return the endpoints just older than the one with this id. It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the endpoints just newer than the one with this id (still newest first).
+        :param ending_before: Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -1072,8 +1072,8 @@ class WebhooksApi:
     def list_webhook_endpoints_with_http_info(
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the endpoints just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the endpoints just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the endpoints just older than the one with this id. It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1092,9 +1092,9 @@ class WebhooksApi:
 
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the endpoints just older than the one with this id.
+        :param starting_after: Return the endpoints just older than the one with this id. It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the endpoints just newer than the one with this id (still newest first).
+        :param ending_before: Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
@@ -1151,8 +1151,8 @@ class WebhooksApi:
     def list_webhook_endpoints_without_preload_content(
         self,
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
-        starting_after: Annotated[Optional[StrictStr], Field(description="Return the endpoints just older than the one with this id.")] = None,
-        ending_before: Annotated[Optional[StrictStr], Field(description="Return the endpoints just newer than the one with this id (still newest first).")] = None,
+        starting_after: Annotated[Optional[StrictStr], Field(description="Return the endpoints just older than the one with this id. It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
+        ending_before: Annotated[Optional[StrictStr], Field(description="Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1171,9 +1171,9 @@ class WebhooksApi:
 
         :param limit: Page size, 1–100.
         :type limit: int
-        :param starting_after: Return the endpoints just older than the one with this id.
+        :param starting_after: Return the endpoints just older than the one with this id. It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type starting_after: str
-        :param ending_before: Return the endpoints just newer than the one with this id (still newest first).
+        :param ending_before: Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request

@@ -19,7 +19,6 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
-from typing_extensions import Annotated
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -29,7 +28,7 @@ class CloseAccountRequest(BaseModel):
     CloseAccountRequest
     """ # noqa: E501
     reason: Optional[StrictStr] = Field(default=None, description="Why the account is closed; `other` if absent.")
-    note: Optional[Annotated[str, Field(strict=True, max_length=500)]] = Field(default=None, description="Free text kept with the change, up to 500 characters.")
+    note: Optional[StrictStr] = Field(default=None, description="Free text kept with the change: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).")
     __properties: ClassVar[List[str]] = ["reason", "note"]
 
     @field_validator('reason')

@@ -30,7 +30,7 @@ class CreateAccountRequest(BaseModel):
     CreateAccountRequest
     """ # noqa: E501
     type: StrictStr = Field(description="Kind of account. Only `business` today; the enum will grow.")
-    country: Annotated[str, Field(strict=True)] = Field(description="ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.")
+    country: Annotated[str, Field(strict=True)] = Field(description="A real ISO 3166-1 alpha-2 code, uppercase (the pattern lists them). A real code this deployment does not serve gives 400 `country_unsupported`.")
     kyb: Optional[CreateAccountRequestKyb] = Field(default=None, description="Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.")
     __properties: ClassVar[List[str]] = ["type", "country", "kyb"]
 
@@ -44,8 +44,8 @@ class CreateAccountRequest(BaseModel):
     @field_validator('country', mode="before")
     def country_validate_regular_expression(cls, value):
         """Validates the regular expression"""
-        if isinstance(value, str) and not re.match(r"^[A-Z]{2}$", value):
-            raise ValueError(r"must validate the regular expression /^[A-Z]{2}$/")
+        if isinstance(value, str) and not re.match(r"^(?:A[DEFGILMOQRSTUWXZ]|B[ABDEFGHIJLMNOQRSTVWYZ]|C[ACDFGHIKLMNORUVWXYZ]|D[EJKMOZ]|E[CEGHRST]|F[IJKMOR]|G[ABDEFGHILMNPQRSTUWY]|H[KMNRTU]|I[DELMNOQRST]|J[EMOP]|K[EGHIMNPRWYZ]|L[ABCIKRSTUVY]|M[ACDEFGHKLMNOPQRSTUVWXYZ]|N[ACEFGILOPRUZ]|O[M]|P[AEFGHKLMNRSTWY]|Q[A]|R[EOSUW]|S[ABCDEGHIJKLMNORSTVXYZ]|T[CDFGHJKLMNORTVWZ]|U[AGMSYZ]|V[ACEGINU]|W[FS]|Y[ET]|Z[AMW])$", value):
+            raise ValueError(r"must validate the regular expression /^(?:A[DEFGILMOQRSTUWXZ]|B[ABDEFGHIJLMNOQRSTVWYZ]|C[ACDFGHIKLMNORUVWXYZ]|D[EJKMOZ]|E[CEGHRST]|F[IJKMOR]|G[ABDEFGHILMNPQRSTUWY]|H[KMNRTU]|I[DELMNOQRST]|J[EMOP]|K[EGHIMNPRWYZ]|L[ABCIKRSTUVY]|M[ACDEFGHKLMNOPQRSTUVWXYZ]|N[ACEFGILOPRUZ]|O[M]|P[AEFGHKLMNRSTWY]|Q[A]|R[EOSUW]|S[ABCDEGHIJKLMNORSTVXYZ]|T[CDFGHJKLMNORTVWZ]|U[AGMSYZ]|V[ACEGINU]|W[FS]|Y[ET]|Z[AMW])$/")
         return value
 
     model_config = ConfigDict(

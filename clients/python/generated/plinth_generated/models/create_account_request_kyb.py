@@ -17,7 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List
 from typing_extensions import Annotated
 from typing import Optional, Set
@@ -29,14 +29,14 @@ class CreateAccountRequestKyb(BaseModel):
     CreateAccountRequestKyb
     """ # noqa: E501
     ein: Annotated[str, Field(strict=True)] = Field(description="US Employer Identification Number, `12-3456789`, with an IRS-issued prefix.")
-    legal_name: Annotated[str, Field(min_length=1, strict=True)] = Field(description="Legal name of the business: 1–200 characters after trimming, no control characters.")
+    legal_name: StrictStr = Field(description="Legal name of the business: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).")
     __properties: ClassVar[List[str]] = ["ein", "legal_name"]
 
     @field_validator('ein', mode="before")
     def ein_validate_regular_expression(cls, value):
         """Validates the regular expression"""
-        if isinstance(value, str) and not re.match(r"^\d{2}-\d{7}$", value):
-            raise ValueError(r"must validate the regular expression /^\d{2}-\d{7}$/")
+        if isinstance(value, str) and not re.match(r"^(?:0[123456]|1[0123456]|2[01234567]|3[0123456789]|4[012345678]|5[0123456789]|6[012345678]|7[1234567]|8[012345678]|9[01234589])-\d{7}$", value):
+            raise ValueError(r"must validate the regular expression /^(?:0[123456]|1[0123456]|2[01234567]|3[0123456789]|4[012345678]|5[0123456789]|6[012345678]|7[1234567]|8[012345678]|9[01234589])-\d{7}$/")
         return value
 
     model_config = ConfigDict(

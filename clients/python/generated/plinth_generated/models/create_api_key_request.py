@@ -28,7 +28,7 @@ class CreateApiKeyRequest(BaseModel):
     CreateApiKeyRequest
     """ # noqa: E501
     mode: Optional[StrictStr] = Field(default=None, description="`sandbox` keys act on test data, `live` keys on live data.")
-    name: Optional[StrictStr] = Field(default=None, description="A label for people: 1–100 characters after trimming, no control or invisible characters.")
+    name: Optional[StrictStr] = Field(default=None, description="A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).")
     __properties: ClassVar[List[str]] = ["mode", "name"]
 
     @field_validator('mode')

@@ -29,10 +29,10 @@ class CreateTransferRequest(BaseModel):
     CreateTransferRequest
     """ # noqa: E501
     from_account_id: StrictStr = Field(description="The account debited.")
-    to_account_id: StrictStr = Field(description="The account credited; not the same as `from_account_id`.")
+    to_account_id: StrictStr = Field(description="The account credited. Not the same as `from_account_id` (400 `parameter_invalid`, `param` `to_account_id`): a rule between two fields, which no JSON Schema keyword states.")
     amount: Annotated[int, Field(le=9007199254740991, strict=True, ge=1)] = Field(description="A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.")
     currency: Annotated[str, Field(strict=True)] = Field(description="ISO 4217 code; must be the currency of both accounts.")
-    description: Optional[StrictStr] = Field(default=None, description="Free text for people, 1–200 characters after trimming, no control characters.")
+    description: Optional[StrictStr] = Field(default=None, description="Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).")
     __properties: ClassVar[List[str]] = ["from_account_id", "to_account_id", "amount", "currency", "description"]
 
     @field_validator('currency', mode="before")

@@ -29,7 +29,7 @@ class SimulateWithdrawalRequest(BaseModel):
     SimulateWithdrawalRequest
     """ # noqa: E501
     amount: Annotated[int, Field(le=9007199254740991, strict=True, ge=1)] = Field(description="A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.")
-    description: Optional[StrictStr] = Field(default=None, description="Free text for people, 1–200 characters after trimming, no control characters.")
+    description: Optional[StrictStr] = Field(default=None, description="Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).")
     __properties: ClassVar[List[str]] = ["amount", "description"]
 
     model_config = ConfigDict(

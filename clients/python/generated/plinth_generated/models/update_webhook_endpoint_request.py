@@ -28,9 +28,9 @@ class UpdateWebhookEndpointRequest(BaseModel):
     """
     UpdateWebhookEndpointRequest
     """ # noqa: E501
-    url: Optional[Annotated[str, Field(min_length=1, strict=True, max_length=2048)]] = Field(default=None, description="Where to POST events: `https` (live endpoints must use it), on a host that is and resolves to a public address.")
+    url: Optional[Annotated[str, Field(min_length=1, strict=True, max_length=2048)]] = Field(default=None, description="Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use `https`), on a host that is and resolves to a public address, else 400 `parameter_invalid`.")
     enabled_events: Optional[Annotated[List[StrictStr], Field(min_length=1, max_length=32)]] = Field(default=None, description="The event types to send, or `[\"*\"]` for all (types added later included).")
-    description: Optional[Annotated[str, Field(strict=True, max_length=500)]] = Field(default=None, description="A note for people, up to 500 characters.")
+    description: Optional[StrictStr] = Field(default=None, description="A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.")
     status: Optional[StrictStr] = Field(default=None, description="`disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.")
     __properties: ClassVar[List[str]] = ["url", "enabled_events", "description", "status"]
 

@@ -19,7 +19,6 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
-from typing_extensions import Annotated
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -32,7 +31,7 @@ class WebhookEndpointWithSecret(BaseModel):
     object: StrictStr = Field(description="Known values: `webhook_endpoint`; others may be added, so treat this as an open string.")
     url: StrictStr
     enabled_events: List[StrictStr]
-    description: Optional[Annotated[str, Field(strict=True, max_length=500)]] = Field(description="A note for people, up to 500 characters.")
+    description: Optional[StrictStr] = Field(description="A note for people, as given (trimmed); `null` for none.")
     status: StrictStr = Field(description="Open: accept values you do not know. Known values: `enabled`, `disabled`; others may be added, so treat this as an open string.")
     disabled_reason: Optional[StrictStr] = Field(description="`manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days). Known values: `manual`, `gone`, `failing`; others may be added, so treat this as an open string.")
     livemode: StrictBool

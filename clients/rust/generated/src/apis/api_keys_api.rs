@@ -28,9 +28,9 @@ pub struct CreateApiKeyParams {
 pub struct ListApiKeysParams {
     /// Page size, 1–100.
     pub limit: Option<i32>,
-    /// Return the keys just older than the one with this id.
+    /// Return the keys just older than the one with this id. It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub starting_after: Option<String>,
-    /// Return the keys just newer than the one with this id (still newest first).
+    /// Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (`key_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub ending_before: Option<String>
 }
 

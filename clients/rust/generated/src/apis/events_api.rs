@@ -21,9 +21,9 @@ pub struct ListEventDeliveriesParams {
     pub id: String,
     /// Page size, 1–100.
     pub limit: Option<i32>,
-    /// Return the deliveries just older than the one with this id.
+    /// Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub starting_after: Option<String>,
-    /// Return the deliveries just newer than the one with this id (still newest first).
+    /// Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub ending_before: Option<String>
 }
 
@@ -32,9 +32,9 @@ pub struct ListEventDeliveriesParams {
 pub struct ListEventsParams {
     /// Page size, 1–100.
     pub limit: Option<i32>,
-    /// Return the events just older than the one with this id.
+    /// Return the events just older than the one with this id. It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub starting_after: Option<String>,
-    /// Return the events just newer than the one with this id (still newest first).
+    /// Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub ending_before: Option<String>,
     /// What happened. The list grows: accept types you do not know.
     pub r#type: Option<String>

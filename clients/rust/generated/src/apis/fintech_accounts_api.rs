@@ -17,7 +17,7 @@ use super::{Error, configuration, ContentType};
 /// struct for passing parameters to the method [`close_account`]
 #[derive(Clone, Debug)]
 pub struct CloseAccountParams {
-    /// An account id, `acct_...`.
+    /// An account id, `acct_…`.
     pub id: String,
     /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
     pub idempotency_key: Option<String>,
@@ -36,7 +36,7 @@ pub struct CreateAccountParams {
 /// struct for passing parameters to the method [`freeze_account`]
 #[derive(Clone, Debug)]
 pub struct FreezeAccountParams {
-    /// An account id, `acct_...`.
+    /// An account id, `acct_…`.
     pub id: String,
     pub freeze_account_request: models::FreezeAccountRequest,
     /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -48,9 +48,9 @@ pub struct FreezeAccountParams {
 pub struct ListAccountsParams {
     /// Page size, 1–100.
     pub limit: Option<i32>,
-    /// Return the accounts just older than the one with this id.
+    /// Return the accounts just older than the one with this id. It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub starting_after: Option<String>,
-    /// Return the accounts just newer than the one with this id (still newest first).
+    /// Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub ending_before: Option<String>,
     /// Only accounts in this status.
     pub status: Option<String>
@@ -59,14 +59,14 @@ pub struct ListAccountsParams {
 /// struct for passing parameters to the method [`retrieve_account`]
 #[derive(Clone, Debug)]
 pub struct RetrieveAccountParams {
-    /// An account id, `acct_...`.
+    /// An account id, `acct_…`.
     pub id: String
 }
 
 /// struct for passing parameters to the method [`unfreeze_account`]
 #[derive(Clone, Debug)]
 pub struct UnfreezeAccountParams {
-    /// An account id, `acct_...`.
+    /// An account id, `acct_…`.
     pub id: String,
     /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
     pub idempotency_key: Option<String>

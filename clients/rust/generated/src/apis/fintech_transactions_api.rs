@@ -17,27 +17,27 @@ use super::{Error, configuration, ContentType};
 /// struct for passing parameters to the method [`list_account_transactions`]
 #[derive(Clone, Debug)]
 pub struct ListAccountTransactionsParams {
-    /// An account id, `acct_...`.
+    /// An account id, `acct_…`.
     pub id: String,
     /// Page size, 1–100.
     pub limit: Option<i32>,
-    /// Return the transactions just older than the one with this id.
+    /// Return the transactions just older than the one with this id. It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub starting_after: Option<String>,
-    /// Return the transactions just newer than the one with this id (still newest first).
+    /// Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub ending_before: Option<String>
 }
 
 /// struct for passing parameters to the method [`retrieve_transaction`]
 #[derive(Clone, Debug)]
 pub struct RetrieveTransactionParams {
-    /// A transaction id, `txn_...`.
+    /// A transaction id, `txn_…`.
     pub id: String
 }
 
 /// struct for passing parameters to the method [`simulate_deposit`]
 #[derive(Clone, Debug)]
 pub struct SimulateDepositParams {
-    /// An account id, `acct_...`.
+    /// An account id, `acct_…`.
     pub id: String,
     pub simulate_deposit_request: models::SimulateDepositRequest,
     /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -47,7 +47,7 @@ pub struct SimulateDepositParams {
 /// struct for passing parameters to the method [`simulate_withdrawal`]
 #[derive(Clone, Debug)]
 pub struct SimulateWithdrawalParams {
-    /// An account id, `acct_...`.
+    /// An account id, `acct_…`.
     pub id: String,
     pub simulate_withdrawal_request: models::SimulateWithdrawalRequest,
     /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.

@@ -25,20 +25,20 @@ pub struct CreateTransferParams {
 /// struct for passing parameters to the method [`list_transfers`]
 #[derive(Clone, Debug)]
 pub struct ListTransfersParams {
-    /// Only transfers from or to this account.
+    /// Only transfers from or to this account (404 `resource_not_found` if none).
     pub account_id: Option<String>,
     /// Page size, 1–100.
     pub limit: Option<i32>,
-    /// Return the transfers just older than the one with this id.
+    /// Return the transfers just older than the one with this id. It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub starting_after: Option<String>,
-    /// Return the transfers just newer than the one with this id (still newest first).
+    /// Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub ending_before: Option<String>
 }
 
 /// struct for passing parameters to the method [`retrieve_transfer`]
 #[derive(Clone, Debug)]
 pub struct RetrieveTransferParams {
-    /// A transfer id, `tr_...`.
+    /// A transfer id, `tr_…`.
     pub id: String
 }
 

@@ -36,9 +36,9 @@ pub struct ListWebhookEndpointDeliveriesParams {
     pub id: String,
     /// Page size, 1–100.
     pub limit: Option<i32>,
-    /// Return the deliveries just older than the one with this id.
+    /// Return the deliveries just older than the one with this id. It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub starting_after: Option<String>,
-    /// Return the deliveries just newer than the one with this id (still newest first).
+    /// Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (`whd_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub ending_before: Option<String>,
     /// `pending` until an attempt succeeds (`succeeded`) or the retries are spent (`failed`). Open enum.
     pub status: Option<String>
@@ -49,9 +49,9 @@ pub struct ListWebhookEndpointDeliveriesParams {
 pub struct ListWebhookEndpointsParams {
     /// Page size, 1–100.
     pub limit: Option<i32>,
-    /// Return the endpoints just older than the one with this id.
+    /// Return the endpoints just older than the one with this id. It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub starting_after: Option<String>,
-    /// Return the endpoints just newer than the one with this id (still newest first).
+    /// Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (`we_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub ending_before: Option<String>
 }
 

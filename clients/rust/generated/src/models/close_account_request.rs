@@ -16,7 +16,7 @@ pub struct CloseAccountRequest {
     /// Why the account is closed; `other` if absent.
     #[serde(rename = "reason", skip_serializing_if = "Option::is_none")]
     pub reason: Option<Reason>,
-    /// Free text kept with the change, up to 500 characters.
+    /// Free text kept with the change: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     #[serde(rename = "note", skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }

@@ -16,7 +16,7 @@ pub struct CreateAccountRequest {
     /// Kind of account. Only `business` today; the enum will grow.
     #[serde(rename = "type")]
     pub r#type: Type,
-    /// ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.
+    /// A real ISO 3166-1 alpha-2 code, uppercase (the pattern lists them). A real code this deployment does not serve gives 400 `country_unsupported`.
     #[serde(rename = "country")]
     pub country: String,
     /// Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.

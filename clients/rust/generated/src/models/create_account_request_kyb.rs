@@ -16,7 +16,7 @@ pub struct CreateAccountRequestKyb {
     /// US Employer Identification Number, `12-3456789`, with an IRS-issued prefix.
     #[serde(rename = "ein")]
     pub ein: String,
-    /// Legal name of the business: 1–200 characters after trimming, no control characters.
+    /// Legal name of the business: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     #[serde(rename = "legal_name")]
     pub legal_name: String,
 }

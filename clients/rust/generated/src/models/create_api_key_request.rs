@@ -16,7 +16,7 @@ pub struct CreateApiKeyRequest {
     /// `sandbox` keys act on test data, `live` keys on live data.
     #[serde(rename = "mode", skip_serializing_if = "Option::is_none")]
     pub mode: Option<Mode>,
-    /// A label for people: 1–100 characters after trimming, no control or invisible characters.
+    /// A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     #[serde(rename = "name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }

@@ -16,7 +16,7 @@ pub struct CreateTransferRequest {
     /// The account debited.
     #[serde(rename = "from_account_id")]
     pub from_account_id: String,
-    /// The account credited; not the same as `from_account_id`.
+    /// The account credited. Not the same as `from_account_id` (400 `parameter_invalid`, `param` `to_account_id`): a rule between two fields, which no JSON Schema keyword states.
     #[serde(rename = "to_account_id")]
     pub to_account_id: String,
     /// A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.
@@ -25,7 +25,7 @@ pub struct CreateTransferRequest {
     /// ISO 4217 code; must be the currency of both accounts.
     #[serde(rename = "currency")]
     pub currency: String,
-    /// Free text for people, 1–200 characters after trimming, no control characters.
+    /// Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     #[serde(rename = "description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }

@@ -16,7 +16,7 @@ pub struct SimulateDepositRequest {
     /// A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.
     #[serde(rename = "amount")]
     pub amount: i64,
-    /// Free text for people, 1–200 characters after trimming, no control characters.
+    /// Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     #[serde(rename = "description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }

@@ -13,13 +13,13 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Default, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UpdateWebhookEndpointRequest {
-    /// Where to POST events: `https` (live endpoints must use it), on a host that is and resolves to a public address.
+    /// Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use `https`), on a host that is and resolves to a public address, else 400 `parameter_invalid`.
     #[serde(rename = "url", skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// The event types to send, or `[\"*\"]` for all (types added later included).
     #[serde(rename = "enabled_events", skip_serializing_if = "Option::is_none")]
     pub enabled_events: Option<Vec<String>>,
-    /// A note for people, up to 500 characters.
+    /// A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
     #[serde(rename = "description", default, with = "::serde_with::rust::double_option", skip_serializing_if = "Option::is_none")]
     pub description: Option<Option<String>>,
     /// `disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.

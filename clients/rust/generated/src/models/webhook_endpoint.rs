@@ -23,7 +23,7 @@ pub struct WebhookEndpoint {
     pub url: String,
     #[serde(rename = "enabled_events")]
     pub enabled_events: Vec<String>,
-    /// A note for people, up to 500 characters.
+    /// A note for people, as given (trimmed); `null` for none.
     #[serde(rename = "description", deserialize_with = "Option::deserialize")]
     pub description: Option<String>,
     /// Open: accept values you do not know. Known values: `enabled`, `disabled`; others may be added, so treat this as an open string.

@@ -125,8 +125,8 @@ sub create_api_key {
 # List the organisation's keys of the caller's mode
 #
 # @param int $limit Page size, 1–100. (optional, default to 10)
-# @param string $starting_after Return the keys just older than the one with this id. (optional)
-# @param string $ending_before Return the keys just newer than the one with this id (still newest first). (optional)
+# @param string $starting_after Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+# @param string $ending_before Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 {
     my $params = {
     'limit' => {
@@ -136,12 +136,12 @@ sub create_api_key {
     },
     'starting_after' => {
         data_type => 'string',
-        description => 'Return the keys just older than the one with this id.',
+        description => 'Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     'ending_before' => {
         data_type => 'string',
-        description => 'Return the keys just newer than the one with this id (still newest first).',
+        description => 'Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     };

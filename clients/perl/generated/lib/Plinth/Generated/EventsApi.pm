@@ -55,8 +55,8 @@ sub new {
 #
 # @param string $id An event id, &#x60;evt_…&#x60;. (required)
 # @param int $limit Page size, 1–100. (optional, default to 10)
-# @param string $starting_after Return the deliveries just older than the one with this id. (optional)
-# @param string $ending_before Return the deliveries just newer than the one with this id (still newest first). (optional)
+# @param string $starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+# @param string $ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 {
     my $params = {
     'id' => {
@@ -71,12 +71,12 @@ sub new {
     },
     'starting_after' => {
         data_type => 'string',
-        description => 'Return the deliveries just older than the one with this id.',
+        description => 'Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     'ending_before' => {
         data_type => 'string',
-        description => 'Return the deliveries just newer than the one with this id (still newest first).',
+        description => 'Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     };
@@ -154,8 +154,8 @@ sub list_event_deliveries {
 # List events, newest first
 #
 # @param int $limit Page size, 1–100. (optional, default to 10)
-# @param string $starting_after Return the events just older than the one with this id. (optional)
-# @param string $ending_before Return the events just newer than the one with this id (still newest first). (optional)
+# @param string $starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+# @param string $ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 # @param string $type What happened. The list grows: accept types you do not know. (optional)
 {
     my $params = {
@@ -166,12 +166,12 @@ sub list_event_deliveries {
     },
     'starting_after' => {
         data_type => 'string',
-        description => 'Return the events just older than the one with this id.',
+        description => 'Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     'ending_before' => {
         data_type => 'string',
-        description => 'Return the events just newer than the one with this id (still newest first).',
+        description => 'Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     'type' => {

@@ -53,14 +53,14 @@ sub new {
 #
 # Close an account
 #
-# @param string $id An account id, &#x60;acct_...&#x60;. (required)
+# @param string $id An account id, &#x60;acct_…&#x60;. (required)
 # @param string $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
 # @param CloseAccountRequest $close_account_request No body, &#x60;{}&#x60;, or a reason. (optional)
 {
     my $params = {
     'id' => {
         data_type => 'string',
-        description => 'An account id, &#x60;acct_...&#x60;.',
+        description => 'An account id, &#x60;acct_…&#x60;.',
         required => '1',
     },
     'idempotency_key' => {
@@ -218,14 +218,14 @@ sub create_account {
 #
 # Freeze an account
 #
-# @param string $id An account id, &#x60;acct_...&#x60;. (required)
+# @param string $id An account id, &#x60;acct_…&#x60;. (required)
 # @param FreezeAccountRequest $freeze_account_request  (required)
 # @param string $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
 {
     my $params = {
     'id' => {
         data_type => 'string',
-        description => 'An account id, &#x60;acct_...&#x60;.',
+        description => 'An account id, &#x60;acct_…&#x60;.',
         required => '1',
     },
     'freeze_account_request' => {
@@ -313,8 +313,8 @@ sub freeze_account {
 # List accounts, newest first
 #
 # @param int $limit Page size, 1–100. (optional, default to 10)
-# @param string $starting_after Return the accounts just older than the one with this id. (optional)
-# @param string $ending_before Return the accounts just newer than the one with this id (still newest first). (optional)
+# @param string $starting_after Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+# @param string $ending_before Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 # @param string $status Only accounts in this status. (optional)
 {
     my $params = {
@@ -325,12 +325,12 @@ sub freeze_account {
     },
     'starting_after' => {
         data_type => 'string',
-        description => 'Return the accounts just older than the one with this id.',
+        description => 'Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     'ending_before' => {
         data_type => 'string',
-        description => 'Return the accounts just newer than the one with this id (still newest first).',
+        description => 'Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     'status' => {
@@ -405,12 +405,12 @@ sub list_accounts {
 #
 # Retrieve an account
 #
-# @param string $id An account id, &#x60;acct_...&#x60;. (required)
+# @param string $id An account id, &#x60;acct_…&#x60;. (required)
 {
     my $params = {
     'id' => {
         data_type => 'string',
-        description => 'An account id, &#x60;acct_...&#x60;.',
+        description => 'An account id, &#x60;acct_…&#x60;.',
         required => '1',
     },
     };
@@ -472,13 +472,13 @@ sub retrieve_account {
 #
 # Unfreeze an account
 #
-# @param string $id An account id, &#x60;acct_...&#x60;. (required)
+# @param string $id An account id, &#x60;acct_…&#x60;. (required)
 # @param string $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
 {
     my $params = {
     'id' => {
         data_type => 'string',
-        description => 'An account id, &#x60;acct_...&#x60;.',
+        description => 'An account id, &#x60;acct_…&#x60;.',
         required => '1',
     },
     'idempotency_key' => {

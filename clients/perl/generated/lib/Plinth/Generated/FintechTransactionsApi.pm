@@ -53,15 +53,15 @@ sub new {
 #
 # List an account's transactions, newest first
 #
-# @param string $id An account id, &#x60;acct_...&#x60;. (required)
+# @param string $id An account id, &#x60;acct_…&#x60;. (required)
 # @param int $limit Page size, 1–100. (optional, default to 10)
-# @param string $starting_after Return the transactions just older than the one with this id. (optional)
-# @param string $ending_before Return the transactions just newer than the one with this id (still newest first). (optional)
+# @param string $starting_after Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+# @param string $ending_before Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 {
     my $params = {
     'id' => {
         data_type => 'string',
-        description => 'An account id, &#x60;acct_...&#x60;.',
+        description => 'An account id, &#x60;acct_…&#x60;.',
         required => '1',
     },
     'limit' => {
@@ -71,12 +71,12 @@ sub new {
     },
     'starting_after' => {
         data_type => 'string',
-        description => 'Return the transactions just older than the one with this id.',
+        description => 'Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     'ending_before' => {
         data_type => 'string',
-        description => 'Return the transactions just newer than the one with this id (still newest first).',
+        description => 'Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     };
@@ -153,12 +153,12 @@ sub list_account_transactions {
 #
 # Retrieve a transaction
 #
-# @param string $id A transaction id, &#x60;txn_...&#x60;. (required)
+# @param string $id A transaction id, &#x60;txn_…&#x60;. (required)
 {
     my $params = {
     'id' => {
         data_type => 'string',
-        description => 'A transaction id, &#x60;txn_...&#x60;.',
+        description => 'A transaction id, &#x60;txn_…&#x60;.',
         required => '1',
     },
     };
@@ -220,14 +220,14 @@ sub retrieve_transaction {
 #
 # Simulate an incoming deposit (sandbox)
 #
-# @param string $id An account id, &#x60;acct_...&#x60;. (required)
+# @param string $id An account id, &#x60;acct_…&#x60;. (required)
 # @param SimulateDepositRequest $simulate_deposit_request  (required)
 # @param string $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
 {
     my $params = {
     'id' => {
         data_type => 'string',
-        description => 'An account id, &#x60;acct_...&#x60;.',
+        description => 'An account id, &#x60;acct_…&#x60;.',
         required => '1',
     },
     'simulate_deposit_request' => {
@@ -314,14 +314,14 @@ sub simulate_deposit {
 #
 # Simulate an outgoing withdrawal (sandbox)
 #
-# @param string $id An account id, &#x60;acct_...&#x60;. (required)
+# @param string $id An account id, &#x60;acct_…&#x60;. (required)
 # @param SimulateWithdrawalRequest $simulate_withdrawal_request  (required)
 # @param string $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
 {
     my $params = {
     'id' => {
         data_type => 'string',
-        description => 'An account id, &#x60;acct_...&#x60;.',
+        description => 'An account id, &#x60;acct_…&#x60;.',
         required => '1',
     },
     'simulate_withdrawal_request' => {

@@ -129,15 +129,15 @@ sub create_transfer {
 #
 # List transfers, newest first
 #
-# @param string $account_id Only transfers from or to this account. (optional)
+# @param string $account_id Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
 # @param int $limit Page size, 1–100. (optional, default to 10)
-# @param string $starting_after Return the transfers just older than the one with this id. (optional)
-# @param string $ending_before Return the transfers just newer than the one with this id (still newest first). (optional)
+# @param string $starting_after Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+# @param string $ending_before Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 {
     my $params = {
     'account_id' => {
         data_type => 'string',
-        description => 'Only transfers from or to this account.',
+        description => 'Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none).',
         required => '0',
     },
     'limit' => {
@@ -147,12 +147,12 @@ sub create_transfer {
     },
     'starting_after' => {
         data_type => 'string',
-        description => 'Return the transfers just older than the one with this id.',
+        description => 'Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     'ending_before' => {
         data_type => 'string',
-        description => 'Return the transfers just newer than the one with this id (still newest first).',
+        description => 'Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     };
@@ -222,12 +222,12 @@ sub list_transfers {
 #
 # Retrieve a transfer
 #
-# @param string $id A transfer id, &#x60;tr_...&#x60;. (required)
+# @param string $id A transfer id, &#x60;tr_…&#x60;. (required)
 {
     my $params = {
     'id' => {
         data_type => 'string',
-        description => 'A transfer id, &#x60;tr_...&#x60;.',
+        description => 'A transfer id, &#x60;tr_…&#x60;.',
         required => '1',
     },
     };

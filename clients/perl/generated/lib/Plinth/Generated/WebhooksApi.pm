@@ -198,8 +198,8 @@ sub delete_webhook_endpoint {
 #
 # @param string $id A webhook endpoint id, &#x60;we_…&#x60;. (required)
 # @param int $limit Page size, 1–100. (optional, default to 10)
-# @param string $starting_after Return the deliveries just older than the one with this id. (optional)
-# @param string $ending_before Return the deliveries just newer than the one with this id (still newest first). (optional)
+# @param string $starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+# @param string $ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 # @param string $status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum. (optional)
 {
     my $params = {
@@ -215,12 +215,12 @@ sub delete_webhook_endpoint {
     },
     'starting_after' => {
         data_type => 'string',
-        description => 'Return the deliveries just older than the one with this id.',
+        description => 'Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     'ending_before' => {
         data_type => 'string',
-        description => 'Return the deliveries just newer than the one with this id (still newest first).',
+        description => 'Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     'status' => {
@@ -308,8 +308,8 @@ sub list_webhook_endpoint_deliveries {
 # List webhook endpoints, newest first
 #
 # @param int $limit Page size, 1–100. (optional, default to 10)
-# @param string $starting_after Return the endpoints just older than the one with this id. (optional)
-# @param string $ending_before Return the endpoints just newer than the one with this id (still newest first). (optional)
+# @param string $starting_after Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+# @param string $ending_before Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 {
     my $params = {
     'limit' => {
@@ -319,12 +319,12 @@ sub list_webhook_endpoint_deliveries {
     },
     'starting_after' => {
         data_type => 'string',
-        description => 'Return the endpoints just older than the one with this id.',
+        description => 'Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     'ending_before' => {
         data_type => 'string',
-        description => 'Return the endpoints just newer than the one with this id (still newest first).',
+        description => 'Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
         required => '0',
     },
     };

@@ -102,8 +102,8 @@ module PlinthGenerated
     # List the organisation's keys of the caller's mode
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the keys just older than the one with this id.
-    # @option opts [String] :ending_before Return the keys just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @return [ApiKeyList]
     def list_api_keys(opts = {})
       data, _status_code, _headers = list_api_keys_with_http_info(opts)
@@ -113,8 +113,8 @@ module PlinthGenerated
     # List the organisation&#39;s keys of the caller&#39;s mode
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the keys just older than the one with this id.
-    # @option opts [String] :ending_before Return the keys just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @return [Array<(ApiKeyList, Integer, Hash)>] ApiKeyList data, response status code and response headers
     def list_api_keys_with_http_info(opts = {})
       if @api_client.config.debugging

@@ -23,8 +23,8 @@ module PlinthGenerated
     # @param id [String] An event id, &#x60;evt_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the deliveries just older than the one with this id.
-    # @option opts [String] :ending_before Return the deliveries just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @return [WebhookDeliveryList]
     def list_event_deliveries(id, opts = {})
       data, _status_code, _headers = list_event_deliveries_with_http_info(id, opts)
@@ -35,8 +35,8 @@ module PlinthGenerated
     # @param id [String] An event id, &#x60;evt_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the deliveries just older than the one with this id.
-    # @option opts [String] :ending_before Return the deliveries just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @return [Array<(WebhookDeliveryList, Integer, Hash)>] WebhookDeliveryList data, response status code and response headers
     def list_event_deliveries_with_http_info(id, opts = {})
       if @api_client.config.debugging
@@ -101,8 +101,8 @@ module PlinthGenerated
     # Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the events just older than the one with this id.
-    # @option opts [String] :ending_before Return the events just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :type What happened. The list grows: accept types you do not know.
     # @return [EventList]
     def list_events(opts = {})
@@ -114,8 +114,8 @@ module PlinthGenerated
     # Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the events just older than the one with this id.
-    # @option opts [String] :ending_before Return the events just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :type What happened. The list grows: accept types you do not know.
     # @return [Array<(EventList, Integer, Hash)>] EventList data, response status code and response headers
     def list_events_with_http_info(opts = {})

@@ -21,7 +21,7 @@ module PlinthGenerated
     end
     # Close an account
     # Closing is final and needs both balances at 0. A closed account stays readable.
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
     # @option opts [CloseAccountRequest] :close_account_request No body, &#x60;{}&#x60;, or a reason.
@@ -33,7 +33,7 @@ module PlinthGenerated
 
     # Close an account
     # Closing is final and needs both balances at 0. A closed account stays readable.
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
     # @option opts [CloseAccountRequest] :close_account_request No body, &#x60;{}&#x60;, or a reason.
@@ -191,7 +191,7 @@ module PlinthGenerated
 
     # Freeze an account
     # A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param freeze_account_request [FreezeAccountRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -203,7 +203,7 @@ module PlinthGenerated
 
     # Freeze an account
     # A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param freeze_account_request [FreezeAccountRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -282,8 +282,8 @@ module PlinthGenerated
     # List accounts, newest first
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the accounts just older than the one with this id.
-    # @option opts [String] :ending_before Return the accounts just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :status Only accounts in this status.
     # @return [AccountList]
     def list_accounts(opts = {})
@@ -294,8 +294,8 @@ module PlinthGenerated
     # List accounts, newest first
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the accounts just older than the one with this id.
-    # @option opts [String] :ending_before Return the accounts just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :status Only accounts in this status.
     # @return [Array<(AccountList, Integer, Hash)>] AccountList data, response status code and response headers
     def list_accounts_with_http_info(opts = {})
@@ -359,7 +359,7 @@ module PlinthGenerated
     end
 
     # Retrieve an account
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Account]
     def retrieve_account(id, opts = {})
@@ -368,7 +368,7 @@ module PlinthGenerated
     end
 
     # Retrieve an account
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Array<(Account, Integer, Hash)>] Account data, response status code and response headers
     def retrieve_account_with_http_info(id, opts = {})
@@ -421,7 +421,7 @@ module PlinthGenerated
 
     # Unfreeze an account
     # Makes a frozen account `active` again. An account the operator froze gives 403.
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
     # @return [Account]
@@ -432,7 +432,7 @@ module PlinthGenerated
 
     # Unfreeze an account
     # Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
     # @return [Array<(Account, Integer, Hash)>] Account data, response status code and response headers

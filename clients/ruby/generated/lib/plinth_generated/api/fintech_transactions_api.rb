@@ -21,11 +21,11 @@ module PlinthGenerated
     end
     # List an account's transactions, newest first
     # In ledger order: each `balance_after` is the previous one plus `amount`.
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the transactions just older than the one with this id.
-    # @option opts [String] :ending_before Return the transactions just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @return [TransactionList]
     def list_account_transactions(id, opts = {})
       data, _status_code, _headers = list_account_transactions_with_http_info(id, opts)
@@ -34,11 +34,11 @@ module PlinthGenerated
 
     # List an account&#39;s transactions, newest first
     # In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the transactions just older than the one with this id.
-    # @option opts [String] :ending_before Return the transactions just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @return [Array<(TransactionList, Integer, Hash)>] TransactionList data, response status code and response headers
     def list_account_transactions_with_http_info(id, opts = {})
       if @api_client.config.debugging
@@ -100,7 +100,7 @@ module PlinthGenerated
     end
 
     # Retrieve a transaction
-    # @param id [String] A transaction id, &#x60;txn_...&#x60;.
+    # @param id [String] A transaction id, &#x60;txn_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Transaction]
     def retrieve_transaction(id, opts = {})
@@ -109,7 +109,7 @@ module PlinthGenerated
     end
 
     # Retrieve a transaction
-    # @param id [String] A transaction id, &#x60;txn_...&#x60;.
+    # @param id [String] A transaction id, &#x60;txn_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Array<(Transaction, Integer, Hash)>] Transaction data, response status code and response headers
     def retrieve_transaction_with_http_info(id, opts = {})
@@ -162,7 +162,7 @@ module PlinthGenerated
 
     # Simulate an incoming deposit (sandbox)
     # Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param simulate_deposit_request [SimulateDepositRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -174,7 +174,7 @@ module PlinthGenerated
 
     # Simulate an incoming deposit (sandbox)
     # Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param simulate_deposit_request [SimulateDepositRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -252,7 +252,7 @@ module PlinthGenerated
 
     # Simulate an outgoing withdrawal (sandbox)
     # Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param simulate_withdrawal_request [SimulateWithdrawalRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -264,7 +264,7 @@ module PlinthGenerated
 
     # Simulate an outgoing withdrawal (sandbox)
     # Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-    # @param id [String] An account id, &#x60;acct_...&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param simulate_withdrawal_request [SimulateWithdrawalRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.

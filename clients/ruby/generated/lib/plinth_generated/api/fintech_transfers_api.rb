@@ -106,10 +106,10 @@ module PlinthGenerated
     # List transfers, newest first
     # With `account_id`, only the transfers from or to that account.
     # @param [Hash] opts the optional parameters
-    # @option opts [String] :account_id Only transfers from or to this account.
+    # @option opts [String] :account_id Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none).
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the transfers just older than the one with this id.
-    # @option opts [String] :ending_before Return the transfers just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @return [TransferList]
     def list_transfers(opts = {})
       data, _status_code, _headers = list_transfers_with_http_info(opts)
@@ -119,10 +119,10 @@ module PlinthGenerated
     # List transfers, newest first
     # With &#x60;account_id&#x60;, only the transfers from or to that account.
     # @param [Hash] opts the optional parameters
-    # @option opts [String] :account_id Only transfers from or to this account.
+    # @option opts [String] :account_id Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none).
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the transfers just older than the one with this id.
-    # @option opts [String] :ending_before Return the transfers just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @return [Array<(TransferList, Integer, Hash)>] TransferList data, response status code and response headers
     def list_transfers_with_http_info(opts = {})
       if @api_client.config.debugging
@@ -181,7 +181,7 @@ module PlinthGenerated
     end
 
     # Retrieve a transfer
-    # @param id [String] A transfer id, &#x60;tr_...&#x60;.
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Transfer]
     def retrieve_transfer(id, opts = {})
@@ -190,7 +190,7 @@ module PlinthGenerated
     end
 
     # Retrieve a transfer
-    # @param id [String] A transfer id, &#x60;tr_...&#x60;.
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Array<(Transfer, Integer, Hash)>] Transfer data, response status code and response headers
     def retrieve_transfer_with_http_info(id, opts = {})

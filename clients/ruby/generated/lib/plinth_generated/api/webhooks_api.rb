@@ -170,8 +170,8 @@ module PlinthGenerated
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the deliveries just older than the one with this id.
-    # @option opts [String] :ending_before Return the deliveries just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum.
     # @return [WebhookDeliveryList]
     def list_webhook_endpoint_deliveries(id, opts = {})
@@ -183,8 +183,8 @@ module PlinthGenerated
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the deliveries just older than the one with this id.
-    # @option opts [String] :ending_before Return the deliveries just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum.
     # @return [Array<(WebhookDeliveryList, Integer, Hash)>] WebhookDeliveryList data, response status code and response headers
     def list_webhook_endpoint_deliveries_with_http_info(id, opts = {})
@@ -254,8 +254,8 @@ module PlinthGenerated
     # List webhook endpoints, newest first
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the endpoints just older than the one with this id.
-    # @option opts [String] :ending_before Return the endpoints just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @return [WebhookEndpointList]
     def list_webhook_endpoints(opts = {})
       data, _status_code, _headers = list_webhook_endpoints_with_http_info(opts)
@@ -265,8 +265,8 @@ module PlinthGenerated
     # List webhook endpoints, newest first
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
-    # @option opts [String] :starting_after Return the endpoints just older than the one with this id.
-    # @option opts [String] :ending_before Return the endpoints just newer than the one with this id (still newest first).
+    # @option opts [String] :starting_after Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @return [Array<(WebhookEndpointList, Integer, Hash)>] WebhookEndpointList data, response status code and response headers
     def list_webhook_endpoints_with_http_info(opts = {})
       if @api_client.config.debugging

@@ -18,7 +18,7 @@ module PlinthGenerated
     # Why the account is closed; `other` if absent.
     attr_accessor :reason
 
-    # Free text kept with the change, up to 500 characters.
+    # Free text kept with the change: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     attr_accessor :note
 
     class EnumAttributeValidator
@@ -115,10 +115,6 @@ module PlinthGenerated
     def list_invalid_properties
       warn '[DEPRECATED] the `list_invalid_properties` method is obsolete'
       invalid_properties = Array.new
-      if !@note.nil? && @note.to_s.length > 500
-        invalid_properties.push('invalid value for "note", the character length must be smaller than or equal to 500.')
-      end
-
       invalid_properties
     end
 
@@ -128,7 +124,6 @@ module PlinthGenerated
       warn '[DEPRECATED] the `valid?` method is obsolete'
       reason_validator = EnumAttributeValidator.new('String', ["customer_request", "fraud", "compliance", "other"])
       return false unless reason_validator.valid?(@reason)
-      return false if !@note.nil? && @note.to_s.length > 500
       true
     end
 
@@ -140,20 +135,6 @@ module PlinthGenerated
         fail ArgumentError, "invalid value for \"reason\", must be one of #{validator.allowable_values}."
       end
       @reason = reason
-    end
-
-    # Custom attribute writer method with validation
-    # @param [Object] note Value to be assigned
-    def note=(note)
-      if note.nil?
-        fail ArgumentError, 'note cannot be nil'
-      end
-
-      if note.to_s.length > 500
-        fail ArgumentError, 'invalid value for "note", the character length must be smaller than or equal to 500.'
-      end
-
-      @note = note
     end
 
     # Checks equality by comparing each attribute.

@@ -18,7 +18,7 @@ module PlinthGenerated
     # Kind of account. Only `business` today; the enum will grow.
     attr_accessor :type
 
-    # ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.
+    # A real ISO 3166-1 alpha-2 code, uppercase (the pattern lists them). A real code this deployment does not serve gives 400 `country_unsupported`.
     attr_accessor :country
 
     # Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
@@ -137,7 +137,7 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "country", country cannot be nil.')
       end
 
-      pattern = Regexp.new(/^[A-Z]{2}$/)
+      pattern = Regexp.new(/^(?:A[DEFGILMOQRSTUWXZ]|B[ABDEFGHIJLMNOQRSTVWYZ]|C[ACDFGHIKLMNORUVWXYZ]|D[EJKMOZ]|E[CEGHRST]|F[IJKMOR]|G[ABDEFGHILMNPQRSTUWY]|H[KMNRTU]|I[DELMNOQRST]|J[EMOP]|K[EGHIMNPRWYZ]|L[ABCIKRSTUVY]|M[ACDEFGHKLMNOPQRSTUVWXYZ]|N[ACEFGILOPRUZ]|O[M]|P[AEFGHKLMNRSTWY]|Q[A]|R[EOSUW]|S[ABCDEGHIJKLMNORSTVXYZ]|T[CDFGHJKLMNORTVWZ]|U[AGMSYZ]|V[ACEGINU]|W[FS]|Y[ET]|Z[AMW])$/)
       if @country !~ pattern
         invalid_properties.push("invalid value for \"country\", must conform to the pattern #{pattern}.")
       end
@@ -153,7 +153,7 @@ module PlinthGenerated
       type_validator = EnumAttributeValidator.new('String', ["business"])
       return false unless type_validator.valid?(@type)
       return false if @country.nil?
-      return false if @country !~ Regexp.new(/^[A-Z]{2}$/)
+      return false if @country !~ Regexp.new(/^(?:A[DEFGILMOQRSTUWXZ]|B[ABDEFGHIJLMNOQRSTVWYZ]|C[ACDFGHIKLMNORUVWXYZ]|D[EJKMOZ]|E[CEGHRST]|F[IJKMOR]|G[ABDEFGHILMNPQRSTUWY]|H[KMNRTU]|I[DELMNOQRST]|J[EMOP]|K[EGHIMNPRWYZ]|L[ABCIKRSTUVY]|M[ACDEFGHKLMNOPQRSTUVWXYZ]|N[ACEFGILOPRUZ]|O[M]|P[AEFGHKLMNRSTWY]|Q[A]|R[EOSUW]|S[ABCDEGHIJKLMNORSTVXYZ]|T[CDFGHJKLMNORTVWZ]|U[AGMSYZ]|V[ACEGINU]|W[FS]|Y[ET]|Z[AMW])$/)
       true
     end
 
@@ -174,7 +174,7 @@ module PlinthGenerated
         fail ArgumentError, 'country cannot be nil'
       end
 
-      pattern = Regexp.new(/^[A-Z]{2}$/)
+      pattern = Regexp.new(/^(?:A[DEFGILMOQRSTUWXZ]|B[ABDEFGHIJLMNOQRSTVWYZ]|C[ACDFGHIKLMNORUVWXYZ]|D[EJKMOZ]|E[CEGHRST]|F[IJKMOR]|G[ABDEFGHILMNPQRSTUWY]|H[KMNRTU]|I[DELMNOQRST]|J[EMOP]|K[EGHIMNPRWYZ]|L[ABCIKRSTUVY]|M[ACDEFGHKLMNOPQRSTUVWXYZ]|N[ACEFGILOPRUZ]|O[M]|P[AEFGHKLMNRSTWY]|Q[A]|R[EOSUW]|S[ABCDEGHIJKLMNORSTVXYZ]|T[CDFGHJKLMNORTVWZ]|U[AGMSYZ]|V[ACEGINU]|W[FS]|Y[ET]|Z[AMW])$/)
       if country !~ pattern
         fail ArgumentError, "invalid value for \"country\", must conform to the pattern #{pattern}."
       end

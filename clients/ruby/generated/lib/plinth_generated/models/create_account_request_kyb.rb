@@ -18,7 +18,7 @@ module PlinthGenerated
     # US Employer Identification Number, `12-3456789`, with an IRS-issued prefix.
     attr_accessor :ein
 
-    # Legal name of the business: 1–200 characters after trimming, no control characters.
+    # Legal name of the business: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     attr_accessor :legal_name
 
     # Attribute mapping from ruby-style variable name to JSON key.
@@ -101,17 +101,13 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "ein", ein cannot be nil.')
       end
 
-      pattern = Regexp.new(/^\d{2}-\d{7}$/)
+      pattern = Regexp.new(/^(?:0[123456]|1[0123456]|2[01234567]|3[0123456789]|4[012345678]|5[0123456789]|6[012345678]|7[1234567]|8[012345678]|9[01234589])-\d{7}$/)
       if @ein !~ pattern
         invalid_properties.push("invalid value for \"ein\", must conform to the pattern #{pattern}.")
       end
 
       if @legal_name.nil?
         invalid_properties.push('invalid value for "legal_name", legal_name cannot be nil.')
-      end
-
-      if @legal_name.to_s.length < 1
-        invalid_properties.push('invalid value for "legal_name", the character length must be greater than or equal to 1.')
       end
 
       invalid_properties
@@ -122,9 +118,8 @@ module PlinthGenerated
     def valid?
       warn '[DEPRECATED] the `valid?` method is obsolete'
       return false if @ein.nil?
-      return false if @ein !~ Regexp.new(/^\d{2}-\d{7}$/)
+      return false if @ein !~ Regexp.new(/^(?:0[123456]|1[0123456]|2[01234567]|3[0123456789]|4[012345678]|5[0123456789]|6[012345678]|7[1234567]|8[012345678]|9[01234589])-\d{7}$/)
       return false if @legal_name.nil?
-      return false if @legal_name.to_s.length < 1
       true
     end
 
@@ -135,7 +130,7 @@ module PlinthGenerated
         fail ArgumentError, 'ein cannot be nil'
       end
 
-      pattern = Regexp.new(/^\d{2}-\d{7}$/)
+      pattern = Regexp.new(/^(?:0[123456]|1[0123456]|2[01234567]|3[0123456789]|4[012345678]|5[0123456789]|6[012345678]|7[1234567]|8[012345678]|9[01234589])-\d{7}$/)
       if ein !~ pattern
         fail ArgumentError, "invalid value for \"ein\", must conform to the pattern #{pattern}."
       end
@@ -148,10 +143,6 @@ module PlinthGenerated
     def legal_name=(legal_name)
       if legal_name.nil?
         fail ArgumentError, 'legal_name cannot be nil'
-      end
-
-      if legal_name.to_s.length < 1
-        fail ArgumentError, 'invalid value for "legal_name", the character length must be greater than or equal to 1.'
       end
 
       @legal_name = legal_name

@@ -18,7 +18,7 @@ module PlinthGenerated
     # `sandbox` keys act on test data, `live` keys on live data.
     attr_accessor :mode
 
-    # A label for people: 1–100 characters after trimming, no control or invisible characters.
+    # A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     attr_accessor :name
 
     class EnumAttributeValidator

@@ -18,7 +18,7 @@ module PlinthGenerated
     # The account debited.
     attr_accessor :from_account_id
 
-    # The account credited; not the same as `from_account_id`.
+    # The account credited. Not the same as `from_account_id` (400 `parameter_invalid`, `param` `to_account_id`): a rule between two fields, which no JSON Schema keyword states.
     attr_accessor :to_account_id
 
     # A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.
@@ -27,7 +27,7 @@ module PlinthGenerated
     # ISO 4217 code; must be the currency of both accounts.
     attr_accessor :currency
 
-    # Free text for people, 1–200 characters after trimming, no control characters.
+    # Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     attr_accessor :description
 
     # Attribute mapping from ruby-style variable name to JSON key.

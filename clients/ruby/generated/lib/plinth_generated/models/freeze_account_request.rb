@@ -18,7 +18,7 @@ module PlinthGenerated
     # Why the account is frozen.
     attr_accessor :reason
 
-    # Free text kept with the change, up to 500 characters.
+    # Free text kept with the change: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     attr_accessor :note
 
     class EnumAttributeValidator
@@ -121,10 +121,6 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "reason", reason cannot be nil.')
       end
 
-      if !@note.nil? && @note.to_s.length > 500
-        invalid_properties.push('invalid value for "note", the character length must be smaller than or equal to 500.')
-      end
-
       invalid_properties
     end
 
@@ -135,7 +131,6 @@ module PlinthGenerated
       return false if @reason.nil?
       reason_validator = EnumAttributeValidator.new('String', ["suspected_fraud", "compliance_review", "customer_request", "other"])
       return false unless reason_validator.valid?(@reason)
-      return false if !@note.nil? && @note.to_s.length > 500
       true
     end
 
@@ -147,20 +142,6 @@ module PlinthGenerated
         fail ArgumentError, "invalid value for \"reason\", must be one of #{validator.allowable_values}."
       end
       @reason = reason
-    end
-
-    # Custom attribute writer method with validation
-    # @param [Object] note Value to be assigned
-    def note=(note)
-      if note.nil?
-        fail ArgumentError, 'note cannot be nil'
-      end
-
-      if note.to_s.length > 500
-        fail ArgumentError, 'invalid value for "note", the character length must be smaller than or equal to 500.'
-      end
-
-      @note = note
     end
 
     # Checks equality by comparing each attribute.

@@ -18,7 +18,7 @@ module PlinthGenerated
     # A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.
     attr_accessor :amount
 
-    # Free text for people, 1–200 characters after trimming, no control characters.
+    # Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     attr_accessor :description
 
     # Attribute mapping from ruby-style variable name to JSON key.

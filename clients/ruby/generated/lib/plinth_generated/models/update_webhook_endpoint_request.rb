@@ -15,13 +15,13 @@ require 'time'
 
 module PlinthGenerated
   class UpdateWebhookEndpointRequest < ApiModelBase
-    # Where to POST events: `https` (live endpoints must use it), on a host that is and resolves to a public address.
+    # Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use `https`), on a host that is and resolves to a public address, else 400 `parameter_invalid`.
     attr_accessor :url
 
     # The event types to send, or `[\"*\"]` for all (types added later included).
     attr_accessor :enabled_events
 
-    # A note for people, up to 500 characters.
+    # A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
     attr_accessor :description
 
     # `disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.
@@ -152,10 +152,6 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "enabled_events", number of items must be greater than or equal to 1.')
       end
 
-      if !@description.nil? && @description.to_s.length > 500
-        invalid_properties.push('invalid value for "description", the character length must be smaller than or equal to 500.')
-      end
-
       invalid_properties
     end
 
@@ -167,7 +163,6 @@ module PlinthGenerated
       return false if !@url.nil? && @url.to_s.length < 1
       return false if !@enabled_events.nil? && @enabled_events.length > 32
       return false if !@enabled_events.nil? && @enabled_events.length < 1
-      return false if !@description.nil? && @description.to_s.length > 500
       status_validator = EnumAttributeValidator.new('String', ["enabled", "disabled"])
       return false unless status_validator.valid?(@status)
       true
@@ -207,16 +202,6 @@ module PlinthGenerated
       end
 
       @enabled_events = enabled_events
-    end
-
-    # Custom attribute writer method with validation
-    # @param [Object] description Value to be assigned
-    def description=(description)
-      if !description.nil? && description.to_s.length > 500
-        fail ArgumentError, 'invalid value for "description", the character length must be smaller than or equal to 500.'
-      end
-
-      @description = description
     end
 
     # Custom attribute writer method checking allowed values (enum).

@@ -25,7 +25,7 @@ module PlinthGenerated
 
     attr_accessor :enabled_events
 
-    # A note for people, up to 500 characters.
+    # A note for people, as given (trimmed); `null` for none.
     attr_accessor :description
 
     # Open: accept values you do not know. Known values: `enabled`, `disabled`; others may be added, so treat this as an open string.
@@ -202,10 +202,6 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "enabled_events", enabled_events cannot be nil.')
       end
 
-      if @description.to_s.length > 500
-        invalid_properties.push('invalid value for "description", the character length must be smaller than or equal to 500.')
-      end
-
       if @status.nil?
         invalid_properties.push('invalid value for "status", status cannot be nil.')
       end
@@ -229,7 +225,6 @@ module PlinthGenerated
       return false if @object.nil?
       return false if @url.nil?
       return false if @enabled_events.nil?
-      return false if @description.to_s.length > 500
       return false if @status.nil?
       return false if @livemode.nil?
       return false if @created_at.nil?
@@ -274,16 +269,6 @@ module PlinthGenerated
       end
 
       @enabled_events = enabled_events
-    end
-
-    # Custom attribute writer method with validation
-    # @param [Object] description Value to be assigned
-    def description=(description)
-      if !description.nil? && description.to_s.length > 500
-        fail ArgumentError, 'invalid value for "description", the character length must be smaller than or equal to 500.'
-      end
-
-      @description = description
     end
 
     # Custom attribute writer method with validation

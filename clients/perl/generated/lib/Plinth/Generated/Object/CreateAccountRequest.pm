@@ -230,7 +230,7 @@ __PACKAGE__->method_documentation({
     'country' => {
         datatype => 'string',
         base_name => 'country',
-        description => 'ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives &#x60;country_unsupported&#x60;.',
+        description => 'A real ISO 3166-1 alpha-2 code, uppercase (the pattern lists them). A real code this deployment does not serve gives 400 &#x60;country_unsupported&#x60;.',
         format => '',
         read_only => '',
             },

@@ -229,7 +229,7 @@ __PACKAGE__->method_documentation({
     'legal_name' => {
         datatype => 'string',
         base_name => 'legal_name',
-        description => 'Legal name of the business: 1–200 characters after trimming, no control characters.',
+        description => 'Legal name of the business: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).',
         format => '',
         read_only => '',
             },

@@ -229,7 +229,7 @@ __PACKAGE__->method_documentation({
     'name' => {
         datatype => 'string',
         base_name => 'name',
-        description => 'A label for people: 1–100 characters after trimming, no control or invisible characters.',
+        description => 'A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).',
         format => '',
         read_only => '',
             },

@@ -229,7 +229,7 @@ __PACKAGE__->method_documentation({
     'to_account_id' => {
         datatype => 'string',
         base_name => 'to_account_id',
-        description => 'The account credited; not the same as &#x60;from_account_id&#x60;.',
+        description => 'The account credited. Not the same as &#x60;from_account_id&#x60; (400 &#x60;parameter_invalid&#x60;, &#x60;param&#x60; &#x60;to_account_id&#x60;): a rule between two fields, which no JSON Schema keyword states.',
         format => '',
         read_only => '',
             },
@@ -250,7 +250,7 @@ __PACKAGE__->method_documentation({
     'description' => {
         datatype => 'string',
         base_name => 'description',
-        description => 'Free text for people, 1–200 characters after trimming, no control characters.',
+        description => 'Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).',
         format => '',
         read_only => '',
             },

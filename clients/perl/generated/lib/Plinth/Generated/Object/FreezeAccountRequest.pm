@@ -229,7 +229,7 @@ __PACKAGE__->method_documentation({
     'note' => {
         datatype => 'string',
         base_name => 'note',
-        description => 'Free text kept with the change, up to 500 characters.',
+        description => 'Free text kept with the change: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).',
         format => '',
         read_only => '',
             },

@@ -222,7 +222,7 @@ __PACKAGE__->method_documentation({
     'name' => {
         datatype => 'string',
         base_name => 'name',
-        description => 'What to call the organisation: 1–100 characters after trimming, no control characters.',
+        description => 'What to call the organisation: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).',
         format => '',
         read_only => '',
             },

@@ -229,7 +229,7 @@ __PACKAGE__->method_documentation({
     'description' => {
         datatype => 'string',
         base_name => 'description',
-        description => 'Free text for people, 1–200 characters after trimming, no control characters.',
+        description => 'Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).',
         format => '',
         read_only => '',
             },

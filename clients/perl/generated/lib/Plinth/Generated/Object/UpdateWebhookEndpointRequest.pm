@@ -222,7 +222,7 @@ __PACKAGE__->method_documentation({
     'url' => {
         datatype => 'string',
         base_name => 'url',
-        description => 'Where to POST events: &#x60;https&#x60; (live endpoints must use it), on a host that is and resolves to a public address.',
+        description => 'Where to POST events: an absolute &#x60;http&#x60; or &#x60;https&#x60; URL without credentials (live endpoints must use &#x60;https&#x60;), on a host that is and resolves to a public address, else 400 &#x60;parameter_invalid&#x60;.',
         format => '',
         read_only => '',
             },
@@ -236,7 +236,7 @@ __PACKAGE__->method_documentation({
     'description' => {
         datatype => 'string',
         base_name => 'description',
-        description => 'A note for people, up to 500 characters.',
+        description => 'A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); &#x60;null&#x60; for none.',
         format => '',
         read_only => '',
             },

@@ -250,7 +250,7 @@ __PACKAGE__->method_documentation({
     'description' => {
         datatype => 'string',
         base_name => 'description',
-        description => 'A note for people, up to 500 characters.',
+        description => 'A note for people, as given (trimmed); &#x60;null&#x60; for none.',
         format => '',
         read_only => '',
             },

@@ -298,8 +298,8 @@ public class ApiKeysApi {
    * List the organisation&#39;s keys of the caller&#39;s mode
    * 
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the keys just older than the one with this id. (optional)
-   * @param endingBefore Return the keys just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @return ApiKeyList
    * @throws ApiException if fails to make API call
    */
@@ -311,8 +311,8 @@ public class ApiKeysApi {
    * List the organisation&#39;s keys of the caller&#39;s mode
    * 
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the keys just older than the one with this id. (optional)
-   * @param endingBefore Return the keys just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiKeyList
    * @throws ApiException if fails to make API call
@@ -326,8 +326,8 @@ public class ApiKeysApi {
    * List the organisation&#39;s keys of the caller&#39;s mode
    * 
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the keys just older than the one with this id. (optional)
-   * @param endingBefore Return the keys just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @return ApiResponse&lt;ApiKeyList&gt;
    * @throws ApiException if fails to make API call
    */
@@ -339,8 +339,8 @@ public class ApiKeysApi {
    * List the organisation&#39;s keys of the caller&#39;s mode
    * 
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the keys just older than the one with this id. (optional)
-   * @param endingBefore Return the keys just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;ApiKeyList&gt;
    * @throws ApiException if fails to make API call

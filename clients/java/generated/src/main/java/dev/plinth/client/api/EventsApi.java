@@ -170,8 +170,8 @@ public class EventsApi {
    * 
    * @param id An event id, &#x60;evt_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @return WebhookDeliveryList
    * @throws ApiException if fails to make API call
    */
@@ -184,8 +184,8 @@ public class EventsApi {
    * 
    * @param id An event id, &#x60;evt_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return WebhookDeliveryList
    * @throws ApiException if fails to make API call
@@ -200,8 +200,8 @@ public class EventsApi {
    * 
    * @param id An event id, &#x60;evt_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @return ApiResponse&lt;WebhookDeliveryList&gt;
    * @throws ApiException if fails to make API call
    */
@@ -214,8 +214,8 @@ public class EventsApi {
    * 
    * @param id An event id, &#x60;evt_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;WebhookDeliveryList&gt;
    * @throws ApiException if fails to make API call
@@ -318,8 +318,8 @@ public class EventsApi {
    * List events, newest first
    * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the events just older than the one with this id. (optional)
-   * @param endingBefore Return the events just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param type What happened. The list grows: accept types you do not know. (optional)
    * @return EventList
    * @throws ApiException if fails to make API call
@@ -332,8 +332,8 @@ public class EventsApi {
    * List events, newest first
    * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the events just older than the one with this id. (optional)
-   * @param endingBefore Return the events just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param type What happened. The list grows: accept types you do not know. (optional)
    * @param headers Optional headers to include in the request
    * @return EventList
@@ -348,8 +348,8 @@ public class EventsApi {
    * List events, newest first
    * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the events just older than the one with this id. (optional)
-   * @param endingBefore Return the events just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param type What happened. The list grows: accept types you do not know. (optional)
    * @return ApiResponse&lt;EventList&gt;
    * @throws ApiException if fails to make API call
@@ -362,8 +362,8 @@ public class EventsApi {
    * List events, newest first
    * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the events just older than the one with this id. (optional)
-   * @param endingBefore Return the events just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param type What happened. The list grows: accept types you do not know. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;EventList&gt;

@@ -170,7 +170,7 @@ public class FintechAccountsApi {
   /**
    * Close an account
    * Closing is final and needs both balances at 0. A closed account stays readable.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
    * @return Account
@@ -183,7 +183,7 @@ public class FintechAccountsApi {
   /**
    * Close an account
    * Closing is final and needs both balances at 0. A closed account stays readable.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
    * @param headers Optional headers to include in the request
@@ -198,7 +198,7 @@ public class FintechAccountsApi {
   /**
    * Close an account
    * Closing is final and needs both balances at 0. A closed account stays readable.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
    * @return ApiResponse&lt;Account&gt;
@@ -211,7 +211,7 @@ public class FintechAccountsApi {
   /**
    * Close an account
    * Closing is final and needs both balances at 0. A closed account stays readable.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
    * @param headers Optional headers to include in the request
@@ -435,7 +435,7 @@ public class FintechAccountsApi {
   /**
    * Freeze an account
    * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param freezeAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return Account
@@ -448,7 +448,7 @@ public class FintechAccountsApi {
   /**
    * Freeze an account
    * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param freezeAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -463,7 +463,7 @@ public class FintechAccountsApi {
   /**
    * Freeze an account
    * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param freezeAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;Account&gt;
@@ -476,7 +476,7 @@ public class FintechAccountsApi {
   /**
    * Freeze an account
    * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param freezeAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -575,8 +575,8 @@ public class FintechAccountsApi {
    * List accounts, newest first
    * 
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the accounts just older than the one with this id. (optional)
-   * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status Only accounts in this status. (optional)
    * @return AccountList
    * @throws ApiException if fails to make API call
@@ -589,8 +589,8 @@ public class FintechAccountsApi {
    * List accounts, newest first
    * 
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the accounts just older than the one with this id. (optional)
-   * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status Only accounts in this status. (optional)
    * @param headers Optional headers to include in the request
    * @return AccountList
@@ -605,8 +605,8 @@ public class FintechAccountsApi {
    * List accounts, newest first
    * 
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the accounts just older than the one with this id. (optional)
-   * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status Only accounts in this status. (optional)
    * @return ApiResponse&lt;AccountList&gt;
    * @throws ApiException if fails to make API call
@@ -619,8 +619,8 @@ public class FintechAccountsApi {
    * List accounts, newest first
    * 
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the accounts just older than the one with this id. (optional)
-   * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status Only accounts in this status. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;AccountList&gt;
@@ -720,7 +720,7 @@ public class FintechAccountsApi {
   /**
    * Retrieve an account
    * 
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @return Account
    * @throws ApiException if fails to make API call
    */
@@ -731,7 +731,7 @@ public class FintechAccountsApi {
   /**
    * Retrieve an account
    * 
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return Account
    * @throws ApiException if fails to make API call
@@ -744,7 +744,7 @@ public class FintechAccountsApi {
   /**
    * Retrieve an account
    * 
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @return ApiResponse&lt;Account&gt;
    * @throws ApiException if fails to make API call
    */
@@ -755,7 +755,7 @@ public class FintechAccountsApi {
   /**
    * Retrieve an account
    * 
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;Account&gt;
    * @throws ApiException if fails to make API call
@@ -838,7 +838,7 @@ public class FintechAccountsApi {
   /**
    * Unfreeze an account
    * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return Account
    * @throws ApiException if fails to make API call
@@ -850,7 +850,7 @@ public class FintechAccountsApi {
   /**
    * Unfreeze an account
    * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
    * @return Account
@@ -864,7 +864,7 @@ public class FintechAccountsApi {
   /**
    * Unfreeze an account
    * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;Account&gt;
    * @throws ApiException if fails to make API call
@@ -876,7 +876,7 @@ public class FintechAccountsApi {
   /**
    * Unfreeze an account
    * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;Account&gt;

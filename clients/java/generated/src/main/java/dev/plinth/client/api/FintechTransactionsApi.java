@@ -169,10 +169,10 @@ public class FintechTransactionsApi {
   /**
    * List an account&#39;s transactions, newest first
    * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the transactions just older than the one with this id. (optional)
-   * @param endingBefore Return the transactions just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @return TransactionList
    * @throws ApiException if fails to make API call
    */
@@ -183,10 +183,10 @@ public class FintechTransactionsApi {
   /**
    * List an account&#39;s transactions, newest first
    * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the transactions just older than the one with this id. (optional)
-   * @param endingBefore Return the transactions just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return TransactionList
    * @throws ApiException if fails to make API call
@@ -199,10 +199,10 @@ public class FintechTransactionsApi {
   /**
    * List an account&#39;s transactions, newest first
    * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the transactions just older than the one with this id. (optional)
-   * @param endingBefore Return the transactions just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @return ApiResponse&lt;TransactionList&gt;
    * @throws ApiException if fails to make API call
    */
@@ -213,10 +213,10 @@ public class FintechTransactionsApi {
   /**
    * List an account&#39;s transactions, newest first
    * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the transactions just older than the one with this id. (optional)
-   * @param endingBefore Return the transactions just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;TransactionList&gt;
    * @throws ApiException if fails to make API call
@@ -318,7 +318,7 @@ public class FintechTransactionsApi {
   /**
    * Retrieve a transaction
    * 
-   * @param id A transaction id, &#x60;txn_...&#x60;. (required)
+   * @param id A transaction id, &#x60;txn_…&#x60;. (required)
    * @return Transaction
    * @throws ApiException if fails to make API call
    */
@@ -329,7 +329,7 @@ public class FintechTransactionsApi {
   /**
    * Retrieve a transaction
    * 
-   * @param id A transaction id, &#x60;txn_...&#x60;. (required)
+   * @param id A transaction id, &#x60;txn_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return Transaction
    * @throws ApiException if fails to make API call
@@ -342,7 +342,7 @@ public class FintechTransactionsApi {
   /**
    * Retrieve a transaction
    * 
-   * @param id A transaction id, &#x60;txn_...&#x60;. (required)
+   * @param id A transaction id, &#x60;txn_…&#x60;. (required)
    * @return ApiResponse&lt;Transaction&gt;
    * @throws ApiException if fails to make API call
    */
@@ -353,7 +353,7 @@ public class FintechTransactionsApi {
   /**
    * Retrieve a transaction
    * 
-   * @param id A transaction id, &#x60;txn_...&#x60;. (required)
+   * @param id A transaction id, &#x60;txn_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;Transaction&gt;
    * @throws ApiException if fails to make API call
@@ -436,7 +436,7 @@ public class FintechTransactionsApi {
   /**
    * Simulate an incoming deposit (sandbox)
    * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateDepositRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return Transaction
@@ -449,7 +449,7 @@ public class FintechTransactionsApi {
   /**
    * Simulate an incoming deposit (sandbox)
    * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateDepositRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -464,7 +464,7 @@ public class FintechTransactionsApi {
   /**
    * Simulate an incoming deposit (sandbox)
    * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateDepositRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;Transaction&gt;
@@ -477,7 +477,7 @@ public class FintechTransactionsApi {
   /**
    * Simulate an incoming deposit (sandbox)
    * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateDepositRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -575,7 +575,7 @@ public class FintechTransactionsApi {
   /**
    * Simulate an outgoing withdrawal (sandbox)
    * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateWithdrawalRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return Transaction
@@ -588,7 +588,7 @@ public class FintechTransactionsApi {
   /**
    * Simulate an outgoing withdrawal (sandbox)
    * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateWithdrawalRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -603,7 +603,7 @@ public class FintechTransactionsApi {
   /**
    * Simulate an outgoing withdrawal (sandbox)
    * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateWithdrawalRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;Transaction&gt;
@@ -616,7 +616,7 @@ public class FintechTransactionsApi {
   /**
    * Simulate an outgoing withdrawal (sandbox)
    * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-   * @param id An account id, &#x60;acct_...&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateWithdrawalRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request

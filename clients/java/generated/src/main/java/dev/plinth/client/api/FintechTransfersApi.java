@@ -298,10 +298,10 @@ public class FintechTransfersApi {
   /**
    * List transfers, newest first
    * With &#x60;account_id&#x60;, only the transfers from or to that account.
-   * @param accountId Only transfers from or to this account. (optional)
+   * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the transfers just older than the one with this id. (optional)
-   * @param endingBefore Return the transfers just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @return TransferList
    * @throws ApiException if fails to make API call
    */
@@ -312,10 +312,10 @@ public class FintechTransfersApi {
   /**
    * List transfers, newest first
    * With &#x60;account_id&#x60;, only the transfers from or to that account.
-   * @param accountId Only transfers from or to this account. (optional)
+   * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the transfers just older than the one with this id. (optional)
-   * @param endingBefore Return the transfers just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return TransferList
    * @throws ApiException if fails to make API call
@@ -328,10 +328,10 @@ public class FintechTransfersApi {
   /**
    * List transfers, newest first
    * With &#x60;account_id&#x60;, only the transfers from or to that account.
-   * @param accountId Only transfers from or to this account. (optional)
+   * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the transfers just older than the one with this id. (optional)
-   * @param endingBefore Return the transfers just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @return ApiResponse&lt;TransferList&gt;
    * @throws ApiException if fails to make API call
    */
@@ -342,10 +342,10 @@ public class FintechTransfersApi {
   /**
    * List transfers, newest first
    * With &#x60;account_id&#x60;, only the transfers from or to that account.
-   * @param accountId Only transfers from or to this account. (optional)
+   * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the transfers just older than the one with this id. (optional)
-   * @param endingBefore Return the transfers just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;TransferList&gt;
    * @throws ApiException if fails to make API call
@@ -444,7 +444,7 @@ public class FintechTransfersApi {
   /**
    * Retrieve a transfer
    * 
-   * @param id A transfer id, &#x60;tr_...&#x60;. (required)
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @return Transfer
    * @throws ApiException if fails to make API call
    */
@@ -455,7 +455,7 @@ public class FintechTransfersApi {
   /**
    * Retrieve a transfer
    * 
-   * @param id A transfer id, &#x60;tr_...&#x60;. (required)
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return Transfer
    * @throws ApiException if fails to make API call
@@ -468,7 +468,7 @@ public class FintechTransfersApi {
   /**
    * Retrieve a transfer
    * 
-   * @param id A transfer id, &#x60;tr_...&#x60;. (required)
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @return ApiResponse&lt;Transfer&gt;
    * @throws ApiException if fails to make API call
    */
@@ -479,7 +479,7 @@ public class FintechTransfersApi {
   /**
    * Retrieve a transfer
    * 
-   * @param id A transfer id, &#x60;tr_...&#x60;. (required)
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;Transfer&gt;
    * @throws ApiException if fails to make API call

@@ -425,8 +425,8 @@ public class WebhooksApi {
    * 
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum. (optional)
    * @return WebhookDeliveryList
    * @throws ApiException if fails to make API call
@@ -440,8 +440,8 @@ public class WebhooksApi {
    * 
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum. (optional)
    * @param headers Optional headers to include in the request
    * @return WebhookDeliveryList
@@ -457,8 +457,8 @@ public class WebhooksApi {
    * 
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum. (optional)
    * @return ApiResponse&lt;WebhookDeliveryList&gt;
    * @throws ApiException if fails to make API call
@@ -472,8 +472,8 @@ public class WebhooksApi {
    * 
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;WebhookDeliveryList&gt;
@@ -579,8 +579,8 @@ public class WebhooksApi {
    * List webhook endpoints, newest first
    * 
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the endpoints just older than the one with this id. (optional)
-   * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @return WebhookEndpointList
    * @throws ApiException if fails to make API call
    */
@@ -592,8 +592,8 @@ public class WebhooksApi {
    * List webhook endpoints, newest first
    * 
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the endpoints just older than the one with this id. (optional)
-   * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return WebhookEndpointList
    * @throws ApiException if fails to make API call
@@ -607,8 +607,8 @@ public class WebhooksApi {
    * List webhook endpoints, newest first
    * 
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the endpoints just older than the one with this id. (optional)
-   * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @return ApiResponse&lt;WebhookEndpointList&gt;
    * @throws ApiException if fails to make API call
    */
@@ -620,8 +620,8 @@ public class WebhooksApi {
    * List webhook endpoints, newest first
    * 
    * @param limit Page size, 1–100. (optional, default to 10)
-   * @param startingAfter Return the endpoints just older than the one with this id. (optional)
-   * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). (optional)
+   * @param startingAfter Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;WebhookEndpointList&gt;
    * @throws ApiException if fails to make API call

@@ -120,7 +120,7 @@ public class CreateAccountRequest {
   }
 
   /**
-   * ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives &#x60;country_unsupported&#x60;.
+   * A real ISO 3166-1 alpha-2 code, uppercase (the pattern lists them). A real code this deployment does not serve gives 400 &#x60;country_unsupported&#x60;.
    * @return country
    */
   @javax.annotation.Nonnull

@@ -79,7 +79,7 @@ public class CreateAccountRequestKyb {
   }
 
   /**
-   * Legal name of the business: 1–200 characters after trimming, no control characters.
+   * Legal name of the business: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
    * @return legalName
    */
   @javax.annotation.Nonnull

@@ -116,7 +116,7 @@ public class CreateApiKeyRequest {
   }
 
   /**
-   * A label for people: 1–100 characters after trimming, no control or invisible characters.
+   * A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
    * @return name
    */
   @javax.annotation.Nullable

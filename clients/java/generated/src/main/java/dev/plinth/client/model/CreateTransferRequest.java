@@ -94,7 +94,7 @@ public class CreateTransferRequest {
   }
 
   /**
-   * The account credited; not the same as &#x60;from_account_id&#x60;.
+   * The account credited. Not the same as &#x60;from_account_id&#x60; (400 &#x60;parameter_invalid&#x60;, &#x60;param&#x60; &#x60;to_account_id&#x60;): a rule between two fields, which no JSON Schema keyword states.
    * @return toAccountId
    */
   @javax.annotation.Nonnull
@@ -168,7 +168,7 @@ public class CreateTransferRequest {
   }
 
   /**
-   * Free text for people, 1–200 characters after trimming, no control characters.
+   * Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
    * @return description
    */
   @javax.annotation.Nullable

@@ -120,7 +120,7 @@ public class FreezeAccountRequest {
   }
 
   /**
-   * Free text kept with the change, up to 500 characters.
+   * Free text kept with the change: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
    * @return note
    */
   @javax.annotation.Nullable

@@ -50,7 +50,7 @@ public class SandboxSignupRequest {
   }
 
   /**
-   * What to call the organisation: 1–100 characters after trimming, no control characters.
+   * What to call the organisation: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
    * @return name
    */
   @javax.annotation.Nullable

@@ -81,7 +81,7 @@ public class SimulateDepositRequest {
   }
 
   /**
-   * Free text for people, 1–200 characters after trimming, no control characters.
+   * Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
    * @return description
    */
   @javax.annotation.Nullable

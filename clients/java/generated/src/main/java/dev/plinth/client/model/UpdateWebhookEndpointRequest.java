@@ -105,7 +105,7 @@ public class UpdateWebhookEndpointRequest {
   }
 
   /**
-   * Where to POST events: &#x60;https&#x60; (live endpoints must use it), on a host that is and resolves to a public address.
+   * Where to POST events: an absolute &#x60;http&#x60; or &#x60;https&#x60; URL without credentials (live endpoints must use &#x60;https&#x60;), on a host that is and resolves to a public address, else 400 &#x60;parameter_invalid&#x60;.
    * @return url
    */
   @javax.annotation.Nullable
@@ -162,7 +162,7 @@ public class UpdateWebhookEndpointRequest {
   }
 
   /**
-   * A note for people, up to 500 characters.
+   * A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); &#x60;null&#x60; for none.
    * @return description
    */
   @javax.annotation.Nullable

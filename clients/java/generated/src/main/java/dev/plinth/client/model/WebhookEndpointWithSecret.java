@@ -201,7 +201,7 @@ public class WebhookEndpointWithSecret {
   }
 
   /**
-   * A note for people, up to 500 characters.
+   * A note for people, as given (trimmed); &#x60;null&#x60; for none.
    * @return description
    */
   @javax.annotation.Nullable

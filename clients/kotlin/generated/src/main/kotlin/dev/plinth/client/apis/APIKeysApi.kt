@@ -142,8 +142,8 @@ open class APIKeysApi(basePath: kotlin.String = defaultBasePath, client: Call.Fa
      * List the organisation&#39;s keys of the caller&#39;s mode
      * 
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the keys just older than the one with this id. (optional)
-     * @param endingBefore Return the keys just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return ApiKeyList
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -176,8 +176,8 @@ open class APIKeysApi(basePath: kotlin.String = defaultBasePath, client: Call.Fa
      * List the organisation&#39;s keys of the caller&#39;s mode
      * 
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the keys just older than the one with this id. (optional)
-     * @param endingBefore Return the keys just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return ApiResponse<ApiKeyList?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -196,8 +196,8 @@ open class APIKeysApi(basePath: kotlin.String = defaultBasePath, client: Call.Fa
      * To obtain the request config of the operation listApiKeys
      *
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the keys just older than the one with this id. (optional)
-     * @param endingBefore Return the keys just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return RequestConfig
      */
     fun listApiKeysRequestConfig(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : RequestConfig<Unit> {

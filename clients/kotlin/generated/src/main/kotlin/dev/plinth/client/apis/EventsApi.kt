@@ -62,8 +62,8 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
      * 
      * @param id An event id, &#x60;evt_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-     * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return WebhookDeliveryList
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -97,8 +97,8 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
      * 
      * @param id An event id, &#x60;evt_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-     * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return ApiResponse<WebhookDeliveryList?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -118,8 +118,8 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
      *
      * @param id An event id, &#x60;evt_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-     * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return RequestConfig
      */
     fun listEventDeliveriesRequestConfig(id: kotlin.String, limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : RequestConfig<Unit> {
@@ -179,8 +179,8 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
      * List events, newest first
      * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the events just older than the one with this id. (optional)
-     * @param endingBefore Return the events just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param type What happened. The list grows: accept types you do not know. (optional)
      * @return EventList
      * @throws IllegalStateException If the request is not correctly configured
@@ -214,8 +214,8 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
      * List events, newest first
      * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the events just older than the one with this id. (optional)
-     * @param endingBefore Return the events just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param type What happened. The list grows: accept types you do not know. (optional)
      * @return ApiResponse<EventList?>
      * @throws IllegalStateException If the request is not correctly configured
@@ -235,8 +235,8 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
      * To obtain the request config of the operation listEvents
      *
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the events just older than the one with this id. (optional)
-     * @param endingBefore Return the events just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param type What happened. The list grows: accept types you do not know. (optional)
      * @return RequestConfig
      */

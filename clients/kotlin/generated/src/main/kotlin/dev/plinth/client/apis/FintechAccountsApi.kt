@@ -62,7 +62,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * POST /v1/fintech/accounts/{id}/close
      * Close an account
      * Closing is final and needs both balances at 0. A closed account stays readable.
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
      * @return Account
@@ -96,7 +96,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * POST /v1/fintech/accounts/{id}/close
      * Close an account
      * Closing is final and needs both balances at 0. A closed account stays readable.
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
      * @return ApiResponse<Account?>
@@ -116,7 +116,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * To obtain the request config of the operation closeAccount
      *
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
      * @return RequestConfig
@@ -221,7 +221,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * POST /v1/fintech/accounts/{id}/freeze
      * Freeze an account
      * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param freezeAccountRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return Account
@@ -255,7 +255,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * POST /v1/fintech/accounts/{id}/freeze
      * Freeze an account
      * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param freezeAccountRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return ApiResponse<Account?>
@@ -275,7 +275,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * To obtain the request config of the operation freezeAccount
      *
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param freezeAccountRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return RequestConfig
@@ -322,8 +322,8 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * List accounts, newest first
      * 
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the accounts just older than the one with this id. (optional)
-     * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param status Only accounts in this status. (optional)
      * @return AccountList
      * @throws IllegalStateException If the request is not correctly configured
@@ -357,8 +357,8 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * List accounts, newest first
      * 
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the accounts just older than the one with this id. (optional)
-     * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param status Only accounts in this status. (optional)
      * @return ApiResponse<AccountList?>
      * @throws IllegalStateException If the request is not correctly configured
@@ -378,8 +378,8 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * To obtain the request config of the operation listAccounts
      *
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the accounts just older than the one with this id. (optional)
-     * @param endingBefore Return the accounts just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param status Only accounts in this status. (optional)
      * @return RequestConfig
      */
@@ -417,7 +417,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * GET /v1/fintech/accounts/{id}
      * Retrieve an account
      * 
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @return Account
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -449,7 +449,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * GET /v1/fintech/accounts/{id}
      * Retrieve an account
      * 
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @return ApiResponse<Account?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -467,7 +467,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * To obtain the request config of the operation retrieveAccount
      *
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @return RequestConfig
      */
     fun retrieveAccountRequestConfig(id: kotlin.String) : RequestConfig<Unit> {
@@ -490,7 +490,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * POST /v1/fintech/accounts/{id}/unfreeze
      * Unfreeze an account
      * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return Account
      * @throws IllegalStateException If the request is not correctly configured
@@ -523,7 +523,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * POST /v1/fintech/accounts/{id}/unfreeze
      * Unfreeze an account
      * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return ApiResponse<Account?>
      * @throws IllegalStateException If the request is not correctly configured
@@ -542,7 +542,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * To obtain the request config of the operation unfreezeAccount
      *
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return RequestConfig
      */

@@ -61,10 +61,10 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      * GET /v1/fintech/accounts/{id}/transactions
      * List an account&#39;s transactions, newest first
      * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the transactions just older than the one with this id. (optional)
-     * @param endingBefore Return the transactions just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return TransactionList
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -96,10 +96,10 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      * GET /v1/fintech/accounts/{id}/transactions
      * List an account&#39;s transactions, newest first
      * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the transactions just older than the one with this id. (optional)
-     * @param endingBefore Return the transactions just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return ApiResponse<TransactionList?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -117,10 +117,10 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
     /**
      * To obtain the request config of the operation listAccountTransactions
      *
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the transactions just older than the one with this id. (optional)
-     * @param endingBefore Return the transactions just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return RequestConfig
      */
     fun listAccountTransactionsRequestConfig(id: kotlin.String, limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : RequestConfig<Unit> {
@@ -154,7 +154,7 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      * GET /v1/fintech/transactions/{id}
      * Retrieve a transaction
      * 
-     * @param id A transaction id, &#x60;txn_...&#x60;.
+     * @param id A transaction id, &#x60;txn_…&#x60;.
      * @return Transaction
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -186,7 +186,7 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      * GET /v1/fintech/transactions/{id}
      * Retrieve a transaction
      * 
-     * @param id A transaction id, &#x60;txn_...&#x60;.
+     * @param id A transaction id, &#x60;txn_…&#x60;.
      * @return ApiResponse<Transaction?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -204,7 +204,7 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
     /**
      * To obtain the request config of the operation retrieveTransaction
      *
-     * @param id A transaction id, &#x60;txn_...&#x60;.
+     * @param id A transaction id, &#x60;txn_…&#x60;.
      * @return RequestConfig
      */
     fun retrieveTransactionRequestConfig(id: kotlin.String) : RequestConfig<Unit> {
@@ -227,7 +227,7 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      * POST /v1/sandbox/fintech/accounts/{id}/deposits
      * Simulate an incoming deposit (sandbox)
      * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param simulateDepositRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return Transaction
@@ -261,7 +261,7 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      * POST /v1/sandbox/fintech/accounts/{id}/deposits
      * Simulate an incoming deposit (sandbox)
      * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param simulateDepositRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return ApiResponse<Transaction?>
@@ -281,7 +281,7 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
     /**
      * To obtain the request config of the operation simulateDeposit
      *
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param simulateDepositRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return RequestConfig
@@ -308,7 +308,7 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      * POST /v1/sandbox/fintech/accounts/{id}/withdrawals
      * Simulate an outgoing withdrawal (sandbox)
      * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param simulateWithdrawalRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return Transaction
@@ -342,7 +342,7 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      * POST /v1/sandbox/fintech/accounts/{id}/withdrawals
      * Simulate an outgoing withdrawal (sandbox)
      * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param simulateWithdrawalRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return ApiResponse<Transaction?>
@@ -362,7 +362,7 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
     /**
      * To obtain the request config of the operation simulateWithdrawal
      *
-     * @param id An account id, &#x60;acct_...&#x60;.
+     * @param id An account id, &#x60;acct_…&#x60;.
      * @param simulateWithdrawalRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return RequestConfig

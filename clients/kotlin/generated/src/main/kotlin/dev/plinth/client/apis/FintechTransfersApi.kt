@@ -138,10 +138,10 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
      * GET /v1/fintech/transfers
      * List transfers, newest first
      * With &#x60;account_id&#x60;, only the transfers from or to that account.
-     * @param accountId Only transfers from or to this account. (optional)
+     * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the transfers just older than the one with this id. (optional)
-     * @param endingBefore Return the transfers just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return TransferList
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -173,10 +173,10 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
      * GET /v1/fintech/transfers
      * List transfers, newest first
      * With &#x60;account_id&#x60;, only the transfers from or to that account.
-     * @param accountId Only transfers from or to this account. (optional)
+     * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the transfers just older than the one with this id. (optional)
-     * @param endingBefore Return the transfers just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return ApiResponse<TransferList?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -194,10 +194,10 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * To obtain the request config of the operation listTransfers
      *
-     * @param accountId Only transfers from or to this account. (optional)
+     * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the transfers just older than the one with this id. (optional)
-     * @param endingBefore Return the transfers just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return RequestConfig
      */
     fun listTransfersRequestConfig(accountId: kotlin.String?, limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : RequestConfig<Unit> {
@@ -234,7 +234,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
      * GET /v1/fintech/transfers/{id}
      * Retrieve a transfer
      * 
-     * @param id A transfer id, &#x60;tr_...&#x60;.
+     * @param id A transfer id, &#x60;tr_…&#x60;.
      * @return Transfer
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -266,7 +266,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
      * GET /v1/fintech/transfers/{id}
      * Retrieve a transfer
      * 
-     * @param id A transfer id, &#x60;tr_...&#x60;.
+     * @param id A transfer id, &#x60;tr_…&#x60;.
      * @return ApiResponse<Transfer?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -284,7 +284,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * To obtain the request config of the operation retrieveTransfer
      *
-     * @param id A transfer id, &#x60;tr_...&#x60;.
+     * @param id A transfer id, &#x60;tr_…&#x60;.
      * @return RequestConfig
      */
     fun retrieveTransferRequestConfig(id: kotlin.String) : RequestConfig<Unit> {

@@ -239,8 +239,8 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      * 
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-     * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum. (optional)
      * @return WebhookDeliveryList
      * @throws IllegalStateException If the request is not correctly configured
@@ -275,8 +275,8 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      * 
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-     * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum. (optional)
      * @return ApiResponse<WebhookDeliveryList?>
      * @throws IllegalStateException If the request is not correctly configured
@@ -297,8 +297,8 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      *
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the deliveries just older than the one with this id. (optional)
-     * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the deliveries just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param status &#x60;pending&#x60; until an attempt succeeds (&#x60;succeeded&#x60;) or the retries are spent (&#x60;failed&#x60;). Open enum. (optional)
      * @return RequestConfig
      */
@@ -337,8 +337,8 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      * List webhook endpoints, newest first
      * 
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the endpoints just older than the one with this id. (optional)
-     * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return WebhookEndpointList
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -371,8 +371,8 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      * List webhook endpoints, newest first
      * 
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the endpoints just older than the one with this id. (optional)
-     * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return ApiResponse<WebhookEndpointList?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -391,8 +391,8 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      * To obtain the request config of the operation listWebhookEndpoints
      *
      * @param limit Page size, 1–100. (optional, default to 10)
-     * @param startingAfter Return the endpoints just older than the one with this id. (optional)
-     * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). (optional)
+     * @param startingAfter Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return RequestConfig
      */
     fun listWebhookEndpointsRequestConfig(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : RequestConfig<Unit> {

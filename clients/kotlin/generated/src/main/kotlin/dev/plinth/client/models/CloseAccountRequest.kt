@@ -32,7 +32,7 @@ import com.fasterxml.jackson.annotation.JsonValue
  * 
  *
  * @param reason Why the account is closed; `other` if absent.
- * @param note Free text kept with the change, up to 500 characters.
+ * @param note Free text kept with the change: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
  */
 
 
@@ -43,7 +43,7 @@ data class CloseAccountRequest (
     @get:JsonProperty("reason")
     val reason: CloseAccountRequest.Reason? = null,
 
-    /* Free text kept with the change, up to 500 characters. */
+    /* Free text kept with the change: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp). */
     @param:JsonProperty("note")
     @get:JsonProperty("note")
     val note: kotlin.String? = null

@@ -33,7 +33,7 @@ import com.fasterxml.jackson.annotation.JsonValue
  * 
  *
  * @param type Kind of account. Only `business` today; the enum will grow.
- * @param country ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`.
+ * @param country A real ISO 3166-1 alpha-2 code, uppercase (the pattern lists them). A real code this deployment does not serve gives 400 `country_unsupported`.
  * @param kyb Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
  */
 
@@ -45,7 +45,7 @@ data class CreateAccountRequest (
     @get:JsonProperty("type")
     val type: CreateAccountRequest.Type,
 
-    /* ISO 3166-1 alpha-2 code, uppercase. A real code this deployment does not serve gives `country_unsupported`. */
+    /* A real ISO 3166-1 alpha-2 code, uppercase (the pattern lists them). A real code this deployment does not serve gives 400 `country_unsupported`. */
     @param:JsonProperty("country")
     @get:JsonProperty("country")
     val country: kotlin.String,

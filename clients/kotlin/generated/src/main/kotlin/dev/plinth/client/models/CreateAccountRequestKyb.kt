@@ -31,7 +31,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * 
  *
  * @param ein US Employer Identification Number, `12-3456789`, with an IRS-issued prefix.
- * @param legalName Legal name of the business: 1–200 characters after trimming, no control characters.
+ * @param legalName Legal name of the business: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
  */
 
 
@@ -42,7 +42,7 @@ data class CreateAccountRequestKyb (
     @get:JsonProperty("ein")
     val ein: kotlin.String,
 
-    /* Legal name of the business: 1–200 characters after trimming, no control characters. */
+    /* Legal name of the business: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp). */
     @param:JsonProperty("legal_name")
     @get:JsonProperty("legal_name")
     val legalName: kotlin.String

@@ -32,7 +32,7 @@ import com.fasterxml.jackson.annotation.JsonValue
  * 
  *
  * @param mode `sandbox` keys act on test data, `live` keys on live data.
- * @param name A label for people: 1–100 characters after trimming, no control or invisible characters.
+ * @param name A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
  */
 
 
@@ -43,7 +43,7 @@ data class CreateApiKeyRequest (
     @get:JsonProperty("mode")
     val mode: CreateApiKeyRequest.Mode? = null,
 
-    /* A label for people: 1–100 characters after trimming, no control or invisible characters. */
+    /* A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp). */
     @param:JsonProperty("name")
     @get:JsonProperty("name")
     val name: kotlin.String? = null

@@ -31,10 +31,10 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * 
  *
  * @param fromAccountId The account debited.
- * @param toAccountId The account credited; not the same as `from_account_id`.
+ * @param toAccountId The account credited. Not the same as `from_account_id` (400 `parameter_invalid`, `param` `to_account_id`): a rule between two fields, which no JSON Schema keyword states.
  * @param amount A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.
  * @param currency ISO 4217 code; must be the currency of both accounts.
- * @param description Free text for people, 1–200 characters after trimming, no control characters.
+ * @param description Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
  */
 
 
@@ -45,7 +45,7 @@ data class CreateTransferRequest (
     @get:JsonProperty("from_account_id")
     val fromAccountId: kotlin.String,
 
-    /* The account credited; not the same as `from_account_id`. */
+    /* The account credited. Not the same as `from_account_id` (400 `parameter_invalid`, `param` `to_account_id`): a rule between two fields, which no JSON Schema keyword states. */
     @param:JsonProperty("to_account_id")
     @get:JsonProperty("to_account_id")
     val toAccountId: kotlin.String,
@@ -60,7 +60,7 @@ data class CreateTransferRequest (
     @get:JsonProperty("currency")
     val currency: kotlin.String,
 
-    /* Free text for people, 1–200 characters after trimming, no control characters. */
+    /* Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp). */
     @param:JsonProperty("description")
     @get:JsonProperty("description")
     val description: kotlin.String? = null

@@ -30,13 +30,13 @@ import com.fasterxml.jackson.annotation.JsonProperty
 /**
  * 
  *
- * @param name What to call the organisation: 1–100 characters after trimming, no control characters.
+ * @param name What to call the organisation: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
  */
 
 
 data class SandboxSignupRequest (
 
-    /* What to call the organisation: 1–100 characters after trimming, no control characters. */
+    /* What to call the organisation: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp). */
     @param:JsonProperty("name")
     @get:JsonProperty("name")
     val name: kotlin.String? = null

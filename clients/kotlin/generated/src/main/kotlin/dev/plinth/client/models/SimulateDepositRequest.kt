@@ -31,7 +31,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * 
  *
  * @param amount A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.
- * @param description Free text for people, 1–200 characters after trimming, no control characters.
+ * @param description Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
  */
 
 
@@ -42,7 +42,7 @@ data class SimulateDepositRequest (
     @get:JsonProperty("amount")
     val amount: kotlin.Long,
 
-    /* Free text for people, 1–200 characters after trimming, no control characters. */
+    /* Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp). */
     @param:JsonProperty("description")
     @get:JsonProperty("description")
     val description: kotlin.String? = null

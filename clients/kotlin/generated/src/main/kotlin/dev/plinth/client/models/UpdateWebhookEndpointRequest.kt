@@ -31,16 +31,16 @@ import com.fasterxml.jackson.annotation.JsonValue
 /**
  * 
  *
- * @param url Where to POST events: `https` (live endpoints must use it), on a host that is and resolves to a public address.
+ * @param url Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use `https`), on a host that is and resolves to a public address, else 400 `parameter_invalid`.
  * @param enabledEvents The event types to send, or `[\"*\"]` for all (types added later included).
- * @param description A note for people, up to 500 characters.
+ * @param description A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
  * @param status `disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.
  */
 
 
 data class UpdateWebhookEndpointRequest (
 
-    /* Where to POST events: `https` (live endpoints must use it), on a host that is and resolves to a public address. */
+    /* Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use `https`), on a host that is and resolves to a public address, else 400 `parameter_invalid`. */
     @param:JsonProperty("url")
     @get:JsonProperty("url")
     val url: kotlin.String? = null,
@@ -50,7 +50,7 @@ data class UpdateWebhookEndpointRequest (
     @get:JsonProperty("enabled_events")
     val enabledEvents: kotlin.collections.Set<kotlin.String>? = null,
 
-    /* A note for people, up to 500 characters. */
+    /* A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none. */
     @param:JsonProperty("description")
     @get:JsonProperty("description")
     val description: kotlin.String? = null,

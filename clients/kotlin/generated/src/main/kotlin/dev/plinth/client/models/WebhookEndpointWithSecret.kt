@@ -34,7 +34,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param `object` Known values: `webhook_endpoint`; others may be added, so treat this as an open string.
  * @param url 
  * @param enabledEvents 
- * @param description A note for people, up to 500 characters.
+ * @param description A note for people, as given (trimmed); `null` for none.
  * @param status Open: accept values you do not know. Known values: `enabled`, `disabled`; others may be added, so treat this as an open string.
  * @param disabledReason `manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days). Known values: `manual`, `gone`, `failing`; others may be added, so treat this as an open string.
  * @param livemode 
@@ -62,7 +62,7 @@ data class WebhookEndpointWithSecret (
     @get:JsonProperty("enabled_events")
     val enabledEvents: kotlin.collections.List<kotlin.String>,
 
-    /* A note for people, up to 500 characters. */
+    /* A note for people, as given (trimmed); `null` for none. */
     @param:JsonProperty("description")
     @get:JsonProperty("description")
     val description: kotlin.String?,

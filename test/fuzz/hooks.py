@@ -1,0 +1,85 @@
+"""Schemathesis hooks for scripts/fuzz.ts (loaded through SCHEMATHESIS_HOOKS).
+
+Two things a fuzzer cannot know from any schema, each kept as narrow as the contract rule behind it:
+
+1. An Idempotency-Key is one request's identity (CONTRACT section 5): the same key with another request is
+   rightly refused (422 idempotency_key_reused). Hypothesis and the coverage phase draw few distinct strings ("0",
+   "00", ...), so the key of every schema-valid request is made unique just before it is sent (`before_call`).
+   Schema-violating requests are sent as drawn: changing one would make Schemathesis judge it anew (a request
+   without its Authorization header would turn valid, and be sent with the key).
+2. Some refusals of a schema-valid request are the contract's own rules between a request and the server's state
+   or another field, which JSON Schema cannot state. Such a "schema-valid request rejected" failure is dropped, and
+   only when the server's answer names exactly that rule (its code and param); any other refusal still fails.
+"""
+
+import itertools
+import os
+import re
+import uuid
+
+import schemathesis
+
+_VALID_KEY = re.compile(r"^[\x21-\x7e]{1,255}\Z")
+# Unique across the run's several Schemathesis processes, which share one server.
+_RUN = uuid.uuid4().hex[:8]
+_SEQUENCE = itertools.count(1)
+# Every failure dropped below, with the rule that explains it, one line each; scripts/fuzz.ts prints the counts.
+_ACCEPTED = os.path.join(os.getcwd(), "accepted-refusals.txt")
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    if case.meta is None or not case.meta.generation.mode.is_positive:
+        return
+    for name, value in list((case.headers or {}).items()):
+        if name.lower() == "idempotency-key" and isinstance(value, str) and _VALID_KEY.match(value):
+            suffix = f"~{_RUN}.{next(_SEQUENCE)}"
+            case.headers[name] = value[: 255 - len(suffix)] + suffix
+
+
+# Operations whose `amount` is credited to an account: a valid amount can still take a balance past
+# 9007199254740991, the most an account holds (CONTRACT section 10), which depends on the balance, not the request.
+_CREDITS = {"POST /v1/fintech/transfers", "POST /v1/sandbox/fintech/accounts/{id}/deposits"}
+# Operations that take a webhook URL: what a URL parser accepts is no regular expression, and where its host resolves
+# (here, offline, nowhere) is a fact about the network, not about the request.
+_ENDPOINT_WRITES = {"POST /v1/webhook_endpoints", "POST /v1/webhook_endpoints/{id}"}
+
+
+def _contract_rule(case, problem):
+    """The contract rule no schema can state that this refusal applies, or None."""
+    code, param = problem.get("code"), problem.get("param")
+    operation = f"{case.method.upper()} {case.operation.path}"
+    body = case.body if isinstance(case.body, dict) else {}
+    query = case.query or {}
+    if code == "parameter_invalid" and param in ("starting_after", "ending_before") and param in query:
+        return "a cursor must be an object this key can see, one cursor at a time (section 4)"
+    if (
+        operation == "POST /v1/fintech/transfers"
+        and code == "parameter_invalid"
+        and param == "to_account_id"
+        and body.get("from_account_id") == body.get("to_account_id")
+    ):
+        return "a transfer moves money between two different accounts (section 10)"
+    if operation in _CREDITS and code == "parameter_invalid" and param == "amount":
+        return "no balance goes past 9007199254740991 (section 10)"
+    if operation == "POST /v1/fintech/accounts" and code == "country_unsupported":
+        return "which real countries are served is configuration (section 4)"
+    if operation in _ENDPOINT_WRITES and code == "parameter_invalid" and param == "url":
+        return "a webhook URL is parsed (WHATWG URL) and its host resolved to a public address (section 12)"
+    return None
+
+
+@schemathesis.hook
+def filter_failure(context, failure, case, response):
+    if getattr(failure, "code", None) != "ST202" or response.status_code != 400:
+        return True
+    try:
+        problem = response.json()
+    except ValueError:
+        return True
+    rule = _contract_rule(case, problem) if isinstance(problem, dict) else None
+    if rule is None:
+        return True
+    with open(_ACCEPTED, "a", encoding="utf-8") as accepted:
+        accepted.write(f"{case.method.upper()} {case.operation.path}: {rule}\n")
+    return False
