@@ -13,6 +13,7 @@ import { installHttpRefusals } from './platform/http/http-refusals.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
 import { answerFrameworkError, installErrorHandling } from './platform/http/problem.ts';
 import { installStrictQuery } from './platform/http/query.ts';
+import { parseQuery } from './platform/http/query-parser.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/http/rate-limit.ts';
 import { handleClientError } from './platform/http/raw-answers.ts';
 import { installRequestId, RequestLogController, requestId } from './platform/http/request-log.ts';
@@ -81,7 +82,7 @@ function createFastify(config: Config, logStream: DestinationStream | undefined)
     clientErrorHandler: handleClientError,
     // Past find-my-way's default of 100 characters a path id stopped routing (400 body_malformed, before
     // authentication); any id that fits in the request line must reach its route and be a plain 404 there.
-    routerOptions: { maxParamLength: 16_384 },
+    routerOptions: { maxParamLength: 16_384, querystringParser: parseQuery },
     trustProxy: trustProxy(config.TRUST_PROXY),
     return503OnClosing: false, // answered below, in the contract's error model
     forceCloseConnections: 'idle',

@@ -32,6 +32,7 @@
  *        generators copy a pattern into the target language's regex engine as it is, and PHP's preg without `/u`
  *        refuses `\u` escapes (every value would fail), and Go's RE2 has no `\u` escape either;
  *        the description states the rule, and the server answers 400 `parameter_invalid` with it;
+ *      and `propertyNames` (metadata's rule for its keys), which 3.0 cannot state and generators ignore;
  *   5b. the items of a `uniqueItems` array of an enum (`enabled_events` of a webhook endpoint) are opened the same
  *      way, in requests too: OpenAPI Generator's Java output for such an array (a `Set<EnabledEventsEnum>`) does not
  *      compile (its `toUrlQueryString` iterates the set as `String`), and the list it names (event types, contract
@@ -318,6 +319,8 @@ function dropClientUnsafePatterns(doc: Obj): void {
     seen.add(schema);
     if (typeof schema.pattern === 'string' && (ID_PATTERN.test(schema.pattern) || !portable(schema.pattern)))
       delete schema.pattern;
+    // Metadata's key rule: generators have no use for it (3.0 cannot state it); the description says it.
+    delete schema.propertyNames;
     for (const sub of subSchemas(schema)) visit(sub.get());
   };
   const parameters = (list: Json | undefined) => {

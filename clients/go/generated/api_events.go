@@ -230,6 +230,7 @@ type ApiListEventsRequest struct {
 	startingAfter *string
 	endingBefore *string
 	type_ *string
+	created *ListEventsCreatedParameter
 }
 
 // Page size, 1–100.
@@ -253,6 +254,12 @@ func (r ApiListEventsRequest) EndingBefore(endingBefore string) ApiListEventsReq
 // What happened. The list grows: accept types you do not know.
 func (r ApiListEventsRequest) Type_(type_ string) ApiListEventsRequest {
 	r.type_ = &type_
+	return r
+}
+
+// Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).
+func (r ApiListEventsRequest) Created(created ListEventsCreatedParameter) ApiListEventsRequest {
+	r.created = &created
 	return r
 }
 
@@ -311,6 +318,9 @@ func (a *EventsAPIService) ListEventsExecute(r ApiListEventsRequest) (*EventList
 	}
 	if r.type_ != nil {
 		parameterAddToHeaderOrQuery(localVarQueryParams, "type", r.type_, "form", "")
+	}
+	if r.created != nil {
+		parameterAddToHeaderOrQuery(localVarQueryParams, "created", r.created, "deepObject", "")
 	}
 	// to determine the Content-Type header
 	localVarHTTPContentTypes := []string{}

@@ -34,12 +34,14 @@ type Account struct {
 	StatusDetails NullableAccountStatusDetails `json:"status_details"`
 	// When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.
 	ClosedAt NullableString `json:"closed_at"`
-	// What can be spent now. 0 on creation.
+	// What can be spent now: `current_balance` less what its pending outgoing transfers hold. Never below 0; `insufficient_funds` is judged on it. 0 on creation.
 	AvailableBalance AccountAvailableBalance `json:"available_balance"`
-	// What the account holds. Equal to `available_balance` while there are no holds.
+	// What the account holds: every posted movement. Pending transfers move it only when they post.
 	CurrentBalance AccountCurrentBalance `json:"current_balance"`
 	// Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
 	Kyb NullableAccountKyb `json:"kyb"`
+	// Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+	Metadata map[string]string `json:"metadata"`
 	// `true` for live objects, `false` for sandbox ones.
 	Livemode bool `json:"livemode"`
 	// Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.
@@ -53,7 +55,7 @@ type _Account Account
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewAccount(id string, object string, type_ string, country string, status string, statusDetails NullableAccountStatusDetails, closedAt NullableString, availableBalance AccountAvailableBalance, currentBalance AccountCurrentBalance, kyb NullableAccountKyb, livemode bool, createdAt string) *Account {
+func NewAccount(id string, object string, type_ string, country string, status string, statusDetails NullableAccountStatusDetails, closedAt NullableString, availableBalance AccountAvailableBalance, currentBalance AccountCurrentBalance, kyb NullableAccountKyb, metadata map[string]string, livemode bool, createdAt string) *Account {
 	this := Account{}
 	this.Id = id
 	this.Object = object
@@ -65,6 +67,7 @@ func NewAccount(id string, object string, type_ string, country string, status s
 	this.AvailableBalance = availableBalance
 	this.CurrentBalance = currentBalance
 	this.Kyb = kyb
+	this.Metadata = metadata
 	this.Livemode = livemode
 	this.CreatedAt = createdAt
 	return &this
@@ -324,6 +327,30 @@ func (o *Account) SetKyb(v AccountKyb) {
 	o.Kyb.Set(&v)
 }
 
+// GetMetadata returns the Metadata field value
+func (o *Account) GetMetadata() map[string]string {
+	if o == nil {
+		var ret map[string]string
+		return ret
+	}
+
+	return o.Metadata
+}
+
+// GetMetadataOk returns a tuple with the Metadata field value
+// and a boolean to check if the value has been set.
+func (o *Account) GetMetadataOk() (map[string]string, bool) {
+	if o == nil {
+		return map[string]string{}, false
+	}
+	return o.Metadata, true
+}
+
+// SetMetadata sets field value
+func (o *Account) SetMetadata(v map[string]string) {
+	o.Metadata = v
+}
+
 // GetLivemode returns the Livemode field value
 func (o *Account) GetLivemode() bool {
 	if o == nil {
@@ -392,6 +419,7 @@ func (o Account) ToMap() (map[string]interface{}, error) {
 	toSerialize["available_balance"] = o.AvailableBalance
 	toSerialize["current_balance"] = o.CurrentBalance
 	toSerialize["kyb"] = o.Kyb.Get()
+	toSerialize["metadata"] = o.Metadata
 	toSerialize["livemode"] = o.Livemode
 	toSerialize["created_at"] = o.CreatedAt
 
@@ -417,6 +445,7 @@ func (o *Account) UnmarshalJSON(data []byte) (err error) {
 		"available_balance",
 		"current_balance",
 		"kyb",
+		"metadata",
 		"livemode",
 		"created_at",
 	}
@@ -458,6 +487,7 @@ func (o *Account) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "available_balance")
 		delete(additionalProperties, "current_balance")
 		delete(additionalProperties, "kyb")
+		delete(additionalProperties, "metadata")
 		delete(additionalProperties, "livemode")
 		delete(additionalProperties, "created_at")
 		o.AdditionalProperties = additionalProperties

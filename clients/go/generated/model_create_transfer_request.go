@@ -12,7 +12,6 @@ package plinthapi
 
 import (
 	"encoding/json"
-	"bytes"
 	"fmt"
 )
 
@@ -31,6 +30,13 @@ type CreateTransferRequest struct {
 	Currency string `json:"currency" validate:"regexp=^[A-Z]{3}$"`
 	// Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
 	Description *string `json:"description,omitempty"`
+	// Hold the money instead of moving it: the transfer is `pending`, `amount` leaves the sender's `available_balance` at once, and moves when it is posted (`/post`), or returns when it is voided (`/void`) or expires. Default `false`: posted at once.
+	Pending *bool `json:"pending,omitempty"`
+	// Only with `pending: true` (else 400 `parameter_invalid`): seconds until the hold expires, 60–2592000; default 604800 (7 days).
+	ExpiresInSeconds *int32 `json:"expires_in_seconds,omitempty"`
+	// Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+	Metadata map[string]string `json:"metadata,omitempty"`
+	AdditionalProperties map[string]interface{}
 }
 
 type _CreateTransferRequest CreateTransferRequest
@@ -184,6 +190,102 @@ func (o *CreateTransferRequest) SetDescription(v string) {
 	o.Description = &v
 }
 
+// GetPending returns the Pending field value if set, zero value otherwise.
+func (o *CreateTransferRequest) GetPending() bool {
+	if o == nil || IsNil(o.Pending) {
+		var ret bool
+		return ret
+	}
+	return *o.Pending
+}
+
+// GetPendingOk returns a tuple with the Pending field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *CreateTransferRequest) GetPendingOk() (*bool, bool) {
+	if o == nil || IsNil(o.Pending) {
+		return nil, false
+	}
+	return o.Pending, true
+}
+
+// HasPending returns a boolean if a field has been set.
+func (o *CreateTransferRequest) HasPending() bool {
+	if o != nil && !IsNil(o.Pending) {
+		return true
+	}
+
+	return false
+}
+
+// SetPending gets a reference to the given bool and assigns it to the Pending field.
+func (o *CreateTransferRequest) SetPending(v bool) {
+	o.Pending = &v
+}
+
+// GetExpiresInSeconds returns the ExpiresInSeconds field value if set, zero value otherwise.
+func (o *CreateTransferRequest) GetExpiresInSeconds() int32 {
+	if o == nil || IsNil(o.ExpiresInSeconds) {
+		var ret int32
+		return ret
+	}
+	return *o.ExpiresInSeconds
+}
+
+// GetExpiresInSecondsOk returns a tuple with the ExpiresInSeconds field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *CreateTransferRequest) GetExpiresInSecondsOk() (*int32, bool) {
+	if o == nil || IsNil(o.ExpiresInSeconds) {
+		return nil, false
+	}
+	return o.ExpiresInSeconds, true
+}
+
+// HasExpiresInSeconds returns a boolean if a field has been set.
+func (o *CreateTransferRequest) HasExpiresInSeconds() bool {
+	if o != nil && !IsNil(o.ExpiresInSeconds) {
+		return true
+	}
+
+	return false
+}
+
+// SetExpiresInSeconds gets a reference to the given int32 and assigns it to the ExpiresInSeconds field.
+func (o *CreateTransferRequest) SetExpiresInSeconds(v int32) {
+	o.ExpiresInSeconds = &v
+}
+
+// GetMetadata returns the Metadata field value if set, zero value otherwise.
+func (o *CreateTransferRequest) GetMetadata() map[string]string {
+	if o == nil || IsNil(o.Metadata) {
+		var ret map[string]string
+		return ret
+	}
+	return o.Metadata
+}
+
+// GetMetadataOk returns a tuple with the Metadata field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *CreateTransferRequest) GetMetadataOk() (map[string]string, bool) {
+	if o == nil || IsNil(o.Metadata) {
+		return map[string]string{}, false
+	}
+	return o.Metadata, true
+}
+
+// HasMetadata returns a boolean if a field has been set.
+func (o *CreateTransferRequest) HasMetadata() bool {
+	if o != nil && !IsNil(o.Metadata) {
+		return true
+	}
+
+	return false
+}
+
+// SetMetadata gets a reference to the given map[string]string and assigns it to the Metadata field.
+func (o *CreateTransferRequest) SetMetadata(v map[string]string) {
+	o.Metadata = v
+}
+
 func (o CreateTransferRequest) MarshalJSON() ([]byte, error) {
 	toSerialize,err := o.ToMap()
 	if err != nil {
@@ -201,6 +303,20 @@ func (o CreateTransferRequest) ToMap() (map[string]interface{}, error) {
 	if !IsNil(o.Description) {
 		toSerialize["description"] = o.Description
 	}
+	if !IsNil(o.Pending) {
+		toSerialize["pending"] = o.Pending
+	}
+	if !IsNil(o.ExpiresInSeconds) {
+		toSerialize["expires_in_seconds"] = o.ExpiresInSeconds
+	}
+	if !IsNil(o.Metadata) {
+		toSerialize["metadata"] = o.Metadata
+	}
+
+	for key, value := range o.AdditionalProperties {
+		toSerialize[key] = value
+	}
+
 	return toSerialize, nil
 }
 
@@ -231,15 +347,27 @@ func (o *CreateTransferRequest) UnmarshalJSON(data []byte) (err error) {
 
 	varCreateTransferRequest := _CreateTransferRequest{}
 
-	decoder := json.NewDecoder(bytes.NewReader(data))
-	decoder.DisallowUnknownFields()
-	err = decoder.Decode(&varCreateTransferRequest)
+	err = json.Unmarshal(data, &varCreateTransferRequest)
 
 	if err != nil {
 		return err
 	}
 
 	*o = CreateTransferRequest(varCreateTransferRequest)
+
+	additionalProperties := make(map[string]interface{})
+
+	if err = json.Unmarshal(data, &additionalProperties); err == nil {
+		delete(additionalProperties, "from_account_id")
+		delete(additionalProperties, "to_account_id")
+		delete(additionalProperties, "amount")
+		delete(additionalProperties, "currency")
+		delete(additionalProperties, "description")
+		delete(additionalProperties, "pending")
+		delete(additionalProperties, "expires_in_seconds")
+		delete(additionalProperties, "metadata")
+		o.AdditionalProperties = additionalProperties
+	}
 
 	return err
 }

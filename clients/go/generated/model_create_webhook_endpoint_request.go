@@ -27,6 +27,8 @@ type CreateWebhookEndpointRequest struct {
 	EnabledEvents []string `json:"enabled_events"`
 	// A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
 	Description NullableString `json:"description,omitempty"`
+	// Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+	Metadata map[string]string `json:"metadata,omitempty"`
 }
 
 type _CreateWebhookEndpointRequest CreateWebhookEndpointRequest
@@ -140,6 +142,38 @@ func (o *CreateWebhookEndpointRequest) UnsetDescription() {
 	o.Description.Unset()
 }
 
+// GetMetadata returns the Metadata field value if set, zero value otherwise.
+func (o *CreateWebhookEndpointRequest) GetMetadata() map[string]string {
+	if o == nil || IsNil(o.Metadata) {
+		var ret map[string]string
+		return ret
+	}
+	return o.Metadata
+}
+
+// GetMetadataOk returns a tuple with the Metadata field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *CreateWebhookEndpointRequest) GetMetadataOk() (map[string]string, bool) {
+	if o == nil || IsNil(o.Metadata) {
+		return map[string]string{}, false
+	}
+	return o.Metadata, true
+}
+
+// HasMetadata returns a boolean if a field has been set.
+func (o *CreateWebhookEndpointRequest) HasMetadata() bool {
+	if o != nil && !IsNil(o.Metadata) {
+		return true
+	}
+
+	return false
+}
+
+// SetMetadata gets a reference to the given map[string]string and assigns it to the Metadata field.
+func (o *CreateWebhookEndpointRequest) SetMetadata(v map[string]string) {
+	o.Metadata = v
+}
+
 func (o CreateWebhookEndpointRequest) MarshalJSON() ([]byte, error) {
 	toSerialize,err := o.ToMap()
 	if err != nil {
@@ -154,6 +188,9 @@ func (o CreateWebhookEndpointRequest) ToMap() (map[string]interface{}, error) {
 	toSerialize["enabled_events"] = o.EnabledEvents
 	if o.Description.IsSet() {
 		toSerialize["description"] = o.Description.Get()
+	}
+	if !IsNil(o.Metadata) {
+		toSerialize["metadata"] = o.Metadata
 	}
 	return toSerialize, nil
 }

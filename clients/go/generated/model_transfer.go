@@ -34,8 +34,18 @@ type Transfer struct {
 	Currency string `json:"currency"`
 	// As given, trimmed; `null` if none.
 	Description NullableString `json:"description"`
-	// `posted`: transfers are synchronous and final. Open enum: clients must accept new values.
+	// `posted` (moved), `pending` (held on the sender, waiting to be posted or voided), `voided` (released unmoved) or `expired` (released at `expires_at`). Open enum: clients must accept new values.
 	Status string `json:"status"`
+	// Whether it was made with `pending: true`.
+	Pending bool `json:"pending"`
+	// What moved: `amount`, or for a pending transfer the part posted; `null` until posted.
+	PostedAmount NullableInt64 `json:"posted_amount"`
+	// When a pending transfer expires, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless made pending.
+	ExpiresAt NullableString `json:"expires_at"`
+	// When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.
+	ResolvedAt NullableString `json:"resolved_at"`
+	// Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+	Metadata map[string]string `json:"metadata"`
 	// `true` for live objects, `false` for sandbox ones.
 	Livemode bool `json:"livemode"`
 	// Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.
@@ -49,7 +59,7 @@ type _Transfer Transfer
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewTransfer(id string, object string, fromAccountId string, toAccountId string, amount int64, currency string, description NullableString, status string, livemode bool, createdAt string) *Transfer {
+func NewTransfer(id string, object string, fromAccountId string, toAccountId string, amount int64, currency string, description NullableString, status string, pending bool, postedAmount NullableInt64, expiresAt NullableString, resolvedAt NullableString, metadata map[string]string, livemode bool, createdAt string) *Transfer {
 	this := Transfer{}
 	this.Id = id
 	this.Object = object
@@ -59,6 +69,11 @@ func NewTransfer(id string, object string, fromAccountId string, toAccountId str
 	this.Currency = currency
 	this.Description = description
 	this.Status = status
+	this.Pending = pending
+	this.PostedAmount = postedAmount
+	this.ExpiresAt = expiresAt
+	this.ResolvedAt = resolvedAt
+	this.Metadata = metadata
 	this.Livemode = livemode
 	this.CreatedAt = createdAt
 	return &this
@@ -266,6 +281,132 @@ func (o *Transfer) SetStatus(v string) {
 	o.Status = v
 }
 
+// GetPending returns the Pending field value
+func (o *Transfer) GetPending() bool {
+	if o == nil {
+		var ret bool
+		return ret
+	}
+
+	return o.Pending
+}
+
+// GetPendingOk returns a tuple with the Pending field value
+// and a boolean to check if the value has been set.
+func (o *Transfer) GetPendingOk() (*bool, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.Pending, true
+}
+
+// SetPending sets field value
+func (o *Transfer) SetPending(v bool) {
+	o.Pending = v
+}
+
+// GetPostedAmount returns the PostedAmount field value
+// If the value is explicit nil, the zero value for int64 will be returned
+func (o *Transfer) GetPostedAmount() int64 {
+	if o == nil || o.PostedAmount.Get() == nil {
+		var ret int64
+		return ret
+	}
+
+	return *o.PostedAmount.Get()
+}
+
+// GetPostedAmountOk returns a tuple with the PostedAmount field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *Transfer) GetPostedAmountOk() (*int64, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.PostedAmount.Get(), o.PostedAmount.IsSet()
+}
+
+// SetPostedAmount sets field value
+func (o *Transfer) SetPostedAmount(v int64) {
+	o.PostedAmount.Set(&v)
+}
+
+// GetExpiresAt returns the ExpiresAt field value
+// If the value is explicit nil, the zero value for string will be returned
+func (o *Transfer) GetExpiresAt() string {
+	if o == nil || o.ExpiresAt.Get() == nil {
+		var ret string
+		return ret
+	}
+
+	return *o.ExpiresAt.Get()
+}
+
+// GetExpiresAtOk returns a tuple with the ExpiresAt field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *Transfer) GetExpiresAtOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.ExpiresAt.Get(), o.ExpiresAt.IsSet()
+}
+
+// SetExpiresAt sets field value
+func (o *Transfer) SetExpiresAt(v string) {
+	o.ExpiresAt.Set(&v)
+}
+
+// GetResolvedAt returns the ResolvedAt field value
+// If the value is explicit nil, the zero value for string will be returned
+func (o *Transfer) GetResolvedAt() string {
+	if o == nil || o.ResolvedAt.Get() == nil {
+		var ret string
+		return ret
+	}
+
+	return *o.ResolvedAt.Get()
+}
+
+// GetResolvedAtOk returns a tuple with the ResolvedAt field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *Transfer) GetResolvedAtOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.ResolvedAt.Get(), o.ResolvedAt.IsSet()
+}
+
+// SetResolvedAt sets field value
+func (o *Transfer) SetResolvedAt(v string) {
+	o.ResolvedAt.Set(&v)
+}
+
+// GetMetadata returns the Metadata field value
+func (o *Transfer) GetMetadata() map[string]string {
+	if o == nil {
+		var ret map[string]string
+		return ret
+	}
+
+	return o.Metadata
+}
+
+// GetMetadataOk returns a tuple with the Metadata field value
+// and a boolean to check if the value has been set.
+func (o *Transfer) GetMetadataOk() (map[string]string, bool) {
+	if o == nil {
+		return map[string]string{}, false
+	}
+	return o.Metadata, true
+}
+
+// SetMetadata sets field value
+func (o *Transfer) SetMetadata(v map[string]string) {
+	o.Metadata = v
+}
+
 // GetLivemode returns the Livemode field value
 func (o *Transfer) GetLivemode() bool {
 	if o == nil {
@@ -332,6 +473,11 @@ func (o Transfer) ToMap() (map[string]interface{}, error) {
 	toSerialize["currency"] = o.Currency
 	toSerialize["description"] = o.Description.Get()
 	toSerialize["status"] = o.Status
+	toSerialize["pending"] = o.Pending
+	toSerialize["posted_amount"] = o.PostedAmount.Get()
+	toSerialize["expires_at"] = o.ExpiresAt.Get()
+	toSerialize["resolved_at"] = o.ResolvedAt.Get()
+	toSerialize["metadata"] = o.Metadata
 	toSerialize["livemode"] = o.Livemode
 	toSerialize["created_at"] = o.CreatedAt
 
@@ -355,6 +501,11 @@ func (o *Transfer) UnmarshalJSON(data []byte) (err error) {
 		"currency",
 		"description",
 		"status",
+		"pending",
+		"posted_amount",
+		"expires_at",
+		"resolved_at",
+		"metadata",
 		"livemode",
 		"created_at",
 	}
@@ -394,6 +545,11 @@ func (o *Transfer) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "currency")
 		delete(additionalProperties, "description")
 		delete(additionalProperties, "status")
+		delete(additionalProperties, "pending")
+		delete(additionalProperties, "posted_amount")
+		delete(additionalProperties, "expires_at")
+		delete(additionalProperties, "resolved_at")
+		delete(additionalProperties, "metadata")
 		delete(additionalProperties, "livemode")
 		delete(additionalProperties, "created_at")
 		o.AdditionalProperties = additionalProperties

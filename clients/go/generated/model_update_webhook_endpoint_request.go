@@ -25,6 +25,7 @@ type UpdateWebhookEndpointRequest struct {
 	EnabledEvents []string `json:"enabled_events,omitempty"`
 	// A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
 	Description NullableString `json:"description,omitempty"`
+	Metadata *UpdateWebhookEndpointRequestMetadata `json:"metadata,omitempty"`
 	// `disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.
 	Status *string `json:"status,omitempty"`
 }
@@ -152,6 +153,38 @@ func (o *UpdateWebhookEndpointRequest) UnsetDescription() {
 	o.Description.Unset()
 }
 
+// GetMetadata returns the Metadata field value if set, zero value otherwise.
+func (o *UpdateWebhookEndpointRequest) GetMetadata() UpdateWebhookEndpointRequestMetadata {
+	if o == nil || IsNil(o.Metadata) {
+		var ret UpdateWebhookEndpointRequestMetadata
+		return ret
+	}
+	return *o.Metadata
+}
+
+// GetMetadataOk returns a tuple with the Metadata field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *UpdateWebhookEndpointRequest) GetMetadataOk() (*UpdateWebhookEndpointRequestMetadata, bool) {
+	if o == nil || IsNil(o.Metadata) {
+		return nil, false
+	}
+	return o.Metadata, true
+}
+
+// HasMetadata returns a boolean if a field has been set.
+func (o *UpdateWebhookEndpointRequest) HasMetadata() bool {
+	if o != nil && !IsNil(o.Metadata) {
+		return true
+	}
+
+	return false
+}
+
+// SetMetadata gets a reference to the given UpdateWebhookEndpointRequestMetadata and assigns it to the Metadata field.
+func (o *UpdateWebhookEndpointRequest) SetMetadata(v UpdateWebhookEndpointRequestMetadata) {
+	o.Metadata = &v
+}
+
 // GetStatus returns the Status field value if set, zero value otherwise.
 func (o *UpdateWebhookEndpointRequest) GetStatus() string {
 	if o == nil || IsNil(o.Status) {
@@ -202,6 +235,9 @@ func (o UpdateWebhookEndpointRequest) ToMap() (map[string]interface{}, error) {
 	}
 	if o.Description.IsSet() {
 		toSerialize["description"] = o.Description.Get()
+	}
+	if !IsNil(o.Metadata) {
+		toSerialize["metadata"] = o.Metadata
 	}
 	if !IsNil(o.Status) {
 		toSerialize["status"] = o.Status

@@ -31,6 +31,8 @@ type WebhookEndpointWithSecret struct {
 	Status string `json:"status"`
 	// `manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days). Known values: `manual`, `gone`, `failing`; others may be added, so treat this as an open string.
 	DisabledReason NullableString `json:"disabled_reason"`
+	// Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+	Metadata map[string]string `json:"metadata"`
 	Livemode bool `json:"livemode"`
 	CreatedAt string `json:"created_at"`
 	// The signing secret, `whsec_` + base64 of 32 random bytes; shown only in the answers of create and rotate_secret. `null` on an idempotent replay (`Idempotent-Replayed: true`): it is never stored in the clear.
@@ -44,7 +46,7 @@ type _WebhookEndpointWithSecret WebhookEndpointWithSecret
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewWebhookEndpointWithSecret(id string, object string, url string, enabledEvents []string, description NullableString, status string, disabledReason NullableString, livemode bool, createdAt string, secret NullableString) *WebhookEndpointWithSecret {
+func NewWebhookEndpointWithSecret(id string, object string, url string, enabledEvents []string, description NullableString, status string, disabledReason NullableString, metadata map[string]string, livemode bool, createdAt string, secret NullableString) *WebhookEndpointWithSecret {
 	this := WebhookEndpointWithSecret{}
 	this.Id = id
 	this.Object = object
@@ -53,6 +55,7 @@ func NewWebhookEndpointWithSecret(id string, object string, url string, enabledE
 	this.Description = description
 	this.Status = status
 	this.DisabledReason = disabledReason
+	this.Metadata = metadata
 	this.Livemode = livemode
 	this.CreatedAt = createdAt
 	this.Secret = secret
@@ -239,6 +242,30 @@ func (o *WebhookEndpointWithSecret) SetDisabledReason(v string) {
 	o.DisabledReason.Set(&v)
 }
 
+// GetMetadata returns the Metadata field value
+func (o *WebhookEndpointWithSecret) GetMetadata() map[string]string {
+	if o == nil {
+		var ret map[string]string
+		return ret
+	}
+
+	return o.Metadata
+}
+
+// GetMetadataOk returns a tuple with the Metadata field value
+// and a boolean to check if the value has been set.
+func (o *WebhookEndpointWithSecret) GetMetadataOk() (map[string]string, bool) {
+	if o == nil {
+		return map[string]string{}, false
+	}
+	return o.Metadata, true
+}
+
+// SetMetadata sets field value
+func (o *WebhookEndpointWithSecret) SetMetadata(v map[string]string) {
+	o.Metadata = v
+}
+
 // GetLivemode returns the Livemode field value
 func (o *WebhookEndpointWithSecret) GetLivemode() bool {
 	if o == nil {
@@ -330,6 +357,7 @@ func (o WebhookEndpointWithSecret) ToMap() (map[string]interface{}, error) {
 	toSerialize["description"] = o.Description.Get()
 	toSerialize["status"] = o.Status
 	toSerialize["disabled_reason"] = o.DisabledReason.Get()
+	toSerialize["metadata"] = o.Metadata
 	toSerialize["livemode"] = o.Livemode
 	toSerialize["created_at"] = o.CreatedAt
 	toSerialize["secret"] = o.Secret.Get()
@@ -353,6 +381,7 @@ func (o *WebhookEndpointWithSecret) UnmarshalJSON(data []byte) (err error) {
 		"description",
 		"status",
 		"disabled_reason",
+		"metadata",
 		"livemode",
 		"created_at",
 		"secret",
@@ -392,6 +421,7 @@ func (o *WebhookEndpointWithSecret) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "description")
 		delete(additionalProperties, "status")
 		delete(additionalProperties, "disabled_reason")
+		delete(additionalProperties, "metadata")
 		delete(additionalProperties, "livemode")
 		delete(additionalProperties, "created_at")
 		delete(additionalProperties, "secret")

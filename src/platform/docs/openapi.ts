@@ -70,6 +70,12 @@ export function finishDocument(document: Json): Json {
   for (const [path, item] of Object.entries<Json>(document.paths)) {
     for (const [method, operation] of Object.entries<Json>(item)) {
       operation['x-method'] = method;
+      // An object in the query (`created`, `metadata`) is sent as `created[gte]=…` (see http/query-parser.ts).
+      for (const parameter of operation.parameters ?? [])
+        if (parameter.in === 'query' && parameter.schema?.type === 'object') {
+          parameter.style = 'deepObject';
+          parameter.explode = true;
+        }
       if (idempotent(operation)) {
         operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/Idempotency-Key' }];
         operation.responses['200'].headers = {

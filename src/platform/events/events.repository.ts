@@ -1,6 +1,7 @@
 import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
 import { prepared } from '../../db/prepared.ts';
+import { type CreatedRange, createdWithin } from '../http/created-filter.ts';
 import { firstIdAt } from '../kit/ids.ts';
 import type { EventOwner } from './emit.ts';
 import type { EventsTable } from './tables.ts';
@@ -32,6 +33,7 @@ export async function pageEvents(
   type: string | undefined,
   take: number,
   cursor: Cursor | undefined,
+  created: CreatedRange = {},
 ): Promise<EventsTable[]> {
   let query = db
     .selectFrom('events')
@@ -40,6 +42,7 @@ export async function pageEvents(
     .where('mode', '=', owner.mode)
     .where('sequence', 'is not', null);
   if (type !== undefined) query = query.where('type', '=', type);
+  query = createdWithin(query, 'events', 'evt', created);
   const at = cursor === undefined ? undefined : await findEvent(db, owner, cursor.id);
   if (at === undefined || cursor === undefined || cursor.older) {
     if (at !== undefined) query = query.where('sequence', '<', at.sequence!);

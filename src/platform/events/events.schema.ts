@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { CreatedFilter } from '../http/created-filter.ts';
 import { ListQuery } from '../http/pagination.ts';
 import { type IdKind, idPattern } from '../kit/ids.ts';
 import { IdOf, Ref, StringEnum } from '../kit/schema.ts';
@@ -13,7 +14,12 @@ export const EVENT_TYPES = [
   'fintech.account.frozen',
   'fintech.account.unfrozen',
   'fintech.account.closed',
+  'fintech.account.updated',
   'fintech.transfer.created',
+  'fintech.transfer.posted',
+  'fintech.transfer.voided',
+  'fintech.transfer.expired',
+  'fintech.transfer.updated',
   'fintech.transaction.created',
   'api_key.created',
   'api_key.revoked',
@@ -104,7 +110,11 @@ export const EventList = Type.Object(
 );
 
 export const EventListQuery = Type.Object(
-  { ...ListQuery('event', 'evt').properties, type: Type.Optional(EventTypeSchema) },
+  {
+    ...ListQuery('event', 'evt').properties,
+    type: Type.Optional(EventTypeSchema),
+    created: Type.Optional(CreatedFilter),
+  },
   { additionalProperties: false },
 );
 export type EventListQuery = Static<typeof EventListQuery>;

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { createdRange } from '../http/created-filter.ts';
 import { notFound } from '../http/errors.ts';
 import { listPage } from '../http/pagination.ts';
 import { isIdOf } from '../kit/ids.ts';
@@ -20,7 +21,7 @@ export async function listEvents(db: Db, owner: EventOwner, query: EventListQuer
   const page = await listPage(
     query,
     async (id) => isIdOf(EVENT.prefix, id) && (await repo.findEvent(db, owner, id)) !== undefined,
-    (take, cursor) => repo.pageEvents(db, owner, query.type, take, cursor),
+    (take, cursor) => repo.pageEvents(db, owner, query.type, take, cursor, createdRange(query.created)),
   );
   return { object: 'list' as const, data: page.rows.map(eventFromRow), has_more: page.hasMore };
 }

@@ -113,6 +113,16 @@ export const ERROR_CODES = {
     title: 'Currency mismatch',
     description: "The amount's currency is not the account's. `param` names the account that differs.",
   },
+  transfer_not_pending: {
+    status: 409,
+    title: 'Transfer not pending',
+    description: 'Only a pending transfer can be posted or voided; the detail says its status.',
+  },
+  transfer_expired: {
+    status: 409,
+    title: 'Transfer expired',
+    description: 'The pending transfer passed its `expires_at`: its hold is released, and it can no longer move.',
+  },
   webhook_endpoint_limit_reached: {
     status: 409,
     title: 'Webhook endpoint limit reached',

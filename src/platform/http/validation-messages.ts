@@ -75,6 +75,12 @@ export function sentenceFor(param: string, error: ErrorObject): string {
       return `${param} must list at least ${plural(limit, 'item')}.`;
     case 'maxItems':
       return `${param} must list at most ${plural(limit, 'item')}.`;
+    case 'maxProperties':
+      return `${param} must have at most ${plural(limit, 'key')}.`;
+    case 'propertyNames': {
+      const name = (error.params as { propertyName?: string }).propertyName ?? '';
+      return `${param} keys must be 1–40 characters without [ or ]; ${JSON.stringify(name)} is not one.`;
+    }
     default:
       return `${param} is not a value this operation takes${schema.description ? `: ${schema.description}` : '.'}`;
   }

@@ -61,16 +61,27 @@ function item(error: ErrorObject): ErrorItem | null {
   return { code: 'parameter_invalid', param, detail: sentenceFor(param, error) };
 }
 
+/** A query parameter as a client writes it: `created[gte]`, not `created.gte`. */
+function asQueryParam(found: ErrorItem): ErrorItem {
+  if (found.param === undefined || !found.param.includes('.')) return found;
+  const [outer, ...rest] = found.param.split('.');
+  const param = `${outer}[${rest.join('.')}]`;
+  return { ...found, param, detail: found.detail.replaceAll(found.param, param) };
+}
+
 /** Ajv's errors as the contract's: every offending input listed, the first one named. */
 export function toValidationError(errors: ErrorObject[], context: string): ApiError {
   const items: ErrorItem[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
-    const mapped = item(error);
-    if (mapped === null) {
+    // A key that failed `propertyNames`: reported once, by the propertyNames error itself.
+    if ((error as { propertyName?: string }).propertyName !== undefined) continue;
+    const found = item(error);
+    if (found === null) {
       if (context === 'body') return new ApiError('body_malformed', 'The body must be a JSON object.');
       continue;
     }
+    const mapped = context === 'querystring' ? asQueryParam(found) : found;
     const key = `${mapped.code}:${mapped.param}`;
     if (!seen.has(key)) items.push(mapped);
     seen.add(key);

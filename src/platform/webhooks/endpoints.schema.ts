@@ -4,6 +4,7 @@ import { type IdKind, idPattern } from '../kit/ids.ts';
 import { IdOf, StringEnum } from '../kit/schema.ts';
 import { freeTextPattern } from '../kit/text.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
+import { Metadata, MetadataInput, MetadataUpdate } from '../metadata/metadata.schema.ts';
 
 /** The kind of id this resource has: its prefix, and the noun its messages use. */
 export const WEBHOOK_ENDPOINT: IdKind = { noun: 'webhook endpoint', prefix: 'we' };
@@ -56,6 +57,7 @@ const endpointProperties = {
     description:
       '`manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days).',
   }),
+  metadata: Metadata,
   livemode: Type.Boolean(),
   created_at: Type.String({ pattern: API_TIME_PATTERN }),
 };
@@ -67,6 +69,7 @@ const example = {
   description: 'Production receiver',
   status: 'enabled',
   disabled_reason: null,
+  metadata: {},
   livemode: false,
   created_at: '2026-11-22T11:30Z',
 };
@@ -128,7 +131,12 @@ export const DeletedWebhookEndpoint = Type.Object(
 );
 
 export const EndpointCreateBody = Type.Object(
-  { url: Url, enabled_events: EnabledEvents, description: Type.Optional(Description) },
+  {
+    url: Url,
+    enabled_events: EnabledEvents,
+    description: Type.Optional(Description),
+    metadata: Type.Optional(MetadataInput),
+  },
   {
     additionalProperties: false,
     examples: [{ url: 'https://hooks.example.com/plinth', enabled_events: ['*'], description: 'Production receiver' }],
@@ -141,6 +149,7 @@ export const EndpointUpdateBody = Type.Object(
     url: Type.Optional(Url),
     enabled_events: Type.Optional(EnabledEvents),
     description: Type.Optional(Description),
+    metadata: Type.Optional(MetadataUpdate),
     status: Type.Optional(
       StringEnum(['enabled', 'disabled'], {
         description: '`disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.',

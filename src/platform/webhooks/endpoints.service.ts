@@ -10,6 +10,7 @@ import type { Mode, Principal } from '../keys/principal.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
 import { cleanText, cleanTextRule } from '../kit/text.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
+import { mergeMetadata, metadataOnCreate, parseMetadata } from '../metadata/metadata.ts';
 import * as repo from './endpoints.repository.ts';
 import {
   DESCRIPTION_MAX,
@@ -100,6 +101,7 @@ export async function createEndpoint(
     previous_secret: null,
     previous_expires_at: null,
     failing_since: null,
+    metadata: JSON.stringify(metadataOnCreate(body.metadata)),
     created_at: storedTime(now),
   };
   await repo.insertEndpoint(trx, row);
@@ -118,6 +120,10 @@ export async function updateEndpoint(
   if (body.url !== undefined) changes.url = body.url;
   if (body.enabled_events !== undefined) changes.enabled_events = JSON.stringify(body.enabled_events);
   if (body.description !== undefined) changes.description = description(body.description);
+  if (body.metadata !== undefined) {
+    const merged = JSON.stringify(mergeMetadata(parseMetadata(row.metadata), body.metadata));
+    if (merged !== row.metadata) changes.metadata = merged;
+  }
   if (body.status === 'disabled' && row.status === 'enabled') {
     Object.assign(changes, { status: 'disabled', disabled_reason: 'manual' });
     await repo.failPendingDeliveries(trx, row.id);

@@ -1,4 +1,5 @@
 import { apiTime } from '../kit/time.ts';
+import { parseMetadata } from '../metadata/metadata.ts';
 import type { WebhookEndpoint, WebhookEndpointWithSecret } from './endpoints.schema.ts';
 import type { WebhookEndpointsTable } from './tables.ts';
 
@@ -11,6 +12,7 @@ export function endpointFromRow(row: WebhookEndpointsTable): WebhookEndpoint {
     description: row.description,
     status: row.status,
     disabled_reason: row.disabled_reason,
+    metadata: parseMetadata(row.metadata),
     livemode: row.mode === 'live',
     created_at: apiTime(row.created_at),
   };

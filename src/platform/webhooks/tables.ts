@@ -17,6 +17,8 @@ export interface WebhookEndpointsTable {
   previous_expires_at: string | null;
   /** When the current run of failed attempts began; null after any success. */
   failing_since: string | null;
+  /** The integrator's own key-value pairs, as JSON (platform/metadata); `{}` when none. */
+  metadata: string;
   created_at: string;
 }
 

@@ -4,13 +4,16 @@ import type { Cursor } from '../../db/keyset.ts';
 import { pageOwned } from '../../db/owned.ts';
 import { prepared, preparedInsert, preparedSend } from '../../db/prepared.ts';
 import type { Tables } from '../../db/tables.ts';
+import { type CreatedRange, createdWithin } from '../../platform/http/created-filter.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
+import { type Metadata, whereMetadata } from '../../platform/metadata/metadata.ts';
 import { locksRows } from './ledger/dialect.ts';
 import { lockCustomerPair } from './ledger/sides.ts';
 import type { AccountStatus, AccountsTable, Int64 } from './tables.ts';
 
 /** An account with its balance, which lives in its ledger account (same id). */
-export type AccountRow = AccountsTable & { balance: Int64 };
+/** An account with its ledger account's balance and what pending transfers hold of it (same id). */
+export type AccountRow = AccountsTable & { balance: Int64; held: Int64 };
 
 const insertAccountRow = preparedInsert('accounts', {
   id: true,
@@ -27,6 +30,7 @@ const insertAccountRow = preparedInsert('accounts', {
   kyb_legal_name: true,
   kyb_ein: true,
   kyb_ein_last4: true,
+  metadata: true,
   created_at: true,
 });
 const insertLedgerAccount = preparedInsert('ledger_accounts', {
@@ -37,6 +41,7 @@ const insertLedgerAccount = preparedInsert('ledger_accounts', {
   kind: true,
   status: true,
   balance: true,
+  held: true,
   entry_count: true,
   created_at: true,
 });
@@ -51,22 +56,31 @@ export function insertAccount(trx: Trx, row: AccountsTable): void {
     kind: 'customer',
     status: row.status,
     balance: 0,
+    held: 0,
     entry_count: 0,
     created_at: row.created_at,
   });
 }
 
 // A subquery, not a join: keyset pages order by a bare `id`, which a join would make ambiguous.
-const balanceOf = (eb: ExpressionBuilder<Tables, 'accounts'>) =>
+const ledgerColumn = (eb: ExpressionBuilder<Tables, 'accounts'>, column: 'balance' | 'held') =>
   eb
     .selectFrom('ledger_accounts')
-    .select('ledger_accounts.balance')
+    .select(`ledger_accounts.${column}`)
     .whereRef('ledger_accounts.id', '=', 'accounts.id')
-    .$narrowType<{ balance: Int64 }>()
-    .as('balance');
+    .$narrowType<Record<typeof column, Int64>>()
+    .as(column);
+const balanceOf = (eb: ExpressionBuilder<Tables, 'accounts'>) => [
+  ledgerColumn(eb, 'balance'),
+  ledgerColumn(eb, 'held'),
+];
 
 function withBalance(db: Db) {
-  return db.selectFrom('accounts').selectAll('accounts').select(balanceOf).$narrowType<{ balance: Int64 }>();
+  return db
+    .selectFrom('accounts')
+    .selectAll('accounts')
+    .select(balanceOf)
+    .$narrowType<{ balance: Int64; held: Int64 }>();
 }
 
 const selectAccount = prepared<{ id: string; org_id: string; mode: Principal['mode'] }, AccountRow>(
@@ -153,17 +167,24 @@ export async function updateStatus(
   await trx.updateTable('ledger_accounts').set({ status: change.status }).where('id', '=', id).execute();
 }
 
-/** One keyset page of the owner's accounts (see `pageOwned`), each with its balance, optionally of one status. */
+export interface AccountFilters {
+  status?: AccountStatus | undefined;
+  created: CreatedRange;
+  metadata?: Metadata | undefined;
+}
+
+/** One keyset page of the owner's accounts (see `pageOwned`), each with its balances, narrowed by the filters. */
 export async function pageAccounts(
   db: Db,
   owner: Principal,
   take: number,
   cursor: Cursor | undefined,
-  status: AccountStatus | undefined,
+  filters: AccountFilters,
 ): Promise<AccountRow[]> {
   const rows = await pageOwned(db, 'accounts', owner, take, cursor, (query) => {
-    const withBalance = query.select(balanceOf);
-    return status === undefined ? withBalance : withBalance.where('status', '=', status);
+    let narrowed = createdWithin(query.select(balanceOf), 'accounts', 'acct', filters.created);
+    if (filters.status !== undefined) narrowed = narrowed.where('status', '=', filters.status);
+    return whereMetadata(narrowed, owner, 'accounts', filters.metadata);
   });
   return rows as AccountRow[];
 }

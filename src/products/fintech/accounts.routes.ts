@@ -11,9 +11,11 @@ import {
   AccountList,
   AccountListQuery,
   AccountStatusDetails,
+  AccountUpdateBody,
   EXAMPLE_NEW_ACCOUNT,
 } from './accounts.schema.ts';
 import { createAccount, listAccounts, retrieveAccount } from './accounts.service.ts';
+import { updateAccount } from './metadata.service.ts';
 import type { AccountsDeps } from './shared.ts';
 
 export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { withIdempotency: WithIdempotency }): void {
@@ -73,5 +75,27 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { with
       },
     },
     (request) => listAccounts(deps, principalOf(request), request.query),
+  );
+
+  r.post(
+    '/v1/fintech/accounts/:id',
+    {
+      schema: {
+        operationId: 'updateAccount',
+        tags: ['Fintech accounts'],
+        summary: "Update an account's metadata",
+        description:
+          'Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given ' +
+          '`""` is removed, `"metadata": ""` clears all. Allowed on a closed account. Emits ' +
+          '`fintech.account.updated` when something changed.',
+        params: AccountIdParams,
+        body: AccountUpdateBody,
+        response: { 200: AccountRef },
+      },
+    },
+    (request, reply) =>
+      deps.withIdempotency(request, reply, (trx) =>
+        updateAccount(deps, trx, principalOf(request), request.params.id, request.body.metadata, requestOf(request)),
+      ),
   );
 }

@@ -1,8 +1,10 @@
 import { type Static, Type } from 'typebox';
+import { CreatedFilter } from '../../platform/http/created-filter.ts';
 import { ListQuery } from '../../platform/http/pagination.ts';
 import { idPattern } from '../../platform/kit/ids.ts';
 import { FreeText, IdOf, StringEnum } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
+import { Metadata, MetadataFilter, MetadataInput, MetadataUpdate } from '../../platform/metadata/metadata.schema.ts';
 import { REAL_COUNTRIES } from './countries.ts';
 
 /** The single source of truth for the accounts API: validation, OpenAPI, TypeScript types. */
@@ -85,11 +87,13 @@ export const AccountCreateBody = Type.Object(
       examples: ['US'],
     }),
     kyb: Type.Optional(KybOrNull),
+    metadata: Type.Optional(MetadataInput),
   },
   {
     additionalProperties: false,
     examples: [
       { type: 'business', country: 'US' },
+      { type: 'business', country: 'US', metadata: { customer_id: 'cus_4521' } },
       { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'Acme Corp' } },
     ],
   },
@@ -147,11 +151,12 @@ export const EXAMPLE_NEW_ACCOUNT = {
   available_balance: { amount: 0, currency: 'USD' },
   current_balance: { amount: 0, currency: 'USD' },
   kyb: { legal_name: 'Acme Corp', ein_last4: '6789' },
+  metadata: {},
   livemode: false,
   created_at: '2026-11-21T12:06Z',
 };
 
-/** The same account later, with money in it. */
+/** The same account later, with money in it, part of it held by a pending transfer. */
 const EXAMPLE_ACCOUNT = {
   id: 'acct_D20BX2JY00TY1SK00H0Y2JPAH1',
   object: 'fintech.account',
@@ -160,9 +165,10 @@ const EXAMPLE_ACCOUNT = {
   status: 'active',
   status_details: null,
   closed_at: null,
-  available_balance: { amount: 250000, currency: 'USD' },
+  available_balance: { amount: 240000, currency: 'USD' },
   current_balance: { amount: 250000, currency: 'USD' },
   kyb: { legal_name: 'Acme Corp', ein_last4: '6789' },
+  metadata: { customer_id: 'cus_4521' },
   livemode: false,
   created_at: '2026-11-21T12:06Z',
 };
@@ -191,8 +197,13 @@ export const Account = Type.Object(
       pattern: API_TIME_PATTERN,
       description: 'When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.',
     }),
-    available_balance: Money('What can be spent now. 0 on creation.'),
-    current_balance: Money('What the account holds. Equal to `available_balance` while there are no holds.'),
+    available_balance: Money(
+      'What can be spent now: `current_balance` less what its pending outgoing transfers hold. Never below 0; ' +
+        '`insufficient_funds` is judged on it. 0 on creation.',
+    ),
+    current_balance: Money(
+      'What the account holds: every posted movement. Pending transfers move it only when they post.',
+    ),
     kyb: Type.Unsafe<{ legal_name: string; ein_last4: string } | null>({
       type: ['object', 'null'],
       properties: { legal_name: { type: 'string' }, ein_last4: { type: 'string', pattern: '^\\d{4}$' } },
@@ -201,6 +212,7 @@ export const Account = Type.Object(
       description:
         'Business verification data as given, with only the last four digits of the EIN; `null` when none was given.',
     }),
+    metadata: Metadata,
     livemode: Type.Boolean({ description: '`true` for live objects, `false` for sandbox ones.' }),
     created_at: Type.String({ pattern: API_TIME_PATTERN, description: 'Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.' }),
   },
@@ -222,10 +234,22 @@ export const AccountListQuery = Type.Object(
   {
     ...ListQuery('account', 'acct').properties,
     status: Type.Optional(StringEnum(['active', 'frozen', 'closed'], { description: 'Only accounts in this status.' })),
+    created: Type.Optional(CreatedFilter),
+    metadata: Type.Optional(MetadataFilter),
   },
   { additionalProperties: false },
 );
 export type AccountListQuery = Static<typeof AccountListQuery>;
+
+/** `POST /v1/fintech/accounts/{id}`: only the metadata changes (CONTRACT §15), also on a closed account. */
+export const AccountUpdateBody = Type.Object(
+  { metadata: MetadataUpdate },
+  {
+    additionalProperties: false,
+    examples: [{ metadata: { customer_id: 'cus_4522', old_reference: '' } }],
+  },
+);
+export type AccountUpdateBody = Static<typeof AccountUpdateBody>;
 
 export const AccountList = Type.Object(
   {

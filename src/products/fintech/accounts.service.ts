@@ -1,11 +1,13 @@
 import type { Trx } from '../../db/database.ts';
 import type { EventRequest } from '../../platform/events/emit.ts';
+import { createdRange } from '../../platform/http/created-filter.ts';
 import { ApiError, type ErrorItem } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { storedTime } from '../../platform/kit/time.ts';
+import { indexMetadata, metadataOnCreate } from '../../platform/metadata/metadata.ts';
 import { contextOf } from '../../platform/secrets/rotate.ts';
 import * as repo from './accounts.repository.ts';
 import { type Account, type AccountCreateBody, type AccountListQuery, LEGAL_NAME_MAX } from './accounts.schema.ts';
@@ -52,6 +54,7 @@ export async function createAccount(
   if (problems.length > 0) throw ApiError.fromItems(problems as [ErrorItem, ...ErrorItem[]]);
   // Configuration checked at start-up that every served country has a currency.
   const currency = currencyOf(body.country)!;
+  const metadata = metadataOnCreate(body.metadata);
   const now = deps.clock();
   const row: AccountsTable = {
     id: newId(ACCOUNT.prefix, now.getTime()),
@@ -68,10 +71,12 @@ export async function createAccount(
     kyb_legal_name: body.kyb?.legal_name.trim() ?? null,
     kyb_ein: body.kyb ? deps.secrets.seal(body.kyb.ein, contextOf(SEALED_EIN)) : null,
     kyb_ein_last4: body.kyb?.ein.slice(-4) ?? null,
+    metadata: JSON.stringify(metadata),
     created_at: storedTime(now),
   };
   repo.insertAccount(trx, row);
-  const account = accountFromRow({ ...row, balance: 0 });
+  indexMetadata(trx, 'accounts', row.id, metadata, false);
+  const account = accountFromRow({ ...row, balance: 0, held: 0 });
   await deps.events.emit(trx, owner, [{ type: 'fintech.account.created', object: account }], request, { at: now });
   return account;
 }
@@ -96,7 +101,12 @@ export async function listAccounts(
   const page = await listPage(
     query,
     async (id) => isIdOf(ACCOUNT.prefix, id) && (await repo.findAccount(deps.db, owner, id)) !== undefined,
-    (take, cursor) => repo.pageAccounts(deps.db, owner, take, cursor, query.status),
+    (take, cursor) =>
+      repo.pageAccounts(deps.db, owner, take, cursor, {
+        status: query.status,
+        created: createdRange(query.created),
+        metadata: query.metadata,
+      }),
   );
   return { object: 'list', data: page.rows.map(accountFromRow), has_more: page.hasMore };
 }

@@ -1,11 +1,12 @@
 import { apiTime } from '../../platform/kit/time.ts';
+import { parseMetadata } from '../../platform/metadata/metadata.ts';
 import type { AccountRow } from './accounts.repository.ts';
 import type { Account } from './accounts.schema.ts';
 import { toAmount } from './ledger/amount.ts';
 
 /** The API view of an account row: only the EIN's last four digits, times in the API's form. */
 export function accountFromRow(row: AccountRow): Account {
-  const balance = { amount: toAmount(row.balance), currency: row.currency };
+  const current = toAmount(row.balance);
   return {
     id: row.id,
     object: 'fintech.account',
@@ -17,13 +18,13 @@ export function accountFromRow(row: AccountRow): Account {
         ? null
         : { reason: row.status_reason ?? 'other', note: row.status_note, actor: row.status_actor ?? 'api' },
     closed_at: row.closed_at === null ? null : apiTime(row.closed_at),
-    // No holds exist yet, so what can be spent is what is held.
-    available_balance: balance,
-    current_balance: { ...balance },
+    available_balance: { amount: current - toAmount(row.held), currency: row.currency },
+    current_balance: { amount: current, currency: row.currency },
     kyb:
       row.kyb_ein_last4 === null || row.kyb_legal_name === null
         ? null
         : { legal_name: row.kyb_legal_name, ein_last4: row.kyb_ein_last4 },
+    metadata: parseMetadata(row.metadata),
     livemode: row.mode === 'live',
     created_at: apiTime(row.created_at),
   };

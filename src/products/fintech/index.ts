@@ -7,6 +7,7 @@ import { lifecycleRoutes } from './lifecycle.routes.ts';
 import { FINTECH_MIGRATIONS } from './migrations/index.ts';
 import { FintechSettings } from './settings.ts';
 import { transactionsRoutes } from './transactions.routes.ts';
+import { startExpirySweep } from './transfers.pending.ts';
 import { transfersRoutes } from './transfers.routes.ts';
 
 /** Fintech: accounts that hold money in the currency of their country, moved through a double-entry ledger. */
@@ -30,6 +31,9 @@ export const fintech = defineProduct({
     lifecycleRoutes(app, deps);
     transfersRoutes(app, deps);
     transactionsRoutes(app, deps);
+    const sweepMs = settings.TRANSFER_EXPIRY_SWEEP_SECONDS * 1000;
+    const stopSweep = startExpirySweep({ ...deps, write: database.write }, sweepMs, app.log);
+    app.addHook('onClose', stopSweep);
   },
   metrics(registry, { database }) {
     // A full check of the ledger is a scan of every entry: at most once a minute, whatever the scrape interval.

@@ -48,6 +48,13 @@ function decide(row: AccountRow, action: LifecycleAction, actor: Actor, now: Dat
     return { status: 'active', status_reason: null, status_note: null, status_actor: null, closed_at: null };
   }
   const balance = toAmount(row.balance);
+  const held = toAmount(row.held);
+  if (held !== 0)
+    throw new ApiError(
+      'account_balance_nonzero',
+      `Account ${row.id} has pending outgoing transfers holding ${held} ${row.currency} (minor units); post or ` +
+        'void them, or let them expire, before closing it.',
+    );
   if (balance !== 0)
     throw new ApiError(
       'account_balance_nonzero',

@@ -32,8 +32,11 @@ export function checkCurrency(row: Side, param: string, currency: string): void 
     );
 }
 
+/** What a customer account can spend: its balance less what its pending transfers hold (CONTRACT §14). */
+export const availableOf = (row: Pick<Side, 'balance' | 'held'>): number => toAmount(row.balance) - toAmount(row.held);
+
 export function checkFunds(row: Side, param: string, amount: number): void {
-  const available = toAmount(row.balance);
+  const available = availableOf(row);
   if (available < amount)
     throw new ApiError(
       'insufficient_funds',

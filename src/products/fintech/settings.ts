@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { text } from '../../platform/kit/settings.ts';
+import { integer, text } from '../../platform/kit/settings.ts';
 import { countryIsReal, currencyOf } from './countries.ts';
 
 /** US, CA, GB, AU and the euro-area members as of 2026. */
@@ -24,5 +24,12 @@ export const FintechSettings = Type.Object({
     'comma-separated ISO 3166-1 alpha-2 codes of the countries this deployment opens accounts in; the default is ' +
       'US, CA, GB, AU and the 21 euro-area members of 2026',
     countries,
+  ),
+  TRANSFER_EXPIRY_SWEEP_SECONDS: integer(
+    10,
+    1,
+    60,
+    'how often pending transfers past their expires_at are marked expired and their holds released (a post or void ' +
+      'after expires_at is refused at once, sweep or not)',
   ),
 });

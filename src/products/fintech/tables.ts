@@ -30,6 +30,8 @@ export interface AccountsTable {
   kyb_ein: string | null;
   /** What the API shows of the EIN. */
   kyb_ein_last4: string | null;
+  /** The integrator's own key-value pairs, as JSON (platform/metadata); `{}` when none. */
+  metadata: string;
   created_at: string;
 }
 
@@ -43,6 +45,8 @@ export interface LedgerAccountsTable {
   /** The account's status (a copy of `accounts.status`, written with it); system accounts are always `active`. */
   status: AccountStatus;
   balance: Int64;
+  /** What pending outgoing transfers reserve; `available` = balance − held, never below 0 for a customer. */
+  held: Int64;
   entry_count: Int64;
   created_at: string;
 }
@@ -81,9 +85,20 @@ export interface TransfersTable {
   amount: Int64;
   currency: string;
   description: string | null;
-  status: string;
+  /** `pending` (holding `amount` on the sender), `posted`, `voided` or `expired`. */
+  status: TransferStatus;
+  /** 1 when made with `pending: true` (SQLite has no boolean). */
+  pending: number;
+  /** What the posting moved: `amount` for a plain transfer, the posted part for a pending one; null until posted. */
+  posted_amount: Int64 | null;
+  expires_at: string | null;
+  /** When it left `pending`; null for a plain transfer and while pending. */
+  resolved_at: string | null;
+  metadata: string;
   created_at: string;
 }
+
+export type TransferStatus = 'pending' | 'posted' | 'voided' | 'expired';
 
 declare module '../../db/tables.ts' {
   interface Tables {

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
+import { type CreatedRange, createdWithin } from '../../platform/http/created-filter.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import type { Int64, SourceType } from './tables.ts';
 
@@ -54,8 +55,9 @@ export function pageTransactions(
   accountId: string,
   take: number,
   cursor: Cursor | undefined,
+  created: CreatedRange = {},
 ): Promise<TransactionRow[]> {
-  let query = transactions(db, owner).where('e.account_id', '=', accountId);
+  let query = createdWithin(transactions(db, owner).where('e.account_id', '=', accountId), 'e', 'txn', created);
   if (cursor !== undefined) {
     const at = db.selectFrom('ledger_entries').select('account_seq').where('id', '=', cursor.id);
     query = query.where('e.account_seq', cursor.older ? '<' : '>', at);

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { CreatedFilter } from '../../platform/http/created-filter.ts';
 import { ListQuery } from '../../platform/http/pagination.ts';
 import { idPattern } from '../../platform/kit/ids.ts';
 import { IdOf, Ref } from '../../platform/kit/schema.ts';
@@ -60,7 +61,10 @@ export const TransactionIdParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const TransactionListQuery = ListQuery('transaction', 'txn');
+export const TransactionListQuery = Type.Object(
+  { ...ListQuery('transaction', 'txn').properties, created: Type.Optional(CreatedFilter) },
+  { additionalProperties: false },
+);
 export type TransactionListQuery = Static<typeof TransactionListQuery>;
 
 export const TransactionList = Type.Object(

@@ -1,3 +1,4 @@
+import { createdRange } from '../../platform/http/created-filter.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
@@ -26,7 +27,7 @@ export async function listAccountTransactions(
     query,
     async (id) =>
       isIdOf(TRANSACTION.prefix, id) && (await repo.findTransaction(deps.db, owner, id))?.account_id === accountId,
-    (take, cursor) => repo.pageTransactions(deps.db, owner, accountId, take, cursor),
+    (take, cursor) => repo.pageTransactions(deps.db, owner, accountId, take, cursor, createdRange(query.created)),
   );
   return { object: 'list', data: page.rows.map(transactionFromRow), has_more: page.hasMore };
 }

@@ -14,6 +14,11 @@ const insertRow = preparedInsert('transfers', {
   currency: true,
   description: true,
   status: true,
+  pending: true,
+  posted_amount: true,
+  expires_at: true,
+  resolved_at: true,
+  metadata: true,
   created_at: true,
 });
 

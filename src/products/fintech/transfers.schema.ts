@@ -1,8 +1,10 @@
 import { type Static, Type } from 'typebox';
+import { CreatedFilter } from '../../platform/http/created-filter.ts';
 import { ListQuery } from '../../platform/http/pagination.ts';
 import { idPattern } from '../../platform/kit/ids.ts';
-import { FreeText, IdOf, Ref } from '../../platform/kit/schema.ts';
+import { FreeText, IdOf, Ref, StringEnum } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
+import { Metadata, MetadataFilter, MetadataInput, MetadataUpdate } from '../../platform/metadata/metadata.schema.ts';
 import { MAX_AMOUNT } from './ledger/amount.ts';
 
 /** Money amounts in requests: integer minor units, 1 to 2^53 − 1. */
@@ -13,6 +15,11 @@ export const Amount = Type.Integer({
   description: "A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.",
   examples: [2500],
 });
+
+/** A pending transfer's life (CONTRACT §14): 60 s to 30 days, 7 days unless asked. */
+export const EXPIRES_MIN = 60;
+export const EXPIRES_MAX = 2_592_000;
+export const EXPIRES_DEFAULT = 604_800;
 
 /** The longest description of a movement of money, in characters after trimming (CONTRACT §10). */
 export const DESCRIPTION_MAX = 200;
@@ -43,6 +50,26 @@ export const TransferCreateBody = Type.Object(
       examples: ['USD'],
     }),
     description: Type.Optional(Description),
+    pending: Type.Optional(
+      Type.Boolean({
+        description:
+          "Hold the money instead of moving it: the transfer is `pending`, `amount` leaves the sender's " +
+          '`available_balance` at once, and moves when it is posted (`/post`), or returns when it is voided (`/void`) ' +
+          'or expires. Default `false`: posted at once.',
+        examples: [true],
+      }),
+    ),
+    expires_in_seconds: Type.Optional(
+      Type.Integer({
+        minimum: EXPIRES_MIN,
+        maximum: EXPIRES_MAX,
+        description:
+          `Only with \`pending: true\` (else 400 \`parameter_invalid\`): seconds until the hold expires, ` +
+          `${EXPIRES_MIN}–${EXPIRES_MAX}; default ${EXPIRES_DEFAULT} (7 days).`,
+        examples: [86400],
+      }),
+    ),
+    metadata: Type.Optional(MetadataInput),
   },
   {
     additionalProperties: false,
@@ -68,8 +95,25 @@ const EXAMPLE_TRANSFER = {
   currency: 'USD',
   description: 'Invoice 2026-114',
   status: 'posted',
+  pending: false,
+  posted_amount: 2500,
+  expires_at: null,
+  resolved_at: null,
+  metadata: {},
   livemode: false,
   created_at: '2026-11-22T10:15Z',
+};
+
+const EXAMPLE_PENDING = {
+  ...EXAMPLE_TRANSFER,
+  id: 'tr_01M7Z2D9Q4RX6W1B3K8F2M7C5E',
+  amount: 10000,
+  description: 'Card authorisation 8841',
+  status: 'pending',
+  pending: true,
+  posted_amount: null,
+  expires_at: '2026-11-23T10:15Z',
+  metadata: { authorisation: '8841' },
 };
 
 export const Transfer = Type.Object(
@@ -82,9 +126,27 @@ export const Transfer = Type.Object(
     currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code.' }),
     description: Type.Union([Type.String(), Type.Null()], { description: 'As given, trimmed; `null` if none.' }),
     status: Type.String({
-      description: '`posted`: transfers are synchronous and final. Open enum: clients must accept new values.',
+      description:
+        '`posted` (moved), `pending` (held on the sender, waiting to be posted or voided), `voided` (released ' +
+        'unmoved) or `expired` (released at `expires_at`). Open enum: clients must accept new values.',
       examples: ['posted'],
     }),
+    pending: Type.Boolean({ description: 'Whether it was made with `pending: true`.' }),
+    posted_amount: Type.Union([Type.Integer({ format: 'int64' }), Type.Null()], {
+      description: 'What moved: `amount`, or for a pending transfer the part posted; `null` until posted.',
+    }),
+    expires_at: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      pattern: API_TIME_PATTERN,
+      description: 'When a pending transfer expires, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless made pending.',
+    }),
+    resolved_at: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      pattern: API_TIME_PATTERN,
+      description:
+        'When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.',
+    }),
+    metadata: Metadata,
     livemode: Type.Boolean({ description: '`true` for live objects, `false` for sandbox ones.' }),
     created_at: Type.String({ pattern: API_TIME_PATTERN, description: 'Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.' }),
   },
@@ -92,10 +154,32 @@ export const Transfer = Type.Object(
     $id: 'Transfer',
     additionalProperties: false,
     description: 'Money moved from one account to another of the same org, mode and currency.',
-    examples: [EXAMPLE_TRANSFER],
+    examples: [EXAMPLE_TRANSFER, EXAMPLE_PENDING],
   },
 );
 export type Transfer = Static<typeof Transfer>;
+
+/** `POST /v1/fintech/transfers/{id}/post`: all of the pending amount, or part of it. */
+export const TransferPostBody = Type.Object(
+  {
+    amount: Type.Optional({
+      ...Amount,
+      description:
+        'How much of the pending amount to move, 1 to `amount` (default: all of it); the rest returns to the ' +
+        "sender's available balance.",
+      examples: [7500],
+    }),
+  },
+  { additionalProperties: false, examples: [{}, { amount: 7500 }] },
+);
+export type TransferPostBody = Static<typeof TransferPostBody>;
+
+/** `POST /v1/fintech/transfers/{id}`: only the metadata changes (CONTRACT §15). */
+export const TransferUpdateBody = Type.Object(
+  { metadata: MetadataUpdate },
+  { additionalProperties: false, examples: [{ metadata: { authorisation: '8842' } }] },
+);
+export type TransferUpdateBody = Static<typeof TransferUpdateBody>;
 
 export const TransferIdParams = Type.Object(
   { id: IdOf('tr', { description: 'A transfer id, `tr_…`.' }) },
@@ -107,6 +191,11 @@ export const TransferListQuery = Type.Object(
     account_id: Type.Optional(
       IdOf('acct', { description: 'Only transfers from or to this account (404 `resource_not_found` if none).' }),
     ),
+    status: Type.Optional(
+      StringEnum(['pending', 'posted', 'voided', 'expired'], { description: 'Only transfers in this status.' }),
+    ),
+    created: Type.Optional(CreatedFilter),
+    metadata: Type.Optional(MetadataFilter),
     ...ListQuery('transfer', 'tr').properties,
   },
   { additionalProperties: false },
@@ -123,7 +212,7 @@ export const TransferList = Type.Object(
     $id: 'TransferList',
     additionalProperties: false,
     description: 'One page of transfers, newest first.',
-    examples: [{ object: 'list', data: [EXAMPLE_TRANSFER], has_more: false }],
+    examples: [{ object: 'list', data: [EXAMPLE_PENDING, EXAMPLE_TRANSFER], has_more: false }],
   },
 );
 export type TransferList = Static<typeof TransferList>;

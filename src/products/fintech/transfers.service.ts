@@ -1,20 +1,28 @@
 import type { Trx } from '../../db/database.ts';
 import { findOwned, pageOwned } from '../../db/owned.ts';
-import type { EventRequest } from '../../platform/events/emit.ts';
+import type { Change, EventRequest } from '../../platform/events/emit.ts';
+import { createdRange, createdWithin } from '../../platform/http/created-filter.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
+import { indexMetadata, metadataOnCreate, whereMetadata } from '../../platform/metadata/metadata.ts';
 import { findAccount } from './accounts.repository.ts';
-import { postJournal } from './ledger/post.ts';
+import { changeHold, postJournal } from './ledger/post.ts';
 import { lockSides, type Side } from './ledger/sides.ts';
 import { checkCredit, checkCurrency, checkFunds, checkOpen, cleanDescription } from './movement.ts';
 import { ACCOUNT, accountNotFound, type MoneyDeps, TRANSFER } from './shared.ts';
 import type { TransfersTable } from './tables.ts';
 import { transactionOf } from './transactions.view.ts';
 import * as repo from './transfers.repository.ts';
-import type { Transfer, TransferCreateBody, TransferList, TransferListQuery } from './transfers.schema.ts';
+import {
+  EXPIRES_DEFAULT,
+  type Transfer,
+  type TransferCreateBody,
+  type TransferList,
+  type TransferListQuery,
+} from './transfers.schema.ts';
 import { transferFromRow } from './transfers.view.ts';
 
 /**
@@ -39,9 +47,9 @@ async function lockAndCheck(trx: Trx, owner: Principal, body: TransferCreateBody
 }
 
 /**
- * A transfer, synchronous, in one write transaction: lock and check both sides, post the journal, store the
- * transfer, and record its events (the transfer, then each side's transaction). A refusal is thrown before anything
- * is written.
+ * A transfer, in one write transaction: lock and check both sides, then either post it (the journal, both balances,
+ * each side's transaction) or, with `pending: true`, hold the amount on the sender until it is posted, voided or
+ * expires (CONTRACT §14). A refusal is thrown before anything is written.
  */
 export async function createTransfer(
   deps: MoneyDeps,
@@ -54,9 +62,18 @@ export async function createTransfer(
     throw new ApiError('parameter_invalid', 'to_account_id must differ from from_account_id.', {
       param: 'to_account_id',
     });
+  const pending = body.pending === true;
+  if (body.expires_in_seconds !== undefined && !pending)
+    throw new ApiError(
+      'parameter_invalid',
+      'expires_in_seconds is for a pending transfer only: send it with "pending": true, or leave it out.',
+      { param: 'expires_in_seconds' },
+    );
   const description = cleanDescription(body.description);
+  const metadata = metadataOnCreate(body.metadata);
   const [from, to] = await lockAndCheck(trx, owner, body);
   const now = deps.clock();
+  const expiresIn = body.expires_in_seconds ?? EXPIRES_DEFAULT;
   const row: TransfersTable = {
     id: newId(TRANSFER.prefix, now.getTime()),
     org_id: owner.orgId,
@@ -66,24 +83,47 @@ export async function createTransfer(
     amount: body.amount,
     currency: body.currency,
     description,
-    status: 'posted',
+    status: pending ? 'pending' : 'posted',
+    pending: pending ? 1 : 0,
+    posted_amount: pending ? null : body.amount,
+    expires_at: pending ? storedTime(new Date(now.getTime() + expiresIn * 1000)) : null,
+    resolved_at: null,
+    metadata: JSON.stringify(metadata),
     created_at: storedTime(now),
   };
-  const { id, org_id, mode, currency, created_at } = row;
-  const journal = { id, org_id, mode, currency, description, created_at, source_type: 'transfer' as const };
-  const posted = postJournal(trx, journal, [
-    { side: from, amount: -body.amount },
-    { side: to, amount: body.amount },
-  ]);
+  const transactions = pending ? [] : postTransferJournal(trx, row, from, to, body.amount);
+  if (pending) changeHold(trx, { id: from.id, amount: body.amount });
   repo.insertTransfer(trx, row);
+  indexMetadata(trx, 'transfers', row.id, metadata, false);
   const transfer = transferFromRow(row);
-  const transactions = posted.map((entry) => ({
-    type: 'fintech.transaction.created' as const,
-    object: transactionOf(journal, entry),
-  }));
   const changes = [{ type: 'fintech.transfer.created' as const, object: transfer }, ...transactions];
   await deps.events.emit(trx, owner, changes, request, { at: now });
   return transfer;
+}
+
+/**
+ * The journal of a transfer's posting, for `amount` (all of a plain transfer, all or part of a pending one), the hold
+ * it releases on the sender, and each side's transaction as its event reports it.
+ */
+export function postTransferJournal(
+  trx: Trx,
+  transfer: TransfersTable,
+  from: Side,
+  to: Side,
+  amount: number,
+  release = 0,
+  at = transfer.created_at,
+): Change[] {
+  const { id, org_id, mode, currency, description } = transfer;
+  const journal = { id, org_id, mode, currency, description, created_at: at, source_type: 'transfer' as const };
+  const posted = postJournal(trx, journal, [
+    { side: from, amount: -amount, release },
+    { side: to, amount },
+  ]);
+  return posted.map((entry) => ({
+    type: 'fintech.transaction.created' as const,
+    object: transactionOf(journal, entry),
+  }));
 }
 
 export async function retrieveTransfer(deps: MoneyDeps, owner: Principal, id: string): Promise<Transfer> {
@@ -104,11 +144,15 @@ export async function listTransfers(
     query,
     async (id) => isIdOf(TRANSFER.prefix, id) && (await findOwned(deps.db, 'transfers', owner, id)) !== undefined,
     (take, cursor) =>
-      pageOwned(deps.db, 'transfers', owner, take, cursor, (q) =>
-        accountId === undefined
-          ? q
-          : q.where((eb) => eb.or([eb('from_account_id', '=', accountId), eb('to_account_id', '=', accountId)])),
-      ),
+      pageOwned(deps.db, 'transfers', owner, take, cursor, (q) => {
+        let narrowed = createdWithin(q, 'transfers', TRANSFER.prefix, createdRange(query.created));
+        if (accountId !== undefined)
+          narrowed = narrowed.where((eb) =>
+            eb.or([eb('from_account_id', '=', accountId), eb('to_account_id', '=', accountId)]),
+          );
+        if (query.status !== undefined) narrowed = narrowed.where('status', '=', query.status);
+        return whereMetadata(narrowed, owner, 'transfers', query.metadata);
+      }),
   );
   return { object: 'list', data: page.rows.map(transferFromRow), has_more: page.hasMore };
 }

@@ -1,4 +1,5 @@
 import { apiTime } from '../../platform/kit/time.ts';
+import { parseMetadata } from '../../platform/metadata/metadata.ts';
 import { toAmount } from './ledger/amount.ts';
 import type { TransfersTable } from './tables.ts';
 import type { Transfer } from './transfers.schema.ts';
@@ -13,6 +14,11 @@ export function transferFromRow(row: TransfersTable): Transfer {
     currency: row.currency,
     description: row.description,
     status: row.status,
+    pending: row.pending === 1,
+    posted_amount: row.posted_amount === null ? null : toAmount(row.posted_amount),
+    expires_at: row.expires_at === null ? null : apiTime(row.expires_at),
+    resolved_at: row.resolved_at === null ? null : apiTime(row.resolved_at),
+    metadata: parseMetadata(row.metadata),
     livemode: row.mode === 'live',
     created_at: apiTime(row.created_at),
   };

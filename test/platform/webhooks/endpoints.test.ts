@@ -28,6 +28,7 @@ describe('webhook endpoints', () => {
       'enabled_events',
       'id',
       'livemode',
+      'metadata',
       'object',
       'secret',
       'status',

@@ -43,6 +43,7 @@ describe('POST /v1/fintech/accounts', () => {
       'id',
       'kyb',
       'livemode',
+      'metadata',
       'object',
       'status',
       'status_details',

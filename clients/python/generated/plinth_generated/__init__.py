@@ -57,7 +57,10 @@ __all__ = [
     "FreezeAccountRequest",
     "GetHealthResponse",
     "GetReadinessResponse",
+    "ListAccountsCreatedParameter",
+    "ListEventsCreatedParameter",
     "NewApiKey",
+    "PostTransferRequest",
     "Problem",
     "ProblemErrorsItem",
     "RotateWebhookEndpointSecretRequest",
@@ -70,7 +73,10 @@ __all__ = [
     "TransactionSource",
     "Transfer",
     "TransferList",
+    "UpdateAccountRequest",
+    "UpdateTransferRequest",
     "UpdateWebhookEndpointRequest",
+    "UpdateWebhookEndpointRequestMetadata",
     "WebhookDelivery",
     "WebhookDeliveryAttemptsItem",
     "WebhookDeliveryList",
@@ -123,7 +129,10 @@ from plinth_generated.models.event_request import EventRequest as EventRequest
 from plinth_generated.models.freeze_account_request import FreezeAccountRequest as FreezeAccountRequest
 from plinth_generated.models.get_health_response import GetHealthResponse as GetHealthResponse
 from plinth_generated.models.get_readiness_response import GetReadinessResponse as GetReadinessResponse
+from plinth_generated.models.list_accounts_created_parameter import ListAccountsCreatedParameter as ListAccountsCreatedParameter
+from plinth_generated.models.list_events_created_parameter import ListEventsCreatedParameter as ListEventsCreatedParameter
 from plinth_generated.models.new_api_key import NewApiKey as NewApiKey
+from plinth_generated.models.post_transfer_request import PostTransferRequest as PostTransferRequest
 from plinth_generated.models.problem import Problem as Problem
 from plinth_generated.models.problem_errors_item import ProblemErrorsItem as ProblemErrorsItem
 from plinth_generated.models.rotate_webhook_endpoint_secret_request import RotateWebhookEndpointSecretRequest as RotateWebhookEndpointSecretRequest
@@ -136,7 +145,10 @@ from plinth_generated.models.transaction_list import TransactionList as Transact
 from plinth_generated.models.transaction_source import TransactionSource as TransactionSource
 from plinth_generated.models.transfer import Transfer as Transfer
 from plinth_generated.models.transfer_list import TransferList as TransferList
+from plinth_generated.models.update_account_request import UpdateAccountRequest as UpdateAccountRequest
+from plinth_generated.models.update_transfer_request import UpdateTransferRequest as UpdateTransferRequest
 from plinth_generated.models.update_webhook_endpoint_request import UpdateWebhookEndpointRequest as UpdateWebhookEndpointRequest
+from plinth_generated.models.update_webhook_endpoint_request_metadata import UpdateWebhookEndpointRequestMetadata as UpdateWebhookEndpointRequestMetadata
 from plinth_generated.models.webhook_delivery import WebhookDelivery as WebhookDelivery
 from plinth_generated.models.webhook_delivery_attempts_item import WebhookDeliveryAttemptsItem as WebhookDeliveryAttemptsItem
 from plinth_generated.models.webhook_delivery_list import WebhookDeliveryList as WebhookDeliveryList

@@ -24,6 +24,11 @@ import {
     EventListToJSON,
 } from '../models/EventList.js';
 import {
+    type ListEventsCreatedParameter,
+    ListEventsCreatedParameterFromJSON,
+    ListEventsCreatedParameterToJSON,
+} from '../models/ListEventsCreatedParameter.js';
+import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
@@ -70,6 +75,10 @@ export interface ListEventsRequest {
      * What happened. The list grows: accept types you do not know.
      */
     type?: ListEventsTypeEnum;
+    /**
+     * Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+     */
+    created?: ListEventsCreatedParameter;
 }
 
 export interface RetrieveEventRequest {
@@ -169,6 +178,10 @@ export class EventsApi extends runtime.BaseAPI {
 
         if (requestParameters['type'] != null) {
             queryParameters['type'] = requestParameters['type'];
+        }
+
+        if (requestParameters['created'] != null) {
+            queryParameters['created'] = requestParameters['created'];
         }
 
         const headerParameters: runtime.HTTPHeaders = {};
@@ -275,7 +288,12 @@ export const ListEventsTypeEnum = {
     FintechAccountFrozen: 'fintech.account.frozen',
     FintechAccountUnfrozen: 'fintech.account.unfrozen',
     FintechAccountClosed: 'fintech.account.closed',
+    FintechAccountUpdated: 'fintech.account.updated',
     FintechTransferCreated: 'fintech.transfer.created',
+    FintechTransferPosted: 'fintech.transfer.posted',
+    FintechTransferVoided: 'fintech.transfer.voided',
+    FintechTransferExpired: 'fintech.transfer.expired',
+    FintechTransferUpdated: 'fintech.transfer.updated',
     FintechTransactionCreated: 'fintech.transaction.created',
     ApiKeyCreated: 'api_key.created',
     ApiKeyRevoked: 'api_key.revoked',

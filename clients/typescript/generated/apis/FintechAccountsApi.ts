@@ -39,10 +39,20 @@ import {
     FreezeAccountRequestToJSON,
 } from '../models/FreezeAccountRequest.js';
 import {
+    type ListAccountsCreatedParameter,
+    ListAccountsCreatedParameterFromJSON,
+    ListAccountsCreatedParameterToJSON,
+} from '../models/ListAccountsCreatedParameter.js';
+import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
 } from '../models/Problem.js';
+import {
+    type UpdateAccountRequest,
+    UpdateAccountRequestFromJSON,
+    UpdateAccountRequestToJSON,
+} from '../models/UpdateAccountRequest.js';
 
 export interface CloseAccountOperationRequest {
     /**
@@ -102,6 +112,14 @@ export interface ListAccountsRequest {
      * Only accounts in this status.
      */
     status?: ListAccountsStatusEnum;
+    /**
+     * Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+     */
+    created?: ListAccountsCreatedParameter;
+    /**
+     * Only objects whose metadata has every one of these pairs, exactly: `metadata[order_id]=6735`. Several may be given; all must hold.
+     */
+    metadata?: { [key: string]: string; };
 }
 
 export interface RetrieveAccountRequest {
@@ -116,6 +134,21 @@ export interface UnfreezeAccountRequest {
      * An account id, `acct_…`.
      */
     id: string;
+    /**
+     * Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+     */
+    idempotencyKey?: string;
+}
+
+export interface UpdateAccountOperationRequest {
+    /**
+     * An account id, `acct_…`.
+     */
+    id: string;
+    /**
+     * 
+     */
+    updateAccountRequest: UpdateAccountRequest;
     /**
      * Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
      */
@@ -341,6 +374,14 @@ export class FintechAccountsApi extends runtime.BaseAPI {
             queryParameters['status'] = requestParameters['status'];
         }
 
+        if (requestParameters['created'] != null) {
+            queryParameters['created'] = requestParameters['created'];
+        }
+
+        if (requestParameters['metadata'] != null) {
+            queryParameters['metadata'] = requestParameters['metadata'];
+        }
+
         const headerParameters: runtime.HTTPHeaders = {};
 
         if (this.configuration && this.configuration.accessToken) {
@@ -489,6 +530,75 @@ export class FintechAccountsApi extends runtime.BaseAPI {
      */
     async unfreezeAccount(requestParameters: UnfreezeAccountRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Account> {
         const response = await this.unfreezeAccountRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for updateAccount without sending the request
+     */
+    async updateAccountRequestOpts(requestParameters: UpdateAccountOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling updateAccount().'
+            );
+        }
+
+        if (requestParameters['updateAccountRequest'] == null) {
+            throw new runtime.RequiredError(
+                'updateAccountRequest',
+                'Required parameter "updateAccountRequest" was null or undefined when calling updateAccount().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/fintech/accounts/{id}`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: UpdateAccountRequestToJSON(requestParameters['updateAccountRequest']),
+        };
+    }
+
+    /**
+     * Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+     * Update an account\'s metadata
+     */
+    async updateAccountRaw(requestParameters: UpdateAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Account>> {
+        const requestOptions = await this.updateAccountRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => AccountFromJSON(jsonValue));
+    }
+
+    /**
+     * Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+     * Update an account\'s metadata
+     */
+    async updateAccount(requestParameters: UpdateAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Account> {
+        const response = await this.updateAccountRaw(requestParameters, initOverrides);
         return await response.value();
     }
 

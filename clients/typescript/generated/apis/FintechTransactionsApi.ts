@@ -14,6 +14,11 @@
 
 import * as runtime from '../runtime.js';
 import {
+    type ListAccountsCreatedParameter,
+    ListAccountsCreatedParameterFromJSON,
+    ListAccountsCreatedParameterToJSON,
+} from '../models/ListAccountsCreatedParameter.js';
+import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
@@ -38,6 +43,11 @@ import {
     TransactionListFromJSON,
     TransactionListToJSON,
 } from '../models/TransactionList.js';
+import {
+    type Transfer,
+    TransferFromJSON,
+    TransferToJSON,
+} from '../models/Transfer.js';
 
 export interface ListAccountTransactionsRequest {
     /**
@@ -56,6 +66,10 @@ export interface ListAccountTransactionsRequest {
      * Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
      */
     endingBefore?: string;
+    /**
+     * Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+     */
+    created?: ListAccountsCreatedParameter;
 }
 
 export interface RetrieveTransactionRequest {
@@ -74,6 +88,17 @@ export interface SimulateDepositOperationRequest {
      * 
      */
     simulateDepositRequest: SimulateDepositRequest;
+    /**
+     * Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+     */
+    idempotencyKey?: string;
+}
+
+export interface SimulateTransferExpiryRequest {
+    /**
+     * A transfer id, `tr_…`.
+     */
+    id: string;
     /**
      * Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
      */
@@ -123,6 +148,10 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
 
         if (requestParameters['endingBefore'] != null) {
             queryParameters['ending_before'] = requestParameters['endingBefore'];
+        }
+
+        if (requestParameters['created'] != null) {
+            queryParameters['created'] = requestParameters['created'];
         }
 
         const headerParameters: runtime.HTTPHeaders = {};
@@ -286,6 +315,65 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
      */
     async simulateDeposit(requestParameters: SimulateDepositOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transaction> {
         const response = await this.simulateDepositRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for simulateTransferExpiry without sending the request
+     */
+    async simulateTransferExpiryRequestOpts(requestParameters: SimulateTransferExpiryRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling simulateTransferExpiry().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/sandbox/fintech/transfers/{id}/expire`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
+     * Sandbox: expire a pending transfer now
+     */
+    async simulateTransferExpiryRaw(requestParameters: SimulateTransferExpiryRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transfer>> {
+        const requestOptions = await this.simulateTransferExpiryRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => TransferFromJSON(jsonValue));
+    }
+
+    /**
+     * Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
+     * Sandbox: expire a pending transfer now
+     */
+    async simulateTransferExpiry(requestParameters: SimulateTransferExpiryRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transfer> {
+        const response = await this.simulateTransferExpiryRaw(requestParameters, initOverrides);
         return await response.value();
     }
 

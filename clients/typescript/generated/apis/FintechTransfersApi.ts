@@ -19,6 +19,16 @@ import {
     CreateTransferRequestToJSON,
 } from '../models/CreateTransferRequest.js';
 import {
+    type ListAccountsCreatedParameter,
+    ListAccountsCreatedParameterFromJSON,
+    ListAccountsCreatedParameterToJSON,
+} from '../models/ListAccountsCreatedParameter.js';
+import {
+    type PostTransferRequest,
+    PostTransferRequestFromJSON,
+    PostTransferRequestToJSON,
+} from '../models/PostTransferRequest.js';
+import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
@@ -33,6 +43,11 @@ import {
     TransferListFromJSON,
     TransferListToJSON,
 } from '../models/TransferList.js';
+import {
+    type UpdateTransferRequest,
+    UpdateTransferRequestFromJSON,
+    UpdateTransferRequestToJSON,
+} from '../models/UpdateTransferRequest.js';
 
 export interface CreateTransferOperationRequest {
     /**
@@ -51,6 +66,18 @@ export interface ListTransfersRequest {
      */
     accountId?: string;
     /**
+     * Only transfers in this status.
+     */
+    status?: ListTransfersStatusEnum;
+    /**
+     * Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+     */
+    created?: ListAccountsCreatedParameter;
+    /**
+     * Only objects whose metadata has every one of these pairs, exactly: `metadata[order_id]=6735`. Several may be given; all must hold.
+     */
+    metadata?: { [key: string]: string; };
+    /**
      * Page size, 1–100.
      */
     limit?: number;
@@ -64,11 +91,52 @@ export interface ListTransfersRequest {
     endingBefore?: string;
 }
 
+export interface PostTransferOperationRequest {
+    /**
+     * A transfer id, `tr_…`.
+     */
+    id: string;
+    /**
+     * Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+     */
+    idempotencyKey?: string;
+    /**
+     * 
+     */
+    postTransferRequest?: PostTransferRequest;
+}
+
 export interface RetrieveTransferRequest {
     /**
      * A transfer id, `tr_…`.
      */
     id: string;
+}
+
+export interface UpdateTransferOperationRequest {
+    /**
+     * A transfer id, `tr_…`.
+     */
+    id: string;
+    /**
+     * 
+     */
+    updateTransferRequest: UpdateTransferRequest;
+    /**
+     * Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+     */
+    idempotencyKey?: string;
+}
+
+export interface VoidTransferRequest {
+    /**
+     * A transfer id, `tr_…`.
+     */
+    id: string;
+    /**
+     * Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+     */
+    idempotencyKey?: string;
 }
 
 /**
@@ -118,7 +186,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Synchronous: the answer is the `posted` transfer, and both accounts show a transaction. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
+     * Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
      * Transfer money between two accounts
      */
     async createTransferRaw(requestParameters: CreateTransferOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transfer>> {
@@ -129,7 +197,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Synchronous: the answer is the `posted` transfer, and both accounts show a transaction. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
+     * Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
      * Transfer money between two accounts
      */
     async createTransfer(requestParameters: CreateTransferOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transfer> {
@@ -145,6 +213,18 @@ export class FintechTransfersApi extends runtime.BaseAPI {
 
         if (requestParameters['accountId'] != null) {
             queryParameters['account_id'] = requestParameters['accountId'];
+        }
+
+        if (requestParameters['status'] != null) {
+            queryParameters['status'] = requestParameters['status'];
+        }
+
+        if (requestParameters['created'] != null) {
+            queryParameters['created'] = requestParameters['created'];
+        }
+
+        if (requestParameters['metadata'] != null) {
+            queryParameters['metadata'] = requestParameters['metadata'];
         }
 
         if (requestParameters['limit'] != null) {
@@ -201,6 +281,68 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
+     * Creates request options for postTransfer without sending the request
+     */
+    async postTransferRequestOpts(requestParameters: PostTransferOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling postTransfer().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/fintech/transfers/{id}/post`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: PostTransferRequestToJSON(requestParameters['postTransferRequest']),
+        };
+    }
+
+    /**
+     * Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side\'s transaction, now; the rest of the hold returns to the sender\'s available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+     * Post a pending transfer, all or part
+     */
+    async postTransferRaw(requestParameters: PostTransferOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transfer>> {
+        const requestOptions = await this.postTransferRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => TransferFromJSON(jsonValue));
+    }
+
+    /**
+     * Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side\'s transaction, now; the rest of the hold returns to the sender\'s available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+     * Post a pending transfer, all or part
+     */
+    async postTransfer(requestParameters: PostTransferOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transfer> {
+        const response = await this.postTransferRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
      * Creates request options for retrieveTransfer without sending the request
      */
     async retrieveTransferRequestOpts(requestParameters: RetrieveTransferRequest): Promise<runtime.RequestOpts> {
@@ -253,4 +395,143 @@ export class FintechTransfersApi extends runtime.BaseAPI {
         return await response.value();
     }
 
+    /**
+     * Creates request options for updateTransfer without sending the request
+     */
+    async updateTransferRequestOpts(requestParameters: UpdateTransferOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling updateTransfer().'
+            );
+        }
+
+        if (requestParameters['updateTransferRequest'] == null) {
+            throw new runtime.RequiredError(
+                'updateTransferRequest',
+                'Required parameter "updateTransferRequest" was null or undefined when calling updateTransfer().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/fintech/transfers/{id}`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: UpdateTransferRequestToJSON(requestParameters['updateTransferRequest']),
+        };
+    }
+
+    /**
+     * Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.
+     * Update a transfer\'s metadata
+     */
+    async updateTransferRaw(requestParameters: UpdateTransferOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transfer>> {
+        const requestOptions = await this.updateTransferRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => TransferFromJSON(jsonValue));
+    }
+
+    /**
+     * Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.
+     * Update a transfer\'s metadata
+     */
+    async updateTransfer(requestParameters: UpdateTransferOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transfer> {
+        const response = await this.updateTransferRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for voidTransfer without sending the request
+     */
+    async voidTransferRequestOpts(requestParameters: VoidTransferRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling voidTransfer().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/fintech/transfers/{id}/void`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Releases the hold: the amount returns to the sender\'s available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+     * Void a pending transfer
+     */
+    async voidTransferRaw(requestParameters: VoidTransferRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transfer>> {
+        const requestOptions = await this.voidTransferRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => TransferFromJSON(jsonValue));
+    }
+
+    /**
+     * Releases the hold: the amount returns to the sender\'s available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+     * Void a pending transfer
+     */
+    async voidTransfer(requestParameters: VoidTransferRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transfer> {
+        const response = await this.voidTransferRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
 }
+
+/**
+ * @export
+ */
+export const ListTransfersStatusEnum = {
+    Pending: 'pending',
+    Posted: 'posted',
+    Voided: 'voided',
+    Expired: 'expired',
+} as const;
+export type ListTransfersStatusEnum = typeof ListTransfersStatusEnum[keyof typeof ListTransfersStatusEnum];

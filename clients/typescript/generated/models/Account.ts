@@ -77,17 +77,21 @@ export interface Account {
      */
     closed_at: string | null;
     /**
-     * What can be spent now. 0 on creation.
+     * What can be spent now: `current_balance` less what its pending outgoing transfers hold. Never below 0; `insufficient_funds` is judged on it. 0 on creation.
      */
     available_balance: AccountAvailableBalance;
     /**
-     * What the account holds. Equal to `available_balance` while there are no holds.
+     * What the account holds: every posted movement. Pending transfers move it only when they post.
      */
     current_balance: AccountCurrentBalance;
     /**
      * Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
      */
     kyb: AccountKyb | null;
+    /**
+     * Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+     */
+    metadata: { [key: string]: string; };
     /**
      * `true` for live objects, `false` for sandbox ones.
      */
@@ -112,6 +116,7 @@ export function instanceOfAccount(value: object): value is Account {
     if (!('available_balance' in value) || value['available_balance'] === undefined) return false;
     if (!('current_balance' in value) || value['current_balance'] === undefined) return false;
     if (!('kyb' in value) || value['kyb'] === undefined) return false;
+    if (!('metadata' in value) || value['metadata'] === undefined) return false;
     if (!('livemode' in value) || value['livemode'] === undefined) return false;
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
     return true;
@@ -137,6 +142,7 @@ export function AccountFromJSONTyped(json: any, ignoreDiscriminator: boolean): A
         'available_balance': AccountAvailableBalanceFromJSON(json['available_balance']),
         'current_balance': AccountCurrentBalanceFromJSON(json['current_balance']),
         'kyb': AccountKybFromJSON(json['kyb']),
+        'metadata': json['metadata'],
         'livemode': json['livemode'],
         'created_at': json['created_at'],
     };
@@ -163,6 +169,7 @@ export function AccountToJSONTyped(value?: Account | null, ignoreDiscriminator: 
         'available_balance': AccountAvailableBalanceToJSON(value['available_balance']),
         'current_balance': AccountCurrentBalanceToJSON(value['current_balance']),
         'kyb': AccountKybToJSON(value['kyb']),
+        'metadata': value['metadata'],
         'livemode': value['livemode'],
         'created_at': value['created_at'],
     };

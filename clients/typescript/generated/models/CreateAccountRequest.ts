@@ -39,6 +39,10 @@ export interface CreateAccountRequest {
      * Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
      */
     kyb?: CreateAccountRequestKyb | null;
+    /**
+     * Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `""` is not set.
+     */
+    metadata?: { [key: string]: string; };
 }
 
 
@@ -75,6 +79,7 @@ export function CreateAccountRequestFromJSONTyped(json: any, ignoreDiscriminator
         'type': json['type'],
         'country': json['country'],
         'kyb': json['kyb'] === undefined ? undefined : json['kyb'] === null ? null : CreateAccountRequestKybFromJSON(json['kyb']),
+        'metadata': json['metadata'] == null ? undefined : json['metadata'],
     };
 }
 
@@ -92,6 +97,7 @@ export function CreateAccountRequestToJSONTyped(value?: CreateAccountRequest | n
         'type': value['type'],
         'country': value['country'],
         'kyb': CreateAccountRequestKybToJSON(value['kyb']),
+        'metadata': value['metadata'],
     };
 }
 

@@ -39,6 +39,18 @@ export interface CreateTransferRequest {
      * Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      */
     description?: string;
+    /**
+     * Hold the money instead of moving it: the transfer is `pending`, `amount` leaves the sender's `available_balance` at once, and moves when it is posted (`/post`), or returns when it is voided (`/void`) or expires. Default `false`: posted at once.
+     */
+    pending?: boolean;
+    /**
+     * Only with `pending: true` (else 400 `parameter_invalid`): seconds until the hold expires, 60–2592000; default 604800 (7 days).
+     */
+    expires_in_seconds?: number;
+    /**
+     * Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `""` is not set.
+     */
+    metadata?: { [key: string]: string; };
 }
 
 /**
@@ -67,6 +79,9 @@ export function CreateTransferRequestFromJSONTyped(json: any, ignoreDiscriminato
         'amount': json['amount'],
         'currency': json['currency'],
         'description': json['description'] == null ? undefined : json['description'],
+        'pending': json['pending'] == null ? undefined : json['pending'],
+        'expires_in_seconds': json['expires_in_seconds'] == null ? undefined : json['expires_in_seconds'],
+        'metadata': json['metadata'] == null ? undefined : json['metadata'],
     };
 }
 
@@ -86,6 +101,9 @@ export function CreateTransferRequestToJSONTyped(value?: CreateTransferRequest |
         'amount': value['amount'],
         'currency': value['currency'],
         'description': value['description'],
+        'pending': value['pending'],
+        'expires_in_seconds': value['expires_in_seconds'],
+        'metadata': value['metadata'],
     };
 }
 

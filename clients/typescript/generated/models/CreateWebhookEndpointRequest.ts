@@ -31,6 +31,10 @@ export interface CreateWebhookEndpointRequest {
      * A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
      */
     description?: string | null;
+    /**
+     * Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `""` is not set.
+     */
+    metadata?: { [key: string]: string; };
 }
 
 /**
@@ -55,6 +59,7 @@ export function CreateWebhookEndpointRequestFromJSONTyped(json: any, ignoreDiscr
         'url': json['url'],
         'enabled_events': new Set(json['enabled_events']),
         'description': json['description'] === undefined ? undefined : json['description'] === null ? null : json['description'],
+        'metadata': json['metadata'] == null ? undefined : json['metadata'],
     };
 }
 
@@ -72,6 +77,7 @@ export function CreateWebhookEndpointRequestToJSONTyped(value?: CreateWebhookEnd
         'url': value['url'],
         'enabled_events': Array.from(value['enabled_events'] as Set<any>),
         'description': value['description'],
+        'metadata': value['metadata'],
     };
 }
 

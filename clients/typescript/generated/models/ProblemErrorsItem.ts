@@ -20,7 +20,7 @@ import { mapValues } from '../runtime.js';
  */
 export interface ProblemErrorsItem {
     /**
-     * Known values: `body_malformed`, `request_malformed`, `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `country_unsupported`, `api_key_missing`, `api_key_invalid`, `permission_denied`, `resource_not_found`, `route_not_found`, `method_not_allowed`, `request_timeout`, `idempotency_request_in_progress`, `api_key_limit_reached`, `api_key_last_active`, `account_frozen`, `account_closed`, `account_balance_nonzero`, `insufficient_funds`, `currency_mismatch`, `webhook_endpoint_limit_reached`, `webhook_endpoint_disabled`, `body_too_large`, `media_type_unsupported`, `expectation_unsupported`, `idempotency_key_reused`, `rate_limited`, `headers_too_large`, `internal_error`, `service_unavailable`; others may be added, so treat this as an open string.
+     * Known values: `body_malformed`, `request_malformed`, `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `country_unsupported`, `api_key_missing`, `api_key_invalid`, `permission_denied`, `resource_not_found`, `route_not_found`, `method_not_allowed`, `request_timeout`, `idempotency_request_in_progress`, `api_key_limit_reached`, `api_key_last_active`, `account_frozen`, `account_closed`, `account_balance_nonzero`, `insufficient_funds`, `currency_mismatch`, `transfer_not_pending`, `transfer_expired`, `webhook_endpoint_limit_reached`, `webhook_endpoint_disabled`, `body_too_large`, `media_type_unsupported`, `expectation_unsupported`, `idempotency_key_reused`, `rate_limited`, `headers_too_large`, `internal_error`, `service_unavailable`; others may be added, so treat this as an open string.
      */
     code: string;
     /**

@@ -48,9 +48,29 @@ export interface Transfer {
      */
     description: string | null;
     /**
-     * `posted`: transfers are synchronous and final. Open enum: clients must accept new values.
+     * `posted` (moved), `pending` (held on the sender, waiting to be posted or voided), `voided` (released unmoved) or `expired` (released at `expires_at`). Open enum: clients must accept new values.
      */
     status: string;
+    /**
+     * Whether it was made with `pending: true`.
+     */
+    pending: boolean;
+    /**
+     * What moved: `amount`, or for a pending transfer the part posted; `null` until posted.
+     */
+    posted_amount: number | null;
+    /**
+     * When a pending transfer expires, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless made pending.
+     */
+    expires_at: string | null;
+    /**
+     * When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.
+     */
+    resolved_at: string | null;
+    /**
+     * Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+     */
+    metadata: { [key: string]: string; };
     /**
      * `true` for live objects, `false` for sandbox ones.
      */
@@ -73,6 +93,11 @@ export function instanceOfTransfer(value: object): value is Transfer {
     if (!('currency' in value) || value['currency'] === undefined) return false;
     if (!('description' in value) || value['description'] === undefined) return false;
     if (!('status' in value) || value['status'] === undefined) return false;
+    if (!('pending' in value) || value['pending'] === undefined) return false;
+    if (!('posted_amount' in value) || value['posted_amount'] === undefined) return false;
+    if (!('expires_at' in value) || value['expires_at'] === undefined) return false;
+    if (!('resolved_at' in value) || value['resolved_at'] === undefined) return false;
+    if (!('metadata' in value) || value['metadata'] === undefined) return false;
     if (!('livemode' in value) || value['livemode'] === undefined) return false;
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
     return true;
@@ -96,6 +121,11 @@ export function TransferFromJSONTyped(json: any, ignoreDiscriminator: boolean): 
         'currency': json['currency'],
         'description': json['description'],
         'status': json['status'],
+        'pending': json['pending'],
+        'posted_amount': json['posted_amount'],
+        'expires_at': json['expires_at'],
+        'resolved_at': json['resolved_at'],
+        'metadata': json['metadata'],
         'livemode': json['livemode'],
         'created_at': json['created_at'],
     };
@@ -120,6 +150,11 @@ export function TransferToJSONTyped(value?: Transfer | null, ignoreDiscriminator
         'currency': value['currency'],
         'description': value['description'],
         'status': value['status'],
+        'pending': value['pending'],
+        'posted_amount': value['posted_amount'],
+        'expires_at': value['expires_at'],
+        'resolved_at': value['resolved_at'],
+        'metadata': value['metadata'],
         'livemode': value['livemode'],
         'created_at': value['created_at'],
     };

@@ -13,6 +13,14 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { UpdateWebhookEndpointRequestMetadata } from './UpdateWebhookEndpointRequestMetadata.js';
+import {
+    UpdateWebhookEndpointRequestMetadataFromJSON,
+    UpdateWebhookEndpointRequestMetadataFromJSONTyped,
+    UpdateWebhookEndpointRequestMetadataToJSON,
+    UpdateWebhookEndpointRequestMetadataToJSONTyped,
+} from './UpdateWebhookEndpointRequestMetadata.js';
+
 /**
  * 
  * @export
@@ -31,6 +39,10 @@ export interface UpdateWebhookEndpointRequest {
      * A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
      */
     description?: string | null;
+    /**
+     * 
+     */
+    metadata?: UpdateWebhookEndpointRequestMetadata;
     /**
      * `disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.
      */
@@ -68,6 +80,7 @@ export function UpdateWebhookEndpointRequestFromJSONTyped(json: any, ignoreDiscr
         'url': json['url'] == null ? undefined : json['url'],
         'enabled_events': json['enabled_events'] == null ? undefined : new Set(json['enabled_events']),
         'description': json['description'] === undefined ? undefined : json['description'] === null ? null : json['description'],
+        'metadata': json['metadata'] == null ? undefined : UpdateWebhookEndpointRequestMetadataFromJSON(json['metadata']),
         'status': json['status'] == null ? undefined : json['status'],
     };
 }
@@ -86,6 +99,7 @@ export function UpdateWebhookEndpointRequestToJSONTyped(value?: UpdateWebhookEnd
         'url': value['url'],
         'enabled_events': value['enabled_events'] == null ? undefined : Array.from(value['enabled_events'] as Set<any>),
         'description': value['description'],
+        'metadata': UpdateWebhookEndpointRequestMetadataToJSON(value['metadata']),
         'status': value['status'],
     };
 }

@@ -48,6 +48,10 @@ export interface WebhookEndpointWithSecret {
      */
     disabled_reason: string | null;
     /**
+     * Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+     */
+    metadata: { [key: string]: string; };
+    /**
      * 
      */
     livemode: boolean;
@@ -72,6 +76,7 @@ export function instanceOfWebhookEndpointWithSecret(value: object): value is Web
     if (!('description' in value) || value['description'] === undefined) return false;
     if (!('status' in value) || value['status'] === undefined) return false;
     if (!('disabled_reason' in value) || value['disabled_reason'] === undefined) return false;
+    if (!('metadata' in value) || value['metadata'] === undefined) return false;
     if (!('livemode' in value) || value['livemode'] === undefined) return false;
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
     if (!('secret' in value) || value['secret'] === undefined) return false;
@@ -95,6 +100,7 @@ export function WebhookEndpointWithSecretFromJSONTyped(json: any, ignoreDiscrimi
         'description': json['description'],
         'status': json['status'],
         'disabled_reason': json['disabled_reason'],
+        'metadata': json['metadata'],
         'livemode': json['livemode'],
         'created_at': json['created_at'],
         'secret': json['secret'],
@@ -119,6 +125,7 @@ export function WebhookEndpointWithSecretToJSONTyped(value?: WebhookEndpointWith
         'description': value['description'],
         'status': value['status'],
         'disabled_reason': value['disabled_reason'],
+        'metadata': value['metadata'],
         'livemode': value['livemode'],
         'created_at': value['created_at'],
         'secret': value['secret'],

@@ -11,6 +11,8 @@ export interface Line {
   side: Side;
   /** Signed minor units: negative takes money out of the account. */
   amount: number;
+  /** What a pending transfer held on this account and this posting releases (the whole hold, whatever is posted). */
+  release?: number;
 }
 
 export interface Posted {
@@ -45,10 +47,21 @@ const insertEntries = preparedInsertRows('ledger_entries', {
   account_seq: true,
   created_at: true,
 });
-const moveBalance = preparedSend<{ id: string; amount: number }>({ id: true, amount: true }, (db, p) =>
+// One statement for the balance and the hold it releases: the constraint on balance − held holds after each.
+const moveBalance = preparedSend<{ id: string; amount: number; release: number }>(
+  { id: true, amount: true, release: true },
+  (db, p) =>
+    db
+      .updateTable('ledger_accounts')
+      .set({ balance: sql`balance + ${p.amount}`, held: sql`held - ${p.release}`, entry_count: sql`entry_count + 1` })
+      .where('id', '=', p.id),
+);
+
+/** A pending transfer's hold on its sender: `amount` > 0 holds, < 0 releases (a void, an expiry). */
+export const changeHold = preparedSend<{ id: string; amount: number }>({ id: true, amount: true }, (db, p) =>
   db
     .updateTable('ledger_accounts')
-    .set({ balance: sql`balance + ${p.amount}`, entry_count: sql`entry_count + 1` })
+    .set({ held: sql`held + ${p.amount}` })
     .where('id', '=', p.id),
 );
 
@@ -66,8 +79,8 @@ export function postJournal(trx: Trx, journal: LedgerJournalsTable, lines: Line[
   insertJournal(trx, journal);
   const at = Date.parse(journal.created_at);
   const entries: LedgerEntriesTable[] = [];
-  for (const { side, amount } of [...lines].sort((a, b) => (a.side.id < b.side.id ? -1 : 1))) {
-    moveBalance(trx, { id: side.id, amount });
+  for (const { side, amount, release = 0 } of [...lines].sort((a, b) => (a.side.id < b.side.id ? -1 : 1))) {
+    moveBalance(trx, { id: side.id, amount, release });
     entries.push({
       id: newId('txn', at),
       journal_id: journal.id,

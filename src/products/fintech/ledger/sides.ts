@@ -6,9 +6,12 @@ import { locksRows } from './dialect.ts';
 
 /**
  * A ledger account as a movement of money reads it, under its lock: whether it may move money, its currency, its
- * balance and how many entries it has (the next entry's `account_seq` follows from it).
+ * balance, what pending transfers hold of it, and how many entries it has (the next entry's `account_seq` follows).
  */
-export type Side = Pick<LedgerAccountsTable, 'id' | 'kind' | 'status' | 'currency' | 'balance' | 'entry_count'>;
+export type Side = Pick<
+  LedgerAccountsTable,
+  'id' | 'kind' | 'status' | 'currency' | 'balance' | 'held' | 'entry_count'
+>;
 
 type Scope = { a: string; b: string; org_id: string; mode: Mode };
 const SCOPE = { a: true, b: true, org_id: true, mode: true } as const;
@@ -32,7 +35,7 @@ export const lockCustomerPair = preparedSend<Scope>(SCOPE, (db, p) =>
 const selectCustomerPair = prepared<Scope, Side>(SCOPE, (db, p) =>
   db
     .selectFrom('ledger_accounts')
-    .select(['id', 'kind', 'status', 'currency', 'balance', 'entry_count'])
+    .select(['id', 'kind', 'status', 'currency', 'balance', 'held', 'entry_count'])
     .where('id', 'in', [p.a, p.b])
     .where('org_id', '=', p.org_id)
     .where('mode', '=', p.mode)
@@ -61,7 +64,7 @@ export async function lockSides(
 const lockSystem = preparedWrite<{ id: string }, Side>({ id: true }, (db, p) =>
   db
     .selectFrom('ledger_accounts')
-    .select(['id', 'kind', 'status', 'currency', 'balance', 'entry_count'])
+    .select(['id', 'kind', 'status', 'currency', 'balance', 'held', 'entry_count'])
     .where('id', '=', p.id)
     .where('kind', '=', 'system')
     .forNoKeyUpdate(),
@@ -69,7 +72,7 @@ const lockSystem = preparedWrite<{ id: string }, Side>({ id: true }, (db, p) =>
 const selectSystem = prepared<{ id: string }, Side>({ id: true }, (db, p) =>
   db
     .selectFrom('ledger_accounts')
-    .select(['id', 'kind', 'status', 'currency', 'balance', 'entry_count'])
+    .select(['id', 'kind', 'status', 'currency', 'balance', 'held', 'entry_count'])
     .where('id', '=', p.id)
     .where('kind', '=', 'system'),
 );

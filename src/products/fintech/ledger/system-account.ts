@@ -12,12 +12,12 @@ export function systemAccountId(orgId: string, mode: Mode, currency: string): st
   return `sys_${orgId}_${mode}_${currency}`;
 }
 
-const insertIfAbsent = preparedSend<Omit<LedgerAccountsTable, 'balance' | 'entry_count' | 'kind' | 'status'>>(
+const insertIfAbsent = preparedSend<Omit<LedgerAccountsTable, 'balance' | 'held' | 'entry_count' | 'kind' | 'status'>>(
   { id: true, org_id: true, mode: true, currency: true, created_at: true },
   (db, p) =>
     db
       .insertInto('ledger_accounts')
-      .values({ ...p, kind: 'system', status: 'active', balance: 0, entry_count: 0 })
+      .values({ ...p, kind: 'system', status: 'active', balance: 0, held: 0, entry_count: 0 })
       .onConflict((oc) => oc.column('id').doNothing()),
 );
 

@@ -75,6 +75,19 @@ const CHECKS: { name: string; unit: Unit; count: RawBuilder<Row>; breaches: (ran
       where l.kind = 'customer' and ${within(sql.ref('l.id'), range)} and (a.id is null or a.status <> l.status)`,
   },
   {
+    name: 'every account holds exactly what its pending outgoing transfers hold, and keeps available (balance − held) ≥ 0',
+    unit: 'account',
+    count: sql`select count(*) as n from ledger_accounts where kind = 'customer'`,
+    breaches: (range) => sql`select a.id, cast(a.balance as text) as balance, cast(a.held as text) as held,
+        cast(coalesce(p.total, 0) as text) as pending_total
+      from ledger_accounts a
+      left join (select from_account_id, sum(amount) as total from transfers
+        where status = 'pending' and ${within(sql.ref('from_account_id'), range)} group by from_account_id) p
+        on p.from_account_id = a.id
+      where a.kind = 'customer' and ${within(sql.ref('a.id'), range)}
+        and (a.held <> coalesce(p.total, 0) or a.balance - a.held < 0)`,
+  },
+  {
     name: 'every currency totals 0 over all accounts, system ones included (per org and mode)',
     unit: 'currency',
     count: sql`select count(*) as n from (select distinct org_id, mode, currency from ledger_accounts) c`,

@@ -40,11 +40,14 @@ describe(`the ledger's own defences in the database (${BACKEND})`, () => {
     assert.equal(Number(count.n), 4);
   });
 
-  test('journals and transfers are append-only too', async () => {
+  test('journals are append-only too; a transfer changes only from pending to an end, and in its metadata', async () => {
     await refused(sql`update ledger_journals set currency = 'EUR'`, /append-only/);
     await refused(sql`delete from ledger_journals`, /append-only/);
-    await refused(sql`update transfers set amount = 1 where id = ${transferId}`, /append-only/);
-    await refused(sql`delete from transfers`, /append-only/);
+    const guarded = /a transfer changes only from pending to an end, and in its metadata/;
+    await refused(sql`update transfers set amount = 1 where id = ${transferId}`, guarded);
+    await refused(sql`update transfers set status = 'voided' where id = ${transferId}`, guarded); // posted is final
+    await refused(sql`update transfers set posted_amount = 1 where id = ${transferId}`, guarded);
+    await refused(sql`delete from transfers`, BACKEND === 'postgres' ? guarded : /append-only/);
     if (BACKEND === 'postgres') await refused(sql`truncate ledger_entries cascade`, /append-only/);
   });
 

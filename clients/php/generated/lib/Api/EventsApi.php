@@ -551,15 +551,16 @@ class EventsApi
      * @param  string|null $starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $type What happened. The list grows: accept types you do not know. (optional)
+     * @param  \Plinth\Generated\Model\ListEventsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEvents'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
      * @return \Plinth\Generated\Model\EventList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
-    public function listEvents($limit = 10, $starting_after = null, $ending_before = null, $type = null, string $contentType = self::contentTypes['listEvents'][0])
+    public function listEvents($limit = 10, $starting_after = null, $ending_before = null, $type = null, $created = null, string $contentType = self::contentTypes['listEvents'][0])
     {
-        list($response) = $this->listEventsWithHttpInfo($limit, $starting_after, $ending_before, $type, $contentType);
+        list($response) = $this->listEventsWithHttpInfo($limit, $starting_after, $ending_before, $type, $created, $contentType);
         return $response;
     }
 
@@ -572,15 +573,16 @@ class EventsApi
      * @param  string|null $starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $type What happened. The list grows: accept types you do not know. (optional)
+     * @param  \Plinth\Generated\Model\ListEventsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEvents'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
      * @return array of \Plinth\Generated\Model\EventList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
-    public function listEventsWithHttpInfo($limit = 10, $starting_after = null, $ending_before = null, $type = null, string $contentType = self::contentTypes['listEvents'][0])
+    public function listEventsWithHttpInfo($limit = 10, $starting_after = null, $ending_before = null, $type = null, $created = null, string $contentType = self::contentTypes['listEvents'][0])
     {
-        $request = $this->listEventsRequest($limit, $starting_after, $ending_before, $type, $contentType);
+        $request = $this->listEventsRequest($limit, $starting_after, $ending_before, $type, $created, $contentType);
 
         try {
             $options = $this->createHttpClientOption();
@@ -730,14 +732,15 @@ class EventsApi
      * @param  string|null $starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $type What happened. The list grows: accept types you do not know. (optional)
+     * @param  \Plinth\Generated\Model\ListEventsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEvents'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
      * @return \GuzzleHttp\Promise\PromiseInterface
      */
-    public function listEventsAsync($limit = 10, $starting_after = null, $ending_before = null, $type = null, string $contentType = self::contentTypes['listEvents'][0])
+    public function listEventsAsync($limit = 10, $starting_after = null, $ending_before = null, $type = null, $created = null, string $contentType = self::contentTypes['listEvents'][0])
     {
-        return $this->listEventsAsyncWithHttpInfo($limit, $starting_after, $ending_before, $type, $contentType)
+        return $this->listEventsAsyncWithHttpInfo($limit, $starting_after, $ending_before, $type, $created, $contentType)
             ->then(
                 function ($response) {
                     return $response[0];
@@ -754,15 +757,16 @@ class EventsApi
      * @param  string|null $starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $type What happened. The list grows: accept types you do not know. (optional)
+     * @param  \Plinth\Generated\Model\ListEventsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEvents'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
      * @return \GuzzleHttp\Promise\PromiseInterface
      */
-    public function listEventsAsyncWithHttpInfo($limit = 10, $starting_after = null, $ending_before = null, $type = null, string $contentType = self::contentTypes['listEvents'][0])
+    public function listEventsAsyncWithHttpInfo($limit = 10, $starting_after = null, $ending_before = null, $type = null, $created = null, string $contentType = self::contentTypes['listEvents'][0])
     {
         $returnType = '\Plinth\Generated\Model\EventList';
-        $request = $this->listEventsRequest($limit, $starting_after, $ending_before, $type, $contentType);
+        $request = $this->listEventsRequest($limit, $starting_after, $ending_before, $type, $created, $contentType);
 
         return $this->client
             ->sendAsync($request, $this->createHttpClientOption())
@@ -807,12 +811,13 @@ class EventsApi
      * @param  string|null $starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $type What happened. The list grows: accept types you do not know. (optional)
+     * @param  \Plinth\Generated\Model\ListEventsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listEvents'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
      * @return \GuzzleHttp\Psr7\Request
      */
-    public function listEventsRequest($limit = 10, $starting_after = null, $ending_before = null, $type = null, string $contentType = self::contentTypes['listEvents'][0])
+    public function listEventsRequest($limit = 10, $starting_after = null, $ending_before = null, $type = null, $created = null, string $contentType = self::contentTypes['listEvents'][0])
     {
 
         if ($limit !== null && $limit > 100) {
@@ -822,6 +827,7 @@ class EventsApi
             throw new \InvalidArgumentException('invalid value for "$limit" when calling EventsApi.listEvents, must be bigger than or equal to 1.');
         }
         
+
 
 
 
@@ -866,6 +872,15 @@ class EventsApi
             'type', // param base name
             'string', // openApiType
             'form', // style
+            true, // explode
+            false // required
+        ) ?? []);
+        // query params
+        $queryParams = array_merge($queryParams, ObjectSerializer::toQueryValue(
+            $created,
+            'created', // param base name
+            'object', // openApiType
+            'deepObject', // style
             true, // explode
             false // required
         ) ?? []);

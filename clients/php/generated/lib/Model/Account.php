@@ -68,6 +68,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'available_balance' => '\Plinth\Generated\Model\AccountAvailableBalance',
         'current_balance' => '\Plinth\Generated\Model\AccountCurrentBalance',
         'kyb' => '\Plinth\Generated\Model\AccountKyb',
+        'metadata' => 'array<string,string>',
         'livemode' => 'bool',
         'created_at' => 'string'
     ];
@@ -90,6 +91,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'available_balance' => null,
         'current_balance' => null,
         'kyb' => null,
+        'metadata' => null,
         'livemode' => null,
         'created_at' => null
     ];
@@ -110,6 +112,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'available_balance' => false,
         'current_balance' => false,
         'kyb' => true,
+        'metadata' => false,
         'livemode' => false,
         'created_at' => false
     ];
@@ -210,6 +213,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'available_balance' => 'available_balance',
         'current_balance' => 'current_balance',
         'kyb' => 'kyb',
+        'metadata' => 'metadata',
         'livemode' => 'livemode',
         'created_at' => 'created_at'
     ];
@@ -230,6 +234,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'available_balance' => 'setAvailableBalance',
         'current_balance' => 'setCurrentBalance',
         'kyb' => 'setKyb',
+        'metadata' => 'setMetadata',
         'livemode' => 'setLivemode',
         'created_at' => 'setCreatedAt'
     ];
@@ -250,6 +255,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'available_balance' => 'getAvailableBalance',
         'current_balance' => 'getCurrentBalance',
         'kyb' => 'getKyb',
+        'metadata' => 'getMetadata',
         'livemode' => 'getLivemode',
         'created_at' => 'getCreatedAt'
     ];
@@ -321,6 +327,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('available_balance', $data ?? [], null);
         $this->setIfExists('current_balance', $data ?? [], null);
         $this->setIfExists('kyb', $data ?? [], null);
+        $this->setIfExists('metadata', $data ?? [], null);
         $this->setIfExists('livemode', $data ?? [], null);
         $this->setIfExists('created_at', $data ?? [], null);
     }
@@ -382,6 +389,13 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         if ($this->container['kyb'] === null && !$this->isNullableSetToNull('kyb')) {
             $invalidProperties[] = "'kyb' is required";
         }
+        if ($this->container['metadata'] === null) {
+            $invalidProperties[] = "'metadata' can't be null";
+        }
+        if ((count($this->container['metadata']) > 50)) {
+            $invalidProperties[] = "invalid value for 'metadata', number of items must be less than or equal to 50.";
+        }
+
         if ($this->container['livemode'] === null) {
             $invalidProperties[] = "'livemode' can't be null";
         }
@@ -619,7 +633,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets available_balance
      *
-     * @param \Plinth\Generated\Model\AccountAvailableBalance $available_balance What can be spent now. 0 on creation.
+     * @param \Plinth\Generated\Model\AccountAvailableBalance $available_balance What can be spent now: `current_balance` less what its pending outgoing transfers hold. Never below 0; `insufficient_funds` is judged on it. 0 on creation.
      *
      * @return self
      */
@@ -646,7 +660,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets current_balance
      *
-     * @param \Plinth\Generated\Model\AccountCurrentBalance $current_balance What the account holds. Equal to `available_balance` while there are no holds.
+     * @param \Plinth\Generated\Model\AccountCurrentBalance $current_balance What the account holds: every posted movement. Pending transfers move it only when they post.
      *
      * @return self
      */
@@ -690,6 +704,36 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
             }
         }
         $this->container['kyb'] = $kyb;
+
+        return $this;
+    }
+
+    /**
+     * Gets metadata
+     *
+     * @return array<string,string>
+     */
+    public function getMetadata()
+    {
+        return $this->container['metadata'];
+    }
+
+    /**
+     * Sets metadata
+     *
+     * @param array<string,string> $metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+     *
+     * @return self
+     */
+    public function setMetadata($metadata)
+    {
+        if (is_null($metadata)) {
+            throw new \InvalidArgumentException('non-nullable metadata cannot be null');
+        }
+        if ((count($metadata) > 50)) {
+            throw new \InvalidArgumentException('invalid value for $metadata when calling Account., number of items must be less than or equal to 50.');
+        }
+        $this->container['metadata'] = $metadata;
 
         return $this;
     }

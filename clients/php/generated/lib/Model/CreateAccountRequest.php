@@ -59,7 +59,8 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     protected static $openAPITypes = [
         'type' => 'string',
         'country' => 'string',
-        'kyb' => '\Plinth\Generated\Model\CreateAccountRequestKyb'
+        'kyb' => '\Plinth\Generated\Model\CreateAccountRequestKyb',
+        'metadata' => 'array<string,string>'
     ];
 
     /**
@@ -72,7 +73,8 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     protected static $openAPIFormats = [
         'type' => null,
         'country' => null,
-        'kyb' => null
+        'kyb' => null,
+        'metadata' => null
     ];
 
     /**
@@ -83,7 +85,8 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     protected static array $openAPINullables = [
         'type' => false,
         'country' => false,
-        'kyb' => true
+        'kyb' => true,
+        'metadata' => false
     ];
 
     /**
@@ -174,7 +177,8 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     protected static $attributeMap = [
         'type' => 'type',
         'country' => 'country',
-        'kyb' => 'kyb'
+        'kyb' => 'kyb',
+        'metadata' => 'metadata'
     ];
 
     /**
@@ -185,7 +189,8 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     protected static $setters = [
         'type' => 'setType',
         'country' => 'setCountry',
-        'kyb' => 'setKyb'
+        'kyb' => 'setKyb',
+        'metadata' => 'setMetadata'
     ];
 
     /**
@@ -196,7 +201,8 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     protected static $getters = [
         'type' => 'getType',
         'country' => 'getCountry',
-        'kyb' => 'getKyb'
+        'kyb' => 'getKyb',
+        'metadata' => 'getMetadata'
     ];
 
     /**
@@ -272,6 +278,7 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
         $this->setIfExists('type', $data ?? [], null);
         $this->setIfExists('country', $data ?? [], null);
         $this->setIfExists('kyb', $data ?? [], null);
+        $this->setIfExists('metadata', $data ?? [], null);
     }
 
     /**
@@ -318,6 +325,10 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
         }
         if (!preg_match("/^(?:A[DEFGILMOQRSTUWXZ]|B[ABDEFGHIJLMNOQRSTVWYZ]|C[ACDFGHIKLMNORUVWXYZ]|D[EJKMOZ]|E[CEGHRST]|F[IJKMOR]|G[ABDEFGHILMNPQRSTUWY]|H[KMNRTU]|I[DELMNOQRST]|J[EMOP]|K[EGHIMNPRWYZ]|L[ABCIKRSTUVY]|M[ACDEFGHKLMNOPQRSTUVWXYZ]|N[ACEFGILOPRUZ]|O[M]|P[AEFGHKLMNRSTWY]|Q[A]|R[EOSUW]|S[ABCDEGHIJKLMNORSTVXYZ]|T[CDFGHJKLMNORTVWZ]|U[AGMSYZ]|V[ACEGINU]|W[FS]|Y[ET]|Z[AMW])$/", $this->container['country'])) {
             $invalidProperties[] = "invalid value for 'country', must be conform to the pattern /^(?:A[DEFGILMOQRSTUWXZ]|B[ABDEFGHIJLMNOQRSTVWYZ]|C[ACDFGHIKLMNORUVWXYZ]|D[EJKMOZ]|E[CEGHRST]|F[IJKMOR]|G[ABDEFGHILMNPQRSTUWY]|H[KMNRTU]|I[DELMNOQRST]|J[EMOP]|K[EGHIMNPRWYZ]|L[ABCIKRSTUVY]|M[ACDEFGHKLMNOPQRSTUVWXYZ]|N[ACEFGILOPRUZ]|O[M]|P[AEFGHKLMNRSTWY]|Q[A]|R[EOSUW]|S[ABCDEGHIJKLMNORSTVXYZ]|T[CDFGHJKLMNORTVWZ]|U[AGMSYZ]|V[ACEGINU]|W[FS]|Y[ET]|Z[AMW])$/.";
+        }
+
+        if (!is_null($this->container['metadata']) && (count($this->container['metadata']) > 50)) {
+            $invalidProperties[] = "invalid value for 'metadata', number of items must be less than or equal to 50.";
         }
 
         return $invalidProperties;
@@ -434,6 +445,36 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
             }
         }
         $this->container['kyb'] = $kyb;
+
+        return $this;
+    }
+
+    /**
+     * Gets metadata
+     *
+     * @return array<string,string>|null
+     */
+    public function getMetadata()
+    {
+        return $this->container['metadata'];
+    }
+
+    /**
+     * Sets metadata
+     *
+     * @param array<string,string>|null $metadata Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+     *
+     * @return self
+     */
+    public function setMetadata($metadata)
+    {
+        if (is_null($metadata)) {
+            throw new \InvalidArgumentException('non-nullable metadata cannot be null');
+        }
+        if ((count($metadata) > 50)) {
+            throw new \InvalidArgumentException('invalid value for $metadata when calling CreateAccountRequest., number of items must be less than or equal to 50.');
+        }
+        $this->container['metadata'] = $metadata;
 
         return $this;
     }

@@ -61,7 +61,10 @@ class CreateTransferRequest implements ModelInterface, ArrayAccess, \JsonSeriali
         'to_account_id' => 'string',
         'amount' => 'int',
         'currency' => 'string',
-        'description' => 'string'
+        'description' => 'string',
+        'pending' => 'bool',
+        'expires_in_seconds' => 'int',
+        'metadata' => 'array<string,string>'
     ];
 
     /**
@@ -76,7 +79,10 @@ class CreateTransferRequest implements ModelInterface, ArrayAccess, \JsonSeriali
         'to_account_id' => null,
         'amount' => 'int64',
         'currency' => null,
-        'description' => null
+        'description' => null,
+        'pending' => null,
+        'expires_in_seconds' => null,
+        'metadata' => null
     ];
 
     /**
@@ -89,7 +95,10 @@ class CreateTransferRequest implements ModelInterface, ArrayAccess, \JsonSeriali
         'to_account_id' => false,
         'amount' => false,
         'currency' => false,
-        'description' => false
+        'description' => false,
+        'pending' => false,
+        'expires_in_seconds' => false,
+        'metadata' => false
     ];
 
     /**
@@ -182,7 +191,10 @@ class CreateTransferRequest implements ModelInterface, ArrayAccess, \JsonSeriali
         'to_account_id' => 'to_account_id',
         'amount' => 'amount',
         'currency' => 'currency',
-        'description' => 'description'
+        'description' => 'description',
+        'pending' => 'pending',
+        'expires_in_seconds' => 'expires_in_seconds',
+        'metadata' => 'metadata'
     ];
 
     /**
@@ -195,7 +207,10 @@ class CreateTransferRequest implements ModelInterface, ArrayAccess, \JsonSeriali
         'to_account_id' => 'setToAccountId',
         'amount' => 'setAmount',
         'currency' => 'setCurrency',
-        'description' => 'setDescription'
+        'description' => 'setDescription',
+        'pending' => 'setPending',
+        'expires_in_seconds' => 'setExpiresInSeconds',
+        'metadata' => 'setMetadata'
     ];
 
     /**
@@ -208,7 +223,10 @@ class CreateTransferRequest implements ModelInterface, ArrayAccess, \JsonSeriali
         'to_account_id' => 'getToAccountId',
         'amount' => 'getAmount',
         'currency' => 'getCurrency',
-        'description' => 'getDescription'
+        'description' => 'getDescription',
+        'pending' => 'getPending',
+        'expires_in_seconds' => 'getExpiresInSeconds',
+        'metadata' => 'getMetadata'
     ];
 
     /**
@@ -273,6 +291,9 @@ class CreateTransferRequest implements ModelInterface, ArrayAccess, \JsonSeriali
         $this->setIfExists('amount', $data ?? [], null);
         $this->setIfExists('currency', $data ?? [], null);
         $this->setIfExists('description', $data ?? [], null);
+        $this->setIfExists('pending', $data ?? [], null);
+        $this->setIfExists('expires_in_seconds', $data ?? [], null);
+        $this->setIfExists('metadata', $data ?? [], null);
     }
 
     /**
@@ -324,6 +345,18 @@ class CreateTransferRequest implements ModelInterface, ArrayAccess, \JsonSeriali
         }
         if (!preg_match("/^[A-Z]{3}$/", $this->container['currency'])) {
             $invalidProperties[] = "invalid value for 'currency', must be conform to the pattern /^[A-Z]{3}$/.";
+        }
+
+        if (!is_null($this->container['expires_in_seconds']) && ($this->container['expires_in_seconds'] > 2592000)) {
+            $invalidProperties[] = "invalid value for 'expires_in_seconds', must be smaller than or equal to 2592000.";
+        }
+
+        if (!is_null($this->container['expires_in_seconds']) && ($this->container['expires_in_seconds'] < 60)) {
+            $invalidProperties[] = "invalid value for 'expires_in_seconds', must be bigger than or equal to 60.";
+        }
+
+        if (!is_null($this->container['metadata']) && (count($this->container['metadata']) > 50)) {
+            $invalidProperties[] = "invalid value for 'metadata', number of items must be less than or equal to 50.";
         }
 
         return $invalidProperties;
@@ -484,6 +517,97 @@ class CreateTransferRequest implements ModelInterface, ArrayAccess, \JsonSeriali
             throw new \InvalidArgumentException('non-nullable description cannot be null');
         }
         $this->container['description'] = $description;
+
+        return $this;
+    }
+
+    /**
+     * Gets pending
+     *
+     * @return bool|null
+     */
+    public function getPending()
+    {
+        return $this->container['pending'];
+    }
+
+    /**
+     * Sets pending
+     *
+     * @param bool|null $pending Hold the money instead of moving it: the transfer is `pending`, `amount` leaves the sender's `available_balance` at once, and moves when it is posted (`/post`), or returns when it is voided (`/void`) or expires. Default `false`: posted at once.
+     *
+     * @return self
+     */
+    public function setPending($pending)
+    {
+        if (is_null($pending)) {
+            throw new \InvalidArgumentException('non-nullable pending cannot be null');
+        }
+        $this->container['pending'] = $pending;
+
+        return $this;
+    }
+
+    /**
+     * Gets expires_in_seconds
+     *
+     * @return int|null
+     */
+    public function getExpiresInSeconds()
+    {
+        return $this->container['expires_in_seconds'];
+    }
+
+    /**
+     * Sets expires_in_seconds
+     *
+     * @param int|null $expires_in_seconds Only with `pending: true` (else 400 `parameter_invalid`): seconds until the hold expires, 60–2592000; default 604800 (7 days).
+     *
+     * @return self
+     */
+    public function setExpiresInSeconds($expires_in_seconds)
+    {
+        if (is_null($expires_in_seconds)) {
+            throw new \InvalidArgumentException('non-nullable expires_in_seconds cannot be null');
+        }
+        if (($expires_in_seconds > 2592000)) {
+            throw new \InvalidArgumentException('invalid value for $expires_in_seconds when calling CreateTransferRequest., must be smaller than or equal to 2592000.');
+        }
+        if (($expires_in_seconds < 60)) {
+            throw new \InvalidArgumentException('invalid value for $expires_in_seconds when calling CreateTransferRequest., must be bigger than or equal to 60.');
+        }
+
+        $this->container['expires_in_seconds'] = $expires_in_seconds;
+
+        return $this;
+    }
+
+    /**
+     * Gets metadata
+     *
+     * @return array<string,string>|null
+     */
+    public function getMetadata()
+    {
+        return $this->container['metadata'];
+    }
+
+    /**
+     * Sets metadata
+     *
+     * @param array<string,string>|null $metadata Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+     *
+     * @return self
+     */
+    public function setMetadata($metadata)
+    {
+        if (is_null($metadata)) {
+            throw new \InvalidArgumentException('non-nullable metadata cannot be null');
+        }
+        if ((count($metadata) > 50)) {
+            throw new \InvalidArgumentException('invalid value for $metadata when calling CreateTransferRequest., number of items must be less than or equal to 50.');
+        }
+        $this->container['metadata'] = $metadata;
 
         return $this;
     }

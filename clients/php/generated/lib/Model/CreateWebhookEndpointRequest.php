@@ -59,7 +59,8 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
     protected static $openAPITypes = [
         'url' => 'string',
         'enabled_events' => 'string[]',
-        'description' => 'string'
+        'description' => 'string',
+        'metadata' => 'array<string,string>'
     ];
 
     /**
@@ -72,7 +73,8 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
     protected static $openAPIFormats = [
         'url' => null,
         'enabled_events' => null,
-        'description' => null
+        'description' => null,
+        'metadata' => null
     ];
 
     /**
@@ -83,7 +85,8 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
     protected static array $openAPINullables = [
         'url' => false,
         'enabled_events' => false,
-        'description' => true
+        'description' => true,
+        'metadata' => false
     ];
 
     /**
@@ -174,7 +177,8 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
     protected static $attributeMap = [
         'url' => 'url',
         'enabled_events' => 'enabled_events',
-        'description' => 'description'
+        'description' => 'description',
+        'metadata' => 'metadata'
     ];
 
     /**
@@ -185,7 +189,8 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
     protected static $setters = [
         'url' => 'setUrl',
         'enabled_events' => 'setEnabledEvents',
-        'description' => 'setDescription'
+        'description' => 'setDescription',
+        'metadata' => 'setMetadata'
     ];
 
     /**
@@ -196,7 +201,8 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
     protected static $getters = [
         'url' => 'getUrl',
         'enabled_events' => 'getEnabledEvents',
-        'description' => 'getDescription'
+        'description' => 'getDescription',
+        'metadata' => 'getMetadata'
     ];
 
     /**
@@ -259,6 +265,7 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
         $this->setIfExists('url', $data ?? [], null);
         $this->setIfExists('enabled_events', $data ?? [], null);
         $this->setIfExists('description', $data ?? [], null);
+        $this->setIfExists('metadata', $data ?? [], null);
     }
 
     /**
@@ -308,6 +315,10 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
 
         if ((count($this->container['enabled_events']) < 1)) {
             $invalidProperties[] = "invalid value for 'enabled_events', number of items must be greater than or equal to 1.";
+        }
+
+        if (!is_null($this->container['metadata']) && (count($this->container['metadata']) > 50)) {
+            $invalidProperties[] = "invalid value for 'metadata', number of items must be less than or equal to 50.";
         }
 
         return $invalidProperties;
@@ -422,6 +433,36 @@ class CreateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
             }
         }
         $this->container['description'] = $description;
+
+        return $this;
+    }
+
+    /**
+     * Gets metadata
+     *
+     * @return array<string,string>|null
+     */
+    public function getMetadata()
+    {
+        return $this->container['metadata'];
+    }
+
+    /**
+     * Sets metadata
+     *
+     * @param array<string,string>|null $metadata Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+     *
+     * @return self
+     */
+    public function setMetadata($metadata)
+    {
+        if (is_null($metadata)) {
+            throw new \InvalidArgumentException('non-nullable metadata cannot be null');
+        }
+        if ((count($metadata) > 50)) {
+            throw new \InvalidArgumentException('invalid value for $metadata when calling CreateWebhookEndpointRequest., number of items must be less than or equal to 50.');
+        }
+        $this->container['metadata'] = $metadata;
 
         return $this;
     }

@@ -66,6 +66,11 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         'currency' => 'string',
         'description' => 'string',
         'status' => 'string',
+        'pending' => 'bool',
+        'posted_amount' => 'int',
+        'expires_at' => 'string',
+        'resolved_at' => 'string',
+        'metadata' => 'array<string,string>',
         'livemode' => 'bool',
         'created_at' => 'string'
     ];
@@ -86,6 +91,11 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         'currency' => null,
         'description' => null,
         'status' => null,
+        'pending' => null,
+        'posted_amount' => 'int64',
+        'expires_at' => null,
+        'resolved_at' => null,
+        'metadata' => null,
         'livemode' => null,
         'created_at' => null
     ];
@@ -104,6 +114,11 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         'currency' => false,
         'description' => true,
         'status' => false,
+        'pending' => false,
+        'posted_amount' => true,
+        'expires_at' => true,
+        'resolved_at' => true,
+        'metadata' => false,
         'livemode' => false,
         'created_at' => false
     ];
@@ -202,6 +217,11 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         'currency' => 'currency',
         'description' => 'description',
         'status' => 'status',
+        'pending' => 'pending',
+        'posted_amount' => 'posted_amount',
+        'expires_at' => 'expires_at',
+        'resolved_at' => 'resolved_at',
+        'metadata' => 'metadata',
         'livemode' => 'livemode',
         'created_at' => 'created_at'
     ];
@@ -220,6 +240,11 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         'currency' => 'setCurrency',
         'description' => 'setDescription',
         'status' => 'setStatus',
+        'pending' => 'setPending',
+        'posted_amount' => 'setPostedAmount',
+        'expires_at' => 'setExpiresAt',
+        'resolved_at' => 'setResolvedAt',
+        'metadata' => 'setMetadata',
         'livemode' => 'setLivemode',
         'created_at' => 'setCreatedAt'
     ];
@@ -238,6 +263,11 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         'currency' => 'getCurrency',
         'description' => 'getDescription',
         'status' => 'getStatus',
+        'pending' => 'getPending',
+        'posted_amount' => 'getPostedAmount',
+        'expires_at' => 'getExpiresAt',
+        'resolved_at' => 'getResolvedAt',
+        'metadata' => 'getMetadata',
         'livemode' => 'getLivemode',
         'created_at' => 'getCreatedAt'
     ];
@@ -307,6 +337,11 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('currency', $data ?? [], null);
         $this->setIfExists('description', $data ?? [], null);
         $this->setIfExists('status', $data ?? [], null);
+        $this->setIfExists('pending', $data ?? [], null);
+        $this->setIfExists('posted_amount', $data ?? [], null);
+        $this->setIfExists('expires_at', $data ?? [], null);
+        $this->setIfExists('resolved_at', $data ?? [], null);
+        $this->setIfExists('metadata', $data ?? [], null);
         $this->setIfExists('livemode', $data ?? [], null);
         $this->setIfExists('created_at', $data ?? [], null);
     }
@@ -362,6 +397,25 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         if ($this->container['status'] === null) {
             $invalidProperties[] = "'status' can't be null";
         }
+        if ($this->container['pending'] === null) {
+            $invalidProperties[] = "'pending' can't be null";
+        }
+        if ($this->container['posted_amount'] === null && !$this->isNullableSetToNull('posted_amount')) {
+            $invalidProperties[] = "'posted_amount' is required";
+        }
+        if ($this->container['expires_at'] === null && !$this->isNullableSetToNull('expires_at')) {
+            $invalidProperties[] = "'expires_at' is required";
+        }
+        if ($this->container['resolved_at'] === null && !$this->isNullableSetToNull('resolved_at')) {
+            $invalidProperties[] = "'resolved_at' is required";
+        }
+        if ($this->container['metadata'] === null) {
+            $invalidProperties[] = "'metadata' can't be null";
+        }
+        if ((count($this->container['metadata']) > 50)) {
+            $invalidProperties[] = "invalid value for 'metadata', number of items must be less than or equal to 50.";
+        }
+
         if ($this->container['livemode'] === null) {
             $invalidProperties[] = "'livemode' can't be null";
         }
@@ -592,7 +646,7 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets status
      *
-     * @param string $status `posted`: transfers are synchronous and final. Open enum: clients must accept new values.
+     * @param string $status `posted` (moved), `pending` (held on the sender, waiting to be posted or voided), `voided` (released unmoved) or `expired` (released at `expires_at`). Open enum: clients must accept new values.
      *
      * @return self
      */
@@ -602,6 +656,165 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
             throw new \InvalidArgumentException('non-nullable status cannot be null');
         }
         $this->container['status'] = $status;
+
+        return $this;
+    }
+
+    /**
+     * Gets pending
+     *
+     * @return bool
+     */
+    public function getPending()
+    {
+        return $this->container['pending'];
+    }
+
+    /**
+     * Sets pending
+     *
+     * @param bool $pending Whether it was made with `pending: true`.
+     *
+     * @return self
+     */
+    public function setPending($pending)
+    {
+        if (is_null($pending)) {
+            throw new \InvalidArgumentException('non-nullable pending cannot be null');
+        }
+        $this->container['pending'] = $pending;
+
+        return $this;
+    }
+
+    /**
+     * Gets posted_amount
+     *
+     * @return int|null
+     */
+    public function getPostedAmount()
+    {
+        return $this->container['posted_amount'];
+    }
+
+    /**
+     * Sets posted_amount
+     *
+     * @param int|null $posted_amount What moved: `amount`, or for a pending transfer the part posted; `null` until posted.
+     *
+     * @return self
+     */
+    public function setPostedAmount($posted_amount)
+    {
+        if (is_null($posted_amount)) {
+            array_push($this->openAPINullablesSetToNull, 'posted_amount');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('posted_amount', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['posted_amount'] = $posted_amount;
+
+        return $this;
+    }
+
+    /**
+     * Gets expires_at
+     *
+     * @return string|null
+     */
+    public function getExpiresAt()
+    {
+        return $this->container['expires_at'];
+    }
+
+    /**
+     * Sets expires_at
+     *
+     * @param string|null $expires_at When a pending transfer expires, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless made pending.
+     *
+     * @return self
+     */
+    public function setExpiresAt($expires_at)
+    {
+        if (is_null($expires_at)) {
+            array_push($this->openAPINullablesSetToNull, 'expires_at');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('expires_at', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['expires_at'] = $expires_at;
+
+        return $this;
+    }
+
+    /**
+     * Gets resolved_at
+     *
+     * @return string|null
+     */
+    public function getResolvedAt()
+    {
+        return $this->container['resolved_at'];
+    }
+
+    /**
+     * Sets resolved_at
+     *
+     * @param string|null $resolved_at When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.
+     *
+     * @return self
+     */
+    public function setResolvedAt($resolved_at)
+    {
+        if (is_null($resolved_at)) {
+            array_push($this->openAPINullablesSetToNull, 'resolved_at');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('resolved_at', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['resolved_at'] = $resolved_at;
+
+        return $this;
+    }
+
+    /**
+     * Gets metadata
+     *
+     * @return array<string,string>
+     */
+    public function getMetadata()
+    {
+        return $this->container['metadata'];
+    }
+
+    /**
+     * Sets metadata
+     *
+     * @param array<string,string> $metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+     *
+     * @return self
+     */
+    public function setMetadata($metadata)
+    {
+        if (is_null($metadata)) {
+            throw new \InvalidArgumentException('non-nullable metadata cannot be null');
+        }
+        if ((count($metadata) > 50)) {
+            throw new \InvalidArgumentException('invalid value for $metadata when calling Transfer., number of items must be less than or equal to 50.');
+        }
+        $this->container['metadata'] = $metadata;
 
         return $this;
     }

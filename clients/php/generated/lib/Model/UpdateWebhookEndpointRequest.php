@@ -60,6 +60,7 @@ class UpdateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
         'url' => 'string',
         'enabled_events' => 'string[]',
         'description' => 'string',
+        'metadata' => '\Plinth\Generated\Model\UpdateWebhookEndpointRequestMetadata',
         'status' => 'string'
     ];
 
@@ -74,6 +75,7 @@ class UpdateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
         'url' => null,
         'enabled_events' => null,
         'description' => null,
+        'metadata' => null,
         'status' => null
     ];
 
@@ -86,6 +88,7 @@ class UpdateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
         'url' => false,
         'enabled_events' => false,
         'description' => true,
+        'metadata' => false,
         'status' => false
     ];
 
@@ -178,6 +181,7 @@ class UpdateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
         'url' => 'url',
         'enabled_events' => 'enabled_events',
         'description' => 'description',
+        'metadata' => 'metadata',
         'status' => 'status'
     ];
 
@@ -190,6 +194,7 @@ class UpdateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
         'url' => 'setUrl',
         'enabled_events' => 'setEnabledEvents',
         'description' => 'setDescription',
+        'metadata' => 'setMetadata',
         'status' => 'setStatus'
     ];
 
@@ -202,6 +207,7 @@ class UpdateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
         'url' => 'getUrl',
         'enabled_events' => 'getEnabledEvents',
         'description' => 'getDescription',
+        'metadata' => 'getMetadata',
         'status' => 'getStatus'
     ];
 
@@ -280,6 +286,7 @@ class UpdateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
         $this->setIfExists('url', $data ?? [], null);
         $this->setIfExists('enabled_events', $data ?? [], null);
         $this->setIfExists('description', $data ?? [], null);
+        $this->setIfExists('metadata', $data ?? [], null);
         $this->setIfExists('status', $data ?? [], null);
     }
 
@@ -447,6 +454,33 @@ class UpdateWebhookEndpointRequest implements ModelInterface, ArrayAccess, \Json
             }
         }
         $this->container['description'] = $description;
+
+        return $this;
+    }
+
+    /**
+     * Gets metadata
+     *
+     * @return \Plinth\Generated\Model\UpdateWebhookEndpointRequestMetadata|null
+     */
+    public function getMetadata()
+    {
+        return $this->container['metadata'];
+    }
+
+    /**
+     * Sets metadata
+     *
+     * @param \Plinth\Generated\Model\UpdateWebhookEndpointRequestMetadata|null $metadata metadata
+     *
+     * @return self
+     */
+    public function setMetadata($metadata)
+    {
+        if (is_null($metadata)) {
+            throw new \InvalidArgumentException('non-nullable metadata cannot be null');
+        }
+        $this->container['metadata'] = $metadata;
 
         return $this;
     }

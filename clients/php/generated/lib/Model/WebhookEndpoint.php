@@ -65,6 +65,7 @@ class WebhookEndpoint implements ModelInterface, ArrayAccess, \JsonSerializable
         'description' => 'string',
         'status' => 'string',
         'disabled_reason' => 'string',
+        'metadata' => 'array<string,string>',
         'livemode' => 'bool',
         'created_at' => 'string'
     ];
@@ -84,6 +85,7 @@ class WebhookEndpoint implements ModelInterface, ArrayAccess, \JsonSerializable
         'description' => null,
         'status' => null,
         'disabled_reason' => null,
+        'metadata' => null,
         'livemode' => null,
         'created_at' => null
     ];
@@ -101,6 +103,7 @@ class WebhookEndpoint implements ModelInterface, ArrayAccess, \JsonSerializable
         'description' => true,
         'status' => false,
         'disabled_reason' => true,
+        'metadata' => false,
         'livemode' => false,
         'created_at' => false
     ];
@@ -198,6 +201,7 @@ class WebhookEndpoint implements ModelInterface, ArrayAccess, \JsonSerializable
         'description' => 'description',
         'status' => 'status',
         'disabled_reason' => 'disabled_reason',
+        'metadata' => 'metadata',
         'livemode' => 'livemode',
         'created_at' => 'created_at'
     ];
@@ -215,6 +219,7 @@ class WebhookEndpoint implements ModelInterface, ArrayAccess, \JsonSerializable
         'description' => 'setDescription',
         'status' => 'setStatus',
         'disabled_reason' => 'setDisabledReason',
+        'metadata' => 'setMetadata',
         'livemode' => 'setLivemode',
         'created_at' => 'setCreatedAt'
     ];
@@ -232,6 +237,7 @@ class WebhookEndpoint implements ModelInterface, ArrayAccess, \JsonSerializable
         'description' => 'getDescription',
         'status' => 'getStatus',
         'disabled_reason' => 'getDisabledReason',
+        'metadata' => 'getMetadata',
         'livemode' => 'getLivemode',
         'created_at' => 'getCreatedAt'
     ];
@@ -300,6 +306,7 @@ class WebhookEndpoint implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('description', $data ?? [], null);
         $this->setIfExists('status', $data ?? [], null);
         $this->setIfExists('disabled_reason', $data ?? [], null);
+        $this->setIfExists('metadata', $data ?? [], null);
         $this->setIfExists('livemode', $data ?? [], null);
         $this->setIfExists('created_at', $data ?? [], null);
     }
@@ -352,6 +359,13 @@ class WebhookEndpoint implements ModelInterface, ArrayAccess, \JsonSerializable
         if ($this->container['disabled_reason'] === null && !$this->isNullableSetToNull('disabled_reason')) {
             $invalidProperties[] = "'disabled_reason' is required";
         }
+        if ($this->container['metadata'] === null) {
+            $invalidProperties[] = "'metadata' can't be null";
+        }
+        if ((count($this->container['metadata']) > 50)) {
+            $invalidProperties[] = "invalid value for 'metadata', number of items must be less than or equal to 50.";
+        }
+
         if ($this->container['livemode'] === null) {
             $invalidProperties[] = "'livemode' can't be null";
         }
@@ -572,6 +586,36 @@ class WebhookEndpoint implements ModelInterface, ArrayAccess, \JsonSerializable
             }
         }
         $this->container['disabled_reason'] = $disabled_reason;
+
+        return $this;
+    }
+
+    /**
+     * Gets metadata
+     *
+     * @return array<string,string>
+     */
+    public function getMetadata()
+    {
+        return $this->container['metadata'];
+    }
+
+    /**
+     * Sets metadata
+     *
+     * @param array<string,string> $metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+     *
+     * @return self
+     */
+    public function setMetadata($metadata)
+    {
+        if (is_null($metadata)) {
+            throw new \InvalidArgumentException('non-nullable metadata cannot be null');
+        }
+        if ((count($metadata) > 50)) {
+            throw new \InvalidArgumentException('invalid value for $metadata when calling WebhookEndpoint., number of items must be less than or equal to 50.');
+        }
+        $this->container['metadata'] = $metadata;
 
         return $this;
     }

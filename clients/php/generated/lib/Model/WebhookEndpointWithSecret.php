@@ -65,6 +65,7 @@ class WebhookEndpointWithSecret implements ModelInterface, ArrayAccess, \JsonSer
         'description' => 'string',
         'status' => 'string',
         'disabled_reason' => 'string',
+        'metadata' => 'array<string,string>',
         'livemode' => 'bool',
         'created_at' => 'string',
         'secret' => 'string'
@@ -85,6 +86,7 @@ class WebhookEndpointWithSecret implements ModelInterface, ArrayAccess, \JsonSer
         'description' => null,
         'status' => null,
         'disabled_reason' => null,
+        'metadata' => null,
         'livemode' => null,
         'created_at' => null,
         'secret' => null
@@ -103,6 +105,7 @@ class WebhookEndpointWithSecret implements ModelInterface, ArrayAccess, \JsonSer
         'description' => true,
         'status' => false,
         'disabled_reason' => true,
+        'metadata' => false,
         'livemode' => false,
         'created_at' => false,
         'secret' => true
@@ -201,6 +204,7 @@ class WebhookEndpointWithSecret implements ModelInterface, ArrayAccess, \JsonSer
         'description' => 'description',
         'status' => 'status',
         'disabled_reason' => 'disabled_reason',
+        'metadata' => 'metadata',
         'livemode' => 'livemode',
         'created_at' => 'created_at',
         'secret' => 'secret'
@@ -219,6 +223,7 @@ class WebhookEndpointWithSecret implements ModelInterface, ArrayAccess, \JsonSer
         'description' => 'setDescription',
         'status' => 'setStatus',
         'disabled_reason' => 'setDisabledReason',
+        'metadata' => 'setMetadata',
         'livemode' => 'setLivemode',
         'created_at' => 'setCreatedAt',
         'secret' => 'setSecret'
@@ -237,6 +242,7 @@ class WebhookEndpointWithSecret implements ModelInterface, ArrayAccess, \JsonSer
         'description' => 'getDescription',
         'status' => 'getStatus',
         'disabled_reason' => 'getDisabledReason',
+        'metadata' => 'getMetadata',
         'livemode' => 'getLivemode',
         'created_at' => 'getCreatedAt',
         'secret' => 'getSecret'
@@ -306,6 +312,7 @@ class WebhookEndpointWithSecret implements ModelInterface, ArrayAccess, \JsonSer
         $this->setIfExists('description', $data ?? [], null);
         $this->setIfExists('status', $data ?? [], null);
         $this->setIfExists('disabled_reason', $data ?? [], null);
+        $this->setIfExists('metadata', $data ?? [], null);
         $this->setIfExists('livemode', $data ?? [], null);
         $this->setIfExists('created_at', $data ?? [], null);
         $this->setIfExists('secret', $data ?? [], null);
@@ -359,6 +366,13 @@ class WebhookEndpointWithSecret implements ModelInterface, ArrayAccess, \JsonSer
         if ($this->container['disabled_reason'] === null && !$this->isNullableSetToNull('disabled_reason')) {
             $invalidProperties[] = "'disabled_reason' is required";
         }
+        if ($this->container['metadata'] === null) {
+            $invalidProperties[] = "'metadata' can't be null";
+        }
+        if ((count($this->container['metadata']) > 50)) {
+            $invalidProperties[] = "invalid value for 'metadata', number of items must be less than or equal to 50.";
+        }
+
         if ($this->container['livemode'] === null) {
             $invalidProperties[] = "'livemode' can't be null";
         }
@@ -582,6 +596,36 @@ class WebhookEndpointWithSecret implements ModelInterface, ArrayAccess, \JsonSer
             }
         }
         $this->container['disabled_reason'] = $disabled_reason;
+
+        return $this;
+    }
+
+    /**
+     * Gets metadata
+     *
+     * @return array<string,string>
+     */
+    public function getMetadata()
+    {
+        return $this->container['metadata'];
+    }
+
+    /**
+     * Sets metadata
+     *
+     * @param array<string,string> $metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+     *
+     * @return self
+     */
+    public function setMetadata($metadata)
+    {
+        if (is_null($metadata)) {
+            throw new \InvalidArgumentException('non-nullable metadata cannot be null');
+        }
+        if ((count($metadata) > 50)) {
+            throw new \InvalidArgumentException('invalid value for $metadata when calling WebhookEndpointWithSecret., number of items must be less than or equal to 50.');
+        }
+        $this->container['metadata'] = $metadata;
 
         return $this;
     }

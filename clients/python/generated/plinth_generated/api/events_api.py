@@ -20,6 +20,7 @@ from typing import Optional
 from typing_extensions import Annotated
 from plinth_generated.models.event import Event
 from plinth_generated.models.event_list import EventList
+from plinth_generated.models.list_events_created_parameter import ListEventsCreatedParameter
 from plinth_generated.models.webhook_delivery_list import WebhookDeliveryList
 
 from plinth_generated.api_client import ApiClient, RequestSerialized
@@ -375,6 +376,7 @@ class EventsApi:
         starting_after: Annotated[Optional[StrictStr], Field(description="Return the events just older than the one with this id. It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         ending_before: Annotated[Optional[StrictStr], Field(description="Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         type: Annotated[Optional[StrictStr], Field(description="What happened. The list grows: accept types you do not know.")] = None,
+        created: Annotated[Optional[ListEventsCreatedParameter], Field(description="Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -400,6 +402,8 @@ class EventsApi:
         :type ending_before: str
         :param type: What happened. The list grows: accept types you do not know.
         :type type: str
+        :param created: Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+        :type created: ListEventsCreatedParameter
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -427,6 +431,7 @@ class EventsApi:
             starting_after=starting_after,
             ending_before=ending_before,
             type=type,
+            created=created,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -459,6 +464,7 @@ class EventsApi:
         starting_after: Annotated[Optional[StrictStr], Field(description="Return the events just older than the one with this id. It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         ending_before: Annotated[Optional[StrictStr], Field(description="Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         type: Annotated[Optional[StrictStr], Field(description="What happened. The list grows: accept types you do not know.")] = None,
+        created: Annotated[Optional[ListEventsCreatedParameter], Field(description="Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -484,6 +490,8 @@ class EventsApi:
         :type ending_before: str
         :param type: What happened. The list grows: accept types you do not know.
         :type type: str
+        :param created: Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+        :type created: ListEventsCreatedParameter
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -511,6 +519,7 @@ class EventsApi:
             starting_after=starting_after,
             ending_before=ending_before,
             type=type,
+            created=created,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -543,6 +552,7 @@ class EventsApi:
         starting_after: Annotated[Optional[StrictStr], Field(description="Return the events just older than the one with this id. It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         ending_before: Annotated[Optional[StrictStr], Field(description="Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         type: Annotated[Optional[StrictStr], Field(description="What happened. The list grows: accept types you do not know.")] = None,
+        created: Annotated[Optional[ListEventsCreatedParameter], Field(description="Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -568,6 +578,8 @@ class EventsApi:
         :type ending_before: str
         :param type: What happened. The list grows: accept types you do not know.
         :type type: str
+        :param created: Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+        :type created: ListEventsCreatedParameter
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -595,6 +607,7 @@ class EventsApi:
             starting_after=starting_after,
             ending_before=ending_before,
             type=type,
+            created=created,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -622,6 +635,7 @@ class EventsApi:
         starting_after,
         ending_before,
         type,
+        created,
         _request_auth,
         _content_type,
         _headers,
@@ -659,6 +673,10 @@ class EventsApi:
         if type is not None:
             
             _query_params.append(('type', type))
+            
+        if created is not None:
+            
+            _query_params.append(('created', created))
             
         # process the header parameters
         # process the form parameters

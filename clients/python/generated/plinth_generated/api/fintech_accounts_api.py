@@ -16,13 +16,15 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 from typing_extensions import Annotated
 
 from pydantic import Field, StrictStr, field_validator
-from typing import Optional
+from typing import Dict, Optional
 from typing_extensions import Annotated
 from plinth_generated.models.account import Account
 from plinth_generated.models.account_list import AccountList
 from plinth_generated.models.close_account_request import CloseAccountRequest
 from plinth_generated.models.create_account_request import CreateAccountRequest
 from plinth_generated.models.freeze_account_request import FreezeAccountRequest
+from plinth_generated.models.list_accounts_created_parameter import ListAccountsCreatedParameter
+from plinth_generated.models.update_account_request import UpdateAccountRequest
 
 from plinth_generated.api_client import ApiClient, RequestSerialized
 from plinth_generated.api_response import ApiResponse
@@ -1036,6 +1038,8 @@ class FintechAccountsApi:
         starting_after: Annotated[Optional[StrictStr], Field(description="Return the accounts just older than the one with this id. It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         ending_before: Annotated[Optional[StrictStr], Field(description="Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         status: Annotated[Optional[StrictStr], Field(description="Only accounts in this status.")] = None,
+        created: Annotated[Optional[ListAccountsCreatedParameter], Field(description="Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).")] = None,
+        metadata: Annotated[Optional[Dict[str, Dict[str, Annotated[str, Field(strict=True, max_length=500)]]]], Field(description="Only objects whose metadata has every one of these pairs, exactly: `metadata[order_id]=6735`. Several may be given; all must hold.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1060,6 +1064,10 @@ class FintechAccountsApi:
         :type ending_before: str
         :param status: Only accounts in this status.
         :type status: str
+        :param created: Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+        :type created: ListAccountsCreatedParameter
+        :param metadata: Only objects whose metadata has every one of these pairs, exactly: `metadata[order_id]=6735`. Several may be given; all must hold.
+        :type metadata: Dict[str, str]
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -1087,6 +1095,8 @@ class FintechAccountsApi:
             starting_after=starting_after,
             ending_before=ending_before,
             status=status,
+            created=created,
+            metadata=metadata,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -1119,6 +1129,8 @@ class FintechAccountsApi:
         starting_after: Annotated[Optional[StrictStr], Field(description="Return the accounts just older than the one with this id. It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         ending_before: Annotated[Optional[StrictStr], Field(description="Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         status: Annotated[Optional[StrictStr], Field(description="Only accounts in this status.")] = None,
+        created: Annotated[Optional[ListAccountsCreatedParameter], Field(description="Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).")] = None,
+        metadata: Annotated[Optional[Dict[str, Dict[str, Annotated[str, Field(strict=True, max_length=500)]]]], Field(description="Only objects whose metadata has every one of these pairs, exactly: `metadata[order_id]=6735`. Several may be given; all must hold.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1143,6 +1155,10 @@ class FintechAccountsApi:
         :type ending_before: str
         :param status: Only accounts in this status.
         :type status: str
+        :param created: Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+        :type created: ListAccountsCreatedParameter
+        :param metadata: Only objects whose metadata has every one of these pairs, exactly: `metadata[order_id]=6735`. Several may be given; all must hold.
+        :type metadata: Dict[str, str]
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -1170,6 +1186,8 @@ class FintechAccountsApi:
             starting_after=starting_after,
             ending_before=ending_before,
             status=status,
+            created=created,
+            metadata=metadata,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -1202,6 +1220,8 @@ class FintechAccountsApi:
         starting_after: Annotated[Optional[StrictStr], Field(description="Return the accounts just older than the one with this id. It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         ending_before: Annotated[Optional[StrictStr], Field(description="Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         status: Annotated[Optional[StrictStr], Field(description="Only accounts in this status.")] = None,
+        created: Annotated[Optional[ListAccountsCreatedParameter], Field(description="Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).")] = None,
+        metadata: Annotated[Optional[Dict[str, Dict[str, Annotated[str, Field(strict=True, max_length=500)]]]], Field(description="Only objects whose metadata has every one of these pairs, exactly: `metadata[order_id]=6735`. Several may be given; all must hold.")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -1226,6 +1246,10 @@ class FintechAccountsApi:
         :type ending_before: str
         :param status: Only accounts in this status.
         :type status: str
+        :param created: Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+        :type created: ListAccountsCreatedParameter
+        :param metadata: Only objects whose metadata has every one of these pairs, exactly: `metadata[order_id]=6735`. Several may be given; all must hold.
+        :type metadata: Dict[str, str]
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -1253,6 +1277,8 @@ class FintechAccountsApi:
             starting_after=starting_after,
             ending_before=ending_before,
             status=status,
+            created=created,
+            metadata=metadata,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -1280,6 +1306,8 @@ class FintechAccountsApi:
         starting_after,
         ending_before,
         status,
+        created,
+        metadata,
         _request_auth,
         _content_type,
         _headers,
@@ -1317,6 +1345,14 @@ class FintechAccountsApi:
         if status is not None:
             
             _query_params.append(('status', status))
+            
+        if created is not None:
+            
+            _query_params.append(('created', created))
+            
+        if metadata is not None:
+            
+            _query_params.append(('metadata', metadata))
             
         # process the header parameters
         # process the form parameters
@@ -1928,6 +1964,341 @@ class FintechAccountsApi:
         return self.api_client.param_serialize(
             method='POST',
             resource_path='/v1/fintech/accounts/{id}/unfreeze',
+            path_params=_path_params,
+            query_params=_query_params,
+            header_params=_header_params,
+            body=_body_params,
+            post_params=_form_params,
+            files=_files,
+            auth_settings=_auth_settings,
+            collection_formats=_collection_formats,
+            _host=_host,
+            _request_auth=_request_auth
+        )
+
+
+
+
+    @validate_call
+    def update_account(
+        self,
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
+        update_account_request: UpdateAccountRequest,
+        idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> Account:
+        """Update an account's metadata
+
+        Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+
+        :param id: An account id, `acct_…`. (required)
+        :type id: str
+        :param update_account_request: (required)
+        :type update_account_request: UpdateAccountRequest
+        :param idempotency_key: Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+        :type idempotency_key: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._update_account_serialize(
+            id=id,
+            update_account_request=update_account_request,
+            idempotency_key=idempotency_key,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "Account",
+            '400': "Problem",
+            '401': "Problem",
+            '404': "Problem",
+            '409': "Problem",
+            '413': "Problem",
+            '415': "Problem",
+            '422': "Problem",
+            '429': "Problem",
+            '500': "Problem",
+            '503': "Problem",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        ).data
+
+
+    @validate_call
+    def update_account_with_http_info(
+        self,
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
+        update_account_request: UpdateAccountRequest,
+        idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> ApiResponse[Account]:
+        """Update an account's metadata
+
+        Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+
+        :param id: An account id, `acct_…`. (required)
+        :type id: str
+        :param update_account_request: (required)
+        :type update_account_request: UpdateAccountRequest
+        :param idempotency_key: Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+        :type idempotency_key: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._update_account_serialize(
+            id=id,
+            update_account_request=update_account_request,
+            idempotency_key=idempotency_key,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "Account",
+            '400': "Problem",
+            '401': "Problem",
+            '404': "Problem",
+            '409': "Problem",
+            '413': "Problem",
+            '415': "Problem",
+            '422': "Problem",
+            '429': "Problem",
+            '500': "Problem",
+            '503': "Problem",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        response_data.read()
+        return self.api_client.response_deserialize(
+            response_data=response_data,
+            response_types_map=_response_types_map,
+        )
+
+
+    @validate_call
+    def update_account_without_preload_content(
+        self,
+        id: Annotated[StrictStr, Field(description="An account id, `acct_…`.")],
+        update_account_request: UpdateAccountRequest,
+        idempotency_key: Annotated[Optional[Annotated[str, Field(min_length=1, strict=True, max_length=255)]], Field(description="Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.")] = None,
+        _request_timeout: Union[
+            None,
+            Annotated[StrictFloat, Field(gt=0)],
+            Tuple[
+                Annotated[StrictFloat, Field(gt=0)],
+                Annotated[StrictFloat, Field(gt=0)]
+            ]
+        ] = None,
+        _request_auth: Optional[Dict[StrictStr, Any]] = None,
+        _content_type: Optional[StrictStr] = None,
+        _headers: Optional[Dict[StrictStr, Any]] = None,
+        _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
+    ) -> RESTResponseType:
+        """Update an account's metadata
+
+        Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+
+        :param id: An account id, `acct_…`. (required)
+        :type id: str
+        :param update_account_request: (required)
+        :type update_account_request: UpdateAccountRequest
+        :param idempotency_key: Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+        :type idempotency_key: str
+        :param _request_timeout: timeout setting for this request. If one
+                                 number provided, it will be total request
+                                 timeout. It can also be a pair (tuple) of
+                                 (connection, read) timeouts.
+        :type _request_timeout: int, tuple(int, int), optional
+        :param _request_auth: set to override the auth_settings for an a single
+                              request; this effectively ignores the
+                              authentication in the spec for a single request.
+        :type _request_auth: dict, optional
+        :param _content_type: force content-type for the request.
+        :type _content_type: str, Optional
+        :param _headers: set to override the headers for a single
+                         request; this effectively ignores the headers
+                         in the spec for a single request.
+        :type _headers: dict, optional
+        :param _host_index: set to override the host_index for a single
+                            request; this effectively ignores the host_index
+                            in the spec for a single request.
+        :type _host_index: int, optional
+        :return: Returns the result object.
+        """ # noqa: E501
+
+        _param = self._update_account_serialize(
+            id=id,
+            update_account_request=update_account_request,
+            idempotency_key=idempotency_key,
+            _request_auth=_request_auth,
+            _content_type=_content_type,
+            _headers=_headers,
+            _host_index=_host_index
+        )
+
+        _response_types_map: Dict[str, Optional[str]] = {
+            '200': "Account",
+            '400': "Problem",
+            '401': "Problem",
+            '404': "Problem",
+            '409': "Problem",
+            '413': "Problem",
+            '415': "Problem",
+            '422': "Problem",
+            '429': "Problem",
+            '500': "Problem",
+            '503': "Problem",
+        }
+        response_data = self.api_client.call_api(
+            *_param,
+            _request_timeout=_request_timeout
+        )
+        return response_data.response
+
+
+    def _update_account_serialize(
+        self,
+        id,
+        update_account_request,
+        idempotency_key,
+        _request_auth,
+        _content_type,
+        _headers,
+        _host_index,
+    ) -> RequestSerialized:
+
+        _host = None
+
+        _collection_formats: Dict[str, str] = {
+        }
+
+        _path_params: Dict[str, str] = {}
+        _query_params: List[Tuple[str, str]] = []
+        _header_params: Dict[str, Optional[str]] = _headers or {}
+        _form_params: List[Tuple[str, str]] = []
+        _files: Dict[
+            str, Union[str, bytes, List[str], List[bytes], List[Tuple[str, bytes]]]
+        ] = {}
+        _body_params: Optional[bytes] = None
+
+        # process the path parameters
+        if id is not None:
+            _path_params['id'] = id
+        # process the query parameters
+        # process the header parameters
+        if idempotency_key is not None:
+            _header_params['Idempotency-Key'] = idempotency_key
+        # process the form parameters
+        # process the body parameter
+        if update_account_request is not None:
+            _body_params = update_account_request
+
+
+        # set the HTTP header `Accept`
+        if 'Accept' not in _header_params:
+            _header_params['Accept'] = self.api_client.select_header_accept(
+                [
+                    'application/json', 
+                    'application/problem+json'
+                ]
+            )
+
+        # set the HTTP header `Content-Type`
+        if _content_type:
+            _header_params['Content-Type'] = _content_type
+        else:
+            _default_content_type = (
+                self.api_client.select_header_content_type(
+                    [
+                        'application/json'
+                    ]
+                )
+            )
+            if _default_content_type is not None:
+                _header_params['Content-Type'] = _default_content_type
+
+        # authentication setting
+        _auth_settings: List[str] = [
+            'bearerAuth'
+        ]
+
+        return self.api_client.param_serialize(
+            method='POST',
+            resource_path='/v1/fintech/accounts/{id}',
             path_params=_path_params,
             query_params=_query_params,
             header_params=_header_params,

@@ -17,7 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
 from typing import Optional, Set
@@ -33,7 +33,11 @@ class CreateTransferRequest(BaseModel):
     amount: Annotated[int, Field(le=9007199254740991, strict=True, ge=1)] = Field(description="A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.")
     currency: Annotated[str, Field(strict=True)] = Field(description="ISO 4217 code; must be the currency of both accounts.")
     description: Optional[StrictStr] = Field(default=None, description="Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).")
-    __properties: ClassVar[List[str]] = ["from_account_id", "to_account_id", "amount", "currency", "description"]
+    pending: Optional[StrictBool] = Field(default=None, description="Hold the money instead of moving it: the transfer is `pending`, `amount` leaves the sender's `available_balance` at once, and moves when it is posted (`/post`), or returns when it is voided (`/void`) or expires. Default `false`: posted at once.")
+    expires_in_seconds: Optional[Annotated[int, Field(le=2592000, strict=True, ge=60)]] = Field(default=None, description="Only with `pending: true` (else 400 `parameter_invalid`): seconds until the hold expires, 60–2592000; default 604800 (7 days).")
+    metadata: Optional[Dict[str, Annotated[str, Field(strict=True, max_length=500)]]] = Field(default=None, description="Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.")
+    additional_properties: Dict[str, Any] = {}
+    __properties: ClassVar[List[str]] = ["from_account_id", "to_account_id", "amount", "currency", "description", "pending", "expires_in_seconds", "metadata"]
 
     @field_validator('currency', mode="before")
     def currency_validate_regular_expression(cls, value):
@@ -72,8 +76,10 @@ class CreateTransferRequest(BaseModel):
         * `None` is only added to the output dict for nullable fields that
           were set at model initialization. Other fields with value `None`
           are ignored.
+        * Fields in `self.additional_properties` are added to the output dict.
         """
         excluded_fields: Set[str] = set([
+            "additional_properties",
         ])
 
         _dict = self.model_dump(
@@ -81,6 +87,11 @@ class CreateTransferRequest(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # puts key-value pairs in additional_properties in the top level
+        if self.additional_properties is not None:
+            for _key, _value in self.additional_properties.items():
+                _dict[_key] = _value
+
         return _dict
 
     @classmethod
@@ -97,8 +108,16 @@ class CreateTransferRequest(BaseModel):
             "to_account_id": obj.get("to_account_id"),
             "amount": obj.get("amount"),
             "currency": obj.get("currency"),
-            "description": obj.get("description")
+            "description": obj.get("description"),
+            "pending": obj.get("pending"),
+            "expires_in_seconds": obj.get("expires_in_seconds"),
+            "metadata": obj.get("metadata")
         })
+        # store additional fields in additional_properties
+        for _key in obj.keys():
+            if _key not in cls.__properties:
+                _obj.additional_properties[_key] = obj.get(_key)
+
         return _obj
 
 

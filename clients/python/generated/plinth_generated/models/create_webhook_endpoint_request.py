@@ -31,7 +31,8 @@ class CreateWebhookEndpointRequest(BaseModel):
     url: Annotated[str, Field(min_length=1, strict=True, max_length=2048)] = Field(description="Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use `https`), on a host that is and resolves to a public address, else 400 `parameter_invalid`.")
     enabled_events: Annotated[List[StrictStr], Field(min_length=1, max_length=32)] = Field(description="The event types to send, or `[\"*\"]` for all (types added later included).")
     description: Optional[StrictStr] = Field(default=None, description="A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.")
-    __properties: ClassVar[List[str]] = ["url", "enabled_events", "description"]
+    metadata: Optional[Dict[str, Annotated[str, Field(strict=True, max_length=500)]]] = Field(default=None, description="Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.")
+    __properties: ClassVar[List[str]] = ["url", "enabled_events", "description", "metadata"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -91,7 +92,8 @@ class CreateWebhookEndpointRequest(BaseModel):
         _obj = cls.model_validate({
             "url": obj.get("url"),
             "enabled_events": obj.get("enabled_events"),
-            "description": obj.get("description")
+            "description": obj.get("description"),
+            "metadata": obj.get("metadata")
         })
         return _obj
 

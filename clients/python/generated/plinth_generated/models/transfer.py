@@ -19,6 +19,7 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
+from typing_extensions import Annotated
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -34,10 +35,15 @@ class Transfer(BaseModel):
     amount: StrictInt = Field(description="Minor units moved; positive.")
     currency: StrictStr = Field(description="ISO 4217 code.")
     description: Optional[StrictStr] = Field(description="As given, trimmed; `null` if none.")
-    status: StrictStr = Field(description="`posted`: transfers are synchronous and final. Open enum: clients must accept new values.")
+    status: StrictStr = Field(description="`posted` (moved), `pending` (held on the sender, waiting to be posted or voided), `voided` (released unmoved) or `expired` (released at `expires_at`). Open enum: clients must accept new values.")
+    pending: StrictBool = Field(description="Whether it was made with `pending: true`.")
+    posted_amount: Optional[StrictInt] = Field(description="What moved: `amount`, or for a pending transfer the part posted; `null` until posted.")
+    expires_at: Optional[StrictStr] = Field(description="When a pending transfer expires, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless made pending.")
+    resolved_at: Optional[StrictStr] = Field(description="When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.")
+    metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.")
     livemode: StrictBool = Field(description="`true` for live objects, `false` for sandbox ones.")
     created_at: StrictStr = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
-    __properties: ClassVar[List[str]] = ["id", "object", "from_account_id", "to_account_id", "amount", "currency", "description", "status", "livemode", "created_at"]
+    __properties: ClassVar[List[str]] = ["id", "object", "from_account_id", "to_account_id", "amount", "currency", "description", "status", "pending", "posted_amount", "expires_at", "resolved_at", "metadata", "livemode", "created_at"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -83,6 +89,21 @@ class Transfer(BaseModel):
         if self.description is None and "description" in self.model_fields_set:
             _dict['description'] = None
 
+        # set to None if posted_amount (nullable) is None
+        # and model_fields_set contains the field
+        if self.posted_amount is None and "posted_amount" in self.model_fields_set:
+            _dict['posted_amount'] = None
+
+        # set to None if expires_at (nullable) is None
+        # and model_fields_set contains the field
+        if self.expires_at is None and "expires_at" in self.model_fields_set:
+            _dict['expires_at'] = None
+
+        # set to None if resolved_at (nullable) is None
+        # and model_fields_set contains the field
+        if self.resolved_at is None and "resolved_at" in self.model_fields_set:
+            _dict['resolved_at'] = None
+
         return _dict
 
     @classmethod
@@ -103,6 +124,11 @@ class Transfer(BaseModel):
             "currency": obj.get("currency"),
             "description": obj.get("description"),
             "status": obj.get("status"),
+            "pending": obj.get("pending"),
+            "posted_amount": obj.get("posted_amount"),
+            "expires_at": obj.get("expires_at"),
+            "resolved_at": obj.get("resolved_at"),
+            "metadata": obj.get("metadata"),
             "livemode": obj.get("livemode"),
             "created_at": obj.get("created_at")
         })

@@ -20,6 +20,7 @@ import json
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
+from plinth_generated.models.update_webhook_endpoint_request_metadata import UpdateWebhookEndpointRequestMetadata
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -31,8 +32,9 @@ class UpdateWebhookEndpointRequest(BaseModel):
     url: Optional[Annotated[str, Field(min_length=1, strict=True, max_length=2048)]] = Field(default=None, description="Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use `https`), on a host that is and resolves to a public address, else 400 `parameter_invalid`.")
     enabled_events: Optional[Annotated[List[StrictStr], Field(min_length=1, max_length=32)]] = Field(default=None, description="The event types to send, or `[\"*\"]` for all (types added later included).")
     description: Optional[StrictStr] = Field(default=None, description="A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.")
+    metadata: Optional[UpdateWebhookEndpointRequestMetadata] = None
     status: Optional[StrictStr] = Field(default=None, description="`disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.")
-    __properties: ClassVar[List[str]] = ["url", "enabled_events", "description", "status"]
+    __properties: ClassVar[List[str]] = ["url", "enabled_events", "description", "metadata", "status"]
 
     @field_validator('status')
     def status_validate_enum(cls, value):
@@ -83,6 +85,9 @@ class UpdateWebhookEndpointRequest(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # override the default output from pydantic by calling `to_dict()` of metadata
+        if self.metadata:
+            _dict['metadata'] = self.metadata.to_dict()
         # set to None if description (nullable) is None
         # and model_fields_set contains the field
         if self.description is None and "description" in self.model_fields_set:
@@ -103,6 +108,7 @@ class UpdateWebhookEndpointRequest(BaseModel):
             "url": obj.get("url"),
             "enabled_events": obj.get("enabled_events"),
             "description": obj.get("description"),
+            "metadata": UpdateWebhookEndpointRequestMetadata.from_dict(obj["metadata"]) if obj.get("metadata") is not None else None,
             "status": obj.get("status")
         })
         return _obj

@@ -19,6 +19,7 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
+from typing_extensions import Annotated
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -34,9 +35,10 @@ class WebhookEndpoint(BaseModel):
     description: Optional[StrictStr] = Field(description="A note for people, as given (trimmed); `null` for none.")
     status: StrictStr = Field(description="Open: accept values you do not know. Known values: `enabled`, `disabled`; others may be added, so treat this as an open string.")
     disabled_reason: Optional[StrictStr] = Field(description="`manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days). Known values: `manual`, `gone`, `failing`; others may be added, so treat this as an open string.")
+    metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.")
     livemode: StrictBool
     created_at: StrictStr
-    __properties: ClassVar[List[str]] = ["id", "object", "url", "enabled_events", "description", "status", "disabled_reason", "livemode", "created_at"]
+    __properties: ClassVar[List[str]] = ["id", "object", "url", "enabled_events", "description", "status", "disabled_reason", "metadata", "livemode", "created_at"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -106,6 +108,7 @@ class WebhookEndpoint(BaseModel):
             "description": obj.get("description"),
             "status": obj.get("status"),
             "disabled_reason": obj.get("disabled_reason"),
+            "metadata": obj.get("metadata"),
             "livemode": obj.get("livemode"),
             "created_at": obj.get("created_at")
         })

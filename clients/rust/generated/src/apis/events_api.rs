@@ -37,7 +37,9 @@ pub struct ListEventsParams {
     /// Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (`evt_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub ending_before: Option<String>,
     /// What happened. The list grows: accept types you do not know.
-    pub r#type: Option<String>
+    pub r#type: Option<String>,
+    /// Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+    pub created: Option<models::ListEventsCreatedParameter>
 }
 
 /// struct for passing parameters to the method [`retrieve_event`]
@@ -150,6 +152,9 @@ pub async fn list_events(configuration: &configuration::Configuration, params: L
     }
     if let Some(ref param_value) = params.r#type {
         req_builder = req_builder.query(&[("type", &param_value.to_string())]);
+    }
+    if let Some(ref param_value) = params.created {
+        req_builder = req_builder.query(&param_value);
     }
     if let Some(ref user_agent) = configuration.user_agent {
         req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());

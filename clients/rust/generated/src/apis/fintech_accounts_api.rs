@@ -53,7 +53,11 @@ pub struct ListAccountsParams {
     /// Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (`acct_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub ending_before: Option<String>,
     /// Only accounts in this status.
-    pub status: Option<String>
+    pub status: Option<String>,
+    /// Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+    pub created: Option<models::ListAccountsCreatedParameter>,
+    /// Only objects whose metadata has every one of these pairs, exactly: `metadata[order_id]=6735`. Several may be given; all must hold.
+    pub metadata: Option<std::collections::HashMap<String, String>>
 }
 
 /// struct for passing parameters to the method [`retrieve_account`]
@@ -68,6 +72,16 @@ pub struct RetrieveAccountParams {
 pub struct UnfreezeAccountParams {
     /// An account id, `acct_…`.
     pub id: String,
+    /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    pub idempotency_key: Option<String>
+}
+
+/// struct for passing parameters to the method [`update_account`]
+#[derive(Clone, Debug)]
+pub struct UpdateAccountParams {
+    /// An account id, `acct_…`.
+    pub id: String,
+    pub update_account_request: models::UpdateAccountRequest,
     /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
     pub idempotency_key: Option<String>
 }
@@ -155,6 +169,23 @@ pub enum UnfreezeAccountError {
     Status400(models::Problem),
     Status401(models::Problem),
     Status403(models::Problem),
+    Status404(models::Problem),
+    Status409(models::Problem),
+    Status413(models::Problem),
+    Status415(models::Problem),
+    Status422(models::Problem),
+    Status429(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
+
+/// struct for typed errors of method [`update_account`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum UpdateAccountError {
+    Status400(models::Problem),
+    Status401(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -310,6 +341,13 @@ pub async fn list_accounts(configuration: &configuration::Configuration, params:
     if let Some(ref param_value) = params.status {
         req_builder = req_builder.query(&[("status", &param_value.to_string())]);
     }
+    if let Some(ref param_value) = params.created {
+        req_builder = req_builder.query(&param_value);
+    }
+    if let Some(ref param_value) = params.metadata {
+        let params = crate::apis::parse_deep_object("metadata", &serde_json::to_value(param_value)?);
+        req_builder = req_builder.query(&params);
+    }
     if let Some(ref user_agent) = configuration.user_agent {
         req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
     }
@@ -416,6 +454,48 @@ pub async fn unfreeze_account(configuration: &configuration::Configuration, para
     } else {
         let content = resp.text().await?;
         let entity: Option<UnfreezeAccountError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
+
+/// Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+pub async fn update_account(configuration: &configuration::Configuration, params: UpdateAccountParams) -> Result<models::Account, Error<UpdateAccountError>> {
+
+    let uri_str = format!("{}/v1/fintech/accounts/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));
+    let mut req_builder = configuration.client.request(reqwest::Method::POST, &uri_str);
+
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(param_value) = params.idempotency_key {
+        req_builder = req_builder.header("Idempotency-Key", param_value.to_string());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+    req_builder = req_builder.json(&params.update_account_request);
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::Account`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::Account`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<UpdateAccountError> = serde_json::from_str(&content).ok();
         Err(Error::ResponseError(ResponseContent { status, content, entity }))
     }
 }

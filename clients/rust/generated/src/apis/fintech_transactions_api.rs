@@ -24,7 +24,9 @@ pub struct ListAccountTransactionsParams {
     /// Return the transactions just older than the one with this id. It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub starting_after: Option<String>,
     /// Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (`txn_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
-    pub ending_before: Option<String>
+    pub ending_before: Option<String>,
+    /// Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+    pub created: Option<models::ListAccountsCreatedParameter>
 }
 
 /// struct for passing parameters to the method [`retrieve_transaction`]
@@ -40,6 +42,15 @@ pub struct SimulateDepositParams {
     /// An account id, `acct_…`.
     pub id: String,
     pub simulate_deposit_request: models::SimulateDepositRequest,
+    /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    pub idempotency_key: Option<String>
+}
+
+/// struct for passing parameters to the method [`simulate_transfer_expiry`]
+#[derive(Clone, Debug)]
+pub struct SimulateTransferExpiryParams {
+    /// A transfer id, `tr_…`.
+    pub id: String,
     /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
     pub idempotency_key: Option<String>
 }
@@ -99,6 +110,24 @@ pub enum SimulateDepositError {
     UnknownValue(serde_json::Value),
 }
 
+/// struct for typed errors of method [`simulate_transfer_expiry`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SimulateTransferExpiryError {
+    Status400(models::Problem),
+    Status401(models::Problem),
+    Status403(models::Problem),
+    Status404(models::Problem),
+    Status409(models::Problem),
+    Status413(models::Problem),
+    Status415(models::Problem),
+    Status422(models::Problem),
+    Status429(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
+
 /// struct for typed errors of method [`simulate_withdrawal`]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -132,6 +161,9 @@ pub async fn list_account_transactions(configuration: &configuration::Configurat
     }
     if let Some(ref param_value) = params.ending_before {
         req_builder = req_builder.query(&[("ending_before", &param_value.to_string())]);
+    }
+    if let Some(ref param_value) = params.created {
+        req_builder = req_builder.query(&param_value);
     }
     if let Some(ref user_agent) = configuration.user_agent {
         req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
@@ -240,6 +272,47 @@ pub async fn simulate_deposit(configuration: &configuration::Configuration, para
     } else {
         let content = resp.text().await?;
         let entity: Option<SimulateDepositError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
+
+/// Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
+pub async fn simulate_transfer_expiry(configuration: &configuration::Configuration, params: SimulateTransferExpiryParams) -> Result<models::Transfer, Error<SimulateTransferExpiryError>> {
+
+    let uri_str = format!("{}/v1/sandbox/fintech/transfers/{id}/expire", configuration.base_path, id=crate::apis::urlencode(params.id));
+    let mut req_builder = configuration.client.request(reqwest::Method::POST, &uri_str);
+
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(param_value) = params.idempotency_key {
+        req_builder = req_builder.header("Idempotency-Key", param_value.to_string());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::Transfer`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::Transfer`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<SimulateTransferExpiryError> = serde_json::from_str(&content).ok();
         Err(Error::ResponseError(ResponseContent { status, content, entity }))
     }
 }

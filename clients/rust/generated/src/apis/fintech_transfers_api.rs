@@ -27,6 +27,12 @@ pub struct CreateTransferParams {
 pub struct ListTransfersParams {
     /// Only transfers from or to this account (404 `resource_not_found` if none).
     pub account_id: Option<String>,
+    /// Only transfers in this status.
+    pub status: Option<String>,
+    /// Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+    pub created: Option<models::ListAccountsCreatedParameter>,
+    /// Only objects whose metadata has every one of these pairs, exactly: `metadata[order_id]=6735`. Several may be given; all must hold.
+    pub metadata: Option<std::collections::HashMap<String, String>>,
     /// Page size, 1–100.
     pub limit: Option<i32>,
     /// Return the transfers just older than the one with this id. It must be the id of one this key can see (`tr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
@@ -35,11 +41,40 @@ pub struct ListTransfersParams {
     pub ending_before: Option<String>
 }
 
+/// struct for passing parameters to the method [`post_transfer`]
+#[derive(Clone, Debug)]
+pub struct PostTransferParams {
+    /// A transfer id, `tr_…`.
+    pub id: String,
+    /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    pub idempotency_key: Option<String>,
+    pub post_transfer_request: Option<models::PostTransferRequest>
+}
+
 /// struct for passing parameters to the method [`retrieve_transfer`]
 #[derive(Clone, Debug)]
 pub struct RetrieveTransferParams {
     /// A transfer id, `tr_…`.
     pub id: String
+}
+
+/// struct for passing parameters to the method [`update_transfer`]
+#[derive(Clone, Debug)]
+pub struct UpdateTransferParams {
+    /// A transfer id, `tr_…`.
+    pub id: String,
+    pub update_transfer_request: models::UpdateTransferRequest,
+    /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    pub idempotency_key: Option<String>
+}
+
+/// struct for passing parameters to the method [`void_transfer`]
+#[derive(Clone, Debug)]
+pub struct VoidTransferParams {
+    /// A transfer id, `tr_…`.
+    pub id: String,
+    /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    pub idempotency_key: Option<String>
 }
 
 
@@ -73,6 +108,23 @@ pub enum ListTransfersError {
     UnknownValue(serde_json::Value),
 }
 
+/// struct for typed errors of method [`post_transfer`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PostTransferError {
+    Status400(models::Problem),
+    Status401(models::Problem),
+    Status404(models::Problem),
+    Status409(models::Problem),
+    Status413(models::Problem),
+    Status415(models::Problem),
+    Status422(models::Problem),
+    Status429(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
+
 /// struct for typed errors of method [`retrieve_transfer`]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -86,8 +138,42 @@ pub enum RetrieveTransferError {
     UnknownValue(serde_json::Value),
 }
 
+/// struct for typed errors of method [`update_transfer`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum UpdateTransferError {
+    Status400(models::Problem),
+    Status401(models::Problem),
+    Status404(models::Problem),
+    Status409(models::Problem),
+    Status413(models::Problem),
+    Status415(models::Problem),
+    Status422(models::Problem),
+    Status429(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
 
-/// Synchronous: the answer is the `posted` transfer, and both accounts show a transaction. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
+/// struct for typed errors of method [`void_transfer`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum VoidTransferError {
+    Status400(models::Problem),
+    Status401(models::Problem),
+    Status404(models::Problem),
+    Status409(models::Problem),
+    Status413(models::Problem),
+    Status415(models::Problem),
+    Status422(models::Problem),
+    Status429(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
+
+
+/// Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
 pub async fn create_transfer(configuration: &configuration::Configuration, params: CreateTransferParams) -> Result<models::Transfer, Error<CreateTransferError>> {
 
     let uri_str = format!("{}/v1/fintech/transfers", configuration.base_path);
@@ -138,6 +224,16 @@ pub async fn list_transfers(configuration: &configuration::Configuration, params
     if let Some(ref param_value) = params.account_id {
         req_builder = req_builder.query(&[("account_id", &param_value.to_string())]);
     }
+    if let Some(ref param_value) = params.status {
+        req_builder = req_builder.query(&[("status", &param_value.to_string())]);
+    }
+    if let Some(ref param_value) = params.created {
+        req_builder = req_builder.query(&param_value);
+    }
+    if let Some(ref param_value) = params.metadata {
+        let params = crate::apis::parse_deep_object("metadata", &serde_json::to_value(param_value)?);
+        req_builder = req_builder.query(&params);
+    }
     if let Some(ref param_value) = params.limit {
         req_builder = req_builder.query(&[("limit", &param_value.to_string())]);
     }
@@ -179,6 +275,48 @@ pub async fn list_transfers(configuration: &configuration::Configuration, params
     }
 }
 
+/// Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side's transaction, now; the rest of the hold returns to the sender's available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+pub async fn post_transfer(configuration: &configuration::Configuration, params: PostTransferParams) -> Result<models::Transfer, Error<PostTransferError>> {
+
+    let uri_str = format!("{}/v1/fintech/transfers/{id}/post", configuration.base_path, id=crate::apis::urlencode(params.id));
+    let mut req_builder = configuration.client.request(reqwest::Method::POST, &uri_str);
+
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(param_value) = params.idempotency_key {
+        req_builder = req_builder.header("Idempotency-Key", param_value.to_string());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+    req_builder = req_builder.json(&params.post_transfer_request);
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::Transfer`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::Transfer`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<PostTransferError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
+
 pub async fn retrieve_transfer(configuration: &configuration::Configuration, params: RetrieveTransferParams) -> Result<models::Transfer, Error<RetrieveTransferError>> {
 
     let uri_str = format!("{}/v1/fintech/transfers/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -212,6 +350,89 @@ pub async fn retrieve_transfer(configuration: &configuration::Configuration, par
     } else {
         let content = resp.text().await?;
         let entity: Option<RetrieveTransferError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
+
+/// Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.
+pub async fn update_transfer(configuration: &configuration::Configuration, params: UpdateTransferParams) -> Result<models::Transfer, Error<UpdateTransferError>> {
+
+    let uri_str = format!("{}/v1/fintech/transfers/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));
+    let mut req_builder = configuration.client.request(reqwest::Method::POST, &uri_str);
+
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(param_value) = params.idempotency_key {
+        req_builder = req_builder.header("Idempotency-Key", param_value.to_string());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+    req_builder = req_builder.json(&params.update_transfer_request);
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::Transfer`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::Transfer`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<UpdateTransferError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
+
+/// Releases the hold: the amount returns to the sender's available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+pub async fn void_transfer(configuration: &configuration::Configuration, params: VoidTransferParams) -> Result<models::Transfer, Error<VoidTransferError>> {
+
+    let uri_str = format!("{}/v1/fintech/transfers/{id}/void", configuration.base_path, id=crate::apis::urlencode(params.id));
+    let mut req_builder = configuration.client.request(reqwest::Method::POST, &uri_str);
+
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(param_value) = params.idempotency_key {
+        req_builder = req_builder.header("Idempotency-Key", param_value.to_string());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::Transfer`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::Transfer`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<VoidTransferError> = serde_json::from_str(&content).ok();
         Err(Error::ResponseError(ResponseContent { status, content, entity }))
     }
 }

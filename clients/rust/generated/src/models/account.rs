@@ -35,15 +35,18 @@ pub struct Account {
     /// When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.
     #[serde(rename = "closed_at", deserialize_with = "Option::deserialize")]
     pub closed_at: Option<String>,
-    /// What can be spent now. 0 on creation.
+    /// What can be spent now: `current_balance` less what its pending outgoing transfers hold. Never below 0; `insufficient_funds` is judged on it. 0 on creation.
     #[serde(rename = "available_balance")]
     pub available_balance: models::AccountAvailableBalance,
-    /// What the account holds. Equal to `available_balance` while there are no holds.
+    /// What the account holds: every posted movement. Pending transfers move it only when they post.
     #[serde(rename = "current_balance")]
     pub current_balance: models::AccountCurrentBalance,
     /// Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
     #[serde(rename = "kyb", deserialize_with = "Option::deserialize")]
     pub kyb: Option<models::AccountKyb>,
+    /// Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+    #[serde(rename = "metadata")]
+    pub metadata: std::collections::HashMap<String, String>,
     /// `true` for live objects, `false` for sandbox ones.
     #[serde(rename = "livemode")]
     pub livemode: bool,
@@ -54,7 +57,7 @@ pub struct Account {
 
 impl Account {
     /// A fintech account.
-    pub fn new(id: String, object: String, r#type: String, country: String, status: String, status_details: Option<models::AccountStatusDetails>, closed_at: Option<String>, available_balance: models::AccountAvailableBalance, current_balance: models::AccountCurrentBalance, kyb: Option<models::AccountKyb>, livemode: bool, created_at: String) -> Account {
+    pub fn new(id: String, object: String, r#type: String, country: String, status: String, status_details: Option<models::AccountStatusDetails>, closed_at: Option<String>, available_balance: models::AccountAvailableBalance, current_balance: models::AccountCurrentBalance, kyb: Option<models::AccountKyb>, metadata: std::collections::HashMap<String, String>, livemode: bool, created_at: String) -> Account {
         Account {
             id,
             object,
@@ -66,6 +69,7 @@ impl Account {
             available_balance,
             current_balance,
             kyb,
+            metadata,
             livemode,
             created_at,
         }

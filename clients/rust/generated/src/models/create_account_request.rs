@@ -22,6 +22,9 @@ pub struct CreateAccountRequest {
     /// Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
     #[serde(rename = "kyb", default, with = "::serde_with::rust::double_option", skip_serializing_if = "Option::is_none")]
     pub kyb: Option<Option<models::CreateAccountRequestKyb>>,
+    /// Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+    #[serde(rename = "metadata", skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<std::collections::HashMap<String, String>>,
 }
 
 impl CreateAccountRequest {
@@ -30,6 +33,7 @@ impl CreateAccountRequest {
             r#type,
             country,
             kyb: None,
+            metadata: None,
         }
     }
 }

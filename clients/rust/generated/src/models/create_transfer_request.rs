@@ -28,6 +28,15 @@ pub struct CreateTransferRequest {
     /// Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     #[serde(rename = "description", skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Hold the money instead of moving it: the transfer is `pending`, `amount` leaves the sender's `available_balance` at once, and moves when it is posted (`/post`), or returns when it is voided (`/void`) or expires. Default `false`: posted at once.
+    #[serde(rename = "pending", skip_serializing_if = "Option::is_none")]
+    pub pending: Option<bool>,
+    /// Only with `pending: true` (else 400 `parameter_invalid`): seconds until the hold expires, 60–2592000; default 604800 (7 days).
+    #[serde(rename = "expires_in_seconds", skip_serializing_if = "Option::is_none")]
+    pub expires_in_seconds: Option<i32>,
+    /// Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+    #[serde(rename = "metadata", skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<std::collections::HashMap<String, String>>,
 }
 
 impl CreateTransferRequest {
@@ -38,6 +47,9 @@ impl CreateTransferRequest {
             amount,
             currency,
             description: None,
+            pending: None,
+            expires_in_seconds: None,
+            metadata: None,
         }
     }
 }

@@ -35,9 +35,24 @@ pub struct Transfer {
     /// As given, trimmed; `null` if none.
     #[serde(rename = "description", deserialize_with = "Option::deserialize")]
     pub description: Option<String>,
-    /// `posted`: transfers are synchronous and final. Open enum: clients must accept new values.
+    /// `posted` (moved), `pending` (held on the sender, waiting to be posted or voided), `voided` (released unmoved) or `expired` (released at `expires_at`). Open enum: clients must accept new values.
     #[serde(rename = "status")]
     pub status: String,
+    /// Whether it was made with `pending: true`.
+    #[serde(rename = "pending")]
+    pub pending: bool,
+    /// What moved: `amount`, or for a pending transfer the part posted; `null` until posted.
+    #[serde(rename = "posted_amount", deserialize_with = "Option::deserialize")]
+    pub posted_amount: Option<i64>,
+    /// When a pending transfer expires, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless made pending.
+    #[serde(rename = "expires_at", deserialize_with = "Option::deserialize")]
+    pub expires_at: Option<String>,
+    /// When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.
+    #[serde(rename = "resolved_at", deserialize_with = "Option::deserialize")]
+    pub resolved_at: Option<String>,
+    /// Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+    #[serde(rename = "metadata")]
+    pub metadata: std::collections::HashMap<String, String>,
     /// `true` for live objects, `false` for sandbox ones.
     #[serde(rename = "livemode")]
     pub livemode: bool,
@@ -48,7 +63,7 @@ pub struct Transfer {
 
 impl Transfer {
     /// Money moved from one account to another of the same org, mode and currency.
-    pub fn new(id: String, object: String, from_account_id: String, to_account_id: String, amount: i64, currency: String, description: Option<String>, status: String, livemode: bool, created_at: String) -> Transfer {
+    pub fn new(id: String, object: String, from_account_id: String, to_account_id: String, amount: i64, currency: String, description: Option<String>, status: String, pending: bool, posted_amount: Option<i64>, expires_at: Option<String>, resolved_at: Option<String>, metadata: std::collections::HashMap<String, String>, livemode: bool, created_at: String) -> Transfer {
         Transfer {
             id,
             object,
@@ -58,6 +73,11 @@ impl Transfer {
             currency,
             description,
             status,
+            pending,
+            posted_amount,
+            expires_at,
+            resolved_at,
+            metadata,
             livemode,
             created_at,
         }

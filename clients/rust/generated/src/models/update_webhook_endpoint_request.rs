@@ -22,6 +22,8 @@ pub struct UpdateWebhookEndpointRequest {
     /// A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
     #[serde(rename = "description", default, with = "::serde_with::rust::double_option", skip_serializing_if = "Option::is_none")]
     pub description: Option<Option<String>>,
+    #[serde(rename = "metadata", skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<models::UpdateWebhookEndpointRequestMetadata>,
     /// `disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.
     #[serde(rename = "status", skip_serializing_if = "Option::is_none")]
     pub status: Option<Status>,
@@ -33,6 +35,7 @@ impl UpdateWebhookEndpointRequest {
             url: None,
             enabled_events: None,
             description: None,
+            metadata: None,
             status: None,
         }
     }

@@ -32,6 +32,9 @@ pub struct WebhookEndpoint {
     /// `manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days). Known values: `manual`, `gone`, `failing`; others may be added, so treat this as an open string.
     #[serde(rename = "disabled_reason", deserialize_with = "Option::deserialize")]
     pub disabled_reason: Option<String>,
+    /// Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+    #[serde(rename = "metadata")]
+    pub metadata: std::collections::HashMap<String, String>,
     #[serde(rename = "livemode")]
     pub livemode: bool,
     #[serde(rename = "created_at")]
@@ -40,7 +43,7 @@ pub struct WebhookEndpoint {
 
 impl WebhookEndpoint {
     /// Where events are sent, signed (Standard Webhooks). Never shows its secret.
-    pub fn new(id: String, object: String, url: String, enabled_events: Vec<String>, description: Option<String>, status: String, disabled_reason: Option<String>, livemode: bool, created_at: String) -> WebhookEndpoint {
+    pub fn new(id: String, object: String, url: String, enabled_events: Vec<String>, description: Option<String>, status: String, disabled_reason: Option<String>, metadata: std::collections::HashMap<String, String>, livemode: bool, created_at: String) -> WebhookEndpoint {
         WebhookEndpoint {
             id,
             object,
@@ -49,6 +52,7 @@ impl WebhookEndpoint {
             description,
             status,
             disabled_reason,
+            metadata,
             livemode,
             created_at,
         }

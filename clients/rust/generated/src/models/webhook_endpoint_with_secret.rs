@@ -32,6 +32,9 @@ pub struct WebhookEndpointWithSecret {
     /// `manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days). Known values: `manual`, `gone`, `failing`; others may be added, so treat this as an open string.
     #[serde(rename = "disabled_reason", deserialize_with = "Option::deserialize")]
     pub disabled_reason: Option<String>,
+    /// Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+    #[serde(rename = "metadata")]
+    pub metadata: std::collections::HashMap<String, String>,
     #[serde(rename = "livemode")]
     pub livemode: bool,
     #[serde(rename = "created_at")]
@@ -43,7 +46,7 @@ pub struct WebhookEndpointWithSecret {
 
 impl WebhookEndpointWithSecret {
     /// A webhook endpoint with its signing secret, shown this once.
-    pub fn new(id: String, object: String, url: String, enabled_events: Vec<String>, description: Option<String>, status: String, disabled_reason: Option<String>, livemode: bool, created_at: String, secret: Option<String>) -> WebhookEndpointWithSecret {
+    pub fn new(id: String, object: String, url: String, enabled_events: Vec<String>, description: Option<String>, status: String, disabled_reason: Option<String>, metadata: std::collections::HashMap<String, String>, livemode: bool, created_at: String, secret: Option<String>) -> WebhookEndpointWithSecret {
         WebhookEndpointWithSecret {
             id,
             object,
@@ -52,6 +55,7 @@ impl WebhookEndpointWithSecret {
             description,
             status,
             disabled_reason,
+            metadata,
             livemode,
             created_at,
             secret,

@@ -157,6 +157,7 @@ sub list_event_deliveries {
 # @param string $starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 # @param string $ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 # @param string $type What happened. The list grows: accept types you do not know. (optional)
+# @param ListEventsCreatedParameter $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
 {
     my $params = {
     'limit' => {
@@ -177,6 +178,11 @@ sub list_event_deliveries {
     'type' => {
         data_type => 'string',
         description => 'What happened. The list grows: accept types you do not know.',
+        required => '0',
+    },
+    'created' => {
+        data_type => 'ListEventsCreatedParameter',
+        description => 'Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).',
         required => '0',
     },
     };
@@ -224,6 +230,11 @@ sub list_events {
     # query params
     if ( exists $args{'type'}) {
         $query_params->{'type'} = $self->{api_client}->to_query_value($args{'type'});
+    }
+
+    # query params
+    if ( exists $args{'created'}) {
+        $query_params->{'created'} = $self->{api_client}->to_query_value($args{'created'});
     }
 
     my $_body_data;

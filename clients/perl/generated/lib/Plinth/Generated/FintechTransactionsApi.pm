@@ -57,6 +57,7 @@ sub new {
 # @param int $limit Page size, 1–100. (optional, default to 10)
 # @param string $starting_after Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 # @param string $ending_before Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+# @param ListAccountsCreatedParameter $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
 {
     my $params = {
     'id' => {
@@ -77,6 +78,11 @@ sub new {
     'ending_before' => {
         data_type => 'string',
         description => 'Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
+        required => '0',
+    },
+    'created' => {
+        data_type => 'ListAccountsCreatedParameter',
+        description => 'Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).',
         required => '0',
     },
     };
@@ -124,6 +130,11 @@ sub list_account_transactions {
     # query params
     if ( exists $args{'ending_before'}) {
         $query_params->{'ending_before'} = $self->{api_client}->to_query_value($args{'ending_before'});
+    }
+
+    # query params
+    if ( exists $args{'created'}) {
+        $query_params->{'created'} = $self->{api_client}->to_query_value($args{'created'});
     }
 
     # path params
@@ -306,6 +317,84 @@ sub simulate_deposit {
         return;
     }
     my $_response_object = $self->{api_client}->deserialize('Transaction', $response);
+    return $_response_object;
+}
+
+#
+# simulate_transfer_expiry
+#
+# Sandbox: expire a pending transfer now
+#
+# @param string $id A transfer id, &#x60;tr_…&#x60;. (required)
+# @param string $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+{
+    my $params = {
+    'id' => {
+        data_type => 'string',
+        description => 'A transfer id, &#x60;tr_…&#x60;.',
+        required => '1',
+    },
+    'idempotency_key' => {
+        data_type => 'string',
+        description => 'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.',
+        required => '0',
+    },
+    };
+    __PACKAGE__->method_documentation->{ 'simulate_transfer_expiry' } = {
+        summary => 'Sandbox: expire a pending transfer now',
+        params => $params,
+        returns => 'Transfer',
+        };
+}
+# @return Transfer
+#
+sub simulate_transfer_expiry {
+    my ($self, %args) = @_;
+
+    # verify the required parameter 'id' is set
+    unless (exists $args{'id'}) {
+      croak("Missing the required parameter 'id' when calling simulate_transfer_expiry");
+    }
+
+    # parse inputs
+    my $_resource_path = '/v1/sandbox/fintech/transfers/{id}/expire';
+
+    my $_method = 'POST';
+    my $query_params = {};
+    my $header_params = {};
+    my $form_params = {};
+
+    # 'Accept' and 'Content-Type' header
+    my $_header_accept = $self->{api_client}->select_header_accept('application/json', 'application/problem+json');
+    if ($_header_accept) {
+        $header_params->{'Accept'} = $_header_accept;
+    }
+    $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type();
+
+    # header params
+    if ( exists $args{'idempotency_key'}) {
+        $header_params->{'Idempotency-Key'} = $self->{api_client}->to_header_value($args{'idempotency_key'});
+    }
+
+    # path params
+    if ( exists $args{'id'}) {
+        my $_base_variable = "{" . "id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    my $_body_data;
+    # authentication setting, if any
+    my $auth_settings = [qw(bearerAuth )];
+
+    # make the API Call
+    my $response = $self->{api_client}->call_api($_resource_path, $_method,
+                                           $query_params, $form_params,
+                                           $header_params, $_body_data, $auth_settings);
+    if (!$response) {
+        return;
+    }
+    my $_response_object = $self->{api_client}->deserialize('Transfer', $response);
     return $_response_object;
 }
 

@@ -130,6 +130,9 @@ sub create_transfer {
 # List transfers, newest first
 #
 # @param string $account_id Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
+# @param string $status Only transfers in this status. (optional)
+# @param ListAccountsCreatedParameter $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+# @param HASH[string,string] $metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
 # @param int $limit Page size, 1–100. (optional, default to 10)
 # @param string $starting_after Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 # @param string $ending_before Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -138,6 +141,21 @@ sub create_transfer {
     'account_id' => {
         data_type => 'string',
         description => 'Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none).',
+        required => '0',
+    },
+    'status' => {
+        data_type => 'string',
+        description => 'Only transfers in this status.',
+        required => '0',
+    },
+    'created' => {
+        data_type => 'ListAccountsCreatedParameter',
+        description => 'Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).',
+        required => '0',
+    },
+    'metadata' => {
+        data_type => 'HASH[string,string]',
+        description => 'Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold.',
         required => '0',
     },
     'limit' => {
@@ -188,6 +206,21 @@ sub list_transfers {
     }
 
     # query params
+    if ( exists $args{'status'}) {
+        $query_params->{'status'} = $self->{api_client}->to_query_value($args{'status'});
+    }
+
+    # query params
+    if ( exists $args{'created'}) {
+        $query_params->{'created'} = $self->{api_client}->to_query_value($args{'created'});
+    }
+
+    # query params
+    if ( exists $args{'metadata'}) {
+        $query_params->{'metadata'} = $self->{api_client}->to_query_value($args{'metadata'});
+    }
+
+    # query params
     if ( exists $args{'limit'}) {
         $query_params->{'limit'} = $self->{api_client}->to_query_value($args{'limit'});
     }
@@ -214,6 +247,95 @@ sub list_transfers {
         return;
     }
     my $_response_object = $self->{api_client}->deserialize('TransferList', $response);
+    return $_response_object;
+}
+
+#
+# post_transfer
+#
+# Post a pending transfer, all or part
+#
+# @param string $id A transfer id, &#x60;tr_…&#x60;. (required)
+# @param string $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+# @param PostTransferRequest $post_transfer_request  (optional)
+{
+    my $params = {
+    'id' => {
+        data_type => 'string',
+        description => 'A transfer id, &#x60;tr_…&#x60;.',
+        required => '1',
+    },
+    'idempotency_key' => {
+        data_type => 'string',
+        description => 'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.',
+        required => '0',
+    },
+    'post_transfer_request' => {
+        data_type => 'PostTransferRequest',
+        description => '',
+        required => '0',
+    },
+    };
+    __PACKAGE__->method_documentation->{ 'post_transfer' } = {
+        summary => 'Post a pending transfer, all or part',
+        params => $params,
+        returns => 'Transfer',
+        };
+}
+# @return Transfer
+#
+sub post_transfer {
+    my ($self, %args) = @_;
+
+    # verify the required parameter 'id' is set
+    unless (exists $args{'id'}) {
+      croak("Missing the required parameter 'id' when calling post_transfer");
+    }
+
+    # parse inputs
+    my $_resource_path = '/v1/fintech/transfers/{id}/post';
+
+    my $_method = 'POST';
+    my $query_params = {};
+    my $header_params = {};
+    my $form_params = {};
+
+    # 'Accept' and 'Content-Type' header
+    my $_header_accept = $self->{api_client}->select_header_accept('application/json', 'application/problem+json');
+    if ($_header_accept) {
+        $header_params->{'Accept'} = $_header_accept;
+    }
+    $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type('application/json');
+
+    # header params
+    if ( exists $args{'idempotency_key'}) {
+        $header_params->{'Idempotency-Key'} = $self->{api_client}->to_header_value($args{'idempotency_key'});
+    }
+
+    # path params
+    if ( exists $args{'id'}) {
+        my $_base_variable = "{" . "id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    my $_body_data;
+    # body params
+    if ( exists $args{'post_transfer_request'}) {
+        $_body_data = $args{'post_transfer_request'};
+    }
+
+    # authentication setting, if any
+    my $auth_settings = [qw(bearerAuth )];
+
+    # make the API Call
+    my $response = $self->{api_client}->call_api($_resource_path, $_method,
+                                           $query_params, $form_params,
+                                           $header_params, $_body_data, $auth_settings);
+    if (!$response) {
+        return;
+    }
+    my $_response_object = $self->{api_client}->deserialize('Transfer', $response);
     return $_response_object;
 }
 
@@ -261,6 +383,178 @@ sub retrieve_transfer {
         $header_params->{'Accept'} = $_header_accept;
     }
     $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type();
+
+    # path params
+    if ( exists $args{'id'}) {
+        my $_base_variable = "{" . "id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    my $_body_data;
+    # authentication setting, if any
+    my $auth_settings = [qw(bearerAuth )];
+
+    # make the API Call
+    my $response = $self->{api_client}->call_api($_resource_path, $_method,
+                                           $query_params, $form_params,
+                                           $header_params, $_body_data, $auth_settings);
+    if (!$response) {
+        return;
+    }
+    my $_response_object = $self->{api_client}->deserialize('Transfer', $response);
+    return $_response_object;
+}
+
+#
+# update_transfer
+#
+# Update a transfer's metadata
+#
+# @param string $id A transfer id, &#x60;tr_…&#x60;. (required)
+# @param UpdateTransferRequest $update_transfer_request  (required)
+# @param string $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+{
+    my $params = {
+    'id' => {
+        data_type => 'string',
+        description => 'A transfer id, &#x60;tr_…&#x60;.',
+        required => '1',
+    },
+    'update_transfer_request' => {
+        data_type => 'UpdateTransferRequest',
+        description => '',
+        required => '1',
+    },
+    'idempotency_key' => {
+        data_type => 'string',
+        description => 'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.',
+        required => '0',
+    },
+    };
+    __PACKAGE__->method_documentation->{ 'update_transfer' } = {
+        summary => 'Update a transfer&#39;s metadata',
+        params => $params,
+        returns => 'Transfer',
+        };
+}
+# @return Transfer
+#
+sub update_transfer {
+    my ($self, %args) = @_;
+
+    # verify the required parameter 'id' is set
+    unless (exists $args{'id'}) {
+      croak("Missing the required parameter 'id' when calling update_transfer");
+    }
+
+    # verify the required parameter 'update_transfer_request' is set
+    unless (exists $args{'update_transfer_request'}) {
+      croak("Missing the required parameter 'update_transfer_request' when calling update_transfer");
+    }
+
+    # parse inputs
+    my $_resource_path = '/v1/fintech/transfers/{id}';
+
+    my $_method = 'POST';
+    my $query_params = {};
+    my $header_params = {};
+    my $form_params = {};
+
+    # 'Accept' and 'Content-Type' header
+    my $_header_accept = $self->{api_client}->select_header_accept('application/json', 'application/problem+json');
+    if ($_header_accept) {
+        $header_params->{'Accept'} = $_header_accept;
+    }
+    $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type('application/json');
+
+    # header params
+    if ( exists $args{'idempotency_key'}) {
+        $header_params->{'Idempotency-Key'} = $self->{api_client}->to_header_value($args{'idempotency_key'});
+    }
+
+    # path params
+    if ( exists $args{'id'}) {
+        my $_base_variable = "{" . "id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    my $_body_data;
+    # body params
+    if ( exists $args{'update_transfer_request'}) {
+        $_body_data = $args{'update_transfer_request'};
+    }
+
+    # authentication setting, if any
+    my $auth_settings = [qw(bearerAuth )];
+
+    # make the API Call
+    my $response = $self->{api_client}->call_api($_resource_path, $_method,
+                                           $query_params, $form_params,
+                                           $header_params, $_body_data, $auth_settings);
+    if (!$response) {
+        return;
+    }
+    my $_response_object = $self->{api_client}->deserialize('Transfer', $response);
+    return $_response_object;
+}
+
+#
+# void_transfer
+#
+# Void a pending transfer
+#
+# @param string $id A transfer id, &#x60;tr_…&#x60;. (required)
+# @param string $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+{
+    my $params = {
+    'id' => {
+        data_type => 'string',
+        description => 'A transfer id, &#x60;tr_…&#x60;.',
+        required => '1',
+    },
+    'idempotency_key' => {
+        data_type => 'string',
+        description => 'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.',
+        required => '0',
+    },
+    };
+    __PACKAGE__->method_documentation->{ 'void_transfer' } = {
+        summary => 'Void a pending transfer',
+        params => $params,
+        returns => 'Transfer',
+        };
+}
+# @return Transfer
+#
+sub void_transfer {
+    my ($self, %args) = @_;
+
+    # verify the required parameter 'id' is set
+    unless (exists $args{'id'}) {
+      croak("Missing the required parameter 'id' when calling void_transfer");
+    }
+
+    # parse inputs
+    my $_resource_path = '/v1/fintech/transfers/{id}/void';
+
+    my $_method = 'POST';
+    my $query_params = {};
+    my $header_params = {};
+    my $form_params = {};
+
+    # 'Accept' and 'Content-Type' header
+    my $_header_accept = $self->{api_client}->select_header_accept('application/json', 'application/problem+json');
+    if ($_header_accept) {
+        $header_params->{'Accept'} = $_header_accept;
+    }
+    $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type();
+
+    # header params
+    if ( exists $args{'idempotency_key'}) {
+        $header_params->{'Idempotency-Key'} = $self->{api_client}->to_header_value($args{'idempotency_key'});
+    }
 
     # path params
     if ( exists $args{'id'}) {

@@ -104,6 +104,7 @@ module PlinthGenerated
     # @option opts [String] :starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :type What happened. The list grows: accept types you do not know.
+    # @option opts [ListEventsCreatedParameter] :created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).
     # @return [EventList]
     def list_events(opts = {})
       data, _status_code, _headers = list_events_with_http_info(opts)
@@ -117,6 +118,7 @@ module PlinthGenerated
     # @option opts [String] :starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :ending_before Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :type What happened. The list grows: accept types you do not know.
+    # @option opts [ListEventsCreatedParameter] :created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).
     # @return [Array<(EventList, Integer, Hash)>] EventList data, response status code and response headers
     def list_events_with_http_info(opts = {})
       if @api_client.config.debugging
@@ -130,7 +132,7 @@ module PlinthGenerated
         fail ArgumentError, 'invalid value for "opts[:"limit"]" when calling EventsApi.list_events, must be greater than or equal to 1.'
       end
 
-      allowable_values = ["fintech.account.created", "fintech.account.frozen", "fintech.account.unfrozen", "fintech.account.closed", "fintech.transfer.created", "fintech.transaction.created", "api_key.created", "api_key.revoked", "webhook_endpoint.test"]
+      allowable_values = ["fintech.account.created", "fintech.account.frozen", "fintech.account.unfrozen", "fintech.account.closed", "fintech.account.updated", "fintech.transfer.created", "fintech.transfer.posted", "fintech.transfer.voided", "fintech.transfer.expired", "fintech.transfer.updated", "fintech.transaction.created", "api_key.created", "api_key.revoked", "webhook_endpoint.test"]
       if @api_client.config.client_side_validation && opts[:'type'] && !allowable_values.include?(opts[:'type'])
         fail ArgumentError, "invalid value for \"type\", must be one of #{allowable_values}"
       end
@@ -143,6 +145,7 @@ module PlinthGenerated
       query_params[:'starting_after'] = opts[:'starting_after'] if !opts[:'starting_after'].nil?
       query_params[:'ending_before'] = opts[:'ending_before'] if !opts[:'ending_before'].nil?
       query_params[:'type'] = opts[:'type'] if !opts[:'type'].nil?
+      query_params[:'created'] = opts[:'created'] if !opts[:'created'].nil?
 
       # header parameters
       header_params = opts[:header_params] || {}

@@ -20,7 +20,7 @@ module PlinthGenerated
       @api_client = api_client
     end
     # Transfer money between two accounts
-    # Synchronous: the answer is the `posted` transfer, and both accounts show a transaction. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
+    # Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
     # @param create_transfer_request [CreateTransferRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -31,7 +31,7 @@ module PlinthGenerated
     end
 
     # Transfer money between two accounts
-    # Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+    # Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
     # @param create_transfer_request [CreateTransferRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -107,6 +107,9 @@ module PlinthGenerated
     # With `account_id`, only the transfers from or to that account.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :account_id Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none).
+    # @option opts [String] :status Only transfers in this status.
+    # @option opts [ListAccountsCreatedParameter] :created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).
+    # @option opts [Hash<String, String>] :metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold.
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :ending_before Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
@@ -120,6 +123,9 @@ module PlinthGenerated
     # With &#x60;account_id&#x60;, only the transfers from or to that account.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :account_id Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none).
+    # @option opts [String] :status Only transfers in this status.
+    # @option opts [ListAccountsCreatedParameter] :created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).
+    # @option opts [Hash<String, String>] :metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold.
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :ending_before Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
@@ -127,6 +133,10 @@ module PlinthGenerated
     def list_transfers_with_http_info(opts = {})
       if @api_client.config.debugging
         @api_client.config.logger.debug 'Calling API: FintechTransfersApi.list_transfers ...'
+      end
+      allowable_values = ["pending", "posted", "voided", "expired"]
+      if @api_client.config.client_side_validation && opts[:'status'] && !allowable_values.include?(opts[:'status'])
+        fail ArgumentError, "invalid value for \"status\", must be one of #{allowable_values}"
       end
       if @api_client.config.client_side_validation && !opts[:'limit'].nil? && opts[:'limit'] > 100
         fail ArgumentError, 'invalid value for "opts[:"limit"]" when calling FintechTransfersApi.list_transfers, must be smaller than or equal to 100.'
@@ -142,6 +152,9 @@ module PlinthGenerated
       # query parameters
       query_params = opts[:query_params] || {}
       query_params[:'account_id'] = opts[:'account_id'] if !opts[:'account_id'].nil?
+      query_params[:'status'] = opts[:'status'] if !opts[:'status'].nil?
+      query_params[:'created'] = opts[:'created'] if !opts[:'created'].nil?
+      query_params[:'metadata'] = opts[:'metadata'] if !opts[:'metadata'].nil?
       query_params[:'limit'] = opts[:'limit'] if !opts[:'limit'].nil?
       query_params[:'starting_after'] = opts[:'starting_after'] if !opts[:'starting_after'].nil?
       query_params[:'ending_before'] = opts[:'ending_before'] if !opts[:'ending_before'].nil?
@@ -176,6 +189,92 @@ module PlinthGenerated
       data, status_code, headers = @api_client.call_api(:GET, local_var_path, new_options)
       if @api_client.config.debugging
         @api_client.config.logger.debug "API called: FintechTransfersApi#list_transfers\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
+      end
+      return data, status_code, headers
+    end
+
+    # Post a pending transfer, all or part
+    # Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side's transaction, now; the rest of the hold returns to the sender's available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @option opts [PostTransferRequest] :post_transfer_request 
+    # @return [Transfer]
+    def post_transfer(id, opts = {})
+      data, _status_code, _headers = post_transfer_with_http_info(id, opts)
+      data
+    end
+
+    # Post a pending transfer, all or part
+    # Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @option opts [PostTransferRequest] :post_transfer_request 
+    # @return [Array<(Transfer, Integer, Hash)>] Transfer data, response status code and response headers
+    def post_transfer_with_http_info(id, opts = {})
+      if @api_client.config.debugging
+        @api_client.config.logger.debug 'Calling API: FintechTransfersApi.post_transfer ...'
+      end
+      # verify the required parameter 'id' is set
+      if @api_client.config.client_side_validation && id.nil?
+        fail ArgumentError, "Missing the required parameter 'id' when calling FintechTransfersApi.post_transfer"
+      end
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length > 255
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechTransfersApi.post_transfer, the character length must be smaller than or equal to 255.'
+      end
+
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length < 1
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechTransfersApi.post_transfer, the character length must be greater than or equal to 1.'
+      end
+
+      pattern = Regexp.new(/^[\x21-\x7E]+$/)
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'] !~ pattern
+        fail ArgumentError, "invalid value for 'opts[:\"idempotency_key\"]' when calling FintechTransfersApi.post_transfer, must conform to the pattern #{pattern}."
+      end
+
+      # resource path
+      local_var_path = '/v1/fintech/transfers/{id}/post'.sub('{id}', CGI.escape(id.to_s))
+
+      # query parameters
+      query_params = opts[:query_params] || {}
+
+      # header parameters
+      header_params = opts[:header_params] || {}
+      # HTTP header 'Accept' (if needed)
+      header_params['Accept'] = @api_client.select_header_accept(['application/json', 'application/problem+json']) unless header_params['Accept']
+      # HTTP header 'Content-Type'
+      content_type = @api_client.select_header_content_type(['application/json'])
+      if !content_type.nil?
+          header_params['Content-Type'] = content_type
+      end
+      header_params[:'Idempotency-Key'] = opts[:'idempotency_key'] if !opts[:'idempotency_key'].nil?
+
+      # form parameters
+      form_params = opts[:form_params] || {}
+
+      # http body (model)
+      post_body = opts[:debug_body] || @api_client.object_to_http_body(opts[:'post_transfer_request'])
+
+      # return_type
+      return_type = opts[:debug_return_type] || 'Transfer'
+
+      # auth_names
+      auth_names = opts[:debug_auth_names] || ['bearerAuth']
+
+      new_options = opts.merge(
+        :operation => :"FintechTransfersApi.post_transfer",
+        :header_params => header_params,
+        :query_params => query_params,
+        :form_params => form_params,
+        :body => post_body,
+        :auth_names => auth_names,
+        :return_type => return_type
+      )
+
+      data, status_code, headers = @api_client.call_api(:POST, local_var_path, new_options)
+      if @api_client.config.debugging
+        @api_client.config.logger.debug "API called: FintechTransfersApi#post_transfer\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
       end
       return data, status_code, headers
     end
@@ -237,6 +336,175 @@ module PlinthGenerated
       data, status_code, headers = @api_client.call_api(:GET, local_var_path, new_options)
       if @api_client.config.debugging
         @api_client.config.logger.debug "API called: FintechTransfersApi#retrieve_transfer\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
+      end
+      return data, status_code, headers
+    end
+
+    # Update a transfer's metadata
+    # Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
+    # @param update_transfer_request [UpdateTransferRequest] 
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @return [Transfer]
+    def update_transfer(id, update_transfer_request, opts = {})
+      data, _status_code, _headers = update_transfer_with_http_info(id, update_transfer_request, opts)
+      data
+    end
+
+    # Update a transfer&#39;s metadata
+    # Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
+    # @param update_transfer_request [UpdateTransferRequest] 
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @return [Array<(Transfer, Integer, Hash)>] Transfer data, response status code and response headers
+    def update_transfer_with_http_info(id, update_transfer_request, opts = {})
+      if @api_client.config.debugging
+        @api_client.config.logger.debug 'Calling API: FintechTransfersApi.update_transfer ...'
+      end
+      # verify the required parameter 'id' is set
+      if @api_client.config.client_side_validation && id.nil?
+        fail ArgumentError, "Missing the required parameter 'id' when calling FintechTransfersApi.update_transfer"
+      end
+      # verify the required parameter 'update_transfer_request' is set
+      if @api_client.config.client_side_validation && update_transfer_request.nil?
+        fail ArgumentError, "Missing the required parameter 'update_transfer_request' when calling FintechTransfersApi.update_transfer"
+      end
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length > 255
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechTransfersApi.update_transfer, the character length must be smaller than or equal to 255.'
+      end
+
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length < 1
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechTransfersApi.update_transfer, the character length must be greater than or equal to 1.'
+      end
+
+      pattern = Regexp.new(/^[\x21-\x7E]+$/)
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'] !~ pattern
+        fail ArgumentError, "invalid value for 'opts[:\"idempotency_key\"]' when calling FintechTransfersApi.update_transfer, must conform to the pattern #{pattern}."
+      end
+
+      # resource path
+      local_var_path = '/v1/fintech/transfers/{id}'.sub('{id}', CGI.escape(id.to_s))
+
+      # query parameters
+      query_params = opts[:query_params] || {}
+
+      # header parameters
+      header_params = opts[:header_params] || {}
+      # HTTP header 'Accept' (if needed)
+      header_params['Accept'] = @api_client.select_header_accept(['application/json', 'application/problem+json']) unless header_params['Accept']
+      # HTTP header 'Content-Type'
+      content_type = @api_client.select_header_content_type(['application/json'])
+      if !content_type.nil?
+          header_params['Content-Type'] = content_type
+      end
+      header_params[:'Idempotency-Key'] = opts[:'idempotency_key'] if !opts[:'idempotency_key'].nil?
+
+      # form parameters
+      form_params = opts[:form_params] || {}
+
+      # http body (model)
+      post_body = opts[:debug_body] || @api_client.object_to_http_body(update_transfer_request)
+
+      # return_type
+      return_type = opts[:debug_return_type] || 'Transfer'
+
+      # auth_names
+      auth_names = opts[:debug_auth_names] || ['bearerAuth']
+
+      new_options = opts.merge(
+        :operation => :"FintechTransfersApi.update_transfer",
+        :header_params => header_params,
+        :query_params => query_params,
+        :form_params => form_params,
+        :body => post_body,
+        :auth_names => auth_names,
+        :return_type => return_type
+      )
+
+      data, status_code, headers = @api_client.call_api(:POST, local_var_path, new_options)
+      if @api_client.config.debugging
+        @api_client.config.logger.debug "API called: FintechTransfersApi#update_transfer\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
+      end
+      return data, status_code, headers
+    end
+
+    # Void a pending transfer
+    # Releases the hold: the amount returns to the sender's available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @return [Transfer]
+    def void_transfer(id, opts = {})
+      data, _status_code, _headers = void_transfer_with_http_info(id, opts)
+      data
+    end
+
+    # Void a pending transfer
+    # Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @return [Array<(Transfer, Integer, Hash)>] Transfer data, response status code and response headers
+    def void_transfer_with_http_info(id, opts = {})
+      if @api_client.config.debugging
+        @api_client.config.logger.debug 'Calling API: FintechTransfersApi.void_transfer ...'
+      end
+      # verify the required parameter 'id' is set
+      if @api_client.config.client_side_validation && id.nil?
+        fail ArgumentError, "Missing the required parameter 'id' when calling FintechTransfersApi.void_transfer"
+      end
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length > 255
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechTransfersApi.void_transfer, the character length must be smaller than or equal to 255.'
+      end
+
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length < 1
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechTransfersApi.void_transfer, the character length must be greater than or equal to 1.'
+      end
+
+      pattern = Regexp.new(/^[\x21-\x7E]+$/)
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'] !~ pattern
+        fail ArgumentError, "invalid value for 'opts[:\"idempotency_key\"]' when calling FintechTransfersApi.void_transfer, must conform to the pattern #{pattern}."
+      end
+
+      # resource path
+      local_var_path = '/v1/fintech/transfers/{id}/void'.sub('{id}', CGI.escape(id.to_s))
+
+      # query parameters
+      query_params = opts[:query_params] || {}
+
+      # header parameters
+      header_params = opts[:header_params] || {}
+      # HTTP header 'Accept' (if needed)
+      header_params['Accept'] = @api_client.select_header_accept(['application/json', 'application/problem+json']) unless header_params['Accept']
+      header_params[:'Idempotency-Key'] = opts[:'idempotency_key'] if !opts[:'idempotency_key'].nil?
+
+      # form parameters
+      form_params = opts[:form_params] || {}
+
+      # http body (model)
+      post_body = opts[:debug_body]
+
+      # return_type
+      return_type = opts[:debug_return_type] || 'Transfer'
+
+      # auth_names
+      auth_names = opts[:debug_auth_names] || ['bearerAuth']
+
+      new_options = opts.merge(
+        :operation => :"FintechTransfersApi.void_transfer",
+        :header_params => header_params,
+        :query_params => query_params,
+        :form_params => form_params,
+        :body => post_body,
+        :auth_names => auth_names,
+        :return_type => return_type
+      )
+
+      data, status_code, headers = @api_client.call_api(:POST, local_var_path, new_options)
+      if @api_client.config.debugging
+        @api_client.config.logger.debug "API called: FintechTransfersApi#void_transfer\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
       end
       return data, status_code, headers
     end

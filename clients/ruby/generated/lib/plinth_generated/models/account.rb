@@ -37,14 +37,17 @@ module PlinthGenerated
     # When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.
     attr_accessor :closed_at
 
-    # What can be spent now. 0 on creation.
+    # What can be spent now: `current_balance` less what its pending outgoing transfers hold. Never below 0; `insufficient_funds` is judged on it. 0 on creation.
     attr_accessor :available_balance
 
-    # What the account holds. Equal to `available_balance` while there are no holds.
+    # What the account holds: every posted movement. Pending transfers move it only when they post.
     attr_accessor :current_balance
 
     # Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
     attr_accessor :kyb
+
+    # Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+    attr_accessor :metadata
 
     # `true` for live objects, `false` for sandbox ones.
     attr_accessor :livemode
@@ -65,6 +68,7 @@ module PlinthGenerated
         :'available_balance' => :'available_balance',
         :'current_balance' => :'current_balance',
         :'kyb' => :'kyb',
+        :'metadata' => :'metadata',
         :'livemode' => :'livemode',
         :'created_at' => :'created_at'
       }
@@ -93,6 +97,7 @@ module PlinthGenerated
         :'available_balance' => :'AccountAvailableBalance',
         :'current_balance' => :'AccountCurrentBalance',
         :'kyb' => :'AccountKyb',
+        :'metadata' => :'Hash<String, String>',
         :'livemode' => :'Boolean',
         :'created_at' => :'String'
       }
@@ -193,6 +198,14 @@ module PlinthGenerated
         self.kyb = nil
       end
 
+      if attributes.key?(:'metadata')
+        if (value = attributes[:'metadata']).is_a?(Hash)
+          self.metadata = value
+        end
+      else
+        self.metadata = nil
+      end
+
       if attributes.key?(:'livemode')
         self.livemode = attributes[:'livemode']
       else
@@ -239,6 +252,14 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "current_balance", current_balance cannot be nil.')
       end
 
+      if @metadata.nil?
+        invalid_properties.push('invalid value for "metadata", metadata cannot be nil.')
+      end
+
+      if @metadata.length > 50
+        invalid_properties.push('invalid value for "metadata", number of items must be less than or equal to 50.')
+      end
+
       if @livemode.nil?
         invalid_properties.push('invalid value for "livemode", livemode cannot be nil.')
       end
@@ -261,6 +282,8 @@ module PlinthGenerated
       return false if @status.nil?
       return false if @available_balance.nil?
       return false if @current_balance.nil?
+      return false if @metadata.nil?
+      return false if @metadata.length > 50
       return false if @livemode.nil?
       return false if @created_at.nil?
       true
@@ -337,6 +360,20 @@ module PlinthGenerated
     end
 
     # Custom attribute writer method with validation
+    # @param [Object] metadata Value to be assigned
+    def metadata=(metadata)
+      if metadata.nil?
+        fail ArgumentError, 'metadata cannot be nil'
+      end
+
+      if metadata.length > 50
+        fail ArgumentError, 'invalid value for "metadata", number of items must be less than or equal to 50.'
+      end
+
+      @metadata = metadata
+    end
+
+    # Custom attribute writer method with validation
     # @param [Object] livemode Value to be assigned
     def livemode=(livemode)
       if livemode.nil?
@@ -371,6 +408,7 @@ module PlinthGenerated
           available_balance == o.available_balance &&
           current_balance == o.current_balance &&
           kyb == o.kyb &&
+          metadata == o.metadata &&
           livemode == o.livemode &&
           created_at == o.created_at
     end
@@ -384,7 +422,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, type, country, status, status_details, closed_at, available_balance, current_balance, kyb, livemode, created_at].hash
+      [id, object, type, country, status, status_details, closed_at, available_balance, current_balance, kyb, metadata, livemode, created_at].hash
     end
 
     # Builds the object from hash

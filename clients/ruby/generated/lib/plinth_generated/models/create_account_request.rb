@@ -24,6 +24,9 @@ module PlinthGenerated
     # Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
     attr_accessor :kyb
 
+    # Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+    attr_accessor :metadata
+
     class EnumAttributeValidator
       attr_reader :datatype
       attr_reader :allowable_values
@@ -51,7 +54,8 @@ module PlinthGenerated
       {
         :'type' => :'type',
         :'country' => :'country',
-        :'kyb' => :'kyb'
+        :'kyb' => :'kyb',
+        :'metadata' => :'metadata'
       }
     end
 
@@ -70,14 +74,15 @@ module PlinthGenerated
       {
         :'type' => :'String',
         :'country' => :'String',
-        :'kyb' => :'CreateAccountRequestKyb'
+        :'kyb' => :'CreateAccountRequestKyb',
+        :'metadata' => :'Hash<String, String>'
       }
     end
 
     # List of attributes with nullable: true
     def self.openapi_nullable
       Set.new([
-        :'kyb'
+        :'kyb',
       ])
     end
 
@@ -122,6 +127,12 @@ module PlinthGenerated
       if attributes.key?(:'kyb')
         self.kyb = attributes[:'kyb']
       end
+
+      if attributes.key?(:'metadata')
+        if (value = attributes[:'metadata']).is_a?(Hash)
+          self.metadata = value
+        end
+      end
     end
 
     # Show invalid properties with the reasons. Usually used together with valid?
@@ -142,6 +153,10 @@ module PlinthGenerated
         invalid_properties.push("invalid value for \"country\", must conform to the pattern #{pattern}.")
       end
 
+      if !@metadata.nil? && @metadata.length > 50
+        invalid_properties.push('invalid value for "metadata", number of items must be less than or equal to 50.')
+      end
+
       invalid_properties
     end
 
@@ -154,6 +169,7 @@ module PlinthGenerated
       return false unless type_validator.valid?(@type)
       return false if @country.nil?
       return false if @country !~ Regexp.new(/^(?:A[DEFGILMOQRSTUWXZ]|B[ABDEFGHIJLMNOQRSTVWYZ]|C[ACDFGHIKLMNORUVWXYZ]|D[EJKMOZ]|E[CEGHRST]|F[IJKMOR]|G[ABDEFGHILMNPQRSTUWY]|H[KMNRTU]|I[DELMNOQRST]|J[EMOP]|K[EGHIMNPRWYZ]|L[ABCIKRSTUVY]|M[ACDEFGHKLMNOPQRSTUVWXYZ]|N[ACEFGILOPRUZ]|O[M]|P[AEFGHKLMNRSTWY]|Q[A]|R[EOSUW]|S[ABCDEGHIJKLMNORSTVXYZ]|T[CDFGHJKLMNORTVWZ]|U[AGMSYZ]|V[ACEGINU]|W[FS]|Y[ET]|Z[AMW])$/)
+      return false if !@metadata.nil? && @metadata.length > 50
       true
     end
 
@@ -182,6 +198,20 @@ module PlinthGenerated
       @country = country
     end
 
+    # Custom attribute writer method with validation
+    # @param [Object] metadata Value to be assigned
+    def metadata=(metadata)
+      if metadata.nil?
+        fail ArgumentError, 'metadata cannot be nil'
+      end
+
+      if metadata.length > 50
+        fail ArgumentError, 'invalid value for "metadata", number of items must be less than or equal to 50.'
+      end
+
+      @metadata = metadata
+    end
+
     # Checks equality by comparing each attribute.
     # @param [Object] Object to be compared
     def ==(o)
@@ -189,7 +219,8 @@ module PlinthGenerated
       self.class == o.class &&
           type == o.type &&
           country == o.country &&
-          kyb == o.kyb
+          kyb == o.kyb &&
+          metadata == o.metadata
     end
 
     # @see the `==` method
@@ -201,7 +232,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [type, country, kyb].hash
+      [type, country, kyb, metadata].hash
     end
 
     # Builds the object from hash

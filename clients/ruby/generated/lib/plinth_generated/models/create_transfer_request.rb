@@ -30,6 +30,15 @@ module PlinthGenerated
     # Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     attr_accessor :description
 
+    # Hold the money instead of moving it: the transfer is `pending`, `amount` leaves the sender's `available_balance` at once, and moves when it is posted (`/post`), or returns when it is voided (`/void`) or expires. Default `false`: posted at once.
+    attr_accessor :pending
+
+    # Only with `pending: true` (else 400 `parameter_invalid`): seconds until the hold expires, 60–2592000; default 604800 (7 days).
+    attr_accessor :expires_in_seconds
+
+    # Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+    attr_accessor :metadata
+
     # Attribute mapping from ruby-style variable name to JSON key.
     def self.attribute_map
       {
@@ -37,7 +46,10 @@ module PlinthGenerated
         :'to_account_id' => :'to_account_id',
         :'amount' => :'amount',
         :'currency' => :'currency',
-        :'description' => :'description'
+        :'description' => :'description',
+        :'pending' => :'pending',
+        :'expires_in_seconds' => :'expires_in_seconds',
+        :'metadata' => :'metadata'
       }
     end
 
@@ -58,7 +70,10 @@ module PlinthGenerated
         :'to_account_id' => :'String',
         :'amount' => :'Integer',
         :'currency' => :'String',
-        :'description' => :'String'
+        :'description' => :'String',
+        :'pending' => :'Boolean',
+        :'expires_in_seconds' => :'Integer',
+        :'metadata' => :'Hash<String, String>'
       }
     end
 
@@ -121,6 +136,20 @@ module PlinthGenerated
       if attributes.key?(:'description')
         self.description = attributes[:'description']
       end
+
+      if attributes.key?(:'pending')
+        self.pending = attributes[:'pending']
+      end
+
+      if attributes.key?(:'expires_in_seconds')
+        self.expires_in_seconds = attributes[:'expires_in_seconds']
+      end
+
+      if attributes.key?(:'metadata')
+        if (value = attributes[:'metadata']).is_a?(Hash)
+          self.metadata = value
+        end
+      end
     end
 
     # Show invalid properties with the reasons. Usually used together with valid?
@@ -157,6 +186,18 @@ module PlinthGenerated
         invalid_properties.push("invalid value for \"currency\", must conform to the pattern #{pattern}.")
       end
 
+      if !@expires_in_seconds.nil? && @expires_in_seconds > 2592000
+        invalid_properties.push('invalid value for "expires_in_seconds", must be smaller than or equal to 2592000.')
+      end
+
+      if !@expires_in_seconds.nil? && @expires_in_seconds < 60
+        invalid_properties.push('invalid value for "expires_in_seconds", must be greater than or equal to 60.')
+      end
+
+      if !@metadata.nil? && @metadata.length > 50
+        invalid_properties.push('invalid value for "metadata", number of items must be less than or equal to 50.')
+      end
+
       invalid_properties
     end
 
@@ -171,6 +212,9 @@ module PlinthGenerated
       return false if @amount < 1
       return false if @currency.nil?
       return false if @currency !~ Regexp.new(/^[A-Z]{3}$/)
+      return false if !@expires_in_seconds.nil? && @expires_in_seconds > 2592000
+      return false if !@expires_in_seconds.nil? && @expires_in_seconds < 60
+      return false if !@metadata.nil? && @metadata.length > 50
       true
     end
 
@@ -227,6 +271,38 @@ module PlinthGenerated
       @currency = currency
     end
 
+    # Custom attribute writer method with validation
+    # @param [Object] expires_in_seconds Value to be assigned
+    def expires_in_seconds=(expires_in_seconds)
+      if expires_in_seconds.nil?
+        fail ArgumentError, 'expires_in_seconds cannot be nil'
+      end
+
+      if expires_in_seconds > 2592000
+        fail ArgumentError, 'invalid value for "expires_in_seconds", must be smaller than or equal to 2592000.'
+      end
+
+      if expires_in_seconds < 60
+        fail ArgumentError, 'invalid value for "expires_in_seconds", must be greater than or equal to 60.'
+      end
+
+      @expires_in_seconds = expires_in_seconds
+    end
+
+    # Custom attribute writer method with validation
+    # @param [Object] metadata Value to be assigned
+    def metadata=(metadata)
+      if metadata.nil?
+        fail ArgumentError, 'metadata cannot be nil'
+      end
+
+      if metadata.length > 50
+        fail ArgumentError, 'invalid value for "metadata", number of items must be less than or equal to 50.'
+      end
+
+      @metadata = metadata
+    end
+
     # Checks equality by comparing each attribute.
     # @param [Object] Object to be compared
     def ==(o)
@@ -236,7 +312,10 @@ module PlinthGenerated
           to_account_id == o.to_account_id &&
           amount == o.amount &&
           currency == o.currency &&
-          description == o.description
+          description == o.description &&
+          pending == o.pending &&
+          expires_in_seconds == o.expires_in_seconds &&
+          metadata == o.metadata
     end
 
     # @see the `==` method
@@ -248,7 +327,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [from_account_id, to_account_id, amount, currency, description].hash
+      [from_account_id, to_account_id, amount, currency, description, pending, expires_in_seconds, metadata].hash
     end
 
     # Builds the object from hash

@@ -24,12 +24,16 @@ module PlinthGenerated
     # A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
     attr_accessor :description
 
+    # Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+    attr_accessor :metadata
+
     # Attribute mapping from ruby-style variable name to JSON key.
     def self.attribute_map
       {
         :'url' => :'url',
         :'enabled_events' => :'enabled_events',
-        :'description' => :'description'
+        :'description' => :'description',
+        :'metadata' => :'metadata'
       }
     end
 
@@ -48,14 +52,15 @@ module PlinthGenerated
       {
         :'url' => :'String',
         :'enabled_events' => :'Array<String>',
-        :'description' => :'String'
+        :'description' => :'String',
+        :'metadata' => :'Hash<String, String>'
       }
     end
 
     # List of attributes with nullable: true
     def self.openapi_nullable
       Set.new([
-        :'description'
+        :'description',
       ])
     end
 
@@ -102,6 +107,12 @@ module PlinthGenerated
       if attributes.key?(:'description')
         self.description = attributes[:'description']
       end
+
+      if attributes.key?(:'metadata')
+        if (value = attributes[:'metadata']).is_a?(Hash)
+          self.metadata = value
+        end
+      end
     end
 
     # Show invalid properties with the reasons. Usually used together with valid?
@@ -133,6 +144,10 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "enabled_events", number of items must be greater than or equal to 1.')
       end
 
+      if !@metadata.nil? && @metadata.length > 50
+        invalid_properties.push('invalid value for "metadata", number of items must be less than or equal to 50.')
+      end
+
       invalid_properties
     end
 
@@ -146,6 +161,7 @@ module PlinthGenerated
       return false if @enabled_events.nil?
       return false if @enabled_events.length > 32
       return false if @enabled_events.length < 1
+      return false if !@metadata.nil? && @metadata.length > 50
       true
     end
 
@@ -185,6 +201,20 @@ module PlinthGenerated
       @enabled_events = enabled_events
     end
 
+    # Custom attribute writer method with validation
+    # @param [Object] metadata Value to be assigned
+    def metadata=(metadata)
+      if metadata.nil?
+        fail ArgumentError, 'metadata cannot be nil'
+      end
+
+      if metadata.length > 50
+        fail ArgumentError, 'invalid value for "metadata", number of items must be less than or equal to 50.'
+      end
+
+      @metadata = metadata
+    end
+
     # Checks equality by comparing each attribute.
     # @param [Object] Object to be compared
     def ==(o)
@@ -192,7 +222,8 @@ module PlinthGenerated
       self.class == o.class &&
           url == o.url &&
           enabled_events == o.enabled_events &&
-          description == o.description
+          description == o.description &&
+          metadata == o.metadata
     end
 
     # @see the `==` method
@@ -204,7 +235,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [url, enabled_events, description].hash
+      [url, enabled_events, description, metadata].hash
     end
 
     # Builds the object from hash

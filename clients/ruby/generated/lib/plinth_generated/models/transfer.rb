@@ -37,8 +37,23 @@ module PlinthGenerated
     # As given, trimmed; `null` if none.
     attr_accessor :description
 
-    # `posted`: transfers are synchronous and final. Open enum: clients must accept new values.
+    # `posted` (moved), `pending` (held on the sender, waiting to be posted or voided), `voided` (released unmoved) or `expired` (released at `expires_at`). Open enum: clients must accept new values.
     attr_accessor :status
+
+    # Whether it was made with `pending: true`.
+    attr_accessor :pending
+
+    # What moved: `amount`, or for a pending transfer the part posted; `null` until posted.
+    attr_accessor :posted_amount
+
+    # When a pending transfer expires, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless made pending.
+    attr_accessor :expires_at
+
+    # When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.
+    attr_accessor :resolved_at
+
+    # Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+    attr_accessor :metadata
 
     # `true` for live objects, `false` for sandbox ones.
     attr_accessor :livemode
@@ -57,6 +72,11 @@ module PlinthGenerated
         :'currency' => :'currency',
         :'description' => :'description',
         :'status' => :'status',
+        :'pending' => :'pending',
+        :'posted_amount' => :'posted_amount',
+        :'expires_at' => :'expires_at',
+        :'resolved_at' => :'resolved_at',
+        :'metadata' => :'metadata',
         :'livemode' => :'livemode',
         :'created_at' => :'created_at'
       }
@@ -83,6 +103,11 @@ module PlinthGenerated
         :'currency' => :'String',
         :'description' => :'String',
         :'status' => :'String',
+        :'pending' => :'Boolean',
+        :'posted_amount' => :'Integer',
+        :'expires_at' => :'String',
+        :'resolved_at' => :'String',
+        :'metadata' => :'Hash<String, String>',
         :'livemode' => :'Boolean',
         :'created_at' => :'String'
       }
@@ -92,6 +117,9 @@ module PlinthGenerated
     def self.openapi_nullable
       Set.new([
         :'description',
+        :'posted_amount',
+        :'expires_at',
+        :'resolved_at',
       ])
     end
 
@@ -169,6 +197,38 @@ module PlinthGenerated
         self.status = nil
       end
 
+      if attributes.key?(:'pending')
+        self.pending = attributes[:'pending']
+      else
+        self.pending = nil
+      end
+
+      if attributes.key?(:'posted_amount')
+        self.posted_amount = attributes[:'posted_amount']
+      else
+        self.posted_amount = nil
+      end
+
+      if attributes.key?(:'expires_at')
+        self.expires_at = attributes[:'expires_at']
+      else
+        self.expires_at = nil
+      end
+
+      if attributes.key?(:'resolved_at')
+        self.resolved_at = attributes[:'resolved_at']
+      else
+        self.resolved_at = nil
+      end
+
+      if attributes.key?(:'metadata')
+        if (value = attributes[:'metadata']).is_a?(Hash)
+          self.metadata = value
+        end
+      else
+        self.metadata = nil
+      end
+
       if attributes.key?(:'livemode')
         self.livemode = attributes[:'livemode']
       else
@@ -215,6 +275,18 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "status", status cannot be nil.')
       end
 
+      if @pending.nil?
+        invalid_properties.push('invalid value for "pending", pending cannot be nil.')
+      end
+
+      if @metadata.nil?
+        invalid_properties.push('invalid value for "metadata", metadata cannot be nil.')
+      end
+
+      if @metadata.length > 50
+        invalid_properties.push('invalid value for "metadata", number of items must be less than or equal to 50.')
+      end
+
       if @livemode.nil?
         invalid_properties.push('invalid value for "livemode", livemode cannot be nil.')
       end
@@ -237,6 +309,9 @@ module PlinthGenerated
       return false if @amount.nil?
       return false if @currency.nil?
       return false if @status.nil?
+      return false if @pending.nil?
+      return false if @metadata.nil?
+      return false if @metadata.length > 50
       return false if @livemode.nil?
       return false if @created_at.nil?
       true
@@ -313,6 +388,30 @@ module PlinthGenerated
     end
 
     # Custom attribute writer method with validation
+    # @param [Object] pending Value to be assigned
+    def pending=(pending)
+      if pending.nil?
+        fail ArgumentError, 'pending cannot be nil'
+      end
+
+      @pending = pending
+    end
+
+    # Custom attribute writer method with validation
+    # @param [Object] metadata Value to be assigned
+    def metadata=(metadata)
+      if metadata.nil?
+        fail ArgumentError, 'metadata cannot be nil'
+      end
+
+      if metadata.length > 50
+        fail ArgumentError, 'invalid value for "metadata", number of items must be less than or equal to 50.'
+      end
+
+      @metadata = metadata
+    end
+
+    # Custom attribute writer method with validation
     # @param [Object] livemode Value to be assigned
     def livemode=(livemode)
       if livemode.nil?
@@ -345,6 +444,11 @@ module PlinthGenerated
           currency == o.currency &&
           description == o.description &&
           status == o.status &&
+          pending == o.pending &&
+          posted_amount == o.posted_amount &&
+          expires_at == o.expires_at &&
+          resolved_at == o.resolved_at &&
+          metadata == o.metadata &&
           livemode == o.livemode &&
           created_at == o.created_at
     end
@@ -358,7 +462,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, from_account_id, to_account_id, amount, currency, description, status, livemode, created_at].hash
+      [id, object, from_account_id, to_account_id, amount, currency, description, status, pending, posted_amount, expires_at, resolved_at, metadata, livemode, created_at].hash
     end
 
     # Builds the object from hash

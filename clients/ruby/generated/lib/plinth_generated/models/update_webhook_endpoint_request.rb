@@ -24,6 +24,8 @@ module PlinthGenerated
     # A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
     attr_accessor :description
 
+    attr_accessor :metadata
+
     # `disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.
     attr_accessor :status
 
@@ -55,6 +57,7 @@ module PlinthGenerated
         :'url' => :'url',
         :'enabled_events' => :'enabled_events',
         :'description' => :'description',
+        :'metadata' => :'metadata',
         :'status' => :'status'
       }
     end
@@ -75,6 +78,7 @@ module PlinthGenerated
         :'url' => :'String',
         :'enabled_events' => :'Array<String>',
         :'description' => :'String',
+        :'metadata' => :'UpdateWebhookEndpointRequestMetadata',
         :'status' => :'String'
       }
     end
@@ -124,6 +128,10 @@ module PlinthGenerated
 
       if attributes.key?(:'description')
         self.description = attributes[:'description']
+      end
+
+      if attributes.key?(:'metadata')
+        self.metadata = attributes[:'metadata']
       end
 
       if attributes.key?(:'status')
@@ -222,6 +230,7 @@ module PlinthGenerated
           url == o.url &&
           enabled_events == o.enabled_events &&
           description == o.description &&
+          metadata == o.metadata &&
           status == o.status
     end
 
@@ -234,7 +243,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [url, enabled_events, description, status].hash
+      [url, enabled_events, description, metadata, status].hash
     end
 
     # Builds the object from hash

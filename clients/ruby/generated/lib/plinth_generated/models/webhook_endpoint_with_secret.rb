@@ -34,6 +34,9 @@ module PlinthGenerated
     # `manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days). Known values: `manual`, `gone`, `failing`; others may be added, so treat this as an open string.
     attr_accessor :disabled_reason
 
+    # Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+    attr_accessor :metadata
+
     attr_accessor :livemode
 
     attr_accessor :created_at
@@ -51,6 +54,7 @@ module PlinthGenerated
         :'description' => :'description',
         :'status' => :'status',
         :'disabled_reason' => :'disabled_reason',
+        :'metadata' => :'metadata',
         :'livemode' => :'livemode',
         :'created_at' => :'created_at',
         :'secret' => :'secret'
@@ -77,6 +81,7 @@ module PlinthGenerated
         :'description' => :'String',
         :'status' => :'String',
         :'disabled_reason' => :'String',
+        :'metadata' => :'Hash<String, String>',
         :'livemode' => :'Boolean',
         :'created_at' => :'String',
         :'secret' => :'String'
@@ -162,6 +167,14 @@ module PlinthGenerated
         self.disabled_reason = nil
       end
 
+      if attributes.key?(:'metadata')
+        if (value = attributes[:'metadata']).is_a?(Hash)
+          self.metadata = value
+        end
+      else
+        self.metadata = nil
+      end
+
       if attributes.key?(:'livemode')
         self.livemode = attributes[:'livemode']
       else
@@ -206,6 +219,14 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "status", status cannot be nil.')
       end
 
+      if @metadata.nil?
+        invalid_properties.push('invalid value for "metadata", metadata cannot be nil.')
+      end
+
+      if @metadata.length > 50
+        invalid_properties.push('invalid value for "metadata", number of items must be less than or equal to 50.')
+      end
+
       if @livemode.nil?
         invalid_properties.push('invalid value for "livemode", livemode cannot be nil.')
       end
@@ -226,6 +247,8 @@ module PlinthGenerated
       return false if @url.nil?
       return false if @enabled_events.nil?
       return false if @status.nil?
+      return false if @metadata.nil?
+      return false if @metadata.length > 50
       return false if @livemode.nil?
       return false if @created_at.nil?
       true
@@ -282,6 +305,20 @@ module PlinthGenerated
     end
 
     # Custom attribute writer method with validation
+    # @param [Object] metadata Value to be assigned
+    def metadata=(metadata)
+      if metadata.nil?
+        fail ArgumentError, 'metadata cannot be nil'
+      end
+
+      if metadata.length > 50
+        fail ArgumentError, 'invalid value for "metadata", number of items must be less than or equal to 50.'
+      end
+
+      @metadata = metadata
+    end
+
+    # Custom attribute writer method with validation
     # @param [Object] livemode Value to be assigned
     def livemode=(livemode)
       if livemode.nil?
@@ -313,6 +350,7 @@ module PlinthGenerated
           description == o.description &&
           status == o.status &&
           disabled_reason == o.disabled_reason &&
+          metadata == o.metadata &&
           livemode == o.livemode &&
           created_at == o.created_at &&
           secret == o.secret
@@ -327,7 +365,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, url, enabled_events, description, status, disabled_reason, livemode, created_at, secret].hash
+      [id, object, url, enabled_events, description, status, disabled_reason, metadata, livemode, created_at, secret].hash
     end
 
     # Builds the object from hash

@@ -275,14 +275,14 @@ __PACKAGE__->method_documentation({
     'available_balance' => {
         datatype => 'AccountAvailableBalance',
         base_name => 'available_balance',
-        description => 'What can be spent now. 0 on creation.',
+        description => 'What can be spent now: &#x60;current_balance&#x60; less what its pending outgoing transfers hold. Never below 0; &#x60;insufficient_funds&#x60; is judged on it. 0 on creation.',
         format => '',
         read_only => '',
             },
     'current_balance' => {
         datatype => 'AccountCurrentBalance',
         base_name => 'current_balance',
-        description => 'What the account holds. Equal to &#x60;available_balance&#x60; while there are no holds.',
+        description => 'What the account holds: every posted movement. Pending transfers move it only when they post.',
         format => '',
         read_only => '',
             },
@@ -290,6 +290,13 @@ __PACKAGE__->method_documentation({
         datatype => 'AccountKyb',
         base_name => 'kyb',
         description => 'Business verification data as given, with only the last four digits of the EIN; &#x60;null&#x60; when none was given.',
+        format => '',
+        read_only => '',
+            },
+    'metadata' => {
+        datatype => 'HASH[string,string]',
+        base_name => 'metadata',
+        description => 'Your own key-value pairs. At most 50 keys, each 1–40 characters without &#x60;[&#x60; or &#x60;]&#x60;; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.',
         format => '',
         read_only => '',
             },
@@ -320,6 +327,7 @@ __PACKAGE__->openapi_types( {
     'available_balance' => 'AccountAvailableBalance',
     'current_balance' => 'AccountCurrentBalance',
     'kyb' => 'AccountKyb',
+    'metadata' => 'HASH[string,string]',
     'livemode' => 'boolean',
     'created_at' => 'string'
 } );
@@ -335,6 +343,7 @@ __PACKAGE__->attribute_map( {
     'available_balance' => 'available_balance',
     'current_balance' => 'current_balance',
     'kyb' => 'kyb',
+    'metadata' => 'metadata',
     'livemode' => 'livemode',
     'created_at' => 'created_at'
 } );

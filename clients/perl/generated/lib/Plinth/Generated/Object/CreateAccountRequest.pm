@@ -241,18 +241,27 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'metadata' => {
+        datatype => 'HASH[string,string]',
+        base_name => 'metadata',
+        description => 'Your own key-value pairs, &#x60;{}&#x60; when none. At most 50 keys, each 1–40 characters without &#x60;[&#x60; or &#x60;]&#x60;; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given &#x60;\&quot;\&quot;&#x60; is not set.',
+        format => '',
+        read_only => '',
+            },
 });
 
 __PACKAGE__->openapi_types( {
     'type' => 'string',
     'country' => 'string',
-    'kyb' => 'CreateAccountRequestKyb'
+    'kyb' => 'CreateAccountRequestKyb',
+    'metadata' => 'HASH[string,string]'
 } );
 
 __PACKAGE__->attribute_map( {
     'type' => 'type',
     'country' => 'country',
-    'kyb' => 'kyb'
+    'kyb' => 'kyb',
+    'metadata' => 'metadata'
 } );
 
 __PACKAGE__->mk_accessors(keys %{__PACKAGE__->attribute_map});

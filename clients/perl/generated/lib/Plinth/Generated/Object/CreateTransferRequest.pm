@@ -254,6 +254,27 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'pending' => {
+        datatype => 'boolean',
+        base_name => 'pending',
+        description => 'Hold the money instead of moving it: the transfer is &#x60;pending&#x60;, &#x60;amount&#x60; leaves the sender&#39;s &#x60;available_balance&#x60; at once, and moves when it is posted (&#x60;/post&#x60;), or returns when it is voided (&#x60;/void&#x60;) or expires. Default &#x60;false&#x60;: posted at once.',
+        format => '',
+        read_only => '',
+            },
+    'expires_in_seconds' => {
+        datatype => 'int',
+        base_name => 'expires_in_seconds',
+        description => 'Only with &#x60;pending: true&#x60; (else 400 &#x60;parameter_invalid&#x60;): seconds until the hold expires, 60–2592000; default 604800 (7 days).',
+        format => '',
+        read_only => '',
+            },
+    'metadata' => {
+        datatype => 'HASH[string,string]',
+        base_name => 'metadata',
+        description => 'Your own key-value pairs, &#x60;{}&#x60; when none. At most 50 keys, each 1–40 characters without &#x60;[&#x60; or &#x60;]&#x60;; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given &#x60;\&quot;\&quot;&#x60; is not set.',
+        format => '',
+        read_only => '',
+            },
 });
 
 __PACKAGE__->openapi_types( {
@@ -261,7 +282,10 @@ __PACKAGE__->openapi_types( {
     'to_account_id' => 'string',
     'amount' => 'int',
     'currency' => 'string',
-    'description' => 'string'
+    'description' => 'string',
+    'pending' => 'boolean',
+    'expires_in_seconds' => 'int',
+    'metadata' => 'HASH[string,string]'
 } );
 
 __PACKAGE__->attribute_map( {
@@ -269,7 +293,10 @@ __PACKAGE__->attribute_map( {
     'to_account_id' => 'to_account_id',
     'amount' => 'amount',
     'currency' => 'currency',
-    'description' => 'description'
+    'description' => 'description',
+    'pending' => 'pending',
+    'expires_in_seconds' => 'expires_in_seconds',
+    'metadata' => 'metadata'
 } );
 
 __PACKAGE__->mk_accessors(keys %{__PACKAGE__->attribute_map});

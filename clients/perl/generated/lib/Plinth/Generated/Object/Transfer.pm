@@ -271,7 +271,42 @@ __PACKAGE__->method_documentation({
     'status' => {
         datatype => 'string',
         base_name => 'status',
-        description => '&#x60;posted&#x60;: transfers are synchronous and final. Open enum: clients must accept new values.',
+        description => '&#x60;posted&#x60; (moved), &#x60;pending&#x60; (held on the sender, waiting to be posted or voided), &#x60;voided&#x60; (released unmoved) or &#x60;expired&#x60; (released at &#x60;expires_at&#x60;). Open enum: clients must accept new values.',
+        format => '',
+        read_only => '',
+            },
+    'pending' => {
+        datatype => 'boolean',
+        base_name => 'pending',
+        description => 'Whether it was made with &#x60;pending: true&#x60;.',
+        format => '',
+        read_only => '',
+            },
+    'posted_amount' => {
+        datatype => 'int',
+        base_name => 'posted_amount',
+        description => 'What moved: &#x60;amount&#x60;, or for a pending transfer the part posted; &#x60;null&#x60; until posted.',
+        format => '',
+        read_only => '',
+            },
+    'expires_at' => {
+        datatype => 'string',
+        base_name => 'expires_at',
+        description => 'When a pending transfer expires, UTC &#x60;YYYY-MM-DDTHH:MMZ&#x60;; &#x60;null&#x60; unless made pending.',
+        format => '',
+        read_only => '',
+            },
+    'resolved_at' => {
+        datatype => 'string',
+        base_name => 'resolved_at',
+        description => 'When it left &#x60;pending&#x60; (posted, voided or expired), UTC; &#x60;null&#x60; while pending and for a plain transfer.',
+        format => '',
+        read_only => '',
+            },
+    'metadata' => {
+        datatype => 'HASH[string,string]',
+        base_name => 'metadata',
+        description => 'Your own key-value pairs. At most 50 keys, each 1–40 characters without &#x60;[&#x60; or &#x60;]&#x60;; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.',
         format => '',
         read_only => '',
             },
@@ -300,6 +335,11 @@ __PACKAGE__->openapi_types( {
     'currency' => 'string',
     'description' => 'string',
     'status' => 'string',
+    'pending' => 'boolean',
+    'posted_amount' => 'int',
+    'expires_at' => 'string',
+    'resolved_at' => 'string',
+    'metadata' => 'HASH[string,string]',
     'livemode' => 'boolean',
     'created_at' => 'string'
 } );
@@ -313,6 +353,11 @@ __PACKAGE__->attribute_map( {
     'currency' => 'currency',
     'description' => 'description',
     'status' => 'status',
+    'pending' => 'pending',
+    'posted_amount' => 'posted_amount',
+    'expires_at' => 'expires_at',
+    'resolved_at' => 'resolved_at',
+    'metadata' => 'metadata',
     'livemode' => 'livemode',
     'created_at' => 'created_at'
 } );

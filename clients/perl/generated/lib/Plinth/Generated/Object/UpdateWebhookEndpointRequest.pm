@@ -30,6 +30,7 @@ use Log::Any qw($log);
 use Date::Parse;
 use DateTime;
 
+use Plinth::Generated::Object::UpdateWebhookEndpointRequestMetadata;
 
 use base ("Class::Accessor", "Class::Data::Inheritable");
 
@@ -240,6 +241,13 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'metadata' => {
+        datatype => 'UpdateWebhookEndpointRequestMetadata',
+        base_name => 'metadata',
+        description => '',
+        format => '',
+        read_only => '',
+            },
     'status' => {
         datatype => 'string',
         base_name => 'status',
@@ -253,6 +261,7 @@ __PACKAGE__->openapi_types( {
     'url' => 'string',
     'enabled_events' => 'ARRAY[string]',
     'description' => 'string',
+    'metadata' => 'UpdateWebhookEndpointRequestMetadata',
     'status' => 'string'
 } );
 
@@ -260,6 +269,7 @@ __PACKAGE__->attribute_map( {
     'url' => 'url',
     'enabled_events' => 'enabled_events',
     'description' => 'description',
+    'metadata' => 'metadata',
     'status' => 'status'
 } );
 

@@ -268,6 +268,13 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'metadata' => {
+        datatype => 'HASH[string,string]',
+        base_name => 'metadata',
+        description => 'Your own key-value pairs. At most 50 keys, each 1–40 characters without &#x60;[&#x60; or &#x60;]&#x60;; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.',
+        format => '',
+        read_only => '',
+            },
     'livemode' => {
         datatype => 'boolean',
         base_name => 'livemode',
@@ -299,6 +306,7 @@ __PACKAGE__->openapi_types( {
     'description' => 'string',
     'status' => 'string',
     'disabled_reason' => 'string',
+    'metadata' => 'HASH[string,string]',
     'livemode' => 'boolean',
     'created_at' => 'string',
     'secret' => 'string'
@@ -312,6 +320,7 @@ __PACKAGE__->attribute_map( {
     'description' => 'description',
     'status' => 'status',
     'disabled_reason' => 'disabled_reason',
+    'metadata' => 'metadata',
     'livemode' => 'livemode',
     'created_at' => 'created_at',
     'secret' => 'secret'

@@ -20,6 +20,7 @@ import dev.plinth.client.Pair;
 
 import dev.plinth.client.model.Event;
 import dev.plinth.client.model.EventList;
+import dev.plinth.client.model.ListEventsCreatedParameter;
 import dev.plinth.client.model.Problem;
 import dev.plinth.client.model.WebhookDeliveryList;
 
@@ -321,11 +322,12 @@ public class EventsApi {
    * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param type What happened. The list grows: accept types you do not know. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @return EventList
    * @throws ApiException if fails to make API call
    */
-  public EventList listEvents(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String type) throws ApiException {
-    return listEvents(limit, startingAfter, endingBefore, type, null);
+  public EventList listEvents(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String type, @javax.annotation.Nullable ListEventsCreatedParameter created) throws ApiException {
+    return listEvents(limit, startingAfter, endingBefore, type, created, null);
   }
 
   /**
@@ -335,12 +337,13 @@ public class EventsApi {
    * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param type What happened. The list grows: accept types you do not know. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return EventList
    * @throws ApiException if fails to make API call
    */
-  public EventList listEvents(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String type, Map<String, String> headers) throws ApiException {
-    ApiResponse<EventList> localVarResponse = listEventsWithHttpInfo(limit, startingAfter, endingBefore, type, headers);
+  public EventList listEvents(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String type, @javax.annotation.Nullable ListEventsCreatedParameter created, Map<String, String> headers) throws ApiException {
+    ApiResponse<EventList> localVarResponse = listEventsWithHttpInfo(limit, startingAfter, endingBefore, type, created, headers);
     return localVarResponse.getData();
   }
 
@@ -351,11 +354,12 @@ public class EventsApi {
    * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param type What happened. The list grows: accept types you do not know. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @return ApiResponse&lt;EventList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<EventList> listEventsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String type) throws ApiException {
-    return listEventsWithHttpInfo(limit, startingAfter, endingBefore, type, null);
+  public ApiResponse<EventList> listEventsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String type, @javax.annotation.Nullable ListEventsCreatedParameter created) throws ApiException {
+    return listEventsWithHttpInfo(limit, startingAfter, endingBefore, type, created, null);
   }
 
   /**
@@ -365,12 +369,13 @@ public class EventsApi {
    * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param type What happened. The list grows: accept types you do not know. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;EventList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<EventList> listEventsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String type, Map<String, String> headers) throws ApiException {
-    HttpRequest.Builder localVarRequestBuilder = listEventsRequestBuilder(limit, startingAfter, endingBefore, type, headers);
+  public ApiResponse<EventList> listEventsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String type, @javax.annotation.Nullable ListEventsCreatedParameter created, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listEventsRequestBuilder(limit, startingAfter, endingBefore, type, created, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
           localVarRequestBuilder.build(),
@@ -417,7 +422,7 @@ public class EventsApi {
     }
   }
 
-  private HttpRequest.Builder listEventsRequestBuilder(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String type, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder listEventsRequestBuilder(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String type, @javax.annotation.Nullable ListEventsCreatedParameter created, Map<String, String> headers) throws ApiException {
 
     HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
 
@@ -434,6 +439,13 @@ public class EventsApi {
     localVarQueryParams.addAll(ApiClient.parameterToPairs("ending_before", endingBefore));
     localVarQueryParameterBaseName = "type";
     localVarQueryParams.addAll(ApiClient.parameterToPairs("type", type));
+    localVarQueryParameterBaseName = "created";
+    if (created != null) {
+      String queryString = created.toUrlQueryString("created");
+      if (!queryString.isBlank()) {
+        localVarQueryStringJoiner.add(queryString);
+      }
+    }
 
     if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
       StringJoiner queryJoiner = new StringJoiner("&");

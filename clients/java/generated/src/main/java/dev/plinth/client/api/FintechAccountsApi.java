@@ -23,7 +23,9 @@ import dev.plinth.client.model.AccountList;
 import dev.plinth.client.model.CloseAccountRequest;
 import dev.plinth.client.model.CreateAccountRequest;
 import dev.plinth.client.model.FreezeAccountRequest;
+import dev.plinth.client.model.ListAccountsCreatedParameter;
 import dev.plinth.client.model.Problem;
+import dev.plinth.client.model.UpdateAccountRequest;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -578,11 +580,13 @@ public class FintechAccountsApi {
    * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status Only accounts in this status. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+   * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
    * @return AccountList
    * @throws ApiException if fails to make API call
    */
-  public AccountList listAccounts(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status) throws ApiException {
-    return listAccounts(limit, startingAfter, endingBefore, status, null);
+  public AccountList listAccounts(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, @javax.annotation.Nullable ListAccountsCreatedParameter created, @javax.annotation.Nullable Map<String, String> metadata) throws ApiException {
+    return listAccounts(limit, startingAfter, endingBefore, status, created, metadata, null);
   }
 
   /**
@@ -592,12 +596,14 @@ public class FintechAccountsApi {
    * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status Only accounts in this status. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+   * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
    * @param headers Optional headers to include in the request
    * @return AccountList
    * @throws ApiException if fails to make API call
    */
-  public AccountList listAccounts(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, Map<String, String> headers) throws ApiException {
-    ApiResponse<AccountList> localVarResponse = listAccountsWithHttpInfo(limit, startingAfter, endingBefore, status, headers);
+  public AccountList listAccounts(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, @javax.annotation.Nullable ListAccountsCreatedParameter created, @javax.annotation.Nullable Map<String, String> metadata, Map<String, String> headers) throws ApiException {
+    ApiResponse<AccountList> localVarResponse = listAccountsWithHttpInfo(limit, startingAfter, endingBefore, status, created, metadata, headers);
     return localVarResponse.getData();
   }
 
@@ -608,11 +614,13 @@ public class FintechAccountsApi {
    * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status Only accounts in this status. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+   * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
    * @return ApiResponse&lt;AccountList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<AccountList> listAccountsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status) throws ApiException {
-    return listAccountsWithHttpInfo(limit, startingAfter, endingBefore, status, null);
+  public ApiResponse<AccountList> listAccountsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, @javax.annotation.Nullable ListAccountsCreatedParameter created, @javax.annotation.Nullable Map<String, String> metadata) throws ApiException {
+    return listAccountsWithHttpInfo(limit, startingAfter, endingBefore, status, created, metadata, null);
   }
 
   /**
@@ -622,12 +630,14 @@ public class FintechAccountsApi {
    * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status Only accounts in this status. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+   * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;AccountList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<AccountList> listAccountsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, Map<String, String> headers) throws ApiException {
-    HttpRequest.Builder localVarRequestBuilder = listAccountsRequestBuilder(limit, startingAfter, endingBefore, status, headers);
+  public ApiResponse<AccountList> listAccountsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, @javax.annotation.Nullable ListAccountsCreatedParameter created, @javax.annotation.Nullable Map<String, String> metadata, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listAccountsRequestBuilder(limit, startingAfter, endingBefore, status, created, metadata, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
           localVarRequestBuilder.build(),
@@ -674,7 +684,7 @@ public class FintechAccountsApi {
     }
   }
 
-  private HttpRequest.Builder listAccountsRequestBuilder(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder listAccountsRequestBuilder(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, @javax.annotation.Nullable ListAccountsCreatedParameter created, @javax.annotation.Nullable Map<String, String> metadata, Map<String, String> headers) throws ApiException {
 
     HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
 
@@ -691,6 +701,20 @@ public class FintechAccountsApi {
     localVarQueryParams.addAll(ApiClient.parameterToPairs("ending_before", endingBefore));
     localVarQueryParameterBaseName = "status";
     localVarQueryParams.addAll(ApiClient.parameterToPairs("status", status));
+    localVarQueryParameterBaseName = "created";
+    if (created != null) {
+      String queryString = created.toUrlQueryString("created");
+      if (!queryString.isBlank()) {
+        localVarQueryStringJoiner.add(queryString);
+      }
+    }
+    localVarQueryParameterBaseName = "metadata";
+    if (metadata != null) {
+      String queryString = metadata.toUrlQueryString("metadata");
+      if (!queryString.isBlank()) {
+        localVarQueryStringJoiner.add(queryString);
+      }
+    }
 
     if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
       StringJoiner queryJoiner = new StringJoiner("&");
@@ -949,6 +973,145 @@ public class FintechAccountsApi {
     localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
 
     localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Update an account&#39;s metadata
+   * Only &#x60;metadata&#x60; changes (any other field: 400 &#x60;parameter_unknown&#x60;): keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
+   * @param updateAccountRequest  (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @return Account
+   * @throws ApiException if fails to make API call
+   */
+  public Account updateAccount(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull UpdateAccountRequest updateAccountRequest, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return updateAccount(id, updateAccountRequest, idempotencyKey, null);
+  }
+
+  /**
+   * Update an account&#39;s metadata
+   * Only &#x60;metadata&#x60; changes (any other field: 400 &#x60;parameter_unknown&#x60;): keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
+   * @param updateAccountRequest  (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param headers Optional headers to include in the request
+   * @return Account
+   * @throws ApiException if fails to make API call
+   */
+  public Account updateAccount(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull UpdateAccountRequest updateAccountRequest, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    ApiResponse<Account> localVarResponse = updateAccountWithHttpInfo(id, updateAccountRequest, idempotencyKey, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Update an account&#39;s metadata
+   * Only &#x60;metadata&#x60; changes (any other field: 400 &#x60;parameter_unknown&#x60;): keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
+   * @param updateAccountRequest  (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @return ApiResponse&lt;Account&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Account> updateAccountWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull UpdateAccountRequest updateAccountRequest, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return updateAccountWithHttpInfo(id, updateAccountRequest, idempotencyKey, null);
+  }
+
+  /**
+   * Update an account&#39;s metadata
+   * Only &#x60;metadata&#x60; changes (any other field: 400 &#x60;parameter_unknown&#x60;): keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
+   * @param updateAccountRequest  (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Account&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Account> updateAccountWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull UpdateAccountRequest updateAccountRequest, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = updateAccountRequestBuilder(id, updateAccountRequest, idempotencyKey, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("updateAccount", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<Account>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        Account responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<Account>() {});
+        
+
+        return new ApiResponse<Account>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder updateAccountRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull UpdateAccountRequest updateAccountRequest, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'id' is set
+    if (id == null) {
+      throw new ApiException(400, "Missing the required parameter 'id' when calling updateAccount");
+    }
+    // verify the required parameter 'updateAccountRequest' is set
+    if (updateAccountRequest == null) {
+      throw new ApiException(400, "Missing the required parameter 'updateAccountRequest' when calling updateAccount");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/v1/fintech/accounts/{id}"
+        .replace("{id}", ApiClient.urlEncode(id.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    if (idempotencyKey != null) {
+      localVarRequestBuilder.header("Idempotency-Key", idempotencyKey.toString());
+    }
+    localVarRequestBuilder.header("Content-Type", "application/json");
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    try {
+      byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(updateAccountRequest);
+      localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
     if (memberVarReadTimeout != null) {
       localVarRequestBuilder.timeout(memberVarReadTimeout);
     }

@@ -18,11 +18,13 @@ import dev.plinth.client.ApiResponse;
 import dev.plinth.client.Configuration;
 import dev.plinth.client.Pair;
 
+import dev.plinth.client.model.ListAccountsCreatedParameter;
 import dev.plinth.client.model.Problem;
 import dev.plinth.client.model.SimulateDepositRequest;
 import dev.plinth.client.model.SimulateWithdrawalRequest;
 import dev.plinth.client.model.Transaction;
 import dev.plinth.client.model.TransactionList;
+import dev.plinth.client.model.Transfer;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -173,11 +175,12 @@ public class FintechTransactionsApi {
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @return TransactionList
    * @throws ApiException if fails to make API call
    */
-  public TransactionList listAccountTransactions(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore) throws ApiException {
-    return listAccountTransactions(id, limit, startingAfter, endingBefore, null);
+  public TransactionList listAccountTransactions(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable ListAccountsCreatedParameter created) throws ApiException {
+    return listAccountTransactions(id, limit, startingAfter, endingBefore, created, null);
   }
 
   /**
@@ -187,12 +190,13 @@ public class FintechTransactionsApi {
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return TransactionList
    * @throws ApiException if fails to make API call
    */
-  public TransactionList listAccountTransactions(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
-    ApiResponse<TransactionList> localVarResponse = listAccountTransactionsWithHttpInfo(id, limit, startingAfter, endingBefore, headers);
+  public TransactionList listAccountTransactions(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable ListAccountsCreatedParameter created, Map<String, String> headers) throws ApiException {
+    ApiResponse<TransactionList> localVarResponse = listAccountTransactionsWithHttpInfo(id, limit, startingAfter, endingBefore, created, headers);
     return localVarResponse.getData();
   }
 
@@ -203,11 +207,12 @@ public class FintechTransactionsApi {
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @return ApiResponse&lt;TransactionList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<TransactionList> listAccountTransactionsWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore) throws ApiException {
-    return listAccountTransactionsWithHttpInfo(id, limit, startingAfter, endingBefore, null);
+  public ApiResponse<TransactionList> listAccountTransactionsWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable ListAccountsCreatedParameter created) throws ApiException {
+    return listAccountTransactionsWithHttpInfo(id, limit, startingAfter, endingBefore, created, null);
   }
 
   /**
@@ -217,12 +222,13 @@ public class FintechTransactionsApi {
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;TransactionList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<TransactionList> listAccountTransactionsWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
-    HttpRequest.Builder localVarRequestBuilder = listAccountTransactionsRequestBuilder(id, limit, startingAfter, endingBefore, headers);
+  public ApiResponse<TransactionList> listAccountTransactionsWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable ListAccountsCreatedParameter created, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listAccountTransactionsRequestBuilder(id, limit, startingAfter, endingBefore, created, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
           localVarRequestBuilder.build(),
@@ -269,7 +275,7 @@ public class FintechTransactionsApi {
     }
   }
 
-  private HttpRequest.Builder listAccountTransactionsRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder listAccountTransactionsRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable ListAccountsCreatedParameter created, Map<String, String> headers) throws ApiException {
     // verify the required parameter 'id' is set
     if (id == null) {
       throw new ApiException(400, "Missing the required parameter 'id' when calling listAccountTransactions");
@@ -289,6 +295,13 @@ public class FintechTransactionsApi {
     localVarQueryParams.addAll(ApiClient.parameterToPairs("starting_after", startingAfter));
     localVarQueryParameterBaseName = "ending_before";
     localVarQueryParams.addAll(ApiClient.parameterToPairs("ending_before", endingBefore));
+    localVarQueryParameterBaseName = "created";
+    if (created != null) {
+      String queryString = created.toUrlQueryString("created");
+      if (!queryString.isBlank()) {
+        localVarQueryStringJoiner.add(queryString);
+      }
+    }
 
     if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
       StringJoiner queryJoiner = new StringJoiner("&");
@@ -561,6 +574,131 @@ public class FintechTransactionsApi {
     } catch (IOException e) {
       throw new ApiException(e);
     }
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Sandbox: expire a pending transfer now
+   * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @return Transfer
+   * @throws ApiException if fails to make API call
+   */
+  public Transfer simulateTransferExpiry(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return simulateTransferExpiry(id, idempotencyKey, null);
+  }
+
+  /**
+   * Sandbox: expire a pending transfer now
+   * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param headers Optional headers to include in the request
+   * @return Transfer
+   * @throws ApiException if fails to make API call
+   */
+  public Transfer simulateTransferExpiry(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    ApiResponse<Transfer> localVarResponse = simulateTransferExpiryWithHttpInfo(id, idempotencyKey, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Sandbox: expire a pending transfer now
+   * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @return ApiResponse&lt;Transfer&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Transfer> simulateTransferExpiryWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return simulateTransferExpiryWithHttpInfo(id, idempotencyKey, null);
+  }
+
+  /**
+   * Sandbox: expire a pending transfer now
+   * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Transfer&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Transfer> simulateTransferExpiryWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = simulateTransferExpiryRequestBuilder(id, idempotencyKey, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("simulateTransferExpiry", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<Transfer>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        Transfer responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<Transfer>() {});
+        
+
+        return new ApiResponse<Transfer>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder simulateTransferExpiryRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'id' is set
+    if (id == null) {
+      throw new ApiException(400, "Missing the required parameter 'id' when calling simulateTransferExpiry");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/v1/sandbox/fintech/transfers/{id}/expire"
+        .replace("{id}", ApiClient.urlEncode(id.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    if (idempotencyKey != null) {
+      localVarRequestBuilder.header("Idempotency-Key", idempotencyKey.toString());
+    }
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.noBody());
     if (memberVarReadTimeout != null) {
       localVarRequestBuilder.timeout(memberVarReadTimeout);
     }

@@ -19,9 +19,12 @@ import dev.plinth.client.Configuration;
 import dev.plinth.client.Pair;
 
 import dev.plinth.client.model.CreateTransferRequest;
+import dev.plinth.client.model.ListAccountsCreatedParameter;
+import dev.plinth.client.model.PostTransferRequest;
 import dev.plinth.client.model.Problem;
 import dev.plinth.client.model.Transfer;
 import dev.plinth.client.model.TransferList;
+import dev.plinth.client.model.UpdateTransferRequest;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -167,7 +170,7 @@ public class FintechTransfersApi {
 
   /**
    * Transfer money between two accounts
-   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
    * @param createTransferRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return Transfer
@@ -179,7 +182,7 @@ public class FintechTransfersApi {
 
   /**
    * Transfer money between two accounts
-   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
    * @param createTransferRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -193,7 +196,7 @@ public class FintechTransfersApi {
 
   /**
    * Transfer money between two accounts
-   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
    * @param createTransferRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;Transfer&gt;
@@ -205,7 +208,7 @@ public class FintechTransfersApi {
 
   /**
    * Transfer money between two accounts
-   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
    * @param createTransferRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -299,20 +302,26 @@ public class FintechTransfersApi {
    * List transfers, newest first
    * With &#x60;account_id&#x60;, only the transfers from or to that account.
    * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
+   * @param status Only transfers in this status. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+   * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @return TransferList
    * @throws ApiException if fails to make API call
    */
-  public TransferList listTransfers(@javax.annotation.Nullable String accountId, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore) throws ApiException {
-    return listTransfers(accountId, limit, startingAfter, endingBefore, null);
+  public TransferList listTransfers(@javax.annotation.Nullable String accountId, @javax.annotation.Nullable String status, @javax.annotation.Nullable ListAccountsCreatedParameter created, @javax.annotation.Nullable Map<String, String> metadata, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore) throws ApiException {
+    return listTransfers(accountId, status, created, metadata, limit, startingAfter, endingBefore, null);
   }
 
   /**
    * List transfers, newest first
    * With &#x60;account_id&#x60;, only the transfers from or to that account.
    * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
+   * @param status Only transfers in this status. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+   * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -320,8 +329,8 @@ public class FintechTransfersApi {
    * @return TransferList
    * @throws ApiException if fails to make API call
    */
-  public TransferList listTransfers(@javax.annotation.Nullable String accountId, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
-    ApiResponse<TransferList> localVarResponse = listTransfersWithHttpInfo(accountId, limit, startingAfter, endingBefore, headers);
+  public TransferList listTransfers(@javax.annotation.Nullable String accountId, @javax.annotation.Nullable String status, @javax.annotation.Nullable ListAccountsCreatedParameter created, @javax.annotation.Nullable Map<String, String> metadata, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
+    ApiResponse<TransferList> localVarResponse = listTransfersWithHttpInfo(accountId, status, created, metadata, limit, startingAfter, endingBefore, headers);
     return localVarResponse.getData();
   }
 
@@ -329,20 +338,26 @@ public class FintechTransfersApi {
    * List transfers, newest first
    * With &#x60;account_id&#x60;, only the transfers from or to that account.
    * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
+   * @param status Only transfers in this status. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+   * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @return ApiResponse&lt;TransferList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<TransferList> listTransfersWithHttpInfo(@javax.annotation.Nullable String accountId, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore) throws ApiException {
-    return listTransfersWithHttpInfo(accountId, limit, startingAfter, endingBefore, null);
+  public ApiResponse<TransferList> listTransfersWithHttpInfo(@javax.annotation.Nullable String accountId, @javax.annotation.Nullable String status, @javax.annotation.Nullable ListAccountsCreatedParameter created, @javax.annotation.Nullable Map<String, String> metadata, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore) throws ApiException {
+    return listTransfersWithHttpInfo(accountId, status, created, metadata, limit, startingAfter, endingBefore, null);
   }
 
   /**
    * List transfers, newest first
    * With &#x60;account_id&#x60;, only the transfers from or to that account.
    * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
+   * @param status Only transfers in this status. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+   * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -350,8 +365,8 @@ public class FintechTransfersApi {
    * @return ApiResponse&lt;TransferList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<TransferList> listTransfersWithHttpInfo(@javax.annotation.Nullable String accountId, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
-    HttpRequest.Builder localVarRequestBuilder = listTransfersRequestBuilder(accountId, limit, startingAfter, endingBefore, headers);
+  public ApiResponse<TransferList> listTransfersWithHttpInfo(@javax.annotation.Nullable String accountId, @javax.annotation.Nullable String status, @javax.annotation.Nullable ListAccountsCreatedParameter created, @javax.annotation.Nullable Map<String, String> metadata, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listTransfersRequestBuilder(accountId, status, created, metadata, limit, startingAfter, endingBefore, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
           localVarRequestBuilder.build(),
@@ -398,7 +413,7 @@ public class FintechTransfersApi {
     }
   }
 
-  private HttpRequest.Builder listTransfersRequestBuilder(@javax.annotation.Nullable String accountId, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder listTransfersRequestBuilder(@javax.annotation.Nullable String accountId, @javax.annotation.Nullable String status, @javax.annotation.Nullable ListAccountsCreatedParameter created, @javax.annotation.Nullable Map<String, String> metadata, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
 
     HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
 
@@ -409,6 +424,22 @@ public class FintechTransfersApi {
     String localVarQueryParameterBaseName;
     localVarQueryParameterBaseName = "account_id";
     localVarQueryParams.addAll(ApiClient.parameterToPairs("account_id", accountId));
+    localVarQueryParameterBaseName = "status";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("status", status));
+    localVarQueryParameterBaseName = "created";
+    if (created != null) {
+      String queryString = created.toUrlQueryString("created");
+      if (!queryString.isBlank()) {
+        localVarQueryStringJoiner.add(queryString);
+      }
+    }
+    localVarQueryParameterBaseName = "metadata";
+    if (metadata != null) {
+      String queryString = metadata.toUrlQueryString("metadata");
+      if (!queryString.isBlank()) {
+        localVarQueryStringJoiner.add(queryString);
+      }
+    }
     localVarQueryParameterBaseName = "limit";
     localVarQueryParams.addAll(ApiClient.parameterToPairs("limit", limit));
     localVarQueryParameterBaseName = "starting_after";
@@ -430,6 +461,141 @@ public class FintechTransfersApi {
     localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
 
     localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Post a pending transfer, all or part
+   * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param postTransferRequest  (optional)
+   * @return Transfer
+   * @throws ApiException if fails to make API call
+   */
+  public Transfer postTransfer(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable PostTransferRequest postTransferRequest) throws ApiException {
+    return postTransfer(id, idempotencyKey, postTransferRequest, null);
+  }
+
+  /**
+   * Post a pending transfer, all or part
+   * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param postTransferRequest  (optional)
+   * @param headers Optional headers to include in the request
+   * @return Transfer
+   * @throws ApiException if fails to make API call
+   */
+  public Transfer postTransfer(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable PostTransferRequest postTransferRequest, Map<String, String> headers) throws ApiException {
+    ApiResponse<Transfer> localVarResponse = postTransferWithHttpInfo(id, idempotencyKey, postTransferRequest, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Post a pending transfer, all or part
+   * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param postTransferRequest  (optional)
+   * @return ApiResponse&lt;Transfer&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Transfer> postTransferWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable PostTransferRequest postTransferRequest) throws ApiException {
+    return postTransferWithHttpInfo(id, idempotencyKey, postTransferRequest, null);
+  }
+
+  /**
+   * Post a pending transfer, all or part
+   * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param postTransferRequest  (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Transfer&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Transfer> postTransferWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable PostTransferRequest postTransferRequest, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = postTransferRequestBuilder(id, idempotencyKey, postTransferRequest, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("postTransfer", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<Transfer>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        Transfer responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<Transfer>() {});
+        
+
+        return new ApiResponse<Transfer>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder postTransferRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable PostTransferRequest postTransferRequest, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'id' is set
+    if (id == null) {
+      throw new ApiException(400, "Missing the required parameter 'id' when calling postTransfer");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/v1/fintech/transfers/{id}/post"
+        .replace("{id}", ApiClient.urlEncode(id.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    if (idempotencyKey != null) {
+      localVarRequestBuilder.header("Idempotency-Key", idempotencyKey.toString());
+    }
+    localVarRequestBuilder.header("Content-Type", "application/json");
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    try {
+      byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(postTransferRequest);
+      localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
     if (memberVarReadTimeout != null) {
       localVarRequestBuilder.timeout(memberVarReadTimeout);
     }
@@ -548,6 +714,270 @@ public class FintechTransfersApi {
     localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
 
     localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Update a transfer&#39;s metadata
+   * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param updateTransferRequest  (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @return Transfer
+   * @throws ApiException if fails to make API call
+   */
+  public Transfer updateTransfer(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull UpdateTransferRequest updateTransferRequest, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return updateTransfer(id, updateTransferRequest, idempotencyKey, null);
+  }
+
+  /**
+   * Update a transfer&#39;s metadata
+   * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param updateTransferRequest  (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param headers Optional headers to include in the request
+   * @return Transfer
+   * @throws ApiException if fails to make API call
+   */
+  public Transfer updateTransfer(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull UpdateTransferRequest updateTransferRequest, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    ApiResponse<Transfer> localVarResponse = updateTransferWithHttpInfo(id, updateTransferRequest, idempotencyKey, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Update a transfer&#39;s metadata
+   * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param updateTransferRequest  (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @return ApiResponse&lt;Transfer&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Transfer> updateTransferWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull UpdateTransferRequest updateTransferRequest, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return updateTransferWithHttpInfo(id, updateTransferRequest, idempotencyKey, null);
+  }
+
+  /**
+   * Update a transfer&#39;s metadata
+   * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param updateTransferRequest  (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Transfer&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Transfer> updateTransferWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull UpdateTransferRequest updateTransferRequest, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = updateTransferRequestBuilder(id, updateTransferRequest, idempotencyKey, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("updateTransfer", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<Transfer>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        Transfer responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<Transfer>() {});
+        
+
+        return new ApiResponse<Transfer>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder updateTransferRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull UpdateTransferRequest updateTransferRequest, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'id' is set
+    if (id == null) {
+      throw new ApiException(400, "Missing the required parameter 'id' when calling updateTransfer");
+    }
+    // verify the required parameter 'updateTransferRequest' is set
+    if (updateTransferRequest == null) {
+      throw new ApiException(400, "Missing the required parameter 'updateTransferRequest' when calling updateTransfer");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/v1/fintech/transfers/{id}"
+        .replace("{id}", ApiClient.urlEncode(id.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    if (idempotencyKey != null) {
+      localVarRequestBuilder.header("Idempotency-Key", idempotencyKey.toString());
+    }
+    localVarRequestBuilder.header("Content-Type", "application/json");
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    try {
+      byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(updateTransferRequest);
+      localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Void a pending transfer
+   * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @return Transfer
+   * @throws ApiException if fails to make API call
+   */
+  public Transfer voidTransfer(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return voidTransfer(id, idempotencyKey, null);
+  }
+
+  /**
+   * Void a pending transfer
+   * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param headers Optional headers to include in the request
+   * @return Transfer
+   * @throws ApiException if fails to make API call
+   */
+  public Transfer voidTransfer(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    ApiResponse<Transfer> localVarResponse = voidTransferWithHttpInfo(id, idempotencyKey, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Void a pending transfer
+   * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @return ApiResponse&lt;Transfer&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Transfer> voidTransferWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey) throws ApiException {
+    return voidTransferWithHttpInfo(id, idempotencyKey, null);
+  }
+
+  /**
+   * Void a pending transfer
+   * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Transfer&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Transfer> voidTransferWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = voidTransferRequestBuilder(id, idempotencyKey, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("voidTransfer", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<Transfer>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        Transfer responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<Transfer>() {});
+        
+
+        return new ApiResponse<Transfer>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder voidTransferRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'id' is set
+    if (id == null) {
+      throw new ApiException(400, "Missing the required parameter 'id' when calling voidTransfer");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/v1/fintech/transfers/{id}/void"
+        .replace("{id}", ApiClient.urlEncode(id.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    if (idempotencyKey != null) {
+      localVarRequestBuilder.header("Idempotency-Key", idempotencyKey.toString());
+    }
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.noBody());
     if (memberVarReadTimeout != null) {
       localVarRequestBuilder.timeout(memberVarReadTimeout);
     }

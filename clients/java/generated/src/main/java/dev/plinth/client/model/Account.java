@@ -29,6 +29,8 @@ import dev.plinth.client.model.AccountCurrentBalance;
 import dev.plinth.client.model.AccountKyb;
 import dev.plinth.client.model.AccountStatusDetails;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 
@@ -47,6 +49,7 @@ import dev.plinth.client.ApiClient;
   Account.JSON_PROPERTY_AVAILABLE_BALANCE,
   Account.JSON_PROPERTY_CURRENT_BALANCE,
   Account.JSON_PROPERTY_KYB,
+  Account.JSON_PROPERTY_METADATA,
   Account.JSON_PROPERTY_LIVEMODE,
   Account.JSON_PROPERTY_CREATED_AT
 })
@@ -91,6 +94,10 @@ public class Account {
   public static final String JSON_PROPERTY_KYB = "kyb";
   @javax.annotation.Nullable
   private AccountKyb kyb;
+
+  public static final String JSON_PROPERTY_METADATA = "metadata";
+  @javax.annotation.Nonnull
+  private Map<String, String> metadata;
 
   public static final String JSON_PROPERTY_LIVEMODE = "livemode";
   @javax.annotation.Nonnull
@@ -277,7 +284,7 @@ public class Account {
   }
 
   /**
-   * What can be spent now. 0 on creation.
+   * What can be spent now: &#x60;current_balance&#x60; less what its pending outgoing transfers hold. Never below 0; &#x60;insufficient_funds&#x60; is judged on it. 0 on creation.
    * @return availableBalance
    */
   @javax.annotation.Nonnull
@@ -301,7 +308,7 @@ public class Account {
   }
 
   /**
-   * What the account holds. Equal to &#x60;available_balance&#x60; while there are no holds.
+   * What the account holds: every posted movement. Pending transfers move it only when they post.
    * @return currentBalance
    */
   @javax.annotation.Nonnull
@@ -340,6 +347,38 @@ public class Account {
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
   public void setKyb(@javax.annotation.Nullable AccountKyb kyb) {
     this.kyb = kyb;
+  }
+
+
+  public Account metadata(@javax.annotation.Nonnull Map<String, String> metadata) {
+    this.metadata = metadata;
+    return this;
+  }
+
+  public Account putMetadataItem(String key, String metadataItem) {
+    if (this.metadata == null) {
+      this.metadata = new HashMap<>();
+    }
+    this.metadata.put(key, metadataItem);
+    return this;
+  }
+
+  /**
+   * Your own key-value pairs. At most 50 keys, each 1–40 characters without &#x60;[&#x60; or &#x60;]&#x60;; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+   * @return metadata
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Map<String, String> getMetadata() {
+    return metadata;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setMetadata(@javax.annotation.Nonnull Map<String, String> metadata) {
+    this.metadata = metadata;
   }
 
 
@@ -413,13 +452,14 @@ public class Account {
         Objects.equals(this.availableBalance, account.availableBalance) &&
         Objects.equals(this.currentBalance, account.currentBalance) &&
         Objects.equals(this.kyb, account.kyb) &&
+        Objects.equals(this.metadata, account.metadata) &&
         Objects.equals(this.livemode, account.livemode) &&
         Objects.equals(this.createdAt, account.createdAt);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, type, country, status, statusDetails, closedAt, availableBalance, currentBalance, kyb, livemode, createdAt);
+    return Objects.hash(id, _object, type, country, status, statusDetails, closedAt, availableBalance, currentBalance, kyb, metadata, livemode, createdAt);
   }
 
   @Override
@@ -436,6 +476,7 @@ public class Account {
     sb.append("    availableBalance: ").append(toIndentedString(availableBalance)).append("\n");
     sb.append("    currentBalance: ").append(toIndentedString(currentBalance)).append("\n");
     sb.append("    kyb: ").append(toIndentedString(kyb)).append("\n");
+    sb.append("    metadata: ").append(toIndentedString(metadata)).append("\n");
     sb.append("    livemode: ").append(toIndentedString(livemode)).append("\n");
     sb.append("    createdAt: ").append(toIndentedString(createdAt)).append("\n");
     sb.append("}");
@@ -530,6 +571,15 @@ public class Account {
     // add `kyb` to the URL query string
     if (getKyb() != null) {
       joiner.add(getKyb().toUrlQueryString(prefix + "kyb" + suffix));
+    }
+
+    // add `metadata` to the URL query string
+    if (getMetadata() != null) {
+      for (String _key : getMetadata().keySet()) {
+        joiner.add(String.format(java.util.Locale.ROOT, "%smetadata%s%s=%s", prefix, suffix,
+            "".equals(suffix) ? "" : String.format(java.util.Locale.ROOT, "%s%d%s", containerPrefix, _key, containerSuffix),
+            getMetadata().get(_key), ApiClient.urlEncode(ApiClient.valueToString(getMetadata().get(_key)))));
+      }
     }
 
     // add `livemode` to the URL query string

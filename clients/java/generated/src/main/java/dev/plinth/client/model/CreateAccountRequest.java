@@ -26,6 +26,8 @@ import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.plinth.client.model.CreateAccountRequestKyb;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 
@@ -36,7 +38,8 @@ import dev.plinth.client.ApiClient;
 @JsonPropertyOrder({
   CreateAccountRequest.JSON_PROPERTY_TYPE,
   CreateAccountRequest.JSON_PROPERTY_COUNTRY,
-  CreateAccountRequest.JSON_PROPERTY_KYB
+  CreateAccountRequest.JSON_PROPERTY_KYB,
+  CreateAccountRequest.JSON_PROPERTY_METADATA
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
 public class CreateAccountRequest {
@@ -86,6 +89,10 @@ public class CreateAccountRequest {
   public static final String JSON_PROPERTY_KYB = "kyb";
   @javax.annotation.Nullable
   private CreateAccountRequestKyb kyb;
+
+  public static final String JSON_PROPERTY_METADATA = "metadata";
+  @javax.annotation.Nullable
+  private Map<String, String> metadata;
 
   public CreateAccountRequest() { 
   }
@@ -162,6 +169,38 @@ public class CreateAccountRequest {
   }
 
 
+  public CreateAccountRequest metadata(@javax.annotation.Nullable Map<String, String> metadata) {
+    this.metadata = metadata;
+    return this;
+  }
+
+  public CreateAccountRequest putMetadataItem(String key, String metadataItem) {
+    if (this.metadata == null) {
+      this.metadata = new HashMap<>();
+    }
+    this.metadata.put(key, metadataItem);
+    return this;
+  }
+
+  /**
+   * Your own key-value pairs, &#x60;{}&#x60; when none. At most 50 keys, each 1–40 characters without &#x60;[&#x60; or &#x60;]&#x60;; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given &#x60;\&quot;\&quot;&#x60; is not set.
+   * @return metadata
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public Map<String, String> getMetadata() {
+    return metadata;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setMetadata(@javax.annotation.Nullable Map<String, String> metadata) {
+    this.metadata = metadata;
+  }
+
+
   /**
    * Return true if this CreateAccountRequest object is equal to o.
    */
@@ -176,12 +215,13 @@ public class CreateAccountRequest {
     CreateAccountRequest createAccountRequest = (CreateAccountRequest) o;
     return Objects.equals(this.type, createAccountRequest.type) &&
         Objects.equals(this.country, createAccountRequest.country) &&
-        Objects.equals(this.kyb, createAccountRequest.kyb);
+        Objects.equals(this.kyb, createAccountRequest.kyb) &&
+        Objects.equals(this.metadata, createAccountRequest.metadata);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(type, country, kyb);
+    return Objects.hash(type, country, kyb, metadata);
   }
 
   @Override
@@ -191,6 +231,7 @@ public class CreateAccountRequest {
     sb.append("    type: ").append(toIndentedString(type)).append("\n");
     sb.append("    country: ").append(toIndentedString(country)).append("\n");
     sb.append("    kyb: ").append(toIndentedString(kyb)).append("\n");
+    sb.append("    metadata: ").append(toIndentedString(metadata)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -248,6 +289,15 @@ public class CreateAccountRequest {
     // add `kyb` to the URL query string
     if (getKyb() != null) {
       joiner.add(getKyb().toUrlQueryString(prefix + "kyb" + suffix));
+    }
+
+    // add `metadata` to the URL query string
+    if (getMetadata() != null) {
+      for (String _key : getMetadata().keySet()) {
+        joiner.add(String.format(java.util.Locale.ROOT, "%smetadata%s%s=%s", prefix, suffix,
+            "".equals(suffix) ? "" : String.format(java.util.Locale.ROOT, "%s%d%s", containerPrefix, _key, containerSuffix),
+            getMetadata().get(_key), ApiClient.urlEncode(ApiClient.valueToString(getMetadata().get(_key)))));
+      }
     }
 
     return joiner.toString();

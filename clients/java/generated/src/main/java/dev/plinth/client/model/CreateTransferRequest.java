@@ -25,6 +25,8 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 
@@ -37,7 +39,10 @@ import dev.plinth.client.ApiClient;
   CreateTransferRequest.JSON_PROPERTY_TO_ACCOUNT_ID,
   CreateTransferRequest.JSON_PROPERTY_AMOUNT,
   CreateTransferRequest.JSON_PROPERTY_CURRENCY,
-  CreateTransferRequest.JSON_PROPERTY_DESCRIPTION
+  CreateTransferRequest.JSON_PROPERTY_DESCRIPTION,
+  CreateTransferRequest.JSON_PROPERTY_PENDING,
+  CreateTransferRequest.JSON_PROPERTY_EXPIRES_IN_SECONDS,
+  CreateTransferRequest.JSON_PROPERTY_METADATA
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
 public class CreateTransferRequest {
@@ -60,6 +65,18 @@ public class CreateTransferRequest {
   public static final String JSON_PROPERTY_DESCRIPTION = "description";
   @javax.annotation.Nullable
   private String description;
+
+  public static final String JSON_PROPERTY_PENDING = "pending";
+  @javax.annotation.Nullable
+  private Boolean pending;
+
+  public static final String JSON_PROPERTY_EXPIRES_IN_SECONDS = "expires_in_seconds";
+  @javax.annotation.Nullable
+  private Integer expiresInSeconds;
+
+  public static final String JSON_PROPERTY_METADATA = "metadata";
+  @javax.annotation.Nullable
+  private Map<String, String> metadata;
 
   public CreateTransferRequest() { 
   }
@@ -186,6 +203,88 @@ public class CreateTransferRequest {
   }
 
 
+  public CreateTransferRequest pending(@javax.annotation.Nullable Boolean pending) {
+    this.pending = pending;
+    return this;
+  }
+
+  /**
+   * Hold the money instead of moving it: the transfer is &#x60;pending&#x60;, &#x60;amount&#x60; leaves the sender&#39;s &#x60;available_balance&#x60; at once, and moves when it is posted (&#x60;/post&#x60;), or returns when it is voided (&#x60;/void&#x60;) or expires. Default &#x60;false&#x60;: posted at once.
+   * @return pending
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_PENDING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public Boolean getPending() {
+    return pending;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_PENDING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setPending(@javax.annotation.Nullable Boolean pending) {
+    this.pending = pending;
+  }
+
+
+  public CreateTransferRequest expiresInSeconds(@javax.annotation.Nullable Integer expiresInSeconds) {
+    this.expiresInSeconds = expiresInSeconds;
+    return this;
+  }
+
+  /**
+   * Only with &#x60;pending: true&#x60; (else 400 &#x60;parameter_invalid&#x60;): seconds until the hold expires, 60–2592000; default 604800 (7 days).
+   * minimum: 60
+   * maximum: 2592000
+   * @return expiresInSeconds
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_EXPIRES_IN_SECONDS, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public Integer getExpiresInSeconds() {
+    return expiresInSeconds;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_EXPIRES_IN_SECONDS, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setExpiresInSeconds(@javax.annotation.Nullable Integer expiresInSeconds) {
+    this.expiresInSeconds = expiresInSeconds;
+  }
+
+
+  public CreateTransferRequest metadata(@javax.annotation.Nullable Map<String, String> metadata) {
+    this.metadata = metadata;
+    return this;
+  }
+
+  public CreateTransferRequest putMetadataItem(String key, String metadataItem) {
+    if (this.metadata == null) {
+      this.metadata = new HashMap<>();
+    }
+    this.metadata.put(key, metadataItem);
+    return this;
+  }
+
+  /**
+   * Your own key-value pairs, &#x60;{}&#x60; when none. At most 50 keys, each 1–40 characters without &#x60;[&#x60; or &#x60;]&#x60;; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given &#x60;\&quot;\&quot;&#x60; is not set.
+   * @return metadata
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public Map<String, String> getMetadata() {
+    return metadata;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setMetadata(@javax.annotation.Nullable Map<String, String> metadata) {
+    this.metadata = metadata;
+  }
+
+
   /**
    * Return true if this CreateTransferRequest object is equal to o.
    */
@@ -202,12 +301,15 @@ public class CreateTransferRequest {
         Objects.equals(this.toAccountId, createTransferRequest.toAccountId) &&
         Objects.equals(this.amount, createTransferRequest.amount) &&
         Objects.equals(this.currency, createTransferRequest.currency) &&
-        Objects.equals(this.description, createTransferRequest.description);
+        Objects.equals(this.description, createTransferRequest.description) &&
+        Objects.equals(this.pending, createTransferRequest.pending) &&
+        Objects.equals(this.expiresInSeconds, createTransferRequest.expiresInSeconds) &&
+        Objects.equals(this.metadata, createTransferRequest.metadata);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(fromAccountId, toAccountId, amount, currency, description);
+    return Objects.hash(fromAccountId, toAccountId, amount, currency, description, pending, expiresInSeconds, metadata);
   }
 
   @Override
@@ -219,6 +321,9 @@ public class CreateTransferRequest {
     sb.append("    amount: ").append(toIndentedString(amount)).append("\n");
     sb.append("    currency: ").append(toIndentedString(currency)).append("\n");
     sb.append("    description: ").append(toIndentedString(description)).append("\n");
+    sb.append("    pending: ").append(toIndentedString(pending)).append("\n");
+    sb.append("    expiresInSeconds: ").append(toIndentedString(expiresInSeconds)).append("\n");
+    sb.append("    metadata: ").append(toIndentedString(metadata)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -286,6 +391,25 @@ public class CreateTransferRequest {
     // add `description` to the URL query string
     if (getDescription() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sdescription%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getDescription()))));
+    }
+
+    // add `pending` to the URL query string
+    if (getPending() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%spending%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPending()))));
+    }
+
+    // add `expires_in_seconds` to the URL query string
+    if (getExpiresInSeconds() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sexpires_in_seconds%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getExpiresInSeconds()))));
+    }
+
+    // add `metadata` to the URL query string
+    if (getMetadata() != null) {
+      for (String _key : getMetadata().keySet()) {
+        joiner.add(String.format(java.util.Locale.ROOT, "%smetadata%s%s=%s", prefix, suffix,
+            "".equals(suffix) ? "" : String.format(java.util.Locale.ROOT, "%s%d%s", containerPrefix, _key, containerSuffix),
+            getMetadata().get(_key), ApiClient.urlEncode(ApiClient.valueToString(getMetadata().get(_key)))));
+      }
     }
 
     return joiner.toString();

@@ -26,7 +26,9 @@ import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -38,7 +40,8 @@ import dev.plinth.client.ApiClient;
 @JsonPropertyOrder({
   CreateWebhookEndpointRequest.JSON_PROPERTY_URL,
   CreateWebhookEndpointRequest.JSON_PROPERTY_ENABLED_EVENTS,
-  CreateWebhookEndpointRequest.JSON_PROPERTY_DESCRIPTION
+  CreateWebhookEndpointRequest.JSON_PROPERTY_DESCRIPTION,
+  CreateWebhookEndpointRequest.JSON_PROPERTY_METADATA
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
 public class CreateWebhookEndpointRequest {
@@ -53,6 +56,10 @@ public class CreateWebhookEndpointRequest {
   public static final String JSON_PROPERTY_DESCRIPTION = "description";
   @javax.annotation.Nullable
   private String description;
+
+  public static final String JSON_PROPERTY_METADATA = "metadata";
+  @javax.annotation.Nullable
+  private Map<String, String> metadata;
 
   public CreateWebhookEndpointRequest() { 
   }
@@ -138,6 +145,38 @@ public class CreateWebhookEndpointRequest {
   }
 
 
+  public CreateWebhookEndpointRequest metadata(@javax.annotation.Nullable Map<String, String> metadata) {
+    this.metadata = metadata;
+    return this;
+  }
+
+  public CreateWebhookEndpointRequest putMetadataItem(String key, String metadataItem) {
+    if (this.metadata == null) {
+      this.metadata = new HashMap<>();
+    }
+    this.metadata.put(key, metadataItem);
+    return this;
+  }
+
+  /**
+   * Your own key-value pairs, &#x60;{}&#x60; when none. At most 50 keys, each 1–40 characters without &#x60;[&#x60; or &#x60;]&#x60;; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given &#x60;\&quot;\&quot;&#x60; is not set.
+   * @return metadata
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public Map<String, String> getMetadata() {
+    return metadata;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setMetadata(@javax.annotation.Nullable Map<String, String> metadata) {
+    this.metadata = metadata;
+  }
+
+
   /**
    * Return true if this CreateWebhookEndpointRequest object is equal to o.
    */
@@ -152,12 +191,13 @@ public class CreateWebhookEndpointRequest {
     CreateWebhookEndpointRequest createWebhookEndpointRequest = (CreateWebhookEndpointRequest) o;
     return Objects.equals(this.url, createWebhookEndpointRequest.url) &&
         Objects.equals(this.enabledEvents, createWebhookEndpointRequest.enabledEvents) &&
-        Objects.equals(this.description, createWebhookEndpointRequest.description);
+        Objects.equals(this.description, createWebhookEndpointRequest.description) &&
+        Objects.equals(this.metadata, createWebhookEndpointRequest.metadata);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(url, enabledEvents, description);
+    return Objects.hash(url, enabledEvents, description, metadata);
   }
 
   @Override
@@ -167,6 +207,7 @@ public class CreateWebhookEndpointRequest {
     sb.append("    url: ").append(toIndentedString(url)).append("\n");
     sb.append("    enabledEvents: ").append(toIndentedString(enabledEvents)).append("\n");
     sb.append("    description: ").append(toIndentedString(description)).append("\n");
+    sb.append("    metadata: ").append(toIndentedString(metadata)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -230,6 +271,15 @@ public class CreateWebhookEndpointRequest {
     // add `description` to the URL query string
     if (getDescription() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sdescription%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getDescription()))));
+    }
+
+    // add `metadata` to the URL query string
+    if (getMetadata() != null) {
+      for (String _key : getMetadata().keySet()) {
+        joiner.add(String.format(java.util.Locale.ROOT, "%smetadata%s%s=%s", prefix, suffix,
+            "".equals(suffix) ? "" : String.format(java.util.Locale.ROOT, "%s%d%s", containerPrefix, _key, containerSuffix),
+            getMetadata().get(_key), ApiClient.urlEncode(ApiClient.valueToString(getMetadata().get(_key)))));
+      }
     }
 
     return joiner.toString();

@@ -25,6 +25,8 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 
@@ -41,6 +43,11 @@ import dev.plinth.client.ApiClient;
   Transfer.JSON_PROPERTY_CURRENCY,
   Transfer.JSON_PROPERTY_DESCRIPTION,
   Transfer.JSON_PROPERTY_STATUS,
+  Transfer.JSON_PROPERTY_PENDING,
+  Transfer.JSON_PROPERTY_POSTED_AMOUNT,
+  Transfer.JSON_PROPERTY_EXPIRES_AT,
+  Transfer.JSON_PROPERTY_RESOLVED_AT,
+  Transfer.JSON_PROPERTY_METADATA,
   Transfer.JSON_PROPERTY_LIVEMODE,
   Transfer.JSON_PROPERTY_CREATED_AT
 })
@@ -77,6 +84,26 @@ public class Transfer {
   public static final String JSON_PROPERTY_STATUS = "status";
   @javax.annotation.Nonnull
   private String status;
+
+  public static final String JSON_PROPERTY_PENDING = "pending";
+  @javax.annotation.Nonnull
+  private Boolean pending;
+
+  public static final String JSON_PROPERTY_POSTED_AMOUNT = "posted_amount";
+  @javax.annotation.Nullable
+  private Long postedAmount;
+
+  public static final String JSON_PROPERTY_EXPIRES_AT = "expires_at";
+  @javax.annotation.Nullable
+  private String expiresAt;
+
+  public static final String JSON_PROPERTY_RESOLVED_AT = "resolved_at";
+  @javax.annotation.Nullable
+  private String resolvedAt;
+
+  public static final String JSON_PROPERTY_METADATA = "metadata";
+  @javax.annotation.Nonnull
+  private Map<String, String> metadata;
 
   public static final String JSON_PROPERTY_LIVEMODE = "livemode";
   @javax.annotation.Nonnull
@@ -263,7 +290,7 @@ public class Transfer {
   }
 
   /**
-   * &#x60;posted&#x60;: transfers are synchronous and final. Open enum: clients must accept new values.
+   * &#x60;posted&#x60; (moved), &#x60;pending&#x60; (held on the sender, waiting to be posted or voided), &#x60;voided&#x60; (released unmoved) or &#x60;expired&#x60; (released at &#x60;expires_at&#x60;). Open enum: clients must accept new values.
    * @return status
    */
   @javax.annotation.Nonnull
@@ -278,6 +305,134 @@ public class Transfer {
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
   public void setStatus(@javax.annotation.Nonnull String status) {
     this.status = status;
+  }
+
+
+  public Transfer pending(@javax.annotation.Nonnull Boolean pending) {
+    this.pending = pending;
+    return this;
+  }
+
+  /**
+   * Whether it was made with &#x60;pending: true&#x60;.
+   * @return pending
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_PENDING, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Boolean getPending() {
+    return pending;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_PENDING, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setPending(@javax.annotation.Nonnull Boolean pending) {
+    this.pending = pending;
+  }
+
+
+  public Transfer postedAmount(@javax.annotation.Nullable Long postedAmount) {
+    this.postedAmount = postedAmount;
+    return this;
+  }
+
+  /**
+   * What moved: &#x60;amount&#x60;, or for a pending transfer the part posted; &#x60;null&#x60; until posted.
+   * @return postedAmount
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_POSTED_AMOUNT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Long getPostedAmount() {
+    return postedAmount;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_POSTED_AMOUNT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setPostedAmount(@javax.annotation.Nullable Long postedAmount) {
+    this.postedAmount = postedAmount;
+  }
+
+
+  public Transfer expiresAt(@javax.annotation.Nullable String expiresAt) {
+    this.expiresAt = expiresAt;
+    return this;
+  }
+
+  /**
+   * When a pending transfer expires, UTC &#x60;YYYY-MM-DDTHH:MMZ&#x60;; &#x60;null&#x60; unless made pending.
+   * @return expiresAt
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_EXPIRES_AT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getExpiresAt() {
+    return expiresAt;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_EXPIRES_AT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setExpiresAt(@javax.annotation.Nullable String expiresAt) {
+    this.expiresAt = expiresAt;
+  }
+
+
+  public Transfer resolvedAt(@javax.annotation.Nullable String resolvedAt) {
+    this.resolvedAt = resolvedAt;
+    return this;
+  }
+
+  /**
+   * When it left &#x60;pending&#x60; (posted, voided or expired), UTC; &#x60;null&#x60; while pending and for a plain transfer.
+   * @return resolvedAt
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_RESOLVED_AT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getResolvedAt() {
+    return resolvedAt;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_RESOLVED_AT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setResolvedAt(@javax.annotation.Nullable String resolvedAt) {
+    this.resolvedAt = resolvedAt;
+  }
+
+
+  public Transfer metadata(@javax.annotation.Nonnull Map<String, String> metadata) {
+    this.metadata = metadata;
+    return this;
+  }
+
+  public Transfer putMetadataItem(String key, String metadataItem) {
+    if (this.metadata == null) {
+      this.metadata = new HashMap<>();
+    }
+    this.metadata.put(key, metadataItem);
+    return this;
+  }
+
+  /**
+   * Your own key-value pairs. At most 50 keys, each 1–40 characters without &#x60;[&#x60; or &#x60;]&#x60;; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+   * @return metadata
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Map<String, String> getMetadata() {
+    return metadata;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setMetadata(@javax.annotation.Nonnull Map<String, String> metadata) {
+    this.metadata = metadata;
   }
 
 
@@ -349,13 +504,18 @@ public class Transfer {
         Objects.equals(this.currency, transfer.currency) &&
         Objects.equals(this.description, transfer.description) &&
         Objects.equals(this.status, transfer.status) &&
+        Objects.equals(this.pending, transfer.pending) &&
+        Objects.equals(this.postedAmount, transfer.postedAmount) &&
+        Objects.equals(this.expiresAt, transfer.expiresAt) &&
+        Objects.equals(this.resolvedAt, transfer.resolvedAt) &&
+        Objects.equals(this.metadata, transfer.metadata) &&
         Objects.equals(this.livemode, transfer.livemode) &&
         Objects.equals(this.createdAt, transfer.createdAt);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, fromAccountId, toAccountId, amount, currency, description, status, livemode, createdAt);
+    return Objects.hash(id, _object, fromAccountId, toAccountId, amount, currency, description, status, pending, postedAmount, expiresAt, resolvedAt, metadata, livemode, createdAt);
   }
 
   @Override
@@ -370,6 +530,11 @@ public class Transfer {
     sb.append("    currency: ").append(toIndentedString(currency)).append("\n");
     sb.append("    description: ").append(toIndentedString(description)).append("\n");
     sb.append("    status: ").append(toIndentedString(status)).append("\n");
+    sb.append("    pending: ").append(toIndentedString(pending)).append("\n");
+    sb.append("    postedAmount: ").append(toIndentedString(postedAmount)).append("\n");
+    sb.append("    expiresAt: ").append(toIndentedString(expiresAt)).append("\n");
+    sb.append("    resolvedAt: ").append(toIndentedString(resolvedAt)).append("\n");
+    sb.append("    metadata: ").append(toIndentedString(metadata)).append("\n");
     sb.append("    livemode: ").append(toIndentedString(livemode)).append("\n");
     sb.append("    createdAt: ").append(toIndentedString(createdAt)).append("\n");
     sb.append("}");
@@ -454,6 +619,35 @@ public class Transfer {
     // add `status` to the URL query string
     if (getStatus() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sstatus%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getStatus()))));
+    }
+
+    // add `pending` to the URL query string
+    if (getPending() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%spending%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPending()))));
+    }
+
+    // add `posted_amount` to the URL query string
+    if (getPostedAmount() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sposted_amount%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPostedAmount()))));
+    }
+
+    // add `expires_at` to the URL query string
+    if (getExpiresAt() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sexpires_at%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getExpiresAt()))));
+    }
+
+    // add `resolved_at` to the URL query string
+    if (getResolvedAt() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sresolved_at%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getResolvedAt()))));
+    }
+
+    // add `metadata` to the URL query string
+    if (getMetadata() != null) {
+      for (String _key : getMetadata().keySet()) {
+        joiner.add(String.format(java.util.Locale.ROOT, "%smetadata%s%s=%s", prefix, suffix,
+            "".equals(suffix) ? "" : String.format(java.util.Locale.ROOT, "%s%d%s", containerPrefix, _key, containerSuffix),
+            getMetadata().get(_key), ApiClient.urlEncode(ApiClient.valueToString(getMetadata().get(_key)))));
+      }
     }
 
     // add `livemode` to the URL query string

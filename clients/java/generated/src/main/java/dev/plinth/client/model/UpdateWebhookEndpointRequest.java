@@ -25,6 +25,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.plinth.client.model.UpdateWebhookEndpointRequestMetadata;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -39,6 +40,7 @@ import dev.plinth.client.ApiClient;
   UpdateWebhookEndpointRequest.JSON_PROPERTY_URL,
   UpdateWebhookEndpointRequest.JSON_PROPERTY_ENABLED_EVENTS,
   UpdateWebhookEndpointRequest.JSON_PROPERTY_DESCRIPTION,
+  UpdateWebhookEndpointRequest.JSON_PROPERTY_METADATA,
   UpdateWebhookEndpointRequest.JSON_PROPERTY_STATUS
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
@@ -54,6 +56,10 @@ public class UpdateWebhookEndpointRequest {
   public static final String JSON_PROPERTY_DESCRIPTION = "description";
   @javax.annotation.Nullable
   private String description;
+
+  public static final String JSON_PROPERTY_METADATA = "metadata";
+  @javax.annotation.Nullable
+  private UpdateWebhookEndpointRequestMetadata metadata;
 
   /**
    * &#x60;disabled&#x60; stops deliveries (&#x60;disabled_reason: manual&#x60;); &#x60;enabled&#x60; resumes them.
@@ -180,6 +186,30 @@ public class UpdateWebhookEndpointRequest {
   }
 
 
+  public UpdateWebhookEndpointRequest metadata(@javax.annotation.Nullable UpdateWebhookEndpointRequestMetadata metadata) {
+    this.metadata = metadata;
+    return this;
+  }
+
+  /**
+   * Get metadata
+   * @return metadata
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public UpdateWebhookEndpointRequestMetadata getMetadata() {
+    return metadata;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setMetadata(@javax.annotation.Nullable UpdateWebhookEndpointRequestMetadata metadata) {
+    this.metadata = metadata;
+  }
+
+
   public UpdateWebhookEndpointRequest status(@javax.annotation.Nullable StatusEnum status) {
     this.status = status;
     return this;
@@ -219,12 +249,13 @@ public class UpdateWebhookEndpointRequest {
     return Objects.equals(this.url, updateWebhookEndpointRequest.url) &&
         Objects.equals(this.enabledEvents, updateWebhookEndpointRequest.enabledEvents) &&
         Objects.equals(this.description, updateWebhookEndpointRequest.description) &&
+        Objects.equals(this.metadata, updateWebhookEndpointRequest.metadata) &&
         Objects.equals(this.status, updateWebhookEndpointRequest.status);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(url, enabledEvents, description, status);
+    return Objects.hash(url, enabledEvents, description, metadata, status);
   }
 
   @Override
@@ -234,6 +265,7 @@ public class UpdateWebhookEndpointRequest {
     sb.append("    url: ").append(toIndentedString(url)).append("\n");
     sb.append("    enabledEvents: ").append(toIndentedString(enabledEvents)).append("\n");
     sb.append("    description: ").append(toIndentedString(description)).append("\n");
+    sb.append("    metadata: ").append(toIndentedString(metadata)).append("\n");
     sb.append("    status: ").append(toIndentedString(status)).append("\n");
     sb.append("}");
     return sb.toString();
@@ -298,6 +330,11 @@ public class UpdateWebhookEndpointRequest {
     // add `description` to the URL query string
     if (getDescription() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sdescription%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getDescription()))));
+    }
+
+    // add `metadata` to the URL query string
+    if (getMetadata() != null) {
+      joiner.add(getMetadata().toUrlQueryString(prefix + "metadata" + suffix));
     }
 
     // add `status` to the URL query string

@@ -26,7 +26,9 @@ import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 
@@ -42,6 +44,7 @@ import dev.plinth.client.ApiClient;
   WebhookEndpoint.JSON_PROPERTY_DESCRIPTION,
   WebhookEndpoint.JSON_PROPERTY_STATUS,
   WebhookEndpoint.JSON_PROPERTY_DISABLED_REASON,
+  WebhookEndpoint.JSON_PROPERTY_METADATA,
   WebhookEndpoint.JSON_PROPERTY_LIVEMODE,
   WebhookEndpoint.JSON_PROPERTY_CREATED_AT
 })
@@ -74,6 +77,10 @@ public class WebhookEndpoint {
   public static final String JSON_PROPERTY_DISABLED_REASON = "disabled_reason";
   @javax.annotation.Nullable
   private String disabledReason;
+
+  public static final String JSON_PROPERTY_METADATA = "metadata";
+  @javax.annotation.Nonnull
+  private Map<String, String> metadata;
 
   public static final String JSON_PROPERTY_LIVEMODE = "livemode";
   @javax.annotation.Nonnull
@@ -262,6 +269,38 @@ public class WebhookEndpoint {
   }
 
 
+  public WebhookEndpoint metadata(@javax.annotation.Nonnull Map<String, String> metadata) {
+    this.metadata = metadata;
+    return this;
+  }
+
+  public WebhookEndpoint putMetadataItem(String key, String metadataItem) {
+    if (this.metadata == null) {
+      this.metadata = new HashMap<>();
+    }
+    this.metadata.put(key, metadataItem);
+    return this;
+  }
+
+  /**
+   * Your own key-value pairs. At most 50 keys, each 1–40 characters without &#x60;[&#x60; or &#x60;]&#x60;; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+   * @return metadata
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Map<String, String> getMetadata() {
+    return metadata;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setMetadata(@javax.annotation.Nonnull Map<String, String> metadata) {
+    this.metadata = metadata;
+  }
+
+
   public WebhookEndpoint livemode(@javax.annotation.Nonnull Boolean livemode) {
     this.livemode = livemode;
     return this;
@@ -329,13 +368,14 @@ public class WebhookEndpoint {
         Objects.equals(this.description, webhookEndpoint.description) &&
         Objects.equals(this.status, webhookEndpoint.status) &&
         Objects.equals(this.disabledReason, webhookEndpoint.disabledReason) &&
+        Objects.equals(this.metadata, webhookEndpoint.metadata) &&
         Objects.equals(this.livemode, webhookEndpoint.livemode) &&
         Objects.equals(this.createdAt, webhookEndpoint.createdAt);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, url, enabledEvents, description, status, disabledReason, livemode, createdAt);
+    return Objects.hash(id, _object, url, enabledEvents, description, status, disabledReason, metadata, livemode, createdAt);
   }
 
   @Override
@@ -349,6 +389,7 @@ public class WebhookEndpoint {
     sb.append("    description: ").append(toIndentedString(description)).append("\n");
     sb.append("    status: ").append(toIndentedString(status)).append("\n");
     sb.append("    disabledReason: ").append(toIndentedString(disabledReason)).append("\n");
+    sb.append("    metadata: ").append(toIndentedString(metadata)).append("\n");
     sb.append("    livemode: ").append(toIndentedString(livemode)).append("\n");
     sb.append("    createdAt: ").append(toIndentedString(createdAt)).append("\n");
     sb.append("}");
@@ -432,6 +473,15 @@ public class WebhookEndpoint {
     // add `disabled_reason` to the URL query string
     if (getDisabledReason() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sdisabled_reason%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getDisabledReason()))));
+    }
+
+    // add `metadata` to the URL query string
+    if (getMetadata() != null) {
+      for (String _key : getMetadata().keySet()) {
+        joiner.add(String.format(java.util.Locale.ROOT, "%smetadata%s%s=%s", prefix, suffix,
+            "".equals(suffix) ? "" : String.format(java.util.Locale.ROOT, "%s%d%s", containerPrefix, _key, containerSuffix),
+            getMetadata().get(_key), ApiClient.urlEncode(ApiClient.valueToString(getMetadata().get(_key)))));
+      }
     }
 
     // add `livemode` to the URL query string

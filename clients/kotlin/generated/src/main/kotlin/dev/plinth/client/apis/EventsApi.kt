@@ -29,6 +29,7 @@ import okhttp3.HttpUrl
 
 import dev.plinth.client.models.Event
 import dev.plinth.client.models.EventList
+import dev.plinth.client.models.ListEventsCreatedParameter
 import dev.plinth.client.models.Problem
 import dev.plinth.client.models.WebhookDeliveryList
 
@@ -157,7 +158,12 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
          @JsonProperty(value = "fintech.account.frozen") fintechPeriodAccountPeriodFrozen("fintech.account.frozen"),
          @JsonProperty(value = "fintech.account.unfrozen") fintechPeriodAccountPeriodUnfrozen("fintech.account.unfrozen"),
          @JsonProperty(value = "fintech.account.closed") fintechPeriodAccountPeriodClosed("fintech.account.closed"),
+         @JsonProperty(value = "fintech.account.updated") fintechPeriodAccountPeriodUpdated("fintech.account.updated"),
          @JsonProperty(value = "fintech.transfer.created") fintechPeriodTransferPeriodCreated("fintech.transfer.created"),
+         @JsonProperty(value = "fintech.transfer.posted") fintechPeriodTransferPeriodPosted("fintech.transfer.posted"),
+         @JsonProperty(value = "fintech.transfer.voided") fintechPeriodTransferPeriodVoided("fintech.transfer.voided"),
+         @JsonProperty(value = "fintech.transfer.expired") fintechPeriodTransferPeriodExpired("fintech.transfer.expired"),
+         @JsonProperty(value = "fintech.transfer.updated") fintechPeriodTransferPeriodUpdated("fintech.transfer.updated"),
          @JsonProperty(value = "fintech.transaction.created") fintechPeriodTransactionPeriodCreated("fintech.transaction.created"),
          @JsonProperty(value = "api_key.created") api_keyPeriodCreated("api_key.created"),
          @JsonProperty(value = "api_key.revoked") api_keyPeriodRevoked("api_key.revoked"),
@@ -182,6 +188,7 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
      * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param type What happened. The list grows: accept types you do not know. (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @return EventList
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -191,8 +198,8 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
-    fun listEvents(limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null, type: TypeListEvents? = null) : EventList {
-        val localVarResponse = listEventsWithHttpInfo(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, type = type)
+    fun listEvents(limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null, type: TypeListEvents? = null, created: ListEventsCreatedParameter? = null) : EventList {
+        val localVarResponse = listEventsWithHttpInfo(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, type = type, created = created)
 
         return when (localVarResponse.responseType) {
             ResponseType.Success -> (localVarResponse as Success<*>).data as EventList
@@ -217,14 +224,15 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
      * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param type What happened. The list grows: accept types you do not know. (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @return ApiResponse<EventList?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class)
-    fun listEventsWithHttpInfo(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, type: TypeListEvents?) : ApiResponse<EventList?> {
-        val localVariableConfig = listEventsRequestConfig(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, type = type)
+    fun listEventsWithHttpInfo(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, type: TypeListEvents?, created: ListEventsCreatedParameter?) : ApiResponse<EventList?> {
+        val localVariableConfig = listEventsRequestConfig(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, type = type, created = created)
 
         return request<Unit, EventList>(
             localVariableConfig
@@ -238,9 +246,10 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
      * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param type What happened. The list grows: accept types you do not know. (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @return RequestConfig
      */
-    fun listEventsRequestConfig(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, type: TypeListEvents?) : RequestConfig<Unit> {
+    fun listEventsRequestConfig(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, type: TypeListEvents?, created: ListEventsCreatedParameter?) : RequestConfig<Unit> {
         val localVariableBody = null
         val localVariableQuery: MultiValueMap = mutableMapOf<kotlin.String, kotlin.collections.List<kotlin.String>>()
             .apply {
@@ -255,6 +264,20 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
                 }
                 if (type != null) {
                     put("type", listOf(type.value))
+                }
+                if (created != null) {
+                    if (created.gte != null) {
+                        put("created[gte]", listOf(created.gte.toString()))
+                    }
+                    if (created.gt != null) {
+                        put("created[gt]", listOf(created.gt.toString()))
+                    }
+                    if (created.lte != null) {
+                        put("created[lte]", listOf(created.lte.toString()))
+                    }
+                    if (created.lt != null) {
+                        put("created[lt]", listOf(created.lt.toString()))
+                    }
                 }
             }
         val localVariableHeaders: MutableMap<String, String> = mutableMapOf()

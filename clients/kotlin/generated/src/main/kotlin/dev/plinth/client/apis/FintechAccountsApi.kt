@@ -32,7 +32,9 @@ import dev.plinth.client.models.AccountList
 import dev.plinth.client.models.CloseAccountRequest
 import dev.plinth.client.models.CreateAccountRequest
 import dev.plinth.client.models.FreezeAccountRequest
+import dev.plinth.client.models.ListAccountsCreatedParameter
 import dev.plinth.client.models.Problem
+import dev.plinth.client.models.UpdateAccountRequest
 
 import com.fasterxml.jackson.annotation.JsonProperty
 
@@ -325,6 +327,8 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param status Only accounts in this status. (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+     * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
      * @return AccountList
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -334,8 +338,8 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
-    fun listAccounts(limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null, status: StatusListAccounts? = null) : AccountList {
-        val localVarResponse = listAccountsWithHttpInfo(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, status = status)
+    fun listAccounts(limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null, status: StatusListAccounts? = null, created: ListAccountsCreatedParameter? = null, metadata: kotlin.collections.Map<kotlin.String, kotlin.String>? = null) : AccountList {
+        val localVarResponse = listAccountsWithHttpInfo(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, status = status, created = created, metadata = metadata)
 
         return when (localVarResponse.responseType) {
             ResponseType.Success -> (localVarResponse as Success<*>).data as AccountList
@@ -360,14 +364,16 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param status Only accounts in this status. (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+     * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
      * @return ApiResponse<AccountList?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class)
-    fun listAccountsWithHttpInfo(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: StatusListAccounts?) : ApiResponse<AccountList?> {
-        val localVariableConfig = listAccountsRequestConfig(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, status = status)
+    fun listAccountsWithHttpInfo(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: StatusListAccounts?, created: ListAccountsCreatedParameter?, metadata: kotlin.collections.Map<kotlin.String, kotlin.String>?) : ApiResponse<AccountList?> {
+        val localVariableConfig = listAccountsRequestConfig(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, status = status, created = created, metadata = metadata)
 
         return request<Unit, AccountList>(
             localVariableConfig
@@ -381,9 +387,11 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
      * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param status Only accounts in this status. (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+     * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
      * @return RequestConfig
      */
-    fun listAccountsRequestConfig(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: StatusListAccounts?) : RequestConfig<Unit> {
+    fun listAccountsRequestConfig(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: StatusListAccounts?, created: ListAccountsCreatedParameter?, metadata: kotlin.collections.Map<kotlin.String, kotlin.String>?) : RequestConfig<Unit> {
         val localVariableBody = null
         val localVariableQuery: MultiValueMap = mutableMapOf<kotlin.String, kotlin.collections.List<kotlin.String>>()
             .apply {
@@ -398,6 +406,23 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
                 }
                 if (status != null) {
                     put("status", listOf(status.value))
+                }
+                if (created != null) {
+                    if (created.gte != null) {
+                        put("created[gte]", listOf(created.gte.toString()))
+                    }
+                    if (created.gt != null) {
+                        put("created[gt]", listOf(created.gt.toString()))
+                    }
+                    if (created.lte != null) {
+                        put("created[lte]", listOf(created.lte.toString()))
+                    }
+                    if (created.lt != null) {
+                        put("created[lt]", listOf(created.lt.toString()))
+                    }
+                }
+                if (metadata != null) {
+                    put("metadata", toMultiValue(metadata.toList(), ""))
                 }
             }
         val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
@@ -556,6 +581,87 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
         return RequestConfig(
             method = RequestMethod.POST,
             path = "/v1/fintech/accounts/{id}/unfreeze".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
+            query = localVariableQuery,
+            headers = localVariableHeaders,
+            requiresAuthentication = true,
+            body = localVariableBody
+        )
+    }
+
+    /**
+     * POST /v1/fintech/accounts/{id}
+     * Update an account&#39;s metadata
+     * Only &#x60;metadata&#x60; changes (any other field: 400 &#x60;parameter_unknown&#x60;): keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+     * @param id An account id, &#x60;acct_…&#x60;.
+     * @param updateAccountRequest 
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return Account
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     * @throws UnsupportedOperationException If the API returns an informational or redirection response
+     * @throws ClientException If the API returns a client error response
+     * @throws ServerException If the API returns a server error response
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
+    fun updateAccount(id: kotlin.String, updateAccountRequest: UpdateAccountRequest, idempotencyKey: kotlin.String? = null) : Account {
+        val localVarResponse = updateAccountWithHttpInfo(id = id, updateAccountRequest = updateAccountRequest, idempotencyKey = idempotencyKey)
+
+        return when (localVarResponse.responseType) {
+            ResponseType.Success -> (localVarResponse as Success<*>).data as Account
+            ResponseType.Informational -> throw UnsupportedOperationException("Client does not support Informational responses.")
+            ResponseType.Redirection -> throw UnsupportedOperationException("Client does not support Redirection responses.")
+            ResponseType.ClientError -> {
+                val localVarError = localVarResponse as ClientError<*>
+                throw ClientException("Client error : ${localVarError.statusCode} ${localVarError.message.orEmpty()}", localVarError.statusCode, localVarResponse)
+            }
+            ResponseType.ServerError -> {
+                val localVarError = localVarResponse as ServerError<*>
+                throw ServerException("Server error : ${localVarError.statusCode} ${localVarError.message.orEmpty()} ${localVarError.body}", localVarError.statusCode, localVarResponse)
+            }
+        }
+    }
+
+    /**
+     * POST /v1/fintech/accounts/{id}
+     * Update an account&#39;s metadata
+     * Only &#x60;metadata&#x60; changes (any other field: 400 &#x60;parameter_unknown&#x60;): keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+     * @param id An account id, &#x60;acct_…&#x60;.
+     * @param updateAccountRequest 
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return ApiResponse<Account?>
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class)
+    fun updateAccountWithHttpInfo(id: kotlin.String, updateAccountRequest: UpdateAccountRequest, idempotencyKey: kotlin.String?) : ApiResponse<Account?> {
+        val localVariableConfig = updateAccountRequestConfig(id = id, updateAccountRequest = updateAccountRequest, idempotencyKey = idempotencyKey)
+
+        return request<UpdateAccountRequest, Account>(
+            localVariableConfig
+        )
+    }
+
+    /**
+     * To obtain the request config of the operation updateAccount
+     *
+     * @param id An account id, &#x60;acct_…&#x60;.
+     * @param updateAccountRequest 
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return RequestConfig
+     */
+    fun updateAccountRequestConfig(id: kotlin.String, updateAccountRequest: UpdateAccountRequest, idempotencyKey: kotlin.String?) : RequestConfig<UpdateAccountRequest> {
+        val localVariableBody = updateAccountRequest
+        val localVariableQuery: MultiValueMap = mutableMapOf()
+        val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
+        localVariableHeaders["Content-Type"] = "application/json"
+        localVariableHeaders["Accept"] = "application/json, application/problem+json"
+        idempotencyKey?.apply { localVariableHeaders["Idempotency-Key"] = this.toString() }
+
+        return RequestConfig(
+            method = RequestMethod.POST,
+            path = "/v1/fintech/accounts/{id}".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
             query = localVariableQuery,
             headers = localVariableHeaders,
             requiresAuthentication = true,

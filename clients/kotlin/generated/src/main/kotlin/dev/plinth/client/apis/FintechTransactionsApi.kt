@@ -27,11 +27,13 @@ import java.io.IOException
 import okhttp3.Call
 import okhttp3.HttpUrl
 
+import dev.plinth.client.models.ListAccountsCreatedParameter
 import dev.plinth.client.models.Problem
 import dev.plinth.client.models.SimulateDepositRequest
 import dev.plinth.client.models.SimulateWithdrawalRequest
 import dev.plinth.client.models.Transaction
 import dev.plinth.client.models.TransactionList
+import dev.plinth.client.models.Transfer
 
 import com.fasterxml.jackson.annotation.JsonProperty
 
@@ -65,6 +67,7 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @return TransactionList
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -74,8 +77,8 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
-    fun listAccountTransactions(id: kotlin.String, limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null) : TransactionList {
-        val localVarResponse = listAccountTransactionsWithHttpInfo(id = id, limit = limit, startingAfter = startingAfter, endingBefore = endingBefore)
+    fun listAccountTransactions(id: kotlin.String, limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null, created: ListAccountsCreatedParameter? = null) : TransactionList {
+        val localVarResponse = listAccountTransactionsWithHttpInfo(id = id, limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, created = created)
 
         return when (localVarResponse.responseType) {
             ResponseType.Success -> (localVarResponse as Success<*>).data as TransactionList
@@ -100,14 +103,15 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @return ApiResponse<TransactionList?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class)
-    fun listAccountTransactionsWithHttpInfo(id: kotlin.String, limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : ApiResponse<TransactionList?> {
-        val localVariableConfig = listAccountTransactionsRequestConfig(id = id, limit = limit, startingAfter = startingAfter, endingBefore = endingBefore)
+    fun listAccountTransactionsWithHttpInfo(id: kotlin.String, limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, created: ListAccountsCreatedParameter?) : ApiResponse<TransactionList?> {
+        val localVariableConfig = listAccountTransactionsRequestConfig(id = id, limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, created = created)
 
         return request<Unit, TransactionList>(
             localVariableConfig
@@ -121,9 +125,10 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the transactions just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @return RequestConfig
      */
-    fun listAccountTransactionsRequestConfig(id: kotlin.String, limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : RequestConfig<Unit> {
+    fun listAccountTransactionsRequestConfig(id: kotlin.String, limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, created: ListAccountsCreatedParameter?) : RequestConfig<Unit> {
         val localVariableBody = null
         val localVariableQuery: MultiValueMap = mutableMapOf<kotlin.String, kotlin.collections.List<kotlin.String>>()
             .apply {
@@ -135,6 +140,20 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
                 }
                 if (endingBefore != null) {
                     put("ending_before", listOf(endingBefore.toString()))
+                }
+                if (created != null) {
+                    if (created.gte != null) {
+                        put("created[gte]", listOf(created.gte.toString()))
+                    }
+                    if (created.gt != null) {
+                        put("created[gt]", listOf(created.gt.toString()))
+                    }
+                    if (created.lte != null) {
+                        put("created[lte]", listOf(created.lte.toString()))
+                    }
+                    if (created.lt != null) {
+                        put("created[lt]", listOf(created.lt.toString()))
+                    }
                 }
             }
         val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
@@ -297,6 +316,83 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
         return RequestConfig(
             method = RequestMethod.POST,
             path = "/v1/sandbox/fintech/accounts/{id}/deposits".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
+            query = localVariableQuery,
+            headers = localVariableHeaders,
+            requiresAuthentication = true,
+            body = localVariableBody
+        )
+    }
+
+    /**
+     * POST /v1/sandbox/fintech/transfers/{id}/expire
+     * Sandbox: expire a pending transfer now
+     * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return Transfer
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     * @throws UnsupportedOperationException If the API returns an informational or redirection response
+     * @throws ClientException If the API returns a client error response
+     * @throws ServerException If the API returns a server error response
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
+    fun simulateTransferExpiry(id: kotlin.String, idempotencyKey: kotlin.String? = null) : Transfer {
+        val localVarResponse = simulateTransferExpiryWithHttpInfo(id = id, idempotencyKey = idempotencyKey)
+
+        return when (localVarResponse.responseType) {
+            ResponseType.Success -> (localVarResponse as Success<*>).data as Transfer
+            ResponseType.Informational -> throw UnsupportedOperationException("Client does not support Informational responses.")
+            ResponseType.Redirection -> throw UnsupportedOperationException("Client does not support Redirection responses.")
+            ResponseType.ClientError -> {
+                val localVarError = localVarResponse as ClientError<*>
+                throw ClientException("Client error : ${localVarError.statusCode} ${localVarError.message.orEmpty()}", localVarError.statusCode, localVarResponse)
+            }
+            ResponseType.ServerError -> {
+                val localVarError = localVarResponse as ServerError<*>
+                throw ServerException("Server error : ${localVarError.statusCode} ${localVarError.message.orEmpty()} ${localVarError.body}", localVarError.statusCode, localVarResponse)
+            }
+        }
+    }
+
+    /**
+     * POST /v1/sandbox/fintech/transfers/{id}/expire
+     * Sandbox: expire a pending transfer now
+     * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return ApiResponse<Transfer?>
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class)
+    fun simulateTransferExpiryWithHttpInfo(id: kotlin.String, idempotencyKey: kotlin.String?) : ApiResponse<Transfer?> {
+        val localVariableConfig = simulateTransferExpiryRequestConfig(id = id, idempotencyKey = idempotencyKey)
+
+        return request<Unit, Transfer>(
+            localVariableConfig
+        )
+    }
+
+    /**
+     * To obtain the request config of the operation simulateTransferExpiry
+     *
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return RequestConfig
+     */
+    fun simulateTransferExpiryRequestConfig(id: kotlin.String, idempotencyKey: kotlin.String?) : RequestConfig<Unit> {
+        val localVariableBody = null
+        val localVariableQuery: MultiValueMap = mutableMapOf()
+        val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
+        localVariableHeaders["Accept"] = "application/json, application/problem+json"
+        idempotencyKey?.apply { localVariableHeaders["Idempotency-Key"] = this.toString() }
+
+        return RequestConfig(
+            method = RequestMethod.POST,
+            path = "/v1/sandbox/fintech/transfers/{id}/expire".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
             query = localVariableQuery,
             headers = localVariableHeaders,
             requiresAuthentication = true,

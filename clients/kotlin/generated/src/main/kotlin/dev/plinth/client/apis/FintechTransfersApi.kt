@@ -28,9 +28,12 @@ import okhttp3.Call
 import okhttp3.HttpUrl
 
 import dev.plinth.client.models.CreateTransferRequest
+import dev.plinth.client.models.ListAccountsCreatedParameter
+import dev.plinth.client.models.PostTransferRequest
 import dev.plinth.client.models.Problem
 import dev.plinth.client.models.Transfer
 import dev.plinth.client.models.TransferList
+import dev.plinth.client.models.UpdateTransferRequest
 
 import com.fasterxml.jackson.annotation.JsonProperty
 
@@ -59,7 +62,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * POST /v1/fintech/transfers
      * Transfer money between two accounts
-     * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+     * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
      * @param createTransferRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return Transfer
@@ -92,7 +95,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * POST /v1/fintech/transfers
      * Transfer money between two accounts
-     * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+     * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
      * @param createTransferRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return ApiResponse<Transfer?>
@@ -135,10 +138,33 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     }
 
     /**
+     * enum for parameter status
+     */
+     enum class StatusListTransfers(val value: kotlin.String) {
+         @JsonProperty(value = "pending") pending("pending"),
+         @JsonProperty(value = "posted") posted("posted"),
+         @JsonProperty(value = "voided") voided("voided"),
+         @JsonProperty(value = "expired") expired("expired"),
+         @JsonProperty(value = "unknown_default_open_api") unknown_default_open_api("unknown_default_open_api");
+
+        /**
+         * Override [toString()] to avoid using the enum variable name as the value, and instead use
+         * the actual value defined in the API spec file.
+         *
+         * This solves a problem when the variable name and its value are different, and ensures that
+         * the client sends the correct enum values to the server always.
+         */
+        override fun toString(): kotlin.String = "$value"
+     }
+
+    /**
      * GET /v1/fintech/transfers
      * List transfers, newest first
      * With &#x60;account_id&#x60;, only the transfers from or to that account.
      * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
+     * @param status Only transfers in this status. (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+     * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -151,8 +177,8 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
-    fun listTransfers(accountId: kotlin.String? = null, limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null) : TransferList {
-        val localVarResponse = listTransfersWithHttpInfo(accountId = accountId, limit = limit, startingAfter = startingAfter, endingBefore = endingBefore)
+    fun listTransfers(accountId: kotlin.String? = null, status: StatusListTransfers? = null, created: ListAccountsCreatedParameter? = null, metadata: kotlin.collections.Map<kotlin.String, kotlin.String>? = null, limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null) : TransferList {
+        val localVarResponse = listTransfersWithHttpInfo(accountId = accountId, status = status, created = created, metadata = metadata, limit = limit, startingAfter = startingAfter, endingBefore = endingBefore)
 
         return when (localVarResponse.responseType) {
             ResponseType.Success -> (localVarResponse as Success<*>).data as TransferList
@@ -174,6 +200,9 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
      * List transfers, newest first
      * With &#x60;account_id&#x60;, only the transfers from or to that account.
      * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
+     * @param status Only transfers in this status. (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+     * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -183,8 +212,8 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class)
-    fun listTransfersWithHttpInfo(accountId: kotlin.String?, limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : ApiResponse<TransferList?> {
-        val localVariableConfig = listTransfersRequestConfig(accountId = accountId, limit = limit, startingAfter = startingAfter, endingBefore = endingBefore)
+    fun listTransfersWithHttpInfo(accountId: kotlin.String?, status: StatusListTransfers?, created: ListAccountsCreatedParameter?, metadata: kotlin.collections.Map<kotlin.String, kotlin.String>?, limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : ApiResponse<TransferList?> {
+        val localVariableConfig = listTransfersRequestConfig(accountId = accountId, status = status, created = created, metadata = metadata, limit = limit, startingAfter = startingAfter, endingBefore = endingBefore)
 
         return request<Unit, TransferList>(
             localVariableConfig
@@ -195,17 +224,40 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
      * To obtain the request config of the operation listTransfers
      *
      * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
+     * @param status Only transfers in this status. (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
+     * @param metadata Only objects whose metadata has every one of these pairs, exactly: &#x60;metadata[order_id]&#x3D;6735&#x60;. Several may be given; all must hold. (optional)
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the transfers just older than the one with this id. It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the transfers just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;tr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @return RequestConfig
      */
-    fun listTransfersRequestConfig(accountId: kotlin.String?, limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : RequestConfig<Unit> {
+    fun listTransfersRequestConfig(accountId: kotlin.String?, status: StatusListTransfers?, created: ListAccountsCreatedParameter?, metadata: kotlin.collections.Map<kotlin.String, kotlin.String>?, limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : RequestConfig<Unit> {
         val localVariableBody = null
         val localVariableQuery: MultiValueMap = mutableMapOf<kotlin.String, kotlin.collections.List<kotlin.String>>()
             .apply {
                 if (accountId != null) {
                     put("account_id", listOf(accountId.toString()))
+                }
+                if (status != null) {
+                    put("status", listOf(status.value))
+                }
+                if (created != null) {
+                    if (created.gte != null) {
+                        put("created[gte]", listOf(created.gte.toString()))
+                    }
+                    if (created.gt != null) {
+                        put("created[gt]", listOf(created.gt.toString()))
+                    }
+                    if (created.lte != null) {
+                        put("created[lte]", listOf(created.lte.toString()))
+                    }
+                    if (created.lt != null) {
+                        put("created[lt]", listOf(created.lt.toString()))
+                    }
+                }
+                if (metadata != null) {
+                    put("metadata", toMultiValue(metadata.toList(), ""))
                 }
                 if (limit != null) {
                     put("limit", listOf(limit.toString()))
@@ -223,6 +275,87 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
         return RequestConfig(
             method = RequestMethod.GET,
             path = "/v1/fintech/transfers",
+            query = localVariableQuery,
+            headers = localVariableHeaders,
+            requiresAuthentication = true,
+            body = localVariableBody
+        )
+    }
+
+    /**
+     * POST /v1/fintech/transfers/{id}/post
+     * Post a pending transfer, all or part
+     * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @param postTransferRequest  (optional)
+     * @return Transfer
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     * @throws UnsupportedOperationException If the API returns an informational or redirection response
+     * @throws ClientException If the API returns a client error response
+     * @throws ServerException If the API returns a server error response
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
+    fun postTransfer(id: kotlin.String, idempotencyKey: kotlin.String? = null, postTransferRequest: PostTransferRequest? = null) : Transfer {
+        val localVarResponse = postTransferWithHttpInfo(id = id, idempotencyKey = idempotencyKey, postTransferRequest = postTransferRequest)
+
+        return when (localVarResponse.responseType) {
+            ResponseType.Success -> (localVarResponse as Success<*>).data as Transfer
+            ResponseType.Informational -> throw UnsupportedOperationException("Client does not support Informational responses.")
+            ResponseType.Redirection -> throw UnsupportedOperationException("Client does not support Redirection responses.")
+            ResponseType.ClientError -> {
+                val localVarError = localVarResponse as ClientError<*>
+                throw ClientException("Client error : ${localVarError.statusCode} ${localVarError.message.orEmpty()}", localVarError.statusCode, localVarResponse)
+            }
+            ResponseType.ServerError -> {
+                val localVarError = localVarResponse as ServerError<*>
+                throw ServerException("Server error : ${localVarError.statusCode} ${localVarError.message.orEmpty()} ${localVarError.body}", localVarError.statusCode, localVarResponse)
+            }
+        }
+    }
+
+    /**
+     * POST /v1/fintech/transfers/{id}/post
+     * Post a pending transfer, all or part
+     * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @param postTransferRequest  (optional)
+     * @return ApiResponse<Transfer?>
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class)
+    fun postTransferWithHttpInfo(id: kotlin.String, idempotencyKey: kotlin.String?, postTransferRequest: PostTransferRequest?) : ApiResponse<Transfer?> {
+        val localVariableConfig = postTransferRequestConfig(id = id, idempotencyKey = idempotencyKey, postTransferRequest = postTransferRequest)
+
+        return request<PostTransferRequest, Transfer>(
+            localVariableConfig
+        )
+    }
+
+    /**
+     * To obtain the request config of the operation postTransfer
+     *
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @param postTransferRequest  (optional)
+     * @return RequestConfig
+     */
+    fun postTransferRequestConfig(id: kotlin.String, idempotencyKey: kotlin.String?, postTransferRequest: PostTransferRequest?) : RequestConfig<PostTransferRequest> {
+        val localVariableBody = postTransferRequest
+        val localVariableQuery: MultiValueMap = mutableMapOf()
+        val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
+        localVariableHeaders["Content-Type"] = "application/json"
+        localVariableHeaders["Accept"] = "application/json, application/problem+json"
+        idempotencyKey?.apply { localVariableHeaders["Idempotency-Key"] = this.toString() }
+
+        return RequestConfig(
+            method = RequestMethod.POST,
+            path = "/v1/fintech/transfers/{id}/post".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
             query = localVariableQuery,
             headers = localVariableHeaders,
             requiresAuthentication = true,
@@ -296,6 +429,164 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
         return RequestConfig(
             method = RequestMethod.GET,
             path = "/v1/fintech/transfers/{id}".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
+            query = localVariableQuery,
+            headers = localVariableHeaders,
+            requiresAuthentication = true,
+            body = localVariableBody
+        )
+    }
+
+    /**
+     * POST /v1/fintech/transfers/{id}
+     * Update a transfer&#39;s metadata
+     * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param updateTransferRequest 
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return Transfer
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     * @throws UnsupportedOperationException If the API returns an informational or redirection response
+     * @throws ClientException If the API returns a client error response
+     * @throws ServerException If the API returns a server error response
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
+    fun updateTransfer(id: kotlin.String, updateTransferRequest: UpdateTransferRequest, idempotencyKey: kotlin.String? = null) : Transfer {
+        val localVarResponse = updateTransferWithHttpInfo(id = id, updateTransferRequest = updateTransferRequest, idempotencyKey = idempotencyKey)
+
+        return when (localVarResponse.responseType) {
+            ResponseType.Success -> (localVarResponse as Success<*>).data as Transfer
+            ResponseType.Informational -> throw UnsupportedOperationException("Client does not support Informational responses.")
+            ResponseType.Redirection -> throw UnsupportedOperationException("Client does not support Redirection responses.")
+            ResponseType.ClientError -> {
+                val localVarError = localVarResponse as ClientError<*>
+                throw ClientException("Client error : ${localVarError.statusCode} ${localVarError.message.orEmpty()}", localVarError.statusCode, localVarResponse)
+            }
+            ResponseType.ServerError -> {
+                val localVarError = localVarResponse as ServerError<*>
+                throw ServerException("Server error : ${localVarError.statusCode} ${localVarError.message.orEmpty()} ${localVarError.body}", localVarError.statusCode, localVarResponse)
+            }
+        }
+    }
+
+    /**
+     * POST /v1/fintech/transfers/{id}
+     * Update a transfer&#39;s metadata
+     * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param updateTransferRequest 
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return ApiResponse<Transfer?>
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class)
+    fun updateTransferWithHttpInfo(id: kotlin.String, updateTransferRequest: UpdateTransferRequest, idempotencyKey: kotlin.String?) : ApiResponse<Transfer?> {
+        val localVariableConfig = updateTransferRequestConfig(id = id, updateTransferRequest = updateTransferRequest, idempotencyKey = idempotencyKey)
+
+        return request<UpdateTransferRequest, Transfer>(
+            localVariableConfig
+        )
+    }
+
+    /**
+     * To obtain the request config of the operation updateTransfer
+     *
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param updateTransferRequest 
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return RequestConfig
+     */
+    fun updateTransferRequestConfig(id: kotlin.String, updateTransferRequest: UpdateTransferRequest, idempotencyKey: kotlin.String?) : RequestConfig<UpdateTransferRequest> {
+        val localVariableBody = updateTransferRequest
+        val localVariableQuery: MultiValueMap = mutableMapOf()
+        val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
+        localVariableHeaders["Content-Type"] = "application/json"
+        localVariableHeaders["Accept"] = "application/json, application/problem+json"
+        idempotencyKey?.apply { localVariableHeaders["Idempotency-Key"] = this.toString() }
+
+        return RequestConfig(
+            method = RequestMethod.POST,
+            path = "/v1/fintech/transfers/{id}".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
+            query = localVariableQuery,
+            headers = localVariableHeaders,
+            requiresAuthentication = true,
+            body = localVariableBody
+        )
+    }
+
+    /**
+     * POST /v1/fintech/transfers/{id}/void
+     * Void a pending transfer
+     * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return Transfer
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     * @throws UnsupportedOperationException If the API returns an informational or redirection response
+     * @throws ClientException If the API returns a client error response
+     * @throws ServerException If the API returns a server error response
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
+    fun voidTransfer(id: kotlin.String, idempotencyKey: kotlin.String? = null) : Transfer {
+        val localVarResponse = voidTransferWithHttpInfo(id = id, idempotencyKey = idempotencyKey)
+
+        return when (localVarResponse.responseType) {
+            ResponseType.Success -> (localVarResponse as Success<*>).data as Transfer
+            ResponseType.Informational -> throw UnsupportedOperationException("Client does not support Informational responses.")
+            ResponseType.Redirection -> throw UnsupportedOperationException("Client does not support Redirection responses.")
+            ResponseType.ClientError -> {
+                val localVarError = localVarResponse as ClientError<*>
+                throw ClientException("Client error : ${localVarError.statusCode} ${localVarError.message.orEmpty()}", localVarError.statusCode, localVarResponse)
+            }
+            ResponseType.ServerError -> {
+                val localVarError = localVarResponse as ServerError<*>
+                throw ServerException("Server error : ${localVarError.statusCode} ${localVarError.message.orEmpty()} ${localVarError.body}", localVarError.statusCode, localVarResponse)
+            }
+        }
+    }
+
+    /**
+     * POST /v1/fintech/transfers/{id}/void
+     * Void a pending transfer
+     * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return ApiResponse<Transfer?>
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class)
+    fun voidTransferWithHttpInfo(id: kotlin.String, idempotencyKey: kotlin.String?) : ApiResponse<Transfer?> {
+        val localVariableConfig = voidTransferRequestConfig(id = id, idempotencyKey = idempotencyKey)
+
+        return request<Unit, Transfer>(
+            localVariableConfig
+        )
+    }
+
+    /**
+     * To obtain the request config of the operation voidTransfer
+     *
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @return RequestConfig
+     */
+    fun voidTransferRequestConfig(id: kotlin.String, idempotencyKey: kotlin.String?) : RequestConfig<Unit> {
+        val localVariableBody = null
+        val localVariableQuery: MultiValueMap = mutableMapOf()
+        val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
+        localVariableHeaders["Accept"] = "application/json, application/problem+json"
+        idempotencyKey?.apply { localVariableHeaders["Idempotency-Key"] = this.toString() }
+
+        return RequestConfig(
+            method = RequestMethod.POST,
+            path = "/v1/fintech/transfers/{id}/void".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
             query = localVariableQuery,
             headers = localVariableHeaders,
             requiresAuthentication = true,

@@ -41,9 +41,10 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param status Lifecycle status: `active` on creation, `frozen` (takes no debit and no credit) or `closed` (final). Open enum: clients must accept values they do not know.
  * @param statusDetails `null` while active; why and by whom the account was frozen or closed otherwise.
  * @param closedAt When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.
- * @param availableBalance What can be spent now. 0 on creation.
- * @param currentBalance What the account holds. Equal to `available_balance` while there are no holds.
+ * @param availableBalance What can be spent now: `current_balance` less what its pending outgoing transfers hold. Never below 0; `insufficient_funds` is judged on it. 0 on creation.
+ * @param currentBalance What the account holds: every posted movement. Pending transfers move it only when they post.
  * @param kyb Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
+ * @param metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
  * @param livemode `true` for live objects, `false` for sandbox ones.
  * @param createdAt Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.
  */
@@ -86,12 +87,12 @@ data class Account (
     @get:JsonProperty("closed_at")
     val closedAt: kotlin.String?,
 
-    /* What can be spent now. 0 on creation. */
+    /* What can be spent now: `current_balance` less what its pending outgoing transfers hold. Never below 0; `insufficient_funds` is judged on it. 0 on creation. */
     @param:JsonProperty("available_balance")
     @get:JsonProperty("available_balance")
     val availableBalance: AccountAvailableBalance,
 
-    /* What the account holds. Equal to `available_balance` while there are no holds. */
+    /* What the account holds: every posted movement. Pending transfers move it only when they post. */
     @param:JsonProperty("current_balance")
     @get:JsonProperty("current_balance")
     val currentBalance: AccountCurrentBalance,
@@ -100,6 +101,11 @@ data class Account (
     @param:JsonProperty("kyb")
     @get:JsonProperty("kyb")
     val kyb: AccountKyb?,
+
+    /* Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. */
+    @param:JsonProperty("metadata")
+    @get:JsonProperty("metadata")
+    val metadata: kotlin.collections.Map<kotlin.String, kotlin.String>,
 
     /* `true` for live objects, `false` for sandbox ones. */
     @param:JsonProperty("livemode")

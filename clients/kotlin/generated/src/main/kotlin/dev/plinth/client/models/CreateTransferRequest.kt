@@ -35,6 +35,9 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param amount A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.
  * @param currency ISO 4217 code; must be the currency of both accounts.
  * @param description Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
+ * @param pending Hold the money instead of moving it: the transfer is `pending`, `amount` leaves the sender's `available_balance` at once, and moves when it is posted (`/post`), or returns when it is voided (`/void`) or expires. Default `false`: posted at once.
+ * @param expiresInSeconds Only with `pending: true` (else 400 `parameter_invalid`): seconds until the hold expires, 60–2592000; default 604800 (7 days).
+ * @param metadata Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
  */
 
 
@@ -63,7 +66,22 @@ data class CreateTransferRequest (
     /* Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp). */
     @param:JsonProperty("description")
     @get:JsonProperty("description")
-    val description: kotlin.String? = null
+    val description: kotlin.String? = null,
+
+    /* Hold the money instead of moving it: the transfer is `pending`, `amount` leaves the sender's `available_balance` at once, and moves when it is posted (`/post`), or returns when it is voided (`/void`) or expires. Default `false`: posted at once. */
+    @param:JsonProperty("pending")
+    @get:JsonProperty("pending")
+    val pending: kotlin.Boolean? = null,
+
+    /* Only with `pending: true` (else 400 `parameter_invalid`): seconds until the hold expires, 60–2592000; default 604800 (7 days). */
+    @param:JsonProperty("expires_in_seconds")
+    @get:JsonProperty("expires_in_seconds")
+    val expiresInSeconds: kotlin.Int? = null,
+
+    /* Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set. */
+    @param:JsonProperty("metadata")
+    @get:JsonProperty("metadata")
+    val metadata: kotlin.collections.Map<kotlin.String, kotlin.String>? = null
 
 ) {
 

@@ -30,7 +30,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
 /**
  * 
  *
- * @param code Known values: `body_malformed`, `request_malformed`, `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `country_unsupported`, `api_key_missing`, `api_key_invalid`, `permission_denied`, `resource_not_found`, `route_not_found`, `method_not_allowed`, `request_timeout`, `idempotency_request_in_progress`, `api_key_limit_reached`, `api_key_last_active`, `account_frozen`, `account_closed`, `account_balance_nonzero`, `insufficient_funds`, `currency_mismatch`, `webhook_endpoint_limit_reached`, `webhook_endpoint_disabled`, `body_too_large`, `media_type_unsupported`, `expectation_unsupported`, `idempotency_key_reused`, `rate_limited`, `headers_too_large`, `internal_error`, `service_unavailable`; others may be added, so treat this as an open string.
+ * @param code Known values: `body_malformed`, `request_malformed`, `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `country_unsupported`, `api_key_missing`, `api_key_invalid`, `permission_denied`, `resource_not_found`, `route_not_found`, `method_not_allowed`, `request_timeout`, `idempotency_request_in_progress`, `api_key_limit_reached`, `api_key_last_active`, `account_frozen`, `account_closed`, `account_balance_nonzero`, `insufficient_funds`, `currency_mismatch`, `transfer_not_pending`, `transfer_expired`, `webhook_endpoint_limit_reached`, `webhook_endpoint_disabled`, `body_too_large`, `media_type_unsupported`, `expectation_unsupported`, `idempotency_key_reused`, `rate_limited`, `headers_too_large`, `internal_error`, `service_unavailable`; others may be added, so treat this as an open string.
  * @param detail 
  * @param `param` 
  */
@@ -38,7 +38,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
 
 data class ProblemErrorsItem (
 
-    /* Known values: `body_malformed`, `request_malformed`, `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `country_unsupported`, `api_key_missing`, `api_key_invalid`, `permission_denied`, `resource_not_found`, `route_not_found`, `method_not_allowed`, `request_timeout`, `idempotency_request_in_progress`, `api_key_limit_reached`, `api_key_last_active`, `account_frozen`, `account_closed`, `account_balance_nonzero`, `insufficient_funds`, `currency_mismatch`, `webhook_endpoint_limit_reached`, `webhook_endpoint_disabled`, `body_too_large`, `media_type_unsupported`, `expectation_unsupported`, `idempotency_key_reused`, `rate_limited`, `headers_too_large`, `internal_error`, `service_unavailable`; others may be added, so treat this as an open string. */
+    /* Known values: `body_malformed`, `request_malformed`, `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `country_unsupported`, `api_key_missing`, `api_key_invalid`, `permission_denied`, `resource_not_found`, `route_not_found`, `method_not_allowed`, `request_timeout`, `idempotency_request_in_progress`, `api_key_limit_reached`, `api_key_last_active`, `account_frozen`, `account_closed`, `account_balance_nonzero`, `insufficient_funds`, `currency_mismatch`, `transfer_not_pending`, `transfer_expired`, `webhook_endpoint_limit_reached`, `webhook_endpoint_disabled`, `body_too_large`, `media_type_unsupported`, `expectation_unsupported`, `idempotency_key_reused`, `rate_limited`, `headers_too_large`, `internal_error`, `service_unavailable`; others may be added, so treat this as an open string. */
     @param:JsonProperty("code")
     @get:JsonProperty("code")
     val code: kotlin.String,

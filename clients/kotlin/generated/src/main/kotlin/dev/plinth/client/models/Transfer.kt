@@ -37,7 +37,12 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param amount Minor units moved; positive.
  * @param currency ISO 4217 code.
  * @param description As given, trimmed; `null` if none.
- * @param status `posted`: transfers are synchronous and final. Open enum: clients must accept new values.
+ * @param status `posted` (moved), `pending` (held on the sender, waiting to be posted or voided), `voided` (released unmoved) or `expired` (released at `expires_at`). Open enum: clients must accept new values.
+ * @param pending Whether it was made with `pending: true`.
+ * @param postedAmount What moved: `amount`, or for a pending transfer the part posted; `null` until posted.
+ * @param expiresAt When a pending transfer expires, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless made pending.
+ * @param resolvedAt When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.
+ * @param metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
  * @param livemode `true` for live objects, `false` for sandbox ones.
  * @param createdAt Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.
  */
@@ -80,10 +85,35 @@ data class Transfer (
     @get:JsonProperty("description")
     val description: kotlin.String?,
 
-    /* `posted`: transfers are synchronous and final. Open enum: clients must accept new values. */
+    /* `posted` (moved), `pending` (held on the sender, waiting to be posted or voided), `voided` (released unmoved) or `expired` (released at `expires_at`). Open enum: clients must accept new values. */
     @param:JsonProperty("status")
     @get:JsonProperty("status")
     val status: kotlin.String,
+
+    /* Whether it was made with `pending: true`. */
+    @param:JsonProperty("pending")
+    @get:JsonProperty("pending")
+    val pending: kotlin.Boolean,
+
+    /* What moved: `amount`, or for a pending transfer the part posted; `null` until posted. */
+    @param:JsonProperty("posted_amount")
+    @get:JsonProperty("posted_amount")
+    val postedAmount: kotlin.Long?,
+
+    /* When a pending transfer expires, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless made pending. */
+    @param:JsonProperty("expires_at")
+    @get:JsonProperty("expires_at")
+    val expiresAt: kotlin.String?,
+
+    /* When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer. */
+    @param:JsonProperty("resolved_at")
+    @get:JsonProperty("resolved_at")
+    val resolvedAt: kotlin.String?,
+
+    /* Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. */
+    @param:JsonProperty("metadata")
+    @get:JsonProperty("metadata")
+    val metadata: kotlin.collections.Map<kotlin.String, kotlin.String>,
 
     /* `true` for live objects, `false` for sandbox ones. */
     @param:JsonProperty("livemode")

@@ -23,6 +23,7 @@
 
 package dev.plinth.client.models
 
+import dev.plinth.client.models.UpdateWebhookEndpointRequestMetadata
 
 import com.fasterxml.jackson.annotation.JsonEnumDefaultValue
 import com.fasterxml.jackson.annotation.JsonProperty
@@ -34,6 +35,7 @@ import com.fasterxml.jackson.annotation.JsonValue
  * @param url Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use `https`), on a host that is and resolves to a public address, else 400 `parameter_invalid`.
  * @param enabledEvents The event types to send, or `[\"*\"]` for all (types added later included).
  * @param description A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
+ * @param metadata 
  * @param status `disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them.
  */
 
@@ -54,6 +56,10 @@ data class UpdateWebhookEndpointRequest (
     @param:JsonProperty("description")
     @get:JsonProperty("description")
     val description: kotlin.String? = null,
+
+    @param:JsonProperty("metadata")
+    @get:JsonProperty("metadata")
+    val metadata: UpdateWebhookEndpointRequestMetadata? = null,
 
     /* `disabled` stops deliveries (`disabled_reason: manual`); `enabled` resumes them. */
     @param:JsonProperty("status")

@@ -1,0 +1,212 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database, Trx } from '../../db/database.ts';
+import { prepared, preparedSend, preparedWrite } from '../../db/prepared.ts';
+import type { Tables } from '../../db/tables.ts';
+import type { EventOwner, EventRequest } from '../../platform/events/emit.ts';
+import { ApiError, notFound } from '../../platform/http/errors.ts';
+import type { Principal } from '../../platform/keys/principal.ts';
+import { isIdOf } from '../../platform/kit/ids.ts';
+import { storedTime } from '../../platform/kit/time.ts';
+import { toAmount } from './ledger/amount.ts';
+import { locksRows } from './ledger/dialect.ts';
+import { changeHold } from './ledger/post.ts';
+import { lockSides } from './ledger/sides.ts';
+import { checkCredit, checkOpen } from './movement.ts';
+import { type MoneyDeps, TRANSFER } from './shared.ts';
+import type { TransferStatus, TransfersTable } from './tables.ts';
+import type { Transfer, TransferPostBody } from './transfers.schema.ts';
+import { postTransferJournal } from './transfers.service.ts';
+import { transferFromRow } from './transfers.view.ts';
+
+/**
+ * Money that waits (CONTRACT §14): a pending transfer holds its amount on the sender until it is posted (all or part),
+ * voided, or expires. Each of these locks the transfer's row first (PostgreSQL; then the ledger rows, in the order
+ * every writer takes them), so a post racing a void racing the expiry has one winner; the others find it no longer
+ * pending and get 409.
+ */
+
+type Owned = { id: string; org_id: string; mode: Principal['mode'] };
+const OWNED = { id: true, org_id: true, mode: true } as const;
+const ownedRow = (db: Kysely<Tables>, p: Owned) =>
+  db
+    .selectFrom('transfers')
+    .selectAll()
+    .where('id', '=', p.id)
+    .where('org_id', '=', p.org_id)
+    .where('mode', '=', p.mode);
+const lockRow = preparedWrite<Owned, TransfersTable>(OWNED, (db, p) => ownedRow(db, p).forNoKeyUpdate());
+const readRow = prepared<Owned, TransfersTable>(OWNED, (db, p) => ownedRow(db, p));
+
+type Resolution = Pick<TransfersTable, 'id' | 'status' | 'posted_amount' | 'resolved_at' | 'expires_at'>;
+const resolve = preparedSend<Resolution>(
+  { id: true, status: true, posted_amount: true, resolved_at: true, expires_at: true },
+  (db, { id, ...changes }) => db.updateTable('transfers').set(changes).where('id', '=', id),
+);
+
+/** The caller's transfer, locked (PostgreSQL); 404 when the caller cannot see it. */
+export async function lockTransfer(trx: Trx, owner: Principal, id: string): Promise<TransfersTable> {
+  const found = isIdOf(TRANSFER.prefix, id)
+    ? (await (locksRows(trx) ? lockRow : readRow)(trx, { id, org_id: owner.orgId, mode: owner.mode })).rows[0]
+    : undefined;
+  if (found === undefined) throw notFound(TRANSFER, id);
+  return found;
+}
+
+/** The caller's transfer, locked; refused unless it is pending and not past its expiry. */
+async function lockPending(trx: Trx, owner: Principal, id: string, now: Date): Promise<TransfersTable> {
+  const found = await lockTransfer(trx, owner, id);
+  if (found.status === 'expired' || (found.status === 'pending' && Date.parse(found.expires_at!) <= now.getTime()))
+    throw new ApiError(
+      'transfer_expired',
+      `Transfer ${found.id} expired at ${found.expires_at}; its hold is released. Make a new transfer.`,
+      { param: 'id' },
+    );
+  if (found.status !== 'pending')
+    throw new ApiError('transfer_not_pending', `Transfer ${found.id} is ${found.status}; only a pending one moves.`, {
+      param: 'id',
+    });
+  return found;
+}
+
+/** Posts all of a pending transfer, or part: the part moves, the rest of the hold returns to the sender. */
+export async function postTransfer(
+  deps: MoneyDeps,
+  trx: Trx,
+  owner: Principal,
+  id: string,
+  body: TransferPostBody,
+  request: EventRequest | null,
+): Promise<Transfer> {
+  const now = deps.clock();
+  const row = await lockPending(trx, owner, id, now);
+  const held = toAmount(row.amount);
+  const amount = body.amount ?? held;
+  if (amount > held)
+    throw new ApiError('parameter_invalid', `amount must be 1 to ${held}, the amount this transfer holds.`, {
+      param: 'amount',
+    });
+  const sides = await lockSides(trx, owner, [row.from_account_id, row.to_account_id]);
+  const [from, to] = [sides.get(row.from_account_id)!, sides.get(row.to_account_id)!];
+  checkOpen(from, 'from_account_id');
+  checkOpen(to, 'to_account_id');
+  checkCredit(to, amount, row.currency);
+  const at = storedTime(now);
+  const transactions = postTransferJournal(trx, row, from, to, amount, held, at);
+  const posted = { ...row, status: 'posted' as const, posted_amount: amount, resolved_at: at };
+  resolve(trx, posted);
+  const transfer = transferFromRow(posted);
+  await deps.events.emit(
+    trx,
+    owner,
+    [{ type: 'fintech.transfer.posted', object: transfer }, ...transactions],
+    request,
+    {
+      at: now,
+    },
+  );
+  return transfer;
+}
+
+/** Releases a transfer's hold without moving anything: voided, or expired. */
+async function release(
+  deps: MoneyDeps,
+  trx: Trx,
+  row: TransfersTable,
+  status: Extract<TransferStatus, 'voided' | 'expired'>,
+  request: EventRequest | null,
+): Promise<Transfer> {
+  const now = deps.clock();
+  changeHold(trx, { id: row.from_account_id, amount: -toAmount(row.amount) });
+  const resolvedAt = status === 'expired' ? row.expires_at! : storedTime(now);
+  const resolved = { ...row, status, resolved_at: resolvedAt };
+  resolve(trx, resolved);
+  const transfer = transferFromRow(resolved);
+  const owner: EventOwner = { orgId: row.org_id, mode: row.mode };
+  const type = status === 'voided' ? ('fintech.transfer.voided' as const) : ('fintech.transfer.expired' as const);
+  await deps.events.emit(trx, owner, [{ type, object: transfer }], request, { at: now });
+  return transfer;
+}
+
+/** Voids a pending transfer: its hold returns to the sender, nothing moves, no ledger entry. */
+export async function voidTransfer(
+  deps: MoneyDeps,
+  trx: Trx,
+  owner: Principal,
+  id: string,
+  request: EventRequest | null,
+): Promise<Transfer> {
+  return release(deps, trx, await lockPending(trx, owner, id, deps.clock()), 'voided', request);
+}
+
+const dueRows = (skipLocked: boolean) =>
+  preparedWrite<{ now: string; limit: number }, TransfersTable>({ now: true, limit: true }, (db, p) => {
+    const due = db
+      .selectFrom('transfers')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', p.now)
+      .orderBy('expires_at')
+      .limit(p.limit);
+    return skipLocked ? due.forNoKeyUpdate().skipLocked() : due;
+  });
+const dueSkippingLocked = dueRows(true);
+const dueUnlocked = dueRows(false);
+
+/**
+ * The expiry sweep: up to `limit` pending transfers past their `expires_at` become `expired`, their holds released,
+ * each with its event, in the caller's write. On PostgreSQL a row another process holds (posting, voiding, sweeping
+ * it) is skipped, and the winner decides. Returns how many expired.
+ */
+export async function expireDue(deps: MoneyDeps, trx: Trx, limit: number): Promise<number> {
+  const now = storedTime(deps.clock());
+  const { rows } = await (locksRows(trx) ? dueSkippingLocked : dueUnlocked)(trx, { now, limit });
+  for (const row of rows) await release(deps, trx, row, 'expired', null);
+  return rows.length;
+}
+
+/**
+ * Sandbox only: a pending transfer expires now, as the sweep would at its `expires_at` (its `expires_at` becomes now),
+ * so that an integration can test what expiry does without waiting a minute.
+ */
+export async function simulateExpiry(
+  deps: MoneyDeps,
+  trx: Trx,
+  owner: Principal,
+  id: string,
+  request: EventRequest | null,
+): Promise<Transfer> {
+  if (owner.mode !== 'sandbox')
+    throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
+  const row = await lockPending(trx, owner, id, deps.clock());
+  return release(deps, trx, { ...row, expires_at: storedTime(deps.clock()) }, 'expired', request);
+}
+
+/**
+ * Runs the expiry sweep every `intervalMs` (`TRANSFER_EXPIRY_SWEEP_SECONDS`) until stopped: batches of 100, one write
+ * each, until none is due. Returns the function that stops it (and waits for a sweep in progress).
+ */
+export function startExpirySweep(
+  deps: MoneyDeps & { write: Database['write'] },
+  intervalMs: number,
+  log: FastifyBaseLogger,
+): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  const sweep = async () => {
+    try {
+      while ((await deps.write((trx) => expireDue(deps, trx, 100))) === 100);
+    } catch (error) {
+      log.warn({ err: error }, 'transfer expiry sweep failed; will retry');
+    }
+  };
+  const timer = setInterval(() => {
+    running ??= sweep().finally(() => {
+      running = null;
+    });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
