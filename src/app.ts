@@ -28,6 +28,7 @@ import { keyVerifier } from './platform/keys/verify.ts';
 import { redactRecord } from './platform/kit/redact.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
 import { installMetrics } from './platform/metrics/metrics.ts';
+import { registerSupervisorMetrics, type SupervisorView } from './platform/metrics/supervisor.ts';
 import { registerWebhookMetrics } from './platform/metrics/webhooks.ts';
 import type { SecretBox } from './platform/secrets/box.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
@@ -57,6 +58,8 @@ export interface AppDeps {
   logStream?: DestinationStream;
   /** Name resolution for webhook targets' SSRF checks; tests inject one. */
   resolve?: Resolver;
+  /** In a WEB_CONCURRENCY worker: what its supervisor reports, shown on /metrics. */
+  supervisor?: SupervisorView;
 }
 
 /** A hop count becomes the function form (Fastify's types take no number): trust the nearest `hops` proxies. */
@@ -157,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const registry = installMetrics(app, database);
   installOperations(app, database, { registry, token: config.METRICS_TOKEN });
   const { events, sequencer } = startEvents(app, { database, clock, registry, afterNumbered: fanOut });
+  if (deps.supervisor) registerSupervisorMetrics(registry, deps.supervisor);
   installDocs(app);
   apiKeysRoutes(app, {
     db: database.db,

@@ -5,6 +5,8 @@ import { openDatabase } from './db/database.ts';
 import { lockSqliteForServer } from './db/sqlite-lock.ts';
 import { ALL_MIGRATIONS } from './migrations.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
+import { listenToSupervisor } from './platform/metrics/supervisor.ts';
+import { exitWithStartFailure, supervise } from './supervisor.ts';
 
 function configOrExit(): Config {
   try {
@@ -39,7 +41,8 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
   await database.checkDurability();
   if (migrate) await database.migrate(ALL_MIGRATIONS);
   const log = stdoutLog();
-  const app = await buildApp({ config, database, logStream: log.stream });
+  const supervisor = cluster.isWorker ? listenToSupervisor(process) : undefined;
+  const app = await buildApp({ config, database, logStream: log.stream, supervisor });
   logIdleError = (error) => app.log.warn({ err: error }, 'database: an idle connection failed; it will be replaced');
 
   let stopping = false;
@@ -72,61 +75,6 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
   app.webhookDelivery.start();
 }
 
-/** Consecutive start-up failures after which the supervisor stops re-forking and exits. */
-const MAX_STARTUP_FAILURES = 5;
-
-/**
- * WEB_CONCURRENCY > 1 (PostgreSQL only): this process migrates once, then runs that many workers sharing the
- * port (node:cluster). A worker that dies after it listened is replaced at once; one that dies before listening
- * (a start-up failure, which would only repeat) is retried with a doubling delay, and after
- * MAX_STARTUP_FAILURES in a row the supervisor gives up with one line. On SIGTERM/SIGINT each worker drains.
- */
-async function supervise(config: Config): Promise<void> {
-  const database = openDatabase(config.DATABASE_URL);
-  await database.migrate(ALL_MIGRATIONS);
-  await database.close();
-  let stopping = false;
-  let startupFailures = 0;
-  const listened = new WeakSet<object>();
-  const fork = () => cluster.fork({ PLINTH_WORKER: '1' });
-  cluster.on('listening', (worker) => {
-    listened.add(worker);
-    startupFailures = 0;
-  });
-  cluster.on('exit', (worker, code, signal) => {
-    if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-      return;
-    }
-    const how = signal ?? `code ${code}`;
-    if (listened.has(worker)) {
-      process.stderr.write(`plinth: worker ${worker.process.pid} exited (${how}); starting another\n`);
-      fork();
-      return;
-    }
-    startupFailures++;
-    if (startupFailures >= MAX_STARTUP_FAILURES) {
-      process.stderr.write(
-        `plinth: workers failed at start-up ${startupFailures} times in a row (last: ${how}); giving up\n`,
-      );
-      stop();
-      process.exit(1);
-    }
-    const delayMs = Math.min(250 * 2 ** (startupFailures - 1), 10_000);
-    process.stderr.write(
-      `plinth: worker ${worker.process.pid} failed at start-up (${how}); retrying in ${delayMs} ms\n`,
-    );
-    setTimeout(() => stopping || fork(), delayMs);
-  });
-  const stop = () => {
-    stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  for (let i = 0; i < config.WEB_CONCURRENCY; i++) fork();
-}
-
 async function main(): Promise<void> {
   const config = configOrExit();
   if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) await supervise(config);
@@ -134,6 +82,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`plinth: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  const reason = error instanceof Error ? error.message : String(error);
+  // A worker's supervisor logs why it failed, at most once per 30 s while replacements keep failing.
+  if (cluster.isWorker) return exitWithStartFailure(reason);
+  process.stderr.write(`plinth: failed to start: ${reason}\n`);
   process.exit(1);
 });

@@ -24,6 +24,10 @@ describe('PostgreSQL cut off and back mid-load', { skip: BACKEND !== 'postgres' 
       await proxy.cut();
       const cutAt = load.answers.length;
       await load.until((a) => unavailable(a.slice(cutAt)) >= 20, '20 answers of 503 while cut');
+      // /metrics still answers while the database is away (its gauges that query the database are left out).
+      const metrics = await fetch(`${server.url}/metrics`, { signal: AbortSignal.timeout(30_000) });
+      assert.equal(metrics.status, 200);
+      assert.match(await metrics.text(), /^plinth_http_requests_total\{/m);
       await proxy.restore();
       const restoredAt = load.answers.length;
       await load.until((a) => oks(a.slice(restoredAt)) >= 50, '50 creates after the database came back');

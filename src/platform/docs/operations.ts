@@ -29,6 +29,17 @@ function checkMetricsToken(request: FastifyRequest, token: string | null): void 
   }
 }
 
+/**
+ * Every metric that can be read now. One whose collection fails (a gauge that queries the database, during an
+ * outage) is left out of this scrape instead of failing all of it: the rest (the supervisor's workers, the process)
+ * stay visible when they matter most, and the missing series says "unknown" rather than a stale value.
+ */
+async function exposition(registry: Registry): Promise<string> {
+  const names = registry.getMetricsAsArray().map((metric) => metric.name);
+  const parts = await Promise.all(names.map((name) => registry.getSingleMetricAsString(name).catch(() => null)));
+  return `${parts.filter((part) => part !== null).join('\n\n')}\n`;
+}
+
 /** Operator routes, outside /v1 and without an API key. */
 export function installOperations(
   app: FastifyInstance,
@@ -85,7 +96,7 @@ export function installOperations(
     async (request, reply) => {
       checkMetricsToken(request, metrics.token);
       reply.type(metrics.registry.contentType);
-      return metrics.registry.metrics();
+      return exposition(metrics.registry);
     },
   );
 }
