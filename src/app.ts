@@ -6,6 +6,7 @@ import type { Database } from './db/database.ts';
 import { installDocs } from './platform/docs/docs.ts';
 import { swaggerOptions } from './platform/docs/openapi.ts';
 import { installOperations } from './platform/docs/operations.ts';
+import type { EventRecorder } from './platform/events/emit.ts';
 import { EVENT_TAGS, installEvents, startEvents } from './platform/events/install.ts';
 import { BODY_LIMIT, installJsonBody } from './platform/http/body.ts';
 import { ApiError } from './platform/http/errors.ts';
@@ -43,6 +44,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** When keys were last used, written in batches (tests flush it). */
     keyUsage: KeyUsage;
+    /** The event recorder every service writes with (tests and background work call services directly). */
+    events: EventRecorder;
   }
 }
 
@@ -160,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const registry = installMetrics(app, database);
   installOperations(app, database, { registry, token: config.METRICS_TOKEN });
   const { events, sequencer } = startEvents(app, { database, clock, registry, afterNumbered: fanOut });
+  app.decorate('events', events);
   if (deps.supervisor) registerSupervisorMetrics(registry, deps.supervisor);
   installDocs(app);
   apiKeysRoutes(app, {

@@ -17,17 +17,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`alter table ledger_accounts add column held bigint not null default 0
       constraint ledger_accounts_held_valid check (held >= 0 and (kind = 'system' or balance - held >= 0))`.execute(db);
   }
-  await db.schema
-    .alterTable('transfers')
-    .addColumn('pending', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
-  await db.schema.alterTable('transfers').addColumn('posted_amount', 'bigint').execute();
-  await db.schema.alterTable('transfers').addColumn('expires_at', 'text').execute();
-  await db.schema.alterTable('transfers').addColumn('resolved_at', 'text').execute();
-  await db.schema
-    .alterTable('transfers')
-    .addColumn('metadata', 'text', (c) => c.notNull().defaultTo(sql`'{}'`))
-    .execute();
+  if (postgres) {
+    // A pending transfer has no journal until it posts: its id can no longer reference one (ledger verify checks
+    // that every posted transfer has its journal instead).
+    await sql`alter table transfers drop constraint transfers_id_fkey`.execute(db);
+    await sql`alter table transfers add column pending integer not null default 0, add column posted_amount bigint,
+      add column expires_at text, add column resolved_at text, add column metadata text not null default '{}'`.execute(
+      db,
+    );
+  } else {
+    await rebuildSqliteTransfers(db);
+  }
   await sql`update transfers set posted_amount = amount where status = 'posted'`.execute(db);
   // The expiry sweep's look-up: only pending transfers, by when they expire.
   await sql`create index transfers_pending_expiry_idx on transfers (expires_at) where status = 'pending'`.execute(db);
@@ -36,6 +36,44 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('metadata', 'text', (c) => c.notNull().defaultTo(sql`'{}'`))
     .execute();
   await guardTransfers(db, postgres);
+}
+
+/**
+ * SQLite cannot drop a foreign key: the table is made again without it (the steps of SQLite's "making other kinds of
+ * table schema changes"), with the new columns, its rows copied, its indexes made again; the triggers follow below.
+ */
+async function rebuildSqliteTransfers(db: Kysely<unknown>): Promise<void> {
+  await sql
+    .raw(`create table transfers_new (
+      id text primary key not null,
+      org_id text not null references orgs(id),
+      mode text not null,
+      from_account_id text not null references accounts(id),
+      to_account_id text not null references accounts(id),
+      amount bigint not null check (amount between 1 and ${Number.MAX_SAFE_INTEGER}),
+      currency text not null,
+      description text,
+      status text not null,
+      created_at text not null,
+      tx integer not null default 0,
+      pending integer not null default 0,
+      posted_amount bigint,
+      expires_at text,
+      resolved_at text,
+      metadata text not null default '{}',
+      constraint transfers_distinct_sides check (from_account_id <> to_account_id))`)
+    .execute(db);
+  await sql`insert into transfers_new (id, org_id, mode, from_account_id, to_account_id, amount, currency,
+      description, status, created_at, tx)
+    select id, org_id, mode, from_account_id, to_account_id, amount, currency, description, status, created_at, tx
+    from transfers`.execute(db);
+  await sql`drop table transfers`.execute(db);
+  await sql`alter table transfers_new rename to transfers`.execute(db);
+  await sql`create index transfers_org_mode_id_idx on transfers (org_id, mode, id)`.execute(db);
+  await sql`create index transfers_from_idx on transfers (from_account_id, id)`.execute(db);
+  await sql`create index transfers_to_idx on transfers (to_account_id, id)`.execute(db);
+  await sql`create trigger transfers_no_delete before delete on transfers
+    begin select raise(abort, 'transfers is append-only'); end`.execute(db);
 }
 
 // What a change to a transfer may not do: touch what it moves, or leave `pending` other than once, to an end.
@@ -72,13 +110,13 @@ async function guardTransfers(db: Kysely<unknown>, postgres: boolean): Promise<v
       for each row execute function transfers_guard()`.execute(db);
     return;
   }
-  await sql`drop trigger transfers_no_update`.execute(db);
   await sql
     .raw(`create trigger transfers_guard before update on transfers when ${FORBIDDEN.replaceAll('is distinct from', 'is not').replaceAll('is not distinct from', 'is')}
       begin select raise(abort, 'a transfer changes only from pending to an end, and in its metadata'); end`)
     .execute(db);
 }
 
+/** Undone but for one thing: a transfer's id referencing its journal does not come back (pending ones have none). */
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`drop trigger transfers_guard on transfers`.execute(db);
