@@ -37,7 +37,8 @@ function poller(urls: string[], key: string, path: string) {
   let turn = 0;
   const once = async () => {
     const newest = seen.at(-1);
-    const query = newest === undefined ? '?limit=100' : `?limit=100&ending_before=${newest}`;
+    const sep = path.includes('?') ? '&' : '?';
+    const query = newest === undefined ? `${sep}limit=100` : `${sep}limit=100&ending_before=${newest}`;
     const reply = await call(urls[turn++ % urls.length]!, 'GET', `${path}${query}`, { key });
     assert.equal(reply.status, 200, reply.text);
     // Newest first: appended oldest first, so that the last one seen is the newest.
@@ -197,11 +198,16 @@ describe(`events and lists under concurrent writers (${BACKEND})`, () => {
       fc.asyncProperty(fc.array(op, { minLength: 10, maxLength: 40 }), async (ops) => {
         const key = await keyFor(`ordering-${run++}`);
         const writes: Writes = { accounts: [], transfers: [], transactions: 0 };
+        const since = new Date(Date.now() - 60_000).toISOString().slice(0, 16) + 'Z';
         const transfers = poller(urls, key, '/v1/fintech/transfers');
         const accounts = poller(urls, key, '/v1/fintech/accounts');
+        // A date filter combined with the cursor, as a client syncing "since" would poll.
+        const recent = poller(urls, key, `/v1/fintech/transfers?created[gte]=${since}`);
         await writeAll(urls, key, ops, writes);
         await transfers.finish();
         await accounts.finish();
+        await recent.finish();
+        assert.deepEqual([...recent.seen].sort(), [...writes.transfers].sort(), 'polling with created[gte] missed one');
         assert.deepEqual(
           [...transfers.seen].sort(),
           [...writes.transfers].sort(),
