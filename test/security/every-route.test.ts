@@ -146,6 +146,15 @@ const fixtures: Record<string, (key: string) => Promise<string>> = {
     await fund(key, from, 2500);
     return (await m.transfer(from, to, 2500)).id;
   },
+  async '/v1/sandbox/fintech/transfers'(key) {
+    const m = money(server.url, key);
+    const [from, to] = [await m.account(), await m.account()];
+    await fund(key, from, 2500);
+    const json = { from_account_id: from, to_account_id: to, amount: 2500, currency: 'USD', pending: true };
+    const hold = await ok(call(server.url, 'POST', '/v1/fintech/transfers', { key, json }));
+    assert.equal(hold.status, 'pending', JSON.stringify(hold));
+    return hold.id;
+  },
   async '/v1/events'(key) {
     const account = await money(server.url, key).account();
     const page = await ok(call(server.url, 'GET', '/v1/events?type=fintech.account.created&limit=10', { key }));
