@@ -1,4 +1,5 @@
 import type { Db, Trx } from '../../db/database.ts';
+import { locksRows } from '../../db/row-locks.ts';
 import type { Mode } from './principal.ts';
 import type { ApiKeysTable, OrgsTable } from './tables.ts';
 
@@ -62,12 +63,9 @@ export async function touchKey(trx: Trx, id: string, at: string): Promise<void> 
 /**
  * Serialises the writes that count an org's active keys (the key limit, the last active key): on PostgreSQL a
  * row lock on the org, held to the end of the transaction, so that two concurrent revocations cannot each see
- * the other's key still active. SQLite has one writer at a time anyway; there this is a no-op update.
+ * the other's key still active. SQLite has one writer at a time anyway. A lock, not a no-op update: the refusals
+ * that follow it must come before the request's first write (see runOrRefuse in idempotency.ts).
  */
 export async function lockOrg(trx: Trx, orgId: string): Promise<void> {
-  await trx
-    .updateTable('orgs')
-    .set((eb) => ({ name: eb.ref('name') }))
-    .where('id', '=', orgId)
-    .execute();
+  if (locksRows(trx)) await trx.selectFrom('orgs').select('id').where('id', '=', orgId).forUpdate().execute();
 }

@@ -7,7 +7,7 @@ import type { Tables } from '../../db/tables.ts';
 import { type CreatedRange, createdWithin } from '../../platform/http/created-filter.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { type Metadata, whereMetadata } from '../../platform/metadata/metadata.ts';
-import { locksRows } from './ledger/dialect.ts';
+import { locksRows } from '../../db/row-locks.ts';
 import { lockCustomerPair } from './ledger/sides.ts';
 import type { AccountStatus, AccountsTable, Int64 } from './tables.ts';
 

@@ -9,7 +9,7 @@ import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import { toAmount } from './ledger/amount.ts';
-import { locksRows } from './ledger/dialect.ts';
+import { locksRows } from '../../db/row-locks.ts';
 import { changeHold } from './ledger/post.ts';
 import { lockSides } from './ledger/sides.ts';
 import { checkCredit, checkOpen } from './movement.ts';

@@ -60,6 +60,26 @@ describe('key management (CONTRACT §7)', () => {
     assert.equal((await call(server.url, 'POST', KEYS, { key: first.key })).status, 200, 'a revoked key frees a place');
   });
 
+  // With an Idempotency-Key the 409 is the request's stored outcome (CONTRACT §5), replayed as it was. The org's lock
+  // once was a no-op update, so each refusal came after a write, and the idempotency step answered 500 instead.
+  test('the key limit and the last active key refuse alike with an Idempotency-Key, and the refusal replays', async () => {
+    const first = await signup();
+    for (let i = 0; i < 2; i++) await call(server.url, 'POST', KEYS, { key: first.key });
+    const once = { key: first.key, headers: { 'idempotency-key': 'limit-1' } };
+    const refused = await call(server.url, 'POST', KEYS, once);
+    assertProblem(refused, 'api_key_limit_reached');
+    const again = await call(server.url, 'POST', KEYS, once);
+    assertProblem(again, 'api_key_limit_reached');
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+
+    const only = await signup();
+    const revoke = { key: only.key, headers: { 'idempotency-key': 'last-1' } };
+    assertProblem(await call(server.url, 'POST', `${KEYS}/${only.id}/revoke`, revoke), 'api_key_last_active');
+    const replayed = await call(server.url, 'POST', `${KEYS}/${only.id}/revoke`, revoke);
+    assertProblem(replayed, 'api_key_last_active');
+    assert.equal(replayed.headers.get('idempotent-replayed'), 'true');
+  });
+
   test("revoking the org's last active key of a mode → 409 api_key_last_active; the operator CLI still can", async () => {
     const only = await signup();
     assertProblem(

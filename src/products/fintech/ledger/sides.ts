@@ -2,7 +2,7 @@ import type { Trx } from '../../../db/database.ts';
 import { prepared, preparedSend, preparedWrite } from '../../../db/prepared.ts';
 import type { Mode } from '../../../platform/keys/principal.ts';
 import type { LedgerAccountsTable } from '../tables.ts';
-import { locksRows } from './dialect.ts';
+import { locksRows } from '../../../db/row-locks.ts';
 
 /**
  * A ledger account as a movement of money reads it, under its lock: whether it may move money, its currency, its
