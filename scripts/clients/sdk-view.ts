@@ -32,7 +32,8 @@
  *        generators copy a pattern into the target language's regex engine as it is, and PHP's preg without `/u`
  *        refuses `\u` escapes (every value would fail), and Go's RE2 has no `\u` escape either;
  *        the description states the rule, and the server answers 400 `parameter_invalid` with it;
- *      and `propertyNames` (metadata's rule for its keys), which 3.0 cannot state and generators ignore;
+ *      and `propertyNames` (metadata's rule for its keys) and `dependentSchemas` (a transfer's expiry only with
+ *      `pending`), which 3.0 cannot state and generators ignore;
  *   5b. the items of a `uniqueItems` array of an enum (`enabled_events` of a webhook endpoint) are opened the same
  *      way, in requests too: OpenAPI Generator's Java output for such an array (a `Set<EnabledEventsEnum>`) does not
  *      compile (its `toUrlQueryString` iterates the set as `String`), and the list it names (event types, contract
@@ -319,8 +320,10 @@ function dropClientUnsafePatterns(doc: Obj): void {
     seen.add(schema);
     if (typeof schema.pattern === 'string' && (ID_PATTERN.test(schema.pattern) || !portable(schema.pattern)))
       delete schema.pattern;
-    // Metadata's key rule: generators have no use for it (3.0 cannot state it); the description says it.
+    // Metadata's key rule and a transfer's "expires_in_seconds only with pending: true": generators have no use
+    // for either (3.0 cannot state them); the descriptions say them, and the server answers 400 with them.
     delete schema.propertyNames;
+    delete schema.dependentSchemas;
     for (const sub of subSchemas(schema)) visit(sub.get());
   };
   const parameters = (list: Json | undefined) => {

@@ -62,6 +62,14 @@ def _contract_rule(case, problem):
         return "a transfer moves money between two different accounts (section 10)"
     if operation in _CREDITS and code == "parameter_invalid" and param == "amount":
         return "no balance goes past 9007199254740991 (section 10)"
+    bound = re.fullmatch(r"created\[(gte|gt|lte|lt)\]", param or "")
+    created = query.get("created") if isinstance(query.get("created"), dict) else {}
+    if (
+        code == "parameter_invalid"
+        and bound
+        and "-02-29T" in str(query.get(param) or created.get(bound.group(1), ""))
+    ):
+        return "February 29th exists only in a leap year, which the time pattern leaves out (section 15)"
     if operation == "POST /v1/fintech/accounts" and code == "country_unsupported":
         return "which real countries are served is configuration (section 4)"
     if operation in _ENDPOINT_WRITES and code == "parameter_invalid" and param == "url":

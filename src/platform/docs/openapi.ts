@@ -28,6 +28,9 @@ function problemsOf(operation: Json, path: string): ErrorCode[] {
   // Every operation refuses query parameters it does not define (platform/http/query.ts).
   codes.push('parameter_invalid', 'parameter_unknown');
   if (path.startsWith('/v1/') && parameters.some((p) => p.in === 'path')) codes.push('resource_not_found');
+  // A filter object (`metadata[...]`, up to 50 pairs of 540 characters) can take a valid URL past the 16 KiB that the
+  // request line and headers may hold together.
+  if (parameters.some((p) => p.in === 'query' && p.schema?.type === 'object')) codes.push('headers_too_large');
   if (idempotent(operation))
     codes.push('parameter_invalid', 'idempotency_request_in_progress', 'idempotency_key_reused');
   codes.push(...((operation['x-problems'] ?? []) as ErrorCode[]), 'internal_error', 'service_unavailable');

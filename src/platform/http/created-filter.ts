@@ -3,9 +3,15 @@ import { type Static, Type } from 'typebox';
 import { firstIdAt } from '../kit/ids.ts';
 import { ApiError } from './errors.ts';
 
-// `YYYY-MM-DDTHH:MMZ` (the API's own form) or RFC 3339 with seconds, optional fraction and an offset.
-const API_FORM = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z';
-const RFC_3339 = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})';
+// `YYYY-MM-DDTHH:MMZ` (the API's own form) or RFC 3339 with seconds, optional fraction and an offset. The pattern
+// states each field's range and each month's last day, so that a client (or a fuzzer) sees in the document every
+// time the API takes; only February 29th of a common year is left to `parse` (which years are leap years, it leaves out).
+const DAY =
+  '(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))';
+const DATE = `\\d{4}-${DAY}`;
+const HOUR_MINUTE = '(?:[01]\\d|2[0-3]):[0-5]\\d';
+const API_FORM = `${DATE}T${HOUR_MINUTE}Z`;
+const RFC_3339 = `${DATE}T${HOUR_MINUTE}:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-]${HOUR_MINUTE})`;
 const TIME_PATTERN = `^(${API_FORM}|${RFC_3339})$`;
 
 const bound = (description: string) =>
@@ -31,6 +37,14 @@ export const CreatedFilter = Type.Object(
 );
 export type CreatedFilter = Static<typeof CreatedFilter>;
 
+/** Whether the date part names a real day: Date.parse would read 2026-02-29 as March 1st. */
+function onCalendar(value: string): boolean {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCDate() === day;
+}
+
 /** The creation-time range a filter allows, in milliseconds: `from` inclusive, `to` exclusive. */
 export interface CreatedRange {
   from?: number;
@@ -43,7 +57,7 @@ export interface CreatedRange {
  */
 function parse(param: string, value: string): { at: number; span: number } {
   const at = Date.parse(value);
-  if (!new RegExp(TIME_PATTERN).test(value) || Number.isNaN(at))
+  if (!new RegExp(TIME_PATTERN).test(value) || Number.isNaN(at) || !onCalendar(value))
     throw new ApiError(
       'parameter_invalid',
       `${param} must be a time such as 2026-11-24T09:30Z or 2026-11-24T09:30:00+01:00.`,

@@ -46,8 +46,23 @@ function dotted(instancePath: string, child?: string): string {
   return parts.join('.');
 }
 
+/**
+ * A `dependentSchemas` rule ("who sends this field sends that one too, so"): named by the field that brought it in,
+ * with the rule's own description as the detail, whichever of its keywords the request broke.
+ */
+function dependentItem(error: ErrorObject): ErrorItem | null {
+  const field = /\/dependentSchemas\/([^/]+)\//.exec(error.schemaPath)?.[1];
+  if (field === undefined) return null;
+  const object = error.keyword === 'required' ? error.instancePath : error.instancePath.replace(/\/[^/]*$/, '');
+  const param = dotted(object, field.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const description = (error.parentSchema as { description?: string } | undefined)?.description;
+  return { code: 'parameter_invalid', param, detail: description ?? `${param} needs other fields with it.` };
+}
+
 function item(error: ErrorObject): ErrorItem | null {
   const params = error.params as Record<string, unknown>;
+  const dependent = dependentItem(error);
+  if (dependent !== null) return dependent;
   if (error.keyword === 'required') {
     const param = dotted(error.instancePath, String(params.missingProperty));
     return { code: 'parameter_missing', param, detail: `${param} is required.` };

@@ -4,7 +4,9 @@ import { type Static, Type } from 'typebox';
 export const METADATA_KEYS_MAX = 50;
 export const METADATA_KEY_MAX = 40;
 export const METADATA_VALUE_MAX = 500;
-const KEY = { minLength: 1, maxLength: METADATA_KEY_MAX, pattern: '^[^\\[\\]]*$' };
+// No NUL in a key or a value: no request body may hold one (body_malformed), so the schema says so too.
+const KEY = { minLength: 1, maxLength: METADATA_KEY_MAX, pattern: '^[^\\[\\]\\u0000]*$' };
+const VALUE = { type: 'string', maxLength: METADATA_VALUE_MAX, pattern: '^[^\\u0000]*$' } as const;
 
 const RULES =
   `At most ${METADATA_KEYS_MAX} keys, each 1–${METADATA_KEY_MAX} characters without \`[\` or \`]\`; each value a ` +
@@ -15,7 +17,7 @@ const object = (value: Record<string, unknown>, description: string, examples: u
   Type.Unsafe<Record<string, string>>({
     type: 'object',
     propertyNames: KEY,
-    additionalProperties: { type: 'string', ...value },
+    additionalProperties: { ...VALUE, ...value },
     maxProperties: METADATA_KEYS_MAX,
     description,
     examples,
@@ -55,7 +57,7 @@ export type MetadataUpdate = Static<typeof MetadataUpdate>;
 export const MetadataFilter = Type.Unsafe<Record<string, string>>({
   type: 'object',
   propertyNames: KEY,
-  additionalProperties: { type: 'string', maxLength: METADATA_VALUE_MAX },
+  additionalProperties: VALUE,
   maxProperties: METADATA_KEYS_MAX,
   description:
     'Only objects whose metadata has every one of these pairs, exactly: `metadata[order_id]=6735`. Several may be ' +

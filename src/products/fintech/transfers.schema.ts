@@ -20,6 +20,8 @@ export const Amount = Type.Integer({
 export const EXPIRES_MIN = 60;
 export const EXPIRES_MAX = 2_592_000;
 export const EXPIRES_DEFAULT = 604_800;
+export const EXPIRES_ONLY_PENDING =
+  'expires_in_seconds is for a pending transfer only: send it with "pending": true, or leave it out.';
 
 /** The longest description of a movement of money, in characters after trimming (CONTRACT §10). */
 export const DESCRIPTION_MAX = 200;
@@ -73,6 +75,15 @@ export const TransferCreateBody = Type.Object(
   },
   {
     additionalProperties: false,
+    // The one rule between two fields that JSON Schema states: whoever sends `expires_in_seconds` sends
+    // `"pending": true` with it. Its description is the detail of the 400 that refuses a request breaking it.
+    dependentSchemas: {
+      expires_in_seconds: {
+        required: ['pending'],
+        properties: { pending: { const: true, description: EXPIRES_ONLY_PENDING } },
+        description: EXPIRES_ONLY_PENDING,
+      },
+    },
     examples: [
       {
         from_account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',

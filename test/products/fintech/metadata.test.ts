@@ -223,8 +223,24 @@ describe(`created[…] filters (${BACKEND})`, () => {
       );
       assert.deepEqual(await q(`created[gte]=${minute}&created[lt]=${next}&limit=1`), all.slice(0, 1));
     }
-    for (const bad of ['2026-11-24', 'yesterday', '2026-13-01T00:00Z', '1764000000', '2026-11-24T10:00'])
-      assertProblem(await get(`${ACCOUNTS}?created[gte]=${bad}`), 'parameter_invalid', 'created[gte]');
+    // Days a month does not have (Date.parse would roll 2026-02-30 over into March), hour 24, and each field's range.
+    const calendar = ['2026-02-29T00:00Z', '2026-02-30T00:00Z', '2026-04-31T00:00Z', '2026-11-24T24:00Z'];
+    const ranges = ['2026-11-00T00:00Z', '2026-11-24T10:60Z', '2026-11-24T10:00:60Z', '2026-11-24T10:00:00+24:00'];
+    for (const bad of [
+      '2026-11-24',
+      'yesterday',
+      '2026-13-01T00:00Z',
+      '1764000000',
+      '2026-11-24T10:00',
+      ...calendar,
+      ...ranges,
+    ])
+      assertProblem(
+        await get(`${ACCOUNTS}?created[gte]=${encodeURIComponent(bad)}`),
+        'parameter_invalid',
+        'created[gte]',
+      );
+    assert.equal((await get(`${ACCOUNTS}?created[lt]=2028-02-29T00:00Z`)).status, 200, 'a leap day is a day');
     assertProblem(await get(`${ACCOUNTS}?created[since]=${minute}`), 'parameter_unknown', 'created[since]');
   });
 });

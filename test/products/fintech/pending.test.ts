@@ -159,11 +159,12 @@ describe(`pending transfers (${BACKEND})`, () => {
   test('expires_in_seconds only with pending: true, 60 to 2592000', async () => {
     const { a, b, post } = await setup('pending-expiry-rules');
     const base = { from_account_id: a, to_account_id: b, amount: 1, currency: 'USD' };
-    assertProblem(
-      await post(TRANSFERS, { ...base, expires_in_seconds: 3600 }),
-      'parameter_invalid',
-      'expires_in_seconds',
-    );
+    // Left out or false, in the schema (dependentSchemas) as in the detail the answer gives.
+    for (const pending of [{}, { pending: false }]) {
+      const reply = await post(TRANSFERS, { ...base, ...pending, expires_in_seconds: 3600 });
+      assertProblem(reply, 'parameter_invalid', 'expires_in_seconds');
+      assert.match(reply.body.detail, /send it with "pending": true, or leave it out/);
+    }
     for (const bad of [59, 2_592_001, 3600.5])
       assertProblem(
         await post(TRANSFERS, { ...base, pending: true, expires_in_seconds: bad }),

@@ -295,20 +295,20 @@ class ListAccountsCreatedParameter implements ModelInterface, ArrayAccess, \Json
     {
         $invalidProperties = [];
 
-        if (!is_null($this->container['gte']) && !preg_match("/^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/", $this->container['gte'])) {
-            $invalidProperties[] = "invalid value for 'gte', must be conform to the pattern /^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/.";
+        if (!is_null($this->container['gte']) && !preg_match("/^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/", $this->container['gte'])) {
+            $invalidProperties[] = "invalid value for 'gte', must be conform to the pattern /^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/.";
         }
 
-        if (!is_null($this->container['gt']) && !preg_match("/^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/", $this->container['gt'])) {
-            $invalidProperties[] = "invalid value for 'gt', must be conform to the pattern /^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/.";
+        if (!is_null($this->container['gt']) && !preg_match("/^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/", $this->container['gt'])) {
+            $invalidProperties[] = "invalid value for 'gt', must be conform to the pattern /^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/.";
         }
 
-        if (!is_null($this->container['lte']) && !preg_match("/^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/", $this->container['lte'])) {
-            $invalidProperties[] = "invalid value for 'lte', must be conform to the pattern /^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/.";
+        if (!is_null($this->container['lte']) && !preg_match("/^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/", $this->container['lte'])) {
+            $invalidProperties[] = "invalid value for 'lte', must be conform to the pattern /^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/.";
         }
 
-        if (!is_null($this->container['lt']) && !preg_match("/^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/", $this->container['lt'])) {
-            $invalidProperties[] = "invalid value for 'lt', must be conform to the pattern /^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/.";
+        if (!is_null($this->container['lt']) && !preg_match("/^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/", $this->container['lt'])) {
+            $invalidProperties[] = "invalid value for 'lt', must be conform to the pattern /^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/.";
         }
 
         return $invalidProperties;
@@ -349,8 +349,8 @@ class ListAccountsCreatedParameter implements ModelInterface, ArrayAccess, \Json
             throw new \InvalidArgumentException('non-nullable gte cannot be null');
         }
 
-        if ((!preg_match("/^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/", ObjectSerializer::toString($gte)))) {
-            throw new \InvalidArgumentException("invalid value for \$gte when calling ListAccountsCreatedParameter., must conform to the pattern /^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/.");
+        if ((!preg_match("/^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/", ObjectSerializer::toString($gte)))) {
+            throw new \InvalidArgumentException("invalid value for \$gte when calling ListAccountsCreatedParameter., must conform to the pattern /^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/.");
         }
 
         $this->container['gte'] = $gte;
@@ -381,8 +381,8 @@ class ListAccountsCreatedParameter implements ModelInterface, ArrayAccess, \Json
             throw new \InvalidArgumentException('non-nullable gt cannot be null');
         }
 
-        if ((!preg_match("/^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/", ObjectSerializer::toString($gt)))) {
-            throw new \InvalidArgumentException("invalid value for \$gt when calling ListAccountsCreatedParameter., must conform to the pattern /^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/.");
+        if ((!preg_match("/^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/", ObjectSerializer::toString($gt)))) {
+            throw new \InvalidArgumentException("invalid value for \$gt when calling ListAccountsCreatedParameter., must conform to the pattern /^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/.");
         }
 
         $this->container['gt'] = $gt;
@@ -413,8 +413,8 @@ class ListAccountsCreatedParameter implements ModelInterface, ArrayAccess, \Json
             throw new \InvalidArgumentException('non-nullable lte cannot be null');
         }
 
-        if ((!preg_match("/^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/", ObjectSerializer::toString($lte)))) {
-            throw new \InvalidArgumentException("invalid value for \$lte when calling ListAccountsCreatedParameter., must conform to the pattern /^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/.");
+        if ((!preg_match("/^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/", ObjectSerializer::toString($lte)))) {
+            throw new \InvalidArgumentException("invalid value for \$lte when calling ListAccountsCreatedParameter., must conform to the pattern /^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/.");
         }
 
         $this->container['lte'] = $lte;
@@ -445,8 +445,8 @@ class ListAccountsCreatedParameter implements ModelInterface, ArrayAccess, \Json
             throw new \InvalidArgumentException('non-nullable lt cannot be null');
         }
 
-        if ((!preg_match("/^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/", ObjectSerializer::toString($lt)))) {
-            throw new \InvalidArgumentException("invalid value for \$lt when calling ListAccountsCreatedParameter., must conform to the pattern /^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}Z|\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2}))$/.");
+        if ((!preg_match("/^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/", ObjectSerializer::toString($lt)))) {
+            throw new \InvalidArgumentException("invalid value for \$lt when calling ListAccountsCreatedParameter., must conform to the pattern /^(\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\dZ|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2\\d))T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))$/.");
         }
 
         $this->container['lt'] = $lt;

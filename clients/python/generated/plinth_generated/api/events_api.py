@@ -443,6 +443,7 @@ class EventsApi:
             '400': "Problem",
             '401': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -531,6 +532,7 @@ class EventsApi:
             '400': "Problem",
             '401': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -619,6 +621,7 @@ class EventsApi:
             '400': "Problem",
             '401': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }

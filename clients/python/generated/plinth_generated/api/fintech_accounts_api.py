@@ -1108,6 +1108,7 @@ class FintechAccountsApi:
             '400': "Problem",
             '401': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -1199,6 +1200,7 @@ class FintechAccountsApi:
             '400': "Problem",
             '401': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -1290,6 +1292,7 @@ class FintechAccountsApi:
             '400': "Problem",
             '401': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }

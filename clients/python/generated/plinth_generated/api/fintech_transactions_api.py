@@ -118,6 +118,7 @@ class FintechTransactionsApi:
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -207,6 +208,7 @@ class FintechTransactionsApi:
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -296,6 +298,7 @@ class FintechTransactionsApi:
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }

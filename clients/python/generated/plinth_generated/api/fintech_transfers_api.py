@@ -446,6 +446,7 @@ class FintechTransfersApi:
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -543,6 +544,7 @@ class FintechTransfersApi:
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -640,6 +642,7 @@ class FintechTransfersApi:
             '401': "Problem",
             '404': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }

@@ -70,6 +70,7 @@ pub enum ListEventsError {
     Status400(models::Problem),
     Status401(models::Problem),
     Status429(models::Problem),
+    Status431(models::Problem),
     Status500(models::Problem),
     Status503(models::Problem),
     UnknownValue(serde_json::Value),

@@ -144,6 +144,7 @@ pub enum ListAccountsError {
     Status400(models::Problem),
     Status401(models::Problem),
     Status429(models::Problem),
+    Status431(models::Problem),
     Status500(models::Problem),
     Status503(models::Problem),
     UnknownValue(serde_json::Value),

@@ -74,6 +74,7 @@ pub enum ListAccountTransactionsError {
     Status401(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
+    Status431(models::Problem),
     Status500(models::Problem),
     Status503(models::Problem),
     UnknownValue(serde_json::Value),

@@ -103,6 +103,7 @@ pub enum ListTransfersError {
     Status401(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
+    Status431(models::Problem),
     Status500(models::Problem),
     Status503(models::Problem),
     UnknownValue(serde_json::Value),
