@@ -248,6 +248,19 @@ sub client { Plinth->new(api_key => 'sk_test_x', base_url => shift, min_backoff 
     kill 'TERM', $pid;
 }
 
+{
+    # list(ending_before => …) walks newer: each next page ends before the first id of the one before, and
+    # starting_after is never added (the API refuses both cursors at once).
+    my $page = sub { my ($more, @ids) = @_; '{"object":"list","has_more":' . ($more ? 'true' : 'false') . ',"data":['
+      . join(',', map { $ACCOUNT =~ s/"acct_1"/"$_"/r } @ids) . ']}' };
+    my ($url, $keys, $pid, $wire) = serve(ok_response($page->(1, 'acct_5', 'acct_4')), ok_response($page->(0, 'acct_7', 'acct_6')));
+    my @ids = map { $_->id } client($url)->accounts->list(ending_before => 'acct_3', limit => 2)->all;
+    is("@ids", 'acct_5 acct_4 acct_7 acct_6', 'ending_before walks newer, page by page');
+    is_deeply([ map { $_->[1] } @{ $wire->() } ], [ '/v1/fintech/accounts?ending_before=acct_3&limit=2', '/v1/fintech/accounts?ending_before=acct_5&limit=2' ],
+        '... each page ending before the first id of the one before');
+    kill 'TERM', $pid;
+}
+
 END { kill 'TERM', our @servers }    # a test that dies must not leave its scripted servers behind
 
 done_testing;
