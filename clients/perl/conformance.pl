@@ -248,4 +248,47 @@ check(ok_call(sub { $plinth->api_keys->retrieve($new_key->id) })->id eq $new_key
 check(defined ok_call(sub { $plinth->api_keys->revoke($new_key->id) })->revoked_at, 'revoked_at not set');
 print "ok 19 api keys: created (a string sk_test_ key, named), listed, retrieved, revoked\n";
 
+# 20. Pending transfers: a hold, posted in part; one voided; one expired.
+ok_call(sub { $plinth->sandbox->deposit($first, { amount => 10000 }) });
+my $before = ok_call(sub { $plinth->accounts->retrieve($first) });
+my $held = ok_call(sub { $plinth->transfers->create({ from_account_id => $first, to_account_id => $second, amount => 4000, currency => 'USD',
+    pending => 1, expires_in_seconds => 3600, metadata => { order => 'A-1' } }) });
+check($held->status eq 'pending' && $held->pending, 'status ' . $held->status);
+check(defined $held->expires_at && !defined $held->posted_amount, 'expires_at ' . ($held->expires_at // 'undef') . ' posted_amount ' . ($held->posted_amount // 'undef'));
+check(JSON->new->canonical->encode($held->metadata) eq '{"order":"A-1"}', 'metadata ' . JSON->new->canonical->encode($held->metadata));
+my $holding = ok_call(sub { $plinth->accounts->retrieve($first) });
+check($holding->current_balance->amount == $before->current_balance->amount, 'current ' . $holding->current_balance->amount);
+check($holding->available_balance->amount == $before->available_balance->amount - 4000, 'available ' . $holding->available_balance->amount);
+my $posted = ok_call(sub { $plinth->transfers->post($held->id, { amount => 2500 }) });
+check($posted->status eq 'posted' && ($posted->posted_amount // 0) == 2500, 'post: ' . $posted->status . ' ' . ($posted->posted_amount // 'undef'));
+my $settled = ok_call(sub { $plinth->accounts->retrieve($first) });
+check($settled->available_balance->amount == $settled->current_balance->amount
+    && $settled->current_balance->amount == $before->current_balance->amount - 2500,
+    'after post: available ' . $settled->available_balance->amount . ' current ' . $settled->current_balance->amount);
+my $voided = ok_call(sub { $plinth->transfers->create({ from_account_id => $first, to_account_id => $second, amount => 1000, currency => 'USD', pending => 1 }) });
+check(ok_call(sub { $plinth->transfers->void($voided->id) })->status eq 'voided', 'not voided');
+expect_error(409, 'transfer_not_pending', sub { $plinth->transfers->post($voided->id) });
+my $expiring = ok_call(sub { $plinth->transfers->create({ from_account_id => $first, to_account_id => $second, amount => 500, currency => 'USD', pending => 1 }) });
+check(ok_call(sub { $plinth->sandbox->expire_transfer($expiring->id) })->status eq 'expired', 'not expired');
+expect_error(409, 'transfer_expired', sub { $plinth->transfers->post($expiring->id) });
+print "ok 20 pending transfers: held 4000 (available down, current not), 2500 posted (balances equal again); voided; expired\n";
+
+# 21. Metadata and the filters: metadata, status, created.
+my $updated_account = ok_call(sub { $plinth->accounts->update($first, { metadata => { customer => 'c-42' } }) });
+check(JSON->new->canonical->encode($updated_account->metadata) eq '{"customer":"c-42"}', 'account metadata');
+my $by_customer = ids(ok_call(sub { [ $plinth->accounts->list(metadata => { customer => 'c-42' })->all ] })->@*);
+check($by_customer eq $first, "accounts with customer c-42: $by_customer");
+my %resolved = map { $_ => 1 } $held->id, $voided->id, $expiring->id;
+my $still_pending = ids(ok_call(sub { [ $plinth->transfers->list(status => 'pending')->all ] })->@*);
+check(!grep({ $resolved{$_} } split / /, $still_pending), "pending transfers: $still_pending");
+check(ids(ok_call(sub { [ $plinth->transfers->list(status => 'voided')->all ] })->@*) eq $voided->id, 'voided transfers');
+my $by_order = ids(ok_call(sub { [ $plinth->transfers->list(metadata => { order => 'A-1' })->all ] })->@*);
+check($by_order eq $held->id, "transfers with order A-1: $by_order");
+my $cleared = ok_call(sub { $plinth->transfers->update($held->id, { metadata => { order => '' } }) });
+check(JSON->new->canonical->encode($cleared->metadata) eq '{}', 'metadata after removing order: ' . JSON->new->canonical->encode($cleared->metadata));
+my $since = ok_call(sub { $plinth->accounts->retrieve($first) })->created_at;
+check(defined ok_call(sub { $plinth->events->list(created => { gte => $since }) })->next, "no event created at or after $since");
+check(!defined ok_call(sub { $plinth->events->list(created => { lt => '2000-01-01T00:00Z' }) })->next, 'events created before 2000');
+print "ok 21 metadata: set on an account and listed by it; transfers listed by status and metadata, a key removed; events listed by created\n";
+
 print "perl: every step passed\n";

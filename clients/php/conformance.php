@@ -298,4 +298,52 @@ step('19 API keys: create, list, retrieve, revoke', function () use ($plinth, $i
     check($plinth->apiKeys->revoke($created->getId())->getRevokedAt() !== null, 'revoked_at not set');
 });
 
+$pendingIds = [];
+step('20 pending transfers: hold, post part, void, expire', function () use ($plinth, &$created, &$pendingIds) {
+    [$first, $second] = [$created[0], $created[1]];
+    $plinth->sandbox->deposit($first, 10000);
+    $before = $plinth->accounts->retrieve($first);
+    $held = $plinth->transfers->create(['from_account_id' => $first, 'to_account_id' => $second, 'amount' => 4000, 'currency' => 'USD',
+        'pending' => true, 'expires_in_seconds' => 3600, 'metadata' => ['order' => 'A-1']]);
+    check($held->getStatus() === 'pending' && $held->getPending() === true, 'status ' . $held->getStatus());
+    check($held->getExpiresAt() !== null && $held->getPostedAmount() === null, 'expires_at ' . var_export($held->getExpiresAt(), true) . ' posted_amount ' . var_export($held->getPostedAmount(), true));
+    check($held->getMetadata() === ['order' => 'A-1'], 'metadata ' . json_encode($held->getMetadata()));
+    $holding = $plinth->accounts->retrieve($first);
+    check($holding->getCurrentBalance()->getAmount() === $before->getCurrentBalance()->getAmount(), 'current ' . $holding->getCurrentBalance()->getAmount());
+    check($holding->getAvailableBalance()->getAmount() === $before->getAvailableBalance()->getAmount() - 4000, 'available ' . $holding->getAvailableBalance()->getAmount());
+    $posted = $plinth->transfers->post($held->getId(), 2500);
+    check($posted->getStatus() === 'posted' && $posted->getPostedAmount() === 2500, 'post: ' . $posted->getStatus() . ' ' . var_export($posted->getPostedAmount(), true));
+    $settled = $plinth->accounts->retrieve($first);
+    check($settled->getAvailableBalance()->getAmount() === $settled->getCurrentBalance()->getAmount()
+        && $settled->getCurrentBalance()->getAmount() === $before->getCurrentBalance()->getAmount() - 2500,
+        'after post: available ' . $settled->getAvailableBalance()->getAmount() . ' current ' . $settled->getCurrentBalance()->getAmount());
+    $voided = $plinth->transfers->create(['from_account_id' => $first, 'to_account_id' => $second, 'amount' => 1000, 'currency' => 'USD', 'pending' => true]);
+    check($plinth->transfers->void($voided->getId())->getStatus() === 'voided', 'not voided');
+    $e = expectError(fn () => $plinth->transfers->post($voided->getId()));
+    check([$e->status, $e->errorCode] === [409, 'transfer_not_pending'], 'post of a voided one: ' . $e->getMessage());
+    $expiring = $plinth->transfers->create(['from_account_id' => $first, 'to_account_id' => $second, 'amount' => 500, 'currency' => 'USD', 'pending' => true]);
+    check($plinth->sandbox->expireTransfer($expiring->getId())->getStatus() === 'expired', 'not expired');
+    $e = expectError(fn () => $plinth->transfers->post($expiring->getId()));
+    check([$e->status, $e->errorCode] === [409, 'transfer_expired'], 'post of an expired one: ' . $e->getMessage());
+    $pendingIds = [$held->getId(), $voided->getId(), $expiring->getId()];
+});
+
+step('21 metadata and filters', function () use ($plinth, &$created, &$pendingIds, $ids) {
+    $first = $created[0];
+    $updated = $plinth->accounts->update($first, ['customer' => 'c-42']);
+    check($updated->getMetadata() === ['customer' => 'c-42'], 'metadata ' . json_encode($updated->getMetadata()));
+    $listed = $ids($plinth->accounts->list(metadata: ['customer' => 'c-42']));
+    check($listed === [$first], 'accounts with customer c-42: ' . implode(',', $listed));
+    $stillPending = $ids($plinth->transfers->list(status: 'pending'));
+    check(array_intersect($stillPending, $pendingIds) === [], 'pending transfers ' . implode(',', $stillPending));
+    check($ids($plinth->transfers->list(status: 'voided')) === [$pendingIds[1]], 'voided transfers');
+    $byOrder = $ids($plinth->transfers->list(metadata: ['order' => 'A-1']));
+    check($byOrder === [$pendingIds[0]], 'transfers with order A-1: ' . implode(',', $byOrder));
+    $cleared = $plinth->transfers->update($pendingIds[0], ['order' => '']);
+    check($cleared->getMetadata() === [], 'metadata after removing order: ' . json_encode($cleared->getMetadata()));
+    $since = $plinth->accounts->retrieve($first)->getCreatedAt();
+    check($plinth->events->list(created: ['gte' => $since])->current() !== null, "no event created at or after $since");
+    check($plinth->events->list(created: ['lt' => '2000-01-01T00:00Z'])->current() === null, 'events created before 2000');
+});
+
 exit($failures === 0 ? 0 : 1);

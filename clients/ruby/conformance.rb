@@ -261,4 +261,52 @@ step("19 API keys: create, list, retrieve, revoke") do
   check(!plinth.api_keys.revoke(created_key.id).revoked_at.nil?, "revoked_at not set")
 end
 
+pending_ids = []
+step("20 pending transfers: hold, post part, void, expire") do
+  first, second = created[0], created[1]
+  plinth.sandbox.deposit(first, amount: 10_000)
+  before = plinth.accounts.retrieve(first)
+  held = plinth.transfers.create(from_account_id: first, to_account_id: second, amount: 4000, currency: "USD",
+                                 pending: true, expires_in_seconds: 3600, metadata: { "order" => "A-1" })
+  check(held.status == "pending" && held.pending == true, "status #{held.status} pending #{held.pending.inspect}")
+  check(!held.expires_at.nil? && held.posted_amount.nil?, "expires_at #{held.expires_at.inspect} posted_amount #{held.posted_amount.inspect}")
+  check(held.metadata == { "order" => "A-1" }, "metadata #{held.metadata.inspect}")
+  holding = plinth.accounts.retrieve(first)
+  check(holding.current_balance.amount == before.current_balance.amount, "current #{holding.current_balance.amount}")
+  check(holding.available_balance.amount == before.available_balance.amount - 4000, "available #{holding.available_balance.amount}")
+  posted = plinth.transfers.post(held.id, amount: 2500)
+  check(posted.status == "posted" && posted.posted_amount == 2500, "post: #{posted.status} #{posted.posted_amount.inspect}")
+  settled = plinth.accounts.retrieve(first)
+  check(settled.available_balance.amount == settled.current_balance.amount &&
+        settled.current_balance.amount == before.current_balance.amount - 2500,
+        "after post: available #{settled.available_balance.amount} current #{settled.current_balance.amount}")
+  voided = plinth.transfers.create(from_account_id: first, to_account_id: second, amount: 1000, currency: "USD", pending: true)
+  check(plinth.transfers.void(voided.id).status == "voided", "not voided")
+  e = expect_error { plinth.transfers.post(voided.id) }
+  check([e.status, e.code] == [409, "transfer_not_pending"], "post of a voided one: #{[e.status, e.code]}")
+  expiring = plinth.transfers.create(from_account_id: first, to_account_id: second, amount: 500, currency: "USD", pending: true)
+  check(plinth.sandbox.expire_transfer(expiring.id).status == "expired", "not expired")
+  e = expect_error { plinth.transfers.post(expiring.id) }
+  check([e.status, e.code] == [409, "transfer_expired"], "post of an expired one: #{[e.status, e.code]}")
+  pending_ids.push(held.id, voided.id, expiring.id)
+end
+
+step("21 metadata and filters") do
+  first = created[0]
+  updated = plinth.accounts.update(first, metadata: { "customer" => "c-42" })
+  check(updated.metadata == { "customer" => "c-42" }, "metadata #{updated.metadata.inspect}")
+  listed = plinth.accounts.list(metadata: { "customer" => "c-42" }).map(&:id)
+  check(listed == [first], "accounts with customer c-42: #{listed}")
+  still_pending = plinth.transfers.list(status: "pending").map(&:id)
+  check((still_pending & pending_ids).empty?, "pending transfers #{still_pending}")
+  check(plinth.transfers.list(status: "voided").map(&:id) == [pending_ids[1]], "voided transfers")
+  by_order = plinth.transfers.list(metadata: { "order" => "A-1" }).map(&:id)
+  check(by_order == [pending_ids[0]], "transfers with order A-1: #{by_order}")
+  cleared = plinth.transfers.update(pending_ids[0], metadata: { "order" => "" })
+  check(cleared.metadata == {}, "metadata after removing order: #{cleared.metadata.inspect}")
+  since = plinth.accounts.retrieve(first).created_at
+  check(plinth.events.list(created: { gte: since }).first(1).size == 1, "no event created at or after #{since}")
+  check(plinth.events.list(created: { lt: "2000-01-01T00:00Z" }).first(1).empty?, "events created before 2000")
+end
+
 exit($failures.zero? ? 0 : 1)

@@ -25,6 +25,7 @@ BEGIN {
 
 use JSON ();
 use Plinth::Generated::ApiClient;
+use Plinth::DeepObject;    # filters (hashrefs) sent as created[gte]=…, by the generated client too
 use Plinth::Generated::Configuration;
 use Plinth::Generated::APIKeysApi;
 use Plinth::Generated::Object::SandboxSignupRequest;

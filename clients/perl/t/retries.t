@@ -1,11 +1,13 @@
 #!/usr/bin/env perl
 # The retry rules a live server cannot be made to show on demand (503, 409 in progress, refused connections),
 # against a scripted HTTP server in a child process. Each request's Idempotency-Key is sent back to the test
-# through a pipe.
+# through a pipe, and what went on the wire (method, path and query as sent, body) through a file; then the filters
+# and metadata changes as sent, and bodies.
 use strict;
 use warnings;
 use FindBin;
 use lib "$FindBin::Bin/../lib";
+use File::Temp ();
 use IO::Socket::INET;
 use Time::HiRes qw(time);
 use Test::More;
@@ -29,10 +31,12 @@ sub ok_response {
       . "\r\nConnection: close\r\n\r\n$body";
 }
 
-# Serves @answers in order (the last repeats) from a child; returns (base URL, sub returning the keys seen so far).
+# Serves @answers in order (the last repeats) from a child; returns (base URL, sub returning the keys seen so far,
+# its pid, sub returning [method, target, body] of each request so far).
 sub serve {
     my @answers = @_;
     my $server = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0, Listen => 5, ReuseAddr => 1) or die $!;
+    my $wire_log = File::Temp->new;
     pipe(my $read, my $write) or die $!;
     my $pid = fork // die $!;
     push our @servers, $pid if $pid;
@@ -41,6 +45,7 @@ sub serve {
         $write->autoflush(1);
         for (my $i = 0; my $conn = $server->accept; $i++) {
             my ($key, $length, $type) = ('-', 0, '');
+            my ($method, $target) = split / /, scalar <$conn>;
             while (my $line = <$conn>) {
                 $line =~ s/\r?\n$//;
                 last if $line eq '';
@@ -48,7 +53,11 @@ sub serve {
                 $type = $1 if $line =~ /^Content-Type:\s*(.*)$/i;
                 $length = $1 if $line =~ /^Content-Length:\s*(\d+)/i;
             }
-            read $conn, my $body, $length if $length;
+            my $body = '';
+            read $conn, $body, $length if $length;
+            open my $log, '>>', $wire_log->filename or die $!;
+            print $log JSON::encode_json([ $method, $target, $body ]), "\n";
+            close $log;
             $key .= " (Content-Type $type)" if $type && !$length;    # a body-less request must not claim JSON
             print $write "$key\n";
             print $conn $answers[$i < @answers ? $i : $#answers];
@@ -64,7 +73,11 @@ sub serve {
         while (select(my $rout = $rin, undef, undef, 0.1)) { sysread($read, $seen, 4096, length $seen) or last }
         return [ split /\n/, $seen ];
     };
-    return ('http://127.0.0.1:' . $server->sockport, $keys, $pid);
+    my $wire = sub {
+        open my $log, '<', $wire_log->filename or die $!;
+        return [ map { JSON::decode_json($_) } <$log> ];
+    };
+    return ('http://127.0.0.1:' . $server->sockport, $keys, $pid, $wire);
 }
 
 sub client { Plinth->new(api_key => 'sk_test_x', base_url => shift, min_backoff => 0.001, max_backoff => 0.005, @_) }
@@ -187,6 +200,65 @@ sub client { Plinth->new(api_key => 'sk_test_x', base_url => shift, min_backoff 
         'a body goes out as UTF-8 bytes, amounts as numbers');
     $body = $plinth->webhook_endpoints->_body('UpdateWebhookEndpointRequest', { description => undef })->to_hash;
     ok(exists $body->{description} && !defined $body->{description}, 'a field given as undef is sent as null');
+}
+
+{
+    # The filters and metadata changes as the server reads them: deepObject query pairs (created[gte]=…,
+    # metadata[key]=value, brackets percent-encoded as a URL requires), a DateTime as RFC 3339 UTC, and an update's
+    # clear_metadata as the API's "metadata": "". The live scenario shows the server honours each.
+    require DateTime;
+    require URI;
+    my $list = '{"object":"list","data":[],"has_more":false}';
+    my $transfer = '{"id":"tr_1","object":"fintech.transfer","from_account_id":"acct_a","to_account_id":"acct_b","amount":4000,'
+      . '"currency":"USD","description":null,"status":"pending","pending":true,"posted_amount":null,"expires_at":"2026-11-22T11:53Z",'
+      . '"resolved_at":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:53Z"}';
+    my ($url, $keys, $pid, $wire) = serve((map { ok_response($list) } 1 .. 3), ok_response($ACCOUNT), map { ok_response($transfer) } 1 .. 3);
+    my $plinth = client($url);
+    my $lt = DateTime->new(year => 2026, month => 11, day => 25, hour => 2, minute => 2, second => 3, nanosecond => 5e8, time_zone => '+0100');
+    $plinth->accounts->list_page(status => 'active', created => { gte => '2026-11-24T00:00Z', lt => $lt }, metadata => { customer => 'c-42', 'a b' => 'x&y' });
+    $plinth->transfers->list(status => 'pending', metadata => { order => 'A-1' }, limit => 5)->all;
+    $plinth->events->list_page(created => { gt => '2026-11-24T09:30:00+01:00' });
+    $plinth->accounts->update('acct_a', clear_metadata => 1);
+    $plinth->transfers->update('tr_1', { metadata => { order => '' } });
+    $plinth->transfers->post('tr_1', { amount => 2500 });
+    $plinth->transfers->post('tr_1');
+    my @sent = @{ $wire->() };
+    my $query = sub { my %q = URI->new($_[0])->query_form; \%q };
+    is_deeply($query->($sent[0][1]), { 'created[gte]' => '2026-11-24T00:00Z', 'created[lt]' => '2026-11-25T01:02:03.500000Z',
+        'metadata[customer]' => 'c-42', 'metadata[a b]' => 'x&y', status => 'active' }, 'accounts filters sent as deepObject');
+    like($sent[0][1], qr/created%5Bgte%5D=2026-11-24T00%3A00Z/, '... brackets percent-encoded');
+    is_deeply($query->($sent[1][1]), { 'metadata[order]' => 'A-1', status => 'pending', limit => 5 }, 'transfers filters');
+    is_deeply($query->($sent[2][1]), { 'created[gt]' => '2026-11-24T09:30:00+01:00' }, 'events created filter');
+    is_deeply([ map { [ @$_[ 1, 2 ] ] } @sent[ 3 .. 6 ] ], [
+        [ '/v1/fintech/accounts/acct_a', '{"metadata":""}' ],
+        [ '/v1/fintech/transfers/tr_1', '{"metadata":{"order":""}}' ],
+        [ '/v1/fintech/transfers/tr_1/post', '{"amount":2500}' ],
+        [ '/v1/fintech/transfers/tr_1/post', '{}' ],
+    ], 'clear_metadata, a key removed, a part posted, all posted: the bodies');
+    my @refused = (
+        sub { $plinth->accounts->list_page(created => { since => '2026-11-24T00:00Z' }) },
+        sub { $plinth->events->list_page(created => '2026-11-24T00:00Z') },
+        sub { $plinth->transfers->list_page(metadata => { order => [1] }) },
+        sub { $plinth->accounts->update('acct_a', { metadata => { a => 'b' } }, clear_metadata => 1) },
+        sub { $plinth->transfers->update('tr_1') },
+        sub { $plinth->transfers->post('tr_1', amount => 1) },
+    );
+    is(scalar(grep { !eval { $_->(); 1 } } @refused), scalar @refused, 'malformed filters and changes die');
+    is(scalar @{ $wire->() }, 7, '... before anything is sent');
+    kill 'TERM', $pid;
+}
+
+{
+    # list(ending_before => …) walks newer: each next page ends before the first id of the one before, and
+    # starting_after is never added (the API refuses both cursors at once).
+    my $page = sub { my ($more, @ids) = @_; '{"object":"list","has_more":' . ($more ? 'true' : 'false') . ',"data":['
+      . join(',', map { $ACCOUNT =~ s/"acct_1"/"$_"/r } @ids) . ']}' };
+    my ($url, $keys, $pid, $wire) = serve(ok_response($page->(1, 'acct_5', 'acct_4')), ok_response($page->(0, 'acct_7', 'acct_6')));
+    my @ids = map { $_->id } client($url)->accounts->list(ending_before => 'acct_3', limit => 2)->all;
+    is("@ids", 'acct_5 acct_4 acct_7 acct_6', 'ending_before walks newer, page by page');
+    is_deeply([ map { $_->[1] } @{ $wire->() } ], [ '/v1/fintech/accounts?ending_before=acct_3&limit=2', '/v1/fintech/accounts?ending_before=acct_5&limit=2' ],
+        '... each page ending before the first id of the one before');
+    kill 'TERM', $pid;
 }
 
 END { kill 'TERM', our @servers }    # a test that dies must not leave its scripted servers behind

@@ -9,11 +9,12 @@ use Plinth\Generated\Model\CloseAccountRequest;
 use Plinth\Generated\Model\CreateAccountRequest;
 use Plinth\Generated\Model\CreateAccountRequestKyb;
 use Plinth\Generated\Model\FreezeAccountRequest;
+use Plinth\Generated\Model\UpdateAccountRequest;
 
-/** Fintech accounts: create, list, retrieve and the lifecycle (freeze, unfreeze, close). */
+/** Fintech accounts: create, list, retrieve, metadata, and the lifecycle (freeze, unfreeze, close). */
 final class Accounts extends Resource
 {
-    /** @param array{type: string, country: string, kyb?: array{ein: string, legal_name: string}}|CreateAccountRequest $params */
+    /** @param array{type: string, country: string, kyb?: array{ein: string, legal_name: string}, metadata?: array<string, string>}|CreateAccountRequest $params */
     public function create(array|CreateAccountRequest $params, ?string $idempotencyKey = null): Account
     {
         if (is_array($params) && is_array($params['kyb'] ?? null)) {
@@ -28,16 +29,40 @@ final class Accounts extends Resource
         return $this->client->call(fn () => $this->api->retrieveAccountWithHttpInfo($id));
     }
 
-    /** One page (getData(), getHasMore()), newest first; $status filters (active, frozen, closed). */
-    public function listPage(?string $status = null, ?int $limit = null, ?string $startingAfter = null, ?string $endingBefore = null): AccountList
+    /**
+     * Sets the keys of $metadata and removes those given '' (other keys stay): update($id, ['customer' => 'c-42']);
+     * or removes every key: update($id, clearMetadata: true). Allowed on a closed account.
+     * @param array<string, string>|null $metadata
+     */
+    public function update(string $id, ?array $metadata = null, bool $clearMetadata = false, ?string $idempotencyKey = null): Account
     {
-        return $this->client->call(fn () => $this->api->listAccountsWithHttpInfo($limit, $startingAfter, $endingBefore, $status));
+        $body = new UpdateAccountRequest(['metadata' => self::metadataChange($metadata, $clearMetadata)]);
+        return $this->client->call(fn () => $this->api->updateAccountWithHttpInfo($id, $body, $idempotencyKey));
     }
 
-    /** Every account, newest first, fetching pages of $limit lazily. @return \Generator<Account> */
-    public function list(?string $status = null, ?int $limit = null): \Generator
+    /**
+     * One page (getData(), getHasMore()), newest first. Filters: $status (active, frozen, closed), $created
+     * (['gte' => '2026-11-24T00:00Z', 'lt' => new \DateTimeImmutable()]), $metadata (['customer' => 'c-42']: every
+     * pair must hold).
+     * @param array<string, string|\DateTimeInterface>|null $created
+     * @param array<string, string>|null $metadata
+     */
+    public function listPage(?string $status = null, ?array $created = null, ?array $metadata = null, ?int $limit = null, ?string $startingAfter = null, ?string $endingBefore = null): AccountList
     {
-        return Client::paginate(fn (?string $after) => $this->listPage($status, $limit, $after));
+        $created = self::created($created);
+        $metadata = self::metadata($metadata);
+        return $this->client->call(fn () => $this->api->listAccountsWithHttpInfo($limit, $startingAfter, $endingBefore, $status, $created, $metadata));
+    }
+
+    /**
+     * Every account, newest first, fetching pages of $limit lazily, the filters on each.
+     * @param array<string, string|\DateTimeInterface>|null $created
+     * @param array<string, string>|null $metadata
+     * @return \Generator<Account>
+     */
+    public function list(?string $status = null, ?array $created = null, ?array $metadata = null, ?int $limit = null): \Generator
+    {
+        return Client::paginate(fn (?string $after) => $this->listPage($status, $created, $metadata, $limit, $after));
     }
 
     /** No money moves in or out until it is unfrozen. $reason: suspected_fraud, compliance_review, customer_request, other. */

@@ -11,16 +11,24 @@ use Plinth\Generated\Model\WebhookDeliveryList;
 /** What happened in the organisation, newest first, and where each event was delivered. */
 final class Events extends Resource
 {
-    /** One page; $type keeps one event type (e.g. fintech.account.created). */
-    public function listPage(?string $type = null, ?int $limit = null, ?string $startingAfter = null, ?string $endingBefore = null): EventList
+    /**
+     * One page; $type keeps one event type (e.g. fintech.account.created), $created bounds the time (as for accounts).
+     * @param array<string, string|\DateTimeInterface>|null $created
+     */
+    public function listPage(?string $type = null, ?array $created = null, ?int $limit = null, ?string $startingAfter = null, ?string $endingBefore = null): EventList
     {
-        return $this->client->call(fn () => $this->api->listEventsWithHttpInfo($limit, $startingAfter, $endingBefore, $type));
+        $created = self::created($created);
+        return $this->client->call(fn () => $this->api->listEventsWithHttpInfo($limit, $startingAfter, $endingBefore, $type, $created));
     }
 
-    /** Every event, newest first, fetching pages of $limit lazily. @return \Generator<Event> */
-    public function list(?string $type = null, ?int $limit = null): \Generator
+    /**
+     * Every event, newest first, fetching pages of $limit lazily.
+     * @param array<string, string|\DateTimeInterface>|null $created
+     * @return \Generator<Event>
+     */
+    public function list(?string $type = null, ?array $created = null, ?int $limit = null): \Generator
     {
-        return Client::paginate(fn (?string $after) => $this->listPage($type, $limit, $after));
+        return Client::paginate(fn (?string $after) => $this->listPage($type, $created, $limit, $after));
     }
 
     public function retrieve(string $id): Event

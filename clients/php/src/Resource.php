@@ -35,6 +35,76 @@ abstract class Resource
                 substr(strrchr($class, '\\'), 1),
             ));
         }
+        if (is_array($params['metadata'] ?? null)) {
+            $params['metadata'] = (object) $params['metadata']; // a JSON object, even when empty or with digit keys
+        }
         return new $class($params);
+    }
+
+    private const CREATED_BOUNDS = ['gte', 'gt', 'lte', 'lt'];
+
+    /**
+     * A list's created filter: ['gte' => '2026-11-24T00:00Z', 'lt' => new \DateTimeImmutable()], each bound a time
+     * string (the API's minute form, or RFC 3339 with an offset) or a \DateTimeInterface (sent as RFC 3339 UTC, to
+     * the microsecond). The generated call sends it as created[gte]=… (deepObject).
+     * @param array<string, string|\DateTimeInterface>|null $created
+     * @return array<string, string>|null
+     */
+    protected static function created(?array $created): ?array
+    {
+        if ($created === null) {
+            return null;
+        }
+        $unknown = array_diff(array_keys($created), self::CREATED_BOUNDS);
+        if ($unknown !== []) {
+            throw new \InvalidArgumentException('created: unknown bound(s) ' . implode(', ', $unknown) . '; use gte, gt, lte, lt');
+        }
+        $bounds = [];
+        foreach ($created as $bound => $time) {
+            if ($time instanceof \DateTimeInterface) {
+                $time = \DateTimeImmutable::createFromInterface($time)->setTimezone(new \DateTimeZone('UTC'))->format('Y-m-d\\TH:i:s.u\\Z');
+            } elseif (!is_string($time)) {
+                throw new \InvalidArgumentException("created[$bound]: a time string or a \\DateTimeInterface, not " . get_debug_type($time));
+            }
+            $bounds[$bound] = $time;
+        }
+        return $bounds;
+    }
+
+    /**
+     * A metadata filter, or the pairs of a change: string keys and values.
+     * @param array<string, string>|null $metadata
+     * @return array<string, string>|null
+     */
+    protected static function metadata(?array $metadata): ?array
+    {
+        if ($metadata === null) {
+            return null;
+        }
+        foreach ($metadata as $key => $value) {
+            if (!is_string($value)) {
+                throw new \InvalidArgumentException("metadata[$key]: a string, not " . get_debug_type($value));
+            }
+        }
+        return $metadata;
+    }
+
+    /**
+     * The metadata of an update: the pairs to set (a value '' removes its key), or '' (the API's "remove every key")
+     * when $clear; one of the two.
+     * @param array<string, string>|null $metadata
+     */
+    protected static function metadataChange(?array $metadata, bool $clear): object|string
+    {
+        if ($clear && $metadata !== null) {
+            throw new \InvalidArgumentException('give $metadata or clearMetadata: true, not both');
+        }
+        if ($clear) {
+            return '';
+        }
+        if ($metadata === null) {
+            throw new \InvalidArgumentException('give $metadata (the keys to set, or remove with \'\') or clearMetadata: true');
+        }
+        return (object) self::metadata($metadata);
     }
 }

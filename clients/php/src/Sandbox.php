@@ -6,8 +6,9 @@ namespace Plinth;
 use Plinth\Generated\Model\SimulateDepositRequest;
 use Plinth\Generated\Model\SimulateWithdrawalRequest;
 use Plinth\Generated\Model\Transaction;
+use Plinth\Generated\Model\Transfer;
 
-/** Sandbox simulations (sandbox keys only): money in from, and out to, nowhere, for testing. */
+/** Sandbox simulations (sandbox keys only): money in from, and out to, nowhere, and time passing, for testing. */
 final class Sandbox extends Resource
 {
     /** The credit transaction. $amount in minor units. */
@@ -22,5 +23,11 @@ final class Sandbox extends Resource
     {
         $body = new SimulateWithdrawalRequest(array_filter(['amount' => $amount, 'description' => $description], static fn ($v) => $v !== null));
         return $this->client->call(fn () => $this->api->simulateWithdrawalWithHttpInfo($accountId, $body, $idempotencyKey));
+    }
+
+    /** Expires a pending transfer now, as if its expires_at had passed: the transfer, expired, its hold released. */
+    public function expireTransfer(string $id, ?string $idempotencyKey = null): Transfer
+    {
+        return $this->client->call(fn () => $this->api->simulateTransferExpiryWithHttpInfo($id, $idempotencyKey));
     }
 }

@@ -19,7 +19,7 @@ final class WebhookEndpoints extends Resource
 {
     /**
      * The endpoint with its signing secret (getSecret(), a whsec_… string), shown this once.
-     * @param array{url: string, enabled_events: list<string>, description?: ?string}|CreateWebhookEndpointRequest $params
+     * @param array{url: string, enabled_events: list<string>, description?: ?string, metadata?: array<string, string>}|CreateWebhookEndpointRequest $params
      */
     public function create(array|CreateWebhookEndpointRequest $params, ?string $idempotencyKey = null): WebhookEndpointWithSecret
     {
@@ -45,11 +45,18 @@ final class WebhookEndpoints extends Resource
     }
 
     /**
-     * Any of url, enabled_events, description (null clears it), status (enabled, disabled).
-     * @param array{url?: string, enabled_events?: list<string>, description?: ?string, status?: string}|UpdateWebhookEndpointRequest $params
+     * Any of url, enabled_events, description (null clears it), status (enabled, disabled), metadata (sets the keys
+     * given, removes those given ''); clearMetadata: true removes every key.
+     * @param array{url?: string, enabled_events?: list<string>, description?: ?string, status?: string, metadata?: array<string, string>}|UpdateWebhookEndpointRequest $params
      */
-    public function update(string $id, array|UpdateWebhookEndpointRequest $params, ?string $idempotencyKey = null): WebhookEndpoint
+    public function update(string $id, array|UpdateWebhookEndpointRequest $params = [], bool $clearMetadata = false, ?string $idempotencyKey = null): WebhookEndpoint
     {
+        if ($clearMetadata) {
+            if (!is_array($params)) {
+                throw new \InvalidArgumentException("clearMetadata: true with a request model; set its metadata to ''");
+            }
+            $params['metadata'] = self::metadataChange($params['metadata'] ?? null, true);
+        }
         $body = self::body(UpdateWebhookEndpointRequest::class, $params);
         return $this->client->call(fn () => $this->api->updateWebhookEndpointWithHttpInfo($id, $body, $idempotencyKey));
     }

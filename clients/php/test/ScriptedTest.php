@@ -51,7 +51,18 @@ final class Scripted
     /** @return list<array{0: string, 1: ?string}> */
     public function seen(): array
     {
-        $lines = array_filter(explode("\n", (string) file_get_contents("$this->dir/seen.jsonl")));
+        return $this->log('seen.jsonl');
+    }
+
+    /** What was sent, in order. @return list<array{0: string, 1: string, 2: string}> method, path and query, body */
+    public function wire(): array
+    {
+        return $this->log('wire.jsonl');
+    }
+
+    private function log(string $file): array
+    {
+        $lines = array_filter(explode("\n", (string) @file_get_contents("$this->dir/$file")));
         return array_values(array_map(static fn ($l) => json_decode($l, true), $lines));
     }
 
@@ -205,6 +216,70 @@ test('an unknown field is refused before sending', [], function (Scripted $s, Cl
         check(str_contains($e->getMessage(), 'colour'), $e->getMessage());
     }
     check($s->seen() === [], 'a request was sent');
+});
+
+$list = ['status' => 200, 'body' => '{"object":"list","data":[],"has_more":false}'];
+$transfer = ['status' => 200, 'body' => '{"id":"tr_1","object":"fintech.transfer","from_account_id":"acct_a","to_account_id":"acct_b",'
+    . '"amount":4000,"currency":"USD","description":null,"status":"pending","pending":true,"posted_amount":null,'
+    . '"expires_at":"2026-11-22T11:53Z","resolved_at":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:53Z"}'];
+// The filters and metadata changes as the server reads them: deepObject query pairs (created[gte]=…, metadata[key]=value,
+// brackets percent-encoded as a URL requires), a \DateTimeInterface as RFC 3339 UTC, metadata as a JSON object even when
+// empty or keyed by digits, and clearMetadata as the API's "metadata": "". The live scenario shows the server honours each.
+test('filters and metadata changes on the wire', [$list, $list, $list, ['status' => 200], ['status' => 200], $transfer, $transfer, $transfer],
+    function (Scripted $s, Client $p) use ($business) {
+        $p->accounts->listPage(status: 'active', created: ['gte' => '2026-11-24T00:00Z', 'lt' => new DateTimeImmutable('2026-11-25T02:02:03.5+01:00')],
+            metadata: ['customer' => 'c-42', 'a b' => 'x&y']);
+        iterator_to_array($p->transfers->list(status: 'pending', metadata: ['order' => 'A-1'], limit: 5));
+        $p->events->listPage(created: ['gt' => '2026-11-24T09:30:00+01:00']);
+        $p->accounts->create($business + ['metadata' => []]);
+        $p->accounts->update('acct_a', clearMetadata: true);
+        $p->transfers->update('tr_1', ['order' => '', '7' => 'seven']);
+        $p->transfers->post('tr_1', 2500);
+        $p->transfers->post('tr_1');
+        $wire = $s->wire();
+        $query = static function (string $target): array {
+            $pairs = [];
+            foreach (explode('&', (string) parse_url($target, PHP_URL_QUERY)) as $pair) {
+                [$k, $v] = explode('=', $pair, 2);
+                $pairs[] = [urldecode($k), urldecode($v)];
+            }
+            sort($pairs);
+            return $pairs;
+        };
+        $q = $query($wire[0][1]);
+        check($q === [['created[gte]', '2026-11-24T00:00Z'], ['created[lt]', '2026-11-25T01:02:03.500000Z'],
+            ['metadata[a b]', 'x&y'], ['metadata[customer]', 'c-42'], ['status', 'active']], 'accounts query ' . json_encode($q));
+        check(str_contains($wire[0][1], 'created%5Bgte%5D=2026-11-24T00%3A00Z'), 'brackets not percent-encoded: ' . $wire[0][1]);
+        $q = $query($wire[1][1]);
+        check($q === [['limit', '5'], ['metadata[order]', 'A-1'], ['status', 'pending']], 'transfers query ' . json_encode($q));
+        $q = $query($wire[2][1]);
+        check($q === [['created[gt]', '2026-11-24T09:30:00+01:00']], 'events query ' . json_encode($q));
+        $posts = array_map(static fn ($w) => [$w[1], $w[2]], array_slice($wire, 3));
+        check($posts === [
+            ['/v1/fintech/accounts', '{"type":"business","country":"US","metadata":{}}'],
+            ['/v1/fintech/accounts/acct_a', '{"metadata":""}'],
+            ['/v1/fintech/transfers/tr_1', '{"metadata":{"order":"","7":"seven"}}'],
+            ['/v1/fintech/transfers/tr_1/post', '{"amount":2500}'],
+            ['/v1/fintech/transfers/tr_1/post', '{}'],
+        ], 'bodies ' . json_encode($posts));
+    });
+
+test('malformed filters and metadata changes are refused before sending', [], function (Scripted $s, Client $p) {
+    $refused = [
+        fn () => $p->accounts->listPage(created: ['since' => '2026-11-24T00:00Z']),
+        fn () => $p->events->listPage(created: ['gte' => 1795000000]),
+        fn () => $p->transfers->listPage(metadata: ['order' => 7]),
+        fn () => $p->accounts->update('acct_a', ['a' => 'b'], clearMetadata: true),
+        fn () => $p->transfers->update('tr_1'),
+    ];
+    foreach ($refused as $i => $call) {
+        try {
+            $call();
+            throw new RuntimeException("call $i was accepted");
+        } catch (InvalidArgumentException) {
+        }
+    }
+    check($s->wire() === [], 'a request was sent');
 });
 
 exit($failures === 0 ? 0 : 1);

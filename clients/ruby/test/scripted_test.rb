@@ -12,7 +12,7 @@ require "minitest/autorun"
 class ScriptedServer
   ACCOUNT = '{"id":"acct_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.account","type":"business","country":"US",' \
             '"status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},' \
-            '"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"livemode":false,' \
+            '"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"metadata":{},"livemode":false,' \
             '"created_at":"2026-11-22T10:53Z"}'
   Reply = Struct.new(:status, :body, :headers, :delay, keyword_init: true)
 
@@ -31,6 +31,7 @@ class ScriptedServer
     @script = Queue.new
     replies.each { |r| @script << r }
     @seen = Queue.new
+    @wire = Queue.new
     @server = TCPServer.new("127.0.0.1", 0)
     @thread = Thread.new { loop { handle(@server.accept) } }
   end
@@ -45,6 +46,13 @@ class ScriptedServer
     list
   end
 
+  # What was sent, in order: [method, path with its query as written on the wire, body].
+  def wire
+    list = []
+    list << @wire.pop until @wire.empty?
+    list
+  end
+
   def close
     @thread.kill
     @server.close
@@ -53,14 +61,15 @@ class ScriptedServer
   private
 
   def handle(socket)
-    method = socket.gets.to_s.split(" ").first
+    method, target = socket.gets.to_s.split(" ")
     headers = {}
     while (line = socket.gets) && line != "\r\n"
       name, value = line.split(":", 2)
       headers[name.downcase] = value.strip
     end
-    socket.read(headers["content-length"].to_i) if headers["content-length"]
+    body = headers["content-length"] ? socket.read(headers["content-length"].to_i) : nil
     @seen << [method, headers["idempotency-key"]]
+    @wire << [method, target, body]
     reply = @script.empty? ? self.class.ok : @script.pop
     sleep(reply.delay) if reply.delay.positive?
     type = reply.status == 200 ? "application/json" : "application/problem+json"
@@ -146,7 +155,7 @@ class ScriptedTest < Minitest::Test
   NEW_KEY = '{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…AAAA","name":"ci","livemode":false,' \
             '"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"key":%s}'
   ENDPOINT = '{"id":"we_1","object":"webhook_endpoint","url":"https://h.example/x","enabled_events":["*"],' \
-             '"description":null,"status":"enabled","disabled_reason":null,"livemode":false,' \
+             '"description":null,"status":"enabled","disabled_reason":null,"metadata":{},"livemode":false,' \
              '"created_at":"2026-11-22T10:53Z","secret":%s}'
 
   def answer(body, headers = {})
@@ -169,6 +178,52 @@ class ScriptedTest < Minitest::Test
       assert rotated.replayed?
       assert_raises(Plinth::SecretUnavailableError) { rotated.secret }
       assert_equal "we_1", rotated.to_hash[:id]
+    end
+  end
+
+  LIST = '{"object":"list","data":[],"has_more":false}'
+  TRANSFER = '{"id":"tr_1","object":"fintech.transfer","from_account_id":"acct_a","to_account_id":"acct_b","amount":4000,' \
+             '"currency":"USD","description":null,"status":"pending","pending":true,"posted_amount":null,' \
+             '"expires_at":"2026-11-22T11:53Z","resolved_at":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:53Z"}'
+
+  # The filters and metadata changes as the server reads them: deepObject query pairs (created[gte]=…,
+  # metadata[key]=value, brackets percent-encoded as a URL requires), a Time as RFC 3339 UTC, and an update's
+  # clear_metadata as the API's "metadata": "". The live scenario shows the server honours each.
+  def test_filters_and_metadata_changes_on_the_wire
+    replies = [LIST, LIST, LIST, ScriptedServer::ACCOUNT, TRANSFER, TRANSFER, TRANSFER].map { |body| answer(body) }
+    scripted(*replies) do |server, plinth|
+      plinth.accounts.list_page(status: "active", created: { gte: "2026-11-24T00:00Z", lt: Time.utc(2026, 11, 25, 1, 2, 3) },
+                                metadata: { customer: "c-42", "a b" => "x&y" })
+      plinth.transfers.list(status: "pending", metadata: { "order" => "A-1" }, limit: 5).to_a
+      plinth.events.list_page(created: { gt: "2026-11-24T09:30:00+01:00" })
+      plinth.accounts.update("acct_a", clear_metadata: true)
+      plinth.transfers.update("tr_1", metadata: { "order" => "" })
+      plinth.transfers.post("tr_1", amount: 2500)
+      plinth.transfers.post("tr_1")
+      wire = server.wire
+      queries = wire.first(3).map { |_, target, _| URI.decode_www_form(URI(target).query).sort }
+      assert_equal [["created[gte]", "2026-11-24T00:00Z"], ["created[lt]", "2026-11-25T01:02:03.000000Z"],
+                    ["metadata[a b]", "x&y"], ["metadata[customer]", "c-42"], ["status", "active"]], queries[0]
+      assert_includes wire[0][1], "created%5Bgte%5D=2026-11-24T00%3A00Z"
+      assert_equal [["limit", "5"], ["metadata[order]", "A-1"], ["status", "pending"]], queries[1]
+      assert_equal [["created[gt]", "2026-11-24T09:30:00+01:00"]], queries[2]
+      assert_equal [["POST", "/v1/fintech/accounts/acct_a", '{"metadata":""}'],
+                    ["POST", "/v1/fintech/transfers/tr_1", '{"metadata":{"order":""}}'],
+                    ["POST", "/v1/fintech/transfers/tr_1/post", '{"amount":2500}'],
+                    ["POST", "/v1/fintech/transfers/tr_1/post", "{}"]], wire.drop(3)
+    end
+  end
+
+  def test_metadata_and_filters_are_refused_before_sending_when_malformed
+    scripted do |server, plinth|
+      e = assert_raises(ArgumentError) { plinth.accounts.list_page(created: { since: "2026-11-24T00:00Z" }) }
+      assert_match(/unknown bound\(s\) since/, e.message)
+      assert_raises(ArgumentError) { plinth.accounts.list_page(created: "2026-11-24T00:00Z") }
+      assert_raises(ArgumentError) { plinth.transfers.list_page(metadata: "order") }
+      e = assert_raises(ArgumentError) { plinth.accounts.update("acct_a", metadata: { "a" => "b" }, clear_metadata: true) }
+      assert_match(/not both/, e.message)
+      assert_raises(ArgumentError) { plinth.transfers.update("tr_1") }
+      assert_empty server.wire
     end
   end
 

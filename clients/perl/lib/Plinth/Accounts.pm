@@ -1,6 +1,6 @@
 package Plinth::Accounts;
 
-# Fintech accounts: create, list, retrieve and the lifecycle (freeze, unfreeze, close).
+# Fintech accounts: create, list, retrieve, metadata, and the lifecycle (freeze, unfreeze, close).
 
 use strict;
 use warnings;
@@ -8,7 +8,8 @@ use parent 'Plinth::Resource';
 
 sub api_class { 'Plinth::Generated::FintechAccountsApi' }
 
-# create({ type => 'business', country => 'US', kyb => { ein => ..., legal_name => ... } }, idempotency_key => $k)
+# create({ type => 'business', country => 'US', kyb => { ein => ..., legal_name => ... }, metadata => { ... } },
+#   idempotency_key => $k)
 sub create {
     my ($self, $params, %opts) = @_;
     my %fields = %$params;
@@ -22,9 +23,22 @@ sub retrieve {
     return $self->_call({}, sub { $self->{api}->retrieve_account(id => $id) });
 }
 
-# One page: list_page(status => 'frozen', limit => 10, starting_after => 'acct_…') → an AccountList.
+# update($id, { metadata => { customer => 'c-42', old => '' } }) sets keys and removes those given ''; other keys stay.
+# update($id, clear_metadata => 1) removes every key. Allowed on a closed account.
+sub update {
+    my ($self, $id, @rest) = @_;
+    my ($params, %opts) = $self->_body_and_opts(@rest);
+    my $metadata = $self->_metadata_change($params->{metadata}, delete $opts{clear_metadata});
+    my $body = $self->_body('UpdateAccountRequest', { %$params, metadata => $metadata });
+    return $self->_call(\%opts, sub { $self->{api}->update_account(id => $id, update_account_request => $body) });
+}
+
+# One page: list_page(status => 'frozen', limit => 10, starting_after => 'acct_…') → an AccountList. Filters: status
+# (active, frozen, closed), created => { gte => '2026-11-24T00:00Z', lt => $datetime }, metadata => { customer =>
+# 'c-42' } (every pair must hold).
 sub list_page {
     my ($self, %params) = @_;
+    %params = $self->_filters(%params);
     return $self->_call({}, sub { $self->{api}->list_accounts(%params) });
 }
 

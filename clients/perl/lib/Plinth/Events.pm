@@ -8,9 +8,11 @@ use parent 'Plinth::Resource';
 
 sub api_class { 'Plinth::Generated::EventsApi' }
 
-# One page: list_page(type => 'fintech.account.created', limit => 10, starting_after => 'evt_…') → an EventList.
+# One page: list_page(type => 'fintech.account.created', limit => 10, starting_after => 'evt_…') → an EventList;
+# created => { gte => … } bounds the time (as for accounts).
 sub list_page {
     my ($self, %params) = @_;
+    %params = $self->_filters(%params);
     return $self->_call({ decode => \&Plinth::EventDecoder::event_list }, sub { $self->{api}->list_events(%params) });
 }
 

@@ -1,6 +1,8 @@
 package Plinth::ListIterator;
 
-# Walks a list across pages, newest first, with starting_after = the last id while has_more:
+# Walks a list across pages while has_more: from the newest, or from starting_after, towards older ones
+# (starting_after = the last id of each page); from ending_before, towards newer ones (ending_before = the first id
+# of each page; each page is still newest first). The API refuses both cursors at once, so only one is carried.
 #   my $it = $plinth->accounts->list(limit => 10);
 #   while (my $account = $it->next) { ... }
 
@@ -18,7 +20,11 @@ sub next {
         my $page = $self->{fetch}->({ %{ $self->{params} } });
         my @items = @{ $page->data // [] };
         $self->{more} = ($page->has_more && @items) ? 1 : 0;
-        $self->{params}{starting_after} = $items[-1]->id if @items;
+        if (@items && defined $self->{params}{ending_before}) {
+            $self->{params}{ending_before} = $items[0]->id;
+        } elsif (@items) {
+            $self->{params}{starting_after} = $items[-1]->id;
+        }
         push @{ $self->{buffer} }, @items;
     }
     return shift @{ $self->{buffer} };

@@ -10,6 +10,8 @@ package Plinth::Resource;
 use strict;
 use warnings;
 use Carp qw(croak);
+use POSIX ();
+use Scalar::Util qw(blessed);
 use Plinth::ListIterator;
 
 sub new {
@@ -45,6 +47,45 @@ sub _body {
     my @unknown = sort grep { !$known{$_} } keys %$fields;
     croak "unknown field(s) @unknown for $model; \$plinth->raw sends fields this client does not know yet" if @unknown;
     return Plinth::Body->new($class->new(%$fields), $fields);
+}
+
+# A list's filters, checked and made ready to send: created => { gte => '2026-11-24T00:00Z', lt => $datetime }, each
+# bound a time string (the API's minute form, or RFC 3339 with an offset) or an object with an epoch (DateTime,
+# Time::Piece: sent as RFC 3339 UTC, to the microsecond); metadata => { order => 'A-1' }. Both are hashrefs, which
+# Plinth::ApiClient sends as created[gte]=… and metadata[order]=A-1. Other parameters pass unchanged.
+sub _filters {
+    my ($self, %params) = @_;
+    if (defined(my $created = $params{created})) {
+        croak 'created: a hashref of gte, gt, lte, lt' unless ref $created eq 'HASH';
+        my @unknown = sort grep { !/^(gte|gt|lte|lt)$/ } keys %$created;
+        croak "created: unknown bound(s) @unknown; use gte, gt, lte, lt" if @unknown;
+        $params{created} = { map { $_ => _time($_, $created->{$_}) } grep { defined $created->{$_} } keys %$created };
+    }
+    if (defined(my $metadata = $params{metadata})) {
+        croak 'metadata: a hashref of string keys and values' unless ref $metadata eq 'HASH';
+        my @bad = sort grep { ref $metadata->{$_} || !defined $metadata->{$_} } keys %$metadata;
+        croak "metadata: not a string: @bad" if @bad;
+    }
+    return %params;
+}
+
+sub _time {
+    my ($bound, $time) = @_;
+    return $time unless ref $time;
+    croak "created: $bound is neither a time string nor an object with an epoch" unless blessed $time && $time->can('epoch');
+    my $micros = POSIX::floor(($time->can('hires_epoch') ? $time->hires_epoch : $time->epoch) * 1e6 + 0.5);
+    my $seconds = POSIX::floor($micros / 1e6);
+    return POSIX::strftime('%Y-%m-%dT%H:%M:%S', gmtime $seconds) . sprintf('.%06dZ', $micros - $seconds * 1e6);
+}
+
+# The metadata of an update: the pairs to set (a value '' removes its key), or '' (the API's "remove every key")
+# when clear_metadata is true; one of the two.
+sub _metadata_change {
+    my ($self, $metadata, $clear) = @_;
+    croak 'give metadata or clear_metadata => 1, not both' if $clear && defined $metadata;
+    return '' if $clear;
+    croak "give metadata => { ... } (keys to set, or remove with '') or clear_metadata => 1" unless ref $metadata eq 'HASH';
+    return $metadata;
 }
 
 sub _iterate {

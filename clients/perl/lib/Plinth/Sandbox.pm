@@ -1,6 +1,6 @@
 package Plinth::Sandbox;
 
-# Sandbox simulations (sandbox keys only): money in from, and out to, nowhere, for testing.
+# Sandbox simulations (sandbox keys only): money in from, and out to, nowhere, and time passing, for testing.
 
 use strict;
 use warnings;
@@ -20,6 +20,12 @@ sub withdraw {
     my ($self, $account_id, $params, %opts) = @_;
     my $body = $self->_body('SimulateWithdrawalRequest', $params);
     return $self->_call(\%opts, sub { $self->{api}->simulate_withdrawal(id => $account_id, simulate_withdrawal_request => $body) });
+}
+
+# expire_transfer($id): expires a pending transfer now, as if its expires_at had passed; the transfer, expired.
+sub expire_transfer {
+    my ($self, $id, %opts) = @_;
+    return $self->_call(\%opts, sub { $self->{api}->simulate_transfer_expiry(id => $id) });
 }
 
 1;

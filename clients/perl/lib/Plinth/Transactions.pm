@@ -8,9 +8,10 @@ use parent 'Plinth::Resource';
 
 sub api_class { 'Plinth::Generated::FintechTransactionsApi' }
 
-# One page of an account's transactions, newest first: a TransactionList.
+# One page of an account's transactions, newest first: a TransactionList; created => { gte => … } as for accounts.
 sub list_page {
     my ($self, $account_id, %params) = @_;
+    %params = $self->_filters(%params);
     return $self->_call({}, sub { $self->{api}->list_account_transactions(id => $account_id, %params) });
 }
 

@@ -8,8 +8,8 @@ use parent 'Plinth::Resource';
 
 sub api_class { 'Plinth::Generated::WebhooksApi' }
 
-# create({ url => …, enabled_events => ['*'], description => … }): a Plinth::WebhookEndpointWithSecret whose
-# ->secret (whsec_…) is shown this once.
+# create({ url => …, enabled_events => ['*'], description => …, metadata => { … } }): a
+# Plinth::WebhookEndpointWithSecret whose ->secret (whsec_…) is shown this once.
 sub create {
     my ($self, $params, %opts) = @_;
     my $body = $self->_body('CreateWebhookEndpointRequest', $params);
@@ -32,10 +32,13 @@ sub list {
     return $self->_iterate(sub { $self->list_page(%{ $_[0] }) }, %params);
 }
 
-# update($id, { url => …, enabled_events => […], description => undef, status => 'disabled' }): any of them;
-# description => undef clears it.
+# update($id, { url => …, enabled_events => […], description => undef, status => 'disabled', metadata => { … } }):
+# any of them; description => undef clears it; metadata sets the keys given and removes those given '';
+# update($id, { … }, clear_metadata => 1) removes every key.
 sub update {
-    my ($self, $id, $params, %opts) = @_;
+    my ($self, $id, @rest) = @_;
+    my ($params, %opts) = $self->_body_and_opts(@rest);
+    $params = { %$params, metadata => $self->_metadata_change($params->{metadata}, 1) } if delete $opts{clear_metadata};
     my $body = $self->_body('UpdateWebhookEndpointRequest', $params);
     return $self->_call(\%opts, sub { $self->{api}->update_webhook_endpoint(id => $id, update_webhook_endpoint_request => $body) });
 }

@@ -6,6 +6,8 @@ module Plinth
   # null (clearing a nullable field), a key left out is not sent. POSTs take +idempotency_key:+ to choose the key
   # (otherwise the client makes one per call, reused by its retries).
   class Resource
+    CREATED_BOUNDS = %w[gte gt lte lt].freeze
+
     def initialize(client, api)
       @client = client
       @api = api
@@ -25,11 +27,51 @@ module Plinth
     def paginate(limit, &page)
       Client.paginate { |after| page.call(limit: limit, starting_after: after) }
     end
+
+    # The query of a list: nils left out; +created+ (a Hash of gte/gt/lte/lt, each a time String or a Time) and
+    # +metadata+ (a Hash) stay Hashes, which Faraday's nested encoder sends as created[gte]=… and metadata[k]=v:
+    # the API's deepObject form.
+    def query(created: nil, metadata: nil, **params)
+      params = params.compact
+      params[:created] = created_bounds(created) unless created.nil?
+      params[:metadata] = metadata_pairs(metadata, "metadata filter") unless metadata.nil?
+      params
+    end
+
+    def created_bounds(created)
+      raise ArgumentError, "created: a Hash of gte, gt, lte, lt (got #{created.class})" unless created.is_a?(Hash)
+
+      bounds = created.to_h { |bound, time| [bound.to_s, time] }.compact
+      unknown = bounds.keys - CREATED_BOUNDS
+      raise ArgumentError, "created: unknown bound(s) #{unknown.join(", ")}; use gte, gt, lte, lt" unless unknown.empty?
+
+      bounds.transform_values do |time|
+        next time if time.is_a?(String)
+        raise ArgumentError, "created: a time String or a Time, not #{time.class}" unless time.respond_to?(:to_time)
+
+        time.to_time.utc.iso8601(6) # RFC 3339, to the microsecond
+      end
+    end
+
+    def metadata_pairs(metadata, what)
+      raise ArgumentError, "#{what}: a Hash of String keys and values (got #{metadata.class})" unless metadata.is_a?(Hash)
+
+      metadata.to_h { |k, v| [k.to_s, v.to_s] }
+    end
+
+    # The metadata of an update: the pairs to set (a value "" removes its key), or "" (the API's "remove every
+    # key") when +clear+; one of the two.
+    def metadata_change(metadata, clear)
+      raise ArgumentError, "give metadata: or clear_metadata: true, not both" if clear && !metadata.nil?
+      return "" if clear
+
+      metadata_pairs(metadata, "metadata")
+    end
   end
 
-  # Fintech accounts: create, list, retrieve and the lifecycle (freeze, unfreeze, close).
+  # Fintech accounts: create, list, retrieve, metadata, and the lifecycle (freeze, unfreeze, close).
   class Accounts < Resource
-    # create(type: "business", country: "US", kyb: { ein:, legal_name: }): the new account.
+    # create(type: "business", country: "US", kyb: { ein:, legal_name: }, metadata: { "customer" => "c-42" }).
     def create(params = nil, idempotency_key: nil, **fields)
       req = body(PlinthGenerated::CreateAccountRequest, params, fields)
       @client.call { @api.create_account_with_http_info(req, key_opts(idempotency_key)) }
@@ -39,15 +81,24 @@ module Plinth
       @client.call { @api.retrieve_account_with_http_info(id) }
     end
 
-    # One page (+data+, +has_more+), newest first; +status+ filters (active, frozen, closed).
-    def list_page(status: nil, limit: nil, starting_after: nil, ending_before: nil)
-      opts = { status: status, limit: limit, starting_after: starting_after, ending_before: ending_before }.compact
+    # update(id, metadata: { "customer" => "c-42", "old" => "" }) sets keys and removes those given ""; other keys
+    # stay. update(id, clear_metadata: true) removes every key. Allowed on a closed account.
+    def update(id, metadata: nil, clear_metadata: false, idempotency_key: nil)
+      req = PlinthGenerated::UpdateAccountRequest.new(metadata: metadata_change(metadata, clear_metadata))
+      @client.call { @api.update_account_with_http_info(id, req, key_opts(idempotency_key)) }
+    end
+
+    # One page (+data+, +has_more+), newest first. Filters: +status+ (active, frozen, closed), +created+
+    # ({ gte: "2026-11-24T00:00Z", lt: Time.now }), +metadata+ ({ "customer" => "c-42" }: every pair must hold).
+    def list_page(status: nil, created: nil, metadata: nil, limit: nil, starting_after: nil, ending_before: nil)
+      opts = query(status: status, created: created, metadata: metadata, limit: limit,
+                   starting_after: starting_after, ending_before: ending_before)
       @client.call { @api.list_accounts_with_http_info(opts) }
     end
 
-    # Every account, newest first: a lazy Enumerator fetching pages of +limit+.
-    def list(status: nil, limit: nil)
-      paginate(limit) { |**page| list_page(status: status, **page) }
+    # Every account, newest first: a lazy Enumerator fetching pages of +limit+, the filters on each.
+    def list(status: nil, created: nil, metadata: nil, limit: nil)
+      paginate(limit) { |**page| list_page(status: status, created: created, metadata: metadata, **page) }
     end
 
     # freeze(id, reason: "compliance_review", note: "…"): no money moves in or out until it is unfrozen.
@@ -70,59 +121,19 @@ module Plinth
 
   # An account's ledger lines.
   class Transactions < Resource
-    # One page of an account's transactions, newest first.
-    def list_page(account_id, limit: nil, starting_after: nil, ending_before: nil)
-      opts = { limit: limit, starting_after: starting_after, ending_before: ending_before }.compact
+    # One page of an account's transactions, newest first; +created+ as for accounts.
+    def list_page(account_id, created: nil, limit: nil, starting_after: nil, ending_before: nil)
+      opts = query(created: created, limit: limit, starting_after: starting_after, ending_before: ending_before)
       @client.call { @api.list_account_transactions_with_http_info(account_id, opts) }
     end
 
     # Every transaction of an account, newest first: a lazy Enumerator fetching pages of +limit+.
-    def list(account_id, limit: nil)
-      paginate(limit) { |**page| list_page(account_id, **page) }
+    def list(account_id, created: nil, limit: nil)
+      paginate(limit) { |**page| list_page(account_id, created: created, **page) }
     end
 
     def retrieve(id)
       @client.call { @api.retrieve_transaction_with_http_info(id) }
-    end
-  end
-
-  # Fintech transfers between two accounts of the organisation.
-  class Transfers < Resource
-    # create(from_account_id:, to_account_id:, amount:, currency:, description: nil): synchronous, the posted
-    # transfer. One Idempotency-Key, reused by retries, so the money moves once.
-    def create(params = nil, idempotency_key: nil, **fields)
-      req = body(PlinthGenerated::CreateTransferRequest, params, fields)
-      @client.call { @api.create_transfer_with_http_info(req, key_opts(idempotency_key)) }
-    end
-
-    def retrieve(id)
-      @client.call { @api.retrieve_transfer_with_http_info(id) }
-    end
-
-    # One page, newest first; +account_id+ keeps the transfers from or to that account.
-    def list_page(account_id: nil, limit: nil, starting_after: nil, ending_before: nil)
-      opts = { account_id: account_id, limit: limit, starting_after: starting_after, ending_before: ending_before }
-      @client.call { @api.list_transfers_with_http_info(opts.compact) }
-    end
-
-    # Every transfer, newest first: a lazy Enumerator fetching pages of +limit+.
-    def list(account_id: nil, limit: nil)
-      paginate(limit) { |**page| list_page(account_id: account_id, **page) }
-    end
-  end
-
-  # Sandbox simulations (sandbox keys only): money in from, and out to, nowhere, for testing.
-  class Sandbox < Resource
-    # deposit(account_id, amount: 10_000, description: nil): the credit transaction.
-    def deposit(account_id, params = nil, idempotency_key: nil, **fields)
-      req = body(PlinthGenerated::SimulateDepositRequest, params, fields)
-      @client.call { @api.simulate_deposit_with_http_info(account_id, req, key_opts(idempotency_key)) }
-    end
-
-    # withdraw(account_id, amount: 500, description: nil): the debit transaction (amount negative).
-    def withdraw(account_id, params = nil, idempotency_key: nil, **fields)
-      req = body(PlinthGenerated::SimulateWithdrawalRequest, params, fields)
-      @client.call { @api.simulate_withdrawal_with_http_info(account_id, req, key_opts(idempotency_key)) }
     end
   end
 end

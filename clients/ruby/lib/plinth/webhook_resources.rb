@@ -3,15 +3,17 @@
 module Plinth
   # What happened in the organisation, newest first, and where each event was delivered.
   class Events < Resource
-    # One page; +type+ keeps one event type (e.g. "fintech.account.created").
-    def list_page(type: nil, limit: nil, starting_after: nil, ending_before: nil)
-      opts = { type: type, limit: limit, starting_after: starting_after, ending_before: ending_before }.compact
+    # One page; +type+ keeps one event type (e.g. "fintech.account.created"), +created+ bounds the time
+    # ({ gte: "2026-11-24T00:00Z" }, as for accounts).
+    def list_page(type: nil, created: nil, limit: nil, starting_after: nil, ending_before: nil)
+      opts = query(type: type, created: created, limit: limit, starting_after: starting_after,
+                   ending_before: ending_before)
       @client.call { @api.list_events_with_http_info(opts) }
     end
 
     # Every event, newest first: a lazy Enumerator fetching pages of +limit+.
-    def list(type: nil, limit: nil)
-      paginate(limit) { |**page| list_page(type: type, **page) }
+    def list(type: nil, created: nil, limit: nil)
+      paginate(limit) { |**page| list_page(type: type, created: created, **page) }
     end
 
     def retrieve(id)
@@ -31,8 +33,8 @@ module Plinth
 
   # Where events are sent, signed (Standard Webhooks; verify with Plinth::Webhook.verify).
   class WebhookEndpoints < Resource
-    # create(url:, enabled_events: ["*"], description: nil): a Plinth::WebhookEndpointWithSecret whose +secret+
-    # (whsec_…) is shown this once.
+    # create(url:, enabled_events: ["*"], description: nil, metadata: nil): a Plinth::WebhookEndpointWithSecret
+    # whose +secret+ (whsec_…) is shown this once.
     def create(params = nil, idempotency_key: nil, **fields)
       req = body(PlinthGenerated::CreateWebhookEndpointRequest, params, fields)
       with_secret { @api.create_webhook_endpoint_with_http_info(req, key_opts(idempotency_key)) }
@@ -51,8 +53,14 @@ module Plinth
       paginate(limit) { |**page| list_page(**page) }
     end
 
-    # update(id, url:, enabled_events:, description:, status: "disabled"): any of them; description: nil clears it.
-    def update(id, params = nil, idempotency_key: nil, **fields)
+    # update(id, url:, enabled_events:, description:, status: "disabled", metadata:): any of them; description: nil
+    # clears it; metadata: sets the keys given and removes those given "", clear_metadata: true removes every key.
+    def update(id, params = nil, idempotency_key: nil, clear_metadata: false, **fields)
+      params ||= fields
+      if clear_metadata
+        raise ArgumentError, "clear_metadata: true with a request model; set its metadata to \"\"" unless params.is_a?(Hash)
+        params = params.merge(metadata: metadata_change(params[:metadata] || params["metadata"], true))
+      end
       req = body(PlinthGenerated::UpdateWebhookEndpointRequest, params, fields)
       @client.call { @api.update_webhook_endpoint_with_http_info(id, req, key_opts(idempotency_key)) }
     end
