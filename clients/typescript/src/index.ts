@@ -19,7 +19,7 @@ export type { NewApiKey } from './resources/api-keys.js';
 export { ApiKeysResource } from './resources/api-keys.js';
 export type { EventFilters } from './resources/events.js';
 export { EventsResource } from './resources/events.js';
-export type { CreatedFilter, Metadata, MetadataUpdate } from './resources/filters.js';
+export type { CreatedBound, CreatedFilter, Metadata, MetadataUpdate } from './resources/filters.js';
 export type { TransactionFilters } from './resources/money.js';
 export { SandboxResource, TransactionsResource } from './resources/money.js';
 export type { RequestOptions } from './resources/options.js';

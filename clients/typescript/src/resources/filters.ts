@@ -14,24 +14,23 @@ export type Metadata = Record<string, string>;
 export type MetadataUpdate = Metadata | '';
 
 /**
- * Only objects created within these bounds, any combination: `{ gte: '2026-11-24T00:00Z', lt: new Date() }`. A
- * string is sent as given (`YYYY-MM-DDTHH:MMZ`, the form every `created_at` has, names that whole minute; RFC 3339
- * with an offset names an instant); a `Date` is sent as its ISO 8601 UTC instant.
+ * A bound of a `created` filter: a string is sent as given (`YYYY-MM-DDTHH:MMZ`, the form every `created_at` has,
+ * names that whole minute; RFC 3339 with an offset names an instant); a `Date` is sent as its ISO 8601 UTC instant.
  */
+export type CreatedBound = Date | string;
+
+/** Only objects created within these bounds, any combination: `{ gte: '2026-11-24T00:00Z', lt: new Date() }`. */
 export interface CreatedFilter {
-  gte?: string | Date;
-  gt?: string | Date;
-  lte?: string | Date;
-  lt?: string | Date;
+  gte?: CreatedBound;
+  gt?: CreatedBound;
+  lte?: CreatedBound;
+  lt?: CreatedBound;
 }
 
 /** The filter as the generated request takes it, or `undefined` when no bound is given. */
 export function createdQuery(filter: CreatedFilter | undefined): Record<string, string> | undefined {
   if (filter === undefined) return undefined;
-  const bounds = Object.entries(filter).filter(([, at]) => at !== undefined && at !== null) as [
-    string,
-    string | Date,
-  ][];
+  const bounds = Object.entries(filter).filter(([, at]) => at !== undefined && at !== null) as [string, CreatedBound][];
   if (bounds.length === 0) return undefined;
   return Object.fromEntries(bounds.map(([name, at]) => [name, at instanceof Date ? at.toISOString() : at]));
 }
