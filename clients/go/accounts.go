@@ -32,6 +32,12 @@ func (s *AccountsService) ListPage(ctx context.Context, p AccountListParams, opt
 		if p.Status != "" {
 			req = req.Status(p.Status)
 		}
+		if !p.Created.isZero() {
+			req = req.Created(p.Created.forAccounts())
+		}
+		if len(p.Metadata) > 0 {
+			req = req.Metadata(p.Metadata)
+		}
 		return req.Execute()
 	})
 }
@@ -41,12 +47,31 @@ func (s *AccountsService) ListPage(ctx context.Context, p AccountListParams, opt
 //	for acct, err := range client.Accounts.List(ctx, plinth.AccountListParams{Status: "frozen"}) { … }
 func (s *AccountsService) List(ctx context.Context, p AccountListParams) iter.Seq2[*plinthapi.Account, error] {
 	return paginate(ctx, p.ListParams, func(ctx context.Context, lp ListParams) ([]plinthapi.Account, bool, error) {
-		page, _, err := s.ListPage(ctx, AccountListParams{ListParams: lp, Status: p.Status})
+		filters := p // every filter, on every page
+		filters.ListParams = lp
+		page, _, err := s.ListPage(ctx, filters)
 		if err != nil {
 			return nil, false, err
 		}
 		return page.Data, page.HasMore, nil
 	}, func(a *plinthapi.Account) string { return a.Id })
+}
+
+// AccountUpdateParams says what Accounts.Update changes: only metadata.
+type AccountUpdateParams struct {
+	Metadata      map[string]string // keys to set; a key given "" is removed; keys not named stay as they are
+	ClearMetadata bool              // remove every key instead (Metadata must then be empty)
+}
+
+// Update changes an account's metadata; allowed on a closed account.
+func (s *AccountsService) Update(ctx context.Context, id string, params AccountUpdateParams, opts ...RequestOption) (*plinthapi.Account, *Response, error) {
+	metadata, err := metadataChange(params.Metadata, params.ClearMetadata)
+	if err != nil {
+		return nil, nil, err
+	}
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Account, *http.Response, error) {
+		return s.c.api.FintechAccountsAPI.UpdateAccount(ctx, id).UpdateAccountRequest(plinthapi.UpdateAccountRequest{Metadata: metadata}).Execute()
+	})
 }
 
 // Freeze stops every debit and credit until Unfreeze. Reason: suspected_fraud, compliance_review,

@@ -18,6 +18,9 @@ func (s *EventsService) ListPage(ctx context.Context, p EventListParams, opts ..
 		if p.Type != "" {
 			req = req.Type_(p.Type)
 		}
+		if !p.Created.isZero() {
+			req = req.Created(p.Created.forEvents())
+		}
 		return req.Execute()
 	})
 }
@@ -25,7 +28,9 @@ func (s *EventsService) ListPage(ctx context.Context, p EventListParams, opts ..
 // List iterates over every event (Type: only that one), newest first: sequences decrease.
 func (s *EventsService) List(ctx context.Context, p EventListParams) iter.Seq2[*plinthapi.Event, error] {
 	return paginate(ctx, p.ListParams, func(ctx context.Context, lp ListParams) ([]plinthapi.Event, bool, error) {
-		page, _, err := s.ListPage(ctx, EventListParams{ListParams: lp, Type: p.Type})
+		filters := p // every filter, on every page
+		filters.ListParams = lp
+		page, _, err := s.ListPage(ctx, filters)
 		if err != nil {
 			return nil, false, err
 		}

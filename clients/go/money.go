@@ -13,16 +13,23 @@ import (
 type TransactionsService struct{ c *Client }
 
 // ListPage fetches one page of an account's transactions, newest first.
-func (s *TransactionsService) ListPage(ctx context.Context, accountID string, p ListParams, opts ...RequestOption) (*plinthapi.TransactionList, *Response, error) {
+func (s *TransactionsService) ListPage(ctx context.Context, accountID string, p TransactionListParams, opts ...RequestOption) (*plinthapi.TransactionList, *Response, error) {
 	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.TransactionList, *http.Response, error) {
-		return withPage(s.c.api.FintechTransactionsAPI.ListAccountTransactions(ctx, accountID), p).Execute()
+		req := withPage(s.c.api.FintechTransactionsAPI.ListAccountTransactions(ctx, accountID), p.ListParams)
+		if !p.Created.isZero() {
+			req = req.Created(p.Created.forAccounts())
+		}
+		return req.Execute()
 	})
 }
 
-// List iterates over every transaction of an account, newest first, fetching pages as needed.
-func (s *TransactionsService) List(ctx context.Context, accountID string, p ListParams) iter.Seq2[*plinthapi.Transaction, error] {
-	return paginate(ctx, p, func(ctx context.Context, lp ListParams) ([]plinthapi.Transaction, bool, error) {
-		page, _, err := s.ListPage(ctx, accountID, lp)
+// List iterates over every transaction of an account (Created: only within those bounds), newest first,
+// fetching pages as needed.
+func (s *TransactionsService) List(ctx context.Context, accountID string, p TransactionListParams) iter.Seq2[*plinthapi.Transaction, error] {
+	return paginate(ctx, p.ListParams, func(ctx context.Context, lp ListParams) ([]plinthapi.Transaction, bool, error) {
+		filters := p // every filter, on every page
+		filters.ListParams = lp
+		page, _, err := s.ListPage(ctx, accountID, filters)
 		if err != nil {
 			return nil, false, err
 		}
@@ -35,46 +42,6 @@ func (s *TransactionsService) Retrieve(ctx context.Context, id string, opts ...R
 	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transaction, *http.Response, error) {
 		return s.c.api.FintechTransactionsAPI.RetrieveTransaction(ctx, id).Execute()
 	})
-}
-
-// TransfersService: /v1/fintech/transfers.
-type TransfersService struct{ c *Client }
-
-// Create moves money between two accounts, synchronously: the result is the posted transfer. A POST: one
-// Idempotency-Key for all its attempts, so the money moves once.
-func (s *TransfersService) Create(ctx context.Context, params plinthapi.CreateTransferRequest, opts ...RequestOption) (*plinthapi.Transfer, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transfer, *http.Response, error) {
-		return s.c.api.FintechTransfersAPI.CreateTransfer(ctx).CreateTransferRequest(params).Execute()
-	})
-}
-
-// Retrieve fetches one transfer by id (tr_…).
-func (s *TransfersService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.Transfer, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transfer, *http.Response, error) {
-		return s.c.api.FintechTransfersAPI.RetrieveTransfer(ctx, id).Execute()
-	})
-}
-
-// ListPage fetches one page of transfers, newest first.
-func (s *TransfersService) ListPage(ctx context.Context, p TransferListParams, opts ...RequestOption) (*plinthapi.TransferList, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.TransferList, *http.Response, error) {
-		req := withPage(s.c.api.FintechTransfersAPI.ListTransfers(ctx), p.ListParams)
-		if p.AccountID != "" {
-			req = req.AccountId(p.AccountID)
-		}
-		return req.Execute()
-	})
-}
-
-// List iterates over every transfer (AccountID: only those from or to it), newest first.
-func (s *TransfersService) List(ctx context.Context, p TransferListParams) iter.Seq2[*plinthapi.Transfer, error] {
-	return paginate(ctx, p.ListParams, func(ctx context.Context, lp ListParams) ([]plinthapi.Transfer, bool, error) {
-		page, _, err := s.ListPage(ctx, TransferListParams{ListParams: lp, AccountID: p.AccountID})
-		if err != nil {
-			return nil, false, err
-		}
-		return page.Data, page.HasMore, nil
-	}, func(t *plinthapi.Transfer) string { return t.Id })
 }
 
 // SandboxService: simulations that only sandbox keys may run.
@@ -91,5 +58,13 @@ func (s *SandboxService) Deposit(ctx context.Context, accountID string, params p
 func (s *SandboxService) Withdraw(ctx context.Context, accountID string, params plinthapi.SimulateWithdrawalRequest, opts ...RequestOption) (*plinthapi.Transaction, *Response, error) {
 	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transaction, *http.Response, error) {
 		return s.c.api.FintechTransactionsAPI.SimulateWithdrawal(ctx, accountID).SimulateWithdrawalRequest(params).Execute()
+	})
+}
+
+// ExpireTransfer expires a pending transfer now, as the expiry sweep would at its ExpiresAt: expired, the hold
+// released, nothing moved. For testing what an integration does when a hold lapses, without waiting.
+func (s *SandboxService) ExpireTransfer(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.Transfer, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transfer, *http.Response, error) {
+		return s.c.api.FintechTransactionsAPI.SimulateTransferExpiry(ctx, id).Execute()
 	})
 }

@@ -28,7 +28,7 @@ func TestNewKeySecretIsAStringAndAReplayIsMarked(t *testing.T) {
 		answer(apiKeyJSON+`"sk_test_secret"}`, false),
 		answer(apiKeyJSON+`null}`, true),
 		answer(`{"id":"we_1","object":"webhook_endpoint","url":"https://example.com/hook","enabled_events":["*"],`+
-			`"description":null,"status":"enabled","disabled_reason":null,"livemode":false,"created_at":"2026-11-22T10:00Z",`+
+			`"description":null,"status":"enabled","disabled_reason":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:00Z",`+
 			`"secret":null}`, true),
 	}}
 	srv := httptest.NewServer(s)

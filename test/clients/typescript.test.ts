@@ -148,6 +148,7 @@ describe('the TypeScript client retries and times out as contract §13 says', ()
     method: string;
     url: string;
     key: string | undefined;
+    body: string;
   }
   let seen: Seen[] = [];
   let script: Array<{ status: number; body?: unknown; headers?: Record<string, string> } | 'hang'> = [];
@@ -161,7 +162,9 @@ describe('the TypeScript client retries and times out as contract §13 says', ()
     country: 'US',
     status: 'active',
     available_balance: { amount: 0, currency: 'USD' },
+    current_balance: { amount: 0, currency: 'USD' },
     kyb: null,
+    metadata: {},
     livemode: false,
     created_at: '2026-11-22T10:00Z',
   };
@@ -174,9 +177,16 @@ describe('the TypeScript client retries and times out as contract §13 says', ()
   before(async () => {
     assert.equal(build.status, 0, build.stdout + build.stderr);
     client = await import(pathToFileURL(join(dist, 'src/index.js')).href);
-    server = createServer((req, res) => {
-      seen.push({ method: req.method!, url: req.url!, key: req.headers['idempotency-key'] as string | undefined });
-      req.resume();
+    server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks).toString();
+      seen.push({
+        method: req.method!,
+        url: req.url!,
+        key: req.headers['idempotency-key'] as string | undefined,
+        body,
+      });
       const next = script.shift() ?? { status: 500 };
       if (next === 'hang') return;
       res
@@ -311,6 +321,64 @@ describe('the TypeScript client retries and times out as contract §13 says', ()
     assert.deepEqual(
       seen.map((s) => s.url),
       ['/v1/fintech/accounts?limit=2&ending_before=acct_4', '/v1/fintech/accounts?limit=2&ending_before=acct_6'],
+    );
+  });
+
+  test('filters go on the wire as deepObject, on every page; metadata updates send the object or ""', async () => {
+    const page = (ids: string[], more: boolean) => ({
+      status: 200,
+      body: { object: 'list', data: ids.map((id) => ({ ...ACCOUNT, id })), has_more: more },
+    });
+    const c = plinth();
+    script = [page(['tr_2'], true), page(['tr_1'], false)];
+    const created = { gte: '2026-11-24T00:00Z', lt: new Date(Date.UTC(2026, 10, 25, 9, 30)), gt: undefined };
+    const filters = { status: 'pending', created, metadata: { order: 'A-1', 'ship to': 'Zürich & co' }, limit: 1 };
+    for await (const _ of c.transfers.list(filters));
+    // Written by hand from contract §15: bracketed names, percent-encoded as URLSearchParams would; none `undefined`.
+    const wire = [
+      'created%5Bgte%5D=2026-11-24T00%3A00Z',
+      'created%5Blt%5D=2026-11-25T09%3A30%3A00.000Z',
+      'limit=1',
+      'metadata%5Border%5D=A-1',
+      'metadata%5Bship%20to%5D=Z%C3%BCrich%20%26%20co',
+      'status=pending',
+    ];
+    const parts = (url: string) => [url.split('?')[0], ...url.split('?')[1]!.split('&').sort()];
+    assert.deepEqual(
+      seen.map((s) => parts(s.url)),
+      [
+        ['/v1/fintech/transfers', ...wire],
+        ['/v1/fintech/transfers', ...wire.slice(0, 5), 'starting_after=tr_2', 'status=pending'],
+      ],
+    );
+    const decoded = new URL(`http://x${seen[0]!.url}`).searchParams;
+    assert.deepEqual([...decoded].filter(([name]) => name.includes('[')).sort(), [
+      ['created[gte]', '2026-11-24T00:00Z'],
+      ['created[lt]', '2026-11-25T09:30:00.000Z'],
+      ['metadata[order]', 'A-1'],
+      ['metadata[ship to]', 'Zürich & co'],
+    ]);
+    seen = [];
+    script = [page([], false), page([], false)];
+    await c.events.listPage({ created: { lte: '2026-11-24T00:00Z' } });
+    await c.transactions.listPage('acct_X', { created: {} });
+    assert.deepEqual(
+      seen.map((s) => s.url),
+      ['/v1/events?created%5Blte%5D=2026-11-24T00%3A00Z', '/v1/fintech/accounts/acct_X/transactions'],
+    );
+    seen = [];
+    script = [
+      { status: 200, body: ACCOUNT },
+      { status: 200, body: ACCOUNT },
+    ];
+    await c.accounts.update('acct_X', { metadata: { customer: 'c-42', old: '' } });
+    await c.accounts.update('acct_X', { metadata: '' });
+    assert.deepEqual(
+      seen.map((s) => [s.method, s.url, JSON.parse(s.body)]),
+      [
+        ['POST', '/v1/fintech/accounts/acct_X', { metadata: { customer: 'c-42', old: '' } }],
+        ['POST', '/v1/fintech/accounts/acct_X', { metadata: '' }],
+      ],
     );
   });
 

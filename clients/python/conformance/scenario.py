@@ -1,6 +1,7 @@
 """The client conformance scenario (clients/README.md), as an application would write it, against the installed
 ``plinth-client`` distribution. Each step prints one line; the first failed assertion ends the run (exit 1).
-Steps 1–12 are here, 13–19 (every other resource) in every_resource.py."""
+Steps 1–12 are here, 13–19 (every other resource) in every_resource.py, 20–21 (pending transfers, metadata, filters)
+in holds.py."""
 import os
 import sys
 import time
@@ -13,6 +14,7 @@ import urllib.request
 from plinth import Plinth, PlinthError, Webhook, WebhookVerificationError
 
 import every_resource
+import holds
 from every_resource import ok, refused
 
 PLINTH_URL = os.environ["PLINTH_URL"]
@@ -136,5 +138,6 @@ for wrong_secret, wrong_body in ((secret, changed), ("whsec_" + base64.b64encode
 ok("12 a webhook delivery verifies with its secret, not with a changed body or another secret")
 
 every_resource.run(plinth, first=created[0], second=created[1], transfer_id=transfer.id, endpoint=endpoint, test_event_id=event.id)
+holds.run(plinth, first=created[0], second=created[1])
 
 print(f"conformance passed on Python {sys.version.split()[0]}")

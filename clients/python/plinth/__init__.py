@@ -3,11 +3,15 @@ from plinth_generated import models
 
 from .client import Plinth
 from .errors import PlinthError
+from .filters import Created, CreatedBound, MetadataUpdate
 from .retry import RetryInfo
 from .secrets import NewApiKey, ReplayedSecretError, SandboxSignup, WebhookEndpointWithSecret
 from .webhooks import Webhook, WebhookVerificationError
 
 __all__ = [
+    "Created",
+    "CreatedBound",
+    "MetadataUpdate",
     "NewApiKey",
     "Plinth",
     "PlinthError",

@@ -1,7 +1,7 @@
 """``plinth.accounts``: /v1/fintech/accounts."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Optional
+from typing import TYPE_CHECKING, Iterator, Mapping, Optional
 
 from plinth_generated.api.fintech_accounts_api import FintechAccountsApi
 from plinth_generated.models import (
@@ -11,8 +11,10 @@ from plinth_generated.models import (
     CreateAccountRequest,
     CreateAccountRequestKyb,
     FreezeAccountRequest,
+    UpdateAccountRequest,
 )
 
+from .filters import Created, MetadataUpdate, created_query, metadata_query, metadata_update, page_query
 from .pagination import pages
 
 if TYPE_CHECKING:
@@ -24,23 +26,30 @@ class Accounts:
         self._client = client
         self._api = api
 
-    def create(self, *, type: str, country: str, kyb: Optional[dict[str, str]] = None, idempotency_key: Optional[str] = None) -> Account:
+    def create(self, *, type: str, country: str, kyb: Optional[dict[str, str]] = None, metadata: Optional[Mapping[str, str]] = None, idempotency_key: Optional[str] = None) -> Account:
         """One Idempotency-Key, reused by the retries (yours with ``idempotency_key=``)."""
-        body = CreateAccountRequest(type=type, country=country, kyb=CreateAccountRequestKyb(**kyb) if kyb is not None else None)
+        body = CreateAccountRequest(type=type, country=country, kyb=CreateAccountRequestKyb(**kyb) if kyb is not None else None, metadata=dict(metadata) if metadata is not None else None)
         timeout = self._client.timeout
         return self._client._call(lambda key: self._api.create_account_with_http_info(body, idempotency_key=key, _request_timeout=timeout), idempotency_key, post=True)
 
     def retrieve(self, id: str) -> Account:
         return self._client._call(lambda _key: self._api.retrieve_account_with_http_info(id, _request_timeout=self._client.timeout))
 
-    def list(self, *, status: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> Iterator[Account]:
-        """Every account (``status``: only those in it), newest first, fetching pages of ``limit`` as the loop
-        consumes them."""
-        return pages(lambda after, before: self.list_page(status=status, limit=limit, starting_after=after, ending_before=before), starting_after, ending_before)
+    def update(self, id: str, *, metadata: MetadataUpdate, idempotency_key: Optional[str] = None) -> Account:
+        """Changes the metadata only (allowed on a closed account): keys given are set, a key given ``""`` is
+        removed, ``metadata=""`` removes every key."""
+        body = UpdateAccountRequest(metadata=metadata_update(metadata))
+        return self._client._call(lambda key: self._api.update_account_with_http_info(id, body, idempotency_key=key, _request_timeout=self._client.timeout), idempotency_key, post=True)
 
-    def list_page(self, *, status: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> AccountList:
+    def list(self, *, status: Optional[str] = None, created: Optional[Created] = None, metadata: Optional[Mapping[str, str]] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> Iterator[Account]:
+        """Every account, newest first, fetching pages of ``limit`` as the loop consumes them; every filter given
+        must hold (``status``: only those in it; ``created``, ``metadata``: filters.py)."""
+        return pages(lambda after, before: self.list_page(status=status, created=created, metadata=metadata, limit=limit, starting_after=after, ending_before=before), starting_after, ending_before)
+
+    def list_page(self, *, status: Optional[str] = None, created: Optional[Created] = None, metadata: Optional[Mapping[str, str]] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> AccountList:
         """One page, newest first."""
-        return self._client._call(lambda _key: self._api.list_accounts_with_http_info(limit=limit, starting_after=starting_after, ending_before=ending_before, status=status, _request_timeout=self._client.timeout))
+        query = page_query(limit, starting_after, ending_before, status=status) + created_query(created) + metadata_query(metadata)
+        return self._client._get("/v1/fintech/accounts", query, "AccountList")
 
     def freeze(self, id: str, *, reason: str, note: Optional[str] = None, idempotency_key: Optional[str] = None) -> Account:
         """No debit and no credit until unfrozen. ``reason``: ``suspected_fraud``, ``compliance_review``,

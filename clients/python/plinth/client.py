@@ -1,5 +1,5 @@
 """Plinth: the generated API classes (``plinth_generated``, OpenAPI Generator ``python``) behind one object per
-resource (accounts.py, money.py, events.py, webhook_endpoints.py, api_keys.py), with retries and one
+resource (accounts.py, transfers.py, money.py, events.py, webhook_endpoints.py, api_keys.py), with retries and one
 ``Idempotency-Key`` per POST (retry.py), a default timeout, list iteration (pagination.py), one typed error
 (errors.py), secrets as plain strings (secrets.py) and the ``Request-Id`` of the last successful response."""
 from __future__ import annotations
@@ -20,9 +20,10 @@ from plinth_generated.models import SandboxSignupRequest
 from .accounts import Accounts
 from .api_keys import ApiKeys
 from .events import Events
-from .money import Sandbox, Transactions, Transfers
+from .money import Sandbox, Transactions
 from .retry import RetryInfo, header, with_retries
 from .secrets import SandboxSignup, with_secret
+from .transfers import Transfers
 from .webhook_endpoints import WebhookDeliveries, WebhookEndpoints
 
 T = TypeVar("T")
@@ -98,6 +99,20 @@ class Plinth:
         self.last_request_id = header(response.headers, "Request-Id")
         self.last_replayed = header(response.headers, "Idempotent-Replayed") == "true"
         return response.data
+
+    def _get(self, path: str, query: list[tuple[str, Any]], response_type: str, path_params: Optional[dict[str, str]] = None) -> Any:
+        """A GET whose query the generated method cannot write (filters.py: ``created[gte]=…``,
+        ``metadata[key]=value``), decoded into the generated model named ``response_type``, with the same retries,
+        timeout and errors as every call."""
+        api = self._api_client
+
+        def send(_key: Optional[str]) -> ApiResponse[Any]:
+            params = api.param_serialize(method="GET", resource_path=path, path_params=path_params, query_params=query, header_params={"Accept": "application/json"}, auth_settings=["bearerAuth"])
+            raw = api.call_api(*params, _request_timeout=self.timeout)
+            raw.read()
+            return api.response_deserialize(raw, {"200": response_type})
+
+        return self._call(send)
 
     def _retried(self, info: RetryInfo) -> None:
         self.retries += 1

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Iterator, Optional
 from plinth_generated.api.events_api import EventsApi
 from plinth_generated.models import Event, EventList, WebhookDelivery, WebhookDeliveryList
 
+from .filters import Created, created_query, page_query
 from .pagination import pages
 
 if TYPE_CHECKING:
@@ -17,13 +18,15 @@ class Events:
         self._client = client
         self._api = api
 
-    def list(self, *, type: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> Iterator[Event]:
-        """Every event (``type``: only that one, e.g. ``fintech.account.created``), newest first."""
-        return pages(lambda after, before: self.list_page(type=type, limit=limit, starting_after=after, ending_before=before), starting_after, ending_before)
+    def list(self, *, type: Optional[str] = None, created: Optional[Created] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> Iterator[Event]:
+        """Every event (``type``: only that one, e.g. ``fintech.account.created``; ``created``: only within these
+        bounds), newest first."""
+        return pages(lambda after, before: self.list_page(type=type, created=created, limit=limit, starting_after=after, ending_before=before), starting_after, ending_before)
 
-    def list_page(self, *, type: Optional[str] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> EventList:
+    def list_page(self, *, type: Optional[str] = None, created: Optional[Created] = None, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> EventList:
         """One page, newest first."""
-        return self._client._call(lambda _key: self._api.list_events_with_http_info(limit=limit, starting_after=starting_after, ending_before=ending_before, type=type, _request_timeout=self._client.timeout))
+        query = page_query(limit, starting_after, ending_before, type=type) + created_query(created)
+        return self._client._get("/v1/events", query, "EventList")
 
     def retrieve(self, id: str) -> Event:
         return self._client._call(lambda _key: self._api.retrieve_event_with_http_info(id, _request_timeout=self._client.timeout))

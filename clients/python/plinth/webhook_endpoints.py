@@ -2,7 +2,7 @@
 (contract §12)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Optional
 
 from plinth_generated.api.webhooks_api import WebhooksApi
 from plinth_generated.models import (
@@ -17,6 +17,7 @@ from plinth_generated.models import (
     WebhookEndpointList,
 )
 
+from .filters import MetadataUpdate, metadata_update
 from .pagination import pages
 from .secrets import WebhookEndpointWithSecret, with_secret
 
@@ -32,10 +33,11 @@ class WebhookEndpoints:
         self._client = client
         self._api = api
 
-    def create(self, *, url: str, enabled_events: list[str], description: Optional[str] = None, idempotency_key: Optional[str] = None) -> WebhookEndpointWithSecret:
+    def create(self, *, url: str, enabled_events: list[str], description: Optional[str] = None, metadata: Optional[Mapping[str, str]] = None, idempotency_key: Optional[str] = None) -> WebhookEndpointWithSecret:
         """A new endpoint; ``.secret`` (``whsec_…``, a ``str``) signs its deliveries: keep it. ``enabled_events``:
         event types, or ``["*"]`` for every type."""
-        body = CreateWebhookEndpointRequest(url=url, enabled_events=enabled_events, **({"description": description} if description is not None else {}))
+        optional = {"description": description, "metadata": dict(metadata) if metadata is not None else None}
+        body = CreateWebhookEndpointRequest(url=url, enabled_events=enabled_events, **{k: v for k, v in optional.items() if v is not None})
         created = self._client._call(lambda key: self._api.create_webhook_endpoint_with_http_info(body, idempotency_key=key, _request_timeout=self._client.timeout), idempotency_key, post=True)
         return with_secret(WebhookEndpointWithSecret, created, self._client)
 
@@ -49,9 +51,12 @@ class WebhookEndpoints:
     def list_page(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None, ending_before: Optional[str] = None) -> WebhookEndpointList:
         return self._client._call(lambda _key: self._api.list_webhook_endpoints_with_http_info(limit=limit, starting_after=starting_after, ending_before=ending_before, _request_timeout=self._client.timeout))
 
-    def update(self, id: str, *, url: Optional[str] = UNSET, enabled_events: Optional[list[str]] = UNSET, description: Optional[str] = UNSET, status: Optional[str] = UNSET, idempotency_key: Optional[str] = None) -> WebhookEndpoint:
-        """Changes only the fields given; ``description=None`` clears it, ``status`` is ``enabled`` or ``disabled``."""
+    def update(self, id: str, *, url: Optional[str] = UNSET, enabled_events: Optional[list[str]] = UNSET, description: Optional[str] = UNSET, metadata: MetadataUpdate = UNSET, status: Optional[str] = UNSET, idempotency_key: Optional[str] = None) -> WebhookEndpoint:
+        """Changes only the fields given; ``description=None`` clears it, ``metadata`` as ``accounts.update`` takes
+        it (``""`` removes every key), ``status`` is ``enabled`` or ``disabled``."""
         given = {k: v for k, v in (("url", url), ("enabled_events", enabled_events), ("description", description), ("status", status)) if v is not UNSET}
+        if metadata is not UNSET:
+            given["metadata"] = metadata_update(metadata)
         body = UpdateWebhookEndpointRequest(**given)
         return self._client._call(lambda key: self._api.update_webhook_endpoint_with_http_info(id, body, idempotency_key=key, _request_timeout=self._client.timeout), idempotency_key, post=True)
 

@@ -4,8 +4,10 @@ import json
 import re
 import threading
 import time
+from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
@@ -13,7 +15,7 @@ from plinth import NewApiKey, Plinth, PlinthError, ReplayedSecretError
 
 ACCOUNT = {"id": "acct_X", "object": "fintech.account", "type": "business", "country": "US", "status": "active",
            "status_details": None, "closed_at": None,
-           "available_balance": {"amount": 0, "currency": "USD"}, "current_balance": {"amount": 0, "currency": "USD"}, "kyb": None, "livemode": False, "created_at": "2026-11-22T10:00Z"}
+           "available_balance": {"amount": 0, "currency": "USD"}, "current_balance": {"amount": 0, "currency": "USD"}, "kyb": None, "metadata": {}, "livemode": False, "created_at": "2026-11-22T10:00Z"}
 
 
 def problem(status, code, **headers):
@@ -33,8 +35,8 @@ class Scripted:
 
             def _answer(self):
                 length = int(self.headers.get("Content-Length") or 0)
-                self.rfile.read(length)
-                outer.seen.append({"method": self.command, "path": self.path, "key": self.headers.get("Idempotency-Key")})
+                body = self.rfile.read(length)
+                outer.seen.append({"method": self.command, "path": self.path, "key": self.headers.get("Idempotency-Key"), "body": body})
                 step = outer.script.pop(0) if outer.script else {"status": 500}
                 if step == "hang":
                     time.sleep(2)
@@ -116,7 +118,7 @@ def test_dead_port_and_silent_server_are_the_typed_error_with_status_0(server):
 API_KEY = {"id": "key_X", "object": "api_key", "mode": "sandbox", "hint": "sk_test_…abcd", "name": "ci", "livemode": False,
            "created_at": "2026-11-22T10:00Z", "revoked_at": None, "last_used_at": None}
 ENDPOINT = {"id": "we_X", "object": "webhook_endpoint", "url": "https://example.com/hook", "enabled_events": ["*"], "description": None,
-            "status": "enabled", "disabled_reason": None, "livemode": False, "created_at": "2026-11-22T10:00Z"}
+            "status": "enabled", "disabled_reason": None, "metadata": {}, "livemode": False, "created_at": "2026-11-22T10:00Z"}
 
 
 def test_a_secret_is_a_str_and_reading_it_on_a_replay_raises(server):
@@ -164,3 +166,48 @@ def test_list_follows_the_cursor_older_from_starting_after_newer_from_ending_bef
     server.script = [page(["acct_6", "acct_5"], True), page(["acct_8", "acct_7"], False)]
     assert [a.id for a in plinth.accounts.list(ending_before="acct_4", limit=2)] == ["acct_6", "acct_5", "acct_8", "acct_7"]
     assert [s["path"] for s in server.seen] == ["/v1/fintech/accounts?limit=2&ending_before=acct_4", "/v1/fintech/accounts?limit=2&ending_before=acct_6"]
+
+
+def test_filters_go_on_the_wire_as_deep_objects_on_every_page_and_updates_send_the_mapping_or_empty_string(server):
+    def page(ids, more):
+        return {"status": 200, "body": {"object": "list", "data": [{**ACCOUNT, "id": i} for i in ids], "has_more": more}}
+
+    plinth = server.client()
+    server.script = [page(["acct_2"], True), page(["acct_1"], False)]
+    created = {"gte": "2026-11-24T00:00Z", "lt": datetime(2026, 11, 25, 9, 30, tzinfo=timezone(timedelta(hours=1)))}
+    found = [a.id for a in plinth.accounts.list(status="active", created=created, metadata={"order": "A-1", "ship to": "Zürich & co"}, limit=1)]
+    assert found == ["acct_2", "acct_1"]
+    # Written by hand from contract §15: bracketed names, percent-encoded; a datetime as RFC 3339 with its offset.
+    filters = "created%5Bgte%5D=2026-11-24T00%3A00Z&created%5Blt%5D=2026-11-25T09%3A30%3A00%2B01%3A00&metadata%5Border%5D=A-1&metadata%5Bship%20to%5D=Z%C3%BCrich%20%26%20co"
+    assert [s["path"] for s in server.seen] == [
+        f"/v1/fintech/accounts?limit=1&status=active&{filters}",
+        f"/v1/fintech/accounts?limit=1&starting_after=acct_2&status=active&{filters}",
+    ]
+    assert parse_qsl(urlsplit(server.seen[0]["path"]).query)[2:] == [
+        ("created[gte]", "2026-11-24T00:00Z"), ("created[lt]", "2026-11-25T09:30:00+01:00"), ("metadata[order]", "A-1"), ("metadata[ship to]", "Zürich & co")]
+
+    server.seen = []
+    server.script = [page([], False)] * 3
+    plinth.transfers.list_page(status="pending", metadata={"order": "A-1"})
+    plinth.transactions.list_page("acct_X", created={"lte": "2026-11-24T00:00Z"})
+    plinth.events.list_page(created={})
+    assert [s["path"] for s in server.seen] == [
+        "/v1/fintech/transfers?status=pending&metadata%5Border%5D=A-1",
+        "/v1/fintech/accounts/acct_X/transactions?created%5Blte%5D=2026-11-24T00%3A00Z",
+        "/v1/events",
+    ]
+    with pytest.raises(ValueError, match="timezone-aware"):
+        plinth.events.list_page(created={"gte": datetime(2026, 11, 24)})
+    with pytest.raises(ValueError, match="not since"):
+        plinth.events.list_page(created={"since": "2026-11-24T00:00Z"})
+
+    server.seen = []
+    server.script = [{"status": 200, "body": ACCOUNT}] * 2
+    plinth.accounts.update("acct_X", metadata={"customer": "c-42", "old": ""})
+    plinth.accounts.update("acct_X", metadata="")
+    assert [(s["method"], s["path"], json.loads(s["body"])) for s in server.seen] == [
+        ("POST", "/v1/fintech/accounts/acct_X", {"metadata": {"customer": "c-42", "old": ""}}),
+        ("POST", "/v1/fintech/accounts/acct_X", {"metadata": ""}),
+    ]
+    with pytest.raises(ValueError):
+        plinth.accounts.update("acct_X", metadata="all")

@@ -3,12 +3,14 @@
  * `@plinth/client` from the packed tarball installed in a scratch app outside the repository, so it also proves
  * the package installs, resolves and type-checks for a consumer. conformance.sh compiles it there and runs it on
  * every Node.js it finds. Each step prints one line; the first failed assertion ends the run with exit 1.
- * Steps 1–12 are here, 13–19 (every other resource) in resources.ts.
+ * Steps 1–12 are here, 13–19 (every other resource) in resources.ts, 20–21 (pending transfers, metadata, filters) in
+ * holds.ts.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { type Account, PlinthClient, Webhook, WebhookVerificationError } from '@plinth/client';
 import { all, refused, required, step, waitFor } from './helpers.js';
+import { holdSteps } from './holds.js';
 import { resourceSteps } from './resources.js';
 
 const PLINTH_URL = required('PLINTH_URL');
@@ -183,5 +185,6 @@ await step('12 a webhook delivery verifies with its secret, not with a changed b
 });
 
 await resourceSteps(plinth, { first, second, transferId, endpoint, testEventId: testEvent.id });
+await holdSteps(plinth, first, second);
 
 console.log(`conformance passed on Node.js ${process.version}`);

@@ -19,7 +19,8 @@ import { requireSecret, settle, type WithRequestId } from './call.js';
 import { AccountsResource } from './resources/accounts.js';
 import { ApiKeysResource, type NewApiKey } from './resources/api-keys.js';
 import { EventsResource } from './resources/events.js';
-import { SandboxResource, TransactionsResource, TransfersResource } from './resources/money.js';
+import { SandboxResource, TransactionsResource } from './resources/money.js';
+import { TransfersResource } from './resources/transfers.js';
 import { WebhookDeliveriesResource, WebhookEndpointsResource } from './resources/webhooks.js';
 import { type RetryInfo, resilientFetch, type TransportOptions } from './transport.js';
 

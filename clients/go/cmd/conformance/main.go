@@ -1,6 +1,7 @@
 // The client conformance scenario (clients/README.md), run against live servers through the public API of the
 // Go client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL, PLINTH_RECEIVER_URL. Prints one line per step;
-// exits 1 on the first failed check. Steps 1–12 are here, 13–19 (every other resource) in resources.go.
+// exits 1 on the first failed check. Steps 1–12 are here, 13–19 (every other resource) in resources.go, 20–21
+// (pending transfers, metadata, filters) in holds.go.
 package main
 
 import (
@@ -112,7 +113,7 @@ func main() {
 
 	// 4c. The first account's transactions, newest first, through auto-pagination.
 	var moves []string
-	for t, err := range client.Transactions.List(ctx, first, plinth.ListParams{Limit: 1}) {
+	for t, err := range client.Transactions.List(ctx, first, plinth.TransactionListParams{ListParams: plinth.ListParams{Limit: 1}}) {
 		if err != nil {
 			fail("transactions: %v", err)
 		}
@@ -249,6 +250,7 @@ func main() {
 	fmt.Println("ok 12 a webhook delivery verifies with its secret, not with a changed body or another secret")
 
 	resourceSteps(client, earlier{first: first, second: second, transferID: transfer.Id, endpoint: endpoint, testEventID: event.Id})
+	holdSteps(client, first, second)
 
 	fmt.Println("go: every step passed")
 }

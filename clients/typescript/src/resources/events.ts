@@ -9,10 +9,13 @@ import type {
 } from '../../generated/index.js';
 import type { Call, WithRequestId } from '../call.js';
 import { autoPage, type ListParams, type PageParams, pageQuery } from '../pagination.js';
+import { type CreatedFilter, createdQuery } from './filters.js';
 
 export interface EventFilters {
   /** Only events of this type, e.g. `fintech.account.created`. */
   type?: ListEventsTypeEnum;
+  /** Only events created within these bounds. */
+  created?: CreatedFilter;
 }
 
 export class EventsResource {
@@ -32,7 +35,9 @@ export class EventsResource {
 
   /** One page, newest first. */
   listPage(params: PageParams & EventFilters = {}): Promise<WithRequestId<EventList>> {
-    return this.#call(() => this.#api.listEventsRaw({ ...pageQuery(params), type: params.type }));
+    return this.#call(() =>
+      this.#api.listEventsRaw({ ...pageQuery(params), type: params.type, created: createdQuery(params.created) }),
+    );
   }
 
   retrieve(id: string): Promise<WithRequestId<Event>> {

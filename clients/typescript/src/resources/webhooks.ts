@@ -15,6 +15,7 @@ import type {
 } from '../../generated/index.js';
 import { type Call, requireSecret, type WithRequestId, type WithSecret } from '../call.js';
 import { autoPage, type ListParams, type PageParams, pageQuery } from '../pagination.js';
+import type { MetadataUpdate } from './filters.js';
 import type { RequestOptions } from './options.js';
 
 /**
@@ -24,14 +25,18 @@ import type { RequestOptions } from './options.js';
  */
 export type WebhookEndpointWithSecret = WithSecret<GeneratedWithSecret, 'secret'>;
 
-/** Create's parameters, with `enabled_events` as any iterable of event types (`['*']`: every type). */
+/**
+ * Create's parameters, with `enabled_events` as any iterable of event types (`['*']`: every type); `metadata` is
+ * optional.
+ */
 export type CreateWebhookEndpointParams = Omit<CreateWebhookEndpointRequest, 'enabled_events'> & {
   enabled_events: Iterable<string>;
 };
 
-/** Update's parameters: only the fields given change. */
-export type UpdateWebhookEndpointParams = Omit<UpdateWebhookEndpointRequest, 'enabled_events'> & {
+/** Update's parameters: only the fields given change; `metadata` as MetadataUpdate says. */
+export type UpdateWebhookEndpointParams = Omit<UpdateWebhookEndpointRequest, 'enabled_events' | 'metadata'> & {
   enabled_events?: Iterable<string>;
+  metadata?: MetadataUpdate;
 };
 
 export interface DeliveryFilters {
@@ -74,7 +79,7 @@ export class WebhookEndpointsResource {
     return this.#call(() => this.#api.listWebhookEndpointsRaw(pageQuery(params)));
   }
 
-  /** Changes only the fields given (`url`, `enabled_events`, `description`, `status`). */
+  /** Changes only the fields given (`url`, `enabled_events`, `description`, `metadata`, `status`). */
   update(
     id: string,
     params: UpdateWebhookEndpointParams,

@@ -1,0 +1,88 @@
+/** `plinth.transfers`: /v1/fintech/transfers, money from one account to another, at once or held first (§10, §14). */
+import type {
+  CreateTransferRequest,
+  FintechTransfersApi,
+  ListTransfersStatusEnum,
+  PostTransferRequest,
+  Transfer,
+  TransferList,
+} from '../../generated/index.js';
+import type { Call, WithRequestId } from '../call.js';
+import { autoPage, type ListParams, type PageParams, pageQuery } from '../pagination.js';
+import { type CreatedFilter, createdQuery, type Metadata, type MetadataUpdate, metadataQuery } from './filters.js';
+import type { RequestOptions } from './options.js';
+
+export interface TransferFilters {
+  /** Only transfers from or to this account. */
+  account_id?: string;
+  /** Only transfers in this status: `pending`, `posted`, `voided`, `expired`. */
+  status?: ListTransfersStatusEnum;
+  /** Only transfers created within these bounds. */
+  created?: CreatedFilter;
+  /** Only transfers whose metadata has every one of these pairs, exactly. */
+  metadata?: Metadata;
+}
+
+/** `update`'s parameters: only metadata changes. */
+export interface UpdateTransferParams {
+  metadata: MetadataUpdate;
+}
+
+export class TransfersResource {
+  readonly #api: FintechTransfersApi;
+  readonly #call: Call;
+
+  constructor(api: FintechTransfersApi, call: Call) {
+    this.#api = api;
+    this.#call = call;
+  }
+
+  /**
+   * Moves the money at once (`posted`), or with `pending: true` holds it on the sender until `post`, `void` or
+   * `expires_in_seconds` (default 7 days). One Idempotency-Key, reused by the retries, so money moves once.
+   */
+  create(params: CreateTransferRequest, options: RequestOptions = {}): Promise<WithRequestId<Transfer>> {
+    return this.#call(() => this.#api.createTransferRaw({ createTransferRequest: params, ...options }));
+  }
+
+  retrieve(id: string): Promise<WithRequestId<Transfer>> {
+    return this.#call(() => this.#api.retrieveTransferRaw({ id }));
+  }
+
+  /** Changes the metadata only (see MetadataUpdate), in any status. */
+  update(id: string, params: UpdateTransferParams, options: RequestOptions = {}): Promise<WithRequestId<Transfer>> {
+    return this.#call(() => this.#api.updateTransferRaw({ id, updateTransferRequest: params, ...options }));
+  }
+
+  /**
+   * Moves a pending transfer's money: all of it, or `amount` of it (the rest returns to the sender's available
+   * balance). Not pending: 409 `transfer_not_pending`; past `expires_at`: 409 `transfer_expired`.
+   */
+  post(id: string, params: PostTransferRequest = {}, options: RequestOptions = {}): Promise<WithRequestId<Transfer>> {
+    return this.#call(() => this.#api.postTransferRaw({ id, postTransferRequest: params, ...options }));
+  }
+
+  /** Releases a pending transfer's hold; nothing moves. The same refusals as `post`. */
+  void(id: string, options: RequestOptions = {}): Promise<WithRequestId<Transfer>> {
+    return this.#call(() => this.#api.voidTransferRaw({ id, ...options }));
+  }
+
+  /** Every transfer, newest first: `for await (const t of plinth.transfers.list({ status: 'pending' }))`. */
+  list(params: ListParams & TransferFilters = {}): AsyncGenerator<Transfer, void, undefined> {
+    const { starting_after, ending_before, ...rest } = params;
+    return autoPage((cursor) => this.listPage({ ...rest, ...cursor }), { starting_after, ending_before });
+  }
+
+  /** One page, newest first. */
+  listPage(params: PageParams & TransferFilters = {}): Promise<WithRequestId<TransferList>> {
+    return this.#call(() =>
+      this.#api.listTransfersRaw({
+        ...pageQuery(params),
+        accountId: params.account_id,
+        status: params.status,
+        created: createdQuery(params.created),
+        metadata: metadataQuery(params.metadata),
+      }),
+    );
+  }
+}
