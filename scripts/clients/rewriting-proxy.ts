@@ -2,7 +2,9 @@
  * The rewriting proxy of the client conformance scenario: it plays a future server. Every request goes to the
  * real Plinth unchanged; JSON response bodies come back with what a newer server might send, so each client
  * proves it decodes responses it was not generated for (contract §13: unknown fields, enum values, error codes):
- *   - every JSON object gains `"future_field": {"nested": true}`;
+ *   - every JSON object gains `"future_field": {"nested": true}`, except a `metadata` map, which is the integrator's
+ *     own pairs of strings (contract §15): no server version adds to it, and a client may rightly type its values
+ *     as strings, so it passes unchanged;
  *   - a `"status"` of `"active"` becomes `"dormant"`;
  *   - in problem bodies every `code` (top level and in `errors[]`) becomes `"future_error_code"`.
  * Content-Length is recomputed; other headers (Request-Id, Retry-After, …) pass through.
@@ -16,7 +18,8 @@ export function rewrite(value: Json, problem: boolean): Json {
   if (value === null || typeof value !== 'object') return value;
   const out: { [key: string]: Json } = {};
   for (const [key, child] of Object.entries(value)) {
-    if (key === 'status' && child === 'active') out[key] = 'dormant';
+    if (key === 'metadata') out[key] = child;
+    else if (key === 'status' && child === 'active') out[key] = 'dormant';
     else if (problem && key === 'code' && typeof child === 'string') out[key] = 'future_error_code';
     else out[key] = rewrite(child, problem);
   }

@@ -108,11 +108,12 @@ describe('the SDK view', () => {
 });
 
 describe('the rewriting proxy', () => {
-  test('adds a field everywhere, turns active into dormant, and error codes into an unknown one', () => {
+  test('adds a field everywhere but metadata, turns active into dormant, and error codes into an unknown one', () => {
     const future = { future_field: { nested: true } };
-    assert.deepEqual(rewrite({ object: 'list', data: [{ id: 'a', status: 'active', kyb: null }] }, false), {
+    const account = { id: 'a', status: 'active', kyb: null, metadata: { status: 'active' } };
+    assert.deepEqual(rewrite({ object: 'list', data: [account] }, false), {
       object: 'list',
-      data: [{ id: 'a', status: 'dormant', kyb: null, ...future }],
+      data: [{ id: 'a', status: 'dormant', kyb: null, metadata: { status: 'active' }, ...future }],
       ...future,
     });
     assert.deepEqual(
