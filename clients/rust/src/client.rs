@@ -10,8 +10,9 @@ use reqwest::Method;
 use crate::apis;
 use crate::created::{CreatedApiKey, SignUp};
 use crate::error::{convert, ApiError, Error, Response};
-use crate::fintech::{Accounts, Sandbox, Transactions, Transfers};
+use crate::fintech::{Accounts, Transactions};
 use crate::platform::{ApiKeys, Events, WebhookDeliveries, WebhookEndpoints};
+use crate::transfers::{Sandbox, Transfers};
 use crate::transport::{CallInfo, RetryPolicy, CALL};
 use crate::{models, Configuration, DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, VERSION};
 
@@ -190,6 +191,12 @@ impl Client {
     /// Sends any request through the same middleware (auth, retries, idempotency key): for fields or operations
     /// this client does not know yet. A problem answer comes back as [`Error::Api`].
     pub async fn raw(&self, method: Method, path: &str, body: Option<serde_json::Value>, options: RequestOptions) -> Result<Response<serde_json::Value>, Error> {
+        self.send(method, path, body, options).await
+    }
+
+    /// One request through the middleware, its answer decoded into `T` (an empty body as JSON `null`): what
+    /// [`Client::raw`] and the layer's own requests (the filtered lists, the metadata updates) share.
+    pub(crate) async fn send<T: serde::de::DeserializeOwned>(&self, method: Method, path: &str, body: Option<serde_json::Value>, options: RequestOptions) -> Result<Response<T>, Error> {
         let info = Arc::new(Mutex::new(CallInfo { idempotency_key: options.idempotency_key, ..Default::default() }));
         let result = CALL
             .scope(Arc::clone(&info), async {
@@ -211,7 +218,7 @@ impl Client {
         if status >= 400 {
             return Err(Error::Api(ApiError::from_body(status, &text, &info)));
         }
-        let inner = if text.is_empty() { serde_json::Value::Null } else { serde_json::from_str(&text).map_err(Error::Decode)? };
+        let inner = serde_json::from_str(if text.is_empty() { "null" } else { &text }).map_err(Error::Decode)?;
         Ok(Response { inner, request_id: info.request_id, replayed: info.replayed, retries: info.retries, http_status: status })
     }
 }

@@ -73,6 +73,7 @@ impl CreatedWebhookEndpoint {
             description: e.description,
             status: e.status,
             disabled_reason: e.disabled_reason,
+            metadata: e.metadata,
             livemode: e.livemode,
             created_at: e.created_at,
         };

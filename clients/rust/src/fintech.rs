@@ -1,8 +1,11 @@
-//! The fintech resources: accounts, their transactions, transfers, sandbox simulations.
+//! The fintech resources: accounts and their transactions (transfers and sandbox simulations: transfers.rs).
 
-use crate::apis::{fintech_accounts_api as accounts, fintech_transactions_api as transactions, fintech_transfers_api as transfers};
+use reqwest::Method;
+
+use crate::apis::{fintech_accounts_api as accounts, fintech_transactions_api as transactions};
 use crate::client::{Client, RequestOptions};
 use crate::error::{Error, Response};
+use crate::filters::{encode, query, AccountFilter, MetadataUpdate, TransactionFilter};
 use crate::list::{pages, ListIter, ListParams};
 use crate::models;
 
@@ -24,14 +27,13 @@ impl<'a> Accounts<'a> {
         self.client.call(RequestOptions::default(), false, accounts::retrieve_account(&self.client.config, p)).await
     }
 
-    /// `listAccounts`: every account (in `status` — `active`, `frozen`, `closed` — if given), newest first, a page at
-    /// a time.
-    pub fn list(&self, status: Option<&str>, params: ListParams) -> ListIter<'a, models::Account> {
-        let status = status.map(str::to_owned);
+    /// `listAccounts`: every account that passes `filter` (`AccountFilter::default()` for all), newest first, a page
+    /// at a time; the filter goes with every page.
+    pub fn list(&self, filter: AccountFilter, params: ListParams) -> ListIter<'a, models::Account> {
         let fetch = move |client: &'a Client, params: ListParams| {
-            let status = status.clone();
+            let filter = filter.clone();
             async move {
-                let page = client.accounts().list_page(status.as_deref(), params).await?.into_inner();
+                let page = client.accounts().list_page(filter, params).await?.into_inner();
                 Ok((page.data, page.has_more))
             }
         };
@@ -39,14 +41,17 @@ impl<'a> Accounts<'a> {
     }
 
     /// `listAccounts`: one page.
-    pub async fn list_page(&self, status: Option<&str>, params: ListParams) -> Result<Response<models::AccountList>, Error> {
-        let p = accounts::ListAccountsParams {
-            limit: params.limit,
-            starting_after: params.starting_after,
-            ending_before: params.ending_before,
-            status: status.map(str::to_owned),
-        };
-        self.client.call(RequestOptions::default(), false, accounts::list_accounts(&self.client.config, p)).await
+    pub async fn list_page(&self, filter: AccountFilter, params: ListParams) -> Result<Response<models::AccountList>, Error> {
+        let q = query(&params, &[("status", filter.status.as_deref())], filter.created.as_ref(), &filter.metadata);
+        self.client.send(Method::GET, &format!("/v1/fintech/accounts{q}"), None, RequestOptions::default()).await
+    }
+
+    /// `updateAccount`: its metadata changed (`MetadataUpdate::changes(…)`) or cleared (`MetadataUpdate::ClearAll`);
+    /// allowed on a closed account. The generated request cannot carry either (its "changes or `\"\"`" schema became
+    /// an empty struct), so the layer sends the body itself.
+    pub async fn update(&self, id: &str, metadata: MetadataUpdate, options: RequestOptions) -> Result<Response<models::Account>, Error> {
+        let body = serde_json::json!({ "metadata": metadata });
+        self.client.send(Method::POST, &format!("/v1/fintech/accounts/{}", encode(id)), Some(body), options).await
     }
 
     /// `freezeAccount`: no debit or credit until unfrozen.
@@ -74,13 +79,14 @@ pub struct Transactions<'a> {
 }
 
 impl<'a> Transactions<'a> {
-    /// `listAccountTransactions`: every transaction of an account, newest first, a page at a time.
-    pub fn list(&self, account_id: &str, params: ListParams) -> ListIter<'a, models::Transaction> {
+    /// `listAccountTransactions`: every transaction of an account (that passes `filter`), newest first, a page at a
+    /// time.
+    pub fn list(&self, account_id: &str, filter: TransactionFilter, params: ListParams) -> ListIter<'a, models::Transaction> {
         let account_id = account_id.to_owned();
         let fetch = move |client: &'a Client, params: ListParams| {
-            let account_id = account_id.clone();
+            let (account_id, filter) = (account_id.clone(), filter.clone());
             async move {
-                let page = client.transactions().list_page(&account_id, params).await?.into_inner();
+                let page = client.transactions().list_page(&account_id, filter, params).await?.into_inner();
                 Ok((page.data, page.has_more))
             }
         };
@@ -88,82 +94,14 @@ impl<'a> Transactions<'a> {
     }
 
     /// `listAccountTransactions`: one page.
-    pub async fn list_page(&self, account_id: &str, params: ListParams) -> Result<Response<models::TransactionList>, Error> {
-        let p = transactions::ListAccountTransactionsParams {
-            id: account_id.to_owned(),
-            limit: params.limit,
-            starting_after: params.starting_after,
-            ending_before: params.ending_before,
-        };
-        self.client.call(RequestOptions::default(), false, transactions::list_account_transactions(&self.client.config, p)).await
+    pub async fn list_page(&self, account_id: &str, filter: TransactionFilter, params: ListParams) -> Result<Response<models::TransactionList>, Error> {
+        let q = query(&params, &[], filter.created.as_ref(), &Default::default());
+        self.client.send(Method::GET, &format!("/v1/fintech/accounts/{}/transactions{q}", encode(account_id)), None, RequestOptions::default()).await
     }
 
     /// `retrieveTransaction`.
     pub async fn retrieve(&self, id: &str) -> Result<Response<models::Transaction>, Error> {
         let p = transactions::RetrieveTransactionParams { id: id.to_owned() };
         self.client.call(RequestOptions::default(), false, transactions::retrieve_transaction(&self.client.config, p)).await
-    }
-}
-
-/// `/v1/fintech/transfers`: `client.transfers()`.
-pub struct Transfers<'a> {
-    pub(crate) client: &'a Client,
-}
-
-impl<'a> Transfers<'a> {
-    /// `createTransfer`, synchronously: the `posted` transfer. One Idempotency-Key for all its attempts, so the money
-    /// moves once.
-    pub async fn create(&self, params: models::CreateTransferRequest, options: RequestOptions) -> Result<Response<models::Transfer>, Error> {
-        let p = transfers::CreateTransferParams { create_transfer_request: params, idempotency_key: None };
-        self.client.call(options, false, transfers::create_transfer(&self.client.config, p)).await
-    }
-
-    /// `retrieveTransfer`.
-    pub async fn retrieve(&self, id: &str) -> Result<Response<models::Transfer>, Error> {
-        let p = transfers::RetrieveTransferParams { id: id.to_owned() };
-        self.client.call(RequestOptions::default(), false, transfers::retrieve_transfer(&self.client.config, p)).await
-    }
-
-    /// `listTransfers`: every transfer (from or to `account_id`, if given), newest first, a page at a time.
-    pub fn list(&self, account_id: Option<&str>, params: ListParams) -> ListIter<'a, models::Transfer> {
-        let account_id = account_id.map(str::to_owned);
-        let fetch = move |client: &'a Client, params: ListParams| {
-            let account_id = account_id.clone();
-            async move {
-                let page = client.transfers().list_page(account_id.as_deref(), params).await?.into_inner();
-                Ok((page.data, page.has_more))
-            }
-        };
-        pages(self.client, params, fetch, |t| t.id.clone())
-    }
-
-    /// `listTransfers`: one page.
-    pub async fn list_page(&self, account_id: Option<&str>, params: ListParams) -> Result<Response<models::TransferList>, Error> {
-        let p = transfers::ListTransfersParams {
-            account_id: account_id.map(str::to_owned),
-            limit: params.limit,
-            starting_after: params.starting_after,
-            ending_before: params.ending_before,
-        };
-        self.client.call(RequestOptions::default(), false, transfers::list_transfers(&self.client.config, p)).await
-    }
-}
-
-/// `/v1/sandbox/…` simulations (sandbox keys only): `client.sandbox()`.
-pub struct Sandbox<'a> {
-    pub(crate) client: &'a Client,
-}
-
-impl<'a> Sandbox<'a> {
-    /// `simulateDeposit`: money in from nowhere, for testing; the credit transaction.
-    pub async fn deposit(&self, account_id: &str, params: models::SimulateDepositRequest, options: RequestOptions) -> Result<Response<models::Transaction>, Error> {
-        let p = transactions::SimulateDepositParams { id: account_id.to_owned(), simulate_deposit_request: params, idempotency_key: None };
-        self.client.call(options, false, transactions::simulate_deposit(&self.client.config, p)).await
-    }
-
-    /// `simulateWithdrawal`: money out to nowhere; the debit transaction (`insufficient_funds` possible).
-    pub async fn withdraw(&self, account_id: &str, params: models::SimulateWithdrawalRequest, options: RequestOptions) -> Result<Response<models::Transaction>, Error> {
-        let p = transactions::SimulateWithdrawalParams { id: account_id.to_owned(), simulate_withdrawal_request: params, idempotency_key: None };
-        self.client.call(options, false, transactions::simulate_withdrawal(&self.client.config, p)).await
     }
 }

@@ -28,9 +28,11 @@ pub mod models;
 mod client;
 mod created;
 mod error;
+mod filters;
 mod fintech;
 mod list;
 mod platform;
+mod transfers;
 mod transport;
 mod webhook;
 
@@ -38,9 +40,11 @@ pub use apis::configuration::Configuration;
 pub use client::{Client, ClientBuilder, RequestOptions};
 pub use created::{CreatedApiKey, CreatedWebhookEndpoint, SignUp};
 pub use error::{ApiError, Error, ErrorItem, Response, SecretWithheld};
-pub use fintech::{Accounts, Sandbox, Transactions, Transfers};
+pub use filters::{AccountFilter, Created, EventFilter, MetadataUpdate, TransactionFilter, TransferFilter};
+pub use fintech::{Accounts, Transactions};
 pub use list::{ListIter, ListParams};
 pub use platform::{ApiKeys, Events, WebhookDeliveries, WebhookEndpoints};
+pub use transfers::{Sandbox, Transfers};
 pub use webhook::{verify_webhook, verify_webhook_with, WebhookError, DEFAULT_WEBHOOK_TOLERANCE};
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

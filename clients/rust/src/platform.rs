@@ -1,9 +1,12 @@
 //! What every product shares: API keys, events, webhook endpoints and their deliveries.
 
+use reqwest::Method;
+
 use crate::apis::{api_keys_api as keys, events_api as events, webhooks_api as webhooks};
 use crate::client::{Client, RequestOptions};
 use crate::created::{CreatedApiKey, CreatedWebhookEndpoint};
 use crate::error::{Error, Response};
+use crate::filters::{encode, query, EventFilter, MetadataUpdate};
 use crate::list::{pages, ListIter, ListParams};
 use crate::models;
 
@@ -55,13 +58,13 @@ pub struct Events<'a> {
 }
 
 impl<'a> Events<'a> {
-    /// `listEvents`: every event (of `type`, e.g. `fintech.account.created`, if given), newest first, a page at a time.
-    pub fn list(&self, r#type: Option<&str>, params: ListParams) -> ListIter<'a, models::Event> {
-        let r#type = r#type.map(str::to_owned);
+    /// `listEvents`: every event that passes `filter` (`EventFilter::default()` for all), newest first, a page at a
+    /// time.
+    pub fn list(&self, filter: EventFilter, params: ListParams) -> ListIter<'a, models::Event> {
         let fetch = move |client: &'a Client, params: ListParams| {
-            let r#type = r#type.clone();
+            let filter = filter.clone();
             async move {
-                let page = client.events().list_page(r#type.as_deref(), params).await?.into_inner();
+                let page = client.events().list_page(filter, params).await?.into_inner();
                 Ok((page.data, page.has_more))
             }
         };
@@ -69,14 +72,9 @@ impl<'a> Events<'a> {
     }
 
     /// `listEvents`: one page.
-    pub async fn list_page(&self, r#type: Option<&str>, params: ListParams) -> Result<Response<models::EventList>, Error> {
-        let p = events::ListEventsParams {
-            limit: params.limit,
-            starting_after: params.starting_after,
-            ending_before: params.ending_before,
-            r#type: r#type.map(str::to_owned),
-        };
-        self.client.call(RequestOptions::default(), false, events::list_events(&self.client.config, p)).await
+    pub async fn list_page(&self, filter: EventFilter, params: ListParams) -> Result<Response<models::EventList>, Error> {
+        let q = query(&params, &[("type", filter.r#type.as_deref())], filter.created.as_ref(), &Default::default());
+        self.client.send(Method::GET, &format!("/v1/events{q}"), None, RequestOptions::default()).await
     }
 
     /// `retrieveEvent`.
@@ -130,8 +128,21 @@ impl<'a> WebhookEndpoints<'a> {
         self.client.call(RequestOptions::default(), false, webhooks::retrieve_webhook_endpoint(&self.client.config, p)).await
     }
 
-    /// `updateWebhookEndpoint`: `url`, `enabled_events`, `description`, `status`.
-    pub async fn update(&self, id: &str, params: models::UpdateWebhookEndpointRequest, options: RequestOptions) -> Result<Response<models::WebhookEndpoint>, Error> {
+    /// `updateWebhookEndpoint`: `url`, `enabled_events`, `description`, `status` from `params`, and its metadata
+    /// changed or cleared if `metadata` is given. The generated request's own `metadata` is an empty struct (its
+    /// schema is "changes, or `\"\"`"), so with metadata the layer sends the body itself.
+    pub async fn update(
+        &self,
+        id: &str,
+        params: models::UpdateWebhookEndpointRequest,
+        metadata: Option<MetadataUpdate>,
+        options: RequestOptions,
+    ) -> Result<Response<models::WebhookEndpoint>, Error> {
+        if let Some(metadata) = metadata {
+            let mut body = serde_json::to_value(&params).map_err(Error::Decode)?;
+            body["metadata"] = serde_json::to_value(metadata).map_err(Error::Decode)?;
+            return self.client.send(Method::POST, &format!("/v1/webhook_endpoints/{}", encode(id)), Some(body), options).await;
+        }
         let p = webhooks::UpdateWebhookEndpointParams { id: id.to_owned(), update_webhook_endpoint_request: params, idempotency_key: None };
         self.client.call(options, false, webhooks::update_webhook_endpoint(&self.client.config, p)).await
     }

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-const ACCOUNT: &str = r#"{"id":"acct_1","object":"fintech.account","type":"business","country":"US","status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"livemode":false,"created_at":"2026-11-22T10:00Z"}"#;
+const ACCOUNT: &str = r#"{"id":"acct_1","object":"fintech.account","type":"business","country":"US","status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:00Z"}"#;
 
 fn problem(status: u16, code: &str, retry_after: Option<u32>) -> String {
     let body = format!(r#"{{"type":"/docs/errors#{code}","title":"t","status":{status},"detail":"d","code":"{code}","request_id":"req_X"}}"#);
@@ -115,7 +115,7 @@ fn replayed(body: &str) -> String {
 #[tokio::test]
 async fn a_secret_is_a_plain_string_and_a_replay_says_it_has_none() {
     let key = |k: &str| format!(r#"{{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…abcd","name":null,"livemode":false,"created_at":"2026-11-22T10:00Z","revoked_at":null,"last_used_at":null,"key":{k}}}"#);
-    let endpoint = r#"{"id":"we_1","object":"webhook_endpoint","url":"https://example.com/h","enabled_events":["*"],"description":null,"status":"enabled","disabled_reason":null,"livemode":false,"created_at":"2026-11-22T10:00Z","secret":null}"#;
+    let endpoint = r#"{"id":"we_1","object":"webhook_endpoint","url":"https://example.com/h","enabled_events":["*"],"description":null,"status":"enabled","disabled_reason":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:00Z","secret":null}"#;
     let (url, _) = serve(vec![ok(&key(r#""sk_test_abcd""#)), replayed(&key("null")), replayed(endpoint)]);
     let c = client(&url);
 
@@ -168,10 +168,10 @@ async fn list_follows_starting_after_or_walks_newer_from_ending_before_with_the_
     let page2 = ok(&format!(r#"{{"object":"list","data":[{ACCOUNT}],"has_more":false}}"#));
     let (url, targets) = serve_targets(vec![page1.clone(), page2.clone(), page1, page2]);
     let c = client(&url);
-    let ids: Vec<String> = c.accounts().list(Some("frozen"), ListParams::limit(2)).collect().await.unwrap().into_iter().map(|a| a.id).collect();
+    let ids: Vec<String> = c.accounts().list(plinth::AccountFilter::default().status("frozen"), ListParams::limit(2)).collect().await.unwrap().into_iter().map(|a| a.id).collect();
     assert_eq!(ids, ["acct_3", "acct_2", "acct_1"]);
     let newer = ListParams { limit: Some(2), ending_before: Some("acct_0".into()), ..Default::default() };
-    assert_eq!(c.accounts().list(None, newer).collect().await.unwrap().len(), 3);
+    assert_eq!(c.accounts().list(Default::default(), newer).collect().await.unwrap().len(), 3);
     let t = targets.lock().unwrap().clone();
     assert_eq!(t.len(), 4, "{t:?}");
     assert!(t[0].contains("status=frozen") && t[0].contains("limit=2") && !t[0].contains("starting_after"), "first page {}", t[0]);

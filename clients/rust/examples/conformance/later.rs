@@ -6,7 +6,7 @@ use plinth::models::{
     close_account_request, freeze_account_request, CloseAccountRequest, CreateAccountRequest, CreateApiKeyRequest, CreateTransferRequest,
     FreezeAccountRequest, RotateWebhookEndpointSecretRequest, SimulateDepositRequest, SimulateWithdrawalRequest, UpdateWebhookEndpointRequest,
 };
-use plinth::{Client, ListParams, RequestOptions};
+use plinth::{AccountFilter, Client, EventFilter, ListParams, RequestOptions, TransferFilter};
 
 use crate::{expect_error, fail, ok};
 
@@ -28,7 +28,7 @@ pub async fn run(client: &Client, accounts: &[String], transfer_id: &str, endpoi
     check!(a.status == "frozen", "status {}", a.status);
     let reason = a.status_details.clone().map(|d| d.reason);
     check!(reason.as_deref() == Some("compliance_review"), "status_details reason {reason:?}");
-    let frozen: Vec<String> = ok(client.accounts().list(Some("frozen"), ListParams::default()).collect().await).into_iter().map(|a| a.id).collect();
+    let frozen: Vec<String> = ok(client.accounts().list(AccountFilter::default().status("frozen"), ListParams::default()).collect().await).into_iter().map(|a| a.id).collect();
     check!(frozen == [second.clone()], "frozen accounts {frozen:?}");
     let e = expect_error(client.transfers().create(CreateTransferRequest::new(first.clone(), second.clone(), 1, "USD".into()), none()).await, 409, "account_frozen");
     check!(e.param.as_deref() == Some("to_account_id"), "param {:?}", e.param);
@@ -42,7 +42,7 @@ pub async fn run(client: &Client, accounts: &[String], transfer_id: &str, endpoi
     println!("ok 14 sandbox withdrawal: -500, balance_after 7000");
 
     // 15. The second account's transfers: the one of step 4b.
-    let ids: Vec<String> = ok(client.transfers().list(Some(second), ListParams::default()).collect().await).into_iter().map(|t| t.id).collect();
+    let ids: Vec<String> = ok(client.transfers().list(TransferFilter::default().account_id(second), ListParams::default()).collect().await).into_iter().map(|t| t.id).collect();
     check!(ids == [transfer_id.to_owned()], "transfers {ids:?}, want {transfer_id}");
     let got = ok(client.transfers().retrieve(transfer_id).await);
     check!(got.id == transfer_id && got.amount == 2500, "retrieved {} {}", got.id, got.amount);
@@ -58,7 +58,7 @@ pub async fn run(client: &Client, accounts: &[String], transfer_id: &str, endpoi
     println!("ok 16 close an account; a deposit to it fails (409 account_closed)");
 
     // 17. Events of one type across pages of 2, newest first; retrieve the first.
-    let events = ok(client.events().list(Some("fintech.account.created"), ListParams::limit(2)).collect().await);
+    let events = ok(client.events().list(EventFilter::default().r#type("fintech.account.created"), ListParams::limit(2)).collect().await);
     check!(events.len() >= 3, "{} events", events.len());
     check!(events.iter().all(|e| e.r#type == "fintech.account.created"), "types {:?}", events.iter().map(|e| &e.r#type).collect::<Vec<_>>());
     check!(events.windows(2).all(|w| w[1].sequence < w[0].sequence), "sequences {:?}", events.iter().map(|e| e.sequence).collect::<Vec<_>>());
@@ -69,7 +69,7 @@ pub async fn run(client: &Client, accounts: &[String], transfer_id: &str, endpoi
     // 18. The endpoint of step 12: update, its deliveries, retry one, rotate the secret, list, delete.
     let mut update = UpdateWebhookEndpointRequest::new();
     update.description = Some(Some("updated".into()));
-    let u = ok(client.webhook_endpoints().update(&endpoint.id, update, none()).await);
+    let u = ok(client.webhook_endpoints().update(&endpoint.id, update, None, none()).await);
     check!(u.description.as_deref() == Some("updated"), "description {:?}", u.description);
     // The receiver has the test delivery (step 12); the server records its success just after answering it.
     let deadline = Instant::now() + Duration::from_secs(10);

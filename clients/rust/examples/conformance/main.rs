@@ -1,5 +1,5 @@
-//! The client conformance scenario (clients/README.md, steps 1–19), against live servers, through the public API of
-//! the Rust client; steps 13–19 are in later.rs. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL,
+//! The client conformance scenario (clients/README.md, steps 1–21), against live servers, through the public API of
+//! the Rust client; steps 13–19 are in later.rs, 20–21 in holds.rs. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL,
 //! PLINTH_RECEIVER_URL. One line per step; exit 1 on the first failure.
 
 use plinth::models::{create_account_request::Type, CreateAccountRequest, CreateAccountRequestKyb, CreateTransferRequest, CreateWebhookEndpointRequest, SimulateDepositRequest};
@@ -15,6 +15,7 @@ macro_rules! check {
     ($cond:expr, $($arg:tt)*) => { if !$cond { fail(format!($($arg)*)) } };
 }
 
+mod holds;
 mod later;
 
 fn ok<T>(result: Result<T, Error>) -> T {
@@ -93,7 +94,7 @@ async fn main() {
 
     // 4c. The first account's transactions, newest first, through auto-pagination.
     let mut moves = Vec::new();
-    let mut pages = client.transactions().list(&first, ListParams::limit(1));
+    let mut pages = client.transactions().list(&first, Default::default(), ListParams::limit(1));
     while let Some(item) = pages.next().await {
         let t = ok(item);
         moves.push((t.amount, t.balance_after));
@@ -121,7 +122,7 @@ async fn main() {
 
     // 7. A bad key: 401 api_key_invalid.
     let bad = Client::builder().api_key(format!("sk_test_{}", "A".repeat(38))).base_url(&base).build();
-    expect_error(bad.accounts().list_page(None, ListParams::limit(1)).await, 401, "api_key_invalid");
+    expect_error(bad.accounts().list_page(Default::default(), ListParams::limit(1)).await, 401, "api_key_invalid");
     println!("ok 7 bad key: 401 api_key_invalid");
 
     // 8. An unknown field, through the raw request mechanism: 400 parameter_unknown naming it.
@@ -133,7 +134,7 @@ async fn main() {
 
     // 9. Auto-pagination with limit=1 yields exactly what was created, newest first, once each.
     let mut listed = Vec::new();
-    let mut pages = client.accounts().list(None, ListParams::limit(1));
+    let mut pages = client.accounts().list(Default::default(), ListParams::limit(1));
     while let Some(item) = pages.next().await {
         listed.push(ok(item).id);
     }
@@ -146,7 +147,7 @@ async fn main() {
     let limited = Client::builder().api_key(&limited_signup.api_key.key).base_url(&limited_url).build();
     let mut retries = 0;
     for i in 0..6 {
-        match limited.accounts().list_page(None, ListParams::limit(1)).await {
+        match limited.accounts().list_page(Default::default(), ListParams::limit(1)).await {
             Ok(resp) => retries += resp.retries,
             Err(e) => fail(format!("limited call {}: {e}", i + 1)),
         }
@@ -158,7 +159,7 @@ async fn main() {
     let proxied = Client::builder().api_key(&key).base_url(&proxy_url).build();
     let got = ok(proxied.accounts().retrieve(&first).await);
     check!(got.id == first && got.status == "dormant", "proxied account {} status {}", got.id, got.status);
-    let page = ok(proxied.accounts().list_page(None, ListParams::limit(100)).await);
+    let page = ok(proxied.accounts().list_page(Default::default(), ListParams::limit(100)).await);
     check!(page.data.len() == created.len(), "proxied list has {} accounts", page.data.len());
     expect_error(proxied.accounts().retrieve(&format!("acct_{}", "0".repeat(26))).await, 404, "future_error_code");
     println!("ok 11 through the rewriting proxy: unknown field, status dormant, error code future_error_code");
@@ -208,6 +209,7 @@ async fn main() {
     println!("ok 12 a webhook delivery verifies with its secret, not with a changed body or another secret");
 
     later::run(&client, &created, &transfer.id, later::Endpoint { id: endpoint_id, secret, test_event_id: event_id }).await;
+    holds::run(&client, &created, &receiver_url).await;
     println!("rust: every step passed");
 }
 

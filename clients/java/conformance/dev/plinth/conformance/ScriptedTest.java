@@ -1,10 +1,14 @@
 package dev.plinth.conformance;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.plinth.Created;
+import dev.plinth.EventFilter;
 import dev.plinth.ListParams;
 import dev.plinth.Plinth;
 import dev.plinth.PlinthException;
 import dev.plinth.SecretUnavailableException;
+import dev.plinth.TransactionFilter;
+import dev.plinth.TransferFilter;
 import dev.plinth.client.model.Account;
 import dev.plinth.client.model.CreateAccountRequest;
 import java.io.IOException;
@@ -13,8 +17,10 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -59,11 +65,13 @@ public final class ScriptedTest {
     final String method;
     final String idempotencyKey;
     final String uri;
+    final String body;
 
-    Seen(String method, String idempotencyKey, String uri) {
+    Seen(String method, String idempotencyKey, String uri, String body) {
       this.method = method;
       this.idempotencyKey = idempotencyKey;
       this.uri = uri;
+      this.body = body;
     }
 
     @Override public String toString() { return method + " " + idempotencyKey; }
@@ -78,9 +86,9 @@ public final class ScriptedTest {
       script.addAll(List.of(replies));
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
       server.createContext("/", ex -> {
-        ex.getRequestBody().readAllBytes();
+        String requestBody = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         seen.add(new Seen(ex.getRequestMethod(), ex.getRequestHeaders().getFirst("Idempotency-Key"),
-            ex.getRequestURI().toString()));
+            ex.getRequestURI().toString(), requestBody));
         Reply r = script.poll();
         if (r == null) r = Reply.ok();
         if (r.delayMs > 0) {
@@ -235,6 +243,66 @@ public final class ScriptedTest {
             "second page " + uris.get(1));
         check(uris.get(2).contains("ending_before=acct_0") && uris.get(3).contains("ending_before=acct_01M81E6QGW6FY4EAZBPP8CJ633")
             && !uris.get(3).contains("starting_after"), "walking newer " + uris.subList(2, 4));
+      }
+    });
+
+    test("filters go out as created[gte]=… and metadata[key]=value on every page", () -> {
+      String page1 = "{\"object\":\"list\",\"data\":[" + ACCOUNT.replace("63K", "633") + "],\"has_more\":true}";
+      String page2 = "{\"object\":\"list\",\"data\":[" + ACCOUNT.replace("63K", "632") + "],\"has_more\":false}";
+      try (Scripted s = new Scripted(new Reply(200, page1, Map.of(), 0), new Reply(200, page2, Map.of(), 0),
+          new Reply(200, page2, Map.of(), 0), new Reply(200, page2, Map.of(), 0))) {
+        Plinth p = client(s.url());
+        int n = 0;
+        for (var t : p.transfers().list(new TransferFilter().accountId("acct_1").status("pending")
+            .created(new Created().gte("2026-11-24T00:00Z").lt(Instant.parse("2026-11-25T00:00:00Z")))
+            .metadata("order id", "A-1/ü"), new ListParams().limit(1))) n++;
+        check(n == 2, "transfers " + n);
+        p.events().listPage(new EventFilter().type("fintech.transfer.posted").created(new Created().gt("2026-11-24T09:30:00+01:00")), null);
+        p.transactions().listPage("acct_1", new TransactionFilter().created(new Created().lte("2026-11-24T00:00Z")), null);
+        List<String> uris = new ArrayList<>();
+        for (Seen x : s.seen) uris.add(x.uri);
+        for (String uri : uris.subList(0, 2)) {
+          check(uri.startsWith("/v1/fintech/transfers?") && uri.contains("account_id=acct_1") && uri.contains("status=pending")
+              && uri.contains("created[gte]=2026-11-24T00%3A00Z") && uri.contains("created[lt]=2026-11-25T00%3A00%3A00Z")
+              && uri.contains("metadata[order%20id]=A-1%2F%C3%BC") && uri.contains("limit=1"), "transfers page " + uri);
+        }
+        check(uris.get(1).contains("starting_after=acct_01M81E6QGW6FY4EAZBPP8CJ633"), "second page " + uris.get(1));
+        check(uris.get(2).startsWith("/v1/events?") && uris.get(2).contains("type=fintech.transfer.posted")
+            && uris.get(2).contains("created[gt]=2026-11-24T09%3A30%3A00%2B01%3A00"), "events " + uris.get(2));
+        check(uris.get(3).startsWith("/v1/fintech/accounts/acct_1/transactions?")
+            && uris.get(3).contains("created[lte]=2026-11-24T00%3A00Z"), "transactions " + uris.get(3));
+      }
+    });
+
+    test("metadata updates send changes or \"\", a post its amount or nothing", () -> {
+      try (Scripted s = new Scripted()) {
+        Plinth p = client(s.url());
+        Map<String, String> changes = new LinkedHashMap<>();
+        changes.put("customer", "c-42");
+        changes.put("old", "");
+        p.accounts().update("acct_1", changes);
+        p.accounts().clearMetadata("acct_1");
+        p.transfers().update("tr_1", Map.of("order", ""));
+        p.transfers().clearMetadata("tr_1");
+        p.webhookEndpoints().clearMetadata("we_1");
+        p.transfers().post("tr_1");
+        p.transfers().post("tr_1", 2500L);
+        p.transfers().voidTransfer("tr_1");
+        p.sandbox().expireTransfer("tr_1");
+        List<String> sent = new ArrayList<>();
+        for (Seen x : s.seen) sent.add(x.method + " " + x.uri + " " + x.body);
+        List<String> expected = List.of(
+            "POST /v1/fintech/accounts/acct_1 {\"metadata\":{\"customer\":\"c-42\",\"old\":\"\"}}",
+            "POST /v1/fintech/accounts/acct_1 {\"metadata\":\"\"}",
+            "POST /v1/fintech/transfers/tr_1 {\"metadata\":{\"order\":\"\"}}",
+            "POST /v1/fintech/transfers/tr_1 {\"metadata\":\"\"}",
+            "POST /v1/webhook_endpoints/we_1 {\"metadata\":\"\"}",
+            "POST /v1/fintech/transfers/tr_1/post {}",
+            "POST /v1/fintech/transfers/tr_1/post {\"amount\":2500}",
+            "POST /v1/fintech/transfers/tr_1/void ",
+            "POST /v1/sandbox/fintech/transfers/tr_1/expire ");
+        check(sent.equals(expected), "sent " + sent);
+        for (Seen x : s.seen) check(x.idempotencyKey != null, "no Idempotency-Key on " + x.uri);
       }
     });
 

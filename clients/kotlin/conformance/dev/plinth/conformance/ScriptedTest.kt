@@ -1,9 +1,11 @@
 package dev.plinth.conformance
 
 import com.sun.net.httpserver.HttpServer
+import dev.plinth.Created
 import dev.plinth.Plinth
 import dev.plinth.SecretUnavailableException
 import dev.plinth.client.models.CreateAccountRequest
+import dev.plinth.client.models.UpdateWebhookEndpointRequest
 import java.net.InetSocketAddress
 import java.net.ServerSocket
 import java.time.Duration
@@ -17,7 +19,9 @@ import kotlin.system.exitProcess
 // ending_before walking newer, with its filter on every page); and the one case where a new key's or
 // endpoint's secret is absent (an idempotent replay), which the live server shows only after a lost answer.
 
-private const val ACCOUNT = """{"id":"acct_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.account","type":"business","country":"US","status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"livemode":false,"created_at":"2026-11-22T10:53Z"}"""
+private const val ACCOUNT = """{"id":"acct_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.account","type":"business","country":"US","status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:53Z"}"""
+
+private const val TRANSFER = """{"id":"tr_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.transfer","from_account_id":"acct_1","to_account_id":"acct_2","amount":4000,"currency":"USD","description":null,"status":"pending","pending":true,"posted_amount":null,"expires_at":"2026-11-22T11:53Z","resolved_at":null,"metadata":{"order":"A-1"},"livemode":false,"created_at":"2026-11-22T10:53Z"}"""
 
 private data class Reply(val status: Int, val body: String, val headers: Map<String, String> = emptyMap(), val delayMs: Long = 0) {
     companion object {
@@ -30,16 +34,16 @@ private data class Reply(val status: Int, val body: String, val headers: Map<Str
     }
 }
 
-private data class Seen(val method: String, val idempotencyKey: String?, val uri: String = "")
+private data class Seen(val method: String, val idempotencyKey: String?, val uri: String = "", val body: String = "")
 
 private class Scripted(vararg replies: Reply) : AutoCloseable {
     val script = ConcurrentLinkedQueue(replies.toList())
     val seen: MutableList<Seen> = Collections.synchronizedList(mutableListOf())
     val server: HttpServer = HttpServer.create(InetSocketAddress("127.0.0.1", 0), 0).apply {
         createContext("/") { ex ->
-            ex.requestBody.readAllBytes()
-            seen += Seen(ex.requestMethod, ex.requestHeaders.getFirst("Idempotency-Key"), ex.requestURI.toString())
-            val r = script.poll() ?: Reply.ok()
+            val received = String(ex.requestBody.readAllBytes(), Charsets.UTF_8)
+            seen += Seen(ex.requestMethod, ex.requestHeaders.getFirst("Idempotency-Key"), ex.requestURI.toString(), received)
+            val r = script.poll() ?: if (ex.requestURI.path.contains("/transfers/")) Reply(200, TRANSFER) else Reply.ok()
             if (r.delayMs > 0) Thread.sleep(r.delayMs)
             val body = r.body.toByteArray()
             ex.responseHeaders.set("Content-Type", if (r.status == 200) "application/json" else "application/problem+json")
@@ -167,12 +171,75 @@ object ScriptedTest {
             }
         }
 
+        test("filters go out as created[gte]=… and metadata[key]=value on every page") {
+            val page1 = """{"object":"list","data":[${TRANSFER.replace("63K", "633")}],"has_more":true}"""
+            val page2 = """{"object":"list","data":[${TRANSFER.replace("63K", "632")}],"has_more":false}"""
+            val empty = """{"object":"list","data":[],"has_more":false}"""
+            Scripted(Reply(200, page1), Reply(200, page2), Reply(200, empty), Reply(200, empty), Reply(200, empty)).use { s ->
+                val p = client(s.url)
+                val n = p.transfers.list(accountId = "acct_1", limit = 1, status = "pending",
+                    created = Created(gte = "2026-11-24T00:00Z", lt = "2026-11-25T00:00:00Z"), metadata = mapOf("order id" to "A-1/ü")).count()
+                check(n == 2) { "transfers $n" }
+                p.events.listPage(type = "fintech.transfer.posted", created = Created(gt = "2026-11-24T09:30:00+01:00"))
+                p.transactions.listPage("acct_1", created = Created(lte = "2026-11-24T00:00Z"))
+                p.accounts.listPage(status = "active", metadata = mapOf("customer" to "c-42"))
+                val uris = s.seen.map { it.uri }
+                for (uri in uris.subList(0, 2)) {
+                    check(uri.startsWith("/v1/fintech/transfers?") && "account_id=acct_1" in uri && "status=pending" in uri &&
+                        "created[gte]=2026-11-24T00%3A00Z" in uri && "created[lt]=2026-11-25T00%3A00%3A00Z" in uri &&
+                        "metadata[order%20id]=A-1%2F%C3%BC" in uri && "limit=1" in uri && "created[gt]" !in uri) { "transfers page $uri" }
+                }
+                check("starting_after=tr_01M81E6QGW6FY4EAZBPP8CJ633" in uris[1]) { "second page ${uris[1]}" }
+                check(uris[2].startsWith("/v1/events?") && "type=fintech.transfer.posted" in uris[2] &&
+                    "created[gt]=2026-11-24T09%3A30%3A00%2B01%3A00" in uris[2]) { "events ${uris[2]}" }
+                check(uris[3].startsWith("/v1/fintech/accounts/acct_1/transactions?") && "created[lte]=2026-11-24T00%3A00Z" in uris[3]) {
+                    "transactions ${uris[3]}"
+                }
+                check(uris[4].startsWith("/v1/fintech/accounts?") && "status=active" in uris[4] && "metadata[customer]=c-42" in uris[4]) {
+                    "accounts ${uris[4]}"
+                }
+            }
+        }
+
+        test("metadata updates send changes or \"\", a post its amount or nothing") {
+            val endpoint = """{"id":"we_1","object":"webhook_endpoint","url":"https://example.com/h","enabled_events":["*"],""" +
+                """"description":"d","status":"enabled","disabled_reason":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:53Z"}"""
+            Scripted(Reply.ok(), Reply.ok(), Reply(200, TRANSFER), Reply(200, TRANSFER), Reply(200, endpoint), Reply(200, endpoint)).use { s ->
+                val p = client(s.url)
+                p.accounts.update("acct_1", linkedMapOf("customer" to "c-42", "old" to ""))
+                p.accounts.clearMetadata("acct_1")
+                p.transfers.update("tr_1", mapOf("order" to ""))
+                p.transfers.clearMetadata("tr_1")
+                p.webhookEndpoints.update("we_1", UpdateWebhookEndpointRequest(description = "d"), metadata = mapOf("team" to ""))
+                p.webhookEndpoints.clearMetadata("we_1")
+                p.transfers.post("tr_1")
+                p.transfers.post("tr_1", amount = 2500)
+                p.transfers.void("tr_1")
+                p.sandbox.expireTransfer("tr_1")
+                val sent = s.seen.map { "${it.method} ${it.uri} ${it.body}" }
+                val expected = listOf(
+                    """POST /v1/fintech/accounts/acct_1 {"metadata":{"customer":"c-42","old":""}}""",
+                    """POST /v1/fintech/accounts/acct_1 {"metadata":""}""",
+                    """POST /v1/fintech/transfers/tr_1 {"metadata":{"order":""}}""",
+                    """POST /v1/fintech/transfers/tr_1 {"metadata":""}""",
+                    """POST /v1/webhook_endpoints/we_1 {"description":"d","metadata":{"team":""}}""",
+                    """POST /v1/webhook_endpoints/we_1 {"metadata":""}""",
+                    """POST /v1/fintech/transfers/tr_1/post {}""",
+                    """POST /v1/fintech/transfers/tr_1/post {"amount":2500}""",
+                    "POST /v1/fintech/transfers/tr_1/void ",
+                    "POST /v1/sandbox/fintech/transfers/tr_1/expire ",
+                )
+                check(sent == expected) { "sent $sent" }
+                check(s.seen.all { it.idempotencyKey != null }) { "a POST without an Idempotency-Key" }
+            }
+        }
+
         test("a secret is a plain string; an idempotent replay says it has none") {
             val key = """{"id":"key_01M81E6QGW6FY4EAZBPP8CJ63K","object":"api_key","mode":"sandbox","hint":"sk_test_…abcd","name":null,""" +
                 """"livemode":false,"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"key":"""
             val endpoint = """{"id":"we_01M81E6QGW6FY4EAZBPP8CJ63K","object":"webhook_endpoint","url":"https://example.com/h",""" +
                 """"enabled_events":["*"],"description":null,"status":"enabled","disabled_reason":null,"livemode":false,""" +
-                """"created_at":"2026-11-22T10:53Z","secret":"""
+                """"metadata":{},"created_at":"2026-11-22T10:53Z","secret":"""
             val replayed = mapOf("Idempotent-Replayed" to "true")
             Scripted(Reply(200, "$key\"sk_test_abcd\"}"), Reply(200, "${key}null}", replayed), Reply(200, "${endpoint}null}", replayed)).use { s ->
                 val p = client(s.url)

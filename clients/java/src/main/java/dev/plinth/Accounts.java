@@ -6,6 +6,8 @@ import dev.plinth.client.model.AccountList;
 import dev.plinth.client.model.CloseAccountRequest;
 import dev.plinth.client.model.CreateAccountRequest;
 import dev.plinth.client.model.FreezeAccountRequest;
+import dev.plinth.client.model.UpdateAccountRequest;
+import java.util.Map;
 
 /** Fintech accounts: {@code /v1/fintech/accounts}. */
 public final class Accounts {
@@ -30,24 +32,52 @@ public final class Accounts {
   }
 
   /** {@code listAccounts}: every account, newest first, fetched a page at a time as the iteration goes. */
-  public Iterable<Account> list() { return list(null, null); }
+  public Iterable<Account> list() { return list((AccountFilter) null, null); }
 
-  public Iterable<Account> list(ListParams page) { return list(null, page); }
+  public Iterable<Account> list(ListParams page) { return list((AccountFilter) null, page); }
 
   /** Only the accounts in {@code status} ({@code active}, {@code frozen}, {@code closed}; null: all). */
-  public Iterable<Account> list(String status, ListParams page) {
-    return ListParams.paginate(page, cursor -> listPage(status, cursor), AccountList::getData,
+  public Iterable<Account> list(String status, ListParams page) { return list(new AccountFilter().status(status), page); }
+
+  public Iterable<Account> list(AccountFilter filter) { return list(filter, null); }
+
+  /** Only the accounts {@code filter} admits (status, created, metadata), on every page. */
+  public Iterable<Account> list(AccountFilter filter, ListParams page) {
+    return ListParams.paginate(page, cursor -> listPage(filter, cursor), AccountList::getData,
         AccountList::getHasMore, Account::getId);
   }
 
   /** {@code listAccounts}: one page ({@code data}, {@code has_more}). */
-  public AccountList listPage() { return listPage(null, null); }
+  public AccountList listPage() { return listPage((AccountFilter) null, null); }
 
-  public AccountList listPage(ListParams page) { return listPage(null, page); }
+  public AccountList listPage(ListParams page) { return listPage((AccountFilter) null, page); }
 
-  public AccountList listPage(String status, ListParams page) {
+  public AccountList listPage(String status, ListParams page) { return listPage(new AccountFilter().status(status), page); }
+
+  public AccountList listPage(AccountFilter filter, ListParams page) {
     ListParams p = ListParams.orDefault(page);
-    return plinth.call(() -> api.listAccountsWithHttpInfo(p.getLimit(), p.getStartingAfter(), p.getEndingBefore(), status));
+    AccountFilter f = AccountFilter.orDefault(filter);
+    return plinth.call(() -> api.listAccountsWithHttpInfo(p.getLimit(), p.getStartingAfter(), p.getEndingBefore(),
+        f.getStatus(), Created.forLists(f.getCreated()), Metadata.filter(f.getMetadata())));
+  }
+
+  /**
+   * {@code updateAccount}: sets each key of {@code metadata} to its value, and removes each key given {@code ""};
+   * keys not named stay as they are. Allowed on a closed account.
+   */
+  public Account update(String id, Map<String, String> metadata) { return update(id, metadata, null); }
+
+  public Account update(String id, Map<String, String> metadata, Plinth.RequestOptions options) {
+    UpdateAccountRequest body = new UpdateAccountRequest().metadata(Metadata.changes(metadata));
+    return plinth.call(() -> api.updateAccountWithHttpInfo(id, body, Plinth.key(options)));
+  }
+
+  /** {@code updateAccount} with {@code "metadata": ""}: removes every key. */
+  public Account clearMetadata(String id) { return clearMetadata(id, null); }
+
+  public Account clearMetadata(String id, Plinth.RequestOptions options) {
+    UpdateAccountRequest body = new UpdateAccountRequest().metadata(Metadata.clearAll());
+    return plinth.call(() -> api.updateAccountWithHttpInfo(id, body, Plinth.key(options)));
   }
 
   /** {@code freezeAccount}: no debit or credit until unfrozen. */

@@ -2,6 +2,7 @@ package dev.plinth;
 
 import dev.plinth.client.model.WebhookEndpointWithSecret;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A webhook endpoint with its signing secret, as {@code webhookEndpoints().create} and {@code rotateSecret} answer:
@@ -34,6 +35,7 @@ public final class CreatedWebhookEndpoint {
   public String getUrl() { return raw.getUrl(); }
   public List<String> getEnabledEvents() { return raw.getEnabledEvents(); }
   public String getDescription() { return raw.getDescription(); }
+  public Map<String, String> getMetadata() { return raw.getMetadata(); }
   public String getStatus() { return raw.getStatus(); }
   public String getDisabledReason() { return raw.getDisabledReason(); }
   public Boolean getLivemode() { return raw.getLivemode(); }

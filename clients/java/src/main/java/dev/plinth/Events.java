@@ -17,24 +17,33 @@ public final class Events {
   }
 
   /** {@code listEvents}: every event, newest first, a page at a time. */
-  public Iterable<Event> list() { return list(null, null); }
+  public Iterable<Event> list() { return list((EventFilter) null, null); }
 
-  public Iterable<Event> list(ListParams page) { return list(null, page); }
+  public Iterable<Event> list(ListParams page) { return list((EventFilter) null, page); }
 
   /** Only the events of {@code type} (e.g. {@code fintech.account.created}; null: all). */
-  public Iterable<Event> list(String type, ListParams page) {
-    return ListParams.paginate(page, cursor -> listPage(type, cursor), EventList::getData, EventList::getHasMore,
+  public Iterable<Event> list(String type, ListParams page) { return list(new EventFilter().type(type), page); }
+
+  public Iterable<Event> list(EventFilter filter) { return list(filter, null); }
+
+  /** Only the events {@code filter} admits (type, created), on every page. */
+  public Iterable<Event> list(EventFilter filter, ListParams page) {
+    return ListParams.paginate(page, cursor -> listPage(filter, cursor), EventList::getData, EventList::getHasMore,
         Event::getId);
   }
 
   /** {@code listEvents}: one page. */
-  public EventList listPage() { return listPage(null, null); }
+  public EventList listPage() { return listPage((EventFilter) null, null); }
 
-  public EventList listPage(ListParams page) { return listPage(null, page); }
+  public EventList listPage(ListParams page) { return listPage((EventFilter) null, page); }
 
-  public EventList listPage(String type, ListParams page) {
+  public EventList listPage(String type, ListParams page) { return listPage(new EventFilter().type(type), page); }
+
+  public EventList listPage(EventFilter filter, ListParams page) {
     ListParams p = ListParams.orDefault(page);
-    return plinth.call(() -> api.listEventsWithHttpInfo(p.getLimit(), p.getStartingAfter(), p.getEndingBefore(), type));
+    EventFilter f = EventFilter.orDefault(filter);
+    return plinth.call(() -> api.listEventsWithHttpInfo(p.getLimit(), p.getStartingAfter(), p.getEndingBefore(),
+        f.getType(), Created.forEvents(f.getCreated())));
   }
 
   /** {@code retrieveEvent}. */

@@ -4,6 +4,7 @@ import dev.plinth.client.api.FintechTransactionsApi;
 import dev.plinth.client.model.SimulateDepositRequest;
 import dev.plinth.client.model.SimulateWithdrawalRequest;
 import dev.plinth.client.model.Transaction;
+import dev.plinth.client.model.Transfer;
 
 /** Sandbox simulations (sandbox keys only): money in and out from nowhere, for testing. */
 public final class Sandbox {
@@ -29,5 +30,15 @@ public final class Sandbox {
 
   public Transaction withdraw(String accountId, SimulateWithdrawalRequest params, Plinth.RequestOptions options) {
     return plinth.call(() -> api.simulateWithdrawalWithHttpInfo(accountId, params, Plinth.key(options)));
+  }
+
+  /**
+   * {@code simulateTransferExpiry}: a pending transfer expires now, as it would at its {@code expires_at}:
+   * {@code expired}, its hold released. 409 {@code transfer_not_pending} when it is not pending.
+   */
+  public Transfer expireTransfer(String id) { return expireTransfer(id, null); }
+
+  public Transfer expireTransfer(String id, Plinth.RequestOptions options) {
+    return plinth.call(() -> api.simulateTransferExpiryWithHttpInfo(id, Plinth.key(options)));
   }
 }

@@ -15,20 +15,26 @@ public final class Transactions {
   }
 
   /** {@code listAccountTransactions}: every transaction of an account, newest first, a page at a time. */
-  public Iterable<Transaction> list(String accountId) { return list(accountId, null); }
+  public Iterable<Transaction> list(String accountId) { return list(accountId, null, null); }
 
-  public Iterable<Transaction> list(String accountId, ListParams page) {
-    return ListParams.paginate(page, cursor -> listPage(accountId, cursor), TransactionList::getData,
+  public Iterable<Transaction> list(String accountId, ListParams page) { return list(accountId, null, page); }
+
+  /** Only the transactions {@code filter} admits (created), on every page. */
+  public Iterable<Transaction> list(String accountId, TransactionFilter filter, ListParams page) {
+    return ListParams.paginate(page, cursor -> listPage(accountId, filter, cursor), TransactionList::getData,
         TransactionList::getHasMore, Transaction::getId);
   }
 
   /** {@code listAccountTransactions}: one page. */
-  public TransactionList listPage(String accountId) { return listPage(accountId, null); }
+  public TransactionList listPage(String accountId) { return listPage(accountId, null, null); }
 
-  public TransactionList listPage(String accountId, ListParams page) {
+  public TransactionList listPage(String accountId, ListParams page) { return listPage(accountId, null, page); }
+
+  public TransactionList listPage(String accountId, TransactionFilter filter, ListParams page) {
     ListParams p = ListParams.orDefault(page);
+    TransactionFilter f = TransactionFilter.orDefault(filter);
     return plinth.call(() -> api.listAccountTransactionsWithHttpInfo(accountId, p.getLimit(), p.getStartingAfter(),
-        p.getEndingBefore()));
+        p.getEndingBefore(), Created.forLists(f.getCreated())));
   }
 
   /** {@code retrieveTransaction}. */

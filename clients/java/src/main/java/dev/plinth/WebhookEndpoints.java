@@ -37,11 +37,21 @@ public final class WebhookEndpoints {
     return plinth.call(() -> api.retrieveWebhookEndpointWithHttpInfo(id));
   }
 
-  /** {@code updateWebhookEndpoint}: {@code url}, {@code enabled_events}, {@code description}, {@code status}. */
+  /**
+   * {@code updateWebhookEndpoint}: {@code url}, {@code enabled_events}, {@code description}, {@code status},
+   * {@code metadata} ({@code .metadata(Metadata.changes(Map.of("team", "payments")))}; {@link Metadata#clearAll}).
+   */
   public WebhookEndpoint update(String id, UpdateWebhookEndpointRequest params) { return update(id, params, null); }
 
   public WebhookEndpoint update(String id, UpdateWebhookEndpointRequest params, Plinth.RequestOptions options) {
     return plinth.call(() -> api.updateWebhookEndpointWithHttpInfo(id, params, Plinth.key(options)));
+  }
+
+  /** {@code updateWebhookEndpoint} with {@code "metadata": ""}: removes every key of its metadata. */
+  public WebhookEndpoint clearMetadata(String id) { return clearMetadata(id, null); }
+
+  public WebhookEndpoint clearMetadata(String id, Plinth.RequestOptions options) {
+    return update(id, new UpdateWebhookEndpointRequest().metadata(Metadata.clearAll()), options);
   }
 
   /** {@code deleteWebhookEndpoint}: gone, with its deliveries. */

@@ -50,6 +50,7 @@ class CreatedWebhookEndpoint internal constructor(private val raw: WebhookEndpoi
     val url: String get() = raw.url
     val enabledEvents: List<String> get() = raw.enabledEvents
     val description: String? get() = raw.description
+    val metadata: Map<String, String> get() = raw.metadata
     val status: String get() = raw.status
     val disabledReason: String? get() = raw.disabledReason
     val livemode: Boolean get() = raw.livemode

@@ -3,6 +3,7 @@ package dev.plinth
 import dev.plinth.client.apis.APIKeysApi
 import dev.plinth.client.apis.EventsApi
 import dev.plinth.client.apis.WebhooksApi
+import dev.plinth.client.infrastructure.Serializer
 import dev.plinth.client.models.ApiKey
 import dev.plinth.client.models.ApiKeyList
 import dev.plinth.client.models.CreateApiKeyRequest
@@ -46,13 +47,13 @@ class ApiKeys internal constructor(private val plinth: Plinth) {
 class Events internal constructor(private val plinth: Plinth) {
     private val api = EventsApi(plinth.base, plinth.httpClient)
 
-    /** `listEvents`: every event (of [type], if given), newest first, a page of [limit] at a time. */
-    fun list(type: String? = null, limit: Int? = null, startingAfter: String? = null, endingBefore: String? = null): Sequence<Event> =
-        paginate(limit, startingAfter, endingBefore, { l, a, b -> listPage(type, l, a, b) }, { it.`data` }, { it.hasMore }, { it.id })
+    /** `listEvents`: every event (of [type], created within [created], if given), newest first, a page of [limit] at a time. */
+    fun list(type: String? = null, limit: Int? = null, startingAfter: String? = null, endingBefore: String? = null, created: Created? = null): Sequence<Event> =
+        paginate(limit, startingAfter, endingBefore, { l, a, b -> listPage(type, l, a, b, created) }, { it.`data` }, { it.hasMore }, { it.id })
 
     /** `listEvents`: one page. The type goes out as given (the generated API's closed enum could not send a new one). */
-    fun listPage(type: String? = null, limit: Int? = null, startingAfter: String? = null, endingBefore: String? = null): EventList =
-        plinth.get("/v1/events", query(limit, startingAfter, endingBefore, "type" to type), EventList::class.java)
+    fun listPage(type: String? = null, limit: Int? = null, startingAfter: String? = null, endingBefore: String? = null, created: Created? = null): EventList =
+        plinth.get("/v1/events", query(limit, startingAfter, endingBefore, "type" to type, created = created), EventList::class.java)
 
     /** `retrieveEvent`. */
     fun retrieve(id: String): Event = plinth.call { api.retrieveEventWithHttpInfo(id) }
@@ -79,9 +80,25 @@ class WebhookEndpoints internal constructor(private val plinth: Plinth) {
     /** `retrieveWebhookEndpoint`. */
     fun retrieve(id: String): WebhookEndpoint = plinth.call { api.retrieveWebhookEndpointWithHttpInfo(id) }
 
-    /** `updateWebhookEndpoint`: `url`, `enabledEvents`, `description`, `status`. */
-    fun update(id: String, params: UpdateWebhookEndpointRequest, idempotencyKey: String? = null): WebhookEndpoint =
-        plinth.call { api.updateWebhookEndpointWithHttpInfo(id, params, idempotencyKey) }
+    /**
+     * `updateWebhookEndpoint`: `url`, `enabledEvents`, `description`, `status` from [params], and [metadata] (keys set,
+     * a key given `""` removed). The generated request's own `metadata` is a class without fields (its schema is
+     * "changes, or `""`"), so the layer sends [metadata] itself.
+     */
+    fun update(
+        id: String,
+        params: UpdateWebhookEndpointRequest = UpdateWebhookEndpointRequest(),
+        idempotencyKey: String? = null,
+        metadata: Map<String, String>? = null,
+    ): WebhookEndpoint {
+        if (metadata == null) return plinth.call { api.updateWebhookEndpointWithHttpInfo(id, params, idempotencyKey) }
+        val body = Serializer.jacksonObjectMapper.convertValue(params, Map::class.java) + ("metadata" to metadata)
+        return plinth.request("POST", "/v1/webhook_endpoints/${encode(id)}", body, WebhookEndpoint::class.java, idempotencyKey)
+    }
+
+    /** `updateWebhookEndpoint` with `"metadata": ""`: removes every key of its metadata. */
+    fun clearMetadata(id: String, idempotencyKey: String? = null): WebhookEndpoint =
+        plinth.request("POST", "/v1/webhook_endpoints/${encode(id)}", mapOf("metadata" to ""), WebhookEndpoint::class.java, idempotencyKey)
 
     /** `deleteWebhookEndpoint`: gone, with its deliveries. */
     fun delete(id: String): DeletedWebhookEndpoint = plinth.call { api.deleteWebhookEndpointWithHttpInfo(id) }

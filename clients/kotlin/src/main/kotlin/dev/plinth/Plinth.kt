@@ -73,10 +73,13 @@ class Plinth(
     fun <T> request(method: String, path: String, body: Any?, type: Class<T>, idempotencyKey: String? = null): T =
         exchange(Request.Builder().url(base + path), method, body, type, idempotencyKey)
 
-    /** A GET with query parameters (null ones left out), decoded into [type]. */
+    /**
+     * A GET with query parameters (null ones left out), decoded into [type]. Names are sent as given, so that
+     * `created[gte]` keeps its brackets ([query] encodes what a name carries); values are percent-encoded.
+     */
     internal fun <T> get(path: String, query: Map<String, Any?>, type: Class<T>): T {
         val url = (base + path).toHttpUrl().newBuilder()
-        query.forEach { (name, value) -> if (value != null) url.addQueryParameter(name, value.toString()) }
+        query.forEach { (name, value) -> if (value != null) url.addEncodedQueryParameter(name, encodeQuery(value.toString())) }
         return exchange(Request.Builder().url(url.build()), "GET", null, type, null)
     }
 

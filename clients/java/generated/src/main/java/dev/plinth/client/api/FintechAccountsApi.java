@@ -710,9 +710,10 @@ public class FintechAccountsApi {
     }
     localVarQueryParameterBaseName = "metadata";
     if (metadata != null) {
-      String queryString = metadata.toUrlQueryString("metadata");
-      if (!queryString.isBlank()) {
-        localVarQueryStringJoiner.add(queryString);
+      for (Map.Entry<String, ?> entry : metadata.entrySet()) {
+        if (entry.getValue() != null) {
+          localVarQueryStringJoiner.add("metadata[" + ApiClient.urlEncode(entry.getKey()) + "]=" + ApiClient.urlEncode(ApiClient.valueToString(entry.getValue())));
+        }
       }
     }
 

@@ -435,9 +435,10 @@ public class FintechTransfersApi {
     }
     localVarQueryParameterBaseName = "metadata";
     if (metadata != null) {
-      String queryString = metadata.toUrlQueryString("metadata");
-      if (!queryString.isBlank()) {
-        localVarQueryStringJoiner.add(queryString);
+      for (Map.Entry<String, ?> entry : metadata.entrySet()) {
+        if (entry.getValue() != null) {
+          localVarQueryStringJoiner.add("metadata[" + ApiClient.urlEncode(entry.getKey()) + "]=" + ApiClient.urlEncode(ApiClient.valueToString(entry.getValue())));
+        }
       }
     }
     localVarQueryParameterBaseName = "limit";

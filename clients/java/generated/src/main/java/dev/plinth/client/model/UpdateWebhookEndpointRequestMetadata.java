@@ -82,7 +82,7 @@ public class UpdateWebhookEndpointRequestMetadata extends AbstractOpenApiSchema 
             Object deserialized = null;
             // deserialize Map<String, String>
             try {
-                deserialized = tree.traverse(jp.getCodec()).readValueAs(Map<String, String>.class);
+                deserialized = tree.traverse(jp.getCodec()).readValueAs(Map.class);
                 UpdateWebhookEndpointRequestMetadata ret = new UpdateWebhookEndpointRequestMetadata();
                 ret.setActualInstance(deserialized);
                 return ret;
@@ -132,7 +132,7 @@ public class UpdateWebhookEndpointRequestMetadata extends AbstractOpenApiSchema 
     }
 
     static {
-        schemas.put("Map<String, String>", Map<String, String>.class);
+        schemas.put("Map<String, String>", Map.class);
         schemas.put("String", String.class);
         JSON.registerDescendants(UpdateWebhookEndpointRequestMetadata.class, Collections.unmodifiableMap(schemas));
     }
@@ -152,7 +152,7 @@ public class UpdateWebhookEndpointRequestMetadata extends AbstractOpenApiSchema 
      */
     @Override
     public void setActualInstance(Object instance) {
-        if (JSON.isInstanceOf(Map<String, String>.class, instance, new HashSet<Class<?>>())) {
+        if (JSON.isInstanceOf(Map.class, instance, new HashSet<Class<?>>())) {
             super.setActualInstance(instance);
             return;
         }
@@ -183,7 +183,8 @@ public class UpdateWebhookEndpointRequestMetadata extends AbstractOpenApiSchema 
      * @return The actual instance of `Map<String, String>`
      * @throws ClassCastException if the instance is not `Map<String, String>`
      */
-    public Map<String, String> getMap<String, String>() throws ClassCastException {
+    @SuppressWarnings("unchecked")
+    public Map<String, String> getMap() throws ClassCastException {
         return (Map<String, String>)super.getActualInstance();
     }
 
