@@ -196,7 +196,8 @@ try {
 }
 
 // The server's own account of every 5xx (its error and stack are in its log line, never in the answer).
-for (const line of server.lines) if (/"status":5\d\d|"level":[56]0/.test(line)) process.stdout.write(`# server: ${line}\n`);
+for (const line of server.lines)
+  if (/"status":5\d\d|"level":[56]0/.test(line)) process.stdout.write(`# server: ${line}\n`);
 
 // What each operation got, from the server's log: a phase in which some operation never got past authentication
 // tested nothing there, whatever the fuzzer counted as passed.

@@ -86,7 +86,7 @@ export async function runPendingScenario(
       expected[m.to]! += m.amount;
     } else holds.push({ id: reply.body.id, from: m.from, to: m.to, amount: m.amount });
   }
-  const actions = holds.map((hold, i) => plans[i % Math.max(plans.length, 1)] ?? [{ kind: 'void' as const }]);
+  const actions = holds.map((_hold, i) => plans[i % Math.max(plans.length, 1)] ?? [{ kind: 'void' as const }]);
   const results = await Promise.all(
     holds.map((hold, i) =>
       Promise.all(

@@ -3,11 +3,11 @@ import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
 import { pageOwned } from '../../db/owned.ts';
 import { prepared, preparedInsert, preparedSend } from '../../db/prepared.ts';
+import { locksRows } from '../../db/row-locks.ts';
 import type { Tables } from '../../db/tables.ts';
 import { type CreatedRange, createdWithin } from '../../platform/http/created-filter.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { type Metadata, whereMetadata } from '../../platform/metadata/metadata.ts';
-import { locksRows } from '../../db/row-locks.ts';
 import { lockCustomerPair } from './ledger/sides.ts';
 import type { AccountStatus, AccountsTable, Int64 } from './tables.ts';
 

@@ -1,8 +1,8 @@
 import type { Trx } from '../../../db/database.ts';
 import { prepared, preparedSend, preparedWrite } from '../../../db/prepared.ts';
+import { locksRows } from '../../../db/row-locks.ts';
 import type { Mode } from '../../../platform/keys/principal.ts';
 import type { LedgerAccountsTable } from '../tables.ts';
-import { locksRows } from '../../../db/row-locks.ts';
 
 /**
  * A ledger account as a movement of money reads it, under its lock: whether it may move money, its currency, its
