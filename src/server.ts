@@ -42,7 +42,7 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
   if (migrate) await database.migrate(ALL_MIGRATIONS);
   const log = stdoutLog();
   const supervisor = cluster.isWorker ? listenToSupervisor(process) : undefined;
-  const app = await buildApp({ config, database, logStream: log.stream, supervisor });
+  const app = await buildApp({ config, database, logStream: log.stream, logDropped: log.dropped, supervisor });
   logIdleError = (error) => app.log.warn({ err: error }, 'database: an idle connection failed; it will be replaced');
 
   let stopping = false;
