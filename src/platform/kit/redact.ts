@@ -3,7 +3,7 @@
  * into logs or error details (CONTRACT §2). Redaction is by shape, wherever the text came from: the prefix stays,
  * so a person can still tell what was sent (`sk_test_[redacted]`), the secret part does not.
  */
-const KEY_SHAPED = /\b(sk_test_|sk_live_|whsec_)[A-Za-z0-9+/=_%-]*/g;
+const KEY_SHAPED = /\b(sk_test_|sk_live_|whsec_)[A-Za-z0-9+/=_%-]+/g;
 const EIN_SHAPED = /(?<![0-9])[0-9]{2}-[0-9]{7}(?![0-9])/g;
 
 export const REDACTED = '[redacted]';
