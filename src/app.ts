@@ -26,7 +26,7 @@ import { apiKeysRoutes } from './platform/keys/api-keys.routes.ts';
 import { installAuth } from './platform/keys/auth.ts';
 import { type KeyUsage, keyUsageRecorder } from './platform/keys/usage.ts';
 import { keyVerifier } from './platform/keys/verify.ts';
-import { redactRecord } from './platform/kit/redact.ts';
+import { redactRecord, redactSecrets } from './platform/kit/redact.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
 import { installMetrics } from './platform/metrics/metrics.ts';
 import { registerSupervisorMetrics, type SupervisorView } from './platform/metrics/supervisor.ts';
@@ -79,6 +79,16 @@ function createFastify(config: Config, logStream: DestinationStream): FastifyIns
       // Secret field names at any depth, and secret shapes in any string (what a client put where it did not
       // belong): one walk of each record (pino's path redaction on top was a second walk, visible in a profile).
       formatters: { log: redactRecord },
+      // The message too: formatters see only the object. Ours are constants; this keeps a framework's honest.
+      hooks: {
+        logMethod(args, method) {
+          for (let i = 0; i < args.length; i++) {
+            const arg = args[i];
+            if (typeof arg === 'string') args[i] = redactSecrets(arg);
+          }
+          method.apply(this, args);
+        },
+      },
       stream: logStream,
     },
     logController: new RequestLogController(),
