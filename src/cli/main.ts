@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
-import { ALL_MIGRATIONS } from '../migrations.ts';
+import { ALL_MIGRATIONS, SEALED_COLUMNS } from '../migrations.ts';
 import {
   createKeyForOrgName,
   findKeyBySecret,
@@ -16,11 +16,10 @@ import type { Mode } from '../platform/keys/principal.ts';
 import type { OrgsTable } from '../platform/keys/tables.ts';
 import { redactSecrets } from '../platform/kit/redact.ts';
 import { systemClock } from '../platform/kit/time.ts';
+import { checkSecretsKey, forgetOtherKeys } from '../platform/secrets/key-check.ts';
 import { secretBoxFor } from '../platform/secrets/key-source.ts';
 import { resealAll } from '../platform/secrets/rotate.ts';
 import { eventsWithDeliveries } from '../platform/webhooks/fan-out.ts';
-import { WEBHOOK_SECRET_COLUMN } from '../platform/webhooks/signing-secrets.ts';
-import { PRODUCTS } from '../products.ts';
 import { accountsCommand, CliUsageError, FINTECH_USAGE, ledgerVerify } from './fintech.ts';
 
 const USAGE = `usage: npm run --silent cli -- <command>
@@ -125,8 +124,12 @@ async function keys(action: string | undefined, rest: string[], values: Values, 
 
 /** Re-seals every sealed column of every product under SECRETS_KEY; prints how many values changed, per column. */
 async function rotateSecrets(config: Config, database: Database): Promise<void> {
-  const columns = [...PRODUCTS.flatMap((p) => p.sealedColumns ?? []), WEBHOOK_SECRET_COLUMN];
-  const counts = await resealAll(database, secretBoxFor(config), columns);
+  const box = secretBoxFor(config);
+  // Re-sealing under a key set that cannot open what is there would fail half-way: refused first, as at start-up.
+  const mismatch = await checkSecretsKey(database, box, SEALED_COLUMNS);
+  if (mismatch !== null) throw new ConfigError('SECRETS_KEY', mismatch);
+  const counts = await resealAll(database, box, SEALED_COLUMNS);
+  await forgetOtherKeys(database, box);
   process.stdout.write(`${JSON.stringify(counts)}\n`);
 }
 
@@ -169,6 +172,10 @@ async function main(argv: string[]): Promise<number> {
       const message = (error as Error).message || 'that command needs other arguments';
       process.stderr.write(`plinth: ${redactSecrets(message)}\n${USAGE}\n`);
       return 64;
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`plinth: bad configuration: ${error.message}\n`);
+      return 2;
     }
     // A key pasted into the wrong argument is not printed back (whatever the message that names the argument).
     process.stderr.write(`plinth: ${redactSecrets(error instanceof Error ? error.message : String(error))}\n`);
