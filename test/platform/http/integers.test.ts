@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { money } from '../../helpers/money.ts';
 import { assertProblem } from '../../helpers/problem.ts';
-import { call, startServer, type TestServer } from '../../helpers/server.ts';
+import { call, useServer } from '../../helpers/server.ts';
 
 /**
  * An integer field decides on the JSON token, not on the number JSON.parse makes of it (issue 23, finding 4):
@@ -20,13 +20,11 @@ const NOT_INTEGERS = [
 ];
 
 describe('integer fields take integer tokens only (issue 23, finding 4)', () => {
-  let server: TestServer;
+  const server = useServer();
   let key: string;
   before(async () => {
-    server = await startServer();
     key = await server.key('integers');
   });
-  after(() => server.close());
 
   const post = (path: string, raw: string) =>
     call(server.url, 'POST', path, { key, raw, headers: { 'content-type': 'application/json' } });
