@@ -6,8 +6,8 @@ import { lockSqliteForServer } from './db/sqlite-lock.ts';
 import { ALL_MIGRATIONS, SEALED_COLUMNS } from './migrations.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
 import { listenToSupervisor } from './platform/metrics/supervisor.ts';
-import { checkSecretsKey } from './platform/secrets/key-check.ts';
-import { keyFileFor, secretBoxFor } from './platform/secrets/key-source.ts';
+import { requireSecretsKey } from './platform/secrets/key-check.ts';
+import { secretBoxFor } from './platform/secrets/key-source.ts';
 import { exitWithStartFailure, supervise } from './supervisor.ts';
 
 function configOrExit(): Config {
@@ -44,14 +44,7 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
   if (migrate) await database.migrate(ALL_MIGRATIONS);
   // Before anything is served: a key that cannot open the secrets held here would leave every delivery pending.
   const secrets = secretBoxFor(config);
-  const mismatch = await checkSecretsKey(database, secrets, SEALED_COLUMNS);
-  if (mismatch !== null) {
-    const which =
-      config.SECRETS_KEY === '' && path !== null
-        ? `SECRETS_KEY (unset: the key in ${keyFileFor(path)})`
-        : 'SECRETS_KEY';
-    throw new ConfigError(which, mismatch);
-  }
+  await requireSecretsKey(database, secrets, SEALED_COLUMNS, config);
   const log = stdoutLog();
   const supervisor = cluster.isWorker ? listenToSupervisor(process) : undefined;
   const app = await buildApp({ config, database, secrets, logStream: log.stream, logDropped: log.dropped, supervisor });

@@ -16,7 +16,7 @@ import type { Mode } from '../platform/keys/principal.ts';
 import type { OrgsTable } from '../platform/keys/tables.ts';
 import { redactSecrets } from '../platform/kit/redact.ts';
 import { systemClock } from '../platform/kit/time.ts';
-import { checkSecretsKey, forgetOtherKeys } from '../platform/secrets/key-check.ts';
+import { forgetOtherKeys, requireSecretsKey } from '../platform/secrets/key-check.ts';
 import { secretBoxFor } from '../platform/secrets/key-source.ts';
 import { resealAll } from '../platform/secrets/rotate.ts';
 import { eventsWithDeliveries } from '../platform/webhooks/fan-out.ts';
@@ -126,8 +126,7 @@ async function keys(action: string | undefined, rest: string[], values: Values, 
 async function rotateSecrets(config: Config, database: Database): Promise<void> {
   const box = secretBoxFor(config);
   // Re-sealing under a key set that cannot open what is there would fail half-way: refused first, as at start-up.
-  const mismatch = await checkSecretsKey(database, box, SEALED_COLUMNS);
-  if (mismatch !== null) throw new ConfigError('SECRETS_KEY', mismatch);
+  await requireSecretsKey(database, box, SEALED_COLUMNS, config);
   const counts = await resealAll(database, box, SEALED_COLUMNS);
   await forgetOtherKeys(database, box);
   process.stdout.write(`${JSON.stringify(counts)}\n`);

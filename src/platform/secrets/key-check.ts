@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { ConfigError } from '../kit/settings.ts';
 import { storedTime } from '../kit/time.ts';
 import { isSealed, type SecretBox } from './box.ts';
+import { keyFileFor, type SecretsSettings } from './key-source.ts';
 import { contextOf, type SealedColumn } from './rotate.ts';
 
 export interface SecretKeyChecksTable {
@@ -77,6 +79,23 @@ export async function checkSecretsKey(
     );
   }
   return null;
+}
+
+/**
+ * The check as start-up (and `cli secrets rotate`) makes it: a ConfigError, one line naming SECRETS_KEY, or the key
+ * file that stood in for it.
+ */
+export async function requireSecretsKey(
+  database: Database,
+  box: SecretBox,
+  columns: SealedColumn[],
+  settings: SecretsSettings,
+): Promise<void> {
+  const mismatch = await checkSecretsKey(database, box, columns);
+  if (mismatch === null) return;
+  const file = settings.SECRETS_KEY === '' && settings.DATABASE_URL.startsWith('sqlite:');
+  const name = file ? `SECRETS_KEY (unset: the key in ${keyFileFor(settings.DATABASE_URL.slice(7))})` : 'SECRETS_KEY';
+  throw new ConfigError(name, mismatch);
 }
 
 /** After `secrets rotate` re-sealed everything under the current key: the other keys' checks go with them. */

@@ -8,7 +8,7 @@ import { openDatabase } from '../../../src/db/database.ts';
 import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
 import { createSecretBox, keyIdOf } from '../../../src/platform/secrets/box.ts';
 import { keyFileFor, secretBoxFor } from '../../../src/platform/secrets/key-source.ts';
-import { BACKEND, freshDatabase, type TestDatabase } from '../../helpers/database.ts';
+import { BACKEND, freshDatabase, MULTI_PROCESS_SKIP, type TestDatabase } from '../../helpers/database.ts';
 import { run, spawnServer } from '../../helpers/process.ts';
 import { call, startServer } from '../../helpers/server.ts';
 
@@ -204,5 +204,13 @@ describe('a SECRETS_KEY that cannot open what the database holds stops start-up 
     });
     assert.equal(wrongRotation.code, 2, 'rotating from a key that is not the one in use is refused too');
     assert.match(wrongRotation.stderr, /^plinth: bad configuration: SECRETS_KEY: /);
+  });
+
+  test('with WEB_CONCURRENCY, the supervisor refuses it before forking a worker', {
+    skip: MULTI_PROCESS_SKIP,
+  }, async () => {
+    // The first test left this database sealed under B only.
+    const refused = await refusal({ SECRETS_KEY: C, WEB_CONCURRENCY: '2' });
+    assert.match(refused ?? '', /^server exited 2 before listening: plinth: bad configuration: SECRETS_KEY: [^\n]+\n$/);
   });
 });
