@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { generateKey } from '../../../src/platform/keys/key-format.ts';
+import { money } from '../../helpers/money.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, useServer } from '../../helpers/server.ts';
 
@@ -150,6 +151,30 @@ describe('key-shaped and EIN-shaped values never reach a log line or an error de
       }),
       { numRuns: 120 },
     );
+  });
+
+  test('nine-digit amounts in a detail the server wrote read as themselves, not as EINs', async () => {
+    const bank = money(server.url, key);
+    const [from, to] = [await bank.account(), await bank.account()];
+    await bank.deposit(from, 123456789);
+    const transfer = { from_account_id: from, to_account_id: to, currency: 'USD' };
+    const short = await call(server.url, 'POST', '/v1/fintech/transfers', {
+      key,
+      json: { ...transfer, amount: 200000000 },
+    });
+    assertProblem(short, 'insufficient_funds', 'from_account_id');
+    assert.match(short.body.detail, /has 123456789 USD \(minor units\) available; 200000000 were asked for\.$/);
+    const held = await call(server.url, 'POST', '/v1/fintech/transfers', {
+      key,
+      json: { ...transfer, amount: 123456789, pending: true },
+    });
+    assert.equal(held.status, 200, held.text);
+    const over = await call(server.url, 'POST', `/v1/fintech/transfers/${held.body.id}/post`, {
+      key,
+      json: { amount: 123456790 },
+    });
+    assertProblem(over, 'parameter_invalid', 'amount');
+    assert.match(over.body.detail, /^amount must be 1 to 123456789, /);
   });
 
   test('a log line’s message is redacted as its fields are (issue 23, 2)', () => {
