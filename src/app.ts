@@ -26,7 +26,7 @@ import { apiKeysRoutes } from './platform/keys/api-keys.routes.ts';
 import { installAuth } from './platform/keys/auth.ts';
 import { type KeyUsage, keyUsageRecorder } from './platform/keys/usage.ts';
 import { keyVerifier } from './platform/keys/verify.ts';
-import { redactRecord } from './platform/kit/redact.ts';
+import { redactRecord, redactSecrets } from './platform/kit/redact.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
 import { installMetrics } from './platform/metrics/metrics.ts';
 import { registerSupervisorMetrics, type SupervisorView } from './platform/metrics/supervisor.ts';
@@ -59,6 +59,8 @@ export interface AppDeps {
   secrets?: SecretBox;
   /** Where log lines go; stdout when absent. Tests pass a stream to read them. */
   logStream?: DestinationStream;
+  /** Lines the log stream could not write (shown on /metrics); known by itself when the app writes to stdout. */
+  logDropped?: () => number;
   /** Name resolution for webhook targets' SSRF checks; tests inject one. */
   resolve?: Resolver;
   /** In a WEB_CONCURRENCY worker: what its supervisor reports, shown on /metrics. */
@@ -70,14 +72,24 @@ function trustProxy(setting: Config['TRUST_PROXY']): boolean | string[] | ((addr
   return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }
 
-function createFastify(config: Config, logStream: DestinationStream | undefined): FastifyInstance {
+function createFastify(config: Config, logStream: DestinationStream): FastifyInstance {
   return Fastify({
     logger: {
       level: config.LOG_LEVEL,
       // Secret field names at any depth, and secret shapes in any string (what a client put where it did not
       // belong): one walk of each record (pino's path redaction on top was a second walk, visible in a profile).
       formatters: { log: redactRecord },
-      stream: logStream ?? stdoutLog().stream,
+      // The message too: formatters see only the object. Ours are constants; this keeps a framework's honest.
+      hooks: {
+        logMethod(args, method) {
+          for (let i = 0; i < args.length; i++) {
+            const arg = args[i];
+            if (typeof arg === 'string') args[i] = redactSecrets(arg);
+          }
+          method.apply(this, args);
+        },
+      },
+      stream: logStream,
     },
     logController: new RequestLogController(),
     requestIdHeader: false, // a client cannot choose our request ids
@@ -125,7 +137,8 @@ function refuseWhileClosing(app: FastifyInstance): void {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
   const clock = deps.clock ?? systemClock;
-  const app = createFastify(config, deps.logStream);
+  const stdout = deps.logStream === undefined ? stdoutLog() : undefined;
+  const app = createFastify(config, deps.logStream ?? stdout!.stream);
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app);
   installRequestId(app);
@@ -160,7 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => stopPurge());
 
   await app.register(swagger, swaggerOptions([...PRODUCTS.flatMap((p) => p.tags), ...EVENT_TAGS, ...WEBHOOK_TAGS]));
-  const registry = installMetrics(app, database);
+  const registry = installMetrics(app, database, deps.logDropped ?? stdout?.dropped ?? (() => 0));
   installOperations(app, database, { registry, token: config.METRICS_TOKEN });
   const { events, sequencer } = startEvents(app, { database, clock, registry, afterNumbered: fanOut });
   app.decorate('events', events);

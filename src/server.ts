@@ -3,9 +3,11 @@ import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { lockSqliteForServer } from './db/sqlite-lock.ts';
-import { ALL_MIGRATIONS } from './migrations.ts';
+import { ALL_MIGRATIONS, SEALED_COLUMNS } from './migrations.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
 import { listenToSupervisor } from './platform/metrics/supervisor.ts';
+import { requireSecretsKey } from './platform/secrets/key-check.ts';
+import { secretBoxFor } from './platform/secrets/key-source.ts';
 import { exitWithStartFailure, supervise } from './supervisor.ts';
 
 function configOrExit(): Config {
@@ -40,9 +42,12 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
   // Before anything is written or served: a database that could lose an acknowledged commit stops start-up.
   await database.checkDurability();
   if (migrate) await database.migrate(ALL_MIGRATIONS);
+  // Before anything is served: a key that cannot open the secrets held here would leave every delivery pending.
+  const secrets = secretBoxFor(config);
+  await requireSecretsKey(database, secrets, SEALED_COLUMNS, config);
   const log = stdoutLog();
   const supervisor = cluster.isWorker ? listenToSupervisor(process) : undefined;
-  const app = await buildApp({ config, database, logStream: log.stream, supervisor });
+  const app = await buildApp({ config, database, secrets, logStream: log.stream, logDropped: log.dropped, supervisor });
   logIdleError = (error) => app.log.warn({ err: error }, 'database: an idle connection failed; it will be replaced');
 
   let stopping = false;
@@ -85,6 +90,10 @@ main().catch((error: unknown) => {
   const reason = error instanceof Error ? error.message : String(error);
   // A worker's supervisor logs why it failed, at most once per 30 s while replacements keep failing.
   if (cluster.isWorker) return exitWithStartFailure(reason);
+  if (error instanceof ConfigError) {
+    process.stderr.write(`plinth: bad configuration: ${reason}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`plinth: failed to start: ${reason}\n`);
   process.exit(1);
 });

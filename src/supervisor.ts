@@ -1,8 +1,10 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { ALL_MIGRATIONS } from './migrations.ts';
+import { ALL_MIGRATIONS, SEALED_COLUMNS } from './migrations.ts';
 import type { SupervisorReport } from './platform/metrics/supervisor.ts';
+import { requireSecretsKey } from './platform/secrets/key-check.ts';
+import { secretBoxFor } from './platform/secrets/key-source.ts';
 
 /** Start-up failures in a row, with no worker serving, after which the supervisor exits (there is nothing to keep). */
 export const MAX_FAILURES_WITH_NONE_SERVING = 5;
@@ -87,7 +89,8 @@ function watchDatabase(url: string): (waiting: () => boolean, back: () => void) 
 export async function supervise(config: Config): Promise<void> {
   const database = openDatabase(config.DATABASE_URL);
   await database.migrate(ALL_MIGRATIONS);
-  await database.close();
+  // Checked here once, so that a wrong SECRETS_KEY stops start-up instead of failing every worker for ever.
+  await requireSecretsKey(database, secretBoxFor(config), SEALED_COLUMNS, config).finally(() => database.close());
   const serving = new Set<Worker>();
   const reasons = new WeakMap<Worker, string>();
   const logFailure = failureLines();

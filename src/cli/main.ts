@@ -1,25 +1,36 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
-import { ALL_MIGRATIONS } from '../migrations.ts';
-import { createKeyForOrgName, listKeysForOrgName, revokeKeyById } from '../platform/keys/api-keys.service.ts';
+import { ALL_MIGRATIONS, SEALED_COLUMNS } from '../migrations.ts';
+import {
+  createKeyForOrgName,
+  findKeyBySecret,
+  findOrgForOperator,
+  type KeysDeps,
+  listKeysOfOrg,
+  revokeKeyById,
+} from '../platform/keys/api-keys.service.ts';
 import { apiKeyFromRow } from '../platform/keys/api-keys.view.ts';
+import { keyHint, parseKey } from '../platform/keys/key-format.ts';
+import type { Mode } from '../platform/keys/principal.ts';
+import type { OrgsTable } from '../platform/keys/tables.ts';
+import { redactSecrets } from '../platform/kit/redact.ts';
 import { systemClock } from '../platform/kit/time.ts';
+import { forgetOtherKeys, requireSecretsKey } from '../platform/secrets/key-check.ts';
 import { secretBoxFor } from '../platform/secrets/key-source.ts';
 import { resealAll } from '../platform/secrets/rotate.ts';
 import { eventsWithDeliveries } from '../platform/webhooks/fan-out.ts';
-import { WEBHOOK_SECRET_COLUMN } from '../platform/webhooks/signing-secrets.ts';
-import { PRODUCTS } from '../products.ts';
 import { accountsCommand, CliUsageError, FINTECH_USAGE, ledgerVerify } from './fintech.ts';
 
 const USAGE = `usage: npm run --silent cli -- <command>
-  keys create --org <name> --mode sandbox|live [--json]   print a new key (creates the org if needed)
-  keys list --org <name>                                  the org's keys as JSON lines, never their secrets
+  keys create --org <org> --mode sandbox|live [--json]    print a new key (creates an org of that name if needed)
+  keys list --org <org>                                   the org's keys as JSON lines, never their secrets
   keys revoke <key id>                                    revoke a key; revoking twice is harmless
   secrets rotate                                          re-seal secrets at rest under SECRETS_KEY
   migrate                                                 apply pending database migrations
 ${FINTECH_USAGE}
-  --help                                                  this text`;
+  --help                                                  this text
+<org> is an org id (org_…) or an org's name: the one given to keys create, or at sign-up.`;
 
 /** A command line that cannot be run: the message says what is wrong, the usage follows. */
 class UsageError extends Error {}
@@ -35,8 +46,54 @@ const OPTIONS = {
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
 function needOrg(values: Values, command: string): string {
-  if (!values.org) throw new UsageError(`${command} needs --org <name>`);
+  if (!values.org) throw new UsageError(`${command} needs --org <org id or name>`);
   return values.org;
+}
+
+const ORG_FORMS =
+  '--org takes an org id (org_…): the org_id of the sign-up answer or of keys create --json; or the name given to ' +
+  'keys create or at sign-up';
+
+/** The org `--org` names for reading: its id or name, else the one org signed up under that display name. */
+async function orgToRead(deps: KeysDeps, ref: string): Promise<OrgsTable> {
+  const { org, signedUpAs } = await findOrgForOperator(deps, ref);
+  if (org !== undefined) return org;
+  if (signedUpAs.length === 1) return signedUpAs[0]!;
+  if (signedUpAs.length > 1)
+    throw new Error(`several orgs signed up as ${JSON.stringify(ref)} (${ids(signedUpAs)}): give --org <org id>`);
+  throw new Error(`no org named ${JSON.stringify(ref)}; ${ORG_FORMS}`);
+}
+
+const ids = (orgs: OrgsTable[]) => orgs.map((o) => o.id).join(', ');
+
+async function createKey(deps: KeysDeps, ref: string, mode: Mode, json: boolean): Promise<void> {
+  // A new name that is also a sign-up's display name makes a new org (names are the operator's, display names
+  // anyone's): said on stderr, with the id to use for the sign-up's org instead.
+  const { org, signedUpAs } = await findOrgForOperator(deps, ref);
+  const created = await createKeyForOrgName(deps, ref, mode);
+  if (created === null) throw new Error(`no org with id ${ref}; ${ORG_FORMS}`);
+  const { row, key } = created;
+  if (org === undefined && signedUpAs.length > 0)
+    process.stderr.write(
+      `plinth: created a new org named ${JSON.stringify(ref)} (${row.org_id}); the org signed up as ` +
+        `${JSON.stringify(ref)} is ${ids(signedUpAs)}: to add a key to it instead, use --org ${signedUpAs[0]!.id}\n`,
+    );
+  const line = JSON.stringify({ id: row.id, key, org_id: row.org_id, mode: row.mode });
+  process.stdout.write(json ? `${line}\n` : `${key}\n`);
+}
+
+/** `keys revoke <key id>`; given the key itself, says so, shows only its hint and the id to give instead. */
+async function revokeKey(deps: KeysDeps, id: string): Promise<void> {
+  if (parseKey(id) !== null) {
+    const found = await findKeyBySecret(deps, id);
+    throw new UsageError(
+      `keys revoke takes a key id (key_…), not the key itself; ${keyHint(id)} ` +
+        (found === undefined ? 'is no key of this database' : `is ${found.id}: run keys revoke ${found.id}`),
+    );
+  }
+  const row = await revokeKeyById(deps, id);
+  if (row === null) throw new Error(`no key with id ${JSON.stringify(id)}; keys list --org <org> shows the ids`);
+  process.stdout.write(`${JSON.stringify({ ...apiKeyFromRow(row), org_id: row.org_id })}\n`);
 }
 
 async function keys(action: string | undefined, rest: string[], values: Values, database: Database): Promise<void> {
@@ -52,19 +109,14 @@ async function keys(action: string | undefined, rest: string[], values: Values, 
       throw new UsageError(
         `keys create needs --mode sandbox or --mode live${values.mode ? `, not ${values.mode}` : ''}`,
       );
-    const { row, key } = await createKeyForOrgName(deps, org, values.mode);
-    const json = JSON.stringify({ id: row.id, key, org_id: row.org_id, mode: row.mode });
-    process.stdout.write(values.json ? `${json}\n` : `${key}\n`);
+    await createKey(deps, org, values.mode, values.json);
   } else if (action === 'list') {
-    const org = needOrg(values, 'keys list');
-    const rows = await listKeysForOrgName(deps, org);
-    if (rows === null) throw new Error(`no org named ${JSON.stringify(org)}`);
-    for (const row of rows) process.stdout.write(`${JSON.stringify({ ...apiKeyFromRow(row), org_id: row.org_id })}\n`);
+    const org = await orgToRead(deps, needOrg(values, 'keys list'));
+    for (const row of await listKeysOfOrg(deps, org.id))
+      process.stdout.write(`${JSON.stringify({ ...apiKeyFromRow(row), org_id: row.org_id })}\n`);
   } else if (action === 'revoke') {
     if (rest.length !== 1) throw new UsageError('keys revoke needs exactly one key id, e.g. keys revoke key_…');
-    const row = await revokeKeyById(deps, rest[0]!);
-    if (row === null) throw new Error(`no key with id ${JSON.stringify(rest[0])}`);
-    process.stdout.write(`${JSON.stringify({ ...apiKeyFromRow(row), org_id: row.org_id })}\n`);
+    await revokeKey(deps, rest[0]!);
   } else {
     throw new UsageError(action ? `unknown keys command "${action}"` : 'keys needs a command: create, list or revoke');
   }
@@ -72,8 +124,11 @@ async function keys(action: string | undefined, rest: string[], values: Values, 
 
 /** Re-seals every sealed column of every product under SECRETS_KEY; prints how many values changed, per column. */
 async function rotateSecrets(config: Config, database: Database): Promise<void> {
-  const columns = [...PRODUCTS.flatMap((p) => p.sealedColumns ?? []), WEBHOOK_SECRET_COLUMN];
-  const counts = await resealAll(database, secretBoxFor(config), columns);
+  const box = secretBoxFor(config);
+  // Re-sealing under a key set that cannot open what is there would fail half-way: refused first, as at start-up.
+  await requireSecretsKey(database, box, SEALED_COLUMNS, config);
+  const counts = await resealAll(database, box, SEALED_COLUMNS);
+  await forgetOtherKeys(database, box);
   process.stdout.write(`${JSON.stringify(counts)}\n`);
 }
 
@@ -114,14 +169,24 @@ async function main(argv: string[]): Promise<number> {
     const parse = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     if (error instanceof UsageError || error instanceof CliUsageError || parse) {
       const message = (error as Error).message || 'that command needs other arguments';
-      process.stderr.write(`plinth: ${message}\n${USAGE}\n`);
+      process.stderr.write(`plinth: ${redactSecrets(message)}\n${USAGE}\n`);
       return 64;
     }
-    process.stderr.write(`plinth: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (error instanceof ConfigError) {
+      process.stderr.write(`plinth: bad configuration: ${error.message}\n`);
+      return 2;
+    }
+    // A key pasted into the wrong argument is not printed back (whatever the message that names the argument).
+    process.stderr.write(`plinth: ${redactSecrets(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
   } finally {
     await database.close();
   }
 }
 
+// `cli keys list … | head -2`: the reader may exit before all is printed. The command still runs to its end and
+// exits with its own code; what it would have printed goes nowhere, without a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
 process.exitCode = await main(process.argv.slice(2));

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { KEY_CACHE_MS } from '../../src/platform/keys/verify.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
-import { run, type ServerProcess, spawnServer } from '../helpers/process.ts';
+import { ROOT, run, type ServerProcess, spawnServer } from '../helpers/process.ts';
 import { call } from '../helpers/server.ts';
 
 describe('operator CLI', () => {
@@ -90,4 +91,64 @@ describe('operator CLI', () => {
     assert.match(missing.stderr, /no key with id/);
     assert.equal((await cli('keys', 'list', '--org', 'nobody')).code, 1);
   });
+
+  test('keys revoke given the key itself says a key id is wanted and shows only its hint (issue 23, 7)', async () => {
+    const created = JSON.parse((await cli('keys', 'create', '--org', 'hooli', '--mode', 'live', '--json')).stdout);
+    const wrong = await cli('keys', 'revoke', created.key);
+    assert.notEqual(wrong.code, 0);
+    assert.ok(!wrong.stderr.includes(created.key.slice(8, -4)), `the key is echoed: ${wrong.stderr}`);
+    assert.match(wrong.stderr, /key id \(key_…\)/, 'says what was expected');
+    assert.ok(wrong.stderr.includes(`sk_live_…${created.key.slice(-4)}`), `shows the hint: ${wrong.stderr}`);
+    assert.ok(wrong.stderr.includes(created.id), 'and which id that key has');
+    assert.equal((await call(server.url, 'GET', '/v1/fintech/accounts', { key: created.key })).status, 200);
+  });
+
+  test('keys list piped into a reader that stops reading: no EPIPE stack trace, exit 0 (issue 23, 10)', async () => {
+    for (let i = 0; i < 3; i++) await cli('keys', 'create', '--org', 'pipes', '--mode', 'sandbox');
+    for (const reader of ['head -n 1', 'true']) {
+      const script = `node src/cli/main.ts keys list --org pipes | ${reader}; exit \${PIPESTATUS[0]}`;
+      const child = spawn('bash', ['-c', script], { cwd: ROOT, env: { ...process.env, ...env, PATH: pathWithNode() } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      assert.equal(stderr, '', `${reader}: ${stderr}`);
+      assert.equal(code, 0, reader);
+      assert.equal(stdout.split('\n').filter(Boolean).length, reader === 'true' ? 0 : 1);
+    }
+  });
+
+  test('--org takes an org id or a sign-up org’s display name, and says which it used (issue 23, 10)', async () => {
+    const signup = await call(server.url, 'POST', '/v1/sandbox/signup', { json: { name: 'Wayne Enterprises' } });
+    assert.equal(signup.status, 200, signup.text);
+    const listed = await cli('keys', 'list', '--org', 'Wayne Enterprises');
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.equal(JSON.parse(listed.stdout).org_id, signup.body.org_id);
+    const live = await cli('keys', 'create', '--org', signup.body.org_id, '--mode', 'live', '--json');
+    assert.equal(live.code, 0, live.stderr);
+    assert.equal(JSON.parse(live.stdout).org_id, signup.body.org_id, 'an org id names that org');
+
+    const handle = JSON.parse((await cli('keys', 'create', '--org', 'umbrella', '--mode', 'sandbox', '--json')).stdout);
+    const byId = await cli('keys', 'create', '--org', handle.org_id, '--mode', 'sandbox', '--json');
+    assert.equal(JSON.parse(byId.stdout).org_id, handle.org_id, 'an operator org by its id too');
+    const unknown = await cli('keys', 'create', '--org', 'org_01KAQX7ZJ0Q9W3H6T8V2N4M5PB', '--mode', 'sandbox');
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /no org with id org_01KAQX7ZJ0Q9W3H6T8V2N4M5PB/);
+
+    // A new name that is also a sign-up's display name: a new org, and a line naming the sign-up's org and its id.
+    const twin = await cli('keys', 'create', '--org', 'Wayne Enterprises', '--mode', 'sandbox', '--json');
+    assert.equal(twin.code, 0, twin.stderr);
+    assert.notEqual(JSON.parse(twin.stdout).org_id, signup.body.org_id);
+    assert.ok(twin.stderr.includes(signup.body.org_id), twin.stderr);
+    assert.match(twin.stderr, /--org org_/);
+    const missing = await cli('keys', 'list', '--org', 'Nobody Inc');
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /org id \(org_…\)/, missing.stderr);
+  });
 });
+
+/** The project's Node first on PATH, so that `node` in a shell line is the one the tests run on. */
+function pathWithNode(): string {
+  return `${process.execPath.slice(0, process.execPath.lastIndexOf('/'))}:${process.env.PATH}`;
+}

@@ -84,7 +84,7 @@ export async function startServer(
     database,
     databaseUrl: config.DATABASE_URL,
     logs,
-    key: async (org, mode = 'sandbox') => (await createKeyForOrgName(operatorDeps(database), org, mode)).key,
+    key: async (org, mode = 'sandbox') => (await createKeyForOrgName(operatorDeps(database), org, mode))!.key,
     async close() {
       await app.close();
       await database.close();

@@ -44,11 +44,13 @@ export class ApiError extends Error {
   readonly param: string | undefined;
   readonly errors: ErrorItem[] | undefined;
   readonly headers: Record<string, string>;
+  /** The detail's numbers are the server's own (amounts, balances): nine digits in it are not taken for an EIN. */
+  readonly ownNumbers: boolean;
 
   constructor(
     code: ErrorCode,
     detail: string,
-    options: { param?: string; errors?: ErrorItem[]; headers?: Record<string, string> } = {},
+    options: { param?: string; errors?: ErrorItem[]; headers?: Record<string, string>; ownNumbers?: boolean } = {},
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -57,6 +59,7 @@ export class ApiError extends Error {
     this.param = options.param;
     this.errors = options.errors;
     this.headers = { ...defaultRetryAfter(code), ...options.headers };
+    this.ownNumbers = options.ownNumbers ?? false;
   }
 
   /** Several problems in one request: the first names the error, all are listed. */
@@ -72,7 +75,7 @@ export class ApiError extends Error {
  */
 export function toProblem(error: ApiError, requestId: string): Problem {
   const param = error.param === undefined ? undefined : redactSecrets(error.param);
-  const detail = redactSecrets(error.message);
+  const detail = redactSecrets(error.message, { bareEin: !error.ownNumbers });
   const errors =
     error.errors?.map((e) => ({
       ...e,

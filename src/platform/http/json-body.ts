@@ -28,8 +28,17 @@ export function parseStrictJson(raw: Buffer): unknown {
   } catch {
     throw malformed('The body is not valid JSON.');
   }
-  scan(text);
-  return value;
+  return scan(text) ? JSON.parse(text, notIntegers) : value;
+}
+
+/**
+ * Every integer of the API is decided on its token, not on the number JSON.parse makes of it (which rounds
+ * `1.00000000000000001` to 1): a number written with a fraction or an exponent becomes NaN, which no integer
+ * schema accepts, so validation refuses it as `parameter_invalid`, naming the field. No request body has a
+ * non-integer number field; one that ever does must take such tokens as they are.
+ */
+function notIntegers(_key: string, value: unknown, context?: { source?: string }): unknown {
+  return typeof value === 'number' && /[.eE]/.test(context?.source ?? '') ? Number.NaN : value;
 }
 
 interface Frame {
@@ -37,12 +46,18 @@ interface Frame {
   expectKey: boolean;
 }
 
-// Safe to scan naively: JSON.parse has already accepted the text, so strings are well formed.
-function scan(text: string): void {
+/**
+ * Safe to scan naively: JSON.parse has already accepted the text, so strings are well formed. True when a number
+ * token has a fraction or an exponent (outside strings, a `.` is only ever in a number, and an `e` after a digit).
+ */
+function scan(text: string): boolean {
   const stack: Frame[] = [];
+  let inexact = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+    if (c === 0x2e /* . */ || ((c === 0x65 /* e */ || c === 0x45) /* E */ && isDigit(text.charCodeAt(i - 1)))) {
+      inexact = true;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       stack.push({ keys: c === 0x7b ? new Set() : null, expectKey: c === 0x7b });
       if (stack.length > MAX_DEPTH) throw malformed(`The body is nested deeper than ${MAX_DEPTH} levels.`);
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
@@ -65,7 +80,10 @@ function scan(text: string): void {
       i = end;
     }
   }
+  return inexact;
 }
+
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
 function checkKey(key: string, seen: Set<string>): void {
   if (key.includes('\u0000')) throw malformed('The body contains a NUL character.');

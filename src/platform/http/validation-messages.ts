@@ -48,6 +48,9 @@ export function sentenceFor(param: string, error: ErrorObject): string {
   switch (error.keyword) {
     case 'type': {
       const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? 'string'];
+      // json-body.ts makes a number written with a fraction or an exponent NaN: it was a number, not a whole one.
+      if (types.includes('integer') && Number.isNaN(error.data))
+        return `${param} must be a whole number written without a fraction or an exponent${suchAs(schema)}.`;
       return (
         oneOf(schema, param) ?? `${param} must be ${types.map((t) => NOUNS[t] ?? t).join(' or ')}${suchAs(schema)}.`
       );

@@ -7,6 +7,15 @@ export function findOrgByName(db: Db, name: string): Promise<OrgsTable | undefin
   return db.selectFrom('orgs').selectAll().where('name', '=', name).executeTakeFirst();
 }
 
+export function findOrgById(db: Db, id: string): Promise<OrgsTable | undefined> {
+  return db.selectFrom('orgs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Display names are not unique and not indexed: for the operator CLI only. */
+export function findOrgsByDisplayName(db: Db, displayName: string, limit: number): Promise<OrgsTable[]> {
+  return db.selectFrom('orgs').selectAll().where('display_name', '=', displayName).orderBy('id').limit(limit).execute();
+}
+
 export async function insertOrg(trx: Trx, row: OrgsTable): Promise<void> {
   await trx.insertInto('orgs').values(row).execute();
 }

@@ -5,10 +5,10 @@ import type { Database } from '../../db/database.ts';
 /**
  * The operator's view of one server process, in Prometheus text at /metrics (prom-client): requests by route
  * template, method and status; request latency; database transaction and commit timings and group-commit batch
- * sizes; process metrics. One registry per app, so that several apps in one process (the tests) never share counts.
+ * sizes; log lines that could not be written; process metrics. One registry per app, so that several apps in one process (the tests) never share counts.
  * Products and platform features add their own metrics to `registry`.
  */
-export function installMetrics(app: FastifyInstance, database: Database): Registry {
+export function installMetrics(app: FastifyInstance, database: Database, logDropped: () => number): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['route', 'method', 'status'] as const;
@@ -49,6 +49,15 @@ export function installMetrics(app: FastifyInstance, database: Database): Regist
     help: 'PostgreSQL: round trips a write transaction waited for, BEGIN to COMMIT (statements are pipelined)',
     buckets: [1, 2, 3, 4, 5, 6, 8, 12, 16],
     registers: [registry],
+  });
+  new Counter({
+    name: 'plinth_log_lines_dropped_total',
+    help: 'Log lines given up on because stdout was closed, broken, stuck or too far behind',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(logDropped());
+    },
   });
 
   app.addHook('onResponse', (request, reply, done) => {

@@ -53,8 +53,14 @@ export async function checkUrl(deps: EndpointsDeps, mode: Mode, raw: string | un
   try {
     await checkTarget(url, deps.resolve, deps.allowPrivate && mode === 'sandbox');
   } catch (error) {
-    if (error instanceof TargetRefused) throw invalid('url', `url is refused: ${error.message}.`);
-    throw error;
+    if (!(error instanceof TargetRefused)) throw error;
+    // Local development is the one reason to aim a sandbox endpoint at a private address: say how.
+    const hint =
+      error.privateTarget && mode === 'sandbox'
+        ? ' To receive sandbox webhooks on this machine or network (local development, tests), start the server ' +
+          'with WEBHOOK_ALLOW_PRIVATE_TARGETS=on; live endpoints never may.'
+        : '';
+    throw invalid('url', `url is refused: ${error.message}.${hint}`);
   }
 }
 

@@ -1,71 +1,68 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * No server-side request forgery (CONTRACT §12): a webhook may not reach this host's own network. The addresses
- * refused: loopback, private, carrier-grade NAT, link-local (where the cloud metadata services live), unique-local,
- * multicast, reserved and documentation ranges, and IPv4 hidden inside IPv6 (mapped, NAT64).
+ * No server-side request forgery (CONTRACT §12): a webhook may not reach this host's own network. An address is
+ * allowed only when ipaddr.js (a maintained table of the IANA special-purpose registries) calls it ordinary
+ * unicast; so refused are loopback, private, carrier-grade NAT, link-local (where the cloud metadata services
+ * live), unique-local, multicast, broadcast, reserved, documentation and benchmarking ranges, and the like.
+ * An IPv6 address that carries an IPv4 one is judged by the IPv4 it carries, in every embedding the registries
+ * name (below), since a translator or tunnel on the way may deliver it to that IPv4 address.
  */
-const blocked = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT; Alibaba's metadata service is 100.100.100.200
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local; AWS, GCP and Azure metadata at 169.254.169.254
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(net, bits, 'ipv4');
-blocked.addAddress('168.63.129.16', 'ipv4'); // Azure's platform endpoint, outside any private range
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-  ['2001:db8::', 32],
-  ['100::', 64],
-] as const)
-  blocked.addSubnet(net, bits, 'ipv6');
+const { IPv4, IPv6 } = ipaddr;
+type V4 = InstanceType<typeof IPv4>;
+type V6 = InstanceType<typeof IPv6>;
 
-/** The 16 bytes of an IPv6 address (`::` and a trailing dotted quad expanded). */
-function ipv6Bytes(ip: string): number[] {
-  let text = ip.split('%')[0]!;
-  const quad = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (quad) {
-    const [a, b, c, d] = quad[1]!.split('.').map(Number) as [number, number, number, number];
-    text = `${text.slice(0, -quad[1]!.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
-  return groups.flatMap((g) => [(Number.parseInt(g, 16) >> 8) & 255, Number.parseInt(g, 16) & 255]);
+/** Cloud platform endpoints outside every special range: Azure's (the others sit in link-local or CGNAT). */
+const PLATFORM_IPV4 = new Set(['168.63.129.16']);
+
+function forbiddenIpv4(v4: V4): boolean {
+  return v4.range() !== 'unicast' || PLATFORM_IPV4.has(v4.toString());
 }
 
-/** The IPv4 address an IPv6 one carries (IPv4-mapped `::ffff:a.b.c.d` or NAT64 `64:ff9b::a.b.c.d`), if any. */
-function embeddedIpv4(ip: string): string | null {
-  const b = ipv6Bytes(ip);
-  const mapped = b.slice(0, 10).every((x) => x === 0) && b[10] === 255 && b[11] === 255;
-  const nat64 = b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b.slice(4, 12).every((x) => x === 0);
-  return mapped || nat64 ? b.slice(12).join('.') : null;
+/** The IPv4 address in 4 of the IPv6 address's bytes, from `at` (Teredo stores its client's with every bit flipped). */
+function ipv4At(bytes: number[], at: number, flipped = false): V4 {
+  return new IPv4(bytes.slice(at, at + 4).map((b) => (flipped ? b ^ 0xff : b)));
+}
+
+function forbiddenIpv6(v6: V6): boolean {
+  const bytes = v6.toByteArray();
+  // range() names the block; the d.ts lists fewer names than the table holds, hence the widening to string.
+  switch (v6.range() as string) {
+    case 'ipv4Mapped': // ::ffff:a.b.c.d (RFC 4291)
+    case 'rfc6145': // ::ffff:0:a.b.c.d, IPv4-translated (RFC 6145)
+      return forbiddenIpv4(ipv4At(bytes, 12));
+    case 'rfc6052':
+      // NAT64: the well-known prefix 64:ff9b::/96 carries the IPv4 in its last 32 bits; the local-use prefix
+      // 64:ff9b:1::/48 (RFC 8215) leads to an operator's own translator, the IPv4 wherever its prefix length puts
+      // it: refused whole.
+      return v6.parts[2] !== 0 || forbiddenIpv4(ipv4At(bytes, 12));
+    case '6to4': // 2002:AABB:CCDD::/48 (RFC 3056)
+      return forbiddenIpv4(ipv4At(bytes, 2));
+    case 'teredo': // 2001:0:server:flags:port:client (RFC 4380), both ends checked
+      return forbiddenIpv4(ipv4At(bytes, 4)) || forbiddenIpv4(ipv4At(bytes, 12, true));
+    case 'unicast':
+      // IPv4-compatible ::a.b.c.d (deprecated by RFC 4291; never a real destination): refused whole.
+      if (bytes.slice(0, 12).every((b) => b === 0)) return true;
+      // ISATAP (RFC 5214): an interface id of 0000:5efe or 0200:5efe followed by the IPv4 address.
+      if ((bytes[8]! & 0xfd) === 0 && bytes[9] === 0 && bytes[10] === 0x5e && bytes[11] === 0xfe)
+        return forbiddenIpv4(ipv4At(bytes, 12));
+      return false;
+    default:
+      return true;
+  }
 }
 
 export function isForbiddenAddress(ip: string): boolean {
-  const family = isIP(ip);
-  if (family === 4) return blocked.check(ip, 'ipv4');
-  if (family !== 6) return true; // not an address at all: never connect to it
-  const v4 = embeddedIpv4(ip);
-  return v4 !== null ? blocked.check(v4, 'ipv4') : blocked.check(ip, 'ipv6');
+  const family = isIP(ip); // strict: no `127.1` or `0x7f.1`, which URL parsing has already normalised anyway
+  if (family === 4) return forbiddenIpv4(IPv4.parse(ip));
+  if (family === 6) {
+    // Through the URL parser's canonical form first: ipaddr.js reads `::a.b.c.d` as `::ffff:a.b.c.d`, a different
+    // address. A zone (`%eth0`) names an interface, not an address, and URLs cannot carry one.
+    return forbiddenIpv6(IPv6.parse(new URL(`http://[${ip.split('%')[0]}]/`).hostname.slice(1, -1)));
+  }
+  return true; // not an address at all: never connect to it
 }
 
 export interface Resolved {
@@ -83,7 +80,14 @@ export const systemResolver: Resolver = async (hostname) =>
   }));
 
 /** A host refused as a target; the message says why, for the API's detail and the delivery log. */
-export class TargetRefused extends Error {}
+export class TargetRefused extends Error {
+  /** Refused for where it leads (a private, loopback or link-local address), not for failing to resolve. */
+  readonly privateTarget: boolean;
+  constructor(message: string, privateTarget = false) {
+    super(message);
+    this.privateTarget = privateTarget;
+  }
+}
 
 /**
  * Resolves the URL's host and checks every address it gives (one bad answer refuses the host: the resolver could
@@ -104,6 +108,6 @@ export async function checkTarget(url: URL, resolve: Resolver, allowPrivate: boo
   if (addresses.length === 0) throw new TargetRefused(`the host ${host} could not be resolved`);
   const bad = addresses.find((a) => isForbiddenAddress(a.address));
   if (bad !== undefined && !allowPrivate)
-    throw new TargetRefused(`the host ${host} is or resolves to a private, loopback or link-local address`);
+    throw new TargetRefused(`the host ${host} is or resolves to a private, loopback or link-local address`, true);
   return addresses[0]!;
 }

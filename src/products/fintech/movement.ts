@@ -41,7 +41,7 @@ export function checkFunds(row: Side, param: string, amount: number): void {
     throw new ApiError(
       'insufficient_funds',
       `${param} ${row.id} has ${available} ${row.currency} (minor units) available; ${amount} were asked for.`,
-      { param },
+      { param, ownNumbers: true },
     );
 }
 

@@ -85,6 +85,7 @@ export async function postTransfer(
   if (amount > held)
     throw new ApiError('parameter_invalid', `amount must be 1 to ${held}, the amount this transfer holds.`, {
       param: 'amount',
+      ownNumbers: true,
     });
   const sides = await lockSides(trx, owner, [row.from_account_id, row.to_account_id]);
   const [from, to] = [sides.get(row.from_account_id)!, sides.get(row.to_account_id)!];

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { redactRecord } from '../../../src/platform/kit/redact.ts';
+import fc from 'fast-check';
+import { generateKey } from '../../../src/platform/keys/key-format.ts';
+import { redactRecord, redactSecrets } from '../../../src/platform/kit/redact.ts';
 
 const KEY = `sk_live_${'a1B2c3D4e5'.repeat(4)}`;
 
@@ -42,4 +44,61 @@ test('a deep or cyclic structure ends in a marker, not a stack overflow', () => 
     JSON.stringify(redactRecord({ cyclic }, 0), (_k, v) => v),
     /nested too deep to log/,
   );
+});
+
+/** Every %XX decoded, three times over: what a reader of the output could recover. */
+function decoded(text: string): string {
+  let out = text;
+  for (let i = 0; i < 3; i++)
+    out = out.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return out;
+}
+
+test('property: a key or webhook secret anywhere, in any percent-encoding, never reaches the output', () => {
+  const secret = fc.oneof(
+    fc.constantFrom<'sandbox' | 'live'>('sandbox', 'live').map((mode) => generateKey(mode)),
+    fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => `whsec_${Buffer.from(bytes).toString('base64')}`),
+  );
+  const spelling = fc.array(fc.constantFrom('plain', 'upper', 'lower', 'double', 'capital'), {
+    minLength: 60,
+    maxLength: 60,
+  });
+  const around = fc.string({ maxLength: 12 });
+  fc.assert(
+    fc.property(secret, spelling, around, around, (plain, how, before, after) => {
+      const spelt = [...plain]
+        .map((c, i) => {
+          const hex = c.charCodeAt(0).toString(16).padStart(2, '0');
+          if (how[i] === 'upper') return `%${hex.toUpperCase()}`;
+          if (how[i] === 'lower') return `%${hex}`;
+          if (how[i] === 'double') return `%25${hex}`;
+          // The prefix in capitals: not a valid key, but the secret after it is the same.
+          if (how[i] === 'capital' && i < 8) return c.toUpperCase();
+          return c;
+        })
+        .join('');
+      const text = `${before}${spelt}${after}`;
+      const core = plain.slice(plain.indexOf('_', 3) + 1, -4);
+      const record = { path: text, nested: { list: [text] }, err: new Error(text) };
+      for (const output of [redactSecrets(text), JSON.stringify(redactRecord(record))])
+        assert.ok(!decoded(output).includes(core), `${text} → ${output}`);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test('an EIN with or without its dash, plain or encoded; not the digits of an id, nor the documented example', () => {
+  for (const text of ['271234567', 'ein=271234567&x', 'acct_271234567', '%20271234567', '%32%37-1234567', '27-1234567'])
+    assert.doesNotMatch(decoded(redactSecrets(text)), /271234567|27-1234567/, text);
+  for (const text of [
+    'acct_01KAQX7ZJ0123456789ABCDEF',
+    'req_D21NC0123456789MXSDK',
+    '1234567890',
+    'must look like 12-3456789',
+  ])
+    assert.equal(redactSecrets(text), text);
+});
+
+test('a key hint (prefix and last four) is not a secret and stays', () => {
+  assert.equal(redactSecrets('sk_live_…a1B2'), 'sk_live_…a1B2');
 });

@@ -8,7 +8,7 @@ import { openDatabase } from '../../../src/db/database.ts';
 import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
 import { createSecretBox, keyIdOf } from '../../../src/platform/secrets/box.ts';
 import { keyFileFor, secretBoxFor } from '../../../src/platform/secrets/key-source.ts';
-import { BACKEND, freshDatabase, type TestDatabase } from '../../helpers/database.ts';
+import { BACKEND, freshDatabase, MULTI_PROCESS_SKIP, type TestDatabase } from '../../helpers/database.ts';
 import { run, spawnServer } from '../../helpers/process.ts';
 import { call, startServer } from '../../helpers/server.ts';
 
@@ -135,5 +135,82 @@ describe('the EIN at rest', { skip: false }, () => {
     } finally {
       await check.close();
     }
+  });
+});
+
+describe('a SECRETS_KEY that cannot open what the database holds stops start-up (issue 23, finding 6)', () => {
+  const [A, B, C] = [1, 2, 3].map((n) => Buffer.alloc(32, 40 + n).toString('base64')) as [string, string, string];
+  let db: TestDatabase;
+  before(async () => {
+    db = await freshDatabase();
+  });
+  after(() => db.drop());
+
+  /** Starts `npm start`'s entry point; stops it again when it listened. The refusal's stderr, or null. */
+  async function refusal(env: Record<string, string>): Promise<string | null> {
+    try {
+      const server = await spawnServer({ DATABASE_URL: db.url, SECRETS_KEY_PREVIOUS: '', ...env });
+      server.child.kill('SIGTERM');
+      await server.exited;
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
+  test('a wrong key: one line naming SECRETS_KEY, exit 2; the right one, or a rotation, starts', async () => {
+    const first = await spawnServer({ DATABASE_URL: db.url, SECRETS_KEY: A });
+    try {
+      const signup = await call(first.url, 'POST', '/v1/sandbox/signup');
+      const key = signup.body.api_key.key;
+      const kyb = { ein: EIN, legal_name: 'Sealed Corp' };
+      const created = await call(first.url, 'POST', '/v1/fintech/accounts', {
+        key,
+        json: { type: 'business', country: 'US', kyb },
+      });
+      assert.equal(created.status, 200, created.text);
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+    }
+    const refused = await refusal({ SECRETS_KEY: B });
+    assert.ok(refused !== null, 'the server started with a key that opens nothing it holds');
+    assert.match(refused, /^server exited 2 before listening: plinth: bad configuration: SECRETS_KEY: [^\n]+\n$/);
+    assert.ok(!refused.includes(A) && !refused.includes(B), 'no key in the message');
+
+    // A database from before the checks (none recorded yet) is judged by the sealed values it holds.
+    const database = openDatabase(db.url);
+    try {
+      await database.write((trx) => trx.deleteFrom('secret_key_checks').execute());
+    } finally {
+      await database.close();
+    }
+    assert.match((await refusal({ SECRETS_KEY: B })) ?? '', /SECRETS_KEY: does not open/, 'judged by an EIN');
+    assert.equal(await refusal({ SECRETS_KEY: A }), null, 'the right key starts');
+    assert.equal(await refusal({ SECRETS_KEY: B, SECRETS_KEY_PREVIOUS: A }), null, 'a rotation starts');
+    const rotate = await run(['src/cli/main.ts', 'secrets', 'rotate'], {
+      DATABASE_URL: db.url,
+      SECRETS_KEY: B,
+      SECRETS_KEY_PREVIOUS: A,
+    });
+    assert.equal(rotate.code, 0, rotate.stderr);
+    assert.equal(await refusal({ SECRETS_KEY: B }), null, 'after `secrets rotate`, the new key alone starts');
+    const old = await refusal({ SECRETS_KEY: A });
+    assert.match(old ?? '', /SECRETS_KEY:/, 'and the old key alone is refused from then on');
+    const wrongRotation = await run(['src/cli/main.ts', 'secrets', 'rotate'], {
+      DATABASE_URL: db.url,
+      SECRETS_KEY: C,
+      SECRETS_KEY_PREVIOUS: A,
+    });
+    assert.equal(wrongRotation.code, 2, 'rotating from a key that is not the one in use is refused too');
+    assert.match(wrongRotation.stderr, /^plinth: bad configuration: SECRETS_KEY: /);
+  });
+
+  test('with WEB_CONCURRENCY, the supervisor refuses it before forking a worker', {
+    skip: MULTI_PROCESS_SKIP,
+  }, async () => {
+    // The first test left this database sealed under B only.
+    const refused = await refusal({ SECRETS_KEY: C, WEB_CONCURRENCY: '2' });
+    assert.match(refused ?? '', /^server exited 2 before listening: plinth: bad configuration: SECRETS_KEY: [^\n]+\n$/);
   });
 });
