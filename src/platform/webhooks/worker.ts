@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import { type AttemptOptions, attempt } from './attempt.ts';
-import { anyDue, type Claimed, claimDue, countPending } from './deliveries.repository.ts';
+import { claimer, track } from './claim.ts';
+import type { Claimed } from './claims.repository.ts';
+import { anyDue, countPending } from './deliveries.repository.ts';
 import { type Outcome, recordAttempt } from './record.ts';
 import { webhookHeaders } from './sign.ts';
 import type { SigningSecrets } from './signing-secrets.ts';
@@ -63,9 +64,10 @@ function signingSecrets(deps: WorkerDeps, claimed: Claimed, now: Date): string[]
 }
 
 /**
- * Delivery workers: poll for due deliveries (a read, so idling costs no write), claim up to the free concurrency
- * with a lease in one write, attempt each outside any write, and record each result in a write of its own. A lease
- * lasts twice the attempt timeout plus 5 s: a worker that dies mid-attempt gives its rows back when it ends.
+ * Delivery workers: poll for due deliveries (a read, so idling costs no write), claim what the fair policy allows
+ * (claim.ts, fair.ts: per mode, per organisation, per endpoint) with a lease in one write, attempt each outside any
+ * write, and record each result in a write of its own. A lease lasts twice the attempt timeout plus 5 s: a worker
+ * that dies mid-attempt gives its rows back when it ends.
  */
 export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   const listeners: Parameters<WebhookMetrics['onAttempt']>[0][] = [];
@@ -74,15 +76,16 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   let looking = false;
   let timer: NodeJS.Timeout | undefined;
   const leaseMs = 2 * deps.attempt.timeoutMs + 5000;
+  const claims = claimer(deps.database, deps.concurrency);
 
-  async function run(claimed: Claimed, token: string): Promise<void> {
+  async function run(claimed: Claimed): Promise<void> {
     const now = deps.clock();
     const headers = webhookHeaders(signingSecrets(deps, claimed, now), claimed.delivery.event_id, claimed.body, now);
     const allowPrivate = deps.attempt.allowPrivateSandbox && claimed.delivery.mode === 'sandbox';
     const result = await attempt(claimed.url, headers, claimed.body, { ...deps.attempt, allowPrivate });
     const at = deps.clock();
     const outcome = await deps.database.write((trx) =>
-      recordAttempt(trx, claimed.delivery, token, result, at, deps.schedule),
+      recordAttempt(trx, claimed.delivery, claimed.delivery.claim!, result, at, deps.schedule),
     );
     const latencySeconds =
       outcome === 'succeeded' ? (at.getTime() - Date.parse(claimed.eventCreatedAt)) / 1000 : undefined;
@@ -107,24 +110,23 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   }
 
   async function look(): Promise<void> {
-    const free = deps.busy?.() ? yieldingFree() : deps.concurrency - inFlight.size;
+    const take = () => (running ? (deps.busy?.() ? yieldingFree() : deps.concurrency - inFlight.size) : 0);
     const now = deps.clock();
-    if (!running || free <= 0 || !(await anyDue(deps.database.db, storedTime(now)))) return;
-    const token = randomBytes(12).toString('base64url');
-    const lease = storedTime(new Date(now.getTime() + leaseMs));
-    const skipLocked = deps.database.dialect === 'postgres';
-    const claimed = await deps.database.write((trx) => claimDue(trx, skipLocked, storedTime(now), lease, token, free));
+    if (take() <= 0 || !(await anyDue(deps.database.db, storedTime(now)))) return;
+    const { claimed, more } = await claims.claim(now, take, new Date(now.getTime() + leaseMs));
     if (claimed.length > 0) lastStart = performance.now();
     for (const one of claimed) {
-      const task = run(one, token)
+      const untrack = track(claims.load, one);
+      const task = run(one)
         .catch((error: unknown) => deps.log.warn({ err: error, delivery: one.delivery.id }, 'webhook attempt failed'))
         .finally(() => {
+          untrack();
           inFlight.delete(task);
           poke();
         });
       inFlight.add(task);
     }
-    if (claimed.length === free) poke(); // there may be more
+    if (more) poke(); // there may be more
   }
 
   // One look at a time; a poke during a look asks for another right after it, so no nudge is lost.
