@@ -34,9 +34,9 @@ export interface WorkerDeps {
   schedule: number[];
   concurrency: number;
   /**
-   * True while the process is busy answering API requests: deliveries then yield, one attempt at a time, so that
-   * sending webhooks never takes the throughput of the API that produces them; the backlog drains when the load
-   * eases (it is in /metrics). Absent: always full concurrency.
+   * True while the process is busy answering API requests: deliveries then yield, one attempt at a time (one stalled
+   * on its receiver does not count, see YIELD_STALLED_MS), so that sending webhooks never takes the throughput of the
+   * API that produces them; the backlog drains when the load eases (it is in /metrics). Absent: full concurrency.
    */
   busy?: () => boolean;
   attempt: Omit<AttemptOptions, 'allowPrivate'> & { allowPrivateSandbox: boolean };
@@ -50,6 +50,12 @@ const POLL_MS = 500;
  * keeps nearly all of it, and the backlog drains once the load eases (figures in bench/FINDINGS.md).
  */
 export const YIELD_INTERVAL_MS = 20;
+/**
+ * While the API is busy, an attempt that has waited this long for its receiver no longer holds the one-at-a-time
+ * turn: it costs a socket, not the API's CPU, and an endpoint that never answers must not stop every other
+ * organisation's deliveries for the whole timeout (issue 23).
+ */
+export const YIELD_STALLED_MS = 1000;
 
 /** The secrets that sign now: the current one, and the previous one until its overlap ends. */
 function signingSecrets(deps: WorkerDeps, claimed: Claimed, now: Date): string[] {
@@ -71,7 +77,8 @@ function signingSecrets(deps: WorkerDeps, claimed: Claimed, now: Date): string[]
  */
 export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   const listeners: Parameters<WebhookMetrics['onAttempt']>[0][] = [];
-  const inFlight = new Set<Promise<void>>();
+  /** Attempts in flight, with when each started. */
+  const inFlight = new Map<Promise<void>, number>();
   let running = false;
   let looking = false;
   let timer: NodeJS.Timeout | undefined;
@@ -96,7 +103,7 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   let pausing = false;
   // May an attempt start now while the API is busy? If only the pause stands in the way, look again after it.
   function yieldingFree(): number {
-    if (inFlight.size > 0) return 0;
+    for (const started of inFlight.values()) if (performance.now() - started < YIELD_STALLED_MS) return 0;
     const wait = lastStart + YIELD_INTERVAL_MS - performance.now();
     if (wait <= 0) return 1;
     if (!pausing) {
@@ -124,7 +131,7 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
           inFlight.delete(task);
           poke();
         });
-      inFlight.add(task);
+      inFlight.set(task, performance.now());
     }
     if (more) poke(); // there may be more
   }
@@ -160,7 +167,7 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
       running = false;
       clearInterval(timer);
       const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
-      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      await Promise.race([Promise.allSettled([...inFlight.keys()]), grace]);
     },
     poke,
     metrics: {
