@@ -4,6 +4,7 @@ import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
 import { pageOf } from '../../db/keyset.ts';
 import { prepared, preparedWrite } from '../../db/prepared.ts';
+import type { Mode } from '../keys/principal.ts';
 import { DELIVERY_STATE_COLUMNS, type WebhookDeliveriesTable } from './tables.ts';
 
 // `status = 'pending'` as a literal: the indexes of pending deliveries are partial, and a partial index serves only a
@@ -66,4 +67,17 @@ export async function countPending(db: Db): Promise<number> {
     .where(PENDING)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Pending deliveries by organisation and mode, the largest backlogs first (the metrics' top organisations). */
+export async function pendingByOrg(db: Db): Promise<{ orgId: string; mode: Mode; pending: number }[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select(['org_id', 'mode', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where(PENDING)
+    .groupBy(['org_id', 'mode'])
+    .execute();
+  return rows
+    .map((r) => ({ orgId: r.org_id, mode: r.mode, pending: Number(r.n) }))
+    .sort((a, b) => b.pending - a.pending || (a.orgId < b.orgId ? -1 : 1));
 }

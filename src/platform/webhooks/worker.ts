@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
+import type { Mode } from '../keys/principal.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import { type AttemptOptions, attempt } from './attempt.ts';
 import { claimer, track } from './claim.ts';
 import type { Claimed } from './claims.repository.ts';
-import { anyDue, countPending } from './deliveries.repository.ts';
+import { anyDue, countPending, pendingByOrg } from './deliveries.repository.ts';
 import { type Outcome, recordAttempt } from './record.ts';
 import { webhookHeaders } from './sign.ts';
 import type { SigningSecrets } from './signing-secrets.ts';
@@ -15,6 +16,10 @@ export interface WebhookMetrics {
   onAttempt(listener: (attempt: { outcome: Outcome; durationSeconds: number; latencySeconds?: number }) => void): void;
   /** Deliveries pending (due or waiting for a retry). */
   backlog(): Promise<number>;
+  /** The same by organisation and mode, largest first. */
+  backlogByOrg(): Promise<{ orgId: string; mode: Mode; pending: number }[]>;
+  /** This process's attempts in flight, by mode. */
+  inFlight(): Record<Mode, number>;
 }
 
 export interface DeliveryWorkers {
@@ -173,6 +178,8 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
     metrics: {
       onAttempt: (listener) => listeners.push(listener),
       backlog: () => countPending(deps.database.db),
+      backlogByOrg: () => pendingByOrg(deps.database.db),
+      inFlight: () => ({ ...claims.load.byMode }),
     },
   };
 }
