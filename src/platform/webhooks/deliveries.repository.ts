@@ -1,101 +1,23 @@
+import { sql } from 'kysely';
 import { listHorizon, listsInCommitOrder } from '../../db/commit-order.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
 import { pageOf } from '../../db/keyset.ts';
 import { prepared, preparedWrite } from '../../db/prepared.ts';
+import type { Mode } from '../keys/principal.ts';
 import { DELIVERY_STATE_COLUMNS, type WebhookDeliveriesTable } from './tables.ts';
 
-/** What a worker needs for one attempt, read in the claim's own write. */
-export interface Claimed {
-  delivery: WebhookDeliveriesTable;
-  body: string;
-  eventCreatedAt: string;
-  url: string;
-  secret: string;
-  previousSecret: string | null;
-  previousExpiresAt: string | null;
-}
+// `status = 'pending'` as a literal: the indexes of pending deliveries are partial, and a partial index serves only a
+// query that states its predicate (neither SQLite nor a PostgreSQL generic plan matches a bound parameter).
+export const PENDING = sql<boolean>`status = 'pending'`;
 
 const dueOne = prepared<{ now: string }, { id: string }>({ now: true }, (db, p) =>
-  db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', p.now)
-    .limit(1),
+  db.selectFrom('webhook_deliveries').select('id').where(PENDING).where('next_attempt_at', '<=', p.now).limit(1),
 );
 
 /** Whether anything is due: a read, so that an idle worker costs no write. */
 export async function anyDue(db: Db, now: string): Promise<boolean> {
   return (await dueOne(db, { now })).rows.length > 0;
-}
-
-type Claim = { now: string; lease: string; token: string; limit: number };
-const CLAIM = { now: true, lease: true, token: true, limit: true } as const;
-// The due rows, oldest first; on PostgreSQL `FOR UPDATE SKIP LOCKED` so that processes claim side by side.
-const claimRows = (skipLocked: boolean) =>
-  preparedWrite<Claim>(CLAIM, (db, p) =>
-    db
-      .updateTable('webhook_deliveries')
-      .set({ next_attempt_at: p.lease, claim: p.token })
-      .where('id', 'in', (eb) => {
-        const due = eb
-          .selectFrom('webhook_deliveries')
-          .select('id')
-          .where('status', '=', 'pending')
-          .where('next_attempt_at', '<=', p.now)
-          .orderBy('next_attempt_at')
-          .limit(p.limit);
-        return skipLocked ? due.forUpdate().skipLocked() : due;
-      }),
-  );
-const claimUnlocked = claimRows(false);
-const claimSkippingLocked = claimRows(true);
-const claimedRows = prepared<{ token: string }, WebhookDeliveriesTable & ClaimedExtras>({ token: true }, (db, p) =>
-  db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('events as e', 'e.id', 'd.event_id')
-    .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
-    .selectAll('d')
-    .select(['e.body', 'e.created_at as event_created_at', 'w.url', 'w.secret as endpoint_secret'])
-    .select(['w.previous_secret', 'w.previous_expires_at'])
-    .where('d.claim', '=', p.token),
-);
-
-interface ClaimedExtras {
-  body: string;
-  event_created_at: string;
-  url: string;
-  endpoint_secret: string;
-  previous_secret: string | null;
-  previous_expires_at: string | null;
-}
-
-/**
- * Claims up to `limit` due deliveries: their next_attempt_at becomes the lease's end (a worker that dies gives them
- * back then) and `claim` this worker's token, which is fresh for every claim, so the claimed rows are read back by
- * it. On PostgreSQL `FOR UPDATE SKIP LOCKED` lets processes claim side by side without waiting for or taking each
- * other's rows; SQLite has one process, whose writes run one at a time.
- */
-export async function claimDue(
-  trx: Trx,
-  skipLocked: boolean,
-  now: string,
-  leaseUntil: string,
-  token: string,
-  limit: number,
-): Promise<Claimed[]> {
-  await (skipLocked ? claimSkippingLocked : claimUnlocked)(trx, { now, lease: leaseUntil, token, limit });
-  const { rows } = await claimedRows(trx, { token });
-  return rows.map(({ body, event_created_at, url, endpoint_secret, previous_secret, previous_expires_at, ...d }) => ({
-    delivery: d,
-    body,
-    eventCreatedAt: event_created_at,
-    url,
-    secret: endpoint_secret,
-    previousSecret: previous_secret,
-    previousExpiresAt: previous_expires_at,
-  }));
 }
 
 type Settled = Pick<WebhookDeliveriesTable, keyof typeof DELIVERY_STATE_COLUMNS>;
@@ -142,7 +64,20 @@ export async function countPending(db: Db): Promise<number> {
   const row = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('status', '=', 'pending')
+    .where(PENDING)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Pending deliveries by organisation and mode, the largest backlogs first (the metrics' top organisations). */
+export async function pendingByOrg(db: Db): Promise<{ orgId: string; mode: Mode; pending: number }[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select(['org_id', 'mode', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where(PENDING)
+    .groupBy(['org_id', 'mode'])
+    .execute();
+  return rows
+    .map((r) => ({ orgId: r.org_id, mode: r.mode, pending: Number(r.n) }))
+    .sort((a, b) => b.pending - a.pending || (a.orgId < b.orgId ? -1 : 1));
 }

@@ -1,9 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
+import type { Mode } from '../keys/principal.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import { type AttemptOptions, attempt } from './attempt.ts';
-import { anyDue, type Claimed, claimDue, countPending } from './deliveries.repository.ts';
+import { claimer, track } from './claim.ts';
+import type { Claimed } from './claims.repository.ts';
+import { anyDue, countPending, pendingByOrg } from './deliveries.repository.ts';
 import { type Outcome, recordAttempt } from './record.ts';
 import { webhookHeaders } from './sign.ts';
 import type { SigningSecrets } from './signing-secrets.ts';
@@ -14,6 +16,10 @@ export interface WebhookMetrics {
   onAttempt(listener: (attempt: { outcome: Outcome; durationSeconds: number; latencySeconds?: number }) => void): void;
   /** Deliveries pending (due or waiting for a retry). */
   backlog(): Promise<number>;
+  /** The same by organisation and mode, largest first. */
+  backlogByOrg(): Promise<{ orgId: string; mode: Mode; pending: number }[]>;
+  /** This process's attempts in flight, by mode. */
+  inFlight(): Record<Mode, number>;
 }
 
 export interface DeliveryWorkers {
@@ -33,9 +39,9 @@ export interface WorkerDeps {
   schedule: number[];
   concurrency: number;
   /**
-   * True while the process is busy answering API requests: deliveries then yield, one attempt at a time, so that
-   * sending webhooks never takes the throughput of the API that produces them; the backlog drains when the load
-   * eases (it is in /metrics). Absent: always full concurrency.
+   * True while the process is busy answering API requests: deliveries then yield, one attempt at a time (one stalled
+   * on its receiver does not count, see YIELD_STALLED_MS), so that sending webhooks never takes the throughput of the
+   * API that produces them; the backlog drains when the load eases (it is in /metrics). Absent: full concurrency.
    */
   busy?: () => boolean;
   attempt: Omit<AttemptOptions, 'allowPrivate'> & { allowPrivateSandbox: boolean };
@@ -49,6 +55,12 @@ const POLL_MS = 500;
  * keeps nearly all of it, and the backlog drains once the load eases (figures in bench/FINDINGS.md).
  */
 export const YIELD_INTERVAL_MS = 20;
+/**
+ * While the API is busy, an attempt that has waited this long for its receiver no longer holds the one-at-a-time
+ * turn: it costs a socket, not the API's CPU, and an endpoint that never answers must not stop every other
+ * organisation's deliveries for the whole timeout (issue 23).
+ */
+export const YIELD_STALLED_MS = 1000;
 
 /** The secrets that sign now: the current one, and the previous one until its overlap ends. */
 function signingSecrets(deps: WorkerDeps, claimed: Claimed, now: Date): string[] {
@@ -63,26 +75,29 @@ function signingSecrets(deps: WorkerDeps, claimed: Claimed, now: Date): string[]
 }
 
 /**
- * Delivery workers: poll for due deliveries (a read, so idling costs no write), claim up to the free concurrency
- * with a lease in one write, attempt each outside any write, and record each result in a write of its own. A lease
- * lasts twice the attempt timeout plus 5 s: a worker that dies mid-attempt gives its rows back when it ends.
+ * Delivery workers: poll for due deliveries (a read, so idling costs no write), claim what the fair policy allows
+ * (claim.ts, fair.ts: per mode, per organisation, per endpoint) with a lease in one write, attempt each outside any
+ * write, and record each result in a write of its own. A lease lasts twice the attempt timeout plus 5 s: a worker
+ * that dies mid-attempt gives its rows back when it ends.
  */
 export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   const listeners: Parameters<WebhookMetrics['onAttempt']>[0][] = [];
-  const inFlight = new Set<Promise<void>>();
+  /** Attempts in flight, with when each started. */
+  const inFlight = new Map<Promise<void>, number>();
   let running = false;
   let looking = false;
   let timer: NodeJS.Timeout | undefined;
   const leaseMs = 2 * deps.attempt.timeoutMs + 5000;
+  const claims = claimer(deps.database, deps.concurrency);
 
-  async function run(claimed: Claimed, token: string): Promise<void> {
+  async function run(claimed: Claimed): Promise<void> {
     const now = deps.clock();
     const headers = webhookHeaders(signingSecrets(deps, claimed, now), claimed.delivery.event_id, claimed.body, now);
     const allowPrivate = deps.attempt.allowPrivateSandbox && claimed.delivery.mode === 'sandbox';
     const result = await attempt(claimed.url, headers, claimed.body, { ...deps.attempt, allowPrivate });
     const at = deps.clock();
     const outcome = await deps.database.write((trx) =>
-      recordAttempt(trx, claimed.delivery, token, result, at, deps.schedule),
+      recordAttempt(trx, claimed.delivery, claimed.delivery.claim!, result, at, deps.schedule),
     );
     const latencySeconds =
       outcome === 'succeeded' ? (at.getTime() - Date.parse(claimed.eventCreatedAt)) / 1000 : undefined;
@@ -93,7 +108,7 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   let pausing = false;
   // May an attempt start now while the API is busy? If only the pause stands in the way, look again after it.
   function yieldingFree(): number {
-    if (inFlight.size > 0) return 0;
+    for (const started of inFlight.values()) if (performance.now() - started < YIELD_STALLED_MS) return 0;
     const wait = lastStart + YIELD_INTERVAL_MS - performance.now();
     if (wait <= 0) return 1;
     if (!pausing) {
@@ -107,24 +122,23 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   }
 
   async function look(): Promise<void> {
-    const free = deps.busy?.() ? yieldingFree() : deps.concurrency - inFlight.size;
+    const take = () => (running ? (deps.busy?.() ? yieldingFree() : deps.concurrency - inFlight.size) : 0);
     const now = deps.clock();
-    if (!running || free <= 0 || !(await anyDue(deps.database.db, storedTime(now)))) return;
-    const token = randomBytes(12).toString('base64url');
-    const lease = storedTime(new Date(now.getTime() + leaseMs));
-    const skipLocked = deps.database.dialect === 'postgres';
-    const claimed = await deps.database.write((trx) => claimDue(trx, skipLocked, storedTime(now), lease, token, free));
+    if (take() <= 0 || !(await anyDue(deps.database.db, storedTime(now)))) return;
+    const { claimed, more } = await claims.claim(now, take, new Date(now.getTime() + leaseMs));
     if (claimed.length > 0) lastStart = performance.now();
     for (const one of claimed) {
-      const task = run(one, token)
+      const untrack = track(claims.load, one);
+      const task = run(one)
         .catch((error: unknown) => deps.log.warn({ err: error, delivery: one.delivery.id }, 'webhook attempt failed'))
         .finally(() => {
+          untrack();
           inFlight.delete(task);
           poke();
         });
-      inFlight.add(task);
+      inFlight.set(task, performance.now());
     }
-    if (claimed.length === free) poke(); // there may be more
+    if (more) poke(); // there may be more
   }
 
   // One look at a time; a poke during a look asks for another right after it, so no nudge is lost.
@@ -158,12 +172,14 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
       running = false;
       clearInterval(timer);
       const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
-      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      await Promise.race([Promise.allSettled([...inFlight.keys()]), grace]);
     },
     poke,
     metrics: {
       onAttempt: (listener) => listeners.push(listener),
       backlog: () => countPending(deps.database.db),
+      backlogByOrg: () => pendingByOrg(deps.database.db),
+      inFlight: () => ({ ...claims.load.byMode }),
     },
   };
 }
