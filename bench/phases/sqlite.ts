@@ -1,5 +1,5 @@
 /**
- * The SQLite phases, in one run: the bare ceiling, then Plinth on an empty database (create with a fresh
+ * The SQLite phases, in one run: the bare ceiling, the floor server for create, then Plinth on an empty database (create with a fresh
  * Idempotency-Key per request, retrieve, create while /metrics is scraped each second), then Plinth on a database
  * holding 1,000,000 accounts (create).
  */
@@ -24,6 +24,8 @@ export const SEED_ACCOUNTS = Number(process.env.BENCH_SEED_ACCOUNTS ?? 1_000_000
 export interface SqliteResults {
   bareCreate: Load;
   bareRetrieve: Load;
+  /** The floor server for create (bench/servers/sqlite-floor.ts): a recorded create in the same group commit. */
+  floorCreate: Load;
   create: Load;
   createProbe: ProbeFigures | null;
   /** Accounts and idempotency records in the database after the create load: each 2xx made one of each. */
@@ -49,7 +51,15 @@ async function bare(dir: string) {
   log('bare node:http: retrieve');
   const bareRetrieve = await loadGet(server.port, '/v1/fintech/accounts/acct_01KAQX7ZJ0Q9W3H6T8V2N4M5PB', null);
   await stop(server);
-  return { bareCreate, bareRetrieve };
+  const floor = await start({
+    args: ['bench/servers/sqlite-floor.ts'],
+    env: { PLINTH_TEST_BACKEND: 'sqlite' },
+    logFile: join(dir, 'sqlite-floor.log'),
+  });
+  log('floor: a recorded create in the group commit');
+  const floorCreate = await loadCreate(floor.port, null);
+  await stop(floor);
+  return { bareCreate, bareRetrieve, floorCreate };
 }
 
 /** A create load with the probe read around it and the peak RSS sampled during it. */
@@ -127,7 +137,7 @@ function seededDatabase(dir: string): { path: string; seconds: number } {
 
 export async function sqlitePhases(dir: string): Promise<SqliteResults> {
   const seeded = seededDatabase(dir); // first, so that its CPU burst disturbs no measurement
-  const { bareCreate, bareRetrieve } = await bare(dir);
+  const { bareCreate, bareRetrieve, floorCreate } = await bare(dir);
   const empty = await emptyDatabase(dir);
   const big: Server & Plinth = await startPlinth({
     databaseUrl: `sqlite:${seeded.path}`,
@@ -141,6 +151,7 @@ export async function sqlitePhases(dir: string): Promise<SqliteResults> {
   return {
     bareCreate,
     bareRetrieve,
+    floorCreate,
     create: empty.create.load,
     createProbe: empty.create.probe,
     stored: empty.stored,
