@@ -28,6 +28,7 @@ function ratioTarget(pg: PostgresResults, name: string, wanted: number, r: Postg
 function tripsOf(pg: PostgresResults, kind: string): { felt: number | null; counted: string } {
   const t = pg.roundTrips.find((each) => each.kind === kind);
   if (t === undefined) return { felt: null, counted: '?' };
+  if (t.counted === null) return { felt: t.felt, counted: 'no metric' };
   const counted = [...new Set(t.counted)].sort((a, b) => a - b);
   return { felt: t.felt, counted: counted.length === 0 ? 'no clean reading' : counted.join('–') };
 }

@@ -29,8 +29,8 @@ export interface Trips {
   felt: number;
   directMs: number;
   delayedMs: number;
-  /** The server's own count for the request's write, one per clean reading; empty when it has no such metric. */
-  counted: number[];
+  /** The server's own count for the request's write, one per clean reading; null when it has no such metric. */
+  counted: number[] | null;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -95,14 +95,15 @@ export async function probeRoundTrips(options: { databaseUrl: string; dir: strin
       await sleep(PASS_PAUSE_MS);
       proxy.setDelay(DELAY_MS);
       let delayedMs = Number.POSITIVE_INFINITY;
-      const counted: number[] = [];
+      let counted: number[] | null = [];
       for (let i = 0; i < REPEATS; i++) {
         await sleep(PASS_PAUSE_MS);
         await refreshKey();
         const before = await trips();
         delayedMs = Math.min(delayedMs, await timed(send));
         const after = await trips();
-        if (before !== null && after !== null && after.count - before.count === 1) counted.push(after.sum - before.sum);
+        if (before === null || after === null) counted = null;
+        else if (after.count - before.count === 1) counted?.push(after.sum - before.sum);
       }
       const felt = Math.round((delayedMs - directMs) / (2 * DELAY_MS));
       results.push({ kind, felt, directMs, delayedMs, counted });
