@@ -96,7 +96,8 @@ export function quantile(h: Histogram, q: number): number | null {
 }
 
 // The lines that tell one worker from another once a load is over: they no longer move.
-const IDENTITY = /^(process_start_time_seconds|plinth_event_numbering_lag_seconds_count|plinth_http_requests_total)/;
+const IDENTITY =
+  /^(process_start_time_seconds|plinth_event_numbering_lag_seconds_(count|sum)|plinth_http_requests_total)/;
 const identity = (text: string) =>
   text
     .split('\n')
@@ -110,12 +111,16 @@ export async function scrapeWorkers(port: number, workers: number): Promise<stri
     const text = await scrape(port);
     seen.set(identity(text), text);
   }
+  if (seen.size < workers) process.stderr.write(`bench: /metrics: ${seen.size} of ${workers} workers answered\n`);
   return [...seen.values()];
 }
 
-/** The histogram summed over every worker of a server; null when the server has none. */
-export async function serverHistogram(port: number, workers: number, name: string): Promise<Histogram | null> {
-  const each = (await scrapeWorkers(port, workers)).map((text) => histogram(text, name));
-  if (each.some((h) => h === null)) return null;
-  return (each as Histogram[]).reduce((a, b) => combine(a, b));
+/** The histograms `names` summed over every worker of a server; null for one the server does not have. */
+export async function serverHistograms(port: number, workers: number, names: string[]): Promise<(Histogram | null)[]> {
+  const texts = await scrapeWorkers(port, workers);
+  return names.map((name) => {
+    const each = texts.map((text) => histogram(text, name));
+    if (each.some((h) => h === null)) return null;
+    return (each as Histogram[]).reduce((a, b) => combine(a, b));
+  });
 }

@@ -1,6 +1,7 @@
 /** Issue 22's targets (PostgreSQL that scales, and SQLite create against its floor) and the PostgreSQL tables. */
-import { ORGS, type PostgresResults, type PostgresRun, RING } from '../phases/postgres.ts';
+import { type BareRun, ORGS, type PostgresResults, type PostgresRun, RING } from '../phases/postgres.ts';
 import type { SqliteResults } from '../phases/sqlite.ts';
+import type { CpuShare } from './cpu.ts';
 import type { Load } from './load.ts';
 import { quantile, shareAtMost } from './metrics.ts';
 import { pct, type Target, x } from './report.ts';
@@ -20,7 +21,7 @@ function ratioTarget(pg: PostgresResults, name: string, wanted: number, r: Postg
     target: `≥ ${wanted.toFixed(2)}×`,
     measured: `${x(ratio)} (${r.load.rps.toFixed(0)} req/s, ${latency(r.load)})`,
     pass: ratio >= wanted && r.load.errors + r.load.non2xx === 0,
-    loads: [r.load, pg.bare, pg.bareAgain],
+    loads: [r.load, pg.bare.load, pg.bareAgain.load],
   };
 }
 
@@ -79,7 +80,9 @@ export function postgresTargets(s: SqliteResults | null, pg: PostgresResults | n
     list.push({
       name: 'SQLite create vs its floor server (the same statements in the same group commit, bare node:http)',
       target: '≥ 0.60×',
-      measured: `${x(ratio)} (${s.create.rps.toFixed(0)} vs ${s.floorCreate.rps.toFixed(0)} req/s)`,
+      measured:
+        `${x(ratio)} (${s.create.rps.toFixed(0)} vs ${s.floorCreate.rps.toFixed(0)} req/s; server CPU per create ` +
+        `${(s.cpuPerCreate.plinth * 1000).toFixed(0)} vs ${(s.cpuPerCreate.floor * 1000).toFixed(0)} µs)`,
       pass: ratio >= 0.6,
       loads: [s.create, s.floorCreate],
     });
@@ -87,27 +90,33 @@ export function postgresTargets(s: SqliteResults | null, pg: PostgresResults | n
   return list;
 }
 
+const cpuOf = (c: CpuShare) => `${c.server.toFixed(2)} / ${c.postgres === null ? '?' : c.postgres.toFixed(2)}`;
+
 const row = (label: string, pg: PostgresResults, r: PostgresRun) => {
   const l = r.load;
   const lag = r.lag === null || r.lag.count === 0 ? lagOf(r) : `${lagOf(r)} (${pct(shareAtMost(r.lag, LAG_BOUND))})`;
   const trips = r.trips === null || r.trips.count === 0 ? '?' : (r.trips.sum / r.trips.count).toFixed(1);
   return (
     `| ${label} | ${l.rps.toFixed(0)} | ${x(vsBare(pg, r))} | ${l.p50} | ${l.p99} | ${l.non2xx} | ${l.errors} | ` +
-    `${lag} | ${trips} | ${pct(l.pressure.cpu)} / ${pct(l.pressure.io)} |`
+    `${lag} | ${trips} | ${cpuOf(r.cpu)} | ${pct(l.pressure.cpu)} / ${pct(l.pressure.io)} |`
   );
 };
 
 export function postgresLines(pg: PostgresResults): string[] {
-  const bare = (label: string, l: Load) =>
-    `| ${label} | ${l.rps.toFixed(0)} | | ${l.p50} | ${l.p99} | ${l.non2xx} | ${l.errors} | | | ${pct(l.pressure.cpu)} / ${pct(l.pressure.io)} |`;
+  const bare = (label: string, { load: l, cpu }: BareRun) =>
+    `| ${label} | ${l.rps.toFixed(0)} | | ${l.p50} | ${l.p99} | ${l.non2xx} | ${l.errors} | | | ${cpuOf(cpu)} | ` +
+    `${pct(l.pressure.cpu)} / ${pct(l.pressure.io)} |`;
   const lines = [
     `Baseline: the bare durable insert (node:http + node-pg, BEGIN / INSERT / COMMIT per request, pool ${pg.barePool}), ` +
       `measured before and after Plinth's loads; ratios are against their mean, ${pg.baseline.toFixed(0)} req/s. ` +
       'Lag: `plinth_event_numbering_lag_seconds` p99 over the server run (every worker), in brackets the share numbered ' +
-      'within 250 ms. Round trips: `plinth_db_round_trips` mean over every write of the run, the sequencer’s passes included.',
+      'within 250 ms. Round trips: `plinth_db_round_trips` mean over every write of the run, the sequencer’s passes ' +
+      'included. CPU per request: ms of CPU time of the server (every worker) / of the PostgreSQL backends serving ' +
+      'it, per request answered during the load (bench/lib/cpu.ts).',
     '',
-    '| server and load | req/s | vs bare | p50 ms | p99 ms | non-2xx | errors | lag p99 | round trips per write | CPU / I/O pressure |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| server and load | req/s | vs bare | p50 ms | p99 ms | non-2xx | errors | lag p99 | round trips per write | ' +
+      'CPU ms per request: server / PostgreSQL | CPU / I/O pressure |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     bare('bare durable insert, before', pg.bare),
   ];
   for (const r of pg.runs) lines.push(row(`Plinth: create, one org, ${r.workers} worker(s), pool ${r.pool}`, pg, r));

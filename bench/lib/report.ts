@@ -32,7 +32,7 @@ export function targets(s: SqliteResults | null, pg: PostgresResults | null): Ta
       target: '≥ 0.80×',
       measured: x(ratio),
       pass: ratio >= 0.8,
-      loads: [pg.best.load, pg.bare, pg.bareAgain],
+      loads: [pg.best.load, pg.bare.load, pg.bareAgain.load],
     });
   }
   return list;

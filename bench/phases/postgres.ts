@@ -11,8 +11,9 @@
  * read after its load: they hold little else (start-up, the funding of the transfer ring).
  */
 import { join } from 'node:path';
+import { type CpuShare, watchCpu } from '../lib/cpu.ts';
 import { type Load, loadCreate, loadCreateAs, loadTransferRing } from '../lib/load.ts';
-import { type Histogram, serverHistogram } from '../lib/metrics.ts';
+import { combine, type Histogram, serverHistograms } from '../lib/metrics.ts';
 import { createKey, createOne, depositInto, type Plinth, startPlinth } from '../lib/plinth.ts';
 import { durability, postgresServer, scratchDatabase } from '../lib/postgres.ts';
 import { start, stop } from '../lib/process.ts';
@@ -35,17 +36,25 @@ export interface PostgresRun {
   workers: number;
   pool: number;
   load: Load;
-  /** `plinth_event_numbering_lag_seconds` over the server's life, every worker; null when it has none. */
+  /** `plinth_event_numbering_lag_seconds` gained during the load, every worker; null when the server has none. */
   lag: Histogram | null;
   /** `plinth_db_round_trips` likewise: every write, the sequencer's passes included. */
   trips: Histogram | null;
+  /** CPU ms per request of the server (every worker) and of PostgreSQL's backends for it, during the load. */
+  cpu: CpuShare;
+}
+
+/** The bare insert's load and its CPU per request. */
+export interface BareRun {
+  load: Load;
+  cpu: CpuShare;
 }
 
 export interface PostgresResults {
   settings: string;
   /** The bare insert before and after Plinth's loads; the baseline is their mean. */
-  bare: Load;
-  bareAgain: Load;
+  bare: BareRun;
+  bareAgain: BareRun;
   baseline: number;
   barePool: number;
   /** One org's creates, each worker count × pool size. */
@@ -59,25 +68,35 @@ export interface PostgresResults {
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const BARE_POOL = Number(process.env.BENCH_BARE_POOL_SIZE ?? 32);
 
-async function bareInsert(url: string, dir: string): Promise<Load> {
+async function bareInsert(url: string, dir: string): Promise<BareRun> {
   const server = await start({
     args: ['bench/servers/bare-pg.ts'],
     env: { DATABASE_URL: url, BARE_POOL_SIZE: String(BARE_POOL) },
     logFile: join(dir, 'bare-pg.log'),
   });
   log(`bare node-pg durable insert (pool ${BARE_POOL})`);
+  const cpu = await watchCpu(server.child.pid!, url);
   const load = await loadCreate(server.port, null);
+  const share = await cpu(load.ok + load.non2xx);
   await stop(server);
-  return load;
+  return { load, cpu: share };
 }
 
-/** A fresh Plinth, `prepare` (not measured), the load, then its histograms. */
-async function measured(
+const HISTOGRAMS = ['plinth_event_numbering_lag_seconds', 'plinth_db_round_trips'];
+// Long enough for the sequencer to number what came before (it also polls each second) and counts to stop moving.
+const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
+
+/**
+ * A fresh Plinth, `prepare` (not measured), the load, and what its histograms gained during the load: before it they
+ * hold start-up's events (the key the CLI made before the server ran, numbered seconds later) and the preparation's.
+ */
+async function measured<T>(
   url: string,
   dir: string,
   name: string,
   setting: { workers: number; pool: number },
-  load: (server: Plinth) => Promise<Load>,
+  prepare: (server: Plinth) => Promise<T>,
+  load: (server: Plinth, prepared: T) => Promise<Load>,
 ): Promise<PostgresRun> {
   const server = await startPlinth({
     databaseUrl: url,
@@ -87,11 +106,16 @@ async function measured(
     env: { DATABASE_POOL_SIZE: String(setting.pool) },
   });
   try {
-    const measuredLoad = await load(server);
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // the sequencer catches up; counts stop moving
-    const lag = await serverHistogram(server.port, setting.workers, 'plinth_event_numbering_lag_seconds');
-    const trips = await serverHistogram(server.port, setting.workers, 'plinth_db_round_trips');
-    return { ...setting, load: measuredLoad, lag, trips };
+    const prepared = await prepare(server);
+    await settle();
+    const before = await serverHistograms(server.port, setting.workers, HISTOGRAMS);
+    const counting = await watchCpu(server.child.pid!, url);
+    const measuredLoad = await load(server, prepared);
+    const cpu = await counting(measuredLoad.ok + measuredLoad.non2xx);
+    await settle();
+    const after = await serverHistograms(server.port, setting.workers, HISTOGRAMS);
+    const [lag, trips] = after.map((h, i) => (h === null || before[i] == null ? null : combine(h, before[i]!, -1)));
+    return { ...setting, load: measuredLoad, lag: lag ?? null, trips: trips ?? null, cpu };
   } finally {
     await stop(server);
   }
@@ -118,8 +142,13 @@ export async function postgresPhases(dir: string): Promise<PostgresResults | nul
     for (const workers of WORKERS) {
       for (const pool of POOL_SIZES) {
         log(`Plinth PostgreSQL: create, one org, ${workers} worker(s), pool ${pool}`);
-        const run = await measured(scratch.url, dir, `pg-w${workers}-p${pool}`, { workers, pool }, (s) =>
-          loadCreate(s.port, s.authorization),
+        const run = await measured(
+          scratch.url,
+          dir,
+          `pg-w${workers}-p${pool}`,
+          { workers, pool },
+          async () => null,
+          (s) => loadCreate(s.port, s.authorization),
         );
         runs.push(run);
       }
@@ -127,17 +156,24 @@ export async function postgresPhases(dir: string): Promise<PostgresResults | nul
     const best = runs.reduce((a, b) => (b.load.rps > a.load.rps ? b : a));
     const setting = { workers: best.workers, pool: best.pool };
     log(`Plinth PostgreSQL: transfers around ${RING} accounts, ${best.workers} worker(s), pool ${best.pool}`);
-    const transfers = await measured(scratch.url, dir, 'pg-transfers', setting, async (s) =>
-      loadTransferRing(s.port, s.authorization, await fundedRing(s)),
+    const transfers = await measured(scratch.url, dir, 'pg-transfers', setting, fundedRing, (s, ring) =>
+      loadTransferRing(s.port, s.authorization, ring),
     );
     const env = { DATABASE_URL: scratch.url, SECRETS_KEY: Buffer.alloc(32, 9).toString('base64') };
     const keys = Array.from({ length: ORGS }, (_, i) => `Bearer ${createKey(env, `bench-org-${i}`)}`);
     log(`Plinth PostgreSQL: create from ${ORGS} orgs in turn, ${best.workers} worker(s), pool ${best.pool}`);
-    const manyOrgs = await measured(scratch.url, dir, 'pg-orgs', setting, (s) => loadCreateAs(s.port, keys));
+    const manyOrgs = await measured(
+      scratch.url,
+      dir,
+      'pg-orgs',
+      setting,
+      async () => null,
+      (s) => loadCreateAs(s.port, keys),
+    );
     const bareAgain = await bareInsert(scratch.url, dir);
     log('Plinth PostgreSQL: round trips per request kind (delaying proxy)');
     const roundTrips = await probeRoundTrips({ databaseUrl: scratch.url, dir });
-    const baseline = (bare.rps + bareAgain.rps) / 2;
+    const baseline = (bare.load.rps + bareAgain.load.rps) / 2;
     return { settings, bare, bareAgain, baseline, barePool: BARE_POOL, runs, best, transfers, manyOrgs, roundTrips };
   } finally {
     await scratch.drop();

@@ -6,6 +6,7 @@
 
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { watchCpu } from '../lib/cpu.ts';
 import { type Load, loadCreate, loadGet, loadTransfer } from '../lib/load.ts';
 import {
   createKey,
@@ -26,6 +27,8 @@ export interface SqliteResults {
   bareRetrieve: Load;
   /** The floor server for create (bench/servers/sqlite-floor.ts): a recorded create in the same group commit. */
   floorCreate: Load;
+  /** Server CPU ms per create: the floor's, and Plinth's in its create load. */
+  cpuPerCreate: { floor: number; plinth: number };
   create: Load;
   createProbe: ProbeFigures | null;
   /** Accounts and idempotency records in the database after the create load: each 2xx made one of each. */
@@ -57,17 +60,21 @@ async function bare(dir: string) {
     logFile: join(dir, 'sqlite-floor.log'),
   });
   log('floor: a recorded create in the group commit');
+  const cpu = await watchCpu(floor.child.pid!);
   const floorCreate = await loadCreate(floor.port, null);
+  const floorCpu = (await cpu(floorCreate.ok)).server;
   await stop(floor);
-  return { bareCreate, bareRetrieve, floorCreate };
+  return { bareCreate, bareRetrieve, floorCreate, floorCpu };
 }
 
 /** A create load with the probe read around it and the peak RSS sampled during it. */
 async function measuredCreate(server: Plinth, dir: string, name: string) {
   await probe(server, dir, name);
   const peak = watchRss(server.child.pid!);
+  const cpu = await watchCpu(server.child.pid!);
   const load = await loadCreate(server.port, server.authorization);
-  return { load, probe: await probe(server, dir, name), rss: peak() };
+  const cpuPerCreate = (await cpu(load.ok)).server;
+  return { load, probe: await probe(server, dir, name), rss: peak(), cpuPerCreate };
 }
 
 async function metricsAvailable(server: Plinth): Promise<boolean> {
@@ -137,7 +144,7 @@ function seededDatabase(dir: string): { path: string; seconds: number } {
 
 export async function sqlitePhases(dir: string): Promise<SqliteResults> {
   const seeded = seededDatabase(dir); // first, so that its CPU burst disturbs no measurement
-  const { bareCreate, bareRetrieve, floorCreate } = await bare(dir);
+  const { bareCreate, bareRetrieve, floorCreate, floorCpu } = await bare(dir);
   const empty = await emptyDatabase(dir);
   const big: Server & Plinth = await startPlinth({
     databaseUrl: `sqlite:${seeded.path}`,
@@ -152,6 +159,7 @@ export async function sqlitePhases(dir: string): Promise<SqliteResults> {
     bareCreate,
     bareRetrieve,
     floorCreate,
+    cpuPerCreate: { floor: floorCpu, plinth: empty.create.cpuPerCreate },
     create: empty.create.load,
     createProbe: empty.create.probe,
     stored: empty.stored,
