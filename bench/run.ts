@@ -1,15 +1,20 @@
 /**
- * `npm run bench`: the targets of issue 10, measured in ONE run on this machine (autocannon at BENCH_CONNECTIONS=32,
- * BENCH_SECONDS=10 per load, every server on 127.0.0.1). Timings alone mean little on a shared machine; the ratios
- * between servers measured in the same run are what the targets are about. Prints every target with its ratio and
- * a pass/fail mark, and writes bench/RESULTS.md. PostgreSQL: BENCH_POSTGRES_URL, else the local test server if it
- * answers (a scratch database is created and dropped); BENCH_POSTGRES=off skips it.
+ * `npm run bench`: the targets of issues 10, 12, 13 and 22, measured in ONE run on this machine (autocannon at
+ * BENCH_CONNECTIONS=32, BENCH_SECONDS=10 per load, every server on 127.0.0.1). Timings alone mean little on a shared
+ * machine; the ratios between servers measured in the same run are what the targets are about. Prints every target
+ * with its ratio and a pass/fail mark, and writes bench/RESULTS.md (BENCH_RESULTS: another file). PostgreSQL:
+ * BENCH_POSTGRES_URL, else the local test server if it answers (a scratch database is created and dropped);
+ * BENCH_POSTGRES=off skips it, BENCH_SQLITE=off the SQLite and webhook phases. BENCH_PLINTH_ROOT runs the Plinth of
+ * another checkout (an older commit, with its own `npm ci`) under the same loads and baselines.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PLINTH_ROOT } from './lib/plinth.ts';
 import { probeLines } from './lib/probe-report.ts';
 import { DISTURBED, loadLines, machine, targetLines, targets } from './lib/report.ts';
+import { postgresLines, postgresTargets } from './lib/report-pg.ts';
 import { type PostgresResults, postgresPhases } from './phases/postgres.ts';
 import { SEED_ACCOUNTS, type SqliteResults, sqlitePhases } from './phases/sqlite.ts';
 import { type WebhookResults, webhookPhase } from './phases/webhooks.ts';
@@ -33,32 +38,17 @@ function webhookLines(s: SqliteResults, w: WebhookResults): string[] {
   ];
 }
 
-function results(s: SqliteResults, pg: PostgresResults | null, loadAtStart: number, w: WebhookResults): string[] {
+function sqliteLines(s: SqliteResults, w: WebhookResults): string[] {
   const answered = s.create.ok + (s.createScraped?.ok ?? 0);
   return [
-    '# Benchmark results (issue 10 targets)',
+    '## SQLite loads',
     '',
-    `Written by \`npm run bench\`. ${machine(loadAtStart)}.`,
-    'Server logs: one JSON line per request at info level, to a file. SQLite with WAL and synchronous=FULL.',
+    ...loadLines(s, SEED_ACCOUNTS),
     '',
-    '## Targets',
-    '',
-    ...targetLines(targets(s, pg)),
-    '',
-    `(disturbed): a load behind that figure ran while some task on the machine waited for a CPU more than ` +
-      `${DISTURBED * 100}% of the time; re-run on a quiet machine before trusting the mark.`,
-    '',
-    '## Loads',
-    '',
-    ...loadLines(s, pg, SEED_ACCOUNTS),
-    '',
-    "CPU / I/O pressure: the share of the load's time during which some task on the machine waited for a CPU, or for " +
-      'I/O (Linux PSI). This machine is shared: a load measured under high pressure was disturbed by other work.',
     `Stored after the SQLite create loads: ${s.stored.accounts} accounts and ${s.stored.idempotency} idempotency ` +
       `records for ${answered} 2xx answers with a fresh key (+1 account made without a key for the retrieve load; ` +
       `requests still in flight when a load ends are stored but not counted by autocannon).`,
     `Seeding ${SEED_ACCOUNTS.toLocaleString('en')} accounts (bench/seed.ts): ${s.seedSeconds.toFixed(1)} s.`,
-    ...(pg ? [`PostgreSQL: ${pg.settings}.`] : ['PostgreSQL: no server answered; those phases were skipped.']),
     '',
     '## Inside the server during the SQLite create loads (bench/probe.ts)',
     '',
@@ -68,6 +58,46 @@ function results(s: SqliteResults, pg: PostgresResults | null, loadAtStart: numb
     ]),
     '',
     ...webhookLines(s, w),
+  ];
+}
+
+/** Which Plinth ran: this checkout's commit, or another's (BENCH_PLINTH_ROOT). */
+function plinthCommit(): string {
+  try {
+    const commit = execFileSync('git', ['-C', PLINTH_ROOT, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' });
+    return commit.trim().slice(0, 100);
+  } catch {
+    return 'unknown commit';
+  }
+}
+
+function results(
+  s: SqliteResults | null,
+  pg: PostgresResults | null,
+  loadAtStart: number,
+  w: WebhookResults | null,
+): string[] {
+  return [
+    '# Benchmark results (issues 10, 12, 13 and 22)',
+    '',
+    `Written by \`npm run bench\`. ${machine(loadAtStart)}. Plinth: ${plinthCommit()}.`,
+    'Server logs: one JSON line per request at info level, to a file. SQLite with WAL and synchronous=FULL.',
+    '',
+    '## Targets',
+    '',
+    ...targetLines([...targets(s, pg), ...postgresTargets(s, pg)]),
+    '',
+    `(disturbed): a load behind that figure ran while some task on the machine waited for a CPU more than ` +
+      `${DISTURBED * 100}% of the time; re-run on a quiet machine before trusting the mark.`,
+    "CPU / I/O pressure, in the tables below: the share of the load's time during which some task on the machine " +
+      'waited for a CPU, or for I/O (Linux PSI). This machine is shared: a load measured under high pressure was ' +
+      'disturbed by other work.',
+    '',
+    ...(s !== null && w !== null ? sqliteLines(s, w) : ['SQLite: not run (BENCH_SQLITE=off).', '']),
+    '## PostgreSQL loads',
+    '',
+    ...(pg ? [`PostgreSQL: ${pg.settings}.`, '', ...postgresLines(pg)] : ['No server answered; skipped.']),
+    '',
     'See bench/FINDINGS.md for what the profile showed and what these figures mean.',
     '',
   ];
@@ -76,12 +106,13 @@ function results(s: SqliteResults, pg: PostgresResults | null, loadAtStart: numb
 const loadAtStart = loadavg()[0]!;
 const dir = mkdtempSync(join(tmpdir(), 'plinth-bench-'));
 try {
-  const sqlite = await sqlitePhases(dir);
-  const webhooks = await webhookPhase(dir);
+  const runSqlite = process.env.BENCH_SQLITE !== 'off';
+  const sqlite = runSqlite ? await sqlitePhases(dir) : null;
+  const webhooks = runSqlite ? await webhookPhase(dir) : null;
   const pg = process.env.BENCH_POSTGRES === 'off' ? null : await postgresPhases(dir);
   const text = results(sqlite, pg, loadAtStart, webhooks).join('\n');
   process.stdout.write(`${text}\n`);
-  writeFileSync(new URL('RESULTS.md', import.meta.url), text);
+  writeFileSync(process.env.BENCH_RESULTS ?? new URL('RESULTS.md', import.meta.url), text);
 } finally {
   if (process.env.BENCH_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
   else process.stderr.write(`bench: kept ${dir}\n`);

@@ -80,6 +80,35 @@ export function loadTransfer(port: number, authorization: string, from: string, 
   });
 }
 
+/**
+ * POST transfers of 1 minor unit around a ring of funded accounts (each request the next pair: 0→1, 1→2, …, n−1→0),
+ * each with a fresh Idempotency-Key: one org's transfers that do not all queue for the same two rows.
+ */
+export function loadTransferRing(port: number, authorization: string, accounts: string[]): Promise<Load> {
+  const bodies = accounts.map((from, i) =>
+    JSON.stringify({
+      from_account_id: from,
+      to_account_id: accounts[(i + 1) % accounts.length],
+      amount: 1,
+      currency: 'USD',
+    }),
+  );
+  let next = 0;
+  return run({
+    url: `http://127.0.0.1:${port}/v1/fintech/transfers`,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => ({
+          ...request,
+          body: bodies[next++ % bodies.length]!,
+          headers: { 'content-type': 'application/json', authorization, 'idempotency-key': randomUUID() },
+        }),
+      },
+    ],
+  });
+}
+
 /** GET one path, the same every time. */
 export function loadGet(port: number, path: string, authorization: string | null): Promise<Load> {
   return run({

@@ -2,7 +2,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { METRICS_TOKEN } from './metrics.ts';
 import { ROOT, type Server, start } from './process.ts';
+
+/**
+ * The Plinth checkout to run: this one, or BENCH_PLINTH_ROOT (another worktree with its own `npm ci`, e.g. an older
+ * commit, for a before/after measured by this benchmark). The loads, baselines and report stay this checkout's.
+ */
+export const PLINTH_ROOT = process.env.BENCH_PLINTH_ROOT ?? ROOT;
 
 export interface Plinth extends Server {
   authorization: string;
@@ -18,6 +25,11 @@ export interface PlinthOptions {
   /** Preload bench/probe.ts (event loop and SQLite timings, read with `probe()`). */
   probe?: boolean;
   nodeFlags?: string[];
+  /**
+   * The same database by another address, for the CLI that makes the key: the round-trip probe's server reaches its
+   * database through a proxy in the bench's own process, which a synchronous CLI run would block.
+   */
+  cliDatabaseUrl?: string;
 }
 
 /** The environment of every Plinth run: info logging (one line per request), no rate limit in the way. */
@@ -27,7 +39,7 @@ function plinthEnv(options: PlinthOptions): Record<string, string> {
     LOG_LEVEL: 'info',
     RATE_LIMIT_SANDBOX: '1000000',
     WEB_CONCURRENCY: String(options.workers ?? 1),
-    METRICS_TOKEN: 'bench-metrics-token',
+    METRICS_TOKEN,
     // PostgreSQL refuses to start without a key to seal secrets with (SQLite generates its own).
     ...(options.databaseUrl.startsWith('postgres') ? { SECRETS_KEY: Buffer.alloc(32, 9).toString('base64') } : {}),
     ...options.env,
@@ -37,7 +49,7 @@ function plinthEnv(options: PlinthOptions): Record<string, string> {
 /** A sandbox key of org `bench` (or another), made by the CLI (which also migrates the database). */
 export function createKey(env: Record<string, string>, org = 'bench'): string {
   const made = spawnSync(process.execPath, ['src/cli/main.ts', 'keys', 'create', '--org', org, '--mode', 'sandbox'], {
-    cwd: ROOT,
+    cwd: PLINTH_ROOT,
     env: { ...process.env, ...env },
   });
   if (made.status !== 0) throw new Error(`keys create failed: ${made.stderr.toString()}`);
@@ -46,8 +58,9 @@ export function createKey(env: Record<string, string>, org = 'bench'): string {
 
 /** The Node flags `npm start` passes (package.json), so that the benchmark measures the server as it ships. */
 export function startFlags(): string[] {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
-    .scripts;
+  const scripts = (
+    JSON.parse(readFileSync(join(PLINTH_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts;
   const command = scripts.start.match(/node ((?:--\S+ )*)src\/server\.ts/);
   if (command === null) throw new Error(`cannot read the server's command from "start": ${scripts.start}`);
   return command[1]!.trim().split(' ').filter(Boolean);
@@ -55,7 +68,7 @@ export function startFlags(): string[] {
 
 export async function startPlinth(options: PlinthOptions): Promise<Plinth> {
   const env = plinthEnv(options);
-  const key = createKey(env);
+  const key = createKey(options.cliDatabaseUrl ? { ...env, DATABASE_URL: options.cliDatabaseUrl } : env);
   const probeOut = join(options.dir, `${options.name}.probe.json`);
   const flags = [
     ...startFlags(),
@@ -67,6 +80,7 @@ export async function startPlinth(options: PlinthOptions): Promise<Plinth> {
     env: { ...env, BENCH_PROBE_OUT: probeOut },
     nodeFlags: flags,
     logFile: join(options.dir, `${options.name}.log`),
+    cwd: PLINTH_ROOT,
     readyPath: '/healthz',
     listeners: options.workers ?? 1,
     listenPattern: /Server listening at/,

@@ -25,6 +25,7 @@ export async function scratchDatabase(serverUrl: string, name: string) {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     async drop() {
       await admin.query(`drop database if exists ${name} with (force)`);

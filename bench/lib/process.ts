@@ -54,13 +54,15 @@ export interface StartOptions {
   /** Listening lines to wait for in the log (one per cluster worker), matched by `listenPattern`. */
   listeners?: number;
   listenPattern?: RegExp;
+  /** The directory the server runs in (its `args` are relative to it); this repository by default. */
+  cwd?: string;
 }
 
 export async function start(options: StartOptions): Promise<Server> {
   const port = await freePort();
   const out = openSync(options.logFile, 'a');
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...options.args], {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],
   });

@@ -10,9 +10,10 @@ export interface Recorded {
 /**
  * Wraps node:sqlite's `prepare` and `exec` in this process so that every statement run between `start()` and `stop()`
  * is recorded with its parameters (the floor experiments replay them on SQLite alone). Install it before the server
- * opens its database: statements prepared earlier are not wrapped.
+ * opens its database: statements prepared earlier are not wrapped. `restore()` puts node:sqlite back as it was, so that
+ * statements prepared afterwards (a floor server's own) pay nothing for the recorder.
  */
-export function recordSqlite(): { start(): void; stop(): Recorded[] } {
+export function recordSqlite(): { start(): void; stop(): Recorded[]; restore(): void } {
   let recorded: Recorded[] = [];
   let recording = false;
   const prepare = DatabaseSync.prototype.prepare;
@@ -40,6 +41,11 @@ export function recordSqlite(): { start(): void; stop(): Recorded[] } {
     stop() {
       recording = false;
       return recorded;
+    },
+    restore() {
+      recording = false;
+      DatabaseSync.prototype.prepare = prepare;
+      DatabaseSync.prototype.exec = exec;
     },
   };
 }

@@ -1,11 +1,12 @@
 /**
- * The SQLite phases, in one run: the bare ceiling, then Plinth on an empty database (create with a fresh
+ * The SQLite phases, in one run: the bare ceiling, the floor server for create, then Plinth on an empty database (create with a fresh
  * Idempotency-Key per request, retrieve, create while /metrics is scraped each second), then Plinth on a database
  * holding 1,000,000 accounts (create).
  */
 
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { watchCpu } from '../lib/cpu.ts';
 import { type Load, loadCreate, loadGet, loadTransfer } from '../lib/load.ts';
 import {
   createKey,
@@ -24,6 +25,10 @@ export const SEED_ACCOUNTS = Number(process.env.BENCH_SEED_ACCOUNTS ?? 1_000_000
 export interface SqliteResults {
   bareCreate: Load;
   bareRetrieve: Load;
+  /** The floor server for create (bench/servers/sqlite-floor.ts): a recorded create in the same group commit. */
+  floorCreate: Load;
+  /** Server CPU ms per create: the floor's, and Plinth's in its create load. */
+  cpuPerCreate: { floor: number; plinth: number };
   create: Load;
   createProbe: ProbeFigures | null;
   /** Accounts and idempotency records in the database after the create load: each 2xx made one of each. */
@@ -49,15 +54,27 @@ async function bare(dir: string) {
   log('bare node:http: retrieve');
   const bareRetrieve = await loadGet(server.port, '/v1/fintech/accounts/acct_01KAQX7ZJ0Q9W3H6T8V2N4M5PB', null);
   await stop(server);
-  return { bareCreate, bareRetrieve };
+  const floor = await start({
+    args: ['bench/servers/sqlite-floor.ts'],
+    env: { PLINTH_TEST_BACKEND: 'sqlite' },
+    logFile: join(dir, 'sqlite-floor.log'),
+  });
+  log('floor: a recorded create in the group commit');
+  const cpu = await watchCpu(floor.child.pid!);
+  const floorCreate = await loadCreate(floor.port, null);
+  const floorCpu = (await cpu(floorCreate.ok)).server;
+  await stop(floor);
+  return { bareCreate, bareRetrieve, floorCreate, floorCpu };
 }
 
 /** A create load with the probe read around it and the peak RSS sampled during it. */
 async function measuredCreate(server: Plinth, dir: string, name: string) {
   await probe(server, dir, name);
   const peak = watchRss(server.child.pid!);
+  const cpu = await watchCpu(server.child.pid!);
   const load = await loadCreate(server.port, server.authorization);
-  return { load, probe: await probe(server, dir, name), rss: peak() };
+  const cpuPerCreate = (await cpu(load.ok)).server;
+  return { load, probe: await probe(server, dir, name), rss: peak(), cpuPerCreate };
 }
 
 async function metricsAvailable(server: Plinth): Promise<boolean> {
@@ -127,7 +144,7 @@ function seededDatabase(dir: string): { path: string; seconds: number } {
 
 export async function sqlitePhases(dir: string): Promise<SqliteResults> {
   const seeded = seededDatabase(dir); // first, so that its CPU burst disturbs no measurement
-  const { bareCreate, bareRetrieve } = await bare(dir);
+  const { bareCreate, bareRetrieve, floorCreate, floorCpu } = await bare(dir);
   const empty = await emptyDatabase(dir);
   const big: Server & Plinth = await startPlinth({
     databaseUrl: `sqlite:${seeded.path}`,
@@ -141,6 +158,8 @@ export async function sqlitePhases(dir: string): Promise<SqliteResults> {
   return {
     bareCreate,
     bareRetrieve,
+    floorCreate,
+    cpuPerCreate: { floor: floorCpu, plinth: empty.create.cpuPerCreate },
     create: empty.create.load,
     createProbe: empty.create.probe,
     stored: empty.stored,

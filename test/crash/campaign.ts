@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { checkEvents } from './events.ts';
 import { type Answer, send } from './http.ts';
 import { killServer, type ServerProcess, startServer, stopAtOnce } from './server.ts';
 import { type Backend, openStore, type Store } from './store.ts';
@@ -12,6 +13,11 @@ export interface Options {
   concurrency: number;
   /** The kill comes at a random moment this many milliseconds after the traffic starts. */
   killAfterMs: [number, number];
+  /**
+   * Server processes on the one database (PostgreSQL only; SQLite runs one). With two, the cycles take turns: kill
+   * the first while the second keeps serving, kill the second while the first does, kill both.
+   */
+  processes: number;
   /** Called after each cycle's checks, with the tally so far. */
   progress?: (figures: Figures) => void;
 }
@@ -32,6 +38,18 @@ export interface Figures {
   integrityChecks: number;
   /** The check `integrityChecks` counts. */
   integrityName: string;
+  /** Events listed (numbered) at the last look, and the faults found in them over the campaign. */
+  events: number;
+  eventsMissing: number;
+  eventsExtra: number;
+  numberingFaults: number;
+  /** Requests a server that was not killed left unanswered. */
+  survivorsUnanswered: number;
+  /**
+   * Events committed but not yet numbered right after the kills, added over the cycles: on PostgreSQL, the work the
+   * killed sequencers left for the survivor or the restarted server (SQLite numbers in the write: always 0).
+   */
+  unnumberedAtKill: number;
   failures: string[];
 }
 
@@ -61,10 +79,14 @@ class Campaign {
   readonly options: Options;
   apiKey = '';
   orgId = '';
+  /** Events of the org before the first create (the sign-up's key). */
+  eventsBefore = 0;
   /** Every key whose request was answered with a 200 (first time or on retry). */
   readonly answered: Attempt[] = [];
   readonly lostKeys = new Set<string>();
   readonly duplicatedIds = new Set<string>();
+  /** Every event's number when last listed: a number never changes. */
+  readonly numbers = new Map<string, number>();
 
   constructor(backend: Backend, store: Store, options: Options) {
     this.store = store;
@@ -82,6 +104,12 @@ class Campaign {
       duplicated: 0,
       integrityChecks: 0,
       integrityName: store.integrityName,
+      events: 0,
+      eventsMissing: 0,
+      eventsExtra: 0,
+      numberingFaults: 0,
+      survivorsUnanswered: 0,
+      unnumberedAtKill: 0,
       failures: [],
     };
   }
@@ -96,16 +124,19 @@ class Campaign {
   }
 }
 
-/** Concurrent creates, each with its own key, until `stop()`; what each got is written on its attempt. */
-function traffic(campaign: Campaign, agent: http.Agent, url: string) {
-  const attempts: Attempt[] = [];
-  let stopped = false;
-  const worker = async () => {
-    while (!stopped) {
-      const attempt = newAttempt();
+/**
+ * Concurrent creates, each with its own key, spread over the servers (lane i sends to server i mod n), until
+ * `stop()`; `stop([i])` stops the lanes of server i alone. What each got is written on its attempt.
+ */
+function traffic(campaign: Campaign, agents: http.Agent[], urls: string[]) {
+  const attempts: (Attempt & { server: number })[] = [];
+  const stopped = urls.map(() => false);
+  const lane = async (server: number) => {
+    while (!stopped[server]) {
+      const attempt = { ...newAttempt(), server };
       attempts.push(attempt);
       try {
-        const answer = await campaign.create(agent, url, attempt);
+        const answer = await campaign.create(agents[server]!, urls[server]!, attempt);
         if (answer.status === 200) attempt.answered = answer.text;
         else campaign.fail(`a create was answered ${answer.status} before the kill: ${answer.text}`);
       } catch {
@@ -113,12 +144,14 @@ function traffic(campaign: Campaign, agent: http.Agent, url: string) {
       }
     }
   };
-  const done = Promise.all(Array.from({ length: campaign.options.concurrency }, worker));
+  const lanes = Array.from({ length: campaign.options.concurrency }, (_, i) => lane(i % urls.length));
+  const done = Promise.all(lanes);
   return {
     attempts,
-    stop: async () => {
-      stopped = true;
-      await done;
+    /** No request starts on those servers (all, by default) after this call; resolves once every lane ended. */
+    stop(servers: number[] = urls.map((_, i) => i)) {
+      for (const i of servers) stopped[i] = true;
+      return done;
     },
   };
 }
@@ -156,10 +189,10 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 }
 
 /** Each acknowledged account of the cycle, read back from the restarted server: present and as acknowledged. */
-async function readBack(campaign: Campaign, agent: http.Agent, url: string, acked: Attempt[]): Promise<void> {
+async function readBack(campaign: Campaign, agent: http.Agent, url: () => string, acked: Attempt[]): Promise<void> {
   await eachLimited(acked, campaign.options.concurrency, async (attempt) => {
     const sent = JSON.parse(attempt.answered!);
-    const read = await send(agent, url, 'GET', `${PATH}/${sent.id}`, { authorization: `Bearer ${campaign.apiKey}` });
+    const read = await send(agent, url(), 'GET', `${PATH}/${sent.id}`, { authorization: `Bearer ${campaign.apiKey}` });
     try {
       assert.equal(read.status, 200);
       assert.deepEqual(JSON.parse(read.text), sent);
@@ -175,7 +208,12 @@ async function readBack(campaign: Campaign, agent: http.Agent, url: string, acke
  * response, equal to the answer byte for byte; the org has no other account; the integrity check is ok.
  */
 async function inspect(campaign: Campaign): Promise<void> {
-  const { accounts, stored } = await campaign.store.snapshot(campaign.orgId);
+  const { accounts, stored, events } = await campaign.store.snapshot(campaign.orgId);
+  // Every answered write's event has been listed by now (checkNumbered), so none may be left without a number.
+  if (events.unnumbered > 0) campaign.fail(`${events.unnumbered} events still have no number`);
+  if (events.duplicateNumbers.length > 0) campaign.fail(`numbers held twice: ${events.duplicateNumbers.slice(0, 5)}`);
+  if (events.total !== campaign.eventsBefore + accounts.size)
+    campaign.fail(`${events.total} events for ${accounts.size} accounts and ${campaign.eventsBefore} before them`);
   const ids = new Set<string>();
   for (const attempt of campaign.answered) {
     const sent = JSON.parse(attempt.answered!);
@@ -206,35 +244,85 @@ async function inspect(campaign: Campaign): Promise<void> {
   if (integrity !== 'ok') campaign.fail(`${campaign.store.integrityName}: ${integrity}`);
 }
 
-/** Traffic, SIGKILL at a random moment, an immediate restart on the same database, then every check. */
-async function cycle(campaign: Campaign, server: ServerProcess): Promise<ServerProcess> {
+/** Which servers a cycle kills: the only one; or, of two, the first, the second, then both, in turn. */
+function victimsOf(cycle: number, processes: number): number[] {
+  if (processes === 1) return [0];
+  return [[0, 1], [0], [1]][cycle % 3]!;
+}
+
+/**
+ * Traffic to every server, SIGKILL of the cycle's victims at a random moment (the process on odd cycles, its whole
+ * process group on even ones) while the others keep serving a little longer, an immediate restart of each victim on
+ * the same database, then every check.
+ */
+async function cycle(campaign: Campaign, servers: ServerProcess[]): Promise<ServerProcess[]> {
   const figures = campaign.figures;
   figures.cycles++;
-  const agent = new http.Agent(campaign.agentOptions);
-  const load = traffic(campaign, agent, server.url);
+  const agents = servers.map(() => new http.Agent(campaign.agentOptions));
+  const load = traffic(
+    campaign,
+    agents,
+    servers.map((s) => s.url),
+  );
   await sleep(randomInt(...campaign.options.killAfterMs));
-  const finished = load.stop(); // no request starts after this line; those in flight meet the kill
-  killServer(server, figures.cycles % 2 === 1 ? 'process' : 'group');
-  const restarting = startServer(campaign.store.url);
-  restarting.catch(() => undefined); // awaited below, after the traffic has settled
+  const victims = victimsOf(figures.cycles, servers.length);
+  const finished = load.stop(victims); // no request starts on a victim after this line; those in flight meet the kill
+  for (const i of victims) killServer(servers[i]!, figures.cycles % 2 === 1 ? 'process' : 'group');
+  const atKill = campaign.store.snapshot(campaign.orgId).then(
+    (snapshot) => snapshot.events.unnumbered,
+    () => 0,
+  );
+  const restarting = victims.map((i) => {
+    const next = startServer(campaign.store.url);
+    next.catch(() => undefined); // awaited below, after the traffic has settled
+    return [i, next] as const;
+  });
+  if (victims.length < servers.length) await sleep(randomInt(100, 400)); // the survivors go on meanwhile
+  await load.stop();
   await finished;
-  agent.destroy();
-  const death = await server.exited;
-  if (death.signal !== 'SIGKILL') campaign.fail(`the killed server ended with ${JSON.stringify(death)}`);
-  const restarted = await restarting;
+  for (const agent of agents) agent.destroy();
+  figures.unnumberedAtKill += await atKill;
+  const next = [...servers];
+  for (const [i, restarted] of restarting) {
+    const death = await servers[i]!.exited;
+    if (death.signal !== 'SIGKILL') campaign.fail(`the killed server ended with ${JSON.stringify(death)}`);
+    next[i] = await restarted;
+  }
 
   const acked = load.attempts.filter((a) => a.answered !== undefined);
   const unanswered = load.attempts.filter((a) => a.answered === undefined);
+  for (const a of unanswered.filter((a) => !victims.includes(a.server))) {
+    figures.survivorsUnanswered++;
+    campaign.fail(`server ${a.server} was not killed, yet left ${a.key} unanswered`);
+  }
   figures.sent += load.attempts.length;
   figures.acknowledged += acked.length;
   figures.unanswered += unanswered.length;
   const fresh = new http.Agent(campaign.agentOptions);
-  await readBack(campaign, fresh, restarted.url, acked);
-  await eachLimited(unanswered, campaign.options.concurrency, (a) => retry(campaign, fresh, restarted.url, a));
-  fresh.destroy();
+  // Reads and retries go to every server in turn: a retry may meet another process than the one that was killed.
+  let turn = 0;
+  const url = () => next[turn++ % next.length]!.url;
+  await readBack(campaign, fresh, url, acked);
+  await eachLimited(unanswered, campaign.options.concurrency, (a) => retry(campaign, fresh, url(), a));
   campaign.answered.push(...acked, ...unanswered.filter((a) => a.answered !== undefined));
+  await checkNumbered(campaign, fresh, url());
+  fresh.destroy();
   await inspect(campaign);
-  return restarted;
+  return next;
+}
+
+/** Every answered write's event is listed, numbered 1..n per org and mode, each number kept (test/crash/events.ts). */
+async function checkNumbered(campaign: Campaign, agent: http.Agent, url: string): Promise<void> {
+  const answered = new Set(campaign.answered.map((a) => JSON.parse(a.answered!).id as string));
+  const faults = await checkEvents(agent, url, campaign.apiKey, answered, campaign.numbers);
+  const figures = campaign.figures;
+  figures.events = faults.listed;
+  figures.eventsMissing += faults.missing.length;
+  figures.eventsExtra += faults.extra.length;
+  figures.numberingFaults += faults.numbering.length;
+  for (const id of faults.missing.slice(0, 5)) campaign.fail(`account ${id} was answered, but its event is not listed`);
+  for (const extra of faults.extra.slice(0, 5)) campaign.fail(`events for an account no key answered: ${extra}`);
+  for (const fault of faults.numbering.slice(0, 5)) campaign.fail(`event numbers: ${fault}`);
 }
 
 async function signUp(campaign: Campaign, url: string): Promise<void> {
@@ -245,27 +333,30 @@ async function signUp(campaign: Campaign, url: string): Promise<void> {
   const body = JSON.parse(answer.text);
   campaign.apiKey = body.api_key.key;
   campaign.orgId = body.org_id;
+  campaign.eventsBefore = (await campaign.store.snapshot(campaign.orgId)).events.total;
 }
 
 /** One backend's campaign on a database of its own, dropped at the end whatever happened. */
 export async function runCampaign(backend: Backend, options: Options): Promise<Figures> {
   const store = await openStore(backend);
   const campaign = new Campaign(backend, store, options);
-  let server: ServerProcess | undefined;
+  let servers: ServerProcess[] = [];
   try {
-    server = await startServer(store.url);
-    await signUp(campaign, server.url);
+    for (let i = 0; i < options.processes; i++) servers.push(await startServer(store.url));
+    await signUp(campaign, servers[0]!.url);
     for (let i = 0; i < options.cycles; i++) {
-      server = await cycle(campaign, server);
+      servers = await cycle(campaign, servers);
       options.progress?.(campaign.figures);
     }
-    process.kill(server.pid, 'SIGTERM');
-    const end = await server.exited;
-    if (end.code !== 0) campaign.fail(`the last server, sent SIGTERM, ended with ${JSON.stringify(end)}`);
+    for (const server of servers) process.kill(server.pid, 'SIGTERM');
+    for (const server of servers) {
+      const end = await server.exited;
+      if (end.code !== 0) campaign.fail(`the last server, sent SIGTERM, ended with ${JSON.stringify(end)}`);
+    }
     await inspect(campaign); // once more on the closed database
   } catch (error) {
     campaign.fail(`stopped: ${error instanceof Error ? error.message : String(error)}`);
-    if (server !== undefined) stopAtOnce(server);
+    for (const server of servers) stopAtOnce(server);
   } finally {
     await store.drop();
   }

@@ -2,17 +2,22 @@
  * `npm run test:crash`: crash safety, proven (issue 10). For each backend (SQLite always; PostgreSQL when
  * TEST_POSTGRES_URL names a database to create a fresh one from), on a database of the campaign's own:
  *
- *   start the real server (`node src/server.ts`, in a process group of its own, on 127.0.0.1), then per cycle:
- *   concurrent account creates, each with its own Idempotency-Key → SIGKILL at a random moment (the server process
- *   on odd cycles, its whole process group on even ones) → restart at once on the same database → every
- *   acknowledged account reads back as acknowledged; every unanswered request, retried with its key, yields its
- *   account (200), and a second retry replays it byte for byte; the database holds exactly one account and one
- *   stored response per key and nothing else; SQLite's `PRAGMA integrity_check` is ok (on PostgreSQL, amcheck's
- *   `bt_index_check` of every index, when the extension is installed).
+ *   start the real server (`node src/server.ts`, in a process group of its own, on 127.0.0.1; on PostgreSQL two of
+ *   them on the one database), then per cycle: concurrent account creates, each with its own Idempotency-Key, spread
+ *   over the servers, while their events are numbered (PostgreSQL: by the sequencer, whose passes run in the servers
+ *   being killed) → SIGKILL at a random moment (the server process on odd cycles, its whole process group on even
+ *   ones; with two servers, the first while the second keeps serving, the second while the first does, then both)
+ *   → restart at once on the same database → every acknowledged account reads back as acknowledged; every unanswered
+ *   request, retried with its key (on any server), yields its account (200), and a second retry replays it byte for
+ *   byte; `GET /v1/events` lists, once the sequencer caught up, one creation event per answered account and no other,
+ *   numbered 1..n with no gap or duplicate, each number unchanged since the last cycle; the database holds exactly one
+ *   account, one stored response and one numbered event per key and nothing else; SQLite's `PRAGMA integrity_check`
+ *   is ok (on PostgreSQL, amcheck's `bt_index_check` of every index, when the extension is installed).
  *
  * Settings: CRASH_CYCLES (default 50 per backend; `npm test` runs 3), CRASH_BACKENDS (default `sqlite,postgres`),
- * CRASH_CONCURRENCY (default 32), CRASH_TIMEOUT_S (the whole run fails past it; default 60 s + 20 s a cycle, per
- * backend). Exit code 1 when any invariant failed, with the first failures printed.
+ * CRASH_CONCURRENCY (default 32), CRASH_PROCESSES (server processes on PostgreSQL, 1 or 2; default 2),
+ * CRASH_TIMEOUT_S (the whole run fails past it; default 60 s + 20 s a cycle, per backend). Exit code 1 when any
+ * invariant failed, with the first failures printed.
  */
 import { type Figures, runCampaign } from './campaign.ts';
 import type { Backend } from './store.ts';
@@ -29,6 +34,7 @@ function setting(name: string, fallback: number): number {
 
 const cycles = setting('CRASH_CYCLES', 50);
 const concurrency = setting('CRASH_CONCURRENCY', 32);
+const pgProcesses = Math.min(setting('CRASH_PROCESSES', 2), 2);
 const wanted = (process.env.CRASH_BACKENDS || 'sqlite,postgres').split(',').map((b) => b.trim());
 const backends: Backend[] = [];
 if (wanted.includes('sqlite')) backends.push('sqlite');
@@ -50,6 +56,8 @@ function report(f: Figures, seconds: number): boolean {
     `${f.backend}: cycles ${f.cycles}, sent ${f.sent}, acknowledged ${f.acknowledged}, ` +
       `unanswered then retried ${f.unanswered} (of which replayed: ${f.replayed}; ` +
       `409 in progress met ${f.inProgress} times), lost ${f.lost}, duplicated ${f.duplicated}, ` +
+      `events listed ${f.events} (missing ${f.eventsMissing}, extra ${f.eventsExtra}, numbering faults ` +
+      `${f.numberingFaults}; unnumbered right after the kills ${f.unnumberedAtKill}), left unanswered by a server not killed ${f.survivorsUnanswered}, ` +
       `${f.integrityName}: ${f.integrityChecks} checks, ` +
       `${seconds.toFixed(1)} s: ${ok ? 'ok' : 'FAILED'}\n`,
   );
@@ -60,7 +68,10 @@ function report(f: Figures, seconds: number): boolean {
 
 let failed = false;
 for (const backend of backends) {
-  process.stdout.write(`# crash campaign: ${backend}, ${cycles} cycles, ${concurrency} requests in flight\n`);
+  const processes = backend === 'postgres' ? pgProcesses : 1;
+  process.stdout.write(
+    `# crash campaign: ${backend}, ${cycles} cycles, ${concurrency} requests in flight, ${processes} server process(es)\n`,
+  );
   const started = performance.now();
   const progress = (f: Figures) => {
     if (f.cycles % 10 !== 0 || f.cycles === cycles) return;
@@ -69,7 +80,7 @@ for (const backend of backends) {
         `failures ${f.failures.length}\n`,
     );
   };
-  const figures = await runCampaign(backend, { cycles, concurrency, killAfterMs: [10, 300], progress });
+  const figures = await runCampaign(backend, { cycles, concurrency, processes, killAfterMs: [10, 300], progress });
   failed = !report(figures, (performance.now() - started) / 1000) || failed;
 }
 process.stdout.write(`# test:crash: ${failed ? 'FAILED' : 'every invariant held'}\n`);

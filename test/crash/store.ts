@@ -13,6 +13,8 @@ export interface Snapshot {
   accounts: Map<string, { type: string; country: string; legalName: string | null }>;
   /** Idempotency-Key → the stored response bodies (the primary key allows one; more would be a bug). */
   stored: Map<string, string[]>;
+  /** The org's events: how many, how many still without a number, and the numbers held by more than one. */
+  events: { total: number; unnumbered: number; duplicateNumbers: string[] };
 }
 
 /** A database of the campaign's own, the means to read it, and to check its integrity and drop it. */
@@ -33,6 +35,7 @@ export interface Store {
 interface Rows {
   accounts: { id: string; type: string; country: string; kyb_legal_name: string | null }[];
   stored: { key: string; response_body: string | null }[];
+  events: { mode: string; sequence: number | string | null }[];
 }
 
 function snapshotOf(rows: Rows): Snapshot {
@@ -42,11 +45,20 @@ function snapshotOf(rows: Rows): Snapshot {
   }
   const stored: Snapshot['stored'] = new Map();
   for (const row of rows.stored) stored.set(row.key, [...(stored.get(row.key) ?? []), row.response_body ?? '']);
-  return { accounts, stored };
+  const numbers = new Map<string, number>();
+  for (const { mode, sequence } of rows.events)
+    if (sequence !== null) numbers.set(`${mode} ${sequence}`, (numbers.get(`${mode} ${sequence}`) ?? 0) + 1);
+  const events = {
+    total: rows.events.length,
+    unnumbered: rows.events.filter((e) => e.sequence === null).length,
+    duplicateNumbers: [...numbers].filter(([, n]) => n > 1).map(([number]) => number),
+  };
+  return { accounts, stored, events };
 }
 
 const ACCOUNTS = 'select id, type, country, kyb_legal_name from accounts where org_id = $org';
 const STORED = 'select key, response_body from idempotency_keys where org_id = $org';
+const EVENTS = 'select mode, sequence from events where org_id = $org';
 
 // Every B-tree index of the server's tables (primary keys, the idempotency scope's unique index, the others).
 const BTREE_CHECK = `select bt_index_check(c.oid, true) from pg_index i join pg_class c on c.oid = i.indexrelid
@@ -74,6 +86,7 @@ function sqliteStore(): Store {
         snapshotOf({
           accounts: db.prepare(ACCOUNTS).all({ org: orgId }) as unknown as Rows['accounts'],
           stored: db.prepare(STORED).all({ org: orgId }) as unknown as Rows['stored'],
+          events: db.prepare(EVENTS).all({ org: orgId }) as unknown as Rows['events'],
         }),
       );
     },
@@ -112,7 +125,11 @@ async function postgresStore(adminUrl: string): Promise<Store> {
   return {
     url: url.toString(),
     async snapshot(orgId) {
-      return snapshotOf({ accounts: await query(ACCOUNTS, orgId), stored: await query(STORED, orgId) });
+      return snapshotOf({
+        accounts: await query(ACCOUNTS, orgId),
+        stored: await query(STORED, orgId),
+        events: await query(EVENTS, orgId),
+      });
     },
     integrityName: 'amcheck bt_index_check(heapallindexed)',
     async integrity() {

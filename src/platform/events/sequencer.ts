@@ -20,8 +20,8 @@ import type { EventsTable } from './tables.ts';
  * rolled-back writes are simply never seen (gaps in `position` are harmless; numbers have none).
  */
 
-// Any constant: the advisory lock every pass takes, whichever process runs it.
-const SEQUENCER_LOCK = 7_260_531_447;
+/** Any constant: the advisory lock every pass takes, whichever process runs it (tests hold it to stand for a pass). */
+export const SEQUENCER_LOCK = 7_260_531_447;
 /** Events numbered per pass; a full pass is followed by another at once. */
 export const PASS_LIMIT = 500;
 
