@@ -10,6 +10,7 @@ import * as m20261124T1200 from './2026-11-24T1200_idempotency_without_claims.ts
 import * as m20261124T1300 from './2026-11-24T1300_events_numbered_by_sequencer.ts';
 import * as m20261124T1400 from './2026-11-24T1400_lists_in_commit_order.ts';
 import * as m20261125T0050 from './2026-11-25T0050_metadata.ts';
+import * as m20261125T0900 from './2026-11-25T0900_request_log.ts';
 
 /** Listed explicitly (not read from the folder) so that the set of migrations is visible and type-checked. */
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '2026-11-24T1300_events_numbered_by_sequencer': m20261124T1300,
   '2026-11-24T1400_lists_in_commit_order': m20261124T1400,
   '2026-11-25T0050_metadata': m20261125T0050,
+  '2026-11-25T0900_request_log': m20261125T0900,
 };
