@@ -161,6 +161,12 @@ const fixtures: Record<string, (key: string) => Promise<string>> = {
     const page = await ok(call(server.url, 'GET', '/v1/events?type=fintech.account.created&limit=10', { key }));
     return page.data.find((e: { data: { object: { id: string } } }) => e.data.object.id === account).id;
   },
+  async '/v1/requests'(key) {
+    // A request of the key's own, once its entry is written (the log is written in batches, off the request's path).
+    const id = (await call(server.url, 'GET', '/v1/fintech/accounts?limit=1', { key })).headers.get('request-id')!;
+    await server.app.requestLog.flush();
+    return (await ok(call(server.url, 'GET', `/v1/requests/${id}`, { key }))).id;
+  },
   '/v1/webhook_endpoints': endpointFor,
   async '/v1/webhook_deliveries'(key) {
     const endpoint = await endpointFor(key);
