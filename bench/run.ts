@@ -8,9 +8,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Load } from './lib/load.ts';
 import { probeLines } from './lib/probe-report.ts';
 import { DISTURBED, loadLines, machine, targetLines, targets } from './lib/report.ts';
 import { type PostgresResults, postgresPhases } from './phases/postgres.ts';
+import { type RequestLogResults, requestLogPhase } from './phases/request-log.ts';
 import { SEED_ACCOUNTS, type SqliteResults, sqlitePhases } from './phases/sqlite.ts';
 import { type WebhookResults, webhookPhase } from './phases/webhooks.ts';
 
@@ -33,7 +35,32 @@ function webhookLines(s: SqliteResults, w: WebhookResults): string[] {
   ];
 }
 
-function results(s: SqliteResults, pg: PostgresResults | null, loadAtStart: number, w: WebhookResults): string[] {
+/** Issue 26: the request log costs at most 10% of create and retrieve throughput. */
+function requestLogLines(r: RequestLogResults): string[] {
+  const row = (name: string, ratio: number, on: Load, off: Load) =>
+    `| ${name} with the request log vs \`REQUEST_LOG=off\` (same run, ABBA) | ≥ 0.90× | ${ratio.toFixed(2)}× ` +
+    `(${on.rps.toFixed(0)} vs ${off.rps.toFixed(0)} req/s; p99 ${on.p99} vs ${off.p99} ms) | ` +
+    `${ratio >= 0.9 ? 'pass' : 'FAIL'}${[on, off].some((l) => (l.pressure.cpu ?? 0) > DISTURBED) ? ' (disturbed)' : ''} |`;
+  return [
+    '## The request log (SQLite: each load on, off, off, on, each side the mean of its two)',
+    '',
+    '| target | wanted | measured | |',
+    '|---|---|---|---|',
+    row('create', r.createRatio, r.on.create, r.off.create),
+    row('retrieve', r.retrieveRatio, r.on.retrieve, r.off.retrieve),
+    '',
+    '`npm run bench:instructions` counts the same cost in CPU instructions, which a busy machine does not disturb.',
+    '',
+  ];
+}
+
+function results(
+  s: SqliteResults,
+  pg: PostgresResults | null,
+  loadAtStart: number,
+  w: WebhookResults,
+  r: RequestLogResults,
+): string[] {
   const answered = s.create.ok + (s.createScraped?.ok ?? 0);
   return [
     '# Benchmark results (issue 10 targets)',
@@ -68,6 +95,7 @@ function results(s: SqliteResults, pg: PostgresResults | null, loadAtStart: numb
     ]),
     '',
     ...webhookLines(s, w),
+    ...requestLogLines(r),
     'See bench/FINDINGS.md for what the profile showed and what these figures mean.',
     '',
   ];
@@ -78,8 +106,9 @@ const dir = mkdtempSync(join(tmpdir(), 'plinth-bench-'));
 try {
   const sqlite = await sqlitePhases(dir);
   const webhooks = await webhookPhase(dir);
+  const requestLog = await requestLogPhase(dir);
   const pg = process.env.BENCH_POSTGRES === 'off' ? null : await postgresPhases(dir);
-  const text = results(sqlite, pg, loadAtStart, webhooks).join('\n');
+  const text = results(sqlite, pg, loadAtStart, webhooks, requestLog).join('\n');
   process.stdout.write(`${text}\n`);
   writeFileSync(new URL('RESULTS.md', import.meta.url), text);
 } finally {
