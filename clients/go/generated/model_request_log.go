@@ -24,7 +24,7 @@ type RequestLog struct {
 	Id string `json:"id"`
 	// Known values: `request_log`; others may be added, so treat this as an open string.
 	Object string `json:"object"`
-	// The HTTP method. The list may grow. Known values: `GET`, `POST`, `DELETE`; others may be added, so treat this as an open string.
+	// The HTTP method. The list may grow. Known values: `GET`, `HEAD`, `POST`, `DELETE`; others may be added, so treat this as an open string.
 	Method string `json:"method"`
 	// The operation, as the path template of the OpenAPI document: `/v1/fintech/accounts/{id}`.
 	Route string `json:"route"`

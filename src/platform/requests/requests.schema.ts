@@ -8,8 +8,8 @@ import { API_TIME_PATTERN } from '../kit/time.ts';
 /** The kind of id a request log entry has: the request's own id. */
 export const REQUEST: IdKind = { noun: 'request', prefix: 'req' };
 
-/** The methods the API answers; a filter on any other would only ever find nothing. */
-export const METHODS = ['GET', 'POST', 'DELETE'] as const;
+/** The methods the API answers (HEAD for every GET); a filter on any other would only ever find nothing. */
+export const METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
 
 /** The largest body an entry keeps, in bytes of UTF-8 (CONTRACT §16). */
 export const BODY_MAX_BYTES = 8192;

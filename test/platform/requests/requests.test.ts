@@ -54,6 +54,11 @@ describe('the request log (CONTRACT §16)', () => {
     const replay = await api.post('/v1/fintech/accounts', { ...ACCOUNT, kyb }, { 'idempotency-key': 'fields-1' });
     assert.equal(replay.headers.get('idempotent-replayed'), 'true');
     const read = await api.get(`/v1/fintech/accounts/${created.body.id}`);
+    const head = await fetch(`${server.url}/v1/fintech/accounts`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${api.key}` },
+    });
+    assert.equal(head.status, 200);
     const refused = await api.post(`/v1/fintech/accounts/${created.body.id}/freeze`, { reason: 'boredom' });
     assertProblem(refused, 'parameter_invalid', 'reason');
     const endpoint = await api.post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hook', enabled_events: ['*'] });
@@ -71,6 +76,7 @@ describe('the request log (CONTRACT §16)', () => {
         read.headers.get('request-id')!,
         { method: 'GET', route: `${accounts}/{id}`, path: `${accounts}/${created.body.id}`, status: 200 },
       ],
+      [head.headers.get('request-id')!, { method: 'HEAD', route: accounts, path: accounts, status: 200 }],
       [
         refused.headers.get('request-id')!,
         {

@@ -225,6 +225,7 @@ export class RequestsApi extends runtime.BaseAPI {
  */
 export const ListRequestsMethodEnum = {
     Get: 'GET',
+    Head: 'HEAD',
     Post: 'POST',
     Delete: 'DELETE',
 } as const;

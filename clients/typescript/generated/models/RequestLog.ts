@@ -28,7 +28,7 @@ export interface RequestLog {
      */
     object: string;
     /**
-     * The HTTP method. The list may grow. Known values: `GET`, `POST`, `DELETE`; others may be added, so treat this as an open string.
+     * The HTTP method. The list may grow. Known values: `GET`, `HEAD`, `POST`, `DELETE`; others may be added, so treat this as an open string.
      */
     method: string;
     /**

@@ -532,7 +532,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets method
      *
-     * @param string $method The HTTP method. The list may grow. Known values: `GET`, `POST`, `DELETE`; others may be added, so treat this as an open string.
+     * @param string $method The HTTP method. The list may grow. Known values: `GET`, `HEAD`, `POST`, `DELETE`; others may be added, so treat this as an open string.
      *
      * @return self
      */

@@ -30,7 +30,7 @@ class RequestLog(BaseModel):
     """ # noqa: E501
     id: StrictStr = Field(description="The request id: the `Request-Id` header of its answer, and `request.id` of the events it caused.")
     object: StrictStr = Field(description="Known values: `request_log`; others may be added, so treat this as an open string.")
-    method: StrictStr = Field(description="The HTTP method. The list may grow. Known values: `GET`, `POST`, `DELETE`; others may be added, so treat this as an open string.")
+    method: StrictStr = Field(description="The HTTP method. The list may grow. Known values: `GET`, `HEAD`, `POST`, `DELETE`; others may be added, so treat this as an open string.")
     route: StrictStr = Field(description="The operation, as the path template of the OpenAPI document: `/v1/fintech/accounts/{id}`.")
     path: StrictStr = Field(description="The path as sent, without its query string; secret shapes are redacted.")
     status: Annotated[int, Field(le=599, strict=True, ge=100)] = Field(description="The HTTP status of the answer.")

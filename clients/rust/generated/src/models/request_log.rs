@@ -20,7 +20,7 @@ pub struct RequestLog {
     /// Known values: `request_log`; others may be added, so treat this as an open string.
     #[serde(rename = "object")]
     pub object: String,
-    /// The HTTP method. The list may grow. Known values: `GET`, `POST`, `DELETE`; others may be added, so treat this as an open string.
+    /// The HTTP method. The list may grow. Known values: `GET`, `HEAD`, `POST`, `DELETE`; others may be added, so treat this as an open string.
     #[serde(rename = "method")]
     pub method: String,
     /// The operation, as the path template of the OpenAPI document: `/v1/fintech/accounts/{id}`.

@@ -70,7 +70,7 @@ module PlinthGenerated
         fail ArgumentError, 'invalid value for "opts[:"status"]" when calling RequestsApi.list_requests, must be greater than or equal to 100.'
       end
 
-      allowable_values = ["GET", "POST", "DELETE"]
+      allowable_values = ["GET", "HEAD", "POST", "DELETE"]
       if @api_client.config.client_side_validation && opts[:'method'] && !allowable_values.include?(opts[:'method'])
         fail ArgumentError, "invalid value for \"method\", must be one of #{allowable_values}"
       end

@@ -22,7 +22,7 @@ module PlinthGenerated
     # Known values: `request_log`; others may be added, so treat this as an open string.
     attr_accessor :object
 
-    # The HTTP method. The list may grow. Known values: `GET`, `POST`, `DELETE`; others may be added, so treat this as an open string.
+    # The HTTP method. The list may grow. Known values: `GET`, `HEAD`, `POST`, `DELETE`; others may be added, so treat this as an open string.
     attr_accessor :method
 
     # The operation, as the path template of the OpenAPI document: `/v1/fintech/accounts/{id}`.

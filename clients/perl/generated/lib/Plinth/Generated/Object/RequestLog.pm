@@ -236,7 +236,7 @@ __PACKAGE__->method_documentation({
     'method' => {
         datatype => 'string',
         base_name => 'method',
-        description => 'The HTTP method. The list may grow. Known values: &#x60;GET&#x60;, &#x60;POST&#x60;, &#x60;DELETE&#x60;; others may be added, so treat this as an open string.',
+        description => 'The HTTP method. The list may grow. Known values: &#x60;GET&#x60;, &#x60;HEAD&#x60;, &#x60;POST&#x60;, &#x60;DELETE&#x60;; others may be added, so treat this as an open string.',
         format => '',
         read_only => '',
             },

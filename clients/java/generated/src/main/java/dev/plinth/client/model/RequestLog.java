@@ -179,7 +179,7 @@ public class RequestLog {
   }
 
   /**
-   * The HTTP method. The list may grow. Known values: &#x60;GET&#x60;, &#x60;POST&#x60;, &#x60;DELETE&#x60;; others may be added, so treat this as an open string.
+   * The HTTP method. The list may grow. Known values: &#x60;GET&#x60;, &#x60;HEAD&#x60;, &#x60;POST&#x60;, &#x60;DELETE&#x60;; others may be added, so treat this as an open string.
    * @return method
    */
   @javax.annotation.Nonnull

@@ -60,6 +60,7 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      */
      enum class MethodListRequests(val value: kotlin.String) {
          @JsonProperty(value = "GET") GET("GET"),
+         @JsonProperty(value = "HEAD") HEAD("HEAD"),
          @JsonProperty(value = "POST") POST("POST"),
          @JsonProperty(value = "DELETE") DELETE("DELETE"),
          @JsonProperty(value = "unknown_default_open_api") unknown_default_open_api("unknown_default_open_api");

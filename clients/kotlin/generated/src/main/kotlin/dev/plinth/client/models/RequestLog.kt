@@ -32,7 +32,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  *
  * @param id The request id: the `Request-Id` header of its answer, and `request.id` of the events it caused.
  * @param `object` Known values: `request_log`; others may be added, so treat this as an open string.
- * @param method The HTTP method. The list may grow. Known values: `GET`, `POST`, `DELETE`; others may be added, so treat this as an open string.
+ * @param method The HTTP method. The list may grow. Known values: `GET`, `HEAD`, `POST`, `DELETE`; others may be added, so treat this as an open string.
  * @param route The operation, as the path template of the OpenAPI document: `/v1/fintech/accounts/{id}`.
  * @param path The path as sent, without its query string; secret shapes are redacted.
  * @param status The HTTP status of the answer.
@@ -62,7 +62,7 @@ data class RequestLog (
     @get:JsonProperty("object")
     val `object`: kotlin.String,
 
-    /* The HTTP method. The list may grow. Known values: `GET`, `POST`, `DELETE`; others may be added, so treat this as an open string. */
+    /* The HTTP method. The list may grow. Known values: `GET`, `HEAD`, `POST`, `DELETE`; others may be added, so treat this as an open string. */
     @param:JsonProperty("method")
     @get:JsonProperty("method")
     val method: kotlin.String,
