@@ -189,6 +189,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Webhooks' view of an event, listed beside the events' own routes.
   eventDeliveriesRoutes(app, { db: database.db, caughtUp: sequencer.caughtUp });
   registerWebhookMetrics(registry, app.webhookDelivery.metrics);
+  for (const product of PRODUCTS) {
+    const productDeps = { database, clock, events, settings: config, withIdempotency, secrets };
+    product.routes(app, productDeps);
+    product.metrics?.(registry, productDeps);
+  }
+  // After the products, so that the document lists the request log after them (and the generated clients keep
+  // naming the shared `created` filter after the first list that had it).
   installRequestLog(app, {
     database,
     clock,
@@ -198,10 +205,5 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     capacity: config.REQUEST_LOG_BUFFER,
     flushMs: config.REQUEST_LOG_FLUSH_MS,
   });
-  for (const product of PRODUCTS) {
-    const productDeps = { database, clock, events, settings: config, withIdempotency, secrets };
-    product.routes(app, productDeps);
-    product.metrics?.(registry, productDeps);
-  }
   return app;
 }

@@ -31,10 +31,7 @@ type ApiListRequestsRequest struct {
 	endingBefore *string
 	status *int32
 	method *string
-	createdGte *string
-	createdGt *string
-	createdLte *string
-	createdLt *string
+	created *ListAccountsCreatedParameter
 }
 
 // Page size, 1–100.
@@ -67,27 +64,9 @@ func (r ApiListRequestsRequest) Method(method string) ApiListRequestsRequest {
 	return r
 }
 
-// Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.
-func (r ApiListRequestsRequest) CreatedGte(createdGte string) ApiListRequestsRequest {
-	r.createdGte = &createdGte
-	return r
-}
-
-// Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.
-func (r ApiListRequestsRequest) CreatedGt(createdGt string) ApiListRequestsRequest {
-	r.createdGt = &createdGt
-	return r
-}
-
-// Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.
-func (r ApiListRequestsRequest) CreatedLte(createdLte string) ApiListRequestsRequest {
-	r.createdLte = &createdLte
-	return r
-}
-
-// Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.
-func (r ApiListRequestsRequest) CreatedLt(createdLt string) ApiListRequestsRequest {
-	r.createdLt = &createdLt
+// Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).
+func (r ApiListRequestsRequest) Created(created ListAccountsCreatedParameter) ApiListRequestsRequest {
+	r.created = &created
 	return r
 }
 
@@ -150,17 +129,8 @@ func (a *RequestsAPIService) ListRequestsExecute(r ApiListRequestsRequest) (*Req
 	if r.method != nil {
 		parameterAddToHeaderOrQuery(localVarQueryParams, "method", r.method, "form", "")
 	}
-	if r.createdGte != nil {
-		parameterAddToHeaderOrQuery(localVarQueryParams, "created[gte]", r.createdGte, "form", "")
-	}
-	if r.createdGt != nil {
-		parameterAddToHeaderOrQuery(localVarQueryParams, "created[gt]", r.createdGt, "form", "")
-	}
-	if r.createdLte != nil {
-		parameterAddToHeaderOrQuery(localVarQueryParams, "created[lte]", r.createdLte, "form", "")
-	}
-	if r.createdLt != nil {
-		parameterAddToHeaderOrQuery(localVarQueryParams, "created[lt]", r.createdLt, "form", "")
+	if r.created != nil {
+		parameterAddToHeaderOrQuery(localVarQueryParams, "created", r.created, "deepObject", "")
 	}
 	// to determine the Content-Type header
 	localVarHTTPContentTypes := []string{}

@@ -14,6 +14,11 @@
 
 import * as runtime from '../runtime.js';
 import {
+    type ListAccountsCreatedParameter,
+    ListAccountsCreatedParameterFromJSON,
+    ListAccountsCreatedParameterToJSON,
+} from '../models/ListAccountsCreatedParameter.js';
+import {
     type Problem,
     ProblemFromJSON,
     ProblemToJSON,
@@ -51,21 +56,9 @@ export interface ListRequestsRequest {
      */
     method?: ListRequestsMethodEnum;
     /**
-     * Only objects created at or after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
+     * Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
      */
-    createdGte?: string;
-    /**
-     * Only objects created after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-     */
-    createdGt?: string;
-    /**
-     * Only objects created at or before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-     */
-    createdLte?: string;
-    /**
-     * Only objects created before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-     */
-    createdLt?: string;
+    created?: ListAccountsCreatedParameter;
 }
 
 export interface RetrieveRequestRequest {
@@ -106,20 +99,8 @@ export class RequestsApi extends runtime.BaseAPI {
             queryParameters['method'] = requestParameters['method'];
         }
 
-        if (requestParameters['createdGte'] != null) {
-            queryParameters['created[gte]'] = requestParameters['createdGte'];
-        }
-
-        if (requestParameters['createdGt'] != null) {
-            queryParameters['created[gt]'] = requestParameters['createdGt'];
-        }
-
-        if (requestParameters['createdLte'] != null) {
-            queryParameters['created[lte]'] = requestParameters['createdLte'];
-        }
-
-        if (requestParameters['createdLt'] != null) {
-            queryParameters['created[lt]'] = requestParameters['createdLt'];
+        if (requestParameters['created'] != null) {
+            queryParameters['created'] = requestParameters['created'];
         }
 
         const headerParameters: runtime.HTTPHeaders = {};

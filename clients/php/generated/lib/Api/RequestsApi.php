@@ -138,19 +138,16 @@ class RequestsApi
      * @param  string|null $ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  int|null $status Only answers with this HTTP status, e.g. 409. (optional)
      * @param  string|null $method Only requests with this method. (optional)
-     * @param  string|null $created_gte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_gt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_lte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_lt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
+     * @param  \Plinth\Generated\Model\ListAccountsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listRequests'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
      * @return \Plinth\Generated\Model\RequestLogList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
-    public function listRequests($limit = 10, $starting_after = null, $ending_before = null, $status = null, $method = null, $created_gte = null, $created_gt = null, $created_lte = null, $created_lt = null, string $contentType = self::contentTypes['listRequests'][0])
+    public function listRequests($limit = 10, $starting_after = null, $ending_before = null, $status = null, $method = null, $created = null, string $contentType = self::contentTypes['listRequests'][0])
     {
-        list($response) = $this->listRequestsWithHttpInfo($limit, $starting_after, $ending_before, $status, $method, $created_gte, $created_gt, $created_lte, $created_lt, $contentType);
+        list($response) = $this->listRequestsWithHttpInfo($limit, $starting_after, $ending_before, $status, $method, $created, $contentType);
         return $response;
     }
 
@@ -164,19 +161,16 @@ class RequestsApi
      * @param  string|null $ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  int|null $status Only answers with this HTTP status, e.g. 409. (optional)
      * @param  string|null $method Only requests with this method. (optional)
-     * @param  string|null $created_gte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_gt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_lte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_lt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
+     * @param  \Plinth\Generated\Model\ListAccountsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listRequests'] to see the possible values for this operation
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
      * @return array of \Plinth\Generated\Model\RequestLogList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
-    public function listRequestsWithHttpInfo($limit = 10, $starting_after = null, $ending_before = null, $status = null, $method = null, $created_gte = null, $created_gt = null, $created_lte = null, $created_lt = null, string $contentType = self::contentTypes['listRequests'][0])
+    public function listRequestsWithHttpInfo($limit = 10, $starting_after = null, $ending_before = null, $status = null, $method = null, $created = null, string $contentType = self::contentTypes['listRequests'][0])
     {
-        $request = $this->listRequestsRequest($limit, $starting_after, $ending_before, $status, $method, $created_gte, $created_gt, $created_lte, $created_lt, $contentType);
+        $request = $this->listRequestsRequest($limit, $starting_after, $ending_before, $status, $method, $created, $contentType);
 
         try {
             $options = $this->createHttpClientOption();
@@ -327,18 +321,15 @@ class RequestsApi
      * @param  string|null $ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  int|null $status Only answers with this HTTP status, e.g. 409. (optional)
      * @param  string|null $method Only requests with this method. (optional)
-     * @param  string|null $created_gte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_gt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_lte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_lt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
+     * @param  \Plinth\Generated\Model\ListAccountsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listRequests'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
      * @return \GuzzleHttp\Promise\PromiseInterface
      */
-    public function listRequestsAsync($limit = 10, $starting_after = null, $ending_before = null, $status = null, $method = null, $created_gte = null, $created_gt = null, $created_lte = null, $created_lt = null, string $contentType = self::contentTypes['listRequests'][0])
+    public function listRequestsAsync($limit = 10, $starting_after = null, $ending_before = null, $status = null, $method = null, $created = null, string $contentType = self::contentTypes['listRequests'][0])
     {
-        return $this->listRequestsAsyncWithHttpInfo($limit, $starting_after, $ending_before, $status, $method, $created_gte, $created_gt, $created_lte, $created_lt, $contentType)
+        return $this->listRequestsAsyncWithHttpInfo($limit, $starting_after, $ending_before, $status, $method, $created, $contentType)
             ->then(
                 function ($response) {
                     return $response[0];
@@ -356,19 +347,16 @@ class RequestsApi
      * @param  string|null $ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  int|null $status Only answers with this HTTP status, e.g. 409. (optional)
      * @param  string|null $method Only requests with this method. (optional)
-     * @param  string|null $created_gte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_gt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_lte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_lt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
+     * @param  \Plinth\Generated\Model\ListAccountsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listRequests'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
      * @return \GuzzleHttp\Promise\PromiseInterface
      */
-    public function listRequestsAsyncWithHttpInfo($limit = 10, $starting_after = null, $ending_before = null, $status = null, $method = null, $created_gte = null, $created_gt = null, $created_lte = null, $created_lt = null, string $contentType = self::contentTypes['listRequests'][0])
+    public function listRequestsAsyncWithHttpInfo($limit = 10, $starting_after = null, $ending_before = null, $status = null, $method = null, $created = null, string $contentType = self::contentTypes['listRequests'][0])
     {
         $returnType = '\Plinth\Generated\Model\RequestLogList';
-        $request = $this->listRequestsRequest($limit, $starting_after, $ending_before, $status, $method, $created_gte, $created_gt, $created_lte, $created_lt, $contentType);
+        $request = $this->listRequestsRequest($limit, $starting_after, $ending_before, $status, $method, $created, $contentType);
 
         return $this->client
             ->sendAsync($request, $this->createHttpClientOption())
@@ -414,16 +402,13 @@ class RequestsApi
      * @param  string|null $ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  int|null $status Only answers with this HTTP status, e.g. 409. (optional)
      * @param  string|null $method Only requests with this method. (optional)
-     * @param  string|null $created_gte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_gt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_lte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param  string|null $created_lt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
+     * @param  \Plinth\Generated\Model\ListAccountsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listRequests'] to see the possible values for this operation
      *
      * @throws \InvalidArgumentException
      * @return \GuzzleHttp\Psr7\Request
      */
-    public function listRequestsRequest($limit = 10, $starting_after = null, $ending_before = null, $status = null, $method = null, $created_gte = null, $created_gt = null, $created_lte = null, $created_lt = null, string $contentType = self::contentTypes['listRequests'][0])
+    public function listRequestsRequest($limit = 10, $starting_after = null, $ending_before = null, $status = null, $method = null, $created = null, string $contentType = self::contentTypes['listRequests'][0])
     {
 
         if ($limit !== null && $limit > 100) {
@@ -443,22 +428,7 @@ class RequestsApi
         }
         
 
-        if ($created_gte !== null && strlen($created_gte) > 64) {
-            throw new \InvalidArgumentException('invalid length for "$created_gte" when calling RequestsApi.listRequests, must be smaller than or equal to 64.');
-        }
-        
-        if ($created_gt !== null && strlen($created_gt) > 64) {
-            throw new \InvalidArgumentException('invalid length for "$created_gt" when calling RequestsApi.listRequests, must be smaller than or equal to 64.');
-        }
-        
-        if ($created_lte !== null && strlen($created_lte) > 64) {
-            throw new \InvalidArgumentException('invalid length for "$created_lte" when calling RequestsApi.listRequests, must be smaller than or equal to 64.');
-        }
-        
-        if ($created_lt !== null && strlen($created_lt) > 64) {
-            throw new \InvalidArgumentException('invalid length for "$created_lt" when calling RequestsApi.listRequests, must be smaller than or equal to 64.');
-        }
-        
+
 
         $resourcePath = '/v1/requests';
         $formParams = [];
@@ -514,37 +484,10 @@ class RequestsApi
         ) ?? []);
         // query params
         $queryParams = array_merge($queryParams, ObjectSerializer::toQueryValue(
-            $created_gte,
-            'created[gte]', // param base name
-            'string', // openApiType
-            'form', // style
-            true, // explode
-            false // required
-        ) ?? []);
-        // query params
-        $queryParams = array_merge($queryParams, ObjectSerializer::toQueryValue(
-            $created_gt,
-            'created[gt]', // param base name
-            'string', // openApiType
-            'form', // style
-            true, // explode
-            false // required
-        ) ?? []);
-        // query params
-        $queryParams = array_merge($queryParams, ObjectSerializer::toQueryValue(
-            $created_lte,
-            'created[lte]', // param base name
-            'string', // openApiType
-            'form', // style
-            true, // explode
-            false // required
-        ) ?? []);
-        // query params
-        $queryParams = array_merge($queryParams, ObjectSerializer::toQueryValue(
-            $created_lt,
-            'created[lt]', // param base name
-            'string', // openApiType
-            'form', // style
+            $created,
+            'created', // param base name
+            'object', // openApiType
+            'deepObject', // style
             true, // explode
             false // required
         ) ?? []);

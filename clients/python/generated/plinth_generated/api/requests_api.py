@@ -18,6 +18,7 @@ from typing_extensions import Annotated
 from pydantic import Field, StrictStr, field_validator
 from typing import Optional
 from typing_extensions import Annotated
+from plinth_generated.models.list_accounts_created_parameter import ListAccountsCreatedParameter
 from plinth_generated.models.request_log import RequestLog
 from plinth_generated.models.request_log_list import RequestLogList
 
@@ -47,10 +48,7 @@ class RequestsApi:
         ending_before: Annotated[Optional[StrictStr], Field(description="Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (`req_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         status: Annotated[Optional[Annotated[int, Field(le=599, strict=True, ge=100)]], Field(description="Only answers with this HTTP status, e.g. 409.")] = None,
         method: Annotated[Optional[StrictStr], Field(description="Only requests with this method.")] = None,
-        created_gte: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only objects created at or after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.")] = None,
-        created_gt: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only objects created after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.")] = None,
-        created_lte: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only objects created at or before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.")] = None,
-        created_lt: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only objects created before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.")] = None,
+        created: Annotated[Optional[ListAccountsCreatedParameter], Field(description="Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -78,14 +76,8 @@ class RequestsApi:
         :type status: int
         :param method: Only requests with this method.
         :type method: str
-        :param created_gte: Only objects created at or after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-        :type created_gte: str
-        :param created_gt: Only objects created after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-        :type created_gt: str
-        :param created_lte: Only objects created at or before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-        :type created_lte: str
-        :param created_lt: Only objects created before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-        :type created_lt: str
+        :param created: Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+        :type created: ListAccountsCreatedParameter
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -114,10 +106,7 @@ class RequestsApi:
             ending_before=ending_before,
             status=status,
             method=method,
-            created_gte=created_gte,
-            created_gt=created_gt,
-            created_lte=created_lte,
-            created_lt=created_lt,
+            created=created,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -151,10 +140,7 @@ class RequestsApi:
         ending_before: Annotated[Optional[StrictStr], Field(description="Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (`req_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         status: Annotated[Optional[Annotated[int, Field(le=599, strict=True, ge=100)]], Field(description="Only answers with this HTTP status, e.g. 409.")] = None,
         method: Annotated[Optional[StrictStr], Field(description="Only requests with this method.")] = None,
-        created_gte: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only objects created at or after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.")] = None,
-        created_gt: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only objects created after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.")] = None,
-        created_lte: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only objects created at or before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.")] = None,
-        created_lt: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only objects created before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.")] = None,
+        created: Annotated[Optional[ListAccountsCreatedParameter], Field(description="Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -182,14 +168,8 @@ class RequestsApi:
         :type status: int
         :param method: Only requests with this method.
         :type method: str
-        :param created_gte: Only objects created at or after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-        :type created_gte: str
-        :param created_gt: Only objects created after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-        :type created_gt: str
-        :param created_lte: Only objects created at or before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-        :type created_lte: str
-        :param created_lt: Only objects created before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-        :type created_lt: str
+        :param created: Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+        :type created: ListAccountsCreatedParameter
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -218,10 +198,7 @@ class RequestsApi:
             ending_before=ending_before,
             status=status,
             method=method,
-            created_gte=created_gte,
-            created_gt=created_gt,
-            created_lte=created_lte,
-            created_lt=created_lt,
+            created=created,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -255,10 +232,7 @@ class RequestsApi:
         ending_before: Annotated[Optional[StrictStr], Field(description="Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (`req_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         status: Annotated[Optional[Annotated[int, Field(le=599, strict=True, ge=100)]], Field(description="Only answers with this HTTP status, e.g. 409.")] = None,
         method: Annotated[Optional[StrictStr], Field(description="Only requests with this method.")] = None,
-        created_gte: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only objects created at or after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.")] = None,
-        created_gt: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only objects created after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.")] = None,
-        created_lte: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only objects created at or before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.")] = None,
-        created_lt: Annotated[Optional[Annotated[str, Field(strict=True, max_length=64)]], Field(description="Only objects created before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.")] = None,
+        created: Annotated[Optional[ListAccountsCreatedParameter], Field(description="Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).")] = None,
         _request_timeout: Union[
             None,
             Annotated[StrictFloat, Field(gt=0)],
@@ -286,14 +260,8 @@ class RequestsApi:
         :type status: int
         :param method: Only requests with this method.
         :type method: str
-        :param created_gte: Only objects created at or after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-        :type created_gte: str
-        :param created_gt: Only objects created after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-        :type created_gt: str
-        :param created_lte: Only objects created at or before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-        :type created_lte: str
-        :param created_lt: Only objects created before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-        :type created_lt: str
+        :param created: Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+        :type created: ListAccountsCreatedParameter
         :param _request_timeout: timeout setting for this request. If one
                                  number provided, it will be total request
                                  timeout. It can also be a pair (tuple) of
@@ -322,10 +290,7 @@ class RequestsApi:
             ending_before=ending_before,
             status=status,
             method=method,
-            created_gte=created_gte,
-            created_gt=created_gt,
-            created_lte=created_lte,
-            created_lt=created_lt,
+            created=created,
             _request_auth=_request_auth,
             _content_type=_content_type,
             _headers=_headers,
@@ -354,10 +319,7 @@ class RequestsApi:
         ending_before,
         status,
         method,
-        created_gte,
-        created_gt,
-        created_lte,
-        created_lt,
+        created,
         _request_auth,
         _content_type,
         _headers,
@@ -400,21 +362,9 @@ class RequestsApi:
             
             _query_params.append(('method', method))
             
-        if created_gte is not None:
+        if created is not None:
             
-            _query_params.append(('created[gte]', created_gte))
-            
-        if created_gt is not None:
-            
-            _query_params.append(('created[gt]', created_gt))
-            
-        if created_lte is not None:
-            
-            _query_params.append(('created[lte]', created_lte))
-            
-        if created_lt is not None:
-            
-            _query_params.append(('created[lt]', created_lt))
+            _query_params.append(('created', created))
             
         # process the header parameters
         # process the form parameters

@@ -27,14 +27,8 @@ pub struct ListRequestsParams {
     pub status: Option<i32>,
     /// Only requests with this method.
     pub method: Option<String>,
-    /// Only objects created at or after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-    pub created_left_square_bracket_gte_right_square_bracket: Option<String>,
-    /// Only objects created after this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-    pub created_left_square_bracket_gt_right_square_bracket: Option<String>,
-    /// Only objects created at or before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-    pub created_left_square_bracket_lte_right_square_bracket: Option<String>,
-    /// Only objects created before this time: `YYYY-MM-DDTHH:MMZ` (as every time in a response), or a full RFC 3339 time with an offset, such as `2026-11-25T09:00:00.250+01:00`. Combines with the other filters and cursors.
-    pub created_left_square_bracket_lt_right_square_bracket: Option<String>
+    /// Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
+    pub created: Option<models::ListAccountsCreatedParameter>
 }
 
 /// struct for passing parameters to the method [`retrieve_request`]
@@ -92,17 +86,8 @@ pub async fn list_requests(configuration: &configuration::Configuration, params:
     if let Some(ref param_value) = params.method {
         req_builder = req_builder.query(&[("method", &param_value.to_string())]);
     }
-    if let Some(ref param_value) = params.created_left_square_bracket_gte_right_square_bracket {
-        req_builder = req_builder.query(&[("created[gte]", &param_value.to_string())]);
-    }
-    if let Some(ref param_value) = params.created_left_square_bracket_gt_right_square_bracket {
-        req_builder = req_builder.query(&[("created[gt]", &param_value.to_string())]);
-    }
-    if let Some(ref param_value) = params.created_left_square_bracket_lte_right_square_bracket {
-        req_builder = req_builder.query(&[("created[lte]", &param_value.to_string())]);
-    }
-    if let Some(ref param_value) = params.created_left_square_bracket_lt_right_square_bracket {
-        req_builder = req_builder.query(&[("created[lt]", &param_value.to_string())]);
+    if let Some(ref param_value) = params.created {
+        req_builder = req_builder.query(&param_value);
     }
     if let Some(ref user_agent) = configuration.user_agent {
         req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());

@@ -58,10 +58,7 @@ sub new {
 # @param string $ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 # @param int $status Only answers with this HTTP status, e.g. 409. (optional)
 # @param string $method Only requests with this method. (optional)
-# @param string $created[gte] Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-# @param string $created[gt] Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-# @param string $created[lte] Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-# @param string $created[lt] Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
+# @param ListAccountsCreatedParameter $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
 {
     my $params = {
     'limit' => {
@@ -89,24 +86,9 @@ sub new {
         description => 'Only requests with this method.',
         required => '0',
     },
-    'created[gte]' => {
-        data_type => 'string',
-        description => 'Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.',
-        required => '0',
-    },
-    'created[gt]' => {
-        data_type => 'string',
-        description => 'Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.',
-        required => '0',
-    },
-    'created[lte]' => {
-        data_type => 'string',
-        description => 'Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.',
-        required => '0',
-    },
-    'created[lt]' => {
-        data_type => 'string',
-        description => 'Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.',
+    'created' => {
+        data_type => 'ListAccountsCreatedParameter',
+        description => 'Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).',
         required => '0',
     },
     };
@@ -162,23 +144,8 @@ sub list_requests {
     }
 
     # query params
-    if ( exists $args{'created[gte]'}) {
-        $query_params->{'created[gte]'} = $self->{api_client}->to_query_value($args{'created[gte]'});
-    }
-
-    # query params
-    if ( exists $args{'created[gt]'}) {
-        $query_params->{'created[gt]'} = $self->{api_client}->to_query_value($args{'created[gt]'});
-    }
-
-    # query params
-    if ( exists $args{'created[lte]'}) {
-        $query_params->{'created[lte]'} = $self->{api_client}->to_query_value($args{'created[lte]'});
-    }
-
-    # query params
-    if ( exists $args{'created[lt]'}) {
-        $query_params->{'created[lt]'} = $self->{api_client}->to_query_value($args{'created[lt]'});
+    if ( exists $args{'created'}) {
+        $query_params->{'created'} = $self->{api_client}->to_query_value($args{'created'});
     }
 
     my $_body_data;

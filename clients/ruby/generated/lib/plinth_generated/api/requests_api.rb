@@ -27,10 +27,7 @@ module PlinthGenerated
     # @option opts [String] :ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [Integer] :status Only answers with this HTTP status, e.g. 409.
     # @option opts [String] :method Only requests with this method.
-    # @option opts [String] :created_gte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.
-    # @option opts [String] :created_gt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.
-    # @option opts [String] :created_lte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.
-    # @option opts [String] :created_lt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.
+    # @option opts [ListAccountsCreatedParameter] :created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).
     # @return [RequestLogList]
     def list_requests(opts = {})
       data, _status_code, _headers = list_requests_with_http_info(opts)
@@ -45,10 +42,7 @@ module PlinthGenerated
     # @option opts [String] :ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [Integer] :status Only answers with this HTTP status, e.g. 409.
     # @option opts [String] :method Only requests with this method.
-    # @option opts [String] :created_gte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.
-    # @option opts [String] :created_gt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.
-    # @option opts [String] :created_lte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.
-    # @option opts [String] :created_lt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors.
+    # @option opts [ListAccountsCreatedParameter] :created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).
     # @return [Array<(RequestLogList, Integer, Hash)>] RequestLogList data, response status code and response headers
     def list_requests_with_http_info(opts = {})
       if @api_client.config.debugging
@@ -74,22 +68,6 @@ module PlinthGenerated
       if @api_client.config.client_side_validation && opts[:'method'] && !allowable_values.include?(opts[:'method'])
         fail ArgumentError, "invalid value for \"method\", must be one of #{allowable_values}"
       end
-      if @api_client.config.client_side_validation && !opts[:'created_gte'].nil? && opts[:'created_gte'].to_s.length > 64
-        fail ArgumentError, 'invalid value for "opts[:"created_gte"]" when calling RequestsApi.list_requests, the character length must be smaller than or equal to 64.'
-      end
-
-      if @api_client.config.client_side_validation && !opts[:'created_gt'].nil? && opts[:'created_gt'].to_s.length > 64
-        fail ArgumentError, 'invalid value for "opts[:"created_gt"]" when calling RequestsApi.list_requests, the character length must be smaller than or equal to 64.'
-      end
-
-      if @api_client.config.client_side_validation && !opts[:'created_lte'].nil? && opts[:'created_lte'].to_s.length > 64
-        fail ArgumentError, 'invalid value for "opts[:"created_lte"]" when calling RequestsApi.list_requests, the character length must be smaller than or equal to 64.'
-      end
-
-      if @api_client.config.client_side_validation && !opts[:'created_lt'].nil? && opts[:'created_lt'].to_s.length > 64
-        fail ArgumentError, 'invalid value for "opts[:"created_lt"]" when calling RequestsApi.list_requests, the character length must be smaller than or equal to 64.'
-      end
-
       # resource path
       local_var_path = '/v1/requests'
 
@@ -100,10 +78,7 @@ module PlinthGenerated
       query_params[:'ending_before'] = opts[:'ending_before'] if !opts[:'ending_before'].nil?
       query_params[:'status'] = opts[:'status'] if !opts[:'status'].nil?
       query_params[:'method'] = opts[:'method'] if !opts[:'method'].nil?
-      query_params[:'created[gte]'] = opts[:'created_gte'] if !opts[:'created_gte'].nil?
-      query_params[:'created[gt]'] = opts[:'created_gt'] if !opts[:'created_gt'].nil?
-      query_params[:'created[lte]'] = opts[:'created_lte'] if !opts[:'created_lte'].nil?
-      query_params[:'created[lt]'] = opts[:'created_lt'] if !opts[:'created_lt'].nil?
+      query_params[:'created'] = opts[:'created'] if !opts[:'created'].nil?
 
       # header parameters
       header_params = opts[:header_params] || {}

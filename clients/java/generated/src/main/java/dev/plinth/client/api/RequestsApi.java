@@ -18,6 +18,7 @@ import dev.plinth.client.ApiResponse;
 import dev.plinth.client.Configuration;
 import dev.plinth.client.Pair;
 
+import dev.plinth.client.model.ListAccountsCreatedParameter;
 import dev.plinth.client.model.Problem;
 import dev.plinth.client.model.RequestLog;
 import dev.plinth.client.model.RequestLogList;
@@ -172,15 +173,12 @@ public class RequestsApi {
    * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status Only answers with this HTTP status, e.g. 409. (optional)
    * @param method Only requests with this method. (optional)
-   * @param createdGte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-   * @param createdGt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-   * @param createdLte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-   * @param createdLt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @return RequestLogList
    * @throws ApiException if fails to make API call
    */
-  public RequestLogList listRequests(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable String createdGte, @javax.annotation.Nullable String createdGt, @javax.annotation.Nullable String createdLte, @javax.annotation.Nullable String createdLt) throws ApiException {
-    return listRequests(limit, startingAfter, endingBefore, status, method, createdGte, createdGt, createdLte, createdLt, null);
+  public RequestLogList listRequests(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created) throws ApiException {
+    return listRequests(limit, startingAfter, endingBefore, status, method, created, null);
   }
 
   /**
@@ -191,16 +189,13 @@ public class RequestsApi {
    * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status Only answers with this HTTP status, e.g. 409. (optional)
    * @param method Only requests with this method. (optional)
-   * @param createdGte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-   * @param createdGt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-   * @param createdLte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-   * @param createdLt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return RequestLogList
    * @throws ApiException if fails to make API call
    */
-  public RequestLogList listRequests(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable String createdGte, @javax.annotation.Nullable String createdGt, @javax.annotation.Nullable String createdLte, @javax.annotation.Nullable String createdLt, Map<String, String> headers) throws ApiException {
-    ApiResponse<RequestLogList> localVarResponse = listRequestsWithHttpInfo(limit, startingAfter, endingBefore, status, method, createdGte, createdGt, createdLte, createdLt, headers);
+  public RequestLogList listRequests(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created, Map<String, String> headers) throws ApiException {
+    ApiResponse<RequestLogList> localVarResponse = listRequestsWithHttpInfo(limit, startingAfter, endingBefore, status, method, created, headers);
     return localVarResponse.getData();
   }
 
@@ -212,15 +207,12 @@ public class RequestsApi {
    * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status Only answers with this HTTP status, e.g. 409. (optional)
    * @param method Only requests with this method. (optional)
-   * @param createdGte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-   * @param createdGt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-   * @param createdLte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-   * @param createdLt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @return ApiResponse&lt;RequestLogList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<RequestLogList> listRequestsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable String createdGte, @javax.annotation.Nullable String createdGt, @javax.annotation.Nullable String createdLte, @javax.annotation.Nullable String createdLt) throws ApiException {
-    return listRequestsWithHttpInfo(limit, startingAfter, endingBefore, status, method, createdGte, createdGt, createdLte, createdLt, null);
+  public ApiResponse<RequestLogList> listRequestsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created) throws ApiException {
+    return listRequestsWithHttpInfo(limit, startingAfter, endingBefore, status, method, created, null);
   }
 
   /**
@@ -231,16 +223,13 @@ public class RequestsApi {
    * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param status Only answers with this HTTP status, e.g. 409. (optional)
    * @param method Only requests with this method. (optional)
-   * @param createdGte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-   * @param createdGt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-   * @param createdLte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-   * @param createdLt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
+   * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;RequestLogList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<RequestLogList> listRequestsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable String createdGte, @javax.annotation.Nullable String createdGt, @javax.annotation.Nullable String createdLte, @javax.annotation.Nullable String createdLt, Map<String, String> headers) throws ApiException {
-    HttpRequest.Builder localVarRequestBuilder = listRequestsRequestBuilder(limit, startingAfter, endingBefore, status, method, createdGte, createdGt, createdLte, createdLt, headers);
+  public ApiResponse<RequestLogList> listRequestsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listRequestsRequestBuilder(limit, startingAfter, endingBefore, status, method, created, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
           localVarRequestBuilder.build(),
@@ -287,7 +276,7 @@ public class RequestsApi {
     }
   }
 
-  private HttpRequest.Builder listRequestsRequestBuilder(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable String createdGte, @javax.annotation.Nullable String createdGt, @javax.annotation.Nullable String createdLte, @javax.annotation.Nullable String createdLt, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder listRequestsRequestBuilder(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created, Map<String, String> headers) throws ApiException {
 
     HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
 
@@ -306,14 +295,13 @@ public class RequestsApi {
     localVarQueryParams.addAll(ApiClient.parameterToPairs("status", status));
     localVarQueryParameterBaseName = "method";
     localVarQueryParams.addAll(ApiClient.parameterToPairs("method", method));
-    localVarQueryParameterBaseName = "created[gte]";
-    localVarQueryParams.addAll(ApiClient.parameterToPairs("created[gte]", createdGte));
-    localVarQueryParameterBaseName = "created[gt]";
-    localVarQueryParams.addAll(ApiClient.parameterToPairs("created[gt]", createdGt));
-    localVarQueryParameterBaseName = "created[lte]";
-    localVarQueryParams.addAll(ApiClient.parameterToPairs("created[lte]", createdLte));
-    localVarQueryParameterBaseName = "created[lt]";
-    localVarQueryParams.addAll(ApiClient.parameterToPairs("created[lt]", createdLt));
+    localVarQueryParameterBaseName = "created";
+    if (created != null) {
+      String queryString = created.toUrlQueryString("created");
+      if (!queryString.isBlank()) {
+        localVarQueryStringJoiner.add(queryString);
+      }
+    }
 
     if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
       StringJoiner queryJoiner = new StringJoiner("&");

@@ -27,6 +27,7 @@ import java.io.IOException
 import okhttp3.Call
 import okhttp3.HttpUrl
 
+import dev.plinth.client.models.ListAccountsCreatedParameter
 import dev.plinth.client.models.Problem
 import dev.plinth.client.models.RequestLog
 import dev.plinth.client.models.RequestLogList
@@ -84,10 +85,7 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param status Only answers with this HTTP status, e.g. 409. (optional)
      * @param method Only requests with this method. (optional)
-     * @param createdGte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param createdGt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param createdLte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param createdLt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @return RequestLogList
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -97,8 +95,8 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
-    fun listRequests(limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null, status: kotlin.Int? = null, method: MethodListRequests? = null, createdGte: kotlin.String? = null, createdGt: kotlin.String? = null, createdLte: kotlin.String? = null, createdLt: kotlin.String? = null) : RequestLogList {
-        val localVarResponse = listRequestsWithHttpInfo(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, status = status, method = method, createdGte = createdGte, createdGt = createdGt, createdLte = createdLte, createdLt = createdLt)
+    fun listRequests(limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null, status: kotlin.Int? = null, method: MethodListRequests? = null, created: ListAccountsCreatedParameter? = null) : RequestLogList {
+        val localVarResponse = listRequestsWithHttpInfo(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, status = status, method = method, created = created)
 
         return when (localVarResponse.responseType) {
             ResponseType.Success -> (localVarResponse as Success<*>).data as RequestLogList
@@ -124,18 +122,15 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param status Only answers with this HTTP status, e.g. 409. (optional)
      * @param method Only requests with this method. (optional)
-     * @param createdGte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param createdGt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param createdLte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param createdLt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @return ApiResponse<RequestLogList?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class)
-    fun listRequestsWithHttpInfo(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: kotlin.Int?, method: MethodListRequests?, createdGte: kotlin.String?, createdGt: kotlin.String?, createdLte: kotlin.String?, createdLt: kotlin.String?) : ApiResponse<RequestLogList?> {
-        val localVariableConfig = listRequestsRequestConfig(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, status = status, method = method, createdGte = createdGte, createdGt = createdGt, createdLte = createdLte, createdLt = createdLt)
+    fun listRequestsWithHttpInfo(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: kotlin.Int?, method: MethodListRequests?, created: ListAccountsCreatedParameter?) : ApiResponse<RequestLogList?> {
+        val localVariableConfig = listRequestsRequestConfig(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, status = status, method = method, created = created)
 
         return request<Unit, RequestLogList>(
             localVariableConfig
@@ -150,13 +145,10 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param status Only answers with this HTTP status, e.g. 409. (optional)
      * @param method Only requests with this method. (optional)
-     * @param createdGte Only objects created at or after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param createdGt Only objects created after this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param createdLte Only objects created at or before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
-     * @param createdLt Only objects created before this time: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (as every time in a response), or a full RFC 3339 time with an offset, such as &#x60;2026-11-25T09:00:00.250+01:00&#x60;. Combines with the other filters and cursors. (optional)
+     * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @return RequestConfig
      */
-    fun listRequestsRequestConfig(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: kotlin.Int?, method: MethodListRequests?, createdGte: kotlin.String?, createdGt: kotlin.String?, createdLte: kotlin.String?, createdLt: kotlin.String?) : RequestConfig<Unit> {
+    fun listRequestsRequestConfig(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: kotlin.Int?, method: MethodListRequests?, created: ListAccountsCreatedParameter?) : RequestConfig<Unit> {
         val localVariableBody = null
         val localVariableQuery: MultiValueMap = mutableMapOf<kotlin.String, kotlin.collections.List<kotlin.String>>()
             .apply {
@@ -175,17 +167,19 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
                 if (method != null) {
                     put("method", listOf(method.value))
                 }
-                if (createdGte != null) {
-                    put("created[gte]", listOf(createdGte.toString()))
-                }
-                if (createdGt != null) {
-                    put("created[gt]", listOf(createdGt.toString()))
-                }
-                if (createdLte != null) {
-                    put("created[lte]", listOf(createdLte.toString()))
-                }
-                if (createdLt != null) {
-                    put("created[lt]", listOf(createdLt.toString()))
+                if (created != null) {
+                    if (created.gte != null) {
+                        put("created[gte]", listOf(created.gte.toString()))
+                    }
+                    if (created.gt != null) {
+                        put("created[gt]", listOf(created.gt.toString()))
+                    }
+                    if (created.lte != null) {
+                        put("created[lte]", listOf(created.lte.toString()))
+                    }
+                    if (created.lt != null) {
+                        put("created[lt]", listOf(created.lt.toString()))
+                    }
                 }
             }
         val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
