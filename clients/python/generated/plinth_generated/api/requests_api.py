@@ -118,6 +118,7 @@ class RequestsApi:
             '400': "Problem",
             '401': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -210,6 +211,7 @@ class RequestsApi:
             '400': "Problem",
             '401': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
@@ -302,6 +304,7 @@ class RequestsApi:
             '400': "Problem",
             '401': "Problem",
             '429': "Problem",
+            '431': "Problem",
             '500': "Problem",
             '503': "Problem",
         }
