@@ -8,6 +8,10 @@
  * `BATCH` requests sent at once so that the group commit batches them as it would under 32 connections. A run of
  * WARMUP + SHORT requests and one of WARMUP + LONG are counted; their difference divided by LONG − SHORT is the
  * steady-state cost of one request, start-up, warm-up and JIT compilation cancelled out.
+ *
+ * `LOADS=create,transfer,retrieve` chooses the loads; `REQUEST_LOG=compare` counts each with the request log on and
+ * with `REQUEST_LOG=off`, and prints what recording costs per request (entries written in the run are counted: the
+ * server is closed, and its last batch written, inside the counted process).
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -16,11 +20,11 @@ const BATCH = 21;
 const WARMUP = Number(process.env.WARMUP ?? 420);
 const SHORT = Number(process.env.SHORT ?? 210);
 const LONG = Number(process.env.LONG ?? 630);
-type LoadName = 'create' | 'transfer';
+type LoadName = 'create' | 'transfer' | 'retrieve';
 
-async function child(load: LoadName, requests: number): Promise<void> {
+async function child(load: LoadName, requests: number, requestLog: string): Promise<void> {
   const { startServer } = await import('../test/helpers/server.ts');
-  const server = await startServer({ LOG_LEVEL: 'info' });
+  const server = await startServer({ LOG_LEVEL: 'info', REQUEST_LOG: requestLog });
   const key = await server.key('instructions');
   const post = async (url: string, body: object) => {
     const response = await server.app.inject({
@@ -36,15 +40,21 @@ async function child(load: LoadName, requests: number): Promise<void> {
   const from = (await post('/v1/fintech/accounts', account)).id;
   const to = (await post('/v1/fintech/accounts', account)).id;
   await post(`/v1/sandbox/fintech/accounts/${from}/deposits`, { amount: 1_000_000_000_000 });
-  const one =
+  const get = async (url: string) => {
+    const response = await server.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+    if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+  };
+  const one: () => Promise<unknown> =
     load === 'create'
       ? () => post('/v1/fintech/accounts', account)
-      : () => post('/v1/fintech/transfers', { from_account_id: from, to_account_id: to, amount: 1, currency: 'USD' });
+      : load === 'retrieve'
+        ? () => get(`/v1/fintech/accounts/${from}`)
+        : () => post('/v1/fintech/transfers', { from_account_id: from, to_account_id: to, amount: 1, currency: 'USD' });
   for (let sent = 0; sent < WARMUP + requests; sent += BATCH) await Promise.all(Array.from({ length: BATCH }, one));
   await server.close();
 }
 
-function count(load: LoadName, requests: number): number {
+function count(load: LoadName, requests: number, requestLog = 'on'): number {
   const run = spawnSync(
     'valgrind',
     [
@@ -60,6 +70,7 @@ function count(load: LoadName, requests: number): number {
       '--child',
       load,
       String(requests),
+      requestLog,
     ],
     { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
@@ -69,18 +80,26 @@ function count(load: LoadName, requests: number): number {
 }
 
 if (process.argv[2] === '--child') {
-  await child(process.argv[3] as LoadName, Number(process.argv[4]));
+  await child(process.argv[3] as LoadName, Number(process.argv[4]), process.argv[5]!);
 } else {
   if (spawnSync('valgrind', ['--version']).status !== 0) {
     process.stderr.write('bench:instructions needs valgrind: apt-get install valgrind\n');
     process.exit(1);
   }
   const per: Partial<Record<LoadName, number>> = {};
+  const perRequest = (load: LoadName, requestLog?: string) =>
+    (count(load, LONG, requestLog) - count(load, SHORT, requestLog)) / (LONG - SHORT);
+  const compare = process.env.REQUEST_LOG === 'compare';
   for (const load of (process.env.LOADS ?? 'create,transfer').split(',') as LoadName[]) {
-    const short = count(load, SHORT);
-    const long = count(load, LONG);
-    per[load] = (long - short) / (LONG - SHORT);
+    per[load] = perRequest(load);
     process.stdout.write(`${load}: ${(per[load] / 1000).toFixed(0)}k instructions per request\n`);
+    if (!compare) continue;
+    const off = perRequest(load, 'off');
+    process.stdout.write(
+      `${load}, REQUEST_LOG=off: ${(off / 1000).toFixed(0)}k; with the request log ${(per[load] / 1000).toFixed(0)}k ` +
+        `(+${(((per[load] - off) / off) * 100).toFixed(1)}%, a throughput of ${(off / per[load]).toFixed(2)}× ` +
+        'where the CPU is the limit)\n',
+    );
   }
   if (per.create !== undefined && per.transfer !== undefined)
     process.stdout.write(`transfer vs create, by instructions: ${(per.create / per.transfer).toFixed(2)}×\n`);

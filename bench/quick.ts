@@ -1,8 +1,8 @@
 /**
- * `npm run bench:quick`: the SQLite targets of issue 10 and 12 in about a minute, for iterating on the write path:
- * the bare node:http ceilings, then Plinth's create, retrieve and transfer loads on one empty database, then the
- * create load with one webhook endpoint (same loads and settings as `npm run bench`). Prints the ratios; writes
- * nothing. `npm run bench` is the record.
+ * `npm run bench:quick`: the SQLite targets of issue 10 and 12 in about two minutes, for iterating on the write
+ * path: the bare node:http ceilings, then Plinth's create, retrieve and transfer loads on one empty database, then the
+ * create load with one webhook endpoint, then create and retrieve with the request log on and off (same loads and
+ * settings as `npm run bench`). Prints the ratios; writes nothing. `npm run bench` is the record.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type Load, loadCreate, loadGet, loadTransfer } from './lib/load.ts';
 import { createOne, depositInto, startPlinth } from './lib/plinth.ts';
 import { start, stop, watchRss } from './lib/process.ts';
+import { requestLogPhase } from './phases/request-log.ts';
 import { webhookPhase } from './phases/webhooks.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'plinth-quick-'));
@@ -43,6 +44,11 @@ try {
     `  events delivered during it ${hooks.deliveredPerSecond.toFixed(0)}/s; the backlog of ${hooks.events} ` +
       `${hooks.drainSeconds === null ? 'did not drain' : `drained ${hooks.drainSeconds.toFixed(1)} s after`}\n`,
   );
+  const log = await requestLogPhase(dir);
+  show('create, log off', log.off.create);
+  show('create, log on (vs off)', log.on.create, log.off.create);
+  show('retrieve, log off', log.off.retrieve);
+  show('retrieve, log on (vs off)', log.on.retrieve, log.off.retrieve);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

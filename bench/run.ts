@@ -11,11 +11,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Load } from './lib/load.ts';
 import { PLINTH_ROOT } from './lib/plinth.ts';
 import { probeLines } from './lib/probe-report.ts';
 import { DISTURBED, loadLines, machine, targetLines, targets } from './lib/report.ts';
 import { postgresLines, postgresTargets } from './lib/report-pg.ts';
 import { type PostgresResults, postgresPhases } from './phases/postgres.ts';
+import { type RequestLogResults, requestLogPhase } from './phases/request-log.ts';
 import { SEED_ACCOUNTS, type SqliteResults, sqlitePhases } from './phases/sqlite.ts';
 import { type WebhookResults, webhookPhase } from './phases/webhooks.ts';
 
@@ -34,6 +36,25 @@ function webhookLines(s: SqliteResults, w: WebhookResults): string[] {
     '',
     `Events delivered per second while the creates ran: ${w.deliveredPerSecond.toFixed(0)} ` +
       `(create ${w.create.rps.toFixed(0)} req/s, p99 ${w.create.p99} ms, ${w.create.non2xx} non-2xx).`,
+    '',
+  ];
+}
+
+/** Issue 26: the request log costs at most 10% of create and retrieve throughput. */
+function requestLogLines(r: RequestLogResults): string[] {
+  const row = (name: string, ratio: number, on: Load, off: Load) =>
+    `| ${name} with the request log vs \`REQUEST_LOG=off\` (same run, ABBA) | ≥ 0.90× | ${ratio.toFixed(2)}× ` +
+    `(${on.rps.toFixed(0)} vs ${off.rps.toFixed(0)} req/s; p99 ${on.p99} vs ${off.p99} ms) | ` +
+    `${ratio >= 0.9 ? 'pass' : 'FAIL'}${[on, off].some((l) => (l.pressure.cpu ?? 0) > DISTURBED) ? ' (disturbed)' : ''} |`;
+  return [
+    '## The request log (SQLite: each load on, off, off, on, each side the mean of its two)',
+    '',
+    '| target | wanted | measured | |',
+    '|---|---|---|---|',
+    row('create', r.createRatio, r.on.create, r.off.create),
+    row('retrieve', r.retrieveRatio, r.on.retrieve, r.off.retrieve),
+    '',
+    '`npm run bench:instructions` counts the same cost in CPU instructions, which a busy machine does not disturb.',
     '',
   ];
 }
@@ -76,9 +97,10 @@ function results(
   pg: PostgresResults | null,
   loadAtStart: number,
   w: WebhookResults | null,
+  r: RequestLogResults | null,
 ): string[] {
   return [
-    '# Benchmark results (issues 10, 12, 13 and 22)',
+    '# Benchmark results (issues 10, 12, 13, 22 and 26)',
     '',
     `Written by \`npm run bench\`. ${machine(loadAtStart)}. Plinth: ${plinthCommit()}.`,
     'Server logs: one JSON line per request at info level, to a file. SQLite with WAL and synchronous=FULL.',
@@ -94,6 +116,7 @@ function results(
       'disturbed by other work.',
     '',
     ...(s !== null && w !== null ? sqliteLines(s, w) : ['SQLite: not run (BENCH_SQLITE=off).', '']),
+    ...(r !== null ? requestLogLines(r) : []),
     '## PostgreSQL loads',
     '',
     ...(pg ? [`PostgreSQL: ${pg.settings}.`, '', ...postgresLines(pg)] : ['No server answered; skipped.']),
@@ -109,8 +132,9 @@ try {
   const runSqlite = process.env.BENCH_SQLITE !== 'off';
   const sqlite = runSqlite ? await sqlitePhases(dir) : null;
   const webhooks = runSqlite ? await webhookPhase(dir) : null;
+  const requestLog = runSqlite ? await requestLogPhase(dir) : null;
   const pg = process.env.BENCH_POSTGRES === 'off' ? null : await postgresPhases(dir);
-  const text = results(sqlite, pg, loadAtStart, webhooks).join('\n');
+  const text = results(sqlite, pg, loadAtStart, webhooks, requestLog).join('\n');
   process.stdout.write(`${text}\n`);
   writeFileSync(process.env.BENCH_RESULTS ?? new URL('RESULTS.md', import.meta.url), text);
 } finally {

@@ -31,6 +31,7 @@ import { type Clock, systemClock } from './platform/kit/time.ts';
 import { installMetrics } from './platform/metrics/metrics.ts';
 import { registerSupervisorMetrics, type SupervisorView } from './platform/metrics/supervisor.ts';
 import { registerWebhookMetrics } from './platform/metrics/webhooks.ts';
+import { installRequestLog, REQUEST_TAGS } from './platform/requests/install.ts';
 import type { SecretBox } from './platform/secrets/box.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
 import { deleteDeliveriesOf } from './platform/webhooks/deliveries.repository.ts';
@@ -172,7 +173,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const stopPurge = startPurge(database, clock, ttlMs, config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS * 1000, app.log);
   app.addHook('onClose', async () => stopPurge());
 
-  await app.register(swagger, swaggerOptions([...PRODUCTS.flatMap((p) => p.tags), ...EVENT_TAGS, ...WEBHOOK_TAGS]));
+  await app.register(
+    swagger,
+    swaggerOptions([...PRODUCTS.flatMap((p) => p.tags), ...EVENT_TAGS, ...WEBHOOK_TAGS, ...REQUEST_TAGS]),
+  );
   const registry = installMetrics(app, database, deps.logDropped ?? stdout?.dropped ?? (() => 0));
   installOperations(app, database, { registry, token: config.METRICS_TOKEN });
   const { events, sequencer } = startEvents(app, { database, clock, registry, afterNumbered: fanOut });
@@ -203,5 +207,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     product.routes(app, productDeps);
     product.metrics?.(registry, productDeps);
   }
+  // After the products, so that the document lists the request log after them (and the generated clients keep
+  // naming the shared `created` filter after the first list that had it).
+  installRequestLog(app, {
+    database,
+    clock,
+    registry,
+    enabled: config.REQUEST_LOG,
+    retentionDays: config.REQUEST_LOG_RETENTION_DAYS,
+    capacity: config.REQUEST_LOG_BUFFER,
+    flushMs: config.REQUEST_LOG_FLUSH_MS,
+  });
   return app;
 }

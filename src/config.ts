@@ -136,6 +136,25 @@ export const PlatformSettings = Type.Object({
   ),
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: integer(60, 1, 86_400, 'seconds between purges of expired idempotency keys'),
   EVENT_RETENTION_DAYS: integer(30, 1, 3650, 'days events (and their delivery logs) are kept before being purged'),
+  REQUEST_LOG: flag(
+    true,
+    '`on` records every authenticated `/v1` request and dashboard action in the request log (`GET /v1/requests`); ' +
+      '`off` records nothing',
+  ),
+  REQUEST_LOG_RETENTION_DAYS: integer(7, 1, 3650, 'days request log entries are kept before being purged'),
+  REQUEST_LOG_BUFFER: integer(
+    5000,
+    1,
+    1_000_000,
+    'request log entries held in memory before they are written (and as many KiB of their bodies); past it, ' +
+      'entries are dropped and counted in `plinth_request_log_dropped_total`',
+  ),
+  REQUEST_LOG_FLUSH_MS: integer(
+    200,
+    10,
+    60_000,
+    'milliseconds a request log entry may wait for its batch to be written (a batch of 256 is written at once)',
+  ),
   WEBHOOK_TIMEOUT_SECONDS: integer(15, 1, 300, 'seconds one webhook delivery attempt may take, connecting included'),
   WEBHOOK_RETRY_SCHEDULE: text(
     '5s,5m,30m,2h,5h,10h,14h,20h,24h',

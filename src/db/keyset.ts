@@ -19,13 +19,16 @@ type AnySelect = SelectQueryBuilder<any, any, any>;
  */
 export function pageOf<QB extends AnySelect>(
   query: QB,
-  /** `horizon`: PostgreSQL's (commit-order.ts' `listHorizon`); absent on SQLite, which lists by id. */
-  order: { table: string; horizon?: bigint },
+  /**
+   * `horizon`: PostgreSQL's (commit-order.ts' `listHorizon`); absent on SQLite, which lists by id, or by `(tx, id)`
+   * with `byTx` (a table whose rows are written after their ids were minted, with `tx` numbering its writes).
+   */
+  order: { table: string; horizon?: bigint; byTx?: boolean },
   take: number,
   cursor: Cursor | undefined,
 ): QB {
   const { table } = order;
-  if (order.horizon === undefined) {
+  if (order.horizon === undefined && order.byTx !== true) {
     if (cursor === undefined || cursor.older) {
       const q = cursor ? query.where('id', '<', cursor.id) : query;
       return q.orderBy('id', 'desc').limit(take) as QB;
@@ -33,7 +36,8 @@ export function pageOf<QB extends AnySelect>(
     return query.where('id', '>', cursor.id).orderBy('id', 'asc').limit(take) as QB;
   }
   const ref = sql.ref(table);
-  let q = query.where(sql<boolean>`${ref}.tx < ${String(order.horizon)}::bigint`);
+  let q: AnySelect = query;
+  if (order.horizon !== undefined) q = q.where(sql<boolean>`${ref}.tx < ${String(order.horizon)}::bigint`);
   const direction = cursor === undefined || cursor.older ? 'desc' : 'asc';
   if (cursor !== undefined) {
     const at = sql`(select c.tx, c.id from ${sql.table(table)} as c where c.id = ${cursor.id})`;

@@ -116,7 +116,8 @@ async function makeEndpoint(key: string): Promise<string> {
   const body = { url: receiver.url, enabled_events: ['*' as const] };
   if (!isLive(key)) return (await ok(call(server.url, 'POST', '/v1/webhook_endpoints', { key, json: body }))).id;
   const mine = await ok(call(server.url, 'GET', '/v1/api_keys?limit=100', { key }));
-  const keyId = mine.data.find((k: { hint: string }) => key.endsWith(k.hint.slice(-4))).id as string;
+  const listed = mine.data.find((k: { hint: string }) => key.endsWith(k.hint.slice(-4)));
+  const [keyId, keyHint] = [listed.id as string, listed.hint as string];
   const account = await money(server.url, key).account();
   const { org_id: orgId } = await server.database.db
     .selectFrom('accounts')
@@ -131,7 +132,7 @@ async function makeEndpoint(key: string): Promise<string> {
     resolve: loopbackOnly,
     allowPrivate: false,
   };
-  const owner = { orgId, mode: 'live' as const, keyId };
+  const owner = { orgId, mode: 'live' as const, keyId, keyHint };
   const live = { ...body, url: receiver.url.replace('http:', 'https:') };
   return (await server.database.write((trx) => createEndpoint(deps, trx, owner, live))).id;
 }
@@ -159,6 +160,12 @@ const fixtures: Record<string, (key: string) => Promise<string>> = {
     const account = await money(server.url, key).account();
     const page = await ok(call(server.url, 'GET', '/v1/events?type=fintech.account.created&limit=10', { key }));
     return page.data.find((e: { data: { object: { id: string } } }) => e.data.object.id === account).id;
+  },
+  async '/v1/requests'(key) {
+    // A request of the key's own, once its entry is written (the log is written in batches, off the request's path).
+    const id = (await call(server.url, 'GET', '/v1/fintech/accounts?limit=1', { key })).headers.get('request-id')!;
+    await server.app.requestLog.flush();
+    return (await ok(call(server.url, 'GET', `/v1/requests/${id}`, { key }))).id;
   },
   '/v1/webhook_endpoints': endpointFor,
   async '/v1/webhook_deliveries'(key) {

@@ -63,6 +63,8 @@ type APIClient struct {
 
 	OperationsAPI *OperationsAPIService
 
+	RequestsAPI *RequestsAPIService
+
 	WebhooksAPI *WebhooksAPIService
 }
 
@@ -89,6 +91,7 @@ func NewAPIClient(cfg *Configuration) *APIClient {
 	c.FintechTransactionsAPI = (*FintechTransactionsAPIService)(&c.common)
 	c.FintechTransfersAPI = (*FintechTransfersAPIService)(&c.common)
 	c.OperationsAPI = (*OperationsAPIService)(&c.common)
+	c.RequestsAPI = (*RequestsAPIService)(&c.common)
 	c.WebhooksAPI = (*WebhooksAPIService)(&c.common)
 
 	return c

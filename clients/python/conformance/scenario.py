@@ -1,7 +1,7 @@
 """The client conformance scenario (clients/README.md), as an application would write it, against the installed
 ``plinth-client`` distribution. Each step prints one line; the first failed assertion ends the run (exit 1).
 Steps 1–12 are here, 13–19 (every other resource) in every_resource.py, 20–21 (pending transfers, metadata, filters)
-in holds.py."""
+in holds.py, 22 (the request log) in request_log.py."""
 import os
 import sys
 import time
@@ -15,6 +15,7 @@ from plinth import Plinth, PlinthError, Webhook, WebhookVerificationError
 
 import every_resource
 import holds
+import request_log
 from every_resource import ok, refused
 
 PLINTH_URL = os.environ["PLINTH_URL"]
@@ -37,6 +38,7 @@ assert account.available_balance.currency == "USD"
 assert account.id.startswith("acct_")
 assert account.kyb is None
 assert (plinth.last_request_id or "").startswith("req_"), plinth.last_request_id
+first_request_id = plinth.last_request_id
 created.append(account)
 ok("2 create an account")
 
@@ -139,5 +141,6 @@ ok("12 a webhook delivery verifies with its secret, not with a changed body or a
 
 every_resource.run(plinth, first=created[0], second=created[1], transfer_id=transfer.id, endpoint=endpoint, test_event_id=event.id)
 holds.run(plinth, first=created[0], second=created[1])
+request_log.run(plinth, first_request_id=first_request_id)
 
 print(f"conformance passed on Python {sys.version.split()[0]}")

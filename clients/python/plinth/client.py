@@ -1,7 +1,7 @@
 """Plinth: the generated API classes (``plinth_generated``, OpenAPI Generator ``python``) behind one object per
-resource (accounts.py, transfers.py, money.py, events.py, webhook_endpoints.py, api_keys.py), with retries and one
-``Idempotency-Key`` per POST (retry.py), a default timeout, list iteration (pagination.py), one typed error
-(errors.py), secrets as plain strings (secrets.py) and the ``Request-Id`` of the last successful response."""
+resource (accounts.py, transfers.py, money.py, events.py, webhook_endpoints.py, api_keys.py, requests.py), with
+retries and one ``Idempotency-Key`` per POST (retry.py), a default timeout, list iteration (pagination.py), one typed
+error (errors.py), secrets as plain strings (secrets.py) and the ``Request-Id`` of the last successful response."""
 from __future__ import annotations
 
 import uuid
@@ -13,6 +13,7 @@ from plinth_generated.api.events_api import EventsApi
 from plinth_generated.api.fintech_accounts_api import FintechAccountsApi
 from plinth_generated.api.fintech_transactions_api import FintechTransactionsApi
 from plinth_generated.api.fintech_transfers_api import FintechTransfersApi
+from plinth_generated.api.requests_api import RequestsApi
 from plinth_generated.api.webhooks_api import WebhooksApi
 from plinth_generated.api_response import ApiResponse
 from plinth_generated.models import SandboxSignupRequest
@@ -21,6 +22,7 @@ from .accounts import Accounts
 from .api_keys import ApiKeys
 from .events import Events
 from .money import Sandbox, Transactions
+from .requests import Requests
 from .retry import RetryInfo, header, with_retries
 from .secrets import SandboxSignup, with_secret
 from .transfers import Transfers
@@ -79,6 +81,8 @@ class Plinth:
         self.events = Events(self, EventsApi(self._api_client))
         self.webhook_endpoints = WebhookEndpoints(self, webhooks)
         self.webhook_deliveries = WebhookDeliveries(self, webhooks)
+        #: The request log: what this organisation and mode sent, and what it got back.
+        self.requests = Requests(self, RequestsApi(self._api_client))
 
     @staticmethod
     def sign_up(base_url: str = DEFAULT_BASE_URL, name: Optional[str] = None, *, timeout: float = DEFAULT_TIMEOUT) -> SandboxSignup:

@@ -211,3 +211,17 @@ def test_filters_go_on_the_wire_as_deep_objects_on_every_page_and_updates_send_t
     ]
     with pytest.raises(ValueError):
         plinth.accounts.update("acct_X", metadata="all")
+
+
+def test_the_request_log_sends_its_filters_as_deep_objects_and_refuses_a_naive_datetime(server):
+    plinth = server.client()
+    server.script = [{"status": 200, "body": {"object": "list", "data": [], "has_more": False}}]
+    kolkata = timezone(timedelta(hours=5, minutes=30))
+    page = plinth.requests.list_page(status=409, created={"gte": datetime(2026, 11, 25, 14, 30, tzinfo=kolkata), "lt": "2026-11-26T00:00Z"})
+    assert page.data == []
+    assert parse_qsl(urlsplit(server.seen[0]["path"]).query) == [
+        ("status", "409"), ("created[gte]", "2026-11-25T14:30:00+05:30"), ("created[lt]", "2026-11-26T00:00Z")]
+    with pytest.raises(ValueError, match="timezone-aware"):
+        plinth.requests.list_page(created={"gte": datetime(2026, 11, 25)})
+    with pytest.raises(ValueError, match="not after"):
+        plinth.requests.list_page(created={"after": "2026-11-25T09:00Z"})

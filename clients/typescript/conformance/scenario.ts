@@ -4,13 +4,14 @@
  * the package installs, resolves and type-checks for a consumer. conformance.sh compiles it there and runs it on
  * every Node.js it finds. Each step prints one line; the first failed assertion ends the run with exit 1.
  * Steps 1–12 are here, 13–19 (every other resource) in resources.ts, 20–21 (pending transfers, metadata, filters) in
- * holds.ts.
+ * holds.ts, 22 (the request log) in request-log.ts.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { type Account, PlinthClient, Webhook, WebhookVerificationError } from '@plinth/client';
 import { all, refused, required, step, waitFor } from './helpers.js';
 import { holdSteps } from './holds.js';
+import { requestLogStep } from './request-log.js';
 import { resourceSteps } from './resources.js';
 
 const PLINTH_URL = required('PLINTH_URL');
@@ -38,6 +39,7 @@ assert.match(key, /^sk_test_/);
 console.log('ok 1 sign up');
 
 const created: Account[] = [];
+let firstRequestId = '';
 
 await step('2 create an account', async () => {
   const account = await plinth.accounts.create({ type: 'business', country: 'US' });
@@ -48,6 +50,7 @@ await step('2 create an account', async () => {
   assert.equal(account.kyb, null);
   assert.match(account.requestId, /^req_/);
   assert.equal(plinth.lastRequestId, account.requestId);
+  firstRequestId = account.requestId;
   created.push(account);
 });
 
@@ -186,5 +189,6 @@ await step('12 a webhook delivery verifies with its secret, not with a changed b
 
 await resourceSteps(plinth, { first, second, transferId, endpoint, testEventId: testEvent.id });
 await holdSteps(plinth, first, second);
+await requestLogStep(plinth, firstRequestId);
 
 console.log(`conformance passed on Node.js ${process.version}`);

@@ -12,6 +12,7 @@ import {
   FintechTransactionsApi,
   FintechTransfersApi,
   type SandboxSignup as GeneratedSandboxSignup,
+  RequestsApi,
   ResponseError,
   WebhooksApi,
 } from '../generated/index.js';
@@ -20,6 +21,7 @@ import { AccountsResource } from './resources/accounts.js';
 import { ApiKeysResource, type NewApiKey } from './resources/api-keys.js';
 import { EventsResource } from './resources/events.js';
 import { SandboxResource, TransactionsResource } from './resources/money.js';
+import { RequestsResource } from './resources/requests.js';
 import { TransfersResource } from './resources/transfers.js';
 import { WebhookDeliveriesResource, WebhookEndpointsResource } from './resources/webhooks.js';
 import { type RetryInfo, resilientFetch, type TransportOptions } from './transport.js';
@@ -82,6 +84,8 @@ export class PlinthClient {
   readonly events: EventsResource;
   readonly webhookEndpoints: WebhookEndpointsResource;
   readonly webhookDeliveries: WebhookDeliveriesResource;
+  /** The request log: what this organisation and mode sent, and what it got back. */
+  readonly requests: RequestsResource;
 
   readonly #baseUrl: string;
   readonly #fetch: typeof fetch;
@@ -107,6 +111,7 @@ export class PlinthClient {
     this.events = new EventsResource(new EventsApi(configuration), call);
     this.webhookEndpoints = new WebhookEndpointsResource(webhooks, call);
     this.webhookDeliveries = new WebhookDeliveriesResource(webhooks, call);
+    this.requests = new RequestsResource(new RequestsApi(configuration), call);
   }
 
   /**

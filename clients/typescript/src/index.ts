@@ -23,6 +23,8 @@ export type { CreatedBound, CreatedFilter, Metadata, MetadataUpdate } from './re
 export type { TransactionFilters } from './resources/money.js';
 export { SandboxResource, TransactionsResource } from './resources/money.js';
 export type { RequestOptions } from './resources/options.js';
+export type { RequestFilters } from './resources/requests.js';
+export { RequestsResource } from './resources/requests.js';
 export type { TransferFilters, UpdateTransferParams } from './resources/transfers.js';
 export { TransfersResource } from './resources/transfers.js';
 export type {

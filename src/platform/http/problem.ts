@@ -6,6 +6,7 @@ import { toValidationError } from './validation.ts';
 
 export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply {
   const problem = toProblem(error, String(reply.request.id));
+  reply.request.errorCode = error.code;
   return reply
     .code(error.status)
     .headers(error.headers)

@@ -1,6 +1,13 @@
 import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { newId } from '../kit/ids.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The problem `code` this request was answered with (set where problems are sent), else null. */
+    errorCode: string | null;
+  }
+}
+
 export function requestId(): string {
   return newId('req');
 }
@@ -36,6 +43,7 @@ export class RequestLogController extends LogController {
  * hold a secret, and is never the same twice). Set first, so that no hook that refuses a request can skip them.
  */
 export function installRequestId(app: FastifyInstance): void {
+  app.decorateRequest('errorCode', null);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('request-id', request.id).header('x-content-type-options', 'nosniff');
     if (request.url.startsWith('/v1/') || request.url === '/v1') reply.header('cache-control', 'no-store');

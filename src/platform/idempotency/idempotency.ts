@@ -116,7 +116,10 @@ const sendJson = (reply: FastifyReply, body: string) => reply.type('application/
 
 function replay(reply: FastifyReply, stored: repo.StoredResponse): FastifyReply {
   reply.code(stored.status).header('request-id', stored.requestId).header('idempotent-replayed', 'true');
-  if (stored.status >= 400) return reply.header('content-type', 'application/problem+json').send(stored.body);
+  if (stored.status >= 400) {
+    reply.request.errorCode = (JSON.parse(stored.body) as { code: string }).code; // a replayed refusal: small, rare
+    return reply.header('content-type', 'application/problem+json').send(stored.body);
+  }
   return sendJson(reply, stored.body);
 }
 

@@ -6,4 +6,6 @@ export interface Principal {
   orgId: string;
   mode: Mode;
   keyId: string;
+  /** The key's display hint (`sk_test_…a1B2`), for records that name the key without holding it (the request log). */
+  keyHint: string;
 }

@@ -32,7 +32,7 @@ export function keyVerifier(db: Db, now: () => number = Date.now): KeyVerifier {
     const row = await findKeyByHash(db, hashKey(presented));
     cache.delete(presented);
     if (row === undefined || row.revoked_at !== null || row.mode !== mode) return null;
-    const principal: Principal = { orgId: row.org_id, mode: row.mode, keyId: row.id };
+    const principal: Principal = { orgId: row.org_id, mode: row.mode, keyId: row.id, keyHint: row.hint };
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
     cache.set(presented, { principal, until: lookedUp + KEY_CACHE_MS });
     return principal;

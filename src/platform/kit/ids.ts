@@ -103,3 +103,11 @@ export interface IdKind {
 export function notFoundDetail(what: string, prefix: string, id: string): string {
   return isIdOf(prefix, id) ? `${what}: ${id}` : `${what} with this id.`;
 }
+
+/** When an id was minted, in milliseconds since the epoch (its time part, see `newId`, to the millisecond). */
+export function timeOfId(id: string): number {
+  const at = id.indexOf('_') + 1;
+  let tick = 0;
+  for (let i = at; i < at + TIME_CHARS; i++) tick = tick * 32 + ALPHABET.indexOf(id[i]!);
+  return Math.floor(tick / TICKS_PER_MS);
+}

@@ -63,17 +63,23 @@ export function redactSecrets(text: string, { bareEin = true }: RedactOptions = 
 // reach a log line, at any depth.
 const SECRET_FIELDS = new Set(['authorization', 'key', 'api_key', 'ein', 'secret']);
 const MAX_DEPTH = 4;
+// Deeper than any body the JSON parser accepts (json-body.ts: 32), so a body is redacted all the way down.
+const BODY_MAX_DEPTH = 64;
 
 /**
  * A log record with every secret-named field censored and every string redacted by shape, down to nested objects,
  * arrays and errors (what pino writes; it is the logger's formatter). Untouched records are returned as they are:
  * the request line, written for every request, costs a walk over its few flat fields and no allocation.
  */
-export function redactRecord(record: Record<string, unknown>, depth = 0): Record<string, unknown> {
+export function redactRecord(
+  record: Record<string, unknown>,
+  depth = 0,
+  maxDepth = MAX_DEPTH,
+): Record<string, unknown> {
   let copy: Record<string, unknown> | null = null;
   for (const name in record) {
     const value = record[name];
-    const clean = SECRET_FIELDS.has(name) && value != null ? REDACTED : redactValue(value, depth);
+    const clean = SECRET_FIELDS.has(name) && value != null ? REDACTED : redactValue(value, depth, maxDepth);
     if (clean !== value) {
       copy ??= { ...record };
       copy[name] = clean;
@@ -82,16 +88,24 @@ export function redactRecord(record: Record<string, unknown>, depth = 0): Record
   return copy ?? record;
 }
 
-function redactValue(value: unknown, depth: number): unknown {
+function redactValue(value: unknown, depth: number, maxDepth: number): unknown {
   if (typeof value === 'string') return redactSecrets(value);
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return redactError(value);
-  if (depth >= MAX_DEPTH) return '[nested too deep to log]';
+  if (depth >= maxDepth) return '[nested too deep to log]';
   if (Array.isArray(value)) {
-    const items = value.map((item) => redactValue(item, depth + 1));
+    const items = value.map((item) => redactValue(item, depth + 1, maxDepth));
     return items.some((item, i) => item !== value[i]) ? items : value;
   }
-  return redactRecord(value as Record<string, unknown>, depth + 1);
+  return redactRecord(value as Record<string, unknown>, depth + 1, maxDepth);
+}
+
+/**
+ * A request body as the request log keeps it: the same rules as a log record (secret-named fields censored, secret
+ * shapes redacted in every string), at any depth a body can have (the JSON parser refuses nesting deeper than 32).
+ */
+export function redactBody(body: Record<string, unknown>): Record<string, unknown> {
+  return redactRecord(body, 0, BODY_MAX_DEPTH);
 }
 
 function redactError(error: Error): Error | { type: string; message: string; stack?: string } {

@@ -11,6 +11,7 @@ import * as m20261124T1300 from './2026-11-24T1300_events_numbered_by_sequencer.
 import * as m20261124T1400 from './2026-11-24T1400_lists_in_commit_order.ts';
 import * as m20261125T0050 from './2026-11-25T0050_metadata.ts';
 import * as m20261125T0200 from './2026-11-25T0200_secret_key_checks.ts';
+import * as m20261125T0900 from './2026-11-25T0900_request_log.ts';
 import * as m20261125T1100 from './2026-11-25T1100_webhook_deliveries_pending_idx.ts';
 
 /** Listed explicitly (not read from the folder) so that the set of migrations is visible and type-checked. */
@@ -27,5 +28,6 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '2026-11-24T1400_lists_in_commit_order': m20261124T1400,
   '2026-11-25T0050_metadata': m20261125T0050,
   '2026-11-25T0200_secret_key_checks': m20261125T0200,
+  '2026-11-25T0900_request_log': m20261125T0900,
   '2026-11-25T1100_webhook_deliveries_pending_idx': m20261125T1100,
 };

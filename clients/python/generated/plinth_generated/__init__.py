@@ -25,6 +25,7 @@ __all__ = [
     "FintechTransactionsApi",
     "FintechTransfersApi",
     "OperationsApi",
+    "RequestsApi",
     "WebhooksApi",
     "ApiResponse",
     "ApiClient",
@@ -63,6 +64,8 @@ __all__ = [
     "PostTransferRequest",
     "Problem",
     "ProblemErrorsItem",
+    "RequestLog",
+    "RequestLogList",
     "RotateWebhookEndpointSecretRequest",
     "SandboxSignup",
     "SandboxSignupRequest",
@@ -93,6 +96,7 @@ from plinth_generated.api.fintech_accounts_api import FintechAccountsApi as Fint
 from plinth_generated.api.fintech_transactions_api import FintechTransactionsApi as FintechTransactionsApi
 from plinth_generated.api.fintech_transfers_api import FintechTransfersApi as FintechTransfersApi
 from plinth_generated.api.operations_api import OperationsApi as OperationsApi
+from plinth_generated.api.requests_api import RequestsApi as RequestsApi
 from plinth_generated.api.webhooks_api import WebhooksApi as WebhooksApi
 
 # import ApiClient
@@ -135,6 +139,8 @@ from plinth_generated.models.new_api_key import NewApiKey as NewApiKey
 from plinth_generated.models.post_transfer_request import PostTransferRequest as PostTransferRequest
 from plinth_generated.models.problem import Problem as Problem
 from plinth_generated.models.problem_errors_item import ProblemErrorsItem as ProblemErrorsItem
+from plinth_generated.models.request_log import RequestLog as RequestLog
+from plinth_generated.models.request_log_list import RequestLogList as RequestLogList
 from plinth_generated.models.rotate_webhook_endpoint_secret_request import RotateWebhookEndpointSecretRequest as RotateWebhookEndpointSecretRequest
 from plinth_generated.models.sandbox_signup import SandboxSignup as SandboxSignup
 from plinth_generated.models.sandbox_signup_request import SandboxSignupRequest as SandboxSignupRequest

@@ -7,4 +7,5 @@ export * from './FintechAccountsApi.js';
 export * from './FintechTransactionsApi.js';
 export * from './FintechTransfersApi.js';
 export * from './OperationsApi.js';
+export * from './RequestsApi.js';
 export * from './WebhooksApi.js';

@@ -28,6 +28,8 @@ export * from './NewApiKey.js';
 export * from './PostTransferRequest.js';
 export * from './Problem.js';
 export * from './ProblemErrorsItem.js';
+export * from './RequestLog.js';
+export * from './RequestLogList.js';
 export * from './RotateWebhookEndpointSecretRequest.js';
 export * from './SandboxSignup.js';
 export * from './SandboxSignupRequest.js';

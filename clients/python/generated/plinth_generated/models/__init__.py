@@ -41,6 +41,8 @@ from plinth_generated.models.new_api_key import NewApiKey
 from plinth_generated.models.post_transfer_request import PostTransferRequest
 from plinth_generated.models.problem import Problem
 from plinth_generated.models.problem_errors_item import ProblemErrorsItem
+from plinth_generated.models.request_log import RequestLog
+from plinth_generated.models.request_log_list import RequestLogList
 from plinth_generated.models.rotate_webhook_endpoint_secret_request import RotateWebhookEndpointSecretRequest
 from plinth_generated.models.sandbox_signup import SandboxSignup
 from plinth_generated.models.sandbox_signup_request import SandboxSignupRequest

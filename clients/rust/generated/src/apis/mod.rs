@@ -127,6 +127,7 @@ pub mod fintech_accounts_api;
 pub mod fintech_transactions_api;
 pub mod fintech_transfers_api;
 pub mod operations_api;
+pub mod requests_api;
 pub mod webhooks_api;
 
 pub mod configuration;

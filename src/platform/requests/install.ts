@@ -1,0 +1,99 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Registry } from 'prom-client';
+import type { Database, Trx } from '../../db/database.ts';
+import type { Principal } from '../keys/principal.ts';
+import { purgeEvery, purgeOlderThan } from '../kit/retention.ts';
+import type { Clock } from '../kit/time.ts';
+import { type EntryDetails, entryOf } from './entry.ts';
+import { type RequestRecorder, requestRecorder } from './recorder.ts';
+import { deleteRequestLogsBefore } from './requests.repository.ts';
+import { requestsRoutes } from './requests.routes.ts';
+
+/** What the dashboard says about one of its actions; the rest comes from the request (see `entryOf`). */
+export type DashboardAction = Omit<EntryDetails, 'source'>;
+
+export interface RequestLog {
+  /**
+   * Records a dashboard action (`source: dashboard`), acting for `principal`, once it has been answered: its route,
+   * path, duration and request id come from `request`; status and error code from `reply` unless given (an action
+   * that redirects after the service refused it gives the problem's status and code). `body` is the form as the
+   * service received it (a POST's), redacted like an API body. Never throws, never waits.
+   */
+  recordDashboardAction(request: FastifyRequest, reply: FastifyReply, action: DashboardAction): void;
+  /** Writes every entry recorded so far (tests). */
+  flush(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The request log (CONTRACT §16): /v1 requests are recorded by a hook; the dashboard records its actions here. */
+    requestLog: RequestLog;
+  }
+}
+
+/** The OpenAPI tag of the request log. */
+export const REQUEST_TAGS = [
+  {
+    name: 'Requests',
+    description:
+      'The request log: every authenticated request to `/v1` and every dashboard action, with secrets redacted, ' +
+      'kept `REQUEST_LOG_RETENTION_DAYS` (7).',
+  },
+];
+
+const PURGE_INTERVAL_MS = 3_600_000;
+
+export interface RequestLogDeps {
+  database: Database;
+  clock: Clock;
+  registry: Registry;
+  /** REQUEST_LOG: off records nothing (the API still answers, with what was recorded before). */
+  enabled: boolean;
+  retentionDays: number;
+  capacity: number;
+  flushMs: number;
+}
+
+const isV1 = (request: FastifyRequest) => request.routeOptions.url?.startsWith('/v1/') === true;
+
+/**
+ * The request log: its routes, the recorder every authenticated /v1 request goes to once answered (an `onResponse`
+ * hook: after the answer has been sent, so it adds nothing to the request's latency), flushed when the app closes,
+ * and the retention purge.
+ */
+export function installRequestLog(app: FastifyInstance, deps: RequestLogDeps): void {
+  const { database, clock } = deps;
+  const recorder = deps.enabled ? startRecorder(app, deps) : null;
+  app.decorate('requestLog', {
+    recordDashboardAction(request, reply, action) {
+      recorder?.record(entryOf(request, reply, { ...action, source: 'dashboard' }));
+    },
+    flush: () => recorder?.flush() ?? Promise.resolve(),
+  } satisfies RequestLog);
+  const stopPurge = startRequestLogPurge(database, clock, deps.retentionDays * 86_400_000, app.log);
+  app.addHook('onClose', async () => stopPurge());
+  requestsRoutes(app, { db: database.db });
+}
+
+function startRecorder(app: FastifyInstance, deps: RequestLogDeps): RequestRecorder {
+  const { database, registry, capacity, flushMs } = deps;
+  const recorder = requestRecorder({ database, log: app.log, registry, capacity, flushMs });
+  app.addHook('onResponse', (request, reply, done) => {
+    const principal: Principal | null = request.principal;
+    if (principal !== null && isV1(request)) recorder.record(entryOf(request, reply, { source: 'api', principal }));
+    done();
+  });
+  // Every request has been answered (and recorded) before the app's onClose hooks run; the database closes after.
+  app.addHook('onClose', () => recorder.stop());
+  return recorder;
+}
+
+/** Retention: deletes entries older than `retentionMs` (see kit/retention.ts). */
+export function purgeRequestLogs(database: Database, clock: Clock, retentionMs: number, batch = 500, maxBatches = 100) {
+  const deleteBatch = (trx: Trx, cutoff: string, limit: number) => deleteRequestLogsBefore(trx, cutoff, limit);
+  return purgeOlderThan(database, clock, retentionMs, deleteBatch, batch, maxBatches);
+}
+
+function startRequestLogPurge(database: Database, clock: Clock, retentionMs: number, log: FastifyBaseLogger) {
+  return purgeEvery(PURGE_INTERVAL_MS, () => purgeRequestLogs(database, clock, retentionMs), log, 'request log');
+}

@@ -1,0 +1,53 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import { principalOf } from '../keys/auth.ts';
+import { Ref } from '../kit/schema.ts';
+import { RequestLog, RequestLogIdParams, RequestLogList, RequestLogListQuery } from './requests.schema.ts';
+import { listRequestLogs, retrieveRequestLog } from './requests.service.ts';
+
+type List<T> = { object: 'list'; data: T[]; has_more: boolean };
+
+const WHEN =
+  'An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the ' +
+  'request’s path), so a request appears here shortly after it was answered, not at once.';
+
+/** The request log (CONTRACT §16): list, newest first, and retrieve by request id. */
+export function requestsRoutes(app: FastifyInstance, deps: { db: Db }): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  app.addSchema(RequestLog);
+  app.addSchema(RequestLogList);
+
+  r.get(
+    '/v1/requests',
+    {
+      schema: {
+        operationId: 'listRequests',
+        tags: ['Requests'],
+        summary: 'List recorded requests, newest first',
+        description:
+          `Every authenticated request to \`/v1\` and every dashboard action of this key’s organisation and mode, ` +
+          `newest first in the order they were recorded. Filters combine; all must hold. ${WHEN} Kept ` +
+          '`REQUEST_LOG_RETENTION_DAYS` (7).',
+        querystring: RequestLogListQuery,
+        response: { 200: Ref<List<RequestLog>>('RequestLogList') },
+      },
+    },
+    (request) => listRequestLogs(deps.db, principalOf(request), request.query),
+  );
+
+  r.get(
+    '/v1/requests/:id',
+    {
+      schema: {
+        operationId: 'retrieveRequest',
+        tags: ['Requests'],
+        summary: 'Retrieve a recorded request',
+        description: `By the \`Request-Id\` its answer carried. ${WHEN}`,
+        params: RequestLogIdParams,
+        response: { 200: Ref<RequestLog>('RequestLog') },
+      },
+    },
+    (request) => retrieveRequestLog(deps.db, principalOf(request), request.params.id),
+  );
+}

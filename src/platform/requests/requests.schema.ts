@@ -1,0 +1,117 @@
+import { type Static, Type } from 'typebox';
+import { CreatedFilter } from '../http/created-filter.ts';
+import { ListQuery } from '../http/pagination.ts';
+import { type IdKind, idPattern } from '../kit/ids.ts';
+import { IdOf, Ref, StringEnum } from '../kit/schema.ts';
+import { API_TIME_PATTERN } from '../kit/time.ts';
+
+/** The kind of id a request log entry has: the request's own id. */
+export const REQUEST: IdKind = { noun: 'request', prefix: 'req' };
+
+/** The methods the API answers (HEAD for every GET); a filter on any other would only ever find nothing. */
+export const METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
+
+/** The largest body an entry keeps, in bytes of UTF-8 (CONTRACT §16). */
+export const BODY_MAX_BYTES = 8192;
+
+const nullable = (type: string, description: string, example: unknown) =>
+  Type.Unsafe<string | null>({ type: [type, 'null'], description, examples: [example] });
+
+const EXAMPLE = {
+  id: 'req_01KAPQ9R3T1V2W3X4Y5Z6A7B8C',
+  object: 'request_log',
+  method: 'POST',
+  route: '/v1/fintech/accounts',
+  path: '/v1/fintech/accounts',
+  status: 200,
+  error_code: null,
+  duration_ms: 4.21,
+  api_key_id: 'key_D20BX2JY00TY1SK00H0Y2JPAH1',
+  api_key_hint: 'sk_test_…hXld',
+  idempotency_key: 'b1946ac9-2c2b-4f5e-9d0e-1a2b3c4d5e6f',
+  idempotent_replayed: false,
+  source: 'api',
+  body: '{"type":"business","country":"US","kyb":{"legal_name":"Acme Inc.","ein":"[redacted]"}}',
+  body_truncated: false,
+  livemode: false,
+  created_at: '2026-11-25T09:00Z',
+};
+
+export const RequestLog = Type.Object(
+  {
+    id: Type.String({
+      pattern: idPattern('req'),
+      description: 'The request id: the `Request-Id` header of its answer, and `request.id` of the events it caused.',
+    }),
+    object: Type.Literal('request_log'),
+    method: StringEnum(METHODS, { description: 'The HTTP method. The list may grow.' }),
+    route: Type.String({
+      description: 'The operation, as the path template of the OpenAPI document: `/v1/fintech/accounts/{id}`.',
+    }),
+    path: Type.String({ description: 'The path as sent, without its query string; secret shapes are redacted.' }),
+    status: Type.Integer({ minimum: 100, maximum: 599, description: 'The HTTP status of the answer.' }),
+    error_code: nullable('string', 'The problem `code` of an error answer; `null` for a success.', 'account_frozen'),
+    duration_ms: Type.Number({
+      minimum: 0,
+      description: 'Milliseconds from the request’s arrival to its answer, to the microsecond.',
+    }),
+    api_key_id: Type.String({ pattern: idPattern('key'), description: 'The API key that made the request.' }),
+    api_key_hint: Type.String({ description: 'That key’s hint: its mode prefix and last four characters.' }),
+    idempotency_key: nullable('string', 'The `Idempotency-Key` it was sent with; `null` when none.', 'b1946ac9'),
+    idempotent_replayed: Type.Boolean({
+      description: 'True when the answer was the stored answer of an earlier request with the same key.',
+    }),
+    source: StringEnum(['api', 'dashboard'], {
+      description: '`api` for a request to `/v1`; `dashboard` for an action taken in the dashboard.',
+    }),
+    body: nullable(
+      'string',
+      'A POST’s JSON body as text, with every secret replaced by `"[redacted]"` (fields named `key`, `secret`, ' +
+        '`ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). ' +
+        'At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` ' +
+        'is true. `null` for other methods, and for a body that could not be read.',
+      '{"type":"business","country":"US"}',
+    ),
+    body_truncated: Type.Boolean({ description: 'True when `body` was cut at 8 KiB.' }),
+    livemode: Type.Boolean(),
+    created_at: Type.String({ pattern: API_TIME_PATTERN, description: 'When the request arrived.' }),
+  },
+  {
+    $id: 'RequestLog',
+    additionalProperties: false,
+    description:
+      'One authenticated request to `/v1`, or one action taken in the dashboard, as recorded in the request log. ' +
+      'Entries are written in batches a few hundred milliseconds after their answer, and kept ' +
+      '`REQUEST_LOG_RETENTION_DAYS` (7).',
+    examples: [EXAMPLE],
+  },
+);
+export type RequestLog = Static<typeof RequestLog>;
+
+export const RequestLogList = Type.Object(
+  { object: Type.Literal('list'), data: Type.Array(Ref<RequestLog>('RequestLog')), has_more: Type.Boolean() },
+  {
+    $id: 'RequestLogList',
+    additionalProperties: false,
+    description: 'One page of the request log, newest first.',
+    examples: [{ object: 'list', data: [EXAMPLE], has_more: true }],
+  },
+);
+
+export const RequestLogListQuery = Type.Object(
+  {
+    ...ListQuery('request', 'req').properties,
+    status: Type.Optional(
+      Type.Integer({ minimum: 100, maximum: 599, description: 'Only answers with this HTTP status, e.g. 409.' }),
+    ),
+    method: Type.Optional(StringEnum(METHODS, { description: 'Only requests with this method.' })),
+    created: Type.Optional(CreatedFilter),
+  },
+  { additionalProperties: false },
+);
+export type RequestLogListQuery = Static<typeof RequestLogListQuery>;
+
+export const RequestLogIdParams = Type.Object(
+  { id: IdOf('req', { description: 'A request id, `req_…`: the `Request-Id` header of its answer.' }) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,25 @@
+import { apiTime } from '../kit/time.ts';
+import type { RequestLog } from './requests.schema.ts';
+import type { RequestLogsTable } from './tables.ts';
+
+export function requestLogFromRow(row: RequestLogsTable): RequestLog {
+  return {
+    id: row.id,
+    object: 'request_log',
+    method: row.method as RequestLog['method'],
+    route: row.route,
+    path: row.path,
+    status: row.status,
+    error_code: row.error_code,
+    duration_ms: row.duration_us / 1000,
+    api_key_id: row.api_key_id,
+    api_key_hint: row.api_key_hint,
+    idempotency_key: row.idempotency_key,
+    idempotent_replayed: row.replayed === 1,
+    source: row.source,
+    body: row.body,
+    body_truncated: row.body_truncated === 1,
+    livemode: row.mode === 'live',
+    created_at: apiTime(row.created_at),
+  };
+}
