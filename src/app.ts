@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -8,17 +8,14 @@ import { swaggerOptions } from './platform/docs/openapi.ts';
 import { installOperations } from './platform/docs/operations.ts';
 import type { EventRecorder } from './platform/events/emit.ts';
 import { EVENT_TAGS, installEvents, startEvents } from './platform/events/install.ts';
-import { BODY_LIMIT, installJsonBody } from './platform/http/body.ts';
-import { ApiError } from './platform/http/errors.ts';
+import { installJsonBody } from './platform/http/body.ts';
+import { createFastify, refuseWhileClosing } from './platform/http/fastify.ts';
 import { installHttpRefusals } from './platform/http/http-refusals.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
-import { answerFrameworkError, installErrorHandling } from './platform/http/problem.ts';
+import { installErrorHandling } from './platform/http/problem.ts';
 import { installStrictQuery } from './platform/http/query.ts';
-import { parseQuery } from './platform/http/query-parser.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/http/rate-limit.ts';
-import { handleClientError } from './platform/http/raw-answers.ts';
-import { installRequestId, RequestLogController, requestId } from './platform/http/request-log.ts';
-import { httpServerOptions } from './platform/http/server-options.ts';
+import { installRequestId } from './platform/http/request-log.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { idempotencyStep } from './platform/idempotency/idempotency.ts';
 import { startPurge } from './platform/idempotency/purge.ts';
@@ -26,7 +23,6 @@ import { apiKeysRoutes } from './platform/keys/api-keys.routes.ts';
 import { installAuth } from './platform/keys/auth.ts';
 import { type KeyUsage, keyUsageRecorder } from './platform/keys/usage.ts';
 import { keyVerifier } from './platform/keys/verify.ts';
-import { redactRecord, redactSecrets } from './platform/kit/redact.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
 import { installMetrics } from './platform/metrics/metrics.ts';
 import { registerSupervisorMetrics, type SupervisorView } from './platform/metrics/supervisor.ts';
@@ -66,68 +62,6 @@ export interface AppDeps {
   resolve?: Resolver;
   /** In a WEB_CONCURRENCY worker: what its supervisor reports, shown on /metrics. */
   supervisor?: SupervisorView;
-}
-
-/** A hop count becomes the function form (Fastify's types take no number): trust the nearest `hops` proxies. */
-function trustProxy(setting: Config['TRUST_PROXY']): boolean | string[] | ((address: string, hop: number) => boolean) {
-  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
-}
-
-function createFastify(config: Config, logStream: DestinationStream): FastifyInstance {
-  return Fastify({
-    logger: {
-      level: config.LOG_LEVEL,
-      // Secret field names at any depth, and secret shapes in any string (what a client put where it did not
-      // belong): one walk of each record (pino's path redaction on top was a second walk, visible in a profile).
-      formatters: { log: redactRecord },
-      // The message too: formatters see only the object. Ours are constants; this keeps a framework's honest.
-      hooks: {
-        logMethod(args, method) {
-          for (let i = 0; i < args.length; i++) {
-            const arg = args[i];
-            if (typeof arg === 'string') args[i] = redactSecrets(arg);
-          }
-          method.apply(this, args);
-        },
-      },
-      stream: logStream,
-    },
-    logController: new RequestLogController(),
-    requestIdHeader: false, // a client cannot choose our request ids
-    genReqId: requestId,
-    bodyLimit: BODY_LIMIT,
-    requestTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
-    http: httpServerOptions(config.REQUEST_TIMEOUT_SECONDS),
-    clientErrorHandler: handleClientError,
-    // Past find-my-way's default of 100 characters a path id stopped routing (400 body_malformed, before
-    // authentication); any id that fits in the request line must reach its route and be a plain 404 there.
-    routerOptions: { maxParamLength: 16_384, querystringParser: parseQuery },
-    trustProxy: trustProxy(config.TRUST_PROXY),
-    return503OnClosing: false, // answered below, in the contract's error model
-    forceCloseConnections: 'idle',
-    frameworkErrors: answerFrameworkError,
-  });
-}
-
-/** Once shutdown begins, a request on a kept-alive connection is answered 503 and the connection closed. */
-function refuseWhileClosing(app: FastifyInstance): void {
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (closing) {
-      reply.header('connection', 'close');
-      throw new ApiError('service_unavailable', 'The server is shutting down; retry.');
-    }
-    done();
-  });
-  // A request in flight when shutdown began gets its answer, and then its connection closes: a kept-alive one
-  // left idle would otherwise hold the shutdown until the grace period forced it (found by the shutdown campaign).
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
-  });
 }
 
 /**

@@ -6,10 +6,10 @@ import {
   createKeyForOrgName,
   findKeyBySecret,
   findOrgForOperator,
-  type KeysDeps,
   listKeysOfOrg,
   revokeKeyById,
-} from '../platform/keys/api-keys.service.ts';
+} from '../platform/keys/api-keys.operator.ts';
+import type { KeysDeps } from '../platform/keys/api-keys.service.ts';
 import { apiKeyFromRow } from '../platform/keys/api-keys.view.ts';
 import { keyHint, parseKey } from '../platform/keys/key-format.ts';
 import type { Mode } from '../platform/keys/principal.ts';

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Trx } from '../../db/database.ts';
 import { pgWriteOf } from '../../db/postgres.ts';
-import { preparedInsertRows } from '../../db/prepared.ts';
+import { preparedInsertRows } from '../../db/prepared-insert.ts';
 import type { Mode } from '../keys/principal.ts';
 import { newId } from '../kit/ids.ts';
 import { apiTime, type Clock, storedTime } from '../kit/time.ts';

@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { CreatedFilter } from '../http/created-filter.ts';
-import { ListQuery } from '../http/pagination.ts';
+import { ListPage, ListQuery } from '../http/pagination.ts';
 import { type IdKind, idPattern } from '../kit/ids.ts';
-import { IdOf, Ref, StringEnum } from '../kit/schema.ts';
+import { IdOf, StringEnum } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
 
 /** The kind of id this resource has: its prefix, and the noun its messages use. */
@@ -99,15 +99,7 @@ export const Event = Type.Object(
 );
 export type Event = Static<typeof Event>;
 
-export const EventList = Type.Object(
-  { object: Type.Literal('list'), data: Type.Array(Ref<Event>('Event')), has_more: Type.Boolean() },
-  {
-    $id: 'EventList',
-    additionalProperties: false,
-    description: 'One page of events, newest first.',
-    examples: [{ object: 'list', data: [EXAMPLE_EVENT], has_more: true }],
-  },
-);
+export const EventList = ListPage<Event>('EventList', 'Event', 'events', [EXAMPLE_EVENT], true);
 
 export const EventListQuery = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Cursor } from '../../db/keyset.ts';
-import { IdOf } from '../kit/schema.ts';
+import { IdOf, Ref } from '../kit/schema.ts';
 import { ApiError } from './errors.ts';
 
 /**
@@ -24,6 +24,33 @@ export function ListQuery(noun: string, prefix: string) {
       ),
     },
     { additionalProperties: false },
+  );
+}
+
+/**
+ * One page of a list, as every list operation answers it: `{object: "list", data, has_more}`, its schema a component
+ * named `name` whose items are the component `item`. `description` defaults to "One page of <noun>, newest first."
+ */
+export function ListPage<T>(
+  name: string,
+  item: string,
+  noun: string,
+  examples: unknown[],
+  hasMore: boolean,
+  description?: string,
+) {
+  return Type.Object(
+    {
+      object: Type.Literal('list'),
+      data: Type.Array(Ref<T>(item)),
+      has_more: Type.Boolean({ description: `Whether more ${noun} lie beyond this page in the direction of travel.` }),
+    },
+    {
+      $id: name,
+      additionalProperties: false,
+      description: description ?? `One page of ${noun}, newest first.`,
+      examples: [{ object: 'list', data: examples, has_more: hasMore }],
+    },
   );
 }
 

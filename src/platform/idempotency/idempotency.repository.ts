@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Trx } from '../../db/database.ts';
-import { prepared, preparedInsert, preparedWrite } from '../../db/prepared.ts';
+import { prepared, preparedWrite } from '../../db/prepared.ts';
+import { preparedInsert } from '../../db/prepared-insert.ts';
 import type { Mode } from '../keys/principal.ts';
 import type { IdempotencyKeysTable } from './tables.ts';
 

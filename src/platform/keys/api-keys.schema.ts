@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ListPage } from '../http/pagination.ts';
 import { type IdKind, idPattern } from '../kit/ids.ts';
 import { FreeText, IdOf, StringEnum } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
@@ -85,14 +86,13 @@ export const NewApiKey = Type.Object(
 );
 export type NewApiKey = Static<typeof NewApiKey>;
 
-export const ApiKeyList = Type.Object(
-  { object: Type.Literal('list'), data: Type.Array(Type.Unsafe<ApiKey>(Type.Ref('ApiKey'))), has_more: Type.Boolean() },
-  {
-    $id: 'ApiKeyList',
-    additionalProperties: false,
-    examples: [{ object: 'list', data: [EXAMPLE_KEY], has_more: false }],
-    description: "One page of the organisation's keys of the caller's mode, newest first, never their secrets.",
-  },
+export const ApiKeyList = ListPage<ApiKey>(
+  'ApiKeyList',
+  'ApiKey',
+  'keys',
+  [EXAMPLE_KEY],
+  false,
+  "One page of the organisation's keys of the caller's mode, newest first, never their secrets.",
 );
 
 export const ApiKeyCreateBody = Type.Object(

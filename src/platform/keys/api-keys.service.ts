@@ -11,7 +11,7 @@ import { API_KEY, type ApiKey, type ApiKeyCreateBody, type NewApiKey } from './a
 import { apiKeyFromRow, newApiKeyFromRow } from './api-keys.view.ts';
 import { generateKey, hashKey, keyHint } from './key-format.ts';
 import type { Mode, Principal } from './principal.ts';
-import type { ApiKeysTable, OrgsTable } from './tables.ts';
+import type { ApiKeysTable } from './tables.ts';
 
 export interface KeysDeps {
   /** Reads. */
@@ -28,42 +28,8 @@ export interface CreatedKey {
   key: string;
 }
 
-/** The org an operator names: by its id (`org_…`) or by its handle (`orgs.name`; a sign-up's handle is its id). */
-function findOrg(db: Db, ref: string): Promise<OrgsTable | undefined> {
-  return isIdOf('org', ref) ? repo.findOrgById(db, ref) : repo.findOrgByName(db, ref);
-}
-
-/**
- * What the operator CLI's `--org` names: the org of that id or handle, else the orgs whose sign-up display name it
- * is (not unique, so all of them, at most `limit`), for the CLI to use or to point at.
- */
-export async function findOrgForOperator(
-  deps: KeysDeps,
-  ref: string,
-  limit = 5,
-): Promise<{ org: OrgsTable | undefined; signedUpAs: OrgsTable[] }> {
-  const org = await findOrg(deps.db, ref);
-  return { org, signedUpAs: org === undefined ? await repo.findOrgsByDisplayName(deps.db, ref, limit) : [] };
-}
-
-/**
- * Creates a key for the org of that id or handle, creating an org with that handle first if none exists (operator
- * CLI). Null for an org id that names no org: an org is never created under a handle shaped like an id.
- */
-export function createKeyForOrgName(deps: KeysDeps, orgRef: string, mode: Mode): Promise<CreatedKey | null> {
-  return deps.write(async (trx) => {
-    let org = await findOrg(trx, orgRef);
-    if (org === undefined) {
-      if (isIdOf('org', orgRef)) return null;
-      const now = deps.clock();
-      org = { id: newId('org', now.getTime()), name: orgRef, display_name: null, created_at: storedTime(now) };
-      await repo.insertOrg(trx, org);
-    }
-    return insertNewKey(deps, trx, { orgId: org.id, mode }, null);
-  });
-}
-
-async function insertNewKey(
+/** A new key of `owner`, with its `api_key.created` event, in the caller's write. */
+export async function insertNewKey(
   deps: Pick<KeysDeps, 'clock' | 'events'>,
   trx: Trx,
   owner: { orgId: string; mode: Mode },
@@ -186,7 +152,7 @@ export async function revokeKeyForPrincipal(
 }
 
 /** Revokes once, with its `api_key.revoked` event; a second revocation changes nothing and emits nothing. */
-async function revokeAndEmit(
+export async function revokeAndEmit(
   deps: Pick<KeysDeps, 'clock' | 'events'>,
   trx: Trx,
   id: string,
@@ -199,22 +165,4 @@ async function revokeAndEmit(
   const owner = { orgId: row.org_id, mode: row.mode };
   if (revoked) await deps.events.emit(trx, owner, [{ type: 'api_key.revoked', object: key }], request, { at: now });
   return key;
-}
-
-export function listKeysOfOrg(deps: KeysDeps, orgId: string): Promise<ApiKeysTable[]> {
-  return repo.listKeysOfOrg(deps.db, orgId);
-}
-
-/** The key itself, given where its id was expected (operator CLI): found by its hash, as authentication does. */
-export function findKeyBySecret(deps: KeysDeps, key: string): Promise<ApiKeysTable | undefined> {
-  return repo.findKeyByHash(deps.db, hashKey(key));
-}
-
-/** Revokes a key by id; harmless when already revoked. Null when no such key exists. */
-export async function revokeKeyById(deps: KeysDeps, keyId: string): Promise<ApiKeysTable | null> {
-  return deps.write(async (trx) => {
-    if ((await repo.findKeyById(trx, keyId)) === undefined) return null;
-    await revokeAndEmit(deps, trx, keyId, null);
-    return (await repo.findKeyById(trx, keyId)) ?? null;
-  });
 }

@@ -32,3 +32,10 @@ export function IdOf(prefix: string, options: Record<string, unknown> = {}) {
 export function FreeText(max: number, options: Record<string, unknown> = {}) {
   return Type.String({ pattern: freeTextPattern(max), ...options });
 }
+
+/** A set of two-character codes as one compact pattern: `^(?:A[DEF]|B[AB])$`. */
+export function oneOfPairs(codes: Iterable<string>, separator = ''): string {
+  const byFirst = new Map<string, string[]>();
+  for (const code of [...codes].sort()) byFirst.set(code[0]!, [...(byFirst.get(code[0]!) ?? []), code[1]!]);
+  return `(?:${[...byFirst].map(([first, seconds]) => `${first}${separator}[${seconds.join('')}]`).join('|')})`;
+}

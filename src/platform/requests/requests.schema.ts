@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { CreatedFilter } from '../http/created-filter.ts';
-import { ListQuery } from '../http/pagination.ts';
+import { ListPage, ListQuery } from '../http/pagination.ts';
 import { type IdKind, idPattern } from '../kit/ids.ts';
-import { IdOf, Ref, StringEnum } from '../kit/schema.ts';
+import { IdOf, StringEnum } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
 
 /** The kind of id a request log entry has: the request's own id. */
@@ -88,14 +88,13 @@ export const RequestLog = Type.Object(
 );
 export type RequestLog = Static<typeof RequestLog>;
 
-export const RequestLogList = Type.Object(
-  { object: Type.Literal('list'), data: Type.Array(Ref<RequestLog>('RequestLog')), has_more: Type.Boolean() },
-  {
-    $id: 'RequestLogList',
-    additionalProperties: false,
-    description: 'One page of the request log, newest first.',
-    examples: [{ object: 'list', data: [EXAMPLE], has_more: true }],
-  },
+export const RequestLogList = ListPage<RequestLog>(
+  'RequestLogList',
+  'RequestLog',
+  'requests',
+  [EXAMPLE],
+  true,
+  'One page of the request log, newest first.',
 );
 
 export const RequestLogListQuery = Type.Object(

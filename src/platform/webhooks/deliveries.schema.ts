@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { EVENT_ID_PATTERN } from '../events/events.schema.ts';
-import { ListQuery } from '../http/pagination.ts';
+import { ListPage, ListQuery } from '../http/pagination.ts';
 import { type IdKind, idPattern } from '../kit/ids.ts';
 import { IdOf, StringEnum } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
@@ -70,18 +70,12 @@ export const WebhookDelivery = Type.Object(
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
 export type WebhookDeliveryList = Static<typeof WebhookDeliveryList>;
-export const WebhookDeliveryList = Type.Object(
-  {
-    object: Type.Literal('list'),
-    data: Type.Array(Type.Unsafe<WebhookDelivery>(Type.Ref('WebhookDelivery'))),
-    has_more: Type.Boolean(),
-  },
-  {
-    $id: 'WebhookDeliveryList',
-    additionalProperties: false,
-    description: 'One page of deliveries, newest first.',
-    examples: [{ object: 'list', data: [EXAMPLE_DELIVERY], has_more: false }],
-  },
+export const WebhookDeliveryList = ListPage<WebhookDelivery>(
+  'WebhookDeliveryList',
+  'WebhookDelivery',
+  'deliveries',
+  [EXAMPLE_DELIVERY],
+  false,
 );
 
 export const EndpointDeliveriesQuery = Type.Object(

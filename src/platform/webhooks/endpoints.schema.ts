@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { EVENT_TYPES } from '../events/events.schema.ts';
+import { ListPage } from '../http/pagination.ts';
 import { type IdKind, idPattern } from '../kit/ids.ts';
 import { IdOf, StringEnum } from '../kit/schema.ts';
 import { freeTextPattern } from '../kit/text.ts';
@@ -102,18 +103,12 @@ export const WebhookEndpointWithSecret = Type.Object(
 );
 export type WebhookEndpointWithSecret = Static<typeof WebhookEndpointWithSecret>;
 
-export const WebhookEndpointList = Type.Object(
-  {
-    object: Type.Literal('list'),
-    data: Type.Array(Type.Unsafe<WebhookEndpoint>(Type.Ref('WebhookEndpoint'))),
-    has_more: Type.Boolean(),
-  },
-  {
-    $id: 'WebhookEndpointList',
-    additionalProperties: false,
-    description: 'One page of endpoints, newest first.',
-    examples: [{ object: 'list', data: [example], has_more: false }],
-  },
+export const WebhookEndpointList = ListPage<WebhookEndpoint>(
+  'WebhookEndpointList',
+  'WebhookEndpoint',
+  'endpoints',
+  [example],
+  false,
 );
 
 export const DeletedWebhookEndpoint = Type.Object(

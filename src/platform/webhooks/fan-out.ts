@@ -1,4 +1,5 @@
-import { prepared, preparedInsertRows } from '../../db/prepared.ts';
+import { prepared } from '../../db/prepared.ts';
+import { preparedInsertRows } from '../../db/prepared-insert.ts';
 import { type AfterNumbered, type EventRecorder, eventRecorder } from '../events/emit.ts';
 import type { EventsTable } from '../events/tables.ts';
 import { newId } from '../kit/ids.ts';

@@ -4,6 +4,7 @@ import { type Static, Type } from 'typebox';
 import { requestOf } from '../../platform/events/emit.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { principalOf } from '../../platform/keys/auth.ts';
+import { EXAMPLE_NEW_ACCOUNT } from './accounts.examples.ts';
 import {
   Account,
   AccountCreateBody,
@@ -12,7 +13,6 @@ import {
   AccountListQuery,
   AccountStatusDetails,
   AccountUpdateBody,
-  EXAMPLE_NEW_ACCOUNT,
 } from './accounts.schema.ts';
 import { createAccount, listAccounts, retrieveAccount } from './accounts.service.ts';
 import { updateAccount } from './metadata.service.ts';

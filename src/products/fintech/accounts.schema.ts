@@ -1,44 +1,15 @@
 import { type Static, Type } from 'typebox';
 import { CreatedFilter } from '../../platform/http/created-filter.ts';
-import { ListQuery } from '../../platform/http/pagination.ts';
+import { ListPage, ListQuery } from '../../platform/http/pagination.ts';
 import { idPattern } from '../../platform/kit/ids.ts';
-import { FreeText, IdOf, StringEnum } from '../../platform/kit/schema.ts';
+import { FreeText, IdOf, oneOfPairs, StringEnum } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
 import { Metadata, MetadataFilter, MetadataInput, MetadataUpdate } from '../../platform/metadata/metadata.schema.ts';
+import { EXAMPLE_ACCOUNT } from './accounts.examples.ts';
 import { REAL_COUNTRIES } from './countries.ts';
+import { ISSUED_EIN_PREFIXES } from './ein.ts';
 
 /** The single source of truth for the accounts API: validation, OpenAPI, TypeScript types. */
-
-/** A set of two-character codes as one compact pattern: `^(?:A[DEF]|B[AB])$`. */
-function oneOfPairs(codes: Iterable<string>, separator = ''): string {
-  const byFirst = new Map<string, string[]>();
-  for (const code of [...codes].sort()) byFirst.set(code[0]!, [...(byFirst.get(code[0]!) ?? []), code[1]!]);
-  return `(?:${[...byFirst].map(([first, seconds]) => `${first}${separator}[${seconds.join('')}]`).join('|')})`;
-}
-
-// Prefixes the IRS has never issued (IRS "How EINs are assigned"); an EIN starting with one is not real.
-const NEVER_ISSUED_EIN_PREFIXES = new Set([
-  '00',
-  '07',
-  '08',
-  '09',
-  '17',
-  '18',
-  '19',
-  '28',
-  '29',
-  '49',
-  '69',
-  '70',
-  '78',
-  '79',
-  '89',
-  '96',
-  '97',
-]);
-const ISSUED_EIN_PREFIXES = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0')).filter(
-  (prefix) => !NEVER_ISSUED_EIN_PREFIXES.has(prefix),
-);
 
 export const AccountType = StringEnum(['business'], {
   description: 'Kind of account. Only `business` today; the enum will grow.',
@@ -139,40 +110,6 @@ export const AccountStatusDetails = Type.Object(
 );
 export type StatusDetails = Static<typeof AccountStatusDetails>;
 
-/** An account as created: nothing in it yet (CONTRACT §4: the balance is 0 on creation). */
-export const EXAMPLE_NEW_ACCOUNT = {
-  id: 'acct_D20BX2JY00TY1SK00H0Y2JPAH1',
-  object: 'fintech.account',
-  type: 'business',
-  country: 'US',
-  status: 'active',
-  status_details: null,
-  closed_at: null,
-  available_balance: { amount: 0, currency: 'USD' },
-  current_balance: { amount: 0, currency: 'USD' },
-  kyb: { legal_name: 'Acme Corp', ein_last4: '6789' },
-  metadata: {},
-  livemode: false,
-  created_at: '2026-11-21T12:06Z',
-};
-
-/** The same account later, with money in it, part of it held by a pending transfer. */
-const EXAMPLE_ACCOUNT = {
-  id: 'acct_D20BX2JY00TY1SK00H0Y2JPAH1',
-  object: 'fintech.account',
-  type: 'business',
-  country: 'US',
-  status: 'active',
-  status_details: null,
-  closed_at: null,
-  available_balance: { amount: 240000, currency: 'USD' },
-  current_balance: { amount: 250000, currency: 'USD' },
-  kyb: { legal_name: 'Acme Corp', ein_last4: '6789' },
-  metadata: { customer_id: 'cus_4521' },
-  livemode: false,
-  created_at: '2026-11-21T12:06Z',
-};
-
 export const Account = Type.Object(
   {
     id: Type.String({
@@ -251,16 +188,4 @@ export const AccountUpdateBody = Type.Object(
 );
 export type AccountUpdateBody = Static<typeof AccountUpdateBody>;
 
-export const AccountList = Type.Object(
-  {
-    object: Type.Literal('list'),
-    data: Type.Array(Type.Unsafe<Account>(Type.Ref('Account'))),
-    has_more: Type.Boolean({ description: 'Whether more accounts lie beyond this page in the direction of travel.' }),
-  },
-  {
-    $id: 'AccountList',
-    additionalProperties: false,
-    description: 'One page of accounts, newest first.',
-    examples: [{ object: 'list', data: [EXAMPLE_ACCOUNT], has_more: true }],
-  },
-);
+export const AccountList = ListPage<Account>('AccountList', 'Account', 'accounts', [EXAMPLE_ACCOUNT], true);

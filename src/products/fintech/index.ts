@@ -7,7 +7,7 @@ import { lifecycleRoutes } from './lifecycle.routes.ts';
 import { FINTECH_MIGRATIONS } from './migrations/index.ts';
 import { FintechSettings } from './settings.ts';
 import { transactionsRoutes } from './transactions.routes.ts';
-import { startExpirySweep } from './transfers.pending.ts';
+import { startExpirySweep } from './transfers.expiry.ts';
 import { transfersRoutes } from './transfers.routes.ts';
 
 /** Fintech: accounts that hold money in the currency of their country, moved through a double-entry ledger. */

@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { CreatedFilter } from '../../platform/http/created-filter.ts';
-import { ListQuery } from '../../platform/http/pagination.ts';
+import { ListPage, ListQuery } from '../../platform/http/pagination.ts';
 import { idPattern } from '../../platform/kit/ids.ts';
-import { IdOf, Ref } from '../../platform/kit/schema.ts';
+import { IdOf } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
 import { Amount, Description } from './transfers.schema.ts';
 
@@ -67,20 +67,12 @@ export const TransactionListQuery = Type.Object(
 );
 export type TransactionListQuery = Static<typeof TransactionListQuery>;
 
-export const TransactionList = Type.Object(
-  {
-    object: Type.Literal('list'),
-    data: Type.Array(Ref<Transaction>('Transaction')),
-    has_more: Type.Boolean({
-      description: 'Whether more transactions lie beyond this page in the direction of travel.',
-    }),
-  },
-  {
-    $id: 'TransactionList',
-    additionalProperties: false,
-    description: 'One page of transactions, newest first.',
-    examples: [{ object: 'list', data: [EXAMPLE_TRANSACTION], has_more: false }],
-  },
+export const TransactionList = ListPage<Transaction>(
+  'TransactionList',
+  'Transaction',
+  'transactions',
+  [EXAMPLE_TRANSACTION],
+  false,
 );
 export type TransactionList = Static<typeof TransactionList>;
 

@@ -1,6 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database, Trx } from '../../db/database.ts';
+import type { Trx } from '../../db/database.ts';
 import { prepared, preparedSend, preparedWrite } from '../../db/prepared.ts';
 import { locksRows } from '../../db/row-locks.ts';
 import type { Tables } from '../../db/tables.ts';
@@ -54,7 +53,7 @@ export async function lockTransfer(trx: Trx, owner: Principal, id: string): Prom
 }
 
 /** The caller's transfer, locked; refused unless it is pending and not past its expiry. */
-async function lockPending(trx: Trx, owner: Principal, id: string, now: Date): Promise<TransfersTable> {
+export async function lockPending(trx: Trx, owner: Principal, id: string, now: Date): Promise<TransfersTable> {
   const found = await lockTransfer(trx, owner, id);
   if (found.status === 'expired' || (found.status === 'pending' && Date.parse(found.expires_at!) <= now.getTime()))
     throw new ApiError(
@@ -110,7 +109,7 @@ export async function postTransfer(
 }
 
 /** Releases a transfer's hold without moving anything: voided, or expired. */
-async function release(
+export async function release(
   deps: MoneyDeps,
   trx: Trx,
   row: TransfersTable,
@@ -138,76 +137,4 @@ export async function voidTransfer(
   request: EventRequest | null,
 ): Promise<Transfer> {
   return release(deps, trx, await lockPending(trx, owner, id, deps.clock()), 'voided', request);
-}
-
-const dueRows = (skipLocked: boolean) =>
-  preparedWrite<{ now: string; limit: number }, TransfersTable>({ now: true, limit: true }, (db, p) => {
-    const due = db
-      .selectFrom('transfers')
-      .selectAll()
-      .where('status', '=', 'pending')
-      .where('expires_at', '<=', p.now)
-      .orderBy('expires_at')
-      .limit(p.limit);
-    return skipLocked ? due.forNoKeyUpdate().skipLocked() : due;
-  });
-const dueSkippingLocked = dueRows(true);
-const dueUnlocked = dueRows(false);
-
-/**
- * The expiry sweep: up to `limit` pending transfers past their `expires_at` become `expired`, their holds released,
- * each with its event, in the caller's write. On PostgreSQL a row another process holds (posting, voiding, sweeping
- * it) is skipped, and the winner decides. Returns how many expired.
- */
-export async function expireDue(deps: MoneyDeps, trx: Trx, limit: number): Promise<number> {
-  const now = storedTime(deps.clock());
-  const { rows } = await (locksRows(trx) ? dueSkippingLocked : dueUnlocked)(trx, { now, limit });
-  for (const row of rows) await release(deps, trx, row, 'expired', null);
-  return rows.length;
-}
-
-/**
- * Sandbox only: a pending transfer expires now, as the sweep would at its `expires_at` (its `expires_at` becomes now),
- * so that an integration can test what expiry does without waiting a minute.
- */
-export async function simulateExpiry(
-  deps: MoneyDeps,
-  trx: Trx,
-  owner: Principal,
-  id: string,
-  request: EventRequest | null,
-): Promise<Transfer> {
-  if (owner.mode !== 'sandbox')
-    throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
-  const row = await lockPending(trx, owner, id, deps.clock());
-  return release(deps, trx, { ...row, expires_at: storedTime(deps.clock()) }, 'expired', request);
-}
-
-/**
- * Runs the expiry sweep every `intervalMs` (`TRANSFER_EXPIRY_SWEEP_SECONDS`) until stopped: batches of 100, one write
- * each, until none is due. Returns the function that stops it (and waits for a sweep in progress).
- */
-export function startExpirySweep(
-  deps: MoneyDeps & { write: Database['write'] },
-  intervalMs: number,
-  log: FastifyBaseLogger,
-): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  const sweep = async () => {
-    try {
-      while ((await deps.write((trx) => expireDue(deps, trx, 100))) === 100);
-    } catch (error) {
-      log.warn({ err: error }, 'transfer expiry sweep failed; will retry');
-    }
-  };
-  const timer = setInterval(() => {
-    running ??= sweep().finally(() => {
-      running = null;
-    });
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
 }

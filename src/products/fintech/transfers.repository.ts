@@ -1,5 +1,5 @@
 import type { Trx } from '../../db/database.ts';
-import { preparedInsert } from '../../db/prepared.ts';
+import { preparedInsert } from '../../db/prepared-insert.ts';
 import type { TransfersTable } from './tables.ts';
 
 // Reads of transfers are the owner-scoped ones every kind shares (db/owned.ts: findOwned, pageOwned).

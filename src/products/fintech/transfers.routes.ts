@@ -7,7 +7,8 @@ import { principalOf } from '../../platform/keys/auth.ts';
 import { Ref } from '../../platform/kit/schema.ts';
 import { updateTransfer } from './metadata.service.ts';
 import type { MoneyDeps } from './shared.ts';
-import { postTransfer, simulateExpiry, voidTransfer } from './transfers.pending.ts';
+import { simulateExpiry } from './transfers.expiry.ts';
+import { postTransfer, voidTransfer } from './transfers.pending.ts';
 import {
   Transfer,
   TransferCreateBody,

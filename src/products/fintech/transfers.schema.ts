@@ -1,11 +1,12 @@
 import { type Static, Type } from 'typebox';
 import { CreatedFilter } from '../../platform/http/created-filter.ts';
-import { ListQuery } from '../../platform/http/pagination.ts';
+import { ListPage, ListQuery } from '../../platform/http/pagination.ts';
 import { idPattern } from '../../platform/kit/ids.ts';
-import { FreeText, IdOf, Ref, StringEnum } from '../../platform/kit/schema.ts';
+import { FreeText, IdOf, StringEnum } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
 import { Metadata, MetadataFilter, MetadataInput, MetadataUpdate } from '../../platform/metadata/metadata.schema.ts';
 import { MAX_AMOUNT } from './ledger/amount.ts';
+import { EXAMPLE_PENDING, EXAMPLE_TRANSFER } from './transfers.examples.ts';
 
 /** Money amounts in requests: integer minor units, 1 to 2^53 − 1. */
 export const Amount = Type.Integer({
@@ -97,36 +98,6 @@ export const TransferCreateBody = Type.Object(
 );
 export type TransferCreateBody = Static<typeof TransferCreateBody>;
 
-const EXAMPLE_TRANSFER = {
-  id: 'tr_01M7Z2C4H2XK8P3Q9VJ6T5N0AB',
-  object: 'fintech.transfer',
-  from_account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
-  to_account_id: 'acct_01M7Z2620T4Y3W5QH0Q8MZB2KD',
-  amount: 2500,
-  currency: 'USD',
-  description: 'Invoice 2026-114',
-  status: 'posted',
-  pending: false,
-  posted_amount: 2500,
-  expires_at: null,
-  resolved_at: null,
-  metadata: {},
-  livemode: false,
-  created_at: '2026-11-22T10:15Z',
-};
-
-const EXAMPLE_PENDING = {
-  ...EXAMPLE_TRANSFER,
-  id: 'tr_01M7Z2D9Q4RX6W1B3K8F2M7C5E',
-  amount: 10000,
-  description: 'Card authorisation 8841',
-  status: 'pending',
-  pending: true,
-  posted_amount: null,
-  expires_at: '2026-11-23T10:15Z',
-  metadata: { authorisation: '8841' },
-};
-
 export const Transfer = Type.Object(
   {
     id: Type.String({ pattern: idPattern('tr'), description: '`tr_` and an opaque, time-sortable string.' }),
@@ -213,17 +184,11 @@ export const TransferListQuery = Type.Object(
 );
 export type TransferListQuery = Static<typeof TransferListQuery>;
 
-export const TransferList = Type.Object(
-  {
-    object: Type.Literal('list'),
-    data: Type.Array(Ref<Transfer>('Transfer')),
-    has_more: Type.Boolean({ description: 'Whether more transfers lie beyond this page in the direction of travel.' }),
-  },
-  {
-    $id: 'TransferList',
-    additionalProperties: false,
-    description: 'One page of transfers, newest first.',
-    examples: [{ object: 'list', data: [EXAMPLE_PENDING, EXAMPLE_TRANSFER], has_more: false }],
-  },
+export const TransferList = ListPage<Transfer>(
+  'TransferList',
+  'Transfer',
+  'transfers',
+  [EXAMPLE_PENDING, EXAMPLE_TRANSFER],
+  false,
 );
 export type TransferList = Static<typeof TransferList>;

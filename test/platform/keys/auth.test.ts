@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { revokeKeyById } from '../../../src/platform/keys/api-keys.service.ts';
+import { revokeKeyById } from '../../../src/platform/keys/api-keys.operator.ts';
 import { generateKey, hashKey } from '../../../src/platform/keys/key-format.ts';
 import { KEY_CACHE_MS } from '../../../src/platform/keys/verify.ts';
 import { assertProblem } from '../../helpers/problem.ts';

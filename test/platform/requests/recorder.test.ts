@@ -4,7 +4,7 @@ import { buildApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { openDatabase } from '../../../src/db/database.ts';
 import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
-import { createKeyForOrgName } from '../../../src/platform/keys/api-keys.service.ts';
+import { createKeyForOrgName } from '../../../src/platform/keys/api-keys.operator.ts';
 import { freshDatabase } from '../../helpers/database.ts';
 import { spawnServer } from '../../helpers/process.ts';
 import { allEntries, entryOf } from '../../helpers/request-log.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { expireDue } from '../../../src/products/fintech/transfers.pending.ts';
+import { expireDue } from '../../../src/products/fintech/transfers.expiry.ts';
 import { BACKEND } from '../../helpers/database.ts';
 import { money } from '../../helpers/money.ts';
 import { assertProblem } from '../../helpers/problem.ts';

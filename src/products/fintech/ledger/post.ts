@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Trx } from '../../../db/database.ts';
-import { preparedInsert, preparedInsertRows, preparedSend } from '../../../db/prepared.ts';
+import { preparedSend } from '../../../db/prepared.ts';
+import { preparedInsert, preparedInsertRows } from '../../../db/prepared-insert.ts';
 import { newId } from '../../../platform/kit/ids.ts';
 import type { LedgerEntriesTable, LedgerJournalsTable } from '../tables.ts';
 import { toAmount } from './amount.ts';

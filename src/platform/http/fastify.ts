@@ -1,0 +1,75 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { Config } from '../../config.ts';
+import { redactRecord, redactSecrets } from '../kit/redact.ts';
+import { BODY_LIMIT } from './body.ts';
+import { ApiError } from './errors.ts';
+import { answerFrameworkError } from './problem.ts';
+import { parseQuery } from './query-parser.ts';
+import { handleClientError } from './raw-answers.ts';
+import { RequestLogController, requestId } from './request-log.ts';
+import { httpServerOptions } from './server-options.ts';
+
+/** The Fastify instance every app is built on: its logger (redacted), limits, parsers, and how it closes. */
+
+/** A hop count becomes the function form (Fastify's types take no number): trust the nearest `hops` proxies. */
+function trustProxy(setting: Config['TRUST_PROXY']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
+export function createFastify(config: Config, logStream: DestinationStream): FastifyInstance {
+  return Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      // Secret field names at any depth, and secret shapes in any string (what a client put where it did not
+      // belong): one walk of each record (pino's path redaction on top was a second walk, visible in a profile).
+      formatters: { log: redactRecord },
+      // The message too: formatters see only the object. Ours are constants; this keeps a framework's honest.
+      hooks: {
+        logMethod(args, method) {
+          for (let i = 0; i < args.length; i++) {
+            const arg = args[i];
+            if (typeof arg === 'string') args[i] = redactSecrets(arg);
+          }
+          method.apply(this, args);
+        },
+      },
+      stream: logStream,
+    },
+    logController: new RequestLogController(),
+    requestIdHeader: false, // a client cannot choose our request ids
+    genReqId: requestId,
+    bodyLimit: BODY_LIMIT,
+    requestTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
+    http: httpServerOptions(config.REQUEST_TIMEOUT_SECONDS),
+    clientErrorHandler: handleClientError,
+    // Past find-my-way's default of 100 characters a path id stopped routing (400 body_malformed, before
+    // authentication); any id that fits in the request line must reach its route and be a plain 404 there.
+    routerOptions: { maxParamLength: 16_384, querystringParser: parseQuery },
+    trustProxy: trustProxy(config.TRUST_PROXY),
+    return503OnClosing: false, // answered below, in the contract's error model
+    forceCloseConnections: 'idle',
+    frameworkErrors: answerFrameworkError,
+  });
+}
+
+/** Once shutdown begins, a request on a kept-alive connection is answered 503 and the connection closed. */
+export function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (closing) {
+      reply.header('connection', 'close');
+      throw new ApiError('service_unavailable', 'The server is shutting down; retry.');
+    }
+    done();
+  });
+  // A request in flight when shutdown began gets its answer, and then its connection closes: a kept-alive one
+  // left idle would otherwise hold the shutdown until the grace period forced it (found by the shutdown campaign).
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+}

@@ -1,0 +1,89 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Trx } from '../../db/database.ts';
+import { preparedWrite } from '../../db/prepared.ts';
+import { locksRows } from '../../db/row-locks.ts';
+import type { EventRequest } from '../../platform/events/emit.ts';
+import { ApiError } from '../../platform/http/errors.ts';
+import type { Principal } from '../../platform/keys/principal.ts';
+import { storedTime } from '../../platform/kit/time.ts';
+import type { MoneyDeps } from './shared.ts';
+import type { TransfersTable } from './tables.ts';
+import { lockPending, release } from './transfers.pending.ts';
+import type { Transfer } from './transfers.schema.ts';
+
+/**
+ * A pending transfer's expiry (CONTRACT §14): the background sweep past `expires_at`, and the sandbox's "expire it
+ * now". Both release the hold as a void does (transfers.pending.ts), with status `expired`.
+ */
+
+const dueRows = (skipLocked: boolean) =>
+  preparedWrite<{ now: string; limit: number }, TransfersTable>({ now: true, limit: true }, (db, p) => {
+    const due = db
+      .selectFrom('transfers')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', p.now)
+      .orderBy('expires_at')
+      .limit(p.limit);
+    return skipLocked ? due.forNoKeyUpdate().skipLocked() : due;
+  });
+const dueSkippingLocked = dueRows(true);
+const dueUnlocked = dueRows(false);
+
+/**
+ * The expiry sweep: up to `limit` pending transfers past their `expires_at` become `expired`, their holds released,
+ * each with its event, in the caller's write. On PostgreSQL a row another process holds (posting, voiding, sweeping
+ * it) is skipped, and the winner decides. Returns how many expired.
+ */
+export async function expireDue(deps: MoneyDeps, trx: Trx, limit: number): Promise<number> {
+  const now = storedTime(deps.clock());
+  const { rows } = await (locksRows(trx) ? dueSkippingLocked : dueUnlocked)(trx, { now, limit });
+  for (const row of rows) await release(deps, trx, row, 'expired', null);
+  return rows.length;
+}
+
+/**
+ * Sandbox only: a pending transfer expires now, as the sweep would at its `expires_at` (its `expires_at` becomes now),
+ * so that an integration can test what expiry does without waiting a minute.
+ */
+export async function simulateExpiry(
+  deps: MoneyDeps,
+  trx: Trx,
+  owner: Principal,
+  id: string,
+  request: EventRequest | null,
+): Promise<Transfer> {
+  if (owner.mode !== 'sandbox')
+    throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
+  const row = await lockPending(trx, owner, id, deps.clock());
+  return release(deps, trx, { ...row, expires_at: storedTime(deps.clock()) }, 'expired', request);
+}
+
+/**
+ * Runs the expiry sweep every `intervalMs` (`TRANSFER_EXPIRY_SWEEP_SECONDS`) until stopped: batches of 100, one write
+ * each, until none is due. Returns the function that stops it (and waits for a sweep in progress).
+ */
+export function startExpirySweep(
+  deps: MoneyDeps & { write: Database['write'] },
+  intervalMs: number,
+  log: FastifyBaseLogger,
+): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  const sweep = async () => {
+    try {
+      while ((await deps.write((trx) => expireDue(deps, trx, 100))) === 100);
+    } catch (error) {
+      log.warn({ err: error }, 'transfer expiry sweep failed; will retry');
+    }
+  };
+  const timer = setInterval(() => {
+    running ??= sweep().finally(() => {
+      running = null;
+    });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
