@@ -291,4 +291,25 @@ check(defined ok_call(sub { $plinth->events->list(created => { gte => $since }) 
 check(!defined ok_call(sub { $plinth->events->list(created => { lt => '2000-01-01T00:00Z' }) })->next, 'events created before 2000');
 print "ok 21 metadata: set on an account and listed by it; transfers listed by status and metadata, a key removed; events listed by created\n";
 
+# 22. The request log: the create of step 2 found by its Request-Id through the filters, then retrieved with its body.
+require DateTime;
+my $hour_ago = DateTime->now(time_zone => 'UTC')->subtract(hours => 1);
+my $logged;
+$deadline = Time::HiRes::time() + 10;    # the log is written in batches
+while (1) {
+    my @posts = ok_call(sub { [ $plinth->requests->list(method => 'POST', status => 200, created => { gte => $hour_ago }, limit => 100)->all ] })->@*;
+    ($logged) = grep { $_->id eq $request_id } @posts;
+    last if $logged || Time::HiRes::time() > $deadline;
+    Time::HiRes::sleep(0.2);
+}
+check($logged, "the create of step 2 ($request_id) not in the request log within 10 s");
+check($logged->route eq '/v1/fintech/accounts', 'route ' . $logged->route);
+my $entry = ok_call(sub { $plinth->requests->retrieve($request_id) });
+my $sent = JSON::decode_json($entry->body // '{}');
+my $seen = join ' ', map { $_ // 'undef' } $entry->id, $entry->method, $entry->status, $entry->source, $sent->{type}, $sent->{country};
+check($seen eq "$request_id POST 200 api business US", "entry: $seen");
+my $one_page = ok_call(sub { $plinth->requests->list_page(limit => 1, created => { gte => '2000-01-01T00:00Z' }) });
+check(@{ $one_page->data } == 1 && $one_page->has_more, 'page of ' . scalar(@{ $one_page->data }) . ', has_more ' . ($one_page->has_more ? 'true' : 'false'));
+print "ok 22 the request log: the create of step 2 listed by method, status and created, retrieved with its body; one page of one\n";
+
 print "perl: every step passed\n";

@@ -60,6 +60,7 @@ $transferId = null;
 $endpoint = null;
 $secret = null;
 $testEvent = null;
+$firstRequestId = null;
 
 step('1 sign up', function () use ($url, &$key, &$plinth) {
     $key = Client::signUp($url)->getApiKey()->getKey();
@@ -70,13 +71,14 @@ if ($plinth === null) {
     exit(1);
 }
 
-step('2 create account, Request-Id exposed', function () use ($plinth, &$created) {
+step('2 create account, Request-Id exposed', function () use ($plinth, &$created, &$firstRequestId) {
     $a = $plinth->accounts->create(['type' => 'business', 'country' => 'US']);
     check($a->getStatus() === 'active', 'status ' . $a->getStatus());
     check($a->getAvailableBalance()->getAmount() === 0, 'amount ' . var_export($a->getAvailableBalance()->getAmount(), true));
     check($a->getAvailableBalance()->getCurrency() === 'USD', 'currency ' . $a->getAvailableBalance()->getCurrency());
     check(str_starts_with($a->getId(), 'acct_'), 'id ' . $a->getId());
     check(str_starts_with((string) $plinth->lastRequestId(), 'req_'), 'request id ' . var_export($plinth->lastRequestId(), true));
+    $firstRequestId = $plinth->lastRequestId();
     $created[] = $a->getId();
 });
 
@@ -344,6 +346,31 @@ step('21 metadata and filters', function () use ($plinth, &$created, &$pendingId
     $since = $plinth->accounts->retrieve($first)->getCreatedAt();
     check($plinth->events->list(created: ['gte' => $since])->current() !== null, "no event created at or after $since");
     check($plinth->events->list(created: ['lt' => '2000-01-01T00:00Z'])->current() === null, 'events created before 2000');
+});
+
+step('22 the request log: list with filters, retrieve', function () use ($plinth, &$firstRequestId) {
+    $since = new DateTimeImmutable('-1 hour');
+    $found = null;
+    $deadline = microtime(true) + 10; // the log is written in batches
+    do {
+        foreach ($plinth->requests->list(status: 200, method: 'POST', created: ['gte' => $since], limit: 100) as $r) {
+            if ($r->getId() === $firstRequestId) {
+                $found = $r;
+                break;
+            }
+        }
+        if ($found === null) {
+            usleep(200_000);
+        }
+    } while ($found === null && microtime(true) < $deadline);
+    check($found !== null, "the create of step 2 ($firstRequestId) not in the request log within 10 s");
+    check($found->getRoute() === '/v1/fintech/accounts', 'route ' . $found->getRoute());
+    $entry = $plinth->requests->retrieve((string) $firstRequestId);
+    $sent = json_decode($entry->getBody() ?? '{}', true, 512, JSON_THROW_ON_ERROR);
+    $got = [$entry->getId(), $entry->getMethod(), $entry->getStatus(), $entry->getSource(), $sent['type'] ?? null, $sent['country'] ?? null];
+    check($got === [$firstRequestId, 'POST', 200, 'api', 'business', 'US'], 'entry ' . json_encode($got));
+    $page = $plinth->requests->listPage(limit: 1, created: ['gte' => '2000-01-01T00:00Z']);
+    check(count($page->getData()) === 1 && $page->getHasMore() === true, 'page of ' . count($page->getData()) . ', has_more ' . var_export($page->getHasMore(), true));
 });
 
 exit($failures === 0 ? 0 : 1);

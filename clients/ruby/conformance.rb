@@ -41,6 +41,7 @@ transfer_id = nil
 endpoint = nil
 secret = nil
 test_event = nil
+first_request_id = nil
 
 step("1 sign up") do
   key = Plinth::Client.sign_up(URL).api_key.key
@@ -56,6 +57,7 @@ step("2 create account, Request-Id exposed") do
   check(a.available_balance.currency == "USD", "currency #{a.available_balance.currency}")
   check(a.id.start_with?("acct_"), "id #{a.id}")
   check(plinth.last_request_id.to_s.start_with?("req_"), "request id #{plinth.last_request_id.inspect}")
+  first_request_id = plinth.last_request_id
   created << a.id
 end
 
@@ -307,6 +309,27 @@ step("21 metadata and filters") do
   since = plinth.accounts.retrieve(first).created_at
   check(plinth.events.list(created: { gte: since }).first(1).size == 1, "no event created at or after #{since}")
   check(plinth.events.list(created: { lt: "2000-01-01T00:00Z" }).first(1).empty?, "events created before 2000")
+end
+
+step("22 the request log: list with filters, retrieve") do
+  since = Time.now - 3600
+  found = nil
+  deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 10 # the log is written in batches
+  loop do
+    found = plinth.requests.list(method: "POST", status: 200, created: { gte: since }, limit: 100)
+                  .find { |r| r.id == first_request_id }
+    break if found || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+
+    sleep(0.2)
+  end
+  check(!found.nil?, "the create of step 2 (#{first_request_id.inspect}) not in the request log within 10 s")
+  check(found.route == "/v1/fintech/accounts", "route #{found.route.inspect}")
+  entry = plinth.requests.retrieve(first_request_id)
+  sent = JSON.parse(entry.body || "{}")
+  got = [entry.id, entry.method, entry.status, entry.source, sent["type"], sent["country"]]
+  check(got == [first_request_id, "POST", 200, "api", "business", "US"], "entry #{got}")
+  page = plinth.requests.list_page(limit: 1, created: { gte: "2000-01-01T00:00Z" })
+  check(page.data.size == 1 && page.has_more == true, "page of #{page.data.size}, has_more #{page.has_more.inspect}")
 end
 
 exit($failures.zero? ? 0 : 1)

@@ -2,9 +2,10 @@ package Plinth;
 
 # The Plinth API client for Perl: the modules OpenAPI Generator writes into generated/lib (Plinth::Generated::*,
 # never edited by hand) behind this thin layer: one method per operation, grouped by resource (accounts,
-# transactions, transfers, sandbox, events, webhook_endpoints, webhook_deliveries, api_keys), with retries and
-# backoff honouring Retry-After, one automatic Idempotency-Key per POST reused across its attempts, list iteration,
-# one typed error (Plinth::Error), the Request-Id of every response (last_response), and a default timeout.
+# transactions, transfers, sandbox, events, webhook_endpoints, webhook_deliveries, api_keys, requests), with retries
+# and backoff honouring Retry-After, one automatic Idempotency-Key per POST reused across its attempts, list
+# iteration, one typed error (Plinth::Error), the Request-Id of every response (last_response), and a default
+# timeout.
 #
 #   use Plinth;
 #   my $plinth = Plinth->new(api_key => $ENV{PLINTH_API_KEY}, base_url => 'http://127.0.0.1:8080');
@@ -44,6 +45,7 @@ use Plinth::Events;
 use Plinth::WebhookEndpoints;
 use Plinth::WebhookDeliveries;
 use Plinth::ApiKeys;
+use Plinth::Requests;
 use Plinth::Webhook;
 
 our $VERSION = '0.1.0';
@@ -85,9 +87,10 @@ sub events             { $_[0]{resources}{events}             //= Plinth::Events
 sub webhook_endpoints  { $_[0]{resources}{webhook_endpoints}  //= Plinth::WebhookEndpoints->new($_[0]) }
 sub webhook_deliveries { $_[0]{resources}{webhook_deliveries} //= Plinth::WebhookDeliveries->new($_[0]) }
 sub api_keys           { $_[0]{resources}{api_keys}           //= Plinth::ApiKeys->new($_[0]) }
+sub requests           { $_[0]{resources}{requests}           //= Plinth::Requests->new($_[0]) }    # the request log
 
 # The resource readers above, for code that walks them (t/methods.t).
-sub resources { qw(accounts transactions transfers sandbox events webhook_endpoints webhook_deliveries api_keys) }
+sub resources { qw(accounts transactions transfers sandbox events webhook_endpoints webhook_deliveries api_keys requests) }
 
 # The Plinth::Response of the last call (success or failure): request_id, status, replayed, retries, headers.
 sub last_response { $_[0]{last_response} }

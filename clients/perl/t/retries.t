@@ -2,7 +2,7 @@
 # The retry rules a live server cannot be made to show on demand (503, 409 in progress, refused connections),
 # against a scripted HTTP server in a child process. Each request's Idempotency-Key is sent back to the test
 # through a pipe, and what went on the wire (method, path and query as sent, body) through a file; then the filters
-# and metadata changes as sent, and bodies.
+# (the request log's among them) and metadata changes as sent, and bodies.
 use strict;
 use warnings;
 use FindBin;
@@ -258,6 +258,35 @@ sub client { Plinth->new(api_key => 'sk_test_x', base_url => shift, min_backoff 
     is("@ids", 'acct_5 acct_4 acct_7 acct_6', 'ending_before walks newer, page by page');
     is_deeply([ map { $_->[1] } @{ $wire->() } ], [ '/v1/fintech/accounts?ending_before=acct_3&limit=2', '/v1/fintech/accounts?ending_before=acct_5&limit=2' ],
         '... each page ending before the first id of the one before');
+    kill 'TERM', $pid;
+}
+
+{
+    # The request log's filters as the server reads them, on every page of a list: status, method and created[...]
+    # (a DateTime with its offset sent as UTC), the next page's cursor beside them; retrieve by Request-Id.
+    require DateTime;
+    require URI;
+    my $entry = sub { '{"id":"' . $_[0] . '","object":"request","method":"POST","route":"/v1/fintech/accounts",'
+      . '"path":"/v1/fintech/accounts","status":200,"error_code":null,"duration_ms":3,"api_key_id":"key_1",'
+      . '"api_key_hint":"sk_test_…abcd","idempotency_key":"k","idempotent_replayed":false,"source":"api",'
+      . '"body":"{\"type\":\"business\"}","body_truncated":false,"livemode":false,"created_at":"2026-11-24T10:00Z"}' };
+    my ($url, $keys, $pid, $wire) = serve(ok_response('{"object":"list","data":[' . $entry->('req_2') . '],"has_more":true}'),
+        ok_response('{"object":"list","data":[' . $entry->('req_1') . '],"has_more":false}'), ok_response($entry->('req_1')));
+    my $plinth = client($url);
+    my $since = DateTime->new(year => 2026, month => 11, day => 25, hour => 14, minute => 30, time_zone => '+0530');
+    my @ids = map { $_->id } $plinth->requests->list(status => 200, method => 'POST', created => { gte => $since, lt => '2026-11-26T00:00Z' }, limit => 1)->all;
+    is("@ids", 'req_2 req_1', 'the request log listed across pages');
+    my $got = $plinth->requests->retrieve('req_1');
+    is_deeply([ $got->method, $got->status, $got->source, $got->body, $got->error_code ], [ 'POST', 200, 'api', '{"type":"business"}', undef ],
+        '... and one entry retrieved, its null error_code undef');
+    my @sent = @{ $wire->() };
+    my $query = sub { my %q = URI->new($_[0])->query_form; \%q };
+    my %filters = ('created[gte]' => '2026-11-25T09:00:00.000000Z', 'created[lt]' => '2026-11-26T00:00Z', limit => 1, method => 'POST', status => 200);
+    is_deeply($query->($sent[0][1]), \%filters, 'request log filters sent as deepObject');
+    is_deeply($query->($sent[1][1]), { %filters, starting_after => 'req_2' }, '... on the next page too, beside its cursor');
+    is_deeply([ @{ $sent[2] }[ 0, 1 ] ], [ 'GET', '/v1/requests/req_1' ], 'retrieve by Request-Id');
+    ok(!eval { $plinth->requests->list_page(created => { after => '2026-11-25T09:00Z' }); 1 }, 'an unknown bound dies');
+    is(scalar @{ $wire->() }, 3, '... before anything is sent');
     kill 'TERM', $pid;
 }
 

@@ -36,6 +36,8 @@ final class Client
     public readonly WebhookEndpoints $webhookEndpoints;
     public readonly WebhookDeliveries $webhookDeliveries;
     public readonly ApiKeys $apiKeys;
+    /** The request log: what this organisation's keys asked, and what they were answered. */
+    public readonly Requests $requests;
     private ?string $lastRequestId = null;
     private int $retries = 0;
 
@@ -71,6 +73,7 @@ final class Client
         $this->webhookEndpoints = new WebhookEndpoints($this, $webhooks);
         $this->webhookDeliveries = new WebhookDeliveries($this, $webhooks);
         $this->apiKeys = new ApiKeys($this, new Generated\Api\APIKeysApi($this->http, $this->config));
+        $this->requests = new Requests($this, new Generated\Api\RequestsApi($this->http, $this->config));
     }
 
     /** POST /v1/sandbox/signup (no key): a new sandbox organisation and its first key (getApiKey()->getKey(), a string). */

@@ -2,7 +2,8 @@
 /**
  * What the live scenario cannot provoke, against a scripted server (`php -S` with test/scripted-router.php): 503 then
  * 409 in-progress then success with one Idempotency-Key, a key per call and the caller's key winning, Retry-After
- * waited, other 409s not retried, giving up after max retries, refused connections retried, the timeout.
+ * waited, other 409s not retried, giving up after max retries, refused connections retried, the timeout; and the list
+ * filters (created, metadata, the request log's status and method) as they go on the wire.
  */
 declare(strict_types=1);
 
@@ -273,6 +274,56 @@ test('malformed filters and metadata changes are refused before sending', [], fu
         fn () => $p->transfers->update('tr_1'),
     ];
     foreach ($refused as $i => $call) {
+        try {
+            $call();
+            throw new RuntimeException("call $i was accepted");
+        } catch (InvalidArgumentException) {
+        }
+    }
+    check($s->wire() === [], 'a request was sent');
+});
+
+$logEntry = static fn (string $id): string => '{"id":"' . $id . '","object":"request","method":"POST","route":"/v1/fintech/accounts",'
+    . '"path":"/v1/fintech/accounts","status":200,"error_code":null,"duration_ms":3,"api_key_id":"key_1","api_key_hint":"sk_test_…abcd",'
+    . '"idempotency_key":"k","idempotent_replayed":false,"source":"api","body":"{\"type\":\"business\"}","body_truncated":false,'
+    . '"livemode":false,"created_at":"2026-11-24T10:00Z"}';
+// The request log's filters as the server reads them, on every page of a list: status, method and created[...] (a
+// \DateTimeInterface with its offset sent as UTC), the next page's cursor beside them; retrieve by Request-Id.
+test('the request log sends its filters on every page', [
+    ['status' => 200, 'body' => '{"object":"list","data":[' . $logEntry('req_2') . '],"has_more":true}'],
+    ['status' => 200, 'body' => '{"object":"list","data":[' . $logEntry('req_1') . '],"has_more":false}'],
+    ['status' => 200, 'body' => $logEntry('req_1')],
+], function (Scripted $s, Client $p) {
+    $since = new DateTimeImmutable('2026-11-25T14:30:00+05:30');
+    $ids = [];
+    foreach ($p->requests->list(status: 200, method: 'POST', created: ['gte' => $since, 'lt' => '2026-11-26T00:00Z'], limit: 1) as $r) {
+        $ids[] = $r->getId();
+    }
+    check($ids === ['req_2', 'req_1'], 'listed ' . json_encode($ids));
+    $entry = $p->requests->retrieve('req_1');
+    $got = [$entry->getMethod(), $entry->getStatus(), $entry->getSource(), $entry->getBody()];
+    check($got === ['POST', 200, 'api', '{"type":"business"}'], 'entry ' . json_encode($got));
+    $wire = $s->wire();
+    $query = static function (string $target): array {
+        $pairs = [];
+        foreach (explode('&', (string) parse_url($target, PHP_URL_QUERY)) as $pair) {
+            [$k, $v] = explode('=', $pair, 2);
+            $pairs[] = [urldecode($k), urldecode($v)];
+        }
+        sort($pairs);
+        return $pairs;
+    };
+    $filters = [['created[gte]', '2026-11-25T09:00:00.000000Z'], ['created[lt]', '2026-11-26T00:00Z'], ['limit', '1'],
+        ['method', 'POST'], ['status', '200']];
+    check($query($wire[0][1]) === $filters, 'first page ' . json_encode($query($wire[0][1])));
+    $next = [...$filters, ['starting_after', 'req_2']];
+    sort($next);
+    check($query($wire[1][1]) === $next, 'second page ' . json_encode($query($wire[1][1])));
+    check([$wire[2][0], $wire[2][1]] === ['GET', '/v1/requests/req_1'], 'retrieve ' . json_encode($wire[2]));
+});
+
+test('the request log refuses a bad filter before sending', [], function (Scripted $s, Client $p) {
+    foreach ([fn () => $p->requests->listPage(created: ['after' => '2026-11-25T09:00Z']), fn () => $p->requests->listPage(status: 42)] as $i => $call) {
         try {
             $call();
             throw new RuntimeException("call $i was accepted");

@@ -2,7 +2,8 @@
 
 # What the live scenario cannot provoke, against a scripted server (a few lines of TCPServer): 503 then 409
 # in-progress then success with one Idempotency-Key, a key per call and the caller's key winning, Retry-After waited,
-# other 409s not retried, giving up after max retries, refused connections retried, the timeout.
+# other 409s not retried, giving up after max retries, refused connections retried, the timeout; and the list
+# filters (created, metadata, the request log's status and method) as they go on the wire.
 # Minitest ships with Ruby (no gem to install).
 $LOAD_PATH.unshift(File.expand_path("../lib", __dir__))
 require "plinth"
@@ -211,6 +212,44 @@ class ScriptedTest < Minitest::Test
                     ["POST", "/v1/fintech/transfers/tr_1", '{"metadata":{"order":""}}'],
                     ["POST", "/v1/fintech/transfers/tr_1/post", '{"amount":2500}'],
                     ["POST", "/v1/fintech/transfers/tr_1/post", "{}"]], wire.drop(3)
+    end
+  end
+
+  def log_entry(id)
+    %({"id":"#{id}","object":"request","method":"POST","route":"/v1/fintech/accounts","path":"/v1/fintech/accounts",) +
+      '"status":200,"error_code":null,"duration_ms":3,"api_key_id":"key_1","api_key_hint":"sk_test_…abcd",' \
+      '"idempotency_key":"k","idempotent_replayed":false,"source":"api","body":"{\\"type\\":\\"business\\"}",' \
+      '"body_truncated":false,"livemode":false,"created_at":"2026-11-24T10:00Z"}'
+  end
+
+  # The request log's filters as the server reads them, on every page of a list: status, method and created[...]
+  # (a Time with its offset sent as UTC), the cursor of the next page beside them; retrieve by Request-Id.
+  def test_the_request_log_sends_its_filters_on_every_page
+    first = %({"object":"list","data":[#{log_entry("req_2")}],"has_more":true})
+    last = %({"object":"list","data":[#{log_entry("req_1")}],"has_more":false})
+    scripted(answer(first), answer(last), answer(log_entry("req_1"))) do |server, plinth|
+      since = Time.new(2026, 11, 25, 14, 30, 0, "+05:30")
+      ids = plinth.requests.list(status: 200, method: "POST", created: { gte: since, lt: "2026-11-26T00:00Z" }, limit: 1)
+                  .map(&:id)
+      assert_equal %w[req_2 req_1], ids
+      entry = plinth.requests.retrieve("req_1")
+      assert_equal ["POST", 200, "api", '{"type":"business"}'], [entry.method, entry.status, entry.source, entry.body]
+      wire = server.wire
+      filters = [["created[gte]", "2026-11-25T09:00:00.000000Z"], ["created[lt]", "2026-11-26T00:00Z"], ["limit", "1"],
+                 ["method", "POST"], ["status", "200"]]
+      queries = wire.first(2).map { |_, target, _| URI.decode_www_form(URI(target).query).sort }
+      assert_equal filters, queries[0]
+      assert_equal (filters + [["starting_after", "req_2"]]).sort, queries[1]
+      assert_equal ["GET", "/v1/requests/req_1", nil], wire[2]
+    end
+  end
+
+  def test_the_request_log_refuses_a_bad_filter_before_sending
+    scripted do |server, plinth|
+      assert_raises(ArgumentError) { plinth.requests.list_page(method: "PATCH") }
+      assert_raises(ArgumentError) { plinth.requests.list_page(created: { after: "2026-11-25T09:00Z" }) }
+      assert_raises(ArgumentError) { plinth.requests.list_page(status: 42) }
+      assert_empty server.wire
     end
   end
 

@@ -6,10 +6,11 @@ module Plinth
   DEFAULT_MAX_RETRIES = 3
 
   # Entry point: one resource object per group of operations (accounts, transactions, transfers, sandbox, events,
-  # webhook_endpoints, webhook_deliveries, api_keys). Thread-safe for calls; +last_request_id+ is per thread.
+  # webhook_endpoints, webhook_deliveries, api_keys, requests). Thread-safe for calls; +last_request_id+ is per
+  # thread.
   class Client
     attr_reader :api_client, :accounts, :transactions, :transfers, :sandbox, :events, :webhook_endpoints,
-                :webhook_deliveries, :api_keys
+                :webhook_deliveries, :api_keys, :requests
 
     def initialize(api_key:, base_url: DEFAULT_BASE_URL, timeout: DEFAULT_TIMEOUT, max_retries: DEFAULT_MAX_RETRIES,
                    base_delay: 0.5)
@@ -37,6 +38,7 @@ module Plinth
       @webhook_endpoints = WebhookEndpoints.new(self, webhooks)
       @webhook_deliveries = WebhookDeliveries.new(self, webhooks)
       @api_keys = ApiKeys.new(self, PlinthGenerated::APIKeysApi.new(@api_client))
+      @requests = Requests.new(self, PlinthGenerated::RequestsApi.new(@api_client))
     end
 
     # POST /v1/sandbox/signup (no key): a new sandbox organisation and its first key, a Plinth::SandboxSignup whose
