@@ -46,6 +46,7 @@ type Client struct {
 	Events            *EventsService
 	WebhookEndpoints  *WebhookEndpointsService
 	WebhookDeliveries *WebhookDeliveriesService
+	Requests          *RequestsService // the request log
 }
 
 // Option configures a Client.
@@ -100,6 +101,7 @@ func New(apiKey string, opts ...Option) *Client {
 	c.Events = &EventsService{c}
 	c.WebhookEndpoints = &WebhookEndpointsService{c}
 	c.WebhookDeliveries = &WebhookDeliveriesService{c}
+	c.Requests = &RequestsService{c}
 	return c
 }
 

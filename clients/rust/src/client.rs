@@ -12,6 +12,7 @@ use crate::created::{CreatedApiKey, SignUp};
 use crate::error::{convert, ApiError, Error, Response};
 use crate::fintech::{Accounts, Transactions};
 use crate::platform::{ApiKeys, Events, WebhookDeliveries, WebhookEndpoints};
+use crate::requests::Requests;
 use crate::transfers::{Sandbox, Transfers};
 use crate::transport::{CallInfo, RetryPolicy, CALL};
 use crate::{models, Configuration, DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, VERSION};
@@ -160,6 +161,11 @@ impl Client {
 
     pub fn webhook_deliveries(&self) -> WebhookDeliveries<'_> {
         WebhookDeliveries { client: self }
+    }
+
+    /// The request log: what was asked with this organisation's keys, and what it was answered.
+    pub fn requests(&self) -> Requests<'_> {
+        Requests { client: self }
     }
 
     /// Runs one generated operation inside a call scope and maps its outcome.

@@ -32,6 +32,7 @@ mod filters;
 mod fintech;
 mod list;
 mod platform;
+mod requests;
 mod transfers;
 mod transport;
 mod webhook;
@@ -44,6 +45,7 @@ pub use filters::{AccountFilter, Created, EventFilter, MetadataUpdate, Transacti
 pub use fintech::{Accounts, Transactions};
 pub use list::{ListIter, ListParams};
 pub use platform::{ApiKeys, Events, WebhookDeliveries, WebhookEndpoints};
+pub use requests::{RequestFilter, Requests};
 pub use transfers::{Sandbox, Transfers};
 pub use webhook::{verify_webhook, verify_webhook_with, WebhookError, DEFAULT_WEBHOOK_TOLERANCE};
 

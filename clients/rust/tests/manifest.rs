@@ -54,6 +54,8 @@ methods! {
     "testWebhookEndpoint" => [webhook_endpoints: WebhookEndpoints.test],
     "listWebhookEndpointDeliveries" => [webhook_endpoints: WebhookEndpoints.list_deliveries, webhook_endpoints: WebhookEndpoints.list_deliveries_page],
     "retryWebhookDelivery" => [webhook_deliveries: WebhookDeliveries.retry],
+    "listRequests" => [requests: Requests.list, requests: Requests.list_page],
+    "retrieveRequest" => [requests: Requests.retrieve],
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! What the round-two methods put on the wire, against a scripted HTTP server on a thread: the filters as OpenAPI's
 //! deepObject (`created[gte]=…`, `metadata[key]=value`) on every page of a list, and the bodies of the metadata
-//! updates, a post and a void.
+//! updates, a post and a void; the request log's filters, sent the same way.
 
 use plinth::models::UpdateWebhookEndpointRequest;
-use plinth::{AccountFilter, Client, Created, EventFilter, ListParams, MetadataUpdate, RequestOptions, TransactionFilter, TransferFilter};
+use plinth::{AccountFilter, Client, Created, EventFilter, ListParams, MetadataUpdate, RequestFilter, RequestOptions, TransactionFilter, TransferFilter};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
@@ -129,4 +129,26 @@ async fn metadata_updates_send_changes_or_the_empty_string_and_a_post_its_amount
     ];
     assert_eq!(sent, expected);
     assert!(seen.iter().all(|(_, keyed)| *keyed), "a POST without an Idempotency-Key");
+}
+
+const REQUEST_LOG: &str = r#"{"id":"req_2","object":"request_log","method":"POST","route":"/v1/fintech/accounts","path":"/v1/fintech/accounts","status":409,"error_code":"account_frozen","duration_ms":1.5,"api_key_id":"key_1","api_key_hint":"sk_test_…abcd","idempotency_key":null,"idempotent_replayed":false,"source":"api","body":"{\"type\":\"business\"}","body_truncated":false,"livemode":false,"created_at":"2026-11-25T09:00:00.000Z"}"#;
+
+#[tokio::test]
+async fn the_request_log_sends_its_filters_on_every_page_and_retrieves_by_id() {
+    let page1 = format!(r#"{{"object":"list","data":[{REQUEST_LOG}],"has_more":true}}"#);
+    let (url, seen) = serve(vec![&page1, EMPTY, REQUEST_LOG]);
+    let c = client(&url);
+    let filter = RequestFilter::default()
+        .status(409)
+        .method("POST")
+        .created(Created::default().gte("2026-11-25T14:30:00+05:30").lt("2026-11-26T00:00Z"));
+    let ids: Vec<String> = c.requests().list(filter, ListParams::limit(1)).collect().await.unwrap().into_iter().map(|r| r.id).collect();
+    assert_eq!(ids, ["req_2"]);
+    let entry = c.requests().retrieve("req_2").await.unwrap().into_inner();
+    assert_eq!((entry.status, entry.body.as_deref()), (409, Some(r#"{"type":"business"}"#)));
+
+    let sent: Vec<String> = seen.lock().unwrap().iter().map(|(s, _)| s.trim_end().to_owned()).collect();
+    let first = "GET /v1/requests?limit=1&status=409&method=POST&created[gte]=2026-11-25T14%3A30%3A00%2B05%3A30&created[lt]=2026-11-26T00%3A00Z";
+    let expected = [first.to_owned(), first.replace("limit=1&", "limit=1&starting_after=req_2&"), "GET /v1/requests/req_2".to_owned()];
+    assert_eq!(sent, expected);
 }

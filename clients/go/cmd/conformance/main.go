@@ -1,7 +1,7 @@
 // The client conformance scenario (clients/README.md), run against live servers through the public API of the
 // Go client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL, PLINTH_RECEIVER_URL. Prints one line per step;
 // exits 1 on the first failed check. Steps 1–12 are here, 13–19 (every other resource) in resources.go, 20–21
-// (pending transfers, metadata, filters) in holds.go.
+// (pending transfers, metadata, filters) in holds.go, 22 (the request log) in request_log.go.
 package main
 
 import (
@@ -83,6 +83,7 @@ func main() {
 	check(strings.HasPrefix(resp.RequestID, "req_"), "Request-Id %q", resp.RequestID)
 	created = append(created, acct.Id)
 	first := acct.Id
+	firstRequestID := resp.RequestID // step 22 finds it in the request log
 	check(!resp.Replayed, "a first create marked Idempotent-Replayed")
 	fmt.Printf("ok 2 create account %s (Request-Id %s)\n", acct.Id, resp.RequestID)
 
@@ -251,6 +252,7 @@ func main() {
 
 	resourceSteps(client, earlier{first: first, second: second, transferID: transfer.Id, endpoint: endpoint, testEventID: event.Id})
 	holdSteps(client, first, second)
+	requestLogStep(client, firstRequestID)
 
 	fmt.Println("go: every step passed")
 }

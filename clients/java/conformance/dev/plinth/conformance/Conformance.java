@@ -79,6 +79,7 @@ public final class Conformance {
     final Plinth[] client = new Plinth[1];
     final List<String> created = new ArrayList<>();
     final String[] transferId = new String[1];
+    final String[] firstRequestId = new String[1]; // step 2's create, which step 22 finds in the request log
     final String[] endpointId = new String[1];
     final String[] endpointSecret = new String[1];
     final String[] testEventId = new String[1];
@@ -99,6 +100,7 @@ public final class Conformance {
       check(a.getId().startsWith("acct_"), "id " + a.getId());
       String rid = plinth.lastRequestId();
       check(rid != null && rid.startsWith("req_"), "request id " + rid);
+      firstRequestId[0] = rid;
       created.add(a.getId());
     });
 
@@ -252,6 +254,7 @@ public final class Conformance {
 
     Steps13To19.run(plinth, created, transferId[0], endpointId[0], endpointSecret[0], testEventId[0]);
     Steps20To21.run(plinth, created, RECEIVER_URL);
+    Step22.run(plinth, firstRequestId[0]);
     System.exit(failures == 0 ? 0 : 1);
   }
 

@@ -6,6 +6,7 @@ import dev.plinth.EventFilter;
 import dev.plinth.ListParams;
 import dev.plinth.Plinth;
 import dev.plinth.PlinthException;
+import dev.plinth.RequestFilter;
 import dev.plinth.SecretUnavailableException;
 import dev.plinth.TransactionFilter;
 import dev.plinth.TransferFilter;
@@ -271,6 +272,31 @@ public final class ScriptedTest {
             && uris.get(2).contains("created[gt]=2026-11-24T09%3A30%3A00%2B01%3A00"), "events " + uris.get(2));
         check(uris.get(3).startsWith("/v1/fintech/accounts/acct_1/transactions?")
             && uris.get(3).contains("created[lte]=2026-11-24T00%3A00Z"), "transactions " + uris.get(3));
+      }
+    });
+
+    test("the request log sends status, method and created[…] on every page, and retrieves by id", () -> {
+      String entry = "{\"id\":\"req_2\",\"object\":\"request_log\",\"method\":\"POST\",\"route\":\"/v1/fintech/accounts\","
+          + "\"path\":\"/v1/fintech/accounts\",\"status\":409,\"error_code\":\"account_frozen\",\"duration_ms\":1.5,"
+          + "\"api_key_id\":\"key_1\",\"api_key_hint\":\"sk_test_…abcd\",\"idempotency_key\":null,\"idempotent_replayed\":false,"
+          + "\"source\":\"api\",\"body\":\"{\\\"type\\\":\\\"business\\\"}\",\"body_truncated\":false,\"livemode\":false,"
+          + "\"created_at\":\"2026-11-25T09:00:00.000Z\"}";
+      String page1 = "{\"object\":\"list\",\"data\":[" + entry + "],\"has_more\":true}";
+      String page2 = "{\"object\":\"list\",\"data\":[],\"has_more\":false}";
+      try (Scripted s = new Scripted(new Reply(200, page1, Map.of(), 0), new Reply(200, page2, Map.of(), 0),
+          new Reply(200, entry, Map.of(), 0))) {
+        Plinth p = client(s.url());
+        int n = 0;
+        for (var r : p.requests().list(new RequestFilter().status(409).method("POST")
+            .created(new Created().gte(Instant.parse("2026-11-25T09:00:00Z")).lt("2026-11-26T00:00Z")), new ListParams().limit(1))) n++;
+        check(n == 1, "entries " + n);
+        var one = p.requests().retrieve("req_2");
+        check("req_2".equals(one.getId()) && "{\"type\":\"business\"}".equals(one.getBody()) && one.getStatus() == 409, "retrieved " + one);
+        List<String> uris = new ArrayList<>();
+        for (Seen x : s.seen) uris.add(x.uri);
+        String filters = "limit=1&status=409&method=POST&created[gte]=2026-11-25T09%3A00%3A00Z&created[lt]=2026-11-26T00%3A00Z";
+        check(uris.equals(List.of("/v1/requests?" + filters, "/v1/requests?" + filters.replace("limit=1&", "limit=1&starting_after=req_2&"),
+            "/v1/requests/req_2")), "requests " + uris);
       }
     });
 

@@ -20,8 +20,8 @@ import dev.plinth.client.models.SimulateDepositRequest
 import java.util.UUID
 import kotlin.system.exitProcess
 
-// The clients conformance scenario (clients/README.md, steps 1–21), through the Kotlin client's public API;
-// steps 13–19 are in Steps13To19.kt, 20–21 in Steps20To21.kt.
+// The clients conformance scenario (clients/README.md, steps 1–22), through the Kotlin client's public API;
+// steps 13–19 are in Steps13To19.kt, 20–21 in Steps20To21.kt, 22 in Step22.kt.
 
 private fun env(name: String): String = System.getenv(name)?.takeIf { it.isNotEmpty() } ?: error("$name is not set")
 
@@ -51,6 +51,7 @@ fun main() {
     lateinit var plinth: Plinth
     val created = mutableListOf<String>()
     var transferId = ""
+    var firstRequestId = "" // step 2's create, which step 22 finds in the request log
     var endpoint = Scenario.Endpoint("", "", "")
 
     step("1 sign up") {
@@ -67,6 +68,7 @@ fun main() {
         check(a.availableBalance.currency == "USD") { "currency ${a.availableBalance.currency}" }
         check(a.id.startsWith("acct_")) { "id ${a.id}" }
         check(plinth.lastRequestId?.startsWith("req_") == true) { "request id ${plinth.lastRequestId}" }
+        firstRequestId = plinth.lastRequestId!!
         created += a.id
     }
 
@@ -205,5 +207,6 @@ fun main() {
 
     Scenario(plinth, created, transferId, endpoint).run()
     Holds(plinth, created, receiverUrl).run()
+    requestLogStep(plinth, firstRequestId)
     exitProcess(if (failures == 0) 0 else 1)
 }

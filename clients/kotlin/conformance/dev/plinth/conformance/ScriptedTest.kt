@@ -201,6 +201,26 @@ object ScriptedTest {
             }
         }
 
+        test("the request log sends status, method and created[…] on every page, and retrieves by id") {
+            val entry = """{"id":"req_2","object":"request_log","method":"POST","route":"/v1/fintech/accounts",""" +
+                """"path":"/v1/fintech/accounts","status":409,"error_code":"account_frozen","duration_ms":1.5,"api_key_id":"key_1",""" +
+                """"api_key_hint":"sk_test_…abcd","idempotency_key":null,"idempotent_replayed":false,"source":"api",""" +
+                """"body":"{\"type\":\"business\"}","body_truncated":false,"livemode":false,"created_at":"2026-11-25T09:00:00.000Z"}"""
+            val page1 = """{"object":"list","data":[$entry],"has_more":true}"""
+            val page2 = """{"object":"list","data":[],"has_more":false}"""
+            Scripted(Reply(200, page1), Reply(200, page2), Reply(200, entry)).use { s ->
+                val p = client(s.url)
+                val created = Created(gte = java.time.Instant.parse("2026-11-25T09:00:00Z").toString(), lt = "2026-11-26T00:00Z")
+                val ids = p.requests.list(status = 409, method = "POST", created = created, limit = 1).map { it.id }.toList()
+                check(ids == listOf("req_2")) { "entries $ids" }
+                val one = p.requests.retrieve("req_2")
+                check(one.id == "req_2" && one.body == """{"type":"business"}""" && one.status == 409) { "retrieved $one" }
+                val filters = "limit=1&status=409&method=POST&created[gte]=2026-11-25T09%3A00%3A00Z&created[lt]=2026-11-26T00%3A00Z"
+                val want = listOf("/v1/requests?$filters", "/v1/requests?" + filters.replace("limit=1&", "limit=1&starting_after=req_2&"), "/v1/requests/req_2")
+                check(s.seen.map { it.uri } == want) { "requests ${s.seen.map { it.uri }}" }
+            }
+        }
+
         test("metadata updates send changes or \"\", a post its amount or nothing") {
             val endpoint = """{"id":"we_1","object":"webhook_endpoint","url":"https://example.com/h","enabled_events":["*"],""" +
                 """"description":"d","status":"enabled","disabled_reason":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:53Z"}"""

@@ -47,6 +47,7 @@ public final class Plinth {
   private final Events events;
   private final WebhookEndpoints webhookEndpoints;
   private final WebhookDeliveries webhookDeliveries;
+  private final Requests requests;
 
   private Plinth(Builder b) {
     ObjectMapper mapper = ApiClient.createDefaultObjectMapper()
@@ -69,6 +70,7 @@ public final class Plinth {
     this.events = new Events(this);
     this.webhookEndpoints = new WebhookEndpoints(this);
     this.webhookDeliveries = new WebhookDeliveries(this);
+    this.requests = new Requests(this);
   }
 
   public static Builder builder() {
@@ -132,6 +134,9 @@ public final class Plinth {
   public WebhookEndpoints webhookEndpoints() { return webhookEndpoints; }
 
   public WebhookDeliveries webhookDeliveries() { return webhookDeliveries; }
+
+  /** The request log: what was asked with this organisation's keys, and what it was answered. */
+  public Requests requests() { return requests; }
 
   /** Per-call options: an explicit Idempotency-Key (else one is generated per call and reused on retries). */
   public static final class RequestOptions {

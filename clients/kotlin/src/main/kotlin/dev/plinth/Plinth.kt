@@ -66,6 +66,9 @@ class Plinth(
     val webhookEndpoints = WebhookEndpoints(this)
     val webhookDeliveries = WebhookDeliveries(this)
 
+    /** The request log: what was asked with this organisation's keys, and what it was answered. */
+    val requests = Requests(this)
+
     /**
      * The lowest level: any method and path with any JSON body (a Map, a model, or null), decoded into [type].
      * Retries, idempotency keys and errors work as for every other call.
