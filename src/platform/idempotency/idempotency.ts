@@ -128,14 +128,36 @@ function withoutSecrets<T>(result: T, fields: string[]): T {
   return fields.length === 0 ? result : { ...result, ...Object.fromEntries(fields.map((f) => [f, null])) };
 }
 
-export function idempotencyStep(deps: { database: Database; clock: Clock }): WithIdempotency {
+/**
+ * One request as the idempotency step sees it: its key in its owner's scope (org, mode, key) when it sent one, with
+ * `fingerprint(method, path, body)` of the API request it is (or stands for); and its request id.
+ */
+export interface IdempotentRequest {
+  keyed: { scope: repo.Scope; fingerprint: string } | undefined;
+  requestId: string;
+}
+
+/** The work ran (this is its serialized answer), or an earlier request's answer was found under the same key. */
+export type IdempotentAnswer = { replayed: false; body: string } | { replayed: true; stored: repo.StoredResponse };
+
+export type IdempotentWrite = <T>(
+  call: IdempotentRequest,
+  work: (trx: Trx) => Promise<T>,
+  serialize: (value: T) => string,
+  options?: { secretFields?: (keyof T & string)[] },
+) => Promise<IdempotentAnswer>;
+
+/**
+ * The step without HTTP: one write, and with a key the lock, the look-up and the stored answer in it. A refusal the
+ * work decided is stored and thrown; a key reused for another request is a 422. The API's `withIdempotency` (below)
+ * and the dashboard's actions (which have no JSON reply to send on) both run through this.
+ */
+export function idempotentWrite(deps: { database: Database; clock: Clock }): IdempotentWrite {
   const { database, clock } = deps;
-  return async (request, reply, work, options = {}) => {
-    const key = keyOf(request);
-    if (key === undefined) return reply.send(await database.write(work)) as Sent;
-    const { orgId, mode } = principalOf(request);
-    const scope: repo.Scope = { orgId, mode, key };
-    const print = fingerprint(request.method, request.url, request.body);
+  return async (call, work, serialize, options = {}) => {
+    if (call.keyed === undefined) return { replayed: false, body: serialize(await database.write(work)) };
+    const { scope, fingerprint: print } = call.keyed;
+    const { requestId } = call;
     const outcome = await database.write(async (trx): Promise<Outcome> => {
       // The lock and the look-up go out together (one round trip on PostgreSQL); the look-up runs after the lock.
       const locked = database.dialect === 'postgres' ? repo.tryLockScope(trx, scope) : Promise.resolve(true);
@@ -148,28 +170,51 @@ export function idempotencyStep(deps: { database: Database; clock: Clock }): Wit
       }
       if (stored !== undefined) return { ran: false, stored };
       const ran = await runOrRefuse(trx, work);
-      const requestId = String(request.id);
       if ('refused' in ran) {
         const problem = JSON.stringify(toProblem(ran.refused, requestId)); // the bytes the error handler will send
         const response = { fingerprint: print, status: ran.refused.status, body: problem, requestId };
         await repo.storeResponse(trx, scope, response, storedTime(clock()));
         return { ran: true, refused: ran.refused };
       }
-      const body = String(reply.serialize(ran.result));
-      const kept = options.secretFields
-        ? String(reply.serialize(withoutSecrets(ran.result, options.secretFields)))
-        : body;
-      const response = { fingerprint: print, status: reply.statusCode, body: kept, requestId };
-      await repo.storeResponse(trx, scope, response, storedTime(clock()));
+      const body = serialize(ran.result);
+      const kept = options.secretFields ? serialize(withoutSecrets(ran.result, options.secretFields)) : body;
+      await repo.storeResponse(
+        trx,
+        scope,
+        { fingerprint: print, status: 200, body: kept, requestId },
+        storedTime(clock()),
+      );
       return { ran: true, body };
     });
     if ('refused' in outcome) throw outcome.refused;
-    if (outcome.ran) return sendJson(reply, outcome.body) as Sent;
+    if (outcome.ran) return { replayed: false, body: outcome.body };
     if (outcome.stored.fingerprint !== print) {
       throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', {
         param: 'Idempotency-Key',
       });
     }
-    return replay(reply, outcome.stored) as Sent;
+    return { replayed: true, stored: outcome.stored };
+  };
+}
+
+export function idempotencyStep(deps: { database: Database; clock: Clock }): WithIdempotency {
+  const write = idempotentWrite(deps);
+  return async (request, reply, work, options = {}) => {
+    const key = keyOf(request);
+    const keyed =
+      key === undefined
+        ? undefined
+        : {
+            scope: { ...principalOf(request), key },
+            fingerprint: fingerprint(request.method, request.url, request.body),
+          };
+    const answer = await write(
+      { keyed, requestId: String(request.id) },
+      work,
+      (v) => String(reply.serialize(v)),
+      options,
+    );
+    if (answer.replayed) return replay(reply, answer.stored) as Sent;
+    return sendJson(reply, answer.body) as Sent;
   };
 }
