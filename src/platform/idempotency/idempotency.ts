@@ -197,8 +197,8 @@ export function idempotentWrite(deps: { database: Database; clock: Clock }): Ide
   };
 }
 
-export function idempotencyStep(deps: { database: Database; clock: Clock }): WithIdempotency {
-  const write = idempotentWrite(deps);
+/** The API's step: the key from the header, the fingerprint from the request, the answer sent as JSON. */
+export function idempotencyStep(write: IdempotentWrite): WithIdempotency {
   return async (request, reply, work, options = {}) => {
     const key = keyOf(request);
     const keyed =

@@ -1,0 +1,126 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { IdOf } from '../../platform/kit/schema.ts';
+import { listAccounts } from '../../products/fintech/accounts.service.ts';
+import {
+  type Transfer,
+  TransferCreateBody,
+  TransferIdParams,
+  TransferListQuery,
+} from '../../products/fintech/transfers.schema.ts';
+import { createTransfer, listTransfers, retrieveTransfer } from '../../products/fintech/transfers.service.ts';
+import type { Ctx } from '../context.ts';
+import { badge, majorUnits, money, time } from '../format.ts';
+import { amountField, optional, sendHtml } from '../forms.ts';
+import { type Html, html } from '../html.ts';
+import { empty, flash, formFields, input, page, pager, problemSummary, table } from '../layout.ts';
+import { type FormState, stateOf, type View } from '../view.ts';
+
+const NewQuery = Type.Object(
+  { from_account_id: Type.Optional(IdOf('acct', { description: 'The account to send from.' })) },
+  { additionalProperties: false },
+);
+const OneQuery = Type.Object({ done: Type.Optional(Type.Literal('created')) }, { additionalProperties: false });
+
+export function transferRow(t: Transfer, now: Date): Html {
+  return html`<tr><td><a href="/dashboard/transfers/${t.id}"><code>${t.id}</code></a>${t.description ? html`<br><span class="hint">${t.description}</span>` : ''}</td>
+<td><a href="/dashboard/accounts/${t.from_account_id}"><code>${t.from_account_id}</code></a></td>
+<td><a href="/dashboard/accounts/${t.to_account_id}"><code>${t.to_account_id}</code></a></td>
+<td class="num">${money(t.amount, t.currency)}</td><td>${badge(t.status)}</td><td>${time(t.created_at, now)}</td></tr>`;
+}
+
+/** Transfers: the list (of one account, or all), one transfer, and the form that makes one. */
+export function transfersPages(scope: FastifyInstance, ctx: Ctx): void {
+  const r = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.get('/transfers', { schema: { hide: true, querystring: TransferListQuery } }, async (request, reply) => {
+    const view = await ctx.view(request);
+    const query = request.query;
+    const list = await listTransfers(ctx.accounts, view.principal, query);
+    const main = html`<h1>Transfers</h1>
+<p class="actions"><a class="button primary" href="/dashboard/transfers/new">Make a transfer</a></p>
+${query.account_id ? html`<p>Transfers from or to <a href="/dashboard/accounts/${query.account_id}"><code>${query.account_id}</code></a> · <a href="/dashboard/transfers">all transfers</a></p>` : ''}
+${table(
+  'Transfers',
+  ['Transfer', 'From', 'To', 'Amount', 'Status', 'Created'],
+  list.data.map((t) => transferRow(t, view.now)),
+  empty('No transfers yet', 'Move money between two accounts of the same currency with “Make a transfer”.'),
+)}
+${pager(
+  '/dashboard/transfers',
+  { account_id: query.account_id },
+  list.data.map((t) => t.id),
+  query,
+  list.has_more,
+)}`;
+    return sendHtml(reply, page(view, 'Transfers', main));
+  });
+
+  async function newPage(view: View, from: string | undefined, state?: FormState): Promise<Html> {
+    const s = stateOf(state, 'create');
+    const accounts = await listAccounts(ctx.accounts, view.principal, { limit: 100, status: 'active' });
+    const currency = accounts.data.find((a) => a.id === from)?.available_balance.currency;
+    const options = accounts.data.map(
+      (a) =>
+        html`<option value="${a.id}">${a.kyb?.legal_name ?? a.country} · ${majorUnits(a.available_balance.amount, a.available_balance.currency)}</option>`,
+    );
+    return page(
+      view,
+      'Make a transfer',
+      html`<p class="crumbs"><a href="/dashboard/transfers">Transfers</a> /</p><h1>Make a transfer</h1>
+<section class="card">${problemSummary(s)}<form method="post" action="/dashboard/transfers">${formFields(view)}
+<datalist id="accounts">${options}</datalist>
+${input({ name: 'from_account_id', label: 'From account', state: s, value: from, required: true, hint: 'An account id, acct_…', attrs: html` list="accounts" spellcheck="false"` })}
+${input({ name: 'to_account_id', label: 'To account', state: s, required: true, hint: 'Same currency as the sender.', attrs: html` list="accounts" spellcheck="false"` })}
+${input({ name: 'currency', label: 'Currency', state: s, value: currency ?? 'USD', required: true, attrs: html` maxlength="3" autocapitalize="characters"` })}
+${input({ name: 'amount', label: 'Amount', state: s, required: true, hint: 'In major units, e.g. 25.00', attrs: html` inputmode="decimal"` })}
+${input({ name: 'description', label: 'Description (optional)', state: s })}
+<button type="submit" class="primary">Send</button></form></section>`,
+    );
+  }
+
+  r.get('/transfers/new', { schema: { hide: true, querystring: NewQuery } }, async (request, reply) =>
+    sendHtml(reply, await newPage(await ctx.view(request), request.query.from_account_id)),
+  );
+
+  r.post('/transfers', { schema: { hide: true } }, (request, reply) =>
+    ctx.submit<Transfer>(request, reply, {
+      name: 'create',
+      build: async (fields, principal) => {
+        const currency = (fields.get('currency') ?? '').trim().toUpperCase();
+        const body = {
+          from_account_id: (fields.get('from_account_id') ?? '').trim(),
+          to_account_id: (fields.get('to_account_id') ?? '').trim(),
+          amount: amountField(fields, 'amount', currency),
+          currency,
+          ...(optional(fields, 'description') === undefined ? {} : { description: fields.get('description') }),
+        };
+        return {
+          path: '/v1/fintech/transfers',
+          body,
+          schema: TransferCreateBody,
+          run: (trx, eventRequest) => createTransfer(ctx.accounts, trx, principal, body as never, eventRequest),
+        };
+      },
+      done: ({ value }) => `/dashboard/transfers/${value.id}?done=created`,
+      again: (view, state) => newPage(view, undefined, state),
+    }),
+  );
+
+  r.get(
+    '/transfers/:id',
+    { schema: { hide: true, params: TransferIdParams, querystring: OneQuery } },
+    async (request, reply) => {
+      const view = await ctx.view(request);
+      const t = await retrieveTransfer(ctx.accounts, view.principal, request.params.id);
+      const main = html`<p class="crumbs"><a href="/dashboard/transfers">Transfers</a> /</p>
+<h1>${money(t.amount, t.currency)} ${badge(t.status)}</h1>${flash(request.query.done ? 'Transfer made: both accounts show a transaction.' : undefined)}
+<dl class="facts"><dt>Transfer</dt><dd><code>${t.id}</code></dd>
+<dt>From</dt><dd><a href="/dashboard/accounts/${t.from_account_id}"><code>${t.from_account_id}</code></a></dd>
+<dt>To</dt><dd><a href="/dashboard/accounts/${t.to_account_id}"><code>${t.to_account_id}</code></a></dd>
+<dt>Description</dt><dd>${t.description ?? html`<span class="muted">none</span>`}</dd><dt>Created</dt><dd>${time(t.created_at, view.now)}</dd></dl>`;
+      return sendHtml(reply, page(view, t.id, main));
+    },
+  );
+}
