@@ -77,6 +77,8 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width === 1280 ? 800 : 844 });
       await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+      const scrollWidth = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
+      assert.ok(scrollWidth <= width, `${name} at ${width} px scrolls sideways (${scrollWidth} px wide)`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
     checked.add(name);
@@ -262,6 +264,16 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     await go('/dashboard');
     assert.match(await text(), /2\s*Accounts[\s\S]*100\.00 USD/);
     await check('home');
+    // The README's two pictures (`DASHBOARD_README_SHOTS=docs/images`): the overview on a desktop, an account on a
+    // phone, each one screen high.
+    const readme = process.env.DASHBOARD_README_SHOTS;
+    if (readme) {
+      await page.screenshot({ path: join(readme, 'dashboard-overview.png') });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await go(`/dashboard/accounts/${accountA}`);
+      await page.screenshot({ path: join(readme, 'dashboard-account-phone.png') });
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 
   test('sign out ends the session', async () => {
