@@ -61,7 +61,7 @@ export const sendHtml = (reply: FastifyReply, page: Html, status = 200) =>
 export function submitter(ctx: Ctx) {
   return async <T>(request: FastifyRequest, reply: FastifyReply, form: FormSubmit<T>): Promise<FastifyReply> => {
     const fields = fieldsOf(request);
-    const principal = request.dashboardSession!.principal;
+    const principal = request.principal!; // the session's key, verified by the gate for this request
     try {
       const action = await form.build(fields, principal);
       const done = await ctx.perform(request, principal, optional(fields, 'idempotency_key'), action);

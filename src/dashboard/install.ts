@@ -83,11 +83,12 @@ export function installDashboard(app: FastifyInstance, deps: DashboardDeps): voi
     poke: () => app.webhookDelivery.poke(),
     async view(request) {
       const session = request.dashboardSession!;
-      const org = await findOrg(database.db, session.principal.orgId);
+      const principal = request.principal!;
+      const org = await findOrg(database.db, principal.orgId);
       return {
         now: clock(),
-        principal: session.principal,
-        orgName: org?.display_name ?? org?.name ?? session.principal.orgId,
+        principal,
+        orgName: org?.display_name ?? org?.name ?? principal.orgId,
         csrf: session.csrf,
         path: request.url.split('?')[0]!.replace(/\/$/, '') || '/dashboard',
         requestId: String(request.id),
@@ -165,8 +166,8 @@ async function gate(
   if (id === undefined) return 'none';
   const session = await sessions.find(id);
   if (session === undefined) return 'expired';
-  const principal = await deps.keys.verifyId(session.principal.keyId);
-  if (principal === null || principal.orgId !== session.principal.orgId || principal.mode !== session.principal.mode) {
+  const principal = await deps.keys.verifyId(session.keyId);
+  if (principal === null || principal.orgId !== session.orgId || principal.mode !== session.mode) {
     await sessions.end(session.idHash);
     return 'revoked';
   }

@@ -22,9 +22,12 @@ const PLAIN = 'plinth_session';
  */
 const HOST = '__Host-plinth_session';
 
+/** A live session as stored; whom it acts for is its key's principal, which each request verifies again. */
 export interface Session {
   idHash: string;
-  principal: Principal;
+  keyId: string;
+  orgId: string;
+  mode: Principal['mode'];
   csrf: string;
   expiresAt: string;
 }
@@ -91,8 +94,8 @@ export function sessionStore(database: Database, clock: Clock, hours: number): S
     async find(id) {
       const row = await repo.findSession(database.db, hashOf(id), storedTime(clock()));
       if (row === undefined) return undefined;
-      const principal = { orgId: row.org_id, mode: row.mode, keyId: row.key_id };
-      return { idHash: row.id_hash, principal, csrf: csrfOf(id), expiresAt: row.expires_at };
+      const { id_hash: idHash, key_id: keyId, org_id: orgId, mode, expires_at: expiresAt } = row;
+      return { idHash, keyId, orgId, mode, csrf: csrfOf(id), expiresAt };
     },
     end: (idHash) => database.write((trx) => repo.deleteSession(trx, idHash)),
   };
