@@ -137,6 +137,32 @@ describe('dashboard actions', () => {
   });
 });
 
+describe('dashboard lists', () => {
+  const server = useServer();
+
+  test('page with the API’s cursors: older, then newer, never skipping or repeating', async () => {
+    const key = await server.key('list-pages');
+    const ids: string[] = [];
+    for (let i = 0; i < 13; i++)
+      ids.unshift(
+        (await call(server.url, 'POST', '/v1/fintech/accounts', { key, json: { type: 'business', country: 'US' } }))
+          .body.id,
+      );
+    const cookie = await signIn(server.url, key);
+    const shown = (html: string) => [...html.matchAll(/href="\/dashboard\/accounts\/(acct_\w+)"/g)].map((m) => m[1]);
+    const link = (html: string, label: string) =>
+      new RegExp(`href="([^"]+)">${label}`).exec(html)?.[1]?.replace(/&amp;/g, '&');
+    const first = await get(server.url, '/dashboard/accounts', cookie);
+    assert.deepEqual(shown(first.html), ids.slice(0, 10), 'newest first, the API’s default page of 10');
+    assert.equal(link(first.html, '← Newer'), undefined);
+    const older = await get(server.url, link(first.html, 'Older →')!, cookie);
+    assert.deepEqual(shown(older.html), ids.slice(10));
+    assert.equal(link(older.html, 'Older →'), undefined, 'the last page');
+    const back = await get(server.url, link(older.html, '← Newer')!, cookie);
+    assert.deepEqual(shown(back.html), ids.slice(0, 10));
+  });
+});
+
 describe('dashboard rate limits', () => {
   const server = useServer({ RATE_LIMIT_SANDBOX: '3' });
 

@@ -303,6 +303,33 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     assert.match(await text(), /revoked/);
   });
 
+  test('keyboard only: sign in, skip to the content, focus always visible', async () => {
+    const keyboard = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const p = await keyboard.newPage();
+    await p.goto(`${server.url}/dashboard/sign-in`);
+    const focused = () =>
+      p.evaluate(() => {
+        const g = globalThis as any;
+        const el = g.document.activeElement;
+        const style = g.getComputedStyle(el);
+        return { id: el.id, text: el.textContent.trim(), outline: style.outlineStyle, width: style.outlineWidth };
+      });
+    for (let i = 0; i < 5 && (await focused()).id !== 'f-key'; i++) await p.keyboard.press('Tab');
+    assert.equal((await focused()).id, 'f-key', 'the key field is reached by Tab');
+    await p.keyboard.type(key);
+    await p.keyboard.press('Enter');
+    await p.waitForURL(`${server.url}/dashboard`);
+    await p.keyboard.press('Tab');
+    const skip = await focused();
+    assert.equal(skip.text, 'Skip to content', 'the first stop skips to the content');
+    assert.notEqual(skip.outline, 'none', 'and shows where focus is');
+    await p.keyboard.press('Tab');
+    const next = await focused();
+    assert.equal(next.text, 'Plinth');
+    assert.notEqual(next.outline, 'none');
+    await keyboard.close();
+  });
+
   test('works with JavaScript off: sign in and freeze', async () => {
     const plain = await browser.newContext({ javaScriptEnabled: false });
     const p = await plain.newPage();
