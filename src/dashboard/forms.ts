@@ -34,6 +34,33 @@ function typed(fields: URLSearchParams): Record<string, string> {
   return values;
 }
 
+/**
+ * Metadata typed as lines of `key=value` (blank lines skipped), as the object the API takes; undefined when the field
+ * is empty. The API's schema then checks the keys and values.
+ */
+export function metadataField(fields: URLSearchParams, name: string): Record<string, string> | undefined {
+  const text = fields.get(name) ?? '';
+  const metadata = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trim() === '') continue;
+    const at = line.indexOf('=');
+    if (at < 1)
+      throw new ApiError(
+        'parameter_invalid',
+        `${name} takes one key=value a line; “${line.slice(0, 40)}” has no key.`,
+        {
+          param: name,
+        },
+      );
+    const key = line.slice(0, at).trim();
+    // The API's JSON parser refuses these keys in any body (CONTRACT §1); so does this field.
+    if (key === '__proto__' || key === 'constructor')
+      throw new ApiError('parameter_invalid', `${name} cannot use the key ${key}.`, { param: name });
+    metadata.set(key, line.slice(at + 1).trim());
+  }
+  return metadata.size === 0 ? undefined : Object.fromEntries(metadata);
+}
+
 /** A major-unit amount field as minor units, refused (beside the field) when it is not one. */
 export function amountField(fields: URLSearchParams, name: string, currency: string): number | string {
   const raw = fields.get(name) ?? '';

@@ -91,6 +91,21 @@ export function input(o: FieldOptions): Html {
   }${described(id, o.hint, error)}${o.attrs ?? ''}>${fieldNotes(id, o.hint, error)}</div>`;
 }
 
+export function textarea(o: FieldOptions): Html {
+  const error = detailFor(o.state, o.name);
+  const value = o.state?.values[o.name] ?? o.value ?? '';
+  const id = `f-${o.name.replace(/\W/g, '-')}`;
+  return html`<div class="field${error ? ' invalid' : ''}"><label for="${id}">${o.label}</label>
+<textarea id="${id}" name="${o.name}" rows="3"${error ? html` aria-invalid="true"` : ''}${described(id, o.hint, error)}${o.attrs ?? ''}>${value}</textarea>${fieldNotes(id, o.hint, error)}</div>`;
+}
+
+/** Metadata as a short list of `key = value`, or nothing when there is none. */
+export function metadataList(metadata: Record<string, string> | undefined): Html {
+  const entries = Object.entries(metadata ?? {});
+  if (entries.length === 0) return html`<span class="muted">none</span>`;
+  return html`<ul class="metadata">${entries.map(([k, v]) => html`<li><code>${k}</code> = ${v}</li>`)}</ul>`;
+}
+
 export function select(o: FieldOptions & { options: (string | [string, string])[] }): Html {
   const error = detailFor(o.state, o.name);
   const value = o.state?.values[o.name] ?? o.value ?? '';
@@ -115,6 +130,9 @@ export function empty(title: string, text: Value): Html {
   return html`<div class="empty"><p class="empty-title">${title}</p><p>${text}</p></div>`;
 }
 
+/** A list's filters, carried into its page links: text, or an object written `name[key]=value`. */
+export type Query = Record<string, string | Record<string, string> | undefined>;
+
 export interface Cursors {
   starting_after?: string | undefined;
   ending_before?: string | undefined;
@@ -125,19 +143,18 @@ export interface Cursors {
  * exist follows from the cursor the page was asked with and the API's `has_more`, which answers for the direction
  * the page was read in.
  */
-export function pager(
-  path: string,
-  params: Record<string, string | undefined>,
-  ids: string[],
-  asked: Cursors,
-  hasMore: boolean,
-): Html {
+export function pager(path: string, params: Query, ids: string[], asked: Cursors, hasMore: boolean): Html {
   if (ids.length === 0) return html``;
   const newer = asked.ending_before !== undefined ? hasMore : asked.starting_after !== undefined;
   const older = asked.ending_before !== undefined ? true : hasMore;
   const link = (cursor: Record<string, string>) => {
     const query = new URLSearchParams();
-    for (const [k, v] of Object.entries({ ...params, ...cursor })) if (v !== undefined && v !== '') query.set(k, v);
+    for (const [k, v] of Object.entries({ ...params, ...cursor })) {
+      if (typeof v === 'string' && v !== '') query.set(k, v);
+      // `metadata[key]=value`, as the API's lists read it
+      else if (typeof v === 'object')
+        for (const [inner, value] of Object.entries(v)) query.set(`${k}[${inner}]`, value);
+    }
     return `${path}?${query}`;
   };
   if (!newer && !older) return html``;

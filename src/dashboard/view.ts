@@ -37,5 +37,7 @@ export const newFormKey = (): string => `dash_${randomBytes(16).toString('base64
 export function detailFor(state: FormState | undefined, param: string): string | undefined {
   if (state === undefined) return undefined;
   const items = state.error.errors ?? [{ param: state.error.param, detail: state.error.message }];
-  return items.find((item) => item.param === param)?.detail;
+  // A field that holds an object (metadata, typed as lines) takes the errors of its members too.
+  return (items.find((item) => item.param === param) ?? items.find((item) => item.param?.startsWith(`${param}.`)))
+    ?.detail;
 }

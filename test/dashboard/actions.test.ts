@@ -105,6 +105,30 @@ describe('dashboard actions', () => {
     );
   });
 
+  test('a pending transfer voided from its page; voiding it again is the API’s 409', async () => {
+    const key = await server.key('act-void');
+    const [a, b] = await twoAccounts(key);
+    const made = await call(server.url, 'POST', '/v1/fintech/transfers', {
+      key,
+      json: { from_account_id: a, to_account_id: b, amount: 4000, currency: 'USD', pending: true },
+    });
+    assert.equal(made.body.status, 'pending');
+    const cookie = await signIn(server.url, key);
+    const path = `/dashboard/transfers/${made.body.id}`;
+    const page = await get(server.url, path, cookie);
+    assert.match(page.html, /Post or void/);
+    const voided = await post(server.url, `${path}/void`, hiddenFields(page.html, `${path}/void`), { cookie });
+    assert.equal(voided.headers.get('location'), `${path}?done=voided`);
+    const account = (await call(server.url, 'GET', `/v1/fintech/accounts/${a}`, { key })).body;
+    assert.equal(account.available_balance.amount, 10_000, 'the hold is released');
+    // A second form (its own Idempotency-Key): not a replay of the first, so the service answers.
+    const second = { ...hiddenFields(page.html, `${path}/void`), idempotency_key: 'dash_second' };
+    const again = await post(server.url, `${path}/void`, second, { cookie });
+    assert.equal(again.status, 409);
+    assert.match(again.html, /transfer_not_pending/);
+    assert.match(again.html, /is voided; only a pending one moves/);
+  });
+
   test('HTML in what a person typed is shown as text', async () => {
     const key = await server.key('act-escape');
     const cookie = await signIn(server.url, key);

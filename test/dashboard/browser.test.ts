@@ -118,6 +118,7 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     await page.selectOption('#f-country', 'US');
     await page.fill('#f-kyb-legal_name', 'Acme Corp');
     await page.fill('#f-kyb-ein', '12-3456789');
+    await page.fill('#f-metadata', 'customer_id=4522\nregion = north');
     await page.click('#create button[type=submit]');
     await page.waitForURL(/\/dashboard\/accounts\/acct_/);
     accountA = page.url().split('/').at(-1)!.split('?')[0]!;
@@ -133,6 +134,12 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     assert.ok(list.includes(accountA) && list.includes(accountB), 'both of the org’s accounts are listed');
     assert.ok(!list.includes(foreignAccount), 'another org’s account is not');
     await check('accounts');
+    await page.fill('#f-q', 'customer_id=4522');
+    await page.click('form[role=search] button');
+    await page.waitForURL(/metadata%5Bcustomer_id%5D=4522/);
+    const found = await text();
+    assert.ok(found.includes(accountA) && !found.includes(accountB), 'the metadata search finds the one account');
+    await check('accounts-metadata');
     await go(`/dashboard/accounts/${foreignAccount}`);
     assert.match(await text(), /Nothing here[\s\S]*No such account/, 'and cannot be opened by its id');
   });
@@ -175,6 +182,28 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     await go('/dashboard/transfers');
     assert.match(await text(), /25\.50 USD/);
     await check('transfers');
+  });
+
+  test('a pending transfer: held on the sender, listed on its account, then posted in part', async () => {
+    await go(`/dashboard/transfers/new?from_account_id=${accountA}`);
+    await page.fill('#f-to_account_id', accountB);
+    await page.fill('#f-amount', '10.00');
+    await page.check('input[name=pending]');
+    await page.click('main button[type=submit]');
+    await page.waitForURL(/\/dashboard\/transfers\/tr_/);
+    const transfer = page.url().split('/').at(-1)!.split('?')[0]!;
+    assert.match(await text('h1'), /10\.00 USD\s*pending/);
+    await check('transfer-pending');
+    await go(`/dashboard/accounts/${accountA}`);
+    assert.match(await text('.stats'), /64\.50 USD\s*Available balance[\s\S]*74\.50 USD\s*Current balance/);
+    assert.ok((await text()).includes(transfer), 'the account lists what it holds');
+    await go(`/dashboard/transfers/${transfer}`);
+    await page.fill('form[action$="/post"] input[name=amount]', '6.00');
+    await page.click('form[action$="/post"] button');
+    await page.waitForURL(/done=posted/);
+    assert.match(await text(), /posted[\s\S]*Posted\s*6\.00 USD/);
+    await go(`/dashboard/accounts/${accountA}`);
+    assert.match(await text('.stats'), /68\.50 USD\s*Available balance[\s\S]*68\.50 USD\s*Current balance/);
   });
 
   test('freeze and unfreeze', async () => {

@@ -6,18 +6,21 @@ import type { EventRequest } from '../../platform/events/emit.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { type Account, AccountIdParams } from '../../products/fintech/accounts.schema.ts';
 import { retrieveAccount } from '../../products/fintech/accounts.service.ts';
-import { CLOSE_REASONS, CloseBody, FREEZE_REASONS, FreezeBody } from '../../products/fintech/lifecycle.schema.ts';
+import { CloseBody, FreezeBody } from '../../products/fintech/lifecycle.schema.ts';
 import { closeAccount, freezeAccount, unfreezeAccount } from '../../products/fintech/lifecycle.service.ts';
 import { simulateDeposit, simulateWithdrawal } from '../../products/fintech/sandbox.service.ts';
 import { SimulationBody, TransactionListQuery } from '../../products/fintech/transactions.schema.ts';
 import { listAccountTransactions } from '../../products/fintech/transactions.service.ts';
+import { listTransfers } from '../../products/fintech/transfers.service.ts';
 import type { Action } from '../act.ts';
 import type { Ctx } from '../context.ts';
 import { badge, money, time } from '../format.ts';
 import { amountField, optional, sendHtml } from '../forms.ts';
 import { type Html, html } from '../html.ts';
-import { empty, flash, formFields, input, page, pager, problemSummary, select, table } from '../layout.ts';
-import { type FormState, stateOf, type View } from '../view.ts';
+import { empty, flash, metadataList, page, pager, table } from '../layout.ts';
+import type { FormState, View } from '../view.ts';
+import { label, lifecycleForms, sandboxForms } from './account-forms.ts';
+import { transferRow } from './transfers.ts';
 
 const DONE = {
   created: 'Account opened.',
@@ -37,42 +40,6 @@ const PageQuery = Type.Object(
 );
 type PageQuery = Static<typeof PageQuery>;
 const NoBody = Type.Object({}, { additionalProperties: false });
-const label = (reason: string) => reason.replace(/_/g, ' ');
-
-function lifecycleForms(view: View, a: Account, state: FormState | undefined): Html {
-  if (a.status === 'closed') return html``;
-  const base = `/dashboard/accounts/${a.id}`;
-  const freeze = stateOf(state, 'freeze');
-  const close = stateOf(state, 'close');
-  return html`<section class="card"><h2 id="status-h">Status</h2>
-${
-  a.status === 'active'
-    ? html`<form method="post" action="${base}/freeze" class="inline-form">${formFields(view)}${problemSummary(freeze)}
-${select({ name: 'reason', label: 'Reason', state: freeze, options: FREEZE_REASONS.map((r) => [r, label(r)]) })}
-${input({ name: 'note', label: 'Note (optional)', state: freeze })}<button type="submit" class="danger">Freeze</button></form>`
-    : html`<form method="post" action="${base}/unfreeze">${formFields(view)}${problemSummary(stateOf(state, 'unfreeze'))}<button type="submit">Unfreeze</button></form>`
-}
-<details${close ? html` open` : ''}><summary>Close this account</summary>
-<form method="post" action="${base}/close" class="inline-form">${formFields(view)}${problemSummary(close)}
-${select({ name: 'reason', label: 'Reason', state: close, options: CLOSE_REASONS.map((r) => [r, label(r)]) })}
-${input({ name: 'note', label: 'Note (optional)', state: close })}
-<button type="submit" class="danger" data-confirm="Close this account? Closing is final.">Close account</button>
-<p class="hint">Closing is final, and needs both balances at 0.</p></form></details></section>`;
-}
-
-function sandboxForms(view: View, a: Account, state: FormState | undefined): Html {
-  if (view.principal.mode !== 'sandbox' || a.status === 'closed') return html``;
-  const form = (kind: 'deposit' | 'withdraw', title: string) => {
-    const s = stateOf(state, kind);
-    return html`<form method="post" action="/dashboard/accounts/${a.id}/${kind}" class="inline-form">${formFields(view)}${problemSummary(s)}
-<h3>${title}</h3>${input({ name: 'amount', label: `Amount (${a.available_balance.currency})`, state: s, required: true, attrs: html` inputmode="decimal"` })}
-${input({ name: 'description', label: 'Description (optional)', state: s })}<button type="submit">${title}</button></form>`;
-  };
-  return html`<section class="card"><h2 id="sandbox-h">Sandbox money</h2>
-<p class="hint">Moves test money between this account and the organisation’s sandbox funding account.</p>
-<div class="split">${form('deposit', 'Simulate a deposit')}${form('withdraw', 'Simulate a withdrawal')}</div></section>`;
-}
-
 /** One account: both balances, status and why, its transactions with the running balance, and what can be done. */
 export async function accountPage(
   ctx: Ctx,
@@ -83,7 +50,10 @@ export async function accountPage(
 ): Promise<Html> {
   const a = await retrieveAccount(ctx.accounts, view.principal, id);
   const { done, ...listQuery } = query;
-  const txns = await listAccountTransactions(ctx.accounts, view.principal, a.id, listQuery);
+  const [txns, held] = await Promise.all([
+    listAccountTransactions(ctx.accounts, view.principal, a.id, listQuery),
+    listTransfers(ctx.accounts, view.principal, { account_id: a.id, status: 'pending', limit: 100 }),
+  ]);
   const rows = txns.data.map(
     (
       t,
@@ -102,10 +72,22 @@ ${details ? html`<p class="status-note">${a.status === 'closed' ? 'Closed' : 'Fr
 <div class="stat"><span class="stat-value">${money(a.current_balance.amount, a.current_balance.currency)}</span><span class="stat-label">Current balance</span><span class="hint">what the ledger holds</span></div></div>
 <dl class="facts"><dt>Country</dt><dd>${a.country} · ${a.available_balance.currency}</dd><dt>Opened</dt><dd>${time(a.created_at, view.now)}</dd>
 ${a.closed_at ? html`<dt>Closed</dt><dd>${time(a.closed_at, view.now)}</dd>` : ''}
+<dt>Metadata</dt><dd>${metadataList(a.metadata)}</dd>
 <dt>Business</dt><dd>${a.kyb ? html`${a.kyb.legal_name} · EIN ending ${a.kyb.ein_last4}` : html`<span class="muted">not verified</span>`}</dd></dl>
 <p class="actions"><a class="button" href="/dashboard/transfers/new?from_account_id=${a.id}">Send money from this account</a>
 <a class="button" href="/dashboard/transfers?account_id=${a.id}">Its transfers</a></p>
-<section><h2 id="txn-h">Transactions</h2>
+<section><h2>Pending transfers</h2>
+${table(
+  'Pending transfers',
+  ['Transfer', 'From', 'To', 'Amount', 'Status', 'Created'],
+  held.data.map((t) => transferRow(t, view.now)),
+  empty(
+    'Nothing held',
+    'A transfer made pending holds its amount on the sender until it is posted, voided or expires.',
+  ),
+)}
+${held.has_more ? html`<p><a href="/dashboard/transfers?account_id=${a.id}&amp;status=pending">All pending transfers →</a></p>` : ''}</section>
+<section><h2>Transactions</h2>
 ${table('Transactions', ['When', 'Description', 'Source', 'Amount', 'Balance after'], rows, empty('No transactions yet', view.principal.mode === 'sandbox' ? 'Simulate a deposit below to put test money in.' : 'Money moved in or out shows up here.'))}
 ${pager(
   `/dashboard/accounts/${a.id}`,

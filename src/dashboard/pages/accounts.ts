@@ -7,19 +7,22 @@ import { createAccount, listAccounts } from '../../products/fintech/accounts.ser
 import { currencyOf } from '../../products/fintech/countries.ts';
 import type { Ctx } from '../context.ts';
 import { badge, money, time } from '../format.ts';
-import { optional, sendHtml } from '../forms.ts';
+import { metadataField, optional, sendHtml } from '../forms.ts';
 import { type Html, html } from '../html.ts';
-import { empty, formFields, input, page, pager, problemSummary, select, table } from '../layout.ts';
+import { empty, formFields, input, page, pager, problemSummary, select, table, textarea } from '../layout.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
 
 const AccountsQuery = Type.Object(
   {
     ...AccountListQuery.properties,
-    q: Type.Optional(Type.String({ maxLength: 255, description: 'An id to go to.' })),
+    q: Type.Optional(Type.String({ maxLength: 600, description: 'An id to go to, or metadata[key]=value.' })),
   },
   { additionalProperties: false },
 );
 type AccountsQuery = Static<typeof AccountsQuery>;
+
+/** `metadata[key]=value`, or just `key=value`, typed into the search box. */
+const METADATA_SEARCH = /^(?:metadata\[([^[\]]+)\]|([^[\]=\s][^[\]=]*))=(.*)$/;
 
 /** Where an id typed into the search box leads. */
 const SEARCHABLE: [RegExp, string][] = [
@@ -35,7 +38,15 @@ export function accountRow(a: Account, now: Date): Html {
 <td>${time(a.created_at, now)}</td></tr>`;
 }
 
-/** Accounts: filtered by status, searched by id, paged; and the form that opens one. */
+/** The metadata filter in force, and the way back to every account. */
+function metadataFilter(metadata: Record<string, string> | undefined, status: string | undefined): Html {
+  const pairs = Object.entries(metadata ?? {});
+  if (pairs.length === 0) return html``;
+  const all = status ? `/dashboard/accounts?status=${encodeURIComponent(status)}` : '/dashboard/accounts';
+  return html`<p class="active-filter">Accounts whose metadata has ${pairs.map(([k, v], i) => html`${i > 0 ? ' and ' : ''}<code>${k}</code> = <code>${v}</code>`)} · <a href="${all}">clear</a></p>`;
+}
+
+/** Accounts: filtered by status or metadata, searched by id, paged; and the form that opens one. */
 export function accountsPages(scope: FastifyInstance, ctx: Ctx): void {
   const r = scope.withTypeProvider<TypeBoxTypeProvider>();
   const countries = [...ctx.accounts.supportedCountries].sort();
@@ -53,21 +64,24 @@ export function accountsPages(scope: FastifyInstance, ctx: Ctx): void {
       'Accounts',
       html`<h1>Accounts</h1>
 <form method="get" action="/dashboard/accounts" class="filters" role="search">
-<div class="field"><label for="f-q">Go to an id</label><input id="f-q" name="q" type="search" value="${q ?? ''}" placeholder="acct_…, tr_…, evt_…, we_…" spellcheck="false"></div>
+<div class="field"><label for="f-q">Id or metadata</label><input id="f-q" name="q" type="search" value="${q ?? ''}" placeholder="acct_…, tr_…, or metadata[key]=value" spellcheck="false" aria-describedby="f-q-hint">
+<p class="hint" id="f-q-hint">An id goes straight to its page; <code>key=value</code> lists the accounts whose metadata has it.</p></div>
+${Object.entries(query.metadata ?? {}).map(([k, v]) => html`<input type="hidden" name="metadata[${k}]" value="${v}">`)}
 <div class="field"><label for="f-status">Status</label><select id="f-status" name="status">${statuses}</select></div>
 <button type="submit">Search</button></form>
+${metadataFilter(query.metadata, query.status)}
 ${table(
   'Accounts',
   ['Account', 'Status', 'Country', 'Available', 'Created'],
   list.data.map((a) => accountRow(a, view.now)),
   empty(
-    query.status ? `No ${query.status} accounts` : 'No accounts yet',
+    query.metadata ? 'No account has this metadata' : query.status ? `No ${query.status} accounts` : 'No accounts yet',
     html`Open one below, or with <code>POST /v1/fintech/accounts</code>.`,
   ),
 )}
 ${pager(
   '/dashboard/accounts',
-  { status: query.status },
+  { status: query.status, metadata: query.metadata },
   list.data.map((a) => a.id),
   listQuery,
   list.has_more,
@@ -78,16 +92,28 @@ ${select({ name: 'country', label: 'Country', state: create, value: countries.in
 <fieldset><legend>Business verification (optional; both or neither)</legend>
 ${input({ name: 'kyb.legal_name', label: 'Legal name', state: create })}
 ${input({ name: 'kyb.ein', label: 'EIN', state: create, hint: 'Like 12-3456789. Stored encrypted; only its last four digits are ever shown.', attrs: html` autocomplete="off" inputmode="numeric"` })}
-</fieldset><button type="submit" class="primary">Open account</button></form></section>`,
+</fieldset>
+${textarea({ name: 'metadata', label: 'Metadata (optional)', state: create, hint: 'One key=value a line: your own references, such as customer_id=4522. Never secrets.', attrs: html` spellcheck="false"` })}
+<button type="submit" class="primary">Open account</button></form></section>`,
     );
   }
 
   r.get('/accounts', { schema: { hide: true, querystring: AccountsQuery } }, async (request, reply) => {
     const q = request.query.q?.trim();
     if (q) {
+      const pair = METADATA_SEARCH.exec(q);
+      if (pair !== null) {
+        // The API's own filter, in the address: the list below reads it, and its pages keep it.
+        const query = new URLSearchParams({ [`metadata[${(pair[1] ?? pair[2])!.trim()}]`]: pair[3]!.trim() });
+        return reply.redirect(`/dashboard/accounts?${query}`, 303);
+      }
       const target = SEARCHABLE.find(([prefix]) => prefix.test(q));
       if (target === undefined)
-        throw new ApiError('parameter_invalid', 'Search takes an id: acct_…, tr_…, evt_… or we_….', { param: 'q' });
+        throw new ApiError(
+          'parameter_invalid',
+          'Search takes an id (acct_…, tr_…, evt_…, we_…) or metadata as metadata[key]=value.',
+          { param: 'q' },
+        );
       return reply.redirect(`${target[1]}${encodeURIComponent(q)}`, 303);
     }
     return sendHtml(reply, await accountsPage(await ctx.view(request), request.query));
@@ -108,7 +134,13 @@ ${input({ name: 'kyb.ein', label: 'EIN', state: create, hint: 'Like 12-3456789. 
                   ...(legalName === undefined ? {} : { legal_name: legalName }),
                 },
               };
-        const body = { type: fields.get('type') ?? 'business', country: fields.get('country') ?? '', ...kyb };
+        const metadata = metadataField(fields, 'metadata');
+        const body = {
+          type: fields.get('type') ?? 'business',
+          country: fields.get('country') ?? '',
+          ...kyb,
+          ...(metadata === undefined ? {} : { metadata }),
+        };
         return {
           path: '/v1/fintech/accounts',
           body,

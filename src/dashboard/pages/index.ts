@@ -5,6 +5,7 @@ import { accountsPages } from './accounts.ts';
 import { eventsPages } from './events.ts';
 import { homePage } from './home.ts';
 import { keysPages } from './keys.ts';
+import { transferPages } from './transfer.ts';
 import { transfersPages } from './transfers.ts';
 import { webhookPages } from './webhook.ts';
 import { webhooksPages } from './webhooks.ts';
@@ -15,6 +16,7 @@ export function pages(scope: FastifyInstance, ctx: Ctx): void {
   accountsPages(scope, ctx);
   accountPages(scope, ctx);
   transfersPages(scope, ctx);
+  transferPages(scope, ctx);
   eventsPages(scope, ctx);
   webhooksPages(scope, ctx);
   webhookPages(scope, ctx);

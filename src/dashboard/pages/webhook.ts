@@ -15,7 +15,7 @@ import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
 import { optional, sendHtml } from '../forms.ts';
 import { type Html, html } from '../html.ts';
-import { flash, formFields, input, page, pager, problemSummary, select } from '../layout.ts';
+import { flash, formFields, input, metadataList, page, pager, problemSummary, select } from '../layout.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
 import { deliveriesTable, deliveryActions } from './deliveries.ts';
 import { enabledEvents, eventsField, secretPanel } from './webhooks.ts';
@@ -66,7 +66,7 @@ export async function endpointPage(
     html`<p class="crumbs"><a href="/dashboard/webhooks">Webhooks</a> /</p><h1 class="break">${e.url}</h1>
 ${flash(done === undefined ? undefined : DONE[done])}${state && state.form !== 'update' ? problemSummary(state) : ''}
 <dl class="facts"><dt>Endpoint</dt><dd><code>${e.id}</code></dd><dt>Status</dt><dd>${badge(e.status)}${e.disabled_reason ? html` <span class="hint">${e.disabled_reason}</span>` : ''}</dd>
-<dt>Created</dt><dd>${time(e.created_at, view.now)}</dd></dl>
+<dt>Created</dt><dd>${time(e.created_at, view.now)}</dd><dt>Metadata</dt><dd>${metadataList(e.metadata)}</dd></dl>
 <div class="actions">
 <form method="post" action="${base}/status">${formFields(view)}<input type="hidden" name="status" value="${enabled ? 'disabled' : 'enabled'}">
 <button type="submit"${enabled ? html` class="danger" data-confirm="Disable this endpoint? Its pending deliveries fail."` : ''}>${enabled ? 'Disable' : 'Enable'}</button></form>
