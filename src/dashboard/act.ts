@@ -4,7 +4,8 @@ import type { Trx } from '../db/database.ts';
 import type { EventRequest } from '../platform/events/emit.ts';
 import { ApiError, type ErrorItem } from '../platform/http/errors.ts';
 import { toValidationError, validatorCompiler } from '../platform/http/validation.ts';
-import { fingerprint, type IdempotentWrite } from '../platform/idempotency/idempotency.ts';
+import type { IdempotentWrite } from '../platform/idempotency/idempotency.ts';
+import { checkedKey, fingerprint } from '../platform/idempotency/key.ts';
 import type { Principal } from '../platform/keys/principal.ts';
 
 /**
@@ -32,7 +33,6 @@ export interface Done<T> {
   replayed: boolean;
 }
 
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const validators = new WeakMap<TSchema, ReturnType<FastifySchemaCompiler<unknown>>>();
 
 /** Validates `body` exactly as the API's route validates its JSON body. */
@@ -59,11 +59,7 @@ export function actor(write: IdempotentWrite) {
     formKey: string | undefined,
     action: Action<T>,
   ): Promise<Done<T>> {
-    if (formKey !== undefined && !KEY_PATTERN.test(formKey)) {
-      throw new ApiError('parameter_invalid', 'Idempotency-Key must be 1–255 visible ASCII characters, e.g. a UUID.', {
-        param: 'Idempotency-Key',
-      });
-    }
+    if (formKey !== undefined) checkedKey(formKey);
     validateBody(action.schema, action.body);
     await action.before?.();
     const requestId = String(request.id);

@@ -1,13 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 
-/** The one stylesheet and the one script, read once; served from this origin like every page (no-store too). */
+const read = (path: string) => readFileSync(new URL(`./assets/${path}`, import.meta.url), 'utf8');
+
+/**
+ * The one stylesheet and the one script, read once; served from this origin like every page (no-store too). The
+ * stylesheet is kept in a few files by subject (assets/css/, joined in name order) and served as one.
+ */
+const css = readdirSync(new URL('./assets/css/', import.meta.url))
+  .filter((name) => name.endsWith('.css'))
+  .sort()
+  .map((name) => read(`css/${name}`))
+  .join('');
 const ASSETS: Record<string, { type: string; body: string }> = {
-  'dashboard.css': { type: 'text/css; charset=utf-8', body: '' },
-  'dashboard.js': { type: 'application/javascript; charset=utf-8', body: '' },
+  'dashboard.css': { type: 'text/css; charset=utf-8', body: css },
+  'dashboard.js': { type: 'application/javascript; charset=utf-8', body: read('dashboard.js') },
 };
-for (const [name, asset] of Object.entries(ASSETS))
-  asset.body = readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
 
 export function installAssets(scope: FastifyInstance): void {
   for (const [name, asset] of Object.entries(ASSETS)) {

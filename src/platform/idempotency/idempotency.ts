@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Trx } from '../../db/database.ts';
 import { writeCount } from '../../db/writes.ts';
@@ -6,6 +5,7 @@ import { ApiError, toProblem } from '../http/errors.ts';
 import { principalOf } from '../keys/auth.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './idempotency.repository.ts';
+import { fingerprint, keyOf } from './key.ts';
 
 /**
  * Idempotency-Key on every authenticated POST (draft-ietf-httpapi-idempotency-key-header, as Stripe does it), as
@@ -33,48 +33,6 @@ export type WithIdempotency = <T>(
  * send again), typed so that it fits any route's declared response type.
  */
 export type Sent = never;
-
-const HEADER = 'idempotency-key';
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-
-/** Canonical JSON: object keys sorted at every depth, no whitespace; equal bodies give equal text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-export function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${method}\n${path}\n${canonicalJson(body ?? {})}`)
-    .digest('hex');
-}
-
-/** The request's Idempotency-Key when it sent one; a malformed one is refused before anything runs. */
-function keyOf(request: FastifyRequest): string | undefined {
-  const key = request.headers[HEADER];
-  if (key === undefined) return undefined;
-  if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
-    throw new ApiError('parameter_invalid', 'Idempotency-Key must be 1–255 visible ASCII characters, e.g. a UUID.', {
-      param: 'Idempotency-Key',
-    });
-  }
-  return key;
-}
-
-/** A public POST (sign-up) has no owner to scope a key to: a replay would hand its secret to whoever sent the key. */
-export function refuseIdempotencyKey(request: FastifyRequest): void {
-  if (request.headers[HEADER] !== undefined) {
-    throw new ApiError('parameter_unknown', 'This operation does not take an Idempotency-Key.', {
-      param: 'Idempotency-Key',
-    });
-  }
-}
 
 /** Either the work ran (and its answer, or its refusal, was stored with it), or an earlier request's answer was found. */
 type Outcome =
