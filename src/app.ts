@@ -10,7 +10,7 @@ import { installOperations } from './platform/docs/operations.ts';
 import type { EventRecorder } from './platform/events/emit.ts';
 import { EVENT_TAGS, installEvents, startEvents } from './platform/events/install.ts';
 import { BODY_LIMIT, installJsonBody } from './platform/http/body.ts';
-import { ApiError } from './platform/http/errors.ts';
+import { refuseWhileClosing } from './platform/http/closing.ts';
 import { installHttpRefusals } from './platform/http/http-refusals.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
 import { answerFrameworkError, installErrorHandling } from './platform/http/problem.ts';
@@ -107,27 +107,6 @@ function createFastify(config: Config, logStream: DestinationStream): FastifyIns
     return503OnClosing: false, // answered below, in the contract's error model
     forceCloseConnections: 'idle',
     frameworkErrors: answerFrameworkError,
-  });
-}
-
-/** Once shutdown begins, a request on a kept-alive connection is answered 503 and the connection closed. */
-function refuseWhileClosing(app: FastifyInstance): void {
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (closing) {
-      reply.header('connection', 'close');
-      throw new ApiError('service_unavailable', 'The server is shutting down; retry.');
-    }
-    done();
-  });
-  // A request in flight when shutdown began gets its answer, and then its connection closes: a kept-alive one
-  // left idle would otherwise hold the shutdown until the grace period forced it (found by the shutdown campaign).
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
   });
 }
 
