@@ -8,13 +8,16 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from '../helpers/chromium.ts';
 import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import { call, useServer } from '../helpers/server.ts';
+import { verified } from '../helpers/webhooks.ts';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = join(import.meta.dirname, '../../.tmp/dashboard', process.env.PLINTH_TEST_BACKEND ?? 'sqlite');
@@ -142,6 +145,7 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     await check('accounts-metadata');
     await go(`/dashboard/accounts/${foreignAccount}`);
     assert.match(await text(), /Nothing here[\s\S]*No such account/, 'and cannot be opened by its id');
+    await check('not-found');
   });
 
   test('sandbox money and a transfer, in major units; a refusal shows the API’s detail beside the field', async () => {
@@ -230,7 +234,10 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     const secret = await page.locator('#secret-value').innerText();
     assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
     await check('webhook-created');
-    await page.click('text=Go to the endpoint');
+    await go('/dashboard/webhooks');
+    assert.match(await text(), /Local receiver/);
+    await check('webhooks');
+    await page.locator('main tbody a').first().click();
     assert.ok(!(await page.content()).includes(secret), 'the secret is shown once, then never again');
     await page.click('form[action$="/test"] button');
     await page.waitForURL(/done=tested/);
@@ -241,8 +248,12 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
       await page.reload();
     }
     await page.click('details summary');
-    assert.match(await text(), /pending[\s\S]*HTTP 500/);
+    assert.match(await text(), /pending[\s\S]*HTTP 500 · \d+ ms/, 'the attempt: its status and duration');
     await check('webhook');
+    const endpointPath = new URL(page.url()).pathname;
+    await go('/dashboard');
+    assert.match(await text('section:has(#failing-h)'), new RegExp(receiver.url.replace(/\W/g, '\\$&')));
+    await go(endpointPath);
     await page.click('form[action*="/retry"] button');
     await page.waitForURL(/done=retried/);
     await receiver.until((r) => r.length >= 2);
@@ -252,6 +263,36 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     }
     assert.match(await text('table'), /succeeded/);
     assert.equal(receiver.received.length, 2);
+  });
+
+  test('an endpoint: save its settings, disable and enable it, rotate its secret (shown once)', async () => {
+    await go('/dashboard/webhooks');
+    await page.locator('main tbody a').first().click();
+    await page.fill('#f-description', 'Local receiver, renamed');
+    await page.click('form:has(#f-url) button.primary');
+    await page.waitForURL(/done=updated/);
+    assert.equal(await page.locator('#f-description').inputValue(), 'Local receiver, renamed');
+    await page.click('form[action$="/status"] button');
+    await page.waitForURL(/done=disabled/);
+    assert.match(await text('.facts'), /disabled/);
+    await page.click('form[action$="/status"] button');
+    await page.waitForURL(/done=enabled/);
+    assert.match(await text('.facts'), /enabled/);
+    const endpoint = new URL(page.url()).pathname;
+    await page.selectOption('form[action$="/rotate"] select', '0');
+    await page.click('form[action$="/rotate"] button');
+    const secret = await page.locator('#secret-value').innerText();
+    assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    await check('secret-rotated');
+    await go(endpoint);
+    assert.ok(!(await page.content()).includes(secret), 'the new secret is shown once');
+    // From now on the deliveries are signed with the new secret, and with it alone (no overlap was chosen).
+    const before = receiver.received.length;
+    await page.click('form[action$="/test"] button');
+    await page.waitForURL(/done=tested/);
+    const [delivered] = (await receiver.until((r) => r.length > before)).slice(before);
+    assert.equal(verified(delivered!, [secret]).type, 'webhook_endpoint.test');
+    assert.equal(String(delivered!.headers['webhook-signature']).split(' ').length, 1, 'the old one stopped at once');
   });
 
   test('events: filter by type, and one event with its body and deliveries', async () => {
@@ -305,10 +346,70 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     }
   });
 
+  test('close an account: final, nothing is left to do on it', async () => {
+    const made = await call(server.url, 'POST', '/v1/fintech/accounts', {
+      key,
+      json: { type: 'business', country: 'US' },
+    });
+    await go(`/dashboard/accounts/${made.body.id}`);
+    await page.click('summary:has-text("Close this account")');
+    await page.selectOption('form[action$="/close"] select[name=reason]', 'customer_request');
+    await page.click('form[action$="/close"] button[type=submit]');
+    await page.waitForURL(/done=closed/);
+    assert.match(await text('h1'), /closed/);
+    assert.equal(await page.locator('form[action$="/freeze"]').count(), 0, 'a closed account has no actions left');
+    await check('account-closed');
+    assert.equal(
+      (await call(server.url, 'GET', `/v1/fintech/accounts/${made.body.id}`, { key })).body.status,
+      'closed',
+    );
+  });
+
+  test('a form from another origin, or with a forged CSRF token, is refused and changes nothing', async () => {
+    await go(`/dashboard/accounts/${accountA}`);
+    const action = `${server.url}/dashboard/accounts/${accountA}/freeze`;
+    const token = await page.locator('form[action$="/freeze"] input[name=csrf]').inputValue();
+    // A page on another port of this host: another origin but the same site, so the SameSite=Strict cookie still
+    // goes with its POST (and even the session's own token does): only the Origin check stands in the way.
+    const hostile = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(`<!doctype html><title>Prize</title><form method="post" action="${action}">
+<input type="hidden" name="csrf" value="${token}"><input type="hidden" name="reason" value="other">
+<button type="submit">Claim your prize</button></form>`);
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+    const elsewhere = await context.newPage(); // not `page`: its requests to that origin are the point here
+    try {
+      await elsewhere.goto(`http://127.0.0.1:${(hostile.address() as AddressInfo).port}/`);
+      const [answer] = await Promise.all([elsewhere.waitForNavigation(), elsewhere.click('button')]);
+      assert.equal(answer?.status(), 403);
+      assert.match(await elsewhere.locator('main').innerText(), /another site/);
+    } finally {
+      await elsewhere.close();
+      hostile.close();
+    }
+    // This origin's own form, its token altered in the page.
+    await go(`/dashboard/accounts/${accountA}`);
+    await page
+      .locator('form[action$="/freeze"] input[name=csrf]')
+      .evaluate((input) => ((input as unknown as { value: string }).value = 'x'.repeat(43)));
+    const [forged] = await Promise.all([
+      page.waitForNavigation(),
+      page.click('form[action$="/freeze"] button[type=submit]'),
+    ]);
+    assert.equal(forged?.status(), 403);
+    assert.match(await text(), /permission_denied/);
+    await check('refused');
+    const account = await call(server.url, 'GET', `/v1/fintech/accounts/${accountA}`, { key });
+    assert.equal(account.body.status, 'active', 'neither froze the account');
+  });
+
   test('sign out ends the session', async () => {
+    await go('/dashboard');
     await page.click('header button', { hasText: 'Sign out' } as never);
     await page.waitForURL(/sign-in\?ended=signed-out/);
     assert.match(await text(), /signed out/);
+    await check('signed-out');
     await go('/dashboard/accounts');
     assert.match(page.url(), /\/dashboard\/sign-in$/);
   });
