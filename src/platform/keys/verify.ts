@@ -50,7 +50,7 @@ export function keyVerifier(db: Db, now: () => number = Date.now): KeyVerifier {
     const row = await findKeyById(db, keyId);
     byId.delete(keyId);
     if (row === undefined || row.revoked_at !== null) return null;
-    const principal: Principal = { orgId: row.org_id, mode: row.mode, keyId: row.id };
+    const principal: Principal = { orgId: row.org_id, mode: row.mode, keyId: row.id, keyHint: row.hint };
     if (byId.size >= MAX_CACHED) byId.delete(byId.keys().next().value!);
     byId.set(keyId, { principal, until: lookedUp + KEY_CACHE_MS });
     return principal;
