@@ -89,15 +89,20 @@ export function submitter(ctx: Ctx) {
   return async <T>(request: FastifyRequest, reply: FastifyReply, form: FormSubmit<T>): Promise<FastifyReply> => {
     const fields = fieldsOf(request);
     const principal = request.principal!; // the session's key, verified by the gate for this request
+    const idempotencyKey = optional(fields, 'idempotency_key') ?? null;
+    let body: Record<string, unknown> | null = null;
     try {
       const action = await form.build(fields, principal);
-      const done = await ctx.perform(request, principal, optional(fields, 'idempotency_key'), action);
+      body = action.body;
+      const done = await ctx.perform(request, principal, idempotencyKey ?? undefined, action);
+      request.dashboardAction = { status: 200, errorCode: null, body, idempotencyKey, replayed: done.replayed };
       const answer = form.done(done, await ctx.view(request));
       if (answer instanceof Html) return sendHtml(reply, answer);
       return reply.redirect(answer, 303);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       reply.headers(error.headers);
+      request.dashboardAction = { status: error.status, errorCode: error.code, body, idempotencyKey };
       const state = { form: form.name, values: typed(fields), error, requestId: String(request.id) };
       return sendHtml(reply, await form.again(await ctx.view(request), state), error.status);
     }

@@ -11,6 +11,7 @@ import { installForms, submitter } from './forms.ts';
 import { errorPage } from './pages/errors.ts';
 import { pages } from './pages/index.ts';
 import { signInRoutes } from './pages/sign-in.ts';
+import { recordActions } from './record.ts';
 import { deleteSessionsBefore, findOrg } from './sessions.repository.ts';
 import { csrfMatches, sameOrigin, sessionCookie, sessionIdOf, sessionStore } from './sessions.ts';
 
@@ -102,6 +103,7 @@ export function installDashboard(app: FastifyInstance, deps: DashboardDeps): voi
       scope.decorateRequest('dashboardSession', null);
       installForms(scope);
       installAssets(scope);
+      recordActions(scope);
 
       scope.addHook('onRequest', async (request, reply) => {
         securityHeaders(reply);
@@ -133,6 +135,7 @@ export function installDashboard(app: FastifyInstance, deps: DashboardDeps): voi
 
       scope.setErrorHandler((error: FastifyError, request, reply) => {
         const apiError = toApiError(error);
+        request.dashboardAction = { ...request.dashboardAction, status: apiError.status, errorCode: apiError.code };
         if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
         return errorPage(reply, request, apiError);
       });

@@ -8,6 +8,7 @@ const NAV: [string, string][] = [
   ['/dashboard/events', 'Events'],
   ['/dashboard/webhooks', 'Webhooks'],
   ['/dashboard/api-keys', 'API keys'],
+  ['/dashboard/requests', 'Requests'],
 ];
 
 function current(view: View, href: string): boolean {

@@ -129,6 +129,50 @@ describe('dashboard actions', () => {
     assert.match(again.html, /is voided; only a pending one moves/);
   });
 
+  test('the request log: every action of a session, as the operation it stood for; no page view, no form field', async () => {
+    const key = await server.key('act-log');
+    const cookie = await signIn(server.url, key);
+    const page = await get(server.url, '/dashboard/accounts', cookie);
+    const fields: Record<string, string> = {
+      // The opening form (the search box before it is a GET to the same path, with no hidden fields)
+      ...hiddenFields(page.html.slice(page.html.indexOf('id="create"')), '/dashboard/accounts'),
+      type: 'business',
+      country: 'US',
+      'kyb.legal_name': 'Acme Corp',
+      'kyb.ein': '12-3456789',
+    };
+    const first = await post(server.url, '/dashboard/accounts', fields, { cookie });
+    const again = await post(server.url, '/dashboard/accounts', fields, { cookie });
+    assert.equal(again.headers.get('location'), first.headers.get('location'));
+    const forged = await post(server.url, '/dashboard/accounts', { ...fields, csrf: 'x'.repeat(43) }, { cookie });
+    assert.equal(forged.status, 403);
+    await server.app.requestLog.flush();
+    const log = (await call(server.url, 'GET', '/v1/requests?limit=100', { key })).body.data;
+    const actions = log.filter((r: { source: string }) => r.source === 'dashboard');
+    assert.deepEqual(
+      actions.map((r: Record<string, unknown>) => [r.method, r.route, r.status, r.error_code, r.idempotent_replayed]),
+      [
+        ['POST', '/dashboard/accounts', 403, 'permission_denied', false],
+        ['POST', '/dashboard/accounts', 200, null, true],
+        ['POST', '/dashboard/accounts', 200, null, false],
+      ],
+      'newest first; page views (the GET above) are not actions',
+    );
+    const [refused, replayed, made] = actions;
+    assert.equal(made.idempotency_key, fields.idempotency_key);
+    assert.deepEqual(JSON.parse(made.body), {
+      type: 'business',
+      country: 'US',
+      kyb: { legal_name: 'Acme Corp', ein: '[redacted]' },
+    });
+    assert.equal(replayed.body, made.body);
+    assert.equal(refused.body, null, 'a refused form keeps nothing of what it carried');
+    assert.ok(!JSON.stringify(log).includes(fields.csrf!), 'the CSRF token is in no entry');
+    assert.ok(!JSON.stringify(log).includes('3456789'), 'nor the EIN');
+    const account = (await call(server.url, 'GET', '/v1/fintech/accounts', { key })).body.data[0];
+    assert.equal(account.kyb.ein_last4, '6789');
+  });
+
   test('HTML in what a person typed is shown as text', async () => {
     const key = await server.key('act-escape');
     const cookie = await signIn(server.url, key);

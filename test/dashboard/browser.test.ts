@@ -303,9 +303,50 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     await rows.locator('a').first().click();
     assert.match(await text(), /fintech\.account\.frozen[\s\S]*"reason": "compliance_review"/);
     await check('event');
+    // The request that caused it, in the request log: the dashboard's freeze.
+    await server.app.requestLog.flush();
+    await page.click('main dd a[href^="/dashboard/requests/req_"]');
+    assert.match(await text('h1'), /POST \/dashboard\/accounts\/acct_\w+\/freeze\s*200/);
     await go('/dashboard/events?type=webhook_endpoint.test');
     await page.locator('tbody tr a').first().click();
     assert.match(await text(), /Deliveries[\s\S]*succeeded/);
+  });
+
+  test('requests: find one in the log by status, see what it was and what it produced', async () => {
+    // An API request refused with 409, beside the dashboard's refused withdrawal above (409 too).
+    const refused = await call(server.url, 'POST', '/v1/fintech/transfers', {
+      key,
+      json: { from_account_id: accountB, to_account_id: accountA, amount: 999_999, currency: 'USD' },
+    });
+    assert.equal(refused.status, 409);
+    const requestId = refused.headers.get('request-id')!;
+    await server.app.requestLog.flush(); // written in batches a moment after the answer; this is that moment
+    await go('/dashboard/requests');
+    await check('requests');
+    await page.fill('#f-status', '409');
+    await page.click('form.filters button');
+    await page.waitForURL(/status=409/);
+    const statuses = await page.locator('tbody tr td:nth-child(2) .badge').allInnerTexts();
+    assert.ok(statuses.length >= 2 && statuses.every((s) => s === '409'), `only 409s: ${statuses.join(' ')}`);
+    const rows = await text('tbody');
+    assert.match(
+      rows,
+      /POST \/dashboard\/accounts\/acct_\w+\/withdraw\s[^\n]* · dashboard · [^\n]*\s+409\s+insufficient_funds/,
+    );
+    await page.click(`a[href="/dashboard/requests/${requestId}"]`);
+    assert.match(await text(), /insufficient_funds[\s\S]*the API[\s\S]*"amount": 999999/);
+    await check('request');
+    // The account opened in the dashboard: its entry names the event it produced and the account, EIN redacted.
+    await go('/dashboard/requests?status=200&method=POST&limit=100'); // every action so far, on one page
+    const opened = page.locator('tbody tr').filter({
+      has: page.locator('td:nth-child(1) a .break', { hasText: /^\/dashboard\/accounts$/ }),
+    });
+    await opened.locator('a').first().click();
+    const entry = await text();
+    assert.match(entry, /the dashboard[\s\S]*fintech\.account\.created[\s\S]*"ein": "\[redacted\]"/);
+    assert.ok(!(await page.content()).includes('12-3456789'), 'the EIN is in no page');
+    await page.click(`main ul.produced a[href="/dashboard/accounts/${accountA}"]`);
+    assert.match(await text('h1'), new RegExp(accountA));
   });
 
   test('API keys: create one with a name (shown once), then revoke it', async () => {

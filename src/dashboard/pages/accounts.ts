@@ -32,6 +32,12 @@ const SEARCHABLE: [RegExp, string][] = [
   [/^we_/, '/dashboard/webhooks/'],
 ];
 
+/** The dashboard page of an id, when it has one. */
+export function pageOf(id: string): string | undefined {
+  const target = SEARCHABLE.find(([prefix]) => prefix.test(id));
+  return target === undefined ? undefined : `${target[1]}${encodeURIComponent(id)}`;
+}
+
 export function accountRow(a: Account, now: Date): Html {
   return html`<tr><td><a href="/dashboard/accounts/${a.id}"><code>${a.id}</code></a>${a.kyb ? html`<br><span class="hint">${a.kyb.legal_name}</span>` : ''}</td>
 <td>${badge(a.status)}</td><td>${a.country}</td><td class="num">${money(a.available_balance.amount, a.available_balance.currency)}</td>
@@ -107,14 +113,14 @@ ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: create, hint
         const query = new URLSearchParams({ [`metadata[${(pair[1] ?? pair[2])!.trim()}]`]: pair[3]!.trim() });
         return reply.redirect(`/dashboard/accounts?${query}`, 303);
       }
-      const target = SEARCHABLE.find(([prefix]) => prefix.test(q));
+      const target = pageOf(q);
       if (target === undefined)
         throw new ApiError(
           'parameter_invalid',
           'Search takes an id (acct_…, tr_…, evt_…, we_…) or metadata as metadata[key]=value.',
           { param: 'q' },
         );
-      return reply.redirect(`${target[1]}${encodeURIComponent(q)}`, 303);
+      return reply.redirect(target, 303);
     }
     return sendHtml(reply, await accountsPage(await ctx.view(request), request.query));
   });

@@ -70,7 +70,7 @@ ${pager(
 <dl class="facts"><dt>Event</dt><dd><code>${event.id}</code></dd><dt>Sequence</dt><dd>${event.sequence}</dd>
 <dt>When</dt><dd>${time(event.created_at, view.now)}</dd>
 <dt>About</dt><dd>${resourceLink(event.data.object as { id?: unknown; object?: unknown })}</dd>
-<dt>Request</dt><dd>${event.request ? html`<code>${event.request.id}</code>${event.request.idempotency_key ? html` · Idempotency-Key <code>${event.request.idempotency_key}</code>` : ''}` : html`<span class="muted">none (the operator, or the server itself)</span>`}</dd></dl>
+<dt>Request</dt><dd>${event.request ? html`<a href="/dashboard/requests/${event.request.id}"><code>${event.request.id}</code></a>${event.request.idempotency_key ? html` · Idempotency-Key <code>${event.request.idempotency_key}</code>` : ''}` : html`<span class="muted">none (the operator, or the server itself)</span>`}</dd></dl>
 <h2>Body</h2><pre class="json" tabindex="0" aria-label="Event body"><code>${JSON.stringify(event, null, 2)}</code></pre>
 <h2>Deliveries</h2>${deliveriesTable(view, deliveries.data, 'event')}`;
     return sendHtml(reply, page(view, event.type, main));

@@ -5,6 +5,7 @@ import { accountsPages } from './accounts.ts';
 import { eventsPages } from './events.ts';
 import { homePage } from './home.ts';
 import { keysPages } from './keys.ts';
+import { requestsPages } from './requests.ts';
 import { transferPages } from './transfer.ts';
 import { transfersPages } from './transfers.ts';
 import { webhookPages } from './webhook.ts';
@@ -21,4 +22,5 @@ export function pages(scope: FastifyInstance, ctx: Ctx): void {
   webhooksPages(scope, ctx);
   webhookPages(scope, ctx);
   keysPages(scope, ctx);
+  requestsPages(scope, ctx);
 }
