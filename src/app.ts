@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
+import { installDashboard } from './dashboard/install.ts';
 import type { Database } from './db/database.ts';
 import { installDocs } from './platform/docs/docs.ts';
 import { swaggerOptions } from './platform/docs/openapi.ts';
@@ -9,7 +10,8 @@ import { installOperations } from './platform/docs/operations.ts';
 import type { EventRecorder } from './platform/events/emit.ts';
 import { EVENT_TAGS, installEvents, startEvents } from './platform/events/install.ts';
 import { installJsonBody } from './platform/http/body.ts';
-import { createFastify, refuseWhileClosing } from './platform/http/fastify.ts';
+import { refuseWhileClosing } from './platform/http/closing.ts';
+import { createFastify } from './platform/http/fastify.ts';
 import { installHttpRefusals } from './platform/http/http-refusals.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
 import { installErrorHandling } from './platform/http/problem.ts';
@@ -17,7 +19,7 @@ import { installStrictQuery } from './platform/http/query.ts';
 import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platform/http/rate-limit.ts';
 import { installRequestId } from './platform/http/request-log.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
-import { idempotencyStep } from './platform/idempotency/idempotency.ts';
+import { idempotencyStep, idempotentWrite } from './platform/idempotency/idempotency.ts';
 import { startPurge } from './platform/idempotency/purge.ts';
 import { apiKeysRoutes } from './platform/keys/api-keys.routes.ts';
 import { installAuth } from './platform/keys/auth.ts';
@@ -34,7 +36,7 @@ import { deleteDeliveriesOf } from './platform/webhooks/deliveries.repository.ts
 import { eventDeliveriesRoutes } from './platform/webhooks/deliveries.routes.ts';
 import { fanOut } from './platform/webhooks/fan-out.ts';
 import { installWebhooks, WEBHOOK_TAGS } from './platform/webhooks/install.ts';
-import type { Resolver } from './platform/webhooks/ssrf.ts';
+import { type Resolver, systemResolver } from './platform/webhooks/ssrf.ts';
 import { PRODUCTS } from './products.ts';
 
 declare module 'fastify' {
@@ -92,17 +94,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const usage = keyUsageRecorder(database, app.log);
   app.decorate('keyUsage', usage);
   app.addHook('onClose', () => usage.stop());
-  installAuth(app, {
+  const auth = {
     verify: keys.verify,
     limiter,
     keyLimits: { live: perKey(config.RATE_LIMIT_LIVE), sandbox: perKey(config.RATE_LIMIT_SANDBOX) },
     authFailureLimit: { rate: config.AUTH_FAILURE_PER_SECOND, burst: config.AUTH_FAILURE_BURST },
     orgMultiple: config.RATE_LIMIT_ORG_MULTIPLE,
     usage,
-  });
+  };
+  installAuth(app, auth);
   installJsonBody(app);
   installStrictQuery(app);
-  const withIdempotency = idempotencyStep({ database, clock });
+  const idempotent = idempotentWrite({ database, clock });
+  const withIdempotency = idempotencyStep(idempotent);
   const ttlMs = config.IDEMPOTENCY_TTL_HOURS * 3_600_000;
   const stopPurge = startPurge(database, clock, ttlMs, config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS * 1000, app.log);
   app.addHook('onClose', async () => stopPurge());
@@ -130,11 +134,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keysPerOrg: config.API_KEYS_PER_ORG,
   });
   const secrets = deps.secrets ?? secretBoxFor(config);
-  installWebhooks(app, { config, database, clock, events, withIdempotency, resolve: deps.resolve, secrets });
+  const resolve = deps.resolve ?? systemResolver;
+  installWebhooks(app, { config, database, clock, events, withIdempotency, resolve, secrets });
   const retentionDays = config.EVENT_RETENTION_DAYS;
   installEvents(app, { database, clock, retentionDays, beforePurge: deleteDeliveriesOf, sequencer });
   // Webhooks' view of an event, listed beside the events' own routes.
-  eventDeliveriesRoutes(app, { db: database.db, caughtUp: sequencer.caughtUp });
+  const caughtUp = sequencer.caughtUp;
+  eventDeliveriesRoutes(app, { db: database.db, caughtUp });
   registerWebhookMetrics(registry, app.webhookDelivery.metrics);
   for (const product of PRODUCTS) {
     const productDeps = { database, clock, events, settings: config, withIdempotency, secrets };
@@ -152,5 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     capacity: config.REQUEST_LOG_BUFFER,
     flushMs: config.REQUEST_LOG_FLUSH_MS,
   });
+  // The web console: the same services, checks and idempotency step as the API, in HTML (src/dashboard/).
+  installDashboard(app, { config, database, clock, events, auth, keys, idempotent, secrets, resolve, caughtUp });
   return app;
 }

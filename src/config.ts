@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { type Static, Type } from 'typebox';
+import { DashboardSettings } from './dashboard/settings.ts';
 import { ConfigError, choice, type Env, flag, integer, parseSettings, text } from './platform/kit/settings.ts';
 import { secretsKeySetting } from './platform/secrets/key-source.ts';
 import { parseSchedule } from './platform/webhooks/schedule.ts';
@@ -169,12 +170,11 @@ export const PlatformSettings = Type.Object({
   WEBHOOK_CONCURRENCY: integer(16, 1, 1000, 'webhook delivery attempts each process runs at once'),
 });
 
-export type Config = Static<typeof PlatformSettings> & ProductSettings;
+export type Config = Static<typeof PlatformSettings> & Static<typeof DashboardSettings> & ProductSettings;
 
-/** Every setting of the platform and of every product, as one schema: what the README's table documents. */
-export const SETTINGS = Type.Object(
-  Object.assign({}, PlatformSettings.properties, ...PRODUCTS.map((p) => p.settings.properties)),
-);
+/** Every setting of the platform, the dashboard and every product, as one schema: what the README's table documents. */
+const MODULES = [PlatformSettings, DashboardSettings, ...PRODUCTS.map((p) => p.settings)];
+export const SETTINGS = Type.Object(Object.assign({}, ...MODULES.map((m) => m.properties)));
 
 /** Everything the process reads from its environment, parsed once at start-up. Throws ConfigError. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {

@@ -3,7 +3,6 @@ import type { DestinationStream } from 'pino';
 import type { Config } from '../../config.ts';
 import { redactRecord, redactSecrets } from '../kit/redact.ts';
 import { BODY_LIMIT } from './body.ts';
-import { ApiError } from './errors.ts';
 import { answerFrameworkError } from './problem.ts';
 import { parseQuery } from './query-parser.ts';
 import { handleClientError } from './raw-answers.ts';
@@ -50,26 +49,5 @@ export function createFastify(config: Config, logStream: DestinationStream): Fas
     return503OnClosing: false, // answered below, in the contract's error model
     forceCloseConnections: 'idle',
     frameworkErrors: answerFrameworkError,
-  });
-}
-
-/** Once shutdown begins, a request on a kept-alive connection is answered 503 and the connection closed. */
-export function refuseWhileClosing(app: FastifyInstance): void {
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (closing) {
-      reply.header('connection', 'close');
-      throw new ApiError('service_unavailable', 'The server is shutting down; retry.');
-    }
-    done();
-  });
-  // A request in flight when shutdown began gets its answer, and then its connection closes: a kept-alive one
-  // left idle would otherwise hold the shutdown until the grace period forced it (found by the shutdown campaign).
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
   });
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Trx } from '../../db/database.ts';
 import { writeCount } from '../../db/writes.ts';
@@ -6,6 +5,7 @@ import { ApiError, toProblem } from '../http/errors.ts';
 import { principalOf } from '../keys/auth.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import * as repo from './idempotency.repository.ts';
+import { fingerprint, keyOf } from './key.ts';
 
 /**
  * Idempotency-Key on every authenticated POST (draft-ietf-httpapi-idempotency-key-header, as Stripe does it), as
@@ -33,48 +33,6 @@ export type WithIdempotency = <T>(
  * send again), typed so that it fits any route's declared response type.
  */
 export type Sent = never;
-
-const HEADER = 'idempotency-key';
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-
-/** Canonical JSON: object keys sorted at every depth, no whitespace; equal bodies give equal text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-export function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${method}\n${path}\n${canonicalJson(body ?? {})}`)
-    .digest('hex');
-}
-
-/** The request's Idempotency-Key when it sent one; a malformed one is refused before anything runs. */
-function keyOf(request: FastifyRequest): string | undefined {
-  const key = request.headers[HEADER];
-  if (key === undefined) return undefined;
-  if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
-    throw new ApiError('parameter_invalid', 'Idempotency-Key must be 1–255 visible ASCII characters, e.g. a UUID.', {
-      param: 'Idempotency-Key',
-    });
-  }
-  return key;
-}
-
-/** A public POST (sign-up) has no owner to scope a key to: a replay would hand its secret to whoever sent the key. */
-export function refuseIdempotencyKey(request: FastifyRequest): void {
-  if (request.headers[HEADER] !== undefined) {
-    throw new ApiError('parameter_unknown', 'This operation does not take an Idempotency-Key.', {
-      param: 'Idempotency-Key',
-    });
-  }
-}
 
 /** Either the work ran (and its answer, or its refusal, was stored with it), or an earlier request's answer was found. */
 type Outcome =
@@ -128,14 +86,36 @@ function withoutSecrets<T>(result: T, fields: string[]): T {
   return fields.length === 0 ? result : { ...result, ...Object.fromEntries(fields.map((f) => [f, null])) };
 }
 
-export function idempotencyStep(deps: { database: Database; clock: Clock }): WithIdempotency {
+/**
+ * One request as the idempotency step sees it: its key in its owner's scope (org, mode, key) when it sent one, with
+ * `fingerprint(method, path, body)` of the API request it is (or stands for); and its request id.
+ */
+export interface IdempotentRequest {
+  keyed: { scope: repo.Scope; fingerprint: string } | undefined;
+  requestId: string;
+}
+
+/** The work ran (this is its serialized answer), or an earlier request's answer was found under the same key. */
+export type IdempotentAnswer = { replayed: false; body: string } | { replayed: true; stored: repo.StoredResponse };
+
+export type IdempotentWrite = <T>(
+  call: IdempotentRequest,
+  work: (trx: Trx) => Promise<T>,
+  serialize: (value: T) => string,
+  options?: { secretFields?: (keyof T & string)[] },
+) => Promise<IdempotentAnswer>;
+
+/**
+ * The step without HTTP: one write, and with a key the lock, the look-up and the stored answer in it. A refusal the
+ * work decided is stored and thrown; a key reused for another request is a 422. The API's `withIdempotency` (below)
+ * and the dashboard's actions (which have no JSON reply to send on) both run through this.
+ */
+export function idempotentWrite(deps: { database: Database; clock: Clock }): IdempotentWrite {
   const { database, clock } = deps;
-  return async (request, reply, work, options = {}) => {
-    const key = keyOf(request);
-    if (key === undefined) return reply.send(await database.write(work)) as Sent;
-    const { orgId, mode } = principalOf(request);
-    const scope: repo.Scope = { orgId, mode, key };
-    const print = fingerprint(request.method, request.url, request.body);
+  return async (call, work, serialize, options = {}) => {
+    if (call.keyed === undefined) return { replayed: false, body: serialize(await database.write(work)) };
+    const { scope, fingerprint: print } = call.keyed;
+    const { requestId } = call;
     const outcome = await database.write(async (trx): Promise<Outcome> => {
       // The lock and the look-up go out together (one round trip on PostgreSQL); the look-up runs after the lock.
       const locked = database.dialect === 'postgres' ? repo.tryLockScope(trx, scope) : Promise.resolve(true);
@@ -148,28 +128,51 @@ export function idempotencyStep(deps: { database: Database; clock: Clock }): Wit
       }
       if (stored !== undefined) return { ran: false, stored };
       const ran = await runOrRefuse(trx, work);
-      const requestId = String(request.id);
       if ('refused' in ran) {
         const problem = JSON.stringify(toProblem(ran.refused, requestId)); // the bytes the error handler will send
         const response = { fingerprint: print, status: ran.refused.status, body: problem, requestId };
         await repo.storeResponse(trx, scope, response, storedTime(clock()));
         return { ran: true, refused: ran.refused };
       }
-      const body = String(reply.serialize(ran.result));
-      const kept = options.secretFields
-        ? String(reply.serialize(withoutSecrets(ran.result, options.secretFields)))
-        : body;
-      const response = { fingerprint: print, status: reply.statusCode, body: kept, requestId };
-      await repo.storeResponse(trx, scope, response, storedTime(clock()));
+      const body = serialize(ran.result);
+      const kept = options.secretFields ? serialize(withoutSecrets(ran.result, options.secretFields)) : body;
+      await repo.storeResponse(
+        trx,
+        scope,
+        { fingerprint: print, status: 200, body: kept, requestId },
+        storedTime(clock()),
+      );
       return { ran: true, body };
     });
     if ('refused' in outcome) throw outcome.refused;
-    if (outcome.ran) return sendJson(reply, outcome.body) as Sent;
+    if (outcome.ran) return { replayed: false, body: outcome.body };
     if (outcome.stored.fingerprint !== print) {
       throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', {
         param: 'Idempotency-Key',
       });
     }
-    return replay(reply, outcome.stored) as Sent;
+    return { replayed: true, stored: outcome.stored };
+  };
+}
+
+/** The API's step: the key from the header, the fingerprint from the request, the answer sent as JSON. */
+export function idempotencyStep(write: IdempotentWrite): WithIdempotency {
+  return async (request, reply, work, options = {}) => {
+    const key = keyOf(request);
+    const keyed =
+      key === undefined
+        ? undefined
+        : {
+            scope: { ...principalOf(request), key },
+            fingerprint: fingerprint(request.method, request.url, request.body),
+          };
+    const answer = await write(
+      { keyed, requestId: String(request.id) },
+      work,
+      (v) => String(reply.serialize(v)),
+      options,
+    );
+    if (answer.replayed) return replay(reply, answer.stored) as Sent;
+    return sendJson(reply, answer.body) as Sent;
   };
 }

@@ -5,7 +5,8 @@ import { requestOf } from '../events/emit.ts';
 import { ApiError } from '../http/errors.ts';
 import { ListQuery } from '../http/pagination.ts';
 import { type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
-import { refuseIdempotencyKey, type WithIdempotency } from '../idempotency/idempotency.ts';
+import type { WithIdempotency } from '../idempotency/idempotency.ts';
+import { refuseIdempotencyKey } from '../idempotency/key.ts';
 import { ApiKey, ApiKeyCreateBody, ApiKeyList, KeyIdParams, NewApiKey, Signup, SignupBody } from './api-keys.schema.ts';
 import {
   createKeyForPrincipal,

@@ -55,8 +55,7 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
     const credential = credentialOf(request);
     const principal = credential.kind === 'bearer' ? await deps.verify(credential.key) : null;
     if (principal === null) {
-      const failures = await deps.limiter.take(`authfail:${request.ip}`, deps.authFailureLimit);
-      if (!failures.allowed) throw rateLimited(failures, 'Too many failed authentications from this address.');
+      await takeAuthFailure(deps, request.ip);
       if (credential.kind === 'none')
         throw unauthorized('api_key_missing', 'Send your API key as `Authorization: Bearer <key>`.');
       if (credential.kind === 'unusable') throw unauthorized('api_key_invalid', credential.detail);
@@ -69,10 +68,24 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
 }
 
 /**
- * The key's own budget, then its org's for this mode, so that minting keys cannot multiply throughput. A request
- * the key's budget refuses does not touch the org's. The headers report whichever budget is nearer to empty.
+ * A failed authentication takes one from the client address's failure budget; past it, 429. The dashboard's sign-in
+ * counts its failures here too, in the same buckets.
  */
-async function takeBudgets(deps: AuthDeps, principal: Principal, reply: FastifyReply): Promise<void> {
+export async function takeAuthFailure(deps: Pick<AuthDeps, 'limiter' | 'authFailureLimit'>, ip: string) {
+  const failures = await deps.limiter.take(`authfail:${ip}`, deps.authFailureLimit);
+  if (!failures.allowed) throw rateLimited(failures, 'Too many failed authentications from this address.');
+}
+
+/**
+ * The key's own budget, then its org's for this mode, so that minting keys cannot multiply throughput. A request
+ * the key's budget refuses does not touch the org's. The headers report whichever budget is nearer to empty. The
+ * dashboard takes every request of a session from the same budgets.
+ */
+export async function takeBudgets(
+  deps: Pick<AuthDeps, 'limiter' | 'keyLimits' | 'orgMultiple'>,
+  principal: Principal,
+  reply: FastifyReply,
+): Promise<void> {
   const keyLimit = deps.keyLimits[principal.mode];
   const orgLimit = { rate: keyLimit.rate * deps.orgMultiple, burst: keyLimit.burst * deps.orgMultiple };
   const [keyDecision, orgDecision] = await deps.limiter.takeAll([

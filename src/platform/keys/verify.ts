@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { findKeyByHash } from './api-keys.repository.ts';
+import { findKeyByHash, findKeyById } from './api-keys.repository.ts';
 import { hashKey, parseKey } from './key-format.ts';
 import type { Principal } from './principal.ts';
 
@@ -9,6 +9,11 @@ const MAX_CACHED = 10_000;
 
 export interface KeyVerifier {
   verify(presented: string): Promise<Principal | null>;
+  /**
+   * The same check for a key known by its id (a dashboard session holds the id, never the key): its principal while
+   * it is active, trusted for at most KEY_CACHE_MS like a presented key; null once it is revoked or gone.
+   */
+  verifyId(keyId: string): Promise<Principal | null>;
   /** This process revoked the key: stop trusting it now, not within the second. */
   forget(keyId: string): void;
 }
@@ -37,8 +42,22 @@ export function keyVerifier(db: Db, now: () => number = Date.now): KeyVerifier {
     cache.set(presented, { principal, until: lookedUp + KEY_CACHE_MS });
     return principal;
   };
+  const byId = new Map<string, { principal: Principal; until: number }>();
+  const verifyId = async (keyId: string): Promise<Principal | null> => {
+    const cached = byId.get(keyId);
+    if (cached !== undefined && cached.until > now()) return cached.principal;
+    const lookedUp = now();
+    const row = await findKeyById(db, keyId);
+    byId.delete(keyId);
+    if (row === undefined || row.revoked_at !== null) return null;
+    const principal: Principal = { orgId: row.org_id, mode: row.mode, keyId: row.id, keyHint: row.hint };
+    if (byId.size >= MAX_CACHED) byId.delete(byId.keys().next().value!);
+    byId.set(keyId, { principal, until: lookedUp + KEY_CACHE_MS });
+    return principal;
+  };
   const forget = (keyId: string) => {
     for (const [presented, entry] of cache) if (entry.principal.keyId === keyId) cache.delete(presented);
+    byId.delete(keyId);
   };
-  return { verify, forget };
+  return { verify, verifyId, forget };
 }

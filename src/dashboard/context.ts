@@ -1,0 +1,74 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { EventRecorder } from '../platform/events/emit.ts';
+import type { ApiError } from '../platform/http/errors.ts';
+import type { IdempotentWrite } from '../platform/idempotency/idempotency.ts';
+import type { KeysDeps } from '../platform/keys/api-keys.service.ts';
+import type { AuthDeps } from '../platform/keys/auth.ts';
+import type { Principal } from '../platform/keys/principal.ts';
+import type { KeyVerifier } from '../platform/keys/verify.ts';
+import type { Clock } from '../platform/kit/time.ts';
+import type { SecretBox } from '../platform/secrets/box.ts';
+import type { EndpointsDeps } from '../platform/webhooks/endpoints.service.ts';
+import type { Resolver } from '../platform/webhooks/ssrf.ts';
+import type { AccountsDeps } from '../products/fintech/shared.ts';
+import type { Perform } from './act.ts';
+import type { Html } from './html.ts';
+import type { Session } from './sessions.ts';
+import type { FormState, View } from './view.ts';
+
+/** What app.ts hands the dashboard: the same parts the API's routes are built from. */
+export interface DashboardDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  events: EventRecorder;
+  /** The API's authentication parts: the key verifier, the limiter and its budgets, key usage. */
+  auth: AuthDeps;
+  keys: KeyVerifier;
+  /** The idempotency step every POST of the API runs through, without its HTTP half. */
+  idempotent: IdempotentWrite;
+  secrets: SecretBox;
+  resolve: Resolver;
+  /** Events committed before now are numbered (PostgreSQL's sequencer), as the API's event lists wait for. */
+  caughtUp: () => Promise<void>;
+}
+
+/** What the pages use: each service's own deps, built once as the API's routes build theirs. */
+export interface Ctx {
+  deps: DashboardDeps;
+  accounts: AccountsDeps;
+  endpoints: EndpointsDeps;
+  keys: KeysDeps;
+  perform: Perform;
+  /** Wakes the delivery workers (a retry is due now). */
+  poke: () => void;
+  view(request: FastifyRequest): Promise<View>;
+  /**
+   * Runs a form's action: on success `done` answers (a redirect, or a page that shows a secret once); a refusal
+   * re-renders the form's page with the API's problem beside the field it names.
+   */
+  submit<T>(request: FastifyRequest, reply: FastifyReply, form: FormSubmit<T>): Promise<FastifyReply>;
+}
+
+export interface FormSubmit<T> {
+  name: string;
+  /** The action from the form's fields; may refuse a field the API never sees (a major-unit amount). */
+  build(fields: URLSearchParams, principal: Principal): Promise<import('./act.ts').Action<T>>;
+  done(result: { value: T; replayed: boolean }, view: View): string | Html;
+  again(view: View, state: FormState): Promise<Html>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The dashboard session a /dashboard request acts for; null on its public pages. */
+    dashboardSession: Session | null;
+  }
+  interface FastifyContextConfig {
+    /** /dashboard pages that need no session: sign-in and the assets. */
+    dashboardPublic?: boolean;
+  }
+}
+
+export type { ApiError };

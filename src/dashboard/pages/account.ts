@@ -1,0 +1,192 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { type Static, Type } from 'typebox';
+import type { Trx } from '../../db/database.ts';
+import type { EventRequest } from '../../platform/events/emit.ts';
+import type { Principal } from '../../platform/keys/principal.ts';
+import { type Account, AccountIdParams } from '../../products/fintech/accounts.schema.ts';
+import { retrieveAccount } from '../../products/fintech/accounts.service.ts';
+import { CloseBody, FreezeBody } from '../../products/fintech/lifecycle.schema.ts';
+import { closeAccount, freezeAccount, unfreezeAccount } from '../../products/fintech/lifecycle.service.ts';
+import { simulateDeposit, simulateWithdrawal } from '../../products/fintech/sandbox.service.ts';
+import { SimulationBody, TransactionListQuery } from '../../products/fintech/transactions.schema.ts';
+import { listAccountTransactions } from '../../products/fintech/transactions.service.ts';
+import { listTransfers } from '../../products/fintech/transfers.service.ts';
+import type { Action } from '../act.ts';
+import type { Ctx } from '../context.ts';
+import { badge, money, time } from '../format.ts';
+import { amountField, optional, sendHtml } from '../forms.ts';
+import { type Html, html } from '../html.ts';
+import { empty, flash, metadataList, page, pager, table } from '../layout.ts';
+import type { FormState, View } from '../view.ts';
+import { label, lifecycleForms, sandboxForms } from './account-forms.ts';
+import { transferRow } from './transfers.ts';
+
+const DONE = {
+  created: 'Account opened.',
+  frozen: 'Account frozen: it takes no debit and no credit until it is unfrozen.',
+  unfrozen: 'Account unfrozen.',
+  closed: 'Account closed.',
+  deposited: 'Deposit simulated.',
+  withdrawn: 'Withdrawal simulated.',
+} as const;
+type Done = keyof typeof DONE;
+const PageQuery = Type.Object(
+  {
+    ...TransactionListQuery.properties,
+    done: Type.Optional(Type.Union(Object.keys(DONE).map((k) => Type.Literal(k as Done)))),
+  },
+  { additionalProperties: false },
+);
+type PageQuery = Static<typeof PageQuery>;
+const NoBody = Type.Object({}, { additionalProperties: false });
+/** One account: both balances, status and why, its transactions with the running balance, and what can be done. */
+export async function accountPage(
+  ctx: Ctx,
+  view: View,
+  id: string,
+  query: PageQuery,
+  state?: FormState,
+): Promise<Html> {
+  const a = await retrieveAccount(ctx.accounts, view.principal, id);
+  const { done, ...listQuery } = query;
+  const [txns, held] = await Promise.all([
+    listAccountTransactions(ctx.accounts, view.principal, a.id, listQuery),
+    listTransfers(ctx.accounts, view.principal, { account_id: a.id, status: 'pending', limit: 100 }),
+  ]);
+  const rows = txns.data.map(
+    (
+      t,
+    ) => html`<tr><td>${time(t.created_at, view.now)}</td><td>${t.description ?? html`<span class="muted">—</span>`}</td>
+<td>${t.source.type.replace(/_/g, ' ')}${t.source.type === 'transfer' ? html`<br><a href="/dashboard/transfers/${t.source.id}"><code>${t.source.id}</code></a>` : ''}</td>
+<td class="num">${money(t.amount, t.currency, true)}</td><td class="num">${money(t.balance_after, t.currency)}</td></tr>`,
+  );
+  const details = a.status_details;
+  return page(
+    view,
+    a.id,
+    html`<p class="crumbs"><a href="/dashboard/accounts">Accounts</a> /</p>
+<h1><code>${a.id}</code> ${badge(a.status)}</h1>${flash(done === undefined ? undefined : DONE[done])}
+${details ? html`<p class="status-note">${a.status === 'closed' ? 'Closed' : 'Frozen'} for <strong>${label(details.reason)}</strong> by ${details.actor === 'operator' ? 'the operator' : 'an API key'}${details.note ? html`: “${details.note}”` : ''}.</p>` : ''}
+<div class="stats"><div class="stat"><span class="stat-value">${money(a.available_balance.amount, a.available_balance.currency)}</span><span class="stat-label">Available balance</span><span class="hint">what can be spent now</span></div>
+<div class="stat"><span class="stat-value">${money(a.current_balance.amount, a.current_balance.currency)}</span><span class="stat-label">Current balance</span><span class="hint">what the ledger holds</span></div></div>
+<dl class="facts"><dt>Country</dt><dd>${a.country} · ${a.available_balance.currency}</dd><dt>Opened</dt><dd>${time(a.created_at, view.now)}</dd>
+${a.closed_at ? html`<dt>Closed</dt><dd>${time(a.closed_at, view.now)}</dd>` : ''}
+<dt>Metadata</dt><dd>${metadataList(a.metadata)}</dd>
+<dt>Business</dt><dd>${a.kyb ? html`${a.kyb.legal_name} · EIN ending ${a.kyb.ein_last4}` : html`<span class="muted">not verified</span>`}</dd></dl>
+<p class="actions"><a class="button" href="/dashboard/transfers/new?from_account_id=${a.id}">Send money from this account</a>
+<a class="button" href="/dashboard/transfers?account_id=${a.id}">Its transfers</a></p>
+<section><h2>Pending transfers</h2>
+${table(
+  'Pending transfers',
+  ['Transfer', 'From', 'To', 'Amount', 'Status', 'Created'],
+  held.data.map((t) => transferRow(t, view.now)),
+  empty(
+    'Nothing held',
+    'A transfer made pending holds its amount on the sender until it is posted, voided or expires.',
+  ),
+)}
+${held.has_more ? html`<p><a href="/dashboard/transfers?account_id=${a.id}&amp;status=pending">All pending transfers →</a></p>` : ''}</section>
+<section><h2>Transactions</h2>
+${table('Transactions', ['When', 'Description', 'Source', 'Amount', 'Balance after'], rows, empty('No transactions yet', view.principal.mode === 'sandbox' ? 'Simulate a deposit below to put test money in.' : 'Money moved in or out shows up here.'))}
+${pager(
+  `/dashboard/accounts/${a.id}`,
+  {},
+  txns.data.map((t) => t.id),
+  listQuery,
+  txns.has_more,
+)}</section>
+${sandboxForms(view, a, state)}${lifecycleForms(view, a, state)}`,
+  );
+}
+
+type Run<T> = (trx: Trx, principal: Principal, id: string, request: EventRequest) => Promise<T>;
+
+export function accountPages(scope: FastifyInstance, ctx: Ctx): void {
+  const r = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const params = AccountIdParams;
+  const deps = ctx.accounts;
+
+  r.get('/accounts/:id', { schema: { hide: true, params, querystring: PageQuery } }, async (request, reply) =>
+    sendHtml(reply, await accountPage(ctx, await ctx.view(request), request.params.id, request.query)),
+  );
+
+  /** One form → one API operation on the account, then back to its page. */
+  function action<T>(
+    name: string,
+    operation: string,
+    done: Done,
+    build: (fields: URLSearchParams, account: Account) => Record<string, unknown>,
+    schema: Action<T>['schema'],
+    run: (body: never) => Run<T>,
+  ) {
+    r.post(`/accounts/:id/${name}`, { schema: { hide: true, params } }, (request, reply) =>
+      ctx.submit<T>(request, reply, {
+        name,
+        build: async (fields, principal) => {
+          const account = await retrieveAccount(deps, principal, request.params.id);
+          const body = build(fields, account);
+          return {
+            path: `${operation.replace('{id}', request.params.id)}`,
+            body,
+            schema,
+            run: (trx, eventRequest) => run(body as never)(trx, principal, request.params.id, eventRequest),
+          };
+        },
+        done: () => `/dashboard/accounts/${request.params.id}?done=${done}`,
+        again: (view, state) => accountPage(ctx, view, request.params.id, {}, state),
+      }),
+    );
+  }
+
+  const reasonAndNote = (fields: URLSearchParams) => ({
+    reason: fields.get('reason') ?? '',
+    ...(optional(fields, 'note') === undefined ? {} : { note: fields.get('note') }),
+  });
+  const amountBody = (fields: URLSearchParams, account: Account) => ({
+    amount: amountField(fields, 'amount', account.available_balance.currency),
+    ...(optional(fields, 'description') === undefined ? {} : { description: fields.get('description') }),
+  });
+  const path = '/v1/fintech/accounts/{id}';
+  action(
+    'freeze',
+    `${path}/freeze`,
+    'frozen',
+    reasonAndNote,
+    FreezeBody,
+    (b) => (trx, p, id, q) => freezeAccount(deps, trx, p, id, b, q),
+  );
+  action(
+    'unfreeze',
+    `${path}/unfreeze`,
+    'unfrozen',
+    () => ({}),
+    NoBody,
+    () => (trx, p, id, q) => unfreezeAccount(deps, trx, p, id, q),
+  );
+  action(
+    'close',
+    `${path}/close`,
+    'closed',
+    reasonAndNote,
+    CloseBody,
+    (b) => (trx, p, id, q) => closeAccount(deps, trx, p, id, b, q),
+  );
+  const sandbox = '/v1/sandbox/fintech/accounts/{id}';
+  action(
+    'deposit',
+    `${sandbox}/deposits`,
+    'deposited',
+    amountBody,
+    SimulationBody,
+    (b) => (trx, p, id, q) => simulateDeposit(deps, trx, p, id, b, q),
+  );
+  action(
+    'withdraw',
+    `${sandbox}/withdrawals`,
+    'withdrawn',
+    amountBody,
+    SimulationBody,
+    (b) => (trx, p, id, q) => simulateWithdrawal(deps, trx, p, id, b, q),
+  );
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../context.ts';
+import { accountPages } from './account.ts';
+import { accountsPages } from './accounts.ts';
+import { eventsPages } from './events.ts';
+import { homePage } from './home.ts';
+import { keysPages } from './keys.ts';
+import { requestsPages } from './requests.ts';
+import { transferPages } from './transfer.ts';
+import { transfersPages } from './transfers.ts';
+import { webhookPages } from './webhook.ts';
+import { webhooksPages } from './webhooks.ts';
+
+/** Every page of a session, in the navigation's order. */
+export function pages(scope: FastifyInstance, ctx: Ctx): void {
+  homePage(scope, ctx);
+  accountsPages(scope, ctx);
+  accountPages(scope, ctx);
+  transfersPages(scope, ctx);
+  transferPages(scope, ctx);
+  eventsPages(scope, ctx);
+  webhooksPages(scope, ctx);
+  webhookPages(scope, ctx);
+  keysPages(scope, ctx);
+  requestsPages(scope, ctx);
+}

@@ -1,0 +1,124 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { type Static, Type } from 'typebox';
+import { ListQuery } from '../../platform/http/pagination.ts';
+import { ApiKeyCreateBody, KeyIdParams, type NewApiKey } from '../../platform/keys/api-keys.schema.ts';
+import {
+  createKeyForPrincipal,
+  listKeysForPrincipal,
+  revokeKeyForPrincipal,
+} from '../../platform/keys/api-keys.service.ts';
+import { apiKeyFromRow } from '../../platform/keys/api-keys.view.ts';
+import type { Ctx } from '../context.ts';
+import { badge, time } from '../format.ts';
+import { optional, sendHtml } from '../forms.ts';
+import { type Html, html } from '../html.ts';
+import { empty, flash, formFields, input, page, pager, problemSummary, select, table } from '../layout.ts';
+import { type FormState, stateOf, type View } from '../view.ts';
+import { secretPanel } from './webhooks.ts';
+
+const KeysQuery = Type.Object(
+  { ...ListQuery('key', 'key').properties, done: Type.Optional(Type.Literal('revoked')) },
+  { additionalProperties: false },
+);
+type KeysQuery = Static<typeof KeysQuery>;
+const NoBody = Type.Object({}, { additionalProperties: false });
+
+/** API keys: the org's keys of this mode, a form that mints one (shown once), and revocation. */
+export function keysPages(scope: FastifyInstance, ctx: Ctx): void {
+  const r = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+  async function keysPage(view: View, query: KeysQuery, state?: FormState): Promise<Html> {
+    const { done, ...listQuery } = query;
+    const list = await listKeysForPrincipal(ctx.keys, view.principal, listQuery);
+    const keys = list.rows.map(apiKeyFromRow);
+    const create = stateOf(state, 'create');
+    const rows = keys.map((k) => {
+      const own = k.id === view.principal.keyId;
+      return html`<tr><td>${k.name ?? html`<span class="muted">unnamed</span>`}${own ? html` <span class="badge info">this session</span>` : ''}</td>
+<td><code>${k.hint}</code><br><span class="hint"><code>${k.id}</code></span></td>
+<td>${k.revoked_at === null ? badge('active') : badge('revoked')}</td><td>${time(k.created_at, view.now)}</td><td>${time(k.last_used_at, view.now)}</td>
+<td>${
+        k.revoked_at === null
+          ? html`<form method="post" action="/dashboard/api-keys/${k.id}/revoke">${formFields(view)}
+<button type="submit" class="danger small" data-confirm="${own ? 'Revoke the key this session uses? You will be signed out.' : 'Revoke this key? Requests with it will fail within a second.'}" aria-label="Revoke ${k.name ?? k.hint}">Revoke</button></form>`
+          : ''
+      }</td></tr>`;
+    });
+    return page(
+      view,
+      'API keys',
+      html`<h1>API keys</h1>${flash(done === 'revoked' ? 'Key revoked.' : undefined)}
+${state && state.form !== 'create' ? problemSummary(state) : ''}
+${table('API keys', ['Name', 'Key', 'Status', 'Created', 'Last used', ''], rows, empty('No keys', 'Create one below.'))}
+${pager(
+  '/dashboard/api-keys',
+  {},
+  keys.map((k) => k.id),
+  listQuery,
+  list.hasMore,
+)}
+<section class="card"><h2 id="create-h">Create a key</h2>${problemSummary(create)}
+<form method="post" action="/dashboard/api-keys">${formFields(view)}
+${input({ name: 'name', label: 'Name', state: create, hint: 'A label for people, such as “CI deploys”.' })}
+${select({
+  name: 'mode',
+  label: 'Mode',
+  state: create,
+  value: view.principal.mode,
+  options: [
+    ['sandbox', 'Sandbox (sk_test_…)'],
+    ['live', 'Live (sk_live_…)'],
+  ],
+})}
+<button type="submit" class="primary">Create key</button></form></section>`,
+    );
+  }
+
+  r.get('/api-keys', { schema: { hide: true, querystring: KeysQuery } }, async (request, reply) =>
+    sendHtml(reply, await keysPage(await ctx.view(request), request.query)),
+  );
+
+  r.post('/api-keys', { schema: { hide: true } }, (request, reply) =>
+    ctx.submit<NewApiKey>(request, reply, {
+      name: 'create',
+      build: async (fields, principal) => {
+        const name = optional(fields, 'name');
+        const body = { mode: fields.get('mode') ?? principal.mode, ...(name === undefined ? {} : { name }) };
+        return {
+          path: '/v1/api_keys',
+          body,
+          schema: ApiKeyCreateBody,
+          run: (trx, request) =>
+            createKeyForPrincipal(ctx.keys, trx, principal, body as never, ctx.deps.config.API_KEYS_PER_ORG, request),
+          secretFields: ['key'],
+        };
+      },
+      done: ({ value }, view) =>
+        page(
+          view,
+          'Key created',
+          html`<h1>Key created</h1>${secretPanel(`${value.mode === 'live' ? 'Live' : 'Sandbox'} key ${value.name ?? ''}`, value.key, 'This form was sent twice: the key was created the first time and shown then. Revoke it and create another if it was not copied.')}
+<p><a class="button" href="/dashboard/api-keys">Back to API keys</a></p>`,
+        ),
+      again: (view, state) => keysPage(view, {}, state),
+    }),
+  );
+
+  r.post('/api-keys/:id/revoke', { schema: { hide: true, params: KeyIdParams } }, (request, reply) =>
+    ctx
+      .submit(request, reply, {
+        name: 'revoke',
+        build: async (_fields, principal) => ({
+          path: `/v1/api_keys/${request.params.id}/revoke`,
+          body: {},
+          schema: NoBody,
+          run: (trx, eventRequest) => revokeKeyForPrincipal(ctx.keys, trx, principal, request.params.id, eventRequest),
+        }),
+        done: () => '/dashboard/api-keys?done=revoked',
+        again: (view, state) => keysPage(view, {}, state),
+      })
+      // As the API's route does: this process stops trusting the key at once, not within the second.
+      .finally(() => ctx.deps.keys.forget(request.params.id)),
+  );
+}

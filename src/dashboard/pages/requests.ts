@@ -1,0 +1,127 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { timeOfId } from '../../platform/kit/ids.ts';
+import {
+  METHODS,
+  type RequestLog,
+  RequestLogIdParams,
+  RequestLogListQuery,
+} from '../../platform/requests/requests.schema.ts';
+import { listRequestLogs, retrieveRequestLog } from '../../platform/requests/requests.service.ts';
+import type { Ctx } from '../context.ts';
+import { relative } from '../format.ts';
+import { sendHtml } from '../forms.ts';
+import { type Html, html } from '../html.ts';
+import { empty, page, pager, table } from '../layout.ts';
+import { eventsOfRequest } from '../requests.repository.ts';
+import type { View } from '../view.ts';
+import { pageOf } from './accounts.ts';
+
+/** A request's arrival to the second (its id holds it to the microsecond), with the relative hint. */
+function arrived(id: string, now: Date): Html {
+  const at = new Date(timeOfId(id));
+  const text = `${at.toISOString().slice(0, 10)} ${at.toISOString().slice(11, 19)} UTC`;
+  return html`<time datetime="${at.toISOString()}">${text}</time> <span class="hint">${relative(at, now)}</span>`;
+}
+
+/** 2xx good, 4xx a warning (the caller's to fix), 5xx bad. */
+function statusBadge(status: number): Html {
+  const tone = status < 300 ? 'good' : status < 500 ? 'warn' : 'bad';
+  return html`<span class="badge ${tone}">${String(status)}</span>`;
+}
+
+/** An id as a link to its page when the dashboard has one, else as code. */
+function idLink(id: string): Html {
+  const href = pageOf(id);
+  return href === undefined ? html`<code>${id}</code>` : html`<a href="${href}"><code>${id}</code></a>`;
+}
+
+/** Three columns, so that a row reads on a phone: what (linked) and when, by whom and from where; status; time. */
+function row(r: RequestLog, now: Date): Html {
+  return html`<tr><td><a href="/dashboard/requests/${r.id}"><span class="method">${r.method}</span> <span class="break">${r.path}</span></a>
+<br><span class="hint">${arrived(r.id, now)} · ${r.source} · <code>${r.api_key_hint}</code>${r.idempotent_replayed ? ' · replayed' : ''}</span></td>
+<td>${statusBadge(r.status)}${r.error_code ? html`<br><code class="break">${r.error_code}</code>` : ''}</td>
+<td class="num">${r.duration_ms.toFixed(1)} ms</td></tr>`;
+}
+
+/** A logged body, pretty-printed when it is whole JSON; as kept (cut at 8 KiB) when it is not. */
+function body(r: RequestLog): Html {
+  if (r.body === null) return html`<p class="muted">No body (only a POST's is kept).</p>`;
+  let text = r.body;
+  if (!r.body_truncated) {
+    try {
+      text = JSON.stringify(JSON.parse(r.body), null, 2);
+    } catch {}
+  }
+  return html`<pre class="json" tabindex="0">${text}</pre>${r.body_truncated ? html`<p class="hint">Cut at 8 KiB.</p>` : ''}`;
+}
+
+async function requestPage(ctx: Ctx, view: View, id: string): Promise<Html> {
+  const r = await retrieveRequestLog(ctx.deps.database.db, view.principal, id);
+  const events = await eventsOfRequest(ctx.deps.database.db, view.principal, r.id, r.duration_ms);
+  // What it acted on (ids in its path) and what it produced (its events and their objects), each linked.
+  const touched = new Set(r.path.match(/\b[a-z]+_[0-9A-Za-z]{26}\b/g) ?? []);
+  const produced = events.map(
+    (e) => html`<li><a href="/dashboard/events/${e.id}"><code>${e.type}</code></a> · ${idLink(e.objectId)}</li>`,
+  );
+  return page(
+    view,
+    r.id,
+    html`<p class="crumbs"><a href="/dashboard/requests">Requests</a> /</p>
+<h1><span class="method">${r.method}</span> <span class="break">${r.path}</span> ${statusBadge(r.status)}</h1>
+<dl class="facts"><dt>Request</dt><dd><code>${r.id}</code></dd><dt>Arrived</dt><dd>${arrived(r.id, view.now)}</dd>
+<dt>Operation</dt><dd><code>${r.method} ${r.route}</code></dd><dt>Status</dt><dd>${String(r.status)}${r.error_code ? html` · <code>${r.error_code}</code>` : ''}</dd>
+<dt>Duration</dt><dd>${r.duration_ms.toFixed(2)} ms</dd><dt>Source</dt><dd>${r.source === 'dashboard' ? 'the dashboard' : 'the API'}</dd>
+<dt>API key</dt><dd><code>${r.api_key_hint}</code> · <code>${r.api_key_id}</code></dd>
+<dt>Idempotency-Key</dt><dd>${r.idempotency_key === null ? html`<span class="muted">none</span>` : html`<code>${r.idempotency_key}</code>${r.idempotent_replayed ? ' · replayed (the stored answer was sent)' : ''}`}</dd>
+<dt>Acted on</dt><dd>${touched.size === 0 ? html`<span class="muted">nothing by id</span>` : [...touched].map((t) => html`${idLink(t)} `)}</dd></dl>
+<section><h2>Events it produced</h2>${produced.length === 0 ? html`<p class="muted">None.</p>` : html`<ul class="produced">${produced}</ul>`}</section>
+<section><h2>Body</h2>${body(r)}</section>`,
+  );
+}
+
+/** The request log (CONTRACT §16): newest first, filtered by status and method, paged; one request in full. */
+export function requestsPages(scope: FastifyInstance, ctx: Ctx): void {
+  const r = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const db = ctx.deps.database.db;
+
+  r.get('/requests', { schema: { hide: true, querystring: RequestLogListQuery } }, async (request, reply) => {
+    const view = await ctx.view(request);
+    const query = request.query;
+    const list = await listRequestLogs(db, view.principal, query);
+    const methods = ['', ...METHODS].map(
+      (m) =>
+        html`<option value="${m}"${m === (query.method ?? '') ? html` selected` : ''}>${m || 'Any method'}</option>`,
+    );
+    const filtered = query.status !== undefined || query.method !== undefined;
+    const main = html`<h1>Requests</h1>
+<p class="lede">Every API request made with this organisation’s ${view.principal.mode} keys, and every action taken here, newest first. Bodies have their secrets replaced by <code>[redacted]</code>. A request shows up a moment after its answer.</p>
+<form method="get" action="/dashboard/requests" class="filters">
+<div class="field"><label for="f-status">Status</label><input id="f-status" name="status" type="number" min="100" max="599" inputmode="numeric" value="${query.status === undefined ? '' : String(query.status)}" placeholder="e.g. 409"></div>
+<div class="field"><label for="f-method">Method</label><select id="f-method" name="method">${methods}</select></div>
+<button type="submit">Filter</button></form>
+${table(
+  'Requests',
+  ['Request', 'Status', 'Duration'],
+  list.data.map((x) => row(x, view.now)),
+  empty(
+    filtered ? 'No request matches' : 'No requests yet',
+    filtered
+      ? html`<a href="/dashboard/requests">Show every request</a>.`
+      : html`Requests made with this organisation’s keys show up here, such as <code>GET /v1/fintech/accounts</code>.`,
+  ),
+)}
+${pager(
+  '/dashboard/requests',
+  { status: query.status === undefined ? undefined : String(query.status), method: query.method },
+  list.data.map((x) => x.id),
+  query,
+  list.has_more,
+)}`;
+    return sendHtml(reply, page(view, 'Requests', main));
+  });
+
+  r.get('/requests/:id', { schema: { hide: true, params: RequestLogIdParams } }, async (request, reply) =>
+    sendHtml(reply, await requestPage(ctx, await ctx.view(request), request.params.id)),
+  );
+}

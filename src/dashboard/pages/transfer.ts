@@ -1,0 +1,98 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { postTransfer, voidTransfer } from '../../products/fintech/transfers.pending.ts';
+import { TransferIdParams, TransferPostBody } from '../../products/fintech/transfers.schema.ts';
+import { retrieveTransfer } from '../../products/fintech/transfers.service.ts';
+import type { Ctx } from '../context.ts';
+import { badge, majorUnits, money, time } from '../format.ts';
+import { amountField, optional, sendHtml } from '../forms.ts';
+import { html } from '../html.ts';
+import { flash, formFields, input, metadataList, page, problemSummary } from '../layout.ts';
+import { type FormState, stateOf, type View } from '../view.ts';
+
+const DONE = {
+  created: 'Transfer made.',
+  posted: 'Transfer posted: the money moved, and both accounts show a transaction.',
+  voided: 'Transfer voided: the hold is released, nothing moved.',
+} as const;
+const OneQuery = Type.Object(
+  { done: Type.Optional(Type.Union(Object.keys(DONE).map((k) => Type.Literal(k as keyof typeof DONE)))) },
+  { additionalProperties: false },
+);
+const NoBody = Type.Object({}, { additionalProperties: false });
+
+/** One transfer: what, between whom, its status and hold; a pending one can be posted (all or part) or voided. */
+async function transferPage(ctx: Ctx, view: View, id: string, done: keyof typeof DONE | undefined, state?: FormState) {
+  const t = await retrieveTransfer(ctx.accounts, view.principal, id);
+  const base = `/dashboard/transfers/${t.id}`;
+  const post = stateOf(state, 'post');
+  const pending =
+    t.status === 'pending'
+      ? html`<section class="card"><h2>Post or void</h2>${problemSummary(post ?? stateOf(state, 'void'))}
+<div class="split"><form method="post" action="${base}/post" class="inline-form">${formFields(view)}
+${input({ name: 'amount', label: `Amount to post (${t.currency})`, state: post, hint: `Leave empty to post all ${majorUnits(t.amount, t.currency)}; what is not posted returns to the sender.`, attrs: html` inputmode="decimal"` })}
+<button type="submit" class="primary">Post</button></form>
+<form method="post" action="${base}/void" class="inline-form">${formFields(view)}<p>Release the hold: nothing moves.</p>
+<button type="submit" class="danger" data-confirm="Void this transfer? The hold is released and nothing moves.">Void</button></form></div></section>`
+      : // A refused post or void of a transfer no longer pending (voided meanwhile): the problem, above its facts.
+        problemSummary(state);
+  return page(
+    view,
+    t.id,
+    html`<p class="crumbs"><a href="/dashboard/transfers">Transfers</a> /</p>
+<h1>${money(t.amount, t.currency)} ${badge(t.status)}</h1>${flash(done === undefined ? undefined : DONE[done])}
+${t.status === 'pending' ? '' : pending}<dl class="facts"><dt>Transfer</dt><dd><code>${t.id}</code></dd>
+<dt>From</dt><dd><a href="/dashboard/accounts/${t.from_account_id}"><code>${t.from_account_id}</code></a></dd>
+<dt>To</dt><dd><a href="/dashboard/accounts/${t.to_account_id}"><code>${t.to_account_id}</code></a></dd>
+<dt>Description</dt><dd>${t.description ?? html`<span class="muted">none</span>`}</dd>
+${t.pending ? html`<dt>Held until</dt><dd>${time(t.expires_at, view.now)}</dd>` : ''}
+${t.posted_amount !== null ? html`<dt>Posted</dt><dd>${money(t.posted_amount, t.currency)}</dd>` : ''}
+${t.resolved_at ? html`<dt>Resolved</dt><dd>${time(t.resolved_at, view.now)}</dd>` : ''}
+<dt>Created</dt><dd>${time(t.created_at, view.now)}</dd><dt>Metadata</dt><dd>${metadataList(t.metadata)}</dd></dl>
+${t.status === 'pending' ? pending : ''}`,
+  );
+}
+
+export function transferPages(scope: FastifyInstance, ctx: Ctx): void {
+  const r = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const params = TransferIdParams;
+
+  r.get('/transfers/:id', { schema: { hide: true, params, querystring: OneQuery } }, async (request, reply) =>
+    sendHtml(reply, await transferPage(ctx, await ctx.view(request), request.params.id, request.query.done)),
+  );
+
+  r.post('/transfers/:id/post', { schema: { hide: true, params } }, (request, reply) =>
+    ctx.submit(request, reply, {
+      name: 'post',
+      build: async (fields, principal) => {
+        const t = await retrieveTransfer(ctx.accounts, principal, request.params.id);
+        const body =
+          optional(fields, 'amount') === undefined ? {} : { amount: amountField(fields, 'amount', t.currency) };
+        return {
+          path: `/v1/fintech/transfers/${request.params.id}/post`,
+          body,
+          schema: TransferPostBody,
+          run: (trx, eventRequest) =>
+            postTransfer(ctx.accounts, trx, principal, request.params.id, body as never, eventRequest),
+        };
+      },
+      done: () => `/dashboard/transfers/${request.params.id}?done=posted`,
+      again: (view, state) => transferPage(ctx, view, request.params.id, undefined, state),
+    }),
+  );
+
+  r.post('/transfers/:id/void', { schema: { hide: true, params } }, (request, reply) =>
+    ctx.submit(request, reply, {
+      name: 'void',
+      build: async (_fields, principal) => ({
+        path: `/v1/fintech/transfers/${request.params.id}/void`,
+        body: {},
+        schema: NoBody,
+        run: (trx, eventRequest) => voidTransfer(ctx.accounts, trx, principal, request.params.id, eventRequest),
+      }),
+      done: () => `/dashboard/transfers/${request.params.id}?done=voided`,
+      again: (view, state) => transferPage(ctx, view, request.params.id, undefined, state),
+    }),
+  );
+}
