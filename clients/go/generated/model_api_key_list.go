@@ -23,6 +23,7 @@ type ApiKeyList struct {
 	// Known values: `list`; others may be added, so treat this as an open string.
 	Object string `json:"object"`
 	Data []ApiKey `json:"data"`
+	// Whether more keys lie beyond this page in the direction of travel.
 	HasMore bool `json:"has_more"`
 	AdditionalProperties map[string]interface{}
 }

@@ -23,6 +23,7 @@ type RequestLogList struct {
 	// Known values: `list`; others may be added, so treat this as an open string.
 	Object string `json:"object"`
 	Data []RequestLog `json:"data"`
+	// Whether more requests lie beyond this page in the direction of travel.
 	HasMore bool `json:"has_more"`
 	AdditionalProperties map[string]interface{}
 }

@@ -36,7 +36,7 @@ export interface ApiKeyList {
      */
     data: Array<ApiKey>;
     /**
-     * 
+     * Whether more keys lie beyond this page in the direction of travel.
      */
     has_more: boolean;
 }

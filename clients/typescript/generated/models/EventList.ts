@@ -36,7 +36,7 @@ export interface EventList {
      */
     data: Array<Event>;
     /**
-     * 
+     * Whether more events lie beyond this page in the direction of travel.
      */
     has_more: boolean;
 }

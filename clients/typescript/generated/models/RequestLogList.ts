@@ -36,7 +36,7 @@ export interface RequestLogList {
      */
     data: Array<RequestLog>;
     /**
-     * 
+     * Whether more requests lie beyond this page in the direction of travel.
      */
     has_more: boolean;
 }

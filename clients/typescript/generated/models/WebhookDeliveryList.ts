@@ -36,7 +36,7 @@ export interface WebhookDeliveryList {
      */
     data: Array<WebhookDelivery>;
     /**
-     * 
+     * Whether more deliveries lie beyond this page in the direction of travel.
      */
     has_more: boolean;
 }

@@ -36,7 +36,7 @@ export interface WebhookEndpointList {
      */
     data: Array<WebhookEndpoint>;
     /**
-     * 
+     * Whether more endpoints lie beyond this page in the direction of travel.
      */
     has_more: boolean;
 }

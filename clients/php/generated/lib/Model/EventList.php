@@ -380,7 +380,7 @@ class EventList implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets has_more
      *
-     * @param bool $has_more has_more
+     * @param bool $has_more Whether more events lie beyond this page in the direction of travel.
      *
      * @return self
      */

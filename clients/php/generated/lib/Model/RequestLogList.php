@@ -380,7 +380,7 @@ class RequestLogList implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets has_more
      *
-     * @param bool $has_more has_more
+     * @param bool $has_more Whether more requests lie beyond this page in the direction of travel.
      *
      * @return self
      */

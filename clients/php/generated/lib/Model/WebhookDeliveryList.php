@@ -380,7 +380,7 @@ class WebhookDeliveryList implements ModelInterface, ArrayAccess, \JsonSerializa
     /**
      * Sets has_more
      *
-     * @param bool $has_more has_more
+     * @param bool $has_more Whether more deliveries lie beyond this page in the direction of travel.
      *
      * @return self
      */

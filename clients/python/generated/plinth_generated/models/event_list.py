@@ -30,7 +30,7 @@ class EventList(BaseModel):
     """ # noqa: E501
     object: StrictStr = Field(description="Known values: `list`; others may be added, so treat this as an open string.")
     data: List[Event]
-    has_more: StrictBool
+    has_more: StrictBool = Field(description="Whether more events lie beyond this page in the direction of travel.")
     __properties: ClassVar[List[str]] = ["object", "data", "has_more"]
 
     model_config = ConfigDict(

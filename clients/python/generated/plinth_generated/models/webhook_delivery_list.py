@@ -30,7 +30,7 @@ class WebhookDeliveryList(BaseModel):
     """ # noqa: E501
     object: StrictStr = Field(description="Known values: `list`; others may be added, so treat this as an open string.")
     data: List[WebhookDelivery]
-    has_more: StrictBool
+    has_more: StrictBool = Field(description="Whether more deliveries lie beyond this page in the direction of travel.")
     __properties: ClassVar[List[str]] = ["object", "data", "has_more"]
 
     model_config = ConfigDict(

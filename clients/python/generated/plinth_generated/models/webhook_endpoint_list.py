@@ -30,7 +30,7 @@ class WebhookEndpointList(BaseModel):
     """ # noqa: E501
     object: StrictStr = Field(description="Known values: `list`; others may be added, so treat this as an open string.")
     data: List[WebhookEndpoint]
-    has_more: StrictBool
+    has_more: StrictBool = Field(description="Whether more endpoints lie beyond this page in the direction of travel.")
     __properties: ClassVar[List[str]] = ["object", "data", "has_more"]
 
     model_config = ConfigDict(

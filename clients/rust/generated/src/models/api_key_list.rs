@@ -19,6 +19,7 @@ pub struct ApiKeyList {
     pub object: String,
     #[serde(rename = "data")]
     pub data: Vec<models::ApiKey>,
+    /// Whether more keys lie beyond this page in the direction of travel.
     #[serde(rename = "has_more")]
     pub has_more: bool,
 }

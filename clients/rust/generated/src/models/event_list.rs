@@ -19,6 +19,7 @@ pub struct EventList {
     pub object: String,
     #[serde(rename = "data")]
     pub data: Vec<models::Event>,
+    /// Whether more events lie beyond this page in the direction of travel.
     #[serde(rename = "has_more")]
     pub has_more: bool,
 }

@@ -19,6 +19,7 @@ pub struct RequestLogList {
     pub object: String,
     #[serde(rename = "data")]
     pub data: Vec<models::RequestLog>,
+    /// Whether more requests lie beyond this page in the direction of travel.
     #[serde(rename = "has_more")]
     pub has_more: bool,
 }

@@ -19,6 +19,7 @@ pub struct WebhookDeliveryList {
     pub object: String,
     #[serde(rename = "data")]
     pub data: Vec<models::WebhookDelivery>,
+    /// Whether more deliveries lie beyond this page in the direction of travel.
     #[serde(rename = "has_more")]
     pub has_more: bool,
 }

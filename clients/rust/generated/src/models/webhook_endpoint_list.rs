@@ -19,6 +19,7 @@ pub struct WebhookEndpointList {
     pub object: String,
     #[serde(rename = "data")]
     pub data: Vec<models::WebhookEndpoint>,
+    /// Whether more endpoints lie beyond this page in the direction of travel.
     #[serde(rename = "has_more")]
     pub has_more: bool,
 }

@@ -21,6 +21,7 @@ module PlinthGenerated
 
     attr_accessor :data
 
+    # Whether more deliveries lie beyond this page in the direction of travel.
     attr_accessor :has_more
 
     # Attribute mapping from ruby-style variable name to JSON key.

@@ -237,7 +237,7 @@ __PACKAGE__->method_documentation({
     'has_more' => {
         datatype => 'boolean',
         base_name => 'has_more',
-        description => '',
+        description => 'Whether more keys lie beyond this page in the direction of travel.',
         format => '',
         read_only => '',
             },

@@ -119,7 +119,7 @@ public class ApiKeyList {
   }
 
   /**
-   * Get hasMore
+   * Whether more keys lie beyond this page in the direction of travel.
    * @return hasMore
    */
   @javax.annotation.Nonnull

@@ -119,7 +119,7 @@ public class EventList {
   }
 
   /**
-   * Get hasMore
+   * Whether more events lie beyond this page in the direction of travel.
    * @return hasMore
    */
   @javax.annotation.Nonnull

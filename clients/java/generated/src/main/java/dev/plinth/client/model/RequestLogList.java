@@ -119,7 +119,7 @@ public class RequestLogList {
   }
 
   /**
-   * Get hasMore
+   * Whether more requests lie beyond this page in the direction of travel.
    * @return hasMore
    */
   @javax.annotation.Nonnull

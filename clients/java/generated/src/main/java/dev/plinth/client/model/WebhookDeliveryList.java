@@ -119,7 +119,7 @@ public class WebhookDeliveryList {
   }
 
   /**
-   * Get hasMore
+   * Whether more deliveries lie beyond this page in the direction of travel.
    * @return hasMore
    */
   @javax.annotation.Nonnull

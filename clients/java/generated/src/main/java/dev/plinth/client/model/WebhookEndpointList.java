@@ -119,7 +119,7 @@ public class WebhookEndpointList {
   }
 
   /**
-   * Get hasMore
+   * Whether more endpoints lie beyond this page in the direction of travel.
    * @return hasMore
    */
   @javax.annotation.Nonnull

@@ -33,7 +33,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  *
  * @param `object` Known values: `list`; others may be added, so treat this as an open string.
  * @param `data` 
- * @param hasMore 
+ * @param hasMore Whether more events lie beyond this page in the direction of travel.
  */
 
 
@@ -48,6 +48,7 @@ data class EventList (
     @get:JsonProperty("data")
     val `data`: kotlin.collections.List<Event>,
 
+    /* Whether more events lie beyond this page in the direction of travel. */
     @param:JsonProperty("has_more")
     @get:JsonProperty("has_more")
     val hasMore: kotlin.Boolean
