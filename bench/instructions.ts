@@ -1,17 +1,20 @@
 /**
- * `npm run bench:instructions`: what one create and one transfer cost in CPU instructions, counted by valgrind
- * (callgrind), so that a change to the write path can be judged on a machine whose wall-clock speed wanders. The
- * count is repeatable for the same code and inputs; it leaves out the kernel's side (the fsync, the socket), which
- * `npm run bench` measures.
+ * `npm run bench:instructions`: what one create and one transfer (plain, pending, or the post of a pending one) cost
+ * in CPU instructions, counted by valgrind (callgrind), so that a change to the write path can be judged on a machine
+ * whose wall-clock speed wanders. The count is repeatable for the same code and inputs; it leaves out the kernel's
+ * side (the fsync, the socket), which `npm run bench` measures.
  *
  * Each load runs in its own process: the real app on a SQLite file, in this process (`inject`, no socket), rounds of
  * `BATCH` requests sent at once so that the group commit batches them as it would under 32 connections. A run of
  * WARMUP + SHORT requests and one of WARMUP + LONG are counted; their difference divided by LONG − SHORT is the
  * steady-state cost of one request, start-up, warm-up and JIT compilation cancelled out.
  *
- * `LOADS=create,transfer,retrieve` chooses the loads; `REQUEST_LOG=compare` counts each with the request log on and
- * with `REQUEST_LOG=off`, and prints what recording costs per request (entries written in the run are counted: the
- * server is closed, and its last batch written, inside the counted process).
+ * `LOADS=create,transfer,retrieve,pending,post` chooses the loads (default: all but retrieve). `pending` is a transfer
+ * made with `"pending": true`; `post` posts one whole, each request a distinct pending transfer made before the counted
+ * requests (as many in every run, so that they cancel out); each is compared with a plain transfer (issue 24: within
+ * 10%). `REQUEST_LOG=compare` counts each load with the request log on and with `REQUEST_LOG=off`, and prints what
+ * recording costs per request (entries written in the run are counted: the server is closed, and its last batch
+ * written, inside the counted process).
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -20,7 +23,7 @@ const BATCH = 21;
 const WARMUP = Number(process.env.WARMUP ?? 420);
 const SHORT = Number(process.env.SHORT ?? 210);
 const LONG = Number(process.env.LONG ?? 630);
-type LoadName = 'create' | 'transfer' | 'retrieve';
+type LoadName = 'create' | 'transfer' | 'retrieve' | 'pending' | 'post';
 
 async function child(load: LoadName, requests: number, requestLog: string): Promise<void> {
   const { startServer } = await import('../test/helpers/server.ts');
@@ -44,12 +47,29 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
     const response = await server.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
     if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
   };
-  const one: () => Promise<unknown> =
-    load === 'create'
-      ? () => post('/v1/fintech/accounts', account)
-      : load === 'retrieve'
-        ? () => get(`/v1/fintech/accounts/${from}`)
-        : () => post('/v1/fintech/transfers', { from_account_id: from, to_account_id: to, amount: 1, currency: 'USD' });
+  const transfer = { from_account_id: from, to_account_id: to, amount: 1, currency: 'USD' };
+  // The posts' pending transfers: as many in every run (the longest run's posts), so that the difference of two runs
+  // counts posts alone.
+  const held: string[] = [];
+  if (load === 'post')
+    while (held.length < WARMUP + LONG)
+      held.push(
+        ...(await Promise.all(
+          Array.from(
+            { length: BATCH },
+            async () => (await post('/v1/fintech/transfers', { ...transfer, pending: true })).id,
+          ),
+        )),
+      );
+  let next = 0;
+  const loads: Record<LoadName, () => Promise<unknown>> = {
+    create: () => post('/v1/fintech/accounts', account),
+    retrieve: () => get(`/v1/fintech/accounts/${from}`),
+    transfer: () => post('/v1/fintech/transfers', transfer),
+    pending: () => post('/v1/fintech/transfers', { ...transfer, pending: true }),
+    post: () => post(`/v1/fintech/transfers/${held[next++]}/post`, {}),
+  };
+  const one = loads[load];
   for (let sent = 0; sent < WARMUP + requests; sent += BATCH) await Promise.all(Array.from({ length: BATCH }, one));
   await server.close();
 }
@@ -90,7 +110,7 @@ if (process.argv[2] === '--child') {
   const perRequest = (load: LoadName, requestLog?: string) =>
     (count(load, LONG, requestLog) - count(load, SHORT, requestLog)) / (LONG - SHORT);
   const compare = process.env.REQUEST_LOG === 'compare';
-  for (const load of (process.env.LOADS ?? 'create,transfer').split(',') as LoadName[]) {
+  for (const load of (process.env.LOADS ?? 'create,transfer,pending,post').split(',') as LoadName[]) {
     per[load] = perRequest(load);
     process.stdout.write(`${load}: ${(per[load] / 1000).toFixed(0)}k instructions per request\n`);
     if (!compare) continue;
@@ -103,4 +123,14 @@ if (process.argv[2] === '--child') {
   }
   if (per.create !== undefined && per.transfer !== undefined)
     process.stdout.write(`transfer vs create, by instructions: ${(per.create / per.transfer).toFixed(2)}×\n`);
+  // Issue 24: a pending transfer, and the post of one, cost at most 10% more than a plain transfer.
+  for (const load of ['pending', 'post'] as const) {
+    const cost = per[load];
+    if (cost === undefined || per.transfer === undefined) continue;
+    const ratio = per.transfer / cost;
+    process.stdout.write(
+      `${load} vs transfer, by instructions: ${ratio.toFixed(2)}× (${((cost / per.transfer - 1) * 100).toFixed(1)}% ` +
+        `per request; wanted ≥ 0.90×) ${ratio >= 0.9 ? 'pass' : 'FAIL'}\n`,
+    );
+  }
 }

@@ -1,8 +1,9 @@
 /**
  * `npm run bench:quick`: the SQLite targets of issue 10 and 12 in about two minutes, for iterating on the write
  * path: the bare node:http ceilings, then Plinth's create, retrieve and transfer loads on one empty database, then the
- * create load with one webhook endpoint, then create and retrieve with the request log on and off (same loads and
- * settings as `npm run bench`). Prints the ratios; writes nothing. `npm run bench` is the record.
+ * create load with one webhook endpoint, then create and retrieve with the request log on and off, then pending
+ * transfers and posts against plain transfers (same loads and settings as `npm run bench`). Prints the ratios; writes
+ * nothing. `npm run bench` is the record. BENCH_QUICK=pending runs the pending-transfer loads alone.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { type Load, loadCreate, loadGet, loadTransfer } from './lib/load.ts';
 import { createOne, depositInto, startPlinth } from './lib/plinth.ts';
 import { start, stop, watchRss } from './lib/process.ts';
+import { pendingPhase } from './phases/pending.ts';
 import { requestLogPhase } from './phases/request-log.ts';
 import { webhookPhase } from './phases/webhooks.ts';
 
@@ -20,7 +22,15 @@ const show = (name: string, load: Load, ceiling?: Load) =>
       `non-2xx ${load.non2xx} errors ${load.errors}  cpu pressure ${((load.pressure.cpu ?? 0) * 100).toFixed(0)}%` +
       `${ceiling ? `  = ${(load.rps / ceiling.rps).toFixed(2)}×` : ''}\n`,
   );
-try {
+async function pending() {
+  const r = await pendingPhase({ dir });
+  show('transfer, plain', r.plain);
+  show('pending (vs plain)', r.pending, r.plain);
+  show('transfer, plain again', r.plainAgain);
+  show('post (vs plain again)', r.post, r.plainAgain);
+}
+
+async function all() {
   const bare = await start({ args: ['bench/servers/bare-http.ts'], env: {}, logFile: join(dir, 'bare.log') });
   const bareCreate = await loadCreate(bare.port, null);
   const bareRetrieve = await loadGet(bare.port, '/v1/fintech/accounts/acct_01KAQX7ZJ0Q9W3H6T8V2N4M5PB', null);
@@ -49,6 +59,11 @@ try {
   show('create, log on (vs off)', log.on.create, log.off.create);
   show('retrieve, log off', log.off.retrieve);
   show('retrieve, log on (vs off)', log.on.retrieve, log.off.retrieve);
+  await pending();
+}
+
+try {
+  await (process.env.BENCH_QUICK === 'pending' ? pending() : all());
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

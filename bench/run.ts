@@ -1,11 +1,12 @@
 /**
- * `npm run bench`: the targets of issues 10, 12, 13 and 22, measured in ONE run on this machine (autocannon at
+ * `npm run bench`: the targets of issues 10, 12, 13, 22, 24 and 26, measured in ONE run on this machine (autocannon at
  * BENCH_CONNECTIONS=32, BENCH_SECONDS=10 per load, every server on 127.0.0.1). Timings alone mean little on a shared
  * machine; the ratios between servers measured in the same run are what the targets are about. Prints every target
  * with its ratio and a pass/fail mark, and writes bench/RESULTS.md (BENCH_RESULTS: another file). PostgreSQL:
  * BENCH_POSTGRES_URL, else the local test server if it answers (a scratch database is created and dropped);
- * BENCH_POSTGRES=off skips it, BENCH_SQLITE=off the SQLite and webhook phases. BENCH_PLINTH_ROOT runs the Plinth of
- * another checkout (an older commit, with its own `npm ci`) under the same loads and baselines.
+ * BENCH_POSTGRES=off skips it, BENCH_SQLITE=off the SQLite, webhook, request-log and pending-transfer phases.
+ * BENCH_PENDING_SECONDS (5) is the length of each pending-transfer load (phases/pending.ts). BENCH_PLINTH_ROOT runs
+ * the Plinth of another checkout (an older commit, with its own `npm ci`) under the same loads and baselines.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,9 @@ import type { Load } from './lib/load.ts';
 import { PLINTH_ROOT } from './lib/plinth.ts';
 import { probeLines } from './lib/probe-report.ts';
 import { DISTURBED, loadLines, machine, targetLines, targets } from './lib/report.ts';
+import { pendingLines, pendingTargets } from './lib/report-pending.ts';
 import { postgresLines, postgresTargets } from './lib/report-pg.ts';
+import { type PendingResults, pendingPhase } from './phases/pending.ts';
 import { type PostgresResults, postgresPhases } from './phases/postgres.ts';
 import { type RequestLogResults, requestLogPhase } from './phases/request-log.ts';
 import { SEED_ACCOUNTS, type SqliteResults, sqlitePhases } from './phases/sqlite.ts';
@@ -98,16 +101,21 @@ function results(
   loadAtStart: number,
   w: WebhookResults | null,
   r: RequestLogResults | null,
+  p: PendingResults | null,
 ): string[] {
+  const pending: [string, PendingResults | null][] = [
+    ['SQLite', p],
+    ['PostgreSQL', pg?.pending ?? null],
+  ];
   return [
-    '# Benchmark results (issues 10, 12, 13, 22 and 26)',
+    '# Benchmark results (issues 10, 12, 13, 22, 24 and 26)',
     '',
     `Written by \`npm run bench\`. ${machine(loadAtStart)}. Plinth: ${plinthCommit()}.`,
     'Server logs: one JSON line per request at info level, to a file. SQLite with WAL and synchronous=FULL.',
     '',
     '## Targets',
     '',
-    ...targetLines([...targets(s, pg), ...postgresTargets(s, pg)]),
+    ...targetLines([...targets(s, pg), ...postgresTargets(s, pg), ...pendingTargets(pending)]),
     '',
     `(disturbed): a load behind that figure ran while some task on the machine waited for a CPU more than ` +
       `${DISTURBED * 100}% of the time; re-run on a quiet machine before trusting the mark.`,
@@ -117,6 +125,7 @@ function results(
     '',
     ...(s !== null && w !== null ? sqliteLines(s, w) : ['SQLite: not run (BENCH_SQLITE=off).', '']),
     ...(r !== null ? requestLogLines(r) : []),
+    ...pendingLines(pending),
     '## PostgreSQL loads',
     '',
     ...(pg ? [`PostgreSQL: ${pg.settings}.`, '', ...postgresLines(pg)] : ['No server answered; skipped.']),
@@ -133,8 +142,9 @@ try {
   const sqlite = runSqlite ? await sqlitePhases(dir) : null;
   const webhooks = runSqlite ? await webhookPhase(dir) : null;
   const requestLog = runSqlite ? await requestLogPhase(dir) : null;
+  const pending = runSqlite ? await pendingPhase({ dir }) : null;
   const pg = process.env.BENCH_POSTGRES === 'off' ? null : await postgresPhases(dir);
-  const text = results(sqlite, pg, loadAtStart, webhooks, requestLog).join('\n');
+  const text = results(sqlite, pg, loadAtStart, webhooks, requestLog, pending).join('\n');
   process.stdout.write(`${text}\n`);
   writeFileSync(process.env.BENCH_RESULTS ?? new URL('RESULTS.md', import.meta.url), text);
 } finally {

@@ -21,9 +21,20 @@ export interface Load {
 
 export const CREATE_BODY = JSON.stringify({ type: 'business', country: 'US' });
 
-async function run(options: autocannon.Options): Promise<Load> {
+/** How long a load runs: SECONDS unless told (`amount`: that many requests, then stop). */
+export interface Limit {
+  seconds?: number;
+  amount?: number;
+}
+
+async function run(options: autocannon.Options, limit: Limit = {}): Promise<Load> {
   const pressure = watchPressure();
-  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+  const result = await autocannon({
+    connections: CONNECTIONS,
+    duration: limit.seconds ?? SECONDS,
+    ...(limit.amount === undefined ? {} : { amount: limit.amount }),
+    ...options,
+  });
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -82,31 +93,71 @@ export function loadTransfer(port: number, authorization: string, from: string, 
 
 /**
  * POST transfers of 1 minor unit around a ring of funded accounts (each request the next pair: 0→1, 1→2, …, n−1→0),
- * each with a fresh Idempotency-Key: one org's transfers that do not all queue for the same two rows.
+ * each with a fresh Idempotency-Key: one org's transfers that do not all queue for the same two rows. `extra` joins
+ * each body (`{ pending: true }`: transfers that hold the amount, CONTRACT §14).
  */
-export function loadTransferRing(port: number, authorization: string, accounts: string[]): Promise<Load> {
+export function loadTransferRing(
+  port: number,
+  authorization: string,
+  accounts: string[],
+  extra: object = {},
+  limit: Limit = {},
+): Promise<Load> {
   const bodies = accounts.map((from, i) =>
     JSON.stringify({
       from_account_id: from,
       to_account_id: accounts[(i + 1) % accounts.length],
       amount: 1,
       currency: 'USD',
+      ...extra,
     }),
   );
   let next = 0;
-  return run({
-    url: `http://127.0.0.1:${port}/v1/fintech/transfers`,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (request) => ({
-          ...request,
-          body: bodies[next++ % bodies.length]!,
-          headers: { 'content-type': 'application/json', authorization, 'idempotency-key': randomUUID() },
-        }),
-      },
-    ],
-  });
+  return run(
+    {
+      url: `http://127.0.0.1:${port}/v1/fintech/transfers`,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (request) => ({
+            ...request,
+            body: bodies[next++ % bodies.length]!,
+            headers: { 'content-type': 'application/json', authorization, 'idempotency-key': randomUUID() },
+          }),
+        },
+      ],
+    },
+    limit,
+  );
+}
+
+/**
+ * POST /v1/fintech/transfers/{id}/post (all of it, no body), each request the id `nextId` answers (a pending transfer
+ * made before the load, each once), each with a fresh Idempotency-Key. When it has none left, the request posts a
+ * transfer that does not exist: a 404, counted as non-2xx, rather than a figure measured on fewer posts than requests.
+ */
+export function loadPosts(
+  port: number,
+  authorization: string,
+  nextId: () => string | undefined,
+  limit: Limit = {},
+): Promise<Load> {
+  return run(
+    {
+      url: `http://127.0.0.1:${port}/v1/fintech/transfers`,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (request) => ({
+            ...request,
+            path: `/v1/fintech/transfers/${nextId() ?? 'tr_00000000000000000000000000'}/post`,
+            headers: { authorization, 'idempotency-key': randomUUID() },
+          }),
+        },
+      ],
+    },
+    limit,
+  );
 }
 
 /** GET one path, the same every time. */

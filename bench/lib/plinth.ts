@@ -123,7 +123,6 @@ export interface ProbeFigures {
   };
 }
 
-/** Creates one account and answers its id (the retrieve load reads it). */
 /** A sandbox deposit into an account (the transfer load's source of funds). */
 export async function depositInto(server: Plinth, accountId: string, amount: number): Promise<void> {
   const response = await fetch(`http://127.0.0.1:${server.port}/v1/sandbox/fintech/accounts/${accountId}/deposits`, {
@@ -134,6 +133,7 @@ export async function depositInto(server: Plinth, accountId: string, amount: num
   if (response.status !== 200) throw new Error(`deposit answered ${response.status}: ${await response.text()}`);
 }
 
+/** Creates one account and answers its id (the retrieve load reads it). */
 export async function createOne(server: Plinth): Promise<string> {
   const response = await fetch(`http://127.0.0.1:${server.port}/v1/fintech/accounts`, {
     method: 'POST',
@@ -142,4 +142,12 @@ export async function createOne(server: Plinth): Promise<string> {
   });
   if (response.status !== 200) throw new Error(`create answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
+}
+
+/** `n` accounts, each funded with 10^12 minor units: a ring for the transfer loads (see `loadTransferRing`). */
+export async function fundedAccounts(server: Plinth, n: number): Promise<string[]> {
+  const accounts: string[] = [];
+  for (let i = 0; i < n; i++) accounts.push(await createOne(server));
+  for (const id of accounts) await depositInto(server, id, 1_000_000_000_000);
+  return accounts;
 }

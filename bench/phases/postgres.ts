@@ -4,7 +4,8 @@
  * 1. the bare durable insert (node:http + node-pg, BEGIN / INSERT / COMMIT per request): the baseline;
  * 2. Plinth creating accounts for one org with a fresh Idempotency-Key each, with 1 and 2 worker processes
  *    (WEB_CONCURRENCY) for each pool size of BENCH_POOL_SIZES: which setting is best on this machine;
- * 3. at the best setting: one org's transfers around a ring of funded accounts, and creates from 16 orgs in turn;
+ * 3. at the best setting: one org's transfers around a ring of funded accounts, pending transfers and posts against
+ *    plain transfers (phases/pending.ts), and creates from 16 orgs in turn;
  * 4. the bare insert again (the machine drifts; the baseline is the mean of both), and the round-trip probe (on a
  *    small database of its own).
  *
@@ -15,10 +16,11 @@ import { join } from 'node:path';
 import { type CpuShare, watchCpu } from '../lib/cpu.ts';
 import { type Load, loadCreate, loadCreateAs, loadTransferRing } from '../lib/load.ts';
 import { combine, type Histogram, serverHistograms } from '../lib/metrics.ts';
-import { createKey, createOne, depositInto, type Plinth, startPlinth } from '../lib/plinth.ts';
+import { createKey, fundedAccounts, type Plinth, startPlinth } from '../lib/plinth.ts';
 import { durability, postgresServer, scratchDatabase } from '../lib/postgres.ts';
 import { start, stop } from '../lib/process.ts';
 import { probeRoundTrips, type Trips } from '../lib/round-trips.ts';
+import { type PendingResults, pendingPhase } from './pending.ts';
 
 export const POOL_SIZES = (process.env.BENCH_POOL_SIZES ?? '4,8,16,32')
   .split(',')
@@ -62,6 +64,8 @@ export interface PostgresResults {
   runs: PostgresRun[];
   best: PostgresRun;
   transfers: PostgresRun;
+  /** Pending transfers and posts against plain transfers, at the best setting (issue 24, phases/pending.ts). */
+  pending: PendingResults;
   manyOrgs: PostgresRun;
   roundTrips: Trips[];
 }
@@ -122,13 +126,6 @@ async function measured<T>(
   }
 }
 
-async function fundedRing(server: Plinth): Promise<string[]> {
-  const accounts: string[] = [];
-  for (let i = 0; i < RING; i++) accounts.push(await createOne(server));
-  for (const id of accounts) await depositInto(server, id, 1_000_000_000_000);
-  return accounts;
-}
-
 export async function postgresPhases(dir: string): Promise<PostgresResults | null> {
   const serverUrl = await postgresServer();
   if (serverUrl === null) {
@@ -157,9 +154,15 @@ export async function postgresPhases(dir: string): Promise<PostgresResults | nul
     const best = runs.reduce((a, b) => (b.load.rps > a.load.rps ? b : a));
     const setting = { workers: best.workers, pool: best.pool };
     log(`Plinth PostgreSQL: transfers around ${RING} accounts, ${best.workers} worker(s), pool ${best.pool}`);
-    const transfers = await measured(scratch.url, dir, 'pg-transfers', setting, fundedRing, (s, ring) =>
-      loadTransferRing(s.port, s.authorization, ring),
+    const transfers = await measured(
+      scratch.url,
+      dir,
+      'pg-transfers',
+      setting,
+      (s) => fundedAccounts(s, RING),
+      (s, ring) => loadTransferRing(s.port, s.authorization, ring),
     );
+    const pending = await pendingPhase({ databaseUrl: scratch.url, dir, ...setting });
     const env = { DATABASE_URL: scratch.url, SECRETS_KEY: Buffer.alloc(32, 9).toString('base64') };
     const keys = Array.from({ length: ORGS }, (_, i) => `Bearer ${createKey(env, `bench-org-${i}`)}`);
     log(`Plinth PostgreSQL: create from ${ORGS} orgs in turn, ${best.workers} worker(s), pool ${best.pool}`);
@@ -178,7 +181,19 @@ export async function postgresPhases(dir: string): Promise<PostgresResults | nul
     const probeDb = await scratchDatabase(serverUrl, `${scratch.name}_trips`);
     const roundTrips = await probeRoundTrips({ databaseUrl: probeDb.url, dir }).finally(() => probeDb.drop());
     const baseline = (bare.load.rps + bareAgain.load.rps) / 2;
-    return { settings, bare, bareAgain, baseline, barePool: BARE_POOL, runs, best, transfers, manyOrgs, roundTrips };
+    return {
+      settings,
+      bare,
+      bareAgain,
+      baseline,
+      barePool: BARE_POOL,
+      runs,
+      best,
+      transfers,
+      pending,
+      manyOrgs,
+      roundTrips,
+    };
   } finally {
     await scratch.drop();
   }

@@ -5,6 +5,7 @@
  * quieter during the phase weighs on both sides alike; each side's figure is the mean of its two loads.
  */
 import { join } from 'node:path';
+import { abba } from '../lib/abba.ts';
 import { type Load, loadCreate, loadGet } from '../lib/load.ts';
 import { createOne, type Plinth, startPlinth } from '../lib/plinth.ts';
 import { stop } from '../lib/process.ts';
@@ -17,37 +18,13 @@ export interface RequestLogResults {
   retrieveRatio: number;
 }
 
-const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
-
-/** Two loads of one side as one figure: their mean rate, the worse percentiles, the sums of the counts. */
-function mean(a: Load, b: Load): Load {
-  return {
-    rps: (a.rps + b.rps) / 2,
-    p50: Math.max(a.p50, b.p50),
-    p99: Math.max(a.p99, b.p99),
-    ok: a.ok + b.ok,
-    non2xx: a.non2xx + b.non2xx,
-    errors: a.errors + b.errors,
-    pressure: {
-      cpu: ((a.pressure.cpu ?? 0) + (b.pressure.cpu ?? 0)) / 2,
-      io: ((a.pressure.io ?? 0) + (b.pressure.io ?? 0)) / 2,
-    },
-  };
-}
-
 /** Runs `load` on `on`, `off`, `off`, `on`, and returns each side's mean. */
-async function abba(name: string, on: Plinth, off: Plinth, load: (server: Plinth) => Promise<Load>) {
-  const runs: Load[] = [];
-  for (const [side, server] of [
-    ['on', on],
-    ['off', off],
-    ['off', off],
-    ['on', on],
-  ] as const) {
-    log(`Plinth SQLite: ${name}, request log ${side}`);
-    runs.push(await load(server));
-  }
-  return { on: mean(runs[0]!, runs[3]!), off: mean(runs[1]!, runs[2]!) };
+async function onOff(name: string, on: Plinth, off: Plinth, load: (server: Plinth) => Promise<Load>) {
+  const { a, b } = await abba(
+    [`Plinth SQLite: ${name}, request log on`, () => load(on)],
+    [`Plinth SQLite: ${name}, request log off`, () => load(off)],
+  );
+  return { on: a, off: b };
 }
 
 export async function requestLogPhase(dir: string): Promise<RequestLogResults> {
@@ -59,12 +36,12 @@ export async function requestLogPhase(dir: string): Promise<RequestLogResults> {
     env: { REQUEST_LOG: 'off' },
   });
   try {
-    const create = await abba('create', on, off, (s) => loadCreate(s.port, s.authorization));
+    const create = await onOff('create', on, off, (s) => loadCreate(s.port, s.authorization));
     const ids = new Map([
       [on, await createOne(on)],
       [off, await createOne(off)],
     ]);
-    const retrieve = await abba('retrieve', on, off, (s) =>
+    const retrieve = await onOff('retrieve', on, off, (s) =>
       loadGet(s.port, `/v1/fintech/accounts/${ids.get(s)}`, s.authorization),
     );
     return {
