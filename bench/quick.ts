@@ -28,6 +28,11 @@ async function pending() {
   show('pending (vs plain)', r.pending, r.plain);
   show('transfer, plain again', r.plainAgain);
   show('post (vs plain again)', r.post, r.plainAgain);
+  const ms = (side: keyof typeof r.cpu) => r.cpu[side].server.toFixed(2);
+  process.stdout.write(
+    `  server CPU ms per request: plain ${ms('plain')}, pending ${ms('pending')}; plain again ` +
+      `${ms('plainAgain')}, post ${ms('post')}\n`,
+  );
 }
 
 async function all() {

@@ -1,5 +1,6 @@
 /** Issue 24's targets (a pending transfer, and its post, within 10% of a plain transfer) and their table. */
 import { PENDING_SECONDS, type PendingResults } from '../phases/pending.ts';
+import type { CpuShare } from './cpu.ts';
 import type { Load } from './load.ts';
 import { pct, type Target, x } from './report.ts';
 
@@ -38,6 +39,11 @@ export function pendingTargets(backends: [name: string, results: PendingResults 
   );
 }
 
+const total = (c: CpuShare) => c.server + (c.postgres ?? 0);
+const cpuOf = (c: CpuShare, base?: CpuShare) =>
+  (c.postgres === null ? total(c).toFixed(2) : `${c.server.toFixed(2)} + ${c.postgres.toFixed(2)}`) +
+  (base ? ` (${total(c) >= total(base) ? '+' : ''}${((total(c) / total(base) - 1) * 100).toFixed(0)}%)` : '');
+
 const row = (label: string, l: Load, base?: Load) =>
   `| ${label} | ${l.rps.toFixed(0)} | ${base ? x(l.rps / base.rps) : ''} | ${l.p50} | ${l.p99} | ${l.non2xx} | ` +
   `${l.errors} | ${pct(l.pressure.cpu)} / ${pct(l.pressure.io)} |`;
@@ -58,11 +64,13 @@ export function pendingLines(backends: [name: string, results: PendingResults | 
       row(`${name}: posts, each of a distinct pending transfer (vs plain, again)`, r.post, r.plainAgain),
     ]),
     '',
-    ...ran.map(
-      ([name, r]) =>
-        `${name}: ${r.posts.ready} pending transfers to post, made and listed in ${r.posts.seconds.toFixed(1)} s ` +
-        '(not measured).',
-    ),
+    ...ran.flatMap(([name, r]) => [
+      `${name}, CPU ms per request${r.cpu.plain.postgres === null ? '' : ' (server + PostgreSQL)'}: ` +
+        `plain ${cpuOf(r.cpu.plain)}, pending ${cpuOf(r.cpu.pending, r.cpu.plain)}; ` +
+        `plain again ${cpuOf(r.cpu.plainAgain)}, post ${cpuOf(r.cpu.post, r.cpu.plainAgain)}. ` +
+        `${r.posts.ready} pending transfers to post, made and listed in ${r.posts.seconds.toFixed(1)} s (not measured).`,
+      '',
+    ]),
     '`npm run bench:instructions` counts the same comparison in CPU instructions, which a busy machine does not ' +
       'disturb.',
     '',

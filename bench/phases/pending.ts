@@ -14,6 +14,7 @@
  */
 import { join } from 'node:path';
 import { abba } from '../lib/abba.ts';
+import { type CpuShare, watchCpu } from '../lib/cpu.ts';
 import { CONNECTIONS, type Load, loadPosts, loadTransferRing } from '../lib/load.ts';
 import { fundedAccounts, type Plinth, startPlinth } from '../lib/plinth.ts';
 import { stop } from '../lib/process.ts';
@@ -34,11 +35,20 @@ export interface PendingResults {
   /** Pending / plain and post / plain, each the ratio of their throughputs. */
   pendingRatio: number;
   postRatio: number;
+  /** CPU ms per request of the server (and of PostgreSQL's backends for it), each side the mean of its two loads. */
+  cpu: Record<Side, CpuShare>;
   /** Pending transfers there were to post, and the seconds it took to make the missing ones and list them. */
   posts: { ready: number; seconds: number };
 }
 
+type Side = 'plain' | 'pending' | 'plainAgain' | 'post';
+
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+const meanCpu = (shares: CpuShare[]): CpuShare => {
+  const sum = (f: (c: CpuShare) => number | null) => shares.reduce((t, c) => t + (f(c) ?? 0), 0) / shares.length;
+  return { server: sum((c) => c.server), postgres: shares[0]?.postgres === null ? null : sum((c) => c.postgres) };
+};
 
 /** Every pending transfer of the key's org, through the list (100 a page). */
 async function pendingIds(server: Plinth): Promise<string[]> {
@@ -70,26 +80,29 @@ async function readyToPost(server: Plinth, ring: string[], plainRps: number) {
   return { ids, seconds: (performance.now() - started) / 1000 };
 }
 
-/** Steps 1 to 3 on a Plinth already running; `label` names the backend in the log. */
-export async function pendingLoads(server: Plinth, label: string): Promise<PendingResults> {
+/** Steps 1 to 3 on a Plinth already running (on `databaseUrl`); `label` names the backend in the log. */
+export async function pendingLoads(server: Plinth, databaseUrl: string, label: string): Promise<PendingResults> {
   const ring = await fundedAccounts(server, RING);
   const limit = { seconds: PENDING_SECONDS };
+  const shares: Record<Side, CpuShare[]> = { plain: [], pending: [], plainAgain: [], post: [] };
+  const counted = (side: Side, load: () => Promise<Load>) => async () => {
+    const cpu = await watchCpu(server.child.pid!, databaseUrl.startsWith('postgres') ? databaseUrl : undefined);
+    const measured = await load();
+    shares[side].push(await cpu(measured.ok + measured.non2xx));
+    return measured;
+  };
   const plain = () => loadTransferRing(server.port, server.authorization, ring, {}, limit);
+  const pending = () => loadTransferRing(server.port, server.authorization, ring, { pending: true }, limit);
   const created = await abba(
-    [`${label}: plain transfers`, plain],
-    [
-      `${label}: pending transfers`,
-      () => loadTransferRing(server.port, server.authorization, ring, { pending: true }, limit),
-    ],
+    [`${label}: plain transfers`, counted('plain', plain)],
+    [`${label}: pending transfers`, counted('pending', pending)],
   );
   const { ids, seconds } = await readyToPost(server, ring, created.a.rps);
   let next = 0;
+  const posts = () => loadPosts(server.port, server.authorization, () => ids[next++], limit);
   const posted = await abba(
-    [`${label}: plain transfers`, plain],
-    [
-      `${label}: posts of pending transfers`,
-      () => loadPosts(server.port, server.authorization, () => ids[next++], limit),
-    ],
+    [`${label}: plain transfers`, counted('plainAgain', plain)],
+    [`${label}: posts of pending transfers`, counted('post', posts)],
   );
   return {
     plain: created.a,
@@ -98,6 +111,12 @@ export async function pendingLoads(server: Plinth, label: string): Promise<Pendi
     post: posted.b,
     pendingRatio: created.b.rps / created.a.rps,
     postRatio: posted.b.rps / posted.a.rps,
+    cpu: {
+      plain: meanCpu(shares.plain),
+      pending: meanCpu(shares.pending),
+      plainAgain: meanCpu(shares.plainAgain),
+      post: meanCpu(shares.post),
+    },
     posts: { ready: ids.length, seconds },
   };
 }
@@ -120,7 +139,7 @@ export async function pendingPhase(options: {
     env: pool === undefined ? {} : { DATABASE_POOL_SIZE: String(pool) },
   });
   try {
-    return await pendingLoads(server, label);
+    return await pendingLoads(server, databaseUrl, label);
   } finally {
     await stop(server);
   }
