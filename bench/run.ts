@@ -5,7 +5,7 @@
  * with its ratio and a pass/fail mark, and writes bench/RESULTS.md (BENCH_RESULTS: another file). PostgreSQL:
  * BENCH_POSTGRES_URL, else the local test server if it answers (a scratch database is created and dropped);
  * BENCH_POSTGRES=off skips it, BENCH_SQLITE=off the SQLite, webhook, request-log and pending-transfer phases.
- * BENCH_PENDING_SECONDS (5) is the length of each pending-transfer load (phases/pending.ts). BENCH_PLINTH_ROOT runs
+ * BENCH_PENDING_SECONDS (4) is the length of each pending-transfer load (phases/pending.ts). BENCH_PLINTH_ROOT runs
  * the Plinth of another checkout (an older commit, with its own `npm ci`) under the same loads and baselines.
  */
 import { execFileSync } from 'node:child_process';

@@ -10,7 +10,7 @@
  * 3. plain transfers and posts (`POST /v1/fintech/transfers/{id}/post`, whole, each a distinct pending transfer), again
  *    plain, post, post, plain.
  *
- * Loads of BENCH_PENDING_SECONDS (5 s) each: eight of them, on SQLite and on PostgreSQL, about 1.5 minutes in all.
+ * Loads of BENCH_PENDING_SECONDS (4 s) each: eight of them, on SQLite and on PostgreSQL, about 1.5 minutes in all.
  */
 import { join } from 'node:path';
 import { abba } from '../lib/abba.ts';
@@ -19,7 +19,7 @@ import { CONNECTIONS, type Load, loadPosts, loadTransferRing } from '../lib/load
 import { fundedAccounts, type Plinth, startPlinth } from '../lib/plinth.ts';
 import { stop } from '../lib/process.ts';
 
-export const PENDING_SECONDS = Number(process.env.BENCH_PENDING_SECONDS ?? 5);
+export const PENDING_SECONDS = Number(process.env.BENCH_PENDING_SECONDS ?? 4);
 /** Accounts of the ring: as the PostgreSQL transfer load, so that transfers do not all wait for the same two rows. */
 const RING = 8;
 /** Posts are assumed at most this much quicker than plain transfers when pending ones are made for them. */
