@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/open.ts';
 
 export async function generateDocument(): Promise<string> {
   const database = openDatabase('sqlite::memory:');

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/database.ts';
+import { openDatabase } from './db/open.ts';
 import { lockSqliteForServer } from './db/sqlite-lock.ts';
 import { ALL_MIGRATIONS, SEALED_COLUMNS } from './migrations.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.ts';
-import { openDatabase } from './db/database.ts';
+import { openDatabase } from './db/open.ts';
 import { ALL_MIGRATIONS, SEALED_COLUMNS } from './migrations.ts';
 import type { SupervisorReport } from './platform/metrics/supervisor.ts';
 import { requireSecretsKey } from './platform/secrets/key-check.ts';

@@ -16,6 +16,7 @@ import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { groupCommit } from '../../src/db/group-commit.ts';
+import { SqliteTransaction } from '../../src/db/sqlite-transaction.ts';
 import { type Recorded, recordSqlite } from '../lib/record-sqlite.ts';
 
 const recorder = recordSqlite();
@@ -87,7 +88,7 @@ function runCreate(): string {
   return fresh[minted.indexOf(answer.id as string)]!;
 }
 
-const pipeline = groupCommit(db, null, () => {});
+const pipeline = groupCommit(new SqliteTransaction(db), () => {});
 const server = createServer((request, response) => {
   const chunks: Buffer[] = [];
   request.on('data', (c: Buffer) => chunks.push(c));

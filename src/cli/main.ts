@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
-import { type Database, openDatabase } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
+import { openDatabase } from '../db/open.ts';
 import { ALL_MIGRATIONS, SEALED_COLUMNS } from '../migrations.ts';
 import {
   createKeyForOrgName,

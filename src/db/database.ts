@@ -1,8 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 import type { CommitStats } from './group-commit.ts';
-import { openPostgres } from './postgres.ts';
-import { openSqlite } from './sqlite.ts';
 import type { Tables } from './tables.ts';
+import type { WriteTransaction } from './transaction.ts';
 
 export { isDatabaseUnavailable } from './errors.ts';
 export type { CommitStats } from './group-commit.ts';
@@ -10,23 +9,24 @@ export type { CommitStats } from './group-commit.ts';
 /** A handle for reads. On SQLite it is a connection of its own, so a read never waits for the writer. */
 export type Db = Kysely<Tables>;
 
-declare const WRITE: unique symbol;
 /**
- * The handle a write runs on: its own transaction (PostgreSQL) or its savepoint in a shared one (SQLite). Only
- * `Database.write` makes one (see `asTrx`), and every function that writes takes a `Trx`, so the compiler refuses a
- * write on the read handle. A `Trx` reads too: a function that only reads takes `Db`, and accepts either.
+ * The handle a write runs on: its own transaction (PostgreSQL) or its savepoint in a shared one (SQLite), with what
+ * the backends do differently as its methods (transaction.ts). Only `Database.write` makes one, and every function
+ * that writes takes a `Trx`, so the compiler refuses a write on the read handle. A `Trx` reads too: a function that
+ * only reads takes `Db`, and accepts either.
  */
-export type Trx = Db & { readonly [WRITE]: true };
-
-/** For the write pipelines only (sqlite.ts, postgres.ts): the transaction they opened, as the type writes take. */
-export const asTrx = (transaction: Db): Trx => transaction as Trx;
+export type Trx = WriteTransaction;
 
 /**
  * The database, whichever backend: reads on `db`, every write through `write`, the one write pipeline. A write's
  * promise settles only after its commit is durable, so whatever is answered from it has been stored.
  */
 export interface Database {
-  dialect: 'sqlite' | 'postgres';
+  /**
+   * One write at a time, in one process, committed in the order they ran (SQLite): a number drawn in a write is its
+   * commit order, and no other process writes. False (PostgreSQL): writes run at once, from many processes.
+   */
+  singleWriter: boolean;
   db: Db;
   /** Runs `work` in one transaction (a savepoint of a group commit on SQLite); commits, then resolves. */
   write<T>(work: (trx: Trx) => Promise<T>): Promise<T>;
@@ -47,11 +47,4 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Called with errors of idle pooled connections (a restarted server, a dropped network). */
   onIdleError?: (error: Error) => void;
-}
-
-/** Opens the database named by DATABASE_URL (already validated by config). */
-export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
-  throw new Error(`unsupported DATABASE_URL scheme: ${url.split(':')[0]}`);
 }

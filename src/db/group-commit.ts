@@ -1,5 +1,5 @@
-import type { DatabaseSync } from 'node:sqlite';
 import { DatabaseClosedError } from './errors.ts';
+import type { SqliteTransaction } from './sqlite-transaction.ts';
 
 /** What one shared transaction cost; reported to whoever observes the database (the /metrics of the app). */
 export interface CommitStats {
@@ -13,8 +13,8 @@ export interface CommitStats {
   roundTrips?: number;
 }
 
-interface Job<Trx> {
-  work: (trx: Trx) => Promise<unknown>;
+interface Job {
+  work: (trx: SqliteTransaction) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -32,14 +32,15 @@ const MAX_BATCH = 512;
  *    back its own savepoint and is refused; the others go on.
  * 3. After any error the transaction may be gone (SQLite rolls it back by itself on, e.g., a full disk): then no
  *    work of the batch can succeed, and every one of them is refused.
- * 4. COMMIT. Only then is any work's promise resolved, so every success is answered after a durable commit;
- *    if COMMIT fails, every work of the batch is refused.
+ * 4. COMMIT. Only then is any work's promise resolved (after the work it left for after its commit), so every
+ *    success is answered after a durable commit; if COMMIT fails, every work of the batch is refused.
  *
  * A work must touch only the database through `trx`: awaiting anything else (the network, a timer) would hold the
  * whole batch. `close()` lets queued writes finish, then refuses new ones.
  */
-export function groupCommit<Trx>(native: DatabaseSync, trx: Trx, observe: (stats: CommitStats) => void) {
-  const queue: Job<Trx>[] = [];
+export function groupCommit(trx: SqliteTransaction, observe: (stats: CommitStats) => void) {
+  const { native } = trx;
+  const queue: Job[] = [];
   let scheduled = false;
   let running: Promise<void> | null = null;
   let closed = false;
@@ -57,7 +58,7 @@ export function groupCommit<Trx>(native: DatabaseSync, trx: Trx, observe: (stats
   };
 
   // Refuses every job not yet answered, rolling back whatever is left of the transaction.
-  const abandon = (jobs: Job<Trx>[], error: unknown) => {
+  const abandon = (jobs: Job[], error: unknown) => {
     try {
       if (native.isOpen && native.isTransaction) native.exec('ROLLBACK');
     } catch {
@@ -66,9 +67,9 @@ export function groupCommit<Trx>(native: DatabaseSync, trx: Trx, observe: (stats
     for (const job of jobs) job.reject(error);
   };
 
-  async function runBatch(batch: Job<Trx>[]): Promise<void> {
+  async function runBatch(batch: Job[]): Promise<void> {
     const started = performance.now();
-    const succeeded: [Job<Trx>, unknown][] = [];
+    const succeeded: [Job, unknown, (() => void)[]][] = [];
     let current = 0;
     try {
       native.exec('BEGIN IMMEDIATE');
@@ -76,9 +77,11 @@ export function groupCommit<Trx>(native: DatabaseSync, trx: Trx, observe: (stats
         const job = batch[current]!;
         native.exec('SAVEPOINT write');
         try {
-          succeeded.push([job, await job.work(trx)]);
+          const value = await job.work(trx);
+          succeeded.push([job, value, trx.finishWrite()]);
           native.exec('RELEASE write');
         } catch (error) {
+          trx.abandonWrite();
           if (!native.isTransaction) throw error; // the whole transaction is gone: nobody's write survives
           native.exec('ROLLBACK TO write');
           native.exec('RELEASE write');
@@ -97,11 +100,14 @@ export function groupCommit<Trx>(native: DatabaseSync, trx: Trx, observe: (stats
       abandon([...succeeded.map(([job]) => job), ...batch.slice(current)], error);
       return;
     }
-    for (const [job, value] of succeeded) job.resolve(value);
+    for (const [job, value, committed] of succeeded) {
+      for (const run of committed) run();
+      job.resolve(value);
+    }
   }
 
   return {
-    write<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
+    write<T>(work: (trx: SqliteTransaction) => Promise<T>): Promise<T> {
       if (closed) return Promise.reject(new DatabaseClosedError());
       return new Promise<T>((resolve, reject) => {
         queue.push({ work, resolve: resolve as (value: unknown) => void, reject });

@@ -1,26 +1,71 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import {
+  type QueryResult,
+  type SelectModifierNode,
+  type SqliteDatabase,
+  SqliteDialect,
+  SqliteQueryCompiler,
+  type SqliteStatement,
+} from 'kysely';
 
 /**
- * The node:sqlite connection behind a Kysely instance, for statements compiled once (db/prepared.ts) to run on
- * directly, without Kysely's executor: its connection mutex and the promises around each statement cost more than
- * the statement. `writer`: the group commit's connection, whose only transaction is the group commit's own (every
- * write runs inside it, one at a time), so a statement may always run on it. The reader also serves Kysely transactions (the ledger check's snapshot): while one is open, a
- * statement must wait for it through Kysely, or it would read that old snapshot.
+ * The reader's node:sqlite connection, for statements compiled once (db/prepared.ts) to run on directly, without
+ * Kysely's executor: its connection mutex and the promises around each statement cost more than the statement. The
+ * reader also serves Kysely transactions (the ledger check's snapshot): while one is open, a statement must wait for
+ * it through Kysely, or it would read that old snapshot. (The writer is the write transaction, sqlite-transaction.ts.)
  */
-const connections = new WeakMap<object, { native: DatabaseSync; writer: boolean }>();
+const readers = new WeakMap<object, DatabaseSync>();
 
-export function registerConnection(db: object, native: DatabaseSync, writer: boolean): void {
-  connections.set(db, { native, writer });
+export function registerReader(db: object, native: DatabaseSync): void {
+  readers.set(db, native);
 }
 
-/** The connection a statement may run on right now, bypassing Kysely; undefined: go through Kysely. */
-export function directConnection(db: object): DatabaseSync | undefined {
-  const connection = connections.get(db);
-  if (connection === undefined || !connection.native.isOpen) return undefined;
-  if (!connection.writer && connection.native.isTransaction) return undefined;
-  return connection.native;
+/** The reader connection a statement may run on right now, bypassing Kysely; undefined: go through Kysely. */
+export function directReader(db: object): DatabaseSync | undefined {
+  const native = readers.get(db);
+  if (native === undefined || !native.isOpen || native.isTransaction) return undefined;
+  return native;
 }
+
+/** A statement prepared on one connection, and whether it has result columns (asked once: `columns()` allocates). */
+export interface PreparedStatement {
+  statement: StatementSync;
+  returnsRows: boolean;
+}
+
+export function prepareOn(native: DatabaseSync, sql: string): PreparedStatement {
+  const statement = native.prepare(sql);
+  return { statement, returnsRows: statement.columns().length > 0 };
+}
+
+export function runPrepared<R>({ statement, returnsRows }: PreparedStatement, parameters: unknown[]): QueryResult<R> {
+  const values = toSqlite(parameters);
+  if (returnsRows) return { rows: statement.all(...values) as R[] };
+  const { changes } = statement.run(...values);
+  return { rows: [], numAffectedRows: BigInt(changes) };
+}
+
+const ROW_LOCKS = new Set(['ForUpdate', 'ForNoKeyUpdate', 'ForShare', 'ForKeyShare', 'NoWait', 'SkipLocked']);
+
+/**
+ * SQLite's compiler, less row locks: SQLite has no `FOR UPDATE` (its one writer already holds every row), so a
+ * select written with a lock for PostgreSQL is a plain read here, and no caller picks a statement per backend.
+ */
+class SqliteCompiler extends SqliteQueryCompiler {
+  protected override sortSelectModifiers(modifiers: SelectModifierNode[]): ReadonlyArray<SelectModifierNode> {
+    return super.sortSelectModifiers(modifiers.filter((m) => m.modifier === undefined || !ROW_LOCKS.has(m.modifier)));
+  }
+}
+
+class Dialect extends SqliteDialect {
+  override createQueryCompiler(): SqliteQueryCompiler {
+    return new SqliteCompiler();
+  }
+}
+
+/** Kysely's SQLite dialect over a node:sqlite connection, with the compiler above. */
+export const sqliteDialect = (native: DatabaseSync): SqliteDialect =>
+  new Dialect({ database: kyselySqliteDatabase(native) });
 
 const STATEMENT_CACHE_SIZE = 200;
 

@@ -1,11 +1,12 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { asTrx, type Database, type DatabaseOptions, type Trx } from './database.ts';
+import type { Database, DatabaseOptions, Trx } from './database.ts';
 import { isDatabaseUnavailable } from './errors.ts';
 import type { CommitStats } from './group-commit.ts';
 import { listeners } from './listeners.ts';
 import { migrateToLatest } from './migrate.ts';
-import { beginPgWrite, type PgWrite, type PgWriteControl } from './pg-write.ts';
+import { PgTransaction } from './pg-transaction.ts';
+import { beginPgWrite } from './pg-write.ts';
 import type { Tables } from './tables.ts';
 
 const CONNECT_TIMEOUT_MS = 3000;
@@ -18,44 +19,16 @@ class FastFailingClient extends pg.Client {
   }
 }
 
-interface Handle {
-  trx: Trx;
-  /** The write now running on this connection; null between writes. */
-  holder: { current: PgWriteControl | null };
-}
+/** Each pooled connection's write transaction, made on its first write. */
+const transactions = new WeakMap<pg.PoolClient, PgTransaction>();
 
-const handles = new WeakMap<pg.PoolClient, Handle>();
-const writes = new WeakMap<object, { current: PgWriteControl | null }>();
-
-/**
- * The `Trx` of a pooled connection: a Kysely instance whose every query runs on that connection, in the write that
- * holds it now (made once per connection, not per write). Statements compiled once (db/prepared.ts) find the write
- * through `pgWriteOf` and pipeline; ad hoc Kysely queries wait for their answer.
- */
-function transactionHandle(client: pg.PoolClient): Handle {
-  let handle = handles.get(client);
-  if (handle === undefined) {
-    const holder: Handle['holder'] = { current: null };
-    const connection = {
-      query: (text: string, values: unknown[]) => {
-        if (holder.current === null) throw new Error('postgres: a transaction handle used outside its write');
-        return holder.current.raw({ text, values });
-      },
-      release: () => {},
-    };
-    const kysely = new Kysely<Tables>({
-      dialect: new PostgresDialect({ pool: { connect: async () => connection, end: async () => {} } as never }),
-    });
-    writes.set(kysely, holder);
-    handle = { trx: asTrx(kysely), holder };
-    handles.set(client, handle);
+function transactionOf(client: pg.PoolClient): PgTransaction {
+  let trx = transactions.get(client);
+  if (trx === undefined) {
+    trx = new PgTransaction();
+    transactions.set(client, trx);
   }
-  return handle;
-}
-
-/** The PostgreSQL write a transaction handle belongs to, for statements that pipeline; undefined elsewhere. */
-export function pgWriteOf(db: object): PgWrite | undefined {
-  return writes.get(db)?.current ?? undefined;
+  return trx;
 }
 
 /** Values under which PostgreSQL may lose an acknowledged commit. */
@@ -87,28 +60,28 @@ export function openPostgres(url: string, options: DatabaseOptions): Database {
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   const commits = listeners<CommitStats>();
   return {
-    dialect: 'postgres',
+    singleWriter: false,
     db,
     async write<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
       const started = performance.now();
       const client = await pool.connect();
-      const { trx, holder } = transactionHandle(client);
+      const trx = transactionOf(client);
       const write = beginPgWrite(client);
-      holder.current = write;
+      trx.hold(write);
       let result: T;
       let committing: number;
       try {
-        result = await work(trx);
+        result = await work(trx as Trx);
         committing = performance.now();
         await write.commit();
       } catch (error) {
-        holder.current = null;
+        trx.hold(null);
         await write.rollback();
         // A connection that broke under the write is not given back to the pool.
         client.release(isDatabaseUnavailable(error) ? (error as Error) : undefined);
         throw error;
       }
-      holder.current = null;
+      trx.hold(null);
       client.release();
       const done = performance.now();
       commits.emit({

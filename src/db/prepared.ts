@@ -1,10 +1,10 @@
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import type { Compilable, CompiledQuery, Kysely, QueryResult, SelectQueryBuilder } from 'kysely';
 import type { Db, Trx } from './database.ts';
-import { directConnection, toSqlite } from './node-sqlite.ts';
+import { directReader, type PreparedStatement, prepareOn, runPrepared } from './node-sqlite.ts';
 import { statementName } from './pg-write.ts';
-import { pgWriteOf } from './postgres.ts';
 import type { Tables } from './tables.ts';
+import { WriteTransaction } from './transaction.ts';
 
 // A value no client can send in a bound parameter's place: NUL, then a name.
 const MARK = '\u0000plinth-placeholder:';
@@ -22,6 +22,8 @@ interface Compiled {
   slots: Slot[];
   /** Its name as a PostgreSQL prepared statement, parsed once per connection. */
   name: string;
+  /** The SQL, as a write transaction runs it. */
+  sql: string;
 }
 
 /**
@@ -37,8 +39,9 @@ interface Compiled {
  * A placeholder may stand only where Kysely binds a value as a parameter (comparisons, inserted and updated values,
  * `sql` template values); the first call checks that every placeholder became a parameter, so a builder that inlines
  * one fails at once instead of running the same SQL for every value. The SQL differs between SQLite and PostgreSQL,
- * so it is compiled once per dialect adapter. On SQLite the statement is also prepared once per connection and run on
- * it directly (see `directConnection`); on PostgreSQL it goes through Kysely's executor and pool.
+ * so it is compiled once per dialect adapter. In a write it runs as the write transaction runs statements
+ * (transaction.ts); a read on SQLite's reader is prepared once and run on it directly (see `directReader`); a read on
+ * PostgreSQL's pool goes through Kysely's executor.
  */
 export function prepared<P extends object, R>(
   params: Names<P>,
@@ -72,9 +75,22 @@ export function preparedSend<P extends object>(
   return compileOnce(params, build).send;
 }
 
+/**
+ * A statement that only locks rows (`FOR NO KEY UPDATE` with no column the write reads), issued first so that the
+ * reads after it see what the previous holder of the lock committed: sent on PostgreSQL, skipped on SQLite, whose
+ * single writer already holds every row (transaction.ts).
+ */
+export function preparedLock<P extends object>(
+  params: Names<P>,
+  build: (db: Kysely<Tables>, placeholders: P) => Compilable<unknown>,
+): (trx: Trx, values: P) => void {
+  return compileOnce(params, build).lock;
+}
+
 interface Runner<P, R> {
   run: (db: Db, values: P) => Promise<QueryResult<R>>;
   send: (trx: Trx, values: P) => void;
+  lock: (trx: Trx, values: P) => void;
 }
 
 function compileOnce<P extends object, R>(
@@ -96,7 +112,7 @@ function compileOnce<P extends object, R>(
     const unbound = names.filter((name) => !bound.has(name));
     if (query.sql.includes(MARK) || unbound.length > 0)
       throw new Error(`prepared: placeholders ${unbound.join(', ')} were not bound as parameters`);
-    return { query, slots, name: statementName(query.sql) };
+    return { query, slots, name: statementName(query.sql), sql: query.sql };
   };
   const compiledFor = (db: Kysely<Tables>): Compiled => {
     const dialect = db.getExecutor().adapter.constructor;
@@ -114,56 +130,35 @@ function compileOnce<P extends object, R>(
       if (value === undefined) throw new Error(`prepared: no value for ${slot.name}`);
       return value;
     });
-  const statements = new WeakMap<DatabaseSync, Prepared>();
-  const onSqlite = (native: DatabaseSync, compiled: Compiled, parameters: unknown[]): QueryResult<R> => {
-    let statement = statements.get(native);
+  const onReader = new WeakMap<DatabaseSync, PreparedStatement>();
+  const readOn = (native: DatabaseSync, compiled: Compiled, parameters: unknown[]): QueryResult<R> => {
+    let statement = onReader.get(native);
     if (statement === undefined) {
-      const prepared = native.prepare(compiled.query.sql);
-      statement = { statement: prepared, returnsRows: prepared.columns().length > 0 };
-      statements.set(native, statement);
+      statement = prepareOn(native, compiled.sql);
+      onReader.set(native, statement);
     }
-    return run<R>(statement, toSqlite(parameters));
+    return runPrepared<R>(statement, parameters);
   };
-  const pgStatement = (compiled: Compiled, parameters: unknown[]) => ({
-    name: compiled.name,
-    text: compiled.query.sql,
-    values: parameters,
-  });
   return {
     run(db, values) {
       try {
         const compiled = compiledFor(db);
         const parameters = parametersOf(compiled, values);
-        const write = pgWriteOf(db);
-        if (write !== undefined) return write.query<R>(pgStatement(compiled, parameters));
-        const native = directConnection(db);
+        if (db instanceof WriteTransaction) return db.run<R>(compiled, parameters);
+        const native = directReader(db);
         if (native === undefined) return db.executeQuery({ ...compiled.query, parameters } as CompiledQuery<R>);
-        return Promise.resolve(onSqlite(native, compiled, parameters));
+        return Promise.resolve(readOn(native, compiled, parameters));
       } catch (error) {
         return Promise.reject(error);
       }
     },
     send(trx, values) {
       const compiled = compiledFor(trx);
-      const parameters = parametersOf(compiled, values);
-      const write = pgWriteOf(trx);
-      if (write !== undefined) return write.send(pgStatement(compiled, parameters));
-      const native = directConnection(trx);
-      if (native === undefined)
-        throw new Error('prepared: a send needs the write pipeline (SQLite writer or PostgreSQL)');
-      onSqlite(native, compiled, parameters);
+      trx.send(compiled, parametersOf(compiled, values));
+    },
+    lock(trx, values) {
+      const compiled = compiledFor(trx);
+      trx.lock(compiled, parametersOf(compiled, values));
     },
   };
-}
-
-interface Prepared {
-  statement: StatementSync;
-  /** Whether it has result columns (a select, or `returning`): asked once, `columns()` builds objects each call. */
-  returnsRows: boolean;
-}
-
-function run<R>({ statement, returnsRows }: Prepared, parameters: ReturnType<typeof toSqlite>): QueryResult<R> {
-  if (returnsRows) return { rows: statement.all(...parameters) as R[] };
-  const { changes } = statement.run(...parameters);
-  return { rows: [], numAffectedRows: BigInt(changes) };
 }

@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Kysely, SqliteDialect, sql } from 'kysely';
-import { asTrx, type Database, type Db } from './database.ts';
+import { Kysely, sql } from 'kysely';
+import type { Database, Db } from './database.ts';
 import { type CommitStats, groupCommit } from './group-commit.ts';
 import { listeners } from './listeners.ts';
 import { migrateToLatest } from './migrate.ts';
-import { kyselySqliteDatabase, registerConnection } from './node-sqlite.ts';
+import { registerReader, sqliteDialect } from './node-sqlite.ts';
+import { SqliteTransaction } from './sqlite-transaction.ts';
 import type { Tables } from './tables.ts';
 
 function connect(path: string, role: 'writer' | 'reader'): DatabaseSync {
@@ -26,26 +27,22 @@ function connect(path: string, role: 'writer' | 'reader'): DatabaseSync {
   return native;
 }
 
-const kysely = (native: DatabaseSync): Db =>
-  new Kysely<Tables>({ dialect: new SqliteDialect({ database: kyselySqliteDatabase(native) }) });
-
 /**
  * Embedded SQLite: one writer connection behind the group commit, and one reader connection so that reads (the key
  * lookup of every request among them) never queue behind an open write transaction. `:memory:` has no file to
- * share, so there the reader is the writer.
+ * share, so there the reader reads the writer's connection.
  */
 export function openSqlite(path: string): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const writerNative = connect(path, 'writer');
   const readerNative = path === ':memory:' ? writerNative : connect(path, 'reader');
-  const writer = kysely(writerNative);
-  const reader = path === ':memory:' ? writer : kysely(readerNative);
-  registerConnection(writer, writerNative, true);
-  if (reader !== writer) registerConnection(reader, readerNative, false);
+  const writer = new SqliteTransaction(writerNative);
+  const reader: Db = new Kysely<Tables>({ dialect: sqliteDialect(readerNative) });
+  registerReader(reader, readerNative);
   const commits = listeners<CommitStats>();
-  const pipeline = groupCommit(writerNative, asTrx(writer), commits.emit);
+  const pipeline = groupCommit(writer, commits.emit);
   return {
-    dialect: 'sqlite',
+    singleWriter: true,
     db: reader,
     write: pipeline.write,
     migrate: (sets) => migrateToLatest(writer, sets),
@@ -66,7 +63,7 @@ export function openSqlite(path: string): Database {
     },
     async close() {
       await pipeline.close();
-      if (reader !== writer) await reader.destroy();
+      await reader.destroy();
       await writer.destroy();
       // Kysely closes a connection only if it ever used it; a request arriving later must meet a closed database.
       for (const native of [readerNative, writerNative]) if (native.isOpen) native.close();

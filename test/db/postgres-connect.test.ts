@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import { test } from 'node:test';
-import { isDatabaseUnavailable, openDatabase } from '../../src/db/database.ts';
+import { isDatabaseUnavailable } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/open.ts';
 
 // A PostgreSQL that accepts connections and never answers (a hung server, a black-holed network): the connect
 // timeout must end the attempt with an error the API answers as 503, not as a 500. The pool's wait for a free

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Db, Trx } from '../../src/db/database.ts';
-import { openDatabase } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/open.ts';
 import { prepared, preparedWrite } from '../../src/db/prepared.ts';
 import { preparedInsert } from '../../src/db/prepared-insert.ts';
 import { ALL_MIGRATIONS } from '../../src/migrations.ts';

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { Trx } from '../../db/database.ts';
-import { pgWriteOf } from '../../db/postgres.ts';
 import { preparedInsertRows } from '../../db/prepared-insert.ts';
 import type { Mode } from '../keys/principal.ts';
 import { newId } from '../kit/ids.ts';
@@ -112,8 +111,8 @@ export function eventRecorder(deps: RecorderDeps): EventRecorder {
           },
         };
       });
-      const write = pgWriteOf(trx);
-      if (write === undefined) {
+      if (trx.singleWriter) {
+        // Writes commit in the order they run: the number drawn here is the commit order.
         const numbered = await numberEvents(trx, drafts);
         insertNumbered(
           trx,
@@ -128,8 +127,8 @@ export function eventRecorder(deps: RecorderDeps): EventRecorder {
         const own = new Set(drafts.map((d) => d.row.id));
         return numbered!.filter((event) => own.has(event.id));
       }
-      write.beforeCommit(() => recordUnnumbered(trx, owner, drafts));
-      if (deps.onRecorded) write.afterCommit(deps.onRecorded);
+      trx.beforeCommit(() => recordUnnumbered(trx, owner, drafts));
+      if (deps.onRecorded) trx.afterCommit(deps.onRecorded);
       return drafts.map(({ row, event }) => ({ ...row, sequence: null, body: JSON.stringify(event) }));
     },
   };

@@ -35,10 +35,9 @@ export function startEvents(
     registers: [deps.registry],
   });
   const { database, afterNumbered } = deps;
-  const sequencer =
-    database.dialect === 'postgres'
-      ? startSequencer({ database, afterNumbered, log: app.log, observeLag: (seconds) => lag.observe(seconds) })
-      : idleSequencer;
+  const sequencer = !database.singleWriter
+    ? startSequencer({ database, afterNumbered, log: app.log, observeLag: (seconds) => lag.observe(seconds) })
+    : idleSequencer;
   app.addHook('onClose', () => sequencer.stop());
   return { events: eventRecorder({ clock: deps.clock, afterNumbered, onRecorded: sequencer.poke }), sequencer };
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Database, Trx } from '../../db/database.ts';
-import { prepared, preparedSend, preparedWrite } from '../../db/prepared.ts';
+import { prepared, preparedSend } from '../../db/prepared.ts';
 import type { AfterNumbered, EventOwner } from './emit.ts';
 import { type Draft, type EventBody, numberEvents } from './numbering.ts';
 import type { EventsTable } from './tables.ts';
@@ -20,8 +20,8 @@ import type { EventsTable } from './tables.ts';
  * rolled-back writes are simply never seen (gaps in `position` are harmless; numbers have none).
  */
 
-/** Any constant: the advisory lock every pass takes, whichever process runs it (tests hold it to stand for a pass). */
-export const SEQUENCER_LOCK = 7_260_531_447;
+/** The turn every pass takes, whichever process runs it (tests hold it to stand for a pass; db/transaction.ts). */
+export const SEQUENCER_TURN = 'plinth.events.sequencer';
 /** Events numbered per pass; a full pass is followed by another at once. */
 export const PASS_LIMIT = 500;
 
@@ -51,13 +51,6 @@ export function recordUnnumbered(trx: Trx, owner: EventOwner, drafts: Draft[]): 
   });
 }
 
-const tryLock = preparedWrite<{ key: number }, { locked: boolean }>({ key: true }, (db, p) => ({
-  compile: () => sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${p.key}::bigint) as locked`.compile(db),
-}));
-const waitLock = preparedWrite<{ key: number }, { locked: boolean }>({ key: true }, (db, p) => ({
-  compile: () =>
-    sql<{ locked: boolean }>`select true as locked from pg_advisory_xact_lock(${p.key}::bigint)`.compile(db),
-}));
 const unnumbered = prepared<{ limit: number }, Omit<EventsTable, 'sequence'>>({ limit: true }, (db, p) =>
   db
     .selectFrom('events')
@@ -85,10 +78,14 @@ export async function numberPending(
   afterNumbered: AfterNumbered,
   options: { wait?: boolean; limit?: number } = {},
 ): Promise<EventsTable[] | null> {
-  const lock = (options.wait ? waitLock : tryLock)(trx, { key: SEQUENCER_LOCK });
+  let turn: Promise<boolean>;
+  if (options.wait) {
+    trx.takeTurn(SEQUENCER_TURN);
+    turn = Promise.resolve(true);
+  } else turn = trx.tryTurn(SEQUENCER_TURN);
   const pending = unnumbered(trx, { limit: options.limit ?? PASS_LIMIT });
-  const [{ rows: granted }, { rows }] = await Promise.all([lock, pending]);
-  if (granted[0]?.locked !== true) return null;
+  const [granted, { rows }] = await Promise.all([turn, pending]);
+  if (!granted) return null;
   if (rows.length === 0) return [];
   const drafts = rows.map(({ body, ...row }): Draft => ({ row, event: JSON.parse(body) as EventBody }));
   const numbered = await numberEvents(trx, drafts);

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { Trx } from '../../db/database.ts';
-import { prepared, preparedWrite } from '../../db/prepared.ts';
+import { prepared } from '../../db/prepared.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
 import type { Mode } from '../keys/principal.ts';
 import type { IdempotencyKeysTable } from './tables.ts';
@@ -27,14 +26,8 @@ const where = (scope: Scope) => ({ org_id: scope.orgId, mode: scope.mode, key: s
  * behind. (SQLite needs none: its single writer runs one write at a time.)
  */
 export async function tryLockScope(trx: Trx, scope: Scope): Promise<boolean> {
-  const name = `idempotency\n${scope.orgId}\n${scope.mode}\n${scope.key}`;
-  return (await tryLock(trx, { name })).rows[0]?.locked === true;
+  return trx.tryTurn(`idempotency\n${scope.orgId}\n${scope.mode}\n${scope.key}`);
 }
-
-const tryLock = preparedWrite<{ name: string }, { locked: boolean }>({ name: true }, (db, p) => ({
-  compile: () =>
-    sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${p.name}, 0)) as locked`.compile(db),
-}));
 
 const SCOPE = { org_id: true, mode: true, key: true } as const;
 const selectResponse = prepared<Record<'org_id' | 'mode' | 'key', string>, IdempotencyKeysTable>(SCOPE, (db, p) =>

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Trx } from '../../db/database.ts';
-import { writeCount } from '../../db/writes.ts';
 import { ApiError, toProblem } from '../http/errors.ts';
 import { principalOf } from '../keys/auth.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
@@ -60,12 +59,12 @@ async function runOrRefuse<T>(
   trx: Trx,
   work: (trx: Trx) => Promise<T>,
 ): Promise<{ result: T } | { refused: ApiError }> {
-  const before = writeCount(trx);
+  const before = trx.writeCount();
   try {
     return { result: await work(trx) };
   } catch (error) {
     if (!isOutcome(error)) throw error;
-    if (writeCount(trx) !== before) throw new Error(`refused (${error.code}) after writing: decide before writing`);
+    if (trx.writeCount() !== before) throw new Error(`refused (${error.code}) after writing: decide before writing`);
     return { refused: error };
   }
 }
@@ -118,7 +117,7 @@ export function idempotentWrite(deps: { database: Database; clock: Clock }): Ide
     const { requestId } = call;
     const outcome = await database.write(async (trx): Promise<Outcome> => {
       // The lock and the look-up go out together (one round trip on PostgreSQL); the look-up runs after the lock.
-      const locked = database.dialect === 'postgres' ? repo.tryLockScope(trx, scope) : Promise.resolve(true);
+      const locked = repo.tryLockScope(trx, scope);
       const found = repo.findResponse(trx, scope);
       const [held, stored] = await Promise.all([locked, found]);
       if (!held) {

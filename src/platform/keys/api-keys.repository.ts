@@ -1,5 +1,4 @@
 import type { Db, Trx } from '../../db/database.ts';
-import { locksRows } from '../../db/row-locks.ts';
 import type { Mode } from './principal.ts';
 import type { ApiKeysTable, OrgsTable } from './tables.ts';
 
@@ -76,5 +75,5 @@ export async function touchKey(trx: Trx, id: string, at: string): Promise<void> 
  * that follow it must come before the request's first write (see runOrRefuse in idempotency.ts).
  */
 export async function lockOrg(trx: Trx, orgId: string): Promise<void> {
-  if (locksRows(trx)) await trx.selectFrom('orgs').select('id').where('id', '=', orgId).forUpdate().execute();
+  await trx.selectFrom('orgs').select('id').where('id', '=', orgId).forUpdate().execute();
 }

@@ -58,7 +58,7 @@ export function requestRecorder(options: RecorderOptions): RequestRecorder {
       await database.write(async (trx) => {
         // SQLite numbers its batches (see requests.repository.ts); one batch is written at a time, in order.
         lastTx = Math.max(lastTx + 1, Date.now());
-        insertRequestLogs(trx, batch, database.dialect === 'sqlite' ? lastTx : null);
+        insertRequestLogs(trx, batch, database.singleWriter ? lastTx : null);
       });
       metrics.written.inc(batch.length);
       warned = false;

@@ -59,7 +59,8 @@ export function claimer(database: Database, concurrency: number): Claimer {
   const served = new Map<string, number>();
   let serial = 0;
   let sweeps = 0;
-  const postgres = database.dialect === 'postgres';
+  // Other processes claim too (PostgreSQL): the write takes the claims' turn and decides again.
+  const shared = !database.singleWriter;
 
   async function decide(db: Db, now: string, take: number, after: Record<Mode, string>) {
     const views = new Map<Mode, ClaimView>();
@@ -107,12 +108,12 @@ export function claimer(database: Database, concurrency: number): Claimer {
       const lease = storedTime(leaseUntil);
       const { claimed, order } = await database.write(async (trx) => {
         let decided = first;
-        if (postgres) {
+        if (shared) {
           takeClaimTurn(trx);
           decided = await decide(trx, now, take(), after);
         }
         for (const [mode, plan] of decided.plans)
-          for (const [endpoint, limit] of plan) claimOf(trx, postgres, { mode, endpoint, now, lease, token, limit });
+          for (const [endpoint, limit] of plan) claimOf(trx, { mode, endpoint, now, lease, token, limit });
         return { claimed: decided.taken > 0 ? await claimedBy(trx, token) : [], order: decided.order };
       });
       for (const key of order) {

@@ -114,46 +114,40 @@ export async function readClaimView(
   };
 }
 
-// Any constant (not the event sequencer's): claims take turns across processes, so that each counts the attempts
-// in flight after the previous claim committed, and the bounds hold across processes.
-const CLAIM_LOCK = 7_260_531_501;
-const lockClaims = preparedSend<{ key: number }>({ key: true }, (db, p) => ({
-  compile: () => sql`select pg_advisory_xact_lock(${p.key}::bigint)`.compile(db),
-}));
-
-/** PostgreSQL: waits for any other process's claim to commit (sent; the next read waits for it). */
+/**
+ * Claims take turns across processes, so that each counts the attempts in flight after the previous claim committed,
+ * and the bounds hold across processes (sent; the next read waits for it).
+ */
 export function takeClaimTurn(trx: Trx): void {
-  lockClaims(trx, { key: CLAIM_LOCK });
+  trx.takeTurn('plinth.webhooks.claims');
 }
 
 type Claim = { mode: Mode; endpoint: string; now: string; lease: string; token: string; limit: number };
 const CLAIM = { mode: true, endpoint: true, now: true, lease: true, token: true, limit: true } as const;
-// One endpoint's oldest due rows; on PostgreSQL `FOR UPDATE SKIP LOCKED`, so that a row a settle or a retry holds
+// One endpoint's oldest due rows, `FOR UPDATE SKIP LOCKED` (PostgreSQL), so that a row a settle or a retry holds
 // is left for the next claim rather than waited for.
-const claimRows = (skipLocked: boolean) =>
-  preparedSend<Claim>(CLAIM, (db, p) =>
-    db
-      .updateTable('webhook_deliveries')
-      .set({ next_attempt_at: p.lease, claim: p.token })
-      .where('id', 'in', (eb) => {
-        const due = eb
-          .selectFrom('webhook_deliveries')
-          .select('id')
-          .where(PENDING)
-          .where('mode', '=', p.mode)
-          .where('endpoint_id', '=', p.endpoint)
-          .where('next_attempt_at', '<=', p.now)
-          .orderBy('next_attempt_at')
-          .limit(p.limit);
-        return skipLocked ? due.forUpdate().skipLocked() : due;
-      }),
-  );
-const claimUnlocked = claimRows(false);
-const claimSkippingLocked = claimRows(true);
+const claimRows = preparedSend<Claim>(CLAIM, (db, p) =>
+  db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: p.lease, claim: p.token })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where(PENDING)
+        .where('mode', '=', p.mode)
+        .where('endpoint_id', '=', p.endpoint)
+        .where('next_attempt_at', '<=', p.now)
+        .orderBy('next_attempt_at')
+        .limit(p.limit)
+        .forUpdate()
+        .skipLocked(),
+    ),
+);
 
 /** Claims up to `limit` of an endpoint's due deliveries for `token` (sent, not awaited; read back by `claimedBy`). */
-export function claimOf(trx: Trx, skipLocked: boolean, claim: Claim): void {
-  (skipLocked ? claimSkippingLocked : claimUnlocked)(trx, claim);
+export function claimOf(trx: Trx, claim: Claim): void {
+  claimRows(trx, claim);
 }
 
 interface ClaimedExtras {

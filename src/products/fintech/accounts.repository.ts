@@ -2,9 +2,8 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
 import { pageOwned } from '../../db/owned.ts';
-import { prepared, preparedSend } from '../../db/prepared.ts';
+import { prepared, preparedLock } from '../../db/prepared.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
-import { locksRows } from '../../db/row-locks.ts';
 import type { Tables } from '../../db/tables.ts';
 import { type CreatedRange, createdWithin } from '../../platform/http/created-filter.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
@@ -112,27 +111,24 @@ export async function lockAccounts(trx: Trx, owner: Principal | null, ids: strin
   if (owner !== null && (ids.length === 1 || ids.length === 2)) {
     // The API's case (a freeze, unfreeze or close of one account): compiled once, the id asked for as `in (a, a)`.
     const pair = { a: ids[0]!, b: ids[ids.length - 1]!, org_id: owner.orgId, mode: owner.mode };
-    if (locksRows(trx)) {
-      // Issued, not awaited: the read below runs once both locks are granted (one round trip on PostgreSQL).
-      lockPair(trx, pair);
-      lockCustomerPair(trx, pair);
-    }
+    // Issued, not awaited: the read below runs once both locks are granted (one round trip on PostgreSQL).
+    lockPair(trx, pair);
+    lockCustomerPair(trx, pair);
     const { rows } = await selectPair(trx, pair);
     return new Map(rows.map((row) => [row.id, row]));
   }
-  if (locksRows(trx)) {
-    let lock = trx.selectFrom('accounts').select('id').where('id', 'in', ids);
-    if (owner !== null) lock = lock.where('org_id', '=', owner.orgId).where('mode', '=', owner.mode);
-    const locked = (await lock.orderBy('id').forNoKeyUpdate().execute()).map((row) => row.id);
-    if (locked.length > 0)
-      await trx
-        .selectFrom('ledger_accounts')
-        .select('id')
-        .where('id', 'in', locked)
-        .orderBy('id')
-        .forNoKeyUpdate()
-        .execute();
-  }
+  // The operator's case (any number of accounts, rare): the same locks, built for the ids given.
+  let lock = trx.selectFrom('accounts').select('id').where('id', 'in', ids);
+  if (owner !== null) lock = lock.where('org_id', '=', owner.orgId).where('mode', '=', owner.mode);
+  const locked = (await lock.orderBy('id').forNoKeyUpdate().execute()).map((row) => row.id);
+  if (locked.length > 0)
+    await trx
+      .selectFrom('ledger_accounts')
+      .select('id')
+      .where('id', 'in', locked)
+      .orderBy('id')
+      .forNoKeyUpdate()
+      .execute();
   let query = withBalance(trx).where('accounts.id', 'in', ids);
   if (owner !== null) query = query.where('accounts.org_id', '=', owner.orgId).where('accounts.mode', '=', owner.mode);
   const rows = await query.execute();
@@ -141,7 +137,7 @@ export async function lockAccounts(trx: Trx, owner: Principal | null, ids: strin
 
 type Pair = { a: string; b: string; org_id: string; mode: Principal['mode'] };
 const PAIR = { a: true, b: true, org_id: true, mode: true } as const;
-const lockPair = preparedSend<Pair>(PAIR, (db, p) =>
+const lockPair = preparedLock<Pair>(PAIR, (db, p) =>
   db
     .selectFrom('accounts')
     .select('id')

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Trx } from '../../db/database.ts';
 import { preparedWrite } from '../../db/prepared.ts';
-import { locksRows } from '../../db/row-locks.ts';
 import type { EventRequest } from '../../platform/events/emit.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
@@ -16,19 +15,17 @@ import type { Transfer } from './transfers.schema.ts';
  * now". Both release the hold as a void does (transfers.pending.ts), with status `expired`.
  */
 
-const dueRows = (skipLocked: boolean) =>
-  preparedWrite<{ now: string; limit: number }, TransfersTable>({ now: true, limit: true }, (db, p) => {
-    const due = db
-      .selectFrom('transfers')
-      .selectAll()
-      .where('status', '=', 'pending')
-      .where('expires_at', '<=', p.now)
-      .orderBy('expires_at')
-      .limit(p.limit);
-    return skipLocked ? due.forNoKeyUpdate().skipLocked() : due;
-  });
-const dueSkippingLocked = dueRows(true);
-const dueUnlocked = dueRows(false);
+const dueRows = preparedWrite<{ now: string; limit: number }, TransfersTable>({ now: true, limit: true }, (db, p) =>
+  db
+    .selectFrom('transfers')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('expires_at', '<=', p.now)
+    .orderBy('expires_at')
+    .limit(p.limit)
+    .forNoKeyUpdate()
+    .skipLocked(),
+);
 
 /**
  * The expiry sweep: up to `limit` pending transfers past their `expires_at` become `expired`, their holds released,
@@ -37,7 +34,7 @@ const dueUnlocked = dueRows(false);
  */
 export async function expireDue(deps: MoneyDeps, trx: Trx, limit: number): Promise<number> {
   const now = storedTime(deps.clock());
-  const { rows } = await (locksRows(trx) ? dueSkippingLocked : dueUnlocked)(trx, { now, limit });
+  const { rows } = await dueRows(trx, { now, limit });
   for (const row of rows) await release(deps, trx, row, 'expired', null);
   return rows.length;
 }

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Trx } from '../../db/database.ts';
-import { prepared, preparedSend, preparedWrite } from '../../db/prepared.ts';
-import { locksRows } from '../../db/row-locks.ts';
+import { preparedSend, preparedWrite } from '../../db/prepared.ts';
 import type { Tables } from '../../db/tables.ts';
 import type { EventOwner, EventRequest } from '../../platform/events/emit.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
@@ -35,7 +34,6 @@ const ownedRow = (db: Kysely<Tables>, p: Owned) =>
     .where('org_id', '=', p.org_id)
     .where('mode', '=', p.mode);
 const lockRow = preparedWrite<Owned, TransfersTable>(OWNED, (db, p) => ownedRow(db, p).forNoKeyUpdate());
-const readRow = prepared<Owned, TransfersTable>(OWNED, (db, p) => ownedRow(db, p));
 
 type Resolution = Pick<TransfersTable, 'id' | 'status' | 'posted_amount' | 'resolved_at' | 'expires_at'>;
 const resolve = preparedSend<Resolution>(
@@ -46,7 +44,7 @@ const resolve = preparedSend<Resolution>(
 /** The caller's transfer, locked (PostgreSQL); 404 when the caller cannot see it. */
 export async function lockTransfer(trx: Trx, owner: Principal, id: string): Promise<TransfersTable> {
   const found = isIdOf(TRANSFER.prefix, id)
-    ? (await (locksRows(trx) ? lockRow : readRow)(trx, { id, org_id: owner.orgId, mode: owner.mode })).rows[0]
+    ? (await lockRow(trx, { id, org_id: owner.orgId, mode: owner.mode })).rows[0]
     : undefined;
   if (found === undefined) throw notFound(TRANSFER, id);
   return found;

@@ -18,7 +18,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { SEQUENCER_LOCK } from '../../../src/platform/events/sequencer.ts';
+import { SEQUENCER_TURN } from '../../../src/platform/events/sequencer.ts';
 import { BACKEND, freshDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { type ServerProcess, spawnServer } from '../../helpers/process.ts';
 import { call, UNLIMITED } from '../../helpers/server.ts';
@@ -134,7 +134,7 @@ describe(`a sequencer that dies mid-pass (${BACKEND})`, () => {
     pass.on('error', () => undefined); // its socket is destroyed below, on purpose
     await pass.connect();
     await pass.query('begin');
-    await pass.query('select pg_advisory_xact_lock($1::bigint)', [SEQUENCER_LOCK]);
+    await pass.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [SEQUENCER_TURN]);
     const late = await Promise.all([0, 1, 2, 3, 4, 5].map(create));
     for (const r of late) assert.equal(r.status, 200, r.text);
     // What a pass does once it holds the lock: read the unnumbered events, draw their numbers, write them.
@@ -224,8 +224,8 @@ async function freezeMidPass(url: string, server: ServerProcess): Promise<boolea
       await watcher.query<{ pid: number; state: string; port: number }>(
         `select l.pid, a.state, a.client_port as port from pg_locks l join pg_stat_activity a on a.pid = l.pid
          where l.locktype = 'advisory' and l.granted
-           and (l.classid::bigint << 32) + l.objid::bigint = $1::bigint`,
-        [SEQUENCER_LOCK],
+           and (l.classid::bigint << 32) + l.objid::bigint = hashtextextended($1, 0)`,
+        [SEQUENCER_TURN],
       )
     ).rows[0];
   try {

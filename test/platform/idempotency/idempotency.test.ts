@@ -4,7 +4,7 @@ import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase } from '../../../src/db/database.ts';
+import { openDatabase } from '../../../src/db/open.ts';
 import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
 import { purgeExpired } from '../../../src/platform/idempotency/purge.ts';
 import { BACKEND, freshDatabase, migrateBefore } from '../../helpers/database.ts';
@@ -16,7 +16,7 @@ const PATH = '/v1/fintech/accounts';
 /** Makes the database itself refuse inserts of accounts in `country`: a real failure inside the write. */
 async function injectFault(server: TestServer, country: string): Promise<void> {
   await server.database.write(async (trx) => {
-    if (server.database.dialect === 'sqlite') {
+    if (BACKEND === 'sqlite') {
       await sql`create trigger fail_country before insert on accounts when new.country = ${sql.lit(country)}
         begin select raise(abort, 'injected fault'); end`.execute(trx);
       return;
@@ -32,7 +32,7 @@ async function injectFault(server: TestServer, country: string): Promise<void> {
 }
 
 async function removeFault(server: TestServer): Promise<void> {
-  const on = server.database.dialect === 'postgres' ? ' on accounts' : '';
+  const on = BACKEND === 'postgres' ? ' on accounts' : '';
   await server.database.write((trx) => sql`drop trigger fail_country${sql.raw(on)}`.execute(trx));
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { openDatabase } from '../../../src/db/database.ts';
+import { openDatabase } from '../../../src/db/open.ts';
 import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
 import { createKeyForOrgName } from '../../../src/platform/keys/api-keys.operator.ts';
 import { freshDatabase } from '../../helpers/database.ts';

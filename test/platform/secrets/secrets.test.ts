@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { type Migration, sql } from 'kysely';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
-import { openDatabase } from '../../../src/db/database.ts';
+import { openDatabase } from '../../../src/db/open.ts';
 import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
 import { createSecretBox, keyIdOf } from '../../../src/platform/secrets/box.ts';
 import { keyFileFor, secretBoxFor } from '../../../src/platform/secrets/key-source.ts';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { SEQUENCER_LOCK } from '../../../src/platform/events/sequencer.ts';
+import { SEQUENCER_TURN } from '../../../src/platform/events/sequencer.ts';
 import { BACKEND } from '../../helpers/database.ts';
 import { type Receiver, startReceiver } from '../../helpers/receiver.ts';
 import { useServer } from '../../helpers/server.ts';
@@ -27,7 +27,7 @@ describe(`an endpoint receives only what happens from its creation on (${BACKEND
     if (pass) {
       await pass.connect();
       await pass.query('begin');
-      await pass.query('select pg_advisory_xact_lock($1::bigint)', [SEQUENCER_LOCK]);
+      await pass.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [SEQUENCER_TURN]);
     }
     let accountId: string;
     try {

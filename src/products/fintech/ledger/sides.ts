@@ -1,6 +1,5 @@
 import type { Trx } from '../../../db/database.ts';
-import { prepared, preparedSend, preparedWrite } from '../../../db/prepared.ts';
-import { locksRows } from '../../../db/row-locks.ts';
+import { prepared, preparedLock, preparedWrite } from '../../../db/prepared.ts';
 import type { Mode } from '../../../platform/keys/principal.ts';
 import type { LedgerAccountsTable } from '../tables.ts';
 
@@ -21,7 +20,7 @@ const SCOPE = { a: true, b: true, org_id: true, mode: true } as const;
  * in ascending id order with FOR NO KEY UPDATE, the lock an UPDATE of a non-key column takes: FOR UPDATE would also
  * block the KEY SHARE lock a foreign key check takes (a transfer row naming the account), and deadlock.
  */
-export const lockCustomerPair = preparedSend<Scope>(SCOPE, (db, p) =>
+export const lockCustomerPair = preparedLock<Scope>(SCOPE, (db, p) =>
   db
     .selectFrom('ledger_accounts')
     .select('id')
@@ -56,7 +55,7 @@ export async function lockSides(
   if (ids.length < 1 || ids.length > 2) throw new Error('lockSides: a movement has one or two customer sides');
   const scope = { a: ids[0]!, b: ids[ids.length - 1]!, org_id: owner.orgId, mode: owner.mode };
   // The lock is issued, not awaited: the read after it runs once the lock is granted (one round trip).
-  if (locksRows(trx)) lockCustomerPair(trx, scope);
+  lockCustomerPair(trx, scope);
   const { rows } = await selectCustomerPair(trx, scope);
   return new Map(rows.map((row) => [row.id, row]));
 }
@@ -69,19 +68,12 @@ const lockSystem = preparedWrite<{ id: string }, Side>({ id: true }, (db, p) =>
     .where('kind', '=', 'system')
     .forNoKeyUpdate(),
 );
-const selectSystem = prepared<{ id: string }, Side>({ id: true }, (db, p) =>
-  db
-    .selectFrom('ledger_accounts')
-    .select(['id', 'kind', 'status', 'currency', 'balance', 'held', 'entry_count'])
-    .where('id', '=', p.id)
-    .where('kind', '=', 'system'),
-);
 
 /**
  * A system funding account, locked on PostgreSQL. Every simulation of its org, mode and currency updates it, so its
  * lock is taken last, after the customer's, and held as briefly as the write allows.
  */
 export async function lockSystemSide(trx: Trx, id: string): Promise<Side | undefined> {
-  const { rows } = await (locksRows(trx) ? lockSystem : selectSystem)(trx, { id });
+  const { rows } = await lockSystem(trx, { id });
   return rows[0];
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { type Database, openDatabase } from '../../../../src/db/database.ts';
+import type { Database } from '../../../../src/db/database.ts';
+import { openDatabase } from '../../../../src/db/open.ts';
 import { BACKEND, freshDatabase, MULTI_PROCESS_SKIP, type TestDatabase } from '../../../helpers/database.ts';
 import { newTally, opArbitrary, runLedgerScenario } from '../../../helpers/ledger-property.ts';
 import { run, type ServerProcess, spawnServer } from '../../../helpers/process.ts';

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { type Database, openDatabase } from '../../../../src/db/database.ts';
+import type { Database } from '../../../../src/db/database.ts';
+import { openDatabase } from '../../../../src/db/open.ts';
 import { BACKEND, freshDatabase, MULTI_PROCESS_SKIP, type TestDatabase } from '../../../helpers/database.ts';
 import { movement, resolutions, runPendingScenario } from '../../../helpers/pending-property.ts';
 import { type ServerProcess, spawnServer } from '../../../helpers/process.ts';
