@@ -38,10 +38,12 @@ function actionOf(verb: string, flags: Flags): LifecycleAction {
 export async function accountsCommand(database: Database, args: string[], flags: Flags): Promise<void> {
   const [verb, id, ...extra] = args;
   if (verb === undefined || id === undefined || extra.length > 0) throw new CliUsageError();
-  const deps = { db: database.db, clock: systemClock, events: eventsWithDeliveries(systemClock) };
+  const deps = { db: database.db, clock: systemClock, events: eventsWithDeliveries() };
   try {
     const action = actionOf(verb, flags);
-    const account = await database.write((trx) => changeStatus(deps, trx, null, id, action));
+    const account = await database.write((trx) =>
+      changeStatus(deps, { trx, owner: null, request: null, now: systemClock() }, id, action),
+    );
     process.stdout.write(`${JSON.stringify(account)}\n`);
   } catch (error) {
     if (error instanceof ApiError) throw new Error(`${error.code}: ${error.message}`);

@@ -102,7 +102,7 @@ async function keys(action: string | undefined, rest: string[], values: Values, 
     db: database.db,
     write: database.write,
     clock: systemClock,
-    events: eventsWithDeliveries(systemClock),
+    events: eventsWithDeliveries(),
   };
   if (action === 'create') {
     const org = needOrg(values, 'keys create');

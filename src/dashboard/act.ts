@@ -1,30 +1,25 @@
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
-import type { Trx } from '../db/database.ts';
-import type { EventRequest } from '../platform/events/emit.ts';
 import { ApiError, type ErrorItem } from '../platform/http/errors.ts';
 import { toValidationError, validatorCompiler } from '../platform/http/validation.ts';
 import type { IdempotentWrite } from '../platform/idempotency/idempotency.ts';
 import { checkedKey, fingerprint } from '../platform/idempotency/key.ts';
 import type { Principal } from '../platform/keys/principal.ts';
+import type { Operation, Operations } from '../platform/operations/operation.ts';
 
 /**
- * One dashboard action, as the API request it stands for: the same body, validated by the operation's own schema
- * with the API's validator; the same service, run in the same idempotency step under the form's Idempotency-Key
- * (scope, fingerprint and stored answer as if the API had been called with that key); the same errors.
+ * One dashboard action, as the API request it stands for: a declared operation (operations/operation.ts) and the
+ * input the API would receive. Its body is validated by the operation's own schema with the API's validator; its
+ * network checks, its write and what runs after it are the operation's own, run in the same idempotency step under
+ * the form's Idempotency-Key (scope, fingerprint and stored answer as if the API had been called with that key).
  */
-export interface Action<T> {
-  /** The API operation's path, e.g. `/v1/fintech/accounts/acct_…/freeze` (POST): the fingerprint's path. */
-  path: string;
+export interface Action {
+  /** The operation's operationId, e.g. `createTransfer`. */
+  operation: string;
+  /** Its path parameters, e.g. `{ id: 'acct_…' }`. */
+  params?: Record<string, string>;
   /** The JSON body the API would receive. */
   body: Record<string, unknown>;
-  /** The operation's body schema (its route's `schema.body`). */
-  schema: TSchema;
-  /** Checks that need the network (a webhook URL's resolution), run before the write as the API runs them. */
-  before?: () => Promise<void>;
-  run: (trx: Trx, request: EventRequest) => Promise<T>;
-  /** Fields shown once, stored as null (CONTRACT §5). */
-  secretFields?: (keyof T & string)[];
 }
 
 export interface Done<T> {
@@ -52,32 +47,58 @@ function problemOf(body: string): ApiError {
   return new ApiError(problem.code, problem.detail, { param: problem.param, errors: problem.errors });
 }
 
-export function actor(write: IdempotentWrite) {
+/** The declared operation of that id, of that kind; a dashboard naming another is a bug. */
+export function operationOf<K extends Operation['kind']>(operations: Operations, id: string, kind: K) {
+  const op = operations.get(id);
+  if (op?.kind !== kind) throw new Error(`dashboard: no ${kind} operation ${id}`);
+  return op as Extract<Operation, { kind: K }>;
+}
+
+/** The API path an operation's path parameters make (`/v1/fintech/accounts/:id/freeze` → `…/acct_…/freeze`). */
+const pathOf = (path: string, params: Record<string, string> = {}) =>
+  path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '');
+
+export function actor(write: IdempotentWrite, operations: Operations) {
   return async function perform<T>(
     request: FastifyRequest,
     principal: Principal,
     formKey: string | undefined,
-    action: Action<T>,
+    action: Action,
   ): Promise<Done<T>> {
+    const op = operationOf(operations, action.operation, 'write');
     if (formKey !== undefined) checkedKey(formKey);
-    validateBody(action.schema, action.body);
-    await action.before?.();
-    const requestId = String(request.id);
-    const keyed =
-      formKey === undefined
-        ? undefined
-        : {
-            scope: { orgId: principal.orgId, mode: principal.mode, key: formKey },
-            fingerprint: fingerprint('POST', action.path, action.body),
-          };
-    const eventRequest = { id: requestId, idempotency_key: formKey ?? null };
-    const answer = await write({ keyed, requestId }, (trx) => action.run(trx, eventRequest), JSON.stringify, {
-      secretFields: action.secretFields,
-    });
-    if (!answer.replayed) return { value: JSON.parse(answer.body) as T, replayed: false };
-    if (answer.stored.status >= 400) throw problemOf(answer.stored.body);
-    return { value: JSON.parse(answer.stored.body) as T, replayed: true };
+    if (op.schema.body !== undefined) validateBody(op.schema.body, action.body);
+    const input = { params: action.params ?? {}, query: {}, body: action.body } as never;
+    try {
+      await op.check?.(principal, input);
+      const keyed =
+        formKey === undefined
+          ? undefined
+          : {
+              scope: { orgId: principal.orgId, mode: principal.mode, key: formKey },
+              fingerprint: fingerprint(op.method, pathOf(op.path, action.params), action.body),
+            };
+      const call = { keyed, owner: principal, request: { id: String(request.id), idempotency_key: formKey ?? null } };
+      const answer = await write(call, (ctx) => op.write(ctx, input), JSON.stringify, {
+        secretFields: op.secretFields as never,
+      });
+      if (!answer.replayed) return { value: JSON.parse(answer.body) as T, replayed: false };
+      if (answer.stored.status >= 400) throw problemOf(answer.stored.body);
+      return { value: JSON.parse(answer.stored.body) as T, replayed: true };
+    } finally {
+      op.settled?.(input);
+    }
   };
 }
 
 export type Perform = ReturnType<typeof actor>;
+
+/** Reads through the API's declared operations, as the session's principal. */
+export function reader(operations: Operations) {
+  return <T>(principal: Principal, id: string, input: { params?: object; query?: object }): Promise<T> =>
+    operationOf(operations, id, 'read').read(principal, {
+      params: input.params ?? {},
+      query: input.query ?? {},
+      body: undefined,
+    } as never) as Promise<T>;
+}

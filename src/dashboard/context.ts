@@ -4,16 +4,13 @@ import type { Database } from '../db/database.ts';
 import type { EventRecorder } from '../platform/events/emit.ts';
 import type { ApiError } from '../platform/http/errors.ts';
 import type { IdempotentWrite } from '../platform/idempotency/idempotency.ts';
-import type { KeysDeps } from '../platform/keys/api-keys.service.ts';
 import type { AuthDeps } from '../platform/keys/auth.ts';
 import type { Principal } from '../platform/keys/principal.ts';
 import type { KeyVerifier } from '../platform/keys/verify.ts';
 import type { Clock } from '../platform/kit/time.ts';
 import type { SecretBox } from '../platform/secrets/box.ts';
-import type { EndpointsDeps } from '../platform/webhooks/endpoints.service.ts';
 import type { Resolver } from '../platform/webhooks/ssrf.ts';
-import type { AccountsDeps } from '../products/fintech/shared.ts';
-import type { Perform } from './act.ts';
+import type { Action, Perform, reader } from './act.ts';
 import type { Html } from './html.ts';
 import type { Session } from './sessions.ts';
 import type { FormState, View } from './view.ts';
@@ -35,13 +32,11 @@ export interface DashboardDeps {
   caughtUp: () => Promise<void>;
 }
 
-/** What the pages use: each service's own deps, built once as the API's routes build theirs. */
+/** What the pages use: the API's declared operations, to act (`perform`) and to read (`read`), as the session. */
 export interface Ctx {
   deps: DashboardDeps;
-  accounts: AccountsDeps;
-  endpoints: EndpointsDeps;
-  keys: KeysDeps;
   perform: Perform;
+  read: ReturnType<typeof reader>;
   /** Wakes the delivery workers (a retry is due now). */
   poke: () => void;
   view(request: FastifyRequest): Promise<View>;
@@ -55,7 +50,7 @@ export interface Ctx {
 export interface FormSubmit<T> {
   name: string;
   /** The action from the form's fields; may refuse a field the API never sees (a major-unit amount). */
-  build(fields: URLSearchParams, principal: Principal): Promise<import('./act.ts').Action<T>>;
+  build(fields: URLSearchParams, principal: Principal): Promise<Action>;
   done(result: { value: T; replayed: boolean }, view: View): string | Html;
   again(view: View, state: FormState): Promise<Html>;
 }

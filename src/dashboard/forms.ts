@@ -94,7 +94,7 @@ export function submitter(ctx: Ctx) {
     try {
       const action = await form.build(fields, principal);
       body = action.body;
-      const done = await ctx.perform(request, principal, idempotencyKey ?? undefined, action);
+      const done = await ctx.perform<T>(request, principal, idempotencyKey ?? undefined, action);
       request.dashboardAction = { status: 200, errorCode: null, body, idempotencyKey, replayed: done.replayed };
       const answer = form.done(done, await ctx.view(request));
       if (answer instanceof Html) return sendHtml(reply, answer);

@@ -3,8 +3,7 @@ import { ApiError } from '../platform/http/errors.ts';
 import { toApiError } from '../platform/http/problem.ts';
 import { takeBudgets } from '../platform/keys/auth.ts';
 import { purgeEvery, purgeOlderThan } from '../platform/kit/retention.ts';
-import { signingSecrets } from '../platform/webhooks/signing-secrets.ts';
-import { actor } from './act.ts';
+import { actor, reader } from './act.ts';
 import { installAssets } from './assets.ts';
 import type { Ctx, DashboardDeps } from './context.ts';
 import { installForms, submitter } from './forms.ts';
@@ -62,25 +61,11 @@ export function installDashboard(app: FastifyInstance, deps: DashboardDeps): voi
   );
   app.addHook('onClose', async () => stopPurge());
 
+  // The API's declared operations (registered before the dashboard): every action and read runs through them.
   const ctx: Ctx = {
     deps,
-    accounts: {
-      db: database.db,
-      clock,
-      events: deps.events,
-      supportedCountries: config.SUPPORTED_COUNTRIES,
-      secrets: deps.secrets,
-    },
-    endpoints: {
-      db: database.db,
-      clock,
-      box: signingSecrets(deps.secrets),
-      events: deps.events,
-      resolve: deps.resolve,
-      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-    },
-    keys: { db: database.db, write: database.write, clock, events: deps.events },
-    perform: actor(deps.idempotent),
+    perform: actor(deps.idempotent, app.operations),
+    read: reader(app.operations),
     poke: () => app.webhookDelivery.poke(),
     async view(request) {
       const session = request.dashboardSession!;

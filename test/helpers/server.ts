@@ -46,7 +46,7 @@ export const loopbackOnly: Resolver = async (hostname) => {
 
 /** What the operator CLI hands the key services: the same services as the API, outside a request. */
 export function operatorDeps(database: Database): KeysDeps {
-  return { db: database.db, write: database.write, clock: systemClock, events: eventsWithDeliveries(systemClock) };
+  return { db: database.db, write: database.write, clock: systemClock, events: eventsWithDeliveries() };
 }
 
 /** A real listening server on a database of its own: a SQLite file in a temporary directory, or a PostgreSQL database. */

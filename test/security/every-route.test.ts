@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import type { Trx } from '../../src/db/database.ts';
 import { checksum } from '../../src/platform/keys/key-format.ts';
 import { idPattern, newId } from '../../src/platform/kit/ids.ts';
 import { storedTime, systemClock } from '../../src/platform/kit/time.ts';
@@ -128,13 +129,14 @@ async function makeEndpoint(key: string): Promise<string> {
     db: server.database.db,
     clock: systemClock,
     box: signingSecrets(secrets),
-    events: eventsWithDeliveries(systemClock),
+    events: eventsWithDeliveries(),
     resolve: loopbackOnly,
     allowPrivate: false,
   };
   const owner = { orgId, mode: 'live' as const, keyId, keyHint };
   const live = { ...body, url: receiver.url.replace('http:', 'https:') };
-  return (await server.database.write((trx) => createEndpoint(deps, trx, owner, live))).id;
+  const ctx = (trx: Trx) => ({ trx, owner, request: null, now: systemClock() });
+  return (await server.database.write((trx) => createEndpoint(deps, ctx(trx), live))).id;
 }
 
 /** Objects whose collection has no POST, or whose POST needs other objects first: made here, for `key`. */

@@ -1,18 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
-import type { Trx } from '../../db/database.ts';
-import type { EventRequest } from '../../platform/events/emit.ts';
-import type { Principal } from '../../platform/keys/principal.ts';
 import { type Account, AccountIdParams } from '../../products/fintech/accounts.schema.ts';
-import { retrieveAccount } from '../../products/fintech/accounts.service.ts';
-import { CloseBody, FreezeBody } from '../../products/fintech/lifecycle.schema.ts';
-import { closeAccount, freezeAccount, unfreezeAccount } from '../../products/fintech/lifecycle.service.ts';
-import { simulateDeposit, simulateWithdrawal } from '../../products/fintech/sandbox.service.ts';
-import { SimulationBody, TransactionListQuery } from '../../products/fintech/transactions.schema.ts';
-import { listAccountTransactions } from '../../products/fintech/transactions.service.ts';
-import { listTransfers } from '../../products/fintech/transfers.service.ts';
-import type { Action } from '../act.ts';
+import { type TransactionList, TransactionListQuery } from '../../products/fintech/transactions.schema.ts';
+import type { TransferList } from '../../products/fintech/transfers.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, money, time } from '../format.ts';
 import { amountField, optional, sendHtml } from '../forms.ts';
@@ -39,7 +30,7 @@ const PageQuery = Type.Object(
   { additionalProperties: false },
 );
 type PageQuery = Static<typeof PageQuery>;
-const NoBody = Type.Object({}, { additionalProperties: false });
+const _NoBody = Type.Object({}, { additionalProperties: false });
 /** One account: both balances, status and why, its transactions with the running balance, and what can be done. */
 export async function accountPage(
   ctx: Ctx,
@@ -48,11 +39,13 @@ export async function accountPage(
   query: PageQuery,
   state?: FormState,
 ): Promise<Html> {
-  const a = await retrieveAccount(ctx.accounts, view.principal, id);
+  const a = await ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id } });
   const { done, ...listQuery } = query;
   const [txns, held] = await Promise.all([
-    listAccountTransactions(ctx.accounts, view.principal, a.id, listQuery),
-    listTransfers(ctx.accounts, view.principal, { account_id: a.id, status: 'pending', limit: 100 }),
+    ctx.read<TransactionList>(view.principal, 'listAccountTransactions', { params: { id: a.id }, query: listQuery }),
+    ctx.read<TransferList>(view.principal, 'listTransfers', {
+      query: { account_id: a.id, status: 'pending', limit: 100 },
+    }),
   ]);
   const rows = txns.data.map(
     (
@@ -100,38 +93,28 @@ ${sandboxForms(view, a, state)}${lifecycleForms(view, a, state)}`,
   );
 }
 
-type Run<T> = (trx: Trx, principal: Principal, id: string, request: EventRequest) => Promise<T>;
-
 export function accountPages(scope: FastifyInstance, ctx: Ctx): void {
   const r = scope.withTypeProvider<TypeBoxTypeProvider>();
   const params = AccountIdParams;
-  const deps = ctx.accounts;
 
   r.get('/accounts/:id', { schema: { hide: true, params, querystring: PageQuery } }, async (request, reply) =>
     sendHtml(reply, await accountPage(ctx, await ctx.view(request), request.params.id, request.query)),
   );
 
   /** One form → one API operation on the account, then back to its page. */
-  function action<T>(
+  function action(
     name: string,
     operation: string,
     done: Done,
     build: (fields: URLSearchParams, account: Account) => Record<string, unknown>,
-    schema: Action<T>['schema'],
-    run: (body: never) => Run<T>,
   ) {
     r.post(`/accounts/:id/${name}`, { schema: { hide: true, params } }, (request, reply) =>
-      ctx.submit<T>(request, reply, {
+      ctx.submit<unknown>(request, reply, {
         name,
         build: async (fields, principal) => {
-          const account = await retrieveAccount(deps, principal, request.params.id);
-          const body = build(fields, account);
-          return {
-            path: `${operation.replace('{id}', request.params.id)}`,
-            body,
-            schema,
-            run: (trx, eventRequest) => run(body as never)(trx, principal, request.params.id, eventRequest),
-          };
+          const params = { id: request.params.id };
+          const account = await ctx.read<Account>(principal, 'retrieveAccount', { params });
+          return { operation, params, body: build(fields, account) };
         },
         done: () => `/dashboard/accounts/${request.params.id}?done=${done}`,
         again: (view, state) => accountPage(ctx, view, request.params.id, {}, state),
@@ -147,46 +130,9 @@ export function accountPages(scope: FastifyInstance, ctx: Ctx): void {
     amount: amountField(fields, 'amount', account.available_balance.currency),
     ...(optional(fields, 'description') === undefined ? {} : { description: fields.get('description') }),
   });
-  const path = '/v1/fintech/accounts/{id}';
-  action(
-    'freeze',
-    `${path}/freeze`,
-    'frozen',
-    reasonAndNote,
-    FreezeBody,
-    (b) => (trx, p, id, q) => freezeAccount(deps, trx, p, id, b, q),
-  );
-  action(
-    'unfreeze',
-    `${path}/unfreeze`,
-    'unfrozen',
-    () => ({}),
-    NoBody,
-    () => (trx, p, id, q) => unfreezeAccount(deps, trx, p, id, q),
-  );
-  action(
-    'close',
-    `${path}/close`,
-    'closed',
-    reasonAndNote,
-    CloseBody,
-    (b) => (trx, p, id, q) => closeAccount(deps, trx, p, id, b, q),
-  );
-  const sandbox = '/v1/sandbox/fintech/accounts/{id}';
-  action(
-    'deposit',
-    `${sandbox}/deposits`,
-    'deposited',
-    amountBody,
-    SimulationBody,
-    (b) => (trx, p, id, q) => simulateDeposit(deps, trx, p, id, b, q),
-  );
-  action(
-    'withdraw',
-    `${sandbox}/withdrawals`,
-    'withdrawn',
-    amountBody,
-    SimulationBody,
-    (b) => (trx, p, id, q) => simulateWithdrawal(deps, trx, p, id, b, q),
-  );
+  action('freeze', 'freezeAccount', 'frozen', reasonAndNote);
+  action('unfreeze', 'unfreezeAccount', 'unfrozen', () => ({}));
+  action('close', 'closeAccount', 'closed', reasonAndNote);
+  action('deposit', 'simulateDeposit', 'deposited', amountBody);
+  action('withdraw', 'simulateWithdrawal', 'withdrawn', amountBody);
 }

@@ -2,8 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { ApiError } from '../../platform/http/errors.ts';
-import { type Account, AccountCreateBody, AccountListQuery } from '../../products/fintech/accounts.schema.ts';
-import { createAccount, listAccounts } from '../../products/fintech/accounts.service.ts';
+import { type Account, type AccountList, AccountListQuery } from '../../products/fintech/accounts.schema.ts';
 import { currencyOf } from '../../products/fintech/countries.ts';
 import type { Ctx } from '../context.ts';
 import { badge, money, time } from '../format.ts';
@@ -55,11 +54,11 @@ function metadataFilter(metadata: Record<string, string> | undefined, status: st
 /** Accounts: filtered by status or metadata, searched by id, paged; and the form that opens one. */
 export function accountsPages(scope: FastifyInstance, ctx: Ctx): void {
   const r = scope.withTypeProvider<TypeBoxTypeProvider>();
-  const countries = [...ctx.accounts.supportedCountries].sort();
+  const countries = [...ctx.deps.config.SUPPORTED_COUNTRIES].sort();
 
   async function accountsPage(view: View, query: AccountsQuery, state?: FormState): Promise<Html> {
     const { q, ...listQuery } = query;
-    const list = await listAccounts(ctx.accounts, view.principal, listQuery);
+    const list = await ctx.read<AccountList>(view.principal, 'listAccounts', { query: listQuery });
     const create = stateOf(state, 'create');
     const statuses = ['', 'active', 'frozen', 'closed'].map(
       (s) =>
@@ -128,7 +127,7 @@ ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: create, hint
   r.post('/accounts', { schema: { hide: true } }, (request, reply) =>
     ctx.submit<Account>(request, reply, {
       name: 'create',
-      build: async (fields, principal) => {
+      build: async (fields, _principal) => {
         const legalName = optional(fields, 'kyb.legal_name');
         const ein = optional(fields, 'kyb.ein');
         const kyb =
@@ -147,12 +146,7 @@ ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: create, hint
           ...kyb,
           ...(metadata === undefined ? {} : { metadata }),
         };
-        return {
-          path: '/v1/fintech/accounts',
-          body,
-          schema: AccountCreateBody,
-          run: (trx, request) => createAccount(ctx.accounts, trx, principal, body as never, request),
-        };
+        return { operation: 'createAccount', body };
       },
       done: ({ value }) => `/dashboard/accounts/${value.id}?done=created`,
       again: (view, state) => accountsPage(view, {}, state),

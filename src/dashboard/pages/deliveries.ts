@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { DeliveryIdParams, type WebhookDelivery } from '../../platform/webhooks/deliveries.schema.ts';
-import { retryDelivery } from '../../platform/webhooks/deliveries.service.ts';
 import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
 import { fieldsOf } from '../forms.ts';
@@ -11,7 +10,7 @@ import { empty, formFields, table } from '../layout.ts';
 import type { View } from '../view.ts';
 import { endpointPage } from './webhook.ts';
 
-const NoBody = Type.Object({}, { additionalProperties: false });
+const _NoBody = Type.Object({}, { additionalProperties: false });
 
 function attempts(view: View, delivery: WebhookDelivery): Html {
   if (delivery.attempts.length === 0) return html`<span class="muted">none yet</span>`;
@@ -52,18 +51,12 @@ export function deliveriesTable(view: View, deliveries: WebhookDelivery[], of: '
 export function deliveryActions(scope: FastifyInstance, ctx: Ctx): void {
   const r = scope.withTypeProvider<TypeBoxTypeProvider>();
   r.post('/deliveries/:id/retry', { schema: { hide: true, params: DeliveryIdParams } }, (request, reply) =>
-    ctx
-      .submit(request, reply, {
-        name: `retry:${request.params.id}`,
-        build: async (_fields, principal) => ({
-          path: `/v1/webhook_deliveries/${request.params.id}/retry`,
-          body: {},
-          schema: NoBody,
-          run: (trx) => retryDelivery(ctx.deps, trx, principal, request.params.id),
-        }),
-        done: ({ value }) => `/dashboard/webhooks/${value.endpoint_id}?done=retried`,
-        again: (view, state) => endpointPage(ctx, view, fieldsOf(request).get('endpoint_id') ?? '', {}, state),
-      })
-      .finally(ctx.poke),
+    // The operation wakes the delivery workers once the retry is written, as the API's does.
+    ctx.submit<WebhookDelivery>(request, reply, {
+      name: `retry:${request.params.id}`,
+      build: async () => ({ operation: 'retryWebhookDelivery', params: { id: request.params.id }, body: {} }),
+      done: ({ value }) => `/dashboard/webhooks/${value.endpoint_id}?done=retried`,
+      again: (view, state) => endpointPage(ctx, view, fieldsOf(request).get('endpoint_id') ?? '', {}, state),
+    }),
   );
 }

@@ -2,13 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
-import { ApiKeyCreateBody, KeyIdParams, type NewApiKey } from '../../platform/keys/api-keys.schema.ts';
-import {
-  createKeyForPrincipal,
-  listKeysForPrincipal,
-  revokeKeyForPrincipal,
-} from '../../platform/keys/api-keys.service.ts';
-import { apiKeyFromRow } from '../../platform/keys/api-keys.view.ts';
+import { type ApiKeyList, KeyIdParams, type NewApiKey } from '../../platform/keys/api-keys.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
 import { optional, sendHtml } from '../forms.ts';
@@ -22,7 +16,7 @@ const KeysQuery = Type.Object(
   { additionalProperties: false },
 );
 type KeysQuery = Static<typeof KeysQuery>;
-const NoBody = Type.Object({}, { additionalProperties: false });
+const _NoBody = Type.Object({}, { additionalProperties: false });
 
 /** API keys: the org's keys of this mode, a form that mints one (shown once), and revocation. */
 export function keysPages(scope: FastifyInstance, ctx: Ctx): void {
@@ -30,8 +24,8 @@ export function keysPages(scope: FastifyInstance, ctx: Ctx): void {
 
   async function keysPage(view: View, query: KeysQuery, state?: FormState): Promise<Html> {
     const { done, ...listQuery } = query;
-    const list = await listKeysForPrincipal(ctx.keys, view.principal, listQuery);
-    const keys = list.rows.map(apiKeyFromRow);
+    const list = await ctx.read<ApiKeyList>(view.principal, 'listApiKeys', { query: listQuery });
+    const keys = list.data;
     const create = stateOf(state, 'create');
     const rows = keys.map((k) => {
       const own = k.id === view.principal.keyId;
@@ -56,7 +50,7 @@ ${pager(
   {},
   keys.map((k) => k.id),
   listQuery,
-  list.hasMore,
+  list.has_more,
 )}
 <section class="card"><h2 id="create-h">Create a key</h2>${problemSummary(create)}
 <form method="post" action="/dashboard/api-keys">${formFields(view)}
@@ -85,14 +79,7 @@ ${select({
       build: async (fields, principal) => {
         const name = optional(fields, 'name');
         const body = { mode: fields.get('mode') ?? principal.mode, ...(name === undefined ? {} : { name }) };
-        return {
-          path: '/v1/api_keys',
-          body,
-          schema: ApiKeyCreateBody,
-          run: (trx, request) =>
-            createKeyForPrincipal(ctx.keys, trx, principal, body as never, ctx.deps.config.API_KEYS_PER_ORG, request),
-          secretFields: ['key'],
-        };
+        return { operation: 'createApiKey', body };
       },
       done: ({ value }, view) =>
         page(
@@ -106,19 +93,12 @@ ${select({
   );
 
   r.post('/api-keys/:id/revoke', { schema: { hide: true, params: KeyIdParams } }, (request, reply) =>
-    ctx
-      .submit(request, reply, {
-        name: 'revoke',
-        build: async (_fields, principal) => ({
-          path: `/v1/api_keys/${request.params.id}/revoke`,
-          body: {},
-          schema: NoBody,
-          run: (trx, eventRequest) => revokeKeyForPrincipal(ctx.keys, trx, principal, request.params.id, eventRequest),
-        }),
-        done: () => '/dashboard/api-keys?done=revoked',
-        again: (view, state) => keysPage(view, {}, state),
-      })
-      // As the API's route does: this process stops trusting the key at once, not within the second.
-      .finally(() => ctx.deps.keys.forget(request.params.id)),
+    // The operation forgets the key once revoked: this process stops trusting it at once, not within the second.
+    ctx.submit(request, reply, {
+      name: 'revoke',
+      build: async () => ({ operation: 'revokeApiKey', params: { id: request.params.id }, body: {} }),
+      done: () => '/dashboard/api-keys?done=revoked',
+      again: (view, state) => keysPage(view, {}, state),
+    }),
   );
 }

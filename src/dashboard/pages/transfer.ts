@@ -1,9 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { postTransfer, voidTransfer } from '../../products/fintech/transfers.pending.ts';
-import { TransferIdParams, TransferPostBody } from '../../products/fintech/transfers.schema.ts';
-import { retrieveTransfer } from '../../products/fintech/transfers.service.ts';
+import { type Transfer, TransferIdParams } from '../../products/fintech/transfers.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, majorUnits, money, time } from '../format.ts';
 import { amountField, optional, sendHtml } from '../forms.ts';
@@ -20,11 +18,11 @@ const OneQuery = Type.Object(
   { done: Type.Optional(Type.Union(Object.keys(DONE).map((k) => Type.Literal(k as keyof typeof DONE)))) },
   { additionalProperties: false },
 );
-const NoBody = Type.Object({}, { additionalProperties: false });
+const _NoBody = Type.Object({}, { additionalProperties: false });
 
 /** One transfer: what, between whom, its status and hold; a pending one can be posted (all or part) or voided. */
 async function transferPage(ctx: Ctx, view: View, id: string, done: keyof typeof DONE | undefined, state?: FormState) {
-  const t = await retrieveTransfer(ctx.accounts, view.principal, id);
+  const t = await ctx.read<Transfer>(view.principal, 'retrieveTransfer', { params: { id } });
   const base = `/dashboard/transfers/${t.id}`;
   const post = stateOf(state, 'post');
   const pending =
@@ -66,16 +64,11 @@ export function transferPages(scope: FastifyInstance, ctx: Ctx): void {
     ctx.submit(request, reply, {
       name: 'post',
       build: async (fields, principal) => {
-        const t = await retrieveTransfer(ctx.accounts, principal, request.params.id);
+        const params = { id: request.params.id };
+        const t = await ctx.read<Transfer>(principal, 'retrieveTransfer', { params });
         const body =
           optional(fields, 'amount') === undefined ? {} : { amount: amountField(fields, 'amount', t.currency) };
-        return {
-          path: `/v1/fintech/transfers/${request.params.id}/post`,
-          body,
-          schema: TransferPostBody,
-          run: (trx, eventRequest) =>
-            postTransfer(ctx.accounts, trx, principal, request.params.id, body as never, eventRequest),
-        };
+        return { operation: 'postTransfer', params, body };
       },
       done: () => `/dashboard/transfers/${request.params.id}?done=posted`,
       again: (view, state) => transferPage(ctx, view, request.params.id, undefined, state),
@@ -85,12 +78,7 @@ export function transferPages(scope: FastifyInstance, ctx: Ctx): void {
   r.post('/transfers/:id/void', { schema: { hide: true, params } }, (request, reply) =>
     ctx.submit(request, reply, {
       name: 'void',
-      build: async (_fields, principal) => ({
-        path: `/v1/fintech/transfers/${request.params.id}/void`,
-        body: {},
-        schema: NoBody,
-        run: (trx, eventRequest) => voidTransfer(ctx.accounts, trx, principal, request.params.id, eventRequest),
-      }),
+      build: async () => ({ operation: 'voidTransfer', params: { id: request.params.id }, body: {} }),
       done: () => `/dashboard/transfers/${request.params.id}?done=voided`,
       again: (view, state) => transferPage(ctx, view, request.params.id, undefined, state),
     }),

@@ -2,9 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { IdOf } from '../../platform/kit/schema.ts';
-import { listAccounts } from '../../products/fintech/accounts.service.ts';
-import { type Transfer, TransferCreateBody, TransferListQuery } from '../../products/fintech/transfers.schema.ts';
-import { createTransfer, listTransfers } from '../../products/fintech/transfers.service.ts';
+import type { AccountList } from '../../products/fintech/accounts.schema.ts';
+import { type Transfer, type TransferList, TransferListQuery } from '../../products/fintech/transfers.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, majorUnits, money, time } from '../format.ts';
 import { amountField, metadataField, optional, sendHtml } from '../forms.ts';
@@ -38,7 +37,7 @@ export function transfersPages(scope: FastifyInstance, ctx: Ctx): void {
   r.get('/transfers', { schema: { hide: true, querystring: TransferListQuery } }, async (request, reply) => {
     const view = await ctx.view(request);
     const query = request.query;
-    const list = await listTransfers(ctx.accounts, view.principal, query);
+    const list = await ctx.read<TransferList>(view.principal, 'listTransfers', { query });
     const statuses = STATUSES.map(
       (s) =>
         html`<option value="${s}"${s === (query.status ?? '') ? html` selected` : ''}>${s || 'Any status'}</option>`,
@@ -69,7 +68,8 @@ ${pager(
 
   async function newPage(view: View, from: string | undefined, state?: FormState): Promise<Html> {
     const s = stateOf(state, 'create');
-    const accounts = await listAccounts(ctx.accounts, view.principal, { limit: 100, status: 'active' });
+    const query = { limit: 100, status: 'active' };
+    const accounts = await ctx.read<AccountList>(view.principal, 'listAccounts', { query });
     const currency = accounts.data.find((a) => a.id === from)?.available_balance.currency;
     const options = accounts.data.map(
       (a) =>
@@ -102,7 +102,7 @@ ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: s, hint: 'On
   r.post('/transfers', { schema: { hide: true } }, (request, reply) =>
     ctx.submit<Transfer>(request, reply, {
       name: 'create',
-      build: async (fields, principal) => {
+      build: async (fields, _principal) => {
         const currency = (fields.get('currency') ?? '').trim().toUpperCase();
         const pending = fields.get('pending') === 'on';
         const expires = fields.get('expires_in_seconds');
@@ -117,12 +117,7 @@ ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: s, hint: 'On
           ...(pending && expires !== null && /^\d{1,8}$/.test(expires) ? { expires_in_seconds: Number(expires) } : {}),
           ...(metadata === undefined ? {} : { metadata }),
         };
-        return {
-          path: '/v1/fintech/transfers',
-          body,
-          schema: TransferCreateBody,
-          run: (trx, eventRequest) => createTransfer(ctx.accounts, trx, principal, body as never, eventRequest),
-        };
+        return { operation: 'createTransfer', body };
       },
       done: ({ value }) => `/dashboard/transfers/${value.id}?done=created`,
       again: (view, state) => newPage(view, undefined, state),

@@ -1,16 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { EndpointDeliveriesQuery } from '../../platform/webhooks/deliveries.schema.ts';
-import { listEndpointDeliveries } from '../../platform/webhooks/deliveries.service.ts';
+import { EndpointDeliveriesQuery, type WebhookDeliveryList } from '../../platform/webhooks/deliveries.schema.ts';
 import {
   EndpointIdParams,
-  EndpointUpdateBody,
-  RotateBody,
+  type WebhookEndpoint,
   type WebhookEndpointWithSecret,
 } from '../../platform/webhooks/endpoints.schema.ts';
-import * as service from '../../platform/webhooks/endpoints.service.ts';
-import { endpointFromRow } from '../../platform/webhooks/endpoints.view.ts';
 import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
 import { optional, sendHtml } from '../forms.ts';
@@ -35,7 +31,7 @@ const PageQuery = Type.Object(
   { additionalProperties: false },
 );
 type PageQuery = Static<typeof PageQuery>;
-const NoBody = Type.Object({}, { additionalProperties: false });
+const _NoBody = Type.Object({}, { additionalProperties: false });
 const ROTATE_OVERLAP: [string, string][] = [
   ['0', 'Stop signing with the old secret now'],
   ['3600', 'Keep the old secret for an hour'],
@@ -51,9 +47,12 @@ export async function endpointPage(
   query: PageQuery,
   state?: FormState,
 ): Promise<Html> {
-  const e = endpointFromRow(await service.findEndpointOrThrow(ctx.endpoints.db, view.principal, id));
+  const e = await ctx.read<WebhookEndpoint>(view.principal, 'retrieveWebhookEndpoint', { params: { id } });
   const { done, ...listQuery } = query;
-  const deliveries = await listEndpointDeliveries(ctx.endpoints.db, view.principal, e.id, listQuery);
+  const deliveries = await ctx.read<WebhookDeliveryList>(view.principal, 'listWebhookEndpointDeliveries', {
+    params: { id: e.id },
+    query: listQuery,
+  });
   const edit = stateOf(state, 'update');
   const statuses = ['', 'pending', 'succeeded', 'failed'].map(
     (s) => html`<option value="${s}"${s === (query.status ?? '') ? html` selected` : ''}>${s || 'Any status'}</option>`,
@@ -110,18 +109,13 @@ export function webhookPages(scope: FastifyInstance, ctx: Ctx): void {
     done: keyof typeof DONE | 'status',
   ) =>
     r.post(`/webhooks/:id${name === 'update' ? '' : '/status'}`, { schema: { hide: true, params } }, (request, reply) =>
-      ctx.submit(request, reply, {
+      ctx.submit<WebhookEndpoint>(request, reply, {
         name,
-        build: async (fields, principal) => {
-          const b = body(fields);
-          return {
-            path: `/v1/webhook_endpoints/${request.params.id}`,
-            body: b,
-            schema: EndpointUpdateBody,
-            before: () => service.checkUrl(ctx.endpoints, principal.mode, b.url as string | undefined),
-            run: (trx) => service.updateEndpoint(ctx.endpoints, trx, principal, request.params.id, b),
-          };
-        },
+        build: async (fields) => ({
+          operation: 'updateWebhookEndpoint',
+          params: { id: request.params.id },
+          body: body(fields),
+        }),
         done: ({ value }) => `/dashboard/webhooks/${value.id}?done=${done === 'status' ? value.status : done}`,
         again: (view, state) => endpointPage(ctx, view, request.params.id, {}, state),
       }),
@@ -140,18 +134,11 @@ export function webhookPages(scope: FastifyInstance, ctx: Ctx): void {
   r.post('/webhooks/:id/rotate', { schema: { hide: true, params } }, (request, reply) =>
     ctx.submit<WebhookEndpointWithSecret>(request, reply, {
       name: 'rotate',
-      build: async (fields, principal) => {
+      build: async (fields) => {
         const seconds = fields.get('expire_previous_in_seconds');
         const body =
           seconds === null || !/^\d{1,7}$/.test(seconds) ? {} : { expire_previous_in_seconds: Number(seconds) };
-        return {
-          path: `/v1/webhook_endpoints/${request.params.id}/rotate_secret`,
-          body,
-          schema: RotateBody,
-          run: (trx) =>
-            service.rotateSecret(ctx.endpoints, trx, principal, request.params.id, body.expire_previous_in_seconds),
-          secretFields: ['secret'],
-        };
+        return { operation: 'rotateWebhookEndpointSecret', params: { id: request.params.id }, body };
       },
       done: ({ value }, view) =>
         page(
@@ -168,13 +155,7 @@ export function webhookPages(scope: FastifyInstance, ctx: Ctx): void {
     ctx
       .submit(request, reply, {
         name: 'test',
-        build: async (_fields, principal) => ({
-          path: `/v1/webhook_endpoints/${request.params.id}/test`,
-          body: {},
-          schema: NoBody,
-          run: (trx, eventRequest) =>
-            service.testEndpoint(ctx.endpoints, trx, principal, request.params.id, eventRequest),
-        }),
+        build: async () => ({ operation: 'testWebhookEndpoint', params: { id: request.params.id }, body: {} }),
         done: () => `/dashboard/webhooks/${request.params.id}?done=tested`,
         again: (view, state) => endpointPage(ctx, view, request.params.id, {}, state),
       })

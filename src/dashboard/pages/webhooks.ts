@@ -3,12 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { EVENT_TYPES } from '../../platform/events/events.schema.ts';
 import { ListQuery } from '../../platform/http/pagination.ts';
-import {
-  EndpointCreateBody,
-  type WebhookEndpoint,
-  type WebhookEndpointWithSecret,
+import type {
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
 } from '../../platform/webhooks/endpoints.schema.ts';
-import { checkUrl, createEndpoint, listEndpoints } from '../../platform/webhooks/endpoints.service.ts';
 import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
 import { optional, sendHtml } from '../forms.ts';
@@ -60,7 +59,7 @@ export function webhooksPages(scope: FastifyInstance, ctx: Ctx): void {
   const r = scope.withTypeProvider<TypeBoxTypeProvider>();
 
   async function listPage(view: View, query: Static<typeof EndpointListQuery>, state?: FormState): Promise<Html> {
-    const list = await listEndpoints(ctx.endpoints, view.principal, query);
+    const list = await ctx.read<WebhookEndpointList>(view.principal, 'listWebhookEndpoints', { query });
     const create = stateOf(state, 'create');
     return page(
       view,
@@ -98,20 +97,13 @@ ${eventsField(create, ['*'])}
   r.post('/webhooks', { schema: { hide: true } }, (request, reply) =>
     ctx.submit<WebhookEndpointWithSecret>(request, reply, {
       name: 'create',
-      build: async (fields, principal) => {
+      build: async (fields, _principal) => {
         const body = {
           url: fields.get('url') ?? '',
           enabled_events: enabledEvents(fields),
           ...(optional(fields, 'description') === undefined ? {} : { description: fields.get('description') }),
         };
-        return {
-          path: '/v1/webhook_endpoints',
-          body,
-          schema: EndpointCreateBody,
-          before: () => checkUrl(ctx.endpoints, principal.mode, body.url),
-          run: (trx) => createEndpoint(ctx.endpoints, trx, principal, body as EndpointCreateBody),
-          secretFields: ['secret'],
-        };
+        return { operation: 'createWebhookEndpoint', body };
       },
       done: ({ value }, view) =>
         page(

@@ -1,30 +1,16 @@
-import type { FastifyRequest } from 'fastify';
 import type { Trx } from '../../db/database.ts';
 import { preparedInsertRows } from '../../db/prepared-insert.ts';
-import type { Mode } from '../keys/principal.ts';
 import { newId } from '../kit/ids.ts';
-import { apiTime, type Clock, storedTime } from '../kit/time.ts';
+import { apiTime, storedTime } from '../kit/time.ts';
+import type { EventRequest, Owner, WriteContext } from '../operations/context.ts';
 import type { EventType } from './events.schema.ts';
 import { type Draft, numberEvents } from './numbering.ts';
 import { numberPending, recordUnnumbered } from './sequencer.ts';
 import type { EventsTable } from './tables.ts';
 
 /** Whose event it is: an API principal fits, and so does an operator's `{ orgId, mode }`. */
-export interface EventOwner {
-  orgId: string;
-  mode: Mode;
-}
-
-/** The API request that caused an event (CONTRACT §11); null for the operator CLI and background work. */
-export interface EventRequest {
-  id: string;
-  idempotency_key: string | null;
-}
-
-export function requestOf(request: FastifyRequest): EventRequest {
-  const key = request.headers['idempotency-key'];
-  return { id: String(request.id), idempotency_key: typeof key === 'string' ? key : null };
-}
+export type EventOwner = Owner;
+export type { EventRequest };
 
 const insertNumbered = preparedInsertRows('events', {
   id: true,
@@ -39,8 +25,6 @@ const insertNumbered = preparedInsertRows('events', {
 });
 
 export interface EmitOptions {
-  /** When the change happened; defaults to now. */
-  at?: Date;
   /**
    * Number the events before the write commits, for an answer that shows them (`webhook_endpoint.test`): on
    * PostgreSQL the write runs a sequencer pass of its own, waiting for its turn. Only for rare writes.
@@ -63,27 +47,21 @@ export type AfterNumbered = (trx: Trx, events: EventsTable[]) => Promise<void>;
 /** Records the events of a write: built once at start-up (`eventRecorder`) and handed to every service that writes. */
 export interface EventRecorder {
   /**
-   * Records the events of one write in the caller's `trx` (the transactional outbox), in the order given, so that
-   * there is no change without its events and no event without its change:
+   * Records the events of one write in its transaction (the transactional outbox), in the order given, so that
+   * there is no change without its events and no event without its change; they are the write's owner's, record its
+   * request, and carry its time:
    *
-   *   await deps.events.emit(trx, owner, [{ type: 'fintech.account.frozen', object: accountFromRow(row) }], request);
+   *   await deps.events.emit(ctx, [{ type: 'fintech.account.frozen', object: accountFromRow(row) }]);
    *
    * On SQLite they are numbered here (the single writer commits in order). On PostgreSQL they are recorded without a
    * number, and the ordering key they will be numbered by is drawn as the write's last statement before COMMIT
    * (sequencer.ts explains why that order is right); the write's answer does not wait for the number. Returns the
    * rows as recorded (`sequence` null when not yet numbered), numbered in any case with `numberNow`.
    */
-  emit(
-    trx: Trx,
-    owner: EventOwner,
-    changes: Change[],
-    request: EventRequest | null,
-    options?: EmitOptions,
-  ): Promise<EventsTable[]>;
+  emit(ctx: WriteContext, changes: Change[], options?: EmitOptions): Promise<EventsTable[]>;
 }
 
 export interface RecorderDeps {
-  clock: Clock;
   afterNumbered: AfterNumbered;
   /** Called once a write that recorded unnumbered events has committed: the sequencer's wake-up. */
   onRecorded?: () => void;
@@ -91,8 +69,7 @@ export interface RecorderDeps {
 
 export function eventRecorder(deps: RecorderDeps): EventRecorder {
   return {
-    async emit(trx, owner, changes, request, options = {}) {
-      const at = options.at ?? deps.clock();
+    async emit({ trx, owner, request, now: at }, changes, options = {}) {
       const created = storedTime(at);
       const livemode = owner.mode === 'live';
       const drafts = changes.map(({ type, object }): Draft => {

@@ -1,8 +1,8 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.ts';
-import { principalOf } from '../keys/auth.ts';
 import { Ref } from '../kit/schema.ts';
+import { declareOperations, read } from '../operations/operation.ts';
+import { needs } from '../operations/permissions.ts';
 import { Event, EventIdParams, EventList, EventListQuery } from './events.schema.ts';
 import { eventFromRow, findEventOrThrow, listEvents } from './events.service.ts';
 
@@ -14,13 +14,13 @@ type List<T> = { object: 'list'; data: T[]; has_more: boolean };
  * (at most 2 s) for a sequencer pass that began after it (`caughtUp`).
  */
 export function eventsRoutes(app: FastifyInstance, deps: { db: Db; caughtUp: () => Promise<void> }): void {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Event);
   app.addSchema(EventList);
-
-  r.get(
-    '/v1/events',
-    {
+  declareOperations(app, {}, [
+    read({
+      method: 'GET',
+      path: '/v1/events',
+      permission: needs('events', 'read'),
       schema: {
         operationId: 'listEvents',
         tags: ['Events'],
@@ -29,16 +29,16 @@ export function eventsRoutes(app: FastifyInstance, deps: { db: Db; caughtUp: () 
         querystring: EventListQuery,
         response: { 200: Ref<List<Event>>('EventList') },
       },
-    },
-    async (request) => {
-      await deps.caughtUp();
-      return listEvents(deps.db, principalOf(request), request.query);
-    },
-  );
+      read: async (owner, input) => {
+        await deps.caughtUp();
+        return listEvents(deps.db, owner, input.query);
+      },
+    }),
 
-  r.get(
-    '/v1/events/:id',
-    {
+    read({
+      method: 'GET',
+      path: '/v1/events/:id',
+      permission: needs('events', 'read'),
       schema: {
         operationId: 'retrieveEvent',
         tags: ['Events'],
@@ -46,10 +46,10 @@ export function eventsRoutes(app: FastifyInstance, deps: { db: Db; caughtUp: () 
         params: EventIdParams,
         response: { 200: Ref<Event>('Event') },
       },
-    },
-    async (request) => {
-      await deps.caughtUp();
-      return eventFromRow(await findEventOrThrow(deps.db, principalOf(request), request.params.id));
-    },
-  );
+      read: async (owner, input) => {
+        await deps.caughtUp();
+        return eventFromRow(await findEventOrThrow(deps.db, owner, input.params.id));
+      },
+    }),
+  ]);
 }

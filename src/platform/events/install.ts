@@ -39,7 +39,7 @@ export function startEvents(
     ? startSequencer({ database, afterNumbered, log: app.log, observeLag: (seconds) => lag.observe(seconds) })
     : idleSequencer;
   app.addHook('onClose', () => sequencer.stop());
-  return { events: eventRecorder({ clock: deps.clock, afterNumbered, onRecorded: sequencer.poke }), sequencer };
+  return { events: eventRecorder({ afterNumbered, onRecorded: sequencer.poke }), sequencer };
 }
 
 /**

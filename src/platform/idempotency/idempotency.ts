@@ -2,17 +2,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Trx } from '../../db/database.ts';
 import { ApiError, toProblem } from '../http/errors.ts';
 import { principalOf } from '../keys/auth.ts';
+import type { Principal } from '../keys/principal.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
+import type { EventRequest, WriteContext } from '../operations/context.ts';
 import * as repo from './idempotency.repository.ts';
 import { fingerprint, keyOf } from './key.ts';
 
 /**
  * Idempotency-Key on every authenticated POST (draft-ietf-httpapi-idempotency-key-header, as Stripe does it), as
- * one explicit step a POST handler wraps around its service call:
+ * one explicit step every declared write runs through (operations/operation.ts):
  *
- *   withIdempotency(request, reply, (trx) => createAccount(deps, trx, principal, body))
+ *   withIdempotency(request, reply, (ctx) => createAccount(deps, ctx, body))
  *
- * It runs the service in one write of the write pipeline and answers with its result, serialized once. With a key,
+ * It runs the service in one write of the write pipeline, in the write's context (its transaction, the request's
+ * principal, the request, the time), and answers with its result, serialized once. With a key,
  * inside that same write and before the service: on PostgreSQL, take the scope's transaction lock (held by another
  * request anywhere → 409 `idempotency_request_in_progress`); then look for the stored response (same request →
  * replayed byte for byte, with its original Request-Id; a different one → 422 `idempotency_key_reused`); else run
@@ -23,15 +26,9 @@ import { fingerprint, keyOf } from './key.ts';
 export type WithIdempotency = <T>(
   request: FastifyRequest,
   reply: FastifyReply,
-  work: (trx: Trx) => Promise<T>,
+  work: (ctx: WriteContext<Principal>) => Promise<T>,
   options?: { secretFields?: (keyof T & string)[] },
-) => Promise<Sent>;
-
-/**
- * What a handler returns once the answer has been sent on `reply` (the reply itself, which tells Fastify not to
- * send again), typed so that it fits any route's declared response type.
- */
-export type Sent = never;
+) => Promise<FastifyReply>;
 
 /** Either the work ran (and its answer, or its refusal, was stored with it), or an earlier request's answer was found. */
 type Outcome =
@@ -55,13 +52,10 @@ const isOutcome = (error: unknown): error is ApiError =>
  * before it writes (every service locks, checks, then writes), so a refusal leaves nothing to undo and no savepoint is
  * needed; a refusal after a write would commit half a request, and is a bug: it fails the whole write instead.
  */
-async function runOrRefuse<T>(
-  trx: Trx,
-  work: (trx: Trx) => Promise<T>,
-): Promise<{ result: T } | { refused: ApiError }> {
+async function runOrRefuse<T>(trx: Trx, work: () => Promise<T>): Promise<{ result: T } | { refused: ApiError }> {
   const before = trx.writeCount();
   try {
-    return { result: await work(trx) };
+    return { result: await work() };
   } catch (error) {
     if (!isOutcome(error)) throw error;
     if (trx.writeCount() !== before) throw new Error(`refused (${error.code}) after writing: decide before writing`);
@@ -91,7 +85,9 @@ function withoutSecrets<T>(result: T, fields: string[]): T {
  */
 export interface IdempotentRequest {
   keyed: { scope: repo.Scope; fingerprint: string } | undefined;
-  requestId: string;
+  /** Whom it acts for, and the request (its id, its Idempotency-Key) its events record. */
+  owner: Principal;
+  request: EventRequest;
 }
 
 /** The work ran (this is its serialized answer), or an earlier request's answer was found under the same key. */
@@ -99,7 +95,7 @@ export type IdempotentAnswer = { replayed: false; body: string } | { replayed: t
 
 export type IdempotentWrite = <T>(
   call: IdempotentRequest,
-  work: (trx: Trx) => Promise<T>,
+  work: (ctx: WriteContext<Principal>) => Promise<T>,
   serialize: (value: T) => string,
   options?: { secretFields?: (keyof T & string)[] },
 ) => Promise<IdempotentAnswer>;
@@ -111,10 +107,17 @@ export type IdempotentWrite = <T>(
  */
 export function idempotentWrite(deps: { database: Database; clock: Clock }): IdempotentWrite {
   const { database, clock } = deps;
+  const contextOf = (call: IdempotentRequest, trx: Trx) => ({
+    trx,
+    owner: call.owner,
+    request: call.request,
+    now: clock(),
+  });
   return async (call, work, serialize, options = {}) => {
-    if (call.keyed === undefined) return { replayed: false, body: serialize(await database.write(work)) };
+    if (call.keyed === undefined)
+      return { replayed: false, body: serialize(await database.write((trx) => work(contextOf(call, trx)))) };
     const { scope, fingerprint: print } = call.keyed;
-    const { requestId } = call;
+    const requestId = call.request.id;
     const outcome = await database.write(async (trx): Promise<Outcome> => {
       // The lock and the look-up go out together (one round trip on PostgreSQL); the look-up runs after the lock.
       const locked = repo.tryLockScope(trx, scope);
@@ -126,7 +129,7 @@ export function idempotentWrite(deps: { database: Database; clock: Clock }): Ide
         });
       }
       if (stored !== undefined) return { ran: false, stored };
-      const ran = await runOrRefuse(trx, work);
+      const ran = await runOrRefuse(trx, () => work(contextOf(call, trx)));
       if ('refused' in ran) {
         const problem = JSON.stringify(toProblem(ran.refused, requestId)); // the bytes the error handler will send
         const response = { fingerprint: print, status: ran.refused.status, body: problem, requestId };
@@ -157,21 +160,16 @@ export function idempotentWrite(deps: { database: Database; clock: Clock }): Ide
 /** The API's step: the key from the header, the fingerprint from the request, the answer sent as JSON. */
 export function idempotencyStep(write: IdempotentWrite): WithIdempotency {
   return async (request, reply, work, options = {}) => {
-    const key = keyOf(request);
+    // Idempotency-Key is a POST's (docs/api.md#idempotency); a DELETE runs as one write, without it.
+    const key = request.method === 'POST' ? keyOf(request) : undefined;
+    const owner = principalOf(request);
     const keyed =
       key === undefined
         ? undefined
-        : {
-            scope: { ...principalOf(request), key },
-            fingerprint: fingerprint(request.method, request.url, request.body),
-          };
-    const answer = await write(
-      { keyed, requestId: String(request.id) },
-      work,
-      (v) => String(reply.serialize(v)),
-      options,
-    );
-    if (answer.replayed) return replay(reply, answer.stored) as Sent;
-    return sendJson(reply, answer.body) as Sent;
+        : { scope: { ...owner, key }, fingerprint: fingerprint(request.method, request.url, request.body) };
+    const call = { keyed, owner, request: { id: String(request.id), idempotency_key: key ?? null } };
+    const answer = await write(call, work, (v) => String(reply.serialize(v)), options);
+    if (answer.replayed) return replay(reply, answer.stored);
+    return sendJson(reply, answer.body);
   };
 }

@@ -40,7 +40,7 @@ export function createKeyForOrgName(deps: KeysDeps, orgRef: string, mode: Mode):
       org = { id: newId('org', now.getTime()), name: orgRef, display_name: null, created_at: storedTime(now) };
       await repo.insertOrg(trx, org);
     }
-    return insertNewKey(deps, trx, { orgId: org.id, mode }, null);
+    return insertNewKey(deps, { trx, owner: { orgId: org.id, mode }, request: null, now: deps.clock() });
   });
 }
 
@@ -57,7 +57,7 @@ export function findKeyBySecret(deps: KeysDeps, key: string): Promise<ApiKeysTab
 export async function revokeKeyById(deps: KeysDeps, keyId: string): Promise<ApiKeysTable | null> {
   return deps.write(async (trx) => {
     if ((await repo.findKeyById(trx, keyId)) === undefined) return null;
-    await revokeAndEmit(deps, trx, keyId, null);
+    await revokeAndEmit(deps, { trx, request: null, now: deps.clock() }, keyId);
     return (await repo.findKeyById(trx, keyId)) ?? null;
   });
 }

@@ -1,12 +1,12 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { requestOf } from '../events/emit.ts';
 import { ApiError } from '../http/errors.ts';
 import { ListQuery } from '../http/pagination.ts';
 import { type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import { refuseIdempotencyKey } from '../idempotency/key.ts';
+import { declareOperations, publicOperation, read, write } from '../operations/operation.ts';
+import { needs } from '../operations/permissions.ts';
 import { ApiKey, ApiKeyCreateBody, ApiKeyList, KeyIdParams, NewApiKey, Signup, SignupBody } from './api-keys.schema.ts';
 import {
   createKeyForPrincipal,
@@ -17,7 +17,6 @@ import {
   signUp,
 } from './api-keys.service.ts';
 import { apiKeyFromRow } from './api-keys.view.ts';
-import { principalOf } from './auth.ts';
 
 export interface KeysRoutesDeps extends KeysDeps {
   withIdempotency: WithIdempotency;
@@ -34,13 +33,12 @@ const ref = <T>(id: string) => Type.Unsafe<T>(Type.Ref(id));
 
 /** The sandbox sign-up and the key management API (CONTRACT §7); the CLI uses the same service. */
 export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   for (const schema of [ApiKey, NewApiKey, ApiKeyList, Signup]) app.addSchema(schema);
-
-  r.post(
-    '/v1/sandbox/signup',
-    {
-      config: { public: true },
+  declareOperations(app, deps, [
+    publicOperation({
+      method: 'POST',
+      path: '/v1/sandbox/signup',
+      permission: 'public',
       schema: {
         operationId: 'sandboxSignup',
         tags: ['API keys'],
@@ -54,20 +52,20 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         body: SignupBody,
         response: { 200: ref<{ org_id: string; api_key: NewApiKey }>('SandboxSignup') },
       },
-    },
-    async (request) => {
-      refuseIdempotencyKey(request);
-      if (!deps.signupEnabled)
-        throw new ApiError('permission_denied', 'Sandbox sign-up is switched off on this deployment.');
-      const decision = await deps.limiter.take(`signup:${request.ip}`, deps.signupLimit);
-      if (!decision.allowed) throw rateLimited(decision, 'Too many sign-ups from this address.');
-      return signUp(deps, request.body.name, requestOf(request));
-    },
-  );
+      handle: async (request, input) => {
+        refuseIdempotencyKey(request);
+        if (!deps.signupEnabled)
+          throw new ApiError('permission_denied', 'Sandbox sign-up is switched off on this deployment.');
+        const decision = await deps.limiter.take(`signup:${request.ip}`, deps.signupLimit);
+        if (!decision.allowed) throw rateLimited(decision, 'Too many sign-ups from this address.');
+        return signUp(deps, input.body?.name, { id: String(request.id), idempotency_key: null });
+      },
+    }),
 
-  r.post(
-    '/v1/api_keys',
-    {
+    write({
+      method: 'POST',
+      path: '/v1/api_keys',
+      permission: needs('api_keys', 'write'),
       schema: {
         operationId: 'createApiKey',
         tags: ['API keys'],
@@ -80,20 +78,14 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         body: ApiKeyCreateBody,
         response: { 200: ref<NewApiKey>('NewApiKey') },
       },
-    },
-    (request, reply) =>
-      deps.withIdempotency(
-        request,
-        reply,
-        (trx) =>
-          createKeyForPrincipal(deps, trx, principalOf(request), request.body, deps.keysPerOrg, requestOf(request)),
-        { secretFields: ['key'] },
-      ),
-  );
+      write: (ctx, input) => createKeyForPrincipal(deps, ctx, input.body ?? {}, deps.keysPerOrg),
+      secretFields: ['key'],
+    }),
 
-  r.get(
-    '/v1/api_keys',
-    {
+    read({
+      method: 'GET',
+      path: '/v1/api_keys',
+      permission: needs('api_keys', 'read'),
       schema: {
         operationId: 'listApiKeys',
         tags: ['API keys'],
@@ -101,16 +93,16 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         querystring: ListQuery('key', 'key'),
         response: { 200: ref<{ object: 'list'; data: ApiKey[]; has_more: boolean }>('ApiKeyList') },
       },
-    },
-    async (request) => {
-      const page = await listKeysForPrincipal(deps, principalOf(request), request.query);
-      return { object: 'list' as const, data: page.rows.map(apiKeyFromRow), has_more: page.hasMore };
-    },
-  );
+      read: async (owner, input) => {
+        const page = await listKeysForPrincipal(deps, owner, input.query);
+        return { object: 'list' as const, data: page.rows.map(apiKeyFromRow), has_more: page.hasMore };
+      },
+    }),
 
-  r.get(
-    '/v1/api_keys/:id',
-    {
+    read({
+      method: 'GET',
+      path: '/v1/api_keys/:id',
+      permission: needs('api_keys', 'read'),
       schema: {
         operationId: 'retrieveApiKey',
         tags: ['API keys'],
@@ -119,13 +111,13 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         params: KeyIdParams,
         response: { 200: ref<ApiKey>('ApiKey') },
       },
-    },
-    (request) => retrieveKeyForPrincipal(deps, principalOf(request), request.params.id),
-  );
+      read: (owner, input) => retrieveKeyForPrincipal(deps, owner, input.params.id),
+    }),
 
-  r.post(
-    '/v1/api_keys/:id/revoke',
-    {
+    write({
+      method: 'POST',
+      path: '/v1/api_keys/:id/revoke',
+      permission: needs('api_keys', 'write'),
       schema: {
         operationId: 'revokeApiKey',
         tags: ['API keys'],
@@ -140,12 +132,8 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.', examples: [{}] }),
         response: { 200: ref<ApiKey>('ApiKey') },
       },
-    },
-    (request, reply) =>
-      deps
-        .withIdempotency(request, reply, (trx) =>
-          revokeKeyForPrincipal(deps, trx, principalOf(request), request.params.id, requestOf(request)),
-        )
-        .finally(() => deps.forgetKey(request.params.id)),
-  );
+      write: (ctx, input) => revokeKeyForPrincipal(deps, ctx, input.params.id),
+      settled: (input) => deps.forgetKey(input.params.id),
+    }),
+  ]);
 }

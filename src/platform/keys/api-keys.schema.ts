@@ -94,6 +94,7 @@ export const ApiKeyList = ListPage<ApiKey>(
   false,
   "One page of the organisation's keys of the caller's mode, newest first, never their secrets.",
 );
+export type ApiKeyList = Static<typeof ApiKeyList>;
 
 export const ApiKeyCreateBody = Type.Object(
   {

@@ -1,4 +1,4 @@
-import type { Database, Db, Trx } from '../../db/database.ts';
+import type { Database, Db } from '../../db/database.ts';
 import { findOwned, pageOwned } from '../../db/owned.ts';
 import type { EventRecorder, EventRequest } from '../events/emit.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -6,11 +6,12 @@ import { type ListParams, listPage, type Page } from '../http/pagination.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
 import { cleanText, cleanTextRule } from '../kit/text.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
+import type { WriteContext } from '../operations/context.ts';
 import * as repo from './api-keys.repository.ts';
 import { API_KEY, type ApiKey, type ApiKeyCreateBody, type NewApiKey } from './api-keys.schema.ts';
 import { apiKeyFromRow, newApiKeyFromRow } from './api-keys.view.ts';
 import { generateKey, hashKey, keyHint } from './key-format.ts';
-import type { Mode, Principal } from './principal.ts';
+import type { Principal } from './principal.ts';
 import type { ApiKeysTable } from './tables.ts';
 
 export interface KeysDeps {
@@ -28,17 +29,15 @@ export interface CreatedKey {
   key: string;
 }
 
-/** A new key of `owner`, with its `api_key.created` event, in the caller's write. */
+/** A new key of the write's owner (its org, its mode), with its `api_key.created` event. */
 export async function insertNewKey(
-  deps: Pick<KeysDeps, 'clock' | 'events'>,
-  trx: Trx,
-  owner: { orgId: string; mode: Mode },
-  request: EventRequest | null,
+  deps: Pick<KeysDeps, 'events'>,
+  ctx: WriteContext,
   name: string | null = null,
 ): Promise<CreatedKey> {
-  const { orgId, mode } = owner;
+  const { trx, now } = ctx;
+  const { orgId, mode } = ctx.owner;
   const key = generateKey(mode);
-  const now = deps.clock();
   const row: ApiKeysTable = {
     id: newId(API_KEY.prefix, now.getTime()),
     org_id: orgId,
@@ -51,7 +50,7 @@ export async function insertNewKey(
     last_used_at: null,
   };
   await repo.insertKey(trx, row);
-  await deps.events.emit(trx, owner, [{ type: 'api_key.created', object: apiKeyFromRow(row) }], request, { at: now });
+  await deps.events.emit(ctx, [{ type: 'api_key.created', object: apiKeyFromRow(row) }]);
   return { row, key };
 }
 
@@ -67,8 +66,9 @@ export function signUp(
   }
   return deps.write(async (trx) => {
     const id = newId('org');
-    await repo.insertOrg(trx, { id, name: id, display_name: name ?? null, created_at: storedTime(deps.clock()) });
-    const { row, key } = await insertNewKey(deps, trx, { orgId: id, mode: 'sandbox' }, request);
+    const now = deps.clock();
+    await repo.insertOrg(trx, { id, name: id, display_name: name ?? null, created_at: storedTime(now) });
+    const { row, key } = await insertNewKey(deps, { trx, owner: { orgId: id, mode: 'sandbox' }, request, now });
     return { org_id: id, api_key: newApiKeyFromRow(row, key) };
   });
 }
@@ -79,12 +79,11 @@ export function signUp(
  */
 export async function createKeyForPrincipal(
   deps: KeysDeps,
-  trx: Trx,
-  owner: Principal,
+  ctx: WriteContext<Principal>,
   body: ApiKeyCreateBody,
   keysPerOrg: number,
-  request: EventRequest | null = null,
 ): Promise<NewApiKey> {
+  const { trx, owner } = ctx;
   const mode = body.mode ?? owner.mode;
   if (owner.mode === 'sandbox' && mode === 'live') {
     throw new ApiError('permission_denied', 'A sandbox key cannot create a live key; use a live key.', {
@@ -101,7 +100,7 @@ export async function createKeyForPrincipal(
       `This organisation already has ${keysPerOrg} active ${mode} keys; revoke one you no longer use first.`,
     );
   }
-  const { row, key } = await insertNewKey(deps, trx, { orgId: owner.orgId, mode }, request, name);
+  const { row, key } = await insertNewKey(deps, { ...ctx, owner: { orgId: owner.orgId, mode } }, name);
   return newApiKeyFromRow(row, key);
 }
 
@@ -132,13 +131,8 @@ export async function retrieveKeyForPrincipal(deps: KeysDeps, owner: Principal, 
  * Revokes one of the caller's keys; harmless when already revoked. The org's last active key of a mode is
  * refused (a sandbox org would be locked out for good); the operator CLI (revokeKeyById) can still revoke it.
  */
-export async function revokeKeyForPrincipal(
-  deps: KeysDeps,
-  trx: Trx,
-  owner: Principal,
-  id: string,
-  request: EventRequest | null = null,
-): Promise<ApiKey> {
+export async function revokeKeyForPrincipal(deps: KeysDeps, ctx: WriteContext<Principal>, id: string) {
+  const { trx, owner } = ctx;
   const row = await keyOfOwner(trx, owner, id);
   await repo.lockOrg(trx, row.org_id);
   const current = (await repo.findKeyById(trx, row.id))!;
@@ -148,21 +142,20 @@ export async function revokeKeyForPrincipal(
       `This is the organisation's last active ${row.mode} key; create another key before revoking it.`,
     );
   }
-  return revokeAndEmit(deps, trx, row.id, request);
+  return revokeAndEmit(deps, ctx, row.id);
 }
 
 /** Revokes once, with its `api_key.revoked` event; a second revocation changes nothing and emits nothing. */
 export async function revokeAndEmit(
-  deps: Pick<KeysDeps, 'clock' | 'events'>,
-  trx: Trx,
+  deps: Pick<KeysDeps, 'events'>,
+  ctx: Omit<WriteContext, 'owner'>,
   id: string,
-  request: EventRequest | null,
 ): Promise<ApiKey> {
-  const now = deps.clock();
+  const { trx, now } = ctx;
   const revoked = await repo.revokeKey(trx, id, storedTime(now));
   const row = (await repo.findKeyById(trx, id))!;
   const key = apiKeyFromRow(row);
   const owner = { orgId: row.org_id, mode: row.mode };
-  if (revoked) await deps.events.emit(trx, owner, [{ type: 'api_key.revoked', object: key }], request, { at: now });
+  if (revoked) await deps.events.emit({ ...ctx, owner }, [{ type: 'api_key.revoked', object: key }]);
   return key;
 }

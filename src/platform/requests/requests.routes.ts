@@ -1,8 +1,8 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.ts';
-import { principalOf } from '../keys/auth.ts';
 import { Ref } from '../kit/schema.ts';
+import { declareOperations, read } from '../operations/operation.ts';
+import { needs } from '../operations/permissions.ts';
 import { RequestLog, RequestLogIdParams, RequestLogList, RequestLogListQuery } from './requests.schema.ts';
 import { listRequestLogs, retrieveRequestLog } from './requests.service.ts';
 
@@ -14,13 +14,13 @@ const WHEN =
 
 /** The request log (CONTRACT §16): list, newest first, and retrieve by request id. */
 export function requestsRoutes(app: FastifyInstance, deps: { db: Db }): void {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(RequestLog);
   app.addSchema(RequestLogList);
-
-  r.get(
-    '/v1/requests',
-    {
+  declareOperations(app, {}, [
+    read({
+      method: 'GET',
+      path: '/v1/requests',
+      permission: needs('requests', 'read'),
       schema: {
         operationId: 'listRequests',
         tags: ['Requests'],
@@ -32,13 +32,13 @@ export function requestsRoutes(app: FastifyInstance, deps: { db: Db }): void {
         querystring: RequestLogListQuery,
         response: { 200: Ref<List<RequestLog>>('RequestLogList') },
       },
-    },
-    (request) => listRequestLogs(deps.db, principalOf(request), request.query),
-  );
+      read: (owner, input) => listRequestLogs(deps.db, owner, input.query),
+    }),
 
-  r.get(
-    '/v1/requests/:id',
-    {
+    read({
+      method: 'GET',
+      path: '/v1/requests/:id',
+      permission: needs('requests', 'read'),
       schema: {
         operationId: 'retrieveRequest',
         tags: ['Requests'],
@@ -47,7 +47,7 @@ export function requestsRoutes(app: FastifyInstance, deps: { db: Db }): void {
         params: RequestLogIdParams,
         response: { 200: Ref<RequestLog>('RequestLog') },
       },
-    },
-    (request) => retrieveRequestLog(deps.db, principalOf(request), request.params.id),
-  );
+      read: (owner, input) => retrieveRequestLog(deps.db, owner, input.params.id),
+    }),
+  ]);
 }

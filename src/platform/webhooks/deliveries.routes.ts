@@ -1,27 +1,26 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import { EventIdParams } from '../events/events.schema.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
-import { principalOf } from '../keys/auth.ts';
 import { Ref } from '../kit/schema.ts';
-import type { Clock } from '../kit/time.ts';
+import { declareOperations, read, write } from '../operations/operation.ts';
+import { needs } from '../operations/permissions.ts';
 import { DeliveryIdParams, EventDeliveriesQuery, WebhookDelivery, WebhookDeliveryList } from './deliveries.schema.ts';
 import { listEventDeliveries, retryDelivery } from './deliveries.service.ts';
 
 /** Replay (CONTRACT §12): one attempt now, outside the schedule. */
 export function deliveriesRoutes(
   app: FastifyInstance,
-  deps: { clock: Clock; withIdempotency: WithIdempotency; poke: () => void },
+  deps: { withIdempotency: WithIdempotency; poke: () => void },
 ): void {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(WebhookDelivery);
   app.addSchema(WebhookDeliveryList);
-
-  r.post(
-    '/v1/webhook_deliveries/:id/retry',
-    {
+  declareOperations(app, deps, [
+    write({
+      method: 'POST',
+      path: '/v1/webhook_deliveries/:id/retry',
+      permission: needs('webhook_endpoints', 'write'),
       schema: {
         operationId: 'retryWebhookDelivery',
         tags: ['Webhooks'],
@@ -35,12 +34,10 @@ export function deliveriesRoutes(
         body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.', examples: [{}] }),
         response: { 200: Ref<WebhookDelivery>('WebhookDelivery') },
       },
-    },
-    (request, reply) =>
-      deps
-        .withIdempotency(request, reply, (trx) => retryDelivery(deps, trx, principalOf(request), request.params.id))
-        .finally(deps.poke),
-  );
+      write: (ctx, input) => retryDelivery(ctx, input.params.id),
+      settled: deps.poke,
+    }),
+  ]);
 }
 
 /**
@@ -48,10 +45,11 @@ export function deliveriesRoutes(
  * so that the OpenAPI document lists it beside them.
  */
 export function eventDeliveriesRoutes(app: FastifyInstance, deps: { db: Db; caughtUp: () => Promise<void> }): void {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  r.get(
-    '/v1/events/:id/deliveries',
-    {
+  declareOperations(app, {}, [
+    read({
+      method: 'GET',
+      path: '/v1/events/:id/deliveries',
+      permission: needs('events', 'read'),
       schema: {
         operationId: 'listEventDeliveries',
         tags: ['Events'],
@@ -60,10 +58,10 @@ export function eventDeliveriesRoutes(app: FastifyInstance, deps: { db: Db; caug
         querystring: EventDeliveriesQuery,
         response: { 200: Ref<WebhookDeliveryList>('WebhookDeliveryList') },
       },
-    },
-    async (request) => {
-      await deps.caughtUp();
-      return listEventDeliveries(deps.db, principalOf(request), request.params.id, request.query);
-    },
-  );
+      read: async (owner, input) => {
+        await deps.caughtUp();
+        return listEventDeliveries(deps.db, owner, input.params.id, input.query);
+      },
+    }),
+  ]);
 }

@@ -1,4 +1,4 @@
-import type { Db, Trx } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { findOwned } from '../../db/owned.ts';
 import type { EventOwner } from '../events/emit.ts';
 import { findEventOrThrow } from '../events/events.service.ts';
@@ -6,7 +6,8 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { type ListParams, listPage } from '../http/pagination.ts';
 import type { Principal } from '../keys/principal.ts';
 import { isIdOf } from '../kit/ids.ts';
-import { type Clock, storedTime } from '../kit/time.ts';
+import { storedTime } from '../kit/time.ts';
+import type { WriteContext } from '../operations/context.ts';
 import * as repo from './deliveries.repository.ts';
 import { WEBHOOK_DELIVERY, type WebhookDelivery } from './deliveries.schema.ts';
 import { deliveryFromRow } from './deliveries.view.ts';
@@ -44,12 +45,8 @@ export async function listEventDeliveries(db: Db, owner: Principal, id: string, 
 }
 
 /** One more attempt, due now and outside the schedule (it does not use up a scheduled retry). */
-export async function retryDelivery(
-  deps: { clock: Clock },
-  trx: Trx,
-  owner: Principal,
-  id: string,
-): Promise<WebhookDelivery> {
+export async function retryDelivery(ctx: WriteContext<Principal>, id: string): Promise<WebhookDelivery> {
+  const { trx, owner } = ctx;
   const row = isIdOf(WEBHOOK_DELIVERY.prefix, id) ? await findOwned(trx, 'webhook_deliveries', owner, id) : undefined;
   if (row === undefined) throw notFound(WEBHOOK_DELIVERY, id);
   const endpoint = await findEndpointById(trx, row.endpoint_id);
@@ -58,7 +55,7 @@ export async function retryDelivery(
       param: 'id',
     });
   }
-  const changes = { status: 'pending' as const, manual: 1, next_attempt_at: storedTime(deps.clock()), claim: null };
+  const changes = { status: 'pending' as const, manual: 1, next_attempt_at: storedTime(ctx.now), claim: null };
   await repo.updateDelivery(trx, row.id, changes);
   return deliveryFromRow({ ...row, ...changes });
 }

@@ -1,13 +1,11 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Database } from '../../db/database.ts';
-import { requestOf } from '../events/emit.ts';
 import type { Event } from '../events/events.schema.ts';
 import { ListQuery } from '../http/pagination.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
-import { principalOf } from '../keys/auth.ts';
 import { Ref } from '../kit/schema.ts';
+import { declareOperations, read, write } from '../operations/operation.ts';
+import { needs } from '../operations/permissions.ts';
 import { EndpointDeliveriesQuery, type WebhookDeliveryList } from './deliveries.schema.ts';
 import { listEndpointDeliveries } from './deliveries.service.ts';
 import {
@@ -30,18 +28,18 @@ const NoBody = Type.Object({}, { additionalProperties: false, description: 'No b
 /** Webhook endpoints (CONTRACT §12); every POST is one write through withIdempotency. */
 export function endpointsRoutes(
   app: FastifyInstance,
-  deps: service.EndpointsDeps & { withIdempotency: WithIdempotency; write: Database['write'] },
+  deps: service.EndpointsDeps & { withIdempotency: WithIdempotency },
 ): void {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   for (const s of [WebhookEndpoint, WebhookEndpointWithSecret, WebhookEndpointList, DeletedWebhookEndpoint])
     app.addSchema(s);
   const WithSecret = Ref<WebhookEndpointWithSecret>('WebhookEndpointWithSecret');
   const Endpoint = Ref<WebhookEndpoint>('WebhookEndpoint');
   const secretFields = ['secret' as const];
-
-  r.post(
-    '/v1/webhook_endpoints',
-    {
+  declareOperations(app, deps, [
+    write({
+      method: 'POST',
+      path: '/v1/webhook_endpoints',
+      permission: needs('webhook_endpoints', 'write'),
       schema: {
         operationId: 'createWebhookEndpoint',
         tags: TAG,
@@ -53,19 +51,15 @@ export function endpointsRoutes(
         body: EndpointCreateBody,
         response: { 200: WithSecret },
       },
-    },
-    async (request, reply) => {
-      const owner = principalOf(request);
-      await service.checkUrl(deps, owner.mode, request.body.url);
-      return deps.withIdempotency(request, reply, (trx) => service.createEndpoint(deps, trx, owner, request.body), {
-        secretFields,
-      });
-    },
-  );
+      check: (owner, input) => service.checkUrl(deps, owner.mode, input.body.url),
+      write: (ctx, input) => service.createEndpoint(deps, ctx, input.body),
+      secretFields,
+    }),
 
-  r.get(
-    '/v1/webhook_endpoints',
-    {
+    read({
+      method: 'GET',
+      path: '/v1/webhook_endpoints',
+      permission: needs('webhook_endpoints', 'read'),
       schema: {
         operationId: 'listWebhookEndpoints',
         tags: TAG,
@@ -73,13 +67,13 @@ export function endpointsRoutes(
         querystring: ListQuery('endpoint', 'we'),
         response: { 200: Ref<List<WebhookEndpoint>>('WebhookEndpointList') },
       },
-    },
-    (request) => service.listEndpoints(deps, principalOf(request), request.query),
-  );
+      read: (owner, input) => service.listEndpoints(deps, owner, input.query),
+    }),
 
-  r.get(
-    '/v1/webhook_endpoints/:id',
-    {
+    read({
+      method: 'GET',
+      path: '/v1/webhook_endpoints/:id',
+      permission: needs('webhook_endpoints', 'read'),
       schema: {
         operationId: 'retrieveWebhookEndpoint',
         tags: TAG,
@@ -87,14 +81,13 @@ export function endpointsRoutes(
         params: EndpointIdParams,
         response: { 200: Endpoint },
       },
-    },
-    async (request) =>
-      endpointFromRow(await service.findEndpointOrThrow(deps.db, principalOf(request), request.params.id)),
-  );
+      read: async (owner, input) => endpointFromRow(await service.findEndpointOrThrow(deps.db, owner, input.params.id)),
+    }),
 
-  r.post(
-    '/v1/webhook_endpoints/:id',
-    {
+    write({
+      method: 'POST',
+      path: '/v1/webhook_endpoints/:id',
+      permission: needs('webhook_endpoints', 'write'),
       schema: {
         operationId: 'updateWebhookEndpoint',
         tags: TAG,
@@ -105,19 +98,14 @@ export function endpointsRoutes(
         body: EndpointUpdateBody,
         response: { 200: Endpoint },
       },
-    },
-    async (request, reply) => {
-      const owner = principalOf(request);
-      await service.checkUrl(deps, owner.mode, request.body.url);
-      return deps.withIdempotency(request, reply, (trx) =>
-        service.updateEndpoint(deps, trx, owner, request.params.id, request.body),
-      );
-    },
-  );
+      check: (owner, input) => service.checkUrl(deps, owner.mode, input.body.url),
+      write: (ctx, input) => service.updateEndpoint(ctx, input.params.id, input.body),
+    }),
 
-  r.delete(
-    '/v1/webhook_endpoints/:id',
-    {
+    write({
+      method: 'DELETE',
+      path: '/v1/webhook_endpoints/:id',
+      permission: needs('webhook_endpoints', 'write'),
       schema: {
         operationId: 'deleteWebhookEndpoint',
         tags: TAG,
@@ -126,13 +114,13 @@ export function endpointsRoutes(
         params: EndpointIdParams,
         response: { 200: Ref<{ id: string; object: 'webhook_endpoint'; deleted: true }>('DeletedWebhookEndpoint') },
       },
-    },
-    (request) => deps.write((trx) => service.deleteEndpoint(trx, principalOf(request), request.params.id)),
-  );
+      write: (ctx, input) => service.deleteEndpoint(ctx, input.params.id),
+    }),
 
-  r.post(
-    '/v1/webhook_endpoints/:id/rotate_secret',
-    {
+    write({
+      method: 'POST',
+      path: '/v1/webhook_endpoints/:id/rotate_secret',
+      permission: needs('webhook_endpoints', 'write'),
       schema: {
         operationId: 'rotateWebhookEndpointSecret',
         tags: TAG,
@@ -145,26 +133,14 @@ export function endpointsRoutes(
         body: RotateBody,
         response: { 200: WithSecret },
       },
-    },
-    (request, reply) =>
-      deps.withIdempotency(
-        request,
-        reply,
-        (trx) =>
-          service.rotateSecret(
-            deps,
-            trx,
-            principalOf(request),
-            request.params.id,
-            request.body.expire_previous_in_seconds,
-          ),
-        { secretFields },
-      ),
-  );
+      write: (ctx, input) => service.rotateSecret(deps, ctx, input.params.id, input.body.expire_previous_in_seconds),
+      secretFields,
+    }),
 
-  r.post(
-    '/v1/webhook_endpoints/:id/test',
-    {
+    write({
+      method: 'POST',
+      path: '/v1/webhook_endpoints/:id/test',
+      permission: needs('webhook_endpoints', 'write'),
       schema: {
         operationId: 'testWebhookEndpoint',
         tags: TAG,
@@ -176,16 +152,13 @@ export function endpointsRoutes(
         body: NoBody,
         response: { 200: Ref<Event>('Event') },
       },
-    },
-    (request, reply) =>
-      deps.withIdempotency(request, reply, (trx) =>
-        service.testEndpoint(deps, trx, principalOf(request), request.params.id, requestOf(request)),
-      ),
-  );
+      write: (ctx, input) => service.testEndpoint(deps, ctx, input.params.id),
+    }),
 
-  r.get(
-    '/v1/webhook_endpoints/:id/deliveries',
-    {
+    read({
+      method: 'GET',
+      path: '/v1/webhook_endpoints/:id/deliveries',
+      permission: needs('webhook_endpoints', 'read'),
       schema: {
         operationId: 'listWebhookEndpointDeliveries',
         tags: TAG,
@@ -194,7 +167,7 @@ export function endpointsRoutes(
         querystring: EndpointDeliveriesQuery,
         response: { 200: Ref<WebhookDeliveryList>('WebhookDeliveryList') },
       },
-    },
-    (request) => listEndpointDeliveries(deps.db, principalOf(request), request.params.id, request.query),
-  );
+      read: (owner, input) => listEndpointDeliveries(deps.db, owner, input.params.id, input.query),
+    }),
+  ]);
 }

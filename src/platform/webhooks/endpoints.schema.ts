@@ -110,6 +110,7 @@ export const WebhookEndpointList = ListPage<WebhookEndpoint>(
   [example],
   false,
 );
+export type WebhookEndpointList = Static<typeof WebhookEndpointList>;
 
 export const DeletedWebhookEndpoint = Type.Object(
   {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Db, Trx } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import { findOwned, pageOwned } from '../../db/owned.ts';
-import type { EventRecorder, EventRequest } from '../events/emit.ts';
+import type { EventRecorder } from '../events/emit.ts';
 import type { Event } from '../events/events.schema.ts';
 import { eventFromRow } from '../events/events.service.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -11,6 +11,7 @@ import { isIdOf, newId } from '../kit/ids.ts';
 import { cleanText, cleanTextRule } from '../kit/text.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import { mergeMetadata, metadataOnCreate, parseMetadata } from '../metadata/metadata.ts';
+import type { WriteContext } from '../operations/context.ts';
 import * as repo from './endpoints.repository.ts';
 import {
   DESCRIPTION_MAX,
@@ -82,17 +83,16 @@ export async function findEndpointOrThrow(db: Db, owner: Principal, id: string):
 
 export async function createEndpoint(
   deps: EndpointsDeps,
-  trx: Trx,
-  owner: Principal,
+  ctx: WriteContext<Principal>,
   body: EndpointCreateBody,
 ): Promise<WebhookEndpointWithSecret> {
+  const { trx, owner, now } = ctx;
   if ((await repo.countEndpoints(trx, owner)) >= ENDPOINTS_PER_ORG) {
     throw new ApiError(
       'webhook_endpoint_limit_reached',
       `This organisation already has ${ENDPOINTS_PER_ORG} webhook endpoints of this mode.`,
     );
   }
-  const now = deps.clock();
   const secret = newSecret();
   const row: WebhookEndpointsTable = {
     id: newId(WEBHOOK_ENDPOINT.prefix, now.getTime()),
@@ -115,13 +115,12 @@ export async function createEndpoint(
 }
 
 export async function updateEndpoint(
-  _deps: EndpointsDeps,
-  trx: Trx,
-  owner: Principal,
+  ctx: WriteContext<Principal>,
   id: string,
   body: EndpointUpdateBody,
 ): Promise<WebhookEndpoint> {
-  const row = await findEndpointOrThrow(trx, owner, id);
+  const { trx } = ctx;
+  const row = await findEndpointOrThrow(trx, ctx.owner, id);
   const changes: Partial<WebhookEndpointsTable> = {};
   if (body.url !== undefined) changes.url = body.url;
   if (body.enabled_events !== undefined) changes.enabled_events = JSON.stringify(body.enabled_events);
@@ -140,7 +139,7 @@ export async function updateEndpoint(
   return endpointFromRow({ ...row, ...changes });
 }
 
-export async function deleteEndpoint(trx: Trx, owner: Principal, id: string) {
+export async function deleteEndpoint({ trx, owner }: WriteContext<Principal>, id: string) {
   const row = await findEndpointOrThrow(trx, owner, id);
   await repo.deleteEndpoint(trx, row.id);
   return { id: row.id, object: 'webhook_endpoint' as const, deleted: true as const };
@@ -149,38 +148,32 @@ export async function deleteEndpoint(trx: Trx, owner: Principal, id: string) {
 /** A new secret; the current one keeps signing beside it for `expireInSeconds` (0: not at all). */
 export async function rotateSecret(
   deps: EndpointsDeps,
-  trx: Trx,
-  owner: Principal,
+  ctx: WriteContext<Principal>,
   id: string,
   expireInSeconds = 86_400,
 ): Promise<WebhookEndpointWithSecret> {
+  const { trx, owner, now } = ctx;
   const row = await findEndpointOrThrow(trx, owner, id);
   const secret = newSecret();
   const keep = expireInSeconds > 0;
   const changes: Partial<WebhookEndpointsTable> = {
     secret: deps.box.seal(secret),
     previous_secret: keep ? row.secret : null,
-    previous_expires_at: keep ? storedTime(new Date(deps.clock().getTime() + expireInSeconds * 1000)) : null,
+    previous_expires_at: keep ? storedTime(new Date(now.getTime() + expireInSeconds * 1000)) : null,
   };
   await repo.updateEndpoint(trx, row.id, changes);
   return endpointWithSecret({ ...row, ...changes }, secret);
 }
 
 /** Sends a `webhook_endpoint.test` event to this endpoint only; the answer is the event. */
-export async function testEndpoint(
-  deps: EndpointsDeps,
-  trx: Trx,
-  owner: Principal,
-  id: string,
-  request: EventRequest,
-): Promise<Event> {
-  const row = await findEndpointOrThrow(trx, owner, id);
+export async function testEndpoint(deps: EndpointsDeps, ctx: WriteContext<Principal>, id: string): Promise<Event> {
+  const row = await findEndpointOrThrow(ctx.trx, ctx.owner, id);
   if (row.status !== 'enabled')
     throw new ApiError('webhook_endpoint_disabled', 'This webhook endpoint is disabled; enable it first.', {
       param: 'id',
     });
   const test = { type: 'webhook_endpoint.test' as const, object: endpointFromRow(row) };
-  const [event] = await deps.events.emit(trx, owner, [test], request, { at: deps.clock(), numberNow: true });
+  const [event] = await deps.events.emit(ctx, [test], { numberNow: true });
   return eventFromRow(event!);
 }
 

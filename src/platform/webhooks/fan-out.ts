@@ -3,7 +3,6 @@ import { preparedInsertRows } from '../../db/prepared-insert.ts';
 import { type AfterNumbered, type EventRecorder, eventRecorder } from '../events/emit.ts';
 import type { EventsTable } from '../events/tables.ts';
 import { newId } from '../kit/ids.ts';
-import type { Clock } from '../kit/time.ts';
 import { DELIVERY_STATE_COLUMNS, type WebhookDeliveriesTable } from './tables.ts';
 
 /** Whether an endpoint's `enabled_events` takes this type; a test event goes only where it was asked for. */
@@ -91,4 +90,4 @@ export const fanOut: AfterNumbered = async (trx, events) => {
 };
 
 /** The event recorder every writer uses: events, and in the same transaction their webhook deliveries. */
-export const eventsWithDeliveries = (clock: Clock): EventRecorder => eventRecorder({ clock, afterNumbered: fanOut });
+export const eventsWithDeliveries = (): EventRecorder => eventRecorder({ afterNumbered: fanOut });

@@ -75,6 +75,6 @@ export function installWebhooks(app: FastifyInstance, deps: WebhooksDeps): void 
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     withIdempotency,
   };
-  deliveriesRoutes(app, { clock, withIdempotency, poke: workers.poke });
+  deliveriesRoutes(app, { withIdempotency, poke: workers.poke });
   endpointsRoutes(app, endpointDeps);
 }

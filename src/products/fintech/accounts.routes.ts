@@ -1,9 +1,8 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { requestOf } from '../../platform/events/emit.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
-import { principalOf } from '../../platform/keys/auth.ts';
+import { declareOperations, read, write } from '../../platform/operations/operation.ts';
+import { needs } from '../../platform/operations/permissions.ts';
 import { EXAMPLE_NEW_ACCOUNT } from './accounts.examples.ts';
 import {
   Account,
@@ -19,16 +18,16 @@ import { updateAccount } from './metadata.service.ts';
 import type { AccountsDeps } from './shared.ts';
 
 export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { withIdempotency: WithIdempotency }): void {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(AccountStatusDetails);
   app.addSchema(Account);
   app.addSchema(AccountList);
   const AccountRef = Type.Unsafe<Account>(Type.Ref('Account'));
   const AccountListRef = Type.Unsafe<Static<typeof AccountList>>(Type.Ref('AccountList'));
-
-  r.post(
-    '/v1/fintech/accounts',
-    {
+  declareOperations(app, deps, [
+    write({
+      method: 'POST',
+      path: '/v1/fintech/accounts',
+      permission: needs('accounts', 'write'),
       schema: {
         operationId: 'createAccount',
         tags: ['Fintech accounts'],
@@ -42,16 +41,13 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { with
         body: AccountCreateBody,
         response: { 200: AccountRef },
       },
-    },
-    (request, reply) =>
-      deps.withIdempotency(request, reply, (trx) =>
-        createAccount(deps, trx, principalOf(request), request.body, requestOf(request)),
-      ),
-  );
+      write: (ctx, input) => createAccount(deps, ctx, input.body),
+    }),
 
-  r.get(
-    '/v1/fintech/accounts/:id',
-    {
+    read({
+      method: 'GET',
+      path: '/v1/fintech/accounts/:id',
+      permission: needs('accounts', 'read'),
       schema: {
         operationId: 'retrieveAccount',
         tags: ['Fintech accounts'],
@@ -59,13 +55,13 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { with
         params: AccountIdParams,
         response: { 200: AccountRef },
       },
-    },
-    (request) => retrieveAccount(deps, principalOf(request), request.params.id),
-  );
+      read: (owner, input) => retrieveAccount(deps, owner, input.params.id),
+    }),
 
-  r.get(
-    '/v1/fintech/accounts',
-    {
+    read({
+      method: 'GET',
+      path: '/v1/fintech/accounts',
+      permission: needs('accounts', 'read'),
       schema: {
         operationId: 'listAccounts',
         tags: ['Fintech accounts'],
@@ -73,13 +69,13 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { with
         querystring: AccountListQuery,
         response: { 200: AccountListRef },
       },
-    },
-    (request) => listAccounts(deps, principalOf(request), request.query),
-  );
+      read: (owner, input) => listAccounts(deps, owner, input.query),
+    }),
 
-  r.post(
-    '/v1/fintech/accounts/:id',
-    {
+    write({
+      method: 'POST',
+      path: '/v1/fintech/accounts/:id',
+      permission: needs('accounts', 'write'),
       schema: {
         operationId: 'updateAccount',
         tags: ['Fintech accounts'],
@@ -92,10 +88,7 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { with
         body: AccountUpdateBody,
         response: { 200: AccountRef },
       },
-    },
-    (request, reply) =>
-      deps.withIdempotency(request, reply, (trx) =>
-        updateAccount(deps, trx, principalOf(request), request.params.id, request.body.metadata, requestOf(request)),
-      ),
-  );
+      write: (ctx, input) => updateAccount(deps, ctx, input.params.id, input.body.metadata),
+    }),
+  ]);
 }

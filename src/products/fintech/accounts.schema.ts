@@ -189,3 +189,4 @@ export const AccountUpdateBody = Type.Object(
 export type AccountUpdateBody = Static<typeof AccountUpdateBody>;
 
 export const AccountList = ListPage<Account>('AccountList', 'Account', 'accounts', [EXAMPLE_ACCOUNT], true);
+export type AccountList = Static<typeof AccountList>;

@@ -1,5 +1,3 @@
-import type { Trx } from '../../db/database.ts';
-import type { EventRequest } from '../../platform/events/emit.ts';
 import { createdRange } from '../../platform/http/created-filter.ts';
 import { ApiError, type ErrorItem } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
@@ -8,6 +6,7 @@ import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import { indexMetadata, metadataOnCreate } from '../../platform/metadata/metadata.ts';
+import type { WriteContext } from '../../platform/operations/context.ts';
 import { contextOf } from '../../platform/secrets/rotate.ts';
 import * as repo from './accounts.repository.ts';
 import { type Account, type AccountCreateBody, type AccountListQuery, LEGAL_NAME_MAX } from './accounts.schema.ts';
@@ -43,19 +42,13 @@ function checkCreate(deps: AccountsDeps, body: AccountCreateBody): ErrorItem[] {
   return problems;
 }
 
-export async function createAccount(
-  deps: AccountsDeps,
-  trx: Trx,
-  owner: Principal,
-  body: AccountCreateBody,
-  request: EventRequest | null,
-): Promise<Account> {
+export async function createAccount(deps: AccountsDeps, ctx: WriteContext, body: AccountCreateBody): Promise<Account> {
+  const { trx, owner, now } = ctx;
   const problems = checkCreate(deps, body);
   if (problems.length > 0) throw ApiError.fromItems(problems as [ErrorItem, ...ErrorItem[]]);
   // Configuration checked at start-up that every served country has a currency.
   const currency = currencyOf(body.country)!;
   const metadata = metadataOnCreate(body.metadata);
-  const now = deps.clock();
   const row: AccountsTable = {
     id: newId(ACCOUNT.prefix, now.getTime()),
     org_id: owner.orgId,
@@ -77,7 +70,7 @@ export async function createAccount(
   repo.insertAccount(trx, row);
   indexMetadata(trx, 'accounts', row.id, metadata, false);
   const account = accountFromRow({ ...row, balance: 0, held: 0 });
-  await deps.events.emit(trx, owner, [{ type: 'fintech.account.created', object: account }], request, { at: now });
+  await deps.events.emit(ctx, [{ type: 'fintech.account.created', object: account }]);
   return account;
 }
 

@@ -1,9 +1,8 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { requestOf } from '../../platform/events/emit.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
-import { principalOf } from '../../platform/keys/auth.ts';
 import { Ref } from '../../platform/kit/schema.ts';
+import { declareOperations, write } from '../../platform/operations/operation.ts';
+import { needs } from '../../platform/operations/permissions.ts';
 import { type Account, AccountIdParams } from './accounts.schema.ts';
 import { CloseBody, FreezeBody, UnfreezeBody } from './lifecycle.schema.ts';
 import { closeAccount, freezeAccount, unfreezeAccount } from './lifecycle.service.ts';
@@ -13,12 +12,12 @@ const TAG = 'Fintech accounts';
 
 /** Freeze, unfreeze, close (CONTRACT §9). Asking for the state an account is already in answers 200, unchanged. */
 export function lifecycleRoutes(app: FastifyInstance, deps: AccountsDeps & { withIdempotency: WithIdempotency }): void {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const response = { 200: Ref<Account>('Account') };
-
-  r.post(
-    '/v1/fintech/accounts/:id/freeze',
-    {
+  declareOperations(app, deps, [
+    write({
+      method: 'POST',
+      path: '/v1/fintech/accounts/:id/freeze',
+      permission: needs('accounts', 'write'),
       schema: {
         operationId: 'freezeAccount',
         tags: [TAG],
@@ -29,16 +28,13 @@ export function lifecycleRoutes(app: FastifyInstance, deps: AccountsDeps & { wit
         body: FreezeBody,
         response,
       },
-    },
-    (request, reply) =>
-      deps.withIdempotency(request, reply, (trx) =>
-        freezeAccount(deps, trx, principalOf(request), request.params.id, request.body, requestOf(request)),
-      ),
-  );
+      write: (ctx, input) => freezeAccount(deps, ctx, input.params.id, input.body),
+    }),
 
-  r.post(
-    '/v1/fintech/accounts/:id/unfreeze',
-    {
+    write({
+      method: 'POST',
+      path: '/v1/fintech/accounts/:id/unfreeze',
+      permission: needs('accounts', 'write'),
       schema: {
         operationId: 'unfreezeAccount',
         tags: [TAG],
@@ -50,16 +46,13 @@ export function lifecycleRoutes(app: FastifyInstance, deps: AccountsDeps & { wit
         body: UnfreezeBody,
         response,
       },
-    },
-    (request, reply) =>
-      deps.withIdempotency(request, reply, (trx) =>
-        unfreezeAccount(deps, trx, principalOf(request), request.params.id, requestOf(request)),
-      ),
-  );
+      write: (ctx, input) => unfreezeAccount(deps, ctx, input.params.id),
+    }),
 
-  r.post(
-    '/v1/fintech/accounts/:id/close',
-    {
+    write({
+      method: 'POST',
+      path: '/v1/fintech/accounts/:id/close',
+      permission: needs('accounts', 'write'),
       schema: {
         operationId: 'closeAccount',
         tags: [TAG],
@@ -71,10 +64,7 @@ export function lifecycleRoutes(app: FastifyInstance, deps: AccountsDeps & { wit
         body: CloseBody,
         response,
       },
-    },
-    (request, reply) =>
-      deps.withIdempotency(request, reply, (trx) =>
-        closeAccount(deps, trx, principalOf(request), request.params.id, request.body, requestOf(request)),
-      ),
-  );
+      write: (ctx, input) => closeAccount(deps, ctx, input.params.id, input.body),
+    }),
+  ]);
 }

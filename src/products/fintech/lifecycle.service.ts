@@ -1,12 +1,10 @@
-import type { Trx } from '../../db/database.ts';
-import type { EventRequest } from '../../platform/events/emit.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
 import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { storedTime } from '../../platform/kit/time.ts';
+import type { WriteContext } from '../../platform/operations/context.ts';
 import { type AccountRow, lockAccounts, updateStatus } from './accounts.repository.ts';
-import type { Account } from './accounts.schema.ts';
 import { accountFromRow } from './accounts.view.ts';
 import { toAmount } from './ledger/amount.ts';
 import { type CloseBody, type FreezeBody, NOTE_MAX } from './lifecycle.schema.ts';
@@ -68,26 +66,19 @@ function decide(row: AccountRow, action: LifecycleAction, actor: Actor, now: Dat
  * Freeze, unfreeze or close, checked and written in one write transaction under the account's row lock, so a
  * concurrent transfer either lands before the change or sees it. `owner` null: the operator, who sees every org.
  */
-export async function changeStatus(
-  deps: MoneyDeps,
-  trx: Trx,
-  owner: Principal | null,
-  id: string,
-  action: LifecycleAction,
-  request: EventRequest | null = null,
-): Promise<Account> {
+export async function changeStatus(deps: MoneyDeps, ctx: LifecycleContext, id: string, action: LifecycleAction) {
+  const { trx, owner, now } = ctx;
   const asked =
     action.kind !== 'unfreeze' && action.note !== undefined ? { ...action, note: cleanNote(action.note) } : action;
   if (!isIdOf(ACCOUNT.prefix, id)) throw accountNotFound(id);
   const row = (await lockAccounts(trx, owner, [id])).get(id);
   if (row === undefined) throw accountNotFound(id);
-  const now = deps.clock();
   const change = decide(row, asked, owner === null ? 'operator' : 'api', now);
   if (change === null) return accountFromRow(row); // already in that state: no change, no event
   await updateStatus(trx, id, change);
   const account = accountFromRow({ ...row, ...change });
-  const owned = { orgId: row.org_id, mode: row.mode };
-  await deps.events.emit(trx, owned, [{ type: EVENT_OF[action.kind], object: account }], request, { at: now });
+  const owned = { ...ctx, owner: { orgId: row.org_id, mode: row.mode } };
+  await deps.events.emit(owned, [{ type: EVENT_OF[action.kind], object: account }]);
   return account;
 }
 
@@ -97,25 +88,14 @@ const EVENT_OF = {
   close: 'fintech.account.closed',
 } as const;
 
-type Request = EventRequest | null;
+/** A lifecycle change's write: an API principal's, or the operator's (`owner` null), who sees every org. */
+export type LifecycleContext = Omit<WriteContext, 'owner'> & { owner: Principal | null };
 
-export const freezeAccount = (
-  deps: MoneyDeps,
-  trx: Trx,
-  owner: Principal,
-  id: string,
-  body: FreezeBody,
-  request: Request,
-) => changeStatus(deps, trx, owner, id, { kind: 'freeze', reason: body.reason, note: body.note }, request);
+export const freezeAccount = (deps: MoneyDeps, ctx: WriteContext<Principal>, id: string, body: FreezeBody) =>
+  changeStatus(deps, ctx, id, { kind: 'freeze', reason: body.reason, note: body.note });
 
-export const unfreezeAccount = (deps: MoneyDeps, trx: Trx, owner: Principal, id: string, request: Request) =>
-  changeStatus(deps, trx, owner, id, { kind: 'unfreeze' }, request);
+export const unfreezeAccount = (deps: MoneyDeps, ctx: WriteContext<Principal>, id: string) =>
+  changeStatus(deps, ctx, id, { kind: 'unfreeze' });
 
-export const closeAccount = (
-  deps: MoneyDeps,
-  trx: Trx,
-  owner: Principal,
-  id: string,
-  body: CloseBody,
-  request: Request,
-) => changeStatus(deps, trx, owner, id, { kind: 'close', reason: body.reason, note: body.note }, request);
+export const closeAccount = (deps: MoneyDeps, ctx: WriteContext<Principal>, id: string, body: CloseBody) =>
+  changeStatus(deps, ctx, id, { kind: 'close', reason: body.reason, note: body.note });

@@ -1,6 +1,5 @@
 import type { Trx } from '../../db/database.ts';
 import { preparedSend } from '../../db/prepared.ts';
-import type { EventRequest } from '../../platform/events/emit.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
 import type { MetadataUpdate } from '../../platform/metadata/metadata.schema.ts';
@@ -11,6 +10,7 @@ import {
   mergeMetadata,
   parseMetadata,
 } from '../../platform/metadata/metadata.ts';
+import type { WriteContext } from '../../platform/operations/context.ts';
 import { lockAccounts } from './accounts.repository.ts';
 import type { Account } from './accounts.schema.ts';
 import { accountFromRow } from './accounts.view.ts';
@@ -39,39 +39,33 @@ function store(trx: Trx, kind: MetadataKind, id: string, before: Metadata, updat
 /** `POST /v1/fintech/accounts/{id}`: metadata only; allowed on a closed account too. */
 export async function updateAccount(
   deps: MoneyDeps,
-  trx: Trx,
-  owner: Principal,
+  ctx: WriteContext<Principal>,
   id: string,
   update: MetadataUpdate,
-  request: EventRequest | null,
 ): Promise<Account> {
+  const { trx, owner } = ctx;
   if (!isIdOf(ACCOUNT.prefix, id)) throw accountNotFound(id);
   const row = (await lockAccounts(trx, owner, [id])).get(id);
   if (row === undefined) throw accountNotFound(id);
   const after = store(trx, 'accounts', id, parseMetadata(row.metadata), update);
   if (after === null) return accountFromRow(row);
   const account = accountFromRow({ ...row, metadata: JSON.stringify(after) });
-  await deps.events.emit(trx, owner, [{ type: 'fintech.account.updated', object: account }], request, {
-    at: deps.clock(),
-  });
+  await deps.events.emit(ctx, [{ type: 'fintech.account.updated', object: account }]);
   return account;
 }
 
 /** `POST /v1/fintech/transfers/{id}`: metadata only, whatever the transfer's status. */
 export async function updateTransfer(
   deps: MoneyDeps,
-  trx: Trx,
-  owner: Principal,
+  ctx: WriteContext<Principal>,
   id: string,
   update: MetadataUpdate,
-  request: EventRequest | null,
 ): Promise<Transfer> {
+  const { trx, owner } = ctx;
   const row = await lockTransfer(trx, owner, id);
   const after = store(trx, 'transfers', id, parseMetadata(row.metadata), update);
   if (after === null) return transferFromRow(row);
   const transfer = transferFromRow({ ...row, metadata: JSON.stringify(after) });
-  await deps.events.emit(trx, owner, [{ type: 'fintech.transfer.updated', object: transfer }], request, {
-    at: deps.clock(),
-  });
+  await deps.events.emit(ctx, [{ type: 'fintech.transfer.updated', object: transfer }]);
   return transfer;
 }

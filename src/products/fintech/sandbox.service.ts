@@ -1,9 +1,9 @@
 import type { Trx } from '../../db/database.ts';
-import type { EventRequest } from '../../platform/events/emit.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
+import type { WriteContext } from '../../platform/operations/context.ts';
 import { postJournal } from './ledger/post.ts';
 import { lockSides, lockSystemSide, type Side } from './ledger/sides.ts';
 import { ensureSystemAccount, systemAccountId } from './ledger/system-account.ts';
@@ -33,13 +33,12 @@ async function systemSide(trx: Trx, owner: Principal, currency: string, at: stri
  */
 async function simulate(
   deps: MoneyDeps,
-  trx: Trx,
-  owner: Principal,
+  ctx: WriteContext<Principal>,
   accountId: string,
   body: SimulationBody,
   sign: 1 | -1,
-  request: EventRequest | null,
 ): Promise<Transaction> {
+  const { trx, owner, now } = ctx;
   if (owner.mode !== 'sandbox')
     throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
   const description = cleanDescription(body.description);
@@ -50,7 +49,6 @@ async function simulate(
   const amount = sign * body.amount;
   if (amount < 0) checkFunds(account, 'id', -amount);
   else checkCredit(account, amount, account.currency);
-  const now = deps.clock();
   const at = storedTime(now);
   const system = await systemSide(trx, owner, account.currency, at);
   checkCredit(system, -amount, account.currency);
@@ -63,28 +61,12 @@ async function simulate(
   ]);
   const entry = posted.find((p) => p.accountId === accountId)!;
   const transaction = transactionOf({ ...journal, created_at: at, source_type: source }, entry);
-  await deps.events.emit(trx, owner, [{ type: 'fintech.transaction.created', object: transaction }], request, {
-    at: now,
-  });
+  await deps.events.emit(ctx, [{ type: 'fintech.transaction.created', object: transaction }]);
   return transaction;
 }
 
-type Request = EventRequest | null;
+export const simulateDeposit = (deps: MoneyDeps, ctx: WriteContext<Principal>, id: string, body: SimulationBody) =>
+  simulate(deps, ctx, id, body, 1);
 
-export const simulateDeposit = (
-  deps: MoneyDeps,
-  trx: Trx,
-  owner: Principal,
-  accountId: string,
-  body: SimulationBody,
-  request: Request,
-) => simulate(deps, trx, owner, accountId, body, 1, request);
-
-export const simulateWithdrawal = (
-  deps: MoneyDeps,
-  trx: Trx,
-  owner: Principal,
-  accountId: string,
-  body: SimulationBody,
-  request: Request,
-) => simulate(deps, trx, owner, accountId, body, -1, request);
+export const simulateWithdrawal = (deps: MoneyDeps, ctx: WriteContext<Principal>, id: string, body: SimulationBody) =>
+  simulate(deps, ctx, id, body, -1);

@@ -1,9 +1,9 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { requestOf } from '../../platform/events/emit.ts';
+import type { TSchema } from 'typebox';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
-import { principalOf } from '../../platform/keys/auth.ts';
 import { Ref } from '../../platform/kit/schema.ts';
+import { declareOperations, read, write } from '../../platform/operations/operation.ts';
+import { needs } from '../../platform/operations/permissions.ts';
 import { AccountIdParams } from './accounts.schema.ts';
 import { simulateDeposit, simulateWithdrawal } from './sandbox.service.ts';
 import type { MoneyDeps } from './shared.ts';
@@ -20,14 +20,14 @@ const TAG = 'Fintech transactions';
 
 /** Transactions (read only: they never change) and the sandbox simulations that create them from outside. */
 export function transactionsRoutes(app: FastifyInstance, deps: MoneyDeps & { withIdempotency: WithIdempotency }): void {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(Transaction);
   app.addSchema(TransactionList);
   const one = { 200: Ref<Transaction>('Transaction') };
-
-  r.get(
-    '/v1/fintech/transactions/:id',
-    {
+  declareOperations(app, deps, [
+    read({
+      method: 'GET',
+      path: '/v1/fintech/transactions/:id',
+      permission: needs('transactions', 'read'),
       schema: {
         operationId: 'retrieveTransaction',
         tags: [TAG],
@@ -35,13 +35,13 @@ export function transactionsRoutes(app: FastifyInstance, deps: MoneyDeps & { wit
         params: TransactionIdParams,
         response: one,
       },
-    },
-    (request) => retrieveTransaction(deps, principalOf(request), request.params.id),
-  );
+      read: (owner, input) => retrieveTransaction(deps, owner, input.params.id),
+    }),
 
-  r.get(
-    '/v1/fintech/accounts/:id/transactions',
-    {
+    read({
+      method: 'GET',
+      path: '/v1/fintech/accounts/:id/transactions',
+      permission: needs('transactions', 'read'),
       schema: {
         operationId: 'listAccountTransactions',
         tags: [TAG],
@@ -51,39 +51,42 @@ export function transactionsRoutes(app: FastifyInstance, deps: MoneyDeps & { wit
         querystring: TransactionListQuery,
         response: { 200: Ref<TransactionList>('TransactionList') },
       },
-    },
-    (request) => listAccountTransactions(deps, principalOf(request), request.params.id, request.query),
-  );
+      read: (owner, input) => listAccountTransactions(deps, owner, input.params.id, input.query),
+    }),
+    ...simulations(deps, one),
+  ]);
+}
 
-  for (const [kind, operationId, summary, service] of [
-    ['deposits', 'simulateDeposit', 'Simulate an incoming deposit (sandbox)', simulateDeposit],
-    ['withdrawals', 'simulateWithdrawal', 'Simulate an outgoing withdrawal (sandbox)', simulateWithdrawal],
-  ] as const) {
-    r.post(
-      `/v1/sandbox/fintech/accounts/:id/${kind}`,
-      {
-        schema: {
-          operationId,
-          tags: [TAG],
-          summary,
-          description:
-            'Moves money between the account and the sandbox funding account and answers with the account’s ' +
-            'transaction. Sandbox keys only: a live key gets 403.',
-          'x-problems': [
-            'permission_denied',
-            'account_frozen',
-            'account_closed',
-            ...(kind === 'withdrawals' ? (['insufficient_funds'] as const) : []),
-          ],
-          params: AccountIdParams,
-          body: SimulationBody,
-          response: one,
-        },
+/** Sandbox deposits and withdrawals (docs/api.md#sandbox-simulations). */
+function simulations(deps: MoneyDeps, one: { 200: TSchema }) {
+  return (
+    [
+      ['deposits', 'simulateDeposit', 'Simulate an incoming deposit (sandbox)', simulateDeposit],
+      ['withdrawals', 'simulateWithdrawal', 'Simulate an outgoing withdrawal (sandbox)', simulateWithdrawal],
+    ] as const
+  ).map(([kind, operationId, summary, service]) =>
+    write({
+      method: 'POST',
+      path: `/v1/sandbox/fintech/accounts/:id/${kind}`,
+      permission: needs('sandbox', 'write'),
+      schema: {
+        operationId,
+        tags: [TAG],
+        summary,
+        description:
+          'Moves money between the account and the sandbox funding account and answers with the account’s ' +
+          'transaction. Sandbox keys only: a live key gets 403.',
+        'x-problems': [
+          'permission_denied',
+          'account_frozen',
+          'account_closed',
+          ...(kind === 'withdrawals' ? (['insufficient_funds'] as const) : []),
+        ],
+        params: AccountIdParams,
+        body: SimulationBody,
+        response: one,
       },
-      (request, reply) =>
-        deps.withIdempotency(request, reply, (trx) =>
-          service(deps, trx, principalOf(request), request.params.id, request.body, requestOf(request)),
-        ),
-    );
-  }
+      write: (ctx, input) => service(deps, ctx, input.params.id, input.body),
+    }),
+  );
 }

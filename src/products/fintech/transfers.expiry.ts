@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Trx } from '../../db/database.ts';
 import { preparedWrite } from '../../db/prepared.ts';
-import type { EventRequest } from '../../platform/events/emit.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { storedTime } from '../../platform/kit/time.ts';
+import type { WriteContext } from '../../platform/operations/context.ts';
 import type { MoneyDeps } from './shared.ts';
 import type { TransfersTable } from './tables.ts';
 import { lockPending, release } from './transfers.pending.ts';
@@ -33,9 +33,10 @@ const dueRows = preparedWrite<{ now: string; limit: number }, TransfersTable>({ 
  * it) is skipped, and the winner decides. Returns how many expired.
  */
 export async function expireDue(deps: MoneyDeps, trx: Trx, limit: number): Promise<number> {
-  const now = storedTime(deps.clock());
-  const { rows } = await dueRows(trx, { now, limit });
-  for (const row of rows) await release(deps, trx, row, 'expired', null);
+  const now = deps.clock();
+  const { rows } = await dueRows(trx, { now: storedTime(now), limit });
+  for (const row of rows)
+    await release(deps, { trx, owner: { orgId: row.org_id, mode: row.mode }, request: null, now }, row, 'expired');
   return rows.length;
 }
 
@@ -43,17 +44,11 @@ export async function expireDue(deps: MoneyDeps, trx: Trx, limit: number): Promi
  * Sandbox only: a pending transfer expires now, as the sweep would at its `expires_at` (its `expires_at` becomes now),
  * so that an integration can test what expiry does without waiting a minute.
  */
-export async function simulateExpiry(
-  deps: MoneyDeps,
-  trx: Trx,
-  owner: Principal,
-  id: string,
-  request: EventRequest | null,
-): Promise<Transfer> {
-  if (owner.mode !== 'sandbox')
+export async function simulateExpiry(deps: MoneyDeps, ctx: WriteContext<Principal>, id: string): Promise<Transfer> {
+  if (ctx.owner.mode !== 'sandbox')
     throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
-  const row = await lockPending(trx, owner, id, deps.clock());
-  return release(deps, trx, { ...row, expires_at: storedTime(deps.clock()) }, 'expired', request);
+  const row = await lockPending(ctx.trx, ctx.owner, id, ctx.now);
+  return release(deps, ctx, { ...row, expires_at: storedTime(ctx.now) }, 'expired');
 }
 
 /**

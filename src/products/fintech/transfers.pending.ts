@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Trx } from '../../db/database.ts';
 import { preparedSend, preparedWrite } from '../../db/prepared.ts';
 import type { Tables } from '../../db/tables.ts';
-import type { EventOwner, EventRequest } from '../../platform/events/emit.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
+import type { WriteContext } from '../../platform/operations/context.ts';
 import { toAmount } from './ledger/amount.ts';
 import { changeHold } from './ledger/post.ts';
 import { lockSides } from './ledger/sides.ts';
@@ -69,13 +69,11 @@ export async function lockPending(trx: Trx, owner: Principal, id: string, now: D
 /** Posts all of a pending transfer, or part: the part moves, the rest of the hold returns to the sender. */
 export async function postTransfer(
   deps: MoneyDeps,
-  trx: Trx,
-  owner: Principal,
+  ctx: WriteContext<Principal>,
   id: string,
   body: TransferPostBody,
-  request: EventRequest | null,
 ): Promise<Transfer> {
-  const now = deps.clock();
+  const { trx, owner, now } = ctx;
   const row = await lockPending(trx, owner, id, now);
   const held = toAmount(row.amount);
   const amount = body.amount ?? held;
@@ -94,45 +92,29 @@ export async function postTransfer(
   const posted = { ...row, status: 'posted' as const, posted_amount: amount, resolved_at: at };
   resolve(trx, posted);
   const transfer = transferFromRow(posted);
-  await deps.events.emit(
-    trx,
-    owner,
-    [{ type: 'fintech.transfer.posted', object: transfer }, ...transactions],
-    request,
-    {
-      at: now,
-    },
-  );
+  await deps.events.emit(ctx, [{ type: 'fintech.transfer.posted', object: transfer }, ...transactions]);
   return transfer;
 }
 
 /** Releases a transfer's hold without moving anything: voided, or expired. */
 export async function release(
   deps: MoneyDeps,
-  trx: Trx,
+  ctx: WriteContext,
   row: TransfersTable,
   status: Extract<TransferStatus, 'voided' | 'expired'>,
-  request: EventRequest | null,
 ): Promise<Transfer> {
-  const now = deps.clock();
+  const { trx, now } = ctx;
   changeHold(trx, { id: row.from_account_id, amount: -toAmount(row.amount) });
   const resolvedAt = status === 'expired' ? row.expires_at! : storedTime(now);
   const resolved = { ...row, status, resolved_at: resolvedAt };
   resolve(trx, resolved);
   const transfer = transferFromRow(resolved);
-  const owner: EventOwner = { orgId: row.org_id, mode: row.mode };
   const type = status === 'voided' ? ('fintech.transfer.voided' as const) : ('fintech.transfer.expired' as const);
-  await deps.events.emit(trx, owner, [{ type, object: transfer }], request, { at: now });
+  await deps.events.emit({ ...ctx, owner: { orgId: row.org_id, mode: row.mode } }, [{ type, object: transfer }]);
   return transfer;
 }
 
 /** Voids a pending transfer: its hold returns to the sender, nothing moves, no ledger entry. */
-export async function voidTransfer(
-  deps: MoneyDeps,
-  trx: Trx,
-  owner: Principal,
-  id: string,
-  request: EventRequest | null,
-): Promise<Transfer> {
-  return release(deps, trx, await lockPending(trx, owner, id, deps.clock()), 'voided', request);
+export async function voidTransfer(deps: MoneyDeps, ctx: WriteContext<Principal>, id: string): Promise<Transfer> {
+  return release(deps, ctx, await lockPending(ctx.trx, ctx.owner, id, ctx.now), 'voided');
 }

@@ -1,6 +1,6 @@
 import type { Trx } from '../../db/database.ts';
 import { findOwned, pageOwned } from '../../db/owned.ts';
-import type { Change, EventRequest } from '../../platform/events/emit.ts';
+import type { Change } from '../../platform/events/emit.ts';
 import { createdRange, createdWithin } from '../../platform/http/created-filter.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
@@ -8,6 +8,7 @@ import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import { indexMetadata, metadataOnCreate, whereMetadata } from '../../platform/metadata/metadata.ts';
+import type { WriteContext } from '../../platform/operations/context.ts';
 import { findAccount } from './accounts.repository.ts';
 import { changeHold, postJournal } from './ledger/post.ts';
 import { lockSides, type Side } from './ledger/sides.ts';
@@ -54,23 +55,21 @@ async function lockAndCheck(trx: Trx, owner: Principal, body: TransferCreateBody
  */
 export async function createTransfer(
   deps: MoneyDeps,
-  trx: Trx,
-  owner: Principal,
+  ctx: WriteContext<Principal>,
   body: TransferCreateBody,
-  request: EventRequest | null,
 ): Promise<Transfer> {
+  const { trx, owner, now } = ctx;
   if (body.from_account_id === body.to_account_id)
     throw new ApiError('parameter_invalid', 'to_account_id must differ from from_account_id.', {
       param: 'to_account_id',
     });
   const pending = body.pending === true;
-  // The schema's dependentSchemas refuses this over HTTP; the dashboard's forms call this service too.
+  // The schema's dependentSchemas refuses this; the CLI or a test may call the service without it.
   if (body.expires_in_seconds !== undefined && !pending)
     throw new ApiError('parameter_invalid', EXPIRES_ONLY_PENDING, { param: 'expires_in_seconds' });
   const description = cleanDescription(body.description);
   const metadata = metadataOnCreate(body.metadata);
   const [from, to] = await lockAndCheck(trx, owner, body);
-  const now = deps.clock();
   const expiresIn = body.expires_in_seconds ?? EXPIRES_DEFAULT;
   const row: TransfersTable = {
     id: newId(TRANSFER.prefix, now.getTime()),
@@ -95,7 +94,7 @@ export async function createTransfer(
   indexMetadata(trx, 'transfers', row.id, metadata, false);
   const transfer = transferFromRow(row);
   const changes = [{ type: 'fintech.transfer.created' as const, object: transfer }, ...transactions];
-  await deps.events.emit(trx, owner, changes, request, { at: now });
+  await deps.events.emit(ctx, changes);
   return transfer;
 }
 

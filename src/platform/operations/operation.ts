@@ -1,0 +1,134 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import type { WithIdempotency } from '../idempotency/idempotency.ts';
+import { principalOf } from '../keys/auth.ts';
+import type { Principal } from '../keys/principal.ts';
+import type { WriteContext } from './context.ts';
+import type { Permission } from './permissions.ts';
+
+/** A route's schema as an operation declares it: the OpenAPI operation and the validation of every part. */
+export interface OperationSchema extends FastifySchema {
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description?: string;
+  params?: TSchema;
+  querystring?: TSchema;
+  body?: TSchema;
+  response: Record<number, TSchema>;
+}
+
+type StaticOf<T> = T extends TSchema ? Static<T> : undefined;
+
+/** An operation's validated input, typed from its schema. */
+export interface Input<S extends OperationSchema> {
+  params: StaticOf<S['params']>;
+  query: StaticOf<S['querystring']>;
+  body: StaticOf<S['body']>;
+}
+
+interface Declared<S extends OperationSchema> {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Fastify's form: `/v1/fintech/transfers/:id/post`. */
+  path: string;
+  /** What a key must hold to call it (docs/api.md#restricted-keys). */
+  permission: Permission;
+  schema: S;
+}
+
+/** A read: no transaction; its answer is the value returned. */
+export interface ReadOperation<S extends OperationSchema = OperationSchema, R = unknown> extends Declared<S> {
+  kind: 'read';
+  read(owner: Principal, input: Input<S>): Promise<R>;
+}
+
+/**
+ * A write: one write transaction through the idempotency step (Idempotency-Key on a POST), its service given the
+ * write's context. The dashboard's forms run the same declaration (dashboard/act.ts).
+ */
+export interface WriteOperation<S extends OperationSchema = OperationSchema, R = unknown> extends Declared<S> {
+  kind: 'write';
+  /** Checks that need the network (a webhook URL's resolution): run before the write, never inside it. */
+  check?(owner: Principal, input: Input<S>): Promise<void>;
+  write(ctx: WriteContext<Principal>, input: Input<S>): Promise<R>;
+  /** Fields shown once and stored as null (docs/api.md#idempotency). */
+  secretFields?: (keyof R & string)[];
+  /** Runs once the write has settled, whatever its outcome (forget a revoked key's cache entry, wake a worker). */
+  settled?(input: Input<S>): void;
+}
+
+/** A route that takes no key (the sandbox sign-up): it answers by itself, outside any principal's scope. */
+export interface PublicOperation<S extends OperationSchema = OperationSchema, R = unknown> extends Declared<S> {
+  kind: 'public';
+  handle(request: FastifyRequest, input: Input<S>): Promise<R>;
+}
+
+export type Operation = ReadOperation | WriteOperation | PublicOperation;
+
+// The declaring functions infer each operation's types from its schema; the lists they go in hold them untyped.
+export const read = <S extends OperationSchema, R>(op: Omit<ReadOperation<S, R>, 'kind'>): Operation =>
+  ({ ...op, kind: 'read' }) as never;
+export const write = <S extends OperationSchema, R>(op: Omit<WriteOperation<S, R>, 'kind'>): Operation =>
+  ({ ...op, kind: 'write' }) as never;
+export const publicOperation = <S extends OperationSchema, R>(op: Omit<PublicOperation<S, R>, 'kind'>): Operation =>
+  ({ ...op, kind: 'public' }) as never;
+
+const inputOf = (request: FastifyRequest): Input<OperationSchema> =>
+  ({ params: request.params, query: request.query, body: request.body }) as never;
+
+function handlerOf(op: Operation, withIdempotency: WithIdempotency | undefined) {
+  switch (op.kind) {
+    case 'read':
+      return (request: FastifyRequest) => op.read(principalOf(request), inputOf(request));
+    case 'public':
+      return (request: FastifyRequest) => op.handle(request, inputOf(request));
+    case 'write':
+      if (withIdempotency === undefined)
+        throw new Error(`${op.schema.operationId}: a write needs the idempotency step`);
+      return async (request: FastifyRequest, reply: FastifyReply) => {
+        const input = inputOf(request);
+        try {
+          await op.check?.(principalOf(request), input);
+          return await withIdempotency(request, reply, (ctx) => op.write(ctx, input), {
+            secretFields: op.secretFields as never,
+          });
+        } finally {
+          op.settled?.(input);
+        }
+      };
+  }
+}
+
+/** Every operation declared so far, by operationId: what the dashboard's forms run, what the docs list. */
+export type Operations = ReadonlyMap<string, Operation>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    operations: Map<string, Operation>;
+  }
+  interface FastifyContextConfig {
+    /** The permission the route's operation needs (operations/permissions.ts). */
+    permission?: Permission;
+  }
+}
+
+/** Registers operations as routes of `app` (which must be the root instance) and in its `app.operations`. */
+export function declareOperations(
+  app: FastifyInstance,
+  deps: { withIdempotency?: WithIdempotency },
+  operations: Operation[],
+): void {
+  if (!app.hasDecorator('operations')) app.decorate('operations', new Map<string, Operation>());
+  for (const op of operations) {
+    const id = op.schema.operationId;
+    if (app.operations.has(id)) throw new Error(`operation ${id} declared twice`);
+    app.operations.set(id, op);
+    app.route({
+      method: op.method,
+      url: op.path,
+      schema: op.schema,
+      config: { permission: op.permission, ...(op.kind === 'public' ? { public: true } : {}) },
+      handler: handlerOf(op, deps.withIdempotency),
+    });
+  }
+}
