@@ -6,7 +6,7 @@ import type { SupervisorReport } from './platform/metrics/supervisor.ts';
 import { requireSecretsKey } from './platform/secrets/key-check.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
 
-/** Start-up failures in a row, with no worker serving, after which the supervisor exits (there is nothing to keep). */
+/** Start-up failures in a row, none serving and the database answering, after which the supervisor exits. */
 export const MAX_FAILURES_WITH_NONE_SERVING = 5;
 /** Retry delays: 250 ms, doubling with each start-up failure in a row, never above 30 s. */
 const FIRST_RETRY_MS = 250;
@@ -77,14 +77,25 @@ function watchDatabase(url: string): (waiting: () => boolean, back: () => void) 
   };
 }
 
+/** One `select 1` on a connection of its own (3 s connect timeout): does the database answer now? */
+async function databaseAnswers(url: string): Promise<boolean> {
+  const probe = openDatabase(url, { poolSize: 1, onIdleError: () => undefined });
+  try {
+    return await probe.ping();
+  } finally {
+    await probe.close().catch(() => undefined);
+  }
+}
+
 /**
  * WEB_CONCURRENCY > 1 (PostgreSQL only): this process migrates once, then runs that many workers sharing the port
  * (node:cluster). A worker that dies after it listened is replaced at once. One that dies before it listened (a
  * start-up failure: the database away, a port taken) is retried after a delay that doubles up to 30 s, or as soon
- * as the database answers again: a healthy worker is never stopped because another cannot start. Only when no
- * worker serves and MAX_FAILURES_WITH_NONE_SERVING start-ups failed in a row does the supervisor give up, with one
- * line, and exit 1 (a deployment that cannot start at all is its orchestrator's to restart). Every change is
- * reported to the workers for /metrics. On SIGTERM/SIGINT each worker drains.
+ * as the database answers again: a healthy worker is never stopped because another cannot start. Through a
+ * database outage it retries however long it lasts. Only when no worker serves and MAX_FAILURES_WITH_NONE_SERVING
+ * start-ups failed in a row with the database answering does it give up, with one line, and exit 1 (a deployment
+ * that cannot start at all is its orchestrator's to restart). Every change is reported to the workers for /metrics.
+ * On SIGTERM/SIGINT each worker drains.
  */
 export async function supervise(config: Config): Promise<void> {
   const database = openDatabase(config.DATABASE_URL);
@@ -96,6 +107,7 @@ export async function supervise(config: Config): Promise<void> {
   const logFailure = failureLines();
   const watch = watchDatabase(config.DATABASE_URL);
   let failuresInARow = 0;
+  let failuresWithDatabaseUp = 0; // of those, the ones with none serving while the database answered
   let failuresTotal = 0;
   let waiting = 0; // workers to start at the next retry
   let retryTimer: NodeJS.Timeout | undefined;
@@ -128,10 +140,7 @@ export async function supervise(config: Config): Promise<void> {
     failuresInARow++;
     failuresTotal++;
     report();
-    if (serving.size === 0 && failuresInARow >= MAX_FAILURES_WITH_NONE_SERVING) {
-      line(`workers failed at start-up ${failuresInARow} times in a row and none serves (last: ${how}); giving up`);
-      return stop(1);
-    }
+    if (serving.size === 0) void giveUpUnlessTheDatabaseIsAway(how);
     const delayMs = retryDelayMs(failuresInARow);
     waiting++;
     retryTimer ??= setTimeout(retryNow, delayMs);
@@ -149,10 +158,20 @@ export async function supervise(config: Config): Promise<void> {
     );
   };
 
+  /** Asked after a start-up failure with none serving: a database outage ends, a bad deployment does not. */
+  async function giveUpUnlessTheDatabaseIsAway(how: string): Promise<void> {
+    if (!(await databaseAnswers(config.DATABASE_URL)) || stopping || serving.size > 0) return;
+    if (++failuresWithDatabaseUp < MAX_FAILURES_WITH_NONE_SERVING) return;
+    const times = `${failuresWithDatabaseUp} times in a row with the database answering`;
+    line(`workers failed at start-up ${times}, and none serves (last: ${how}); giving up`);
+    stop(1);
+  }
+
   cluster.on('listening', (worker) => {
     serving.add(worker);
     if (failuresInARow > 0) line(`worker ${worker.process.pid} listens, after ${failuresInARow} failed start-ups`);
     failuresInARow = 0;
+    failuresWithDatabaseUp = 0;
     report();
   });
   cluster.on('exit', (worker, code, signal) => {

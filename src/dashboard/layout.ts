@@ -1,4 +1,4 @@
-import { type Html, html, type Value } from './html.ts';
+import { Html, html, type Value } from './html.ts';
 import { detailFor, type FormState, newFormKey, type View } from './view.ts';
 
 const NAV: [string, string][] = [
@@ -119,9 +119,19 @@ export function select(o: FieldOptions & { options: (string | [string, string])[
 <select id="${id}" name="${o.name}"${error ? html` aria-invalid="true"` : ''}${described(id, o.hint, error)}>${options}</select>${fieldNotes(id, o.hint, error)}</div>`;
 }
 
-/** A table that scrolls sideways on a narrow screen (keyboard-reachable), or the empty state when no rows. */
+/** Each cell of a row gets its column's name as `data-label`, which a phone shows above it (rows stack there). */
+function labelled(row: Html, head: string[]): Html {
+  let column = 0;
+  return new Html(row.text.replace(/<td(?=[\s>])/g, () => html`<td data-label="${head[column++] ?? ''}"`.text));
+}
+
+/**
+ * A table that scrolls sideways when it must (keyboard-reachable), or the empty state when no rows; on a phone each
+ * row stacks its cells, each under its column's name (assets/css/4-badges-tables.css).
+ */
 export function table(label: string, head: string[], rows: Html[], empty: Html): Html {
   if (rows.length === 0) return empty;
+  rows = rows.map((row) => labelled(row, head));
   return html`<div class="table-wrap" role="region" aria-label="${label}" tabindex="0"><table>
 <thead><tr>${head.map((h) => html`<th scope="col">${h === '' ? html`<span class="visually-hidden">Actions</span>` : h}</th>`)}</tr></thead>
 <tbody>${rows}</tbody></table></div>`;

@@ -4,40 +4,15 @@ import { CAMPAIGN_ENV } from '../campaigns/load.ts';
 import { MULTI_PROCESS_SKIP } from '../helpers/database.ts';
 import { PRIVATE_CLUSTER_SKIP, startPrivateCluster } from '../helpers/postgres-cluster.ts';
 import { type ServerProcess, spawnServer } from '../helpers/process.ts';
+import { freePort } from '../helpers/redis.ts';
 import { call } from '../helpers/server.ts';
+import { CLOSE, listeningPids, metric, servingPids, until } from '../helpers/supervisor.ts';
 
 const US = { type: 'business', country: 'US' };
-/** Requests before the kill close their connection, so that no pooled one leads to the worker about to die. */
-const CLOSE = { connection: 'close' };
 
-/** Polls `check` until it returns something truthy (or throws after `ms`); phases advance on what is observed. */
-async function until<T>(check: () => Promise<T> | T, what: string, ms = 60_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) assert.fail(`never saw ${what} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** The pids of the workers whose log says they listen, in order. */
-function listeningPids(server: ServerProcess): number[] {
-  return server.lines.filter((l) => l.includes('Server listening at')).map((l) => JSON.parse(l).pid as number);
-}
-
-/**
- * One sample of a metric without labels from /metrics (whichever worker answers), or undefined; also undefined when
- * no answer came within 10 s, which the polls below wait past while checking that the supervisor lives. (A
- * connection that arrives as a worker is killed can be handed to the dead worker by node:cluster and never answered.)
- */
-async function metric(url: string, name: string): Promise<number | undefined> {
-  const text = await fetch(`${url}/metrics`, { headers: CLOSE, signal: AbortSignal.timeout(10_000) }).then(
-    (r) => r.text(),
-    () => '',
-  );
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line === undefined ? undefined : Number(line.split(' ')[1]);
+/** The largest "N in a row" of the supervisor's lines about failed start-ups so far. */
+function mostInARow(stderr: string): number {
+  return Math.max(0, ...[...stderr.matchAll(/failed at start-up \(.*\); (\d+) in a row/g)].map((m) => Number(m[1])));
 }
 
 describe('the supervisor through a PostgreSQL outage (issue 22)', {
@@ -114,17 +89,71 @@ describe('the supervisor through a PostgreSQL outage (issue 22)', {
           });
           assert.equal(reply.status, 200);
         }
-        const pids = new Set(
-          server.lines
-            .slice(from)
-            .map((l) => JSON.parse(l))
-            .filter((l) => l.msg === 'request')
-            .map((l) => l.pid as number),
-        );
+        const pids = servingPids(server, from);
         assert.equal(pids.size, 2, 'two workers served');
         assert.ok(pids.has(survivor!), 'the survivor is one of them');
         assert.ok(!pids.has(victim!), 'the killed worker is gone');
         assert.equal((await call(url, 'GET', '/readyz')).status, 200);
+
+        child.kill('SIGTERM');
+        assert.deepEqual(await server.exited, { code: 0, signal: null });
+      } finally {
+        server?.child.kill('SIGKILL');
+        await database.destroy();
+      }
+    },
+  );
+
+  // Issue 30: with both killed (as an OOM kill would), no worker served, and the supervisor gave up within seconds.
+  test(
+    'both workers killed during the outage: it keeps retrying, and both serve when the database returns',
+    bound,
+    async (t) => {
+      const database = await startPrivateCluster();
+      let server: ServerProcess | undefined;
+      try {
+        // A fixed port: once no worker holds a port 0 listener, a new worker would be given another port.
+        const PORT = String(await freePort());
+        server = await spawnServer({ ...CAMPAIGN_ENV, DATABASE_URL: database.url, WEB_CONCURRENCY: '2', PORT });
+        const { url, child } = server;
+        let stderr = '';
+        child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        const alive = () =>
+          child.exitCode === null || assert.fail(`the supervisor exited (${child.exitCode}): ${stderr}`);
+        const first = server;
+        const killed = await until(() => {
+          const pids = listeningPids(first);
+          return pids.length === 2 ? pids : undefined;
+        }, 'both workers listening');
+
+        await database.stop();
+        for (const pid of killed) process.kill(pid, 'SIGKILL');
+        // No worker serves, so /metrics has no one to answer: the supervisor's own lines are what there is to watch.
+        // It gave up at the fifth failure in a row; wait for a line that counts more (one line per 30 s at most).
+        await until(
+          () => alive() && mostInARow(stderr) > 5,
+          'a line counting more than five failures in a row',
+          180_000,
+        );
+        alive();
+        assert.doesNotMatch(stderr, /giving up/);
+
+        await database.start();
+        await until(async () => (await metric(url, 'plinth_supervisor_workers_missing')) === 0, 'both workers back');
+        t.diagnostic(`supervisor's stderr:\n${stderr}`);
+        const signup = await call(url, 'POST', '/v1/sandbox/signup', { headers: CLOSE });
+        assert.equal(signup.status, 200);
+        const key = (signup.body as { api_key: { key: string } }).api_key.key;
+        // Both serve (a new worker may take a moment to get its first connection), neither of them a killed one.
+        const from = server.lines.length;
+        const running = server;
+        const pids = await until(async () => {
+          const reply = await call(url, 'POST', '/v1/fintech/accounts', { key, json: US, headers: CLOSE });
+          assert.equal(reply.status, 200);
+          const served = servingPids(running, from);
+          return served.size === 2 ? served : undefined;
+        }, 'two workers serving creates');
+        for (const pid of killed) assert.ok(!pids.has(pid), 'only new workers serve');
 
         child.kill('SIGTERM');
         assert.deepEqual(await server.exited, { code: 0, signal: null });

@@ -18,5 +18,6 @@ export function money(base: string, key: string) {
     balance: async (id: string): Promise<number> =>
       (await ok('GET', `/v1/fintech/accounts/${id}`)).available_balance.amount,
     get: (path: string) => ok('GET', path),
+    post: (path: string, json: unknown) => ok('POST', path, json),
   };
 }

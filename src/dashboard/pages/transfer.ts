@@ -8,6 +8,7 @@ import { amountField, optional, sendHtml } from '../forms.ts';
 import { html } from '../html.ts';
 import { flash, formFields, input, metadataList, page, problemSummary } from '../layout.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
+import { transferAmounts } from './transfers.ts';
 
 const DONE = {
   created: 'Transfer made.',
@@ -24,6 +25,7 @@ const _NoBody = Type.Object({}, { additionalProperties: false });
 async function transferPage(ctx: Ctx, view: View, id: string, done: keyof typeof DONE | undefined, state?: FormState) {
   const t = await ctx.read<Transfer>(view.principal, 'retrieveTransfer', { params: { id } });
   const base = `/dashboard/transfers/${t.id}`;
+  const { shown, released } = transferAmounts(t);
   const post = stateOf(state, 'post');
   const pending =
     t.status === 'pending'
@@ -39,13 +41,15 @@ ${input({ name: 'amount', label: `Amount to post (${t.currency})`, state: post, 
     view,
     t.id,
     html`<p class="crumbs"><a href="/dashboard/transfers">Transfers</a> /</p>
-<h1>${money(t.amount, t.currency)} ${badge(t.status)}</h1>${flash(done === undefined ? undefined : DONE[done])}
+<h1>${money(shown, t.currency)} ${badge(t.status)}</h1>${flash(done === undefined ? undefined : DONE[done])}
 ${t.status === 'pending' ? '' : pending}<dl class="facts"><dt>Transfer</dt><dd><code>${t.id}</code></dd>
 <dt>From</dt><dd><a href="/dashboard/accounts/${t.from_account_id}"><code>${t.from_account_id}</code></a></dd>
 <dt>To</dt><dd><a href="/dashboard/accounts/${t.to_account_id}"><code>${t.to_account_id}</code></a></dd>
 <dt>Description</dt><dd>${t.description ?? html`<span class="muted">none</span>`}</dd>
-${t.pending ? html`<dt>Held until</dt><dd>${time(t.expires_at, view.now)}</dd>` : ''}
+${t.status === 'pending' ? html`<dt>Held until</dt><dd>${time(t.expires_at, view.now)}</dd>` : ''}
+${t.pending && t.status !== 'pending' ? html`<dt>Held</dt><dd>${money(t.amount, t.currency)}</dd>` : ''}
 ${t.posted_amount !== null ? html`<dt>Posted</dt><dd>${money(t.posted_amount, t.currency)}</dd>` : ''}
+${released > 0 ? html`<dt>Released</dt><dd>${money(released, t.currency)}</dd>` : ''}
 ${t.resolved_at ? html`<dt>Resolved</dt><dd>${time(t.resolved_at, view.now)}</dd>` : ''}
 <dt>Created</dt><dd>${time(t.created_at, view.now)}</dd><dt>Metadata</dt><dd>${metadataList(t.metadata)}</dd></dl>
 ${t.status === 'pending' ? pending : ''}`,

@@ -23,11 +23,30 @@ const HOLDS: [string, string][] = [
   ['2592000', '30 days'],
 ];
 
+/**
+ * What a transfer moved, and what it held and gave back (docs/api.md, "Holding money"): a post of part of a hold
+ * moves `posted_amount` and returns the rest; a void or an expiry moves nothing and returns all of it. A transfer
+ * shows what it moved once resolved, never the amount it held.
+ */
+export function transferAmounts(t: Transfer): { shown: number; released: number } {
+  const resolved = t.pending && t.status !== 'pending';
+  return { shown: t.posted_amount ?? t.amount, released: resolved ? t.amount - (t.posted_amount ?? 0) : 0 };
+}
+
+/** Under the amount of a resolved hold: how much of it returned to the sender. */
+export function releasedNote(t: Transfer): Html | string {
+  const { released } = transferAmounts(t);
+  if (released === 0) return '';
+  if (released === t.amount) return html`released to the sender, nothing moved`;
+  return html`of ${majorUnits(t.amount, t.currency)} held; ${majorUnits(released, t.currency)} released`;
+}
+
 export function transferRow(t: Transfer, now: Date): Html {
+  const note = releasedNote(t);
   return html`<tr><td><a href="/dashboard/transfers/${t.id}"><code>${t.id}</code></a>${t.description ? html`<br><span class="hint">${t.description}</span>` : ''}</td>
 <td><a href="/dashboard/accounts/${t.from_account_id}"><code>${t.from_account_id}</code></a></td>
 <td><a href="/dashboard/accounts/${t.to_account_id}"><code>${t.to_account_id}</code></a></td>
-<td class="num">${money(t.amount, t.currency)}</td><td>${badge(t.status)}${t.status === 'pending' && t.expires_at ? html`<br><span class="hint">expires ${time(t.expires_at, now)}</span>` : ''}</td><td>${time(t.created_at, now)}</td></tr>`;
+<td class="num">${money(transferAmounts(t).shown, t.currency)}${note ? html`<br><span class="hint">${note}</span>` : ''}</td><td>${badge(t.status)}${t.status === 'pending' && t.expires_at ? html`<br><span class="hint">expires ${time(t.expires_at, now)}</span>` : ''}</td><td>${time(t.created_at, now)}</td></tr>`;
 }
 
 /** Transfers: the list (all, one account's, by status), and the form that makes one, at once or held as pending. */

@@ -1,0 +1,94 @@
+/**
+ * The dashboard on a phone, in Chromium (issue 30): at 390 px every list page reads without sideways scrolling,
+ * no cell is cut off at the screen's edge, no id is broken into a column of characters, and a form's error stays on
+ * the page. Screenshots go to .tmp/dashboard/<backend>/phone-*.png.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, skipWithoutChromium } from '../helpers/chromium.ts';
+import { assertAxeClean, signedIn } from '../helpers/dashboard-browser.ts';
+import { money } from '../helpers/money.ts';
+import { useServer } from '../helpers/server.ts';
+
+const SHOTS = join(import.meta.dirname, '../../.tmp/dashboard', process.env.PLINTH_TEST_BACKEND ?? 'sqlite');
+const PHONE = 390;
+
+/** What of `main` reaches past the viewport's right edge, and the inline ids laid out on more than two lines. */
+function layoutFaults(page: Page) {
+  return page.evaluate(() => {
+    const d = (globalThis as any).document;
+    const width = d.documentElement.clientWidth;
+    const name = (el: any) => `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}"`;
+    const cutOff: string[] = [];
+    for (const el of d.querySelectorAll('main *')) {
+      if (el.closest('.visually-hidden, thead')) continue;
+      const box = el.getBoundingClientRect();
+      if (box.width > 0 && box.right > width + 0.5) cutOff.push(`${name(el)} ends at ${Math.round(box.right)} px`);
+    }
+    const brokenIds = [...d.querySelectorAll('main td code')]
+      .filter((el: any) => el.getClientRects().length > 2)
+      .map((el: any) => `${name(el)} on ${el.getClientRects().length} lines`);
+    return { scrollWidth: d.documentElement.scrollWidth as number, cutOff, brokenIds };
+  });
+}
+
+describe('the dashboard at 390 px', { skip: skipWithoutChromium('the dashboard phone test') }, () => {
+  const server = useServer();
+  let browser: Browser;
+  let page: Page;
+  let endpoint: string;
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    const key = await server.key('dash-phone');
+    const m = money(server.url, key);
+    const [a, b] = [await m.account(), await m.account()];
+    await m.deposit(a, 100_000);
+    await m.transfer(a, b, 2550);
+    await m.post('/v1/fintech/transfers', { from_account_id: a, to_account_id: b, amount: 999, currency: 'USD' });
+    const hook = await m.post('/v1/webhook_endpoints', {
+      url: 'http://127.0.0.1:9/a/rather/long/path/for/a/phone',
+      enabled_events: ['*'],
+    });
+    endpoint = hook.id;
+    await m.post(`/v1/webhook_endpoints/${endpoint}/test`, {});
+    await server.app.requestLog.flush();
+    browser = await launchChromium();
+    page = await signedIn(browser, server.url, key, PHONE);
+  });
+  after(() => browser?.close());
+
+  async function assertReadable(name: string): Promise<void> {
+    await page.screenshot({ path: join(SHOTS, `phone-${name}.png`), fullPage: true });
+    const faults = await layoutFaults(page);
+    assert.ok(faults.scrollWidth <= PHONE, `${name} scrolls sideways (${faults.scrollWidth} px wide)`);
+    assert.deepEqual(faults.cutOff, [], `${name}: cut off at the right edge`);
+    assert.deepEqual(faults.brokenIds, [], `${name}: ids broken over lines`);
+    await assertAxeClean(page, name);
+  }
+
+  const lists = ['', 'accounts', 'transfers', 'requests', 'events', 'webhooks', 'api-keys'];
+  for (const list of lists) {
+    test(`/dashboard/${list}: every row readable, nothing cut off`, async () => {
+      await page.goto(`${server.url}/dashboard/${list}`);
+      assert.ok((await page.locator('main tbody tr').count()) > 0 || list === '', `${list} lists something`);
+      await assertReadable(list || 'home');
+    });
+  }
+
+  test('an endpoint and its deliveries', async () => {
+    await page.goto(`${server.url}/dashboard/webhooks/${endpoint}`);
+    await assertReadable('webhook');
+  });
+
+  test('a webhook form refused with a long URL: the error stays on the page', async () => {
+    await page.goto(`${server.url}/dashboard/webhooks`);
+    await page.fill('#f-url', `ftp://example.com/${'averyveryverylongsegment'.repeat(4)}`);
+    await page.click('main form button[type=submit].primary');
+    assert.ok((await page.locator('#f-url-error').innerText()).length > 0, 'the field shows its error');
+    await assertReadable('webhook-refused');
+  });
+});
