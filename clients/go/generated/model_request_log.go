@@ -50,6 +50,8 @@ type RequestLog struct {
 	Body NullableString `json:"body"`
 	// True when `body` was cut at 8 KiB.
 	BodyTruncated bool `json:"body_truncated"`
+	// `null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.
+	Count NullableInt32 `json:"count"`
 	Livemode bool `json:"livemode"`
 	// When the request arrived.
 	CreatedAt string `json:"created_at"`
@@ -62,7 +64,7 @@ type _RequestLog RequestLog
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewRequestLog(id string, object string, method string, route string, path string, status int32, errorCode NullableString, durationMs float32, apiKeyId string, apiKeyHint string, idempotencyKey NullableString, idempotentReplayed bool, source string, body NullableString, bodyTruncated bool, livemode bool, createdAt string) *RequestLog {
+func NewRequestLog(id string, object string, method string, route string, path string, status int32, errorCode NullableString, durationMs float32, apiKeyId string, apiKeyHint string, idempotencyKey NullableString, idempotentReplayed bool, source string, body NullableString, bodyTruncated bool, count NullableInt32, livemode bool, createdAt string) *RequestLog {
 	this := RequestLog{}
 	this.Id = id
 	this.Object = object
@@ -79,6 +81,7 @@ func NewRequestLog(id string, object string, method string, route string, path s
 	this.Source = source
 	this.Body = body
 	this.BodyTruncated = bodyTruncated
+	this.Count = count
 	this.Livemode = livemode
 	this.CreatedAt = createdAt
 	return &this
@@ -458,6 +461,32 @@ func (o *RequestLog) SetBodyTruncated(v bool) {
 	o.BodyTruncated = v
 }
 
+// GetCount returns the Count field value
+// If the value is explicit nil, the zero value for int32 will be returned
+func (o *RequestLog) GetCount() int32 {
+	if o == nil || o.Count.Get() == nil {
+		var ret int32
+		return ret
+	}
+
+	return *o.Count.Get()
+}
+
+// GetCountOk returns a tuple with the Count field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *RequestLog) GetCountOk() (*int32, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.Count.Get(), o.Count.IsSet()
+}
+
+// SetCount sets field value
+func (o *RequestLog) SetCount(v int32) {
+	o.Count.Set(&v)
+}
+
 // GetLivemode returns the Livemode field value
 func (o *RequestLog) GetLivemode() bool {
 	if o == nil {
@@ -531,6 +560,7 @@ func (o RequestLog) ToMap() (map[string]interface{}, error) {
 	toSerialize["source"] = o.Source
 	toSerialize["body"] = o.Body.Get()
 	toSerialize["body_truncated"] = o.BodyTruncated
+	toSerialize["count"] = o.Count.Get()
 	toSerialize["livemode"] = o.Livemode
 	toSerialize["created_at"] = o.CreatedAt
 
@@ -561,6 +591,7 @@ func (o *RequestLog) UnmarshalJSON(data []byte) (err error) {
 		"source",
 		"body",
 		"body_truncated",
+		"count",
 		"livemode",
 		"created_at",
 	}
@@ -607,6 +638,7 @@ func (o *RequestLog) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "source")
 		delete(additionalProperties, "body")
 		delete(additionalProperties, "body_truncated")
+		delete(additionalProperties, "count")
 		delete(additionalProperties, "livemode")
 		delete(additionalProperties, "created_at")
 		o.AdditionalProperties = additionalProperties

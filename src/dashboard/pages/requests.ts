@@ -36,10 +36,13 @@ function idLink(id: string): Html {
   return href === undefined ? html`<code>${id}</code>` : html`<a href="${href}"><code>${id}</code></a>`;
 }
 
+/** An entry that stands for many refused requests (docs/api.md, "The request log") says how many. */
+const refusedCount = (r: RequestLog) => (r.count === null ? '' : html` · ${String(r.count)} refused in this second`);
+
 /** Three columns, so that a row reads on a phone: what (linked) and when, by whom and from where; status; time. */
 function row(r: RequestLog, now: Date): Html {
   return html`<tr><td><a href="/dashboard/requests/${r.id}"><span class="method">${r.method}</span> <span class="break">${r.path}</span></a>
-<br><span class="hint">${arrived(r.id, now)} · ${r.source} · <code>${r.api_key_hint}</code>${r.idempotent_replayed ? ' · replayed' : ''}</span></td>
+<br><span class="hint">${arrived(r.id, now)} · ${r.source} · <code>${r.api_key_hint}</code>${r.idempotent_replayed ? ' · replayed' : ''}${refusedCount(r)}</span></td>
 <td>${statusBadge(r.status)}${r.error_code ? html`<br><code class="break">${r.error_code}</code>` : ''}</td>
 <td class="num">${r.duration_ms.toFixed(1)} ms</td></tr>`;
 }
@@ -71,6 +74,7 @@ async function requestPage(ctx: Ctx, view: View, id: string): Promise<Html> {
 <h1><span class="method">${r.method}</span> <span class="break">${r.path}</span> ${statusBadge(r.status)}</h1>
 <dl class="facts"><dt>Request</dt><dd><code>${r.id}</code></dd><dt>Arrived</dt><dd>${arrived(r.id, view.now)}</dd>
 <dt>Operation</dt><dd><code>${r.method} ${r.route}</code></dd><dt>Status</dt><dd>${String(r.status)}${r.error_code ? html` · <code>${r.error_code}</code>` : ''}</dd>
+${r.count === null ? '' : html`<dt>Requests</dt><dd>${String(r.count)}, refused by the rate limit in this second; shown: the first</dd>`}
 <dt>Duration</dt><dd>${r.duration_ms.toFixed(2)} ms</dd><dt>Source</dt><dd>${r.source === 'dashboard' ? 'the dashboard' : 'the API'}</dd>
 <dt>API key</dt><dd><code>${r.api_key_hint}</code> · <code>${r.api_key_id}</code></dd>
 <dt>Idempotency-Key</dt><dd>${r.idempotency_key === null ? html`<span class="muted">none</span>` : html`<code>${r.idempotency_key}</code>${r.idempotent_replayed ? ' · replayed (the stored answer was sent)' : ''}`}</dd>

@@ -88,6 +88,7 @@ export function entryOf(request: FastifyRequest, reply: FastifyReply, details: E
     source: details.source,
     body,
     body_truncated: truncated ? 1 : 0,
+    count: null,
     created_at: new Date(timeOfId(id)).toISOString(),
   };
 }

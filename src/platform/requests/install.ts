@@ -6,6 +6,7 @@ import { purgeEvery, purgeOlderThan } from '../kit/retention.ts';
 import type { Clock } from '../kit/time.ts';
 import { type EntryDetails, entryOf } from './entry.ts';
 import { type RequestRecorder, requestRecorder } from './recorder.ts';
+import { isRefusal, refusalCounter } from './refusals.ts';
 import { deleteRequestLogsBefore } from './requests.repository.ts';
 import { requestsRoutes } from './requests.routes.ts';
 
@@ -63,29 +64,46 @@ const isV1 = (request: FastifyRequest) => request.routeOptions.url?.startsWith('
  */
 export function installRequestLog(app: FastifyInstance, deps: RequestLogDeps): void {
   const { database, clock } = deps;
-  const recorder = deps.enabled ? startRecorder(app, deps) : null;
+  const log = deps.enabled ? startRecorder(app, deps) : null;
   app.decorate('requestLog', {
     recordDashboardAction(request, reply, action) {
-      recorder?.record(entryOf(request, reply, { ...action, source: 'dashboard' }));
+      log?.record(request, reply, { ...action, source: 'dashboard' });
     },
-    flush: () => recorder?.flush() ?? Promise.resolve(),
+    flush: () => log?.flush() ?? Promise.resolve(),
   } satisfies RequestLog);
   const stopPurge = startRequestLogPurge(database, clock, deps.retentionDays * 86_400_000, app.log);
   app.addHook('onClose', async () => stopPurge());
   requestsRoutes(app, { db: database.db });
 }
 
-function startRecorder(app: FastifyInstance, deps: RequestLogDeps): RequestRecorder {
+/**
+ * The recorder, fed by an `onResponse` hook for /v1 and by the dashboard. A request its rate limit refused is
+ * counted in its key's summary for the second (refusals.ts), not recorded on its own.
+ */
+function startRecorder(app: FastifyInstance, deps: RequestLogDeps) {
   const { database, registry, capacity, flushMs } = deps;
-  const recorder = requestRecorder({ database, log: app.log, registry, capacity, flushMs });
+  const recorder: RequestRecorder = requestRecorder({ database, log: app.log, registry, capacity, flushMs });
+  const refusals = refusalCounter((entry) => recorder.record(entry));
+  const record = (request: FastifyRequest, reply: FastifyReply, details: EntryDetails) => {
+    const code = details.errorCode === undefined ? request.errorCode : details.errorCode;
+    if (!isRefusal(details.status ?? reply.statusCode, code)) recorder.record(entryOf(request, reply, details));
+    else refusals.count(`${details.source}:${details.principal.keyId}`, () => entryOf(request, reply, details));
+  };
   app.addHook('onResponse', (request, reply, done) => {
     const principal: Principal | null = request.principal;
-    if (principal !== null && isV1(request)) recorder.record(entryOf(request, reply, { source: 'api', principal }));
+    if (principal !== null && isV1(request)) record(request, reply, { source: 'api', principal });
     done();
   });
   // Every request has been answered (and recorded) before the app's onClose hooks run; the database closes after.
-  app.addHook('onClose', () => recorder.stop());
-  return recorder;
+  app.addHook('onClose', () => {
+    refusals.stop();
+    return recorder.stop();
+  });
+  const flush = () => {
+    refusals.release();
+    return recorder.flush();
+  };
+  return { record, flush };
 }
 
 /** Retention: deletes entries older than `retentionMs` (see kit/retention.ts). */

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { type Database, isDatabaseUnavailable } from '../../db/database.ts';
+import { bufferShares } from './buffer-shares.ts';
+import { recorderMetrics } from './recorder-metrics.ts';
 import { insertRequestLogs } from './requests.repository.ts';
 import type { RequestLogsTable } from './tables.ts';
 
@@ -33,8 +35,10 @@ export interface RecorderOptions {
  * time is written in one write of the write pipeline (a multi-row insert: on PostgreSQL pipelined with its COMMIT, on
  * SQLite a savepoint in the next group commit), `flushMs` after the first entry waiting, or at once when
  * `BATCH_ROWS` are waiting. Memory is bounded: past `capacity` entries (or their bodies' share of bytes), held
- * whether waiting or being written, an entry is dropped and counted (`plinth_request_log_dropped_total`); a request
- * never waits for, or fails because of, its entry. A batch the database could not take now (unavailable) is kept for
+ * whether waiting or being written, an entry is dropped and counted (`plinth_request_log_dropped_total`, and by
+ * organisation); a request never waits for, or fails because of, its entry. What is dropped is an organisation's
+ * that holds more than its share (buffer-shares.ts): an entry of one within its share takes the place of the newest
+ * waiting entry of one over it, so one tenant's flood cannot drop another's entries. A batch the database could not take now (unavailable) is kept for
  * the next try; one it refused for another reason is dropped and counted. A crash loses what was not yet written:
  * at most the last `flushMs` of entries, never any of the data the requests wrote.
  */
@@ -42,6 +46,7 @@ export function requestRecorder(options: RecorderOptions): RequestRecorder {
   const { database, log, capacity, flushMs } = options;
   const byteCapacity = capacity * BODY_BYTES_PER_ROW;
   const metrics = recorderMetrics(options.registry, () => held);
+  const shares = bufferShares(capacity, byteCapacity);
   let waiting: RequestLogsTable[] = [];
   let held = 0; // entries waiting or being written
   let heldBytes = 0;
@@ -70,10 +75,30 @@ export function requestRecorder(options: RecorderOptions): RequestRecorder {
         return;
       }
       log.error({ err: error, entries: batch.length }, 'request log: a batch was refused and dropped');
-      metrics.dropped.inc({ reason: 'write_failed' }, batch.length);
+      for (const entry of batch) metrics.drop(entry.org_id, 'write_failed');
     }
-    for (const entry of batch) heldBytes -= bytesOf(entry);
-    held -= batch.length;
+    for (const entry of batch) release(entry);
+  };
+
+  const release = (entry: RequestLogsTable) => {
+    const bytes = bytesOf(entry);
+    heldBytes -= bytes;
+    held--;
+    shares.remove(entry.org_id, bytes);
+  };
+
+  const fits = (bytes: number) => held < capacity && heldBytes + bytes <= byteCapacity;
+
+  /** Makes room by dropping the newest waiting entries of organisations over their share; false when it cannot. */
+  const evictFor = (bytes: number, active: number): boolean => {
+    for (let i = waiting.length - 1; i >= 0 && !fits(bytes); i--) {
+      const entry = waiting[i]!;
+      if (!shares.over(entry.org_id, active)) continue;
+      waiting.splice(i, 1);
+      release(entry);
+      metrics.drop(entry.org_id, 'buffer_full');
+    }
+    return fits(bytes);
   };
 
   /**
@@ -117,13 +142,16 @@ export function requestRecorder(options: RecorderOptions): RequestRecorder {
   return {
     record(entry) {
       const bytes = bytesOf(entry);
-      if (stopped || held >= capacity || heldBytes + bytes > byteCapacity) {
-        metrics.dropped.inc({ reason: stopped ? 'stopped' : 'buffer_full' });
-        return;
+      if (stopped) return metrics.drop(entry.org_id, 'stopped');
+      if (!fits(bytes)) {
+        const active = shares.activeWith(entry.org_id);
+        if (!shares.within(entry.org_id, bytes, active) || !evictFor(bytes, active))
+          return metrics.drop(entry.org_id, 'buffer_full');
       }
       waiting.push(entry);
       held++;
       heldBytes += bytes;
+      shares.add(entry.org_id, bytes);
       if (waiting.length >= BATCH_ROWS && writing === null) void flush();
       else schedule();
     },
@@ -135,29 +163,5 @@ export function requestRecorder(options: RecorderOptions): RequestRecorder {
       timer = null;
       await flush(); // anything recorded while the last batch was being written
     },
-  };
-}
-
-function recorderMetrics(registry: Registry, held: () => number) {
-  return {
-    written: new Counter({
-      name: 'plinth_request_log_written_total',
-      help: 'Request log entries written to the database',
-      registers: [registry],
-    }),
-    dropped: new Counter({
-      name: 'plinth_request_log_dropped_total',
-      help: 'Request log entries dropped: the buffer was full, a batch was refused, or the server was stopping',
-      labelNames: ['reason'] as const,
-      registers: [registry],
-    }),
-    buffered: new Gauge({
-      name: 'plinth_request_log_buffered',
-      help: 'Request log entries held in memory, waiting or being written',
-      registers: [registry],
-      collect() {
-        this.set(held());
-      },
-    }),
   };
 }

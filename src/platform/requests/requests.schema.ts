@@ -33,6 +33,7 @@ const EXAMPLE = {
   source: 'api',
   body: '{"type":"business","country":"US","kyb":{"legal_name":"Acme Inc.","ein":"[redacted]"}}',
   body_truncated: false,
+  count: null,
   livemode: false,
   created_at: '2026-11-25T09:00Z',
 };
@@ -73,6 +74,15 @@ export const RequestLog = Type.Object(
       '{"type":"business","country":"US"}',
     ),
     body_truncated: Type.Boolean({ description: 'True when `body` was cut at 8 KiB.' }),
+    count: Type.Unsafe<number | null>({
+      type: ['integer', 'null'],
+      minimum: 1,
+      description:
+        '`null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, ' +
+        'made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by ' +
+        'one. Its other fields are those of the first of them.',
+      examples: [null, 1840],
+    }),
     livemode: Type.Boolean(),
     created_at: Type.String({ pattern: API_TIME_PATTERN, description: 'When the request arrived.' }),
   },

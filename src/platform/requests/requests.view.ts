@@ -19,6 +19,7 @@ export function requestLogFromRow(row: RequestLogsTable): RequestLog {
     source: row.source,
     body: row.body,
     body_truncated: row.body_truncated === 1,
+    count: row.count ?? null,
     livemode: row.mode === 'live',
     created_at: apiTime(row.created_at),
   };

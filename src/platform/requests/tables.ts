@@ -31,6 +31,8 @@ export interface RequestLogsTable {
   body: string | null;
   /** 1 when `body` was cut at 8 KiB, else 0. */
   body_truncated: number;
+  /** For an entry that stands for the refused requests of one key in one second (see refusals.ts), how many; else null. */
+  count: number | null;
   created_at: string;
 }
 

@@ -80,6 +80,7 @@ describe('recording the request log', () => {
         source: 'dashboard',
         body: '{"reason":"compliance_review","note":"EIN [redacted EIN]"}',
         body_truncated: false,
+        count: null,
         livemode: false,
       });
     } finally {

@@ -27,6 +27,7 @@ function expected(api: Client, keyId: string, fields: Record<string, unknown>) {
     source: 'api',
     body: null,
     body_truncated: false,
+    count: null,
     livemode: false,
     ...fields,
   };

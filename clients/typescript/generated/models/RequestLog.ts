@@ -80,6 +80,10 @@ export interface RequestLog {
      */
     body_truncated: boolean;
     /**
+     * `null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.
+     */
+    count: number | null;
+    /**
      * 
      */
     livemode: boolean;
@@ -108,6 +112,7 @@ export function instanceOfRequestLog(value: object): value is RequestLog {
     if (!('source' in value) || value['source'] === undefined) return false;
     if (!('body' in value) || value['body'] === undefined) return false;
     if (!('body_truncated' in value) || value['body_truncated'] === undefined) return false;
+    if (!('count' in value) || value['count'] === undefined) return false;
     if (!('livemode' in value) || value['livemode'] === undefined) return false;
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
     return true;
@@ -138,6 +143,7 @@ export function RequestLogFromJSONTyped(json: any, ignoreDiscriminator: boolean)
         'source': json['source'],
         'body': json['body'],
         'body_truncated': json['body_truncated'],
+        'count': json['count'],
         'livemode': json['livemode'],
         'created_at': json['created_at'],
     };
@@ -169,6 +175,7 @@ export function RequestLogToJSONTyped(value?: RequestLog | null, ignoreDiscrimin
         'source': value['source'],
         'body': value['body'],
         'body_truncated': value['body_truncated'],
+        'count': value['count'],
         'livemode': value['livemode'],
         'created_at': value['created_at'],
     };

@@ -73,6 +73,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => 'string',
         'body' => 'string',
         'body_truncated' => 'bool',
+        'count' => 'int',
         'livemode' => 'bool',
         'created_at' => 'string'
     ];
@@ -100,6 +101,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => null,
         'body' => null,
         'body_truncated' => null,
+        'count' => null,
         'livemode' => null,
         'created_at' => null
     ];
@@ -125,6 +127,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => false,
         'body' => true,
         'body_truncated' => false,
+        'count' => true,
         'livemode' => false,
         'created_at' => false
     ];
@@ -230,6 +233,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => 'source',
         'body' => 'body',
         'body_truncated' => 'body_truncated',
+        'count' => 'count',
         'livemode' => 'livemode',
         'created_at' => 'created_at'
     ];
@@ -255,6 +259,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => 'setSource',
         'body' => 'setBody',
         'body_truncated' => 'setBodyTruncated',
+        'count' => 'setCount',
         'livemode' => 'setLivemode',
         'created_at' => 'setCreatedAt'
     ];
@@ -280,6 +285,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => 'getSource',
         'body' => 'getBody',
         'body_truncated' => 'getBodyTruncated',
+        'count' => 'getCount',
         'livemode' => 'getLivemode',
         'created_at' => 'getCreatedAt'
     ];
@@ -356,6 +362,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('source', $data ?? [], null);
         $this->setIfExists('body', $data ?? [], null);
         $this->setIfExists('body_truncated', $data ?? [], null);
+        $this->setIfExists('count', $data ?? [], null);
         $this->setIfExists('livemode', $data ?? [], null);
         $this->setIfExists('created_at', $data ?? [], null);
     }
@@ -444,6 +451,13 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         if ($this->container['body_truncated'] === null) {
             $invalidProperties[] = "'body_truncated' can't be null";
         }
+        if ($this->container['count'] === null && !$this->isNullableSetToNull('count')) {
+            $invalidProperties[] = "'count' is required";
+        }
+        if (!is_null($this->container['count']) && ($this->container['count'] < 1)) {
+            $invalidProperties[] = "invalid value for 'count', must be bigger than or equal to 1.";
+        }
+
         if ($this->container['livemode'] === null) {
             $invalidProperties[] = "'livemode' can't be null";
         }
@@ -898,6 +912,44 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
             throw new \InvalidArgumentException('non-nullable body_truncated cannot be null');
         }
         $this->container['body_truncated'] = $body_truncated;
+
+        return $this;
+    }
+
+    /**
+     * Gets count
+     *
+     * @return int|null
+     */
+    public function getCount()
+    {
+        return $this->container['count'];
+    }
+
+    /**
+     * Sets count
+     *
+     * @param int|null $count `null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.
+     *
+     * @return self
+     */
+    public function setCount($count)
+    {
+        if (is_null($count)) {
+            array_push($this->openAPINullablesSetToNull, 'count');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('count', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        if (!is_null($count) && ($count < 1)) {
+            throw new \InvalidArgumentException('invalid value for $count when calling RequestLog., must be bigger than or equal to 1.');
+        }
+
+        $this->container['count'] = $count;
 
         return $this;
     }

@@ -59,6 +59,9 @@ pub struct RequestLog {
     /// True when `body` was cut at 8 KiB.
     #[serde(rename = "body_truncated")]
     pub body_truncated: bool,
+    /// `null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.
+    #[serde(rename = "count", deserialize_with = "Option::deserialize")]
+    pub count: Option<i32>,
     #[serde(rename = "livemode")]
     pub livemode: bool,
     /// When the request arrived.
@@ -68,7 +71,7 @@ pub struct RequestLog {
 
 impl RequestLog {
     /// One authenticated request to `/v1`, or one action taken in the dashboard, as recorded in the request log. Entries are written in batches a few hundred milliseconds after their answer, and kept `REQUEST_LOG_RETENTION_DAYS` (7).
-    pub fn new(id: String, object: String, method: String, route: String, path: String, status: i32, error_code: Option<String>, duration_ms: f64, api_key_id: String, api_key_hint: String, idempotency_key: Option<String>, idempotent_replayed: bool, source: String, body: Option<String>, body_truncated: bool, livemode: bool, created_at: String) -> RequestLog {
+    pub fn new(id: String, object: String, method: String, route: String, path: String, status: i32, error_code: Option<String>, duration_ms: f64, api_key_id: String, api_key_hint: String, idempotency_key: Option<String>, idempotent_replayed: bool, source: String, body: Option<String>, body_truncated: bool, count: Option<i32>, livemode: bool, created_at: String) -> RequestLog {
         RequestLog {
             id,
             object,
@@ -85,6 +88,7 @@ impl RequestLog {
             source,
             body,
             body_truncated,
+            count,
             livemode,
             created_at,
         }

@@ -61,6 +61,9 @@ module PlinthGenerated
     # True when `body` was cut at 8 KiB.
     attr_accessor :body_truncated
 
+    # `null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.
+    attr_accessor :count
+
     attr_accessor :livemode
 
     # When the request arrived.
@@ -84,6 +87,7 @@ module PlinthGenerated
         :'source' => :'source',
         :'body' => :'body',
         :'body_truncated' => :'body_truncated',
+        :'count' => :'count',
         :'livemode' => :'livemode',
         :'created_at' => :'created_at'
       }
@@ -117,6 +121,7 @@ module PlinthGenerated
         :'source' => :'String',
         :'body' => :'String',
         :'body_truncated' => :'Boolean',
+        :'count' => :'Integer',
         :'livemode' => :'Boolean',
         :'created_at' => :'String'
       }
@@ -128,6 +133,7 @@ module PlinthGenerated
         :'error_code',
         :'idempotency_key',
         :'body',
+        :'count',
       ])
     end
 
@@ -247,6 +253,12 @@ module PlinthGenerated
         self.body_truncated = nil
       end
 
+      if attributes.key?(:'count')
+        self.count = attributes[:'count']
+      else
+        self.count = nil
+      end
+
       if attributes.key?(:'livemode')
         self.livemode = attributes[:'livemode']
       else
@@ -325,6 +337,10 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "body_truncated", body_truncated cannot be nil.')
       end
 
+      if @count < 1
+        invalid_properties.push('invalid value for "count", must be greater than or equal to 1.')
+      end
+
       if @livemode.nil?
         invalid_properties.push('invalid value for "livemode", livemode cannot be nil.')
       end
@@ -355,6 +371,7 @@ module PlinthGenerated
       return false if @idempotent_replayed.nil?
       return false if @source.nil?
       return false if @body_truncated.nil?
+      return false if @count < 1
       return false if @livemode.nil?
       return false if @created_at.nil?
       true
@@ -493,6 +510,16 @@ module PlinthGenerated
     end
 
     # Custom attribute writer method with validation
+    # @param [Object] count Value to be assigned
+    def count=(count)
+      if !count.nil? && count < 1
+        fail ArgumentError, 'invalid value for "count", must be greater than or equal to 1.'
+      end
+
+      @count = count
+    end
+
+    # Custom attribute writer method with validation
     # @param [Object] livemode Value to be assigned
     def livemode=(livemode)
       if livemode.nil?
@@ -532,6 +559,7 @@ module PlinthGenerated
           source == o.source &&
           body == o.body &&
           body_truncated == o.body_truncated &&
+          count == o.count &&
           livemode == o.livemode &&
           created_at == o.created_at
     end
@@ -545,7 +573,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, method, route, path, status, error_code, duration_ms, api_key_id, api_key_hint, idempotency_key, idempotent_replayed, source, body, body_truncated, livemode, created_at].hash
+      [id, object, method, route, path, status, error_code, duration_ms, api_key_id, api_key_hint, idempotency_key, idempotent_replayed, source, body, body_truncated, count, livemode, created_at].hash
     end
 
     # Builds the object from hash

@@ -324,6 +324,13 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'count' => {
+        datatype => 'int',
+        base_name => 'count',
+        description => '&#x60;null&#x60; for an entry of one request. An entry with a &#x60;count&#x60; stands for that many requests of one API key, made in one second, that its rate limit refused (429 &#x60;rate_limited&#x60;): they are counted, not recorded one by one. Its other fields are those of the first of them.',
+        format => '',
+        read_only => '',
+            },
     'livemode' => {
         datatype => 'boolean',
         base_name => 'livemode',
@@ -356,6 +363,7 @@ __PACKAGE__->openapi_types( {
     'source' => 'string',
     'body' => 'string',
     'body_truncated' => 'boolean',
+    'count' => 'int',
     'livemode' => 'boolean',
     'created_at' => 'string'
 } );
@@ -376,6 +384,7 @@ __PACKAGE__->attribute_map( {
     'source' => 'source',
     'body' => 'body',
     'body_truncated' => 'body_truncated',
+    'count' => 'count',
     'livemode' => 'livemode',
     'created_at' => 'created_at'
 } );

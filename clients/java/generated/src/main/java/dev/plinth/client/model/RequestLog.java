@@ -49,6 +49,7 @@ import dev.plinth.client.ApiClient;
   RequestLog.JSON_PROPERTY_SOURCE,
   RequestLog.JSON_PROPERTY_BODY,
   RequestLog.JSON_PROPERTY_BODY_TRUNCATED,
+  RequestLog.JSON_PROPERTY_COUNT,
   RequestLog.JSON_PROPERTY_LIVEMODE,
   RequestLog.JSON_PROPERTY_CREATED_AT
 })
@@ -113,6 +114,10 @@ public class RequestLog {
   public static final String JSON_PROPERTY_BODY_TRUNCATED = "body_truncated";
   @javax.annotation.Nonnull
   private Boolean bodyTruncated;
+
+  public static final String JSON_PROPERTY_COUNT = "count";
+  @javax.annotation.Nullable
+  private Integer count;
 
   public static final String JSON_PROPERTY_LIVEMODE = "livemode";
   @javax.annotation.Nonnull
@@ -488,6 +493,31 @@ public class RequestLog {
   }
 
 
+  public RequestLog count(@javax.annotation.Nullable Integer count) {
+    this.count = count;
+    return this;
+  }
+
+  /**
+   * &#x60;null&#x60; for an entry of one request. An entry with a &#x60;count&#x60; stands for that many requests of one API key, made in one second, that its rate limit refused (429 &#x60;rate_limited&#x60;): they are counted, not recorded one by one. Its other fields are those of the first of them.
+   * minimum: 1
+   * @return count
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_COUNT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Integer getCount() {
+    return count;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_COUNT, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setCount(@javax.annotation.Nullable Integer count) {
+    this.count = count;
+  }
+
+
   public RequestLog livemode(@javax.annotation.Nonnull Boolean livemode) {
     this.livemode = livemode;
     return this;
@@ -563,13 +593,14 @@ public class RequestLog {
         Objects.equals(this.source, requestLog.source) &&
         Objects.equals(this.body, requestLog.body) &&
         Objects.equals(this.bodyTruncated, requestLog.bodyTruncated) &&
+        Objects.equals(this.count, requestLog.count) &&
         Objects.equals(this.livemode, requestLog.livemode) &&
         Objects.equals(this.createdAt, requestLog.createdAt);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, method, route, path, status, errorCode, durationMs, apiKeyId, apiKeyHint, idempotencyKey, idempotentReplayed, source, body, bodyTruncated, livemode, createdAt);
+    return Objects.hash(id, _object, method, route, path, status, errorCode, durationMs, apiKeyId, apiKeyHint, idempotencyKey, idempotentReplayed, source, body, bodyTruncated, count, livemode, createdAt);
   }
 
   @Override
@@ -591,6 +622,7 @@ public class RequestLog {
     sb.append("    source: ").append(toIndentedString(source)).append("\n");
     sb.append("    body: ").append(toIndentedString(body)).append("\n");
     sb.append("    bodyTruncated: ").append(toIndentedString(bodyTruncated)).append("\n");
+    sb.append("    count: ").append(toIndentedString(count)).append("\n");
     sb.append("    livemode: ").append(toIndentedString(livemode)).append("\n");
     sb.append("    createdAt: ").append(toIndentedString(createdAt)).append("\n");
     sb.append("}");
@@ -710,6 +742,11 @@ public class RequestLog {
     // add `body_truncated` to the URL query string
     if (getBodyTruncated() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sbody_truncated%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getBodyTruncated()))));
+    }
+
+    // add `count` to the URL query string
+    if (getCount() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%scount%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getCount()))));
     }
 
     // add `livemode` to the URL query string

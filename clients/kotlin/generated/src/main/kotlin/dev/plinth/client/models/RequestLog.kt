@@ -45,6 +45,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param source `api` for a request to `/v1`; `dashboard` for an action taken in the dashboard. Known values: `api`, `dashboard`; others may be added, so treat this as an open string.
  * @param body A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, and for a body that could not be read.
  * @param bodyTruncated True when `body` was cut at 8 KiB.
+ * @param count `null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.
  * @param livemode 
  * @param createdAt When the request arrived.
  */
@@ -126,6 +127,11 @@ data class RequestLog (
     @param:JsonProperty("body_truncated")
     @get:JsonProperty("body_truncated")
     val bodyTruncated: kotlin.Boolean,
+
+    /* `null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them. */
+    @param:JsonProperty("count")
+    @get:JsonProperty("count")
+    val count: kotlin.Int?,
 
     @param:JsonProperty("livemode")
     @get:JsonProperty("livemode")
