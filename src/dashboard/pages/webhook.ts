@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { EndpointDeliveriesQuery } from '../../platform/webhooks/deliveries.schema.ts';
-import { listEndpointDeliveries } from '../../platform/webhooks/deliveries.service.ts';
+import { DeliveryIdParams, EndpointDeliveriesQuery } from '../../platform/webhooks/deliveries.schema.ts';
+import { listEndpointDeliveries, retryDelivery } from '../../platform/webhooks/deliveries.service.ts';
 import {
   EndpointIdParams,
   EndpointUpdateBody,
@@ -13,11 +13,11 @@ import * as service from '../../platform/webhooks/endpoints.service.ts';
 import { endpointFromRow } from '../../platform/webhooks/endpoints.view.ts';
 import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
-import { optional, sendHtml } from '../forms.ts';
+import { fieldsOf, optional, sendHtml } from '../forms.ts';
 import { type Html, html } from '../html.ts';
 import { flash, formFields, input, metadataList, page, pager, problemSummary, select } from '../layout.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
-import { deliveriesTable, deliveryActions } from './deliveries.ts';
+import { deliveriesTable } from './deliveries.ts';
 import { enabledEvents, eventsField, secretPanel } from './webhooks.ts';
 
 const DONE = {
@@ -177,6 +177,29 @@ export function webhookPages(scope: FastifyInstance, ctx: Ctx): void {
         }),
         done: () => `/dashboard/webhooks/${request.params.id}?done=tested`,
         again: (view, state) => endpointPage(ctx, view, request.params.id, {}, state),
+      })
+      .finally(ctx.poke),
+  );
+}
+
+/**
+ * Retry (CONTRACT §12), the button of every delivery table (the endpoint's page and the event's): one attempt now,
+ * through the API's service; back to the endpoint's page, whose action it is.
+ */
+function deliveryActions(scope: FastifyInstance, ctx: Ctx): void {
+  const r = scope.withTypeProvider<TypeBoxTypeProvider>();
+  r.post('/deliveries/:id/retry', { schema: { hide: true, params: DeliveryIdParams } }, (request, reply) =>
+    ctx
+      .submit(request, reply, {
+        name: `retry:${request.params.id}`,
+        build: async (_fields, principal) => ({
+          path: `/v1/webhook_deliveries/${request.params.id}/retry`,
+          body: {},
+          schema: NoBody,
+          run: (trx) => retryDelivery(ctx.deps, trx, principal, request.params.id),
+        }),
+        done: ({ value }) => `/dashboard/webhooks/${value.endpoint_id}?done=retried`,
+        again: (view, state) => endpointPage(ctx, view, fieldsOf(request).get('endpoint_id') ?? '', {}, state),
       })
       .finally(ctx.poke),
   );
