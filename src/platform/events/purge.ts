@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Trx } from '../../db/database.ts';
-import { purgeEvery, purgeOlderThan } from '../kit/retention.ts';
+import { runEvery } from '../kit/periodic.ts';
+import { purgeOlderThan } from '../kit/retention.ts';
 import type { Clock } from '../kit/time.ts';
 import { type BeforeEventsDeleted, deleteEventsBefore } from './events.repository.ts';
 
@@ -26,5 +27,5 @@ export function startEventPurge(
   log: FastifyBaseLogger,
   beforeDelete: BeforeEventsDeleted,
 ) {
-  return purgeEvery(intervalMs, () => purgeEvents(database, clock, retentionMs, beforeDelete), log, 'events');
+  return runEvery(intervalMs, 'events purge', log, () => purgeEvents(database, clock, retentionMs, beforeDelete));
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
-import { purgeEvery, purgeOlderThan } from '../kit/retention.ts';
+import { runEvery } from '../kit/periodic.ts';
+import { purgeOlderThan } from '../kit/retention.ts';
 import type { Clock } from '../kit/time.ts';
 import { deleteOlderThan } from './idempotency.repository.ts';
 
@@ -17,5 +18,5 @@ export function startPurge(
   intervalMs: number,
   log: FastifyBaseLogger,
 ) {
-  return purgeEvery(intervalMs, () => purgeExpired(database, clock, ttlMs), log, 'idempotency keys');
+  return runEvery(intervalMs, 'idempotency keys purge', log, () => purgeExpired(database, clock, ttlMs));
 }

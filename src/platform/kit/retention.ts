@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Trx } from '../../db/database.ts';
 import { type Clock, storedTime } from './time.ts';
 
@@ -26,21 +25,4 @@ export async function purgeOlderThan(
     await new Promise((resolve) => setImmediate(resolve));
   }
   return total;
-}
-
-/** Runs `purge` every `intervalMs`, never two at once, logging what it did; returns the function that stops it. */
-export function purgeEvery(intervalMs: number, purge: () => Promise<number>, log: FastifyBaseLogger, what: string) {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    purge()
-      .then((n) => n > 0 && log.info({ purged: n }, `${what} purged`))
-      .catch((error: unknown) => log.warn({ err: error }, `${what} purge failed; will retry`))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
 }

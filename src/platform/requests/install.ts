@@ -2,7 +2,8 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { Registry } from 'prom-client';
 import type { Database, Trx } from '../../db/database.ts';
 import type { Principal } from '../keys/principal.ts';
-import { purgeEvery, purgeOlderThan } from '../kit/retention.ts';
+import { runEvery } from '../kit/periodic.ts';
+import { purgeOlderThan } from '../kit/retention.ts';
 import type { Clock } from '../kit/time.ts';
 import { type EntryDetails, entryOf } from './entry.ts';
 import { type RequestRecorder, requestRecorder } from './recorder.ts';
@@ -95,5 +96,5 @@ export function purgeRequestLogs(database: Database, clock: Clock, retentionMs: 
 }
 
 function startRequestLogPurge(database: Database, clock: Clock, retentionMs: number, log: FastifyBaseLogger) {
-  return purgeEvery(PURGE_INTERVAL_MS, () => purgeRequestLogs(database, clock, retentionMs), log, 'request log');
+  return runEvery(PURGE_INTERVAL_MS, 'request log purge', log, () => purgeRequestLogs(database, clock, retentionMs));
 }

@@ -5,6 +5,7 @@ import { locksRows } from '../../db/row-locks.ts';
 import type { EventRequest } from '../../platform/events/emit.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
+import { runEvery } from '../../platform/kit/periodic.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import type { MoneyDeps } from './shared.ts';
 import type { TransfersTable } from './tables.ts';
@@ -68,22 +69,13 @@ export function startExpirySweep(
   intervalMs: number,
   log: FastifyBaseLogger,
 ): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  const sweep = async () => {
-    try {
-      while ((await deps.write((trx) => expireDue(deps, trx, 100))) === 100);
-    } catch (error) {
-      log.warn({ err: error }, 'transfer expiry sweep failed; will retry');
-    }
-  };
-  const timer = setInterval(() => {
-    running ??= sweep().finally(() => {
-      running = null;
-    });
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return runEvery(intervalMs, 'transfer expiry sweep', log, async () => {
+    let total = 0;
+    let expired: number;
+    do {
+      expired = await deps.write((trx) => expireDue(deps, trx, 100));
+      total += expired;
+    } while (expired === 100);
+    return total;
+  });
 }
