@@ -2,11 +2,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from '../../config.ts';
 import { redactRecord, redactSecrets } from '../kit/redact.ts';
+import { AccessLogController, requestId } from './access-log.ts';
 import { BODY_LIMIT } from './body.ts';
 import { answerFrameworkError } from './problem.ts';
 import { parseQuery } from './query-parser.ts';
 import { handleClientError } from './raw-answers.ts';
-import { RequestLogController, requestId } from './request-log.ts';
 import { httpServerOptions } from './server-options.ts';
 
 /** The Fastify instance every app is built on: its logger (redacted), limits, parsers, and how it closes. */
@@ -35,7 +35,7 @@ export function createFastify(config: Config, logStream: DestinationStream): Fas
       },
       stream: logStream,
     },
-    logController: new RequestLogController(),
+    logController: new AccessLogController(),
     requestIdHeader: false, // a client cannot choose our request ids
     genReqId: requestId,
     bodyLimit: BODY_LIMIT,
