@@ -1,9 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { purgeInBatches } from '../db/batched-delete.ts';
 import { ApiError } from '../platform/http/errors.ts';
 import { toApiError } from '../platform/http/problem.ts';
 import { takeBudgets } from '../platform/keys/auth.ts';
 import { runEvery } from '../platform/kit/periodic.ts';
-import { purgeOlderThan } from '../platform/kit/retention.ts';
+import { cutoffBefore } from '../platform/kit/time.ts';
 import { signingSecrets } from '../platform/webhooks/signing-secrets.ts';
 import { actor } from './act.ts';
 import { installAssets } from './assets.ts';
@@ -56,7 +57,7 @@ export function installDashboard(app: FastifyInstance, deps: DashboardDeps): voi
   const hours = config.DASHBOARD_SESSION_HOURS;
   const sessions = sessionStore(database, clock, hours);
   const stopPurge = runEvery(3_600_000, 'dashboard sessions purge', app.log, () =>
-    purgeOlderThan(database, clock, hours * 3_600_000, deleteSessionsBefore),
+    purgeInBatches(database, cutoffBefore(clock, hours * 3_600_000), deleteSessionsBefore),
   );
   app.addHook('onClose', async () => stopPurge());
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Trx } from './database.ts';
+import type { Database, Trx } from './database.ts';
 
 /** The tables a retention purge deletes from: rows with a text `id` and a stored `created_at`. */
 type Aged = Kysely<Record<string, { id: string; created_at: string }>>;
@@ -7,7 +7,7 @@ type Aged = Kysely<Record<string, { id: string; created_at: string }>>;
 /**
  * Deletes the oldest rows of `table` created before `cutoff`, up to about `limit` of them (all the rows that share
  * the last one's `created_at` go too), through an index on `created_at`; returns how many it deleted. One batch of a
- * retention purge (platform/kit/retention.ts), in the caller's write.
+ * retention purge (`purgeInBatches`), in the caller's write.
  */
 export async function deleteCreatedBefore(
   trx: Trx,
@@ -58,4 +58,28 @@ export async function deleteIdsBefore(
   await beforeDelete?.(trx, ids);
   await db.deleteFrom(table).where('id', 'in', ids).execute();
   return ids.length;
+}
+
+/** Deletes up to `limit` rows created before `cutoff`; returns how many it deleted. */
+export type DeleteBatch = (trx: Trx, cutoff: string, limit: number) => Promise<number>;
+
+/**
+ * Retention: deletes what was created before `cutoff` in batches of `batch` rows, each a short write of its own,
+ * yielding to requests between them; at most `maxBatches` per run, so one run is bounded however large the backlog.
+ */
+export async function purgeInBatches(
+  database: Database,
+  cutoff: string,
+  deleteBatch: DeleteBatch,
+  batch = 500,
+  maxBatches = 100,
+): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < maxBatches; i++) {
+    const deleted = await database.write((trx) => deleteBatch(trx, cutoff, batch));
+    total += deleted;
+    if (deleted < batch) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return total;
 }

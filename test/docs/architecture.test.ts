@@ -163,3 +163,22 @@ test('a TypeScript file of src/ past 250 lines has a reason', () => {
     .filter(({ path, lines }) => lines > 250 && LONG_BECAUSE[path] === undefined);
   assert.deepEqual(long, [], 'split these by meaning, or say in LONG_BECAUSE why one file holds it all');
 });
+
+/**
+ * Where the page says what a file holds, "`Name` (`path`)", the file defines it: an `export const|function|class|
+ * type|interface` of that name, not a re-export, so that the page names the file a reader should open.
+ */
+test('each "`Name` (`path`)" of the page is defined in that file', () => {
+  const said = [...text.matchAll(/`([A-Za-z_$][\w$]*)(?:\(\))?`\s*\(`((?:src\/|test\/)?[\w/.-]+\.ts)`\)/g)];
+  assert.ok(said.length >= 8, `the page says where ${said.length} names are: is it still read?`);
+  const wrong = said.filter(([, name, path]) => {
+    const file = [join(ROOT, path!), join(ROOT, 'src', path!)].find((p) => existsSync(p));
+    const definition = new RegExp(`^export (?:async )?(?:const|function|class|type|interface) ${name}\\b`, 'm');
+    return file === undefined || !definition.test(readFileSync(file, 'utf8'));
+  });
+  assert.deepEqual(
+    wrong.map(([said]) => said),
+    [],
+    'docs/architecture.md places these where they are not defined',
+  );
+});

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
+import { purgeInBatches } from '../../db/batched-delete.ts';
 import type { Database, Trx } from '../../db/database.ts';
 import type { Principal } from '../keys/principal.ts';
 import { runEvery } from '../kit/periodic.ts';
-import { purgeOlderThan } from '../kit/retention.ts';
-import type { Clock } from '../kit/time.ts';
+import { type Clock, cutoffBefore } from '../kit/time.ts';
 import { type EntryDetails, entryOf } from './entry.ts';
 import { type RequestRecorder, requestRecorder } from './recorder.ts';
 import { deleteRequestLogsBefore } from './requests.repository.ts';
@@ -89,10 +89,10 @@ function startRecorder(app: FastifyInstance, deps: RequestLogDeps): RequestRecor
   return recorder;
 }
 
-/** Retention: deletes entries older than `retentionMs` (see kit/retention.ts). */
+/** Retention: deletes entries older than `retentionMs` (see db/batched-delete.ts). */
 export function purgeRequestLogs(database: Database, clock: Clock, retentionMs: number, batch = 500, maxBatches = 100) {
   const deleteBatch = (trx: Trx, cutoff: string, limit: number) => deleteRequestLogsBefore(trx, cutoff, limit);
-  return purgeOlderThan(database, clock, retentionMs, deleteBatch, batch, maxBatches);
+  return purgeInBatches(database, cutoffBefore(clock, retentionMs), deleteBatch, batch, maxBatches);
 }
 
 function startRequestLogPurge(database: Database, clock: Clock, retentionMs: number, log: FastifyBaseLogger) {
