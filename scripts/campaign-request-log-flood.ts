@@ -7,7 +7,7 @@
  * entry. On SQLite by default; on PostgreSQL with PLINTH_TEST_BACKEND=postgres TEST_POSTGRES_URL=…, as the tests.
  * Loopback only; every loop bounded.
  */
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/open.ts';
 import { CAMPAIGN_ENV } from '../test/campaigns/load.ts';
 import { freshDatabase } from '../test/helpers/database.ts';
 import { flood } from '../test/helpers/flood.ts';

@@ -1,8 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { purgeInBatches } from '../db/batched-delete.ts';
 import { ApiError } from '../platform/http/errors.ts';
 import { toApiError } from '../platform/http/problem.ts';
 import { takeBudgets } from '../platform/keys/auth.ts';
-import { purgeEvery, purgeOlderThan } from '../platform/kit/retention.ts';
+import { runEvery } from '../platform/kit/periodic.ts';
+import { cutoffBefore } from '../platform/kit/time.ts';
 import { actor, reader } from './act.ts';
 import { installAssets } from './assets.ts';
 import type { Ctx, DashboardDeps } from './context.ts';
@@ -53,11 +55,8 @@ export function installDashboard(app: FastifyInstance, deps: DashboardDeps): voi
   const { database, clock, config } = deps;
   const hours = config.DASHBOARD_SESSION_HOURS;
   const sessions = sessionStore(database, clock, hours);
-  const stopPurge = purgeEvery(
-    3_600_000,
-    () => purgeOlderThan(database, clock, hours * 3_600_000, deleteSessionsBefore),
-    app.log,
-    'dashboard sessions',
+  const stopPurge = runEvery(3_600_000, 'dashboard sessions purge', app.log, () =>
+    purgeInBatches(database, cutoffBefore(clock, hours * 3_600_000), deleteSessionsBefore),
   );
   app.addHook('onClose', async () => stopPurge());
 

@@ -1,3 +1,4 @@
+import { deleteCreatedBefore } from '../db/batched-delete.ts';
 import type { Db, Trx } from '../db/database.ts';
 import type { OrgsTable } from '../platform/keys/tables.ts';
 import type { DashboardSessionsTable } from './tables.ts';
@@ -21,21 +22,8 @@ export async function deleteSession(trx: Trx, idHash: string): Promise<void> {
 }
 
 /** Up to `limit` sessions created before `cutoff` (expired, since none lives longer), oldest first. */
-export async function deleteSessionsBefore(trx: Trx, cutoff: string, limit: number): Promise<number> {
-  const last = await trx
-    .selectFrom('dashboard_sessions')
-    .select('created_at')
-    .where('created_at', '<', cutoff)
-    .orderBy('created_at')
-    .offset(limit - 1)
-    .limit(1)
-    .executeTakeFirst();
-  const result = await trx
-    .deleteFrom('dashboard_sessions')
-    .where('created_at', '<', cutoff)
-    .where('created_at', '<=', last?.created_at ?? cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function deleteSessionsBefore(trx: Trx, cutoff: string, limit: number): Promise<number> {
+  return deleteCreatedBefore(trx, 'dashboard_sessions', cutoff, limit);
 }
 
 export function findOrg(db: Db, id: string): Promise<OrgsTable | undefined> {

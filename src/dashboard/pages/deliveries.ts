@@ -1,16 +1,8 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import { DeliveryIdParams, type WebhookDelivery } from '../../platform/webhooks/deliveries.schema.ts';
-import type { Ctx } from '../context.ts';
+import type { WebhookDelivery } from '../../platform/webhooks/deliveries.schema.ts';
 import { badge, time } from '../format.ts';
-import { fieldsOf } from '../forms.ts';
 import { type Html, html } from '../html.ts';
 import { empty, formFields, table } from '../layout.ts';
 import type { View } from '../view.ts';
-import { endpointPage } from './webhook.ts';
-
-const _NoBody = Type.Object({}, { additionalProperties: false });
 
 function attempts(view: View, delivery: WebhookDelivery): Html {
   if (delivery.attempts.length === 0) return html`<span class="muted">none yet</span>`;
@@ -44,19 +36,5 @@ export function deliveriesTable(view: View, deliveries: WebhookDelivery[], of: '
         ? 'No enabled endpoint was subscribed to this event.'
         : 'Events this endpoint subscribes to are delivered here.',
     ),
-  );
-}
-
-/** Retry (CONTRACT §12): one attempt now, through the API's service; back to the endpoint's page. */
-export function deliveryActions(scope: FastifyInstance, ctx: Ctx): void {
-  const r = scope.withTypeProvider<TypeBoxTypeProvider>();
-  r.post('/deliveries/:id/retry', { schema: { hide: true, params: DeliveryIdParams } }, (request, reply) =>
-    // The operation wakes the delivery workers once the retry is written, as the API's does.
-    ctx.submit<WebhookDelivery>(request, reply, {
-      name: `retry:${request.params.id}`,
-      build: async () => ({ operation: 'retryWebhookDelivery', params: { id: request.params.id }, body: {} }),
-      done: ({ value }) => `/dashboard/webhooks/${value.endpoint_id}?done=retried`,
-      again: (view, state) => endpointPage(ctx, view, fieldsOf(request).get('endpoint_id') ?? '', {}, state),
-    }),
   );
 }

@@ -61,7 +61,7 @@ function body(r: RequestLog): Html {
 
 async function requestPage(ctx: Ctx, view: View, id: string): Promise<Html> {
   const r = await retrieveRequestLog(ctx.deps.database.db, view.principal, id);
-  const events = await eventsOfRequest(ctx.deps.database.db, view.principal, r.id, r.duration_ms);
+  const events = await eventsOfRequest(ctx.deps.database.db, view.principal, r.id);
   // What it acted on (ids in its path) and what it produced (its events and their objects), each linked.
   const touched = new Set(r.path.match(/\b[a-z]+_[0-9A-Za-z]{26}\b/g) ?? []);
   const produced = events.map(

@@ -1,7 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { EndpointDeliveriesQuery, type WebhookDeliveryList } from '../../platform/webhooks/deliveries.schema.ts';
+import {
+  DeliveryIdParams,
+  EndpointDeliveriesQuery,
+  type WebhookDelivery,
+  type WebhookDeliveryList,
+} from '../../platform/webhooks/deliveries.schema.ts';
 import {
   EndpointIdParams,
   type WebhookEndpoint,
@@ -9,11 +14,11 @@ import {
 } from '../../platform/webhooks/endpoints.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
-import { optional, sendHtml } from '../forms.ts';
+import { fieldsOf, optional, sendHtml } from '../forms.ts';
 import { type Html, html } from '../html.ts';
 import { flash, formFields, input, metadataList, page, pager, problemSummary, select } from '../layout.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
-import { deliveriesTable, deliveryActions } from './deliveries.ts';
+import { deliveriesTable } from './deliveries.ts';
 import { enabledEvents, eventsField, secretPanel } from './webhooks.ts';
 
 const DONE = {
@@ -160,5 +165,22 @@ export function webhookPages(scope: FastifyInstance, ctx: Ctx): void {
         again: (view, state) => endpointPage(ctx, view, request.params.id, {}, state),
       })
       .finally(ctx.poke),
+  );
+}
+
+/**
+ * Retry (CONTRACT §12), the button of every delivery table (the endpoint's page and the event's): one attempt now,
+ * through the API's service; back to the endpoint's page, whose action it is.
+ */
+function deliveryActions(scope: FastifyInstance, ctx: Ctx): void {
+  const r = scope.withTypeProvider<TypeBoxTypeProvider>();
+  r.post('/deliveries/:id/retry', { schema: { hide: true, params: DeliveryIdParams } }, (request, reply) =>
+    // The operation wakes the delivery workers once the retry is written, as the API's does.
+    ctx.submit<WebhookDelivery>(request, reply, {
+      name: `retry:${request.params.id}`,
+      build: async () => ({ operation: 'retryWebhookDelivery', params: { id: request.params.id }, body: {} }),
+      done: ({ value }) => `/dashboard/webhooks/${value.endpoint_id}?done=retried`,
+      again: (view, state) => endpointPage(ctx, view, fieldsOf(request).get('endpoint_id') ?? '', {}, state),
+    }),
   );
 }

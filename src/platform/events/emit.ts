@@ -20,6 +20,7 @@ const insertNumbered = preparedInsertRows('events', {
   sequence: true,
   body: true,
   created_at: true,
+  request_id: true,
   position: true,
   position_index: true,
 });
@@ -93,7 +94,12 @@ export function eventRecorder(deps: RecorderDeps): EventRecorder {
         const numbered = await numberEvents(trx, drafts);
         insertNumbered(
           trx,
-          numbered.map((event) => ({ ...event, position: null, position_index: null })),
+          numbered.map((event) => ({
+            ...event,
+            request_id: request?.id ?? null,
+            position: null,
+            position_index: null,
+          })),
         );
         await deps.afterNumbered(trx, numbered);
         return numbered;

@@ -1,3 +1,4 @@
+import { deleteIdsBefore } from '../../db/batched-delete.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
 import { prepared } from '../../db/prepared.ts';
@@ -56,28 +57,15 @@ export type BeforeEventsDeleted = (trx: Trx, eventIds: string[]) => Promise<void
 
 /**
  * Deletes up to `batch` events created before `cutoff`, oldest first, after `beforeDelete` has removed what refers
- * to them (their webhook deliveries); returns how many events went. Ids sort by creation time, so the primary key finds them: no index on `created_at` is kept for this alone (it
- * cost every event one more index entry). `created_at` still decides, so an id of an older format, which sorts
+ * to them (their webhook deliveries); returns how many events went. Ids sort by creation time, so the primary key
+ * finds them: no index on `created_at` is kept for this alone (it cost every event one more index entry). `created_at` still decides, so an id of an older format, which sorts
  * before every current one, is never taken for older than it is.
  */
-export async function deleteEventsBefore(
+export function deleteEventsBefore(
   trx: Trx,
   cutoff: string,
   batch: number,
   beforeDelete: BeforeEventsDeleted,
 ): Promise<number> {
-  const ids = (
-    await trx
-      .selectFrom('events')
-      .select('id')
-      .where('id', '<', firstIdAt('evt', Date.parse(cutoff)))
-      .where('created_at', '<', cutoff)
-      .orderBy('id')
-      .limit(batch)
-      .execute()
-  ).map((r) => r.id);
-  if (ids.length === 0) return 0;
-  await beforeDelete(trx, ids);
-  await trx.deleteFrom('events').where('id', 'in', ids).execute();
-  return ids.length;
+  return deleteIdsBefore(trx, 'events', { cutoff, idBelow: firstIdAt('evt', Date.parse(cutoff)) }, batch, beforeDelete);
 }

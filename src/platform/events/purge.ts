@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { purgeInBatches } from '../../db/batched-delete.ts';
 import type { Database, Trx } from '../../db/database.ts';
-import { purgeEvery, purgeOlderThan } from '../kit/retention.ts';
-import type { Clock } from '../kit/time.ts';
+import { runEvery } from '../kit/periodic.ts';
+import { type Clock, cutoffBefore } from '../kit/time.ts';
 import { type BeforeEventsDeleted, deleteEventsBefore } from './events.repository.ts';
 
-/** Retention: deletes events older than `retentionMs`, and first what refers to them (see kit/retention.ts). */
+/** Retention: deletes events older than `retentionMs`, and first what refers to them (see db/batched-delete.ts). */
 export function purgeEvents(
   database: Database,
   clock: Clock,
@@ -14,7 +15,7 @@ export function purgeEvents(
   maxBatches = 100,
 ) {
   const deleteBatch = (trx: Trx, cutoff: string, limit: number) => deleteEventsBefore(trx, cutoff, limit, beforeDelete);
-  return purgeOlderThan(database, clock, retentionMs, deleteBatch, batch, maxBatches);
+  return purgeInBatches(database, cutoffBefore(clock, retentionMs), deleteBatch, batch, maxBatches);
 }
 
 /** Runs purgeEvents every `intervalMs`; returns the function that stops it. */
@@ -26,5 +27,5 @@ export function startEventPurge(
   log: FastifyBaseLogger,
   beforeDelete: BeforeEventsDeleted,
 ) {
-  return purgeEvery(intervalMs, () => purgeEvents(database, clock, retentionMs, beforeDelete), log, 'events');
+  return runEvery(intervalMs, 'events purge', log, () => purgeEvents(database, clock, retentionMs, beforeDelete));
 }

@@ -25,14 +25,23 @@ export const SEQUENCER_TURN = 'plinth.events.sequencer';
 /** Events numbered per pass; a full pass is followed by another at once. */
 export const PASS_LIMIT = 500;
 
-type Insert = { org_id: string; mode: string; created_at: string; ids: string[]; types: string[]; bodies: string[] };
+type Insert = {
+  org_id: string;
+  mode: string;
+  created_at: string;
+  request_id: string | null;
+  ids: string[];
+  types: string[];
+  bodies: string[];
+};
 // One statement per write whatever its number of events; the key is one scalar subquery, evaluated once.
 const insertUnnumbered = preparedSend<Insert>(
-  { org_id: true, mode: true, created_at: true, ids: true, types: true, bodies: true },
+  { org_id: true, mode: true, created_at: true, request_id: true, ids: true, types: true, bodies: true },
   (db, p) => ({
     compile: () =>
-      sql`insert into events (id, org_id, mode, type, body, created_at, position, position_index)
-        select t.id, ${p.org_id}, ${p.mode}, t.type, t.body, ${p.created_at}, (select nextval('event_order')), t.ord
+      sql`insert into events (id, org_id, mode, type, body, created_at, request_id, position, position_index)
+        select t.id, ${p.org_id}, ${p.mode}, t.type, t.body, ${p.created_at}, ${p.request_id},
+          (select nextval('event_order')), t.ord
         from unnest(${p.ids}::text[], ${p.types}::text[], ${p.bodies}::text[]) with ordinality as t(id, type, body, ord)`.compile(
         db,
       ),
@@ -45,6 +54,7 @@ export function recordUnnumbered(trx: Trx, owner: EventOwner, drafts: Draft[]): 
     org_id: owner.orgId,
     mode: owner.mode,
     created_at: drafts[0]!.row.created_at,
+    request_id: drafts[0]!.event.request?.id ?? null,
     ids: drafts.map((d) => d.row.id),
     types: drafts.map((d) => d.row.type),
     bodies: drafts.map((d) => JSON.stringify(d.event)),

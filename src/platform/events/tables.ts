@@ -34,9 +34,17 @@ export interface EventPositionColumns {
   position_index: number | null;
 }
 
+/**
+ * The id of the API request (or dashboard action) that caused the event, the body's `request.id` kept where it can be
+ * looked up: the dashboard lists a request's events by it. Null for events of the operator CLI and background work.
+ */
+export interface EventRequestColumn {
+  request_id: string | null;
+}
+
 declare module '../../db/tables.ts' {
   interface Tables {
     event_sequences: EventSequencesTable;
-    events: EventsTable & EventPositionColumns;
+    events: EventsTable & EventPositionColumns & EventRequestColumn;
   }
 }

@@ -1,22 +1,24 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import type { Config } from '../../config.ts';
 import { redactRecord, redactSecrets } from '../kit/redact.ts';
+import type { PlatformConfig } from '../settings.ts';
+import { AccessLogController, requestId } from './access-log.ts';
 import { BODY_LIMIT } from './body.ts';
 import { answerFrameworkError } from './problem.ts';
 import { parseQuery } from './query-parser.ts';
 import { handleClientError } from './raw-answers.ts';
-import { RequestLogController, requestId } from './request-log.ts';
 import { httpServerOptions } from './server-options.ts';
 
 /** The Fastify instance every app is built on: its logger (redacted), limits, parsers, and how it closes. */
 
 /** A hop count becomes the function form (Fastify's types take no number): trust the nearest `hops` proxies. */
-function trustProxy(setting: Config['TRUST_PROXY']): boolean | string[] | ((address: string, hop: number) => boolean) {
+function trustProxy(
+  setting: PlatformConfig['TRUST_PROXY'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
   return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }
 
-export function createFastify(config: Config, logStream: DestinationStream): FastifyInstance {
+export function createFastify(config: PlatformConfig, logStream: DestinationStream): FastifyInstance {
   return Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -35,7 +37,7 @@ export function createFastify(config: Config, logStream: DestinationStream): Fas
       },
       stream: logStream,
     },
-    logController: new RequestLogController(),
+    logController: new AccessLogController(),
     requestIdHeader: false, // a client cannot choose our request ids
     genReqId: requestId,
     bodyLimit: BODY_LIMIT,

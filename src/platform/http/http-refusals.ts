@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { requestId } from './access-log.ts';
 import { ApiError, toProblem } from './errors.ts';
 import { problemHeaders } from './raw-answers.ts';
-import { requestId } from './request-log.ts';
 
 /**
  * What Node would answer with an empty body: an `Expect` other than `100-continue` (417), and an HTTP/1.1

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { requestId } from './access-log.ts';
 import { ApiError, toProblem } from './errors.ts';
-import { requestId } from './request-log.ts';
 import { MAX_HEADER_BYTES } from './server-options.ts';
 
 // Answers written straight to a socket, for the errors Node's HTTP parser raises before Fastify sees a request.

@@ -1,3 +1,4 @@
+import { deleteCreatedBefore } from '../../db/batched-delete.ts';
 import type { Trx } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
@@ -73,19 +74,6 @@ export async function storeResponse(trx: Trx, scope: Scope, response: StoredResp
 }
 
 /** Deletes about `limit` of the oldest keys created before `cutoff` (more only on equal timestamps). */
-export async function deleteOlderThan(trx: Trx, cutoff: string, limit: number): Promise<number> {
-  const last = await trx
-    .selectFrom('idempotency_keys')
-    .select('created_at')
-    .where('created_at', '<', cutoff)
-    .orderBy('created_at')
-    .offset(limit - 1)
-    .limit(1)
-    .executeTakeFirst();
-  const result = await trx
-    .deleteFrom('idempotency_keys')
-    .where('created_at', '<', cutoff)
-    .where('created_at', '<=', last?.created_at ?? cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function deleteOlderThan(trx: Trx, cutoff: string, limit: number): Promise<number> {
+  return deleteCreatedBefore(trx, 'idempotency_keys', cutoff, limit);
 }

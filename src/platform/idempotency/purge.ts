@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { purgeInBatches } from '../../db/batched-delete.ts';
 import type { Database } from '../../db/database.ts';
-import { purgeEvery, purgeOlderThan } from '../kit/retention.ts';
-import type { Clock } from '../kit/time.ts';
+import { runEvery } from '../kit/periodic.ts';
+import { type Clock, cutoffBefore } from '../kit/time.ts';
 import { deleteOlderThan } from './idempotency.repository.ts';
 
-/** Deletes idempotency keys older than `ttlMs` (see kit/retention.ts). */
+/** Deletes idempotency keys older than `ttlMs` (see db/batched-delete.ts). */
 export function purgeExpired(database: Database, clock: Clock, ttlMs: number, batch = 500, maxBatches = 100) {
-  return purgeOlderThan(database, clock, ttlMs, deleteOlderThan, batch, maxBatches);
+  return purgeInBatches(database, cutoffBefore(clock, ttlMs), deleteOlderThan, batch, maxBatches);
 }
 
 /** Runs purgeExpired every `intervalMs`; returns the function that stops it. */
@@ -17,5 +18,5 @@ export function startPurge(
   intervalMs: number,
   log: FastifyBaseLogger,
 ) {
-  return purgeEvery(intervalMs, () => purgeExpired(database, clock, ttlMs), log, 'idempotency keys');
+  return runEvery(intervalMs, 'idempotency keys purge', log, () => purgeExpired(database, clock, ttlMs));
 }

@@ -7,6 +7,11 @@ export function storedTime(date: Date): string {
   return date.toISOString();
 }
 
+/** The stored time `keepMs` ago: what a retention purge deletes is older than this. */
+export function cutoffBefore(clock: Clock, keepMs: number): string {
+  return storedTime(new Date(clock().getTime() - keepMs));
+}
+
 /** Every timestamp in every response (CONTRACT §1): UTC, exactly `YYYY-MM-DDTHH:MMZ`. */
 export function apiTime(stored: string): string {
   // What storedTime wrote is already UTC to the millisecond: the minute is its first 16 characters (every response

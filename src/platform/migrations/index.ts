@@ -14,6 +14,7 @@ import * as m20261125T0200 from './2026-11-25T0200_secret_key_checks.ts';
 import * as m20261125T0900 from './2026-11-25T0900_request_log.ts';
 import * as m20261125T1100 from './2026-11-25T1100_webhook_deliveries_pending_idx.ts';
 import * as m20261126T0900 from './2026-11-26T0900_request_log_count.ts';
+import * as m20261126T1000 from './2026-11-26T1000_events_request_id.ts';
 
 /** Listed explicitly (not read from the folder) so that the set of migrations is visible and type-checked. */
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '2026-11-25T0900_request_log': m20261125T0900,
   '2026-11-25T1100_webhook_deliveries_pending_idx': m20261125T1100,
   '2026-11-26T0900_request_log_count': m20261126T0900,
+  '2026-11-26T1000_events_request_id': m20261126T1000,
 };

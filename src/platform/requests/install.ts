@@ -1,9 +1,10 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
+import { purgeInBatches } from '../../db/batched-delete.ts';
 import type { Database, Trx } from '../../db/database.ts';
 import type { Principal } from '../keys/principal.ts';
-import { purgeEvery, purgeOlderThan } from '../kit/retention.ts';
-import type { Clock } from '../kit/time.ts';
+import { runEvery } from '../kit/periodic.ts';
+import { type Clock, cutoffBefore } from '../kit/time.ts';
 import { type EntryDetails, entryOf } from './entry.ts';
 import { type RequestRecorder, requestRecorder } from './recorder.ts';
 import { isRefusal, refusalCounter } from './refusals.ts';
@@ -106,12 +107,12 @@ function startRecorder(app: FastifyInstance, deps: RequestLogDeps) {
   return { record, flush };
 }
 
-/** Retention: deletes entries older than `retentionMs` (see kit/retention.ts). */
+/** Retention: deletes entries older than `retentionMs` (see db/batched-delete.ts). */
 export function purgeRequestLogs(database: Database, clock: Clock, retentionMs: number, batch = 500, maxBatches = 100) {
   const deleteBatch = (trx: Trx, cutoff: string, limit: number) => deleteRequestLogsBefore(trx, cutoff, limit);
-  return purgeOlderThan(database, clock, retentionMs, deleteBatch, batch, maxBatches);
+  return purgeInBatches(database, cutoffBefore(clock, retentionMs), deleteBatch, batch, maxBatches);
 }
 
 function startRequestLogPurge(database: Database, clock: Clock, retentionMs: number, log: FastifyBaseLogger) {
-  return purgeEvery(PURGE_INTERVAL_MS, () => purgeRequestLogs(database, clock, retentionMs), log, 'request log');
+  return runEvery(PURGE_INTERVAL_MS, 'request log purge', log, () => purgeRequestLogs(database, clock, retentionMs));
 }

@@ -1,4 +1,5 @@
 import type { SelectQueryBuilder } from 'kysely';
+import { deleteIdsBefore } from '../../db/batched-delete.ts';
 import { listHorizon, listsInCommitOrder } from '../../db/commit-order.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import { type Cursor, pageOf } from '../../db/keyset.ts';
@@ -115,18 +116,6 @@ export async function pageRequestLogs(
 }
 
 /** Retention: deletes up to `batch` entries created before `cutoff`, oldest first, found by primary key. */
-export async function deleteRequestLogsBefore(trx: Trx, cutoff: string, batch: number): Promise<number> {
-  const ids = (
-    await trx
-      .selectFrom('request_logs')
-      .select('id')
-      .where('id', '<', firstIdAt('req', Date.parse(cutoff)))
-      .where('created_at', '<', cutoff)
-      .orderBy('id')
-      .limit(batch)
-      .execute()
-  ).map((r) => r.id);
-  if (ids.length === 0) return 0;
-  await trx.deleteFrom('request_logs').where('id', 'in', ids).execute();
-  return ids.length;
+export function deleteRequestLogsBefore(trx: Trx, cutoff: string, batch: number): Promise<number> {
+  return deleteIdsBefore(trx, 'request_logs', { cutoff, idBelow: firstIdAt('req', Date.parse(cutoff)) }, batch);
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { EventRecorder } from '../events/emit.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import type { Clock } from '../kit/time.ts';
 import type { SecretBox } from '../secrets/box.ts';
+import type { PlatformConfig } from '../settings.ts';
 import { apiBusy } from './busy.ts';
 import { deliveriesRoutes } from './deliveries.routes.ts';
 import { endpointsRoutes } from './endpoints.routes.ts';
@@ -20,7 +20,7 @@ declare module 'fastify' {
 }
 
 export interface WebhooksDeps {
-  config: Config;
+  config: PlatformConfig;
   database: Database;
   clock: Clock;
   events: EventRecorder;

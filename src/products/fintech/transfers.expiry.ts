@@ -3,6 +3,7 @@ import type { Database, Trx } from '../../db/database.ts';
 import { preparedWrite } from '../../db/prepared.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import type { Principal } from '../../platform/keys/principal.ts';
+import { runEvery } from '../../platform/kit/periodic.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import type { MoneyDeps } from './shared.ts';
@@ -60,22 +61,13 @@ export function startExpirySweep(
   intervalMs: number,
   log: FastifyBaseLogger,
 ): () => Promise<void> {
-  let running: Promise<void> | null = null;
-  const sweep = async () => {
-    try {
-      while ((await deps.write((trx) => expireDue(deps, trx, 100))) === 100);
-    } catch (error) {
-      log.warn({ err: error }, 'transfer expiry sweep failed; will retry');
-    }
-  };
-  const timer = setInterval(() => {
-    running ??= sweep().finally(() => {
-      running = null;
-    });
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return runEvery(intervalMs, 'transfer expiry sweep', log, async () => {
+    let total = 0;
+    let expired: number;
+    do {
+      expired = await deps.write((trx) => expireDue(deps, trx, 100));
+      total += expired;
+    } while (expired === 100);
+    return total;
+  });
 }

@@ -14,9 +14,10 @@ export function requestId(): string {
 
 /**
  * One JSON line per request (Fastify's default is two, which costs throughput), carrying the request id.
+ * The access log, on stdout; not the request log of platform/requests/, stored and served by GET /v1/requests.
  * It names the route pattern and the path, never headers, query strings or bodies, so no secret can reach it.
  */
-export class RequestLogController extends LogController {
+export class AccessLogController extends LogController {
   constructor() {
     super({ requestIdLogLabel: 'request_id' });
   }
