@@ -300,6 +300,12 @@ for (const route of routes) {
     });
 
     if (route.method === 'POST') {
+      test('an unknown field alone: parameter_unknown first, before any missing field (issue 30, finding 10)', async () => {
+        const reply = await call(server.url, 'POST', await pathFor(route), { key, json: { not_a_field: 1 } });
+        assertProblem(reply, 'parameter_unknown', 'not_a_field');
+        assert.equal(reply.body.errors[0].param, 'not_a_field', reply.text);
+      });
+
       test('mass assignment: server-owned fields in the body are 400 parameter_unknown', async () => {
         const path = await pathFor(route);
         const defined = resolve(route.operation.requestBody.content['application/json'].schema).properties ?? {};
