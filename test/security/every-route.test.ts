@@ -215,6 +215,19 @@ function twoAuthorizations(route: Route, path: string, values: [string, string])
   });
 }
 
+/** The path to every string of a body, and the body with a lone surrogate added to the one at `at`. */
+function stringPaths(value: unknown, at: string[] = []): string[][] {
+  if (typeof value === 'string') return [at];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...at, k]));
+}
+function withSurrogate(body: object, at: string[]): object {
+  const copy = structuredClone(body) as Record<string, any>;
+  const parent = at.slice(0, -1).reduce((object, k) => object[k], copy);
+  parent[at.at(-1)!] += '\ud800';
+  return copy;
+}
+
 const withChecksum = (body: string) => body + checksum(body);
 const revoked = await server.key('sec-own');
 {
@@ -304,6 +317,17 @@ for (const route of routes) {
         const reply = await call(server.url, 'POST', await pathFor(route), { key, json: { not_a_field: 1 } });
         assertProblem(reply, 'parameter_unknown', 'not_a_field');
         assert.equal(reply.body.errors[0].param, 'not_a_field', reply.text);
+      });
+
+      test('a lone UTF-16 surrogate in any string of the body, or in a key: 400 naming it (issue 30, 5)', async () => {
+        const path = await pathFor(route);
+        const example = exampleBody(route) ?? {};
+        const cases: [unknown, string][] = stringPaths(example).map((at) => [withSurrogate(example, at), at.join('.')]);
+        cases.push([{ ...example, 'x\ud800': 'y' }, 'x\ufffd'], [{ ...example, z: ['\udfff'] }, 'z.0']);
+        for (const [json, param] of cases) {
+          const reply = await call(server.url, 'POST', path, { key, json });
+          assertProblem(reply, 'parameter_invalid', param);
+        }
       });
 
       test('mass assignment: server-owned fields in the body are 400 parameter_unknown', async () => {
