@@ -14,6 +14,7 @@ import { lockSides, lockSystemSide } from '../../src/products/fintech/ledger/sid
 import { ensureSystemAccount } from '../../src/products/fintech/ledger/system-account.ts';
 import { money } from '../helpers/money.ts';
 import { assertProblem } from '../helpers/problem.ts';
+import { stringPaths, withSurrogate } from '../helpers/surrogates.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { call, loopbackOnly, type Reply, startServer, type TestServer } from '../helpers/server.ts';
 
@@ -213,19 +214,6 @@ function twoAuthorizations(route: Route, path: string, values: [string, string])
     req.on('error', reject);
     req.end(route.method === 'POST' ? JSON.stringify(exampleBody(route) ?? {}) : undefined);
   });
-}
-
-/** The path to every string of a body, and the body with a lone surrogate added to the one at `at`. */
-function stringPaths(value: unknown, at: string[] = []): string[][] {
-  if (typeof value === 'string') return [at];
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...at, k]));
-}
-function withSurrogate(body: object, at: string[]): object {
-  const copy = structuredClone(body) as Record<string, any>;
-  const parent = at.slice(0, -1).reduce((object, k) => object[k], copy);
-  parent[at.at(-1)!] += '\ud800';
-  return copy;
 }
 
 const withChecksum = (body: string) => body + checksum(body);
