@@ -16,6 +16,10 @@
  * its route and status) shows that it was not fuzzing: an operation never reached, an operation that got only 401
  * or 403 in a phase, or a key that no longer authenticates at the end. `--revoke-after PHASE` revokes the fuzzing key
  * once that phase is over, to show that these checks fail the run (`npm test` runs it so).
+ *
+ * One generator is added to Schemathesis' own (test/fuzz/hooks.py, `flatmap_body`): a lone UTF-16 surrogate in a
+ * string or a key of about one body in eight, which Hypothesis never draws and which was a 500 on PostgreSQL (issue
+ * 30). The run fails too when no such body was sent and refused as the API's rule says.
  * Traffic goes to 127.0.0.1 only. Without python3 the run is skipped with a visible line (exit 0) unless CI=true.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -169,6 +173,7 @@ const served = (await (await ownCall('GET', '/v1/openapi.json')).json()) as { pa
 const operations = documentedOperations(served);
 const byPhase = new Map<string, Map<string, Answers>>();
 const gaps: string[] = [];
+let acceptedText = '';
 try {
   const key = await signUp();
   const keysKey = await signUp();
@@ -191,7 +196,8 @@ try {
   server.child.kill('SIGTERM');
   await server.exited;
   const accepted = join(dir, 'accepted-refusals.txt');
-  if (existsSync(accepted)) process.stdout.write(refusalsTable(readFileSync(accepted, 'utf8')));
+  acceptedText = existsSync(accepted) ? readFileSync(accepted, 'utf8') : '';
+  if (acceptedText !== '') process.stdout.write(refusalsTable(acceptedText));
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -204,6 +210,8 @@ for (const line of server.lines)
 const answers = answersByOperation(server.lines, ownRequests);
 process.stdout.write(`\n# answers by operation, all phases (the server's own log):\n${answersTable(answers)}\n`);
 gaps.push(...fuzzingGaps(operations, byPhase));
+if (!acceptedText.includes('lone UTF-16 surrogate'))
+  gaps.push('no body with a lone UTF-16 surrogate was refused (test/fuzz/hooks.py, flatmap_body)');
 const perOperation = operations.map((o) => answers.get(o)?.total ?? 0);
 process.stdout.write(
   `# ${operations.length} operations; requests per operation: min ${Math.min(...perOperation)}, ` +

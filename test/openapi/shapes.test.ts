@@ -148,7 +148,9 @@ describe('the server answers as the contract says, whatever the document states'
       for (const bad of ['n'.repeat(max + 1), 'a\u200bb', ' \u202e ', '', 'x\ud800']) {
         const reply = await post(path, json(bad));
         assertProblem(reply, 'parameter_invalid', param);
-        assert.equal(reply.body.detail, cleanTextRule(param, max), `${param}: ${JSON.stringify(bad)}`);
+        // A lone surrogate is refused by the rule for every string (docs/api.md, the wire), before this one.
+        if (bad.isWellFormed()) assert.equal(reply.body.detail, cleanTextRule(param, max), `${param}: ${bad}`);
+        else assert.match(reply.body.detail, /lone UTF-16 surrogate/);
       }
     }
     const frozen = await post(`/v1/fintech/accounts/${account}/freeze`, {

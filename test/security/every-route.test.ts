@@ -15,6 +15,7 @@ import { lockSides, lockSystemSide } from '../../src/products/fintech/ledger/sid
 import { ensureSystemAccount } from '../../src/products/fintech/ledger/system-account.ts';
 import { money } from '../helpers/money.ts';
 import { assertProblem } from '../helpers/problem.ts';
+import { stringPaths, withSurrogate } from '../helpers/surrogates.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { call, loopbackOnly, type Reply, startServer, type TestServer } from '../helpers/server.ts';
 
@@ -302,6 +303,23 @@ for (const route of routes) {
     });
 
     if (route.method === 'POST') {
+      test('an unknown field alone: parameter_unknown first, before any missing field (issue 30, finding 10)', async () => {
+        const reply = await call(server.url, 'POST', await pathFor(route), { key, json: { not_a_field: 1 } });
+        assertProblem(reply, 'parameter_unknown', 'not_a_field');
+        assert.equal(reply.body.errors[0].param, 'not_a_field', reply.text);
+      });
+
+      test('a lone UTF-16 surrogate in any string of the body, or in a key: 400 naming it (issue 30, 5)', async () => {
+        const path = await pathFor(route);
+        const example = exampleBody(route) ?? {};
+        const cases: [unknown, string][] = stringPaths(example).map((at) => [withSurrogate(example, at), at.join('.')]);
+        cases.push([{ ...example, 'x\ud800': 'y' }, 'x\ufffd'], [{ ...example, z: ['\udfff'] }, 'z.0']);
+        for (const [json, param] of cases) {
+          const reply = await call(server.url, 'POST', path, { key, json });
+          assertProblem(reply, 'parameter_invalid', param);
+        }
+      });
+
       test('mass assignment: server-owned fields in the body are 400 parameter_unknown', async () => {
         const path = await pathFor(route);
         const defined = resolve(route.operation.requestBody.content['application/json'].schema).properties ?? {};

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors.ts';
 import { parseStrictJson } from './json-body.ts';
+import { installWellFormedText } from './well-formed.ts';
 
 /** CONTRACT §1: bodies over 64 KiB are refused with 413. */
 export const BODY_LIMIT = 64 * 1024;
@@ -34,4 +35,6 @@ export function installJsonBody(app: FastifyInstance): void {
     if (request.body === undefined && request.routeOptions.schema?.['x-body-optional']) request.body = {};
     done();
   });
+  // With the body's rules, for every route: the body's strings, and the query string's and path's too.
+  installWellFormedText(app);
 }

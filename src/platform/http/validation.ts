@@ -84,7 +84,9 @@ function asQueryParam(found: ErrorItem): ErrorItem {
   return { ...found, param, detail: found.detail.replaceAll(found.param, param) };
 }
 
-/** Ajv's errors as the contract's: every offending input listed, the first one named. */
+const isUnknown = (found: ErrorItem) => found.code === 'parameter_unknown';
+
+/** Ajv's errors as the contract's: every offending input listed, unknown fields first, the first one named. */
 export function toValidationError(errors: ErrorObject[], context: string): ApiError {
   const items: ErrorItem[] = [];
   const seen = new Set<string>();
@@ -102,5 +104,9 @@ export function toValidationError(errors: ErrorObject[], context: string): ApiEr
     seen.add(key);
   }
   if (items.length === 0) return new ApiError('parameter_invalid', `The ${context} is invalid.`);
-  return ApiError.fromItems(items as [ErrorItem, ...ErrorItem[]]);
+  // A field the operation does not define comes first (docs/api.md, wire basics), whatever order Ajv checked its
+  // keywords in (`required` before `additionalProperties`): `{"country":"GB"}` sent to an update is a wrong field,
+  // and "metadata is required" would send the client looking for the wrong fix.
+  const ordered = [...items.filter(isUnknown), ...items.filter((found) => !isUnknown(found))];
+  return ApiError.fromItems(ordered as [ErrorItem, ...ErrorItem[]]);
 }

@@ -5,15 +5,24 @@
  *
  * Shapes are found wherever they start, with no word boundary (`xsk_live_…`, `acct_sk_live_…`, `%20sk_live_…` are
  * keys too), in any case, and in the text's percent-decoded form as well as in the text itself (`%73k_live_…`,
- * `sk%5Flive%5F…`, and encodings of encodings): what a reader can decode is as good as plain.
+ * `sk%5Flive%5F…`, and encodings of encodings): what a reader can decode is as good as plain. After a prefix, a
+ * secret's characters are taken across whitespace and separators until there are as many as a secret has
+ * (`sk_live_ABC⏎DEF…` is one key, split): a key that kept 35 of its 38 characters can be rebuilt from its checksum.
  */
-const KEY_SHAPED = /(sk_test_|sk_live_|whsec_)[A-Za-z0-9+/=_%-]+/gi;
+const KEY_PREFIX = /sk_test_|sk_live_|rk_test_|rk_live_|whsec_/gi;
+// How many characters follow a prefix: a key's (a restricted key's, `rk_`, too) 32 random and 6 of checksum; a
+// webhook secret's, the base64 of 32 bytes.
+const secretLength = (prefix: string) => (prefix.length === 6 ? 44 : 38);
+const SECRET_CHAR = /[A-Za-z0-9+/=_%-]/;
+// What can split a pasted secret: whitespace, invisible characters and ASCII punctuation that is not a secret's
+// own. Not `…`, which a key's hint (`sk_live_…a1B2`) puts where the secret was.
+const SEPARATOR = /[\s\p{Cf}!"#$&'()*,.:;<>?@[\\\]^`{|}~]/u;
 // An EIN with its dash; or nine digits alone, not inside a run of letters and digits (as in an id's random part).
 const EIN_SHAPED = /(?<![0-9])[0-9]{2}-[0-9]{7}(?![0-9])|(?<![0-9A-Za-z])[0-9]{9}(?![0-9A-Za-z])/g;
 const EIN_DASHED = /(?<![0-9])[0-9]{2}-[0-9]{7}(?![0-9])/g;
 // Whether a text may hold a shape at all: a key's prefix or a percent-encoding; an EIN's digits. Two plain
 // patterns, because one with both (or with the `i` flag) measured three times as slow on a log line's ids.
-const MAYBE_KEY = /[sS][kK]_|[wW][hH][sS][eE][cC]_|%/;
+const MAYBE_KEY = /[sSrR][kK]_|[wW][hH][sS][eE][cC]_|%/;
 const MAYBE_EIN = /[0-9]{9}|[0-9]{2}-[0-9]{7}/;
 // Only ASCII is decoded: every shape is ASCII, and a lone byte of a multi-byte character is no character.
 const PERCENT_ASCII = /%([0-7][0-9A-Fa-f])/g;
@@ -32,10 +41,40 @@ export interface RedactOptions {
   bareEin?: boolean;
 }
 
+/** Where the secret after a prefix ends: `length` secret characters, separators between them skipped, then any more
+ * that follow at once. When none follows, there is no secret (the prefix alone, or a hint's `…`). */
+function secretEnd(text: string, from: number, length: number): number {
+  let taken = 0;
+  let end = from;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (SECRET_CHAR.test(c)) {
+      taken++;
+      end = i + 1;
+    } else if (taken >= length || !SEPARATOR.test(c)) break;
+  }
+  return end;
+}
+
+function redactKeys(text: string): string {
+  let out = '';
+  let from = 0;
+  KEY_PREFIX.lastIndex = 0;
+  for (let match = KEY_PREFIX.exec(text); match !== null; match = KEY_PREFIX.exec(text)) {
+    const start = match.index + match[0].length;
+    const end = secretEnd(text, start, secretLength(match[0]));
+    if (end === start) continue;
+    out += text.slice(from, start) + REDACTED;
+    from = end;
+    KEY_PREFIX.lastIndex = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 function redactShapes(text: string, bareEin: boolean): string {
-  return text
-    .replace(KEY_SHAPED, `$1${REDACTED}`)
-    .replace(bareEin ? EIN_SHAPED : EIN_DASHED, (ein) => (ein === EIN_EXAMPLE ? ein : '[redacted EIN]'));
+  return redactKeys(text).replace(bareEin ? EIN_SHAPED : EIN_DASHED, (ein) =>
+    ein === EIN_EXAMPLE ? ein : '[redacted EIN]',
+  );
 }
 
 function percentDecoded(text: string): string {
@@ -68,8 +107,10 @@ const BODY_MAX_DEPTH = 64;
 
 /**
  * A log record with every secret-named field censored and every string redacted by shape, down to nested objects,
- * arrays and errors (what pino writes; it is the logger's formatter). Untouched records are returned as they are:
- * the request line, written for every request, costs a walk over its few flat fields and no allocation.
+ * arrays and errors (what pino writes; it is the logger's formatter). Field names are redacted by shape too: a
+ * client chooses them (a metadata key, an unknown field), and may paste a key there as well as anywhere. Untouched
+ * records are returned as they are: the request line, written for every request, costs a walk over its few flat
+ * fields and no allocation.
  */
 export function redactRecord(
   record: Record<string, unknown>,
@@ -77,15 +118,33 @@ export function redactRecord(
   maxDepth = MAX_DEPTH,
 ): Record<string, unknown> {
   let copy: Record<string, unknown> | null = null;
+  let index = 0;
   for (const name in record) {
     const value = record[name];
     const clean = SECRET_FIELDS.has(name) && value != null ? REDACTED : redactValue(value, depth, maxDepth);
-    if (clean !== value) {
-      copy ??= { ...record };
-      copy[name] = clean;
-    }
+    // Shorter than any shape (`whsec_` and one character): most names of a log line are.
+    const cleanName = name.length < 7 ? name : redactSecrets(name);
+    if (copy === null && (clean !== value || cleanName !== name)) copy = firstFields(record, index);
+    // Defined, not assigned, so that a `__proto__` field stays a field.
+    if (copy !== null) put(copy, cleanName, clean);
+    index++;
   }
   return copy ?? record;
+}
+
+function put(record: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A copy of the record's first `count` fields, in their order. */
+function firstFields(record: Record<string, unknown>, count: number): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  let index = 0;
+  for (const name in record) {
+    if (index++ === count) break;
+    put(copy, name, record[name]);
+  }
+  return copy;
 }
 
 function redactValue(value: unknown, depth: number, maxDepth: number): unknown {

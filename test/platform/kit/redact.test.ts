@@ -102,3 +102,40 @@ test('an EIN with or without its dash, plain or encoded; not the digits of an id
 test('a key hint (prefix and last four) is not a secret and stays', () => {
   assert.equal(redactSecrets('sk_live_…a1B2'), 'sk_live_…a1B2');
 });
+
+test('field names are redacted by shape, at any depth, keeping their order; secret-named fields stay censored', () => {
+  const record = { a: 1, [KEY]: 2, nested: { '98-7654321': 'x', [`x${KEY}`]: { key: 'k' } }, z: 3 };
+  assert.equal(
+    JSON.stringify(redactRecord(record)),
+    '{"a":1,"sk_live_[redacted]":2,"nested":{"[redacted EIN]":"x","xsk_live_[redacted]":{"key":"[redacted]"}},"z":3}',
+  );
+  const proto = JSON.parse(`{"__proto__": "${KEY}"}`);
+  assert.equal(JSON.stringify(redactRecord(proto)), '{"__proto__":"sk_live_[redacted]"}', 'a field, not a prototype');
+});
+
+test('restricted keys (rk_test_, rk_live_) are keys', () => {
+  for (const prefix of ['rk_test_', 'rk_live_', 'RK_LIVE_'])
+    assert.equal(redactSecrets(`x ${prefix}${KEY.slice(8)}.`), `x ${prefix}[redacted].`);
+});
+
+test('property: a key split by whitespace or separators is redacted up to its length (issue 30, finding 4)', () => {
+  const separators = fc.constantFrom(' ', '\n', '\r\n', '\t', '\u200b', '"', "', '", '.', ':\n', ' | ');
+  fc.assert(
+    fc.property(
+      fc.constantFrom<'sandbox' | 'live'>('sandbox', 'live').map((mode) => generateKey(mode)),
+      fc.uniqueArray(fc.integer({ min: 8, max: 45 }), { minLength: 1, maxLength: 4 }),
+      fc.array(separators, { minLength: 4, maxLength: 4 }),
+      (key, cuts, between) => {
+        const at = [...cuts].sort((a, b) => a - b);
+        const pieces = at.map((cut, i) => key.slice(i === 0 ? 0 : at[i - 1], cut));
+        const split = pieces.map((piece, i) => piece + between[i]).join('') + key.slice(at.at(-1));
+        const prefix = key.slice(0, 8);
+        assert.equal(redactSecrets(`${split}… and then`), `${prefix}[redacted]… and then`, JSON.stringify(split));
+      },
+    ),
+    { numRuns: 1000 },
+  );
+  // Past a key's length, a separator ends it: the words after a key stay.
+  assert.equal(redactSecrets(`${KEY} and then`), 'sk_live_[redacted] and then');
+  assert.equal(redactSecrets(`whsec_${'A'.repeat(43)}= then`), 'whsec_[redacted] then');
+});

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checksum } from '../../../src/platform/keys/key-format.ts';
+import { get, signIn } from '../../helpers/dashboard.ts';
 import { assertProblem } from '../../helpers/problem.ts';
-import { entryOf } from '../../helpers/request-log.ts';
+import { allEntries, entryOf } from '../../helpers/request-log.ts';
 import { useServer } from '../../helpers/server.ts';
 import { client } from '../../helpers/webhooks.ts';
 
@@ -70,5 +71,57 @@ describe('the request log keeps no secret (CONTRACT §16)', () => {
       'anything',
     ])
       assert.ok(!rows.includes(secret), `a row holds ${secret}`);
+  });
+
+  test('a key or an EIN as a property name is redacted as a value is (issue 30, finding 3)', async () => {
+    const api = await client(server, 'log-names');
+    const live = await server.key('log-names', 'live');
+    const ein = '98-7654323';
+    const sent = [
+      // A metadata key holds 40 characters: the prefix and 32 of the key's 38 are the secret all the same.
+      { type: 'individual', country: 'US', metadata: { [live.slice(0, 40)]: 'x', [ein]: 'y', plain: 'z' } },
+      { type: 'individual', country: 'US', [live]: 1 },
+      { type: 'business', country: 'US', kyb: { legal_name: 'Acme', ein: '12-3456789', [live]: { [ein]: 1 } } },
+    ];
+    const ids: string[] = [];
+    for (const body of sent) ids.push((await api.post('/v1/fintech/accounts', body)).headers.get('request-id')!);
+    const bodies = [];
+    for (const id of ids) bodies.push((await entryOf(api, id)).body);
+    assert.deepEqual(bodies, [
+      '{"type":"individual","country":"US","metadata":{"sk_live_[redacted]":"x","[redacted EIN]":"y","plain":"z"}}',
+      '{"type":"individual","country":"US","sk_live_[redacted]":1}',
+      '{"type":"business","country":"US","kyb":{"legal_name":"Acme","ein":"[redacted]",' +
+        '"sk_live_[redacted]":{"[redacted EIN]":1}}}',
+    ]);
+    const cookie = await signIn(server.url, api.key);
+    const shown = [JSON.stringify(await allEntries(api))];
+    for (const id of ids) {
+      const page = await get(server.url, `/dashboard/requests/${id}`, cookie);
+      assert.equal(page.status, 200);
+      assert.match(page.html, /sk_live_\[redacted\]/);
+      shown.push(page.html);
+    }
+    for (const text of shown)
+      for (const secret of [live.slice(8, 40), '7654323'])
+        assert.ok(!text.includes(secret), `${secret} is shown: ${text.slice(0, 300)}`);
+  });
+
+  test('a key split by a line break, a space or a quote is redacted whole (issue 30, finding 4)', async () => {
+    const api = await client(server, 'log-split');
+    const live = await server.key('log-split', 'live');
+    const note = [`${live.slice(0, 11)}\n${live.slice(11)}`, `${live.slice(0, 8)} ${live.slice(8)}`];
+    const tags = [`${live.slice(0, 20)}\r\n  ${live.slice(20)}`, `${live.slice(0, 30)}", "${live.slice(30)}`];
+    const reply = await api.post(
+      '/v1/fintech/accounts',
+      { type: 'individual', country: 'US', note, tags },
+      {
+        'idempotency-key': `${live.slice(0, 12)} ${live.slice(12)}`,
+      },
+    );
+    assertProblem(reply, 'parameter_unknown');
+    const entry = await entryOf(api, reply.headers.get('request-id')!);
+    assert.equal(entry.idempotency_key, 'sk_live_[redacted]');
+    const redacted = ['sk_live_[redacted]', 'sk_live_[redacted]'];
+    assert.equal(entry.body, JSON.stringify({ type: 'individual', country: 'US', note: redacted, tags: redacted }));
   });
 });

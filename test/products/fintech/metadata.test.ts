@@ -75,6 +75,10 @@ describe(`metadata (${BACKEND})`, () => {
     assert.deepEqual(unchanged.body, updated.body);
     assert.deepEqual((await post(`${ACCOUNTS}/${a.id}`, { metadata: '' })).body.metadata, {});
     assertProblem(await post(`${ACCOUNTS}/${a.id}`, { metadata: {}, country: 'GB' }), 'parameter_unknown', 'country');
+    // Without metadata too: a field the operation does not define is named first, before what is missing (issue 30).
+    const stray = await post(`${ACCOUNTS}/${a.id}`, { country: 'GB' });
+    assertProblem(stray, 'parameter_unknown', 'country');
+    assert.equal(stray.body.errors[0].param, 'country', stray.text);
     assertProblem(await post(`${ACCOUNTS}/${a.id}`, { metadata: 'x' }), 'parameter_invalid', 'metadata');
     assertProblem(await post(`${ACCOUNTS}/acct_01ZZZZZZZZZZZZZZZZZZZZZZZZ`, { metadata: {} }), 'resource_not_found');
     const events = await m.get('/v1/events?type=fintech.account.updated');
