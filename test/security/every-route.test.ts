@@ -15,9 +15,9 @@ import { lockSides, lockSystemSide } from '../../src/products/fintech/ledger/sid
 import { ensureSystemAccount } from '../../src/products/fintech/ledger/system-account.ts';
 import { money } from '../helpers/money.ts';
 import { assertProblem } from '../helpers/problem.ts';
-import { stringPaths, withSurrogate } from '../helpers/surrogates.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { call, loopbackOnly, type Reply, startServer, type TestServer } from '../helpers/server.ts';
+import { stringPaths, withSurrogate } from '../helpers/surrogates.ts';
 
 /**
  * Security tests every /v1 route gets without asking (as Unkey's runCommonRouteTests): the routes come from the

@@ -1,5 +1,6 @@
-import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
+import { readSnapshot } from '../../../db/snapshot.ts';
 
 /** One invariant of the ledger (CONTRACT §10): how many things it looked at, and every breach it found. */
 export interface LedgerCheck {
@@ -115,9 +116,7 @@ async function runChecks(read: Read): Promise<LedgerCheck[]> {
  * a read transaction is a snapshot already), so that it can run while money moves.
  */
 export function verifyLedger(db: Db): Promise<LedgerCheck[]> {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  const transaction = postgres ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
-  return transaction.execute((trx) => runChecks(async (query) => (await query.execute(trx)).rows));
+  return readSnapshot(db, (snapshot) => runChecks(async (query) => (await query.execute(snapshot)).rows));
 }
 
 const TABLE_OF: Record<Exclude<Unit, 'currency'>, string> = { journal: 'ledger_journals', account: 'ledger_accounts' };
