@@ -3,6 +3,9 @@ import { type Config, ConfigError, loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { openDatabase } from '../db/open.ts';
 import { ALL_MIGRATIONS, SEALED_COLUMNS } from '../migrations.ts';
+import { keyHint, parseKey } from '../platform/auth/key-format.ts';
+import type { Mode } from '../platform/auth/principal.ts';
+import type { OrgsTable } from '../platform/auth/tables.ts';
 import {
   createKeyForOrgName,
   findKeyBySecret,
@@ -12,9 +15,6 @@ import {
 } from '../platform/keys/api-keys.operator.ts';
 import type { KeysDeps } from '../platform/keys/api-keys.service.ts';
 import { apiKeyFromRow } from '../platform/keys/api-keys.view.ts';
-import { keyHint, parseKey } from '../platform/keys/key-format.ts';
-import type { Mode } from '../platform/keys/principal.ts';
-import type { OrgsTable } from '../platform/keys/tables.ts';
 import { redactSecrets } from '../platform/kit/redact.ts';
 import { systemClock } from '../platform/kit/time.ts';
 import { forgetOtherKeys, requireSecretsKey } from '../platform/secrets/key-check.ts';

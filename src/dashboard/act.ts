@@ -1,10 +1,10 @@
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
+import type { Principal } from '../platform/auth/principal.ts';
 import { ApiError, type ErrorItem } from '../platform/http/errors.ts';
 import { toValidationError, validatorCompiler } from '../platform/http/validation.ts';
 import type { IdempotentWrite } from '../platform/idempotency/idempotency.ts';
 import { checkedKey, fingerprint } from '../platform/idempotency/key.ts';
-import type { Principal } from '../platform/keys/principal.ts';
 import type { Operation, Operations } from '../platform/operations/operation.ts';
 
 /**

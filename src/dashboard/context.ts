@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import type { AuthDeps } from '../platform/auth/auth.ts';
+import type { Principal } from '../platform/auth/principal.ts';
+import type { KeyVerifier } from '../platform/auth/verify.ts';
 import type { EventRecorder } from '../platform/events/emit.ts';
 import type { ApiError } from '../platform/http/errors.ts';
 import type { IdempotentWrite } from '../platform/idempotency/idempotency.ts';
-import type { AuthDeps } from '../platform/keys/auth.ts';
-import type { Principal } from '../platform/keys/principal.ts';
-import type { KeyVerifier } from '../platform/keys/verify.ts';
 import type { Clock } from '../platform/kit/time.ts';
 import type { SecretBox } from '../platform/secrets/box.ts';
 import type { Resolver } from '../platform/webhooks/ssrf.ts';

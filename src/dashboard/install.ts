@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { purgeInBatches } from '../db/batched-delete.ts';
+import { takeBudgets } from '../platform/auth/auth.ts';
 import { ApiError } from '../platform/http/errors.ts';
 import { toApiError } from '../platform/http/problem.ts';
-import { takeBudgets } from '../platform/keys/auth.ts';
 import { runEvery } from '../platform/kit/periodic.ts';
 import { cutoffBefore } from '../platform/kit/time.ts';
 import { actor, reader } from './act.ts';

@@ -1,6 +1,6 @@
 import { deleteCreatedBefore } from '../db/batched-delete.ts';
 import type { Db, Trx } from '../db/database.ts';
-import type { OrgsTable } from '../platform/keys/tables.ts';
+import type { OrgsTable } from '../platform/auth/tables.ts';
 import type { DashboardSessionsTable } from './tables.ts';
 
 export async function insertSession(trx: Trx, row: DashboardSessionsTable): Promise<void> {

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/database.ts';
-import type { Principal } from '../platform/keys/principal.ts';
+import type { Principal } from '../platform/auth/principal.ts';
 import { type Clock, storedTime } from '../platform/kit/time.ts';
 import * as repo from './sessions.repository.ts';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.ts';
-import type { Principal } from '../platform/keys/principal.ts';
+import type { Principal } from '../platform/auth/principal.ts';
 import type { WebhookEndpointsTable } from '../platform/webhooks/tables.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Mode } from '../platform/keys/principal.ts';
+import type { Mode } from '../platform/auth/principal.ts';
 
 /**
  * One signed-in dashboard session. The session id itself lives only in the browser's cookie: the row holds its

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Principal } from '../platform/auth/principal.ts';
 import type { ApiError } from '../platform/http/errors.ts';
-import type { Principal } from '../platform/keys/principal.ts';
 
 /** What every page of a session is rendered with. */
 export interface View {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { KEY_CACHE_MS } from '../../src/platform/keys/verify.ts';
+import { KEY_CACHE_MS } from '../../src/platform/auth/verify.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { ROOT, run, type ServerProcess, spawnServer } from '../helpers/process.ts';
 import { call } from '../helpers/server.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { KEY_CACHE_MS } from '../../src/platform/keys/verify.ts';
+import { KEY_CACHE_MS } from '../../src/platform/auth/verify.ts';
 import { assertRateLimited, burst } from '../helpers/burst.ts';
 import { BACKEND, freshDatabase, MULTI_PROCESS_SKIP, type TestDatabase } from '../helpers/database.ts';
 import { assertProblem } from '../helpers/problem.ts';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Trx } from '../../src/db/database.ts';
-import { checksum } from '../../src/platform/keys/key-format.ts';
+import { checksum } from '../../src/platform/auth/key-format.ts';
 import { idPattern, newId } from '../../src/platform/kit/ids.ts';
 import { storedTime, systemClock } from '../../src/platform/kit/time.ts';
 import { createSecretBox } from '../../src/platform/secrets/box.ts';

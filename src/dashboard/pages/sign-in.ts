@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { takeAuthFailure, takeBudgets } from '../../platform/auth/auth.ts';
 import { ApiError } from '../../platform/http/errors.ts';
-import { takeAuthFailure, takeBudgets } from '../../platform/keys/auth.ts';
 import { StringEnum } from '../../platform/kit/schema.ts';
 import type { DashboardDeps } from '../context.ts';
 import { fieldsOf, sendHtml } from '../forms.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Trx } from '../../db/database.ts';
 import { preparedWrite } from '../../db/prepared.ts';
-import type { Mode } from '../keys/principal.ts';
+import type { Mode } from '../auth/principal.ts';
 import type { EventsTable } from './tables.ts';
 
 /** An event as delivered, before its number: `sequence` is null until `numberEvents` gives it one. */

@@ -1,4 +1,4 @@
-import type { Mode } from '../keys/principal.ts';
+import type { Mode } from '../auth/principal.ts';
 
 /** The counter each org and mode draws its event sequence from, inside the write that emits the event. */
 export interface EventSequencesTable {

@@ -2,7 +2,7 @@ import { deleteCreatedBefore } from '../../db/batched-delete.ts';
 import type { Trx } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
-import type { Mode } from '../keys/principal.ts';
+import type { Mode } from '../auth/principal.ts';
 import type { IdempotencyKeysTable } from './tables.ts';
 
 export interface Scope {

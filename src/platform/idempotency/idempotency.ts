@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Trx } from '../../db/database.ts';
+import { principalOf } from '../auth/auth.ts';
+import type { Principal } from '../auth/principal.ts';
 import { ApiError, toProblem } from '../http/errors.ts';
-import { principalOf } from '../keys/auth.ts';
-import type { Principal } from '../keys/principal.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import type { EventRequest, WriteContext } from '../operations/context.ts';
 import * as repo from './idempotency.repository.ts';

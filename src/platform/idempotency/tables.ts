@@ -1,4 +1,4 @@
-import type { Mode } from '../keys/principal.ts';
+import type { Mode } from '../auth/principal.ts';
 
 export interface IdempotencyKeysTable {
   org_id: string;

@@ -1,11 +1,11 @@
 import type { Db } from '../../db/database.ts';
+import { hashKey } from '../auth/key-format.ts';
+import type { Mode } from '../auth/principal.ts';
+import type { ApiKeysTable, OrgsTable } from '../auth/tables.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
 import { storedTime } from '../kit/time.ts';
 import * as repo from './api-keys.repository.ts';
 import { type CreatedKey, insertNewKey, type KeysDeps, revokeAndEmit } from './api-keys.service.ts';
-import { hashKey } from './key-format.ts';
-import type { Mode } from './principal.ts';
-import type { ApiKeysTable, OrgsTable } from './tables.ts';
 
 /** What the operator CLI does with keys: orgs named by id or handle, keys by id or by the secret itself. */
 

@@ -1,6 +1,8 @@
 import type { Db, Trx } from '../../db/database.ts';
-import type { Mode } from './principal.ts';
-import type { ApiKeysTable, OrgsTable } from './tables.ts';
+import type { Mode } from '../auth/principal.ts';
+import type { ApiKeysTable, OrgsTable } from '../auth/tables.ts';
+
+export { findKeyByHash, findKeyById } from '../auth/credentials.repository.ts';
 
 export function findOrgByName(db: Db, name: string): Promise<OrgsTable | undefined> {
   return db.selectFrom('orgs').selectAll().where('name', '=', name).executeTakeFirst();
@@ -21,14 +23,6 @@ export async function insertOrg(trx: Trx, row: OrgsTable): Promise<void> {
 
 export async function insertKey(trx: Trx, row: ApiKeysTable): Promise<void> {
   await trx.insertInto('api_keys').values(row).execute();
-}
-
-export function findKeyByHash(db: Db, secretHash: string): Promise<ApiKeysTable | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('secret_hash', '=', secretHash).executeTakeFirst();
-}
-
-export function findKeyById(db: Db, id: string): Promise<ApiKeysTable | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export function listKeysOfOrg(db: Db, orgId: string): Promise<ApiKeysTable[]> {
@@ -56,16 +50,6 @@ export async function countActiveKeys(db: Db, orgId: string, mode: Mode): Promis
     .where('revoked_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-/** Moves last_used_at forward (never back: another process may have written a later time). */
-export async function touchKey(trx: Trx, id: string, at: string): Promise<void> {
-  await trx
-    .updateTable('api_keys')
-    .set({ last_used_at: at })
-    .where('id', '=', id)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
-    .execute();
 }
 
 /**

@@ -1,5 +1,8 @@
 import type { Database, Db } from '../../db/database.ts';
 import { findOwned, pageOwned } from '../../db/owned.ts';
+import { generateKey, hashKey, keyHint } from '../auth/key-format.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { ApiKeysTable } from '../auth/tables.ts';
 import type { EventRecorder, EventRequest } from '../events/emit.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { type ListParams, listPage, type Page } from '../http/pagination.ts';
@@ -10,9 +13,6 @@ import type { WriteContext } from '../operations/context.ts';
 import * as repo from './api-keys.repository.ts';
 import { API_KEY, type ApiKey, type ApiKeyCreateBody, type NewApiKey } from './api-keys.schema.ts';
 import { apiKeyFromRow, newApiKeyFromRow } from './api-keys.view.ts';
-import { generateKey, hashKey, keyHint } from './key-format.ts';
-import type { Principal } from './principal.ts';
-import type { ApiKeysTable } from './tables.ts';
 
 export interface KeysDeps {
   /** Reads. */

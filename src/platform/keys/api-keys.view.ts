@@ -1,6 +1,6 @@
+import type { ApiKeysTable } from '../auth/tables.ts';
 import { apiTime } from '../kit/time.ts';
 import type { ApiKey, NewApiKey } from './api-keys.schema.ts';
-import type { ApiKeysTable } from './tables.ts';
 
 /** The public view of a key: never its secret, nor its hash. */
 export function apiKeyFromRow(row: ApiKeysTable): ApiKey {

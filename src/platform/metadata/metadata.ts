@@ -3,7 +3,7 @@ import { listsInCommitOrder } from '../../db/commit-order.ts';
 import type { Trx } from '../../db/database.ts';
 import { preparedSend } from '../../db/prepared.ts';
 import type { Tables } from '../../db/tables.ts';
-import type { Mode } from '../keys/principal.ts';
+import type { Mode } from '../auth/principal.ts';
 import type { MetadataUpdate } from './metadata.schema.ts';
 
 export type Metadata = Record<string, string>;

@@ -1,4 +1,4 @@
-import type { Mode } from '../keys/principal.ts';
+import type { Mode } from '../auth/principal.ts';
 
 /** The metadata index: one row per key of an object's metadata (the object's own column holds the whole of it). */
 export interface MetadataEntriesTable {

@@ -1,5 +1,5 @@
 import type { Trx } from '../../db/database.ts';
-import type { Mode } from '../keys/principal.ts';
+import type { Mode } from '../auth/principal.ts';
 
 /** The API request that caused a write (recorded on its events); null for the operator CLI and background work. */
 export interface EventRequest {

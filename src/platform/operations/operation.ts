@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { Static, TSchema } from 'typebox';
+import { principalOf } from '../auth/auth.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
-import { principalOf } from '../keys/auth.ts';
-import type { Principal } from '../keys/principal.ts';
 import type { WriteContext } from './context.ts';
 import type { Permission } from './permissions.ts';
 

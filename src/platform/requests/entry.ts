@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Principal } from '../keys/principal.ts';
+import type { Principal } from '../auth/principal.ts';
 import { timeOfId } from '../kit/ids.ts';
 import { redactBody, redactSecrets } from '../kit/redact.ts';
 import { BODY_MAX_BYTES } from './requests.schema.ts';

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { Registry } from 'prom-client';
 import { purgeInBatches } from '../../db/batched-delete.ts';
 import type { Database, Trx } from '../../db/database.ts';
-import type { Principal } from '../keys/principal.ts';
+import type { Principal } from '../auth/principal.ts';
 import { runEvery } from '../kit/periodic.ts';
 import { type Clock, cutoffBefore } from '../kit/time.ts';
 import { type EntryDetails, entryOf } from './entry.ts';

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.ts';
+import type { Principal } from '../auth/principal.ts';
 import { createdRange } from '../http/created-filter.ts';
 import { notFound } from '../http/errors.ts';
 import { listPage } from '../http/pagination.ts';
-import type { Principal } from '../keys/principal.ts';
 import { isIdOf } from '../kit/ids.ts';
 import * as repo from './requests.repository.ts';
 import { REQUEST, type RequestLog, type RequestLogListQuery } from './requests.schema.ts';

@@ -1,4 +1,4 @@
-import type { Mode } from '../keys/principal.ts';
+import type { Mode } from '../auth/principal.ts';
 
 /** Where a recorded request came from: the API, or an action taken in the dashboard. */
 export type RequestSource = 'api' | 'dashboard';

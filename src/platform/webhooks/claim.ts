@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, Db } from '../../db/database.ts';
-import type { Mode } from '../keys/principal.ts';
+import type { Mode } from '../auth/principal.ts';
 import { storedTime } from '../kit/time.ts';
 import { type Claimed, type ClaimView, claimedBy, claimOf, readClaimView, takeClaimTurn } from './claims.repository.ts';
 import { allocate, type Limits, limitsFor } from './fair.ts';

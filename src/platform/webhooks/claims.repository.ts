@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
 import { prepared, preparedSend } from '../../db/prepared.ts';
-import type { Mode } from '../keys/principal.ts';
+import type { Mode } from '../auth/principal.ts';
 import { PENDING } from './deliveries.repository.ts';
 import type { Head, InFlight } from './fair.ts';
 import type { WebhookDeliveriesTable } from './tables.ts';

@@ -4,7 +4,7 @@ import type { Db, Trx } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
 import { pageOf } from '../../db/keyset.ts';
 import { prepared, preparedWrite } from '../../db/prepared.ts';
-import type { Mode } from '../keys/principal.ts';
+import type { Mode } from '../auth/principal.ts';
 import { DELIVERY_STATE_COLUMNS, type WebhookDeliveriesTable } from './tables.ts';
 
 // `status = 'pending'` as a literal: the indexes of pending deliveries are partial, and a partial index serves only a

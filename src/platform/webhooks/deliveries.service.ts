@@ -1,10 +1,10 @@
 import type { Db } from '../../db/database.ts';
 import { findOwned } from '../../db/owned.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { EventOwner } from '../events/emit.ts';
 import { findEventOrThrow } from '../events/events.service.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { type ListParams, listPage } from '../http/pagination.ts';
-import type { Principal } from '../keys/principal.ts';
 import { isIdOf } from '../kit/ids.ts';
 import { storedTime } from '../kit/time.ts';
 import type { WriteContext } from '../operations/context.ts';

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import { findOwned, pageOwned } from '../../db/owned.ts';
+import type { Mode, Principal } from '../auth/principal.ts';
 import type { EventRecorder } from '../events/emit.ts';
 import type { Event } from '../events/events.schema.ts';
 import { eventFromRow } from '../events/events.service.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { type ListParams, listPage } from '../http/pagination.ts';
-import type { Mode, Principal } from '../keys/principal.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
 import { cleanText, cleanTextRule } from '../kit/text.ts';
 import { type Clock, storedTime } from '../kit/time.ts';

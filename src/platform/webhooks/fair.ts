@@ -1,4 +1,4 @@
-import type { Mode } from '../keys/principal.ts';
+import type { Mode } from '../auth/principal.ts';
 
 /**
  * How one process shares its WEBHOOK_CONCURRENCY attempt slots (docs/api.md, "Delivery policy"). An attempt to an

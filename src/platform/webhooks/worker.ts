@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
-import type { Mode } from '../keys/principal.ts';
+import type { Mode } from '../auth/principal.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import { type AttemptOptions, attempt } from './attempt.ts';
 import { claimer, track } from './claim.ts';

@@ -1,7 +1,7 @@
+import type { Principal } from '../../platform/auth/principal.ts';
 import { createdRange } from '../../platform/http/created-filter.ts';
 import { ApiError, type ErrorItem } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
-import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { storedTime } from '../../platform/kit/time.ts';

@@ -1,5 +1,5 @@
+import type { Principal } from '../../platform/auth/principal.ts';
 import { ApiError } from '../../platform/http/errors.ts';
-import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
 import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { storedTime } from '../../platform/kit/time.ts';

@@ -1,6 +1,6 @@
 import type { Trx } from '../../db/database.ts';
 import { preparedSend } from '../../db/prepared.ts';
-import type { Principal } from '../../platform/keys/principal.ts';
+import type { Principal } from '../../platform/auth/principal.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
 import type { MetadataUpdate } from '../../platform/metadata/metadata.schema.ts';
 import {

@@ -1,6 +1,6 @@
 import type { Trx } from '../../db/database.ts';
+import type { Principal } from '../../platform/auth/principal.ts';
 import { ApiError } from '../../platform/http/errors.ts';
-import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';

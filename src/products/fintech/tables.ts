@@ -1,4 +1,4 @@
-import type { Mode } from '../../platform/keys/principal.ts';
+import type { Mode } from '../../platform/auth/principal.ts';
 
 /**
  * A 64-bit integer column as the drivers hand it back: node:sqlite gives a number, pg a decimal string.

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import type { Cursor } from '../../db/keyset.ts';
+import type { Principal } from '../../platform/auth/principal.ts';
 import { type CreatedRange, createdWithin } from '../../platform/http/created-filter.ts';
-import type { Principal } from '../../platform/keys/principal.ts';
 import type { Int64, SourceType } from './tables.ts';
 
 /** A customer account's entry with its journal: everything a transaction shows. */

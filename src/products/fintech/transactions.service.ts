@@ -1,7 +1,7 @@
+import type { Principal } from '../../platform/auth/principal.ts';
 import { createdRange } from '../../platform/http/created-filter.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
-import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
 import { findAccount } from './accounts.repository.ts';
 import { ACCOUNT, accountNotFound, type MoneyDeps, TRANSACTION } from './shared.ts';

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Trx } from '../../db/database.ts';
 import { preparedWrite } from '../../db/prepared.ts';
+import type { Principal } from '../../platform/auth/principal.ts';
 import { ApiError } from '../../platform/http/errors.ts';
-import type { Principal } from '../../platform/keys/principal.ts';
 import { runEvery } from '../../platform/kit/periodic.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';

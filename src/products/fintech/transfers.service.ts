@@ -1,10 +1,10 @@
 import type { Trx } from '../../db/database.ts';
 import { findOwned, pageOwned } from '../../db/owned.ts';
+import type { Principal } from '../../platform/auth/principal.ts';
 import type { Change } from '../../platform/events/emit.ts';
 import { createdRange, createdWithin } from '../../platform/http/created-filter.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
-import type { Principal } from '../../platform/keys/principal.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import { indexMetadata, metadataOnCreate, whereMetadata } from '../../platform/metadata/metadata.ts';

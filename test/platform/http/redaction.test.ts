@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { generateKey } from '../../../src/platform/keys/key-format.ts';
+import { generateKey } from '../../../src/platform/auth/key-format.ts';
 import { money } from '../../helpers/money.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, useServer } from '../../helpers/server.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
-import { checksum, generateKey, hashKey, keyHint, parseKey } from '../../../src/platform/keys/key-format.ts';
+import { checksum, generateKey, hashKey, keyHint, parseKey } from '../../../src/platform/auth/key-format.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { generateKey } from '../../../src/platform/keys/key-format.ts';
+import { generateKey } from '../../../src/platform/auth/key-format.ts';
 import { redactRecord, redactSecrets } from '../../../src/platform/kit/redact.ts';
 
 const KEY = `sk_live_${'a1B2c3D4e5'.repeat(4)}`;

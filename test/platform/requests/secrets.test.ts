@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checksum } from '../../../src/platform/keys/key-format.ts';
+import { checksum } from '../../../src/platform/auth/key-format.ts';
 import { get, signIn } from '../../helpers/dashboard.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { allEntries, entryOf } from '../../helpers/request-log.ts';

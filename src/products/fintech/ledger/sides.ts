@@ -1,6 +1,6 @@
 import type { Trx } from '../../../db/database.ts';
 import { prepared, preparedLock, preparedWrite } from '../../../db/prepared.ts';
-import type { Mode } from '../../../platform/keys/principal.ts';
+import type { Mode } from '../../../platform/auth/principal.ts';
 import type { LedgerAccountsTable } from '../tables.ts';
 
 /**

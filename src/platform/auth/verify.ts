@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { findKeyByHash, findKeyById } from './api-keys.repository.ts';
+import { findKeyByHash, findKeyById } from './credentials.repository.ts';
 import { hashKey, parseKey } from './key-format.ts';
 import type { Principal } from './principal.ts';
 

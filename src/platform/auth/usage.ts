@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { storedTime } from '../kit/time.ts';
-import { touchKey } from './api-keys.repository.ts';
+import { touchKey } from './credentials.repository.ts';
 
 /** When each key was last used, kept in memory and written in one batch per interval. */
 export interface KeyUsage {
