@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Db } from '../../src/db/database.ts';
 import { countLedgerViolations } from '../../src/products/fintech/ledger/verify.ts';
+import { fundedAccounts } from './money.ts';
 import { call, type Reply } from './server.ts';
 
 /**
@@ -89,17 +90,9 @@ export function newTally(): Tally {
 
 /** One run: a fresh org and accounts, the ops all at once, then every check. */
 export async function runLedgerScenario(urls: string[], db: Db, ops: Op[], tally = newTally()): Promise<void> {
-  const signup = await call(urls[0]!, 'POST', '/v1/sandbox/signup', { json: {} });
-  assert.equal(signup.status, 200, signup.text);
-  const key: string = signup.body.api_key.key;
+  const { key, ids } = await fundedAccounts(urls, ACCOUNTS, START);
   const post = (url: string, path: string, json: unknown, headers: Record<string, string> = {}) =>
     call(url, 'POST', path, { key, json, headers });
-  const ids: string[] = [];
-  for (let i = 0; i < ACCOUNTS; i++) {
-    const account = await post(urls[i % urls.length]!, '/v1/fintech/accounts', { type: 'business', country: 'US' });
-    ids.push(account.body.id);
-    await post(urls[0]!, `/v1/sandbox/fintech/accounts/${account.body.id}/deposits`, { amount: START });
-  }
   const sends = ops.flatMap((op, n) => {
     const { path, json } = request(op, ids);
     const headers = { 'idempotency-key': `op-${n}` };

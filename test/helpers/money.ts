@@ -21,3 +21,23 @@ export function money(base: string, key: string) {
     post: (path: string, json: unknown) => ok('POST', path, json),
   };
 }
+
+/**
+ * A fresh sandbox org with `count` US accounts, each funded with `start` by a sandbox deposit, made across `urls`
+ * in turn (the money property tests' opening).
+ */
+export async function fundedAccounts(urls: string[], count: number, start: number) {
+  const signup = await call(urls[0]!, 'POST', '/v1/sandbox/signup', { json: {} });
+  assert.equal(signup.status, 200, signup.text);
+  const key: string = signup.body.api_key.key;
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const url = urls[i % urls.length]!;
+    const account = await call(url, 'POST', '/v1/fintech/accounts', { key, json: { type: 'business', country: 'US' } });
+    assert.equal(account.status, 200, account.text);
+    ids.push(account.body.id);
+    const path = `/v1/sandbox/fintech/accounts/${account.body.id}/deposits`;
+    assert.equal((await call(url, 'POST', path, { key, json: { amount: start } })).status, 200);
+  }
+  return { key, ids };
+}

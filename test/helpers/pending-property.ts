@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Db } from '../../src/db/database.ts';
 import { countLedgerViolations } from '../../src/products/fintech/ledger/verify.ts';
+import { fundedAccounts } from './money.ts';
 import { call, type Reply } from './server.ts';
 
 /**
@@ -49,16 +50,9 @@ export async function runPendingScenario(
   movements: Movement[],
   plans: Resolution[][],
 ): Promise<void> {
-  const signup = await call(urls[0]!, 'POST', '/v1/sandbox/signup', { json: {} });
-  const key: string = signup.body.api_key.key;
+  const { key, ids } = await fundedAccounts(urls, ACCOUNTS, START);
   const post = (n: number, path: string, json?: unknown) =>
     call(urls[n % urls.length]!, 'POST', path, { key, ...(json === undefined ? {} : { json }) });
-  const ids: string[] = [];
-  for (let i = 0; i < ACCOUNTS; i++) {
-    const account = await post(i, '/v1/fintech/accounts', { type: 'business', country: 'US' });
-    ids.push(account.body.id);
-    await post(i, `/v1/sandbox/fintech/accounts/${account.body.id}/deposits`, { amount: START });
-  }
   const expected = ids.map(() => START);
   const refusal = (reply: Reply, allowed: string[]) =>
     assert.ok(reply.status !== 200 && allowed.includes(reply.body?.code), `${reply.status} ${reply.text}`);

@@ -1,15 +1,8 @@
-import type { Trx } from '../../db/database.ts';
 import { preparedSend } from '../../db/prepared.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
 import type { MetadataUpdate } from '../../platform/metadata/metadata.schema.ts';
-import {
-  indexMetadata,
-  type Metadata,
-  type MetadataKind,
-  mergeMetadata,
-  parseMetadata,
-} from '../../platform/metadata/metadata.ts';
+import { indexMetadata, type MetadataKind, mergeMetadata, parseMetadata } from '../../platform/metadata/metadata.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { lockAccounts } from './accounts.repository.ts';
 import type { Account } from './accounts.schema.ts';
@@ -27,13 +20,28 @@ const setMetadata = (table: MetadataKind) =>
   );
 const SET = { accounts: setMetadata('accounts'), transfers: setMetadata('transfers') };
 
-/** Stores merged metadata and its index; false when nothing changed (then no write and no event). */
-function store(trx: Trx, kind: MetadataKind, id: string, before: Metadata, update: MetadataUpdate): Metadata | null {
+/**
+ * Merges `update` into the row's metadata and, when that changed anything, stores it with its index and emits the
+ * object's `.updated` event; answers with the object as it now is. Nothing changed: no write, no event.
+ */
+async function changeMetadata<T extends object>(
+  deps: MoneyDeps,
+  ctx: WriteContext,
+  kind: MetadataKind,
+  row: { id: string; metadata: string },
+  update: MetadataUpdate,
+  object: (metadata: string) => T,
+  type: 'fintech.account.updated' | 'fintech.transfer.updated',
+): Promise<T> {
+  const before = parseMetadata(row.metadata);
   const after = mergeMetadata(before, update);
-  if (JSON.stringify(after) === JSON.stringify(before)) return null;
-  SET[kind](trx, { id, metadata: JSON.stringify(after) });
-  indexMetadata(trx, kind, id, after, true);
-  return after;
+  if (JSON.stringify(after) === JSON.stringify(before)) return object(row.metadata);
+  const metadata = JSON.stringify(after);
+  SET[kind](ctx.trx, { id: row.id, metadata });
+  indexMetadata(ctx.trx, kind, row.id, after, true);
+  const changed = object(metadata);
+  await deps.events.emit(ctx, [{ type, object: changed }]);
+  return changed;
 }
 
 /** `POST /v1/fintech/accounts/{id}`: metadata only; allowed on a closed account too. */
@@ -43,15 +51,11 @@ export async function updateAccount(
   id: string,
   update: MetadataUpdate,
 ): Promise<Account> {
-  const { trx, owner } = ctx;
   if (!isIdOf(ACCOUNT.prefix, id)) throw accountNotFound(id);
-  const row = (await lockAccounts(trx, owner, [id])).get(id);
+  const row = (await lockAccounts(ctx.trx, ctx.owner, [id])).get(id);
   if (row === undefined) throw accountNotFound(id);
-  const after = store(trx, 'accounts', id, parseMetadata(row.metadata), update);
-  if (after === null) return accountFromRow(row);
-  const account = accountFromRow({ ...row, metadata: JSON.stringify(after) });
-  await deps.events.emit(ctx, [{ type: 'fintech.account.updated', object: account }]);
-  return account;
+  const account = (metadata: string) => accountFromRow({ ...row, metadata });
+  return changeMetadata(deps, ctx, 'accounts', row, update, account, 'fintech.account.updated');
 }
 
 /** `POST /v1/fintech/transfers/{id}`: metadata only, whatever the transfer's status. */
@@ -61,11 +65,7 @@ export async function updateTransfer(
   id: string,
   update: MetadataUpdate,
 ): Promise<Transfer> {
-  const { trx, owner } = ctx;
-  const row = await lockTransfer(trx, owner, id);
-  const after = store(trx, 'transfers', id, parseMetadata(row.metadata), update);
-  if (after === null) return transferFromRow(row);
-  const transfer = transferFromRow({ ...row, metadata: JSON.stringify(after) });
-  await deps.events.emit(ctx, [{ type: 'fintech.transfer.updated', object: transfer }]);
-  return transfer;
+  const row = await lockTransfer(ctx.trx, ctx.owner, id);
+  const transfer = (metadata: string) => transferFromRow({ ...row, metadata });
+  return changeMetadata(deps, ctx, 'transfers', row, update, transfer, 'fintech.transfer.updated');
 }

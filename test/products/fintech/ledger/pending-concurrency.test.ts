@@ -1,11 +1,9 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { Database } from '../../../../src/db/database.ts';
-import { openDatabase } from '../../../../src/db/open.ts';
-import { BACKEND, freshDatabase, MULTI_PROCESS_SKIP, type TestDatabase } from '../../../helpers/database.ts';
+import { BACKEND, MULTI_PROCESS_SKIP } from '../../../helpers/database.ts';
 import { movement, resolutions, runPendingScenario } from '../../../helpers/pending-property.ts';
-import { type ServerProcess, spawnServer } from '../../../helpers/process.ts';
-import { UNLIMITED, useServer } from '../../../helpers/server.ts';
+import { useServer } from '../../../helpers/server.ts';
+import { useTwoProcesses } from '../../../helpers/two-processes.ts';
 
 // Bounded runs; PENDING_PROPERTY_RUNS=<n> runs a longer campaign by hand.
 const runs = (usual: number) => Number(process.env.PENDING_PROPERTY_RUNS ?? usual);
@@ -24,25 +22,11 @@ describe(`pending transfers under concurrency, one server (${BACKEND})`, () => {
 describe('pending transfers under concurrency, two server processes on one PostgreSQL', {
   skip: MULTI_PROCESS_SKIP,
 }, () => {
-  let db: TestDatabase;
-  let database: Database;
-  let servers: ServerProcess[];
-  before(async () => {
-    db = await freshDatabase();
-    const env = { ...UNLIMITED, DATABASE_URL: db.url };
-    servers = [await spawnServer(env), await spawnServer(env)];
-    database = openDatabase(db.url);
-  });
-  after(async () => {
-    for (const s of servers ?? []) s.child.kill('SIGTERM');
-    await Promise.all((servers ?? []).map((s) => s.exited));
-    await database?.close();
-    await db?.drop();
-  });
+  const two = useTwoProcesses();
   test('the same, with every request spread over both processes', async () => {
-    const urls = () => servers.map((s) => s.url);
+    const { urls } = two;
     await fc.assert(
-      fc.asyncProperty(movements, resolutions, (m, r) => runPendingScenario(urls(), database.db, m, r)),
+      fc.asyncProperty(movements, resolutions, (m, r) => runPendingScenario(urls(), two.database().db, m, r)),
       { numRuns: runs(8) },
     );
   });
