@@ -94,7 +94,7 @@ export function loadTransfer(port: number, authorization: string, from: string, 
 /**
  * POST transfers of 1 minor unit around a ring of funded accounts (each request the next pair: 0→1, 1→2, …, n−1→0),
  * each with a fresh Idempotency-Key: one org's transfers that do not all queue for the same two rows. `extra` joins
- * each body (`{ pending: true }`: transfers that hold the amount, CONTRACT §14).
+ * each body (`{ pending: true }`: transfers that hold the amount, docs/api.md#holding-money-pending-transfers-and-the-two-balances).
  */
 export function loadTransferRing(
   port: number,

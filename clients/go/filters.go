@@ -6,9 +6,9 @@ import (
 	plinthapi "github.com/plinth-dev/plinth-go/generated"
 )
 
-// CreatedFilter keeps the objects of a list created within its bounds (contract §15); an empty field is no bound.
-// Each is a time as the API writes it — "2026-11-24T09:30Z", the form of every CreatedAt, names that whole minute —
-// or RFC 3339 with an offset, such as t.Format(time.RFC3339Nano) (an instant). On the wire: created[gte]=….
+// CreatedFilter keeps the objects of a list created within its bounds (docs/api.md#filters); an empty field is no
+// bound. Each is a time as the API writes it — "2026-11-24T09:30Z", the form of every CreatedAt, names that whole
+// minute — or RFC 3339 with an offset, such as t.Format(time.RFC3339Nano) (an instant). On the wire: created[gte]=….
 type CreatedFilter struct {
 	Gte string // created at or after
 	Gt  string // created after

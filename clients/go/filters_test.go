@@ -15,7 +15,8 @@ import (
 )
 
 // The list filters go on the wire as OpenAPI deepObjects — created[gte]=…, metadata[key]=value — on every page,
-// and an update sends the metadata map, or "" to clear it. The expected forms are written by hand from contract §15.
+// and an update sends the metadata map, or "" to clear it. The expected forms are written by hand from
+// docs/api.md#metadata-your-own-references.
 func TestFiltersAndMetadataOnTheWire(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string // method, path?query, body

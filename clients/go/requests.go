@@ -8,8 +8,8 @@ import (
 	plinthapi "github.com/plinth-dev/plinth-go/generated"
 )
 
-// RequestsService: /v1/requests, the request log, newest first (contract §16). An entry is written a few hundred
-// milliseconds after its answer, so a request just made may not be listed yet.
+// RequestsService: /v1/requests, the request log, newest first (docs/api.md#the-request-log). An entry is written a few
+// hundred milliseconds after its answer, so a request just made may not be listed yet.
 type RequestsService struct{ c *Client }
 
 // RequestListParams filters the request log; every filter given must hold.

@@ -12,7 +12,7 @@ import (
 
 // The request log's filters go on the wire as the other filtered lists': status and method as plain parameters,
 // created as a deepObject with literal brackets, on every page; Retrieve asks for the one id. Expected forms written
-// by hand from contract §16.
+// by hand from docs/api.md#the-request-log.
 func TestRequestLogFiltersOnTheWire(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string // method, path?query

@@ -28,9 +28,9 @@ func (e *WebhookVerificationError) Error() string {
 	return "plinth: webhook verification failed (" + e.Reason + "): " + e.Message
 }
 
-// VerifyWebhook checks a delivery (contract §12, Standard Webhooks v1): its webhook-timestamp is within tolerance
-// of now (0 means DefaultWebhookTolerance), and one of its "v1," signatures is the HMAC-SHA256, keyed with the
-// decoded whsec_ secret, of "<webhook-id>.<webhook-timestamp>.<body>", compared in constant time. body must be the
+// VerifyWebhook checks a delivery (docs/api.md#webhooks, Standard Webhooks v1): its webhook-timestamp is within
+// tolerance of now (0 means DefaultWebhookTolerance), and one of its "v1," signatures is the HMAC-SHA256, keyed with
+// the decoded whsec_ secret, of "<webhook-id>.<webhook-timestamp>.<body>", compared in constant time. body must be the
 // exact bytes received. It returns the parsed event.
 //
 //	event, err := plinth.VerifyWebhook(secret, r.Header, body, 0)

@@ -1,9 +1,9 @@
 /**
  * The rewriting proxy of the client conformance scenario: it plays a future server. Every request goes to the
  * real Plinth unchanged; JSON response bodies come back with what a newer server might send, so each client
- * proves it decodes responses it was not generated for (contract §13: unknown fields, enum values, error codes):
+ * proves it decodes responses it was not generated for (clients/README.md#what-every-client-does: unknown fields, enum values, error codes):
  *   - every JSON object gains `"future_field": {"nested": true}`, except a `metadata` map, which is the integrator's
- *     own pairs of strings (contract §15): no server version adds to it, and a client may rightly type its values
+ *     own pairs of strings (docs/api.md#metadata-your-own-references): no server version adds to it, and a client may rightly type its values
  *     as strings, so it passes unchanged;
  *   - a `"status"` of `"active"` becomes `"dormant"`;
  *   - in problem bodies every `code` (top level and in `errors[]`) becomes `"future_error_code"`.

@@ -1,5 +1,5 @@
 /**
- * `npm run test:clients`: the client conformance scenario (clients/README.md, contract §13) for every language.
+ * `npm run test:clients`: the client conformance scenario (clients/README.md#what-every-client-does) for every language.
  *
  * Starts two real Plinth processes (`node src/server.ts`, each on a SQLite database in a temporary directory, on a
  * port the OS picks) and the rewriting proxy (rewriting-proxy.ts), then runs each clients/<lang>/conformance.sh

@@ -4,7 +4,7 @@
  * The server's document is strict on purpose (closed enums, `additionalProperties: false`, patterns on ids): it is
  * what the server promises and what its tests check responses against. A client generated from it literally would
  * turn each of those promises into a check that breaks the day the server grows (a new field, a new enum value, a
- * new error code), which is exactly what contract §13 says a client must survive. So this script derives, never by
+ * new error code), which is exactly what clients/README.md#what-every-client-does says a client must survive. So this script derives, never by
  * hand, a looser copy for generators:
  *
  *   1. operations that return no JSON (the HTML reference, its script, the error catalogue page) are left out:
@@ -26,7 +26,7 @@
  *      request-only schemas keep all three: there they help the caller and cost nothing when the server grows;
  *   5a. two kinds of request `pattern` are dropped too, wherever they are (parameters, bodies):
  *      - an id's (`^acct_[0-9A-HJKMNP-TV-Z]{26}$`): ids are opaque, the server answers an id of another shape as one
- *        that does not exist (404, contract §1), and a client that refused it would refuse the day the server mints
+ *        that does not exist (404, docs/api.md#the-wire), and a client that refused it would refuse the day the server mints
  *        ids of a new shape, the ids it hands out itself;
  *      - free text's (a name, a description: spelled-out Unicode ranges, see src/platform/kit/text.ts): the
  *        generators copy a pattern into the target language's regex engine as it is, and PHP's preg without `/u`
@@ -36,8 +36,8 @@
  *      `pending`), which 3.0 cannot state and generators ignore;
  *   5b. the items of a `uniqueItems` array of an enum (`enabled_events` of a webhook endpoint) are opened the same
  *      way, in requests too: OpenAPI Generator's Java output for such an array (a `Set<EnabledEventsEnum>`) does not
- *      compile (its `toUrlQueryString` iterates the set as `String`), and the list it names (event types, contract
- *      §11) grows, so a client should be able to subscribe to a type newer than itself;
+ *      compile (its `toUrlQueryString` iterates the set as `String`), and the list it names (event types,
+ *      docs/api.md#events) grows, so a client should be able to subscribe to a type newer than itself;
  *   6. a 3.0.3 down-conversion (`toOpenApi30`, written to clients/openapi.sdk.3.0.json) for generators whose 3.1
  *      support is weak: `type: [x, "null"]` → `nullable: true`, schema `examples` → `example`, `const` → one-value enum,
  *      3.1-only document fields removed; anything it cannot convert faithfully makes it throw, so a new construct

@@ -53,7 +53,7 @@ export function metadataField(fields: URLSearchParams, name: string): Record<str
         },
       );
     const key = line.slice(0, at).trim();
-    // The API's JSON parser refuses these keys in any body (CONTRACT §1); so does this field.
+    // The API's JSON parser refuses these keys in any body (docs/api.md#the-wire); so does this field.
     if (key === '__proto__' || key === 'constructor')
       throw new ApiError('parameter_invalid', `${name} cannot use the key ${key}.`, { param: name });
     metadata.set(key, line.slice(at + 1).trim());

@@ -45,10 +45,10 @@ function securityHeaders(reply: FastifyReply): void {
 }
 
 /**
- * The web console (CONTRACT §16) under /dashboard, in a Fastify scope of its own: its pages answer HTML (errors too),
- * its forms are urlencoded, every request of a session is checked (session, then its key in the API's verifier,
- * then the key's rate limits), and every form that changes something carries the session's CSRF token and comes
- * from this origin. Actions call the API's services through its idempotency step (see act.ts, forms.ts).
+ * The web console (docs/dashboard.md#the-dashboard) under /dashboard, in a Fastify scope of its own: its pages answer
+ * HTML (errors too), its forms are urlencoded, every request of a session is checked (session, then its key in the
+ * API's verifier, then the key's rate limits), and every form that changes something carries the session's CSRF token
+ * and comes from this origin. Actions call the API's services through its idempotency step (see act.ts, forms.ts).
  */
 export function installDashboard(app: FastifyInstance, deps: DashboardDeps): void {
   if (!deps.config.DASHBOARD) return;

@@ -11,12 +11,12 @@ declare module 'fastify' {
 }
 
 /**
- * Every POST of a session (CONTRACT §16: every dashboard action) goes to the request log once answered, as
- * `source: dashboard`: a form's action with the JSON body the API operation took (redacted by the log, as an API
+ * Every POST of a session (docs/api.md#the-request-log: every dashboard action) goes to the request log once answered,
+ * as `source: dashboard`: a form's action with the JSON body the API operation took (redacted by the log, as an API
  * body is), the form's Idempotency-Key, whether it was a replay, and the operation's status (200, or the problem's
- * status and code: the 303 that follows a success is the browser's, not the operation's); sign-out and refused
- * forms (another origin, a forged token) with no body. The form's own fields (its CSRF token) are never kept.
- * Sign-in is not an action of a session (there is none yet) and is not recorded; page views are not actions.
+ * status and code: the 303 that follows a success is the browser's, not the operation's); sign-out and refused forms
+ * (another origin, a forged token) with no body. The form's own fields (its CSRF token) are never kept. Sign-in is not
+ * an action of a session (there is none yet) and is not recorded; page views are not actions.
  */
 export function recordActions(scope: FastifyInstance): void {
   scope.decorateRequest('dashboardAction', null);

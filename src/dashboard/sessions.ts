@@ -6,9 +6,9 @@ import { type Clock, storedTime } from '../platform/kit/time.ts';
 import * as repo from './sessions.repository.ts';
 
 /**
- * Dashboard sessions (CONTRACT §16). The browser holds an opaque random id (256 bits) in a cookie; the database
- * holds its SHA-256 with the key id, org, mode and expiry. The CSRF token is derived from the id (an HMAC keyed by
- * it), so only a holder of the cookie can compute it and nothing more is stored. The API key that signed in is
+ * Dashboard sessions (docs/dashboard.md#sessions). The browser holds an opaque random id (256 bits) in a cookie; the
+ * database holds its SHA-256 with the key id, org, mode and expiry. The CSRF token is derived from the id (an HMAC
+ * keyed by it), so only a holder of the cookie can compute it and nothing more is stored. The API key that signed in is
  * checked and forgotten: it is in no cookie, no page and no row.
  */
 

@@ -2,15 +2,15 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Tables } from './tables.ts';
 
 /**
- * Lists that never skip a row on PostgreSQL (CONTRACT §4: "pages never skip or repeat, even while objects are being
- * created"). Ids are minted before a write waits for its locks and its commit, so rows commit out of id order, and a
- * page already read cannot show a row that commits later with a smaller id. On PostgreSQL every listed row therefore
- * carries `tx`, the id of the transaction that inserted it (`pg_current_xact_id()`, by default), and lists order by
- * `(tx, id)` and show only rows whose `tx` is below a horizon (`listHorizon`): every transaction below it has ended,
- * so no row can appear later behind a cursor. A row is retrievable by id at once, and listed once
- * every write older than its own has ended (milliseconds); a list first waits for that (`listHorizon`), so it shows
- * every row committed before it was asked for. SQLite's single writer commits in id order: `tx` is 0 there,
- * and its lists order by id alone (db/keyset.ts).
+ * Lists that never skip a row on PostgreSQL (docs/api.md#pagination: "pages never skip or repeat an object, even while
+ * objects are being created"). Ids are minted before a write waits for its locks and its commit, so rows commit out of
+ * id order, and a page already read cannot show a row that commits later with a smaller id. On PostgreSQL every listed
+ * row therefore carries `tx`, the id of the transaction that inserted it (`pg_current_xact_id()`, by default), and
+ * lists order by `(tx, id)` and show only rows whose `tx` is below a horizon (`listHorizon`): every transaction below
+ * it has ended, so no row can appear later behind a cursor. A row is retrievable by id at once, and listed once every
+ * write older than its own has ended (milliseconds); a list first waits for that (`listHorizon`), so it shows every row
+ * committed before it was asked for. SQLite's single writer commits in id order: `tx` is 0 there, and its lists order
+ * by id alone (db/keyset.ts).
  */
 export async function addCommitOrder(
   db: Kysely<unknown>,

@@ -10,7 +10,7 @@ import { UNLIMITED } from '../helpers/server.ts';
 
 /**
  * Environment for a campaign's server process: limits lifted (the rate-limit tests cover them) and a secrets key,
- * which PostgreSQL mode requires (CONTRACT §8; SQLite mode would generate one beside the database).
+ * which PostgreSQL mode requires (README.md#secrets-at-rest; SQLite mode would generate one beside the database).
  */
 export const CAMPAIGN_ENV = { ...UNLIMITED, SECRETS_KEY: randomBytes(32).toString('base64') };
 

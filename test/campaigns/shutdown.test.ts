@@ -6,7 +6,7 @@ import { spawnServer } from '../helpers/process.ts';
 import { CAMPAIGN_ENV } from './load.ts';
 
 /**
- * Graceful shutdown under load (issue 11, CONTRACT §8): SIGTERM while eight keep-alive clients create accounts and
+ * Graceful shutdown under load (issue 11, README.md#operations): SIGTERM while eight keep-alive clients create accounts and
  * one client is half-way through uploading its body. Every request the server accepted completes (each answer a
  * client received is in the log, and each logged request reached its client), a request on a kept-alive connection
  * after the signal is a 503, new connections are refused, the process exits 0 without having to force anything

@@ -143,7 +143,7 @@ describe('the TypeScript client in a browser', { skip: skipBrowser }, () => {
  * What the live scenario cannot provoke on demand: a 503, a 409 "still running", a dead port, a server that never
  * answers. A scripted server answers each attempt from a list and records what the client sent.
  */
-describe('the TypeScript client retries and times out as contract §13 says', () => {
+describe('the TypeScript client retries and times out as clients/README.md#what-every-client-does says', () => {
   interface Seen {
     method: string;
     url: string;
@@ -334,7 +334,7 @@ describe('the TypeScript client retries and times out as contract §13 says', ()
     const created = { gte: '2026-11-24T00:00Z', lt: new Date(Date.UTC(2026, 10, 25, 9, 30)), gt: undefined };
     const filters = { status: 'pending', created, metadata: { order: 'A-1', 'ship to': 'Zürich & co' }, limit: 1 };
     for await (const _ of c.transfers.list(filters));
-    // Written by hand from contract §15: bracketed names, percent-encoded as URLSearchParams would; none `undefined`.
+    // Written by hand from docs/api.md#metadata-your-own-references: bracketed names, percent-encoded as URLSearchParams would; none `undefined`.
     const wire = [
       'created%5Bgte%5D=2026-11-24T00%3A00Z',
       'created%5Blt%5D=2026-11-25T09%3A30%3A00.000Z',

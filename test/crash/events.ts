@@ -38,7 +38,7 @@ export interface EventFaults {
 }
 
 /**
- * The events the server lists for the org, once the sequencer has numbered every answered write's (CONTRACT §11):
+ * The events the server lists for the org, once the sequencer has numbered every answered write's (docs/api.md#events):
  * one `fintech.account.created` per answered account and none for anything else, numbered 1..n with no gap or
  * duplicate, and every event keeping the number it had at the previous look (`seen`, updated here).
  */

@@ -1,5 +1,5 @@
 /**
- * Dashboard actions keep the API's rules (CONTRACT §16): one rendered form sent twice is one request (the API's
+ * Dashboard actions keep the API's rules (docs/dashboard.md#one-set-of-rules): one rendered form sent twice is one request (the API's
  * idempotency step, under the form's key, replayed), a refusal answers with the problem's status and the API's own
  * detail, events name the dashboard request and its key, and every request of a session spends the key's rate limit.
  */

@@ -1,5 +1,5 @@
 /**
- * The dashboard in real Chromium (CONTRACT §16): a developer signs in with a key, sees the org's accounts and none
+ * The dashboard in real Chromium (docs/dashboard.md#the-dashboard): a developer signs in with a key, sees the org's accounts and none
  * of another org's, opens and funds accounts, moves money, is refused with the API's own detail beside the field,
  * freezes and unfreezes, adds a webhook endpoint and sees its secret once, retries a failed delivery, mints and
  * revokes a key, and signs out; a session whose key is revoked ends. Every page is checked by axe-core (no serious
@@ -465,7 +465,7 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
       (k: { hint: string }) => k.hint.endsWith(second.slice(-4)),
     ).id;
     assert.equal((await call(server.url, 'POST', `/v1/api_keys/${keyId}/revoke`, { key })).status, 200);
-    // Revocation takes effect within the key cache's second (CONTRACT §2, §16); the wait is bounded.
+    // Revocation takes effect within the key cache's second (docs/api.md#authentication-and-modes, docs/dashboard.md#sessions); the wait is bounded.
     for (let i = 0; i < 50 && !page.url().includes('ended=revoked'); i++) {
       await new Promise((r) => setTimeout(r, 100));
       await go('/dashboard/accounts');

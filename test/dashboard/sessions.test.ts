@@ -1,5 +1,5 @@
 /**
- * Dashboard sessions over plain HTTP (CONTRACT §16): the cookie's attributes over http and https, the session stored
+ * Dashboard sessions over plain HTTP (docs/dashboard.md#sessions): the cookie's attributes over http and https, the session stored
  * only as a hash with nothing of the key, 12 hours at most, sign-out, expiry, the end of a session whose key is
  * revoked, sign-in failures in the per-address auth-failure budget, and forms refused without the session's CSRF
  * token or from another origin.

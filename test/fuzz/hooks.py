@@ -2,7 +2,7 @@
 
 Two things a fuzzer cannot know from any schema, each kept as narrow as the contract rule behind it:
 
-1. An Idempotency-Key is one request's identity (CONTRACT section 5): the same key with another request is
+1. An Idempotency-Key is one request's identity (docs/api.md#safe-retries-idempotency-key): the same key with another request is
    rightly refused (422 idempotency_key_reused). Hypothesis and the coverage phase draw few distinct strings ("0",
    "00", ...), so the key of every schema-valid request is made unique just before it is sent (`before_call`).
    Schema-violating requests are sent as drawn: changing one would make Schemathesis judge it anew (a request
@@ -108,7 +108,7 @@ def _names_lone(body, param):
 
 
 # Operations whose `amount` is credited to an account: a valid amount can still take a balance past
-# 9007199254740991, the most an account holds (CONTRACT section 10), which depends on the balance, not the request.
+# 9007199254740991, the most an account holds (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations), which depends on the balance, not the request.
 _CREDITS = {"POST /v1/fintech/transfers", "POST /v1/sandbox/fintech/accounts/{id}/deposits"}
 # Operations that take a webhook URL: what a URL parser accepts is no regular expression, and where its host resolves
 # (here, offline, nowhere) is a fact about the network, not about the request.

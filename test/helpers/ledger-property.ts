@@ -6,7 +6,7 @@ import { fundedAccounts } from './money.ts';
 import { call, type Reply } from './server.ts';
 
 /**
- * The ledger's property under concurrency (CONTRACT §10): random transfers, deposits, withdrawals, freezes,
+ * The ledger's property under concurrency (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations): random transfers, deposits, withdrawals, freezes,
  * unfreezes and closes over a few accounts, all sent at once (some twice with the same Idempotency-Key, as a
  * client retrying would), across one or more server processes. Afterwards every invariant must hold.
  */

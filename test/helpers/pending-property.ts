@@ -6,7 +6,7 @@ import { fundedAccounts } from './money.ts';
 import { call, type Reply } from './server.ts';
 
 /**
- * Money that waits, under concurrency (CONTRACT §14): random holds (pending transfers), plain transfers, deposits and
+ * Money that waits, under concurrency (docs/api.md#holding-money-pending-transfers-and-the-two-balances): random holds (pending transfers), plain transfers, deposits and
  * withdrawals over a few accounts, all at once; then, all at once again, each hold resolved by one or two racing
  * actions (post in full or in part, void, the sandbox expiry), over one or more server processes. Afterwards: each
  * hold ended exactly once, as the one action that succeeded says; every balance is what the successes add up to;

@@ -20,7 +20,7 @@ const body = (path: string, method = 'post'): Obj =>
 const parameter = (path: string, name: string, method = 'get'): Obj =>
   DOCUMENT.paths[path][method].parameters.find((p: Obj) => p.name === name);
 
-// Every free text a request takes, with its limit in characters after trimming (CONTRACT §4, §7, §9, §10, §12).
+// Every free text a request takes, with its limit in characters after trimming (docs/api.md#free-text-ids-and-what-the-openapi-document-states).
 const FREE_TEXT: [string, string, (b: Obj) => Obj, number][] = [
   ['/v1/sandbox/signup', 'name', (b) => b.properties.name, 100],
   ['/v1/api_keys', 'name', (b) => b.properties.name, 100],

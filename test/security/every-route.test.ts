@@ -280,7 +280,7 @@ for (const route of routes.filter((r) => !r.public)) {
 
       test('oversized and malformed ids: 404 resource_not_found, after authentication', async () => {
         const prefix = (await objectFor(route, keys.own)).split('_')[0]!;
-        // The document states the shape (issue 23); an id that breaks it is still only "not found" (CONTRACT §1).
+        // The document states the shape (issue 23); an id that breaks it is still only "not found" (docs/api.md#the-wire).
         const documented = route.operation.parameters.find((p: any) => p.in === 'path' && p.name === 'id');
         assert.equal(documented.schema.pattern, idPattern(prefix));
         const ids = [`${prefix}_`, `${prefix}_${'A'.repeat(101)}`, `${prefix}_${'9'.repeat(5000)}`, `${prefix}_!'"<>`];

@@ -7,7 +7,7 @@ use Plinth\Generated\Model\Event;
 use Plinth\Generated\ObjectSerializer;
 
 /**
- * Verifies a webhook delivery (contract §12, Standard Webhooks v1) with hash_hmac and hash_equals:
+ * Verifies a webhook delivery (docs/api.md#webhooks, Standard Webhooks v1) with hash_hmac and hash_equals:
  *
  *     $event = Plinth\Webhook::verify($secret, $headers, $rawBody); // throws Plinth\WebhookVerificationException
  *

@@ -1,4 +1,4 @@
-"""``plinth.events``: /v1/events, what happened, newest first (contract §11)."""
+"""``plinth.events``: /v1/events, what happened, newest first (docs/api.md#events)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, Optional

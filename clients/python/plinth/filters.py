@@ -1,4 +1,4 @@
-"""Metadata and the ``created`` filter (contract §15), as the layer's methods take them.
+"""Metadata and the ``created`` filter (docs/api.md#metadata-your-own-references), as the layer's methods take them.
 
 On the wire a list filter is OpenAPI's deepObject: ``created[gte]=…`` and ``metadata[order]=A-1``. The generated
 ``python`` code cannot write that (it sends the object's ``str()``, and types a metadata filter as a map of maps), so

@@ -1,4 +1,5 @@
-"""``plinth.transactions`` and ``plinth.sandbox``: money (contract §10); transfers are in transfers.py."""
+"""``plinth.transactions`` and ``plinth.sandbox``: money
+(docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations); transfers are in transfers.py."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, Optional

@@ -1,4 +1,4 @@
-"""``plinth.requests``: /v1/requests, the request log, newest first (contract §16)."""
+"""``plinth.requests``: /v1/requests, the request log, newest first (docs/api.md#the-request-log)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, Optional

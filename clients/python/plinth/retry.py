@@ -1,4 +1,4 @@
-"""Retries around one logical call (contract §13).
+"""Retries around one logical call (clients/README.md#what-every-client-does).
 
 The generated code makes one HTTP request per call and nothing more (urllib3's own retries are switched off, so
 this is the one place that decides). Here a call is attempted again after a connection failure, a timeout, a

@@ -1,5 +1,6 @@
 """``plinth.transfers``: /v1/fintech/transfers, money from one account to another, at once or held first
-(contract §10, §14)."""
+(docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations,
+docs/api.md#holding-money-pending-transfers-and-the-two-balances)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, Mapping, Optional

@@ -1,5 +1,5 @@
 """``plinth.webhook_endpoints`` and ``plinth.webhook_deliveries``: where events are sent, and each attempt
-(contract §12)."""
+(docs/api.md#webhooks)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Optional

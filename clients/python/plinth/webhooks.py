@@ -1,4 +1,4 @@
-"""Verifying a webhook delivery (contract §12, Standard Webhooks v1) with the standard library's ``hmac``.
+"""Verifying a webhook delivery (docs/api.md#webhooks, Standard Webhooks v1) with the standard library's ``hmac``.
 
     event = Webhook.verify(secret, request.headers, raw_body)  # raises WebhookVerificationError
 

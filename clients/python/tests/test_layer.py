@@ -177,7 +177,8 @@ def test_filters_go_on_the_wire_as_deep_objects_on_every_page_and_updates_send_t
     created = {"gte": "2026-11-24T00:00Z", "lt": datetime(2026, 11, 25, 9, 30, tzinfo=timezone(timedelta(hours=1)))}
     found = [a.id for a in plinth.accounts.list(status="active", created=created, metadata={"order": "A-1", "ship to": "Zürich & co"}, limit=1)]
     assert found == ["acct_2", "acct_1"]
-    # Written by hand from contract §15: bracketed names, percent-encoded; a datetime as RFC 3339 with its offset.
+    # Written by hand from docs/api.md#metadata-your-own-references: bracketed names, percent-encoded; a datetime as RFC
+    # 3339 with its offset.
     filters = "created%5Bgte%5D=2026-11-24T00%3A00Z&created%5Blt%5D=2026-11-25T09%3A30%3A00%2B01%3A00&metadata%5Border%5D=A-1&metadata%5Bship%20to%5D=Z%C3%BCrich%20%26%20co"
     assert [s["path"] for s in server.seen] == [
         f"/v1/fintech/accounts?limit=1&status=active&{filters}",

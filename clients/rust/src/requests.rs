@@ -1,5 +1,6 @@
-//! The request log (contract §16), `/v1/requests`: every request made with the organisation's keys, newest first.
-//! An entry is written a few hundred milliseconds after its answer, so a request just made may not be listed yet.
+//! The request log (docs/api.md#the-request-log), `/v1/requests`: every request made with the organisation's keys,
+//! newest first. An entry is written a few hundred milliseconds after its answer, so a request just made may not be
+//! listed yet.
 
 use reqwest::Method;
 

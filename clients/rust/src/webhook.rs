@@ -1,5 +1,5 @@
-//! Verifying a webhook delivery (contract §12, Standard Webhooks v1): HMAC-SHA256 from the RustCrypto `hmac` and
-//! `sha2` crates, compared in constant time by `Mac::verify_slice`.
+//! Verifying a webhook delivery (docs/api.md#webhooks, Standard Webhooks v1): HMAC-SHA256 from the RustCrypto `hmac`
+//! and `sha2` crates, compared in constant time by `Mac::verify_slice`.
 //!
 //! ```no_run
 //! # fn demo(secret: &str, headers: &http::HeaderMap, raw_body: &[u8]) -> Result<(), plinth::WebhookError> {

@@ -1,6 +1,6 @@
 /**
- * The fetch every generated API call goes through: it adds what contract §13 asks of a client around one
- * logical call, without the generated code knowing.
+ * The fetch every generated API call goes through: it adds what clients/README.md#what-every-client-does asks of a
+ * client around one logical call, without the generated code knowing.
  *   - One `Idempotency-Key` (UUID v4) per authenticated POST, made before the first attempt and sent on every
  *     retry, so a retried create can never create twice. A caller's own key wins. The unauthenticated sign-up
  *     refuses the header, hence "authenticated".

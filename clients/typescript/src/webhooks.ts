@@ -1,7 +1,7 @@
 /**
- * Verifying a webhook delivery (contract §12, Standard Webhooks v1) with WebCrypto (`crypto.subtle`), so it runs
- * in browsers, workers and Node.js ≥ 19 alike with no `node:crypto` (Node.js 18 has `crypto.subtle` as a global only
- * with `--experimental-global-webcrypto`; the rest of the package does not need it).
+ * Verifying a webhook delivery (docs/api.md#webhooks, Standard Webhooks v1) with WebCrypto (`crypto.subtle`), so it
+ * runs in browsers, workers and Node.js ≥ 19 alike with no `node:crypto` (Node.js 18 has `crypto.subtle` as a global
+ * only with `--experimental-global-webcrypto`; the rest of the package does not need it).
  *
  *   const event = await Webhook.verify(secret, request.headers, rawBody); // throws WebhookVerificationError
  *

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
-// Dashboard sessions (CONTRACT §16): the session id's hash, the key it acts for, its org and mode, its expiry. The
-// purge walks them oldest first.
+// Dashboard sessions (docs/dashboard.md#sessions): the session id's hash, the key it acts for, its org and mode, its
+// expiry. The purge walks them oldest first.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('dashboard_sessions')

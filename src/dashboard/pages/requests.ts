@@ -84,7 +84,10 @@ ${r.count === null ? '' : html`<dt>Requests</dt><dd>${String(r.count)}, refused 
   );
 }
 
-/** The request log (CONTRACT §16): newest first, filtered by status and method, paged; one request in full. */
+/**
+ * The request log (docs/dashboard.md#the-request-log): newest first, filtered by status and method, paged; one request
+ * in full.
+ */
 export function requestsPages(scope: FastifyInstance, ctx: Ctx): void {
   const r = scope.withTypeProvider<TypeBoxTypeProvider>();
   const db = ctx.deps.database.db;

@@ -39,9 +39,9 @@ ${error ? html`<p class="field-error" id="key-error">${detail}</p>` : ''}</div>
 }
 
 /**
- * Sign-in and sign-out (CONTRACT §16). The pasted key goes through the API's own verifier; a failure takes from the
- * client address's failed-authentication budget, the same buckets an API request with a bad key takes from. A
- * success opens a session, sets its cookie, and keeps nothing of the key.
+ * Sign-in and sign-out (docs/dashboard.md#sessions). The pasted key goes through the API's own verifier; a failure
+ * takes from the client address's failed-authentication budget, the same buckets an API request with a bad key takes
+ * from. A success opens a session, sets its cookie, and keeps nothing of the key.
  */
 export function signInRoutes(scope: FastifyInstance, deps: DashboardDeps, sessions: SessionStore): void {
   const r = scope.withTypeProvider<TypeBoxTypeProvider>();

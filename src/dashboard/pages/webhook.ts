@@ -169,8 +169,8 @@ export function webhookPages(scope: FastifyInstance, ctx: Ctx): void {
 }
 
 /**
- * Retry (CONTRACT §12), the button of every delivery table (the endpoint's page and the event's): one attempt now,
- * through the API's service; back to the endpoint's page, whose action it is.
+ * Retry (docs/api.md#how-delivery-works), the button of every delivery table (the endpoint's page and the event's): one
+ * attempt now, through the API's service; back to the endpoint's page, whose action it is.
  */
 function deliveryActions(scope: FastifyInstance, ctx: Ctx): void {
   const r = scope.withTypeProvider<TypeBoxTypeProvider>();

@@ -12,9 +12,10 @@ export interface KeyUsage {
 }
 
 /**
- * `last_used_at` may lag (CONTRACT §7 allows up to a minute): writing it on every request would turn every read
- * into a write. Uses are collected per key (the latest wins) and written every `intervalMs` in one transaction,
- * so an active key costs one small UPDATE per interval however busy it is. A failed batch is kept for the next.
+ * `last_used_at` may lag (docs/api.md#list--get-v1api_keys--200 allows up to a minute): writing it on every request
+ * would turn every read into a write. Uses are collected per key (the latest wins) and written every `intervalMs` in
+ * one transaction, so an active key costs one small UPDATE per interval however busy it is. A failed batch is kept for
+ * the next.
  */
 export function keyUsageRecorder(database: Database, log: FastifyBaseLogger, intervalMs = 30_000): KeyUsage {
   let pending = new Map<string, number>();

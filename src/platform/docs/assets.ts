@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * The documentation pages may load only what this server serves (CONTRACT §1). Redoc injects its styles as
+ * The documentation pages may load only what this server serves (docs/api.md#the-wire). Redoc injects its styles as
  * <style> elements at run time (styled-components), so styles need 'unsafe-inline'; scripts do not: Redoc's init
  * is a served file (below), not an inline script. `data:` covers the badge image Redoc's bundle carries inline and
  * the fonts it embeds; `blob:` the search worker Redoc builds from its own bundle.

@@ -19,7 +19,7 @@ const selectEvent = prepared<{ id: string; org_id: string; mode: EventOwner['mod
       .where('sequence', 'is not', null),
 );
 
-/** One of the owner's events, once numbered: before that it is neither listed nor retrievable (CONTRACT §11). */
+/** One of the owner's events, once numbered: before that it is neither listed nor retrievable (docs/api.md#events). */
 export async function findEvent(db: Db, owner: EventOwner, id: string): Promise<EventsTable | undefined> {
   return (await selectEvent(db, { id, org_id: owner.orgId, mode: owner.mode })).rows[0];
 }

@@ -8,7 +8,10 @@ import { eventFromRow, findEventOrThrow, listEvents } from './events.service.ts'
 
 type List<T> = { object: 'list'; data: T[]; has_more: boolean };
 
-/** Events (CONTRACT §11): list (newest first, by sequence) and retrieve. Where each went: webhooks/deliveries.routes.ts. */
+/**
+ * Events (docs/api.md#events): list (newest first, by sequence) and retrieve. Where each went:
+ * webhooks/deliveries.routes.ts.
+ */
 /**
  * Lists and retrievals answer with every event committed before the request arrived: on PostgreSQL they first wait
  * (at most 2 s) for a sequencer pass that began after it (`caughtUp`).

@@ -8,7 +8,7 @@ import { API_TIME_PATTERN } from '../kit/time.ts';
 /** The kind of id this resource has: its prefix, and the noun its messages use. */
 export const EVENT: IdKind = { noun: 'event', prefix: 'evt' };
 
-/** Every event type (CONTRACT §11). The ledger's types are listed before it emits them; the list grows. */
+/** Every event type (docs/api.md#events). The ledger's types are listed before it emits them; the list grows. */
 export const EVENT_TYPES = [
   'fintech.account.created',
   'fintech.account.frozen',

@@ -43,8 +43,9 @@ export function startEvents(
 }
 
 /**
- * Events (CONTRACT §11): their routes and the retention purge. Recording them is `EventRecorder` (emit.ts), handed to
- * every service that writes; `beforePurge` removes what refers to events (their webhook deliveries) before they go.
+ * Events (docs/api.md#events): their routes and the retention purge. Recording them is `EventRecorder` (emit.ts),
+ * handed to every service that writes; `beforePurge` removes what refers to events (their webhook deliveries) before
+ * they go.
  */
 export function installEvents(
   app: FastifyInstance,

@@ -7,8 +7,8 @@ import { type Draft, type EventBody, numberEvents } from './numbering.ts';
 import type { EventsTable } from './tables.ts';
 
 /**
- * PostgreSQL numbers events off the write path (CONTRACT §11). A write records its events without a number; the last
- * statement before its COMMIT inserts them with an ordering key from a sequence (`position`, one per write). A
+ * PostgreSQL numbers events off the write path (docs/api.md#events). A write records its events without a number; the
+ * last statement before its COMMIT inserts them with an ordering key from a sequence (`position`, one per write). A
  * sequencer pass, one at a time across every process (a transaction-scoped advisory lock), takes the unnumbered events
  * its snapshot sees in `position` order, gives each org and mode the next numbers of its counter, fixes each body's
  * bytes, and creates their webhook deliveries, all in one transaction: a pass that dies loses and duplicates nothing.

@@ -3,7 +3,7 @@ import { ApiError } from './errors.ts';
 import { parseStrictJson } from './json-body.ts';
 import { installWellFormedText } from './well-formed.ts';
 
-/** CONTRACT §1: bodies over 64 KiB are refused with 413. */
+/** docs/api.md#the-wire: bodies over 64 KiB are refused with 413. */
 export const BODY_LIMIT = 64 * 1024;
 
 function charsetIsUtf8(contentType: string): boolean {

@@ -18,8 +18,8 @@ const bound = (description: string) =>
   Type.Optional(Type.String({ pattern: TIME_PATTERN, description, examples: ['2026-11-24T00:00Z'] }));
 
 /**
- * `created[gte]`, `created[gt]`, `created[lte]`, `created[lt]` (CONTRACT §15), in any combination with cursors and
- * other filters: a timestamp `YYYY-MM-DDTHH:MMZ` (that minute's start) or a full RFC 3339 time with an offset.
+ * `created[gte]`, `created[gt]`, `created[lte]`, `created[lt]` (docs/api.md#filters), in any combination with cursors
+ * and other filters: a timestamp `YYYY-MM-DDTHH:MMZ` (that minute's start) or a full RFC 3339 time with an offset.
  */
 export const CreatedFilter = Type.Object(
   {

@@ -1,5 +1,5 @@
 /**
- * The one error model's closed list of codes (CONTRACT §3), one code → status. The README's error catalogue, the
+ * The one error model's closed list of codes (docs/api.md#errors), one code → status. The README's error catalogue, the
  * /docs/errors page and the OpenAPI document are generated from this list or tested against it.
  */
 export const ERROR_CODES = {

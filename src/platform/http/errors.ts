@@ -1,5 +1,5 @@
 /**
- * The one error model (CONTRACT §3): a closed list of codes, one code → status table, RFC 9457 bodies.
+ * The one error model (docs/api.md#errors): a closed list of codes, one code → status table, RFC 9457 bodies.
  * The README's error catalogue, the /docs/errors page and the OpenAPI document are generated from this list.
  */
 import { type IdKind, notFoundDetail } from '../kit/ids.ts';
@@ -95,8 +95,8 @@ export function toProblem(error: ApiError, requestId: string): Problem {
 }
 
 /**
- * The one 404 for an object the caller cannot see (CONTRACT §2): the same body whether it never existed or belongs to
- * another organisation or mode (see `notFoundDetail`).
+ * The one 404 for an object the caller cannot see (docs/api.md#authentication-and-modes): the same body whether it
+ * never existed or belongs to another organisation or mode (see `notFoundDetail`).
  */
 export function notFound(kind: IdKind, id: string, param = 'id'): ApiError {
   return new ApiError('resource_not_found', notFoundDetail(`No such ${kind.noun}`, kind.prefix, id), { param });

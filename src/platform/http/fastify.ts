@@ -48,7 +48,7 @@ export function createFastify(config: PlatformConfig, logStream: DestinationStre
     // authentication); any id that fits in the request line must reach its route and be a plain 404 there.
     routerOptions: { maxParamLength: 16_384, querystringParser: parseQuery },
     trustProxy: trustProxy(config.TRUST_PROXY),
-    return503OnClosing: false, // answered below, in the contract's error model
+    return503OnClosing: false, // answered below, in the error model of docs/api.md#errors
     forceCloseConnections: 'idle',
     frameworkErrors: answerFrameworkError,
   });

@@ -1,6 +1,6 @@
 import { ApiError } from './errors.ts';
 
-/** CONTRACT §1: nesting deeper than this (the top-level object is depth 1) is refused. */
+/** docs/api.md#the-wire: nesting deeper than this (the top-level object is depth 1) is refused. */
 export const MAX_DEPTH = 32;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor']);
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -10,7 +10,7 @@ function malformed(detail: string): ApiError {
 }
 
 /**
- * Parses a request body under the hostile-input rules of CONTRACT §1. JSON.parse alone accepts duplicate keys
+ * Parses a request body under the hostile-input rules of docs/api.md#the-wire. JSON.parse alone accepts duplicate keys
  * (last one wins, so two readers of one body can disagree), `__proto__` keys and unbounded nesting, so after it
  * has checked the syntax one linear scan over the text checks what it lets through.
  */

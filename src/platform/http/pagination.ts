@@ -4,9 +4,9 @@ import { IdOf, Ref } from '../kit/schema.ts';
 import { ApiError } from './errors.ts';
 
 /**
- * The list query every list operation takes (CONTRACT §4): keyset pagination over time-sortable ids, whose cursors
- * are ids of `prefix`. "Not both cursors" stays in words: OpenAPI lists query parameters one by one, so no schema
- * in the document can relate two of them; the server answers 400 `parameter_invalid` (see `listPage`).
+ * The list query every list operation takes (docs/api.md#pagination): keyset pagination over time-sortable ids, whose
+ * cursors are ids of `prefix`. "Not both cursors" stays in words: OpenAPI lists query parameters one by one, so no
+ * schema in the document can relate two of them; the server answers 400 `parameter_invalid` (see `listPage`).
  */
 export function ListQuery(noun: string, prefix: string) {
   const cursor = (description: string) =>

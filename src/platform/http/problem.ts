@@ -14,7 +14,8 @@ export function sendProblem(reply: FastifyReply, error: ApiError): FastifyReply 
     .send(JSON.stringify(problem));
 }
 
-// Fastify's own errors, by code, in the contract's terms: thrown to the error handler, or handed to `frameworkErrors`.
+// Fastify's own errors, by code, in the terms of docs/api.md#errors: thrown to the error handler, or handed to
+// `frameworkErrors`.
 const FASTIFY_ERRORS: Record<string, () => ApiError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError('body_too_large', 'The body is over 64 KiB.'),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
@@ -36,7 +37,9 @@ export function answerFrameworkError(error: FastifyError, _request: FastifyReque
   sendProblem(reply, FASTIFY_ERRORS[error.code]?.() ?? FASTIFY_ERRORS.FST_ERR_ASYNC_CONSTRAINT!());
 }
 
-/** Anything thrown, anywhere, as the contract's error. Unknown errors become a 500 that discloses nothing. */
+/**
+ * Anything thrown, anywhere, as the error of docs/api.md#errors. Unknown errors become a 500 that discloses nothing.
+ */
 export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError;

@@ -38,14 +38,14 @@ function queryProblem(name: string, value: unknown, defined: Record<string, Prop
   if (Array.isArray(value)) return { code: 'parameter_invalid', param: name, detail: `Send ${name} once, not twice.` };
   if (typeof value === 'object' && value !== null)
     return { code: 'parameter_unknown', param: name, detail: `${name} takes one value: ${name}=…, not ${name}[…].` };
-  // Ajv's coercion would read `0x10`, `+5`, `5.0`, `1e1` and ` 5` as numbers; the contract allows only digits.
+  // Ajv's coercion would read `0x10`, `+5`, `5.0`, `1e1` and ` 5` as numbers; docs/api.md#the-wire allows only digits.
   if (property.type === 'integer' && !/^[0-9]{1,15}$/.test(String(value)))
     return { code: 'parameter_invalid', param: name, detail: `${name} must be a whole number in digits, such as 10.` };
   return null;
 }
 
 /**
- * CONTRACT §1: every route refuses query parameters it does not define (its `querystring` schema, or none at
+ * docs/api.md#the-wire: every route refuses query parameters it does not define (its `querystring` schema, or none at
  * all), a parameter given twice, and integers written other than as plain digits. Runs after authentication,
  * before schema validation, so that a POST with `?anything` is refused before it can create something.
  */

@@ -7,7 +7,7 @@ import { MAX_HEADER_BYTES } from './server-options.ts';
 
 // Answers written straight to a socket, for the errors Node's HTTP parser raises before Fastify sees a request.
 
-/** Node's parser and timeout errors in the contract's terms. */
+/** Node's parser and timeout errors in the terms of docs/api.md#the-wire. */
 function toClientApiError(error: NodeJS.ErrnoException): ApiError {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
     return new ApiError('request_timeout', 'The request did not arrive in time; send it again, without pausing.');

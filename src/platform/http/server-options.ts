@@ -1,6 +1,6 @@
 import type { ServerOptions } from 'node:http';
 
-/** CONTRACT §1: request headers over this many bytes are refused with 431 (Node's own default, stated). */
+/** docs/api.md#the-wire: request headers over this many bytes are refused with 431 (Node's own default, stated). */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
 /**

@@ -19,7 +19,7 @@ for (const ajv of [bodyAjv, textAjv]) ajv.addFormat('int64', { type: 'number', v
 /**
  * A route schema without its ids' patterns. The document states the shape of every id a request names, but an id
  * is looked up, never refused for its shape: one of the wrong shape names nothing, and gets the answer of an id that
- * does not exist (CONTRACT §1: 404 for a path id, after authentication; the service decides, see `IdOf`).
+ * does not exist (docs/api.md#the-wire: 404 for a path id, after authentication; the service decides, see `IdOf`).
  */
 function withoutIdPatterns(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutIdPatterns);
@@ -86,7 +86,10 @@ function asQueryParam(found: ErrorItem): ErrorItem {
 
 const isUnknown = (found: ErrorItem) => found.code === 'parameter_unknown';
 
-/** Ajv's errors as the contract's: every offending input listed, unknown fields first, the first one named. */
+/**
+ * Ajv's errors as docs/api.md#errors states them: every offending input listed, unknown fields first, the first one
+ * named.
+ */
 export function toValidationError(errors: ErrorObject[], context: string): ApiError {
   const items: ErrorItem[] = [];
   const seen = new Set<string>();

@@ -39,8 +39,9 @@ type Outcome =
 /**
  * Refusals that running the request decided (the account is frozen, the funds are short, the object is not there)
  * are its outcome: a retry with the same key gets the same answer, even if the funds have arrived since (Stripe's
- * rule, and the contract's: only requests refused before they ran, by authentication, validation or the rate
- * limit, and 5xx, are not stored). Validation (400) and concurrency (409 in progress) refusals leave the key unused.
+ * rule, and docs/api.md#safe-retries-idempotency-key: only requests refused before they ran, by authentication,
+ * validation or the rate limit, and 5xx, are not stored). Validation (400) and concurrency (409 in progress) refusals
+ * leave the key unused.
  */
 const isOutcome = (error: unknown): error is ApiError =>
   error instanceof ApiError &&
@@ -160,7 +161,7 @@ export function idempotentWrite(deps: { database: Database; clock: Clock }): Ide
 /** The API's step: the key from the header, the fingerprint from the request, the answer sent as JSON. */
 export function idempotencyStep(write: IdempotentWrite): WithIdempotency {
   return async (request, reply, work, options = {}) => {
-    // Idempotency-Key is a POST's (docs/api.md#idempotency); a DELETE runs as one write, without it.
+    // Idempotency-Key is a POST's (docs/api.md#safe-retries-idempotency-key); a DELETE runs as one write, without it.
     const key = request.method === 'POST' ? keyOf(request) : undefined;
     const owner = principalOf(request);
     const keyed =

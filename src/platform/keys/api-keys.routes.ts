@@ -31,7 +31,7 @@ export interface KeysRoutesDeps extends KeysDeps {
 
 const ref = <T>(id: string) => Type.Unsafe<T>(Type.Ref(id));
 
-/** The sandbox sign-up and the key management API (CONTRACT §7); the CLI uses the same service. */
+/** The sandbox sign-up and the key management API (docs/api.md#keys-and-the-sandbox); the CLI uses the same service. */
 export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void {
   for (const schema of [ApiKey, NewApiKey, ApiKeyList, Signup]) app.addSchema(schema);
   declareOperations(app, deps, [

@@ -7,7 +7,10 @@ import { API_TIME_PATTERN } from '../kit/time.ts';
 /** The kind of id this resource has: its prefix, and the noun its messages use. */
 export const API_KEY: IdKind = { noun: 'API key', prefix: 'key' };
 
-/** The longest key or organisation name, in characters after trimming (CONTRACT §7). */
+/**
+ * The longest key or organisation name, in characters after trimming
+ * (docs/api.md#free-text-ids-and-what-the-openapi-document-states).
+ */
 export const NAME_MAX = 100;
 
 export const Mode = StringEnum(['sandbox', 'live'], {

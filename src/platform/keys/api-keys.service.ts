@@ -54,7 +54,10 @@ export async function insertNewKey(
   return { row, key };
 }
 
-/** Self-serve sandbox (CONTRACT §7): a new org, named by its id, and its first sandbox key. */
+/**
+ * Self-serve sandbox (docs/api.md#sign-up--post-v1sandboxsignup-no-key--200): a new org, named by its id, and its first
+ * sandbox key.
+ */
 export function signUp(
   deps: KeysDeps,
   displayName: string | undefined,

@@ -1,7 +1,7 @@
 /**
  * Secrets a client may put anywhere by mistake (a key as a path id, an EIN in a query string) must not travel on
- * into logs or error details (CONTRACT §2). Redaction is by shape, wherever the text came from: the prefix stays,
- * so a person can still tell what was sent (`sk_test_[redacted]`), the secret part does not.
+ * into logs or error details (docs/api.md#authentication-and-modes). Redaction is by shape, wherever the text came
+ * from: the prefix stays, so a person can still tell what was sent (`sk_test_[redacted]`), the secret part does not.
  *
  * Shapes are found wherever they start, with no word boundary (`xsk_live_…`, `acct_sk_live_…`, `%20sk_live_…` are
  * keys too), in any case, and in the text's percent-decoded form as well as in the text itself (`%73k_live_…`,

@@ -17,7 +17,7 @@ export function Ref<T>(id: string): TUnsafe<T> {
 
 /**
  * An id a request names (in its path, body or query): its shape is documented, and never refused for it. An id of
- * the wrong shape names nothing, so the answer is the one for an id that does not exist (CONTRACT §1: 404
+ * the wrong shape names nothing, so the answer is the one for an id that does not exist (docs/api.md#the-wire: 404
  * `resource_not_found` for a path id; for a cursor, 400 `parameter_invalid`): the validator leaves id patterns out
  * (see `validatorCompiler`), and the service looks the id up.
  */

@@ -12,7 +12,10 @@ export function cutoffBefore(clock: Clock, keepMs: number): string {
   return storedTime(new Date(clock().getTime() - keepMs));
 }
 
-/** Every timestamp in every response (CONTRACT §1): UTC, exactly `YYYY-MM-DDTHH:MMZ`. */
+/**
+ * Every timestamp in every response (docs/api.md#ids-timestamps-money-and-open-enums): UTC, exactly
+ * `YYYY-MM-DDTHH:MMZ`.
+ */
 export function apiTime(stored: string): string {
   // What storedTime wrote is already UTC to the millisecond: the minute is its first 16 characters (every response
   // formats several times, so no Date is built for them). Anything else is parsed.

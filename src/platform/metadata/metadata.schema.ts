@@ -1,6 +1,9 @@
 import { type Static, Type } from 'typebox';
 
-/** Stripe's rules (CONTRACT §15): at most 50 keys, each 1–40 characters without `[` or `]`, values ≤ 500 characters. */
+/**
+ * Stripe's rules (docs/api.md#metadata-your-own-references): at most 50 keys, each 1–40 characters without `[` or `]`,
+ * values ≤ 500 characters.
+ */
 export const METADATA_KEYS_MAX = 50;
 export const METADATA_KEY_MAX = 40;
 export const METADATA_VALUE_MAX = 500;

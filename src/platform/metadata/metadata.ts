@@ -16,7 +16,10 @@ export function metadataOnCreate(given: Metadata | undefined): Metadata {
   return Object.fromEntries(Object.entries(given ?? {}).filter(([, value]) => value !== ''));
 }
 
-/** Applies an update (CONTRACT §15): keys given are set, a key given `""` is removed, `""` clears everything. */
+/**
+ * Applies an update (docs/api.md#metadata-your-own-references): keys given are set, a key given `""` is removed, `""`
+ * clears everything.
+ */
 export function mergeMetadata(current: Metadata, update: MetadataUpdate): Metadata {
   if (update === '') return {};
   const merged: Metadata = { ...current };

@@ -80,7 +80,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await appendOnly(db);
 }
 
-/** An event never changes once written (CONTRACT §10); only the retention purge deletes it. */
+/** An event never changes once written (docs/api.md#events); only the retention purge deletes it. */
 async function appendOnly(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
     await sql`create trigger events_append_only before update on events

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Metadata (CONTRACT §15): the index that answers `metadata[key]=value` filters (one row per key of an object), and
- * the metadata of webhook endpoints (the fintech module adds its own objects' columns).
+ * Metadata (docs/api.md#metadata-your-own-references): the index that answers `metadata[key]=value` filters (one row
+ * per key of an object), and the metadata of webhook endpoints (the fintech module adds its own objects' columns).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,9 +1,9 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
-// The request log (CONTRACT §16). No foreign key: a log row is written in batches after its request, and checking
-// its org on every row would cost the batch a lookup per row for nothing the API relies on.
-// `tx` orders the list (requests.repository.ts): on PostgreSQL the inserting transaction, as db/commit-order.ts
-// describes; on SQLite the writer sets it, one increasing number per batch.
+// The request log (docs/api.md#the-request-log). No foreign key: a log row is written in batches after its request, and
+// checking its org on every row would cost the batch a lookup per row for nothing the API relies on. `tx` orders the
+// list (requests.repository.ts): on PostgreSQL the inserting transaction, as db/commit-order.ts describes; on SQLite
+// the writer sets it, one increasing number per batch.
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   await db.schema

@@ -51,7 +51,7 @@ export interface WriteOperation<S extends OperationSchema = OperationSchema, R =
   /** Checks that need the network (a webhook URL's resolution): run before the write, never inside it. */
   check?(owner: Principal, input: Input<S>): Promise<void>;
   write(ctx: WriteContext<Principal>, input: Input<S>): Promise<R>;
-  /** Fields shown once and stored as null (docs/api.md#idempotency). */
+  /** Fields shown once and stored as null (docs/api.md#safe-retries-idempotency-key). */
   secretFields?: (keyof R & string)[];
   /** Runs once the write has settled, whatever its outcome (forget a revoked key's cache entry, wake a worker). */
   settled?(input: Input<S>): void;

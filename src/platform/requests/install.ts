@@ -28,7 +28,10 @@ export interface RequestLog {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The request log (CONTRACT §16): /v1 requests are recorded by a hook; the dashboard records its actions here. */
+    /**
+     * The request log (docs/api.md#the-request-log): /v1 requests are recorded by a hook; the dashboard records its
+     * actions here.
+     */
     requestLog: RequestLog;
   }
 }

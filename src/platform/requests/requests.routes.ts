@@ -12,7 +12,7 @@ const WHEN =
   'An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the ' +
   'request’s path), so a request appears here shortly after it was answered, not at once.';
 
-/** The request log (CONTRACT §16): list, newest first, and retrieve by request id. */
+/** The request log (docs/api.md#the-request-log): list, newest first, and retrieve by request id. */
 export function requestsRoutes(app: FastifyInstance, deps: { db: Db }): void {
   app.addSchema(RequestLog);
   app.addSchema(RequestLogList);

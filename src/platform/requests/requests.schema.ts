@@ -11,7 +11,7 @@ export const REQUEST: IdKind = { noun: 'request', prefix: 'req' };
 /** The methods the API answers (HEAD for every GET); a filter on any other would only ever find nothing. */
 export const METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
 
-/** The largest body an entry keeps, in bytes of UTF-8 (CONTRACT §16). */
+/** The largest body an entry keeps, in bytes of UTF-8 (docs/api.md#the-request-log). */
 export const BODY_MAX_BYTES = 8192;
 
 const nullable = (type: string, description: string, example: unknown) =>

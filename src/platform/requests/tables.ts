@@ -4,8 +4,9 @@ import type { Mode } from '../auth/principal.ts';
 export type RequestSource = 'api' | 'dashboard';
 
 /**
- * One recorded request (CONTRACT §16), written in batches by recorder.ts. Its id is the request's own `req_…` id.
- * The table also has a `tx` column that the code never reads as a value: the list order (see requests.repository.ts).
+ * One recorded request (docs/api.md#the-request-log), written in batches by recorder.ts. Its id is the request's own
+ * `req_…` id. The table also has a `tx` column that the code never reads as a value: the list order (see
+ * requests.repository.ts).
  */
 export interface RequestLogsTable {
   id: string;

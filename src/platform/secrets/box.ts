@@ -1,10 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /**
- * Secrets at rest (CONTRACT §8): AES-256-GCM under SECRETS_KEY. A sealed value names the key that sealed it, so
- * values sealed under SECRETS_KEY_PREVIOUS still open during a rotation, and `cli secrets rotate` can find them.
- * Each value is bound to where it is stored (`context`, e.g. `accounts.kyb_ein`, as GCM's additional data):
- * a ciphertext copied into another column does not open there.
+ * Secrets at rest (README.md#secrets-at-rest): AES-256-GCM under SECRETS_KEY. A sealed value names the key that sealed
+ * it, so values sealed under SECRETS_KEY_PREVIOUS still open during a rotation, and `cli secrets rotate` can find them.
+ * Each value is bound to where it is stored (`context`, e.g. `accounts.kyb_ein`, as GCM's additional data): a
+ * ciphertext copied into another column does not open there.
  *
  * Form: `enc:v1:<key id>:<iv>:<ciphertext>:<tag>`, base64url parts. The key id is the first 8 hex digits of
  * SHA-256 of the key: enough to tell keys apart, nothing about the key. Values stored before encryption existed

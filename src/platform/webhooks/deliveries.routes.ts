@@ -9,7 +9,7 @@ import { needs } from '../operations/permissions.ts';
 import { DeliveryIdParams, EventDeliveriesQuery, WebhookDelivery, WebhookDeliveryList } from './deliveries.schema.ts';
 import { listEventDeliveries, retryDelivery } from './deliveries.service.ts';
 
-/** Replay (CONTRACT §12): one attempt now, outside the schedule. */
+/** Replay (docs/api.md#how-delivery-works): one attempt now, outside the schedule. */
 export function deliveriesRoutes(
   app: FastifyInstance,
   deps: { withIdempotency: WithIdempotency; poke: () => void },
@@ -41,8 +41,8 @@ export function deliveriesRoutes(
 }
 
 /**
- * Where an event was delivered (CONTRACT §12), under the event's path. Registered right after the events' own routes,
- * so that the OpenAPI document lists it beside them.
+ * Where an event was delivered (docs/api.md#how-delivery-works), under the event's path. Registered right after the
+ * events' own routes, so that the OpenAPI document lists it beside them.
  */
 export function eventDeliveriesRoutes(app: FastifyInstance, deps: { db: Db; caughtUp: () => Promise<void> }): void {
   declareOperations(app, {}, [

@@ -25,7 +25,7 @@ type List<T> = { object: 'list'; data: T[]; has_more: boolean };
 const TAG = ['Webhooks'];
 const NoBody = Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.', examples: [{}] });
 
-/** Webhook endpoints (CONTRACT §12); every POST is one write through withIdempotency. */
+/** Webhook endpoints (docs/api.md#webhooks); every POST is one write through withIdempotency. */
 export function endpointsRoutes(
   app: FastifyInstance,
   deps: service.EndpointsDeps & { withIdempotency: WithIdempotency },

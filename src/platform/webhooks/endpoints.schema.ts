@@ -23,8 +23,8 @@ const EnabledEvents = Type.Array(StringEnum(['*', ...EVENT_TYPES]), {
 const Url = Type.String({
   minLength: 1,
   maxLength: 2048,
-  // No NUL: a body with one anywhere is refused whole (400 `body_malformed`, CONTRACT §1). What else a URL may hold
-  // is a URL parser's business, which no regular expression follows; the description says it.
+  // No NUL: a body with one anywhere is refused whole (400 `body_malformed`, docs/api.md#the-wire). What else a URL may
+  // hold is a URL parser's business, which no regular expression follows; the description says it.
   pattern: '^[^\\u0000]*$',
   description:
     'Where to POST events: an absolute `http` or `https` URL without credentials (live endpoints must use ' +

@@ -41,8 +41,8 @@ export interface EndpointsDeps {
 const invalid = (param: string, detail: string) => new ApiError('parameter_invalid', detail, { param });
 
 /**
- * The URL rules of CONTRACT §12, checked before the write (resolving a name is network work, which must never hold
- * the write pipeline): http(s) without credentials, https for live, and no private target.
+ * The URL rules of docs/api.md#how-delivery-works (Targets), checked before the write (resolving a name is network
+ * work, which must never hold the write pipeline): http(s) without credentials, https for live, and no private target.
  */
 export async function checkUrl(deps: EndpointsDeps, mode: Mode, raw: string | undefined): Promise<void> {
   if (raw === undefined) return;

@@ -3,12 +3,12 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * No server-side request forgery (CONTRACT §12): a webhook may not reach this host's own network. An address is
- * allowed only when ipaddr.js (a maintained table of the IANA special-purpose registries) calls it ordinary
- * unicast; so refused are loopback, private, carrier-grade NAT, link-local (where the cloud metadata services
- * live), unique-local, multicast, broadcast, reserved, documentation and benchmarking ranges, and the like.
- * An IPv6 address that carries an IPv4 one is judged by the IPv4 it carries, in every embedding the registries
- * name (below), since a translator or tunnel on the way may deliver it to that IPv4 address.
+ * No server-side request forgery (docs/api.md#how-delivery-works, Targets): a webhook may not reach this host's own
+ * network. An address is allowed only when ipaddr.js (a maintained table of the IANA special-purpose registries) calls
+ * it ordinary unicast; so refused are loopback, private, carrier-grade NAT, link-local (where the cloud metadata
+ * services live), unique-local, multicast, broadcast, reserved, documentation and benchmarking ranges, and the like. An
+ * IPv6 address that carries an IPv4 one is judged by the IPv4 it carries, in every embedding the registries name
+ * (below), since a translator or tunnel on the way may deliver it to that IPv4 address.
  */
 const { IPv4, IPv6 } = ipaddr;
 type V4 = InstanceType<typeof IPv4>;

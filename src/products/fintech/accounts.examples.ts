@@ -1,6 +1,6 @@
 /** The accounts API's examples in the OpenAPI document: realistic values, consistent with each other. */
 
-/** An account as created: nothing in it yet (CONTRACT §4: the balance is 0 on creation). */
+/** An account as created: nothing in it yet (docs/api.md#fintech-accounts: the balance is 0 on creation). */
 export const EXAMPLE_NEW_ACCOUNT = {
   id: 'acct_D20BX2JY00TY1SK00H0Y2JPAH1',
   object: 'fintech.account',

@@ -15,7 +15,10 @@ export const AccountType = StringEnum(['business'], {
   description: 'Kind of account. Only `business` today; the enum will grow.',
 });
 
-/** The longest legal name, in characters after trimming (CONTRACT §4). */
+/**
+ * The longest legal name, in characters after trimming
+ * (docs/api.md#free-text-ids-and-what-the-openapi-document-states).
+ */
 export const LEGAL_NAME_MAX = 200;
 
 export const KybInput = Type.Object(
@@ -178,7 +181,10 @@ export const AccountListQuery = Type.Object(
 );
 export type AccountListQuery = Static<typeof AccountListQuery>;
 
-/** `POST /v1/fintech/accounts/{id}`: only the metadata changes (CONTRACT §15), also on a closed account. */
+/**
+ * `POST /v1/fintech/accounts/{id}`: only the metadata changes (docs/api.md#metadata-your-own-references), also on a
+ * closed account.
+ */
 export const AccountUpdateBody = Type.Object(
   { metadata: MetadataUpdate },
   {

@@ -10,7 +10,10 @@ import type { AccountsDeps } from './shared.ts';
 
 const TAG = 'Fintech accounts';
 
-/** Freeze, unfreeze, close (CONTRACT §9). Asking for the state an account is already in answers 200, unchanged. */
+/**
+ * Freeze, unfreeze, close (docs/api.md#account-lifecycle). Asking for the state an account is already in answers 200,
+ * unchanged.
+ */
 export function lifecycleRoutes(app: FastifyInstance, deps: AccountsDeps & { withIdempotency: WithIdempotency }): void {
   const response = { 200: Ref<Account>('Account') };
   declareOperations(app, deps, [

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { FreeText, StringEnum } from '../../platform/kit/schema.ts';
 
-/** Requests that change an account's status (CONTRACT §9). */
+/** Requests that change an account's status (docs/api.md#account-lifecycle). */
 
 export const FREEZE_REASONS = ['suspected_fraud', 'compliance_review', 'customer_request', 'other'] as const;
 export const CLOSE_REASONS = ['customer_request', 'fraud', 'compliance', 'other'] as const;

@@ -12,7 +12,10 @@ import { lockTransfer } from './transfers.pending.ts';
 import type { Transfer } from './transfers.schema.ts';
 import { transferFromRow } from './transfers.view.ts';
 
-/** The integrator's own references on accounts and transfers (CONTRACT §15): the one change either takes. */
+/**
+ * The integrator's own references on accounts and transfers (docs/api.md#metadata-your-own-references): the one change
+ * either takes.
+ */
 
 const setMetadata = (table: MetadataKind) =>
   preparedSend<{ id: string; metadata: string }>({ id: true, metadata: true }, (db, p) =>

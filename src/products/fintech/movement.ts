@@ -4,7 +4,10 @@ import { toAmount, withinBounds } from './ledger/amount.ts';
 import type { Side } from './ledger/sides.ts';
 import { DESCRIPTION_MAX } from './transfers.schema.ts';
 
-/** The checks every movement of money makes on a customer account, under its lock (CONTRACT §9, §10). */
+/**
+ * The checks every movement of money makes on a customer account, under its lock (docs/api.md#account-lifecycle,
+ * docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations).
+ */
 
 /** Description as stored: trimmed, or null when none was given. */
 export function cleanDescription(raw: string | undefined): string | null {
@@ -32,7 +35,10 @@ export function checkCurrency(row: Side, param: string, currency: string): void 
     );
 }
 
-/** What a customer account can spend: its balance less what its pending transfers hold (CONTRACT §14). */
+/**
+ * What a customer account can spend: its balance less what its pending transfers hold
+ * (docs/api.md#holding-money-pending-transfers-and-the-two-balances).
+ */
 export const availableOf = (row: Pick<Side, 'balance' | 'held'>): number => toAmount(row.balance) - toAmount(row.held);
 
 export function checkFunds(row: Side, param: string, amount: number): void {

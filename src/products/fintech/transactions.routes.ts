@@ -57,7 +57,7 @@ export function transactionsRoutes(app: FastifyInstance, deps: MoneyDeps & { wit
   ]);
 }
 
-/** Sandbox deposits and withdrawals (docs/api.md#sandbox-simulations). */
+/** Sandbox deposits and withdrawals (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations). */
 function simulations(deps: MoneyDeps, one: { 200: TSchema }) {
   return (
     [

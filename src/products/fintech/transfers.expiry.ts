@@ -12,8 +12,9 @@ import { lockPending, release } from './transfers.pending.ts';
 import type { Transfer } from './transfers.schema.ts';
 
 /**
- * A pending transfer's expiry (CONTRACT §14): the background sweep past `expires_at`, and the sandbox's "expire it
- * now". Both release the hold as a void does (transfers.pending.ts), with status `expired`.
+ * A pending transfer's expiry (docs/api.md#holding-money-pending-transfers-and-the-two-balances): the background sweep
+ * past `expires_at`, and the sandbox's "expire it now". Both release the hold as a void does (transfers.pending.ts),
+ * with status `expired`.
  */
 
 const dueRows = preparedWrite<{ now: string; limit: number }, TransfersTable>({ now: true, limit: true }, (db, p) =>

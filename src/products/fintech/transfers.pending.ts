@@ -18,10 +18,10 @@ import { postTransferJournal } from './transfers.service.ts';
 import { transferFromRow } from './transfers.view.ts';
 
 /**
- * Money that waits (CONTRACT §14): a pending transfer holds its amount on the sender until it is posted (all or part),
- * voided, or expires. Each of these locks the transfer's row first (PostgreSQL; then the ledger rows, in the order
- * every writer takes them), so a post racing a void racing the expiry has one winner; the others find it no longer
- * pending and get 409.
+ * Money that waits (docs/api.md#holding-money-pending-transfers-and-the-two-balances): a pending transfer holds its
+ * amount on the sender until it is posted (all or part), voided, or expires. Each of these locks the transfer's row
+ * first (PostgreSQL; then the ledger rows, in the order every writer takes them), so a post racing a void racing the
+ * expiry has one winner; the others find it no longer pending and get 409.
  */
 
 type Owned = { id: string; org_id: string; mode: Principal['mode'] };

@@ -29,7 +29,10 @@ export function transfersRoutes(app: FastifyInstance, deps: MoneyDeps & { withId
   declareOperations(app, deps, transferOperations(deps));
 }
 
-/** Transfers, and pending transfers' posts, voids and sandbox expiry (docs/api.md#holding-money). */
+/**
+ * Transfers, and pending transfers' posts, voids and sandbox expiry
+ * (docs/api.md#holding-money-pending-transfers-and-the-two-balances).
+ */
 const transferOperations = (deps: MoneyDeps) => [
   write({
     method: 'POST',

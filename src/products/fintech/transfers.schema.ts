@@ -17,14 +17,20 @@ export const Amount = Type.Integer({
   examples: [2500],
 });
 
-/** A pending transfer's life (CONTRACT §14): 60 s to 30 days, 7 days unless asked. */
+/**
+ * A pending transfer's life (docs/api.md#holding-money-pending-transfers-and-the-two-balances): 60 s to 30 days, 7 days
+ * unless asked.
+ */
 export const EXPIRES_MIN = 60;
 export const EXPIRES_MAX = 2_592_000;
 export const EXPIRES_DEFAULT = 604_800;
 export const EXPIRES_ONLY_PENDING =
   'expires_in_seconds is for a pending transfer only: send it with "pending": true, or leave it out.';
 
-/** The longest description of a movement of money, in characters after trimming (CONTRACT §10). */
+/**
+ * The longest description of a movement of money, in characters after trimming
+ * (docs/api.md#free-text-ids-and-what-the-openapi-document-states).
+ */
 export const DESCRIPTION_MAX = 200;
 
 export const Description = FreeText(DESCRIPTION_MAX, {
@@ -156,7 +162,7 @@ export const TransferPostBody = Type.Object(
 );
 export type TransferPostBody = Static<typeof TransferPostBody>;
 
-/** `POST /v1/fintech/transfers/{id}`: only the metadata changes (CONTRACT §15). */
+/** `POST /v1/fintech/transfers/{id}`: only the metadata changes (docs/api.md#metadata-your-own-references). */
 export const TransferUpdateBody = Type.Object(
   { metadata: MetadataUpdate },
   { additionalProperties: false, examples: [{ metadata: { authorisation: '8842' } }] },

@@ -51,7 +51,8 @@ async function lockAndCheck(trx: Trx, owner: Principal, body: TransferCreateBody
 /**
  * A transfer, in one write transaction: lock and check both sides, then either post it (the journal, both balances,
  * each side's transaction) or, with `pending: true`, hold the amount on the sender until it is posted, voided or
- * expires (CONTRACT §14). A refusal is thrown before anything is written.
+ * expires (docs/api.md#holding-money-pending-transfers-and-the-two-balances). A refusal is thrown before anything is
+ * written.
  */
 export async function createTransfer(
   deps: MoneyDeps,

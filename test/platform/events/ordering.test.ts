@@ -1,5 +1,5 @@
 /**
- * Events numbered off the write path, and lists that never skip, under concurrent writers (CONTRACT §4, §11): on
+ * Events numbered off the write path, and lists that never skip, under concurrent writers (docs/api.md#pagination, docs/api.md#events): on
  * PostgreSQL two server processes on one database write at once (the sequencer takes turns across them); on SQLite one
  * server. Afterwards, for each org and mode: events numbered 1..n with no gap or duplicate; every committed write has
  * all its events and no refused one has any; each account's `fintech.transaction.created` events, replayed in sequence

@@ -1,6 +1,6 @@
 /**
- * A sequencer that dies mid-pass loses and duplicates no number, and another process takes over (issue 22, CONTRACT
- * §11). A pass is one transaction holding a transaction-level advisory lock (events/sequencer.ts); its death is
+ * A sequencer that dies mid-pass loses and duplicates no number, and another process takes over (issue 22,
+ * docs/api.md#events). A pass is one transaction holding a transaction-level advisory lock (events/sequencer.ts); its death is
  * staged two ways on PostgreSQL:
  *
  * - a connection of the test's own takes the pass's lock, reads the unnumbered events and draws and writes their

@@ -14,7 +14,7 @@ function nested(depth: number): string {
   return `{"type":"business","country":"US","kyb":${value}}`;
 }
 
-describe('hostile bodies (CONTRACT §1): the documented 4xx, never a 5xx, nothing stored', () => {
+describe('hostile bodies (docs/api.md#the-wire): the documented 4xx, never a 5xx, nothing stored', () => {
   const server = useServer();
   let key: string;
   const count = async (): Promise<number> =>

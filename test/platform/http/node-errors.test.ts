@@ -25,7 +25,7 @@ function assertRefusedAndClosed(result: RawExchange, code: ErrorCode): void {
   assert.ok(result.closed, 'the server closes the connection');
 }
 
-describe("Node's own HTTP errors speak the error model (CONTRACT §1)", () => {
+describe("Node's own HTTP errors speak the error model (docs/api.md#the-wire)", () => {
   const server = useServer({ REQUEST_TIMEOUT_SECONDS: '1' });
   let key: string;
   before(async () => {

@@ -3,7 +3,7 @@ import { before, describe, test } from 'node:test';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, useServer } from '../../helpers/server.ts';
 
-describe('query strings (CONTRACT §1): defined parameters only, once each, integers in plain digits', () => {
+describe('query strings (docs/api.md#the-wire): defined parameters only, once each, integers in plain digits', () => {
   const server = useServer();
   let key: string;
   let accountId: string;

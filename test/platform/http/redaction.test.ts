@@ -23,7 +23,7 @@ const percent = (text: string, lower = false) =>
     .map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')[lower ? 'toLowerCase' : 'toUpperCase']()}`)
     .join('');
 
-describe('key-shaped and EIN-shaped values never reach a log line or an error detail (CONTRACT §2)', () => {
+describe('key-shaped and EIN-shaped values never reach a log line or an error detail (docs/api.md#authentication-and-modes)', () => {
   const server = useServer();
   let key: string;
   before(async () => {

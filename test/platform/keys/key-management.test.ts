@@ -8,7 +8,7 @@ import { call, operatorDeps, useServer } from '../../helpers/server.ts';
 
 const KEYS = '/v1/api_keys';
 
-describe('an org-wide rate budget per mode: minting keys does not multiply throughput (CONTRACT §6)', () => {
+describe('an org-wide rate budget per mode: minting keys does not multiply throughput (docs/api.md#rate-limits)', () => {
   // A limiter whose clock stands still: no bucket refills during the test, so the counts are exact.
   const limiter = memoryRateLimiter(() => 1_000_000);
   const server = useServer({ RATE_LIMIT_SANDBOX: '2', RATE_LIMIT_ORG_MULTIPLE: '2' }, { limiter });
@@ -47,7 +47,7 @@ describe('an org-wide rate budget per mode: minting keys does not multiply throu
   });
 });
 
-describe('key management (CONTRACT §7)', () => {
+describe('key management (docs/api.md#keys-and-the-sandbox)', () => {
   const server = useServer({ API_KEYS_PER_ORG: '3' });
   const signup = async () => (await call(server.url, 'POST', '/v1/sandbox/signup', { json: {} })).body.api_key;
 
@@ -60,7 +60,7 @@ describe('key management (CONTRACT §7)', () => {
     assert.equal((await call(server.url, 'POST', KEYS, { key: first.key })).status, 200, 'a revoked key frees a place');
   });
 
-  // With an Idempotency-Key the 409 is the request's stored outcome (CONTRACT §5), replayed as it was. The org's lock
+  // With an Idempotency-Key the 409 is the request's stored outcome (docs/api.md#safe-retries-idempotency-key), replayed as it was. The org's lock
   // once was a no-op update, so each refusal came after a write, and the idempotency step answered 500 instead.
   test('the key limit and the last active key refuse alike with an Idempotency-Key, and the refusal replays', async () => {
     const first = await signup();

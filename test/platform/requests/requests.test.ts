@@ -42,7 +42,7 @@ function assertTimes(entry: { duration_ms: number; created_at: string }, started
 
 const strip = ({ duration_ms: _d, created_at: _c, ...rest }: any) => rest;
 
-describe('the request log (CONTRACT §16)', () => {
+describe('the request log (docs/api.md#the-request-log)', () => {
   const server = useServer();
 
   test('a request of each kind is recorded with exactly its fields, once its batch is written', async () => {

@@ -9,7 +9,7 @@ import { client } from '../../helpers/webhooks.ts';
 
 const withChecksum = (body: string) => body + checksum(body);
 
-describe('the request log keeps no secret (CONTRACT §16)', () => {
+describe('the request log keeps no secret (docs/api.md#the-request-log)', () => {
   const server = useServer();
 
   test('EINs, keys, secrets and anything shaped like one are redacted before a row is written', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { call, useServer } from '../../helpers/server.ts';
 
-/** Every money movement and lifecycle change reports itself in the outbox, in the same write (CONTRACT §11). */
+/** Every money movement and lifecycle change reports itself in the outbox, in the same write (docs/api.md#events). */
 describe('fintech events', () => {
   const server = useServer();
   let key: string;

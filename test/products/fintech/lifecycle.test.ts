@@ -7,7 +7,7 @@ import { call, useServer } from '../../helpers/server.ts';
 
 const ACCOUNTS = '/v1/fintech/accounts';
 
-describe('account lifecycle (CONTRACT §9)', () => {
+describe('account lifecycle (docs/api.md#account-lifecycle)', () => {
   const server = useServer();
   let key: string;
   let m: ReturnType<typeof money>;

@@ -1,5 +1,5 @@
 /**
- * Metadata and list filters (CONTRACT §15): set at create, changed only by the update operations (with their
+ * Metadata and list filters (docs/api.md#metadata-your-own-references, docs/api.md#filters): set at create, changed only by the update operations (with their
  * `*.updated` events), found again with `metadata[key]=value` (answered from an index, shown with EXPLAIN), and
  * `created[…]` bounds on every list that takes them.
  */

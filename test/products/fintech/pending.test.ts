@@ -1,5 +1,5 @@
 /**
- * Money that waits (CONTRACT §14): a pending transfer holds its amount on the sender (available = current − held),
+ * Money that waits (docs/api.md#holding-money-pending-transfers-and-the-two-balances): a pending transfer holds its amount on the sender (available = current − held),
  * then is posted (all or part), voided, or expires; only a pending one moves; the ledger and `ledger verify` agree.
  */
 import assert from 'node:assert/strict';

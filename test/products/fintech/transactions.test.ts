@@ -11,7 +11,7 @@ interface Txn {
   source: { type: string; id: string };
 }
 
-describe('transactions and sandbox simulations (CONTRACT §10)', () => {
+describe('transactions and sandbox simulations (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations)', () => {
   const server = useServer();
   let key: string;
   let m: ReturnType<typeof money>;

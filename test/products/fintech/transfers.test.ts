@@ -7,7 +7,7 @@ import { call, useServer } from '../../helpers/server.ts';
 const TRANSFERS = '/v1/fintech/transfers';
 const MAX = 9007199254740991;
 
-describe('transfers (CONTRACT §10)', () => {
+describe('transfers (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations)', () => {
   const server = useServer();
   let key: string;
   let m: ReturnType<typeof money>;

@@ -1,6 +1,6 @@
 package Plinth::Webhook;
 
-# Verifies a webhook delivery (contract §12, Standard Webhooks v1) with Digest::SHA (Perl's own):
+# Verifies a webhook delivery (docs/api.md#webhooks, Standard Webhooks v1) with Digest::SHA (Perl's own):
 #
 #   my $event = Plinth::Webhook->verify($secret, \%headers, $raw_body);   # dies with a Plinth::Webhook::Error
 #   if (my $e = Plinth::Webhook::Error->caught) { warn $e->reason }

@@ -16,7 +16,7 @@ module Plinth
     end
   end
 
-  # Verifies a webhook delivery (contract §12, Standard Webhooks v1) with OpenSSL:
+  # Verifies a webhook delivery (docs/api.md#webhooks, Standard Webhooks v1) with OpenSSL:
   #
   #   event = Plinth::Webhook.verify(secret, request.headers, raw_body) # raises Plinth::WebhookVerificationError
   #

@@ -1,7 +1,8 @@
 /**
- * Metadata and the `created` filter (contract §15), as the layer's methods take them. On the wire a filter is
- * OpenAPI's deepObject, `created[gte]=…` and `metadata[order]=A-1` (the generated query serialiser writes that); here
- * it is a plain object, cleaned of what JavaScript lets slip in (`undefined` would be sent as the text "undefined").
+ * Metadata and the `created` filter (docs/api.md#metadata-your-own-references), as the layer's methods take them. On
+ * the wire a filter is OpenAPI's deepObject, `created[gte]=…` and `metadata[order]=A-1` (the generated query serialiser
+ * writes that); here it is a plain object, cleaned of what JavaScript lets slip in (`undefined` would be sent as the
+ * text "undefined").
  */
 
 /** Your own key-value pairs on an account, transfer or webhook endpoint: strings only, at most 50 keys. */

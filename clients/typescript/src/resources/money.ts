@@ -1,4 +1,7 @@
-/** `plinth.transactions` and `plinth.sandbox`: money (contract §10); transfers are in transfers.ts. */
+/**
+ * `plinth.transactions` and `plinth.sandbox`: money
+ * (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations); transfers are in transfers.ts.
+ */
 import type {
   FintechTransactionsApi,
   SimulateDepositRequest,

@@ -1,4 +1,4 @@
-/** `plinth.requests`: /v1/requests, the request log, newest first (contract §16). */
+/** `plinth.requests`: /v1/requests, the request log, newest first (docs/api.md#the-request-log). */
 import type { ListRequestsMethodEnum, RequestLog, RequestLogList, RequestsApi } from '../../generated/index.js';
 import type { Call, WithRequestId } from '../call.js';
 import { autoPage, type ListParams, type PageParams, pageQuery } from '../pagination.js';

@@ -1,4 +1,8 @@
-/** `plinth.transfers`: /v1/fintech/transfers, money from one account to another, at once or held first (§10, §14). */
+/**
+ * `plinth.transfers`: /v1/fintech/transfers, money from one account to another, at once or held first
+ * (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations,
+ * docs/api.md#holding-money-pending-transfers-and-the-two-balances).
+ */
 import type {
   CreateTransferRequest,
   FintechTransfersApi,

@@ -1,4 +1,7 @@
-/** `plinth.webhookEndpoints` and `plinth.webhookDeliveries`: where events are sent, and each attempt (contract §12). */
+/**
+ * `plinth.webhookEndpoints` and `plinth.webhookDeliveries`: where events are sent, and each attempt
+ * (docs/api.md#webhooks).
+ */
 import type {
   CreateWebhookEndpointRequest,
   DeletedWebhookEndpoint,

@@ -1,6 +1,9 @@
 import type { Int64 } from '../tables.ts';
 
-/** 2^53 − 1: the largest amount (CONTRACT §10), and the bound of every balance (see the README's Decisions). */
+/**
+ * 2^53 − 1: the largest amount (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations), and the bound
+ * of every balance (see the README's Decisions).
+ */
 export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
 
 /**

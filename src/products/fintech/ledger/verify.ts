@@ -2,7 +2,10 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import { readSnapshot } from '../../../db/snapshot.ts';
 
-/** One invariant of the ledger (CONTRACT §10): how many things it looked at, and every breach it found. */
+/**
+ * One invariant of the ledger (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations): how many
+ * things it looked at, and every breach it found.
+ */
 export interface LedgerCheck {
   name: string;
   checked: number;

@@ -4,7 +4,8 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 const MAX = '9007199254740991';
 
 /**
- * The money core (CONTRACT §9, §10): ledger accounts holding balances (one per customer account, one system funding
+ * The money core (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations,
+ * docs/api.md#account-lifecycle): ledger accounts holding balances (one per customer account, one system funding
  * account per org, mode and currency), journals, their entries, transfers; and the account lifecycle columns.
  * Append-only tables refuse UPDATE and DELETE by trigger; a CHECK refuses a negative customer balance.
  */

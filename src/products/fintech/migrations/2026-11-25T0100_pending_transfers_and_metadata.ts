@@ -1,10 +1,11 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /**
- * Money that waits (CONTRACT §14) and metadata (§15). A ledger account keeps `held`, what its pending outgoing
- * transfers reserve, written in the same transaction as the transfer; the database refuses a held amount below 0 and
- * an available balance (balance − held) below 0 for a customer, as it refuses a negative balance. Transfers gain their
- * pending state (existing ones were posted at once: posted_amount = amount) and metadata; accounts gain metadata.
+ * Money that waits (docs/api.md#holding-money-pending-transfers-and-the-two-balances) and metadata
+ * (docs/api.md#metadata-your-own-references). A ledger account keeps `held`, what its pending outgoing transfers
+ * reserve, written in the same transaction as the transfer; the database refuses a held amount below 0 and an available
+ * balance (balance − held) below 0 for a customer, as it refuses a negative balance. Transfers gain their pending state
+ * (existing ones were posted at once: posted_amount = amount) and metadata; accounts gain metadata.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;

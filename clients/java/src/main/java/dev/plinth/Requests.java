@@ -5,8 +5,8 @@ import dev.plinth.client.model.RequestLog;
 import dev.plinth.client.model.RequestLogList;
 
 /**
- * The request log (contract §16): every request made with the organisation's keys, newest first. An entry is written
- * a few hundred milliseconds after its answer, so a request just made may not be listed yet.
+ * The request log (docs/api.md#the-request-log): every request made with the organisation's keys, newest first. An
+ * entry is written a few hundred milliseconds after its answer, so a request just made may not be listed yet.
  */
 public final class Requests {
   private final Plinth plinth;

@@ -16,7 +16,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Verifies a webhook delivery (contract §12, Standard Webhooks v1) with {@code javax.crypto}:
+ * Verifies a webhook delivery (docs/api.md#webhooks, Standard Webhooks v1) with {@code javax.crypto}:
  *
  * <pre>{@code Event event = Webhook.verify(secret, headers, rawBody); // throws Webhook.VerificationException}</pre>
  *

@@ -5,8 +5,9 @@ import dev.plinth.client.models.RequestLog
 import dev.plinth.client.models.RequestLogList
 
 /**
- * The request log (contract §16): every request made with the organisation's keys, newest first: `/v1/requests`. An
- * entry is written a few hundred milliseconds after its answer, so a request just made may not be listed yet.
+ * The request log (docs/api.md#the-request-log): every request made with the organisation's keys, newest first:
+ * `/v1/requests`. An entry is written a few hundred milliseconds after its answer, so a request just made may not be
+ * listed yet.
  */
 class Requests internal constructor(private val plinth: Plinth) {
     private val api = RequestsApi(plinth.base, plinth.httpClient)

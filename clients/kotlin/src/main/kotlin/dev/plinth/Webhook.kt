@@ -16,7 +16,7 @@ import javax.crypto.spec.SecretKeySpec
 class WebhookVerificationException(val reason: String, message: String) : RuntimeException(message)
 
 /**
- * Verifies a webhook delivery (contract §12, Standard Webhooks v1) with `javax.crypto`:
+ * Verifies a webhook delivery (docs/api.md#webhooks, Standard Webhooks v1) with `javax.crypto`:
  *
  *     val event = Webhook.verify(secret, headers, rawBody) // throws WebhookVerificationException
  *
