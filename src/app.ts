@@ -37,7 +37,7 @@ import { eventDeliveriesRoutes } from './platform/webhooks/deliveries.routes.ts'
 import { fanOut } from './platform/webhooks/fan-out.ts';
 import { installWebhooks, WEBHOOK_TAGS } from './platform/webhooks/install.ts';
 import { type Resolver, systemResolver } from './platform/webhooks/ssrf.ts';
-import { PRODUCTS } from './products.ts';
+import { PRODUCTS, registerProducts } from './products.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -73,6 +73,7 @@ export interface AppDeps {
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
+  registerProducts(); // the products' error codes and secret shapes, before anything answers or logs
   const clock = deps.clock ?? systemClock;
   const stdout = deps.logStream === undefined ? stdoutLog() : undefined;
   const app = createFastify(config, deps.logStream ?? stdout!.stream);

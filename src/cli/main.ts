@@ -21,6 +21,7 @@ import { forgetOtherKeys, requireSecretsKey } from '../platform/secrets/key-chec
 import { secretBoxFor } from '../platform/secrets/key-source.ts';
 import { resealAll } from '../platform/secrets/rotate.ts';
 import { eventsWithDeliveries } from '../platform/webhooks/fan-out.ts';
+import { registerProducts } from '../products.ts';
 import { accountsCommand, CliUsageError, FINTECH_USAGE, ledgerVerify } from './fintech.ts';
 
 const USAGE = `usage: npm run --silent cli -- <command>
@@ -154,6 +155,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  registerProducts();
   let config: Config;
   let database: Database;
   try {

@@ -4,7 +4,9 @@ import type { Registry } from 'prom-client';
 import type { Static, TObject } from 'typebox';
 import type { Database } from '../db/database.ts';
 import type { EventRecorder } from './events/emit.ts';
+import type { ErrorTable } from './http/error-codes.ts';
 import type { WithIdempotency } from './idempotency/idempotency.ts';
+import type { SecretShape } from './kit/redact.ts';
 import type { Clock } from './kit/time.ts';
 import type { SecretBox } from './secrets/box.ts';
 import type { SealedColumn } from './secrets/rotate.ts';
@@ -27,7 +29,7 @@ export interface ProductDeps<Settings> {
  * A product is one folder under src/products with an index.ts exporting one of these, and one line in
  * src/products.ts. Its tables merge into db/tables.ts's `Tables` by declaration merging from its own tables.ts.
  */
-export interface Product<S extends TObject = TObject> {
+export interface Product<S extends TObject = TObject, E extends ErrorTable = Record<never, never>> {
   /** The path segment after /v1: `/v1/<name>/...`. */
   name: string;
   /** OpenAPI tags of its operations, in the order the reference shows them. */
@@ -36,6 +38,10 @@ export interface Product<S extends TObject = TObject> {
   migrations: Record<string, Migration>;
   /** Its environment variables (see platform/kit/settings.ts). */
   settings: S;
+  /** Its error codes: the registry adds them to the one closed list, and to `ErrorCode` (src/products.ts). */
+  errors?: E;
+  /** What its secrets look like, redacted with the platform's in every log line and error detail. */
+  secretShapes?: SecretShape[];
   /** Columns holding values sealed with ProductDeps.secrets: `cli secrets rotate` re-seals them. */
   sealedColumns?: SealedColumn[];
   routes(app: FastifyInstance, deps: ProductDeps<Static<S>>): void;
@@ -44,6 +50,8 @@ export interface Product<S extends TObject = TObject> {
 }
 
 /** Checks a product's shape where it is written, keeping its settings type precise. */
-export function defineProduct<S extends TObject>(product: Product<S>): Product<S> {
+export function defineProduct<S extends TObject, E extends ErrorTable = Record<never, never>>(
+  product: Product<S, E>,
+): Product<S, E> {
   return product;
 }

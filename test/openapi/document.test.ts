@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { generateDocument } from '../../scripts/openapi.ts';
-import { ERROR_CODES } from '../../src/platform/http/errors.ts';
+import type { ErrorCode } from '../../src/platform/http/errors.ts';
+import { ERROR_CODES } from '../../src/products.ts';
 import { readmeErrorCatalogue } from '../helpers/catalogue.ts';
 import { checkResponse, DOCUMENT } from '../helpers/openapi.ts';
 import { run } from '../helpers/process.ts';
@@ -85,7 +86,7 @@ describe('the OpenAPI document', () => {
         assert.deepEqual(Object.keys(response.content), ['application/problem+json']);
         assert.deepEqual(response.content['application/problem+json'].schema, { $ref: '#/components/schemas/Problem' });
         for (const [code, example] of Object.entries<any>(response.content['application/problem+json'].examples)) {
-          assert.equal(ERROR_CODES[code as keyof typeof ERROR_CODES].status, Number(status));
+          assert.equal(ERROR_CODES[code as ErrorCode].status, Number(status));
           assert.equal(example.value.code, code);
         }
       }

@@ -1,4 +1,5 @@
-import { Problem } from '../http/problem.schema.ts';
+import { errorCodes } from '../http/errors.ts';
+import { problemSchema } from '../http/problem.schema.ts';
 import { idPattern } from '../kit/ids.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is written by keyword
@@ -14,7 +15,7 @@ export function sharedComponents(): Json {
         description: 'An API key: `sk_test_` or `sk_live_`, 32 base62 characters and a 6-character checksum.',
       },
     },
-    schemas: { Problem: Problem as Json },
+    schemas: { Problem: problemSchema(Object.keys(errorCodes())) as Json },
     parameters: {
       'Idempotency-Key': {
         name: 'Idempotency-Key',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
-import { ERROR_CODES, problemType } from '../http/errors.ts';
+import { type ErrorCode, errorCodes, problemType } from '../http/errors.ts';
 import { DOCS_CSP, installDocAssets } from './assets.ts';
 
 function escapeHtml(text: string): string {
@@ -14,10 +14,10 @@ function inlineCode(text: string): string {
 
 /** The error catalogue page: every problem `type` URI (`/docs/errors#<code>`) resolves to an entry here. */
 export function errorCatalogueHtml(): string {
-  const entries = Object.entries(ERROR_CODES)
+  const entries = Object.entries(errorCodes())
     .map(
       ([code, e]) =>
-        `<section id="${code}"><h2><code>${code}</code> — ${e.status} ${escapeHtml(e.title)}</h2><p>${inlineCode(e.description)}</p><p>Problem type: <code>${problemType(code as keyof typeof ERROR_CODES)}</code></p></section>`,
+        `<section id="${code}"><h2><code>${code}</code> — ${e.status} ${escapeHtml(e.title)}</h2><p>${inlineCode(e.description)}</p><p>Problem type: <code>${problemType(code as ErrorCode)}</code></p></section>`,
     )
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Plinth errors</title>

@@ -1,5 +1,5 @@
 import type { SwaggerOptions } from '@fastify/swagger';
-import { ERROR_CODES, type ErrorCode, problemType } from '../http/errors.ts';
+import { type ErrorCode, errorEntry, problemType } from '../http/errors.ts';
 import { sharedComponents } from './components.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked and edited by keyword
@@ -40,7 +40,7 @@ function problemsOf(operation: Json, path: string): ErrorCode[] {
 const REQUEST_ID = { $ref: '#/components/headers/Request-Id' };
 
 function problemResponse(codes: ErrorCode[]): Json {
-  const status = ERROR_CODES[codes[0]!].status;
+  const status = errorEntry(codes[0]!).status;
   const headers: Json = { 'Request-Id': REQUEST_ID };
   if (status === 401)
     headers['WWW-Authenticate'] = { description: 'Always `Bearer realm="plinth"`.', schema: { type: 'string' } };
@@ -49,13 +49,14 @@ function problemResponse(codes: ErrorCode[]): Json {
     headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
   const examples: Json = {};
   for (const code of codes) {
+    const entry = errorEntry(code);
     examples[code] = {
-      summary: ERROR_CODES[code].title,
+      summary: entry.title,
       value: {
         type: problemType(code),
-        title: ERROR_CODES[code].title,
+        title: entry.title,
         status,
-        detail: ERROR_CODES[code].description.replace(/`/g, ''),
+        detail: entry.description.replace(/`/g, ''),
         code,
         request_id: 'req_01M7Z25FEAPTK5AVEMG5JXPY7P',
       },
@@ -92,7 +93,7 @@ export function finishDocument(document: Json): Json {
       const rateLimited = operation.security === undefined; // every authenticated response carries the key's limit
       const byStatus = new Map<number, ErrorCode[]>();
       for (const code of problemsOf(operation, path)) {
-        const status = ERROR_CODES[code].status;
+        const status = errorEntry(code).status;
         byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
       }
       for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b))

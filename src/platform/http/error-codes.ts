@@ -1,8 +1,21 @@
 /**
- * The one error model's closed list of codes (docs/api.md#errors), one code → status. The README's error catalogue, the
- * /docs/errors page and the OpenAPI document are generated from this list or tested against it.
+ * The one error model's closed list of codes (docs/api.md#errors), one code → status. The platform's codes are here;
+ * each product declares its own (`Product.errors`, e.g. products/fintech/errors.ts), and src/products.ts assembles
+ * the one list the app serves with `errorCatalogue`. The README's error catalogue, the /docs/errors page and the
+ * OpenAPI document are generated from that list or tested against it.
  */
-export const ERROR_CODES = {
+export interface ErrorEntry {
+  status: number;
+  title: string;
+  description: string;
+  /** Seconds in the `Retry-After` every answer with this code carries. */
+  retryAfterSeconds?: number;
+}
+
+export type ErrorTable = Readonly<Record<string, ErrorEntry>>;
+
+/** The request pipeline's codes: the wire, authentication, keys, idempotency, the server's own state. */
+export const PLATFORM_ERRORS = {
   body_malformed: {
     status: 400,
     title: 'Malformed body',
@@ -31,11 +44,6 @@ export const ERROR_CODES = {
     status: 400,
     title: 'Unknown parameter',
     description: 'A field the operation does not define, at any depth. `param` names it.',
-  },
-  country_unsupported: {
-    status: 400,
-    title: 'Country not supported',
-    description: 'A real ISO 3166-1 country that this deployment does not serve.',
   },
   api_key_missing: {
     status: 401,
@@ -88,51 +96,6 @@ export const ERROR_CODES = {
     description:
       'Revoking this key would leave the organisation with no active key of its mode. Create another key first.',
   },
-  account_frozen: {
-    status: 409,
-    title: 'Account frozen',
-    description: 'A frozen account takes no debit and no credit. `param` names the frozen side.',
-  },
-  account_closed: {
-    status: 409,
-    title: 'Account closed',
-    description: 'A closed account cannot change or move money; it stays readable. `param` names the closed side.',
-  },
-  account_balance_nonzero: {
-    status: 409,
-    title: 'Account balance not zero',
-    description: 'Only an account whose balances are both 0 can be closed. The detail says what it holds.',
-  },
-  insufficient_funds: {
-    status: 409,
-    title: 'Insufficient funds',
-    description: 'The account to debit has less available than the amount. The detail says what is available.',
-  },
-  currency_mismatch: {
-    status: 409,
-    title: 'Currency mismatch',
-    description: "The amount's currency is not the account's. `param` names the account that differs.",
-  },
-  transfer_not_pending: {
-    status: 409,
-    title: 'Transfer not pending',
-    description: 'Only a pending transfer can be posted or voided; the detail says its status.',
-  },
-  transfer_expired: {
-    status: 409,
-    title: 'Transfer expired',
-    description: 'The pending transfer passed its `expires_at`: its hold is released, and it can no longer move.',
-  },
-  webhook_endpoint_limit_reached: {
-    status: 409,
-    title: 'Webhook endpoint limit reached',
-    description: 'The organisation already has 16 webhook endpoints of this mode. Delete one first.',
-  },
-  webhook_endpoint_disabled: {
-    status: 409,
-    title: 'Webhook endpoint disabled',
-    description: 'The webhook endpoint is disabled; enable it (`status: enabled`) before sending to it again.',
-  },
   body_too_large: { status: 413, title: 'Body too large', description: 'The body is over 64 KiB.' },
   media_type_unsupported: {
     status: 415,
@@ -170,4 +133,51 @@ export const ERROR_CODES = {
     description: 'The database is unreachable or the server is shutting down. Retry later.',
     retryAfterSeconds: 1,
   },
-} as const;
+} as const satisfies ErrorTable;
+
+/** The webhooks' codes, listed after the products' as their tags are (see `errorCatalogue`). */
+export const WEBHOOK_ERRORS = {
+  webhook_endpoint_limit_reached: {
+    status: 409,
+    title: 'Webhook endpoint limit reached',
+    description: 'The organisation already has 16 webhook endpoints of this mode. Delete one first.',
+  },
+  webhook_endpoint_disabled: {
+    status: 409,
+    title: 'Webhook endpoint disabled',
+    description: 'The webhook endpoint is disabled; enable it (`status: enabled`) before sending to it again.',
+  },
+} as const satisfies ErrorTable;
+
+/**
+ * Every registered product's codes, by product name: filled by declaration merging from src/products.ts (the
+ * registry), so that `ErrorCode` names a product's codes when the product is registered, and the platform imports no
+ * product. Empty here on purpose, as db/tables.ts's `Tables` is.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from the registry
+export interface ProductErrors {}
+
+type ProductErrorCode = { [P in keyof ProductErrors]: Extract<keyof ProductErrors[P], string> }[keyof ProductErrors];
+
+/** Every code an `ApiError` may carry: checked where it is thrown. */
+export type ErrorCode = keyof typeof PLATFORM_ERRORS | keyof typeof WEBHOOK_ERRORS | ProductErrorCode;
+
+export type ErrorCatalogue = Readonly<Record<ErrorCode, ErrorEntry>>;
+
+/**
+ * The one closed list: the platform's codes, each product's in registry order, then the webhooks', ordered by status
+ * (a stable sort, so that within one status that order stays). The order is the catalogue's and the problem schema's
+ * enum's; a code declared twice is refused at start-up.
+ */
+export function errorCatalogue(products: readonly ErrorTable[]): ErrorCatalogue {
+  const entries: [string, ErrorEntry][] = [];
+  const seen = new Set<string>();
+  for (const table of [PLATFORM_ERRORS, ...products, WEBHOOK_ERRORS])
+    for (const [code, entry] of Object.entries(table)) {
+      if (seen.has(code)) throw new Error(`error code ${code} is declared twice`);
+      seen.add(code);
+      entries.push([code, entry]);
+    }
+  entries.sort(([, a], [, b]) => a.status - b.status);
+  return Object.fromEntries(entries) as ErrorCatalogue;
+}

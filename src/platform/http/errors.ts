@@ -4,16 +4,33 @@
  */
 import { type IdKind, notFoundDetail } from '../kit/ids.ts';
 import { redactSecrets } from '../kit/redact.ts';
-import { ERROR_CODES } from './error-codes.ts';
+import { type ErrorCatalogue, type ErrorCode, type ErrorEntry, errorCatalogue } from './error-codes.ts';
 
-export { ERROR_CODES };
+export type { ErrorCatalogue, ErrorCode, ErrorEntry };
 
-export type ErrorCode = keyof typeof ERROR_CODES;
+// The platform's own codes until the registry hands over the whole list (`useErrorCatalogue`, at start-up).
+let catalogue: ErrorCatalogue = errorCatalogue([]);
+
+/** Takes the one closed list, the platform's codes and every registered product's (src/products.ts). */
+export function useErrorCatalogue(codes: ErrorCatalogue): void {
+  catalogue = codes;
+}
+
+/** The closed list in use, in catalogue order. */
+export function errorCodes(): ErrorCatalogue {
+  return catalogue;
+}
+
+/** A code's status, title and description. A code of a product that was not registered is a programming error. */
+export function errorEntry(code: ErrorCode): ErrorEntry {
+  const entry = catalogue[code];
+  if (entry === undefined) throw new Error(`error code ${code} is not registered (see src/products.ts)`);
+  return entry;
+}
 
 /** Codes that always tell the client when to retry (rate_limited computes its own from the bucket). */
-function defaultRetryAfter(code: ErrorCode): Record<string, string> {
-  const entry = ERROR_CODES[code];
-  return 'retryAfterSeconds' in entry ? { 'retry-after': String(entry.retryAfterSeconds) } : {};
+function defaultRetryAfter(entry: ErrorEntry): Record<string, string> {
+  return entry.retryAfterSeconds === undefined ? {} : { 'retry-after': String(entry.retryAfterSeconds) };
 }
 
 export interface ErrorItem {
@@ -44,7 +61,7 @@ export class ApiError extends Error {
   readonly param: string | undefined;
   readonly errors: ErrorItem[] | undefined;
   readonly headers: Record<string, string>;
-  /** The detail's numbers are the server's own (amounts, balances): nine digits in it are not taken for an EIN. */
+  /** The detail's numbers are the server's own (amounts, balances): secret shapes' loose forms are not looked for. */
   readonly ownNumbers: boolean;
 
   constructor(
@@ -53,12 +70,13 @@ export class ApiError extends Error {
     options: { param?: string; errors?: ErrorItem[]; headers?: Record<string, string>; ownNumbers?: boolean } = {},
   ) {
     super(detail);
+    const entry = errorEntry(code);
     this.name = 'ApiError';
     this.code = code;
-    this.status = ERROR_CODES[code].status;
+    this.status = entry.status;
     this.param = options.param;
     this.errors = options.errors;
-    this.headers = { ...defaultRetryAfter(code), ...options.headers };
+    this.headers = { ...defaultRetryAfter(entry), ...options.headers };
     this.ownNumbers = options.ownNumbers ?? false;
   }
 
@@ -70,12 +88,12 @@ export class ApiError extends Error {
 }
 
 /**
- * The problem body. Details and params can echo what the client sent, so key- and EIN-shaped text in them is
- * redacted here, once, whichever code built the error.
+ * The problem body. Details and params can echo what the client sent, so secret-shaped text in them (a key, a
+ * product's registered shapes) is redacted here, once, whichever code built the error.
  */
 export function toProblem(error: ApiError, requestId: string): Problem {
   const param = error.param === undefined ? undefined : redactSecrets(error.param);
-  const detail = redactSecrets(error.message, { bareEin: !error.ownNumbers });
+  const detail = redactSecrets(error.message, { ownNumbers: error.ownNumbers });
   const errors =
     error.errors?.map((e) => ({
       ...e,
@@ -84,7 +102,7 @@ export function toProblem(error: ApiError, requestId: string): Problem {
     })) ?? (param === undefined ? undefined : [{ code: error.code, param, detail }]);
   return {
     type: problemType(error.code),
-    title: ERROR_CODES[error.code].title,
+    title: errorEntry(error.code).title,
     status: error.status,
     detail,
     code: error.code,

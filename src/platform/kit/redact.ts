@@ -1,7 +1,9 @@
 /**
  * Secrets a client may put anywhere by mistake (a key as a path id, an EIN in a query string) must not travel on
- * into logs or error details (docs/api.md#authentication-and-modes). Redaction is by shape, wherever the text came
- * from: the prefix stays, so a person can still tell what was sent (`sk_test_[redacted]`), the secret part does not.
+ * into logs or error details (docs/api.md#authentication-and-modes). Redaction is by shape, wherever the text came from: the
+ * prefix stays, so a person can still tell what was sent (`sk_test_[redacted]`), the secret part does not. The
+ * platform's shapes (keys, webhook secrets) are here; a product registers its own (`Product.secretShapes`, e.g.
+ * fintech's EIN), handed over once at start-up (`useSecretShapes`) and compiled into one pattern then.
  *
  * Shapes are found wherever they start, with no word boundary (`xsk_live_…`, `acct_sk_live_…`, `%20sk_live_…` are
  * keys too), in any case, and in the text's percent-decoded form as well as in the text itself (`%73k_live_…`,
@@ -17,28 +19,73 @@ const SECRET_CHAR = /[A-Za-z0-9+/=_%-]/;
 // What can split a pasted secret: whitespace, invisible characters and ASCII punctuation that is not a secret's
 // own. Not `…`, which a key's hint (`sk_live_…a1B2`) puts where the secret was.
 const SEPARATOR = /[\s\p{Cf}!"#$&'()*,.:;<>?@[\\\]^`{|}~]/u;
-// An EIN with its dash; or nine digits alone, not inside a run of letters and digits (as in an id's random part).
-const EIN_SHAPED = /(?<![0-9])[0-9]{2}-[0-9]{7}(?![0-9])|(?<![0-9A-Za-z])[0-9]{9}(?![0-9A-Za-z])/g;
-const EIN_DASHED = /(?<![0-9])[0-9]{2}-[0-9]{7}(?![0-9])/g;
-// Whether a text may hold a shape at all: a key's prefix or a percent-encoding; an EIN's digits. Two plain
-// patterns, because one with both (or with the `i` flag) measured three times as slow on a log line's ids.
+// Whether a text may hold a key at all: a key's prefix or a percent-encoding. Kept apart from the registered shapes'
+// hint, because one pattern with both (or with the `i` flag) measured three times as slow on a log line's ids.
 const MAYBE_KEY = /[sSrR][kK]_|[wW][hH][sS][eE][cC]_|%/;
-const MAYBE_EIN = /[0-9]{9}|[0-9]{2}-[0-9]{7}/;
 // Only ASCII is decoded: every shape is ASCII, and a lone byte of a multi-byte character is no character.
 const PERCENT_ASCII = /%([0-7][0-9A-Fa-f])/g;
 const MAX_DECODINGS = 3;
 
 export const REDACTED = '[redacted]';
-// The placeholder the documentation and error details use to show the shape ("must look like 12-3456789").
-const EIN_EXAMPLE = '12-3456789';
+
+/** A product's secret, by its shape: whatever text holds it is redacted to `[redacted <name>]`. */
+export interface SecretShape {
+  /** Named in the placeholder: `[redacted EIN]`. */
+  name: string;
+  /** The shape, looked for in every text (its source: flags are not kept, and its groups should be `(?:…)`). */
+  pattern: RegExp;
+  /** A looser shape, looked for too unless the text's numbers are the server's own (`RedactOptions.ownNumbers`). */
+  loose?: RegExp;
+  /** A plain pattern (no look-around, no flags) that any text holding the shape matches: most texts fail it fast. */
+  hint: RegExp;
+  /** The value the documentation and error details show as the shape's example: left as it is. */
+  example?: string;
+  /** Names of fields whose values are this secret whatever their shape: censored in log records at any depth. */
+  fields?: string[];
+}
+
+/** The registered shapes, compiled once: one pattern for every text, one for the server's own. */
+interface Compiled {
+  maybe: RegExp | null;
+  all: RegExp;
+  strict: RegExp;
+  placeholders: string[];
+  examples: Set<string>;
+  fields: Set<string>;
+}
+
+// Fields that hold a secret whatever their shape (a key, a webhook secret, a header): their values never reach a log
+// line, at any depth. Registered shapes add theirs.
+const PLATFORM_SECRET_FIELDS = ['authorization', 'key', 'api_key', 'secret'];
+
+function compile(shapes: readonly SecretShape[]): Compiled {
+  // One named group per shape tells which one matched; `(?!)` matches nothing, for a registry without shapes.
+  const alternation = (loose: boolean) =>
+    shapes.map((s, i) => `(?<s${i}>${s.pattern.source}${loose && s.loose ? `|${s.loose.source}` : ''})`).join('|') ||
+    '(?!)';
+  return {
+    maybe: shapes.length === 0 ? null : new RegExp(shapes.map((s) => s.hint.source).join('|')),
+    all: new RegExp(alternation(true), 'g'),
+    strict: new RegExp(alternation(false), 'g'),
+    placeholders: shapes.map((s) => `[redacted ${s.name}]`),
+    examples: new Set(shapes.flatMap((s) => (s.example === undefined ? [] : [s.example]))),
+    fields: new Set([...PLATFORM_SECRET_FIELDS, ...shapes.flatMap((s) => s.fields ?? [])]),
+  };
+}
+
+let shapes = compile([]);
+
+/** Takes every registered product's secret shapes (src/products.ts), once at start-up, before anything is logged. */
+export function useSecretShapes(registered: readonly SecretShape[]): void {
+  shapes = compile(registered);
+}
 
 export interface RedactOptions {
   /**
-   * Whether nine digits standing alone are taken for an EIN (the default). Off only for text whose numbers the
-   * server wrote itself from values it holds or has validated (an amount, a balance): a nine-digit amount there is
-   * an amount, and reads as one.
+   * The text's numbers are the server's own, written from values it holds or has validated (an amount, a balance):
+   * the shapes' loose forms are not looked for (a nine-digit amount there is an amount, and reads as one).
    */
-  bareEin?: boolean;
+  ownNumbers?: boolean;
 }
 
 /** Where the secret after a prefix ends: `length` secret characters, separators between them skipped, then any more
@@ -71,10 +118,16 @@ function redactKeys(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
-function redactShapes(text: string, bareEin: boolean): string {
-  return redactKeys(text).replace(bareEin ? EIN_SHAPED : EIN_DASHED, (ein) =>
-    ein === EIN_EXAMPLE ? ein : '[redacted EIN]',
-  );
+function redactShapes(text: string, ownNumbers: boolean): string {
+  const keysRedacted = redactKeys(text);
+  if (shapes.maybe === null) return keysRedacted;
+  const { placeholders, examples } = shapes;
+  return keysRedacted.replace(ownNumbers ? shapes.strict : shapes.all, (...args) => {
+    const match: string = args[0];
+    if (examples.has(match)) return match;
+    const groups: Record<string, string | undefined> = args.at(-1);
+    return placeholders[placeholders.findIndex((_, i) => groups[`s${i}`] !== undefined)]!;
+  });
 }
 
 function percentDecoded(text: string): string {
@@ -87,20 +140,17 @@ function percentDecoded(text: string): string {
   return out;
 }
 
-export function redactSecrets(text: string, { bareEin = true }: RedactOptions = {}): string {
+export function redactSecrets(text: string, { ownNumbers = false }: RedactOptions = {}): string {
   // The common case (every log line's ids, routes and paths) costs two short scans and no allocation.
-  if (!MAYBE_KEY.test(text) && !MAYBE_EIN.test(text)) return text;
-  const redacted = redactShapes(text, bareEin);
+  if (!MAYBE_KEY.test(text) && (shapes.maybe === null || !shapes.maybe.test(text))) return text;
+  const redacted = redactShapes(text, ownNumbers);
   if (!redacted.includes('%')) return redacted;
   // Shown as sent unless decoding it reveals a shape; then decoded, and redacted.
   const decoded = percentDecoded(redacted);
-  const both = redactShapes(decoded, bareEin);
+  const both = redactShapes(decoded, ownNumbers);
   return both === decoded ? redacted : both;
 }
 
-// Fields that hold a secret whatever their shape (a key, an EIN, a webhook secret, a header): their values never
-// reach a log line, at any depth.
-const SECRET_FIELDS = new Set(['authorization', 'key', 'api_key', 'ein', 'secret']);
 const MAX_DEPTH = 4;
 // Deeper than any body the JSON parser accepts (json-body.ts: 32), so a body is redacted all the way down.
 const BODY_MAX_DEPTH = 64;
@@ -121,7 +171,7 @@ export function redactRecord(
   let index = 0;
   for (const name in record) {
     const value = record[name];
-    const clean = SECRET_FIELDS.has(name) && value != null ? REDACTED : redactValue(value, depth, maxDepth);
+    const clean = shapes.fields.has(name) && value != null ? REDACTED : redactValue(value, depth, maxDepth);
     // Shorter than any shape (`whsec_` and one character): most names of a log line are.
     const cleanName = name.length < 7 ? name : redactSecrets(name);
     if (copy === null && (clean !== value || cleanName !== name)) copy = firstFields(record, index);

@@ -2,6 +2,8 @@ import { Gauge } from 'prom-client';
 import { defineProduct } from '../../platform/product.ts';
 import { accountsRoutes } from './accounts.routes.ts';
 import { SEALED_EIN } from './accounts.service.ts';
+import { EIN_SHAPE } from './ein.ts';
+import { FINTECH_ERRORS } from './errors.ts';
 import { countLedgerViolations } from './ledger/verify.ts';
 import { lifecycleRoutes } from './lifecycle.routes.ts';
 import { FINTECH_MIGRATIONS } from './migrations/index.ts';
@@ -23,6 +25,8 @@ export const fintech = defineProduct({
   ],
   migrations: FINTECH_MIGRATIONS,
   settings: FintechSettings,
+  errors: FINTECH_ERRORS,
+  secretShapes: [EIN_SHAPE],
   sealedColumns: [SEALED_EIN],
   routes(app, { database, clock, events, settings, withIdempotency, secrets }) {
     const supportedCountries = settings.SUPPORTED_COUNTRIES;

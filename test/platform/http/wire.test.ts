@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { ERROR_CODES } from '../../../src/platform/http/errors.ts';
+import { ERROR_CODES } from '../../../src/products.ts';
 import { readmeErrorCatalogue } from '../../helpers/catalogue.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, useServer } from '../../helpers/server.ts';

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { generateKey } from '../../../src/platform/auth/key-format.ts';
-import { redactRecord, redactSecrets } from '../../../src/platform/kit/redact.ts';
+import { redactRecord, redactSecrets, type SecretShape, useSecretShapes } from '../../../src/platform/kit/redact.ts';
+import { registerProducts, SECRET_SHAPES } from '../../../src/products.ts';
+
+// What every process does at start-up: the EIN's shape is fintech's, registered with the product.
+registerProducts();
 
 const KEY = `sk_live_${'a1B2c3D4e5'.repeat(4)}`;
 
@@ -138,4 +142,38 @@ test('property: a key split by whitespace or separators is redacted up to its le
   // Past a key's length, a separator ends it: the words after a key stay.
   assert.equal(redactSecrets(`${KEY} and then`), 'sk_live_[redacted] and then');
   assert.equal(redactSecrets(`whsec_${'A'.repeat(43)}= then`), 'whsec_[redacted] then');
+});
+
+test('the platform has no EIN of its own: the shape and the `ein` field are fintech’s registration', () => {
+  const text = `EIN 27-1234567, key ${KEY}`;
+  const record = { kyb: { ein: 'plain' } };
+  try {
+    useSecretShapes([]);
+    assert.equal(redactSecrets(text), 'EIN 27-1234567, key sk_live_[redacted]');
+    assert.deepEqual(redactRecord(record), record);
+  } finally {
+    useSecretShapes(SECRET_SHAPES);
+  }
+  assert.equal(redactSecrets(text), 'EIN [redacted EIN], key sk_live_[redacted]');
+  assert.deepEqual(redactRecord(record), { kyb: { ein: '[redacted]' } });
+});
+
+test('registered shapes compile together: each has its placeholder, example, loose form and fields', () => {
+  const pin: SecretShape = { name: 'PIN', pattern: /PIN-[0-9]{4}/, hint: /PIN-/, example: 'PIN-0000', fields: ['pin'] };
+  try {
+    useSecretShapes([...SECRET_SHAPES, pin]);
+    assert.equal(
+      redactSecrets('PIN-1234 27-1234567 271234567 PIN-0000 12-3456789 PIN%2D4321'),
+      '[redacted PIN] [redacted EIN] [redacted EIN] PIN-0000 12-3456789 [redacted PIN]',
+    );
+    // The loose form (nine digits alone) is not looked for in the server's own numbers; the shapes are.
+    assert.equal(redactSecrets('PIN-1234 has 123456789', { ownNumbers: true }), '[redacted PIN] has 123456789');
+    assert.deepEqual(redactRecord({ pin: 'x', ein: 'y', note: 'n' }), {
+      pin: '[redacted]',
+      ein: '[redacted]',
+      note: 'n',
+    });
+  } finally {
+    useSecretShapes(SECRET_SHAPES);
+  }
 });
