@@ -218,7 +218,7 @@ class ScriptedTest < Minitest::Test
   def log_entry(id)
     %({"id":"#{id}","object":"request","method":"POST","route":"/v1/fintech/accounts","path":"/v1/fintech/accounts",) +
       '"status":200,"error_code":null,"duration_ms":3,"api_key_id":"key_1","api_key_hint":"sk_test_…abcd",' \
-      '"idempotency_key":"k","idempotent_replayed":false,"source":"api","body":"{\\"type\\":\\"business\\"}",' \
+      '"idempotency_key":"k","idempotent_replayed":false,"count":null,"source":"api","body":"{\\"type\\":\\"business\\"}",' \
       '"body_truncated":false,"livemode":false,"created_at":"2026-11-24T10:00Z"}'
   end
 

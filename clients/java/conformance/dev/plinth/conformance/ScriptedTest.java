@@ -278,7 +278,7 @@ public final class ScriptedTest {
     test("the request log sends status, method and created[…] on every page, and retrieves by id", () -> {
       String entry = "{\"id\":\"req_2\",\"object\":\"request_log\",\"method\":\"POST\",\"route\":\"/v1/fintech/accounts\","
           + "\"path\":\"/v1/fintech/accounts\",\"status\":409,\"error_code\":\"account_frozen\",\"duration_ms\":1.5,"
-          + "\"api_key_id\":\"key_1\",\"api_key_hint\":\"sk_test_…abcd\",\"idempotency_key\":null,\"idempotent_replayed\":false,"
+          + "\"api_key_id\":\"key_1\",\"api_key_hint\":\"sk_test_…abcd\",\"idempotency_key\":null,\"idempotent_replayed\":false,\"count\":null,"
           + "\"source\":\"api\",\"body\":\"{\\\"type\\\":\\\"business\\\"}\",\"body_truncated\":false,\"livemode\":false,"
           + "\"created_at\":\"2026-11-25T09:00:00.000Z\"}";
       String page1 = "{\"object\":\"list\",\"data\":[" + entry + "],\"has_more\":true}";
