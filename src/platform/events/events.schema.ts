@@ -20,6 +20,7 @@ export const EVENT_TYPES = [
   'fintech.transfer.voided',
   'fintech.transfer.expired',
   'fintech.transfer.updated',
+  'fintech.transfer_reversal.created',
   'fintech.transaction.created',
   'api_key.created',
   'api_key.revoked',

@@ -31,6 +31,7 @@ const insertAccountRow = preparedInsert('accounts', {
   kyb_ein: true,
   kyb_ein_last4: true,
   metadata: true,
+  nickname: true,
   created_at: true,
 });
 const insertLedgerAccount = preparedInsert('ledger_accounts', {
@@ -43,6 +44,7 @@ const insertLedgerAccount = preparedInsert('ledger_accounts', {
   balance: true,
   held: true,
   entry_count: true,
+  last_entry_at: true,
   created_at: true,
 });
 
@@ -58,6 +60,7 @@ export function insertAccount(trx: Trx, row: AccountsTable): void {
     balance: 0,
     held: 0,
     entry_count: 0,
+    last_entry_at: null,
     created_at: row.created_at,
   });
 }

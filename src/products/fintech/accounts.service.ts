@@ -65,6 +65,7 @@ export async function createAccount(deps: AccountsDeps, ctx: WriteContext, body:
     kyb_ein: body.kyb ? deps.secrets.seal(body.kyb.ein, contextOf(SEALED_EIN)) : null,
     kyb_ein_last4: body.kyb?.ein.slice(-4) ?? null,
     metadata: JSON.stringify(metadata),
+    nickname: null,
     created_at: storedTime(now),
   };
   repo.insertAccount(trx, row);

@@ -45,4 +45,11 @@ export const FINTECH_ERRORS = {
     title: 'Transfer expired',
     description: 'The pending transfer passed its `expires_at`: its hold is released, and it can no longer move.',
   },
+  transfer_not_reversible: {
+    status: 409,
+    title: 'Transfer not reversible',
+    description:
+      'Only a posted transfer with something left to reverse can be reversed; the detail says its status, or that ' +
+      'it is fully reversed.',
+  },
 } as const satisfies ErrorTable;

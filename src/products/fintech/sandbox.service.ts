@@ -7,6 +7,7 @@ import type { WriteContext } from '../../platform/operations/context.ts';
 import { postJournal } from './ledger/post.ts';
 import { lockSides, lockSystemSide, type Side } from './ledger/sides.ts';
 import { ensureSystemAccount, systemAccountId } from './ledger/system-account.ts';
+import { movementTime } from './ledger/time.ts';
 import { checkCredit, checkFunds, checkOpen, cleanDescription } from './movement.ts';
 import { ACCOUNT, accountNotFound, type MoneyDeps } from './shared.ts';
 import type { SourceType } from './tables.ts';
@@ -49,11 +50,12 @@ async function simulate(
   const amount = sign * body.amount;
   if (amount < 0) checkFunds(account, 'id', -amount);
   else checkCredit(account, amount, account.currency);
-  const at = storedTime(now);
-  const system = await systemSide(trx, owner, account.currency, at);
+  const system = await systemSide(trx, owner, account.currency, storedTime(now));
   checkCredit(system, -amount, account.currency);
+  const moment = movementTime(now, [account, system]);
+  const at = storedTime(moment);
   const source: SourceType = sign === 1 ? 'sandbox_deposit' : 'sandbox_withdrawal';
-  const id = newId(sign === 1 ? 'sdep' : 'swd', now.getTime());
+  const id = newId(sign === 1 ? 'sdep' : 'swd', moment.getTime());
   const journal = { id, org_id: owner.orgId, mode: owner.mode, currency: account.currency, description };
   const posted = postJournal(trx, { ...journal, source_type: source, created_at: at }, [
     { side: account, amount },
@@ -61,7 +63,7 @@ async function simulate(
   ]);
   const entry = posted.find((p) => p.accountId === accountId)!;
   const transaction = transactionOf({ ...journal, created_at: at, source_type: source }, entry);
-  await deps.events.emit(ctx, [{ type: 'fintech.transaction.created', object: transaction }]);
+  await deps.events.emit({ ...ctx, now: moment }, [{ type: 'fintech.transaction.created', object: transaction }]);
   return transaction;
 }
 

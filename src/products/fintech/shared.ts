@@ -23,6 +23,7 @@ export interface AccountsDeps extends MoneyDeps {
 export const ACCOUNT: IdKind = { noun: 'account', prefix: 'acct' };
 export const TRANSFER: IdKind = { noun: 'transfer', prefix: 'tr' };
 export const TRANSACTION: IdKind = { noun: 'transaction', prefix: 'txn' };
+export const REVERSAL: IdKind = { noun: 'transfer reversal', prefix: 'trr' };
 
 /** The 404 for an account the caller cannot see; `param` names the field that gave its id. */
 export const accountNotFound = (id: string, param = 'id'): ApiError => notFound(ACCOUNT, id, param);

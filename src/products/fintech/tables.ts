@@ -32,6 +32,8 @@ export interface AccountsTable {
   kyb_ein_last4: string | null;
   /** The integrator's own key-value pairs, as JSON (platform/metadata); `{}` when none. */
   metadata: string;
+  /** A label for people (docs/api.md#fintech-accounts); null when none. */
+  nickname: string | null;
   created_at: string;
 }
 
@@ -48,10 +50,12 @@ export interface LedgerAccountsTable {
   /** What pending outgoing transfers reserve; `available` = balance − held, never below 0 for a customer. */
   held: Int64;
   entry_count: Int64;
+  /** The time of the account's last entry: no later entry is earlier (ledger/time.ts); null before the first. */
+  last_entry_at: string | null;
   created_at: string;
 }
 
-export type SourceType = 'transfer' | 'sandbox_deposit' | 'sandbox_withdrawal';
+export type SourceType = 'transfer' | 'sandbox_deposit' | 'sandbox_withdrawal' | 'transfer_reversal';
 
 /** One movement of money; its id is the id of what caused it (a transfer, a sandbox simulation). Append-only. */
 export interface LedgerJournalsTable {
@@ -94,6 +98,21 @@ export interface TransfersTable {
   expires_at: string | null;
   /** When it left `pending`; null for a plain transfer and while pending. */
   resolved_at: string | null;
+  /** What reversals moved back so far: 0 to `posted_amount` (the database refuses more). */
+  amount_reversed: Int64;
+  metadata: string;
+  created_at: string;
+}
+
+/** A reversal: money of a posted transfer moved back, its journal's id its own (docs/api.md#correcting-a-transfer). */
+export interface TransferReversalsTable {
+  id: string;
+  org_id: string;
+  mode: Mode;
+  transfer_id: string;
+  amount: Int64;
+  currency: string;
+  description: string | null;
   metadata: string;
   created_at: string;
 }
@@ -107,5 +126,6 @@ declare module '../../db/tables.ts' {
     ledger_journals: LedgerJournalsTable;
     ledger_entries: LedgerEntriesTable;
     transfers: TransfersTable;
+    transfer_reversals: TransferReversalsTable;
   }
 }

@@ -37,10 +37,10 @@ export const Transaction = Type.Object(
     source: Type.Object(
       {
         type: Type.String({
-          description: '`transfer`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.',
+          description: '`transfer`, `transfer_reversal`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.',
           examples: ['transfer'],
         }),
-        id: Type.String({ description: 'The id of what caused it: `tr_…`, `sdep_…` or `swd_…`.' }),
+        id: Type.String({ description: 'The id of what caused it: `tr_…`, `trr_…`, `sdep_…` or `swd_…`.' }),
       },
       { additionalProperties: false, description: 'What moved the money.' },
     ),

@@ -13,6 +13,8 @@ export const EXAMPLE_TRANSFER = {
   posted_amount: 2500,
   expires_at: null,
   resolved_at: null,
+  amount_reversed: 0,
+  reversed: false,
   metadata: {},
   livemode: false,
   created_at: '2026-11-22T10:15Z',

@@ -10,6 +10,7 @@ import type { WriteContext } from '../../platform/operations/context.ts';
 import { toAmount } from './ledger/amount.ts';
 import { changeHold } from './ledger/post.ts';
 import { lockSides } from './ledger/sides.ts';
+import { movementTime } from './ledger/time.ts';
 import { checkCredit, checkOpen } from './movement.ts';
 import { type MoneyDeps, TRANSFER } from './shared.ts';
 import type { TransferStatus, TransfersTable } from './tables.ts';
@@ -87,12 +88,14 @@ export async function postTransfer(
   checkOpen(from, 'from_account_id');
   checkOpen(to, 'to_account_id');
   checkCredit(to, amount, row.currency);
-  const at = storedTime(now);
+  const moment = movementTime(now, [from, to]);
+  const at = storedTime(moment);
   const transactions = postTransferJournal(trx, row, from, to, amount, held, at);
   const posted = { ...row, status: 'posted' as const, posted_amount: amount, resolved_at: at };
   resolve(trx, posted);
   const transfer = transferFromRow(posted);
-  await deps.events.emit(ctx, [{ type: 'fintech.transfer.posted', object: transfer }, ...transactions]);
+  const changes = [{ type: 'fintech.transfer.posted' as const, object: transfer }, ...transactions];
+  await deps.events.emit({ ...ctx, now: moment }, changes);
   return transfer;
 }
 

@@ -18,6 +18,7 @@ const insertRow = preparedInsert('transfers', {
   posted_amount: true,
   expires_at: true,
   resolved_at: true,
+  amount_reversed: true,
   metadata: true,
   created_at: true,
 });

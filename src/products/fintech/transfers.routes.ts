@@ -5,6 +5,7 @@ import { Ref } from '../../platform/kit/schema.ts';
 import { declareOperations, read, write } from '../../platform/operations/operation.ts';
 import { needs } from '../../platform/operations/permissions.ts';
 import { updateTransfer } from './metadata.service.ts';
+import { reversalOperations } from './reversals.routes.ts';
 import type { MoneyDeps } from './shared.ts';
 import { simulateExpiry } from './transfers.expiry.ts';
 import { postTransfer, voidTransfer } from './transfers.pending.ts';
@@ -26,7 +27,7 @@ const NoBody = Type.Object({}, { additionalProperties: false, description: 'No b
 export function transfersRoutes(app: FastifyInstance, deps: MoneyDeps & { withIdempotency: WithIdempotency }): void {
   app.addSchema(Transfer);
   app.addSchema(TransferList);
-  declareOperations(app, deps, transferOperations(deps));
+  declareOperations(app, deps, [...transferOperations(deps), ...reversalOperations(app, deps)]);
 }
 
 /**

@@ -134,6 +134,11 @@ export const Transfer = Type.Object(
       description:
         'When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.',
     }),
+    amount_reversed: Type.Integer({
+      format: 'int64',
+      description: 'What reversals moved back so far, 0 to `posted_amount` (docs: Correcting a transfer).',
+    }),
+    reversed: Type.Boolean({ description: 'Whether it is fully reversed: `amount_reversed` = `posted_amount`.' }),
     metadata: Metadata,
     livemode: Type.Boolean({ description: '`true` for live objects, `false` for sandbox ones.' }),
     created_at: Type.String({ pattern: API_TIME_PATTERN, description: 'Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.' }),

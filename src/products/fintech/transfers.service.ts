@@ -12,6 +12,7 @@ import type { WriteContext } from '../../platform/operations/context.ts';
 import { findAccount } from './accounts.repository.ts';
 import { changeHold, postJournal } from './ledger/post.ts';
 import { lockSides, type Side } from './ledger/sides.ts';
+import { movementTime } from './ledger/time.ts';
 import { checkCredit, checkCurrency, checkFunds, checkOpen, cleanDescription } from './movement.ts';
 import { ACCOUNT, accountNotFound, type MoneyDeps, TRANSFER } from './shared.ts';
 import type { TransfersTable } from './tables.ts';
@@ -59,7 +60,7 @@ export async function createTransfer(
   ctx: WriteContext<Principal>,
   body: TransferCreateBody,
 ): Promise<Transfer> {
-  const { trx, owner, now } = ctx;
+  const { trx, owner } = ctx;
   if (body.from_account_id === body.to_account_id)
     throw new ApiError('parameter_invalid', 'to_account_id must differ from from_account_id.', {
       param: 'to_account_id',
@@ -71,6 +72,7 @@ export async function createTransfer(
   const description = cleanDescription(body.description);
   const metadata = metadataOnCreate(body.metadata);
   const [from, to] = await lockAndCheck(trx, owner, body);
+  const now = movementTime(ctx.now, [from, to]);
   const expiresIn = body.expires_in_seconds ?? EXPIRES_DEFAULT;
   const row: TransfersTable = {
     id: newId(TRANSFER.prefix, now.getTime()),
@@ -86,6 +88,7 @@ export async function createTransfer(
     posted_amount: pending ? null : body.amount,
     expires_at: pending ? storedTime(new Date(now.getTime() + expiresIn * 1000)) : null,
     resolved_at: null,
+    amount_reversed: 0,
     metadata: JSON.stringify(metadata),
     created_at: storedTime(now),
   };
@@ -95,7 +98,7 @@ export async function createTransfer(
   indexMetadata(trx, 'transfers', row.id, metadata, false);
   const transfer = transferFromRow(row);
   const changes = [{ type: 'fintech.transfer.created' as const, object: transfer }, ...transactions];
-  await deps.events.emit(ctx, changes);
+  await deps.events.emit({ ...ctx, now }, changes);
   return transfer;
 }
 

@@ -5,6 +5,8 @@ import type { TransfersTable } from './tables.ts';
 import type { Transfer } from './transfers.schema.ts';
 
 export function transferFromRow(row: TransfersTable): Transfer {
+  const posted = row.posted_amount === null ? null : toAmount(row.posted_amount);
+  const reversed = toAmount(row.amount_reversed);
   return {
     id: row.id,
     object: 'fintech.transfer',
@@ -15,9 +17,11 @@ export function transferFromRow(row: TransfersTable): Transfer {
     description: row.description,
     status: row.status,
     pending: row.pending === 1,
-    posted_amount: row.posted_amount === null ? null : toAmount(row.posted_amount),
+    posted_amount: posted,
     expires_at: row.expires_at === null ? null : apiTime(row.expires_at),
     resolved_at: row.resolved_at === null ? null : apiTime(row.resolved_at),
+    amount_reversed: reversed,
+    reversed: posted !== null && posted > 0 && reversed === posted,
     metadata: parseMetadata(row.metadata),
     livemode: row.mode === 'live',
     created_at: apiTime(row.created_at),

@@ -48,13 +48,19 @@ const insertEntries = preparedInsertRows('ledger_entries', {
   account_seq: true,
   created_at: true,
 });
-// One statement for the balance and the hold it releases: the constraint on balance − held holds after each.
-const moveBalance = preparedSend<{ id: string; amount: number; release: number }>(
-  { id: true, amount: true, release: true },
+// One statement for the balance and the hold it releases (the constraint on balance − held holds after each), the
+// entry count, and the time of the last entry.
+const moveBalance = preparedSend<{ id: string; amount: number; release: number; at: string }>(
+  { id: true, amount: true, release: true, at: true },
   (db, p) =>
     db
       .updateTable('ledger_accounts')
-      .set({ balance: sql`balance + ${p.amount}`, held: sql`held - ${p.release}`, entry_count: sql`entry_count + 1` })
+      .set({
+        balance: sql`balance + ${p.amount}`,
+        held: sql`held - ${p.release}`,
+        entry_count: sql`entry_count + 1`,
+        last_entry_at: p.at,
+      })
       .where('id', '=', p.id),
 );
 
@@ -70,18 +76,22 @@ export const changeHold = preparedSend<{ id: string; amount: number }>({ id: tru
  * Posts one journal inside the caller's write: the journal row, each line's balance change (ascending account id,
  * the one order every writer takes ledger rows in) and its entry. The caller has locked and read every side and
  * checked that the movement is allowed (`movement.ts`); nothing here decides, so a refusal never needs undoing.
- * Each entry's `balance_after` and `account_seq` follow from the side as read: exact, because the row stays locked
+ * Its time is never earlier than a side's last entry (`movementTime`, time.ts), so each account's entries are in
+ * time order as they are in ledger order. Each entry's `balance_after` and `account_seq` follow from the side as read:
+ * exact, because the row stays locked
  * (PostgreSQL) or the writer is single (SQLite) until the commit. Behind that, the database refuses what must never
  * happen: a negative customer balance, a balance past ±(2^53 − 1), two entries with one `account_seq`. Every statement
  * is issued, not awaited: on PostgreSQL they travel with the rest of the write, in its last round trip.
  */
 export function postJournal(trx: Trx, journal: LedgerJournalsTable, lines: Line[]): Posted[] {
   assertBalanced(lines);
+  if (lines.some(({ side }) => side.last_entry_at !== null && side.last_entry_at > journal.created_at))
+    throw new Error('ledger: a journal earlier than the last entry of a side (take its time from movementTime)');
   insertJournal(trx, journal);
   const at = Date.parse(journal.created_at);
   const entries: LedgerEntriesTable[] = [];
   for (const { side, amount, release = 0 } of [...lines].sort((a, b) => (a.side.id < b.side.id ? -1 : 1))) {
-    moveBalance(trx, { id: side.id, amount, release });
+    moveBalance(trx, { id: side.id, amount, release, at: journal.created_at });
     entries.push({
       id: newId('txn', at),
       journal_id: journal.id,

@@ -9,8 +9,10 @@ import type { LedgerAccountsTable } from '../tables.ts';
  */
 export type Side = Pick<
   LedgerAccountsTable,
-  'id' | 'kind' | 'status' | 'currency' | 'balance' | 'held' | 'entry_count'
+  'id' | 'kind' | 'status' | 'currency' | 'balance' | 'held' | 'entry_count' | 'last_entry_at'
 >;
+
+const SIDE_COLUMNS = ['id', 'kind', 'status', 'currency', 'balance', 'held', 'entry_count', 'last_entry_at'] as const;
 
 type Scope = { a: string; b: string; org_id: string; mode: Mode };
 const SCOPE = { a: true, b: true, org_id: true, mode: true } as const;
@@ -34,7 +36,7 @@ export const lockCustomerPair = preparedLock<Scope>(SCOPE, (db, p) =>
 const selectCustomerPair = prepared<Scope, Side>(SCOPE, (db, p) =>
   db
     .selectFrom('ledger_accounts')
-    .select(['id', 'kind', 'status', 'currency', 'balance', 'held', 'entry_count'])
+    .select(SIDE_COLUMNS)
     .where('id', 'in', [p.a, p.b])
     .where('org_id', '=', p.org_id)
     .where('mode', '=', p.mode)
@@ -63,7 +65,7 @@ export async function lockSides(
 const lockSystem = preparedWrite<{ id: string }, Side>({ id: true }, (db, p) =>
   db
     .selectFrom('ledger_accounts')
-    .select(['id', 'kind', 'status', 'currency', 'balance', 'held', 'entry_count'])
+    .select(SIDE_COLUMNS)
     .where('id', '=', p.id)
     .where('kind', '=', 'system')
     .forNoKeyUpdate(),

@@ -12,7 +12,8 @@ export function systemAccountId(orgId: string, mode: Mode, currency: string): st
   return `sys_${orgId}_${mode}_${currency}`;
 }
 
-const insertIfAbsent = preparedSend<Omit<LedgerAccountsTable, 'balance' | 'held' | 'entry_count' | 'kind' | 'status'>>(
+type NewSystem = Omit<LedgerAccountsTable, 'balance' | 'held' | 'entry_count' | 'kind' | 'status' | 'last_entry_at'>;
+const insertIfAbsent = preparedSend<NewSystem>(
   { id: true, org_id: true, mode: true, currency: true, created_at: true },
   (db, p) =>
     db

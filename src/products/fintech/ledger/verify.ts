@@ -92,6 +92,39 @@ const CHECKS: { name: string; unit: Unit; count: RawBuilder<Row>; breaches: (ran
         and (a.held <> coalesce(p.total, 0) or a.balance - a.held < 0)`,
   },
   {
+    name: "every account's entries are in time order as in ledger order (balances at a past moment rely on it)",
+    unit: 'account',
+    count: sql`select count(*) as n from ledger_entries`,
+    breaches: (range) => sql`select id, account_id from (
+        select id, account_id, created_at,
+          lag(created_at) over (partition by account_id order by account_seq) as previous
+        from ledger_entries where ${within(sql.ref('account_id'), range)}) x
+      where previous > created_at`,
+  },
+  {
+    name: "every transfer's amount_reversed is the sum of its reversals, and at most what was posted",
+    unit: 'currency',
+    count: sql`select count(*) as n from transfers`,
+    breaches: () => sql`select t.id, cast(t.amount_reversed as text) as amount_reversed,
+        cast(coalesce(r.total, 0) as text) as reversals_total, cast(t.posted_amount as text) as posted_amount
+      from transfers t left join (select transfer_id, sum(amount) as total from transfer_reversals
+        group by transfer_id) r on r.transfer_id = t.id
+      where t.amount_reversed <> coalesce(r.total, 0) or t.amount_reversed > coalesce(t.posted_amount, 0)`,
+  },
+  {
+    name: "every reversal's journal moves its amount back, from the transfer's receiver to its sender",
+    unit: 'journal',
+    count: sql`select count(*) as n from transfer_reversals`,
+    breaches: (range) => sql`select r.id from transfer_reversals r
+      join transfers t on t.id = r.transfer_id
+      left join ledger_journals j on j.id = r.id and j.source_type = 'transfer_reversal'
+      left join ledger_entries back on back.journal_id = r.id and back.account_id = t.to_account_id
+        and back.amount = -r.amount
+      left join ledger_entries forth on forth.journal_id = r.id and forth.account_id = t.from_account_id
+        and forth.amount = r.amount
+      where ${within(sql.ref('r.id'), range)} and (j.id is null or back.id is null or forth.id is null)`,
+  },
+  {
     name: 'every currency totals 0 over all accounts, system ones included (per org and mode)',
     unit: 'currency',
     count: sql`select count(*) as n from (select distinct org_id, mode, currency from ledger_accounts) c`,

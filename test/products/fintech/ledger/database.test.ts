@@ -40,14 +40,18 @@ describe(`the ledger's own defences in the database (${BACKEND})`, () => {
     assert.equal(Number(count.n), 4);
   });
 
-  test('journals are append-only too; a transfer changes only from pending to an end, and in its metadata', async () => {
+  test('journals are append-only too; a transfer changes only from pending to an end, in its metadata, and by reversals up to what was posted', async () => {
     await refused(sql`update ledger_journals set currency = 'EUR'`, /append-only/);
     await refused(sql`delete from ledger_journals`, /append-only/);
-    const guarded = /a transfer changes only from pending to an end, and in its metadata/;
+    const guarded = /a transfer changes only from pending to an end, in its metadata, and by reversals/;
     await refused(sql`update transfers set amount = 1 where id = ${transferId}`, guarded);
     await refused(sql`update transfers set status = 'voided' where id = ${transferId}`, guarded); // posted is final
     await refused(sql`update transfers set posted_amount = 1 where id = ${transferId}`, guarded);
     await refused(sql`delete from transfers`, BACKEND === 'postgres' ? guarded : /append-only/);
+    // Reversals: what was reversed never passes what was posted, and never shrinks (docs/api.md#correcting-a-transfer).
+    const bounded = /transfers_reversed_bounded|constraint|CHECK/i;
+    await refused(sql`update transfers set amount_reversed = posted_amount + 1 where id = ${transferId}`, bounded);
+    await refused(sql`update transfers set amount_reversed = -1 where id = ${transferId}`, guarded);
     if (BACKEND === 'postgres') await refused(sql`truncate ledger_entries cascade`, /append-only/);
   });
 

@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import { Ref } from '../../platform/kit/schema.ts';
+import { read, write } from '../../platform/operations/operation.ts';
+import { needs } from '../../platform/operations/permissions.ts';
+import {
+  ReversalCreateBody,
+  ReversalIdParams,
+  ReversalListQuery,
+  TransferReversal,
+  TransferReversalList,
+} from './reversals.schema.ts';
+import { createReversal, listReversals, retrieveReversal } from './reversals.service.ts';
+import type { MoneyDeps } from './shared.ts';
+import { TransferIdParams } from './transfers.schema.ts';
+
+const TAG = 'Fintech transfers';
+
+/** Reversals (docs/api.md#correcting-a-transfer): under their transfer's path, in the transfers' permission group. */
+export function reversalOperations(app: FastifyInstance, deps: MoneyDeps) {
+  app.addSchema(TransferReversal);
+  app.addSchema(TransferReversalList);
+  return [
+    write({
+      method: 'POST',
+      path: '/v1/fintech/transfers/:id/reversals',
+      permission: needs('transfers', 'write'),
+      schema: {
+        operationId: 'createTransferReversal',
+        tags: [TAG],
+        summary: 'Reverse a posted transfer, all or part',
+        description:
+          'Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each ' +
+          "side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` " +
+          'grows. Several parts may be reversed, never more than was posted. The receiver must have the amount ' +
+          'available. Send an `Idempotency-Key` so that a retry reverses once.',
+        'x-body-optional': true,
+        'x-problems': [
+          'resource_not_found',
+          'transfer_not_reversible',
+          'insufficient_funds',
+          'account_frozen',
+          'account_closed',
+        ],
+        params: TransferIdParams,
+        body: ReversalCreateBody,
+        response: { 200: Ref<TransferReversal>('TransferReversal') },
+      },
+      write: (ctx, input) => createReversal(deps, ctx, input.params.id, input.body ?? {}),
+    }),
+    read({
+      method: 'GET',
+      path: '/v1/fintech/transfers/:id/reversals',
+      permission: needs('transfers', 'read'),
+      schema: {
+        operationId: 'listTransferReversals',
+        tags: [TAG],
+        summary: "List a transfer's reversals, newest first",
+        'x-problems': ['resource_not_found'],
+        params: TransferIdParams,
+        querystring: ReversalListQuery,
+        response: { 200: Ref<TransferReversalList>('TransferReversalList') },
+      },
+      read: (owner, input) => listReversals(deps, owner, input.params.id, input.query),
+    }),
+    read({
+      method: 'GET',
+      path: '/v1/fintech/transfers/:id/reversals/:reversal_id',
+      permission: needs('transfers', 'read'),
+      schema: {
+        operationId: 'retrieveTransferReversal',
+        tags: [TAG],
+        summary: 'Retrieve a reversal',
+        params: ReversalIdParams,
+        response: { 200: Ref<TransferReversal>('TransferReversal') },
+      },
+      read: (owner, input) => retrieveReversal(deps, owner, input.params.id, input.params.reversal_id),
+    }),
+  ];
+}

@@ -1,0 +1,138 @@
+import { findOwned, pageOwned } from '../../db/owned.ts';
+import type { Principal } from '../../platform/auth/principal.ts';
+import { ApiError, notFound } from '../../platform/http/errors.ts';
+import { listPage } from '../../platform/http/pagination.ts';
+import { isIdOf, newId } from '../../platform/kit/ids.ts';
+import { storedTime } from '../../platform/kit/time.ts';
+import { metadataOnCreate } from '../../platform/metadata/metadata.ts';
+import type { WriteContext } from '../../platform/operations/context.ts';
+import { toAmount } from './ledger/amount.ts';
+import { postJournal } from './ledger/post.ts';
+import { lockSides } from './ledger/sides.ts';
+import { movementTime } from './ledger/time.ts';
+import { checkCredit, checkFunds, checkOpen, cleanDescription } from './movement.ts';
+import { addReversed, insertReversal } from './reversals.repository.ts';
+import type {
+  ReversalCreateBody,
+  ReversalListQuery,
+  TransferReversal,
+  TransferReversalList,
+} from './reversals.schema.ts';
+import { reversalFromRow } from './reversals.view.ts';
+import { type MoneyDeps, REVERSAL, TRANSFER } from './shared.ts';
+import type { TransferReversalsTable, TransfersTable } from './tables.ts';
+import { transactionOf } from './transactions.view.ts';
+import { lockTransfer } from './transfers.pending.ts';
+import { transferFromRow } from './transfers.view.ts';
+
+/** What remains to reverse of a posted transfer; refused, with why, when nothing can be. */
+function remainingOf(transfer: TransfersTable): number {
+  if (transfer.status !== 'posted')
+    throw new ApiError(
+      'transfer_not_reversible',
+      `Transfer ${transfer.id} is ${transfer.status}; only a posted transfer can be reversed.`,
+      { param: 'id' },
+    );
+  const remaining = toAmount(transfer.posted_amount ?? 0) - toAmount(transfer.amount_reversed);
+  if (remaining <= 0)
+    throw new ApiError('transfer_not_reversible', `Transfer ${transfer.id} is fully reversed already.`, {
+      param: 'id',
+    });
+  return remaining;
+}
+
+/**
+ * A reversal (docs/api.md#correcting-a-transfer), in one write: lock the transfer (PostgreSQL; the one order every
+ * writer of a transfer takes: its row, then its sides' ledger rows), decide what remains and check both sides (the
+ * receiver must have the amount available; neither may be frozen or closed), then move the money back with a journal
+ * of its own, add to the transfer's `amount_reversed`, and record the reversal and its events. Every refusal comes
+ * before the first write.
+ */
+export async function createReversal(
+  deps: MoneyDeps,
+  ctx: WriteContext<Principal>,
+  transferId: string,
+  body: ReversalCreateBody,
+): Promise<TransferReversal> {
+  const { trx, owner } = ctx;
+  const description = cleanDescription(body.description);
+  const metadata = metadataOnCreate(body.metadata);
+  const transfer = await lockTransfer(trx, owner, transferId);
+  const remaining = remainingOf(transfer);
+  const amount = body.amount ?? remaining;
+  if (amount > remaining)
+    throw new ApiError(
+      'parameter_invalid',
+      `amount must be 1 to ${remaining}, what remains of transfer ${transfer.id} to reverse.`,
+      { param: 'amount', ownNumbers: true },
+    );
+  const sides = await lockSides(trx, owner, [transfer.from_account_id, transfer.to_account_id]);
+  const [sender, receiver] = [sides.get(transfer.from_account_id)!, sides.get(transfer.to_account_id)!];
+  checkOpen(receiver, 'to_account_id');
+  checkOpen(sender, 'from_account_id');
+  checkFunds(receiver, 'to_account_id', amount);
+  checkCredit(sender, amount, transfer.currency);
+  const now = movementTime(ctx.now, [sender, receiver]);
+  const at = storedTime(now);
+  const row: TransferReversalsTable = {
+    id: newId(REVERSAL.prefix, now.getTime()),
+    org_id: owner.orgId,
+    mode: owner.mode,
+    transfer_id: transfer.id,
+    amount,
+    currency: transfer.currency,
+    description,
+    metadata: JSON.stringify(metadata),
+    created_at: at,
+  };
+  const journal = { ...row, source_type: 'transfer_reversal' as const };
+  const posted = postJournal(trx, journal, [
+    { side: receiver, amount: -amount },
+    { side: sender, amount },
+  ]);
+  addReversed(trx, { id: transfer.id, amount });
+  insertReversal(trx, row);
+  const reversal = reversalFromRow(row);
+  const updated = transferFromRow({ ...transfer, amount_reversed: toAmount(transfer.amount_reversed) + amount });
+  await deps.events.emit({ ...ctx, now }, [
+    { type: 'fintech.transfer_reversal.created', object: reversal },
+    { type: 'fintech.transfer.updated', object: updated },
+    ...posted.map((entry) => ({ type: 'fintech.transaction.created' as const, object: transactionOf(journal, entry) })),
+  ]);
+  return reversal;
+}
+
+/** The caller's transfer, for a read of its reversals: 404 when the caller cannot see it. */
+async function ownedTransfer(deps: MoneyDeps, owner: Principal, id: string): Promise<TransfersTable> {
+  const row = isIdOf(TRANSFER.prefix, id) ? await findOwned(deps.db, 'transfers', owner, id) : undefined;
+  if (row === undefined) throw notFound(TRANSFER, id);
+  return row;
+}
+
+export async function listReversals(
+  deps: MoneyDeps,
+  owner: Principal,
+  transferId: string,
+  query: ReversalListQuery,
+): Promise<TransferReversalList> {
+  const transfer = await ownedTransfer(deps, owner, transferId);
+  const ofTransfer = async (id: string) =>
+    isIdOf(REVERSAL.prefix, id) &&
+    (await findOwned(deps.db, 'transfer_reversals', owner, id))?.transfer_id === transfer.id;
+  const page = await listPage(query, ofTransfer, (take, cursor) =>
+    pageOwned(deps.db, 'transfer_reversals', owner, take, cursor, (q) => q.where('transfer_id', '=', transfer.id)),
+  );
+  return { object: 'list', data: page.rows.map(reversalFromRow), has_more: page.hasMore };
+}
+
+export async function retrieveReversal(
+  deps: MoneyDeps,
+  owner: Principal,
+  transferId: string,
+  id: string,
+): Promise<TransferReversal> {
+  const transfer = await ownedTransfer(deps, owner, transferId);
+  const row = isIdOf(REVERSAL.prefix, id) ? await findOwned(deps.db, 'transfer_reversals', owner, id) : undefined;
+  if (row === undefined || row.transfer_id !== transfer.id) throw notFound(REVERSAL, id, 'reversal_id');
+  return reversalFromRow(row);
+}
