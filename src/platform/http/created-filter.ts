@@ -12,7 +12,8 @@ const DATE = `\\d{4}-${DAY}`;
 const HOUR_MINUTE = '(?:[01]\\d|2[0-3]):[0-5]\\d';
 const API_FORM = `${DATE}T${HOUR_MINUTE}Z`;
 const RFC_3339 = `${DATE}T${HOUR_MINUTE}:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-]${HOUR_MINUTE})`;
-const TIME_PATTERN = `^(${API_FORM}|${RFC_3339})$`;
+/** A time a client sends: the API's own form (a whole minute) or RFC 3339 with an offset (an instant). */
+export const TIME_PATTERN = `^(${API_FORM}|${RFC_3339})$`;
 
 const bound = (description: string) =>
   Type.Optional(Type.String({ pattern: TIME_PATTERN, description, examples: ['2026-11-24T00:00Z'] }));
@@ -55,7 +56,7 @@ export interface CreatedRange {
  * A bound as milliseconds and the span it names: a whole minute in the API's own form (the form every `created_at` is
  * shown in, so `created[lte]=<an object's created_at>` includes that object), one millisecond in RFC 3339.
  */
-function parse(param: string, value: string): { at: number; span: number } {
+export function parseTime(param: string, value: string): { at: number; span: number } {
   const at = Date.parse(value);
   if (!new RegExp(TIME_PATTERN).test(value) || Number.isNaN(at) || !onCalendar(value))
     throw new ApiError(
@@ -76,7 +77,7 @@ export function createdRange(filter: CreatedFilter | undefined): CreatedRange {
   const to = (at: number) => {
     range.to = Math.min(range.to ?? Infinity, at);
   };
-  const bound = (name: keyof CreatedFilter) => parse(`created[${name}]`, filter[name]!);
+  const bound = (name: keyof CreatedFilter) => parseTime(`created[${name}]`, filter[name]!);
   if (filter.gte !== undefined) from(bound('gte').at);
   if (filter.gt !== undefined) from(bound('gt').at + bound('gt').span);
   if (filter.lte !== undefined) to(bound('lte').at + bound('lte').span);

@@ -79,16 +79,16 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { with
       schema: {
         operationId: 'updateAccount',
         tags: ['Fintech accounts'],
-        summary: "Update an account's metadata",
+        summary: "Update an account's metadata or nickname",
         description:
-          'Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given ' +
-          '`""` is removed, `"metadata": ""` clears all. Allowed on a closed account. Emits ' +
-          '`fintech.account.updated` when something changed.',
+          '`metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys ' +
+          'given are set, a key given `""` is removed, `"metadata": ""` clears all; `"nickname": ""` clears the ' +
+          'nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.',
         params: AccountIdParams,
         body: AccountUpdateBody,
         response: { 200: AccountRef },
       },
-      write: (ctx, input) => updateAccount(deps, ctx, input.params.id, input.body.metadata),
+      write: (ctx, input) => updateAccount(deps, ctx, input.params.id, input.body),
     }),
   ]);
 }

@@ -3,6 +3,7 @@ import { CreatedFilter } from '../../platform/http/created-filter.ts';
 import { ListPage, ListQuery } from '../../platform/http/pagination.ts';
 import { idPattern } from '../../platform/kit/ids.ts';
 import { FreeText, IdOf, oneOfPairs, StringEnum } from '../../platform/kit/schema.ts';
+import { freeTextPattern } from '../../platform/kit/text.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
 import { Metadata, MetadataFilter, MetadataInput, MetadataUpdate } from '../../platform/metadata/metadata.schema.ts';
 import { EXAMPLE_ACCOUNT } from './accounts.examples.ts';
@@ -50,6 +51,15 @@ const KybOrNull = Type.Unsafe<Static<typeof KybInput> | null>({
     'read); when an object, both fields are required.',
 });
 
+/** A label for people (docs/api.md#fintech-accounts): not unique, not a secret. */
+export const NICKNAME_MAX = 100;
+const Nickname = FreeText(NICKNAME_MAX, {
+  description:
+    'A label for people, shown wherever the account is named: 1–100 characters after trimming, without control, ' +
+    'invisible or direction-changing characters. Not unique.',
+  examples: ['Payroll'],
+});
+
 export const AccountCreateBody = Type.Object(
   {
     type: AccountType,
@@ -61,12 +71,14 @@ export const AccountCreateBody = Type.Object(
       examples: ['US'],
     }),
     kyb: Type.Optional(KybOrNull),
+    nickname: Type.Optional(Nickname),
     metadata: Type.Optional(MetadataInput),
   },
   {
     additionalProperties: false,
     examples: [
       { type: 'business', country: 'US' },
+      { type: 'business', country: 'US', nickname: 'Payroll' },
       { type: 'business', country: 'US', metadata: { customer_id: 'cus_4521' } },
       { type: 'business', country: 'US', kyb: { ein: '12-3456789', legal_name: 'Acme Corp' } },
     ],
@@ -152,6 +164,7 @@ export const Account = Type.Object(
       description:
         'Business verification data as given, with only the last four digits of the EIN; `null` when none was given.',
     }),
+    nickname: Type.Union([Type.String(), Type.Null()], { description: 'Its label for people; `null` when none.' }),
     metadata: Metadata,
     livemode: Type.Boolean({ description: '`true` for live objects, `false` for sandbox ones.' }),
     created_at: Type.String({ pattern: API_TIME_PATTERN, description: 'Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.' }),
@@ -182,14 +195,24 @@ export const AccountListQuery = Type.Object(
 export type AccountListQuery = Static<typeof AccountListQuery>;
 
 /**
- * `POST /v1/fintech/accounts/{id}`: only the metadata changes (docs/api.md#metadata-your-own-references), also on a
- * closed account.
+ * `POST /v1/fintech/accounts/{id}`: the metadata (docs/api.md#metadata-your-own-references) and the nickname change,
+ * either or both, also on a closed account.
  */
 export const AccountUpdateBody = Type.Object(
-  { metadata: MetadataUpdate },
+  {
+    metadata: Type.Optional(MetadataUpdate),
+    nickname: Type.Optional(
+      Type.String({
+        description: 'The new nickname (as at creation), or `""` to clear it.',
+        examples: ['Payroll'],
+        pattern: `^$|${freeTextPattern(NICKNAME_MAX)}`,
+      }),
+    ),
+  },
   {
     additionalProperties: false,
-    examples: [{ metadata: { customer_id: 'cus_4522', old_reference: '' } }],
+    minProperties: 1,
+    examples: [{ metadata: { customer_id: 'cus_4522', old_reference: '' } }, { nickname: 'Payroll' }],
   },
 );
 export type AccountUpdateBody = Static<typeof AccountUpdateBody>;

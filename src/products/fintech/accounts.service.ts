@@ -9,7 +9,13 @@ import { indexMetadata, metadataOnCreate } from '../../platform/metadata/metadat
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { contextOf } from '../../platform/secrets/rotate.ts';
 import * as repo from './accounts.repository.ts';
-import { type Account, type AccountCreateBody, type AccountListQuery, LEGAL_NAME_MAX } from './accounts.schema.ts';
+import {
+  type Account,
+  type AccountCreateBody,
+  type AccountListQuery,
+  LEGAL_NAME_MAX,
+  NICKNAME_MAX,
+} from './accounts.schema.ts';
 import { accountFromRow } from './accounts.view.ts';
 import { currencyOf } from './countries.ts';
 import { ACCOUNT, type AccountsDeps, accountNotFound } from './shared.ts';
@@ -39,6 +45,8 @@ function checkCreate(deps: AccountsDeps, body: AccountCreateBody): ErrorItem[] {
       detail: cleanTextRule('kyb.legal_name', LEGAL_NAME_MAX),
     });
   }
+  if (body.nickname !== undefined && cleanText(body.nickname, NICKNAME_MAX) === null)
+    problems.push({ code: 'parameter_invalid', param: 'nickname', detail: cleanTextRule('nickname', NICKNAME_MAX) });
   return problems;
 }
 
@@ -65,7 +73,7 @@ export async function createAccount(deps: AccountsDeps, ctx: WriteContext, body:
     kyb_ein: body.kyb ? deps.secrets.seal(body.kyb.ein, contextOf(SEALED_EIN)) : null,
     kyb_ein_last4: body.kyb?.ein.slice(-4) ?? null,
     metadata: JSON.stringify(metadata),
-    nickname: null,
+    nickname: body.nickname?.trim() ?? null,
     created_at: storedTime(now),
   };
   repo.insertAccount(trx, row);

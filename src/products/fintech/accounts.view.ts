@@ -24,6 +24,7 @@ export function accountFromRow(row: AccountRow): Account {
       row.kyb_ein_last4 === null || row.kyb_legal_name === null
         ? null
         : { legal_name: row.kyb_legal_name, ein_last4: row.kyb_ein_last4 },
+    nickname: row.nickname,
     metadata: parseMetadata(row.metadata),
     livemode: row.mode === 'live',
     created_at: apiTime(row.created_at),

@@ -1,11 +1,13 @@
 import { preparedSend } from '../../db/prepared.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
+import { ApiError } from '../../platform/http/errors.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
+import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import type { MetadataUpdate } from '../../platform/metadata/metadata.schema.ts';
 import { indexMetadata, type MetadataKind, mergeMetadata, parseMetadata } from '../../platform/metadata/metadata.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { lockAccounts } from './accounts.repository.ts';
-import type { Account } from './accounts.schema.ts';
+import { type Account, type AccountUpdateBody, NICKNAME_MAX } from './accounts.schema.ts';
 import { accountFromRow } from './accounts.view.ts';
 import { ACCOUNT, accountNotFound, type MoneyDeps } from './shared.ts';
 import { lockTransfer } from './transfers.pending.ts';
@@ -23,42 +25,56 @@ const setMetadata = (table: MetadataKind) =>
   );
 const SET = { accounts: setMetadata('accounts'), transfers: setMetadata('transfers') };
 
-/**
- * Merges `update` into the row's metadata and, when that changed anything, stores it with its index and emits the
- * object's `.updated` event; answers with the object as it now is. Nothing changed: no write, no event.
- */
-async function changeMetadata<T extends object>(
-  deps: MoneyDeps,
+/** Merges `update` into the row's metadata and stores it with its index when that changed anything. */
+function storeMetadata(
   ctx: WriteContext,
   kind: MetadataKind,
   row: { id: string; metadata: string },
-  update: MetadataUpdate,
-  object: (metadata: string) => T,
-  type: 'fintech.account.updated' | 'fintech.transfer.updated',
-): Promise<T> {
+  update: MetadataUpdate | undefined,
+): { metadata: string; changed: boolean } {
+  if (update === undefined) return { metadata: row.metadata, changed: false };
   const before = parseMetadata(row.metadata);
   const after = mergeMetadata(before, update);
-  if (JSON.stringify(after) === JSON.stringify(before)) return object(row.metadata);
+  if (JSON.stringify(after) === JSON.stringify(before)) return { metadata: row.metadata, changed: false };
   const metadata = JSON.stringify(after);
   SET[kind](ctx.trx, { id: row.id, metadata });
   indexMetadata(ctx.trx, kind, row.id, after, true);
-  const changed = object(metadata);
-  await deps.events.emit(ctx, [{ type, object: changed }]);
-  return changed;
+  return { metadata, changed: true };
 }
 
-/** `POST /v1/fintech/accounts/{id}`: metadata only; allowed on a closed account too. */
+const setNickname = preparedSend<{ id: string; nickname: string | null }>({ id: true, nickname: true }, (db, p) =>
+  db.updateTable('accounts').set({ nickname: p.nickname }).where('id', '=', p.id),
+);
+
+/** A nickname as sent in an update: `""` clears it; anything else is checked as at creation. */
+function nicknameOf(sent: string): string | null {
+  if (sent === '') return null;
+  const nickname = cleanText(sent, NICKNAME_MAX);
+  if (nickname === null)
+    throw new ApiError('parameter_invalid', cleanTextRule('nickname', NICKNAME_MAX), { param: 'nickname' });
+  return nickname;
+}
+
+/**
+ * `POST /v1/fintech/accounts/{id}`: the metadata and the nickname, either or both; allowed on a closed account too.
+ * Nothing changed: no write, no event.
+ */
 export async function updateAccount(
   deps: MoneyDeps,
   ctx: WriteContext<Principal>,
   id: string,
-  update: MetadataUpdate,
+  body: AccountUpdateBody,
 ): Promise<Account> {
+  const nickname = body.nickname === undefined ? undefined : nicknameOf(body.nickname);
   if (!isIdOf(ACCOUNT.prefix, id)) throw accountNotFound(id);
   const row = (await lockAccounts(ctx.trx, ctx.owner, [id])).get(id);
   if (row === undefined) throw accountNotFound(id);
-  const account = (metadata: string) => accountFromRow({ ...row, metadata });
-  return changeMetadata(deps, ctx, 'accounts', row, update, account, 'fintech.account.updated');
+  const renamed = nickname !== undefined && nickname !== row.nickname;
+  if (renamed) setNickname(ctx.trx, { id, nickname });
+  const { metadata, changed } = storeMetadata(ctx, 'accounts', row, body.metadata);
+  const account = accountFromRow({ ...row, metadata, nickname: renamed ? nickname : row.nickname });
+  if (renamed || changed) await deps.events.emit(ctx, [{ type: 'fintech.account.updated', object: account }]);
+  return account;
 }
 
 /** `POST /v1/fintech/transfers/{id}`: metadata only, whatever the transfer's status. */
@@ -69,6 +85,8 @@ export async function updateTransfer(
   update: MetadataUpdate,
 ): Promise<Transfer> {
   const row = await lockTransfer(ctx.trx, ctx.owner, id);
-  const transfer = (metadata: string) => transferFromRow({ ...row, metadata });
-  return changeMetadata(deps, ctx, 'transfers', row, update, transfer, 'fintech.transfer.updated');
+  const { metadata, changed } = storeMetadata(ctx, 'transfers', row, update);
+  const transfer = transferFromRow({ ...row, metadata });
+  if (changed) await deps.events.emit(ctx, [{ type: 'fintech.transfer.updated', object: transfer }]);
+  return transfer;
 }

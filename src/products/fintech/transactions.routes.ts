@@ -5,6 +5,7 @@ import { Ref } from '../../platform/kit/schema.ts';
 import { declareOperations, read, write } from '../../platform/operations/operation.ts';
 import { needs } from '../../platform/operations/permissions.ts';
 import { AccountIdParams } from './accounts.schema.ts';
+import { balanceOperations } from './balances.routes.ts';
 import { simulateDeposit, simulateWithdrawal } from './sandbox.service.ts';
 import type { MoneyDeps } from './shared.ts';
 import {
@@ -53,6 +54,7 @@ export function transactionsRoutes(app: FastifyInstance, deps: MoneyDeps & { wit
       },
       read: (owner, input) => listAccountTransactions(deps, owner, input.params.id, input.query),
     }),
+    ...balanceOperations(app, deps),
     ...simulations(deps, one),
   ]);
 }

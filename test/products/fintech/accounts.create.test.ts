@@ -44,6 +44,7 @@ describe('POST /v1/fintech/accounts', () => {
       'kyb',
       'livemode',
       'metadata',
+      'nickname',
       'object',
       'status',
       'status_details',

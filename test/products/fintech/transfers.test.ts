@@ -50,6 +50,8 @@ describe('transfers (docs/api.md#moving-money-transfers-transactions-and-sandbox
         posted_amount: 2500,
         expires_at: null,
         resolved_at: null,
+        amount_reversed: 0,
+        reversed: false,
         metadata: {},
         livemode: false,
         created_at: 'T',

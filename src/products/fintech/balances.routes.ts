@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { Ref } from '../../platform/kit/schema.ts';
+import { read } from '../../platform/operations/operation.ts';
+import { needs } from '../../platform/operations/permissions.ts';
+import { AccountIdParams } from './accounts.schema.ts';
+import { AccountBalances, AccountStatement, BalancesQuery, StatementQuery } from './balances.schema.ts';
+import { balancesAt, statementOf } from './balances.service.ts';
+import type { MoneyDeps } from './shared.ts';
+
+const TAG = 'Fintech transactions';
+
+/** Balances at a past moment and statements (docs/api.md#balances-over-time-and-statements): the transactions group. */
+export function balanceOperations(app: FastifyInstance, deps: MoneyDeps) {
+  app.addSchema(AccountBalances);
+  app.addSchema(AccountStatement);
+  return [
+    read({
+      method: 'GET',
+      path: '/v1/fintech/accounts/:id/balances',
+      permission: needs('transactions', 'read'),
+      schema: {
+        operationId: 'retrieveAccountBalances',
+        tags: [TAG],
+        summary: "An account's balances at a moment, now or past",
+        description:
+          'The current balance after the last transaction at or before `at`, and the available balance: that less ' +
+          'what pending transfers held at that instant. Read from an index: the cost does not grow with the ' +
+          "account's history.",
+        'x-problems': ['resource_not_found'],
+        params: AccountIdParams,
+        querystring: BalancesQuery,
+        response: { 200: Ref<AccountBalances>('AccountBalances') },
+      },
+      read: (owner, input) => balancesAt(deps, owner, input.params.id, input.query),
+    }),
+    read({
+      method: 'GET',
+      path: '/v1/fintech/accounts/:id/statement',
+      permission: needs('transactions', 'read'),
+      schema: {
+        operationId: 'retrieveAccountStatement',
+        tags: [TAG],
+        summary: "An account's statement for a period",
+        description:
+          'For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; ' +
+          '`closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with ' +
+          '`created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.',
+        'x-problems': ['resource_not_found'],
+        params: AccountIdParams,
+        querystring: StatementQuery,
+        response: { 200: Ref<AccountStatement>('AccountStatement') },
+      },
+      read: (owner, input) => statementOf(deps, owner, input.params.id, input.query),
+    }),
+  ];
+}
