@@ -1354,9 +1354,9 @@ func (r ApiUpdateAccountRequest) Execute() (*Account, *http.Response, error) {
 }
 
 /*
-UpdateAccount Update an account's metadata
+UpdateAccount Update an account's metadata or nickname
 
-Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given `""` is removed, `"metadata": ""` clears all. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+`metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `""` is removed, `"metadata": ""` clears all; `"nickname": ""` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id An account id, `acct_…`.

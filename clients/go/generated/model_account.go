@@ -40,6 +40,8 @@ type Account struct {
 	CurrentBalance AccountCurrentBalance `json:"current_balance"`
 	// Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
 	Kyb NullableAccountKyb `json:"kyb"`
+	// Its label for people; `null` when none.
+	Nickname NullableString `json:"nickname"`
 	// Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
 	Metadata map[string]string `json:"metadata"`
 	// `true` for live objects, `false` for sandbox ones.
@@ -55,7 +57,7 @@ type _Account Account
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewAccount(id string, object string, type_ string, country string, status string, statusDetails NullableAccountStatusDetails, closedAt NullableString, availableBalance AccountAvailableBalance, currentBalance AccountCurrentBalance, kyb NullableAccountKyb, metadata map[string]string, livemode bool, createdAt string) *Account {
+func NewAccount(id string, object string, type_ string, country string, status string, statusDetails NullableAccountStatusDetails, closedAt NullableString, availableBalance AccountAvailableBalance, currentBalance AccountCurrentBalance, kyb NullableAccountKyb, nickname NullableString, metadata map[string]string, livemode bool, createdAt string) *Account {
 	this := Account{}
 	this.Id = id
 	this.Object = object
@@ -67,6 +69,7 @@ func NewAccount(id string, object string, type_ string, country string, status s
 	this.AvailableBalance = availableBalance
 	this.CurrentBalance = currentBalance
 	this.Kyb = kyb
+	this.Nickname = nickname
 	this.Metadata = metadata
 	this.Livemode = livemode
 	this.CreatedAt = createdAt
@@ -327,6 +330,32 @@ func (o *Account) SetKyb(v AccountKyb) {
 	o.Kyb.Set(&v)
 }
 
+// GetNickname returns the Nickname field value
+// If the value is explicit nil, the zero value for string will be returned
+func (o *Account) GetNickname() string {
+	if o == nil || o.Nickname.Get() == nil {
+		var ret string
+		return ret
+	}
+
+	return *o.Nickname.Get()
+}
+
+// GetNicknameOk returns a tuple with the Nickname field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *Account) GetNicknameOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.Nickname.Get(), o.Nickname.IsSet()
+}
+
+// SetNickname sets field value
+func (o *Account) SetNickname(v string) {
+	o.Nickname.Set(&v)
+}
+
 // GetMetadata returns the Metadata field value
 func (o *Account) GetMetadata() map[string]string {
 	if o == nil {
@@ -419,6 +448,7 @@ func (o Account) ToMap() (map[string]interface{}, error) {
 	toSerialize["available_balance"] = o.AvailableBalance
 	toSerialize["current_balance"] = o.CurrentBalance
 	toSerialize["kyb"] = o.Kyb.Get()
+	toSerialize["nickname"] = o.Nickname.Get()
 	toSerialize["metadata"] = o.Metadata
 	toSerialize["livemode"] = o.Livemode
 	toSerialize["created_at"] = o.CreatedAt
@@ -445,6 +475,7 @@ func (o *Account) UnmarshalJSON(data []byte) (err error) {
 		"available_balance",
 		"current_balance",
 		"kyb",
+		"nickname",
 		"metadata",
 		"livemode",
 		"created_at",
@@ -487,6 +518,7 @@ func (o *Account) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "available_balance")
 		delete(additionalProperties, "current_balance")
 		delete(additionalProperties, "kyb")
+		delete(additionalProperties, "nickname")
 		delete(additionalProperties, "metadata")
 		delete(additionalProperties, "livemode")
 		delete(additionalProperties, "created_at")

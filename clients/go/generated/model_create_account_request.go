@@ -27,6 +27,8 @@ type CreateAccountRequest struct {
 	Country string `json:"country" validate:"regexp=^(?:A[DEFGILMOQRSTUWXZ]|B[ABDEFGHIJLMNOQRSTVWYZ]|C[ACDFGHIKLMNORUVWXYZ]|D[EJKMOZ]|E[CEGHRST]|F[IJKMOR]|G[ABDEFGHILMNPQRSTUWY]|H[KMNRTU]|I[DELMNOQRST]|J[EMOP]|K[EGHIMNPRWYZ]|L[ABCIKRSTUVY]|M[ACDEFGHKLMNOPQRSTUVWXYZ]|N[ACEFGILOPRUZ]|O[M]|P[AEFGHKLMNRSTWY]|Q[A]|R[EOSUW]|S[ABCDEGHIJKLMNORSTVXYZ]|T[CDFGHJKLMNORTVWZ]|U[AGMSYZ]|V[ACEGINU]|W[FS]|Y[ET]|Z[AMW])$"`
 	// Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
 	Kyb NullableCreateAccountRequestKyb `json:"kyb,omitempty"`
+	// A label for people, shown wherever the account is named: 1–100 characters after trimming, without control, invisible or direction-changing characters. Not unique.
+	Nickname *string `json:"nickname,omitempty"`
 	// Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
 	Metadata map[string]string `json:"metadata,omitempty"`
 }
@@ -142,6 +144,38 @@ func (o *CreateAccountRequest) UnsetKyb() {
 	o.Kyb.Unset()
 }
 
+// GetNickname returns the Nickname field value if set, zero value otherwise.
+func (o *CreateAccountRequest) GetNickname() string {
+	if o == nil || IsNil(o.Nickname) {
+		var ret string
+		return ret
+	}
+	return *o.Nickname
+}
+
+// GetNicknameOk returns a tuple with the Nickname field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *CreateAccountRequest) GetNicknameOk() (*string, bool) {
+	if o == nil || IsNil(o.Nickname) {
+		return nil, false
+	}
+	return o.Nickname, true
+}
+
+// HasNickname returns a boolean if a field has been set.
+func (o *CreateAccountRequest) HasNickname() bool {
+	if o != nil && !IsNil(o.Nickname) {
+		return true
+	}
+
+	return false
+}
+
+// SetNickname gets a reference to the given string and assigns it to the Nickname field.
+func (o *CreateAccountRequest) SetNickname(v string) {
+	o.Nickname = &v
+}
+
 // GetMetadata returns the Metadata field value if set, zero value otherwise.
 func (o *CreateAccountRequest) GetMetadata() map[string]string {
 	if o == nil || IsNil(o.Metadata) {
@@ -188,6 +222,9 @@ func (o CreateAccountRequest) ToMap() (map[string]interface{}, error) {
 	toSerialize["country"] = o.Country
 	if o.Kyb.IsSet() {
 		toSerialize["kyb"] = o.Kyb.Get()
+	}
+	if !IsNil(o.Nickname) {
+		toSerialize["nickname"] = o.Nickname
 	}
 	if !IsNil(o.Metadata) {
 		toSerialize["metadata"] = o.Metadata

@@ -20,9 +20,9 @@ var _ MappedNullable = &TransactionSource{}
 
 // TransactionSource struct for TransactionSource
 type TransactionSource struct {
-	// `transfer`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.
+	// `transfer`, `transfer_reversal`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.
 	Type string `json:"type"`
-	// The id of what caused it: `tr_…`, `sdep_…` or `swd_…`.
+	// The id of what caused it: `tr_…`, `trr_…`, `sdep_…` or `swd_…`.
 	Id string `json:"id"`
 	AdditionalProperties map[string]interface{}
 }

@@ -44,6 +44,10 @@ type Transfer struct {
 	ExpiresAt NullableString `json:"expires_at"`
 	// When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.
 	ResolvedAt NullableString `json:"resolved_at"`
+	// What reversals moved back so far, 0 to `posted_amount` (docs: Correcting a transfer).
+	AmountReversed int64 `json:"amount_reversed"`
+	// Whether it is fully reversed: `amount_reversed` = `posted_amount`.
+	Reversed bool `json:"reversed"`
 	// Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
 	Metadata map[string]string `json:"metadata"`
 	// `true` for live objects, `false` for sandbox ones.
@@ -59,7 +63,7 @@ type _Transfer Transfer
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewTransfer(id string, object string, fromAccountId string, toAccountId string, amount int64, currency string, description NullableString, status string, pending bool, postedAmount NullableInt64, expiresAt NullableString, resolvedAt NullableString, metadata map[string]string, livemode bool, createdAt string) *Transfer {
+func NewTransfer(id string, object string, fromAccountId string, toAccountId string, amount int64, currency string, description NullableString, status string, pending bool, postedAmount NullableInt64, expiresAt NullableString, resolvedAt NullableString, amountReversed int64, reversed bool, metadata map[string]string, livemode bool, createdAt string) *Transfer {
 	this := Transfer{}
 	this.Id = id
 	this.Object = object
@@ -73,6 +77,8 @@ func NewTransfer(id string, object string, fromAccountId string, toAccountId str
 	this.PostedAmount = postedAmount
 	this.ExpiresAt = expiresAt
 	this.ResolvedAt = resolvedAt
+	this.AmountReversed = amountReversed
+	this.Reversed = reversed
 	this.Metadata = metadata
 	this.Livemode = livemode
 	this.CreatedAt = createdAt
@@ -383,6 +389,54 @@ func (o *Transfer) SetResolvedAt(v string) {
 	o.ResolvedAt.Set(&v)
 }
 
+// GetAmountReversed returns the AmountReversed field value
+func (o *Transfer) GetAmountReversed() int64 {
+	if o == nil {
+		var ret int64
+		return ret
+	}
+
+	return o.AmountReversed
+}
+
+// GetAmountReversedOk returns a tuple with the AmountReversed field value
+// and a boolean to check if the value has been set.
+func (o *Transfer) GetAmountReversedOk() (*int64, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.AmountReversed, true
+}
+
+// SetAmountReversed sets field value
+func (o *Transfer) SetAmountReversed(v int64) {
+	o.AmountReversed = v
+}
+
+// GetReversed returns the Reversed field value
+func (o *Transfer) GetReversed() bool {
+	if o == nil {
+		var ret bool
+		return ret
+	}
+
+	return o.Reversed
+}
+
+// GetReversedOk returns a tuple with the Reversed field value
+// and a boolean to check if the value has been set.
+func (o *Transfer) GetReversedOk() (*bool, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.Reversed, true
+}
+
+// SetReversed sets field value
+func (o *Transfer) SetReversed(v bool) {
+	o.Reversed = v
+}
+
 // GetMetadata returns the Metadata field value
 func (o *Transfer) GetMetadata() map[string]string {
 	if o == nil {
@@ -477,6 +531,8 @@ func (o Transfer) ToMap() (map[string]interface{}, error) {
 	toSerialize["posted_amount"] = o.PostedAmount.Get()
 	toSerialize["expires_at"] = o.ExpiresAt.Get()
 	toSerialize["resolved_at"] = o.ResolvedAt.Get()
+	toSerialize["amount_reversed"] = o.AmountReversed
+	toSerialize["reversed"] = o.Reversed
 	toSerialize["metadata"] = o.Metadata
 	toSerialize["livemode"] = o.Livemode
 	toSerialize["created_at"] = o.CreatedAt
@@ -505,6 +561,8 @@ func (o *Transfer) UnmarshalJSON(data []byte) (err error) {
 		"posted_amount",
 		"expires_at",
 		"resolved_at",
+		"amount_reversed",
+		"reversed",
 		"metadata",
 		"livemode",
 		"created_at",
@@ -549,6 +607,8 @@ func (o *Transfer) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "posted_amount")
 		delete(additionalProperties, "expires_at")
 		delete(additionalProperties, "resolved_at")
+		delete(additionalProperties, "amount_reversed")
+		delete(additionalProperties, "reversed")
 		delete(additionalProperties, "metadata")
 		delete(additionalProperties, "livemode")
 		delete(additionalProperties, "created_at")

@@ -12,8 +12,6 @@ package plinthapi
 
 import (
 	"encoding/json"
-	"bytes"
-	"fmt"
 )
 
 // checks if the UpdateAccountRequest type satisfies the MappedNullable interface at compile time
@@ -21,18 +19,17 @@ var _ MappedNullable = &UpdateAccountRequest{}
 
 // UpdateAccountRequest struct for UpdateAccountRequest
 type UpdateAccountRequest struct {
-	Metadata UpdateWebhookEndpointRequestMetadata `json:"metadata"`
+	Metadata *UpdateWebhookEndpointRequestMetadata `json:"metadata,omitempty"`
+	// The new nickname (as at creation), or `\"\"` to clear it.
+	Nickname *string `json:"nickname,omitempty"`
 }
-
-type _UpdateAccountRequest UpdateAccountRequest
 
 // NewUpdateAccountRequest instantiates a new UpdateAccountRequest object
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewUpdateAccountRequest(metadata UpdateWebhookEndpointRequestMetadata) *UpdateAccountRequest {
+func NewUpdateAccountRequest() *UpdateAccountRequest {
 	this := UpdateAccountRequest{}
-	this.Metadata = metadata
 	return &this
 }
 
@@ -44,28 +41,68 @@ func NewUpdateAccountRequestWithDefaults() *UpdateAccountRequest {
 	return &this
 }
 
-// GetMetadata returns the Metadata field value
+// GetMetadata returns the Metadata field value if set, zero value otherwise.
 func (o *UpdateAccountRequest) GetMetadata() UpdateWebhookEndpointRequestMetadata {
-	if o == nil {
+	if o == nil || IsNil(o.Metadata) {
 		var ret UpdateWebhookEndpointRequestMetadata
 		return ret
 	}
-
-	return o.Metadata
+	return *o.Metadata
 }
 
-// GetMetadataOk returns a tuple with the Metadata field value
+// GetMetadataOk returns a tuple with the Metadata field value if set, nil otherwise
 // and a boolean to check if the value has been set.
 func (o *UpdateAccountRequest) GetMetadataOk() (*UpdateWebhookEndpointRequestMetadata, bool) {
-	if o == nil {
+	if o == nil || IsNil(o.Metadata) {
 		return nil, false
 	}
-	return &o.Metadata, true
+	return o.Metadata, true
 }
 
-// SetMetadata sets field value
+// HasMetadata returns a boolean if a field has been set.
+func (o *UpdateAccountRequest) HasMetadata() bool {
+	if o != nil && !IsNil(o.Metadata) {
+		return true
+	}
+
+	return false
+}
+
+// SetMetadata gets a reference to the given UpdateWebhookEndpointRequestMetadata and assigns it to the Metadata field.
 func (o *UpdateAccountRequest) SetMetadata(v UpdateWebhookEndpointRequestMetadata) {
-	o.Metadata = v
+	o.Metadata = &v
+}
+
+// GetNickname returns the Nickname field value if set, zero value otherwise.
+func (o *UpdateAccountRequest) GetNickname() string {
+	if o == nil || IsNil(o.Nickname) {
+		var ret string
+		return ret
+	}
+	return *o.Nickname
+}
+
+// GetNicknameOk returns a tuple with the Nickname field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *UpdateAccountRequest) GetNicknameOk() (*string, bool) {
+	if o == nil || IsNil(o.Nickname) {
+		return nil, false
+	}
+	return o.Nickname, true
+}
+
+// HasNickname returns a boolean if a field has been set.
+func (o *UpdateAccountRequest) HasNickname() bool {
+	if o != nil && !IsNil(o.Nickname) {
+		return true
+	}
+
+	return false
+}
+
+// SetNickname gets a reference to the given string and assigns it to the Nickname field.
+func (o *UpdateAccountRequest) SetNickname(v string) {
+	o.Nickname = &v
 }
 
 func (o UpdateAccountRequest) MarshalJSON() ([]byte, error) {
@@ -78,45 +115,13 @@ func (o UpdateAccountRequest) MarshalJSON() ([]byte, error) {
 
 func (o UpdateAccountRequest) ToMap() (map[string]interface{}, error) {
 	toSerialize := map[string]interface{}{}
-	toSerialize["metadata"] = o.Metadata
+	if !IsNil(o.Metadata) {
+		toSerialize["metadata"] = o.Metadata
+	}
+	if !IsNil(o.Nickname) {
+		toSerialize["nickname"] = o.Nickname
+	}
 	return toSerialize, nil
-}
-
-func (o *UpdateAccountRequest) UnmarshalJSON(data []byte) (err error) {
-	// This validates that all required properties are included in the JSON object
-	// by unmarshalling the object into a generic map with string keys and checking
-	// that every required field exists as a key in the generic map.
-	requiredProperties := []string{
-		"metadata",
-	}
-
-	allProperties := make(map[string]interface{})
-
-	err = json.Unmarshal(data, &allProperties)
-
-	if err != nil {
-		return err;
-	}
-
-	for _, requiredProperty := range(requiredProperties) {
-		if _, exists := allProperties[requiredProperty]; !exists {
-			return fmt.Errorf("no value given for required property %v", requiredProperty)
-		}
-	}
-
-	varUpdateAccountRequest := _UpdateAccountRequest{}
-
-	decoder := json.NewDecoder(bytes.NewReader(data))
-	decoder.DisallowUnknownFields()
-	err = decoder.Decode(&varUpdateAccountRequest)
-
-	if err != nil {
-		return err
-	}
-
-	*o = UpdateAccountRequest(varUpdateAccountRequest)
-
-	return err
 }
 
 type NullableUpdateAccountRequest struct {

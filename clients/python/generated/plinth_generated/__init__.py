@@ -38,9 +38,15 @@ __all__ = [
     "ApiException",
     "Account",
     "AccountAvailableBalance",
+    "AccountBalances",
+    "AccountBalancesAvailableBalance",
+    "AccountBalancesCurrentBalance",
     "AccountCurrentBalance",
     "AccountKyb",
     "AccountList",
+    "AccountStatement",
+    "AccountStatementCredits",
+    "AccountStatementDebits",
     "AccountStatusDetails",
     "ApiKey",
     "ApiKeyList",
@@ -49,6 +55,7 @@ __all__ = [
     "CreateAccountRequestKyb",
     "CreateApiKeyRequest",
     "CreateTransferRequest",
+    "CreateTransferReversalRequest",
     "CreateWebhookEndpointRequest",
     "DeletedWebhookEndpoint",
     "Event",
@@ -76,6 +83,8 @@ __all__ = [
     "TransactionSource",
     "Transfer",
     "TransferList",
+    "TransferReversal",
+    "TransferReversalList",
     "UpdateAccountRequest",
     "UpdateTransferRequest",
     "UpdateWebhookEndpointRequest",
@@ -113,9 +122,15 @@ from plinth_generated.exceptions import ApiException as ApiException
 # import models into sdk package
 from plinth_generated.models.account import Account as Account
 from plinth_generated.models.account_available_balance import AccountAvailableBalance as AccountAvailableBalance
+from plinth_generated.models.account_balances import AccountBalances as AccountBalances
+from plinth_generated.models.account_balances_available_balance import AccountBalancesAvailableBalance as AccountBalancesAvailableBalance
+from plinth_generated.models.account_balances_current_balance import AccountBalancesCurrentBalance as AccountBalancesCurrentBalance
 from plinth_generated.models.account_current_balance import AccountCurrentBalance as AccountCurrentBalance
 from plinth_generated.models.account_kyb import AccountKyb as AccountKyb
 from plinth_generated.models.account_list import AccountList as AccountList
+from plinth_generated.models.account_statement import AccountStatement as AccountStatement
+from plinth_generated.models.account_statement_credits import AccountStatementCredits as AccountStatementCredits
+from plinth_generated.models.account_statement_debits import AccountStatementDebits as AccountStatementDebits
 from plinth_generated.models.account_status_details import AccountStatusDetails as AccountStatusDetails
 from plinth_generated.models.api_key import ApiKey as ApiKey
 from plinth_generated.models.api_key_list import ApiKeyList as ApiKeyList
@@ -124,6 +139,7 @@ from plinth_generated.models.create_account_request import CreateAccountRequest 
 from plinth_generated.models.create_account_request_kyb import CreateAccountRequestKyb as CreateAccountRequestKyb
 from plinth_generated.models.create_api_key_request import CreateApiKeyRequest as CreateApiKeyRequest
 from plinth_generated.models.create_transfer_request import CreateTransferRequest as CreateTransferRequest
+from plinth_generated.models.create_transfer_reversal_request import CreateTransferReversalRequest as CreateTransferReversalRequest
 from plinth_generated.models.create_webhook_endpoint_request import CreateWebhookEndpointRequest as CreateWebhookEndpointRequest
 from plinth_generated.models.deleted_webhook_endpoint import DeletedWebhookEndpoint as DeletedWebhookEndpoint
 from plinth_generated.models.event import Event as Event
@@ -151,6 +167,8 @@ from plinth_generated.models.transaction_list import TransactionList as Transact
 from plinth_generated.models.transaction_source import TransactionSource as TransactionSource
 from plinth_generated.models.transfer import Transfer as Transfer
 from plinth_generated.models.transfer_list import TransferList as TransferList
+from plinth_generated.models.transfer_reversal import TransferReversal as TransferReversal
+from plinth_generated.models.transfer_reversal_list import TransferReversalList as TransferReversalList
 from plinth_generated.models.update_account_request import UpdateAccountRequest as UpdateAccountRequest
 from plinth_generated.models.update_transfer_request import UpdateTransferRequest as UpdateTransferRequest
 from plinth_generated.models.update_webhook_endpoint_request import UpdateWebhookEndpointRequest as UpdateWebhookEndpointRequest

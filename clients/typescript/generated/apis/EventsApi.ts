@@ -294,6 +294,7 @@ export const ListEventsTypeEnum = {
     FintechTransferVoided: 'fintech.transfer.voided',
     FintechTransferExpired: 'fintech.transfer.expired',
     FintechTransferUpdated: 'fintech.transfer.updated',
+    FintechTransferReversalCreated: 'fintech.transfer_reversal.created',
     FintechTransactionCreated: 'fintech.transaction.created',
     ApiKeyCreated: 'api_key.created',
     ApiKeyRevoked: 'api_key.revoked',

@@ -14,6 +14,16 @@
 
 import * as runtime from '../runtime.js';
 import {
+    type AccountBalances,
+    AccountBalancesFromJSON,
+    AccountBalancesToJSON,
+} from '../models/AccountBalances.js';
+import {
+    type AccountStatement,
+    AccountStatementFromJSON,
+    AccountStatementToJSON,
+} from '../models/AccountStatement.js';
+import {
     type ListAccountsCreatedParameter,
     ListAccountsCreatedParameterFromJSON,
     ListAccountsCreatedParameterToJSON,
@@ -70,6 +80,32 @@ export interface ListAccountTransactionsRequest {
      * Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
      */
     created?: ListAccountsCreatedParameter;
+}
+
+export interface RetrieveAccountBalancesRequest {
+    /**
+     * An account id, `acct_…`.
+     */
+    id: string;
+    /**
+     * The moment, default now: `YYYY-MM-DDTHH:MMZ` (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now.
+     */
+    at?: string;
+}
+
+export interface RetrieveAccountStatementRequest {
+    /**
+     * Start of the period, inclusive: `YYYY-MM-DDTHH:MMZ` (that minute's start) or RFC 3339 with an offset.
+     */
+    from: string;
+    /**
+     * End of the period, exclusive, after `from`, not after now; at most 366 days after `from`.
+     */
+    to: string;
+    /**
+     * An account id, `acct_…`.
+     */
+    id: string;
 }
 
 export interface RetrieveTransactionRequest {
@@ -193,6 +229,142 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
      */
     async listAccountTransactions(requestParameters: ListAccountTransactionsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<TransactionList> {
         const response = await this.listAccountTransactionsRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for retrieveAccountBalances without sending the request
+     */
+    async retrieveAccountBalancesRequestOpts(requestParameters: RetrieveAccountBalancesRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling retrieveAccountBalances().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        if (requestParameters['at'] != null) {
+            queryParameters['at'] = requestParameters['at'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/fintech/accounts/{id}/balances`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account\'s history.
+     * An account\'s balances at a moment, now or past
+     */
+    async retrieveAccountBalancesRaw(requestParameters: RetrieveAccountBalancesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<AccountBalances>> {
+        const requestOptions = await this.retrieveAccountBalancesRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => AccountBalancesFromJSON(jsonValue));
+    }
+
+    /**
+     * The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account\'s history.
+     * An account\'s balances at a moment, now or past
+     */
+    async retrieveAccountBalances(requestParameters: RetrieveAccountBalancesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<AccountBalances> {
+        const response = await this.retrieveAccountBalancesRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for retrieveAccountStatement without sending the request
+     */
+    async retrieveAccountStatementRequestOpts(requestParameters: RetrieveAccountStatementRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['from'] == null) {
+            throw new runtime.RequiredError(
+                'from',
+                'Required parameter "from" was null or undefined when calling retrieveAccountStatement().'
+            );
+        }
+
+        if (requestParameters['to'] == null) {
+            throw new runtime.RequiredError(
+                'to',
+                'Required parameter "to" was null or undefined when calling retrieveAccountStatement().'
+            );
+        }
+
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling retrieveAccountStatement().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        if (requestParameters['from'] != null) {
+            queryParameters['from'] = requestParameters['from'];
+        }
+
+        if (requestParameters['to'] != null) {
+            queryParameters['to'] = requestParameters['to'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/fintech/accounts/{id}/statement`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.
+     * An account\'s statement for a period
+     */
+    async retrieveAccountStatementRaw(requestParameters: RetrieveAccountStatementRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<AccountStatement>> {
+        const requestOptions = await this.retrieveAccountStatementRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => AccountStatementFromJSON(jsonValue));
+    }
+
+    /**
+     * For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.
+     * An account\'s statement for a period
+     */
+    async retrieveAccountStatement(requestParameters: RetrieveAccountStatementRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<AccountStatement> {
+        const response = await this.retrieveAccountStatementRaw(requestParameters, initOverrides);
         return await response.value();
     }
 

@@ -19,6 +19,11 @@ import {
     CreateTransferRequestToJSON,
 } from '../models/CreateTransferRequest.js';
 import {
+    type CreateTransferReversalRequest,
+    CreateTransferReversalRequestFromJSON,
+    CreateTransferReversalRequestToJSON,
+} from '../models/CreateTransferReversalRequest.js';
+import {
     type ListAccountsCreatedParameter,
     ListAccountsCreatedParameterFromJSON,
     ListAccountsCreatedParameterToJSON,
@@ -44,6 +49,16 @@ import {
     TransferListToJSON,
 } from '../models/TransferList.js';
 import {
+    type TransferReversal,
+    TransferReversalFromJSON,
+    TransferReversalToJSON,
+} from '../models/TransferReversal.js';
+import {
+    type TransferReversalList,
+    TransferReversalListFromJSON,
+    TransferReversalListToJSON,
+} from '../models/TransferReversalList.js';
+import {
     type UpdateTransferRequest,
     UpdateTransferRequestFromJSON,
     UpdateTransferRequestToJSON,
@@ -58,6 +73,40 @@ export interface CreateTransferOperationRequest {
      * Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
      */
     idempotencyKey?: string;
+}
+
+export interface CreateTransferReversalOperationRequest {
+    /**
+     * A transfer id, `tr_…`.
+     */
+    id: string;
+    /**
+     * Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+     */
+    idempotencyKey?: string;
+    /**
+     * 
+     */
+    createTransferReversalRequest?: CreateTransferReversalRequest;
+}
+
+export interface ListTransferReversalsRequest {
+    /**
+     * A transfer id, `tr_…`.
+     */
+    id: string;
+    /**
+     * Page size, 1–100.
+     */
+    limit?: number;
+    /**
+     * Return the reversals just older than the one with this id. It must be the id of one this key can see (`trr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
+     */
+    startingAfter?: string;
+    /**
+     * Return the reversals just newer than the one with this id (still newest first). It must be the id of one this key can see (`trr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
+     */
+    endingBefore?: string;
 }
 
 export interface ListTransfersRequest {
@@ -111,6 +160,17 @@ export interface RetrieveTransferRequest {
      * A transfer id, `tr_…`.
      */
     id: string;
+}
+
+export interface RetrieveTransferReversalRequest {
+    /**
+     * A transfer id, `tr_…`.
+     */
+    id: string;
+    /**
+     * A reversal id, `trr_…`.
+     */
+    reversalId: string;
 }
 
 export interface UpdateTransferOperationRequest {
@@ -202,6 +262,133 @@ export class FintechTransfersApi extends runtime.BaseAPI {
      */
     async createTransfer(requestParameters: CreateTransferOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transfer> {
         const response = await this.createTransferRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for createTransferReversal without sending the request
+     */
+    async createTransferReversalRequestOpts(requestParameters: CreateTransferReversalOperationRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling createTransferReversal().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        headerParameters['Content-Type'] = 'application/json';
+
+        if (requestParameters['idempotencyKey'] != null) {
+            headerParameters['Idempotency-Key'] = String(requestParameters['idempotencyKey']);
+        }
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/fintech/transfers/{id}/reversals`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'POST',
+            headers: headerParameters,
+            query: queryParameters,
+            body: CreateTransferReversalRequestToJSON(requestParameters['createTransferReversalRequest']),
+        };
+    }
+
+    /**
+     * Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side\'s transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.
+     * Reverse a posted transfer, all or part
+     */
+    async createTransferReversalRaw(requestParameters: CreateTransferReversalOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<TransferReversal>> {
+        const requestOptions = await this.createTransferReversalRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => TransferReversalFromJSON(jsonValue));
+    }
+
+    /**
+     * Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side\'s transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.
+     * Reverse a posted transfer, all or part
+     */
+    async createTransferReversal(requestParameters: CreateTransferReversalOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<TransferReversal> {
+        const response = await this.createTransferReversalRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for listTransferReversals without sending the request
+     */
+    async listTransferReversalsRequestOpts(requestParameters: ListTransferReversalsRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling listTransferReversals().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        if (requestParameters['limit'] != null) {
+            queryParameters['limit'] = requestParameters['limit'];
+        }
+
+        if (requestParameters['startingAfter'] != null) {
+            queryParameters['starting_after'] = requestParameters['startingAfter'];
+        }
+
+        if (requestParameters['endingBefore'] != null) {
+            queryParameters['ending_before'] = requestParameters['endingBefore'];
+        }
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/fintech/transfers/{id}/reversals`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * List a transfer\'s reversals, newest first
+     */
+    async listTransferReversalsRaw(requestParameters: ListTransferReversalsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<TransferReversalList>> {
+        const requestOptions = await this.listTransferReversalsRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => TransferReversalListFromJSON(jsonValue));
+    }
+
+    /**
+     * List a transfer\'s reversals, newest first
+     */
+    async listTransferReversals(requestParameters: ListTransferReversalsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<TransferReversalList> {
+        const response = await this.listTransferReversalsRaw(requestParameters, initOverrides);
         return await response.value();
     }
 
@@ -392,6 +579,67 @@ export class FintechTransfersApi extends runtime.BaseAPI {
      */
     async retrieveTransfer(requestParameters: RetrieveTransferRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transfer> {
         const response = await this.retrieveTransferRaw(requestParameters, initOverrides);
+        return await response.value();
+    }
+
+    /**
+     * Creates request options for retrieveTransferReversal without sending the request
+     */
+    async retrieveTransferReversalRequestOpts(requestParameters: RetrieveTransferReversalRequest): Promise<runtime.RequestOpts> {
+        if (requestParameters['id'] == null) {
+            throw new runtime.RequiredError(
+                'id',
+                'Required parameter "id" was null or undefined when calling retrieveTransferReversal().'
+            );
+        }
+
+        if (requestParameters['reversalId'] == null) {
+            throw new runtime.RequiredError(
+                'reversalId',
+                'Required parameter "reversalId" was null or undefined when calling retrieveTransferReversal().'
+            );
+        }
+
+        const queryParameters: any = {};
+
+        const headerParameters: runtime.HTTPHeaders = {};
+
+        if (this.configuration && this.configuration.accessToken) {
+            const token = this.configuration.accessToken;
+            const tokenString = await token("bearerAuth", []);
+
+            if (tokenString) {
+                headerParameters["Authorization"] = `Bearer ${tokenString}`;
+            }
+        }
+
+        let urlPath = `/v1/fintech/transfers/{id}/reversals/{reversal_id}`;
+        urlPath = urlPath.replace('{id}', encodeURIComponent(String(requestParameters['id'])));
+        urlPath = urlPath.replace('{reversal_id}', encodeURIComponent(String(requestParameters['reversalId'])));
+
+        return {
+            path: urlPath,
+            method: 'GET',
+            headers: headerParameters,
+            query: queryParameters,
+        };
+    }
+
+    /**
+     * Retrieve a reversal
+     */
+    async retrieveTransferReversalRaw(requestParameters: RetrieveTransferReversalRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<TransferReversal>> {
+        const requestOptions = await this.retrieveTransferReversalRequestOpts(requestParameters);
+        const response = await this.request(requestOptions, initOverrides);
+
+        return new runtime.JSONApiResponse(response, (jsonValue) => TransferReversalFromJSON(jsonValue));
+    }
+
+    /**
+     * Retrieve a reversal
+     */
+    async retrieveTransferReversal(requestParameters: RetrieveTransferReversalRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<TransferReversal> {
+        const response = await this.retrieveTransferReversalRaw(requestParameters, initOverrides);
         return await response.value();
     }
 

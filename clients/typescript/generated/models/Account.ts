@@ -89,6 +89,10 @@ export interface Account {
      */
     kyb: AccountKyb | null;
     /**
+     * Its label for people; `null` when none.
+     */
+    nickname: string | null;
+    /**
      * Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
      */
     metadata: { [key: string]: string; };
@@ -116,6 +120,7 @@ export function instanceOfAccount(value: object): value is Account {
     if (!('available_balance' in value) || value['available_balance'] === undefined) return false;
     if (!('current_balance' in value) || value['current_balance'] === undefined) return false;
     if (!('kyb' in value) || value['kyb'] === undefined) return false;
+    if (!('nickname' in value) || value['nickname'] === undefined) return false;
     if (!('metadata' in value) || value['metadata'] === undefined) return false;
     if (!('livemode' in value) || value['livemode'] === undefined) return false;
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
@@ -142,6 +147,7 @@ export function AccountFromJSONTyped(json: any, ignoreDiscriminator: boolean): A
         'available_balance': AccountAvailableBalanceFromJSON(json['available_balance']),
         'current_balance': AccountCurrentBalanceFromJSON(json['current_balance']),
         'kyb': AccountKybFromJSON(json['kyb']),
+        'nickname': json['nickname'],
         'metadata': json['metadata'],
         'livemode': json['livemode'],
         'created_at': json['created_at'],
@@ -169,6 +175,7 @@ export function AccountToJSONTyped(value?: Account | null, ignoreDiscriminator: 
         'available_balance': AccountAvailableBalanceToJSON(value['available_balance']),
         'current_balance': AccountCurrentBalanceToJSON(value['current_balance']),
         'kyb': AccountKybToJSON(value['kyb']),
+        'nickname': value['nickname'],
         'metadata': value['metadata'],
         'livemode': value['livemode'],
         'created_at': value['created_at'],

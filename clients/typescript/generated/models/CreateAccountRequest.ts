@@ -40,6 +40,10 @@ export interface CreateAccountRequest {
      */
     kyb?: CreateAccountRequestKyb | null;
     /**
+     * A label for people, shown wherever the account is named: 1–100 characters after trimming, without control, invisible or direction-changing characters. Not unique.
+     */
+    nickname?: string;
+    /**
      * Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `""` is not set.
      */
     metadata?: { [key: string]: string; };
@@ -79,6 +83,7 @@ export function CreateAccountRequestFromJSONTyped(json: any, ignoreDiscriminator
         'type': json['type'],
         'country': json['country'],
         'kyb': json['kyb'] === undefined ? undefined : json['kyb'] === null ? null : CreateAccountRequestKybFromJSON(json['kyb']),
+        'nickname': json['nickname'] == null ? undefined : json['nickname'],
         'metadata': json['metadata'] == null ? undefined : json['metadata'],
     };
 }
@@ -97,6 +102,7 @@ export function CreateAccountRequestToJSONTyped(value?: CreateAccountRequest | n
         'type': value['type'],
         'country': value['country'],
         'kyb': CreateAccountRequestKybToJSON(value['kyb']),
+        'nickname': value['nickname'],
         'metadata': value['metadata'],
     };
 }

@@ -20,11 +20,11 @@ import { mapValues } from '../runtime.js';
  */
 export interface TransactionSource {
     /**
-     * `transfer`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.
+     * `transfer`, `transfer_reversal`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.
      */
     type: string;
     /**
-     * The id of what caused it: `tr_…`, `sdep_…` or `swd_…`.
+     * The id of what caused it: `tr_…`, `trr_…`, `sdep_…` or `swd_…`.
      */
     id: string;
 }

@@ -68,6 +68,14 @@ export interface Transfer {
      */
     resolved_at: string | null;
     /**
+     * What reversals moved back so far, 0 to `posted_amount` (docs: Correcting a transfer).
+     */
+    amount_reversed: number;
+    /**
+     * Whether it is fully reversed: `amount_reversed` = `posted_amount`.
+     */
+    reversed: boolean;
+    /**
      * Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
      */
     metadata: { [key: string]: string; };
@@ -97,6 +105,8 @@ export function instanceOfTransfer(value: object): value is Transfer {
     if (!('posted_amount' in value) || value['posted_amount'] === undefined) return false;
     if (!('expires_at' in value) || value['expires_at'] === undefined) return false;
     if (!('resolved_at' in value) || value['resolved_at'] === undefined) return false;
+    if (!('amount_reversed' in value) || value['amount_reversed'] === undefined) return false;
+    if (!('reversed' in value) || value['reversed'] === undefined) return false;
     if (!('metadata' in value) || value['metadata'] === undefined) return false;
     if (!('livemode' in value) || value['livemode'] === undefined) return false;
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
@@ -125,6 +135,8 @@ export function TransferFromJSONTyped(json: any, ignoreDiscriminator: boolean): 
         'posted_amount': json['posted_amount'],
         'expires_at': json['expires_at'],
         'resolved_at': json['resolved_at'],
+        'amount_reversed': json['amount_reversed'],
+        'reversed': json['reversed'],
         'metadata': json['metadata'],
         'livemode': json['livemode'],
         'created_at': json['created_at'],
@@ -154,6 +166,8 @@ export function TransferToJSONTyped(value?: Transfer | null, ignoreDiscriminator
         'posted_amount': value['posted_amount'],
         'expires_at': value['expires_at'],
         'resolved_at': value['resolved_at'],
+        'amount_reversed': value['amount_reversed'],
+        'reversed': value['reversed'],
         'metadata': value['metadata'],
         'livemode': value['livemode'],
         'created_at': value['created_at'],

@@ -30,14 +30,17 @@ export interface UpdateAccountRequest {
     /**
      * 
      */
-    metadata: UpdateWebhookEndpointRequestMetadata;
+    metadata?: UpdateWebhookEndpointRequestMetadata;
+    /**
+     * The new nickname (as at creation), or `""` to clear it.
+     */
+    nickname?: string;
 }
 
 /**
  * Check if a given object implements the UpdateAccountRequest interface.
  */
 export function instanceOfUpdateAccountRequest(value: object): value is UpdateAccountRequest {
-    if (!('metadata' in value) || value['metadata'] === undefined) return false;
     return true;
 }
 
@@ -51,7 +54,8 @@ export function UpdateAccountRequestFromJSONTyped(json: any, ignoreDiscriminator
     }
     return {
         
-        'metadata': UpdateWebhookEndpointRequestMetadataFromJSON(json['metadata']),
+        'metadata': json['metadata'] == null ? undefined : UpdateWebhookEndpointRequestMetadataFromJSON(json['metadata']),
+        'nickname': json['nickname'] == null ? undefined : json['nickname'],
     };
 }
 
@@ -67,6 +71,7 @@ export function UpdateAccountRequestToJSONTyped(value?: UpdateAccountRequest | n
     return {
         
         'metadata': UpdateWebhookEndpointRequestMetadataToJSON(value['metadata']),
+        'nickname': value['nickname'],
     };
 }
 

@@ -2725,7 +2725,7 @@ class FintechAccountsApi
     /**
      * Operation updateAccount
      *
-     * Update an account&#39;s metadata
+     * Update an account&#39;s metadata or nickname
      *
      * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\UpdateAccountRequest $update_account_request update_account_request (required)
@@ -2745,7 +2745,7 @@ class FintechAccountsApi
     /**
      * Operation updateAccountWithHttpInfo
      *
-     * Update an account&#39;s metadata
+     * Update an account&#39;s metadata or nickname
      *
      * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\UpdateAccountRequest $update_account_request (required)
@@ -2972,7 +2972,7 @@ class FintechAccountsApi
     /**
      * Operation updateAccountAsync
      *
-     * Update an account&#39;s metadata
+     * Update an account&#39;s metadata or nickname
      *
      * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\UpdateAccountRequest $update_account_request (required)
@@ -2995,7 +2995,7 @@ class FintechAccountsApi
     /**
      * Operation updateAccountAsyncWithHttpInfo
      *
-     * Update an account&#39;s metadata
+     * Update an account&#39;s metadata or nickname
      *
      * @param  string $id An account id, &#x60;acct_…&#x60;. (required)
      * @param  \Plinth\Generated\Model\UpdateAccountRequest $update_account_request (required)

@@ -68,6 +68,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'available_balance' => '\Plinth\Generated\Model\AccountAvailableBalance',
         'current_balance' => '\Plinth\Generated\Model\AccountCurrentBalance',
         'kyb' => '\Plinth\Generated\Model\AccountKyb',
+        'nickname' => 'string',
         'metadata' => 'array<string,string>',
         'livemode' => 'bool',
         'created_at' => 'string'
@@ -91,6 +92,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'available_balance' => null,
         'current_balance' => null,
         'kyb' => null,
+        'nickname' => null,
         'metadata' => null,
         'livemode' => null,
         'created_at' => null
@@ -112,6 +114,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'available_balance' => false,
         'current_balance' => false,
         'kyb' => true,
+        'nickname' => true,
         'metadata' => false,
         'livemode' => false,
         'created_at' => false
@@ -213,6 +216,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'available_balance' => 'available_balance',
         'current_balance' => 'current_balance',
         'kyb' => 'kyb',
+        'nickname' => 'nickname',
         'metadata' => 'metadata',
         'livemode' => 'livemode',
         'created_at' => 'created_at'
@@ -234,6 +238,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'available_balance' => 'setAvailableBalance',
         'current_balance' => 'setCurrentBalance',
         'kyb' => 'setKyb',
+        'nickname' => 'setNickname',
         'metadata' => 'setMetadata',
         'livemode' => 'setLivemode',
         'created_at' => 'setCreatedAt'
@@ -255,6 +260,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         'available_balance' => 'getAvailableBalance',
         'current_balance' => 'getCurrentBalance',
         'kyb' => 'getKyb',
+        'nickname' => 'getNickname',
         'metadata' => 'getMetadata',
         'livemode' => 'getLivemode',
         'created_at' => 'getCreatedAt'
@@ -327,6 +333,7 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('available_balance', $data ?? [], null);
         $this->setIfExists('current_balance', $data ?? [], null);
         $this->setIfExists('kyb', $data ?? [], null);
+        $this->setIfExists('nickname', $data ?? [], null);
         $this->setIfExists('metadata', $data ?? [], null);
         $this->setIfExists('livemode', $data ?? [], null);
         $this->setIfExists('created_at', $data ?? [], null);
@@ -388,6 +395,9 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
         }
         if ($this->container['kyb'] === null && !$this->isNullableSetToNull('kyb')) {
             $invalidProperties[] = "'kyb' is required";
+        }
+        if ($this->container['nickname'] === null && !$this->isNullableSetToNull('nickname')) {
+            $invalidProperties[] = "'nickname' is required";
         }
         if ($this->container['metadata'] === null) {
             $invalidProperties[] = "'metadata' can't be null";
@@ -704,6 +714,40 @@ class Account implements ModelInterface, ArrayAccess, \JsonSerializable
             }
         }
         $this->container['kyb'] = $kyb;
+
+        return $this;
+    }
+
+    /**
+     * Gets nickname
+     *
+     * @return string|null
+     */
+    public function getNickname()
+    {
+        return $this->container['nickname'];
+    }
+
+    /**
+     * Sets nickname
+     *
+     * @param string|null $nickname Its label for people; `null` when none.
+     *
+     * @return self
+     */
+    public function setNickname($nickname)
+    {
+        if (is_null($nickname)) {
+            array_push($this->openAPINullablesSetToNull, 'nickname');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('nickname', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['nickname'] = $nickname;
 
         return $this;
     }

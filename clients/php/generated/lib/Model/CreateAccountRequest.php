@@ -60,6 +60,7 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
         'type' => 'string',
         'country' => 'string',
         'kyb' => '\Plinth\Generated\Model\CreateAccountRequestKyb',
+        'nickname' => 'string',
         'metadata' => 'array<string,string>'
     ];
 
@@ -74,6 +75,7 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
         'type' => null,
         'country' => null,
         'kyb' => null,
+        'nickname' => null,
         'metadata' => null
     ];
 
@@ -86,6 +88,7 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
         'type' => false,
         'country' => false,
         'kyb' => true,
+        'nickname' => false,
         'metadata' => false
     ];
 
@@ -178,6 +181,7 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
         'type' => 'type',
         'country' => 'country',
         'kyb' => 'kyb',
+        'nickname' => 'nickname',
         'metadata' => 'metadata'
     ];
 
@@ -190,6 +194,7 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
         'type' => 'setType',
         'country' => 'setCountry',
         'kyb' => 'setKyb',
+        'nickname' => 'setNickname',
         'metadata' => 'setMetadata'
     ];
 
@@ -202,6 +207,7 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
         'type' => 'getType',
         'country' => 'getCountry',
         'kyb' => 'getKyb',
+        'nickname' => 'getNickname',
         'metadata' => 'getMetadata'
     ];
 
@@ -278,6 +284,7 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
         $this->setIfExists('type', $data ?? [], null);
         $this->setIfExists('country', $data ?? [], null);
         $this->setIfExists('kyb', $data ?? [], null);
+        $this->setIfExists('nickname', $data ?? [], null);
         $this->setIfExists('metadata', $data ?? [], null);
     }
 
@@ -445,6 +452,33 @@ class CreateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
             }
         }
         $this->container['kyb'] = $kyb;
+
+        return $this;
+    }
+
+    /**
+     * Gets nickname
+     *
+     * @return string|null
+     */
+    public function getNickname()
+    {
+        return $this->container['nickname'];
+    }
+
+    /**
+     * Sets nickname
+     *
+     * @param string|null $nickname A label for people, shown wherever the account is named: 1–100 characters after trimming, without control, invisible or direction-changing characters. Not unique.
+     *
+     * @return self
+     */
+    public function setNickname($nickname)
+    {
+        if (is_null($nickname)) {
+            throw new \InvalidArgumentException('non-nullable nickname cannot be null');
+        }
+        $this->container['nickname'] = $nickname;
 
         return $this;
     }

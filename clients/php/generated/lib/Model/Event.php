@@ -434,7 +434,7 @@ class Event implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets type
      *
-     * @param string $type What happened. The list grows: accept types you do not know. Known values: `fintech.account.created`, `fintech.account.frozen`, `fintech.account.unfrozen`, `fintech.account.closed`, `fintech.account.updated`, `fintech.transfer.created`, `fintech.transfer.posted`, `fintech.transfer.voided`, `fintech.transfer.expired`, `fintech.transfer.updated`, `fintech.transaction.created`, `api_key.created`, `api_key.revoked`, `webhook_endpoint.test`; others may be added, so treat this as an open string.
+     * @param string $type What happened. The list grows: accept types you do not know. Known values: `fintech.account.created`, `fintech.account.frozen`, `fintech.account.unfrozen`, `fintech.account.closed`, `fintech.account.updated`, `fintech.transfer.created`, `fintech.transfer.posted`, `fintech.transfer.voided`, `fintech.transfer.expired`, `fintech.transfer.updated`, `fintech.transfer_reversal.created`, `fintech.transaction.created`, `api_key.created`, `api_key.revoked`, `webhook_endpoint.test`; others may be added, so treat this as an open string.
      *
      * @return self
      */

@@ -315,7 +315,7 @@ class TransactionSource implements ModelInterface, ArrayAccess, \JsonSerializabl
     /**
      * Sets type
      *
-     * @param string $type `transfer`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.
+     * @param string $type `transfer`, `transfer_reversal`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.
      *
      * @return self
      */
@@ -342,7 +342,7 @@ class TransactionSource implements ModelInterface, ArrayAccess, \JsonSerializabl
     /**
      * Sets id
      *
-     * @param string $id The id of what caused it: `tr_…`, `sdep_…` or `swd_…`.
+     * @param string $id The id of what caused it: `tr_…`, `trr_…`, `sdep_…` or `swd_…`.
      *
      * @return self
      */

@@ -70,6 +70,8 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         'posted_amount' => 'int',
         'expires_at' => 'string',
         'resolved_at' => 'string',
+        'amount_reversed' => 'int',
+        'reversed' => 'bool',
         'metadata' => 'array<string,string>',
         'livemode' => 'bool',
         'created_at' => 'string'
@@ -95,6 +97,8 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         'posted_amount' => 'int64',
         'expires_at' => null,
         'resolved_at' => null,
+        'amount_reversed' => 'int64',
+        'reversed' => null,
         'metadata' => null,
         'livemode' => null,
         'created_at' => null
@@ -118,6 +122,8 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         'posted_amount' => true,
         'expires_at' => true,
         'resolved_at' => true,
+        'amount_reversed' => false,
+        'reversed' => false,
         'metadata' => false,
         'livemode' => false,
         'created_at' => false
@@ -221,6 +227,8 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         'posted_amount' => 'posted_amount',
         'expires_at' => 'expires_at',
         'resolved_at' => 'resolved_at',
+        'amount_reversed' => 'amount_reversed',
+        'reversed' => 'reversed',
         'metadata' => 'metadata',
         'livemode' => 'livemode',
         'created_at' => 'created_at'
@@ -244,6 +252,8 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         'posted_amount' => 'setPostedAmount',
         'expires_at' => 'setExpiresAt',
         'resolved_at' => 'setResolvedAt',
+        'amount_reversed' => 'setAmountReversed',
+        'reversed' => 'setReversed',
         'metadata' => 'setMetadata',
         'livemode' => 'setLivemode',
         'created_at' => 'setCreatedAt'
@@ -267,6 +277,8 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         'posted_amount' => 'getPostedAmount',
         'expires_at' => 'getExpiresAt',
         'resolved_at' => 'getResolvedAt',
+        'amount_reversed' => 'getAmountReversed',
+        'reversed' => 'getReversed',
         'metadata' => 'getMetadata',
         'livemode' => 'getLivemode',
         'created_at' => 'getCreatedAt'
@@ -341,6 +353,8 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('posted_amount', $data ?? [], null);
         $this->setIfExists('expires_at', $data ?? [], null);
         $this->setIfExists('resolved_at', $data ?? [], null);
+        $this->setIfExists('amount_reversed', $data ?? [], null);
+        $this->setIfExists('reversed', $data ?? [], null);
         $this->setIfExists('metadata', $data ?? [], null);
         $this->setIfExists('livemode', $data ?? [], null);
         $this->setIfExists('created_at', $data ?? [], null);
@@ -408,6 +422,12 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
         }
         if ($this->container['resolved_at'] === null && !$this->isNullableSetToNull('resolved_at')) {
             $invalidProperties[] = "'resolved_at' is required";
+        }
+        if ($this->container['amount_reversed'] === null) {
+            $invalidProperties[] = "'amount_reversed' can't be null";
+        }
+        if ($this->container['reversed'] === null) {
+            $invalidProperties[] = "'reversed' can't be null";
         }
         if ($this->container['metadata'] === null) {
             $invalidProperties[] = "'metadata' can't be null";
@@ -785,6 +805,60 @@ class Transfer implements ModelInterface, ArrayAccess, \JsonSerializable
             }
         }
         $this->container['resolved_at'] = $resolved_at;
+
+        return $this;
+    }
+
+    /**
+     * Gets amount_reversed
+     *
+     * @return int
+     */
+    public function getAmountReversed()
+    {
+        return $this->container['amount_reversed'];
+    }
+
+    /**
+     * Sets amount_reversed
+     *
+     * @param int $amount_reversed What reversals moved back so far, 0 to `posted_amount` (docs: Correcting a transfer).
+     *
+     * @return self
+     */
+    public function setAmountReversed($amount_reversed)
+    {
+        if (is_null($amount_reversed)) {
+            throw new \InvalidArgumentException('non-nullable amount_reversed cannot be null');
+        }
+        $this->container['amount_reversed'] = $amount_reversed;
+
+        return $this;
+    }
+
+    /**
+     * Gets reversed
+     *
+     * @return bool
+     */
+    public function getReversed()
+    {
+        return $this->container['reversed'];
+    }
+
+    /**
+     * Sets reversed
+     *
+     * @param bool $reversed Whether it is fully reversed: `amount_reversed` = `posted_amount`.
+     *
+     * @return self
+     */
+    public function setReversed($reversed)
+    {
+        if (is_null($reversed)) {
+            throw new \InvalidArgumentException('non-nullable reversed cannot be null');
+        }
+        $this->container['reversed'] = $reversed;
 
         return $this;
     }

@@ -57,7 +57,8 @@ class UpdateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
      * @var string[]
      */
     protected static $openAPITypes = [
-        'metadata' => '\Plinth\Generated\Model\UpdateWebhookEndpointRequestMetadata'
+        'metadata' => '\Plinth\Generated\Model\UpdateWebhookEndpointRequestMetadata',
+        'nickname' => 'string'
     ];
 
     /**
@@ -68,7 +69,8 @@ class UpdateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
      * @psalm-var array<string, string|null>
      */
     protected static $openAPIFormats = [
-        'metadata' => null
+        'metadata' => null,
+        'nickname' => null
     ];
 
     /**
@@ -77,7 +79,8 @@ class UpdateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
      * @var boolean[]
      */
     protected static array $openAPINullables = [
-        'metadata' => false
+        'metadata' => false,
+        'nickname' => false
     ];
 
     /**
@@ -166,7 +169,8 @@ class UpdateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
      * @var string[]
      */
     protected static $attributeMap = [
-        'metadata' => 'metadata'
+        'metadata' => 'metadata',
+        'nickname' => 'nickname'
     ];
 
     /**
@@ -175,7 +179,8 @@ class UpdateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
      * @var string[]
      */
     protected static $setters = [
-        'metadata' => 'setMetadata'
+        'metadata' => 'setMetadata',
+        'nickname' => 'setNickname'
     ];
 
     /**
@@ -184,7 +189,8 @@ class UpdateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
      * @var string[]
      */
     protected static $getters = [
-        'metadata' => 'getMetadata'
+        'metadata' => 'getMetadata',
+        'nickname' => 'getNickname'
     ];
 
     /**
@@ -245,6 +251,7 @@ class UpdateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     public function __construct(?array $data = null)
     {
         $this->setIfExists('metadata', $data ?? [], null);
+        $this->setIfExists('nickname', $data ?? [], null);
     }
 
     /**
@@ -274,9 +281,6 @@ class UpdateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     {
         $invalidProperties = [];
 
-        if ($this->container['metadata'] === null) {
-            $invalidProperties[] = "'metadata' can't be null";
-        }
         return $invalidProperties;
     }
 
@@ -295,7 +299,7 @@ class UpdateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     /**
      * Gets metadata
      *
-     * @return \Plinth\Generated\Model\UpdateWebhookEndpointRequestMetadata
+     * @return \Plinth\Generated\Model\UpdateWebhookEndpointRequestMetadata|null
      */
     public function getMetadata()
     {
@@ -305,7 +309,7 @@ class UpdateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
     /**
      * Sets metadata
      *
-     * @param \Plinth\Generated\Model\UpdateWebhookEndpointRequestMetadata $metadata metadata
+     * @param \Plinth\Generated\Model\UpdateWebhookEndpointRequestMetadata|null $metadata metadata
      *
      * @return self
      */
@@ -315,6 +319,33 @@ class UpdateAccountRequest implements ModelInterface, ArrayAccess, \JsonSerializ
             throw new \InvalidArgumentException('non-nullable metadata cannot be null');
         }
         $this->container['metadata'] = $metadata;
+
+        return $this;
+    }
+
+    /**
+     * Gets nickname
+     *
+     * @return string|null
+     */
+    public function getNickname()
+    {
+        return $this->container['nickname'];
+    }
+
+    /**
+     * Sets nickname
+     *
+     * @param string|null $nickname The new nickname (as at creation), or `\"\"` to clear it.
+     *
+     * @return self
+     */
+    public function setNickname($nickname)
+    {
+        if (is_null($nickname)) {
+            throw new \InvalidArgumentException('non-nullable nickname cannot be null');
+        }
+        $this->container['nickname'] = $nickname;
 
         return $this;
     }

@@ -2001,9 +2001,9 @@ class FintechAccountsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> Account:
-        """Update an account's metadata
+        """Update an account's metadata or nickname
 
-        Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+        `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -2086,9 +2086,9 @@ class FintechAccountsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> ApiResponse[Account]:
-        """Update an account's metadata
+        """Update an account's metadata or nickname
 
-        Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+        `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -2171,9 +2171,9 @@ class FintechAccountsApi:
         _headers: Optional[Dict[StrictStr, Any]] = None,
         _host_index: Annotated[StrictInt, Field(ge=0, le=0)] = 0,
     ) -> RESTResponseType:
-        """Update an account's metadata
+        """Update an account's metadata or nickname
 
-        Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+        `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
 
         :param id: An account id, `acct_…`. (required)
         :type id: str

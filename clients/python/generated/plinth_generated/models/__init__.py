@@ -15,9 +15,15 @@
 # import models into model package
 from plinth_generated.models.account import Account
 from plinth_generated.models.account_available_balance import AccountAvailableBalance
+from plinth_generated.models.account_balances import AccountBalances
+from plinth_generated.models.account_balances_available_balance import AccountBalancesAvailableBalance
+from plinth_generated.models.account_balances_current_balance import AccountBalancesCurrentBalance
 from plinth_generated.models.account_current_balance import AccountCurrentBalance
 from plinth_generated.models.account_kyb import AccountKyb
 from plinth_generated.models.account_list import AccountList
+from plinth_generated.models.account_statement import AccountStatement
+from plinth_generated.models.account_statement_credits import AccountStatementCredits
+from plinth_generated.models.account_statement_debits import AccountStatementDebits
 from plinth_generated.models.account_status_details import AccountStatusDetails
 from plinth_generated.models.api_key import ApiKey
 from plinth_generated.models.api_key_list import ApiKeyList
@@ -26,6 +32,7 @@ from plinth_generated.models.create_account_request import CreateAccountRequest
 from plinth_generated.models.create_account_request_kyb import CreateAccountRequestKyb
 from plinth_generated.models.create_api_key_request import CreateApiKeyRequest
 from plinth_generated.models.create_transfer_request import CreateTransferRequest
+from plinth_generated.models.create_transfer_reversal_request import CreateTransferReversalRequest
 from plinth_generated.models.create_webhook_endpoint_request import CreateWebhookEndpointRequest
 from plinth_generated.models.deleted_webhook_endpoint import DeletedWebhookEndpoint
 from plinth_generated.models.event import Event
@@ -53,6 +60,8 @@ from plinth_generated.models.transaction_list import TransactionList
 from plinth_generated.models.transaction_source import TransactionSource
 from plinth_generated.models.transfer import Transfer
 from plinth_generated.models.transfer_list import TransferList
+from plinth_generated.models.transfer_reversal import TransferReversal
+from plinth_generated.models.transfer_reversal_list import TransferReversalList
 from plinth_generated.models.update_account_request import UpdateAccountRequest
 from plinth_generated.models.update_transfer_request import UpdateTransferRequest
 from plinth_generated.models.update_webhook_endpoint_request import UpdateWebhookEndpointRequest

@@ -42,10 +42,11 @@ class Account(BaseModel):
     available_balance: AccountAvailableBalance = Field(description="What can be spent now: `current_balance` less what its pending outgoing transfers hold. Never below 0; `insufficient_funds` is judged on it. 0 on creation.")
     current_balance: AccountCurrentBalance = Field(description="What the account holds: every posted movement. Pending transfers move it only when they post.")
     kyb: Optional[AccountKyb] = Field(description="Business verification data as given, with only the last four digits of the EIN; `null` when none was given.")
+    nickname: Optional[StrictStr] = Field(description="Its label for people; `null` when none.")
     metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.")
     livemode: StrictBool = Field(description="`true` for live objects, `false` for sandbox ones.")
     created_at: StrictStr = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
-    __properties: ClassVar[List[str]] = ["id", "object", "type", "country", "status", "status_details", "closed_at", "available_balance", "current_balance", "kyb", "metadata", "livemode", "created_at"]
+    __properties: ClassVar[List[str]] = ["id", "object", "type", "country", "status", "status_details", "closed_at", "available_balance", "current_balance", "kyb", "nickname", "metadata", "livemode", "created_at"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -113,6 +114,11 @@ class Account(BaseModel):
         if self.kyb is None and "kyb" in self.model_fields_set:
             _dict['kyb'] = None
 
+        # set to None if nickname (nullable) is None
+        # and model_fields_set contains the field
+        if self.nickname is None and "nickname" in self.model_fields_set:
+            _dict['nickname'] = None
+
         return _dict
 
     @classmethod
@@ -135,6 +141,7 @@ class Account(BaseModel):
             "available_balance": AccountAvailableBalance.from_dict(obj["available_balance"]) if obj.get("available_balance") is not None else None,
             "current_balance": AccountCurrentBalance.from_dict(obj["current_balance"]) if obj.get("current_balance") is not None else None,
             "kyb": AccountKyb.from_dict(obj["kyb"]) if obj.get("kyb") is not None else None,
+            "nickname": obj.get("nickname"),
             "metadata": obj.get("metadata"),
             "livemode": obj.get("livemode"),
             "created_at": obj.get("created_at")

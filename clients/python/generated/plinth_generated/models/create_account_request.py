@@ -32,8 +32,9 @@ class CreateAccountRequest(BaseModel):
     type: StrictStr = Field(description="Kind of account. Only `business` today; the enum will grow.")
     country: Annotated[str, Field(strict=True)] = Field(description="A real ISO 3166-1 alpha-2 code, uppercase (the pattern lists them). A real code this deployment does not serve gives 400 `country_unsupported`.")
     kyb: Optional[CreateAccountRequestKyb] = Field(default=None, description="Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.")
+    nickname: Optional[StrictStr] = Field(default=None, description="A label for people, shown wherever the account is named: 1–100 characters after trimming, without control, invisible or direction-changing characters. Not unique.")
     metadata: Optional[Dict[str, Annotated[str, Field(strict=True, max_length=500)]]] = Field(default=None, description="Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.")
-    __properties: ClassVar[List[str]] = ["type", "country", "kyb", "metadata"]
+    __properties: ClassVar[List[str]] = ["type", "country", "kyb", "nickname", "metadata"]
 
     @field_validator('type')
     def type_validate_enum(cls, value):
@@ -111,6 +112,7 @@ class CreateAccountRequest(BaseModel):
             "type": obj.get("type"),
             "country": obj.get("country"),
             "kyb": CreateAccountRequestKyb.from_dict(obj["kyb"]) if obj.get("kyb") is not None else None,
+            "nickname": obj.get("nickname"),
             "metadata": obj.get("metadata")
         })
         return _obj

@@ -32,7 +32,7 @@ class Event(BaseModel):
     """ # noqa: E501
     id: StrictStr = Field(description="The event id; also the `webhook-id` of its deliveries.")
     object: StrictStr = Field(description="Known values: `event`; others may be added, so treat this as an open string.")
-    type: StrictStr = Field(description="What happened. The list grows: accept types you do not know. Known values: `fintech.account.created`, `fintech.account.frozen`, `fintech.account.unfrozen`, `fintech.account.closed`, `fintech.account.updated`, `fintech.transfer.created`, `fintech.transfer.posted`, `fintech.transfer.voided`, `fintech.transfer.expired`, `fintech.transfer.updated`, `fintech.transaction.created`, `api_key.created`, `api_key.revoked`, `webhook_endpoint.test`; others may be added, so treat this as an open string.")
+    type: StrictStr = Field(description="What happened. The list grows: accept types you do not know. Known values: `fintech.account.created`, `fintech.account.frozen`, `fintech.account.unfrozen`, `fintech.account.closed`, `fintech.account.updated`, `fintech.transfer.created`, `fintech.transfer.posted`, `fintech.transfer.voided`, `fintech.transfer.expired`, `fintech.transfer.updated`, `fintech.transfer_reversal.created`, `fintech.transaction.created`, `api_key.created`, `api_key.revoked`, `webhook_endpoint.test`; others may be added, so treat this as an open string.")
     sequence: Annotated[int, Field(strict=True, ge=1)] = Field(description="Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps.")
     data: EventData
     request: Optional[EventRequest] = Field(description="The API request that caused it; `null` for the operator CLI and background work.")

@@ -27,8 +27,8 @@ class TransactionSource(BaseModel):
     """
     TransactionSource
     """ # noqa: E501
-    type: StrictStr = Field(description="`transfer`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.")
-    id: StrictStr = Field(description="The id of what caused it: `tr_…`, `sdep_…` or `swd_…`.")
+    type: StrictStr = Field(description="`transfer`, `transfer_reversal`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.")
+    id: StrictStr = Field(description="The id of what caused it: `tr_…`, `trr_…`, `sdep_…` or `swd_…`.")
     __properties: ClassVar[List[str]] = ["type", "id"]
 
     model_config = ConfigDict(

@@ -40,10 +40,12 @@ class Transfer(BaseModel):
     posted_amount: Optional[StrictInt] = Field(description="What moved: `amount`, or for a pending transfer the part posted; `null` until posted.")
     expires_at: Optional[StrictStr] = Field(description="When a pending transfer expires, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless made pending.")
     resolved_at: Optional[StrictStr] = Field(description="When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.")
+    amount_reversed: StrictInt = Field(description="What reversals moved back so far, 0 to `posted_amount` (docs: Correcting a transfer).")
+    reversed: StrictBool = Field(description="Whether it is fully reversed: `amount_reversed` = `posted_amount`.")
     metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.")
     livemode: StrictBool = Field(description="`true` for live objects, `false` for sandbox ones.")
     created_at: StrictStr = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
-    __properties: ClassVar[List[str]] = ["id", "object", "from_account_id", "to_account_id", "amount", "currency", "description", "status", "pending", "posted_amount", "expires_at", "resolved_at", "metadata", "livemode", "created_at"]
+    __properties: ClassVar[List[str]] = ["id", "object", "from_account_id", "to_account_id", "amount", "currency", "description", "status", "pending", "posted_amount", "expires_at", "resolved_at", "amount_reversed", "reversed", "metadata", "livemode", "created_at"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -128,6 +130,8 @@ class Transfer(BaseModel):
             "posted_amount": obj.get("posted_amount"),
             "expires_at": obj.get("expires_at"),
             "resolved_at": obj.get("resolved_at"),
+            "amount_reversed": obj.get("amount_reversed"),
+            "reversed": obj.get("reversed"),
             "metadata": obj.get("metadata"),
             "livemode": obj.get("livemode"),
             "created_at": obj.get("created_at")

@@ -17,8 +17,8 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict
-from typing import Any, ClassVar, Dict, List
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from typing import Any, ClassVar, Dict, List, Optional
 from plinth_generated.models.update_webhook_endpoint_request_metadata import UpdateWebhookEndpointRequestMetadata
 from typing import Optional, Set
 from typing_extensions import Self
@@ -28,8 +28,9 @@ class UpdateAccountRequest(BaseModel):
     """
     UpdateAccountRequest
     """ # noqa: E501
-    metadata: UpdateWebhookEndpointRequestMetadata
-    __properties: ClassVar[List[str]] = ["metadata"]
+    metadata: Optional[UpdateWebhookEndpointRequestMetadata] = None
+    nickname: Optional[StrictStr] = Field(default=None, description="The new nickname (as at creation), or `\"\"` to clear it.")
+    __properties: ClassVar[List[str]] = ["metadata", "nickname"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -85,7 +86,8 @@ class UpdateAccountRequest(BaseModel):
             return cls.model_validate(obj)
 
         _obj = cls.model_validate({
-            "metadata": UpdateWebhookEndpointRequestMetadata.from_dict(obj["metadata"]) if obj.get("metadata") is not None else None
+            "metadata": UpdateWebhookEndpointRequestMetadata.from_dict(obj["metadata"]) if obj.get("metadata") is not None else None,
+            "nickname": obj.get("nickname")
         })
         return _obj
 

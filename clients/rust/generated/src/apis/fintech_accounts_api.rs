@@ -459,7 +459,7 @@ pub async fn unfreeze_account(configuration: &configuration::Configuration, para
     }
 }
 
-/// Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+/// `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
 pub async fn update_account(configuration: &configuration::Configuration, params: UpdateAccountParams) -> Result<models::Account, Error<UpdateAccountError>> {
 
     let uri_str = format!("{}/v1/fintech/accounts/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));

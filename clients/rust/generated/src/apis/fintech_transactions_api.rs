@@ -29,6 +29,26 @@ pub struct ListAccountTransactionsParams {
     pub created: Option<models::ListAccountsCreatedParameter>
 }
 
+/// struct for passing parameters to the method [`retrieve_account_balances`]
+#[derive(Clone, Debug)]
+pub struct RetrieveAccountBalancesParams {
+    /// An account id, `acct_…`.
+    pub id: String,
+    /// The moment, default now: `YYYY-MM-DDTHH:MMZ` (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now.
+    pub at: Option<String>
+}
+
+/// struct for passing parameters to the method [`retrieve_account_statement`]
+#[derive(Clone, Debug)]
+pub struct RetrieveAccountStatementParams {
+    /// Start of the period, inclusive: `YYYY-MM-DDTHH:MMZ` (that minute's start) or RFC 3339 with an offset.
+    pub from: String,
+    /// End of the period, exclusive, after `from`, not after now; at most 366 days after `from`.
+    pub to: String,
+    /// An account id, `acct_…`.
+    pub id: String
+}
+
 /// struct for passing parameters to the method [`retrieve_transaction`]
 #[derive(Clone, Debug)]
 pub struct RetrieveTransactionParams {
@@ -75,6 +95,32 @@ pub enum ListAccountTransactionsError {
     Status404(models::Problem),
     Status429(models::Problem),
     Status431(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
+
+/// struct for typed errors of method [`retrieve_account_balances`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RetrieveAccountBalancesError {
+    Status400(models::Problem),
+    Status401(models::Problem),
+    Status404(models::Problem),
+    Status429(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
+
+/// struct for typed errors of method [`retrieve_account_statement`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RetrieveAccountStatementError {
+    Status400(models::Problem),
+    Status401(models::Problem),
+    Status404(models::Problem),
+    Status429(models::Problem),
     Status500(models::Problem),
     Status503(models::Problem),
     UnknownValue(serde_json::Value),
@@ -194,6 +240,87 @@ pub async fn list_account_transactions(configuration: &configuration::Configurat
     } else {
         let content = resp.text().await?;
         let entity: Option<ListAccountTransactionsError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
+
+/// The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.
+pub async fn retrieve_account_balances(configuration: &configuration::Configuration, params: RetrieveAccountBalancesParams) -> Result<models::AccountBalances, Error<RetrieveAccountBalancesError>> {
+
+    let uri_str = format!("{}/v1/fintech/accounts/{id}/balances", configuration.base_path, id=crate::apis::urlencode(params.id));
+    let mut req_builder = configuration.client.request(reqwest::Method::GET, &uri_str);
+
+    if let Some(ref param_value) = params.at {
+        req_builder = req_builder.query(&[("at", &param_value.to_string())]);
+    }
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::AccountBalances`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::AccountBalances`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<RetrieveAccountBalancesError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
+
+/// For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.
+pub async fn retrieve_account_statement(configuration: &configuration::Configuration, params: RetrieveAccountStatementParams) -> Result<models::AccountStatement, Error<RetrieveAccountStatementError>> {
+
+    let uri_str = format!("{}/v1/fintech/accounts/{id}/statement", configuration.base_path, id=crate::apis::urlencode(params.id));
+    let mut req_builder = configuration.client.request(reqwest::Method::GET, &uri_str);
+
+    req_builder = req_builder.query(&[("from", &params.from.to_string())]);
+    req_builder = req_builder.query(&[("to", &params.to.to_string())]);
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::AccountStatement`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::AccountStatement`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<RetrieveAccountStatementError> = serde_json::from_str(&content).ok();
         Err(Error::ResponseError(ResponseContent { status, content, entity }))
     }
 }

@@ -22,6 +22,29 @@ pub struct CreateTransferParams {
     pub idempotency_key: Option<String>
 }
 
+/// struct for passing parameters to the method [`create_transfer_reversal`]
+#[derive(Clone, Debug)]
+pub struct CreateTransferReversalParams {
+    /// A transfer id, `tr_…`.
+    pub id: String,
+    /// Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    pub idempotency_key: Option<String>,
+    pub create_transfer_reversal_request: Option<models::CreateTransferReversalRequest>
+}
+
+/// struct for passing parameters to the method [`list_transfer_reversals`]
+#[derive(Clone, Debug)]
+pub struct ListTransferReversalsParams {
+    /// A transfer id, `tr_…`.
+    pub id: String,
+    /// Page size, 1–100.
+    pub limit: Option<i32>,
+    /// Return the reversals just older than the one with this id. It must be the id of one this key can see (`trr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
+    pub starting_after: Option<String>,
+    /// Return the reversals just newer than the one with this id (still newest first). It must be the id of one this key can see (`trr_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
+    pub ending_before: Option<String>
+}
+
 /// struct for passing parameters to the method [`list_transfers`]
 #[derive(Clone, Debug)]
 pub struct ListTransfersParams {
@@ -58,6 +81,15 @@ pub struct RetrieveTransferParams {
     pub id: String
 }
 
+/// struct for passing parameters to the method [`retrieve_transfer_reversal`]
+#[derive(Clone, Debug)]
+pub struct RetrieveTransferReversalParams {
+    /// A transfer id, `tr_…`.
+    pub id: String,
+    /// A reversal id, `trr_…`.
+    pub reversal_id: String
+}
+
 /// struct for passing parameters to the method [`update_transfer`]
 #[derive(Clone, Debug)]
 pub struct UpdateTransferParams {
@@ -89,6 +121,36 @@ pub enum CreateTransferError {
     Status413(models::Problem),
     Status415(models::Problem),
     Status422(models::Problem),
+    Status429(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
+
+/// struct for typed errors of method [`create_transfer_reversal`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CreateTransferReversalError {
+    Status400(models::Problem),
+    Status401(models::Problem),
+    Status404(models::Problem),
+    Status409(models::Problem),
+    Status413(models::Problem),
+    Status415(models::Problem),
+    Status422(models::Problem),
+    Status429(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
+
+/// struct for typed errors of method [`list_transfer_reversals`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ListTransferReversalsError {
+    Status400(models::Problem),
+    Status401(models::Problem),
+    Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
     Status503(models::Problem),
@@ -130,6 +192,19 @@ pub enum PostTransferError {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RetrieveTransferError {
+    Status400(models::Problem),
+    Status401(models::Problem),
+    Status404(models::Problem),
+    Status429(models::Problem),
+    Status500(models::Problem),
+    Status503(models::Problem),
+    UnknownValue(serde_json::Value),
+}
+
+/// struct for typed errors of method [`retrieve_transfer_reversal`]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RetrieveTransferReversalError {
     Status400(models::Problem),
     Status401(models::Problem),
     Status404(models::Problem),
@@ -212,6 +287,94 @@ pub async fn create_transfer(configuration: &configuration::Configuration, param
     } else {
         let content = resp.text().await?;
         let entity: Option<CreateTransferError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
+
+/// Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.
+pub async fn create_transfer_reversal(configuration: &configuration::Configuration, params: CreateTransferReversalParams) -> Result<models::TransferReversal, Error<CreateTransferReversalError>> {
+
+    let uri_str = format!("{}/v1/fintech/transfers/{id}/reversals", configuration.base_path, id=crate::apis::urlencode(params.id));
+    let mut req_builder = configuration.client.request(reqwest::Method::POST, &uri_str);
+
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(param_value) = params.idempotency_key {
+        req_builder = req_builder.header("Idempotency-Key", param_value.to_string());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+    req_builder = req_builder.json(&params.create_transfer_reversal_request);
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::TransferReversal`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::TransferReversal`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<CreateTransferReversalError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
+
+pub async fn list_transfer_reversals(configuration: &configuration::Configuration, params: ListTransferReversalsParams) -> Result<models::TransferReversalList, Error<ListTransferReversalsError>> {
+
+    let uri_str = format!("{}/v1/fintech/transfers/{id}/reversals", configuration.base_path, id=crate::apis::urlencode(params.id));
+    let mut req_builder = configuration.client.request(reqwest::Method::GET, &uri_str);
+
+    if let Some(ref param_value) = params.limit {
+        req_builder = req_builder.query(&[("limit", &param_value.to_string())]);
+    }
+    if let Some(ref param_value) = params.starting_after {
+        req_builder = req_builder.query(&[("starting_after", &param_value.to_string())]);
+    }
+    if let Some(ref param_value) = params.ending_before {
+        req_builder = req_builder.query(&[("ending_before", &param_value.to_string())]);
+    }
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::TransferReversalList`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::TransferReversalList`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<ListTransferReversalsError> = serde_json::from_str(&content).ok();
         Err(Error::ResponseError(ResponseContent { status, content, entity }))
     }
 }
@@ -351,6 +514,43 @@ pub async fn retrieve_transfer(configuration: &configuration::Configuration, par
     } else {
         let content = resp.text().await?;
         let entity: Option<RetrieveTransferError> = serde_json::from_str(&content).ok();
+        Err(Error::ResponseError(ResponseContent { status, content, entity }))
+    }
+}
+
+pub async fn retrieve_transfer_reversal(configuration: &configuration::Configuration, params: RetrieveTransferReversalParams) -> Result<models::TransferReversal, Error<RetrieveTransferReversalError>> {
+
+    let uri_str = format!("{}/v1/fintech/transfers/{id}/reversals/{reversal_id}", configuration.base_path, id=crate::apis::urlencode(params.id), reversal_id=crate::apis::urlencode(params.reversal_id));
+    let mut req_builder = configuration.client.request(reqwest::Method::GET, &uri_str);
+
+    if let Some(ref user_agent) = configuration.user_agent {
+        req_builder = req_builder.header(reqwest::header::USER_AGENT, user_agent.clone());
+    }
+    if let Some(ref token) = configuration.bearer_access_token {
+        req_builder = req_builder.bearer_auth(token.to_owned());
+    };
+
+    let req = req_builder.build()?;
+    let resp = configuration.client.execute(req).await?;
+
+    let status = resp.status();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/octet-stream");
+    let content_type = super::ContentType::from(content_type);
+
+    if !status.is_client_error() && !status.is_server_error() {
+        let content = resp.text().await?;
+        match content_type {
+            ContentType::Json => serde_json::from_str(&content).map_err(Error::from),
+            ContentType::Text => return Err(Error::from(serde_json::Error::custom("Received `text/plain` content type response that cannot be converted to `models::TransferReversal`"))),
+            ContentType::Unsupported(unknown_type) => return Err(Error::from(serde_json::Error::custom(format!("Received `{unknown_type}` content type response that cannot be converted to `models::TransferReversal`")))),
+        }
+    } else {
+        let content = resp.text().await?;
+        let entity: Option<RetrieveTransferReversalError> = serde_json::from_str(&content).ok();
         Err(Error::ResponseError(ResponseContent { status, content, entity }))
     }
 }

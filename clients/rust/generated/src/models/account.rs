@@ -44,6 +44,9 @@ pub struct Account {
     /// Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
     #[serde(rename = "kyb", deserialize_with = "Option::deserialize")]
     pub kyb: Option<models::AccountKyb>,
+    /// Its label for people; `null` when none.
+    #[serde(rename = "nickname", deserialize_with = "Option::deserialize")]
+    pub nickname: Option<String>,
     /// Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
     #[serde(rename = "metadata")]
     pub metadata: std::collections::HashMap<String, String>,
@@ -57,7 +60,7 @@ pub struct Account {
 
 impl Account {
     /// A fintech account.
-    pub fn new(id: String, object: String, r#type: String, country: String, status: String, status_details: Option<models::AccountStatusDetails>, closed_at: Option<String>, available_balance: models::AccountAvailableBalance, current_balance: models::AccountCurrentBalance, kyb: Option<models::AccountKyb>, metadata: std::collections::HashMap<String, String>, livemode: bool, created_at: String) -> Account {
+    pub fn new(id: String, object: String, r#type: String, country: String, status: String, status_details: Option<models::AccountStatusDetails>, closed_at: Option<String>, available_balance: models::AccountAvailableBalance, current_balance: models::AccountCurrentBalance, kyb: Option<models::AccountKyb>, nickname: Option<String>, metadata: std::collections::HashMap<String, String>, livemode: bool, created_at: String) -> Account {
         Account {
             id,
             object,
@@ -69,6 +72,7 @@ impl Account {
             available_balance,
             current_balance,
             kyb,
+            nickname,
             metadata,
             livemode,
             created_at,

@@ -22,6 +22,9 @@ pub struct CreateAccountRequest {
     /// Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
     #[serde(rename = "kyb", default, with = "::serde_with::rust::double_option", skip_serializing_if = "Option::is_none")]
     pub kyb: Option<Option<models::CreateAccountRequestKyb>>,
+    /// A label for people, shown wherever the account is named: 1–100 characters after trimming, without control, invisible or direction-changing characters. Not unique.
+    #[serde(rename = "nickname", skip_serializing_if = "Option::is_none")]
+    pub nickname: Option<String>,
     /// Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
     #[serde(rename = "metadata", skip_serializing_if = "Option::is_none")]
     pub metadata: Option<std::collections::HashMap<String, String>>,
@@ -33,6 +36,7 @@ impl CreateAccountRequest {
             r#type,
             country,
             kyb: None,
+            nickname: None,
             metadata: None,
         }
     }

@@ -13,10 +13,10 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Default, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TransactionSource {
-    /// `transfer`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.
+    /// `transfer`, `transfer_reversal`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.
     #[serde(rename = "type")]
     pub r#type: String,
-    /// The id of what caused it: `tr_…`, `sdep_…` or `swd_…`.
+    /// The id of what caused it: `tr_…`, `trr_…`, `sdep_…` or `swd_…`.
     #[serde(rename = "id")]
     pub id: String,
 }

@@ -50,6 +50,12 @@ pub struct Transfer {
     /// When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.
     #[serde(rename = "resolved_at", deserialize_with = "Option::deserialize")]
     pub resolved_at: Option<String>,
+    /// What reversals moved back so far, 0 to `posted_amount` (docs: Correcting a transfer).
+    #[serde(rename = "amount_reversed")]
+    pub amount_reversed: i64,
+    /// Whether it is fully reversed: `amount_reversed` = `posted_amount`.
+    #[serde(rename = "reversed")]
+    pub reversed: bool,
     /// Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
     #[serde(rename = "metadata")]
     pub metadata: std::collections::HashMap<String, String>,
@@ -63,7 +69,7 @@ pub struct Transfer {
 
 impl Transfer {
     /// Money moved from one account to another of the same org, mode and currency.
-    pub fn new(id: String, object: String, from_account_id: String, to_account_id: String, amount: i64, currency: String, description: Option<String>, status: String, pending: bool, posted_amount: Option<i64>, expires_at: Option<String>, resolved_at: Option<String>, metadata: std::collections::HashMap<String, String>, livemode: bool, created_at: String) -> Transfer {
+    pub fn new(id: String, object: String, from_account_id: String, to_account_id: String, amount: i64, currency: String, description: Option<String>, status: String, pending: bool, posted_amount: Option<i64>, expires_at: Option<String>, resolved_at: Option<String>, amount_reversed: i64, reversed: bool, metadata: std::collections::HashMap<String, String>, livemode: bool, created_at: String) -> Transfer {
         Transfer {
             id,
             object,
@@ -77,6 +83,8 @@ impl Transfer {
             posted_amount,
             expires_at,
             resolved_at,
+            amount_reversed,
+            reversed,
             metadata,
             livemode,
             created_at,

@@ -13,14 +13,18 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Default, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UpdateAccountRequest {
-    #[serde(rename = "metadata")]
-    pub metadata: models::UpdateWebhookEndpointRequestMetadata,
+    #[serde(rename = "metadata", skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<models::UpdateWebhookEndpointRequestMetadata>,
+    /// The new nickname (as at creation), or `\"\"` to clear it.
+    #[serde(rename = "nickname", skip_serializing_if = "Option::is_none")]
+    pub nickname: Option<String>,
 }
 
 impl UpdateAccountRequest {
-    pub fn new(metadata: models::UpdateWebhookEndpointRequestMetadata) -> UpdateAccountRequest {
+    pub fn new() -> UpdateAccountRequest {
         UpdateAccountRequest {
-            metadata,
+            metadata: None,
+            nickname: None,
         }
     }
 }

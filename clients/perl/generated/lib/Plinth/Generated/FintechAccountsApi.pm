@@ -570,7 +570,7 @@ sub unfreeze_account {
 #
 # update_account
 #
-# Update an account's metadata
+# Update an account's metadata or nickname
 #
 # @param string $id An account id, &#x60;acct_…&#x60;. (required)
 # @param UpdateAccountRequest $update_account_request  (required)
@@ -594,7 +594,7 @@ sub unfreeze_account {
     },
     };
     __PACKAGE__->method_documentation->{ 'update_account' } = {
-        summary => 'Update an account&#39;s metadata',
+        summary => 'Update an account&#39;s metadata or nickname',
         params => $params,
         returns => 'Account',
         };

@@ -160,6 +160,183 @@ sub list_account_transactions {
 }
 
 #
+# retrieve_account_balances
+#
+# An account's balances at a moment, now or past
+#
+# @param string $id An account id, &#x60;acct_…&#x60;. (required)
+# @param string $at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now. (optional)
+{
+    my $params = {
+    'id' => {
+        data_type => 'string',
+        description => 'An account id, &#x60;acct_…&#x60;.',
+        required => '1',
+    },
+    'at' => {
+        data_type => 'string',
+        description => 'The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now.',
+        required => '0',
+    },
+    };
+    __PACKAGE__->method_documentation->{ 'retrieve_account_balances' } = {
+        summary => 'An account&#39;s balances at a moment, now or past',
+        params => $params,
+        returns => 'AccountBalances',
+        };
+}
+# @return AccountBalances
+#
+sub retrieve_account_balances {
+    my ($self, %args) = @_;
+
+    # verify the required parameter 'id' is set
+    unless (exists $args{'id'}) {
+      croak("Missing the required parameter 'id' when calling retrieve_account_balances");
+    }
+
+    # parse inputs
+    my $_resource_path = '/v1/fintech/accounts/{id}/balances';
+
+    my $_method = 'GET';
+    my $query_params = {};
+    my $header_params = {};
+    my $form_params = {};
+
+    # 'Accept' and 'Content-Type' header
+    my $_header_accept = $self->{api_client}->select_header_accept('application/json', 'application/problem+json');
+    if ($_header_accept) {
+        $header_params->{'Accept'} = $_header_accept;
+    }
+    $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type();
+
+    # query params
+    if ( exists $args{'at'}) {
+        $query_params->{'at'} = $self->{api_client}->to_query_value($args{'at'});
+    }
+
+    # path params
+    if ( exists $args{'id'}) {
+        my $_base_variable = "{" . "id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    my $_body_data;
+    # authentication setting, if any
+    my $auth_settings = [qw(bearerAuth )];
+
+    # make the API Call
+    my $response = $self->{api_client}->call_api($_resource_path, $_method,
+                                           $query_params, $form_params,
+                                           $header_params, $_body_data, $auth_settings);
+    if (!$response) {
+        return;
+    }
+    my $_response_object = $self->{api_client}->deserialize('AccountBalances', $response);
+    return $_response_object;
+}
+
+#
+# retrieve_account_statement
+#
+# An account's statement for a period
+#
+# @param string $from Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset. (required)
+# @param string $to End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;. (required)
+# @param string $id An account id, &#x60;acct_…&#x60;. (required)
+{
+    my $params = {
+    'from' => {
+        data_type => 'string',
+        description => 'Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset.',
+        required => '1',
+    },
+    'to' => {
+        data_type => 'string',
+        description => 'End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;.',
+        required => '1',
+    },
+    'id' => {
+        data_type => 'string',
+        description => 'An account id, &#x60;acct_…&#x60;.',
+        required => '1',
+    },
+    };
+    __PACKAGE__->method_documentation->{ 'retrieve_account_statement' } = {
+        summary => 'An account&#39;s statement for a period',
+        params => $params,
+        returns => 'AccountStatement',
+        };
+}
+# @return AccountStatement
+#
+sub retrieve_account_statement {
+    my ($self, %args) = @_;
+
+    # verify the required parameter 'from' is set
+    unless (exists $args{'from'}) {
+      croak("Missing the required parameter 'from' when calling retrieve_account_statement");
+    }
+
+    # verify the required parameter 'to' is set
+    unless (exists $args{'to'}) {
+      croak("Missing the required parameter 'to' when calling retrieve_account_statement");
+    }
+
+    # verify the required parameter 'id' is set
+    unless (exists $args{'id'}) {
+      croak("Missing the required parameter 'id' when calling retrieve_account_statement");
+    }
+
+    # parse inputs
+    my $_resource_path = '/v1/fintech/accounts/{id}/statement';
+
+    my $_method = 'GET';
+    my $query_params = {};
+    my $header_params = {};
+    my $form_params = {};
+
+    # 'Accept' and 'Content-Type' header
+    my $_header_accept = $self->{api_client}->select_header_accept('application/json', 'application/problem+json');
+    if ($_header_accept) {
+        $header_params->{'Accept'} = $_header_accept;
+    }
+    $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type();
+
+    # query params
+    if ( exists $args{'from'}) {
+        $query_params->{'from'} = $self->{api_client}->to_query_value($args{'from'});
+    }
+
+    # query params
+    if ( exists $args{'to'}) {
+        $query_params->{'to'} = $self->{api_client}->to_query_value($args{'to'});
+    }
+
+    # path params
+    if ( exists $args{'id'}) {
+        my $_base_variable = "{" . "id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    my $_body_data;
+    # authentication setting, if any
+    my $auth_settings = [qw(bearerAuth )];
+
+    # make the API Call
+    my $response = $self->{api_client}->call_api($_resource_path, $_method,
+                                           $query_params, $form_params,
+                                           $header_params, $_body_data, $auth_settings);
+    if (!$response) {
+        return;
+    }
+    my $_response_object = $self->{api_client}->deserialize('AccountStatement', $response);
+    return $_response_object;
+}
+
+#
 # retrieve_transaction
 #
 # Retrieve a transaction

@@ -125,6 +125,195 @@ sub create_transfer {
 }
 
 #
+# create_transfer_reversal
+#
+# Reverse a posted transfer, all or part
+#
+# @param string $id A transfer id, &#x60;tr_…&#x60;. (required)
+# @param string $idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+# @param CreateTransferReversalRequest $create_transfer_reversal_request  (optional)
+{
+    my $params = {
+    'id' => {
+        data_type => 'string',
+        description => 'A transfer id, &#x60;tr_…&#x60;.',
+        required => '1',
+    },
+    'idempotency_key' => {
+        data_type => 'string',
+        description => 'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.',
+        required => '0',
+    },
+    'create_transfer_reversal_request' => {
+        data_type => 'CreateTransferReversalRequest',
+        description => '',
+        required => '0',
+    },
+    };
+    __PACKAGE__->method_documentation->{ 'create_transfer_reversal' } = {
+        summary => 'Reverse a posted transfer, all or part',
+        params => $params,
+        returns => 'TransferReversal',
+        };
+}
+# @return TransferReversal
+#
+sub create_transfer_reversal {
+    my ($self, %args) = @_;
+
+    # verify the required parameter 'id' is set
+    unless (exists $args{'id'}) {
+      croak("Missing the required parameter 'id' when calling create_transfer_reversal");
+    }
+
+    # parse inputs
+    my $_resource_path = '/v1/fintech/transfers/{id}/reversals';
+
+    my $_method = 'POST';
+    my $query_params = {};
+    my $header_params = {};
+    my $form_params = {};
+
+    # 'Accept' and 'Content-Type' header
+    my $_header_accept = $self->{api_client}->select_header_accept('application/json', 'application/problem+json');
+    if ($_header_accept) {
+        $header_params->{'Accept'} = $_header_accept;
+    }
+    $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type('application/json');
+
+    # header params
+    if ( exists $args{'idempotency_key'}) {
+        $header_params->{'Idempotency-Key'} = $self->{api_client}->to_header_value($args{'idempotency_key'});
+    }
+
+    # path params
+    if ( exists $args{'id'}) {
+        my $_base_variable = "{" . "id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    my $_body_data;
+    # body params
+    if ( exists $args{'create_transfer_reversal_request'}) {
+        $_body_data = $args{'create_transfer_reversal_request'};
+    }
+
+    # authentication setting, if any
+    my $auth_settings = [qw(bearerAuth )];
+
+    # make the API Call
+    my $response = $self->{api_client}->call_api($_resource_path, $_method,
+                                           $query_params, $form_params,
+                                           $header_params, $_body_data, $auth_settings);
+    if (!$response) {
+        return;
+    }
+    my $_response_object = $self->{api_client}->deserialize('TransferReversal', $response);
+    return $_response_object;
+}
+
+#
+# list_transfer_reversals
+#
+# List a transfer's reversals, newest first
+#
+# @param string $id A transfer id, &#x60;tr_…&#x60;. (required)
+# @param int $limit Page size, 1–100. (optional, default to 10)
+# @param string $starting_after Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+# @param string $ending_before Return the reversals just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+{
+    my $params = {
+    'id' => {
+        data_type => 'string',
+        description => 'A transfer id, &#x60;tr_…&#x60;.',
+        required => '1',
+    },
+    'limit' => {
+        data_type => 'int',
+        description => 'Page size, 1–100.',
+        required => '0',
+    },
+    'starting_after' => {
+        data_type => 'string',
+        description => 'Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
+        required => '0',
+    },
+    'ending_before' => {
+        data_type => 'string',
+        description => 'Return the reversals just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).',
+        required => '0',
+    },
+    };
+    __PACKAGE__->method_documentation->{ 'list_transfer_reversals' } = {
+        summary => 'List a transfer&#39;s reversals, newest first',
+        params => $params,
+        returns => 'TransferReversalList',
+        };
+}
+# @return TransferReversalList
+#
+sub list_transfer_reversals {
+    my ($self, %args) = @_;
+
+    # verify the required parameter 'id' is set
+    unless (exists $args{'id'}) {
+      croak("Missing the required parameter 'id' when calling list_transfer_reversals");
+    }
+
+    # parse inputs
+    my $_resource_path = '/v1/fintech/transfers/{id}/reversals';
+
+    my $_method = 'GET';
+    my $query_params = {};
+    my $header_params = {};
+    my $form_params = {};
+
+    # 'Accept' and 'Content-Type' header
+    my $_header_accept = $self->{api_client}->select_header_accept('application/json', 'application/problem+json');
+    if ($_header_accept) {
+        $header_params->{'Accept'} = $_header_accept;
+    }
+    $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type();
+
+    # query params
+    if ( exists $args{'limit'}) {
+        $query_params->{'limit'} = $self->{api_client}->to_query_value($args{'limit'});
+    }
+
+    # query params
+    if ( exists $args{'starting_after'}) {
+        $query_params->{'starting_after'} = $self->{api_client}->to_query_value($args{'starting_after'});
+    }
+
+    # query params
+    if ( exists $args{'ending_before'}) {
+        $query_params->{'ending_before'} = $self->{api_client}->to_query_value($args{'ending_before'});
+    }
+
+    # path params
+    if ( exists $args{'id'}) {
+        my $_base_variable = "{" . "id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    my $_body_data;
+    # authentication setting, if any
+    my $auth_settings = [qw(bearerAuth )];
+
+    # make the API Call
+    my $response = $self->{api_client}->call_api($_resource_path, $_method,
+                                           $query_params, $form_params,
+                                           $header_params, $_body_data, $auth_settings);
+    if (!$response) {
+        return;
+    }
+    my $_response_object = $self->{api_client}->deserialize('TransferReversalList', $response);
+    return $_response_object;
+}
+
+#
 # list_transfers
 #
 # List transfers, newest first
@@ -403,6 +592,91 @@ sub retrieve_transfer {
         return;
     }
     my $_response_object = $self->{api_client}->deserialize('Transfer', $response);
+    return $_response_object;
+}
+
+#
+# retrieve_transfer_reversal
+#
+# Retrieve a reversal
+#
+# @param string $id A transfer id, &#x60;tr_…&#x60;. (required)
+# @param string $reversal_id A reversal id, &#x60;trr_…&#x60;. (required)
+{
+    my $params = {
+    'id' => {
+        data_type => 'string',
+        description => 'A transfer id, &#x60;tr_…&#x60;.',
+        required => '1',
+    },
+    'reversal_id' => {
+        data_type => 'string',
+        description => 'A reversal id, &#x60;trr_…&#x60;.',
+        required => '1',
+    },
+    };
+    __PACKAGE__->method_documentation->{ 'retrieve_transfer_reversal' } = {
+        summary => 'Retrieve a reversal',
+        params => $params,
+        returns => 'TransferReversal',
+        };
+}
+# @return TransferReversal
+#
+sub retrieve_transfer_reversal {
+    my ($self, %args) = @_;
+
+    # verify the required parameter 'id' is set
+    unless (exists $args{'id'}) {
+      croak("Missing the required parameter 'id' when calling retrieve_transfer_reversal");
+    }
+
+    # verify the required parameter 'reversal_id' is set
+    unless (exists $args{'reversal_id'}) {
+      croak("Missing the required parameter 'reversal_id' when calling retrieve_transfer_reversal");
+    }
+
+    # parse inputs
+    my $_resource_path = '/v1/fintech/transfers/{id}/reversals/{reversal_id}';
+
+    my $_method = 'GET';
+    my $query_params = {};
+    my $header_params = {};
+    my $form_params = {};
+
+    # 'Accept' and 'Content-Type' header
+    my $_header_accept = $self->{api_client}->select_header_accept('application/json', 'application/problem+json');
+    if ($_header_accept) {
+        $header_params->{'Accept'} = $_header_accept;
+    }
+    $header_params->{'Content-Type'} = $self->{api_client}->select_header_content_type();
+
+    # path params
+    if ( exists $args{'id'}) {
+        my $_base_variable = "{" . "id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    # path params
+    if ( exists $args{'reversal_id'}) {
+        my $_base_variable = "{" . "reversal_id" . "}";
+        my $_base_value = $self->{api_client}->to_path_value($args{'reversal_id'});
+        $_resource_path =~ s/$_base_variable/$_base_value/g;
+    }
+
+    my $_body_data;
+    # authentication setting, if any
+    my $auth_settings = [qw(bearerAuth )];
+
+    # make the API Call
+    my $response = $self->{api_client}->call_api($_resource_path, $_method,
+                                           $query_params, $form_params,
+                                           $header_params, $_body_data, $auth_settings);
+    if (!$response) {
+        return;
+    }
+    my $_response_object = $self->{api_client}->deserialize('TransferReversal', $response);
     return $_response_object;
 }
 

@@ -504,8 +504,8 @@ module PlinthGenerated
       return data, status_code, headers
     end
 
-    # Update an account's metadata
-    # Only `metadata` changes (any other field: 400 `parameter_unknown`): keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+    # Update an account's metadata or nickname
+    # `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param update_account_request [UpdateAccountRequest] 
     # @param [Hash] opts the optional parameters
@@ -516,8 +516,8 @@ module PlinthGenerated
       data
     end
 
-    # Update an account&#39;s metadata
-    # Only &#x60;metadata&#x60; changes (any other field: 400 &#x60;parameter_unknown&#x60;): keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+    # Update an account&#39;s metadata or nickname
+    # &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param update_account_request [UpdateAccountRequest] 
     # @param [Hash] opts the optional parameters

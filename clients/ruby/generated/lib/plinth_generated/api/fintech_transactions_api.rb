@@ -102,6 +102,164 @@ module PlinthGenerated
       return data, status_code, headers
     end
 
+    # An account's balances at a moment, now or past
+    # The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now.
+    # @return [AccountBalances]
+    def retrieve_account_balances(id, opts = {})
+      data, _status_code, _headers = retrieve_account_balances_with_http_info(id, opts)
+      data
+    end
+
+    # An account&#39;s balances at a moment, now or past
+    # The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now.
+    # @return [Array<(AccountBalances, Integer, Hash)>] AccountBalances data, response status code and response headers
+    def retrieve_account_balances_with_http_info(id, opts = {})
+      if @api_client.config.debugging
+        @api_client.config.logger.debug 'Calling API: FintechTransactionsApi.retrieve_account_balances ...'
+      end
+      # verify the required parameter 'id' is set
+      if @api_client.config.client_side_validation && id.nil?
+        fail ArgumentError, "Missing the required parameter 'id' when calling FintechTransactionsApi.retrieve_account_balances"
+      end
+      pattern = Regexp.new(/^(\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2\d))T(?:[01]\d|2[0-3]):[0-5]\dZ|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2\d))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d))$/)
+      if @api_client.config.client_side_validation && !opts[:'at'].nil? && opts[:'at'] !~ pattern
+        fail ArgumentError, "invalid value for 'opts[:\"at\"]' when calling FintechTransactionsApi.retrieve_account_balances, must conform to the pattern #{pattern}."
+      end
+
+      # resource path
+      local_var_path = '/v1/fintech/accounts/{id}/balances'.sub('{id}', CGI.escape(id.to_s))
+
+      # query parameters
+      query_params = opts[:query_params] || {}
+      query_params[:'at'] = opts[:'at'] if !opts[:'at'].nil?
+
+      # header parameters
+      header_params = opts[:header_params] || {}
+      # HTTP header 'Accept' (if needed)
+      header_params['Accept'] = @api_client.select_header_accept(['application/json', 'application/problem+json']) unless header_params['Accept']
+
+      # form parameters
+      form_params = opts[:form_params] || {}
+
+      # http body (model)
+      post_body = opts[:debug_body]
+
+      # return_type
+      return_type = opts[:debug_return_type] || 'AccountBalances'
+
+      # auth_names
+      auth_names = opts[:debug_auth_names] || ['bearerAuth']
+
+      new_options = opts.merge(
+        :operation => :"FintechTransactionsApi.retrieve_account_balances",
+        :header_params => header_params,
+        :query_params => query_params,
+        :form_params => form_params,
+        :body => post_body,
+        :auth_names => auth_names,
+        :return_type => return_type
+      )
+
+      data, status_code, headers = @api_client.call_api(:GET, local_var_path, new_options)
+      if @api_client.config.debugging
+        @api_client.config.logger.debug "API called: FintechTransactionsApi#retrieve_account_balances\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
+      end
+      return data, status_code, headers
+    end
+
+    # An account's statement for a period
+    # For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.
+    # @param from [String] Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset.
+    # @param to [String] End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @return [AccountStatement]
+    def retrieve_account_statement(from, to, id, opts = {})
+      data, _status_code, _headers = retrieve_account_statement_with_http_info(from, to, id, opts)
+      data
+    end
+
+    # An account&#39;s statement for a period
+    # For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.
+    # @param from [String] Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset.
+    # @param to [String] End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;.
+    # @param id [String] An account id, &#x60;acct_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @return [Array<(AccountStatement, Integer, Hash)>] AccountStatement data, response status code and response headers
+    def retrieve_account_statement_with_http_info(from, to, id, opts = {})
+      if @api_client.config.debugging
+        @api_client.config.logger.debug 'Calling API: FintechTransactionsApi.retrieve_account_statement ...'
+      end
+      # verify the required parameter 'from' is set
+      if @api_client.config.client_side_validation && from.nil?
+        fail ArgumentError, "Missing the required parameter 'from' when calling FintechTransactionsApi.retrieve_account_statement"
+      end
+      pattern = Regexp.new(/^(\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2\d))T(?:[01]\d|2[0-3]):[0-5]\dZ|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2\d))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d))$/)
+      if @api_client.config.client_side_validation && from !~ pattern
+        fail ArgumentError, "invalid value for 'from' when calling FintechTransactionsApi.retrieve_account_statement, must conform to the pattern #{pattern}."
+      end
+
+      # verify the required parameter 'to' is set
+      if @api_client.config.client_side_validation && to.nil?
+        fail ArgumentError, "Missing the required parameter 'to' when calling FintechTransactionsApi.retrieve_account_statement"
+      end
+      pattern = Regexp.new(/^(\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2\d))T(?:[01]\d|2[0-3]):[0-5]\dZ|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2\d))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d))$/)
+      if @api_client.config.client_side_validation && to !~ pattern
+        fail ArgumentError, "invalid value for 'to' when calling FintechTransactionsApi.retrieve_account_statement, must conform to the pattern #{pattern}."
+      end
+
+      # verify the required parameter 'id' is set
+      if @api_client.config.client_side_validation && id.nil?
+        fail ArgumentError, "Missing the required parameter 'id' when calling FintechTransactionsApi.retrieve_account_statement"
+      end
+      # resource path
+      local_var_path = '/v1/fintech/accounts/{id}/statement'.sub('{id}', CGI.escape(id.to_s))
+
+      # query parameters
+      query_params = opts[:query_params] || {}
+      query_params[:'from'] = from
+      query_params[:'to'] = to
+
+      # header parameters
+      header_params = opts[:header_params] || {}
+      # HTTP header 'Accept' (if needed)
+      header_params['Accept'] = @api_client.select_header_accept(['application/json', 'application/problem+json']) unless header_params['Accept']
+
+      # form parameters
+      form_params = opts[:form_params] || {}
+
+      # http body (model)
+      post_body = opts[:debug_body]
+
+      # return_type
+      return_type = opts[:debug_return_type] || 'AccountStatement'
+
+      # auth_names
+      auth_names = opts[:debug_auth_names] || ['bearerAuth']
+
+      new_options = opts.merge(
+        :operation => :"FintechTransactionsApi.retrieve_account_statement",
+        :header_params => header_params,
+        :query_params => query_params,
+        :form_params => form_params,
+        :body => post_body,
+        :auth_names => auth_names,
+        :return_type => return_type
+      )
+
+      data, status_code, headers = @api_client.call_api(:GET, local_var_path, new_options)
+      if @api_client.config.debugging
+        @api_client.config.logger.debug "API called: FintechTransactionsApi#retrieve_account_statement\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
+      end
+      return data, status_code, headers
+    end
+
     # Retrieve a transaction
     # @param id [String] A transaction id, &#x60;txn_…&#x60;.
     # @param [Hash] opts the optional parameters

@@ -103,6 +103,170 @@ module PlinthGenerated
       return data, status_code, headers
     end
 
+    # Reverse a posted transfer, all or part
+    # Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @option opts [CreateTransferReversalRequest] :create_transfer_reversal_request 
+    # @return [TransferReversal]
+    def create_transfer_reversal(id, opts = {})
+      data, _status_code, _headers = create_transfer_reversal_with_http_info(id, opts)
+      data
+    end
+
+    # Reverse a posted transfer, all or part
+    # Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
+    # @option opts [CreateTransferReversalRequest] :create_transfer_reversal_request 
+    # @return [Array<(TransferReversal, Integer, Hash)>] TransferReversal data, response status code and response headers
+    def create_transfer_reversal_with_http_info(id, opts = {})
+      if @api_client.config.debugging
+        @api_client.config.logger.debug 'Calling API: FintechTransfersApi.create_transfer_reversal ...'
+      end
+      # verify the required parameter 'id' is set
+      if @api_client.config.client_side_validation && id.nil?
+        fail ArgumentError, "Missing the required parameter 'id' when calling FintechTransfersApi.create_transfer_reversal"
+      end
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length > 255
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechTransfersApi.create_transfer_reversal, the character length must be smaller than or equal to 255.'
+      end
+
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'].to_s.length < 1
+        fail ArgumentError, 'invalid value for "opts[:"idempotency_key"]" when calling FintechTransfersApi.create_transfer_reversal, the character length must be greater than or equal to 1.'
+      end
+
+      pattern = Regexp.new(/^[\x21-\x7E]+$/)
+      if @api_client.config.client_side_validation && !opts[:'idempotency_key'].nil? && opts[:'idempotency_key'] !~ pattern
+        fail ArgumentError, "invalid value for 'opts[:\"idempotency_key\"]' when calling FintechTransfersApi.create_transfer_reversal, must conform to the pattern #{pattern}."
+      end
+
+      # resource path
+      local_var_path = '/v1/fintech/transfers/{id}/reversals'.sub('{id}', CGI.escape(id.to_s))
+
+      # query parameters
+      query_params = opts[:query_params] || {}
+
+      # header parameters
+      header_params = opts[:header_params] || {}
+      # HTTP header 'Accept' (if needed)
+      header_params['Accept'] = @api_client.select_header_accept(['application/json', 'application/problem+json']) unless header_params['Accept']
+      # HTTP header 'Content-Type'
+      content_type = @api_client.select_header_content_type(['application/json'])
+      if !content_type.nil?
+          header_params['Content-Type'] = content_type
+      end
+      header_params[:'Idempotency-Key'] = opts[:'idempotency_key'] if !opts[:'idempotency_key'].nil?
+
+      # form parameters
+      form_params = opts[:form_params] || {}
+
+      # http body (model)
+      post_body = opts[:debug_body] || @api_client.object_to_http_body(opts[:'create_transfer_reversal_request'])
+
+      # return_type
+      return_type = opts[:debug_return_type] || 'TransferReversal'
+
+      # auth_names
+      auth_names = opts[:debug_auth_names] || ['bearerAuth']
+
+      new_options = opts.merge(
+        :operation => :"FintechTransfersApi.create_transfer_reversal",
+        :header_params => header_params,
+        :query_params => query_params,
+        :form_params => form_params,
+        :body => post_body,
+        :auth_names => auth_names,
+        :return_type => return_type
+      )
+
+      data, status_code, headers = @api_client.call_api(:POST, local_var_path, new_options)
+      if @api_client.config.debugging
+        @api_client.config.logger.debug "API called: FintechTransfersApi#create_transfer_reversal\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
+      end
+      return data, status_code, headers
+    end
+
+    # List a transfer's reversals, newest first
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [Integer] :limit Page size, 1–100. (default to 10)
+    # @option opts [String] :starting_after Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the reversals just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @return [TransferReversalList]
+    def list_transfer_reversals(id, opts = {})
+      data, _status_code, _headers = list_transfer_reversals_with_http_info(id, opts)
+      data
+    end
+
+    # List a transfer&#39;s reversals, newest first
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @option opts [Integer] :limit Page size, 1–100. (default to 10)
+    # @option opts [String] :starting_after Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @option opts [String] :ending_before Return the reversals just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
+    # @return [Array<(TransferReversalList, Integer, Hash)>] TransferReversalList data, response status code and response headers
+    def list_transfer_reversals_with_http_info(id, opts = {})
+      if @api_client.config.debugging
+        @api_client.config.logger.debug 'Calling API: FintechTransfersApi.list_transfer_reversals ...'
+      end
+      # verify the required parameter 'id' is set
+      if @api_client.config.client_side_validation && id.nil?
+        fail ArgumentError, "Missing the required parameter 'id' when calling FintechTransfersApi.list_transfer_reversals"
+      end
+      if @api_client.config.client_side_validation && !opts[:'limit'].nil? && opts[:'limit'] > 100
+        fail ArgumentError, 'invalid value for "opts[:"limit"]" when calling FintechTransfersApi.list_transfer_reversals, must be smaller than or equal to 100.'
+      end
+
+      if @api_client.config.client_side_validation && !opts[:'limit'].nil? && opts[:'limit'] < 1
+        fail ArgumentError, 'invalid value for "opts[:"limit"]" when calling FintechTransfersApi.list_transfer_reversals, must be greater than or equal to 1.'
+      end
+
+      # resource path
+      local_var_path = '/v1/fintech/transfers/{id}/reversals'.sub('{id}', CGI.escape(id.to_s))
+
+      # query parameters
+      query_params = opts[:query_params] || {}
+      query_params[:'limit'] = opts[:'limit'] if !opts[:'limit'].nil?
+      query_params[:'starting_after'] = opts[:'starting_after'] if !opts[:'starting_after'].nil?
+      query_params[:'ending_before'] = opts[:'ending_before'] if !opts[:'ending_before'].nil?
+
+      # header parameters
+      header_params = opts[:header_params] || {}
+      # HTTP header 'Accept' (if needed)
+      header_params['Accept'] = @api_client.select_header_accept(['application/json', 'application/problem+json']) unless header_params['Accept']
+
+      # form parameters
+      form_params = opts[:form_params] || {}
+
+      # http body (model)
+      post_body = opts[:debug_body]
+
+      # return_type
+      return_type = opts[:debug_return_type] || 'TransferReversalList'
+
+      # auth_names
+      auth_names = opts[:debug_auth_names] || ['bearerAuth']
+
+      new_options = opts.merge(
+        :operation => :"FintechTransfersApi.list_transfer_reversals",
+        :header_params => header_params,
+        :query_params => query_params,
+        :form_params => form_params,
+        :body => post_body,
+        :auth_names => auth_names,
+        :return_type => return_type
+      )
+
+      data, status_code, headers = @api_client.call_api(:GET, local_var_path, new_options)
+      if @api_client.config.debugging
+        @api_client.config.logger.debug "API called: FintechTransfersApi#list_transfer_reversals\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
+      end
+      return data, status_code, headers
+    end
+
     # List transfers, newest first
     # With `account_id`, only the transfers from or to that account.
     # @param [Hash] opts the optional parameters
@@ -336,6 +500,73 @@ module PlinthGenerated
       data, status_code, headers = @api_client.call_api(:GET, local_var_path, new_options)
       if @api_client.config.debugging
         @api_client.config.logger.debug "API called: FintechTransfersApi#retrieve_transfer\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
+      end
+      return data, status_code, headers
+    end
+
+    # Retrieve a reversal
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
+    # @param reversal_id [String] A reversal id, &#x60;trr_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @return [TransferReversal]
+    def retrieve_transfer_reversal(id, reversal_id, opts = {})
+      data, _status_code, _headers = retrieve_transfer_reversal_with_http_info(id, reversal_id, opts)
+      data
+    end
+
+    # Retrieve a reversal
+    # @param id [String] A transfer id, &#x60;tr_…&#x60;.
+    # @param reversal_id [String] A reversal id, &#x60;trr_…&#x60;.
+    # @param [Hash] opts the optional parameters
+    # @return [Array<(TransferReversal, Integer, Hash)>] TransferReversal data, response status code and response headers
+    def retrieve_transfer_reversal_with_http_info(id, reversal_id, opts = {})
+      if @api_client.config.debugging
+        @api_client.config.logger.debug 'Calling API: FintechTransfersApi.retrieve_transfer_reversal ...'
+      end
+      # verify the required parameter 'id' is set
+      if @api_client.config.client_side_validation && id.nil?
+        fail ArgumentError, "Missing the required parameter 'id' when calling FintechTransfersApi.retrieve_transfer_reversal"
+      end
+      # verify the required parameter 'reversal_id' is set
+      if @api_client.config.client_side_validation && reversal_id.nil?
+        fail ArgumentError, "Missing the required parameter 'reversal_id' when calling FintechTransfersApi.retrieve_transfer_reversal"
+      end
+      # resource path
+      local_var_path = '/v1/fintech/transfers/{id}/reversals/{reversal_id}'.sub('{id}', CGI.escape(id.to_s)).sub('{reversal_id}', CGI.escape(reversal_id.to_s))
+
+      # query parameters
+      query_params = opts[:query_params] || {}
+
+      # header parameters
+      header_params = opts[:header_params] || {}
+      # HTTP header 'Accept' (if needed)
+      header_params['Accept'] = @api_client.select_header_accept(['application/json', 'application/problem+json']) unless header_params['Accept']
+
+      # form parameters
+      form_params = opts[:form_params] || {}
+
+      # http body (model)
+      post_body = opts[:debug_body]
+
+      # return_type
+      return_type = opts[:debug_return_type] || 'TransferReversal'
+
+      # auth_names
+      auth_names = opts[:debug_auth_names] || ['bearerAuth']
+
+      new_options = opts.merge(
+        :operation => :"FintechTransfersApi.retrieve_transfer_reversal",
+        :header_params => header_params,
+        :query_params => query_params,
+        :form_params => form_params,
+        :body => post_body,
+        :auth_names => auth_names,
+        :return_type => return_type
+      )
+
+      data, status_code, headers = @api_client.call_api(:GET, local_var_path, new_options)
+      if @api_client.config.debugging
+        @api_client.config.logger.debug "API called: FintechTransfersApi#retrieve_transfer_reversal\nData: #{data.inspect}\nStatus code: #{status_code}\nHeaders: #{headers}"
       end
       return data, status_code, headers
     end

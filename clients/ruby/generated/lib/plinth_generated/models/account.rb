@@ -46,6 +46,9 @@ module PlinthGenerated
     # Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
     attr_accessor :kyb
 
+    # Its label for people; `null` when none.
+    attr_accessor :nickname
+
     # Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
     attr_accessor :metadata
 
@@ -68,6 +71,7 @@ module PlinthGenerated
         :'available_balance' => :'available_balance',
         :'current_balance' => :'current_balance',
         :'kyb' => :'kyb',
+        :'nickname' => :'nickname',
         :'metadata' => :'metadata',
         :'livemode' => :'livemode',
         :'created_at' => :'created_at'
@@ -97,6 +101,7 @@ module PlinthGenerated
         :'available_balance' => :'AccountAvailableBalance',
         :'current_balance' => :'AccountCurrentBalance',
         :'kyb' => :'AccountKyb',
+        :'nickname' => :'String',
         :'metadata' => :'Hash<String, String>',
         :'livemode' => :'Boolean',
         :'created_at' => :'String'
@@ -109,6 +114,7 @@ module PlinthGenerated
         :'status_details',
         :'closed_at',
         :'kyb',
+        :'nickname',
       ])
     end
 
@@ -196,6 +202,12 @@ module PlinthGenerated
         self.kyb = attributes[:'kyb']
       else
         self.kyb = nil
+      end
+
+      if attributes.key?(:'nickname')
+        self.nickname = attributes[:'nickname']
+      else
+        self.nickname = nil
       end
 
       if attributes.key?(:'metadata')
@@ -408,6 +420,7 @@ module PlinthGenerated
           available_balance == o.available_balance &&
           current_balance == o.current_balance &&
           kyb == o.kyb &&
+          nickname == o.nickname &&
           metadata == o.metadata &&
           livemode == o.livemode &&
           created_at == o.created_at
@@ -422,7 +435,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, type, country, status, status_details, closed_at, available_balance, current_balance, kyb, metadata, livemode, created_at].hash
+      [id, object, type, country, status, status_details, closed_at, available_balance, current_balance, kyb, nickname, metadata, livemode, created_at].hash
     end
 
     # Builds the object from hash

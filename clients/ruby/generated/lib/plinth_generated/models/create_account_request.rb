@@ -24,6 +24,9 @@ module PlinthGenerated
     # Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
     attr_accessor :kyb
 
+    # A label for people, shown wherever the account is named: 1–100 characters after trimming, without control, invisible or direction-changing characters. Not unique.
+    attr_accessor :nickname
+
     # Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
     attr_accessor :metadata
 
@@ -55,6 +58,7 @@ module PlinthGenerated
         :'type' => :'type',
         :'country' => :'country',
         :'kyb' => :'kyb',
+        :'nickname' => :'nickname',
         :'metadata' => :'metadata'
       }
     end
@@ -75,6 +79,7 @@ module PlinthGenerated
         :'type' => :'String',
         :'country' => :'String',
         :'kyb' => :'CreateAccountRequestKyb',
+        :'nickname' => :'String',
         :'metadata' => :'Hash<String, String>'
       }
     end
@@ -126,6 +131,10 @@ module PlinthGenerated
 
       if attributes.key?(:'kyb')
         self.kyb = attributes[:'kyb']
+      end
+
+      if attributes.key?(:'nickname')
+        self.nickname = attributes[:'nickname']
       end
 
       if attributes.key?(:'metadata')
@@ -220,6 +229,7 @@ module PlinthGenerated
           type == o.type &&
           country == o.country &&
           kyb == o.kyb &&
+          nickname == o.nickname &&
           metadata == o.metadata
     end
 
@@ -232,7 +242,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [type, country, kyb, metadata].hash
+      [type, country, kyb, nickname, metadata].hash
     end
 
     # Builds the object from hash

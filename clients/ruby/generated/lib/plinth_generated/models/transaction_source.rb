@@ -15,10 +15,10 @@ require 'time'
 
 module PlinthGenerated
   class TransactionSource < ApiModelBase
-    # `transfer`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.
+    # `transfer`, `transfer_reversal`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.
     attr_accessor :type
 
-    # The id of what caused it: `tr_…`, `sdep_…` or `swd_…`.
+    # The id of what caused it: `tr_…`, `trr_…`, `sdep_…` or `swd_…`.
     attr_accessor :id
 
     # Attribute mapping from ruby-style variable name to JSON key.

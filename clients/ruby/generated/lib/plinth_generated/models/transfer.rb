@@ -52,6 +52,12 @@ module PlinthGenerated
     # When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.
     attr_accessor :resolved_at
 
+    # What reversals moved back so far, 0 to `posted_amount` (docs: Correcting a transfer).
+    attr_accessor :amount_reversed
+
+    # Whether it is fully reversed: `amount_reversed` = `posted_amount`.
+    attr_accessor :reversed
+
     # Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
     attr_accessor :metadata
 
@@ -76,6 +82,8 @@ module PlinthGenerated
         :'posted_amount' => :'posted_amount',
         :'expires_at' => :'expires_at',
         :'resolved_at' => :'resolved_at',
+        :'amount_reversed' => :'amount_reversed',
+        :'reversed' => :'reversed',
         :'metadata' => :'metadata',
         :'livemode' => :'livemode',
         :'created_at' => :'created_at'
@@ -107,6 +115,8 @@ module PlinthGenerated
         :'posted_amount' => :'Integer',
         :'expires_at' => :'String',
         :'resolved_at' => :'String',
+        :'amount_reversed' => :'Integer',
+        :'reversed' => :'Boolean',
         :'metadata' => :'Hash<String, String>',
         :'livemode' => :'Boolean',
         :'created_at' => :'String'
@@ -221,6 +231,18 @@ module PlinthGenerated
         self.resolved_at = nil
       end
 
+      if attributes.key?(:'amount_reversed')
+        self.amount_reversed = attributes[:'amount_reversed']
+      else
+        self.amount_reversed = nil
+      end
+
+      if attributes.key?(:'reversed')
+        self.reversed = attributes[:'reversed']
+      else
+        self.reversed = nil
+      end
+
       if attributes.key?(:'metadata')
         if (value = attributes[:'metadata']).is_a?(Hash)
           self.metadata = value
@@ -279,6 +301,14 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "pending", pending cannot be nil.')
       end
 
+      if @amount_reversed.nil?
+        invalid_properties.push('invalid value for "amount_reversed", amount_reversed cannot be nil.')
+      end
+
+      if @reversed.nil?
+        invalid_properties.push('invalid value for "reversed", reversed cannot be nil.')
+      end
+
       if @metadata.nil?
         invalid_properties.push('invalid value for "metadata", metadata cannot be nil.')
       end
@@ -310,6 +340,8 @@ module PlinthGenerated
       return false if @currency.nil?
       return false if @status.nil?
       return false if @pending.nil?
+      return false if @amount_reversed.nil?
+      return false if @reversed.nil?
       return false if @metadata.nil?
       return false if @metadata.length > 50
       return false if @livemode.nil?
@@ -398,6 +430,26 @@ module PlinthGenerated
     end
 
     # Custom attribute writer method with validation
+    # @param [Object] amount_reversed Value to be assigned
+    def amount_reversed=(amount_reversed)
+      if amount_reversed.nil?
+        fail ArgumentError, 'amount_reversed cannot be nil'
+      end
+
+      @amount_reversed = amount_reversed
+    end
+
+    # Custom attribute writer method with validation
+    # @param [Object] reversed Value to be assigned
+    def reversed=(reversed)
+      if reversed.nil?
+        fail ArgumentError, 'reversed cannot be nil'
+      end
+
+      @reversed = reversed
+    end
+
+    # Custom attribute writer method with validation
     # @param [Object] metadata Value to be assigned
     def metadata=(metadata)
       if metadata.nil?
@@ -448,6 +500,8 @@ module PlinthGenerated
           posted_amount == o.posted_amount &&
           expires_at == o.expires_at &&
           resolved_at == o.resolved_at &&
+          amount_reversed == o.amount_reversed &&
+          reversed == o.reversed &&
           metadata == o.metadata &&
           livemode == o.livemode &&
           created_at == o.created_at
@@ -462,7 +516,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, from_account_id, to_account_id, amount, currency, description, status, pending, posted_amount, expires_at, resolved_at, metadata, livemode, created_at].hash
+      [id, object, from_account_id, to_account_id, amount, currency, description, status, pending, posted_amount, expires_at, resolved_at, amount_reversed, reversed, metadata, livemode, created_at].hash
     end
 
     # Builds the object from hash

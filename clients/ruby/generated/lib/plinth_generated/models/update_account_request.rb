@@ -17,10 +17,14 @@ module PlinthGenerated
   class UpdateAccountRequest < ApiModelBase
     attr_accessor :metadata
 
+    # The new nickname (as at creation), or `\"\"` to clear it.
+    attr_accessor :nickname
+
     # Attribute mapping from ruby-style variable name to JSON key.
     def self.attribute_map
       {
-        :'metadata' => :'metadata'
+        :'metadata' => :'metadata',
+        :'nickname' => :'nickname'
       }
     end
 
@@ -37,7 +41,8 @@ module PlinthGenerated
     # Attribute type mapping.
     def self.openapi_types
       {
-        :'metadata' => :'UpdateWebhookEndpointRequestMetadata'
+        :'metadata' => :'UpdateWebhookEndpointRequestMetadata',
+        :'nickname' => :'String'
       }
     end
 
@@ -75,8 +80,10 @@ module PlinthGenerated
 
       if attributes.key?(:'metadata')
         self.metadata = attributes[:'metadata']
-      else
-        self.metadata = nil
+      end
+
+      if attributes.key?(:'nickname')
+        self.nickname = attributes[:'nickname']
       end
     end
 
@@ -85,10 +92,6 @@ module PlinthGenerated
     def list_invalid_properties
       warn '[DEPRECATED] the `list_invalid_properties` method is obsolete'
       invalid_properties = Array.new
-      if @metadata.nil?
-        invalid_properties.push('invalid value for "metadata", metadata cannot be nil.')
-      end
-
       invalid_properties
     end
 
@@ -96,18 +99,7 @@ module PlinthGenerated
     # @return true if the model is valid
     def valid?
       warn '[DEPRECATED] the `valid?` method is obsolete'
-      return false if @metadata.nil?
       true
-    end
-
-    # Custom attribute writer method with validation
-    # @param [Object] metadata Value to be assigned
-    def metadata=(metadata)
-      if metadata.nil?
-        fail ArgumentError, 'metadata cannot be nil'
-      end
-
-      @metadata = metadata
     end
 
     # Checks equality by comparing each attribute.
@@ -115,7 +107,8 @@ module PlinthGenerated
     def ==(o)
       return true if self.equal?(o)
       self.class == o.class &&
-          metadata == o.metadata
+          metadata == o.metadata &&
+          nickname == o.nickname
     end
 
     # @see the `==` method
@@ -127,7 +120,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [metadata].hash
+      [metadata, nickname].hash
     end
 
     # Builds the object from hash

@@ -293,6 +293,13 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'nickname' => {
+        datatype => 'string',
+        base_name => 'nickname',
+        description => 'Its label for people; &#x60;null&#x60; when none.',
+        format => '',
+        read_only => '',
+            },
     'metadata' => {
         datatype => 'HASH[string,string]',
         base_name => 'metadata',
@@ -327,6 +334,7 @@ __PACKAGE__->openapi_types( {
     'available_balance' => 'AccountAvailableBalance',
     'current_balance' => 'AccountCurrentBalance',
     'kyb' => 'AccountKyb',
+    'nickname' => 'string',
     'metadata' => 'HASH[string,string]',
     'livemode' => 'boolean',
     'created_at' => 'string'
@@ -343,6 +351,7 @@ __PACKAGE__->attribute_map( {
     'available_balance' => 'available_balance',
     'current_balance' => 'current_balance',
     'kyb' => 'kyb',
+    'nickname' => 'nickname',
     'metadata' => 'metadata',
     'livemode' => 'livemode',
     'created_at' => 'created_at'

@@ -241,6 +241,13 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'nickname' => {
+        datatype => 'string',
+        base_name => 'nickname',
+        description => 'A label for people, shown wherever the account is named: 1–100 characters after trimming, without control, invisible or direction-changing characters. Not unique.',
+        format => '',
+        read_only => '',
+            },
     'metadata' => {
         datatype => 'HASH[string,string]',
         base_name => 'metadata',
@@ -254,6 +261,7 @@ __PACKAGE__->openapi_types( {
     'type' => 'string',
     'country' => 'string',
     'kyb' => 'CreateAccountRequestKyb',
+    'nickname' => 'string',
     'metadata' => 'HASH[string,string]'
 } );
 
@@ -261,6 +269,7 @@ __PACKAGE__->attribute_map( {
     'type' => 'type',
     'country' => 'country',
     'kyb' => 'kyb',
+    'nickname' => 'nickname',
     'metadata' => 'metadata'
 } );
 

@@ -238,7 +238,7 @@ __PACKAGE__->method_documentation({
     'type' => {
         datatype => 'string',
         base_name => 'type',
-        description => 'What happened. The list grows: accept types you do not know. Known values: &#x60;fintech.account.created&#x60;, &#x60;fintech.account.frozen&#x60;, &#x60;fintech.account.unfrozen&#x60;, &#x60;fintech.account.closed&#x60;, &#x60;fintech.account.updated&#x60;, &#x60;fintech.transfer.created&#x60;, &#x60;fintech.transfer.posted&#x60;, &#x60;fintech.transfer.voided&#x60;, &#x60;fintech.transfer.expired&#x60;, &#x60;fintech.transfer.updated&#x60;, &#x60;fintech.transaction.created&#x60;, &#x60;api_key.created&#x60;, &#x60;api_key.revoked&#x60;, &#x60;webhook_endpoint.test&#x60;; others may be added, so treat this as an open string.',
+        description => 'What happened. The list grows: accept types you do not know. Known values: &#x60;fintech.account.created&#x60;, &#x60;fintech.account.frozen&#x60;, &#x60;fintech.account.unfrozen&#x60;, &#x60;fintech.account.closed&#x60;, &#x60;fintech.account.updated&#x60;, &#x60;fintech.transfer.created&#x60;, &#x60;fintech.transfer.posted&#x60;, &#x60;fintech.transfer.voided&#x60;, &#x60;fintech.transfer.expired&#x60;, &#x60;fintech.transfer.updated&#x60;, &#x60;fintech.transfer_reversal.created&#x60;, &#x60;fintech.transaction.created&#x60;, &#x60;api_key.created&#x60;, &#x60;api_key.revoked&#x60;, &#x60;webhook_endpoint.test&#x60;; others may be added, so treat this as an open string.',
         format => '',
         read_only => '',
             },

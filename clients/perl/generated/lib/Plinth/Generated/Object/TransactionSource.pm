@@ -222,14 +222,14 @@ __PACKAGE__->method_documentation({
     'type' => {
         datatype => 'string',
         base_name => 'type',
-        description => '&#x60;transfer&#x60;, &#x60;sandbox_deposit&#x60; or &#x60;sandbox_withdrawal&#x60;. Open enum.',
+        description => '&#x60;transfer&#x60;, &#x60;transfer_reversal&#x60;, &#x60;sandbox_deposit&#x60; or &#x60;sandbox_withdrawal&#x60;. Open enum.',
         format => '',
         read_only => '',
             },
     'id' => {
         datatype => 'string',
         base_name => 'id',
-        description => 'The id of what caused it: &#x60;tr_…&#x60;, &#x60;sdep_…&#x60; or &#x60;swd_…&#x60;.',
+        description => 'The id of what caused it: &#x60;tr_…&#x60;, &#x60;trr_…&#x60;, &#x60;sdep_…&#x60; or &#x60;swd_…&#x60;.',
         format => '',
         read_only => '',
             },

@@ -303,6 +303,20 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'amount_reversed' => {
+        datatype => 'int',
+        base_name => 'amount_reversed',
+        description => 'What reversals moved back so far, 0 to &#x60;posted_amount&#x60; (docs: Correcting a transfer).',
+        format => '',
+        read_only => '',
+            },
+    'reversed' => {
+        datatype => 'boolean',
+        base_name => 'reversed',
+        description => 'Whether it is fully reversed: &#x60;amount_reversed&#x60; &#x3D; &#x60;posted_amount&#x60;.',
+        format => '',
+        read_only => '',
+            },
     'metadata' => {
         datatype => 'HASH[string,string]',
         base_name => 'metadata',
@@ -339,6 +353,8 @@ __PACKAGE__->openapi_types( {
     'posted_amount' => 'int',
     'expires_at' => 'string',
     'resolved_at' => 'string',
+    'amount_reversed' => 'int',
+    'reversed' => 'boolean',
     'metadata' => 'HASH[string,string]',
     'livemode' => 'boolean',
     'created_at' => 'string'
@@ -357,6 +373,8 @@ __PACKAGE__->attribute_map( {
     'posted_amount' => 'posted_amount',
     'expires_at' => 'expires_at',
     'resolved_at' => 'resolved_at',
+    'amount_reversed' => 'amount_reversed',
+    'reversed' => 'reversed',
     'metadata' => 'metadata',
     'livemode' => 'livemode',
     'created_at' => 'created_at'

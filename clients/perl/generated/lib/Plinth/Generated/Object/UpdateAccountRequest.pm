@@ -227,14 +227,23 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'nickname' => {
+        datatype => 'string',
+        base_name => 'nickname',
+        description => 'The new nickname (as at creation), or &#x60;\&quot;\&quot;&#x60; to clear it.',
+        format => '',
+        read_only => '',
+            },
 });
 
 __PACKAGE__->openapi_types( {
-    'metadata' => 'UpdateWebhookEndpointRequestMetadata'
+    'metadata' => 'UpdateWebhookEndpointRequestMetadata',
+    'nickname' => 'string'
 } );
 
 __PACKAGE__->attribute_map( {
-    'metadata' => 'metadata'
+    'metadata' => 'metadata',
+    'nickname' => 'nickname'
 } );
 
 __PACKAGE__->mk_accessors(keys %{__PACKAGE__->attribute_map});

@@ -18,6 +18,8 @@ import dev.plinth.client.ApiResponse;
 import dev.plinth.client.Configuration;
 import dev.plinth.client.Pair;
 
+import dev.plinth.client.model.AccountBalances;
+import dev.plinth.client.model.AccountStatement;
 import dev.plinth.client.model.ListAccountsCreatedParameter;
 import dev.plinth.client.model.Problem;
 import dev.plinth.client.model.SimulateDepositRequest;
@@ -302,6 +304,294 @@ public class FintechTransactionsApi {
         localVarQueryStringJoiner.add(queryString);
       }
     }
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * An account&#39;s balances at a moment, now or past
+   * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
+   * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now. (optional)
+   * @return AccountBalances
+   * @throws ApiException if fails to make API call
+   */
+  public AccountBalances retrieveAccountBalances(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String at) throws ApiException {
+    return retrieveAccountBalances(id, at, null);
+  }
+
+  /**
+   * An account&#39;s balances at a moment, now or past
+   * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
+   * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now. (optional)
+   * @param headers Optional headers to include in the request
+   * @return AccountBalances
+   * @throws ApiException if fails to make API call
+   */
+  public AccountBalances retrieveAccountBalances(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String at, Map<String, String> headers) throws ApiException {
+    ApiResponse<AccountBalances> localVarResponse = retrieveAccountBalancesWithHttpInfo(id, at, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * An account&#39;s balances at a moment, now or past
+   * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
+   * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now. (optional)
+   * @return ApiResponse&lt;AccountBalances&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<AccountBalances> retrieveAccountBalancesWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String at) throws ApiException {
+    return retrieveAccountBalancesWithHttpInfo(id, at, null);
+  }
+
+  /**
+   * An account&#39;s balances at a moment, now or past
+   * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
+   * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now. (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;AccountBalances&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<AccountBalances> retrieveAccountBalancesWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String at, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = retrieveAccountBalancesRequestBuilder(id, at, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("retrieveAccountBalances", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<AccountBalances>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        AccountBalances responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<AccountBalances>() {});
+        
+
+        return new ApiResponse<AccountBalances>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder retrieveAccountBalancesRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String at, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'id' is set
+    if (id == null) {
+      throw new ApiException(400, "Missing the required parameter 'id' when calling retrieveAccountBalances");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/v1/fintech/accounts/{id}/balances"
+        .replace("{id}", ApiClient.urlEncode(id.toString()));
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "at";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("at", at));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * An account&#39;s statement for a period
+   * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.
+   * @param from Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset. (required)
+   * @param to End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
+   * @return AccountStatement
+   * @throws ApiException if fails to make API call
+   */
+  public AccountStatement retrieveAccountStatement(@javax.annotation.Nonnull String from, @javax.annotation.Nonnull String to, @javax.annotation.Nonnull String id) throws ApiException {
+    return retrieveAccountStatement(from, to, id, null);
+  }
+
+  /**
+   * An account&#39;s statement for a period
+   * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.
+   * @param from Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset. (required)
+   * @param to End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
+   * @param headers Optional headers to include in the request
+   * @return AccountStatement
+   * @throws ApiException if fails to make API call
+   */
+  public AccountStatement retrieveAccountStatement(@javax.annotation.Nonnull String from, @javax.annotation.Nonnull String to, @javax.annotation.Nonnull String id, Map<String, String> headers) throws ApiException {
+    ApiResponse<AccountStatement> localVarResponse = retrieveAccountStatementWithHttpInfo(from, to, id, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * An account&#39;s statement for a period
+   * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.
+   * @param from Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset. (required)
+   * @param to End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
+   * @return ApiResponse&lt;AccountStatement&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<AccountStatement> retrieveAccountStatementWithHttpInfo(@javax.annotation.Nonnull String from, @javax.annotation.Nonnull String to, @javax.annotation.Nonnull String id) throws ApiException {
+    return retrieveAccountStatementWithHttpInfo(from, to, id, null);
+  }
+
+  /**
+   * An account&#39;s statement for a period
+   * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.
+   * @param from Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset. (required)
+   * @param to End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;. (required)
+   * @param id An account id, &#x60;acct_…&#x60;. (required)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;AccountStatement&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<AccountStatement> retrieveAccountStatementWithHttpInfo(@javax.annotation.Nonnull String from, @javax.annotation.Nonnull String to, @javax.annotation.Nonnull String id, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = retrieveAccountStatementRequestBuilder(from, to, id, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("retrieveAccountStatement", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<AccountStatement>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        AccountStatement responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<AccountStatement>() {});
+        
+
+        return new ApiResponse<AccountStatement>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder retrieveAccountStatementRequestBuilder(@javax.annotation.Nonnull String from, @javax.annotation.Nonnull String to, @javax.annotation.Nonnull String id, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'from' is set
+    if (from == null) {
+      throw new ApiException(400, "Missing the required parameter 'from' when calling retrieveAccountStatement");
+    }
+    // verify the required parameter 'to' is set
+    if (to == null) {
+      throw new ApiException(400, "Missing the required parameter 'to' when calling retrieveAccountStatement");
+    }
+    // verify the required parameter 'id' is set
+    if (id == null) {
+      throw new ApiException(400, "Missing the required parameter 'id' when calling retrieveAccountStatement");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/v1/fintech/accounts/{id}/statement"
+        .replace("{id}", ApiClient.urlEncode(id.toString()));
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "from";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("from", from));
+    localVarQueryParameterBaseName = "to";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("to", to));
 
     if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
       StringJoiner queryJoiner = new StringJoiner("&");

@@ -19,11 +19,14 @@ import dev.plinth.client.Configuration;
 import dev.plinth.client.Pair;
 
 import dev.plinth.client.model.CreateTransferRequest;
+import dev.plinth.client.model.CreateTransferReversalRequest;
 import dev.plinth.client.model.ListAccountsCreatedParameter;
 import dev.plinth.client.model.PostTransferRequest;
 import dev.plinth.client.model.Problem;
 import dev.plinth.client.model.Transfer;
 import dev.plinth.client.model.TransferList;
+import dev.plinth.client.model.TransferReversal;
+import dev.plinth.client.model.TransferReversalList;
 import dev.plinth.client.model.UpdateTransferRequest;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -287,6 +290,290 @@ public class FintechTransfersApi {
     } catch (IOException e) {
       throw new ApiException(e);
     }
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Reverse a posted transfer, all or part
+   * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param createTransferReversalRequest  (optional)
+   * @return TransferReversal
+   * @throws ApiException if fails to make API call
+   */
+  public TransferReversal createTransferReversal(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable CreateTransferReversalRequest createTransferReversalRequest) throws ApiException {
+    return createTransferReversal(id, idempotencyKey, createTransferReversalRequest, null);
+  }
+
+  /**
+   * Reverse a posted transfer, all or part
+   * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param createTransferReversalRequest  (optional)
+   * @param headers Optional headers to include in the request
+   * @return TransferReversal
+   * @throws ApiException if fails to make API call
+   */
+  public TransferReversal createTransferReversal(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable CreateTransferReversalRequest createTransferReversalRequest, Map<String, String> headers) throws ApiException {
+    ApiResponse<TransferReversal> localVarResponse = createTransferReversalWithHttpInfo(id, idempotencyKey, createTransferReversalRequest, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Reverse a posted transfer, all or part
+   * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param createTransferReversalRequest  (optional)
+   * @return ApiResponse&lt;TransferReversal&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<TransferReversal> createTransferReversalWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable CreateTransferReversalRequest createTransferReversalRequest) throws ApiException {
+    return createTransferReversalWithHttpInfo(id, idempotencyKey, createTransferReversalRequest, null);
+  }
+
+  /**
+   * Reverse a posted transfer, all or part
+   * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+   * @param createTransferReversalRequest  (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;TransferReversal&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<TransferReversal> createTransferReversalWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable CreateTransferReversalRequest createTransferReversalRequest, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = createTransferReversalRequestBuilder(id, idempotencyKey, createTransferReversalRequest, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("createTransferReversal", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<TransferReversal>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        TransferReversal responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<TransferReversal>() {});
+        
+
+        return new ApiResponse<TransferReversal>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder createTransferReversalRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nullable String idempotencyKey, @javax.annotation.Nullable CreateTransferReversalRequest createTransferReversalRequest, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'id' is set
+    if (id == null) {
+      throw new ApiException(400, "Missing the required parameter 'id' when calling createTransferReversal");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/v1/fintech/transfers/{id}/reversals"
+        .replace("{id}", ApiClient.urlEncode(id.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    if (idempotencyKey != null) {
+      localVarRequestBuilder.header("Idempotency-Key", idempotencyKey.toString());
+    }
+    localVarRequestBuilder.header("Content-Type", "application/json");
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    try {
+      byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(createTransferReversalRequest);
+      localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * List a transfer&#39;s reversals, newest first
+   * 
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param limit Page size, 1–100. (optional, default to 10)
+   * @param startingAfter Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the reversals just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @return TransferReversalList
+   * @throws ApiException if fails to make API call
+   */
+  public TransferReversalList listTransferReversals(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore) throws ApiException {
+    return listTransferReversals(id, limit, startingAfter, endingBefore, null);
+  }
+
+  /**
+   * List a transfer&#39;s reversals, newest first
+   * 
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param limit Page size, 1–100. (optional, default to 10)
+   * @param startingAfter Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the reversals just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param headers Optional headers to include in the request
+   * @return TransferReversalList
+   * @throws ApiException if fails to make API call
+   */
+  public TransferReversalList listTransferReversals(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
+    ApiResponse<TransferReversalList> localVarResponse = listTransferReversalsWithHttpInfo(id, limit, startingAfter, endingBefore, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * List a transfer&#39;s reversals, newest first
+   * 
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param limit Page size, 1–100. (optional, default to 10)
+   * @param startingAfter Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the reversals just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @return ApiResponse&lt;TransferReversalList&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<TransferReversalList> listTransferReversalsWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore) throws ApiException {
+    return listTransferReversalsWithHttpInfo(id, limit, startingAfter, endingBefore, null);
+  }
+
+  /**
+   * List a transfer&#39;s reversals, newest first
+   * 
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param limit Page size, 1–100. (optional, default to 10)
+   * @param startingAfter Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param endingBefore Return the reversals just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;TransferReversalList&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<TransferReversalList> listTransferReversalsWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listTransferReversalsRequestBuilder(id, limit, startingAfter, endingBefore, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("listTransferReversals", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<TransferReversalList>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        TransferReversalList responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<TransferReversalList>() {});
+        
+
+        return new ApiResponse<TransferReversalList>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder listTransferReversalsRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'id' is set
+    if (id == null) {
+      throw new ApiException(400, "Missing the required parameter 'id' when calling listTransferReversals");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/v1/fintech/transfers/{id}/reversals"
+        .replace("{id}", ApiClient.urlEncode(id.toString()));
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "limit";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("limit", limit));
+    localVarQueryParameterBaseName = "starting_after";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("starting_after", startingAfter));
+    localVarQueryParameterBaseName = "ending_before";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("ending_before", endingBefore));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
     if (memberVarReadTimeout != null) {
       localVarRequestBuilder.timeout(memberVarReadTimeout);
     }
@@ -709,6 +996,133 @@ public class FintechTransfersApi {
 
     String localVarPath = "/v1/fintech/transfers/{id}"
         .replace("{id}", ApiClient.urlEncode(id.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Retrieve a reversal
+   * 
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param reversalId A reversal id, &#x60;trr_…&#x60;. (required)
+   * @return TransferReversal
+   * @throws ApiException if fails to make API call
+   */
+  public TransferReversal retrieveTransferReversal(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull String reversalId) throws ApiException {
+    return retrieveTransferReversal(id, reversalId, null);
+  }
+
+  /**
+   * Retrieve a reversal
+   * 
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param reversalId A reversal id, &#x60;trr_…&#x60;. (required)
+   * @param headers Optional headers to include in the request
+   * @return TransferReversal
+   * @throws ApiException if fails to make API call
+   */
+  public TransferReversal retrieveTransferReversal(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull String reversalId, Map<String, String> headers) throws ApiException {
+    ApiResponse<TransferReversal> localVarResponse = retrieveTransferReversalWithHttpInfo(id, reversalId, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Retrieve a reversal
+   * 
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param reversalId A reversal id, &#x60;trr_…&#x60;. (required)
+   * @return ApiResponse&lt;TransferReversal&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<TransferReversal> retrieveTransferReversalWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull String reversalId) throws ApiException {
+    return retrieveTransferReversalWithHttpInfo(id, reversalId, null);
+  }
+
+  /**
+   * Retrieve a reversal
+   * 
+   * @param id A transfer id, &#x60;tr_…&#x60;. (required)
+   * @param reversalId A reversal id, &#x60;trr_…&#x60;. (required)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;TransferReversal&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<TransferReversal> retrieveTransferReversalWithHttpInfo(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull String reversalId, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = retrieveTransferReversalRequestBuilder(id, reversalId, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("retrieveTransferReversal", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<TransferReversal>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        TransferReversal responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<TransferReversal>() {});
+        
+
+        return new ApiResponse<TransferReversal>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder retrieveTransferReversalRequestBuilder(@javax.annotation.Nonnull String id, @javax.annotation.Nonnull String reversalId, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'id' is set
+    if (id == null) {
+      throw new ApiException(400, "Missing the required parameter 'id' when calling retrieveTransferReversal");
+    }
+    // verify the required parameter 'reversalId' is set
+    if (reversalId == null) {
+      throw new ApiException(400, "Missing the required parameter 'reversalId' when calling retrieveTransferReversal");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/v1/fintech/transfers/{id}/reversals/{reversal_id}"
+        .replace("{id}", ApiClient.urlEncode(id.toString()))
+        .replace("{reversal_id}", ApiClient.urlEncode(reversalId.toString()));
 
     localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
 

@@ -49,6 +49,7 @@ import dev.plinth.client.ApiClient;
   Account.JSON_PROPERTY_AVAILABLE_BALANCE,
   Account.JSON_PROPERTY_CURRENT_BALANCE,
   Account.JSON_PROPERTY_KYB,
+  Account.JSON_PROPERTY_NICKNAME,
   Account.JSON_PROPERTY_METADATA,
   Account.JSON_PROPERTY_LIVEMODE,
   Account.JSON_PROPERTY_CREATED_AT
@@ -94,6 +95,10 @@ public class Account {
   public static final String JSON_PROPERTY_KYB = "kyb";
   @javax.annotation.Nullable
   private AccountKyb kyb;
+
+  public static final String JSON_PROPERTY_NICKNAME = "nickname";
+  @javax.annotation.Nullable
+  private String nickname;
 
   public static final String JSON_PROPERTY_METADATA = "metadata";
   @javax.annotation.Nonnull
@@ -350,6 +355,30 @@ public class Account {
   }
 
 
+  public Account nickname(@javax.annotation.Nullable String nickname) {
+    this.nickname = nickname;
+    return this;
+  }
+
+  /**
+   * Its label for people; &#x60;null&#x60; when none.
+   * @return nickname
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_NICKNAME, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getNickname() {
+    return nickname;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_NICKNAME, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setNickname(@javax.annotation.Nullable String nickname) {
+    this.nickname = nickname;
+  }
+
+
   public Account metadata(@javax.annotation.Nonnull Map<String, String> metadata) {
     this.metadata = metadata;
     return this;
@@ -452,6 +481,7 @@ public class Account {
         Objects.equals(this.availableBalance, account.availableBalance) &&
         Objects.equals(this.currentBalance, account.currentBalance) &&
         Objects.equals(this.kyb, account.kyb) &&
+        Objects.equals(this.nickname, account.nickname) &&
         Objects.equals(this.metadata, account.metadata) &&
         Objects.equals(this.livemode, account.livemode) &&
         Objects.equals(this.createdAt, account.createdAt);
@@ -459,7 +489,7 @@ public class Account {
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, type, country, status, statusDetails, closedAt, availableBalance, currentBalance, kyb, metadata, livemode, createdAt);
+    return Objects.hash(id, _object, type, country, status, statusDetails, closedAt, availableBalance, currentBalance, kyb, nickname, metadata, livemode, createdAt);
   }
 
   @Override
@@ -476,6 +506,7 @@ public class Account {
     sb.append("    availableBalance: ").append(toIndentedString(availableBalance)).append("\n");
     sb.append("    currentBalance: ").append(toIndentedString(currentBalance)).append("\n");
     sb.append("    kyb: ").append(toIndentedString(kyb)).append("\n");
+    sb.append("    nickname: ").append(toIndentedString(nickname)).append("\n");
     sb.append("    metadata: ").append(toIndentedString(metadata)).append("\n");
     sb.append("    livemode: ").append(toIndentedString(livemode)).append("\n");
     sb.append("    createdAt: ").append(toIndentedString(createdAt)).append("\n");
@@ -571,6 +602,11 @@ public class Account {
     // add `kyb` to the URL query string
     if (getKyb() != null) {
       joiner.add(getKyb().toUrlQueryString(prefix + "kyb" + suffix));
+    }
+
+    // add `nickname` to the URL query string
+    if (getNickname() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%snickname%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getNickname()))));
     }
 
     // add `metadata` to the URL query string

@@ -39,6 +39,7 @@ import dev.plinth.client.ApiClient;
   CreateAccountRequest.JSON_PROPERTY_TYPE,
   CreateAccountRequest.JSON_PROPERTY_COUNTRY,
   CreateAccountRequest.JSON_PROPERTY_KYB,
+  CreateAccountRequest.JSON_PROPERTY_NICKNAME,
   CreateAccountRequest.JSON_PROPERTY_METADATA
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
@@ -89,6 +90,10 @@ public class CreateAccountRequest {
   public static final String JSON_PROPERTY_KYB = "kyb";
   @javax.annotation.Nullable
   private CreateAccountRequestKyb kyb;
+
+  public static final String JSON_PROPERTY_NICKNAME = "nickname";
+  @javax.annotation.Nullable
+  private String nickname;
 
   public static final String JSON_PROPERTY_METADATA = "metadata";
   @javax.annotation.Nullable
@@ -169,6 +174,30 @@ public class CreateAccountRequest {
   }
 
 
+  public CreateAccountRequest nickname(@javax.annotation.Nullable String nickname) {
+    this.nickname = nickname;
+    return this;
+  }
+
+  /**
+   * A label for people, shown wherever the account is named: 1–100 characters after trimming, without control, invisible or direction-changing characters. Not unique.
+   * @return nickname
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_NICKNAME, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public String getNickname() {
+    return nickname;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_NICKNAME, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setNickname(@javax.annotation.Nullable String nickname) {
+    this.nickname = nickname;
+  }
+
+
   public CreateAccountRequest metadata(@javax.annotation.Nullable Map<String, String> metadata) {
     this.metadata = metadata;
     return this;
@@ -216,12 +245,13 @@ public class CreateAccountRequest {
     return Objects.equals(this.type, createAccountRequest.type) &&
         Objects.equals(this.country, createAccountRequest.country) &&
         Objects.equals(this.kyb, createAccountRequest.kyb) &&
+        Objects.equals(this.nickname, createAccountRequest.nickname) &&
         Objects.equals(this.metadata, createAccountRequest.metadata);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(type, country, kyb, metadata);
+    return Objects.hash(type, country, kyb, nickname, metadata);
   }
 
   @Override
@@ -231,6 +261,7 @@ public class CreateAccountRequest {
     sb.append("    type: ").append(toIndentedString(type)).append("\n");
     sb.append("    country: ").append(toIndentedString(country)).append("\n");
     sb.append("    kyb: ").append(toIndentedString(kyb)).append("\n");
+    sb.append("    nickname: ").append(toIndentedString(nickname)).append("\n");
     sb.append("    metadata: ").append(toIndentedString(metadata)).append("\n");
     sb.append("}");
     return sb.toString();
@@ -289,6 +320,11 @@ public class CreateAccountRequest {
     // add `kyb` to the URL query string
     if (getKyb() != null) {
       joiner.add(getKyb().toUrlQueryString(prefix + "kyb" + suffix));
+    }
+
+    // add `nickname` to the URL query string
+    if (getNickname() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%snickname%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getNickname()))));
     }
 
     // add `metadata` to the URL query string

@@ -55,7 +55,7 @@ public class TransactionSource {
   }
 
   /**
-   * &#x60;transfer&#x60;, &#x60;sandbox_deposit&#x60; or &#x60;sandbox_withdrawal&#x60;. Open enum.
+   * &#x60;transfer&#x60;, &#x60;transfer_reversal&#x60;, &#x60;sandbox_deposit&#x60; or &#x60;sandbox_withdrawal&#x60;. Open enum.
    * @return type
    */
   @javax.annotation.Nonnull
@@ -79,7 +79,7 @@ public class TransactionSource {
   }
 
   /**
-   * The id of what caused it: &#x60;tr_…&#x60;, &#x60;sdep_…&#x60; or &#x60;swd_…&#x60;.
+   * The id of what caused it: &#x60;tr_…&#x60;, &#x60;trr_…&#x60;, &#x60;sdep_…&#x60; or &#x60;swd_…&#x60;.
    * @return id
    */
   @javax.annotation.Nonnull

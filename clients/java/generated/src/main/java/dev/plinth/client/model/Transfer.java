@@ -47,6 +47,8 @@ import dev.plinth.client.ApiClient;
   Transfer.JSON_PROPERTY_POSTED_AMOUNT,
   Transfer.JSON_PROPERTY_EXPIRES_AT,
   Transfer.JSON_PROPERTY_RESOLVED_AT,
+  Transfer.JSON_PROPERTY_AMOUNT_REVERSED,
+  Transfer.JSON_PROPERTY_REVERSED,
   Transfer.JSON_PROPERTY_METADATA,
   Transfer.JSON_PROPERTY_LIVEMODE,
   Transfer.JSON_PROPERTY_CREATED_AT
@@ -100,6 +102,14 @@ public class Transfer {
   public static final String JSON_PROPERTY_RESOLVED_AT = "resolved_at";
   @javax.annotation.Nullable
   private String resolvedAt;
+
+  public static final String JSON_PROPERTY_AMOUNT_REVERSED = "amount_reversed";
+  @javax.annotation.Nonnull
+  private Long amountReversed;
+
+  public static final String JSON_PROPERTY_REVERSED = "reversed";
+  @javax.annotation.Nonnull
+  private Boolean reversed;
 
   public static final String JSON_PROPERTY_METADATA = "metadata";
   @javax.annotation.Nonnull
@@ -404,6 +414,54 @@ public class Transfer {
   }
 
 
+  public Transfer amountReversed(@javax.annotation.Nonnull Long amountReversed) {
+    this.amountReversed = amountReversed;
+    return this;
+  }
+
+  /**
+   * What reversals moved back so far, 0 to &#x60;posted_amount&#x60; (docs: Correcting a transfer).
+   * @return amountReversed
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_AMOUNT_REVERSED, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Long getAmountReversed() {
+    return amountReversed;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_AMOUNT_REVERSED, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setAmountReversed(@javax.annotation.Nonnull Long amountReversed) {
+    this.amountReversed = amountReversed;
+  }
+
+
+  public Transfer reversed(@javax.annotation.Nonnull Boolean reversed) {
+    this.reversed = reversed;
+    return this;
+  }
+
+  /**
+   * Whether it is fully reversed: &#x60;amount_reversed&#x60; &#x3D; &#x60;posted_amount&#x60;.
+   * @return reversed
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_REVERSED, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Boolean getReversed() {
+    return reversed;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_REVERSED, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setReversed(@javax.annotation.Nonnull Boolean reversed) {
+    this.reversed = reversed;
+  }
+
+
   public Transfer metadata(@javax.annotation.Nonnull Map<String, String> metadata) {
     this.metadata = metadata;
     return this;
@@ -508,6 +566,8 @@ public class Transfer {
         Objects.equals(this.postedAmount, transfer.postedAmount) &&
         Objects.equals(this.expiresAt, transfer.expiresAt) &&
         Objects.equals(this.resolvedAt, transfer.resolvedAt) &&
+        Objects.equals(this.amountReversed, transfer.amountReversed) &&
+        Objects.equals(this.reversed, transfer.reversed) &&
         Objects.equals(this.metadata, transfer.metadata) &&
         Objects.equals(this.livemode, transfer.livemode) &&
         Objects.equals(this.createdAt, transfer.createdAt);
@@ -515,7 +575,7 @@ public class Transfer {
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, fromAccountId, toAccountId, amount, currency, description, status, pending, postedAmount, expiresAt, resolvedAt, metadata, livemode, createdAt);
+    return Objects.hash(id, _object, fromAccountId, toAccountId, amount, currency, description, status, pending, postedAmount, expiresAt, resolvedAt, amountReversed, reversed, metadata, livemode, createdAt);
   }
 
   @Override
@@ -534,6 +594,8 @@ public class Transfer {
     sb.append("    postedAmount: ").append(toIndentedString(postedAmount)).append("\n");
     sb.append("    expiresAt: ").append(toIndentedString(expiresAt)).append("\n");
     sb.append("    resolvedAt: ").append(toIndentedString(resolvedAt)).append("\n");
+    sb.append("    amountReversed: ").append(toIndentedString(amountReversed)).append("\n");
+    sb.append("    reversed: ").append(toIndentedString(reversed)).append("\n");
     sb.append("    metadata: ").append(toIndentedString(metadata)).append("\n");
     sb.append("    livemode: ").append(toIndentedString(livemode)).append("\n");
     sb.append("    createdAt: ").append(toIndentedString(createdAt)).append("\n");
@@ -639,6 +701,16 @@ public class Transfer {
     // add `resolved_at` to the URL query string
     if (getResolvedAt() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sresolved_at%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getResolvedAt()))));
+    }
+
+    // add `amount_reversed` to the URL query string
+    if (getAmountReversed() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%samount_reversed%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getAmountReversed()))));
+    }
+
+    // add `reversed` to the URL query string
+    if (getReversed() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sreversed%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getReversed()))));
     }
 
     // add `metadata` to the URL query string

@@ -34,18 +34,23 @@ import dev.plinth.client.ApiClient;
  * UpdateAccountRequest
  */
 @JsonPropertyOrder({
-  UpdateAccountRequest.JSON_PROPERTY_METADATA
+  UpdateAccountRequest.JSON_PROPERTY_METADATA,
+  UpdateAccountRequest.JSON_PROPERTY_NICKNAME
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
 public class UpdateAccountRequest {
   public static final String JSON_PROPERTY_METADATA = "metadata";
-  @javax.annotation.Nonnull
+  @javax.annotation.Nullable
   private UpdateWebhookEndpointRequestMetadata metadata;
+
+  public static final String JSON_PROPERTY_NICKNAME = "nickname";
+  @javax.annotation.Nullable
+  private String nickname;
 
   public UpdateAccountRequest() { 
   }
 
-  public UpdateAccountRequest metadata(@javax.annotation.Nonnull UpdateWebhookEndpointRequestMetadata metadata) {
+  public UpdateAccountRequest metadata(@javax.annotation.Nullable UpdateWebhookEndpointRequestMetadata metadata) {
     this.metadata = metadata;
     return this;
   }
@@ -54,18 +59,42 @@ public class UpdateAccountRequest {
    * Get metadata
    * @return metadata
    */
-  @javax.annotation.Nonnull
-  @JsonProperty(value = JSON_PROPERTY_METADATA, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
   public UpdateWebhookEndpointRequestMetadata getMetadata() {
     return metadata;
   }
 
 
-  @JsonProperty(value = JSON_PROPERTY_METADATA, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setMetadata(@javax.annotation.Nonnull UpdateWebhookEndpointRequestMetadata metadata) {
+  @JsonProperty(value = JSON_PROPERTY_METADATA, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setMetadata(@javax.annotation.Nullable UpdateWebhookEndpointRequestMetadata metadata) {
     this.metadata = metadata;
+  }
+
+
+  public UpdateAccountRequest nickname(@javax.annotation.Nullable String nickname) {
+    this.nickname = nickname;
+    return this;
+  }
+
+  /**
+   * The new nickname (as at creation), or &#x60;\&quot;\&quot;&#x60; to clear it.
+   * @return nickname
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_NICKNAME, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public String getNickname() {
+    return nickname;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_NICKNAME, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setNickname(@javax.annotation.Nullable String nickname) {
+    this.nickname = nickname;
   }
 
 
@@ -81,12 +110,13 @@ public class UpdateAccountRequest {
       return false;
     }
     UpdateAccountRequest updateAccountRequest = (UpdateAccountRequest) o;
-    return Objects.equals(this.metadata, updateAccountRequest.metadata);
+    return Objects.equals(this.metadata, updateAccountRequest.metadata) &&
+        Objects.equals(this.nickname, updateAccountRequest.nickname);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(metadata);
+    return Objects.hash(metadata, nickname);
   }
 
   @Override
@@ -94,6 +124,7 @@ public class UpdateAccountRequest {
     StringBuilder sb = new StringBuilder();
     sb.append("class UpdateAccountRequest {\n");
     sb.append("    metadata: ").append(toIndentedString(metadata)).append("\n");
+    sb.append("    nickname: ").append(toIndentedString(nickname)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -141,6 +172,11 @@ public class UpdateAccountRequest {
     // add `metadata` to the URL query string
     if (getMetadata() != null) {
       joiner.add(getMetadata().toUrlQueryString(prefix + "metadata" + suffix));
+    }
+
+    // add `nickname` to the URL query string
+    if (getNickname() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%snickname%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getNickname()))));
     }
 
     return joiner.toString();

@@ -164,6 +164,7 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
          @JsonProperty(value = "fintech.transfer.voided") fintechPeriodTransferPeriodVoided("fintech.transfer.voided"),
          @JsonProperty(value = "fintech.transfer.expired") fintechPeriodTransferPeriodExpired("fintech.transfer.expired"),
          @JsonProperty(value = "fintech.transfer.updated") fintechPeriodTransferPeriodUpdated("fintech.transfer.updated"),
+         @JsonProperty(value = "fintech.transfer_reversal.created") fintechPeriodTransfer_reversalPeriodCreated("fintech.transfer_reversal.created"),
          @JsonProperty(value = "fintech.transaction.created") fintechPeriodTransactionPeriodCreated("fintech.transaction.created"),
          @JsonProperty(value = "api_key.created") api_keyPeriodCreated("api_key.created"),
          @JsonProperty(value = "api_key.revoked") api_keyPeriodRevoked("api_key.revoked"),

@@ -590,8 +590,8 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
 
     /**
      * POST /v1/fintech/accounts/{id}
-     * Update an account&#39;s metadata
-     * Only &#x60;metadata&#x60; changes (any other field: 400 &#x60;parameter_unknown&#x60;): keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+     * Update an account&#39;s metadata or nickname
+     * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
      * @param id An account id, &#x60;acct_…&#x60;.
      * @param updateAccountRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -624,8 +624,8 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
 
     /**
      * POST /v1/fintech/accounts/{id}
-     * Update an account&#39;s metadata
-     * Only &#x60;metadata&#x60; changes (any other field: 400 &#x60;parameter_unknown&#x60;): keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+     * Update an account&#39;s metadata or nickname
+     * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
      * @param id An account id, &#x60;acct_…&#x60;.
      * @param updateAccountRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)

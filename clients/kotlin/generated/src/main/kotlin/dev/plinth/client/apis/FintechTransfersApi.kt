@@ -28,11 +28,14 @@ import okhttp3.Call
 import okhttp3.HttpUrl
 
 import dev.plinth.client.models.CreateTransferRequest
+import dev.plinth.client.models.CreateTransferReversalRequest
 import dev.plinth.client.models.ListAccountsCreatedParameter
 import dev.plinth.client.models.PostTransferRequest
 import dev.plinth.client.models.Problem
 import dev.plinth.client.models.Transfer
 import dev.plinth.client.models.TransferList
+import dev.plinth.client.models.TransferReversal
+import dev.plinth.client.models.TransferReversalList
 import dev.plinth.client.models.UpdateTransferRequest
 
 import com.fasterxml.jackson.annotation.JsonProperty
@@ -130,6 +133,180 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
         return RequestConfig(
             method = RequestMethod.POST,
             path = "/v1/fintech/transfers",
+            query = localVariableQuery,
+            headers = localVariableHeaders,
+            requiresAuthentication = true,
+            body = localVariableBody
+        )
+    }
+
+    /**
+     * POST /v1/fintech/transfers/{id}/reversals
+     * Reverse a posted transfer, all or part
+     * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @param createTransferReversalRequest  (optional)
+     * @return TransferReversal
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     * @throws UnsupportedOperationException If the API returns an informational or redirection response
+     * @throws ClientException If the API returns a client error response
+     * @throws ServerException If the API returns a server error response
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
+    fun createTransferReversal(id: kotlin.String, idempotencyKey: kotlin.String? = null, createTransferReversalRequest: CreateTransferReversalRequest? = null) : TransferReversal {
+        val localVarResponse = createTransferReversalWithHttpInfo(id = id, idempotencyKey = idempotencyKey, createTransferReversalRequest = createTransferReversalRequest)
+
+        return when (localVarResponse.responseType) {
+            ResponseType.Success -> (localVarResponse as Success<*>).data as TransferReversal
+            ResponseType.Informational -> throw UnsupportedOperationException("Client does not support Informational responses.")
+            ResponseType.Redirection -> throw UnsupportedOperationException("Client does not support Redirection responses.")
+            ResponseType.ClientError -> {
+                val localVarError = localVarResponse as ClientError<*>
+                throw ClientException("Client error : ${localVarError.statusCode} ${localVarError.message.orEmpty()}", localVarError.statusCode, localVarResponse)
+            }
+            ResponseType.ServerError -> {
+                val localVarError = localVarResponse as ServerError<*>
+                throw ServerException("Server error : ${localVarError.statusCode} ${localVarError.message.orEmpty()} ${localVarError.body}", localVarError.statusCode, localVarResponse)
+            }
+        }
+    }
+
+    /**
+     * POST /v1/fintech/transfers/{id}/reversals
+     * Reverse a posted transfer, all or part
+     * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @param createTransferReversalRequest  (optional)
+     * @return ApiResponse<TransferReversal?>
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class)
+    fun createTransferReversalWithHttpInfo(id: kotlin.String, idempotencyKey: kotlin.String?, createTransferReversalRequest: CreateTransferReversalRequest?) : ApiResponse<TransferReversal?> {
+        val localVariableConfig = createTransferReversalRequestConfig(id = id, idempotencyKey = idempotencyKey, createTransferReversalRequest = createTransferReversalRequest)
+
+        return request<CreateTransferReversalRequest, TransferReversal>(
+            localVariableConfig
+        )
+    }
+
+    /**
+     * To obtain the request config of the operation createTransferReversal
+     *
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
+     * @param createTransferReversalRequest  (optional)
+     * @return RequestConfig
+     */
+    fun createTransferReversalRequestConfig(id: kotlin.String, idempotencyKey: kotlin.String?, createTransferReversalRequest: CreateTransferReversalRequest?) : RequestConfig<CreateTransferReversalRequest> {
+        val localVariableBody = createTransferReversalRequest
+        val localVariableQuery: MultiValueMap = mutableMapOf()
+        val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
+        localVariableHeaders["Content-Type"] = "application/json"
+        localVariableHeaders["Accept"] = "application/json, application/problem+json"
+        idempotencyKey?.apply { localVariableHeaders["Idempotency-Key"] = this.toString() }
+
+        return RequestConfig(
+            method = RequestMethod.POST,
+            path = "/v1/fintech/transfers/{id}/reversals".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
+            query = localVariableQuery,
+            headers = localVariableHeaders,
+            requiresAuthentication = true,
+            body = localVariableBody
+        )
+    }
+
+    /**
+     * GET /v1/fintech/transfers/{id}/reversals
+     * List a transfer&#39;s reversals, newest first
+     * 
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param limit Page size, 1–100. (optional, default to 10)
+     * @param startingAfter Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the reversals just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @return TransferReversalList
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     * @throws UnsupportedOperationException If the API returns an informational or redirection response
+     * @throws ClientException If the API returns a client error response
+     * @throws ServerException If the API returns a server error response
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
+    fun listTransferReversals(id: kotlin.String, limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null) : TransferReversalList {
+        val localVarResponse = listTransferReversalsWithHttpInfo(id = id, limit = limit, startingAfter = startingAfter, endingBefore = endingBefore)
+
+        return when (localVarResponse.responseType) {
+            ResponseType.Success -> (localVarResponse as Success<*>).data as TransferReversalList
+            ResponseType.Informational -> throw UnsupportedOperationException("Client does not support Informational responses.")
+            ResponseType.Redirection -> throw UnsupportedOperationException("Client does not support Redirection responses.")
+            ResponseType.ClientError -> {
+                val localVarError = localVarResponse as ClientError<*>
+                throw ClientException("Client error : ${localVarError.statusCode} ${localVarError.message.orEmpty()}", localVarError.statusCode, localVarResponse)
+            }
+            ResponseType.ServerError -> {
+                val localVarError = localVarResponse as ServerError<*>
+                throw ServerException("Server error : ${localVarError.statusCode} ${localVarError.message.orEmpty()} ${localVarError.body}", localVarError.statusCode, localVarResponse)
+            }
+        }
+    }
+
+    /**
+     * GET /v1/fintech/transfers/{id}/reversals
+     * List a transfer&#39;s reversals, newest first
+     * 
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param limit Page size, 1–100. (optional, default to 10)
+     * @param startingAfter Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the reversals just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @return ApiResponse<TransferReversalList?>
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class)
+    fun listTransferReversalsWithHttpInfo(id: kotlin.String, limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : ApiResponse<TransferReversalList?> {
+        val localVariableConfig = listTransferReversalsRequestConfig(id = id, limit = limit, startingAfter = startingAfter, endingBefore = endingBefore)
+
+        return request<Unit, TransferReversalList>(
+            localVariableConfig
+        )
+    }
+
+    /**
+     * To obtain the request config of the operation listTransferReversals
+     *
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param limit Page size, 1–100. (optional, default to 10)
+     * @param startingAfter Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @param endingBefore Return the reversals just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
+     * @return RequestConfig
+     */
+    fun listTransferReversalsRequestConfig(id: kotlin.String, limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?) : RequestConfig<Unit> {
+        val localVariableBody = null
+        val localVariableQuery: MultiValueMap = mutableMapOf<kotlin.String, kotlin.collections.List<kotlin.String>>()
+            .apply {
+                if (limit != null) {
+                    put("limit", listOf(limit.toString()))
+                }
+                if (startingAfter != null) {
+                    put("starting_after", listOf(startingAfter.toString()))
+                }
+                if (endingBefore != null) {
+                    put("ending_before", listOf(endingBefore.toString()))
+                }
+            }
+        val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
+        localVariableHeaders["Accept"] = "application/json, application/problem+json"
+
+        return RequestConfig(
+            method = RequestMethod.GET,
+            path = "/v1/fintech/transfers/{id}/reversals".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
             query = localVariableQuery,
             headers = localVariableHeaders,
             requiresAuthentication = true,
@@ -429,6 +606,82 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
         return RequestConfig(
             method = RequestMethod.GET,
             path = "/v1/fintech/transfers/{id}".replace("{"+"id"+"}", encodeURIComponent(id.toString())),
+            query = localVariableQuery,
+            headers = localVariableHeaders,
+            requiresAuthentication = true,
+            body = localVariableBody
+        )
+    }
+
+    /**
+     * GET /v1/fintech/transfers/{id}/reversals/{reversal_id}
+     * Retrieve a reversal
+     * 
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param reversalId A reversal id, &#x60;trr_…&#x60;.
+     * @return TransferReversal
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     * @throws UnsupportedOperationException If the API returns an informational or redirection response
+     * @throws ClientException If the API returns a client error response
+     * @throws ServerException If the API returns a server error response
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
+    fun retrieveTransferReversal(id: kotlin.String, reversalId: kotlin.String) : TransferReversal {
+        val localVarResponse = retrieveTransferReversalWithHttpInfo(id = id, reversalId = reversalId)
+
+        return when (localVarResponse.responseType) {
+            ResponseType.Success -> (localVarResponse as Success<*>).data as TransferReversal
+            ResponseType.Informational -> throw UnsupportedOperationException("Client does not support Informational responses.")
+            ResponseType.Redirection -> throw UnsupportedOperationException("Client does not support Redirection responses.")
+            ResponseType.ClientError -> {
+                val localVarError = localVarResponse as ClientError<*>
+                throw ClientException("Client error : ${localVarError.statusCode} ${localVarError.message.orEmpty()}", localVarError.statusCode, localVarResponse)
+            }
+            ResponseType.ServerError -> {
+                val localVarError = localVarResponse as ServerError<*>
+                throw ServerException("Server error : ${localVarError.statusCode} ${localVarError.message.orEmpty()} ${localVarError.body}", localVarError.statusCode, localVarResponse)
+            }
+        }
+    }
+
+    /**
+     * GET /v1/fintech/transfers/{id}/reversals/{reversal_id}
+     * Retrieve a reversal
+     * 
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param reversalId A reversal id, &#x60;trr_…&#x60;.
+     * @return ApiResponse<TransferReversal?>
+     * @throws IllegalStateException If the request is not correctly configured
+     * @throws IOException Rethrows the OkHttp execute method exception
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(IllegalStateException::class, IOException::class)
+    fun retrieveTransferReversalWithHttpInfo(id: kotlin.String, reversalId: kotlin.String) : ApiResponse<TransferReversal?> {
+        val localVariableConfig = retrieveTransferReversalRequestConfig(id = id, reversalId = reversalId)
+
+        return request<Unit, TransferReversal>(
+            localVariableConfig
+        )
+    }
+
+    /**
+     * To obtain the request config of the operation retrieveTransferReversal
+     *
+     * @param id A transfer id, &#x60;tr_…&#x60;.
+     * @param reversalId A reversal id, &#x60;trr_…&#x60;.
+     * @return RequestConfig
+     */
+    fun retrieveTransferReversalRequestConfig(id: kotlin.String, reversalId: kotlin.String) : RequestConfig<Unit> {
+        val localVariableBody = null
+        val localVariableQuery: MultiValueMap = mutableMapOf()
+        val localVariableHeaders: MutableMap<String, String> = mutableMapOf()
+        localVariableHeaders["Accept"] = "application/json, application/problem+json"
+
+        return RequestConfig(
+            method = RequestMethod.GET,
+            path = "/v1/fintech/transfers/{id}/reversals/{reversal_id}".replace("{"+"id"+"}", encodeURIComponent(id.toString())).replace("{"+"reversal_id"+"}", encodeURIComponent(reversalId.toString())),
             query = localVariableQuery,
             headers = localVariableHeaders,
             requiresAuthentication = true,

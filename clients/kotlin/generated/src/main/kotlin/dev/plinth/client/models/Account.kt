@@ -44,6 +44,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param availableBalance What can be spent now: `current_balance` less what its pending outgoing transfers hold. Never below 0; `insufficient_funds` is judged on it. 0 on creation.
  * @param currentBalance What the account holds: every posted movement. Pending transfers move it only when they post.
  * @param kyb Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
+ * @param nickname Its label for people; `null` when none.
  * @param metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
  * @param livemode `true` for live objects, `false` for sandbox ones.
  * @param createdAt Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.
@@ -101,6 +102,11 @@ data class Account (
     @param:JsonProperty("kyb")
     @get:JsonProperty("kyb")
     val kyb: AccountKyb?,
+
+    /* Its label for people; `null` when none. */
+    @param:JsonProperty("nickname")
+    @get:JsonProperty("nickname")
+    val nickname: kotlin.String?,
 
     /* Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. */
     @param:JsonProperty("metadata")

@@ -30,19 +30,19 @@ import com.fasterxml.jackson.annotation.JsonProperty
 /**
  * 
  *
- * @param type `transfer`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.
- * @param id The id of what caused it: `tr_…`, `sdep_…` or `swd_…`.
+ * @param type `transfer`, `transfer_reversal`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum.
+ * @param id The id of what caused it: `tr_…`, `trr_…`, `sdep_…` or `swd_…`.
  */
 
 
 data class TransactionSource (
 
-    /* `transfer`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum. */
+    /* `transfer`, `transfer_reversal`, `sandbox_deposit` or `sandbox_withdrawal`. Open enum. */
     @param:JsonProperty("type")
     @get:JsonProperty("type")
     val type: kotlin.String,
 
-    /* The id of what caused it: `tr_…`, `sdep_…` or `swd_…`. */
+    /* The id of what caused it: `tr_…`, `trr_…`, `sdep_…` or `swd_…`. */
     @param:JsonProperty("id")
     @get:JsonProperty("id")
     val id: kotlin.String

@@ -42,6 +42,8 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param postedAmount What moved: `amount`, or for a pending transfer the part posted; `null` until posted.
  * @param expiresAt When a pending transfer expires, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless made pending.
  * @param resolvedAt When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.
+ * @param amountReversed What reversals moved back so far, 0 to `posted_amount` (docs: Correcting a transfer).
+ * @param reversed Whether it is fully reversed: `amount_reversed` = `posted_amount`.
  * @param metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
  * @param livemode `true` for live objects, `false` for sandbox ones.
  * @param createdAt Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.
@@ -109,6 +111,16 @@ data class Transfer (
     @param:JsonProperty("resolved_at")
     @get:JsonProperty("resolved_at")
     val resolvedAt: kotlin.String?,
+
+    /* What reversals moved back so far, 0 to `posted_amount` (docs: Correcting a transfer). */
+    @param:JsonProperty("amount_reversed")
+    @get:JsonProperty("amount_reversed")
+    val amountReversed: kotlin.Long,
+
+    /* Whether it is fully reversed: `amount_reversed` = `posted_amount`. */
+    @param:JsonProperty("reversed")
+    @get:JsonProperty("reversed")
+    val reversed: kotlin.Boolean,
 
     /* Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. */
     @param:JsonProperty("metadata")

@@ -32,6 +32,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * 
  *
  * @param metadata 
+ * @param nickname The new nickname (as at creation), or `\"\"` to clear it.
  */
 
 
@@ -39,7 +40,12 @@ data class UpdateAccountRequest (
 
     @param:JsonProperty("metadata")
     @get:JsonProperty("metadata")
-    val metadata: UpdateWebhookEndpointRequestMetadata
+    val metadata: UpdateWebhookEndpointRequestMetadata? = null,
+
+    /* The new nickname (as at creation), or `\"\"` to clear it. */
+    @param:JsonProperty("nickname")
+    @get:JsonProperty("nickname")
+    val nickname: kotlin.String? = null
 
 ) {
 
