@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import { openDatabase } from '../db/open.ts';
 import { ALL_MIGRATIONS, SEALED_COLUMNS } from '../migrations.ts';
 import { keyHint, parseKey } from '../platform/auth/key-format.ts';
+import { type KeyPermissions, LEVELS, PERMISSION_GROUPS, parsePermissions } from '../platform/auth/permissions.ts';
 import type { Mode } from '../platform/auth/principal.ts';
 import type { OrgsTable } from '../platform/auth/tables.ts';
 import {
@@ -25,7 +26,9 @@ import { registerProducts } from '../products.ts';
 import { accountsCommand, CliUsageError, FINTECH_USAGE, ledgerVerify } from './fintech.ts';
 
 const USAGE = `usage: npm run --silent cli -- <command>
-  keys create --org <org> --mode sandbox|live [--json]    print a new key (creates an org of that name if needed)
+  keys create --org <org> --mode sandbox|live [--json] [--permissions accounts=read,transactions=read]
+                                                          print a new key (creates an org of that name if needed);
+                                                          with --permissions, a restricted key (rk_…)
   keys list --org <org>                                   the org's keys as JSON lines, never their secrets
   keys revoke <key id>                                    revoke a key; revoking twice is harmless
   secrets rotate                                          re-seal secrets at rest under SECRETS_KEY
@@ -44,6 +47,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
   reason: { type: 'string' },
   note: { type: 'string' },
+  permissions: { type: 'string' },
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -68,11 +72,34 @@ async function orgToRead(deps: KeysDeps, ref: string): Promise<OrgsTable> {
 
 const ids = (orgs: OrgsTable[]) => orgs.map((o) => o.id).join(', ');
 
-async function createKey(deps: KeysDeps, ref: string, mode: Mode, json: boolean): Promise<void> {
+/** `accounts=read,transactions=read` as a restricted key's permissions, every group listed (others `none`). */
+function permissionsFlag(value: string | undefined): KeyPermissions | null {
+  if (value === undefined) return null;
+  const given: Record<string, string> = {};
+  for (const pair of value.split(',').filter((p) => p.trim() !== '')) {
+    const [group = '', level = ''] = pair.split('=').map((s) => s.trim());
+    if (!(PERMISSION_GROUPS as readonly string[]).includes(group))
+      throw new UsageError(
+        `--permissions: no group ${JSON.stringify(group)}; the groups are ${PERMISSION_GROUPS.join(', ')}`,
+      );
+    if (!(LEVELS as readonly string[]).includes(level))
+      throw new UsageError(`--permissions: ${group} takes none, read or write, not ${JSON.stringify(level)}`);
+    given[group] = level;
+  }
+  return parsePermissions(JSON.stringify(given));
+}
+
+async function createKey(
+  deps: KeysDeps,
+  ref: string,
+  mode: Mode,
+  json: boolean,
+  permissions: KeyPermissions | null,
+): Promise<void> {
   // A new name that is also a sign-up's display name makes a new org (names are the operator's, display names
   // anyone's): said on stderr, with the id to use for the sign-up's org instead.
   const { org, signedUpAs } = await findOrgForOperator(deps, ref);
-  const created = await createKeyForOrgName(deps, ref, mode);
+  const created = await createKeyForOrgName(deps, ref, mode, permissions);
   if (created === null) throw new Error(`no org with id ${ref}; ${ORG_FORMS}`);
   const { row, key } = created;
   if (org === undefined && signedUpAs.length > 0)
@@ -80,7 +107,7 @@ async function createKey(deps: KeysDeps, ref: string, mode: Mode, json: boolean)
       `plinth: created a new org named ${JSON.stringify(ref)} (${row.org_id}); the org signed up as ` +
         `${JSON.stringify(ref)} is ${ids(signedUpAs)}: to add a key to it instead, use --org ${signedUpAs[0]!.id}\n`,
     );
-  const line = JSON.stringify({ id: row.id, key, org_id: row.org_id, mode: row.mode });
+  const line = JSON.stringify({ id: row.id, key, org_id: row.org_id, mode: row.mode, permissions });
   process.stdout.write(json ? `${line}\n` : `${key}\n`);
 }
 
@@ -111,7 +138,7 @@ async function keys(action: string | undefined, rest: string[], values: Values, 
       throw new UsageError(
         `keys create needs --mode sandbox or --mode live${values.mode ? `, not ${values.mode}` : ''}`,
       );
-    await createKey(deps, org, values.mode, values.json);
+    await createKey(deps, org, values.mode, values.json, permissionsFlag(values.permissions));
   } else if (action === 'list') {
     const org = await orgToRead(deps, needOrg(values, 'keys list'));
     for (const row of await listKeysOfOrg(deps, org.id))

@@ -5,7 +5,7 @@ import { ApiError, type ErrorItem } from '../platform/http/errors.ts';
 import { toValidationError, validatorCompiler } from '../platform/http/validation.ts';
 import type { IdempotentWrite } from '../platform/idempotency/idempotency.ts';
 import { checkedKey, fingerprint } from '../platform/idempotency/key.ts';
-import type { Operation, Operations } from '../platform/operations/operation.ts';
+import { type Operation, type Operations, requirePermission } from '../platform/operations/operation.ts';
 
 /**
  * One dashboard action, as the API request it stands for: a declared operation (operations/operation.ts) and the
@@ -66,6 +66,7 @@ export function actor(write: IdempotentWrite, operations: Operations) {
     action: Action,
   ): Promise<Done<T>> {
     const op = operationOf(operations, action.operation, 'write');
+    requirePermission(principal, op);
     if (formKey !== undefined) checkedKey(formKey);
     if (op.schema.body !== undefined) validateBody(op.schema.body, action.body);
     const input = { params: action.params ?? {}, query: {}, body: action.body } as never;
@@ -95,10 +96,13 @@ export type Perform = ReturnType<typeof actor>;
 
 /** Reads through the API's declared operations, as the session's principal. */
 export function reader(operations: Operations) {
-  return <T>(principal: Principal, id: string, input: { params?: object; query?: object }): Promise<T> =>
-    operationOf(operations, id, 'read').read(principal, {
+  return async <T>(principal: Principal, id: string, input: { params?: object; query?: object }): Promise<T> => {
+    const op = operationOf(operations, id, 'read');
+    requirePermission(principal, op);
+    return (await op.read(principal, {
       params: input.params ?? {},
       query: input.query ?? {},
       body: undefined,
-    } as never) as Promise<T>;
+    } as never)) as T;
+  };
 }

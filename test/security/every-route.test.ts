@@ -134,7 +134,7 @@ async function makeEndpoint(key: string): Promise<string> {
     resolve: loopbackOnly,
     allowPrivate: false,
   };
-  const owner = { orgId, mode: 'live' as const, keyId, keyHint };
+  const owner = { orgId, mode: 'live' as const, keyId, keyHint, permissions: null };
   const live = { ...body, url: receiver.url.replace('http:', 'https:') };
   const ctx = (trx: Trx) => ({ trx, owner, request: null, now: systemClock() });
   return (await server.database.write((trx) => createEndpoint(deps, ctx(trx), live))).id;

@@ -3,13 +3,16 @@ import { crc32 } from 'node:zlib';
 
 import type { Mode } from './principal.ts';
 
-/** API key format: `sk_test_`|`sk_live_`, 32 random base62 characters, 6 base62 CRC-32 characters. */
+/**
+ * API key format: `sk_test_`|`sk_live_` (a full key) or `rk_test_`|`rk_live_` (a restricted one), 32 random base62
+ * characters, 6 base62 CRC-32 characters.
+ */
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const PREFIX: Record<Mode, string> = { sandbox: 'sk_test_', live: 'sk_live_' };
+const MODE_PART: Record<Mode, string> = { sandbox: 'test_', live: 'live_' };
 const RANDOM_CHARS = 32; // 32 × log2(62) ≈ 190.5 bits
 const CHECKSUM_CHARS = 6; // 62^6 > 2^32
-const KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]{38}$/;
+const KEY_PATTERN = /^[sr]k_(test|live)_[0-9A-Za-z]{38}$/;
 
 export function checksum(body: string): string {
   let n = crc32(Buffer.from(body, 'utf8'));
@@ -21,8 +24,8 @@ export function checksum(body: string): string {
   return out.padStart(CHECKSUM_CHARS, '0');
 }
 
-export function generateKey(mode: Mode): string {
-  let body = PREFIX[mode];
+export function generateKey(mode: Mode, restricted = false): string {
+  let body = (restricted ? 'rk_' : 'sk_') + MODE_PART[mode];
   // randomInt draws without modulo bias, so every character carries the full log2(62) bits.
   for (let i = 0; i < RANDOM_CHARS; i++) body += BASE62[randomInt(62)];
   return body + checksum(body);

@@ -1,3 +1,5 @@
+import type { KeyPermissions } from './permissions.ts';
+
 /** `sandbox` keys act on test data, `live` keys on live data; every object belongs to one mode. */
 export type Mode = 'sandbox' | 'live';
 
@@ -8,4 +10,6 @@ export interface Principal {
   keyId: string;
   /** The key's display hint (`sk_test_…a1B2`), for records that name the key without holding it (the request log). */
   keyHint: string;
+  /** A restricted key's permissions; null for a full key, which may call every operation of its org and mode. */
+  permissions: KeyPermissions | null;
 }

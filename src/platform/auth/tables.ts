@@ -22,6 +22,8 @@ export interface ApiKeysTable {
   revoked_at: string | null;
   /** Written in batches by keys/usage.ts: may lag by up to a minute. */
   last_used_at: string | null;
+  /** A restricted key's permissions as JSON, every group listed (permissions.ts); null for a full key. */
+  permissions: string | null;
 }
 
 declare module '../../db/tables.ts' {

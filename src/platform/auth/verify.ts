@@ -1,7 +1,18 @@
 import type { Db } from '../../db/database.ts';
 import { findKeyByHash, findKeyById } from './credentials.repository.ts';
 import { hashKey, parseKey } from './key-format.ts';
+import { parsePermissions } from './permissions.ts';
 import type { Principal } from './principal.ts';
+import type { ApiKeysTable } from './tables.ts';
+
+/** Who a stored key acts for, with its permissions parsed once (then cached with the key). */
+const principalOf = (row: ApiKeysTable): Principal => ({
+  orgId: row.org_id,
+  mode: row.mode,
+  keyId: row.id,
+  keyHint: row.hint,
+  permissions: parsePermissions(row.permissions),
+});
 
 /** How long a verified key is trusted without looking again: the bound on how late a revocation takes effect. */
 export const KEY_CACHE_MS = 1000;
@@ -37,7 +48,7 @@ export function keyVerifier(db: Db, now: () => number = Date.now): KeyVerifier {
     const row = await findKeyByHash(db, hashKey(presented));
     cache.delete(presented);
     if (row === undefined || row.revoked_at !== null || row.mode !== mode) return null;
-    const principal: Principal = { orgId: row.org_id, mode: row.mode, keyId: row.id, keyHint: row.hint };
+    const principal = principalOf(row);
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
     cache.set(presented, { principal, until: lookedUp + KEY_CACHE_MS });
     return principal;
@@ -50,7 +61,7 @@ export function keyVerifier(db: Db, now: () => number = Date.now): KeyVerifier {
     const row = await findKeyById(db, keyId);
     byId.delete(keyId);
     if (row === undefined || row.revoked_at !== null) return null;
-    const principal: Principal = { orgId: row.org_id, mode: row.mode, keyId: row.id, keyHint: row.hint };
+    const principal = principalOf(row);
     if (byId.size >= MAX_CACHED) byId.delete(byId.keys().next().value!);
     byId.set(keyId, { principal, until: lookedUp + KEY_CACHE_MS });
     return principal;

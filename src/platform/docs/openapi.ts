@@ -15,6 +15,8 @@ function problemsOf(operation: Json, path: string): ErrorCode[] {
   const codes: ErrorCode[] = [];
   const authenticated = operation.security === undefined;
   if (authenticated) codes.push('api_key_missing', 'api_key_invalid', 'rate_limited');
+  // A restricted key without the operation's permission (docs/api.md#restricted-keys).
+  if (operation['x-permission'] !== undefined) codes.push('permission_denied');
   const parameters: Json[] = operation.parameters ?? [];
   if (operation.requestBody)
     codes.push(
@@ -171,5 +173,7 @@ declare module 'fastify' {
     'x-example-200'?: unknown;
     /** The body may be left out entirely; it is then `{}` (see installJsonBody). */
     'x-body-optional'?: boolean;
+    /** What a restricted key needs to call it (docs/api.md#restricted-keys); kept in the document. */
+    'x-permission'?: { group: string; level: string };
   }
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { hashKey } from '../auth/key-format.ts';
+import type { KeyPermissions } from '../auth/permissions.ts';
 import type { Mode } from '../auth/principal.ts';
 import type { ApiKeysTable, OrgsTable } from '../auth/tables.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
@@ -31,7 +32,12 @@ export async function findOrgForOperator(
  * Creates a key for the org of that id or handle, creating an org with that handle first if none exists (operator
  * CLI). Null for an org id that names no org: an org is never created under a handle shaped like an id.
  */
-export function createKeyForOrgName(deps: KeysDeps, orgRef: string, mode: Mode): Promise<CreatedKey | null> {
+export function createKeyForOrgName(
+  deps: KeysDeps,
+  orgRef: string,
+  mode: Mode,
+  permissions: KeyPermissions | null = null,
+): Promise<CreatedKey | null> {
   return deps.write(async (trx) => {
     let org = await findOrg(trx, orgRef);
     if (org === undefined) {
@@ -40,7 +46,8 @@ export function createKeyForOrgName(deps: KeysDeps, orgRef: string, mode: Mode):
       org = { id: newId('org', now.getTime()), name: orgRef, display_name: null, created_at: storedTime(now) };
       await repo.insertOrg(trx, org);
     }
-    return insertNewKey(deps, { trx, owner: { orgId: org.id, mode }, request: null, now: deps.clock() });
+    const ctx = { trx, owner: { orgId: org.id, mode }, request: null, now: deps.clock() };
+    return insertNewKey(deps, ctx, null, permissions);
   });
 }
 

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { needs } from '../auth/permissions.ts';
 import { ApiError } from '../http/errors.ts';
 import { ListQuery } from '../http/pagination.ts';
 import { type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import { refuseIdempotencyKey } from '../idempotency/key.ts';
 import { declareOperations, publicOperation, read, write } from '../operations/operation.ts';
-import { needs } from '../operations/permissions.ts';
 import { ApiKey, ApiKeyCreateBody, ApiKeyList, KeyIdParams, NewApiKey, Signup, SignupBody } from './api-keys.schema.ts';
 import {
   createKeyForPrincipal,

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { LEVELS, PERMISSION_GROUPS } from '../auth/permissions.ts';
 import { ListPage } from '../http/pagination.ts';
 import { type IdKind, idPattern } from '../kit/ids.ts';
 import { FreeText, IdOf, StringEnum } from '../kit/schema.ts';
@@ -16,6 +17,40 @@ export const NAME_MAX = 100;
 export const Mode = StringEnum(['sandbox', 'live'], {
   description: '`sandbox` keys act on test data, `live` keys on live data.',
 });
+
+const GROUPS_DOC =
+  '`accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, ' +
+  'balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and ' +
+  '`requests`';
+const Level = StringEnum(LEVELS, { description: '`none`, `read`, or `write` (which includes read).' });
+
+/** What a restricted key may do, every group listed (docs/api.md#restricted-keys). */
+const KeyPermissionsSchema = Type.Object(
+  Object.fromEntries(PERMISSION_GROUPS.map((group) => [group, Level])) as Record<
+    (typeof PERMISSION_GROUPS)[number],
+    typeof Level
+  >,
+  { additionalProperties: false, description: `Each group's level: ${GROUPS_DOC}.` },
+);
+
+/**
+ * `permissions` as a key create takes it: any of the groups (a group left out is `none`). Unknown groups pass the
+ * schema so that the service names them in a 400 `parameter_invalid`, as the API promises (not `parameter_unknown`).
+ */
+const PermissionsInput = Type.Object(
+  Object.fromEntries(PERMISSION_GROUPS.map((group) => [group, Type.Optional(Level)])) as Record<
+    (typeof PERMISSION_GROUPS)[number],
+    Type.TOptional<typeof Level>
+  >,
+  {
+    additionalProperties: true,
+    description:
+      `Makes a restricted key (\`rk_test_…\`, \`rk_live_…\`) that may do only this: for each group, ${GROUPS_DOC}, ` +
+      "`none`, `read` or `write`; a group left out is `none`. Within the calling key's own permissions. Without it, " +
+      'a full secret key (`sk_…`).',
+    examples: [{ accounts: 'read', transactions: 'read' }],
+  },
+);
 
 const keyProperties = {
   id: Type.String({
@@ -46,6 +81,9 @@ const keyProperties = {
     description: 'When it last authenticated a request; may lag by up to a minute. `null` until first used.',
     examples: ['2026-11-21T12:30Z'],
   }),
+  permissions: Type.Union([KeyPermissionsSchema, Type.Null()], {
+    description: "A restricted key's permissions, every group listed; `null` for a full key.",
+  }),
 };
 
 const EXAMPLE_KEY = {
@@ -58,6 +96,7 @@ const EXAMPLE_KEY = {
   created_at: '2026-11-21T12:06Z',
   revoked_at: null,
   last_used_at: '2026-11-21T12:30Z',
+  permissions: null,
 };
 const EXAMPLE_NEW_KEY = { ...EXAMPLE_KEY, last_used_at: null, key: 'sk_test_4eC39HqLyjWDarjtT1zdp7dcXq3RG8Rx3ZhXld' };
 
@@ -74,7 +113,7 @@ export const NewApiKey = Type.Object(
     ...keyProperties,
     key: Type.Unsafe<string | null>({
       type: ['string', 'null'],
-      pattern: '^sk_(test|live)_[0-9A-Za-z]{38}$',
+      pattern: '^[sr]k_(test|live)_[0-9A-Za-z]{38}$',
       description:
         'The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay ' +
         'of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.',
@@ -110,10 +149,15 @@ export const ApiKeyCreateBody = Type.Object(
         examples: ['CI deploys'],
       }),
     ),
+    permissions: Type.Optional(PermissionsInput),
   },
   {
     additionalProperties: false,
-    examples: [{}, { mode: 'sandbox', name: 'CI deploys' }],
+    examples: [
+      {},
+      { mode: 'sandbox', name: 'CI deploys' },
+      { name: 'Reporting', permissions: { accounts: 'read', transactions: 'read' } },
+    ],
     description: 'Optional; `mode` defaults to the calling key’s mode. A sandbox key may not create a live key.',
   },
 );

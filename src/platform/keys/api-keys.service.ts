@@ -1,6 +1,7 @@
 import type { Database, Db } from '../../db/database.ts';
 import { findOwned, pageOwned } from '../../db/owned.ts';
 import { generateKey, hashKey, keyHint } from '../auth/key-format.ts';
+import { describe, type KeyPermissions, PERMISSION_GROUPS, parsePermissions, within } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ApiKeysTable } from '../auth/tables.ts';
 import type { EventRecorder, EventRequest } from '../events/emit.ts';
@@ -34,10 +35,11 @@ export async function insertNewKey(
   deps: Pick<KeysDeps, 'events'>,
   ctx: WriteContext,
   name: string | null = null,
+  permissions: KeyPermissions | null = null,
 ): Promise<CreatedKey> {
   const { trx, now } = ctx;
   const { orgId, mode } = ctx.owner;
-  const key = generateKey(mode);
+  const key = generateKey(mode, permissions !== null);
   const row: ApiKeysTable = {
     id: newId(API_KEY.prefix, now.getTime()),
     org_id: orgId,
@@ -48,6 +50,7 @@ export async function insertNewKey(
     created_at: storedTime(now),
     revoked_at: null,
     last_used_at: null,
+    permissions: permissions === null ? null : JSON.stringify(permissions),
   };
   await repo.insertKey(trx, row);
   await deps.events.emit(ctx, [{ type: 'api_key.created', object: apiKeyFromRow(row) }]);
@@ -74,6 +77,30 @@ export function signUp(
     const { row, key } = await insertNewKey(deps, { trx, owner: { orgId: id, mode: 'sandbox' }, request, now });
     return { org_id: id, api_key: newApiKeyFromRow(row, key) };
   });
+}
+
+/** A create's `permissions` as a restricted key's, every group listed; null (a full key) when none was sent. */
+function permissionsOf(sent: Record<string, unknown> | undefined): KeyPermissions | null {
+  if (sent === undefined) return null;
+  const unknown = Object.keys(sent).find((group) => !(PERMISSION_GROUPS as readonly string[]).includes(group));
+  if (unknown !== undefined)
+    throw new ApiError(
+      'parameter_invalid',
+      `permissions has no group ${JSON.stringify(unknown.slice(0, 40))}; the groups are ${PERMISSION_GROUPS.join(', ')}.`,
+      { param: `permissions.${unknown.slice(0, 40)}` },
+    );
+  return parsePermissions(JSON.stringify(sent));
+}
+
+/** A key never mints a key wider than itself: the refusal names the first group it would widen. */
+function widerThanCaller(held: KeyPermissions, wanted: KeyPermissions | null): ApiError {
+  const group = PERMISSION_GROUPS.find((g) => wanted === null || !within({ ...held, [g]: wanted[g] }, held))!;
+  const asked = wanted === null ? 'a full key' : `a key with ${describe(group, wanted[group])}`;
+  return new ApiError(
+    'permission_denied',
+    `This key has ${describe(group, held[group])}; it cannot create ${asked}. A key never creates a key wider than itself.`,
+    { param: wanted === null ? 'permissions' : `permissions.${group}` },
+  );
 }
 
 /**
@@ -103,7 +130,9 @@ export async function createKeyForPrincipal(
       `This organisation already has ${keysPerOrg} active ${mode} keys; revoke one you no longer use first.`,
     );
   }
-  const { row, key } = await insertNewKey(deps, { ...ctx, owner: { orgId: owner.orgId, mode } }, name);
+  const permissions = permissionsOf(body.permissions);
+  if (!within(permissions, owner.permissions)) throw widerThanCaller(owner.permissions!, permissions);
+  const { row, key } = await insertNewKey(deps, { ...ctx, owner: { orgId: owner.orgId, mode } }, name, permissions);
   return newApiKeyFromRow(row, key);
 }
 

@@ -1,3 +1,4 @@
+import { parsePermissions } from '../auth/permissions.ts';
 import type { ApiKeysTable } from '../auth/tables.ts';
 import { apiTime } from '../kit/time.ts';
 import type { ApiKey, NewApiKey } from './api-keys.schema.ts';
@@ -14,6 +15,7 @@ export function apiKeyFromRow(row: ApiKeysTable): ApiKey {
     created_at: apiTime(row.created_at),
     revoked_at: row.revoked_at === null ? null : apiTime(row.revoked_at),
     last_used_at: row.last_used_at === null ? null : apiTime(row.last_used_at),
+    permissions: parsePermissions(row.permissions),
   };
 }
 

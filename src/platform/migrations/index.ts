@@ -15,6 +15,7 @@ import * as m20261125T0900 from './2026-11-25T0900_request_log.ts';
 import * as m20261125T1100 from './2026-11-25T1100_webhook_deliveries_pending_idx.ts';
 import * as m20261126T0900 from './2026-11-26T0900_request_log_count.ts';
 import * as m20261126T1000 from './2026-11-26T1000_events_request_id.ts';
+import * as m20261126T1200 from './2026-11-26T1200_restricted_keys.ts';
 
 /** Listed explicitly (not read from the folder) so that the set of migrations is visible and type-checked. */
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '2026-11-25T1100_webhook_deliveries_pending_idx': m20261125T1100,
   '2026-11-26T0900_request_log_count': m20261126T0900,
   '2026-11-26T1000_events_request_id': m20261126T1000,
+  '2026-11-26T1200_restricted_keys': m20261126T1200,
 };

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { principalOf } from '../auth/auth.ts';
+import { allows, describe, type Permission } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { ApiError } from '../http/errors.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import type { WriteContext } from './context.ts';
-import type { Permission } from './permissions.ts';
 
 /** A route's schema as an operation declares it: the OpenAPI operation and the validation of every part. */
 export interface OperationSchema extends FastifySchema {
@@ -73,6 +74,23 @@ export const write = <S extends OperationSchema, R>(op: Omit<WriteOperation<S, R
 export const publicOperation = <S extends OperationSchema, R>(op: Omit<PublicOperation<S, R>, 'kind'>): Operation =>
   ({ ...op, kind: 'public' }) as never;
 
+/** `POST /v1/fintech/transfers/{id}/post`: an operation as a person reads it. */
+export const routeOf = (op: Operation) => `${op.method} ${op.path.replace(/:(\w+)/g, '{$1}')}`;
+
+/**
+ * The one check of a restricted key (docs/api.md#restricted-keys), for the API (before the body is even read, so a key
+ * learns nothing from the validation of a route it may not call) and the dashboard alike. A full key passes at once.
+ */
+export function requirePermission(principal: Principal, op: Operation): void {
+  const held = principal.permissions;
+  if (held === null || op.permission === 'public' || allows(held, op.permission)) return;
+  const { group, level } = op.permission;
+  throw new ApiError(
+    'permission_denied',
+    `This key has ${describe(group, held[group])}; ${routeOf(op)} needs ${describe(group, level)}.`,
+  );
+}
+
 const inputOf = (request: FastifyRequest): Input<OperationSchema> =>
   ({ params: request.params, query: request.query, body: request.body }) as never;
 
@@ -99,6 +117,15 @@ function handlerOf(op: Operation, withIdempotency: WithIdempotency | undefined) 
   }
 }
 
+/** The schema as the document shows it: the permission stated as `x-permission` and in a line of the description. */
+function documented(op: Operation): OperationSchema {
+  if (op.permission === 'public') return op.schema;
+  const { group, level } = op.permission;
+  const line = `Needs \`${describe(group, level)}\` (a restricted key without it gets 403 \`permission_denied\`).`;
+  const description = op.schema.description === undefined ? line : `${op.schema.description}\n\n${line}`;
+  return { ...op.schema, description, 'x-permission': { group, level } };
+}
+
 /** Every operation declared so far, by operationId: what the dashboard's forms run, what the docs list. */
 export type Operations = ReadonlyMap<string, Operation>;
 
@@ -107,7 +134,7 @@ declare module 'fastify' {
     operations: Map<string, Operation>;
   }
   interface FastifyContextConfig {
-    /** The permission the route's operation needs (operations/permissions.ts). */
+    /** The permission the route's operation needs (auth/permissions.ts). */
     permission?: Permission;
   }
 }
@@ -126,8 +153,12 @@ export function declareOperations(
     app.route({
       method: op.method,
       url: op.path,
-      schema: op.schema,
+      schema: documented(op),
       config: { permission: op.permission, ...(op.kind === 'public' ? { public: true } : {}) },
+      // After the app's authentication (its own onRequest hook runs first), before parsing and validation.
+      ...(op.kind === 'public'
+        ? {}
+        : { onRequest: async (request: FastifyRequest) => requirePermission(principalOf(request), op) }),
       handler: handlerOf(op, deps.withIdempotency),
     });
   }

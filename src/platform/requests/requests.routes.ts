@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.ts';
+import { needs } from '../auth/permissions.ts';
 import { Ref } from '../kit/schema.ts';
 import { declareOperations, read } from '../operations/operation.ts';
-import { needs } from '../operations/permissions.ts';
 import { RequestLog, RequestLogIdParams, RequestLogList, RequestLogListQuery } from './requests.schema.ts';
 import { listRequestLogs, retrieveRequestLog } from './requests.service.ts';
 

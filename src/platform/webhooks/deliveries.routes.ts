@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../../db/database.ts';
+import { needs } from '../auth/permissions.ts';
 import { EventIdParams } from '../events/events.schema.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import { Ref } from '../kit/schema.ts';
 import { declareOperations, read, write } from '../operations/operation.ts';
-import { needs } from '../operations/permissions.ts';
 import { DeliveryIdParams, EventDeliveriesQuery, WebhookDelivery, WebhookDeliveryList } from './deliveries.schema.ts';
 import { listEventDeliveries, retryDelivery } from './deliveries.service.ts';
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { needs } from '../auth/permissions.ts';
 import type { Event } from '../events/events.schema.ts';
 import { ListQuery } from '../http/pagination.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import { Ref } from '../kit/schema.ts';
 import { declareOperations, read, write } from '../operations/operation.ts';
-import { needs } from '../operations/permissions.ts';
 import { EndpointDeliveriesQuery, type WebhookDeliveryList } from './deliveries.schema.ts';
 import { listEndpointDeliveries } from './deliveries.service.ts';
 import {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { needs } from '../../platform/auth/permissions.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { declareOperations, read, write } from '../../platform/operations/operation.ts';
-import { needs } from '../../platform/operations/permissions.ts';
 import { EXAMPLE_NEW_ACCOUNT } from './accounts.examples.ts';
 import {
   Account,

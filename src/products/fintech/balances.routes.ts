@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { needs } from '../../platform/auth/permissions.ts';
 import { Ref } from '../../platform/kit/schema.ts';
 import { read } from '../../platform/operations/operation.ts';
-import { needs } from '../../platform/operations/permissions.ts';
 import { AccountIdParams } from './accounts.schema.ts';
 import { AccountBalances, AccountStatement, BalancesQuery, StatementQuery } from './balances.schema.ts';
 import { balancesAt, statementOf } from './balances.service.ts';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { needs } from '../../platform/auth/permissions.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { Ref } from '../../platform/kit/schema.ts';
 import { declareOperations, write } from '../../platform/operations/operation.ts';
-import { needs } from '../../platform/operations/permissions.ts';
 import { type Account, AccountIdParams } from './accounts.schema.ts';
 import { CloseBody, FreezeBody, UnfreezeBody } from './lifecycle.schema.ts';
 import { closeAccount, freezeAccount, unfreezeAccount } from './lifecycle.service.ts';

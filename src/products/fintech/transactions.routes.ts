@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
+import { needs } from '../../platform/auth/permissions.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { Ref } from '../../platform/kit/schema.ts';
 import { declareOperations, read, write } from '../../platform/operations/operation.ts';
-import { needs } from '../../platform/operations/permissions.ts';
 import { AccountIdParams } from './accounts.schema.ts';
 import { balanceOperations } from './balances.routes.ts';
 import { simulateDeposit, simulateWithdrawal } from './sandbox.service.ts';

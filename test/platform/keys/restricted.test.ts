@@ -1,0 +1,124 @@
+/**
+ * Restricted keys (docs/api.md#restricted-keys): made with `permissions`, shaped `rk_…` with the same body and
+ * checksum as every key, listed with their permissions; a key never mints a key wider than itself; a refusal names
+ * what the route needs and what the key has; revocation works as for every key.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseKey } from '../../../src/platform/auth/key-format.ts';
+import { BACKEND } from '../../helpers/database.ts';
+import { money } from '../../helpers/money.ts';
+import { assertProblem } from '../../helpers/problem.ts';
+import { run } from '../../helpers/process.ts';
+import { call, useServer } from '../../helpers/server.ts';
+
+const NONE = {
+  accounts: 'none',
+  transfers: 'none',
+  transactions: 'none',
+  sandbox: 'none',
+  events: 'none',
+  webhook_endpoints: 'none',
+  api_keys: 'none',
+  requests: 'none',
+};
+
+describe(`restricted keys (${BACKEND})`, () => {
+  const server = useServer();
+  const create = (key: string, json: unknown) => call(server.url, 'POST', '/v1/api_keys', { key, json });
+
+  test('a read-only key reads balances and cannot move money; its object lists every group', async () => {
+    const full = await server.key('restricted-read');
+    const m = money(server.url, full);
+    const [a, b] = [await m.account(), await m.account()];
+    await m.deposit(a, 5000);
+    const made = await create(full, { name: 'Reporting', permissions: { accounts: 'read', transactions: 'read' } });
+    assert.equal(made.status, 200, made.text);
+    const key: string = made.body.key;
+    assert.match(key, /^rk_test_[0-9A-Za-z]{38}$/);
+    assert.equal(parseKey(key), 'sandbox', 'the same body and checksum as every key');
+    assert.deepEqual(made.body.permissions, { ...NONE, accounts: 'read', transactions: 'read' });
+    assert.match(made.body.hint, /^rk_test_…/);
+    const read = await call(server.url, 'GET', `/v1/fintech/accounts/${a}/balances`, { key });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.body.current_balance.amount, 5000);
+    const move = await call(server.url, 'POST', '/v1/fintech/transfers', {
+      key,
+      json: { from_account_id: a, to_account_id: b, amount: 1, currency: 'USD' },
+    });
+    assertProblem(move, 'permission_denied');
+    assert.equal(move.body.detail, 'This key has transfers: none; POST /v1/fintech/transfers needs transfers: write.');
+    assert.equal(await m.balance(a), 5000, 'nothing moved');
+    // A full key's object says so.
+    const listed = (await call(server.url, 'GET', '/v1/api_keys?limit=100', { key: full })).body.data;
+    assert.equal(listed.find((k: { id: string }) => k.id === made.body.id).permissions.accounts, 'read');
+    assert.ok(listed.some((k: { permissions: unknown }) => k.permissions === null));
+  });
+
+  test('an unknown group or level is a 400 naming it; a key never mints a wider key', async () => {
+    const full = await server.key('restricted-wider');
+    const unknown = await create(full, { permissions: { ledgers: 'read' } });
+    assertProblem(unknown, 'parameter_invalid', 'permissions.ledgers');
+    assert.match(unknown.body.detail, /the groups are accounts, transfers/);
+    assertProblem(
+      await create(full, { permissions: { accounts: 'admin' } }),
+      'parameter_invalid',
+      'permissions.accounts',
+    );
+    const keysWriter = (await create(full, { permissions: { api_keys: 'write', accounts: 'read' } })).body.key;
+    const narrower = await create(keysWriter, { permissions: { accounts: 'read' } });
+    assert.equal(narrower.status, 200, narrower.text);
+    const wider = await create(keysWriter, { permissions: { accounts: 'write' } });
+    assertProblem(wider, 'permission_denied', 'permissions.accounts');
+    assert.match(wider.body.detail, /This key has accounts: read; it cannot create a key with accounts: write/);
+    const fullFromRestricted = await create(keysWriter, {});
+    assertProblem(fullFromRestricted, 'permission_denied', 'permissions');
+    // Without api_keys: write, no key at all; and a refused route's body is never validated for it.
+    const reader = (await create(full, { permissions: { accounts: 'read' } })).body.key;
+    assertProblem(await create(reader, { permissions: 'not an object' }), 'permission_denied');
+  });
+
+  test('a revoked restricted key stops within a second; the sign-up still gives a full key', async () => {
+    const full = await server.key('restricted-revoke');
+    const made = (await create(full, { permissions: { events: 'read' } })).body;
+    assert.equal((await call(server.url, 'GET', '/v1/events', { key: made.key })).status, 200);
+    const revoked = await call(server.url, 'POST', `/v1/api_keys/${made.id}/revoke`, { key: full });
+    assert.equal(revoked.status, 200, revoked.text);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    assert.equal((await call(server.url, 'GET', '/v1/events', { key: made.key })).status, 401);
+    const signup = await call(server.url, 'POST', '/v1/sandbox/signup', { json: {} });
+    assert.match(signup.body.api_key.key, /^sk_test_/);
+    assert.equal(signup.body.api_key.permissions, null);
+  });
+
+  test('the operator CLI makes a restricted key and lists its permissions', async () => {
+    const env = { DATABASE_URL: server.databaseUrl };
+    const made = await run(
+      [
+        'src/cli/main.ts',
+        'keys',
+        'create',
+        '--org',
+        'cli-restricted',
+        '--mode',
+        'sandbox',
+        '--json',
+        '--permissions',
+        'accounts=read,transactions=read',
+      ],
+      env,
+    );
+    assert.equal(made.code, 0, made.stderr);
+    const line = JSON.parse(made.stdout);
+    assert.match(line.key, /^rk_test_/);
+    assert.deepEqual(line.permissions, { ...NONE, accounts: 'read', transactions: 'read' });
+    const listed = await run(['src/cli/main.ts', 'keys', 'list', '--org', 'cli-restricted'], env);
+    assert.equal(JSON.parse(listed.stdout.trim()).permissions.transactions, 'read');
+    const bad = await run(
+      ['src/cli/main.ts', 'keys', 'create', '--org', 'x', '--mode', 'sandbox', '--permissions', 'ledger=read'],
+      env,
+    );
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /no group "ledger"/);
+  });
+});
