@@ -57,20 +57,28 @@ func (s *AccountsService) List(ctx context.Context, p AccountListParams) iter.Se
 	}, func(a *plinthapi.Account) string { return a.Id })
 }
 
-// AccountUpdateParams says what Accounts.Update changes: only metadata.
+// AccountUpdateParams says what Accounts.Update changes: the metadata, the nickname or both; what is not given stays.
 type AccountUpdateParams struct {
 	Metadata      map[string]string // keys to set; a key given "" is removed; keys not named stay as they are
 	ClearMetadata bool              // remove every key instead (Metadata must then be empty)
+	Nickname      *string           // a label for people, plinth.String("Payroll"); String("") removes it; nil leaves it
 }
 
-// Update changes an account's metadata; allowed on a closed account.
+// String returns a pointer to s, for an optional text such as AccountUpdateParams.Nickname.
+func String(s string) *string { return &s }
+
+// Update changes an account's metadata, its nickname or both; allowed on a closed account.
 func (s *AccountsService) Update(ctx context.Context, id string, params AccountUpdateParams, opts ...RequestOption) (*plinthapi.Account, *Response, error) {
-	metadata, err := metadataChange(params.Metadata, params.ClearMetadata)
-	if err != nil {
-		return nil, nil, err
+	body := plinthapi.UpdateAccountRequest{Nickname: params.Nickname}
+	if params.Metadata != nil || params.ClearMetadata || params.Nickname == nil {
+		metadata, err := metadataChange(params.Metadata, params.ClearMetadata)
+		if err != nil {
+			return nil, nil, err
+		}
+		body.Metadata = &metadata
 	}
 	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Account, *http.Response, error) {
-		return s.c.api.FintechAccountsAPI.UpdateAccount(ctx, id).UpdateAccountRequest(plinthapi.UpdateAccountRequest{Metadata: metadata}).Execute()
+		return s.c.api.FintechAccountsAPI.UpdateAccount(ctx, id).UpdateAccountRequest(body).Execute()
 	})
 }
 

@@ -93,5 +93,5 @@ func TestFiltersAndMetadataOnTheWire(t *testing.T) {
 func transferJSON(id string) string {
 	return `{"id":"` + id + `","object":"fintech.transfer","from_account_id":"acct_1","to_account_id":"acct_2","amount":1,` +
 		`"currency":"USD","description":null,"status":"pending","pending":true,"posted_amount":null,` +
-		`"expires_at":"2026-11-25T10:00Z","resolved_at":null,"metadata":{"order":"A-1"},"livemode":false,"created_at":"2026-11-24T10:00Z"}`
+		`"expires_at":"2026-11-25T10:00Z","resolved_at":null,"amount_reversed":0,"reversed":false,"metadata":{"order":"A-1"},"livemode":false,"created_at":"2026-11-24T10:00Z"}`
 }

@@ -26,7 +26,7 @@ func TestListFollowsTheCursor(t *testing.T) {
 		for i, id := range ids {
 			items[i] = `{"id":"` + id + `","object":"fintech.account","type":"business","country":"US","status":"frozen",` +
 				`"status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},` +
-				`"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:00Z"}`
+				`"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"nickname":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:00Z"}`
 		}
 		more := len(pages) > 0
 		w.Header().Set("Content-Type", "application/json")

@@ -49,7 +49,7 @@ func account(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Write([]byte(`{"id":"acct_1","object":"fintech.account","type":"business","country":"US","status":"active",` +
 		`"status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},` +
-		`"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:00Z"}`))
+		`"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"nickname":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:00Z"}`))
 }
 
 func fastClient(url string, opts ...Option) *Client {

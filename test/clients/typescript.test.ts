@@ -382,6 +382,38 @@ describe('the TypeScript client retries and times out as clients/README.md#what-
     );
   });
 
+  test('reversals, balances and statements: their paths, query and body, a key on the reversal only', async () => {
+    const ok = (body: unknown) => ({ status: 200, body });
+    const list = { object: 'list', data: [], has_more: false };
+    script = [ok({ id: 'trr_1' }), ok(list), ok({ id: 'trr_1' }), ok({}), ok({}), ok({}), ok(ACCOUNT)];
+    const c = plinth();
+    await c.transfers.reverse('tr_X', { amount: 1000, description: 'refund' });
+    await c.transfers.listReversalsPage('tr_X', { limit: 2, starting_after: 'trr_9' });
+    await c.transfers.retrieveReversal('tr_X', 'trr_1');
+    await c.accounts.balances('acct_X');
+    await c.accounts.balances('acct_X', { at: new Date(Date.UTC(2026, 10, 25, 9, 30, 5, 7)) });
+    await c.accounts.statement('acct_X', { from: '2026-11-01T00:00Z', to: new Date(Date.UTC(2026, 10, 25)) });
+    await c.accounts.update('acct_X', { nickname: '' });
+    // Written by hand from docs/api.md#correcting-a-transfer and #balances-over-time-and-statements.
+    assert.deepEqual(
+      seen.map((s) => [s.method, s.url, s.body === '' ? undefined : JSON.parse(s.body), s.key !== undefined]),
+      [
+        ['POST', '/v1/fintech/transfers/tr_X/reversals', { amount: 1000, description: 'refund' }, true],
+        ['GET', '/v1/fintech/transfers/tr_X/reversals?limit=2&starting_after=trr_9', undefined, false],
+        ['GET', '/v1/fintech/transfers/tr_X/reversals/trr_1', undefined, false],
+        ['GET', '/v1/fintech/accounts/acct_X/balances', undefined, false],
+        ['GET', '/v1/fintech/accounts/acct_X/balances?at=2026-11-25T09%3A30%3A05.007Z', undefined, false],
+        [
+          'GET',
+          '/v1/fintech/accounts/acct_X/statement?from=2026-11-01T00%3A00Z&to=2026-11-25T00%3A00%3A00.000Z',
+          undefined,
+          false,
+        ],
+        ['POST', '/v1/fintech/accounts/acct_X', { nickname: '' }, true],
+      ],
+    );
+  });
+
   test('retries are bounded: after maxRetries the last refusal is raised', async () => {
     script = [{ status: 502 }, { status: 502 }, problem(503, 'service_unavailable')];
     const c = plinth({ maxRetries: 2 });

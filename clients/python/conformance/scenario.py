@@ -1,7 +1,8 @@
 """The client conformance scenario (clients/README.md), as an application would write it, against the installed
 ``plinth-client`` distribution. Each step prints one line; the first failed assertion ends the run (exit 1).
 Steps 1–12 are here, 13–19 (every other resource) in every_resource.py, 20–21 (pending transfers, metadata, filters)
-in holds.py, 22 (the request log) in request_log.py."""
+in holds.py, 22 (the request log) in request_log.py, 23 (reversals, balances at a moment, statements,
+nicknames) in reversals.py."""
 import os
 import sys
 import time
@@ -16,6 +17,7 @@ from plinth import Plinth, PlinthError, Webhook, WebhookVerificationError
 import every_resource
 import holds
 import request_log
+import reversals
 from every_resource import ok, refused
 
 PLINTH_URL = os.environ["PLINTH_URL"]
@@ -142,5 +144,6 @@ ok("12 a webhook delivery verifies with its secret, not with a changed body or a
 every_resource.run(plinth, first=created[0], second=created[1], transfer_id=transfer.id, endpoint=endpoint, test_event_id=event.id)
 holds.run(plinth, first=created[0], second=created[1])
 request_log.run(plinth, first_request_id=first_request_id)
+reversals.run(plinth)
 
 print(f"conformance passed on Python {sys.version.split()[0]}")

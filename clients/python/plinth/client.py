@@ -72,7 +72,7 @@ class Plinth:
         self._api_client = _api_client(base_url, api_key)
         money = FintechTransactionsApi(self._api_client)
         webhooks = WebhooksApi(self._api_client)
-        self.accounts = Accounts(self, FintechAccountsApi(self._api_client))
+        self.accounts = Accounts(self, FintechAccountsApi(self._api_client), money)
         self.api_keys = ApiKeys(self, APIKeysApi(self._api_client))
         self.transactions = Transactions(self, money)
         self.transfers = Transfers(self, FintechTransfersApi(self._api_client))

@@ -11,8 +11,9 @@ from typing import Any, Literal, Mapping, Optional, Union
 
 from plinth_generated.models import UpdateWebhookEndpointRequestMetadata
 
-#: A bound of a ``created`` filter: an aware ``datetime`` (sent as RFC 3339 with its offset), or text the API takes
-#: (``2026-11-24T09:30Z``, the form every ``created_at`` has, names that whole minute; RFC 3339 with an offset).
+#: A time the API takes (a ``created`` bound, a balance's ``at``, a statement's period): an aware ``datetime`` (sent
+#: as RFC 3339 with its offset), or text the API takes (``2026-11-24T09:30Z``, the form every ``created_at`` has,
+#: names that whole minute; RFC 3339 with an offset).
 CreatedBound = Union[datetime, str]
 
 #: Only objects created within these bounds: ``{"gte": "2026-11-24T00:00Z", "lt": datetime.now(timezone.utc)}``.
@@ -36,12 +37,17 @@ def created_query(created: Optional[Created]) -> list[tuple[str, str]]:
         value = given.get(bound)
         if value is None:
             continue
-        if isinstance(value, datetime):
-            if value.tzinfo is None:
-                raise ValueError(f"created[{bound}]: give a timezone-aware datetime (the API needs its offset)")
-            value = value.isoformat()
-        pairs.append((f"created[{bound}]", value))
+        pairs.append((f"created[{bound}]", time_text(f"created[{bound}]", value)))
     return pairs
+
+
+def time_text(name: str, value: CreatedBound) -> str:
+    """A time as the query carries it: text as given, an aware ``datetime`` as RFC 3339 with its offset."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise ValueError(f"{name}: give a timezone-aware datetime (the API needs its offset)")
+        return value.isoformat()
+    return value
 
 
 def metadata_query(metadata: Optional[Mapping[str, str]]) -> list[tuple[str, str]]:

@@ -4,7 +4,8 @@
  * the package installs, resolves and type-checks for a consumer. conformance.sh compiles it there and runs it on
  * every Node.js it finds. Each step prints one line; the first failed assertion ends the run with exit 1.
  * Steps 1–12 are here, 13–19 (every other resource) in resources.ts, 20–21 (pending transfers, metadata, filters) in
- * holds.ts, 22 (the request log) in request-log.ts.
+ * holds.ts, 22 (the request log) in request-log.ts, 23 (reversals, balances at a moment, statements, nicknames) in
+ * reversals.ts.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { all, refused, required, step, waitFor } from './helpers.js';
 import { holdSteps } from './holds.js';
 import { requestLogStep } from './request-log.js';
 import { resourceSteps } from './resources.js';
+import { reversalStep } from './reversals.js';
 
 const PLINTH_URL = required('PLINTH_URL');
 const PLINTH_PROXY_URL = required('PLINTH_PROXY_URL');
@@ -190,5 +192,6 @@ await step('12 a webhook delivery verifies with its secret, not with a changed b
 await resourceSteps(plinth, { first, second, transferId, endpoint, testEventId: testEvent.id });
 await holdSteps(plinth, first, second);
 await requestLogStep(plinth, firstRequestId);
+await reversalStep(plinth);
 
 console.log(`conformance passed on Node.js ${process.version}`);

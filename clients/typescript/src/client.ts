@@ -103,7 +103,7 @@ export class PlinthClient {
     const call = <T>(run: () => Promise<ApiResponse<T>>) => settle(run, (id) => (this.lastRequestId = id));
     const money = new FintechTransactionsApi(configuration);
     const webhooks = new WebhooksApi(configuration);
-    this.accounts = new AccountsResource(new FintechAccountsApi(configuration), call);
+    this.accounts = new AccountsResource(new FintechAccountsApi(configuration), money, call);
     this.apiKeys = new ApiKeysResource(new APIKeysApi(configuration), call);
     this.transactions = new TransactionsResource(money, call);
     this.transfers = new TransfersResource(new FintechTransfersApi(configuration), call);

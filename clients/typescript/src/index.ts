@@ -13,13 +13,13 @@ export type { PlinthClientOptions, RawRequest, SandboxSignup } from './client.js
 export { PlinthClient } from './client.js';
 export { PlinthError } from './errors.js';
 export type { ListParams, Page, PageParams } from './pagination.js';
-export type { AccountFilters, UpdateAccountParams } from './resources/accounts.js';
+export type { AccountFilters, BalancesParams, StatementParams, UpdateAccountParams } from './resources/accounts.js';
 export { AccountsResource } from './resources/accounts.js';
 export type { NewApiKey } from './resources/api-keys.js';
 export { ApiKeysResource } from './resources/api-keys.js';
 export type { EventFilters } from './resources/events.js';
 export { EventsResource } from './resources/events.js';
-export type { CreatedBound, CreatedFilter, Metadata, MetadataUpdate } from './resources/filters.js';
+export type { ApiTime, CreatedBound, CreatedFilter, Metadata, MetadataUpdate } from './resources/filters.js';
 export type { TransactionFilters } from './resources/money.js';
 export { SandboxResource, TransactionsResource } from './resources/money.js';
 export type { RequestOptions } from './resources/options.js';

@@ -1,7 +1,8 @@
 // The client conformance scenario (clients/README.md), run against live servers through the public API of the
 // Go client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL, PLINTH_RECEIVER_URL. Prints one line per step;
 // exits 1 on the first failed check. Steps 1–12 are here, 13–19 (every other resource) in resources.go, 20–21
-// (pending transfers, metadata, filters) in holds.go, 22 (the request log) in request_log.go.
+// (pending transfers, metadata, filters) in holds.go, 22 (the request log) in request_log.go, 23 (reversals, balances
+// at a moment, statements, nicknames) in reversals.go.
 package main
 
 import (
@@ -253,6 +254,7 @@ func main() {
 	resourceSteps(client, earlier{first: first, second: second, transferID: transfer.Id, endpoint: endpoint, testEventID: event.Id})
 	holdSteps(client, first, second)
 	requestLogStep(client, firstRequestID)
+	reversalStep(client)
 
 	fmt.Println("go: every step passed")
 }

@@ -1,16 +1,30 @@
-/** `plinth.accounts`: /v1/fintech/accounts. */
+/**
+ * `plinth.accounts`: /v1/fintech/accounts, with each account's balances at a moment and its statements
+ * (docs/api.md#balances-over-time-and-statements).
+ */
 import type {
   Account,
+  AccountBalances,
   AccountList,
+  AccountStatement,
   CloseAccountRequest,
   CreateAccountRequest,
   FintechAccountsApi,
+  FintechTransactionsApi,
   FreezeAccountRequest,
   ListAccountsStatusEnum,
 } from '../../generated/index.js';
 import type { Call, WithRequestId } from '../call.js';
 import { autoPage, type ListParams, type PageParams, pageQuery } from '../pagination.js';
-import { type CreatedFilter, createdQuery, type Metadata, type MetadataUpdate, metadataQuery } from './filters.js';
+import {
+  type ApiTime,
+  type CreatedFilter,
+  createdQuery,
+  type Metadata,
+  type MetadataUpdate,
+  metadataQuery,
+  timeQuery,
+} from './filters.js';
 import type { RequestOptions } from './options.js';
 
 export interface AccountFilters {
@@ -22,21 +36,38 @@ export interface AccountFilters {
   metadata?: Metadata;
 }
 
-/** `update`'s parameters: only metadata changes. */
+/** `update`'s parameters: the metadata, the nickname or both; what is not given stays. */
 export interface UpdateAccountParams {
-  metadata: MetadataUpdate;
+  metadata?: MetadataUpdate;
+  /** A label for people (1–100 characters), or `''` to remove it. */
+  nickname?: string;
+}
+
+/** `balances`' parameters. */
+export interface BalancesParams {
+  /** The moment, inclusive; default now. A minute (`2026-11-24T09:30Z`) means its end. */
+  at?: ApiTime;
+}
+
+/** `statement`'s period, [from, to): a minute means its start. At most 366 days, `to` not after now. */
+export interface StatementParams {
+  from: ApiTime;
+  to: ApiTime;
 }
 
 export class AccountsResource {
   readonly #api: FintechAccountsApi;
+  /** The generated code files balances and statements with transactions (their tag). */
+  readonly #money: FintechTransactionsApi;
   readonly #call: Call;
 
-  constructor(api: FintechAccountsApi, call: Call) {
+  constructor(api: FintechAccountsApi, money: FintechTransactionsApi, call: Call) {
     this.#api = api;
+    this.#money = money;
     this.#call = call;
   }
 
-  /** One Idempotency-Key, reused by the retries (yours with `{ idempotencyKey }`); `metadata` is optional. */
+  /** One Idempotency-Key, reused by the retries (yours with `{ idempotencyKey }`); `nickname`, `metadata` optional. */
   create(params: CreateAccountRequest, options: RequestOptions = {}): Promise<WithRequestId<Account>> {
     return this.#call(() => this.#api.createAccountRaw({ createAccountRequest: params, ...options }));
   }
@@ -45,7 +76,7 @@ export class AccountsResource {
     return this.#call(() => this.#api.retrieveAccountRaw({ id }));
   }
 
-  /** Changes the metadata only (see MetadataUpdate); allowed on a closed account. */
+  /** Changes the metadata (see MetadataUpdate), the nickname, or both; allowed on a closed account. */
   update(id: string, params: UpdateAccountParams, options: RequestOptions = {}): Promise<WithRequestId<Account>> {
     return this.#call(() => this.#api.updateAccountRaw({ id, updateAccountRequest: params, ...options }));
   }
@@ -83,5 +114,20 @@ export class AccountsResource {
   /** Final; the balance must be zero. */
   close(id: string, params: CloseAccountRequest = {}, options: RequestOptions = {}): Promise<WithRequestId<Account>> {
     return this.#call(() => this.#api.closeAccountRaw({ id, closeAccountRequest: params, ...options }));
+  }
+
+  /**
+   * The balances as they stood at `at` (default now): the current balance after the last transaction at or before
+   * it, and the available balance, less what pending transfers held then.
+   */
+  balances(id: string, params: BalancesParams = {}): Promise<WithRequestId<AccountBalances>> {
+    const at = params.at === undefined ? undefined : timeQuery(params.at);
+    return this.#call(() => this.#money.retrieveAccountBalancesRaw({ id, at }));
+  }
+
+  /** Opening and closing balances of [from, to), and its credits and debits: closing = opening + credits − debits. */
+  statement(id: string, params: StatementParams): Promise<WithRequestId<AccountStatement>> {
+    const period = { from: timeQuery(params.from), to: timeQuery(params.to) };
+    return this.#call(() => this.#money.retrieveAccountStatementRaw({ id, ...period }));
   }
 }

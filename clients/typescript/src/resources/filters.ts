@@ -15,10 +15,19 @@ export type Metadata = Record<string, string>;
 export type MetadataUpdate = Metadata | '';
 
 /**
- * A bound of a `created` filter: a string is sent as given (`YYYY-MM-DDTHH:MMZ`, the form every `created_at` has,
- * names that whole minute; RFC 3339 with an offset names an instant); a `Date` is sent as its ISO 8601 UTC instant.
+ * A time the API takes (a `created` bound, a balance's `at`, a statement's period): a string is sent as given
+ * (`YYYY-MM-DDTHH:MMZ`, the form every `created_at` has, names that whole minute; RFC 3339 with an offset names an
+ * instant); a `Date` is sent as its ISO 8601 UTC instant, to the millisecond.
  */
-export type CreatedBound = Date | string;
+export type ApiTime = Date | string;
+
+/** A bound of a `created` filter (see ApiTime). */
+export type CreatedBound = ApiTime;
+
+/** The time as the query carries it. */
+export function timeQuery(at: ApiTime): string {
+  return at instanceof Date ? at.toISOString() : at;
+}
 
 /** Only objects created within these bounds, any combination: `{ gte: '2026-11-24T00:00Z', lt: new Date() }`. */
 export interface CreatedFilter {
@@ -33,7 +42,7 @@ export function createdQuery(filter: CreatedFilter | undefined): Record<string, 
   if (filter === undefined) return undefined;
   const bounds = Object.entries(filter).filter(([, at]) => at !== undefined && at !== null) as [string, CreatedBound][];
   if (bounds.length === 0) return undefined;
-  return Object.fromEntries(bounds.map(([name, at]) => [name, at instanceof Date ? at.toISOString() : at]));
+  return Object.fromEntries(bounds.map(([name, at]) => [name, timeQuery(at)]));
 }
 
 /** A metadata filter (every pair must hold), or `undefined` when it names no key. */

@@ -1,15 +1,19 @@
 /**
  * `plinth.transfers`: /v1/fintech/transfers, money from one account to another, at once or held first
  * (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations,
- * docs/api.md#holding-money-pending-transfers-and-the-two-balances).
+ * docs/api.md#holding-money-pending-transfers-and-the-two-balances), and its corrections, the reversals
+ * (docs/api.md#correcting-a-transfer).
  */
 import type {
   CreateTransferRequest,
+  CreateTransferReversalRequest,
   FintechTransfersApi,
   ListTransfersStatusEnum,
   PostTransferRequest,
   Transfer,
   TransferList,
+  TransferReversal,
+  TransferReversalList,
 } from '../../generated/index.js';
 import type { Call, WithRequestId } from '../call.js';
 import { autoPage, type ListParams, type PageParams, pageQuery } from '../pagination.js';
@@ -88,5 +92,36 @@ export class TransfersResource {
         metadata: metadataQuery(params.metadata),
       }),
     );
+  }
+
+  /**
+   * Moves a posted transfer's money back to its sender, linked to it: all that remains (`posted_amount` −
+   * `amount_reversed`), or `amount` of it; in several parts if need be. Not posted, or fully reversed: 409
+   * `transfer_not_reversible`. One Idempotency-Key, reused by the retries, so the money moves back once.
+   */
+  reverse(
+    id: string,
+    params: CreateTransferReversalRequest = {},
+    options: RequestOptions = {},
+  ): Promise<WithRequestId<TransferReversal>> {
+    return this.#call(() =>
+      this.#api.createTransferReversalRaw({ id, createTransferReversalRequest: params, ...options }),
+    );
+  }
+
+  /** Every reversal of a transfer, newest first: `for await (const r of plinth.transfers.listReversals(id))`. */
+  listReversals(id: string, params: ListParams = {}): AsyncGenerator<TransferReversal, void, undefined> {
+    const { starting_after, ending_before, ...rest } = params;
+    return autoPage((cursor) => this.listReversalsPage(id, { ...rest, ...cursor }), { starting_after, ending_before });
+  }
+
+  /** One page of a transfer's reversals, newest first. */
+  listReversalsPage(id: string, params: PageParams = {}): Promise<WithRequestId<TransferReversalList>> {
+    return this.#call(() => this.#api.listTransferReversalsRaw({ id, ...pageQuery(params) }));
+  }
+
+  /** One reversal (`trr_…`) of the transfer `id`. */
+  retrieveReversal(id: string, reversalId: string): Promise<WithRequestId<TransferReversal>> {
+    return this.#call(() => this.#api.retrieveTransferReversalRaw({ id, reversalId }));
   }
 }
