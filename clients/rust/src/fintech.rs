@@ -46,12 +46,34 @@ impl<'a> Accounts<'a> {
         self.client.send(Method::GET, &format!("/v1/fintech/accounts{q}"), None, RequestOptions::default()).await
     }
 
-    /// `updateAccount`: its metadata changed (`MetadataUpdate::changes(…)`) or cleared (`MetadataUpdate::ClearAll`);
-    /// allowed on a closed account. The generated request cannot carry either (its "changes or `\"\"`" schema became
-    /// an empty struct), so the layer sends the body itself.
-    pub async fn update(&self, id: &str, metadata: MetadataUpdate, options: RequestOptions) -> Result<Response<models::Account>, Error> {
-        let body = serde_json::json!({ "metadata": metadata });
-        self.client.send(Method::POST, &format!("/v1/fintech/accounts/{}", encode(id)), Some(body), options).await
+    /// `updateAccount`: its metadata changed (`Some(MetadataUpdate::changes(…))`) or cleared
+    /// (`Some(MetadataUpdate::ClearAll)`), its nickname set (`Some("Payroll")`) or removed (`Some("")`); either or
+    /// both (`None` leaves it). Allowed on a closed account. The generated request cannot carry the metadata (its
+    /// "changes or `\"\"`" schema became an empty struct), so the layer sends the body itself.
+    pub async fn update(&self, id: &str, metadata: Option<MetadataUpdate>, nickname: Option<&str>, options: RequestOptions) -> Result<Response<models::Account>, Error> {
+        let mut body = serde_json::Map::new();
+        if let Some(metadata) = metadata {
+            body.insert("metadata".into(), serde_json::to_value(metadata).expect("metadata serialises"));
+        }
+        if let Some(nickname) = nickname {
+            body.insert("nickname".into(), nickname.into());
+        }
+        self.client.send(Method::POST, &format!("/v1/fintech/accounts/{}", encode(id)), Some(body.into()), options).await
+    }
+
+    /// `retrieveAccountBalances`: the balances as they stood at `at`, inclusive (`None`: now): `2026-11-24T09:30Z`
+    /// (the end of that minute) or RFC 3339 with an offset (that instant); not before the account was opened, not
+    /// after now.
+    pub async fn balances(&self, id: &str, at: Option<&str>) -> Result<Response<models::AccountBalances>, Error> {
+        let p = transactions::RetrieveAccountBalancesParams { id: id.to_owned(), at: at.map(str::to_owned) };
+        self.client.call(RequestOptions::default(), false, transactions::retrieve_account_balances(&self.client.config, p)).await
+    }
+
+    /// `retrieveAccountStatement` for [`from`, `to`): opening and closing balances, credits and debits, and always
+    /// `closing = opening + credits − debits`. A minute form names that minute's start; `to` not after now.
+    pub async fn statement(&self, id: &str, from: &str, to: &str) -> Result<Response<models::AccountStatement>, Error> {
+        let p = transactions::RetrieveAccountStatementParams { id: id.to_owned(), from: from.to_owned(), to: to.to_owned() };
+        self.client.call(RequestOptions::default(), false, transactions::retrieve_account_statement(&self.client.config, p)).await
     }
 
     /// `freezeAccount`: no debit or credit until unfrozen.

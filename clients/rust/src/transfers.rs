@@ -1,4 +1,4 @@
-//! Transfers (plain, or pending: held, then posted, voided or expired) and the sandbox simulations.
+//! Transfers (plain, or pending: held, then posted, voided or expired; reversed) and the sandbox simulations.
 
 use reqwest::Method;
 
@@ -69,6 +69,45 @@ impl<'a> Transfers<'a> {
     pub async fn void(&self, id: &str, options: RequestOptions) -> Result<Response<models::Transfer>, Error> {
         let p = transfers::VoidTransferParams { id: id.to_owned(), idempotency_key: None };
         self.client.call(options, false, transfers::void_transfer(&self.client.config, p)).await
+    }
+
+    /// `createTransferReversal`: moves money of a `posted` transfer back to its sender: `amount` of it (1 to what
+    /// remains) or, with `CreateTransferReversalRequest::new()`, all that remains (`posted_amount` −
+    /// `amount_reversed`); a `description` and `metadata` if given. 409 `transfer_not_reversible` when the transfer is
+    /// not posted or is fully reversed. One Idempotency-Key for all its attempts, so the money moves back once.
+    pub async fn reverse(&self, id: &str, params: models::CreateTransferReversalRequest, options: RequestOptions) -> Result<Response<models::TransferReversal>, Error> {
+        let p = transfers::CreateTransferReversalParams { id: id.to_owned(), idempotency_key: None, create_transfer_reversal_request: Some(params) };
+        self.client.call(options, false, transfers::create_transfer_reversal(&self.client.config, p)).await
+    }
+
+    /// `listTransferReversals`: every reversal of the transfer `id`, newest first, a page at a time.
+    pub fn list_reversals(&self, id: &str, params: ListParams) -> ListIter<'a, models::TransferReversal> {
+        let id = id.to_owned();
+        let fetch = move |client: &'a Client, params: ListParams| {
+            let id = id.clone();
+            async move {
+                let page = client.transfers().list_reversals_page(&id, params).await?.into_inner();
+                Ok((page.data, page.has_more))
+            }
+        };
+        pages(self.client, params, fetch, |r| r.id.clone())
+    }
+
+    /// `listTransferReversals`: one page.
+    pub async fn list_reversals_page(&self, id: &str, params: ListParams) -> Result<Response<models::TransferReversalList>, Error> {
+        let p = transfers::ListTransferReversalsParams {
+            id: id.to_owned(),
+            limit: params.limit,
+            starting_after: params.starting_after,
+            ending_before: params.ending_before,
+        };
+        self.client.call(RequestOptions::default(), false, transfers::list_transfer_reversals(&self.client.config, p)).await
+    }
+
+    /// `retrieveTransferReversal`: one reversal of the transfer `id`.
+    pub async fn retrieve_reversal(&self, id: &str, reversal_id: &str) -> Result<Response<models::TransferReversal>, Error> {
+        let p = transfers::RetrieveTransferReversalParams { id: id.to_owned(), reversal_id: reversal_id.to_owned() };
+        self.client.call(RequestOptions::default(), false, transfers::retrieve_transfer_reversal(&self.client.config, p)).await
     }
 }
 

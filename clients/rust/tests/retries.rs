@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-const ACCOUNT: &str = r#"{"id":"acct_1","object":"fintech.account","type":"business","country":"US","status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:00Z"}"#;
+const ACCOUNT: &str = r#"{"id":"acct_1","object":"fintech.account","type":"business","country":"US","status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"nickname":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:00Z"}"#;
 
 fn problem(status: u16, code: &str, retry_after: Option<u32>) -> String {
     let body = format!(r#"{{"type":"/docs/errors#{code}","title":"t","status":{status},"detail":"d","code":"{code}","request_id":"req_X"}}"#);

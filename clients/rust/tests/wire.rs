@@ -1,6 +1,7 @@
 //! What the round-two methods put on the wire, against a scripted HTTP server on a thread: the filters as OpenAPI's
 //! deepObject (`created[gte]=…`, `metadata[key]=value`) on every page of a list, and the bodies of the metadata
-//! updates, a post and a void; the request log's filters, sent the same way.
+//! updates, a post and a void; the request log's filters, sent the same way; reversals, balances, statements and a
+//! nickname update.
 
 use plinth::models::UpdateWebhookEndpointRequest;
 use plinth::{AccountFilter, Client, Created, EventFilter, ListParams, MetadataUpdate, RequestFilter, RequestOptions, TransactionFilter, TransferFilter};
@@ -9,8 +10,8 @@ use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-const ACCOUNT: &str = r#"{"id":"acct_1","object":"fintech.account","type":"business","country":"US","status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:00Z"}"#;
-const TRANSFER: &str = r#"{"id":"tr_1","object":"fintech.transfer","from_account_id":"acct_1","to_account_id":"acct_2","amount":4000,"currency":"USD","description":null,"status":"pending","pending":true,"posted_amount":null,"expires_at":"2026-11-22T11:53Z","resolved_at":null,"metadata":{"order":"A-1"},"livemode":false,"created_at":"2026-11-22T10:53Z"}"#;
+const ACCOUNT: &str = r#"{"id":"acct_1","object":"fintech.account","type":"business","country":"US","status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"nickname":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:00Z"}"#;
+const TRANSFER: &str = r#"{"id":"tr_1","object":"fintech.transfer","from_account_id":"acct_1","to_account_id":"acct_2","amount":4000,"currency":"USD","description":null,"status":"pending","pending":true,"posted_amount":null,"amount_reversed":0,"reversed":false,"expires_at":"2026-11-22T11:53Z","resolved_at":null,"metadata":{"order":"A-1"},"livemode":false,"created_at":"2026-11-22T10:53Z"}"#;
 const ENDPOINT: &str = r#"{"id":"we_1","object":"webhook_endpoint","url":"https://example.com/h","enabled_events":["*"],"description":"d","status":"enabled","disabled_reason":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:53Z"}"#;
 const EMPTY: &str = r#"{"object":"list","data":[],"has_more":false}"#;
 
@@ -99,8 +100,8 @@ async fn metadata_updates_send_changes_or_the_empty_string_and_a_post_its_amount
     let (url, seen) = serve(vec![ACCOUNT, ACCOUNT, TRANSFER, TRANSFER, ENDPOINT, ENDPOINT, TRANSFER, TRANSFER, TRANSFER, TRANSFER]);
     let c = client(&url);
     let none = RequestOptions::default;
-    c.accounts().update("acct_1", MetadataUpdate::changes([("customer", "c-42"), ("old", "")]), none()).await.unwrap();
-    c.accounts().update("acct_1", MetadataUpdate::ClearAll, none()).await.unwrap();
+    c.accounts().update("acct_1", Some(MetadataUpdate::changes([("customer", "c-42"), ("old", "")])), None, none()).await.unwrap();
+    c.accounts().update("acct_1", Some(MetadataUpdate::ClearAll), None, none()).await.unwrap();
     let t = c.transfers().update("tr_1", MetadataUpdate::changes([("order", "")]), none()).await.unwrap();
     assert_eq!(t.metadata.get("order").map(String::as_str), Some("A-1"), "the answer is decoded");
     c.transfers().update("tr_1", MetadataUpdate::ClearAll, none()).await.unwrap();
@@ -151,4 +152,43 @@ async fn the_request_log_sends_its_filters_on_every_page_and_retrieves_by_id() {
     let first = "GET /v1/requests?limit=1&status=409&method=POST&created[gte]=2026-11-25T14%3A30%3A00%2B05%3A30&created[lt]=2026-11-26T00%3A00Z";
     let expected = [first.to_owned(), first.replace("limit=1&", "limit=1&starting_after=req_2&"), "GET /v1/requests/req_2".to_owned()];
     assert_eq!(sent, expected);
+}
+
+const REVERSAL: &str = r#"{"id":"trr_1","object":"fintech.transfer_reversal","transfer_id":"tr_1","amount":1000,"currency":"USD","description":"refund","metadata":{},"livemode":false,"created_at":"2026-11-22T10:53Z"}"#;
+const BALANCES: &str = r#"{"object":"fintech.balances","account_id":"acct_1","at":"2026-11-24T09:30Z","current_balance":{"amount":3000,"currency":"USD"},"available_balance":{"amount":3000,"currency":"USD"},"last_transaction_id":null,"livemode":false}"#;
+const STATEMENT: &str = r#"{"object":"fintech.statement","account_id":"acct_1","currency":"USD","from":"2026-11-01T00:00Z","to":"2026-11-24T08:30Z","opening_balance":0,"closing_balance":2000,"credits":{"count":1,"amount":3000},"debits":{"count":1,"amount":1000},"livemode":false}"#;
+
+#[tokio::test]
+async fn reversals_balances_statements_and_nicknames_go_out_as_the_api_reads_them() {
+    let list = format!(r#"{{"object":"list","data":[{REVERSAL}],"has_more":false}}"#);
+    let (url, seen) = serve(vec![REVERSAL, REVERSAL, &list, REVERSAL, BALANCES, BALANCES, STATEMENT, ACCOUNT]);
+    let c = client(&url);
+    let none = RequestOptions::default;
+    c.transfers().reverse("tr_1", Default::default(), none()).await.unwrap();
+    let part = plinth::models::CreateTransferReversalRequest { amount: Some(1000), description: Some("refund".into()), metadata: None };
+    assert_eq!(c.transfers().reverse("tr_1", part, none()).await.unwrap().amount, 1000, "the answer is decoded");
+    c.transfers().list_reversals_page("tr_1", ListParams::limit(2)).await.unwrap();
+    c.transfers().retrieve_reversal("tr_1", "trr_1").await.unwrap();
+    c.accounts().balances("acct_1", None).await.unwrap();
+    assert_eq!(c.accounts().balances("acct_1", Some("2026-11-24T09:30:00.250Z")).await.unwrap().current_balance.amount, 3000);
+    let s = c.accounts().statement("acct_1", "2026-11-01T00:00Z", "2026-11-24T09:30:00+01:00").await.unwrap();
+    assert_eq!((s.closing_balance, s.debits.amount), (2000, 1000));
+    c.accounts().update("acct_1", None, Some("Payroll"), none()).await.unwrap();
+    c.accounts().update("acct_1", Some(MetadataUpdate::changes([("customer", "c-42")])), Some(""), none()).await.unwrap();
+
+    let seen = seen.lock().unwrap().clone();
+    let sent: Vec<&str> = seen.iter().map(|(s, _)| s.trim_end()).collect();
+    let expected = [
+        "POST /v1/fintech/transfers/tr_1/reversals {}",
+        r#"POST /v1/fintech/transfers/tr_1/reversals {"amount":1000,"description":"refund"}"#,
+        "GET /v1/fintech/transfers/tr_1/reversals?limit=2",
+        "GET /v1/fintech/transfers/tr_1/reversals/trr_1",
+        "GET /v1/fintech/accounts/acct_1/balances",
+        "GET /v1/fintech/accounts/acct_1/balances?at=2026-11-24T09%3A30%3A00.250Z",
+        "GET /v1/fintech/accounts/acct_1/statement?from=2026-11-01T00%3A00Z&to=2026-11-24T09%3A30%3A00%2B01%3A00",
+        r#"POST /v1/fintech/accounts/acct_1 {"nickname":"Payroll"}"#,
+        r#"POST /v1/fintech/accounts/acct_1 {"metadata":{"customer":"c-42"},"nickname":""}"#,
+    ];
+    assert_eq!(sent, expected);
+    assert!(seen.iter().filter(|(s, _)| s.starts_with("POST")).all(|(_, keyed)| *keyed), "a POST without an Idempotency-Key");
 }

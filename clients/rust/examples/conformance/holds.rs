@@ -54,7 +54,7 @@ pub async fn run(client: &Client, accounts: &[String], receiver_url: &str) {
     println!("ok 20 pending transfers: hold, post 2500 of 4000, void, expire (409 transfer_not_pending, transfer_expired)");
 
     // 21. Metadata set, filtered on, removed; lists filtered by status, metadata and time.
-    let updated = ok(client.accounts().update(first, MetadataUpdate::changes([("customer", "c-42")]), none()).await);
+    let updated = ok(client.accounts().update(first, Some(MetadataUpdate::changes([("customer", "c-42")])), None, none()).await);
     check!(updated.metadata == map(&[("customer", "c-42")]), "metadata {:?}", updated.metadata);
     let by_metadata = ok(client.accounts().list(AccountFilter::default().metadata("customer", "c-42"), ListParams::default()).collect().await);
     let ids: Vec<&str> = by_metadata.iter().map(|a| a.id.as_str()).collect();
@@ -82,7 +82,7 @@ pub async fn run(client: &Client, accounts: &[String], receiver_url: &str) {
     check!(none_yet.data.is_empty(), "transactions from the future: {}", none_yet.data.len());
 
     // "" clears every key, on an account and on a webhook endpoint (created with metadata, changed, cleared).
-    let account = ok(client.accounts().update(first, MetadataUpdate::ClearAll, none()).await);
+    let account = ok(client.accounts().update(first, Some(MetadataUpdate::ClearAll), None, none()).await);
     check!(account.metadata.is_empty(), "account metadata not cleared: {:?}", account.metadata);
     let mut create = CreateWebhookEndpointRequest::new(format!("{receiver_url}/hook"), vec!["fintech.transfer.posted".into()]);
     create.metadata = Some(map(&[("team", "payments")]));

@@ -34,7 +34,7 @@ pub async fn run(client: &Client, first_request_id: &str) {
 
 /// `t` as the API writes a time, `YYYY-MM-DDTHH:MMZ` (the whole minute, UTC), without a date crate: the civil date of
 /// a day count is Howard Hinnant's `civil_from_days`.
-fn minute_of(t: SystemTime) -> String {
+pub(crate) fn minute_of(t: SystemTime) -> String {
     let secs = t.duration_since(UNIX_EPOCH).unwrap().as_secs() as i64;
     let (days, rest) = (secs.div_euclid(86400), secs.rem_euclid(86400));
     let z = days + 719_468;
@@ -47,4 +47,11 @@ fn minute_of(t: SystemTime) -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}Z", rest / 3600, rest % 3600 / 60)
+}
+
+/// `t` to the millisecond, RFC 3339 in UTC (`2026-11-24T09:30:05.123Z`): an instant, as the API also reads a time.
+pub(crate) fn instant_of(t: SystemTime) -> String {
+    let since = t.duration_since(UNIX_EPOCH).unwrap();
+    let minute = minute_of(t);
+    format!("{}:{:02}.{:03}Z", &minute[..minute.len() - 1], since.as_secs() % 60, since.subsec_millis())
 }

@@ -30,7 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** The clients conformance scenario (clients/README.md, steps 1–21), through the Java client's public API. */
+/** The clients conformance scenario (clients/README.md, steps 1–23), through the Java client's public API. */
 public final class Conformance {
   private static final String URL = env("PLINTH_URL");
   private static final String PROXY_URL = env("PLINTH_PROXY_URL");
@@ -255,6 +255,7 @@ public final class Conformance {
     Steps13To19.run(plinth, created, transferId[0], endpointId[0], endpointSecret[0], testEventId[0]);
     Steps20To21.run(plinth, created, RECEIVER_URL);
     Step22.run(plinth, firstRequestId[0]);
+    Step23.run(plinth);
     System.exit(failures == 0 ? 0 : 1);
   }
 

@@ -363,6 +363,7 @@ public final class ScriptedTest {
       }
     });
 
+    ScriptedMoney.run();
     System.exit(failures == 0 ? 0 : 1);
   }
 }

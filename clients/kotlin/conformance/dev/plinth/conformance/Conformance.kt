@@ -20,8 +20,8 @@ import dev.plinth.client.models.SimulateDepositRequest
 import java.util.UUID
 import kotlin.system.exitProcess
 
-// The clients conformance scenario (clients/README.md, steps 1–22), through the Kotlin client's public API;
-// steps 13–19 are in Steps13To19.kt, 20–21 in Steps20To21.kt, 22 in Step22.kt.
+// The clients conformance scenario (clients/README.md, steps 1–23), through the Kotlin client's public API;
+// steps 13–19 are in Steps13To19.kt, 20–21 in Steps20To21.kt, 22 in Step22.kt, 23 in Step23.kt.
 
 private fun env(name: String): String = System.getenv(name)?.takeIf { it.isNotEmpty() } ?: error("$name is not set")
 
@@ -208,5 +208,6 @@ fun main() {
     Scenario(plinth, created, transferId, endpoint).run()
     Holds(plinth, created, receiverUrl).run()
     requestLogStep(plinth, firstRequestId)
+    reversalStep(plinth)
     exitProcess(if (failures == 0) 0 else 1)
 }

@@ -19,11 +19,11 @@ import kotlin.system.exitProcess
 // ending_before walking newer, with its filter on every page); and the one case where a new key's or
 // endpoint's secret is absent (an idempotent replay), which the live server shows only after a lost answer.
 
-private const val ACCOUNT = """{"id":"acct_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.account","type":"business","country":"US","status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:53Z"}"""
+internal const val ACCOUNT = """{"id":"acct_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.account","type":"business","country":"US","status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:53Z"}"""
 
-private const val TRANSFER = """{"id":"tr_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.transfer","from_account_id":"acct_1","to_account_id":"acct_2","amount":4000,"currency":"USD","description":null,"status":"pending","pending":true,"posted_amount":null,"expires_at":"2026-11-22T11:53Z","resolved_at":null,"metadata":{"order":"A-1"},"livemode":false,"created_at":"2026-11-22T10:53Z"}"""
+internal const val TRANSFER = """{"id":"tr_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.transfer","from_account_id":"acct_1","to_account_id":"acct_2","amount":4000,"currency":"USD","description":null,"status":"pending","pending":true,"posted_amount":null,"expires_at":"2026-11-22T11:53Z","resolved_at":null,"metadata":{"order":"A-1"},"livemode":false,"created_at":"2026-11-22T10:53Z"}"""
 
-private data class Reply(val status: Int, val body: String, val headers: Map<String, String> = emptyMap(), val delayMs: Long = 0) {
+internal data class Reply(val status: Int, val body: String, val headers: Map<String, String> = emptyMap(), val delayMs: Long = 0) {
     companion object {
         fun ok() = Reply(200, ACCOUNT, mapOf("Request-Id" to "req_OK"))
         fun problem(status: Int, code: String, headers: Map<String, String> = emptyMap()) = Reply(
@@ -34,9 +34,9 @@ private data class Reply(val status: Int, val body: String, val headers: Map<Str
     }
 }
 
-private data class Seen(val method: String, val idempotencyKey: String?, val uri: String = "", val body: String = "")
+internal data class Seen(val method: String, val idempotencyKey: String?, val uri: String = "", val body: String = "")
 
-private class Scripted(vararg replies: Reply) : AutoCloseable {
+internal class Scripted(vararg replies: Reply) : AutoCloseable {
     val script = ConcurrentLinkedQueue(replies.toList())
     val seen: MutableList<Seen> = Collections.synchronizedList(mutableListOf())
     val server: HttpServer = HttpServer.create(InetSocketAddress("127.0.0.1", 0), 0).apply {
@@ -57,7 +57,7 @@ private class Scripted(vararg replies: Reply) : AutoCloseable {
     override fun close() = server.stop(0)
 }
 
-private fun client(url: String) = Plinth(apiKey = "sk_test_scripted", baseUrl = url, baseDelay = Duration.ofMillis(10))
+internal fun client(url: String) = Plinth(apiKey = "sk_test_scripted", baseUrl = url, baseDelay = Duration.ofMillis(10))
 
 private fun business() = CreateAccountRequest(type = CreateAccountRequest.Type.business, country = "US")
 
@@ -65,7 +65,7 @@ private fun business() = CreateAccountRequest(type = CreateAccountRequest.Type.b
 
 private var failures = 0
 
-private fun test(name: String, block: () -> Unit) {
+internal fun test(name: String, block: () -> Unit) {
     try {
         block()
         println("ok   scripted: $name")
@@ -285,6 +285,7 @@ object ScriptedTest {
             }
         }
 
+        scriptedMoney()
         exitProcess(if (failures == 0) 0 else 1)
     }
 }

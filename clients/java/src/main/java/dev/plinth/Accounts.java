@@ -1,22 +1,28 @@
 package dev.plinth;
 
 import dev.plinth.client.api.FintechAccountsApi;
+import dev.plinth.client.api.FintechTransactionsApi;
 import dev.plinth.client.model.Account;
+import dev.plinth.client.model.AccountBalances;
 import dev.plinth.client.model.AccountList;
+import dev.plinth.client.model.AccountStatement;
 import dev.plinth.client.model.CloseAccountRequest;
 import dev.plinth.client.model.CreateAccountRequest;
 import dev.plinth.client.model.FreezeAccountRequest;
 import dev.plinth.client.model.UpdateAccountRequest;
+import java.time.Instant;
 import java.util.Map;
 
 /** Fintech accounts: {@code /v1/fintech/accounts}. */
 public final class Accounts {
   private final Plinth plinth;
   private final FintechAccountsApi api;
+  private final FintechTransactionsApi ledger;
 
   Accounts(Plinth plinth) {
     this.plinth = plinth;
     this.api = new FintechAccountsApi(plinth.apiClient());
+    this.ledger = new FintechTransactionsApi(plinth.apiClient());
   }
 
   /** {@code createAccount}. One Idempotency-Key, reused by retries. */
@@ -72,12 +78,47 @@ public final class Accounts {
     return plinth.call(() -> api.updateAccountWithHttpInfo(id, body, Plinth.key(options)));
   }
 
+  /**
+   * {@code updateAccount} with metadata, a nickname or both: {@code new UpdateAccountRequest().nickname("Payroll")};
+   * {@code nickname("")} removes the nickname, {@code metadata(Metadata.changes(…))} or {@code Metadata.clearAll()}.
+   */
+  public Account update(String id, UpdateAccountRequest params) { return update(id, params, null); }
+
+  public Account update(String id, UpdateAccountRequest params, Plinth.RequestOptions options) {
+    return plinth.call(() -> api.updateAccountWithHttpInfo(id, params, Plinth.key(options)));
+  }
+
   /** {@code updateAccount} with {@code "metadata": ""}: removes every key. */
   public Account clearMetadata(String id) { return clearMetadata(id, null); }
 
   public Account clearMetadata(String id, Plinth.RequestOptions options) {
     UpdateAccountRequest body = new UpdateAccountRequest().metadata(Metadata.clearAll());
     return plinth.call(() -> api.updateAccountWithHttpInfo(id, body, Plinth.key(options)));
+  }
+
+  /** {@code retrieveAccountBalances}: the current and available balances now. */
+  public AccountBalances balances(String id) { return balances(id, (String) null); }
+
+  /**
+   * The balances as they stood at {@code at}, inclusive: {@code YYYY-MM-DDTHH:MMZ} (the end of that minute) or RFC
+   * 3339 with an offset (that instant); not before the account was opened, not after now.
+   */
+  public AccountBalances balances(String id, String at) {
+    return plinth.call(() -> ledger.retrieveAccountBalancesWithHttpInfo(id, at));
+  }
+
+  public AccountBalances balances(String id, Instant at) { return balances(id, at.toString()); }
+
+  /**
+   * {@code retrieveAccountStatement} for [from, to): opening and closing balances, credits and debits, and always
+   * {@code closing = opening + credits − debits}. A minute form means that minute's start; {@code to} not after now.
+   */
+  public AccountStatement statement(String id, String from, String to) {
+    return plinth.call(() -> ledger.retrieveAccountStatementWithHttpInfo(from, to, id));
+  }
+
+  public AccountStatement statement(String id, Instant from, Instant to) {
+    return statement(id, from.toString(), to.toString());
   }
 
   /** {@code freezeAccount}: no debit or credit until unfrozen. */

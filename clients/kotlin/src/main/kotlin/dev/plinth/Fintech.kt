@@ -2,24 +2,23 @@ package dev.plinth
 
 import dev.plinth.client.apis.FintechAccountsApi
 import dev.plinth.client.apis.FintechTransactionsApi
-import dev.plinth.client.apis.FintechTransfersApi
 import dev.plinth.client.models.Account
+import dev.plinth.client.models.AccountBalances
 import dev.plinth.client.models.AccountList
+import dev.plinth.client.models.AccountStatement
 import dev.plinth.client.models.CloseAccountRequest
 import dev.plinth.client.models.CreateAccountRequest
-import dev.plinth.client.models.CreateTransferRequest
 import dev.plinth.client.models.FreezeAccountRequest
-import dev.plinth.client.models.PostTransferRequest
 import dev.plinth.client.models.SimulateDepositRequest
 import dev.plinth.client.models.SimulateWithdrawalRequest
 import dev.plinth.client.models.Transaction
 import dev.plinth.client.models.TransactionList
 import dev.plinth.client.models.Transfer
-import dev.plinth.client.models.TransferList
 
 /** Fintech accounts: `/v1/fintech/accounts`. */
 class Accounts internal constructor(private val plinth: Plinth) {
     private val api = FintechAccountsApi(plinth.base, plinth.httpClient)
+    private val ledger = FintechTransactionsApi(plinth.base, plinth.httpClient)
 
     /** `createAccount`. One Idempotency-Key, reused by retries ([idempotencyKey] to choose it). */
     fun create(params: CreateAccountRequest, idempotencyKey: String? = null): Account =
@@ -59,14 +58,33 @@ class Accounts internal constructor(private val plinth: Plinth) {
 
     /**
      * `updateAccount`: sets each key of [metadata] to its value and removes each key given `""`; keys not named stay.
-     * Allowed on a closed account.
+     * [nickname] names the account for people (`""` removes it): `update(id, nickname = "Payroll")`. Either or both;
+     * allowed on a closed account.
      */
-    fun update(id: String, metadata: Map<String, String>, idempotencyKey: String? = null): Account =
-        plinth.request("POST", "/v1/fintech/accounts/${encode(id)}", mapOf("metadata" to metadata), Account::class.java, idempotencyKey)
+    fun update(id: String, metadata: Map<String, String>? = null, idempotencyKey: String? = null, nickname: String? = null): Account {
+        val body = linkedMapOf<String, Any>()
+        metadata?.let { body["metadata"] = it }
+        nickname?.let { body["nickname"] = it }
+        return plinth.request("POST", "/v1/fintech/accounts/${encode(id)}", body, Account::class.java, idempotencyKey)
+    }
 
     /** `updateAccount` with `"metadata": ""`: removes every key. */
     fun clearMetadata(id: String, idempotencyKey: String? = null): Account =
         plinth.request("POST", "/v1/fintech/accounts/${encode(id)}", mapOf("metadata" to ""), Account::class.java, idempotencyKey)
+
+    /**
+     * `retrieveAccountBalances`: the balances as they stood at [at], inclusive (now when null): `2026-11-24T09:30Z` (the
+     * end of that minute) or RFC 3339 with an offset (that instant, `Instant.toString()`); not before the account was
+     * opened, not after now.
+     */
+    fun balances(id: String, at: String? = null): AccountBalances = plinth.call { ledger.retrieveAccountBalancesWithHttpInfo(id, at) }
+
+    /**
+     * `retrieveAccountStatement` for [[from], [to]): opening and closing balances, credits and debits, and always
+     * `closing = opening + credits − debits`. A minute form means that minute's start; [to] not after now.
+     */
+    fun statement(id: String, from: String, to: String): AccountStatement =
+        plinth.call { ledger.retrieveAccountStatementWithHttpInfo(id, from, to) }
 
     /** `freezeAccount`: no debit or credit until unfrozen. */
     fun freeze(id: String, params: FreezeAccountRequest, idempotencyKey: String? = null): Account =
@@ -96,72 +114,6 @@ class Transactions internal constructor(private val plinth: Plinth) {
 
     /** `retrieveTransaction`. */
     fun retrieve(id: String): Transaction = plinth.call { api.retrieveTransactionWithHttpInfo(id) }
-}
-
-/** Fintech transfers: `/v1/fintech/transfers`. */
-class Transfers internal constructor(private val plinth: Plinth) {
-    private val api = FintechTransfersApi(plinth.base, plinth.httpClient)
-
-    /**
-     * `createTransfer`: `posted` at once, or, with `pending = true`, `pending`: the amount is held on the sender's
-     * available balance until [post], [void] or the expiry (`expiresInSeconds`, 60–2592000, default 7 days). One
-     * Idempotency-Key, so money moves once.
-     */
-    fun create(params: CreateTransferRequest, idempotencyKey: String? = null): Transfer =
-        plinth.call { api.createTransferWithHttpInfo(params, idempotencyKey) }
-
-    /** `retrieveTransfer`. */
-    fun retrieve(id: String): Transfer = plinth.call { api.retrieveTransferWithHttpInfo(id) }
-
-    /**
-     * `listTransfers`: every transfer, newest first, a page at a time; only those from or to [accountId], in [status]
-     * (`pending`, `posted`, `voided`, `expired`), created within [created], with every pair of [metadata], for each
-     * filter given.
-     */
-    fun list(
-        accountId: String? = null,
-        limit: Int? = null,
-        startingAfter: String? = null,
-        endingBefore: String? = null,
-        status: String? = null,
-        created: Created? = null,
-        metadata: Map<String, String>? = null,
-    ): Sequence<Transfer> =
-        paginate(limit, startingAfter, endingBefore, { l, a, b -> listPage(accountId, l, a, b, status, created, metadata) },
-            { it.`data` }, { it.hasMore }, { it.id })
-
-    /** `listTransfers`: one page (the filters go out as given, see [Accounts.listPage]). */
-    fun listPage(
-        accountId: String? = null,
-        limit: Int? = null,
-        startingAfter: String? = null,
-        endingBefore: String? = null,
-        status: String? = null,
-        created: Created? = null,
-        metadata: Map<String, String>? = null,
-    ): TransferList =
-        plinth.get("/v1/fintech/transfers",
-            query(limit, startingAfter, endingBefore, "account_id" to accountId, "status" to status, created = created, metadata = metadata),
-            TransferList::class.java)
-
-    /** `updateTransfer`: sets each key of [metadata] to its value and removes each key given `""`. Any status. */
-    fun update(id: String, metadata: Map<String, String>, idempotencyKey: String? = null): Transfer =
-        plinth.request("POST", "/v1/fintech/transfers/${encode(id)}", mapOf("metadata" to metadata), Transfer::class.java, idempotencyKey)
-
-    /** `updateTransfer` with `"metadata": ""`: removes every key. */
-    fun clearMetadata(id: String, idempotencyKey: String? = null): Transfer =
-        plinth.request("POST", "/v1/fintech/transfers/${encode(id)}", mapOf("metadata" to ""), Transfer::class.java, idempotencyKey)
-
-    /**
-     * `postTransfer`: settles a pending transfer, all of it or [amount] (1 to the pending amount; the rest goes back to
-     * the sender's available balance): `posted`, `postedAmount` set. 409 `transfer_not_pending` when it is not
-     * pending, `transfer_expired` after its expiry.
-     */
-    fun post(id: String, amount: Long? = null, idempotencyKey: String? = null): Transfer =
-        plinth.call { api.postTransferWithHttpInfo(id, idempotencyKey, PostTransferRequest(amount = amount)) }
-
-    /** `voidTransfer`: cancels a pending transfer, `voided`, its hold released and no money moved (409 as for [post]). */
-    fun void(id: String, idempotencyKey: String? = null): Transfer = plinth.call { api.voidTransferWithHttpInfo(id, idempotencyKey) }
 }
 
 /** Sandbox simulations (sandbox keys only): money in and out from nowhere, for testing. */
