@@ -312,4 +312,9 @@ my $one_page = ok_call(sub { $plinth->requests->list_page(limit => 1, created =>
 check(@{ $one_page->data } == 1 && $one_page->has_more, 'page of ' . scalar(@{ $one_page->data }) . ', has_more ' . ($one_page->has_more ? 'true' : 'false'));
 print "ok 22 the request log: the create of step 2 listed by method, status and created, retrieved with its body; one page of one\n";
 
+# 23. Reverse part of a transfer; the balances before the reversal and now; a statement around it; a nickname.
+require "$FindBin::Bin/conformance-ledger.pl";
+reversal_balances_statement_nickname($plinth);
+print "ok 23 reverse part of a transfer, balances at a moment before it and now, a statement that adds up, a nickname\n";
+
 print "perl: every step passed\n";

@@ -3,6 +3,7 @@
 declare(strict_types=1);
 
 require __DIR__ . '/autoload.php';
+require __DIR__ . '/conformance-ledger.php';
 
 use Plinth\Client;
 use Plinth\Generated\Model\Account;
@@ -371,6 +372,10 @@ step('22 the request log: list with filters, retrieve', function () use ($plinth
     check($got === [$firstRequestId, 'POST', 200, 'api', 'business', 'US'], 'entry ' . json_encode($got));
     $page = $plinth->requests->listPage(limit: 1, created: ['gte' => '2000-01-01T00:00Z']);
     check(count($page->getData()) === 1 && $page->getHasMore() === true, 'page of ' . count($page->getData()) . ', has_more ' . var_export($page->getHasMore(), true));
+});
+
+step('23 reverse part of a transfer, balances at a moment, a statement, a nickname', function () use ($plinth) {
+    reversalBalancesStatementNickname($plinth);
 });
 
 exit($failures === 0 ? 0 : 1);

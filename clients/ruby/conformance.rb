@@ -5,6 +5,7 @@ $LOAD_PATH.unshift(File.expand_path("lib", __dir__))
 require "plinth"
 require "securerandom"
 require "net/http"
+require_relative "conformance_ledger"
 
 URL = ENV.fetch("PLINTH_URL")
 PROXY_URL = ENV.fetch("PLINTH_PROXY_URL")
@@ -330,6 +331,10 @@ step("22 the request log: list with filters, retrieve") do
   check(got == [first_request_id, "POST", 200, "api", "business", "US"], "entry #{got}")
   page = plinth.requests.list_page(limit: 1, created: { gte: "2000-01-01T00:00Z" })
   check(page.data.size == 1 && page.has_more == true, "page of #{page.data.size}, has_more #{page.has_more.inspect}")
+end
+
+step("23 reverse part of a transfer, balances at a moment, a statement, a nickname") do
+  reversal_balances_statement_nickname(plinth)
 end
 
 exit($failures.zero? ? 0 : 1)

@@ -9,6 +9,8 @@ ruby -e 'require "faraday"; require "marcel"' 2>/dev/null || { echo "ruby-farada
 # methods.json names only methods the layer has, and lists every one it has.
 ruby test/methods_test.rb
 # What the live scenario cannot provoke (503/409 retried with one key, Retry-After, limits, refused connections,
-# timeout), against a scripted server; then the scenario itself.
+# timeout), and reversals, balances, statements and nicknames on the wire, against a scripted server; then the
+# scenario itself.
 ruby test/scripted_test.rb
+ruby test/ledger_test.rb
 exec ruby conformance.rb

@@ -6,81 +6,13 @@
 use strict;
 use warnings;
 use FindBin;
-use lib "$FindBin::Bin/../lib";
-use File::Temp ();
+use lib "$FindBin::Bin/../lib", "$FindBin::Bin/lib";
 use IO::Socket::INET;
 use Time::HiRes qw(time);
 use Test::More;
 use JSON ();
 use Plinth;
-
-my $ACCOUNT = '{"id":"acct_1","object":"fintech.account","type":"business","country":"US","status":"active",'
-  . '"available_balance":{"amount":0,"currency":"USD"},"kyb":null,"livemode":false,"created_at":"2026-11-22T10:00Z"}';
-
-sub problem {
-    my ($status, $code, $retry_after) = @_;
-    my $body = qq({"type":"/docs/errors#$code","title":"t","status":$status,"detail":"d","code":"$code","request_id":"req_X"});
-    my $extra = defined $retry_after ? "Retry-After: $retry_after\r\n" : '';
-    return "HTTP/1.1 $status X\r\nContent-Type: application/problem+json\r\nRequest-Id: req_X\r\n${extra}Content-Length: "
-      . length($body) . "\r\nConnection: close\r\n\r\n$body";
-}
-
-sub ok_response {
-    my ($body) = @_;
-    return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nRequest-Id: req_OK\r\nContent-Length: " . length($body)
-      . "\r\nConnection: close\r\n\r\n$body";
-}
-
-# Serves @answers in order (the last repeats) from a child; returns (base URL, sub returning the keys seen so far,
-# its pid, sub returning [method, target, body] of each request so far).
-sub serve {
-    my @answers = @_;
-    my $server = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0, Listen => 5, ReuseAddr => 1) or die $!;
-    my $wire_log = File::Temp->new;
-    pipe(my $read, my $write) or die $!;
-    my $pid = fork // die $!;
-    push our @servers, $pid if $pid;
-    if (!$pid) {
-        close $read;
-        $write->autoflush(1);
-        for (my $i = 0; my $conn = $server->accept; $i++) {
-            my ($key, $length, $type) = ('-', 0, '');
-            my ($method, $target) = split / /, scalar <$conn>;
-            while (my $line = <$conn>) {
-                $line =~ s/\r?\n$//;
-                last if $line eq '';
-                $key = $1 if $line =~ /^Idempotency-Key:\s*(.*)$/i;
-                $type = $1 if $line =~ /^Content-Type:\s*(.*)$/i;
-                $length = $1 if $line =~ /^Content-Length:\s*(\d+)/i;
-            }
-            my $body = '';
-            read $conn, $body, $length if $length;
-            open my $log, '>>', $wire_log->filename or die $!;
-            print $log JSON::encode_json([ $method, $target, $body ]), "\n";
-            close $log;
-            $key .= " (Content-Type $type)" if $type && !$length;    # a body-less request must not claim JSON
-            print $write "$key\n";
-            print $conn $answers[$i < @answers ? $i : $#answers];
-            close $conn;
-        }
-        exit 0;
-    }
-    close $write;
-    my $seen = '';
-    my $keys = sub {    # unbuffered reads: select() sees only what Perl has not already buffered
-        my $rin = '';
-        vec($rin, fileno($read), 1) = 1;
-        while (select(my $rout = $rin, undef, undef, 0.1)) { sysread($read, $seen, 4096, length $seen) or last }
-        return [ split /\n/, $seen ];
-    };
-    my $wire = sub {
-        open my $log, '<', $wire_log->filename or die $!;
-        return [ map { JSON::decode_json($_) } <$log> ];
-    };
-    return ('http://127.0.0.1:' . $server->sockport, $keys, $pid, $wire);
-}
-
-sub client { Plinth->new(api_key => 'sk_test_x', base_url => shift, min_backoff => 0.001, max_backoff => 0.005, @_) }
+use Scripted;
 
 {
     my ($url, $keys, $pid) = serve(problem(503, 'service_unavailable'), problem(409, 'idempotency_request_in_progress'), ok_response($ACCOUNT));
@@ -211,7 +143,7 @@ sub client { Plinth->new(api_key => 'sk_test_x', base_url => shift, min_backoff 
     my $list = '{"object":"list","data":[],"has_more":false}';
     my $transfer = '{"id":"tr_1","object":"fintech.transfer","from_account_id":"acct_a","to_account_id":"acct_b","amount":4000,'
       . '"currency":"USD","description":null,"status":"pending","pending":true,"posted_amount":null,"expires_at":"2026-11-22T11:53Z",'
-      . '"resolved_at":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:53Z"}';
+      . '"resolved_at":null,"amount_reversed":0,"reversed":false,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:53Z"}';
     my ($url, $keys, $pid, $wire) = serve((map { ok_response($list) } 1 .. 3), ok_response($ACCOUNT), map { ok_response($transfer) } 1 .. 3);
     my $plinth = client($url);
     my $lt = DateTime->new(year => 2026, month => 11, day => 25, hour => 2, minute => 2, second => 3, nanosecond => 5e8, time_zone => '+0100');
@@ -289,7 +221,5 @@ sub client { Plinth->new(api_key => 'sk_test_x', base_url => shift, min_backoff 
     is(scalar @{ $wire->() }, 3, '... before anything is sent');
     kill 'TERM', $pid;
 }
-
-END { kill 'TERM', our @servers }    # a test that dies must not leave its scripted servers behind
 
 done_testing;

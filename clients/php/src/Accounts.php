@@ -4,17 +4,27 @@ declare(strict_types=1);
 namespace Plinth;
 
 use Plinth\Generated\Model\Account;
+use Plinth\Generated\Model\AccountBalances;
 use Plinth\Generated\Model\AccountList;
+use Plinth\Generated\Model\AccountStatement;
 use Plinth\Generated\Model\CloseAccountRequest;
 use Plinth\Generated\Model\CreateAccountRequest;
 use Plinth\Generated\Model\CreateAccountRequestKyb;
 use Plinth\Generated\Model\FreezeAccountRequest;
 use Plinth\Generated\Model\UpdateAccountRequest;
 
-/** Fintech accounts: create, list, retrieve, metadata, and the lifecycle (freeze, unfreeze, close). */
+/**
+ * Fintech accounts: create, list, retrieve, metadata and nickname, the lifecycle (freeze, unfreeze, close), and the
+ * balances at a moment and statements (read through the generated transactions API, whose tag they carry).
+ */
 final class Accounts extends Resource
 {
-    /** @param array{type: string, country: string, kyb?: array{ein: string, legal_name: string}, metadata?: array<string, string>}|CreateAccountRequest $params */
+    public function __construct(Client $client, object $api, private readonly object $money)
+    {
+        parent::__construct($client, $api);
+    }
+
+    /** @param array{type: string, country: string, kyb?: array{ein: string, legal_name: string}, nickname?: string, metadata?: array<string, string>}|CreateAccountRequest $params */
     public function create(array|CreateAccountRequest $params, ?string $idempotencyKey = null): Account
     {
         if (is_array($params) && is_array($params['kyb'] ?? null)) {
@@ -31,13 +41,46 @@ final class Accounts extends Resource
 
     /**
      * Sets the keys of $metadata and removes those given '' (other keys stay): update($id, ['customer' => 'c-42']);
-     * or removes every key: update($id, clearMetadata: true). Allowed on a closed account.
+     * or removes every key: update($id, clearMetadata: true). update($id, nickname: 'Payroll') names the account,
+     * nickname: '' clears the name; metadata and nickname may go together. Allowed on a closed account.
      * @param array<string, string>|null $metadata
      */
-    public function update(string $id, ?array $metadata = null, bool $clearMetadata = false, ?string $idempotencyKey = null): Account
-    {
-        $body = new UpdateAccountRequest(['metadata' => self::metadataChange($metadata, $clearMetadata)]);
+    public function update(
+        string $id,
+        ?array $metadata = null,
+        bool $clearMetadata = false,
+        ?string $idempotencyKey = null,
+        ?string $nickname = null,
+    ): Account {
+        $change = $nickname === null ? [] : ['nickname' => $nickname];
+        if ($nickname === null || $metadata !== null || $clearMetadata) {
+            $change['metadata'] = self::metadataChange($metadata, $clearMetadata);
+        }
+        $body = new UpdateAccountRequest($change);
         return $this->client->call(fn () => $this->api->updateAccountWithHttpInfo($id, $body, $idempotencyKey));
+    }
+
+    /**
+     * The balances as they stood at $at (inclusive; a time string or a \DateTimeInterface, default now):
+     * getCurrentBalance(), getAvailableBalance() (less what pending transfers held then), getLastTransactionId().
+     */
+    public function balances(string $id, string|\DateTimeInterface|null $at = null): AccountBalances
+    {
+        $at = $at === null ? null : self::moment($at, 'at');
+        return $this->client->call(fn () => $this->money->retrieveAccountBalancesWithHttpInfo($id, $at));
+    }
+
+    /**
+     * A statement for [$from, $to) (each a time string or a \DateTimeInterface): getOpeningBalance(),
+     * getClosingBalance(), getCredits() and getDebits() (count, amount), with closing = opening + credits - debits.
+     */
+    public function statement(
+        string $id,
+        string|\DateTimeInterface $from,
+        string|\DateTimeInterface $to,
+    ): AccountStatement {
+        [$from, $to] = [self::moment($from, 'from'), self::moment($to, 'to')];
+        return $this->client->call(fn () => $this->money->retrieveAccountStatementWithHttpInfo($from, $to, $id));
     }
 
     /**

@@ -63,8 +63,8 @@ final class Client
                 $this->lastRequestId = $id;
             },
         );
-        $this->accounts = new Accounts($this, new Generated\Api\FintechAccountsApi($this->http, $this->config));
         $money = new Generated\Api\FintechTransactionsApi($this->http, $this->config);
+        $this->accounts = new Accounts($this, new Generated\Api\FintechAccountsApi($this->http, $this->config), $money);
         $this->transactions = new Transactions($this, $money);
         $this->sandbox = new Sandbox($this, $money);
         $this->transfers = new Transfers($this, new Generated\Api\FintechTransfersApi($this->http, $this->config));

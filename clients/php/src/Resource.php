@@ -61,14 +61,26 @@ abstract class Resource
         }
         $bounds = [];
         foreach ($created as $bound => $time) {
-            if ($time instanceof \DateTimeInterface) {
-                $time = \DateTimeImmutable::createFromInterface($time)->setTimezone(new \DateTimeZone('UTC'))->format('Y-m-d\\TH:i:s.u\\Z');
-            } elseif (!is_string($time)) {
-                throw new \InvalidArgumentException("created[$bound]: a time string or a \\DateTimeInterface, not " . get_debug_type($time));
-            }
-            $bounds[$bound] = $time;
+            $bounds[$bound] = self::moment($time, "created[$bound]");
         }
         return $bounds;
+    }
+
+    /**
+     * A moment as the API takes it: a string as given (the minute form '2026-11-24T09:30Z' names that minute; RFC 3339
+     * with an offset, an instant), or a \DateTimeInterface, sent as RFC 3339 UTC to the microsecond.
+     */
+    protected static function moment(mixed $time, string $what): string
+    {
+        if ($time instanceof \DateTimeInterface) {
+            $utc = \DateTimeImmutable::createFromInterface($time)->setTimezone(new \DateTimeZone('UTC'));
+            return $utc->format('Y-m-d\\TH:i:s.u\\Z');
+        }
+        if (!is_string($time)) {
+            $type = get_debug_type($time);
+            throw new \InvalidArgumentException("$what: a time string or a \\DateTimeInterface, not $type");
+        }
+        return $time;
     }
 
     /**

@@ -4,9 +4,12 @@ declare(strict_types=1);
 namespace Plinth;
 
 use Plinth\Generated\Model\CreateTransferRequest;
+use Plinth\Generated\Model\CreateTransferReversalRequest;
 use Plinth\Generated\Model\PostTransferRequest;
 use Plinth\Generated\Model\Transfer;
 use Plinth\Generated\Model\TransferList;
+use Plinth\Generated\Model\TransferReversal;
+use Plinth\Generated\Model\TransferReversalList;
 use Plinth\Generated\Model\UpdateTransferRequest;
 
 /**
@@ -56,6 +59,54 @@ final class Transfers extends Resource
     public function void(string $id, ?string $idempotencyKey = null): Transfer
     {
         return $this->client->call(fn () => $this->api->voidTransferWithHttpInfo($id, $idempotencyKey));
+    }
+
+    /**
+     * Corrects a posted transfer by moving money back (docs/api.md#correcting-a-transfer): $amount of it, or all that
+     * remains unreversed. The reversal (trr_…); the transfer's amount_reversed grows, and reversed is true once all of
+     * it is back. 409 transfer_not_reversible for a transfer not posted or already fully reversed. One
+     * Idempotency-Key, reused by retries, so the money moves back once.
+     * @param array<string, string>|null $metadata
+     */
+    public function reverse(
+        string $id,
+        ?int $amount = null,
+        ?string $description = null,
+        ?array $metadata = null,
+        ?string $idempotencyKey = null,
+    ): TransferReversal {
+        $fields = ['amount' => $amount, 'description' => $description, 'metadata' => self::metadata($metadata)];
+        $body = self::body(CreateTransferReversalRequest::class, array_filter($fields, static fn ($v) => $v !== null));
+        return $this->client->call(
+            fn () => $this->api->createTransferReversalWithHttpInfo($id, $idempotencyKey, $body),
+        );
+    }
+
+    /** One page of a transfer's reversals, newest first. */
+    public function listReversalsPage(
+        string $id,
+        ?int $limit = null,
+        ?string $startingAfter = null,
+        ?string $endingBefore = null,
+    ): TransferReversalList {
+        return $this->client->call(
+            fn () => $this->api->listTransferReversalsWithHttpInfo($id, $limit, $startingAfter, $endingBefore),
+        );
+    }
+
+    /**
+     * Every reversal of a transfer, newest first, fetching pages of $limit lazily.
+     * @return \Generator<TransferReversal>
+     */
+    public function listReversals(string $id, ?int $limit = null): \Generator
+    {
+        return Client::paginate(fn (?string $after) => $this->listReversalsPage($id, $limit, $after));
+    }
+
+    /** One reversal of the transfer $id (404 for a reversal of another transfer). */
+    public function retrieveReversal(string $id, string $reversalId): TransferReversal
+    {
+        return $this->client->call(fn () => $this->api->retrieveTransferReversalWithHttpInfo($id, $reversalId));
     }
 
     /**

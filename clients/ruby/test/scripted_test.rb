@@ -7,82 +7,8 @@
 # Minitest ships with Ruby (no gem to install).
 $LOAD_PATH.unshift(File.expand_path("../lib", __dir__))
 require "plinth"
-require "socket"
+require_relative "scripted_server"
 require "minitest/autorun"
-
-class ScriptedServer
-  ACCOUNT = '{"id":"acct_01M81E6QGW6FY4EAZBPP8CJ63K","object":"fintech.account","type":"business","country":"US",' \
-            '"status":"active","status_details":null,"closed_at":null,"available_balance":{"amount":0,"currency":"USD"},' \
-            '"current_balance":{"amount":0,"currency":"USD"},"kyb":null,"metadata":{},"livemode":false,' \
-            '"created_at":"2026-11-22T10:53Z"}'
-  Reply = Struct.new(:status, :body, :headers, :delay, keyword_init: true)
-
-  def self.ok
-    Reply.new(status: 200, body: ACCOUNT, headers: { "Request-Id" => "req_OK" }, delay: 0)
-  end
-
-  def self.problem(status, code, headers = {})
-    body = %({"type":"/docs/errors##{code}","title":"t","status":#{status},"detail":"d","code":"#{code}","request_id":"req_P#{status}"})
-    Reply.new(status: status, body: body, headers: headers, delay: 0)
-  end
-
-  attr_reader :seen
-
-  def initialize(*replies)
-    @script = Queue.new
-    replies.each { |r| @script << r }
-    @seen = Queue.new
-    @wire = Queue.new
-    @server = TCPServer.new("127.0.0.1", 0)
-    @thread = Thread.new { loop { handle(@server.accept) } }
-  end
-
-  def url
-    "http://127.0.0.1:#{@server.addr[1]}"
-  end
-
-  def requests
-    list = []
-    list << @seen.pop until @seen.empty?
-    list
-  end
-
-  # What was sent, in order: [method, path with its query as written on the wire, body].
-  def wire
-    list = []
-    list << @wire.pop until @wire.empty?
-    list
-  end
-
-  def close
-    @thread.kill
-    @server.close
-  end
-
-  private
-
-  def handle(socket)
-    method, target = socket.gets.to_s.split(" ")
-    headers = {}
-    while (line = socket.gets) && line != "\r\n"
-      name, value = line.split(":", 2)
-      headers[name.downcase] = value.strip
-    end
-    body = headers["content-length"] ? socket.read(headers["content-length"].to_i) : nil
-    @seen << [method, headers["idempotency-key"]]
-    @wire << [method, target, body]
-    reply = @script.empty? ? self.class.ok : @script.pop
-    sleep(reply.delay) if reply.delay.positive?
-    type = reply.status == 200 ? "application/json" : "application/problem+json"
-    extra = reply.headers.map { |k, v| "#{k}: #{v}\r\n" }.join
-    socket.write("HTTP/1.1 #{reply.status} X\r\nContent-Type: #{type}\r\nContent-Length: #{reply.body.bytesize}\r\n" \
-                 "Connection: close\r\n#{extra}\r\n#{reply.body}")
-  rescue IOError, SystemCallError
-    nil
-  ensure
-    socket&.close
-  end
-end
 
 class ScriptedTest < Minitest::Test
   def scripted(*replies)
@@ -185,7 +111,8 @@ class ScriptedTest < Minitest::Test
   LIST = '{"object":"list","data":[],"has_more":false}'
   TRANSFER = '{"id":"tr_1","object":"fintech.transfer","from_account_id":"acct_a","to_account_id":"acct_b","amount":4000,' \
              '"currency":"USD","description":null,"status":"pending","pending":true,"posted_amount":null,' \
-             '"expires_at":"2026-11-22T11:53Z","resolved_at":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:53Z"}'
+             '"expires_at":"2026-11-22T11:53Z","resolved_at":null,"amount_reversed":0,"reversed":false,"metadata":{},' \
+             '"livemode":false,"created_at":"2026-11-22T10:53Z"}'
 
   # The filters and metadata changes as the server reads them: deepObject query pairs (created[gte]=…,
   # metadata[key]=value, brackets percent-encoded as a URL requires), a Time as RFC 3339 UTC, and an update's

@@ -59,7 +59,8 @@ sub _filters {
         croak 'created: a hashref of gte, gt, lte, lt' unless ref $created eq 'HASH';
         my @unknown = sort grep { !/^(gte|gt|lte|lt)$/ } keys %$created;
         croak "created: unknown bound(s) @unknown; use gte, gt, lte, lt" if @unknown;
-        $params{created} = { map { $_ => _time($_, $created->{$_}) } grep { defined $created->{$_} } keys %$created };
+        my @bounds = grep { defined $created->{$_} } keys %$created;
+        $params{created} = { map { $_ => _time("created: $_", $created->{$_}) } @bounds };
     }
     if (defined(my $metadata = $params{metadata})) {
         croak 'metadata: a hashref of string keys and values' unless ref $metadata eq 'HASH';
@@ -69,10 +70,13 @@ sub _filters {
     return %params;
 }
 
+# A moment as the API takes it: a string as given (the minute form '2026-11-24T09:30Z' names that minute; RFC 3339
+# with an offset, an instant), or an object with an epoch, as RFC 3339 UTC to the microsecond.
 sub _time {
-    my ($bound, $time) = @_;
+    my ($what, $time) = @_;
+    croak "$what: a time string or an object with an epoch, not undef" unless defined $time;
     return $time unless ref $time;
-    croak "created: $bound is neither a time string nor an object with an epoch" unless blessed $time && $time->can('epoch');
+    croak "$what is neither a time string nor an object with an epoch" unless blessed $time && $time->can('epoch');
     my $micros = POSIX::floor(($time->can('hires_epoch') ? $time->hires_epoch : $time->epoch) * 1e6 + 0.5);
     my $seconds = POSIX::floor($micros / 1e6);
     return POSIX::strftime('%Y-%m-%dT%H:%M:%S', gmtime $seconds) . sprintf('.%06dZ', $micros - $seconds * 1e6);

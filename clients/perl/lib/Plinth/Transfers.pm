@@ -52,6 +52,39 @@ sub void {
     return $self->_call(\%opts, sub { $self->{api}->void_transfer(id => $id) });
 }
 
+# reverse($id) or reverse($id, { amount => 1000, description => 'refund', metadata => { … } }, idempotency_key => $k):
+# corrects a posted transfer by moving money back (docs/api.md#correcting-a-transfer), that much or all that remains
+# unreversed. The reversal (trr_…); the transfer's amount_reversed grows, reversed is true once all of it is back.
+# 409 transfer_not_reversible for a transfer not posted or fully reversed. One Idempotency-Key, reused by retries.
+sub reverse {
+    my ($self, $id, @rest) = @_;
+    my ($params, %opts) = $self->_body_and_opts(@rest);
+    my @unknown = sort grep { $_ ne 'idempotency_key' } keys %opts;    # reverse($id, amount => 1) would reverse it all
+    Carp::croak("reverse: unknown option(s) @unknown; the body is a hashref: reverse(\$id, { amount => … })")
+      if @unknown;
+    my $body = $self->_body('CreateTransferReversalRequest', $params);
+    return $self->_call(\%opts,
+        sub { $self->{api}->create_transfer_reversal(id => $id, create_transfer_reversal_request => $body) });
+}
+
+# One page of a transfer's reversals, newest first: list_reversals_page($id, limit => 10, starting_after => 'trr_…').
+sub list_reversals_page {
+    my ($self, $id, %params) = @_;
+    return $self->_call({}, sub { $self->{api}->list_transfer_reversals(id => $id, %params) });
+}
+
+# Every reversal of a transfer, newest first: list_reversals($id, limit => 100), a Plinth::ListIterator.
+sub list_reversals {
+    my ($self, $id, %params) = @_;
+    return $self->_iterate(sub { $self->list_reversals_page($id, %{ $_[0] }) }, %params);
+}
+
+# retrieve_reversal($id, $reversal_id): one reversal of that transfer (404 for a reversal of another).
+sub retrieve_reversal {
+    my ($self, $id, $reversal_id) = @_;
+    return $self->_call({}, sub { $self->{api}->retrieve_transfer_reversal(id => $id, reversal_id => $reversal_id) });
+}
+
 # One page, newest first: list_page(account_id => 'acct_…', status => 'pending', limit => 10). Filters: account_id
 # (from or to that account), status (pending, posted, voided, expired), created and metadata as for accounts.
 sub list_page {

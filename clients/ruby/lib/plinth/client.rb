@@ -28,8 +28,8 @@ module Plinth
                                     on_retry: -> { @mutex.synchronize { @retries += 1 } },
                                     on_response: ->(id) { Thread.current[@request_id_key] = id if id } })
       @api_client = PlinthGenerated::ApiClient.new(config)
-      @accounts = Accounts.new(self, PlinthGenerated::FintechAccountsApi.new(@api_client))
       money = PlinthGenerated::FintechTransactionsApi.new(@api_client)
+      @accounts = Accounts.new(self, PlinthGenerated::FintechAccountsApi.new(@api_client), money)
       @transactions = Transactions.new(self, money)
       @sandbox = Sandbox.new(self, money) # simulations only sandbox keys may run
       @transfers = Transfers.new(self, PlinthGenerated::FintechTransfersApi.new(@api_client))

@@ -67,11 +67,27 @@ module Plinth
 
       metadata_pairs(metadata, "metadata")
     end
+
+    # A moment as the API takes it: a String as given (2026-11-24T09:30Z names that minute; RFC 3339 with an offset,
+    # an instant), or a Time (or anything with #to_time) as RFC 3339 UTC to the millisecond, as the server keeps it.
+    def moment(time, what)
+      return time if time.is_a?(String)
+      raise ArgumentError, "#{what}: a time String or a Time, not #{time.class}" unless time.respond_to?(:to_time)
+
+      time.to_time.utc.iso8601(3)
+    end
   end
 
-  # Fintech accounts: create, list, retrieve, metadata, and the lifecycle (freeze, unfreeze, close).
+  # Fintech accounts: create, list, retrieve, metadata and nickname, the lifecycle (freeze, unfreeze, close), and the
+  # balances at a moment and statements (read through the generated transactions API, whose tag they carry).
   class Accounts < Resource
-    # create(type: "business", country: "US", kyb: { ein:, legal_name: }, metadata: { "customer" => "c-42" }).
+    def initialize(client, api, money)
+      super(client, api)
+      @money = money
+    end
+
+    # create(type: "business", country: "US", kyb: { ein:, legal_name: }, nickname: "Payroll",
+    # metadata: { "customer" => "c-42" }).
     def create(params = nil, idempotency_key: nil, **fields)
       req = body(PlinthGenerated::CreateAccountRequest, params, fields)
       @client.call { @api.create_account_with_http_info(req, key_opts(idempotency_key)) }
@@ -82,10 +98,26 @@ module Plinth
     end
 
     # update(id, metadata: { "customer" => "c-42", "old" => "" }) sets keys and removes those given ""; other keys
-    # stay. update(id, clear_metadata: true) removes every key. Allowed on a closed account.
-    def update(id, metadata: nil, clear_metadata: false, idempotency_key: nil)
-      req = PlinthGenerated::UpdateAccountRequest.new(metadata: metadata_change(metadata, clear_metadata))
+    # stay. update(id, clear_metadata: true) removes every key. update(id, nickname: "Payroll") names the account,
+    # nickname: "" clears the name; metadata and nickname may go together. Allowed on a closed account.
+    def update(id, metadata: nil, clear_metadata: false, nickname: nil, idempotency_key: nil)
+      change = nickname.nil? ? {} : { nickname: nickname }
+      change[:metadata] = metadata_change(metadata, clear_metadata) if nickname.nil? || !metadata.nil? || clear_metadata
+      req = PlinthGenerated::UpdateAccountRequest.new(change)
       @client.call { @api.update_account_with_http_info(id, req, key_opts(idempotency_key)) }
+    end
+
+    # The balances as they stood at +at+ (inclusive; a String or a Time, default now): a PlinthGenerated::
+    # AccountBalances with current_balance, available_balance and last_transaction_id.
+    def balances(id, at: nil)
+      opts = at.nil? ? {} : { at: moment(at, "at") }
+      @client.call { @money.retrieve_account_balances_with_http_info(id, opts) }
+    end
+
+    # A statement for [from, to) (each a String or a Time): opening_balance, closing_balance, credits and debits
+    # ({count, amount}), with closing = opening + credits - debits.
+    def statement(id, from:, to:)
+      @client.call { @money.retrieve_account_statement_with_http_info(moment(from, "from"), moment(to, "to"), id) }
     end
 
     # One page (+data+, +has_more+), newest first. Filters: +status+ (active, frozen, closed), +created+

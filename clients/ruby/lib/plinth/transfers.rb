@@ -36,6 +36,34 @@ module Plinth
       @client.call { @api.void_transfer_with_http_info(id, key_opts(idempotency_key)) }
     end
 
+    # Corrects a posted transfer by moving money back (docs/api.md#correcting-a-transfer): +amount+ of it, or all
+    # that remains unreversed; +description+ and +metadata+ optional. The reversal (trr_…); the transfer's
+    # amount_reversed grows, and reversed is true once all of it is back. 409 transfer_not_reversible for a transfer
+    # not posted or already fully reversed. One Idempotency-Key, reused by retries, so the money moves back once.
+    def reverse(id, amount: nil, description: nil, metadata: nil, idempotency_key: nil)
+      fields = { amount: amount, description: description }.compact
+      fields[:metadata] = metadata_pairs(metadata, "metadata") unless metadata.nil?
+      req = PlinthGenerated::CreateTransferReversalRequest.new(fields)
+      opts = key_opts(idempotency_key).merge(create_transfer_reversal_request: req)
+      @client.call { @api.create_transfer_reversal_with_http_info(id, opts) }
+    end
+
+    # One page of a transfer's reversals, newest first.
+    def list_reversals_page(id, limit: nil, starting_after: nil, ending_before: nil)
+      opts = query(limit: limit, starting_after: starting_after, ending_before: ending_before)
+      @client.call { @api.list_transfer_reversals_with_http_info(id, opts) }
+    end
+
+    # Every reversal of a transfer, newest first: a lazy Enumerator fetching pages of +limit+.
+    def list_reversals(id, limit: nil)
+      paginate(limit) { |**page| list_reversals_page(id, **page) }
+    end
+
+    # One reversal of the transfer +id+ (404 for a reversal of another transfer).
+    def retrieve_reversal(id, reversal_id)
+      @client.call { @api.retrieve_transfer_reversal_with_http_info(id, reversal_id) }
+    end
+
     # One page, newest first. Filters: +account_id+ (from or to that account), +status+ (pending, posted, voided,
     # expired), +created+ and +metadata+ as for accounts.
     def list_page(account_id: nil, status: nil, created: nil, metadata: nil, limit: nil, starting_after: nil,
