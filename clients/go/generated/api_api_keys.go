@@ -51,6 +51,8 @@ CreateApiKey Create an API key
 
 A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.
 
+Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @return ApiCreateApiKeyRequest
 */
@@ -283,6 +285,8 @@ func (r ApiListApiKeysRequest) Execute() (*ApiKeyList, *http.Response, error) {
 /*
 ListApiKeys List the organisation's keys of the caller's mode
 
+Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @return ApiListApiKeysRequest
 */
@@ -388,6 +392,17 @@ func (a *APIKeysAPIService) ListApiKeysExecute(r ApiListApiKeysRequest) (*ApiKey
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 429 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -449,6 +464,8 @@ func (r ApiRetrieveApiKeyRequest) Execute() (*ApiKey, *http.Response, error) {
 RetrieveApiKey Retrieve an API key
 
 One of the organisation’s keys of the caller’s mode, never its secret.
+
+Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A key id, `key_…`.
@@ -545,6 +562,17 @@ func (a *APIKeysAPIService) RetrieveApiKeyExecute(r ApiRetrieveApiKeyRequest) (*
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 404 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -624,6 +652,8 @@ func (r ApiRevokeApiKeyRequest) Execute() (*ApiKey, *http.Response, error) {
 RevokeApiKey Revoke an API key
 
 Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
+
+Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A key id, `key_…`.
@@ -713,6 +743,17 @@ func (a *APIKeysAPIService) RevokeApiKeyExecute(r ApiRevokeApiKeyRequest) (*ApiK
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {

@@ -57,6 +57,8 @@ func (r ApiListEventDeliveriesRequest) Execute() (*WebhookDeliveryList, *http.Re
 /*
 ListEventDeliveries An event's webhook deliveries, newest first
 
+Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id An event id, `evt_…`.
  @return ApiListEventDeliveriesRequest
@@ -155,6 +157,17 @@ func (a *EventsAPIService) ListEventDeliveriesExecute(r ApiListEventDeliveriesRe
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -272,6 +285,8 @@ ListEvents List events, newest first
 
 Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).
 
+Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @return ApiListEventsRequest
 */
@@ -383,6 +398,17 @@ func (a *EventsAPIService) ListEventsExecute(r ApiListEventsRequest) (*EventList
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 429 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -453,6 +479,8 @@ func (r ApiRetrieveEventRequest) Execute() (*Event, *http.Response, error) {
 
 /*
 RetrieveEvent Retrieve an event
+
+Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id An event id, `evt_…`.
@@ -539,6 +567,17 @@ func (a *EventsAPIService) RetrieveEventExecute(r ApiRetrieveEventRequest) (*Eve
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {

@@ -52,6 +52,8 @@ CloseAccount Close an account
 
 Closing is final and needs both balances at 0. A closed account stays readable.
 
+Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id An account id, `acct_…`.
  @return ApiCloseAccountRequest
@@ -142,6 +144,17 @@ func (a *FintechAccountsAPIService) CloseAccountExecute(r ApiCloseAccountRequest
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -281,6 +294,8 @@ CreateAccount Create an account
 
 Creates an `active` account with a zero balance in the currency of its country. `{"type":"business","country":"US"}` alone is a complete request.
 
+Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @return ApiCreateAccountRequest
 */
@@ -371,6 +386,17 @@ func (a *FintechAccountsAPIService) CreateAccountExecute(r ApiCreateAccountReque
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -500,6 +526,8 @@ FreezeAccount Freeze an account
 
 A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
 
+Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id An account id, `acct_…`.
  @return ApiFreezeAccountRequest
@@ -593,6 +621,17 @@ func (a *FintechAccountsAPIService) FreezeAccountExecute(r ApiFreezeAccountReque
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -759,6 +798,8 @@ func (r ApiListAccountsRequest) Execute() (*AccountList, *http.Response, error) 
 /*
 ListAccounts List accounts, newest first
 
+Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @return ApiListAccountsRequest
 */
@@ -873,6 +914,17 @@ func (a *FintechAccountsAPIService) ListAccountsExecute(r ApiListAccountsRequest
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 429 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -943,6 +995,8 @@ func (r ApiRetrieveAccountRequest) Execute() (*Account, *http.Response, error) {
 
 /*
 RetrieveAccount Retrieve an account
+
+Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id An account id, `acct_…`.
@@ -1039,6 +1093,17 @@ func (a *FintechAccountsAPIService) RetrieveAccountExecute(r ApiRetrieveAccountR
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 404 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -1118,6 +1183,8 @@ func (r ApiUnfreezeAccountRequest) Execute() (*Account, *http.Response, error) {
 UnfreezeAccount Unfreeze an account
 
 Makes a frozen account `active` again. An account the operator froze gives 403.
+
+Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id An account id, `acct_…`.
@@ -1358,6 +1425,8 @@ UpdateAccount Update an account's metadata or nickname
 
 `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `""` is removed, `"metadata": ""` clears all; `"nickname": ""` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
 
+Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id An account id, `acct_…`.
  @return ApiUpdateAccountRequest
@@ -1451,6 +1520,17 @@ func (a *FintechAccountsAPIService) UpdateAccountExecute(r ApiUpdateAccountReque
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {

@@ -66,6 +66,8 @@ ListAccountTransactions List an account's transactions, newest first
 
 In ledger order: each `balance_after` is the previous one plus `amount`.
 
+Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id An account id, `acct_…`.
  @return ApiListAccountTransactionsRequest
@@ -177,6 +179,17 @@ func (a *FintechTransactionsAPIService) ListAccountTransactionsExecute(r ApiList
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 404 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -267,6 +280,8 @@ func (r ApiRetrieveAccountBalancesRequest) Execute() (*AccountBalances, *http.Re
 RetrieveAccountBalances An account's balances at a moment, now or past
 
 The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.
+
+Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id An account id, `acct_…`.
@@ -366,6 +381,17 @@ func (a *FintechTransactionsAPIService) RetrieveAccountBalancesExecute(r ApiRetr
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 404 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -452,6 +478,8 @@ func (r ApiRetrieveAccountStatementRequest) Execute() (*AccountStatement, *http.
 RetrieveAccountStatement An account's statement for a period
 
 For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.
+
+Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id An account id, `acct_…`.
@@ -556,6 +584,17 @@ func (a *FintechTransactionsAPIService) RetrieveAccountStatementExecute(r ApiRet
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 404 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -626,6 +665,8 @@ func (r ApiRetrieveTransactionRequest) Execute() (*Transaction, *http.Response, 
 
 /*
 RetrieveTransaction Retrieve a transaction
+
+Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A transaction id, `txn_…`.
@@ -722,6 +763,17 @@ func (a *FintechTransactionsAPIService) RetrieveTransactionExecute(r ApiRetrieve
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 404 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -807,6 +859,8 @@ func (r ApiSimulateDepositRequest) Execute() (*Transaction, *http.Response, erro
 SimulateDeposit Simulate an incoming deposit (sandbox)
 
 Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+
+Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id An account id, `acct_…`.
@@ -1046,6 +1100,8 @@ SimulateTransferExpiry Sandbox: expire a pending transfer now
 
 Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
 
+Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A transfer id, `tr_…`.
  @return ApiSimulateTransferExpiryRequest
@@ -1284,6 +1340,8 @@ func (r ApiSimulateWithdrawalRequest) Execute() (*Transaction, *http.Response, e
 SimulateWithdrawal Simulate an outgoing withdrawal (sandbox)
 
 Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+
+Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id An account id, `acct_…`.

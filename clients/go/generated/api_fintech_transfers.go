@@ -50,6 +50,8 @@ CreateTransfer Transfer money between two accounts
 
 Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
 
+Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @return ApiCreateTransferRequest
 */
@@ -140,6 +142,17 @@ func (a *FintechTransfersAPIService) CreateTransferExecute(r ApiCreateTransferRe
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -280,6 +293,8 @@ CreateTransferReversal Reverse a posted transfer, all or part
 
 Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.
 
+Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A transfer id, `tr_…`.
  @return ApiCreateTransferReversalRequest
@@ -370,6 +385,17 @@ func (a *FintechTransfersAPIService) CreateTransferReversalExecute(r ApiCreateTr
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -516,6 +542,8 @@ func (r ApiListTransferReversalsRequest) Execute() (*TransferReversalList, *http
 /*
 ListTransferReversals List a transfer's reversals, newest first
 
+Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A transfer id, `tr_…`.
  @return ApiListTransferReversalsRequest
@@ -614,6 +642,17 @@ func (a *FintechTransfersAPIService) ListTransferReversalsExecute(r ApiListTrans
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -745,6 +784,8 @@ ListTransfers List transfers, newest first
 
 With `account_id`, only the transfers from or to that account.
 
+Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @return ApiListTransfersRequest
 */
@@ -862,6 +903,17 @@ func (a *FintechTransfersAPIService) ListTransfersExecute(r ApiListTransfersRequ
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 404 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -959,6 +1011,8 @@ PostTransfer Post a pending transfer, all or part
 
 Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side's transaction, now; the rest of the hold returns to the sender's available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
 
+Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A transfer id, `tr_…`.
  @return ApiPostTransferRequest
@@ -1049,6 +1103,17 @@ func (a *FintechTransfersAPIService) PostTransferExecute(r ApiPostTransferReques
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -1174,6 +1239,8 @@ func (r ApiRetrieveTransferRequest) Execute() (*Transfer, *http.Response, error)
 /*
 RetrieveTransfer Retrieve a transfer
 
+Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A transfer id, `tr_…`.
  @return ApiRetrieveTransferRequest
@@ -1269,6 +1336,17 @@ func (a *FintechTransfersAPIService) RetrieveTransferExecute(r ApiRetrieveTransf
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 404 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -1340,6 +1418,8 @@ func (r ApiRetrieveTransferReversalRequest) Execute() (*TransferReversal, *http.
 
 /*
 RetrieveTransferReversal Retrieve a reversal
+
+Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A transfer id, `tr_…`.
@@ -1439,6 +1519,17 @@ func (a *FintechTransfersAPIService) RetrieveTransferReversalExecute(r ApiRetrie
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 404 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -1524,6 +1615,8 @@ func (r ApiUpdateTransferRequest) Execute() (*Transfer, *http.Response, error) {
 UpdateTransfer Update a transfer's metadata
 
 Only `metadata` changes: keys given are set, a key given `""` is removed, `"metadata": ""` clears all. Any status. Emits `fintech.transfer.updated` when something changed.
+
+Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A transfer id, `tr_…`.
@@ -1618,6 +1711,17 @@ func (a *FintechTransfersAPIService) UpdateTransferExecute(r ApiUpdateTransferRe
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -1752,6 +1856,8 @@ VoidTransfer Void a pending transfer
 
 Releases the hold: the amount returns to the sender's available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
 
+Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A transfer id, `tr_…`.
  @return ApiVoidTransferRequest
@@ -1840,6 +1946,17 @@ func (a *FintechTransfersAPIService) VoidTransferExecute(r ApiVoidTransferReques
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {

@@ -79,6 +79,8 @@ ListRequests List recorded requests, newest first
 
 Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).
 
+Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @return ApiListRequestsRequest
 */
@@ -193,6 +195,17 @@ func (a *RequestsAPIService) ListRequestsExecute(r ApiListRequestsRequest) (*Req
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 429 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -265,6 +278,8 @@ func (r ApiRetrieveRequestRequest) Execute() (*RequestLog, *http.Response, error
 RetrieveRequest Retrieve a recorded request
 
 By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+
+Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A request id, `req_…`: the `Request-Id` header of its answer.
@@ -351,6 +366,17 @@ func (a *RequestsAPIService) RetrieveRequestExecute(r ApiRetrieveRequestRequest)
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {

@@ -50,6 +50,8 @@ CreateWebhookEndpoint Create a webhook endpoint
 
 At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.
 
+Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @return ApiCreateWebhookEndpointRequest
 */
@@ -140,6 +142,17 @@ func (a *WebhooksAPIService) CreateWebhookEndpointExecute(r ApiCreateWebhookEndp
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -256,6 +269,8 @@ DeleteWebhookEndpoint Delete a webhook endpoint
 
 Deletes the endpoint and its delivery log; nothing more is sent to it.
 
+Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A webhook endpoint id, `we_…`.
  @return ApiDeleteWebhookEndpointRequest
@@ -341,6 +356,17 @@ func (a *WebhooksAPIService) DeleteWebhookEndpointExecute(r ApiDeleteWebhookEndp
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -449,6 +475,8 @@ func (r ApiListWebhookEndpointDeliveriesRequest) Execute() (*WebhookDeliveryList
 
 /*
 ListWebhookEndpointDeliveries An endpoint's deliveries, newest first
+
+Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A webhook endpoint id, `we_…`.
@@ -561,6 +589,17 @@ func (a *WebhooksAPIService) ListWebhookEndpointDeliveriesExecute(r ApiListWebho
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 404 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -651,6 +690,8 @@ func (r ApiListWebhookEndpointsRequest) Execute() (*WebhookEndpointList, *http.R
 
 /*
 ListWebhookEndpoints List webhook endpoints, newest first
+
+Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @return ApiListWebhookEndpointsRequest
@@ -757,6 +798,17 @@ func (a *WebhooksAPIService) ListWebhookEndpointsExecute(r ApiListWebhookEndpoin
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 429 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -816,6 +868,8 @@ func (r ApiRetrieveWebhookEndpointRequest) Execute() (*WebhookEndpoint, *http.Re
 
 /*
 RetrieveWebhookEndpoint Retrieve a webhook endpoint
+
+Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A webhook endpoint id, `we_…`.
@@ -912,6 +966,17 @@ func (a *WebhooksAPIService) RetrieveWebhookEndpointExecute(r ApiRetrieveWebhook
 					newErr.model = v
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
+		if localVarHTTPResponse.StatusCode == 403 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
 		if localVarHTTPResponse.StatusCode == 404 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
@@ -991,6 +1056,8 @@ func (r ApiRetryWebhookDeliveryRequest) Execute() (*WebhookDelivery, *http.Respo
 RetryWebhookDelivery Retry a delivery now
 
 One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.
+
+Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A webhook delivery id, `whd_…`.
@@ -1080,6 +1147,17 @@ func (a *WebhooksAPIService) RetryWebhookDeliveryExecute(r ApiRetryWebhookDelive
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -1220,6 +1298,8 @@ RotateWebhookEndpointSecret Rotate the signing secret
 
 A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.
 
+Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A webhook endpoint id, `we_…`.
  @return ApiRotateWebhookEndpointSecretRequest
@@ -1310,6 +1390,17 @@ func (a *WebhooksAPIService) RotateWebhookEndpointSecretExecute(r ApiRotateWebho
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -1444,6 +1535,8 @@ TestWebhookEndpoint Send a test event
 
 Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.
 
+Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A webhook endpoint id, `we_…`.
  @return ApiTestWebhookEndpointRequest
@@ -1532,6 +1625,17 @@ func (a *WebhooksAPIService) TestWebhookEndpointExecute(r ApiTestWebhookEndpoint
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {
@@ -1672,6 +1776,8 @@ UpdateWebhookEndpoint Update a webhook endpoint
 
 `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.
 
+Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
+
  @param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
  @param id A webhook endpoint id, `we_…`.
  @return ApiUpdateWebhookEndpointRequest
@@ -1765,6 +1871,17 @@ func (a *WebhooksAPIService) UpdateWebhookEndpointExecute(r ApiUpdateWebhookEndp
 			return localVarReturnValue, localVarHTTPResponse, newErr
 		}
 		if localVarHTTPResponse.StatusCode == 401 {
+			var v Problem
+			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
+			if err != nil {
+				newErr.error = err.Error()
+				return localVarReturnValue, localVarHTTPResponse, newErr
+			}
+					newErr.error = formatErrorMessage(localVarHTTPResponse.Status, &v)
+					newErr.model = v
+			return localVarReturnValue, localVarHTTPResponse, newErr
+		}
+		if localVarHTTPResponse.StatusCode == 403 {
 			var v Problem
 			err = a.client.decode(&v, localVarBody, localVarHTTPResponse.Header.Get("Content-Type"))
 			if err != nil {

@@ -37,6 +37,8 @@ type ApiKey struct {
 	RevokedAt NullableString `json:"revoked_at"`
 	// When it last authenticated a request; may lag by up to a minute. `null` until first used.
 	LastUsedAt NullableString `json:"last_used_at"`
+	// Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.
+	Permissions NullableApiKeyPermissionsAnyOf0 `json:"permissions"`
 	AdditionalProperties map[string]interface{}
 }
 
@@ -46,7 +48,7 @@ type _ApiKey ApiKey
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewApiKey(id string, object string, mode string, hint string, name NullableString, livemode bool, createdAt string, revokedAt NullableString, lastUsedAt NullableString) *ApiKey {
+func NewApiKey(id string, object string, mode string, hint string, name NullableString, livemode bool, createdAt string, revokedAt NullableString, lastUsedAt NullableString, permissions NullableApiKeyPermissionsAnyOf0) *ApiKey {
 	this := ApiKey{}
 	this.Id = id
 	this.Object = object
@@ -57,6 +59,7 @@ func NewApiKey(id string, object string, mode string, hint string, name Nullable
 	this.CreatedAt = createdAt
 	this.RevokedAt = revokedAt
 	this.LastUsedAt = lastUsedAt
+	this.Permissions = permissions
 	return &this
 }
 
@@ -290,6 +293,32 @@ func (o *ApiKey) SetLastUsedAt(v string) {
 	o.LastUsedAt.Set(&v)
 }
 
+// GetPermissions returns the Permissions field value
+// If the value is explicit nil, the zero value for ApiKeyPermissionsAnyOf0 will be returned
+func (o *ApiKey) GetPermissions() ApiKeyPermissionsAnyOf0 {
+	if o == nil || o.Permissions.Get() == nil {
+		var ret ApiKeyPermissionsAnyOf0
+		return ret
+	}
+
+	return *o.Permissions.Get()
+}
+
+// GetPermissionsOk returns a tuple with the Permissions field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *ApiKey) GetPermissionsOk() (*ApiKeyPermissionsAnyOf0, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.Permissions.Get(), o.Permissions.IsSet()
+}
+
+// SetPermissions sets field value
+func (o *ApiKey) SetPermissions(v ApiKeyPermissionsAnyOf0) {
+	o.Permissions.Set(&v)
+}
+
 func (o ApiKey) MarshalJSON() ([]byte, error) {
 	toSerialize,err := o.ToMap()
 	if err != nil {
@@ -309,6 +338,7 @@ func (o ApiKey) ToMap() (map[string]interface{}, error) {
 	toSerialize["created_at"] = o.CreatedAt
 	toSerialize["revoked_at"] = o.RevokedAt.Get()
 	toSerialize["last_used_at"] = o.LastUsedAt.Get()
+	toSerialize["permissions"] = o.Permissions.Get()
 
 	for key, value := range o.AdditionalProperties {
 		toSerialize[key] = value
@@ -331,6 +361,7 @@ func (o *ApiKey) UnmarshalJSON(data []byte) (err error) {
 		"created_at",
 		"revoked_at",
 		"last_used_at",
+		"permissions",
 	}
 
 	allProperties := make(map[string]interface{})
@@ -369,6 +400,7 @@ func (o *ApiKey) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "created_at")
 		delete(additionalProperties, "revoked_at")
 		delete(additionalProperties, "last_used_at")
+		delete(additionalProperties, "permissions")
 		o.AdditionalProperties = additionalProperties
 	}
 

@@ -37,6 +37,8 @@ type ApiKeyWithSecret struct {
 	RevokedAt NullableString `json:"revoked_at"`
 	// When it last authenticated a request; may lag by up to a minute. `null` until first used.
 	LastUsedAt NullableString `json:"last_used_at"`
+	// Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.
+	Permissions NullableNewApiKeyPermissionsAnyOf0 `json:"permissions"`
 	// The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
 	Key NullableString `json:"key"`
 	AdditionalProperties map[string]interface{}
@@ -48,7 +50,7 @@ type _ApiKeyWithSecret ApiKeyWithSecret
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewApiKeyWithSecret(id string, object string, mode string, hint string, name NullableString, livemode bool, createdAt string, revokedAt NullableString, lastUsedAt NullableString, key NullableString) *ApiKeyWithSecret {
+func NewApiKeyWithSecret(id string, object string, mode string, hint string, name NullableString, livemode bool, createdAt string, revokedAt NullableString, lastUsedAt NullableString, permissions NullableNewApiKeyPermissionsAnyOf0, key NullableString) *ApiKeyWithSecret {
 	this := ApiKeyWithSecret{}
 	this.Id = id
 	this.Object = object
@@ -59,6 +61,7 @@ func NewApiKeyWithSecret(id string, object string, mode string, hint string, nam
 	this.CreatedAt = createdAt
 	this.RevokedAt = revokedAt
 	this.LastUsedAt = lastUsedAt
+	this.Permissions = permissions
 	this.Key = key
 	return &this
 }
@@ -293,6 +296,32 @@ func (o *ApiKeyWithSecret) SetLastUsedAt(v string) {
 	o.LastUsedAt.Set(&v)
 }
 
+// GetPermissions returns the Permissions field value
+// If the value is explicit nil, the zero value for NewApiKeyPermissionsAnyOf0 will be returned
+func (o *ApiKeyWithSecret) GetPermissions() NewApiKeyPermissionsAnyOf0 {
+	if o == nil || o.Permissions.Get() == nil {
+		var ret NewApiKeyPermissionsAnyOf0
+		return ret
+	}
+
+	return *o.Permissions.Get()
+}
+
+// GetPermissionsOk returns a tuple with the Permissions field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *ApiKeyWithSecret) GetPermissionsOk() (*NewApiKeyPermissionsAnyOf0, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.Permissions.Get(), o.Permissions.IsSet()
+}
+
+// SetPermissions sets field value
+func (o *ApiKeyWithSecret) SetPermissions(v NewApiKeyPermissionsAnyOf0) {
+	o.Permissions.Set(&v)
+}
+
 // GetKey returns the Key field value
 // If the value is explicit nil, the zero value for string will be returned
 func (o *ApiKeyWithSecret) GetKey() string {
@@ -338,6 +367,7 @@ func (o ApiKeyWithSecret) ToMap() (map[string]interface{}, error) {
 	toSerialize["created_at"] = o.CreatedAt
 	toSerialize["revoked_at"] = o.RevokedAt.Get()
 	toSerialize["last_used_at"] = o.LastUsedAt.Get()
+	toSerialize["permissions"] = o.Permissions.Get()
 	toSerialize["key"] = o.Key.Get()
 
 	for key, value := range o.AdditionalProperties {
@@ -361,6 +391,7 @@ func (o *ApiKeyWithSecret) UnmarshalJSON(data []byte) (err error) {
 		"created_at",
 		"revoked_at",
 		"last_used_at",
+		"permissions",
 		"key",
 	}
 
@@ -400,6 +431,7 @@ func (o *ApiKeyWithSecret) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "created_at")
 		delete(additionalProperties, "revoked_at")
 		delete(additionalProperties, "last_used_at")
+		delete(additionalProperties, "permissions")
 		delete(additionalProperties, "key")
 		o.AdditionalProperties = additionalProperties
 	}

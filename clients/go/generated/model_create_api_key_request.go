@@ -23,6 +23,8 @@ type CreateApiKeyRequest struct {
 	Mode *string `json:"mode,omitempty"`
 	// A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
 	Name *string `json:"name,omitempty"`
+	// Makes a restricted key (`rk_test_…`, `rk_live_…`) that may do only this: for each group, `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`, `none`, `read` or `write`; a group left out is `none`. Within the calling key's own permissions. Without it, a full secret key (`sk_…`).
+	Permissions *CreateApiKeyRequestPermissions `json:"permissions,omitempty"`
 }
 
 // NewCreateApiKeyRequest instantiates a new CreateApiKeyRequest object
@@ -106,6 +108,38 @@ func (o *CreateApiKeyRequest) SetName(v string) {
 	o.Name = &v
 }
 
+// GetPermissions returns the Permissions field value if set, zero value otherwise.
+func (o *CreateApiKeyRequest) GetPermissions() CreateApiKeyRequestPermissions {
+	if o == nil || IsNil(o.Permissions) {
+		var ret CreateApiKeyRequestPermissions
+		return ret
+	}
+	return *o.Permissions
+}
+
+// GetPermissionsOk returns a tuple with the Permissions field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *CreateApiKeyRequest) GetPermissionsOk() (*CreateApiKeyRequestPermissions, bool) {
+	if o == nil || IsNil(o.Permissions) {
+		return nil, false
+	}
+	return o.Permissions, true
+}
+
+// HasPermissions returns a boolean if a field has been set.
+func (o *CreateApiKeyRequest) HasPermissions() bool {
+	if o != nil && !IsNil(o.Permissions) {
+		return true
+	}
+
+	return false
+}
+
+// SetPermissions gets a reference to the given CreateApiKeyRequestPermissions and assigns it to the Permissions field.
+func (o *CreateApiKeyRequest) SetPermissions(v CreateApiKeyRequestPermissions) {
+	o.Permissions = &v
+}
+
 func (o CreateApiKeyRequest) MarshalJSON() ([]byte, error) {
 	toSerialize,err := o.ToMap()
 	if err != nil {
@@ -121,6 +155,9 @@ func (o CreateApiKeyRequest) ToMap() (map[string]interface{}, error) {
 	}
 	if !IsNil(o.Name) {
 		toSerialize["name"] = o.Name
+	}
+	if !IsNil(o.Permissions) {
+		toSerialize["permissions"] = o.Permissions
 	}
 	return toSerialize, nil
 }

@@ -50,10 +50,12 @@ __all__ = [
     "AccountStatusDetails",
     "ApiKey",
     "ApiKeyList",
+    "ApiKeyPermissionsAnyOf0",
     "CloseAccountRequest",
     "CreateAccountRequest",
     "CreateAccountRequestKyb",
     "CreateApiKeyRequest",
+    "CreateApiKeyRequestPermissions",
     "CreateTransferRequest",
     "CreateTransferReversalRequest",
     "CreateWebhookEndpointRequest",
@@ -68,6 +70,7 @@ __all__ = [
     "ListAccountsCreatedParameter",
     "ListEventsCreatedParameter",
     "NewApiKey",
+    "NewApiKeyPermissionsAnyOf0",
     "PostTransferRequest",
     "Problem",
     "ProblemErrorsItem",
@@ -134,10 +137,12 @@ from plinth_generated.models.account_statement_debits import AccountStatementDeb
 from plinth_generated.models.account_status_details import AccountStatusDetails as AccountStatusDetails
 from plinth_generated.models.api_key import ApiKey as ApiKey
 from plinth_generated.models.api_key_list import ApiKeyList as ApiKeyList
+from plinth_generated.models.api_key_permissions_any_of0 import ApiKeyPermissionsAnyOf0 as ApiKeyPermissionsAnyOf0
 from plinth_generated.models.close_account_request import CloseAccountRequest as CloseAccountRequest
 from plinth_generated.models.create_account_request import CreateAccountRequest as CreateAccountRequest
 from plinth_generated.models.create_account_request_kyb import CreateAccountRequestKyb as CreateAccountRequestKyb
 from plinth_generated.models.create_api_key_request import CreateApiKeyRequest as CreateApiKeyRequest
+from plinth_generated.models.create_api_key_request_permissions import CreateApiKeyRequestPermissions as CreateApiKeyRequestPermissions
 from plinth_generated.models.create_transfer_request import CreateTransferRequest as CreateTransferRequest
 from plinth_generated.models.create_transfer_reversal_request import CreateTransferReversalRequest as CreateTransferReversalRequest
 from plinth_generated.models.create_webhook_endpoint_request import CreateWebhookEndpointRequest as CreateWebhookEndpointRequest
@@ -152,6 +157,7 @@ from plinth_generated.models.get_readiness_response import GetReadinessResponse 
 from plinth_generated.models.list_accounts_created_parameter import ListAccountsCreatedParameter as ListAccountsCreatedParameter
 from plinth_generated.models.list_events_created_parameter import ListEventsCreatedParameter as ListEventsCreatedParameter
 from plinth_generated.models.new_api_key import NewApiKey as NewApiKey
+from plinth_generated.models.new_api_key_permissions_any_of0 import NewApiKeyPermissionsAnyOf0 as NewApiKeyPermissionsAnyOf0
 from plinth_generated.models.post_transfer_request import PostTransferRequest as PostTransferRequest
 from plinth_generated.models.problem import Problem as Problem
 from plinth_generated.models.problem_errors_item import ProblemErrorsItem as ProblemErrorsItem

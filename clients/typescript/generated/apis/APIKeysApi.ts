@@ -140,7 +140,7 @@ export class APIKeysApi extends runtime.BaseAPI {
     }
 
     /**
-     * A new key for the caller\'s organisation, of the caller\'s mode unless `mode` says otherwise. The secret `key` is in this response only.
+     * A new key for the caller\'s organisation, of the caller\'s mode unless `mode` says otherwise. The secret `key` is in this response only.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
      * Create an API key
      */
     async createApiKeyRaw(requestParameters: CreateApiKeyOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<NewApiKey>> {
@@ -151,7 +151,7 @@ export class APIKeysApi extends runtime.BaseAPI {
     }
 
     /**
-     * A new key for the caller\'s organisation, of the caller\'s mode unless `mode` says otherwise. The secret `key` is in this response only.
+     * A new key for the caller\'s organisation, of the caller\'s mode unless `mode` says otherwise. The secret `key` is in this response only.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
      * Create an API key
      */
     async createApiKey(requestParameters: CreateApiKeyOperationRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<NewApiKey> {
@@ -199,6 +199,7 @@ export class APIKeysApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
      * List the organisation\'s keys of the caller\'s mode
      */
     async listApiKeysRaw(requestParameters: ListApiKeysRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ApiKeyList>> {
@@ -209,6 +210,7 @@ export class APIKeysApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
      * List the organisation\'s keys of the caller\'s mode
      */
     async listApiKeys(requestParameters: ListApiKeysRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ApiKeyList> {
@@ -252,7 +254,7 @@ export class APIKeysApi extends runtime.BaseAPI {
     }
 
     /**
-     * One of the organisation’s keys of the caller’s mode, never its secret.
+     * One of the organisation’s keys of the caller’s mode, never its secret.  Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve an API key
      */
     async retrieveApiKeyRaw(requestParameters: RetrieveApiKeyRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ApiKey>> {
@@ -263,7 +265,7 @@ export class APIKeysApi extends runtime.BaseAPI {
     }
 
     /**
-     * One of the organisation’s keys of the caller’s mode, never its secret.
+     * One of the organisation’s keys of the caller’s mode, never its secret.  Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve an API key
      */
     async retrieveApiKey(requestParameters: RetrieveApiKeyRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ApiKey> {
@@ -311,7 +313,7 @@ export class APIKeysApi extends runtime.BaseAPI {
     }
 
     /**
-     * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation\'s last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
+     * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation\'s last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
      * Revoke an API key
      */
     async revokeApiKeyRaw(requestParameters: RevokeApiKeyRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ApiKey>> {
@@ -322,7 +324,7 @@ export class APIKeysApi extends runtime.BaseAPI {
     }
 
     /**
-     * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation\'s last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
+     * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation\'s last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
      * Revoke an API key
      */
     async revokeApiKey(requestParameters: RevokeApiKeyRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ApiKey> {

@@ -141,6 +141,7 @@ export class EventsApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
      * An event\'s webhook deliveries, newest first
      */
     async listEventDeliveriesRaw(requestParameters: ListEventDeliveriesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookDeliveryList>> {
@@ -151,6 +152,7 @@ export class EventsApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
      * An event\'s webhook deliveries, newest first
      */
     async listEventDeliveries(requestParameters: ListEventDeliveriesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookDeliveryList> {
@@ -206,7 +208,7 @@ export class EventsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).
+     * Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).  Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
      * List events, newest first
      */
     async listEventsRaw(requestParameters: ListEventsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<EventList>> {
@@ -217,7 +219,7 @@ export class EventsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).
+     * Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).  Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
      * List events, newest first
      */
     async listEvents(requestParameters: ListEventsRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<EventList> {
@@ -261,6 +263,7 @@ export class EventsApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve an event
      */
     async retrieveEventRaw(requestParameters: RetrieveEventRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Event>> {
@@ -271,6 +274,7 @@ export class EventsApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve an event
      */
     async retrieveEvent(requestParameters: RetrieveEventRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Event> {

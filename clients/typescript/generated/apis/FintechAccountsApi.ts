@@ -203,7 +203,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Closing is final and needs both balances at 0. A closed account stays readable.
+     * Closing is final and needs both balances at 0. A closed account stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
      * Close an account
      */
     async closeAccountRaw(requestParameters: CloseAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Account>> {
@@ -214,7 +214,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Closing is final and needs both balances at 0. A closed account stays readable.
+     * Closing is final and needs both balances at 0. A closed account stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
      * Close an account
      */
     async closeAccount(requestParameters: CloseAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Account> {
@@ -264,7 +264,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.
+     * Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
      * Create an account
      */
     async createAccountRaw(requestParameters: CreateAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Account>> {
@@ -275,7 +275,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.
+     * Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
      * Create an account
      */
     async createAccount(requestParameters: CreateAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Account> {
@@ -333,7 +333,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
-     * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+     * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
      * Freeze an account
      */
     async freezeAccountRaw(requestParameters: FreezeAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Account>> {
@@ -344,7 +344,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
-     * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+     * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
      * Freeze an account
      */
     async freezeAccount(requestParameters: FreezeAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Account> {
@@ -404,6 +404,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
      * List accounts, newest first
      */
     async listAccountsRaw(requestParameters: ListAccountsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<AccountList>> {
@@ -414,6 +415,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
      * List accounts, newest first
      */
     async listAccounts(requestParameters: ListAccountsRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<AccountList> {
@@ -457,6 +459,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve an account
      */
     async retrieveAccountRaw(requestParameters: RetrieveAccountRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Account>> {
@@ -467,6 +470,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve an account
      */
     async retrieveAccount(requestParameters: RetrieveAccountRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Account> {
@@ -514,7 +518,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Makes a frozen account `active` again. An account the operator froze gives 403.
+     * Makes a frozen account `active` again. An account the operator froze gives 403.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
      * Unfreeze an account
      */
     async unfreezeAccountRaw(requestParameters: UnfreezeAccountRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Account>> {
@@ -525,7 +529,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Makes a frozen account `active` again. An account the operator froze gives 403.
+     * Makes a frozen account `active` again. An account the operator froze gives 403.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
      * Unfreeze an account
      */
     async unfreezeAccount(requestParameters: UnfreezeAccountRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Account> {
@@ -583,7 +587,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
-     * `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+     * `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
      * Update an account\'s metadata or nickname
      */
     async updateAccountRaw(requestParameters: UpdateAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Account>> {
@@ -594,7 +598,7 @@ export class FintechAccountsApi extends runtime.BaseAPI {
     }
 
     /**
-     * `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+     * `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
      * Update an account\'s metadata or nickname
      */
     async updateAccount(requestParameters: UpdateAccountOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Account> {

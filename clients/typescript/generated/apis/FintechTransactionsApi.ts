@@ -213,7 +213,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * In ledger order: each `balance_after` is the previous one plus `amount`.
+     * In ledger order: each `balance_after` is the previous one plus `amount`.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
      * List an account\'s transactions, newest first
      */
     async listAccountTransactionsRaw(requestParameters: ListAccountTransactionsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<TransactionList>> {
@@ -224,7 +224,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * In ledger order: each `balance_after` is the previous one plus `amount`.
+     * In ledger order: each `balance_after` is the previous one plus `amount`.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
      * List an account\'s transactions, newest first
      */
     async listAccountTransactions(requestParameters: ListAccountTransactionsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<TransactionList> {
@@ -272,7 +272,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account\'s history.
+     * The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account\'s history.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
      * An account\'s balances at a moment, now or past
      */
     async retrieveAccountBalancesRaw(requestParameters: RetrieveAccountBalancesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<AccountBalances>> {
@@ -283,7 +283,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account\'s history.
+     * The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account\'s history.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
      * An account\'s balances at a moment, now or past
      */
     async retrieveAccountBalances(requestParameters: RetrieveAccountBalancesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<AccountBalances> {
@@ -349,7 +349,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.
+     * For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
      * An account\'s statement for a period
      */
     async retrieveAccountStatementRaw(requestParameters: RetrieveAccountStatementRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<AccountStatement>> {
@@ -360,7 +360,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.
+     * For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
      * An account\'s statement for a period
      */
     async retrieveAccountStatement(requestParameters: RetrieveAccountStatementRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<AccountStatement> {
@@ -404,6 +404,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve a transaction
      */
     async retrieveTransactionRaw(requestParameters: RetrieveTransactionRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transaction>> {
@@ -414,6 +415,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve a transaction
      */
     async retrieveTransaction(requestParameters: RetrieveTransactionRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transaction> {
@@ -471,7 +473,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+     * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
      * Simulate an incoming deposit (sandbox)
      */
     async simulateDepositRaw(requestParameters: SimulateDepositOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transaction>> {
@@ -482,7 +484,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+     * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
      * Simulate an incoming deposit (sandbox)
      */
     async simulateDeposit(requestParameters: SimulateDepositOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transaction> {
@@ -530,7 +532,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
+     * Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
      * Sandbox: expire a pending transfer now
      */
     async simulateTransferExpiryRaw(requestParameters: SimulateTransferExpiryRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transfer>> {
@@ -541,7 +543,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
+     * Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
      * Sandbox: expire a pending transfer now
      */
     async simulateTransferExpiry(requestParameters: SimulateTransferExpiryRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transfer> {
@@ -599,7 +601,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+     * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
      * Simulate an outgoing withdrawal (sandbox)
      */
     async simulateWithdrawalRaw(requestParameters: SimulateWithdrawalOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transaction>> {
@@ -610,7 +612,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+     * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
      * Simulate an outgoing withdrawal (sandbox)
      */
     async simulateWithdrawal(requestParameters: SimulateWithdrawalOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transaction> {

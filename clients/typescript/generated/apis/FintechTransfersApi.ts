@@ -246,7 +246,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
+     * Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
      * Transfer money between two accounts
      */
     async createTransferRaw(requestParameters: CreateTransferOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transfer>> {
@@ -257,7 +257,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
+     * Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
      * Transfer money between two accounts
      */
     async createTransfer(requestParameters: CreateTransferOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transfer> {
@@ -308,7 +308,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side\'s transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.
+     * Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side\'s transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
      * Reverse a posted transfer, all or part
      */
     async createTransferReversalRaw(requestParameters: CreateTransferReversalOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<TransferReversal>> {
@@ -319,7 +319,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side\'s transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.
+     * Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side\'s transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
      * Reverse a posted transfer, all or part
      */
     async createTransferReversal(requestParameters: CreateTransferReversalOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<TransferReversal> {
@@ -375,6 +375,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
      * List a transfer\'s reversals, newest first
      */
     async listTransferReversalsRaw(requestParameters: ListTransferReversalsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<TransferReversalList>> {
@@ -385,6 +386,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
      * List a transfer\'s reversals, newest first
      */
     async listTransferReversals(requestParameters: ListTransferReversalsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<TransferReversalList> {
@@ -448,7 +450,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * With `account_id`, only the transfers from or to that account.
+     * With `account_id`, only the transfers from or to that account.  Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
      * List transfers, newest first
      */
     async listTransfersRaw(requestParameters: ListTransfersRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<TransferList>> {
@@ -459,7 +461,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * With `account_id`, only the transfers from or to that account.
+     * With `account_id`, only the transfers from or to that account.  Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
      * List transfers, newest first
      */
     async listTransfers(requestParameters: ListTransfersRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<TransferList> {
@@ -510,7 +512,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side\'s transaction, now; the rest of the hold returns to the sender\'s available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+     * Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side\'s transaction, now; the rest of the hold returns to the sender\'s available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
      * Post a pending transfer, all or part
      */
     async postTransferRaw(requestParameters: PostTransferOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transfer>> {
@@ -521,7 +523,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side\'s transaction, now; the rest of the hold returns to the sender\'s available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+     * Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side\'s transaction, now; the rest of the hold returns to the sender\'s available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
      * Post a pending transfer, all or part
      */
     async postTransfer(requestParameters: PostTransferOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transfer> {
@@ -565,6 +567,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve a transfer
      */
     async retrieveTransferRaw(requestParameters: RetrieveTransferRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transfer>> {
@@ -575,6 +578,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve a transfer
      */
     async retrieveTransfer(requestParameters: RetrieveTransferRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transfer> {
@@ -626,6 +630,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve a reversal
      */
     async retrieveTransferReversalRaw(requestParameters: RetrieveTransferReversalRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<TransferReversal>> {
@@ -636,6 +641,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve a reversal
      */
     async retrieveTransferReversal(requestParameters: RetrieveTransferReversalRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<TransferReversal> {
@@ -693,7 +699,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.
+     * Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
      * Update a transfer\'s metadata
      */
     async updateTransferRaw(requestParameters: UpdateTransferOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transfer>> {
@@ -704,7 +710,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.
+     * Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
      * Update a transfer\'s metadata
      */
     async updateTransfer(requestParameters: UpdateTransferOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transfer> {
@@ -752,7 +758,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Releases the hold: the amount returns to the sender\'s available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+     * Releases the hold: the amount returns to the sender\'s available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
      * Void a pending transfer
      */
     async voidTransferRaw(requestParameters: VoidTransferRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Transfer>> {
@@ -763,7 +769,7 @@ export class FintechTransfersApi extends runtime.BaseAPI {
     }
 
     /**
-     * Releases the hold: the amount returns to the sender\'s available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+     * Releases the hold: the amount returns to the sender\'s available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
      * Void a pending transfer
      */
     async voidTransfer(requestParameters: VoidTransferRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Transfer> {

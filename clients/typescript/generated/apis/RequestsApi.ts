@@ -125,7 +125,7 @@ export class RequestsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).
+     * Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
      * List recorded requests, newest first
      */
     async listRequestsRaw(requestParameters: ListRequestsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<RequestLogList>> {
@@ -136,7 +136,7 @@ export class RequestsApi extends runtime.BaseAPI {
     }
 
     /**
-     * Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).
+     * Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
      * List recorded requests, newest first
      */
     async listRequests(requestParameters: ListRequestsRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<RequestLogList> {
@@ -180,7 +180,7 @@ export class RequestsApi extends runtime.BaseAPI {
     }
 
     /**
-     * By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+     * By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve a recorded request
      */
     async retrieveRequestRaw(requestParameters: RetrieveRequestRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<RequestLog>> {
@@ -191,7 +191,7 @@ export class RequestsApi extends runtime.BaseAPI {
     }
 
     /**
-     * By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+     * By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve a recorded request
      */
     async retrieveRequest(requestParameters: RetrieveRequestRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<RequestLog> {

@@ -231,7 +231,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.
+     * At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
      * Create a webhook endpoint
      */
     async createWebhookEndpointRaw(requestParameters: CreateWebhookEndpointOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookEndpointWithSecret>> {
@@ -242,7 +242,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.
+     * At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
      * Create a webhook endpoint
      */
     async createWebhookEndpoint(requestParameters: CreateWebhookEndpointOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookEndpointWithSecret> {
@@ -286,7 +286,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * Deletes the endpoint and its delivery log; nothing more is sent to it.
+     * Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
      * Delete a webhook endpoint
      */
     async deleteWebhookEndpointRaw(requestParameters: DeleteWebhookEndpointRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<DeletedWebhookEndpoint>> {
@@ -297,7 +297,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * Deletes the endpoint and its delivery log; nothing more is sent to it.
+     * Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
      * Delete a webhook endpoint
      */
     async deleteWebhookEndpoint(requestParameters: DeleteWebhookEndpointRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<DeletedWebhookEndpoint> {
@@ -357,6 +357,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
      * An endpoint\'s deliveries, newest first
      */
     async listWebhookEndpointDeliveriesRaw(requestParameters: ListWebhookEndpointDeliveriesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookDeliveryList>> {
@@ -367,6 +368,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
      * An endpoint\'s deliveries, newest first
      */
     async listWebhookEndpointDeliveries(requestParameters: ListWebhookEndpointDeliveriesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookDeliveryList> {
@@ -414,6 +416,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
      * List webhook endpoints, newest first
      */
     async listWebhookEndpointsRaw(requestParameters: ListWebhookEndpointsRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookEndpointList>> {
@@ -424,6 +427,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
      * List webhook endpoints, newest first
      */
     async listWebhookEndpoints(requestParameters: ListWebhookEndpointsRequest = {}, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookEndpointList> {
@@ -467,6 +471,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve a webhook endpoint
      */
     async retrieveWebhookEndpointRaw(requestParameters: RetrieveWebhookEndpointRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookEndpoint>> {
@@ -477,6 +482,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
+     * Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
      * Retrieve a webhook endpoint
      */
     async retrieveWebhookEndpoint(requestParameters: RetrieveWebhookEndpointRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookEndpoint> {
@@ -524,7 +530,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.
+     * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
      * Retry a delivery now
      */
     async retryWebhookDeliveryRaw(requestParameters: RetryWebhookDeliveryRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookDelivery>> {
@@ -535,7 +541,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.
+     * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
      * Retry a delivery now
      */
     async retryWebhookDelivery(requestParameters: RetryWebhookDeliveryRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookDelivery> {
@@ -586,7 +592,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.
+     * A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
      * Rotate the signing secret
      */
     async rotateWebhookEndpointSecretRaw(requestParameters: RotateWebhookEndpointSecretOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookEndpointWithSecret>> {
@@ -597,7 +603,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.
+     * A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
      * Rotate the signing secret
      */
     async rotateWebhookEndpointSecret(requestParameters: RotateWebhookEndpointSecretOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookEndpointWithSecret> {
@@ -645,7 +651,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.
+     * Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
      * Send a test event
      */
     async testWebhookEndpointRaw(requestParameters: TestWebhookEndpointRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<Event>> {
@@ -656,7 +662,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.
+     * Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
      * Send a test event
      */
     async testWebhookEndpoint(requestParameters: TestWebhookEndpointRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<Event> {
@@ -714,7 +720,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.
+     * `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
      * Update a webhook endpoint
      */
     async updateWebhookEndpointRaw(requestParameters: UpdateWebhookEndpointOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<WebhookEndpoint>> {
@@ -725,7 +731,7 @@ export class WebhooksApi extends runtime.BaseAPI {
     }
 
     /**
-     * `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.
+     * `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
      * Update a webhook endpoint
      */
     async updateWebhookEndpoint(requestParameters: UpdateWebhookEndpointOperationRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<WebhookEndpoint> {

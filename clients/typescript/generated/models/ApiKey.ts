@@ -13,6 +13,14 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { ApiKeyPermissionsAnyOf0 } from './ApiKeyPermissionsAnyOf0.js';
+import {
+    ApiKeyPermissionsAnyOf0FromJSON,
+    ApiKeyPermissionsAnyOf0FromJSONTyped,
+    ApiKeyPermissionsAnyOf0ToJSON,
+    ApiKeyPermissionsAnyOf0ToJSONTyped,
+} from './ApiKeyPermissionsAnyOf0.js';
+
 /**
  * An API key, without its secret.
  * @export
@@ -55,6 +63,10 @@ export interface ApiKey {
      * When it last authenticated a request; may lag by up to a minute. `null` until first used.
      */
     last_used_at: string | null;
+    /**
+     * Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.
+     */
+    permissions: ApiKeyPermissionsAnyOf0 | null;
 }
 
 /**
@@ -70,6 +82,7 @@ export function instanceOfApiKey(value: object): value is ApiKey {
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
     if (!('revoked_at' in value) || value['revoked_at'] === undefined) return false;
     if (!('last_used_at' in value) || value['last_used_at'] === undefined) return false;
+    if (!('permissions' in value) || value['permissions'] === undefined) return false;
     return true;
 }
 
@@ -92,6 +105,7 @@ export function ApiKeyFromJSONTyped(json: any, ignoreDiscriminator: boolean): Ap
         'created_at': json['created_at'],
         'revoked_at': json['revoked_at'],
         'last_used_at': json['last_used_at'],
+        'permissions': ApiKeyPermissionsAnyOf0FromJSON(json['permissions']),
     };
 }
 
@@ -115,6 +129,7 @@ export function ApiKeyToJSONTyped(value?: ApiKey | null, ignoreDiscriminator: bo
         'created_at': value['created_at'],
         'revoked_at': value['revoked_at'],
         'last_used_at': value['last_used_at'],
+        'permissions': ApiKeyPermissionsAnyOf0ToJSON(value['permissions']),
     };
 }
 

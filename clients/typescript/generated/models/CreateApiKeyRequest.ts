@@ -13,6 +13,14 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { CreateApiKeyRequestPermissions } from './CreateApiKeyRequestPermissions.js';
+import {
+    CreateApiKeyRequestPermissionsFromJSON,
+    CreateApiKeyRequestPermissionsFromJSONTyped,
+    CreateApiKeyRequestPermissionsToJSON,
+    CreateApiKeyRequestPermissionsToJSONTyped,
+} from './CreateApiKeyRequestPermissions.js';
+
 /**
  * 
  * @export
@@ -27,6 +35,10 @@ export interface CreateApiKeyRequest {
      * A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
      */
     name?: string;
+    /**
+     * Makes a restricted key (`rk_test_…`, `rk_live_…`) that may do only this: for each group, `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`, `none`, `read` or `write`; a group left out is `none`. Within the calling key's own permissions. Without it, a full secret key (`sk_…`).
+     */
+    permissions?: CreateApiKeyRequestPermissions;
 }
 
 
@@ -59,6 +71,7 @@ export function CreateApiKeyRequestFromJSONTyped(json: any, ignoreDiscriminator:
         
         'mode': json['mode'] == null ? undefined : json['mode'],
         'name': json['name'] == null ? undefined : json['name'],
+        'permissions': json['permissions'] == null ? undefined : CreateApiKeyRequestPermissionsFromJSON(json['permissions']),
     };
 }
 
@@ -75,6 +88,7 @@ export function CreateApiKeyRequestToJSONTyped(value?: CreateApiKeyRequest | nul
         
         'mode': value['mode'],
         'name': value['name'],
+        'permissions': CreateApiKeyRequestPermissionsToJSON(value['permissions']),
     };
 }
 

@@ -13,6 +13,14 @@
  */
 
 import { mapValues } from '../runtime.js';
+import type { NewApiKeyPermissionsAnyOf0 } from './NewApiKeyPermissionsAnyOf0.js';
+import {
+    NewApiKeyPermissionsAnyOf0FromJSON,
+    NewApiKeyPermissionsAnyOf0FromJSONTyped,
+    NewApiKeyPermissionsAnyOf0ToJSON,
+    NewApiKeyPermissionsAnyOf0ToJSONTyped,
+} from './NewApiKeyPermissionsAnyOf0.js';
+
 /**
  * A new API key, with its secret, shown this once.
  * @export
@@ -56,6 +64,10 @@ export interface NewApiKey {
      */
     last_used_at: string | null;
     /**
+     * Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.
+     */
+    permissions: NewApiKeyPermissionsAnyOf0 | null;
+    /**
      * The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
      */
     key: string | null;
@@ -74,6 +86,7 @@ export function instanceOfNewApiKey(value: object): value is NewApiKey {
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
     if (!('revoked_at' in value) || value['revoked_at'] === undefined) return false;
     if (!('last_used_at' in value) || value['last_used_at'] === undefined) return false;
+    if (!('permissions' in value) || value['permissions'] === undefined) return false;
     if (!('key' in value) || value['key'] === undefined) return false;
     return true;
 }
@@ -97,6 +110,7 @@ export function NewApiKeyFromJSONTyped(json: any, ignoreDiscriminator: boolean):
         'created_at': json['created_at'],
         'revoked_at': json['revoked_at'],
         'last_used_at': json['last_used_at'],
+        'permissions': NewApiKeyPermissionsAnyOf0FromJSON(json['permissions']),
         'key': json['key'],
     };
 }
@@ -121,6 +135,7 @@ export function NewApiKeyToJSONTyped(value?: NewApiKey | null, ignoreDiscriminat
         'created_at': value['created_at'],
         'revoked_at': value['revoked_at'],
         'last_used_at': value['last_used_at'],
+        'permissions': NewApiKeyPermissionsAnyOf0ToJSON(value['permissions']),
         'key': value['key'],
     };
 }

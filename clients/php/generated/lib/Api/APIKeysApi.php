@@ -581,7 +581,7 @@ class APIKeysApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\ApiKeyList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\ApiKeyList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function listApiKeys($limit = 10, $starting_after = null, $ending_before = null, string $contentType = self::contentTypes['listApiKeys'][0])
     {
@@ -601,7 +601,7 @@ class APIKeysApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\ApiKeyList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\ApiKeyList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function listApiKeysWithHttpInfo($limit = 10, $starting_after = null, $ending_before = null, string $contentType = self::contentTypes['listApiKeys'][0])
     {
@@ -644,6 +644,12 @@ class APIKeysApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -708,6 +714,14 @@ class APIKeysApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -956,7 +970,7 @@ class APIKeysApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\ApiKey|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\ApiKey|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function retrieveApiKey($id, string $contentType = self::contentTypes['retrieveApiKey'][0])
     {
@@ -974,7 +988,7 @@ class APIKeysApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\ApiKey|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\ApiKey|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function retrieveApiKeyWithHttpInfo($id, string $contentType = self::contentTypes['retrieveApiKey'][0])
     {
@@ -1017,6 +1031,12 @@ class APIKeysApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -1087,6 +1107,14 @@ class APIKeysApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -1317,7 +1345,7 @@ class APIKeysApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\ApiKey|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\ApiKey|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function revokeApiKey($id, $idempotency_key = null, string $contentType = self::contentTypes['revokeApiKey'][0])
     {
@@ -1336,7 +1364,7 @@ class APIKeysApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\ApiKey|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\ApiKey|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function revokeApiKeyWithHttpInfo($id, $idempotency_key = null, string $contentType = self::contentTypes['revokeApiKey'][0])
     {
@@ -1379,6 +1407,12 @@ class APIKeysApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -1473,6 +1507,14 @@ class APIKeysApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',

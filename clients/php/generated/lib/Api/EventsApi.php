@@ -144,7 +144,7 @@ class EventsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\WebhookDeliveryList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\WebhookDeliveryList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function listEventDeliveries($id, $limit = 10, $starting_after = null, $ending_before = null, string $contentType = self::contentTypes['listEventDeliveries'][0])
     {
@@ -165,7 +165,7 @@ class EventsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\WebhookDeliveryList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\WebhookDeliveryList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function listEventDeliveriesWithHttpInfo($id, $limit = 10, $starting_after = null, $ending_before = null, string $contentType = self::contentTypes['listEventDeliveries'][0])
     {
@@ -208,6 +208,12 @@ class EventsApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -278,6 +284,14 @@ class EventsApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -556,7 +570,7 @@ class EventsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\EventList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\EventList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function listEvents($limit = 10, $starting_after = null, $ending_before = null, $type = null, $created = null, string $contentType = self::contentTypes['listEvents'][0])
     {
@@ -578,7 +592,7 @@ class EventsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\EventList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\EventList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function listEventsWithHttpInfo($limit = 10, $starting_after = null, $ending_before = null, $type = null, $created = null, string $contentType = self::contentTypes['listEvents'][0])
     {
@@ -621,6 +635,12 @@ class EventsApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -691,6 +711,14 @@ class EventsApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -973,7 +1001,7 @@ class EventsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\Event|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\Event|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function retrieveEvent($id, string $contentType = self::contentTypes['retrieveEvent'][0])
     {
@@ -991,7 +1019,7 @@ class EventsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\Event|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\Event|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function retrieveEventWithHttpInfo($id, string $contentType = self::contentTypes['retrieveEvent'][0])
     {
@@ -1034,6 +1062,12 @@ class EventsApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -1104,6 +1138,14 @@ class EventsApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',

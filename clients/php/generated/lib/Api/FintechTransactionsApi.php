@@ -157,7 +157,7 @@ class FintechTransactionsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\TransactionList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\TransactionList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function listAccountTransactions($id, $limit = 10, $starting_after = null, $ending_before = null, $created = null, string $contentType = self::contentTypes['listAccountTransactions'][0])
     {
@@ -179,7 +179,7 @@ class FintechTransactionsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\TransactionList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\TransactionList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function listAccountTransactionsWithHttpInfo($id, $limit = 10, $starting_after = null, $ending_before = null, $created = null, string $contentType = self::contentTypes['listAccountTransactions'][0])
     {
@@ -222,6 +222,12 @@ class FintechTransactionsApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -298,6 +304,14 @@ class FintechTransactionsApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -594,7 +608,7 @@ class FintechTransactionsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\AccountBalances|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\AccountBalances|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function retrieveAccountBalances($id, $at = null, string $contentType = self::contentTypes['retrieveAccountBalances'][0])
     {
@@ -613,7 +627,7 @@ class FintechTransactionsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\AccountBalances|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\AccountBalances|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function retrieveAccountBalancesWithHttpInfo($id, $at = null, string $contentType = self::contentTypes['retrieveAccountBalances'][0])
     {
@@ -656,6 +670,12 @@ class FintechTransactionsApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -726,6 +746,14 @@ class FintechTransactionsApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -973,7 +1001,7 @@ class FintechTransactionsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\AccountStatement|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\AccountStatement|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function retrieveAccountStatement($from, $to, $id, string $contentType = self::contentTypes['retrieveAccountStatement'][0])
     {
@@ -993,7 +1021,7 @@ class FintechTransactionsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\AccountStatement|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\AccountStatement|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function retrieveAccountStatementWithHttpInfo($from, $to, $id, string $contentType = self::contentTypes['retrieveAccountStatement'][0])
     {
@@ -1036,6 +1064,12 @@ class FintechTransactionsApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -1106,6 +1140,14 @@ class FintechTransactionsApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -1379,7 +1421,7 @@ class FintechTransactionsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\Transaction|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\Transaction|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function retrieveTransaction($id, string $contentType = self::contentTypes['retrieveTransaction'][0])
     {
@@ -1397,7 +1439,7 @@ class FintechTransactionsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\Transaction|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\Transaction|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function retrieveTransactionWithHttpInfo($id, string $contentType = self::contentTypes['retrieveTransaction'][0])
     {
@@ -1440,6 +1482,12 @@ class FintechTransactionsApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -1510,6 +1558,14 @@ class FintechTransactionsApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',

@@ -160,7 +160,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function createTransfer($create_transfer_request, $idempotency_key = null, string $contentType = self::contentTypes['createTransfer'][0])
     {
@@ -179,7 +179,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function createTransferWithHttpInfo($create_transfer_request, $idempotency_key = null, string $contentType = self::contentTypes['createTransfer'][0])
     {
@@ -222,6 +222,12 @@ class FintechTransfersApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -316,6 +322,14 @@ class FintechTransfersApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -599,7 +613,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\TransferReversal|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\TransferReversal|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function createTransferReversal($id, $idempotency_key = null, $create_transfer_reversal_request = null, string $contentType = self::contentTypes['createTransferReversal'][0])
     {
@@ -619,7 +633,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\TransferReversal|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\TransferReversal|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function createTransferReversalWithHttpInfo($id, $idempotency_key = null, $create_transfer_reversal_request = null, string $contentType = self::contentTypes['createTransferReversal'][0])
     {
@@ -662,6 +676,12 @@ class FintechTransfersApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -756,6 +776,14 @@ class FintechTransfersApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -1052,7 +1080,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\TransferReversalList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\TransferReversalList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function listTransferReversals($id, $limit = 10, $starting_after = null, $ending_before = null, string $contentType = self::contentTypes['listTransferReversals'][0])
     {
@@ -1073,7 +1101,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\TransferReversalList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\TransferReversalList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function listTransferReversalsWithHttpInfo($id, $limit = 10, $starting_after = null, $ending_before = null, string $contentType = self::contentTypes['listTransferReversals'][0])
     {
@@ -1116,6 +1144,12 @@ class FintechTransfersApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -1186,6 +1220,14 @@ class FintechTransfersApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -1466,7 +1508,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\TransferList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\TransferList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function listTransfers($account_id = null, $status = null, $created = null, $metadata = null, $limit = 10, $starting_after = null, $ending_before = null, string $contentType = self::contentTypes['listTransfers'][0])
     {
@@ -1490,7 +1532,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\TransferList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\TransferList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function listTransfersWithHttpInfo($account_id = null, $status = null, $created = null, $metadata = null, $limit = 10, $starting_after = null, $ending_before = null, string $contentType = self::contentTypes['listTransfers'][0])
     {
@@ -1533,6 +1575,12 @@ class FintechTransfersApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -1609,6 +1657,14 @@ class FintechTransfersApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -1927,7 +1983,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function postTransfer($id, $idempotency_key = null, $post_transfer_request = null, string $contentType = self::contentTypes['postTransfer'][0])
     {
@@ -1947,7 +2003,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function postTransferWithHttpInfo($id, $idempotency_key = null, $post_transfer_request = null, string $contentType = self::contentTypes['postTransfer'][0])
     {
@@ -1990,6 +2046,12 @@ class FintechTransfersApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -2084,6 +2146,14 @@ class FintechTransfersApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -2377,7 +2447,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function retrieveTransfer($id, string $contentType = self::contentTypes['retrieveTransfer'][0])
     {
@@ -2395,7 +2465,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function retrieveTransferWithHttpInfo($id, string $contentType = self::contentTypes['retrieveTransfer'][0])
     {
@@ -2438,6 +2508,12 @@ class FintechTransfersApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -2508,6 +2584,14 @@ class FintechTransfersApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -2738,7 +2822,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\TransferReversal|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\TransferReversal|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function retrieveTransferReversal($id, $reversal_id, string $contentType = self::contentTypes['retrieveTransferReversal'][0])
     {
@@ -2757,7 +2841,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\TransferReversal|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\TransferReversal|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function retrieveTransferReversalWithHttpInfo($id, $reversal_id, string $contentType = self::contentTypes['retrieveTransferReversal'][0])
     {
@@ -2800,6 +2884,12 @@ class FintechTransfersApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -2870,6 +2960,14 @@ class FintechTransfersApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -3119,7 +3217,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function updateTransfer($id, $update_transfer_request, $idempotency_key = null, string $contentType = self::contentTypes['updateTransfer'][0])
     {
@@ -3139,7 +3237,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function updateTransferWithHttpInfo($id, $update_transfer_request, $idempotency_key = null, string $contentType = self::contentTypes['updateTransfer'][0])
     {
@@ -3182,6 +3280,12 @@ class FintechTransfersApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -3276,6 +3380,14 @@ class FintechTransfersApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -3576,7 +3688,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function voidTransfer($id, $idempotency_key = null, string $contentType = self::contentTypes['voidTransfer'][0])
     {
@@ -3595,7 +3707,7 @@ class FintechTransfersApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\Transfer|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function voidTransferWithHttpInfo($id, $idempotency_key = null, string $contentType = self::contentTypes['voidTransfer'][0])
     {
@@ -3638,6 +3750,12 @@ class FintechTransfersApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -3732,6 +3850,14 @@ class FintechTransfersApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',

@@ -143,7 +143,7 @@ class RequestsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\RequestLogList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\RequestLogList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function listRequests($limit = 10, $starting_after = null, $ending_before = null, $status = null, $method = null, $created = null, string $contentType = self::contentTypes['listRequests'][0])
     {
@@ -166,7 +166,7 @@ class RequestsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\RequestLogList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\RequestLogList|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function listRequestsWithHttpInfo($limit = 10, $starting_after = null, $ending_before = null, $status = null, $method = null, $created = null, string $contentType = self::contentTypes['listRequests'][0])
     {
@@ -209,6 +209,12 @@ class RequestsApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -279,6 +285,14 @@ class RequestsApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',
@@ -580,7 +594,7 @@ class RequestsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return \Plinth\Generated\Model\RequestLog|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
+     * @return \Plinth\Generated\Model\RequestLog|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem
      */
     public function retrieveRequest($id, string $contentType = self::contentTypes['retrieveRequest'][0])
     {
@@ -598,7 +612,7 @@ class RequestsApi
      *
      * @throws \Plinth\Generated\ApiException on non-2xx response or if the response body is not in the expected format
      * @throws \InvalidArgumentException
-     * @return array of \Plinth\Generated\Model\RequestLog|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
+     * @return array of \Plinth\Generated\Model\RequestLog|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem|\Plinth\Generated\Model\Problem, HTTP status code, HTTP response headers (array of strings)
      */
     public function retrieveRequestWithHttpInfo($id, string $contentType = self::contentTypes['retrieveRequest'][0])
     {
@@ -641,6 +655,12 @@ class RequestsApi
                         $response,
                     );
                 case 401:
+                    return $this->handleResponseWithDataType(
+                        '\Plinth\Generated\Model\Problem',
+                        $request,
+                        $response,
+                    );
+                case 403:
                     return $this->handleResponseWithDataType(
                         '\Plinth\Generated\Model\Problem',
                         $request,
@@ -711,6 +731,14 @@ class RequestsApi
                     $e->setResponseObject($data);
                     throw $e;
                 case 401:
+                    $data = ObjectSerializer::deserialize(
+                        $e->getResponseBody(),
+                        '\Plinth\Generated\Model\Problem',
+                        $e->getResponseHeaders()
+                    );
+                    $e->setResponseObject($data);
+                    throw $e;
+                case 403:
                     $data = ObjectSerializer::deserialize(
                         $e->getResponseBody(),
                         '\Plinth\Generated\Model\Problem',

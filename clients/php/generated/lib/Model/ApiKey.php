@@ -66,7 +66,8 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'livemode' => 'bool',
         'created_at' => 'string',
         'revoked_at' => 'string',
-        'last_used_at' => 'string'
+        'last_used_at' => 'string',
+        'permissions' => '\Plinth\Generated\Model\ApiKeyPermissionsAnyOf0'
     ];
 
     /**
@@ -85,7 +86,8 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'livemode' => null,
         'created_at' => null,
         'revoked_at' => null,
-        'last_used_at' => null
+        'last_used_at' => null,
+        'permissions' => null
     ];
 
     /**
@@ -102,7 +104,8 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'livemode' => false,
         'created_at' => false,
         'revoked_at' => true,
-        'last_used_at' => true
+        'last_used_at' => true,
+        'permissions' => true
     ];
 
     /**
@@ -199,7 +202,8 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'livemode' => 'livemode',
         'created_at' => 'created_at',
         'revoked_at' => 'revoked_at',
-        'last_used_at' => 'last_used_at'
+        'last_used_at' => 'last_used_at',
+        'permissions' => 'permissions'
     ];
 
     /**
@@ -216,7 +220,8 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'livemode' => 'setLivemode',
         'created_at' => 'setCreatedAt',
         'revoked_at' => 'setRevokedAt',
-        'last_used_at' => 'setLastUsedAt'
+        'last_used_at' => 'setLastUsedAt',
+        'permissions' => 'setPermissions'
     ];
 
     /**
@@ -233,7 +238,8 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'livemode' => 'getLivemode',
         'created_at' => 'getCreatedAt',
         'revoked_at' => 'getRevokedAt',
-        'last_used_at' => 'getLastUsedAt'
+        'last_used_at' => 'getLastUsedAt',
+        'permissions' => 'getPermissions'
     ];
 
     /**
@@ -302,6 +308,7 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('created_at', $data ?? [], null);
         $this->setIfExists('revoked_at', $data ?? [], null);
         $this->setIfExists('last_used_at', $data ?? [], null);
+        $this->setIfExists('permissions', $data ?? [], null);
     }
 
     /**
@@ -357,6 +364,9 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         }
         if ($this->container['last_used_at'] === null && !$this->isNullableSetToNull('last_used_at')) {
             $invalidProperties[] = "'last_used_at' is required";
+        }
+        if ($this->container['permissions'] === null && !$this->isNullableSetToNull('permissions')) {
+            $invalidProperties[] = "'permissions' is required";
         }
         return $invalidProperties;
     }
@@ -633,6 +643,40 @@ class ApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
             }
         }
         $this->container['last_used_at'] = $last_used_at;
+
+        return $this;
+    }
+
+    /**
+     * Gets permissions
+     *
+     * @return \Plinth\Generated\Model\ApiKeyPermissionsAnyOf0|null
+     */
+    public function getPermissions()
+    {
+        return $this->container['permissions'];
+    }
+
+    /**
+     * Sets permissions
+     *
+     * @param \Plinth\Generated\Model\ApiKeyPermissionsAnyOf0|null $permissions Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.
+     *
+     * @return self
+     */
+    public function setPermissions($permissions)
+    {
+        if (is_null($permissions)) {
+            array_push($this->openAPINullablesSetToNull, 'permissions');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('permissions', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['permissions'] = $permissions;
 
         return $this;
     }

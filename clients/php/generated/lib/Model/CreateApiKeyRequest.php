@@ -58,7 +58,8 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
      */
     protected static $openAPITypes = [
         'mode' => 'string',
-        'name' => 'string'
+        'name' => 'string',
+        'permissions' => '\Plinth\Generated\Model\CreateApiKeyRequestPermissions'
     ];
 
     /**
@@ -70,7 +71,8 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
      */
     protected static $openAPIFormats = [
         'mode' => null,
-        'name' => null
+        'name' => null,
+        'permissions' => null
     ];
 
     /**
@@ -80,7 +82,8 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
      */
     protected static array $openAPINullables = [
         'mode' => false,
-        'name' => false
+        'name' => false,
+        'permissions' => false
     ];
 
     /**
@@ -170,7 +173,8 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
      */
     protected static $attributeMap = [
         'mode' => 'mode',
-        'name' => 'name'
+        'name' => 'name',
+        'permissions' => 'permissions'
     ];
 
     /**
@@ -180,7 +184,8 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
      */
     protected static $setters = [
         'mode' => 'setMode',
-        'name' => 'setName'
+        'name' => 'setName',
+        'permissions' => 'setPermissions'
     ];
 
     /**
@@ -190,7 +195,8 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
      */
     protected static $getters = [
         'mode' => 'getMode',
-        'name' => 'getName'
+        'name' => 'getName',
+        'permissions' => 'getPermissions'
     ];
 
     /**
@@ -267,6 +273,7 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
     {
         $this->setIfExists('mode', $data ?? [], null);
         $this->setIfExists('name', $data ?? [], null);
+        $this->setIfExists('permissions', $data ?? [], null);
     }
 
     /**
@@ -380,6 +387,33 @@ class CreateApiKeyRequest implements ModelInterface, ArrayAccess, \JsonSerializa
             throw new \InvalidArgumentException('non-nullable name cannot be null');
         }
         $this->container['name'] = $name;
+
+        return $this;
+    }
+
+    /**
+     * Gets permissions
+     *
+     * @return \Plinth\Generated\Model\CreateApiKeyRequestPermissions|null
+     */
+    public function getPermissions()
+    {
+        return $this->container['permissions'];
+    }
+
+    /**
+     * Sets permissions
+     *
+     * @param \Plinth\Generated\Model\CreateApiKeyRequestPermissions|null $permissions Makes a restricted key (`rk_test_…`, `rk_live_…`) that may do only this: for each group, `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`, `none`, `read` or `write`; a group left out is `none`. Within the calling key's own permissions. Without it, a full secret key (`sk_…`).
+     *
+     * @return self
+     */
+    public function setPermissions($permissions)
+    {
+        if (is_null($permissions)) {
+            throw new \InvalidArgumentException('non-nullable permissions cannot be null');
+        }
+        $this->container['permissions'] = $permissions;
 
         return $this;
     }

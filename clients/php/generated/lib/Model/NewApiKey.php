@@ -67,6 +67,7 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'created_at' => 'string',
         'revoked_at' => 'string',
         'last_used_at' => 'string',
+        'permissions' => '\Plinth\Generated\Model\NewApiKeyPermissionsAnyOf0',
         'key' => 'string'
     ];
 
@@ -87,6 +88,7 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'created_at' => null,
         'revoked_at' => null,
         'last_used_at' => null,
+        'permissions' => null,
         'key' => null
     ];
 
@@ -105,6 +107,7 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'created_at' => false,
         'revoked_at' => true,
         'last_used_at' => true,
+        'permissions' => true,
         'key' => true
     ];
 
@@ -203,6 +206,7 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'created_at' => 'created_at',
         'revoked_at' => 'revoked_at',
         'last_used_at' => 'last_used_at',
+        'permissions' => 'permissions',
         'key' => 'key'
     ];
 
@@ -221,6 +225,7 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'created_at' => 'setCreatedAt',
         'revoked_at' => 'setRevokedAt',
         'last_used_at' => 'setLastUsedAt',
+        'permissions' => 'setPermissions',
         'key' => 'setKey'
     ];
 
@@ -239,6 +244,7 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         'created_at' => 'getCreatedAt',
         'revoked_at' => 'getRevokedAt',
         'last_used_at' => 'getLastUsedAt',
+        'permissions' => 'getPermissions',
         'key' => 'getKey'
     ];
 
@@ -308,6 +314,7 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('created_at', $data ?? [], null);
         $this->setIfExists('revoked_at', $data ?? [], null);
         $this->setIfExists('last_used_at', $data ?? [], null);
+        $this->setIfExists('permissions', $data ?? [], null);
         $this->setIfExists('key', $data ?? [], null);
     }
 
@@ -364,6 +371,9 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
         }
         if ($this->container['last_used_at'] === null && !$this->isNullableSetToNull('last_used_at')) {
             $invalidProperties[] = "'last_used_at' is required";
+        }
+        if ($this->container['permissions'] === null && !$this->isNullableSetToNull('permissions')) {
+            $invalidProperties[] = "'permissions' is required";
         }
         if ($this->container['key'] === null && !$this->isNullableSetToNull('key')) {
             $invalidProperties[] = "'key' is required";
@@ -643,6 +653,40 @@ class NewApiKey implements ModelInterface, ArrayAccess, \JsonSerializable
             }
         }
         $this->container['last_used_at'] = $last_used_at;
+
+        return $this;
+    }
+
+    /**
+     * Gets permissions
+     *
+     * @return \Plinth\Generated\Model\NewApiKeyPermissionsAnyOf0|null
+     */
+    public function getPermissions()
+    {
+        return $this->container['permissions'];
+    }
+
+    /**
+     * Sets permissions
+     *
+     * @param \Plinth\Generated\Model\NewApiKeyPermissionsAnyOf0|null $permissions Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.
+     *
+     * @return self
+     */
+    public function setPermissions($permissions)
+    {
+        if (is_null($permissions)) {
+            array_push($this->openAPINullablesSetToNull, 'permissions');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('permissions', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['permissions'] = $permissions;
 
         return $this;
     }

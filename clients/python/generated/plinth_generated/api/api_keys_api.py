@@ -63,7 +63,7 @@ class APIKeysApi:
     ) -> NewApiKey:
         """Create an API key
 
-        A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.
+        A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param idempotency_key: Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
         :type idempotency_key: str
@@ -144,7 +144,7 @@ class APIKeysApi:
     ) -> ApiResponse[NewApiKey]:
         """Create an API key
 
-        A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.
+        A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param idempotency_key: Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
         :type idempotency_key: str
@@ -225,7 +225,7 @@ class APIKeysApi:
     ) -> RESTResponseType:
         """Create an API key
 
-        A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.
+        A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param idempotency_key: Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (`Idempotent-Replayed: true`, the original `Request-Id`); with a different request it is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_request_in_progress`. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
         :type idempotency_key: str
@@ -384,6 +384,7 @@ class APIKeysApi:
     ) -> ApiKeyList:
         """List the organisation's keys of the caller's mode
 
+        Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -427,6 +428,7 @@ class APIKeysApi:
             '200': "ApiKeyList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '500': "Problem",
             '503': "Problem",
@@ -463,6 +465,7 @@ class APIKeysApi:
     ) -> ApiResponse[ApiKeyList]:
         """List the organisation's keys of the caller's mode
 
+        Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -506,6 +509,7 @@ class APIKeysApi:
             '200': "ApiKeyList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '500': "Problem",
             '503': "Problem",
@@ -542,6 +546,7 @@ class APIKeysApi:
     ) -> RESTResponseType:
         """List the organisation's keys of the caller's mode
 
+        Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -585,6 +590,7 @@ class APIKeysApi:
             '200': "ApiKeyList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '500': "Problem",
             '503': "Problem",
@@ -692,7 +698,7 @@ class APIKeysApi:
     ) -> ApiKey:
         """Retrieve an API key
 
-        One of the organisation’s keys of the caller’s mode, never its secret.
+        One of the organisation’s keys of the caller’s mode, never its secret.  Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A key id, `key_…`. (required)
         :type id: str
@@ -730,6 +736,7 @@ class APIKeysApi:
             '200': "ApiKey",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -765,7 +772,7 @@ class APIKeysApi:
     ) -> ApiResponse[ApiKey]:
         """Retrieve an API key
 
-        One of the organisation’s keys of the caller’s mode, never its secret.
+        One of the organisation’s keys of the caller’s mode, never its secret.  Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A key id, `key_…`. (required)
         :type id: str
@@ -803,6 +810,7 @@ class APIKeysApi:
             '200': "ApiKey",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -838,7 +846,7 @@ class APIKeysApi:
     ) -> RESTResponseType:
         """Retrieve an API key
 
-        One of the organisation’s keys of the caller’s mode, never its secret.
+        One of the organisation’s keys of the caller’s mode, never its secret.  Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A key id, `key_…`. (required)
         :type id: str
@@ -876,6 +884,7 @@ class APIKeysApi:
             '200': "ApiKey",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -973,7 +982,7 @@ class APIKeysApi:
     ) -> ApiKey:
         """Revoke an API key
 
-        Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
+        Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A key id, `key_…`. (required)
         :type id: str
@@ -1014,6 +1023,7 @@ class APIKeysApi:
             '200': "ApiKey",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -1054,7 +1064,7 @@ class APIKeysApi:
     ) -> ApiResponse[ApiKey]:
         """Revoke an API key
 
-        Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
+        Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A key id, `key_…`. (required)
         :type id: str
@@ -1095,6 +1105,7 @@ class APIKeysApi:
             '200': "ApiKey",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -1135,7 +1146,7 @@ class APIKeysApi:
     ) -> RESTResponseType:
         """Revoke an API key
 
-        Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
+        Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A key id, `key_…`. (required)
         :type id: str
@@ -1176,6 +1187,7 @@ class APIKeysApi:
             '200': "ApiKey",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",

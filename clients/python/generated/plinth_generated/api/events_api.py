@@ -63,6 +63,7 @@ class EventsApi:
     ) -> WebhookDeliveryList:
         """An event's webhook deliveries, newest first
 
+        Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An event id, `evt_…`. (required)
         :type id: str
@@ -109,6 +110,7 @@ class EventsApi:
             '200': "WebhookDeliveryList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -147,6 +149,7 @@ class EventsApi:
     ) -> ApiResponse[WebhookDeliveryList]:
         """An event's webhook deliveries, newest first
 
+        Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An event id, `evt_…`. (required)
         :type id: str
@@ -193,6 +196,7 @@ class EventsApi:
             '200': "WebhookDeliveryList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -231,6 +235,7 @@ class EventsApi:
     ) -> RESTResponseType:
         """An event's webhook deliveries, newest first
 
+        Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An event id, `evt_…`. (required)
         :type id: str
@@ -277,6 +282,7 @@ class EventsApi:
             '200': "WebhookDeliveryList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -392,7 +398,7 @@ class EventsApi:
     ) -> EventList:
         """List events, newest first
 
-        Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).
+        Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).  Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -442,6 +448,7 @@ class EventsApi:
             '200': "EventList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '431': "Problem",
             '500': "Problem",
@@ -481,7 +488,7 @@ class EventsApi:
     ) -> ApiResponse[EventList]:
         """List events, newest first
 
-        Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).
+        Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).  Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -531,6 +538,7 @@ class EventsApi:
             '200': "EventList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '431': "Problem",
             '500': "Problem",
@@ -570,7 +578,7 @@ class EventsApi:
     ) -> RESTResponseType:
         """List events, newest first
 
-        Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).
+        Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).  Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -620,6 +628,7 @@ class EventsApi:
             '200': "EventList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '431': "Problem",
             '500': "Problem",
@@ -738,6 +747,7 @@ class EventsApi:
     ) -> Event:
         """Retrieve an event
 
+        Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An event id, `evt_…`. (required)
         :type id: str
@@ -775,6 +785,7 @@ class EventsApi:
             '200': "Event",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -810,6 +821,7 @@ class EventsApi:
     ) -> ApiResponse[Event]:
         """Retrieve an event
 
+        Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An event id, `evt_…`. (required)
         :type id: str
@@ -847,6 +859,7 @@ class EventsApi:
             '200': "Event",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -882,6 +895,7 @@ class EventsApi:
     ) -> RESTResponseType:
         """Retrieve an event
 
+        Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An event id, `evt_…`. (required)
         :type id: str
@@ -919,6 +933,7 @@ class EventsApi:
             '200': "Event",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",

@@ -65,7 +65,7 @@ class FintechAccountsApi:
     ) -> Account:
         """Close an account
 
-        Closing is final and needs both balances at 0. A closed account stays readable.
+        Closing is final and needs both balances at 0. A closed account stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -109,6 +109,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -150,7 +151,7 @@ class FintechAccountsApi:
     ) -> ApiResponse[Account]:
         """Close an account
 
-        Closing is final and needs both balances at 0. A closed account stays readable.
+        Closing is final and needs both balances at 0. A closed account stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -194,6 +195,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -235,7 +237,7 @@ class FintechAccountsApi:
     ) -> RESTResponseType:
         """Close an account
 
-        Closing is final and needs both balances at 0. A closed account stays readable.
+        Closing is final and needs both balances at 0. A closed account stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -279,6 +281,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -399,7 +402,7 @@ class FintechAccountsApi:
     ) -> Account:
         """Create an account
 
-        Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.
+        Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param create_account_request: (required)
         :type create_account_request: CreateAccountRequest
@@ -440,6 +443,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '409': "Problem",
             '413': "Problem",
             '415': "Problem",
@@ -479,7 +483,7 @@ class FintechAccountsApi:
     ) -> ApiResponse[Account]:
         """Create an account
 
-        Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.
+        Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param create_account_request: (required)
         :type create_account_request: CreateAccountRequest
@@ -520,6 +524,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '409': "Problem",
             '413': "Problem",
             '415': "Problem",
@@ -559,7 +564,7 @@ class FintechAccountsApi:
     ) -> RESTResponseType:
         """Create an account
 
-        Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.
+        Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param create_account_request: (required)
         :type create_account_request: CreateAccountRequest
@@ -600,6 +605,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '409': "Problem",
             '413': "Problem",
             '415': "Problem",
@@ -717,7 +723,7 @@ class FintechAccountsApi:
     ) -> Account:
         """Freeze an account
 
-        A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+        A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -761,6 +767,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -802,7 +809,7 @@ class FintechAccountsApi:
     ) -> ApiResponse[Account]:
         """Freeze an account
 
-        A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+        A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -846,6 +853,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -887,7 +895,7 @@ class FintechAccountsApi:
     ) -> RESTResponseType:
         """Freeze an account
 
-        A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+        A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -931,6 +939,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -1055,6 +1064,7 @@ class FintechAccountsApi:
     ) -> AccountList:
         """List accounts, newest first
 
+        Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -1107,6 +1117,7 @@ class FintechAccountsApi:
             '200': "AccountList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '431': "Problem",
             '500': "Problem",
@@ -1147,6 +1158,7 @@ class FintechAccountsApi:
     ) -> ApiResponse[AccountList]:
         """List accounts, newest first
 
+        Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -1199,6 +1211,7 @@ class FintechAccountsApi:
             '200': "AccountList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '431': "Problem",
             '500': "Problem",
@@ -1239,6 +1252,7 @@ class FintechAccountsApi:
     ) -> RESTResponseType:
         """List accounts, newest first
 
+        Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -1291,6 +1305,7 @@ class FintechAccountsApi:
             '200': "AccountList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '431': "Problem",
             '500': "Problem",
@@ -1414,6 +1429,7 @@ class FintechAccountsApi:
     ) -> Account:
         """Retrieve an account
 
+        Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -1451,6 +1467,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1486,6 +1503,7 @@ class FintechAccountsApi:
     ) -> ApiResponse[Account]:
         """Retrieve an account
 
+        Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -1523,6 +1541,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1558,6 +1577,7 @@ class FintechAccountsApi:
     ) -> RESTResponseType:
         """Retrieve an account
 
+        Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -1595,6 +1615,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1692,7 +1713,7 @@ class FintechAccountsApi:
     ) -> Account:
         """Unfreeze an account
 
-        Makes a frozen account `active` again. An account the operator froze gives 403.
+        Makes a frozen account `active` again. An account the operator froze gives 403.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -1774,7 +1795,7 @@ class FintechAccountsApi:
     ) -> ApiResponse[Account]:
         """Unfreeze an account
 
-        Makes a frozen account `active` again. An account the operator froze gives 403.
+        Makes a frozen account `active` again. An account the operator froze gives 403.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -1856,7 +1877,7 @@ class FintechAccountsApi:
     ) -> RESTResponseType:
         """Unfreeze an account
 
-        Makes a frozen account `active` again. An account the operator froze gives 403.
+        Makes a frozen account `active` again. An account the operator froze gives 403.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -2003,7 +2024,7 @@ class FintechAccountsApi:
     ) -> Account:
         """Update an account's metadata or nickname
 
-        `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+        `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -2047,6 +2068,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2088,7 +2110,7 @@ class FintechAccountsApi:
     ) -> ApiResponse[Account]:
         """Update an account's metadata or nickname
 
-        `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+        `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -2132,6 +2154,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2173,7 +2196,7 @@ class FintechAccountsApi:
     ) -> RESTResponseType:
         """Update an account's metadata or nickname
 
-        `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+        `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -2217,6 +2240,7 @@ class FintechAccountsApi:
             '200': "Account",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",

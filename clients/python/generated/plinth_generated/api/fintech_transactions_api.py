@@ -68,7 +68,7 @@ class FintechTransactionsApi:
     ) -> TransactionList:
         """List an account's transactions, newest first
 
-        In ledger order: each `balance_after` is the previous one plus `amount`.
+        In ledger order: each `balance_after` is the previous one plus `amount`.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -118,6 +118,7 @@ class FintechTransactionsApi:
             '200': "TransactionList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '431': "Problem",
@@ -158,7 +159,7 @@ class FintechTransactionsApi:
     ) -> ApiResponse[TransactionList]:
         """List an account's transactions, newest first
 
-        In ledger order: each `balance_after` is the previous one plus `amount`.
+        In ledger order: each `balance_after` is the previous one plus `amount`.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -208,6 +209,7 @@ class FintechTransactionsApi:
             '200': "TransactionList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '431': "Problem",
@@ -248,7 +250,7 @@ class FintechTransactionsApi:
     ) -> RESTResponseType:
         """List an account's transactions, newest first
 
-        In ledger order: each `balance_after` is the previous one plus `amount`.
+        In ledger order: each `balance_after` is the previous one plus `amount`.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -298,6 +300,7 @@ class FintechTransactionsApi:
             '200': "TransactionList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '431': "Problem",
@@ -416,7 +419,7 @@ class FintechTransactionsApi:
     ) -> AccountBalances:
         """An account's balances at a moment, now or past
 
-        The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.
+        The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -457,6 +460,7 @@ class FintechTransactionsApi:
             '200': "AccountBalances",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -493,7 +497,7 @@ class FintechTransactionsApi:
     ) -> ApiResponse[AccountBalances]:
         """An account's balances at a moment, now or past
 
-        The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.
+        The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -534,6 +538,7 @@ class FintechTransactionsApi:
             '200': "AccountBalances",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -570,7 +575,7 @@ class FintechTransactionsApi:
     ) -> RESTResponseType:
         """An account's balances at a moment, now or past
 
-        The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.
+        The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -611,6 +616,7 @@ class FintechTransactionsApi:
             '200': "AccountBalances",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -714,7 +720,7 @@ class FintechTransactionsApi:
     ) -> AccountStatement:
         """An account's statement for a period
 
-        For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.
+        For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param var_from: Start of the period, inclusive: `YYYY-MM-DDTHH:MMZ` (that minute's start) or RFC 3339 with an offset. (required)
         :type var_from: str
@@ -758,6 +764,7 @@ class FintechTransactionsApi:
             '200': "AccountStatement",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -795,7 +802,7 @@ class FintechTransactionsApi:
     ) -> ApiResponse[AccountStatement]:
         """An account's statement for a period
 
-        For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.
+        For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param var_from: Start of the period, inclusive: `YYYY-MM-DDTHH:MMZ` (that minute's start) or RFC 3339 with an offset. (required)
         :type var_from: str
@@ -839,6 +846,7 @@ class FintechTransactionsApi:
             '200': "AccountStatement",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -876,7 +884,7 @@ class FintechTransactionsApi:
     ) -> RESTResponseType:
         """An account's statement for a period
 
-        For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.
+        For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param var_from: Start of the period, inclusive: `YYYY-MM-DDTHH:MMZ` (that minute's start) or RFC 3339 with an offset. (required)
         :type var_from: str
@@ -920,6 +928,7 @@ class FintechTransactionsApi:
             '200': "AccountStatement",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1026,6 +1035,7 @@ class FintechTransactionsApi:
     ) -> Transaction:
         """Retrieve a transaction
 
+        Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transaction id, `txn_…`. (required)
         :type id: str
@@ -1063,6 +1073,7 @@ class FintechTransactionsApi:
             '200': "Transaction",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1098,6 +1109,7 @@ class FintechTransactionsApi:
     ) -> ApiResponse[Transaction]:
         """Retrieve a transaction
 
+        Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transaction id, `txn_…`. (required)
         :type id: str
@@ -1135,6 +1147,7 @@ class FintechTransactionsApi:
             '200': "Transaction",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1170,6 +1183,7 @@ class FintechTransactionsApi:
     ) -> RESTResponseType:
         """Retrieve a transaction
 
+        Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transaction id, `txn_…`. (required)
         :type id: str
@@ -1207,6 +1221,7 @@ class FintechTransactionsApi:
             '200': "Transaction",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1305,7 +1320,7 @@ class FintechTransactionsApi:
     ) -> Transaction:
         """Simulate an incoming deposit (sandbox)
 
-        Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+        Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -1391,7 +1406,7 @@ class FintechTransactionsApi:
     ) -> ApiResponse[Transaction]:
         """Simulate an incoming deposit (sandbox)
 
-        Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+        Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -1477,7 +1492,7 @@ class FintechTransactionsApi:
     ) -> RESTResponseType:
         """Simulate an incoming deposit (sandbox)
 
-        Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+        Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -1642,7 +1657,7 @@ class FintechTransactionsApi:
     ) -> Transfer:
         """Sandbox: expire a pending transfer now
 
-        Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
+        Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -1724,7 +1739,7 @@ class FintechTransactionsApi:
     ) -> ApiResponse[Transfer]:
         """Sandbox: expire a pending transfer now
 
-        Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
+        Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -1806,7 +1821,7 @@ class FintechTransactionsApi:
     ) -> RESTResponseType:
         """Sandbox: expire a pending transfer now
 
-        Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
+        Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -1953,7 +1968,7 @@ class FintechTransactionsApi:
     ) -> Transaction:
         """Simulate an outgoing withdrawal (sandbox)
 
-        Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+        Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -2039,7 +2054,7 @@ class FintechTransactionsApi:
     ) -> ApiResponse[Transaction]:
         """Simulate an outgoing withdrawal (sandbox)
 
-        Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+        Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str
@@ -2125,7 +2140,7 @@ class FintechTransactionsApi:
     ) -> RESTResponseType:
         """Simulate an outgoing withdrawal (sandbox)
 
-        Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+        Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: An account id, `acct_…`. (required)
         :type id: str

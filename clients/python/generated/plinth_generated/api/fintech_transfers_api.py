@@ -66,7 +66,7 @@ class FintechTransfersApi:
     ) -> Transfer:
         """Transfer money between two accounts
 
-        Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
+        Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param create_transfer_request: (required)
         :type create_transfer_request: CreateTransferRequest
@@ -107,6 +107,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -147,7 +148,7 @@ class FintechTransfersApi:
     ) -> ApiResponse[Transfer]:
         """Transfer money between two accounts
 
-        Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
+        Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param create_transfer_request: (required)
         :type create_transfer_request: CreateTransferRequest
@@ -188,6 +189,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -228,7 +230,7 @@ class FintechTransfersApi:
     ) -> RESTResponseType:
         """Transfer money between two accounts
 
-        Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
+        Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param create_transfer_request: (required)
         :type create_transfer_request: CreateTransferRequest
@@ -269,6 +271,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -387,7 +390,7 @@ class FintechTransfersApi:
     ) -> TransferReversal:
         """Reverse a posted transfer, all or part
 
-        Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.
+        Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -431,6 +434,7 @@ class FintechTransfersApi:
             '200': "TransferReversal",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -472,7 +476,7 @@ class FintechTransfersApi:
     ) -> ApiResponse[TransferReversal]:
         """Reverse a posted transfer, all or part
 
-        Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.
+        Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -516,6 +520,7 @@ class FintechTransfersApi:
             '200': "TransferReversal",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -557,7 +562,7 @@ class FintechTransfersApi:
     ) -> RESTResponseType:
         """Reverse a posted transfer, all or part
 
-        Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.
+        Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -601,6 +606,7 @@ class FintechTransfersApi:
             '200': "TransferReversal",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -723,6 +729,7 @@ class FintechTransfersApi:
     ) -> TransferReversalList:
         """List a transfer's reversals, newest first
 
+        Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -769,6 +776,7 @@ class FintechTransfersApi:
             '200': "TransferReversalList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -807,6 +815,7 @@ class FintechTransfersApi:
     ) -> ApiResponse[TransferReversalList]:
         """List a transfer's reversals, newest first
 
+        Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -853,6 +862,7 @@ class FintechTransfersApi:
             '200': "TransferReversalList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -891,6 +901,7 @@ class FintechTransfersApi:
     ) -> RESTResponseType:
         """List a transfer's reversals, newest first
 
+        Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -937,6 +948,7 @@ class FintechTransfersApi:
             '200': "TransferReversalList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1054,7 +1066,7 @@ class FintechTransfersApi:
     ) -> TransferList:
         """List transfers, newest first
 
-        With `account_id`, only the transfers from or to that account.
+        With `account_id`, only the transfers from or to that account.  Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param account_id: Only transfers from or to this account (404 `resource_not_found` if none).
         :type account_id: str
@@ -1110,6 +1122,7 @@ class FintechTransfersApi:
             '200': "TransferList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '431': "Problem",
@@ -1152,7 +1165,7 @@ class FintechTransfersApi:
     ) -> ApiResponse[TransferList]:
         """List transfers, newest first
 
-        With `account_id`, only the transfers from or to that account.
+        With `account_id`, only the transfers from or to that account.  Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param account_id: Only transfers from or to this account (404 `resource_not_found` if none).
         :type account_id: str
@@ -1208,6 +1221,7 @@ class FintechTransfersApi:
             '200': "TransferList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '431': "Problem",
@@ -1250,7 +1264,7 @@ class FintechTransfersApi:
     ) -> RESTResponseType:
         """List transfers, newest first
 
-        With `account_id`, only the transfers from or to that account.
+        With `account_id`, only the transfers from or to that account.  Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param account_id: Only transfers from or to this account (404 `resource_not_found` if none).
         :type account_id: str
@@ -1306,6 +1320,7 @@ class FintechTransfersApi:
             '200': "TransferList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '431': "Problem",
@@ -1437,7 +1452,7 @@ class FintechTransfersApi:
     ) -> Transfer:
         """Post a pending transfer, all or part
 
-        Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side's transaction, now; the rest of the hold returns to the sender's available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+        Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side's transaction, now; the rest of the hold returns to the sender's available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -1481,6 +1496,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -1522,7 +1538,7 @@ class FintechTransfersApi:
     ) -> ApiResponse[Transfer]:
         """Post a pending transfer, all or part
 
-        Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side's transaction, now; the rest of the hold returns to the sender's available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+        Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side's transaction, now; the rest of the hold returns to the sender's available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -1566,6 +1582,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -1607,7 +1624,7 @@ class FintechTransfersApi:
     ) -> RESTResponseType:
         """Post a pending transfer, all or part
 
-        Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side's transaction, now; the rest of the hold returns to the sender's available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+        Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side's transaction, now; the rest of the hold returns to the sender's available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -1651,6 +1668,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -1770,6 +1788,7 @@ class FintechTransfersApi:
     ) -> Transfer:
         """Retrieve a transfer
 
+        Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -1807,6 +1826,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1842,6 +1862,7 @@ class FintechTransfersApi:
     ) -> ApiResponse[Transfer]:
         """Retrieve a transfer
 
+        Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -1879,6 +1900,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1914,6 +1936,7 @@ class FintechTransfersApi:
     ) -> RESTResponseType:
         """Retrieve a transfer
 
+        Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -1951,6 +1974,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -2048,6 +2072,7 @@ class FintechTransfersApi:
     ) -> TransferReversal:
         """Retrieve a reversal
 
+        Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -2088,6 +2113,7 @@ class FintechTransfersApi:
             '200': "TransferReversal",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -2124,6 +2150,7 @@ class FintechTransfersApi:
     ) -> ApiResponse[TransferReversal]:
         """Retrieve a reversal
 
+        Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -2164,6 +2191,7 @@ class FintechTransfersApi:
             '200': "TransferReversal",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -2200,6 +2228,7 @@ class FintechTransfersApi:
     ) -> RESTResponseType:
         """Retrieve a reversal
 
+        Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -2240,6 +2269,7 @@ class FintechTransfersApi:
             '200': "TransferReversal",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -2341,7 +2371,7 @@ class FintechTransfersApi:
     ) -> Transfer:
         """Update a transfer's metadata
 
-        Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.
+        Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -2385,6 +2415,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2426,7 +2457,7 @@ class FintechTransfersApi:
     ) -> ApiResponse[Transfer]:
         """Update a transfer's metadata
 
-        Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.
+        Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -2470,6 +2501,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2511,7 +2543,7 @@ class FintechTransfersApi:
     ) -> RESTResponseType:
         """Update a transfer's metadata
 
-        Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.
+        Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -2555,6 +2587,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2675,7 +2708,7 @@ class FintechTransfersApi:
     ) -> Transfer:
         """Void a pending transfer
 
-        Releases the hold: the amount returns to the sender's available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+        Releases the hold: the amount returns to the sender's available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -2716,6 +2749,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2756,7 +2790,7 @@ class FintechTransfersApi:
     ) -> ApiResponse[Transfer]:
         """Void a pending transfer
 
-        Releases the hold: the amount returns to the sender's available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+        Releases the hold: the amount returns to the sender's available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -2797,6 +2831,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2837,7 +2872,7 @@ class FintechTransfersApi:
     ) -> RESTResponseType:
         """Void a pending transfer
 
-        Releases the hold: the amount returns to the sender's available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+        Releases the hold: the amount returns to the sender's available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A transfer id, `tr_…`. (required)
         :type id: str
@@ -2878,6 +2913,7 @@ class FintechTransfersApi:
             '200': "Transfer",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",

@@ -64,7 +64,7 @@ class RequestsApi:
     ) -> RequestLogList:
         """List recorded requests, newest first
 
-        Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).
+        Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -117,6 +117,7 @@ class RequestsApi:
             '200': "RequestLogList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '431': "Problem",
             '500': "Problem",
@@ -157,7 +158,7 @@ class RequestsApi:
     ) -> ApiResponse[RequestLogList]:
         """List recorded requests, newest first
 
-        Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).
+        Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -210,6 +211,7 @@ class RequestsApi:
             '200': "RequestLogList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '431': "Problem",
             '500': "Problem",
@@ -250,7 +252,7 @@ class RequestsApi:
     ) -> RESTResponseType:
         """List recorded requests, newest first
 
-        Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).
+        Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -303,6 +305,7 @@ class RequestsApi:
             '200': "RequestLogList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '431': "Problem",
             '500': "Problem",
@@ -426,7 +429,7 @@ class RequestsApi:
     ) -> RequestLog:
         """Retrieve a recorded request
 
-        By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+        By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A request id, `req_…`: the `Request-Id` header of its answer. (required)
         :type id: str
@@ -464,6 +467,7 @@ class RequestsApi:
             '200': "RequestLog",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -499,7 +503,7 @@ class RequestsApi:
     ) -> ApiResponse[RequestLog]:
         """Retrieve a recorded request
 
-        By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+        By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A request id, `req_…`: the `Request-Id` header of its answer. (required)
         :type id: str
@@ -537,6 +541,7 @@ class RequestsApi:
             '200': "RequestLog",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -572,7 +577,7 @@ class RequestsApi:
     ) -> RESTResponseType:
         """Retrieve a recorded request
 
-        By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+        By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A request id, `req_…`: the `Request-Id` header of its answer. (required)
         :type id: str
@@ -610,6 +615,7 @@ class RequestsApi:
             '200': "RequestLog",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",

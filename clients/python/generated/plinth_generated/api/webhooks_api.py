@@ -67,7 +67,7 @@ class WebhooksApi:
     ) -> WebhookEndpointWithSecret:
         """Create a webhook endpoint
 
-        At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.
+        At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param create_webhook_endpoint_request: (required)
         :type create_webhook_endpoint_request: CreateWebhookEndpointRequest
@@ -108,6 +108,7 @@ class WebhooksApi:
             '200': "WebhookEndpointWithSecret",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '409': "Problem",
             '413': "Problem",
             '415': "Problem",
@@ -147,7 +148,7 @@ class WebhooksApi:
     ) -> ApiResponse[WebhookEndpointWithSecret]:
         """Create a webhook endpoint
 
-        At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.
+        At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param create_webhook_endpoint_request: (required)
         :type create_webhook_endpoint_request: CreateWebhookEndpointRequest
@@ -188,6 +189,7 @@ class WebhooksApi:
             '200': "WebhookEndpointWithSecret",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '409': "Problem",
             '413': "Problem",
             '415': "Problem",
@@ -227,7 +229,7 @@ class WebhooksApi:
     ) -> RESTResponseType:
         """Create a webhook endpoint
 
-        At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.
+        At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param create_webhook_endpoint_request: (required)
         :type create_webhook_endpoint_request: CreateWebhookEndpointRequest
@@ -268,6 +270,7 @@ class WebhooksApi:
             '200': "WebhookEndpointWithSecret",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '409': "Problem",
             '413': "Problem",
             '415': "Problem",
@@ -383,7 +386,7 @@ class WebhooksApi:
     ) -> DeletedWebhookEndpoint:
         """Delete a webhook endpoint
 
-        Deletes the endpoint and its delivery log; nothing more is sent to it.
+        Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -421,6 +424,7 @@ class WebhooksApi:
             '200': "DeletedWebhookEndpoint",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -456,7 +460,7 @@ class WebhooksApi:
     ) -> ApiResponse[DeletedWebhookEndpoint]:
         """Delete a webhook endpoint
 
-        Deletes the endpoint and its delivery log; nothing more is sent to it.
+        Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -494,6 +498,7 @@ class WebhooksApi:
             '200': "DeletedWebhookEndpoint",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -529,7 +534,7 @@ class WebhooksApi:
     ) -> RESTResponseType:
         """Delete a webhook endpoint
 
-        Deletes the endpoint and its delivery log; nothing more is sent to it.
+        Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -567,6 +572,7 @@ class WebhooksApi:
             '200': "DeletedWebhookEndpoint",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -667,6 +673,7 @@ class WebhooksApi:
     ) -> WebhookDeliveryList:
         """An endpoint's deliveries, newest first
 
+        Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -716,6 +723,7 @@ class WebhooksApi:
             '200': "WebhookDeliveryList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -755,6 +763,7 @@ class WebhooksApi:
     ) -> ApiResponse[WebhookDeliveryList]:
         """An endpoint's deliveries, newest first
 
+        Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -804,6 +813,7 @@ class WebhooksApi:
             '200': "WebhookDeliveryList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -843,6 +853,7 @@ class WebhooksApi:
     ) -> RESTResponseType:
         """An endpoint's deliveries, newest first
 
+        Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -892,6 +903,7 @@ class WebhooksApi:
             '200': "WebhookDeliveryList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1010,6 +1022,7 @@ class WebhooksApi:
     ) -> WebhookEndpointList:
         """List webhook endpoints, newest first
 
+        Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -1053,6 +1066,7 @@ class WebhooksApi:
             '200': "WebhookEndpointList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '500': "Problem",
             '503': "Problem",
@@ -1089,6 +1103,7 @@ class WebhooksApi:
     ) -> ApiResponse[WebhookEndpointList]:
         """List webhook endpoints, newest first
 
+        Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -1132,6 +1147,7 @@ class WebhooksApi:
             '200': "WebhookEndpointList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '500': "Problem",
             '503': "Problem",
@@ -1168,6 +1184,7 @@ class WebhooksApi:
     ) -> RESTResponseType:
         """List webhook endpoints, newest first
 
+        Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param limit: Page size, 1–100.
         :type limit: int
@@ -1211,6 +1228,7 @@ class WebhooksApi:
             '200': "WebhookEndpointList",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '429': "Problem",
             '500': "Problem",
             '503': "Problem",
@@ -1318,6 +1336,7 @@ class WebhooksApi:
     ) -> WebhookEndpoint:
         """Retrieve a webhook endpoint
 
+        Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -1355,6 +1374,7 @@ class WebhooksApi:
             '200': "WebhookEndpoint",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1390,6 +1410,7 @@ class WebhooksApi:
     ) -> ApiResponse[WebhookEndpoint]:
         """Retrieve a webhook endpoint
 
+        Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -1427,6 +1448,7 @@ class WebhooksApi:
             '200': "WebhookEndpoint",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1462,6 +1484,7 @@ class WebhooksApi:
     ) -> RESTResponseType:
         """Retrieve a webhook endpoint
 
+        Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -1499,6 +1522,7 @@ class WebhooksApi:
             '200': "WebhookEndpoint",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '429': "Problem",
             '500': "Problem",
@@ -1596,7 +1620,7 @@ class WebhooksApi:
     ) -> WebhookDelivery:
         """Retry a delivery now
 
-        One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.
+        One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook delivery id, `whd_…`. (required)
         :type id: str
@@ -1637,6 +1661,7 @@ class WebhooksApi:
             '200': "WebhookDelivery",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -1677,7 +1702,7 @@ class WebhooksApi:
     ) -> ApiResponse[WebhookDelivery]:
         """Retry a delivery now
 
-        One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.
+        One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook delivery id, `whd_…`. (required)
         :type id: str
@@ -1718,6 +1743,7 @@ class WebhooksApi:
             '200': "WebhookDelivery",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -1758,7 +1784,7 @@ class WebhooksApi:
     ) -> RESTResponseType:
         """Retry a delivery now
 
-        One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.
+        One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook delivery id, `whd_…`. (required)
         :type id: str
@@ -1799,6 +1825,7 @@ class WebhooksApi:
             '200': "WebhookDelivery",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -1904,7 +1931,7 @@ class WebhooksApi:
     ) -> WebhookEndpointWithSecret:
         """Rotate the signing secret
 
-        A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.
+        A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -1948,6 +1975,7 @@ class WebhooksApi:
             '200': "WebhookEndpointWithSecret",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -1989,7 +2017,7 @@ class WebhooksApi:
     ) -> ApiResponse[WebhookEndpointWithSecret]:
         """Rotate the signing secret
 
-        A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.
+        A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -2033,6 +2061,7 @@ class WebhooksApi:
             '200': "WebhookEndpointWithSecret",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2074,7 +2103,7 @@ class WebhooksApi:
     ) -> RESTResponseType:
         """Rotate the signing secret
 
-        A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.
+        A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -2118,6 +2147,7 @@ class WebhooksApi:
             '200': "WebhookEndpointWithSecret",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2238,7 +2268,7 @@ class WebhooksApi:
     ) -> Event:
         """Send a test event
 
-        Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.
+        Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -2279,6 +2309,7 @@ class WebhooksApi:
             '200': "Event",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2319,7 +2350,7 @@ class WebhooksApi:
     ) -> ApiResponse[Event]:
         """Send a test event
 
-        Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.
+        Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -2360,6 +2391,7 @@ class WebhooksApi:
             '200': "Event",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2400,7 +2432,7 @@ class WebhooksApi:
     ) -> RESTResponseType:
         """Send a test event
 
-        Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.
+        Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -2441,6 +2473,7 @@ class WebhooksApi:
             '200': "Event",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2546,7 +2579,7 @@ class WebhooksApi:
     ) -> WebhookEndpoint:
         """Update a webhook endpoint
 
-        `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.
+        `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -2590,6 +2623,7 @@ class WebhooksApi:
             '200': "WebhookEndpoint",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2631,7 +2665,7 @@ class WebhooksApi:
     ) -> ApiResponse[WebhookEndpoint]:
         """Update a webhook endpoint
 
-        `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.
+        `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -2675,6 +2709,7 @@ class WebhooksApi:
             '200': "WebhookEndpoint",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",
@@ -2716,7 +2751,7 @@ class WebhooksApi:
     ) -> RESTResponseType:
         """Update a webhook endpoint
 
-        `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.
+        `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A webhook endpoint id, `we_…`. (required)
         :type id: str
@@ -2760,6 +2795,7 @@ class WebhooksApi:
             '200': "WebhookEndpoint",
             '400': "Problem",
             '401': "Problem",
+            '403': "Problem",
             '404': "Problem",
             '409': "Problem",
             '413': "Problem",

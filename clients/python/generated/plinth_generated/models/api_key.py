@@ -19,6 +19,7 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
+from plinth_generated.models.api_key_permissions_any_of0 import ApiKeyPermissionsAnyOf0
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -36,7 +37,8 @@ class ApiKey(BaseModel):
     created_at: StrictStr
     revoked_at: Optional[StrictStr] = Field(description="When it was revoked; `null` while it works.")
     last_used_at: Optional[StrictStr] = Field(description="When it last authenticated a request; may lag by up to a minute. `null` until first used.")
-    __properties: ClassVar[List[str]] = ["id", "object", "mode", "hint", "name", "livemode", "created_at", "revoked_at", "last_used_at"]
+    permissions: Optional[ApiKeyPermissionsAnyOf0] = Field(description="Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.")
+    __properties: ClassVar[List[str]] = ["id", "object", "mode", "hint", "name", "livemode", "created_at", "revoked_at", "last_used_at", "permissions"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -77,6 +79,9 @@ class ApiKey(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # override the default output from pydantic by calling `to_dict()` of permissions
+        if self.permissions:
+            _dict['permissions'] = self.permissions.to_dict()
         # set to None if name (nullable) is None
         # and model_fields_set contains the field
         if self.name is None and "name" in self.model_fields_set:
@@ -91,6 +96,11 @@ class ApiKey(BaseModel):
         # and model_fields_set contains the field
         if self.last_used_at is None and "last_used_at" in self.model_fields_set:
             _dict['last_used_at'] = None
+
+        # set to None if permissions (nullable) is None
+        # and model_fields_set contains the field
+        if self.permissions is None and "permissions" in self.model_fields_set:
+            _dict['permissions'] = None
 
         return _dict
 
@@ -112,7 +122,8 @@ class ApiKey(BaseModel):
             "livemode": obj.get("livemode"),
             "created_at": obj.get("created_at"),
             "revoked_at": obj.get("revoked_at"),
-            "last_used_at": obj.get("last_used_at")
+            "last_used_at": obj.get("last_used_at"),
+            "permissions": ApiKeyPermissionsAnyOf0.from_dict(obj["permissions"]) if obj.get("permissions") is not None else None
         })
         return _obj
 

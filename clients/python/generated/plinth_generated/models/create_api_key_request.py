@@ -19,6 +19,7 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
 from typing import Any, ClassVar, Dict, List, Optional
+from plinth_generated.models.create_api_key_request_permissions import CreateApiKeyRequestPermissions
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -29,7 +30,8 @@ class CreateApiKeyRequest(BaseModel):
     """ # noqa: E501
     mode: Optional[StrictStr] = Field(default=None, description="`sandbox` keys act on test data, `live` keys on live data.")
     name: Optional[StrictStr] = Field(default=None, description="A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).")
-    __properties: ClassVar[List[str]] = ["mode", "name"]
+    permissions: Optional[CreateApiKeyRequestPermissions] = Field(default=None, description="Makes a restricted key (`rk_test_…`, `rk_live_…`) that may do only this: for each group, `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`, `none`, `read` or `write`; a group left out is `none`. Within the calling key's own permissions. Without it, a full secret key (`sk_…`).")
+    __properties: ClassVar[List[str]] = ["mode", "name", "permissions"]
 
     @field_validator('mode')
     def mode_validate_enum(cls, value):
@@ -80,6 +82,9 @@ class CreateApiKeyRequest(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # override the default output from pydantic by calling `to_dict()` of permissions
+        if self.permissions:
+            _dict['permissions'] = self.permissions.to_dict()
         return _dict
 
     @classmethod
@@ -93,7 +98,8 @@ class CreateApiKeyRequest(BaseModel):
 
         _obj = cls.model_validate({
             "mode": obj.get("mode"),
-            "name": obj.get("name")
+            "name": obj.get("name"),
+            "permissions": CreateApiKeyRequestPermissions.from_dict(obj["permissions"]) if obj.get("permissions") is not None else None
         })
         return _obj
 

@@ -19,6 +19,7 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
+from plinth_generated.models.new_api_key_permissions_any_of0 import NewApiKeyPermissionsAnyOf0
 from typing import Optional, Set
 from typing_extensions import Self
 from pydantic_core import to_jsonable_python
@@ -36,8 +37,9 @@ class NewApiKey(BaseModel):
     created_at: StrictStr
     revoked_at: Optional[StrictStr] = Field(description="When it was revoked; `null` while it works.")
     last_used_at: Optional[StrictStr] = Field(description="When it last authenticated a request; may lag by up to a minute. `null` until first used.")
+    permissions: Optional[NewApiKeyPermissionsAnyOf0] = Field(description="Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.")
     key: Optional[StrictStr] = Field(description="The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.")
-    __properties: ClassVar[List[str]] = ["id", "object", "mode", "hint", "name", "livemode", "created_at", "revoked_at", "last_used_at", "key"]
+    __properties: ClassVar[List[str]] = ["id", "object", "mode", "hint", "name", "livemode", "created_at", "revoked_at", "last_used_at", "permissions", "key"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -78,6 +80,9 @@ class NewApiKey(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # override the default output from pydantic by calling `to_dict()` of permissions
+        if self.permissions:
+            _dict['permissions'] = self.permissions.to_dict()
         # set to None if name (nullable) is None
         # and model_fields_set contains the field
         if self.name is None and "name" in self.model_fields_set:
@@ -92,6 +97,11 @@ class NewApiKey(BaseModel):
         # and model_fields_set contains the field
         if self.last_used_at is None and "last_used_at" in self.model_fields_set:
             _dict['last_used_at'] = None
+
+        # set to None if permissions (nullable) is None
+        # and model_fields_set contains the field
+        if self.permissions is None and "permissions" in self.model_fields_set:
+            _dict['permissions'] = None
 
         # set to None if key (nullable) is None
         # and model_fields_set contains the field
@@ -119,6 +129,7 @@ class NewApiKey(BaseModel):
             "created_at": obj.get("created_at"),
             "revoked_at": obj.get("revoked_at"),
             "last_used_at": obj.get("last_used_at"),
+            "permissions": NewApiKeyPermissionsAnyOf0.from_dict(obj["permissions"]) if obj.get("permissions") is not None else None,
             "key": obj.get("key")
         })
         return _obj

@@ -81,6 +81,7 @@ pub enum CreateApiKeyError {
 pub enum ListApiKeysError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
     Status503(models::Problem),
@@ -93,6 +94,7 @@ pub enum ListApiKeysError {
 pub enum RetrieveApiKeyError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -106,6 +108,7 @@ pub enum RetrieveApiKeyError {
 pub enum RevokeApiKeyError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -132,7 +135,7 @@ pub enum SandboxSignupError {
 }
 
 
-/// A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.
+/// A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn create_api_key(configuration: &configuration::Configuration, params: CreateApiKeyParams) -> Result<models::NewApiKey, Error<CreateApiKeyError>> {
 
     let uri_str = format!("{}/v1/api_keys", configuration.base_path);
@@ -174,6 +177,7 @@ pub async fn create_api_key(configuration: &configuration::Configuration, params
     }
 }
 
+/// Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn list_api_keys(configuration: &configuration::Configuration, params: ListApiKeysParams) -> Result<models::ApiKeyList, Error<ListApiKeysError>> {
 
     let uri_str = format!("{}/v1/api_keys", configuration.base_path);
@@ -220,7 +224,7 @@ pub async fn list_api_keys(configuration: &configuration::Configuration, params:
     }
 }
 
-/// One of the organisation’s keys of the caller’s mode, never its secret.
+/// One of the organisation’s keys of the caller’s mode, never its secret.  Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn retrieve_api_key(configuration: &configuration::Configuration, params: RetrieveApiKeyParams) -> Result<models::ApiKey, Error<RetrieveApiKeyError>> {
 
     let uri_str = format!("{}/v1/api_keys/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -258,7 +262,7 @@ pub async fn retrieve_api_key(configuration: &configuration::Configuration, para
     }
 }
 
-/// Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
+/// Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn revoke_api_key(configuration: &configuration::Configuration, params: RevokeApiKeyParams) -> Result<models::ApiKey, Error<RevokeApiKeyError>> {
 
     let uri_str = format!("{}/v1/api_keys/{id}/revoke", configuration.base_path, id=crate::apis::urlencode(params.id));

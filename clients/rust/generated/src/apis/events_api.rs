@@ -56,6 +56,7 @@ pub struct RetrieveEventParams {
 pub enum ListEventDeliveriesError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -69,6 +70,7 @@ pub enum ListEventDeliveriesError {
 pub enum ListEventsError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status429(models::Problem),
     Status431(models::Problem),
     Status500(models::Problem),
@@ -82,6 +84,7 @@ pub enum ListEventsError {
 pub enum RetrieveEventError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -90,6 +93,7 @@ pub enum RetrieveEventError {
 }
 
 
+/// Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn list_event_deliveries(configuration: &configuration::Configuration, params: ListEventDeliveriesParams) -> Result<models::WebhookDeliveryList, Error<ListEventDeliveriesError>> {
 
     let uri_str = format!("{}/v1/events/{id}/deliveries", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -136,7 +140,7 @@ pub async fn list_event_deliveries(configuration: &configuration::Configuration,
     }
 }
 
-/// Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).
+/// Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).  Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn list_events(configuration: &configuration::Configuration, params: ListEventsParams) -> Result<models::EventList, Error<ListEventsError>> {
 
     let uri_str = format!("{}/v1/events", configuration.base_path);
@@ -189,6 +193,7 @@ pub async fn list_events(configuration: &configuration::Configuration, params: L
     }
 }
 
+/// Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn retrieve_event(configuration: &configuration::Configuration, params: RetrieveEventParams) -> Result<models::Event, Error<RetrieveEventError>> {
 
     let uri_str = format!("{}/v1/events/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));

@@ -93,6 +93,7 @@ pub struct UpdateAccountParams {
 pub enum CloseAccountError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -110,6 +111,7 @@ pub enum CloseAccountError {
 pub enum CreateAccountError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
     Status415(models::Problem),
@@ -126,6 +128,7 @@ pub enum CreateAccountError {
 pub enum FreezeAccountError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -143,6 +146,7 @@ pub enum FreezeAccountError {
 pub enum ListAccountsError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status429(models::Problem),
     Status431(models::Problem),
     Status500(models::Problem),
@@ -156,6 +160,7 @@ pub enum ListAccountsError {
 pub enum RetrieveAccountError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -187,6 +192,7 @@ pub enum UnfreezeAccountError {
 pub enum UpdateAccountError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -199,7 +205,7 @@ pub enum UpdateAccountError {
 }
 
 
-/// Closing is final and needs both balances at 0. A closed account stays readable.
+/// Closing is final and needs both balances at 0. A closed account stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn close_account(configuration: &configuration::Configuration, params: CloseAccountParams) -> Result<models::Account, Error<CloseAccountError>> {
 
     let uri_str = format!("{}/v1/fintech/accounts/{id}/close", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -241,7 +247,7 @@ pub async fn close_account(configuration: &configuration::Configuration, params:
     }
 }
 
-/// Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.
+/// Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn create_account(configuration: &configuration::Configuration, params: CreateAccountParams) -> Result<models::Account, Error<CreateAccountError>> {
 
     let uri_str = format!("{}/v1/fintech/accounts", configuration.base_path);
@@ -283,7 +289,7 @@ pub async fn create_account(configuration: &configuration::Configuration, params
     }
 }
 
-/// A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+/// A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn freeze_account(configuration: &configuration::Configuration, params: FreezeAccountParams) -> Result<models::Account, Error<FreezeAccountError>> {
 
     let uri_str = format!("{}/v1/fintech/accounts/{id}/freeze", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -325,6 +331,7 @@ pub async fn freeze_account(configuration: &configuration::Configuration, params
     }
 }
 
+/// Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn list_accounts(configuration: &configuration::Configuration, params: ListAccountsParams) -> Result<models::AccountList, Error<ListAccountsError>> {
 
     let uri_str = format!("{}/v1/fintech/accounts", configuration.base_path);
@@ -381,6 +388,7 @@ pub async fn list_accounts(configuration: &configuration::Configuration, params:
     }
 }
 
+/// Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn retrieve_account(configuration: &configuration::Configuration, params: RetrieveAccountParams) -> Result<models::Account, Error<RetrieveAccountError>> {
 
     let uri_str = format!("{}/v1/fintech/accounts/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -418,7 +426,7 @@ pub async fn retrieve_account(configuration: &configuration::Configuration, para
     }
 }
 
-/// Makes a frozen account `active` again. An account the operator froze gives 403.
+/// Makes a frozen account `active` again. An account the operator froze gives 403.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn unfreeze_account(configuration: &configuration::Configuration, params: UnfreezeAccountParams) -> Result<models::Account, Error<UnfreezeAccountError>> {
 
     let uri_str = format!("{}/v1/fintech/accounts/{id}/unfreeze", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -459,7 +467,7 @@ pub async fn unfreeze_account(configuration: &configuration::Configuration, para
     }
 }
 
-/// `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+/// `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn update_account(configuration: &configuration::Configuration, params: UpdateAccountParams) -> Result<models::Account, Error<UpdateAccountError>> {
 
     let uri_str = format!("{}/v1/fintech/accounts/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));

@@ -92,6 +92,7 @@ pub struct SimulateWithdrawalParams {
 pub enum ListAccountTransactionsError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status431(models::Problem),
@@ -106,6 +107,7 @@ pub enum ListAccountTransactionsError {
 pub enum RetrieveAccountBalancesError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -119,6 +121,7 @@ pub enum RetrieveAccountBalancesError {
 pub enum RetrieveAccountStatementError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -132,6 +135,7 @@ pub enum RetrieveAccountStatementError {
 pub enum RetrieveTransactionError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -194,7 +198,7 @@ pub enum SimulateWithdrawalError {
 }
 
 
-/// In ledger order: each `balance_after` is the previous one plus `amount`.
+/// In ledger order: each `balance_after` is the previous one plus `amount`.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn list_account_transactions(configuration: &configuration::Configuration, params: ListAccountTransactionsParams) -> Result<models::TransactionList, Error<ListAccountTransactionsError>> {
 
     let uri_str = format!("{}/v1/fintech/accounts/{id}/transactions", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -244,7 +248,7 @@ pub async fn list_account_transactions(configuration: &configuration::Configurat
     }
 }
 
-/// The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.
+/// The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn retrieve_account_balances(configuration: &configuration::Configuration, params: RetrieveAccountBalancesParams) -> Result<models::AccountBalances, Error<RetrieveAccountBalancesError>> {
 
     let uri_str = format!("{}/v1/fintech/accounts/{id}/balances", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -285,7 +289,7 @@ pub async fn retrieve_account_balances(configuration: &configuration::Configurat
     }
 }
 
-/// For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.
+/// For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn retrieve_account_statement(configuration: &configuration::Configuration, params: RetrieveAccountStatementParams) -> Result<models::AccountStatement, Error<RetrieveAccountStatementError>> {
 
     let uri_str = format!("{}/v1/fintech/accounts/{id}/statement", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -325,6 +329,7 @@ pub async fn retrieve_account_statement(configuration: &configuration::Configura
     }
 }
 
+/// Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn retrieve_transaction(configuration: &configuration::Configuration, params: RetrieveTransactionParams) -> Result<models::Transaction, Error<RetrieveTransactionError>> {
 
     let uri_str = format!("{}/v1/fintech/transactions/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -362,7 +367,7 @@ pub async fn retrieve_transaction(configuration: &configuration::Configuration, 
     }
 }
 
-/// Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+/// Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn simulate_deposit(configuration: &configuration::Configuration, params: SimulateDepositParams) -> Result<models::Transaction, Error<SimulateDepositError>> {
 
     let uri_str = format!("{}/v1/sandbox/fintech/accounts/{id}/deposits", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -404,7 +409,7 @@ pub async fn simulate_deposit(configuration: &configuration::Configuration, para
     }
 }
 
-/// Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
+/// Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn simulate_transfer_expiry(configuration: &configuration::Configuration, params: SimulateTransferExpiryParams) -> Result<models::Transfer, Error<SimulateTransferExpiryError>> {
 
     let uri_str = format!("{}/v1/sandbox/fintech/transfers/{id}/expire", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -445,7 +450,7 @@ pub async fn simulate_transfer_expiry(configuration: &configuration::Configurati
     }
 }
 
-/// Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+/// Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn simulate_withdrawal(configuration: &configuration::Configuration, params: SimulateWithdrawalParams) -> Result<models::Transaction, Error<SimulateWithdrawalError>> {
 
     let uri_str = format!("{}/v1/sandbox/fintech/accounts/{id}/withdrawals", configuration.base_path, id=crate::apis::urlencode(params.id));

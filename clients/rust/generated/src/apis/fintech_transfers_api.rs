@@ -116,6 +116,7 @@ pub struct VoidTransferParams {
 pub enum CreateTransferError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -133,6 +134,7 @@ pub enum CreateTransferError {
 pub enum CreateTransferReversalError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -150,6 +152,7 @@ pub enum CreateTransferReversalError {
 pub enum ListTransferReversalsError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -163,6 +166,7 @@ pub enum ListTransferReversalsError {
 pub enum ListTransfersError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status431(models::Problem),
@@ -177,6 +181,7 @@ pub enum ListTransfersError {
 pub enum PostTransferError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -194,6 +199,7 @@ pub enum PostTransferError {
 pub enum RetrieveTransferError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -207,6 +213,7 @@ pub enum RetrieveTransferError {
 pub enum RetrieveTransferReversalError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -220,6 +227,7 @@ pub enum RetrieveTransferReversalError {
 pub enum UpdateTransferError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -237,6 +245,7 @@ pub enum UpdateTransferError {
 pub enum VoidTransferError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -249,7 +258,7 @@ pub enum VoidTransferError {
 }
 
 
-/// Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
+/// Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn create_transfer(configuration: &configuration::Configuration, params: CreateTransferParams) -> Result<models::Transfer, Error<CreateTransferError>> {
 
     let uri_str = format!("{}/v1/fintech/transfers", configuration.base_path);
@@ -291,7 +300,7 @@ pub async fn create_transfer(configuration: &configuration::Configuration, param
     }
 }
 
-/// Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.
+/// Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn create_transfer_reversal(configuration: &configuration::Configuration, params: CreateTransferReversalParams) -> Result<models::TransferReversal, Error<CreateTransferReversalError>> {
 
     let uri_str = format!("{}/v1/fintech/transfers/{id}/reversals", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -333,6 +342,7 @@ pub async fn create_transfer_reversal(configuration: &configuration::Configurati
     }
 }
 
+/// Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn list_transfer_reversals(configuration: &configuration::Configuration, params: ListTransferReversalsParams) -> Result<models::TransferReversalList, Error<ListTransferReversalsError>> {
 
     let uri_str = format!("{}/v1/fintech/transfers/{id}/reversals", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -379,7 +389,7 @@ pub async fn list_transfer_reversals(configuration: &configuration::Configuratio
     }
 }
 
-/// With `account_id`, only the transfers from or to that account.
+/// With `account_id`, only the transfers from or to that account.  Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn list_transfers(configuration: &configuration::Configuration, params: ListTransfersParams) -> Result<models::TransferList, Error<ListTransfersError>> {
 
     let uri_str = format!("{}/v1/fintech/transfers", configuration.base_path);
@@ -439,7 +449,7 @@ pub async fn list_transfers(configuration: &configuration::Configuration, params
     }
 }
 
-/// Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side's transaction, now; the rest of the hold returns to the sender's available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+/// Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side's transaction, now; the rest of the hold returns to the sender's available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn post_transfer(configuration: &configuration::Configuration, params: PostTransferParams) -> Result<models::Transfer, Error<PostTransferError>> {
 
     let uri_str = format!("{}/v1/fintech/transfers/{id}/post", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -481,6 +491,7 @@ pub async fn post_transfer(configuration: &configuration::Configuration, params:
     }
 }
 
+/// Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn retrieve_transfer(configuration: &configuration::Configuration, params: RetrieveTransferParams) -> Result<models::Transfer, Error<RetrieveTransferError>> {
 
     let uri_str = format!("{}/v1/fintech/transfers/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -518,6 +529,7 @@ pub async fn retrieve_transfer(configuration: &configuration::Configuration, par
     }
 }
 
+/// Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn retrieve_transfer_reversal(configuration: &configuration::Configuration, params: RetrieveTransferReversalParams) -> Result<models::TransferReversal, Error<RetrieveTransferReversalError>> {
 
     let uri_str = format!("{}/v1/fintech/transfers/{id}/reversals/{reversal_id}", configuration.base_path, id=crate::apis::urlencode(params.id), reversal_id=crate::apis::urlencode(params.reversal_id));
@@ -555,7 +567,7 @@ pub async fn retrieve_transfer_reversal(configuration: &configuration::Configura
     }
 }
 
-/// Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.
+/// Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn update_transfer(configuration: &configuration::Configuration, params: UpdateTransferParams) -> Result<models::Transfer, Error<UpdateTransferError>> {
 
     let uri_str = format!("{}/v1/fintech/transfers/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -597,7 +609,7 @@ pub async fn update_transfer(configuration: &configuration::Configuration, param
     }
 }
 
-/// Releases the hold: the amount returns to the sender's available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+/// Releases the hold: the amount returns to the sender's available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn void_transfer(configuration: &configuration::Configuration, params: VoidTransferParams) -> Result<models::Transfer, Error<VoidTransferError>> {
 
     let uri_str = format!("{}/v1/fintech/transfers/{id}/void", configuration.base_path, id=crate::apis::urlencode(params.id));

@@ -45,6 +45,7 @@ pub struct RetrieveRequestParams {
 pub enum ListRequestsError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status429(models::Problem),
     Status431(models::Problem),
     Status500(models::Problem),
@@ -58,6 +59,7 @@ pub enum ListRequestsError {
 pub enum RetrieveRequestError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -66,7 +68,7 @@ pub enum RetrieveRequestError {
 }
 
 
-/// Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).
+/// Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn list_requests(configuration: &configuration::Configuration, params: ListRequestsParams) -> Result<models::RequestLogList, Error<ListRequestsError>> {
 
     let uri_str = format!("{}/v1/requests", configuration.base_path);
@@ -122,7 +124,7 @@ pub async fn list_requests(configuration: &configuration::Configuration, params:
     }
 }
 
-/// By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+/// By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn retrieve_request(configuration: &configuration::Configuration, params: RetrieveRequestParams) -> Result<models::RequestLog, Error<RetrieveRequestError>> {
 
     let uri_str = format!("{}/v1/requests/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));

@@ -107,6 +107,7 @@ pub struct UpdateWebhookEndpointParams {
 pub enum CreateWebhookEndpointError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
     Status415(models::Problem),
@@ -123,6 +124,7 @@ pub enum CreateWebhookEndpointError {
 pub enum DeleteWebhookEndpointError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -136,6 +138,7 @@ pub enum DeleteWebhookEndpointError {
 pub enum ListWebhookEndpointDeliveriesError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -149,6 +152,7 @@ pub enum ListWebhookEndpointDeliveriesError {
 pub enum ListWebhookEndpointsError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
     Status503(models::Problem),
@@ -161,6 +165,7 @@ pub enum ListWebhookEndpointsError {
 pub enum RetrieveWebhookEndpointError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status429(models::Problem),
     Status500(models::Problem),
@@ -174,6 +179,7 @@ pub enum RetrieveWebhookEndpointError {
 pub enum RetryWebhookDeliveryError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -191,6 +197,7 @@ pub enum RetryWebhookDeliveryError {
 pub enum RotateWebhookEndpointSecretError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -208,6 +215,7 @@ pub enum RotateWebhookEndpointSecretError {
 pub enum TestWebhookEndpointError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -225,6 +233,7 @@ pub enum TestWebhookEndpointError {
 pub enum UpdateWebhookEndpointError {
     Status400(models::Problem),
     Status401(models::Problem),
+    Status403(models::Problem),
     Status404(models::Problem),
     Status409(models::Problem),
     Status413(models::Problem),
@@ -237,7 +246,7 @@ pub enum UpdateWebhookEndpointError {
 }
 
 
-/// At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.
+/// At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn create_webhook_endpoint(configuration: &configuration::Configuration, params: CreateWebhookEndpointParams) -> Result<models::WebhookEndpointWithSecret, Error<CreateWebhookEndpointError>> {
 
     let uri_str = format!("{}/v1/webhook_endpoints", configuration.base_path);
@@ -279,7 +288,7 @@ pub async fn create_webhook_endpoint(configuration: &configuration::Configuratio
     }
 }
 
-/// Deletes the endpoint and its delivery log; nothing more is sent to it.
+/// Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn delete_webhook_endpoint(configuration: &configuration::Configuration, params: DeleteWebhookEndpointParams) -> Result<models::DeletedWebhookEndpoint, Error<DeleteWebhookEndpointError>> {
 
     let uri_str = format!("{}/v1/webhook_endpoints/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -317,6 +326,7 @@ pub async fn delete_webhook_endpoint(configuration: &configuration::Configuratio
     }
 }
 
+/// Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn list_webhook_endpoint_deliveries(configuration: &configuration::Configuration, params: ListWebhookEndpointDeliveriesParams) -> Result<models::WebhookDeliveryList, Error<ListWebhookEndpointDeliveriesError>> {
 
     let uri_str = format!("{}/v1/webhook_endpoints/{id}/deliveries", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -366,6 +376,7 @@ pub async fn list_webhook_endpoint_deliveries(configuration: &configuration::Con
     }
 }
 
+/// Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn list_webhook_endpoints(configuration: &configuration::Configuration, params: ListWebhookEndpointsParams) -> Result<models::WebhookEndpointList, Error<ListWebhookEndpointsError>> {
 
     let uri_str = format!("{}/v1/webhook_endpoints", configuration.base_path);
@@ -412,6 +423,7 @@ pub async fn list_webhook_endpoints(configuration: &configuration::Configuration
     }
 }
 
+/// Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
 pub async fn retrieve_webhook_endpoint(configuration: &configuration::Configuration, params: RetrieveWebhookEndpointParams) -> Result<models::WebhookEndpoint, Error<RetrieveWebhookEndpointError>> {
 
     let uri_str = format!("{}/v1/webhook_endpoints/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -449,7 +461,7 @@ pub async fn retrieve_webhook_endpoint(configuration: &configuration::Configurat
     }
 }
 
-/// One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.
+/// One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn retry_webhook_delivery(configuration: &configuration::Configuration, params: RetryWebhookDeliveryParams) -> Result<models::WebhookDelivery, Error<RetryWebhookDeliveryError>> {
 
     let uri_str = format!("{}/v1/webhook_deliveries/{id}/retry", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -490,7 +502,7 @@ pub async fn retry_webhook_delivery(configuration: &configuration::Configuration
     }
 }
 
-/// A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.
+/// A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn rotate_webhook_endpoint_secret(configuration: &configuration::Configuration, params: RotateWebhookEndpointSecretParams) -> Result<models::WebhookEndpointWithSecret, Error<RotateWebhookEndpointSecretError>> {
 
     let uri_str = format!("{}/v1/webhook_endpoints/{id}/rotate_secret", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -532,7 +544,7 @@ pub async fn rotate_webhook_endpoint_secret(configuration: &configuration::Confi
     }
 }
 
-/// Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.
+/// Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn test_webhook_endpoint(configuration: &configuration::Configuration, params: TestWebhookEndpointParams) -> Result<models::Event, Error<TestWebhookEndpointError>> {
 
     let uri_str = format!("{}/v1/webhook_endpoints/{id}/test", configuration.base_path, id=crate::apis::urlencode(params.id));
@@ -573,7 +585,7 @@ pub async fn test_webhook_endpoint(configuration: &configuration::Configuration,
     }
 }
 
-/// `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.
+/// `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn update_webhook_endpoint(configuration: &configuration::Configuration, params: UpdateWebhookEndpointParams) -> Result<models::WebhookEndpoint, Error<UpdateWebhookEndpointError>> {
 
     let uri_str = format!("{}/v1/webhook_endpoints/{id}", configuration.base_path, id=crate::apis::urlencode(params.id));

@@ -40,11 +40,14 @@ pub struct ApiKey {
     /// When it last authenticated a request; may lag by up to a minute. `null` until first used.
     #[serde(rename = "last_used_at", deserialize_with = "Option::deserialize")]
     pub last_used_at: Option<String>,
+    /// Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.
+    #[serde(rename = "permissions", deserialize_with = "Option::deserialize")]
+    pub permissions: Option<models::ApiKeyPermissionsAnyOf0>,
 }
 
 impl ApiKey {
     /// An API key, without its secret.
-    pub fn new(id: String, object: String, mode: String, hint: String, name: Option<String>, livemode: bool, created_at: String, revoked_at: Option<String>, last_used_at: Option<String>) -> ApiKey {
+    pub fn new(id: String, object: String, mode: String, hint: String, name: Option<String>, livemode: bool, created_at: String, revoked_at: Option<String>, last_used_at: Option<String>, permissions: Option<models::ApiKeyPermissionsAnyOf0>) -> ApiKey {
         ApiKey {
             id,
             object,
@@ -55,6 +58,7 @@ impl ApiKey {
             created_at,
             revoked_at,
             last_used_at,
+            permissions,
         }
     }
 }

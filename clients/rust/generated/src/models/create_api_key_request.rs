@@ -19,6 +19,9 @@ pub struct CreateApiKeyRequest {
     /// A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     #[serde(rename = "name", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// Makes a restricted key (`rk_test_…`, `rk_live_…`) that may do only this: for each group, `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`, `none`, `read` or `write`; a group left out is `none`. Within the calling key's own permissions. Without it, a full secret key (`sk_…`).
+    #[serde(rename = "permissions", skip_serializing_if = "Option::is_none")]
+    pub permissions: Option<models::CreateApiKeyRequestPermissions>,
 }
 
 impl CreateApiKeyRequest {
@@ -26,6 +29,7 @@ impl CreateApiKeyRequest {
         CreateApiKeyRequest {
             mode: None,
             name: None,
+            permissions: None,
         }
     }
 }

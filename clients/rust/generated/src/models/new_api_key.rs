@@ -40,6 +40,9 @@ pub struct NewApiKey {
     /// When it last authenticated a request; may lag by up to a minute. `null` until first used.
     #[serde(rename = "last_used_at", deserialize_with = "Option::deserialize")]
     pub last_used_at: Option<String>,
+    /// Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.
+    #[serde(rename = "permissions", deserialize_with = "Option::deserialize")]
+    pub permissions: Option<models::NewApiKeyPermissionsAnyOf0>,
     /// The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
     #[serde(rename = "key", deserialize_with = "Option::deserialize")]
     pub key: Option<String>,
@@ -47,7 +50,7 @@ pub struct NewApiKey {
 
 impl NewApiKey {
     /// A new API key, with its secret, shown this once.
-    pub fn new(id: String, object: String, mode: String, hint: String, name: Option<String>, livemode: bool, created_at: String, revoked_at: Option<String>, last_used_at: Option<String>, key: Option<String>) -> NewApiKey {
+    pub fn new(id: String, object: String, mode: String, hint: String, name: Option<String>, livemode: bool, created_at: String, revoked_at: Option<String>, last_used_at: Option<String>, permissions: Option<models::NewApiKeyPermissionsAnyOf0>, key: Option<String>) -> NewApiKey {
         NewApiKey {
             id,
             object,
@@ -58,6 +61,7 @@ impl NewApiKey {
             created_at,
             revoked_at,
             last_used_at,
+            permissions,
             key,
         }
     }

@@ -20,7 +20,7 @@ module PlinthGenerated
       @api_client = api_client
     end
     # Create an API key
-    # A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.
+    # A new key for the caller's organisation, of the caller's mode unless `mode` says otherwise. The secret `key` is in this response only.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
     # @option opts [CreateApiKeyRequest] :create_api_key_request Optional; &#x60;mode&#x60; defaults to the calling key’s mode. A sandbox key may not create a live key.
@@ -31,7 +31,7 @@ module PlinthGenerated
     end
 
     # Create an API key
-    # A new key for the caller&#39;s organisation, of the caller&#39;s mode unless &#x60;mode&#x60; says otherwise. The secret &#x60;key&#x60; is in this response only.
+    # A new key for the caller&#39;s organisation, of the caller&#39;s mode unless &#x60;mode&#x60; says otherwise. The secret &#x60;key&#x60; is in this response only.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
     # @option opts [CreateApiKeyRequest] :create_api_key_request Optional; &#x60;mode&#x60; defaults to the calling key’s mode. A sandbox key may not create a live key.
@@ -100,6 +100,7 @@ module PlinthGenerated
     end
 
     # List the organisation's keys of the caller's mode
+    # Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
@@ -111,6 +112,7 @@ module PlinthGenerated
     end
 
     # List the organisation&#39;s keys of the caller&#39;s mode
+    # Needs &#x60;api_keys: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
@@ -172,7 +174,7 @@ module PlinthGenerated
     end
 
     # Retrieve an API key
-    # One of the organisation’s keys of the caller’s mode, never its secret.
+    # One of the organisation’s keys of the caller’s mode, never its secret.  Needs `api_keys: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A key id, &#x60;key_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [ApiKey]
@@ -182,7 +184,7 @@ module PlinthGenerated
     end
 
     # Retrieve an API key
-    # One of the organisation’s keys of the caller’s mode, never its secret.
+    # One of the organisation’s keys of the caller’s mode, never its secret.  Needs &#x60;api_keys: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A key id, &#x60;key_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Array<(ApiKey, Integer, Hash)>] ApiKey data, response status code and response headers
@@ -235,7 +237,7 @@ module PlinthGenerated
     end
 
     # Revoke an API key
-    # Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
+    # Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A key id, &#x60;key_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -246,7 +248,7 @@ module PlinthGenerated
     end
 
     # Revoke an API key
-    # Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.
+    # Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A key id, &#x60;key_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.

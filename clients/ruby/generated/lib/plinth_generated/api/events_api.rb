@@ -20,6 +20,7 @@ module PlinthGenerated
       @api_client = api_client
     end
     # An event's webhook deliveries, newest first
+    # Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] An event id, &#x60;evt_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
@@ -32,6 +33,7 @@ module PlinthGenerated
     end
 
     # An event&#39;s webhook deliveries, newest first
+    # Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] An event id, &#x60;evt_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
@@ -98,7 +100,7 @@ module PlinthGenerated
     end
 
     # List events, newest first
-    # Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).
+    # Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).  Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
@@ -112,7 +114,7 @@ module PlinthGenerated
     end
 
     # List events, newest first
-    # Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
+    # Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).  Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
@@ -182,6 +184,7 @@ module PlinthGenerated
     end
 
     # Retrieve an event
+    # Needs `events: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] An event id, &#x60;evt_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Event]
@@ -191,6 +194,7 @@ module PlinthGenerated
     end
 
     # Retrieve an event
+    # Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] An event id, &#x60;evt_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Array<(Event, Integer, Hash)>] Event data, response status code and response headers

@@ -20,7 +20,7 @@ module PlinthGenerated
       @api_client = api_client
     end
     # Close an account
-    # Closing is final and needs both balances at 0. A closed account stays readable.
+    # Closing is final and needs both balances at 0. A closed account stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -32,7 +32,7 @@ module PlinthGenerated
     end
 
     # Close an account
-    # Closing is final and needs both balances at 0. A closed account stays readable.
+    # Closing is final and needs both balances at 0. A closed account stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -106,7 +106,7 @@ module PlinthGenerated
     end
 
     # Create an account
-    # Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.
+    # Creates an `active` account with a zero balance in the currency of its country. `{\"type\":\"business\",\"country\":\"US\"}` alone is a complete request.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
     # @param create_account_request [CreateAccountRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -117,7 +117,7 @@ module PlinthGenerated
     end
 
     # Create an account
-    # Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.
+    # Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param create_account_request [CreateAccountRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -190,7 +190,7 @@ module PlinthGenerated
     end
 
     # Freeze an account
-    # A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+    # A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param freeze_account_request [FreezeAccountRequest] 
     # @param [Hash] opts the optional parameters
@@ -202,7 +202,7 @@ module PlinthGenerated
     end
 
     # Freeze an account
-    # A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+    # A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param freeze_account_request [FreezeAccountRequest] 
     # @param [Hash] opts the optional parameters
@@ -280,6 +280,7 @@ module PlinthGenerated
     end
 
     # List accounts, newest first
+    # Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
@@ -294,6 +295,7 @@ module PlinthGenerated
     end
 
     # List accounts, newest first
+    # Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
@@ -365,6 +367,7 @@ module PlinthGenerated
     end
 
     # Retrieve an account
+    # Needs `accounts: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Account]
@@ -374,6 +377,7 @@ module PlinthGenerated
     end
 
     # Retrieve an account
+    # Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Array<(Account, Integer, Hash)>] Account data, response status code and response headers
@@ -426,7 +430,7 @@ module PlinthGenerated
     end
 
     # Unfreeze an account
-    # Makes a frozen account `active` again. An account the operator froze gives 403.
+    # Makes a frozen account `active` again. An account the operator froze gives 403.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -437,7 +441,7 @@ module PlinthGenerated
     end
 
     # Unfreeze an account
-    # Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+    # Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -505,7 +509,7 @@ module PlinthGenerated
     end
 
     # Update an account's metadata or nickname
-    # `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.
+    # `metadata` and `nickname`, either or both (any other field: 400 `parameter_unknown`). Metadata keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all; `\"nickname\": \"\"` clears the nickname. Allowed on a closed account. Emits `fintech.account.updated` when something changed.  Needs `accounts: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param update_account_request [UpdateAccountRequest] 
     # @param [Hash] opts the optional parameters
@@ -517,7 +521,7 @@ module PlinthGenerated
     end
 
     # Update an account&#39;s metadata or nickname
-    # &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+    # &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param update_account_request [UpdateAccountRequest] 
     # @param [Hash] opts the optional parameters

@@ -20,7 +20,7 @@ module PlinthGenerated
       @api_client = api_client
     end
     # List an account's transactions, newest first
-    # In ledger order: each `balance_after` is the previous one plus `amount`.
+    # In ledger order: each `balance_after` is the previous one plus `amount`.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
@@ -34,7 +34,7 @@ module PlinthGenerated
     end
 
     # List an account&#39;s transactions, newest first
-    # In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.
+    # In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
@@ -103,7 +103,7 @@ module PlinthGenerated
     end
 
     # An account's balances at a moment, now or past
-    # The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.
+    # The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now.
@@ -114,7 +114,7 @@ module PlinthGenerated
     end
 
     # An account&#39;s balances at a moment, now or past
-    # The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.
+    # The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now.
@@ -174,7 +174,7 @@ module PlinthGenerated
     end
 
     # An account's statement for a period
-    # For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.
+    # For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
     # @param from [String] Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset.
     # @param to [String] End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;.
     # @param id [String] An account id, &#x60;acct_…&#x60;.
@@ -186,7 +186,7 @@ module PlinthGenerated
     end
 
     # An account&#39;s statement for a period
-    # For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.
+    # For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param from [String] Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset.
     # @param to [String] End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;.
     # @param id [String] An account id, &#x60;acct_…&#x60;.
@@ -261,6 +261,7 @@ module PlinthGenerated
     end
 
     # Retrieve a transaction
+    # Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A transaction id, &#x60;txn_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Transaction]
@@ -270,6 +271,7 @@ module PlinthGenerated
     end
 
     # Retrieve a transaction
+    # Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A transaction id, &#x60;txn_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Array<(Transaction, Integer, Hash)>] Transaction data, response status code and response headers
@@ -322,7 +324,7 @@ module PlinthGenerated
     end
 
     # Simulate an incoming deposit (sandbox)
-    # Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+    # Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param simulate_deposit_request [SimulateDepositRequest] 
     # @param [Hash] opts the optional parameters
@@ -334,7 +336,7 @@ module PlinthGenerated
     end
 
     # Simulate an incoming deposit (sandbox)
-    # Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+    # Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param simulate_deposit_request [SimulateDepositRequest] 
     # @param [Hash] opts the optional parameters
@@ -412,7 +414,7 @@ module PlinthGenerated
     end
 
     # Sandbox: expire a pending transfer now
-    # Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
+    # Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its hold released, `fintech.transfer.expired`; `expires_at` becomes now.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -423,7 +425,7 @@ module PlinthGenerated
     end
 
     # Sandbox: expire a pending transfer now
-    # Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.
+    # Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -491,7 +493,7 @@ module PlinthGenerated
     end
 
     # Simulate an outgoing withdrawal (sandbox)
-    # Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+    # Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs `sandbox: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param simulate_withdrawal_request [SimulateWithdrawalRequest] 
     # @param [Hash] opts the optional parameters
@@ -503,7 +505,7 @@ module PlinthGenerated
     end
 
     # Simulate an outgoing withdrawal (sandbox)
-    # Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+    # Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param simulate_withdrawal_request [SimulateWithdrawalRequest] 
     # @param [Hash] opts the optional parameters

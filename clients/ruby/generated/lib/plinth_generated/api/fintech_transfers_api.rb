@@ -20,7 +20,7 @@ module PlinthGenerated
       @api_client = api_client
     end
     # Transfer money between two accounts
-    # Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.
+    # Synchronous: the answer is the `posted` transfer, and both accounts show a transaction; or, with `pending: true`, a `pending` transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be `active` and hold `currency`. Errors name the side at fault in `param` (`from_account_id` or `to_account_id`). Send an `Idempotency-Key` so that a retry moves money once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
     # @param create_transfer_request [CreateTransferRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -31,7 +31,7 @@ module PlinthGenerated
     end
 
     # Transfer money between two accounts
-    # Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+    # Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param create_transfer_request [CreateTransferRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -104,7 +104,7 @@ module PlinthGenerated
     end
 
     # Reverse a posted transfer, all or part
-    # Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.
+    # Moves `amount` (default: all that remains) back from the receiver to the sender, with a journal and each side's transaction (`source.type` `transfer_reversal`), linked to the transfer, whose `amount_reversed` grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an `Idempotency-Key` so that a retry reverses once.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -116,7 +116,7 @@ module PlinthGenerated
     end
 
     # Reverse a posted transfer, all or part
-    # Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+    # Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -190,6 +190,7 @@ module PlinthGenerated
     end
 
     # List a transfer's reversals, newest first
+    # Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
@@ -202,6 +203,7 @@ module PlinthGenerated
     end
 
     # List a transfer&#39;s reversals, newest first
+    # Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
@@ -268,7 +270,7 @@ module PlinthGenerated
     end
 
     # List transfers, newest first
-    # With `account_id`, only the transfers from or to that account.
+    # With `account_id`, only the transfers from or to that account.  Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
     # @param [Hash] opts the optional parameters
     # @option opts [String] :account_id Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none).
     # @option opts [String] :status Only transfers in this status.
@@ -284,7 +286,7 @@ module PlinthGenerated
     end
 
     # List transfers, newest first
-    # With &#x60;account_id&#x60;, only the transfers from or to that account.
+    # With &#x60;account_id&#x60;, only the transfers from or to that account.  Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param [Hash] opts the optional parameters
     # @option opts [String] :account_id Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none).
     # @option opts [String] :status Only transfers in this status.
@@ -358,7 +360,7 @@ module PlinthGenerated
     end
 
     # Post a pending transfer, all or part
-    # Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side's transaction, now; the rest of the hold returns to the sender's available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+    # Moves `amount` (default: all it holds) from the sender to the receiver, with a journal and each side's transaction, now; the rest of the hold returns to the sender's available balance. A frozen or closed side refuses it (it can be voided). 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -370,7 +372,7 @@ module PlinthGenerated
     end
 
     # Post a pending transfer, all or part
-    # Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+    # Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -444,6 +446,7 @@ module PlinthGenerated
     end
 
     # Retrieve a transfer
+    # Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Transfer]
@@ -453,6 +456,7 @@ module PlinthGenerated
     end
 
     # Retrieve a transfer
+    # Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Array<(Transfer, Integer, Hash)>] Transfer data, response status code and response headers
@@ -505,6 +509,7 @@ module PlinthGenerated
     end
 
     # Retrieve a reversal
+    # Needs `transfers: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param reversal_id [String] A reversal id, &#x60;trr_…&#x60;.
     # @param [Hash] opts the optional parameters
@@ -515,6 +520,7 @@ module PlinthGenerated
     end
 
     # Retrieve a reversal
+    # Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param reversal_id [String] A reversal id, &#x60;trr_…&#x60;.
     # @param [Hash] opts the optional parameters
@@ -572,7 +578,7 @@ module PlinthGenerated
     end
 
     # Update a transfer's metadata
-    # Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.
+    # Only `metadata` changes: keys given are set, a key given `\"\"` is removed, `\"metadata\": \"\"` clears all. Any status. Emits `fintech.transfer.updated` when something changed.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param update_transfer_request [UpdateTransferRequest] 
     # @param [Hash] opts the optional parameters
@@ -584,7 +590,7 @@ module PlinthGenerated
     end
 
     # Update a transfer&#39;s metadata
-    # Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+    # Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param update_transfer_request [UpdateTransferRequest] 
     # @param [Hash] opts the optional parameters
@@ -662,7 +668,7 @@ module PlinthGenerated
     end
 
     # Void a pending transfer
-    # Releases the hold: the amount returns to the sender's available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.
+    # Releases the hold: the amount returns to the sender's available balance, nothing moves, no ledger entry. 409 `transfer_expired` past `expires_at`, `transfer_not_pending` once posted or voided.  Needs `transfers: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -673,7 +679,7 @@ module PlinthGenerated
     end
 
     # Void a pending transfer
-    # Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+    # Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A transfer id, &#x60;tr_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.

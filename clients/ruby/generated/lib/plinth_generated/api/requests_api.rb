@@ -20,7 +20,7 @@ module PlinthGenerated
       @api_client = api_client
     end
     # List recorded requests, newest first
-    # Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).
+    # Every authenticated request to `/v1` and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept `REQUEST_LOG_RETENTION_DAYS` (7).  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
@@ -35,7 +35,7 @@ module PlinthGenerated
     end
 
     # List recorded requests, newest first
-    # Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).
+    # Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
@@ -115,7 +115,7 @@ module PlinthGenerated
     end
 
     # Retrieve a recorded request
-    # By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+    # By the `Request-Id` its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs `requests: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A request id, &#x60;req_…&#x60;: the &#x60;Request-Id&#x60; header of its answer.
     # @param [Hash] opts the optional parameters
     # @return [RequestLog]
@@ -125,7 +125,7 @@ module PlinthGenerated
     end
 
     # Retrieve a recorded request
-    # By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+    # By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A request id, &#x60;req_…&#x60;: the &#x60;Request-Id&#x60; header of its answer.
     # @param [Hash] opts the optional parameters
     # @return [Array<(RequestLog, Integer, Hash)>] RequestLog data, response status code and response headers

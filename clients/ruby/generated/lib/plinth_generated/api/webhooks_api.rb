@@ -20,7 +20,7 @@ module PlinthGenerated
       @api_client = api_client
     end
     # Create a webhook endpoint
-    # At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.
+    # At most 16 per organisation and mode. The signing `secret` is in this response only. Live endpoints must be `https`; a host that is or resolves to a private, loopback or link-local address is refused.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
     # @param create_webhook_endpoint_request [CreateWebhookEndpointRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -31,7 +31,7 @@ module PlinthGenerated
     end
 
     # Create a webhook endpoint
-    # At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.
+    # At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param create_webhook_endpoint_request [CreateWebhookEndpointRequest] 
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -104,7 +104,7 @@ module PlinthGenerated
     end
 
     # Delete a webhook endpoint
-    # Deletes the endpoint and its delivery log; nothing more is sent to it.
+    # Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [DeletedWebhookEndpoint]
@@ -114,7 +114,7 @@ module PlinthGenerated
     end
 
     # Delete a webhook endpoint
-    # Deletes the endpoint and its delivery log; nothing more is sent to it.
+    # Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Array<(DeletedWebhookEndpoint, Integer, Hash)>] DeletedWebhookEndpoint data, response status code and response headers
@@ -167,6 +167,7 @@ module PlinthGenerated
     end
 
     # An endpoint's deliveries, newest first
+    # Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
@@ -180,6 +181,7 @@ module PlinthGenerated
     end
 
     # An endpoint&#39;s deliveries, newest first
+    # Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
@@ -252,6 +254,7 @@ module PlinthGenerated
     end
 
     # List webhook endpoints, newest first
+    # Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
@@ -263,6 +266,7 @@ module PlinthGenerated
     end
 
     # List webhook endpoints, newest first
+    # Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param [Hash] opts the optional parameters
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
@@ -324,6 +328,7 @@ module PlinthGenerated
     end
 
     # Retrieve a webhook endpoint
+    # Needs `webhook_endpoints: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [WebhookEndpoint]
@@ -333,6 +338,7 @@ module PlinthGenerated
     end
 
     # Retrieve a webhook endpoint
+    # Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Array<(WebhookEndpoint, Integer, Hash)>] WebhookEndpoint data, response status code and response headers
@@ -385,7 +391,7 @@ module PlinthGenerated
     end
 
     # Retry a delivery now
-    # One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.
+    # One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A webhook delivery id, &#x60;whd_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -396,7 +402,7 @@ module PlinthGenerated
     end
 
     # Retry a delivery now
-    # One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.
+    # One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A webhook delivery id, &#x60;whd_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -464,7 +470,7 @@ module PlinthGenerated
     end
 
     # Rotate the signing secret
-    # A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.
+    # A new secret, in this response only. The previous one keeps signing beside it (two signatures in `webhook-signature`) for `expire_previous_in_seconds`.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -476,7 +482,7 @@ module PlinthGenerated
     end
 
     # Rotate the signing secret
-    # A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.
+    # A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -550,7 +556,7 @@ module PlinthGenerated
     end
 
     # Send a test event
-    # Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.
+    # Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -561,7 +567,7 @@ module PlinthGenerated
     end
 
     # Send a test event
-    # Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.
+    # Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -629,7 +635,7 @@ module PlinthGenerated
     end
 
     # Update a webhook endpoint
-    # `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.
+    # `status: disabled` stops deliveries (its pending ones fail; retry them later); `enabled` resumes.  Needs `webhook_endpoints: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param update_webhook_endpoint_request [UpdateWebhookEndpointRequest] 
     # @param [Hash] opts the optional parameters
@@ -641,7 +647,7 @@ module PlinthGenerated
     end
 
     # Update a webhook endpoint
-    # &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.
+    # &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A webhook endpoint id, &#x60;we_…&#x60;.
     # @param update_webhook_endpoint_request [UpdateWebhookEndpointRequest] 
     # @param [Hash] opts the optional parameters

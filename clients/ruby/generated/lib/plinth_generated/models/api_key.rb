@@ -42,6 +42,9 @@ module PlinthGenerated
     # When it last authenticated a request; may lag by up to a minute. `null` until first used.
     attr_accessor :last_used_at
 
+    # Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.
+    attr_accessor :permissions
+
     # Attribute mapping from ruby-style variable name to JSON key.
     def self.attribute_map
       {
@@ -53,7 +56,8 @@ module PlinthGenerated
         :'livemode' => :'livemode',
         :'created_at' => :'created_at',
         :'revoked_at' => :'revoked_at',
-        :'last_used_at' => :'last_used_at'
+        :'last_used_at' => :'last_used_at',
+        :'permissions' => :'permissions'
       }
     end
 
@@ -78,7 +82,8 @@ module PlinthGenerated
         :'livemode' => :'Boolean',
         :'created_at' => :'String',
         :'revoked_at' => :'String',
-        :'last_used_at' => :'String'
+        :'last_used_at' => :'String',
+        :'permissions' => :'ApiKeyPermissionsAnyOf0'
       }
     end
 
@@ -87,7 +92,8 @@ module PlinthGenerated
       Set.new([
         :'name',
         :'revoked_at',
-        :'last_used_at'
+        :'last_used_at',
+        :'permissions'
       ])
     end
 
@@ -169,6 +175,12 @@ module PlinthGenerated
         self.last_used_at = attributes[:'last_used_at']
       else
         self.last_used_at = nil
+      end
+
+      if attributes.key?(:'permissions')
+        self.permissions = attributes[:'permissions']
+      else
+        self.permissions = nil
       end
     end
 
@@ -290,7 +302,8 @@ module PlinthGenerated
           livemode == o.livemode &&
           created_at == o.created_at &&
           revoked_at == o.revoked_at &&
-          last_used_at == o.last_used_at
+          last_used_at == o.last_used_at &&
+          permissions == o.permissions
     end
 
     # @see the `==` method
@@ -302,7 +315,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, mode, hint, name, livemode, created_at, revoked_at, last_used_at].hash
+      [id, object, mode, hint, name, livemode, created_at, revoked_at, last_used_at, permissions].hash
     end
 
     # Builds the object from hash

@@ -21,6 +21,9 @@ module PlinthGenerated
     # A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
     attr_accessor :name
 
+    # Makes a restricted key (`rk_test_…`, `rk_live_…`) that may do only this: for each group, `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`, `none`, `read` or `write`; a group left out is `none`. Within the calling key's own permissions. Without it, a full secret key (`sk_…`).
+    attr_accessor :permissions
+
     class EnumAttributeValidator
       attr_reader :datatype
       attr_reader :allowable_values
@@ -47,7 +50,8 @@ module PlinthGenerated
     def self.attribute_map
       {
         :'mode' => :'mode',
-        :'name' => :'name'
+        :'name' => :'name',
+        :'permissions' => :'permissions'
       }
     end
 
@@ -65,7 +69,8 @@ module PlinthGenerated
     def self.openapi_types
       {
         :'mode' => :'String',
-        :'name' => :'String'
+        :'name' => :'String',
+        :'permissions' => :'CreateApiKeyRequestPermissions'
       }
     end
 
@@ -108,6 +113,10 @@ module PlinthGenerated
       if attributes.key?(:'name')
         self.name = attributes[:'name']
       end
+
+      if attributes.key?(:'permissions')
+        self.permissions = attributes[:'permissions']
+      end
     end
 
     # Show invalid properties with the reasons. Usually used together with valid?
@@ -143,7 +152,8 @@ module PlinthGenerated
       return true if self.equal?(o)
       self.class == o.class &&
           mode == o.mode &&
-          name == o.name
+          name == o.name &&
+          permissions == o.permissions
     end
 
     # @see the `==` method
@@ -155,7 +165,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [mode, name].hash
+      [mode, name, permissions].hash
     end
 
     # Builds the object from hash

@@ -42,6 +42,9 @@ module PlinthGenerated
     # When it last authenticated a request; may lag by up to a minute. `null` until first used.
     attr_accessor :last_used_at
 
+    # Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.
+    attr_accessor :permissions
+
     # The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
     attr_accessor :key
 
@@ -57,6 +60,7 @@ module PlinthGenerated
         :'created_at' => :'created_at',
         :'revoked_at' => :'revoked_at',
         :'last_used_at' => :'last_used_at',
+        :'permissions' => :'permissions',
         :'key' => :'key'
       }
     end
@@ -83,6 +87,7 @@ module PlinthGenerated
         :'created_at' => :'String',
         :'revoked_at' => :'String',
         :'last_used_at' => :'String',
+        :'permissions' => :'NewApiKeyPermissionsAnyOf0',
         :'key' => :'String'
       }
     end
@@ -93,6 +98,7 @@ module PlinthGenerated
         :'name',
         :'revoked_at',
         :'last_used_at',
+        :'permissions',
         :'key'
       ])
     end
@@ -175,6 +181,12 @@ module PlinthGenerated
         self.last_used_at = attributes[:'last_used_at']
       else
         self.last_used_at = nil
+      end
+
+      if attributes.key?(:'permissions')
+        self.permissions = attributes[:'permissions']
+      else
+        self.permissions = nil
       end
 
       if attributes.key?(:'key')
@@ -303,6 +315,7 @@ module PlinthGenerated
           created_at == o.created_at &&
           revoked_at == o.revoked_at &&
           last_used_at == o.last_used_at &&
+          permissions == o.permissions &&
           key == o.key
     end
 
@@ -315,7 +328,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, mode, hint, name, livemode, created_at, revoked_at, last_used_at, key].hash
+      [id, object, mode, hint, name, livemode, created_at, revoked_at, last_used_at, permissions, key].hash
     end
 
     # Builds the object from hash

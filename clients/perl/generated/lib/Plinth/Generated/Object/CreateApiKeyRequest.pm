@@ -30,6 +30,7 @@ use Log::Any qw($log);
 use Date::Parse;
 use DateTime;
 
+use Plinth::Generated::Object::CreateApiKeyRequestPermissions;
 
 use base ("Class::Accessor", "Class::Data::Inheritable");
 
@@ -233,16 +234,25 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'permissions' => {
+        datatype => 'CreateApiKeyRequestPermissions',
+        base_name => 'permissions',
+        description => 'Makes a restricted key (&#x60;rk_test_…&#x60;, &#x60;rk_live_…&#x60;) that may do only this: for each group, &#x60;accounts&#x60;, &#x60;transfers&#x60; (transfers, pending posts and voids, reversals), &#x60;transactions&#x60; (transactions, balances, statements), &#x60;sandbox&#x60; (simulations), &#x60;events&#x60;, &#x60;webhook_endpoints&#x60; (with deliveries), &#x60;api_keys&#x60; and &#x60;requests&#x60;, &#x60;none&#x60;, &#x60;read&#x60; or &#x60;write&#x60;; a group left out is &#x60;none&#x60;. Within the calling key&#39;s own permissions. Without it, a full secret key (&#x60;sk_…&#x60;).',
+        format => '',
+        read_only => '',
+            },
 });
 
 __PACKAGE__->openapi_types( {
     'mode' => 'string',
-    'name' => 'string'
+    'name' => 'string',
+    'permissions' => 'CreateApiKeyRequestPermissions'
 } );
 
 __PACKAGE__->attribute_map( {
     'mode' => 'mode',
-    'name' => 'name'
+    'name' => 'name',
+    'permissions' => 'permissions'
 } );
 
 __PACKAGE__->mk_accessors(keys %{__PACKAGE__->attribute_map});

@@ -30,6 +30,7 @@ use Log::Any qw($log);
 use Date::Parse;
 use DateTime;
 
+use Plinth::Generated::Object::NewApiKeyPermissionsAnyOf0;
 
 use base ("Class::Accessor", "Class::Data::Inheritable");
 
@@ -282,6 +283,13 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'permissions' => {
+        datatype => 'NewApiKeyPermissionsAnyOf0',
+        base_name => 'permissions',
+        description => 'Each group&#39;s level: &#x60;accounts&#x60;, &#x60;transfers&#x60; (transfers, pending posts and voids, reversals), &#x60;transactions&#x60; (transactions, balances, statements), &#x60;sandbox&#x60; (simulations), &#x60;events&#x60;, &#x60;webhook_endpoints&#x60; (with deliveries), &#x60;api_keys&#x60; and &#x60;requests&#x60;.',
+        format => '',
+        read_only => '',
+            },
     'key' => {
         datatype => 'string',
         base_name => 'key',
@@ -301,6 +309,7 @@ __PACKAGE__->openapi_types( {
     'created_at' => 'string',
     'revoked_at' => 'string',
     'last_used_at' => 'string',
+    'permissions' => 'NewApiKeyPermissionsAnyOf0',
     'key' => 'string'
 } );
 
@@ -314,6 +323,7 @@ __PACKAGE__->attribute_map( {
     'created_at' => 'created_at',
     'revoked_at' => 'revoked_at',
     'last_used_at' => 'last_used_at',
+    'permissions' => 'permissions',
     'key' => 'key'
 } );
 

@@ -170,7 +170,7 @@ public class ApiKeysApi {
 
   /**
    * Create an API key
-   * A new key for the caller&#39;s organisation, of the caller&#39;s mode unless &#x60;mode&#x60; says otherwise. The secret &#x60;key&#x60; is in this response only.
+   * A new key for the caller&#39;s organisation, of the caller&#39;s mode unless &#x60;mode&#x60; says otherwise. The secret &#x60;key&#x60; is in this response only.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param createApiKeyRequest Optional; &#x60;mode&#x60; defaults to the calling key’s mode. A sandbox key may not create a live key. (optional)
    * @return NewApiKey
@@ -182,7 +182,7 @@ public class ApiKeysApi {
 
   /**
    * Create an API key
-   * A new key for the caller&#39;s organisation, of the caller&#39;s mode unless &#x60;mode&#x60; says otherwise. The secret &#x60;key&#x60; is in this response only.
+   * A new key for the caller&#39;s organisation, of the caller&#39;s mode unless &#x60;mode&#x60; says otherwise. The secret &#x60;key&#x60; is in this response only.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param createApiKeyRequest Optional; &#x60;mode&#x60; defaults to the calling key’s mode. A sandbox key may not create a live key. (optional)
    * @param headers Optional headers to include in the request
@@ -196,7 +196,7 @@ public class ApiKeysApi {
 
   /**
    * Create an API key
-   * A new key for the caller&#39;s organisation, of the caller&#39;s mode unless &#x60;mode&#x60; says otherwise. The secret &#x60;key&#x60; is in this response only.
+   * A new key for the caller&#39;s organisation, of the caller&#39;s mode unless &#x60;mode&#x60; says otherwise. The secret &#x60;key&#x60; is in this response only.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param createApiKeyRequest Optional; &#x60;mode&#x60; defaults to the calling key’s mode. A sandbox key may not create a live key. (optional)
    * @return ApiResponse&lt;NewApiKey&gt;
@@ -208,7 +208,7 @@ public class ApiKeysApi {
 
   /**
    * Create an API key
-   * A new key for the caller&#39;s organisation, of the caller&#39;s mode unless &#x60;mode&#x60; says otherwise. The secret &#x60;key&#x60; is in this response only.
+   * A new key for the caller&#39;s organisation, of the caller&#39;s mode unless &#x60;mode&#x60; says otherwise. The secret &#x60;key&#x60; is in this response only.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param createApiKeyRequest Optional; &#x60;mode&#x60; defaults to the calling key’s mode. A sandbox key may not create a live key. (optional)
    * @param headers Optional headers to include in the request
@@ -296,7 +296,7 @@ public class ApiKeysApi {
 
   /**
    * List the organisation&#39;s keys of the caller&#39;s mode
-   * 
+   * Needs &#x60;api_keys: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -309,7 +309,7 @@ public class ApiKeysApi {
 
   /**
    * List the organisation&#39;s keys of the caller&#39;s mode
-   * 
+   * Needs &#x60;api_keys: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -324,7 +324,7 @@ public class ApiKeysApi {
 
   /**
    * List the organisation&#39;s keys of the caller&#39;s mode
-   * 
+   * Needs &#x60;api_keys: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -337,7 +337,7 @@ public class ApiKeysApi {
 
   /**
    * List the organisation&#39;s keys of the caller&#39;s mode
-   * 
+   * Needs &#x60;api_keys: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the keys just older than the one with this id. It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the keys just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;key_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -436,7 +436,7 @@ public class ApiKeysApi {
 
   /**
    * Retrieve an API key
-   * One of the organisation’s keys of the caller’s mode, never its secret.
+   * One of the organisation’s keys of the caller’s mode, never its secret.  Needs &#x60;api_keys: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @return ApiKey
    * @throws ApiException if fails to make API call
@@ -447,7 +447,7 @@ public class ApiKeysApi {
 
   /**
    * Retrieve an API key
-   * One of the organisation’s keys of the caller’s mode, never its secret.
+   * One of the organisation’s keys of the caller’s mode, never its secret.  Needs &#x60;api_keys: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return ApiKey
@@ -460,7 +460,7 @@ public class ApiKeysApi {
 
   /**
    * Retrieve an API key
-   * One of the organisation’s keys of the caller’s mode, never its secret.
+   * One of the organisation’s keys of the caller’s mode, never its secret.  Needs &#x60;api_keys: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @return ApiResponse&lt;ApiKey&gt;
    * @throws ApiException if fails to make API call
@@ -471,7 +471,7 @@ public class ApiKeysApi {
 
   /**
    * Retrieve an API key
-   * One of the organisation’s keys of the caller’s mode, never its secret.
+   * One of the organisation’s keys of the caller’s mode, never its secret.  Needs &#x60;api_keys: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;ApiKey&gt;
@@ -554,7 +554,7 @@ public class ApiKeysApi {
 
   /**
    * Revoke an API key
-   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.
+   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiKey
@@ -566,7 +566,7 @@ public class ApiKeysApi {
 
   /**
    * Revoke an API key
-   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.
+   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -580,7 +580,7 @@ public class ApiKeysApi {
 
   /**
    * Revoke an API key
-   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.
+   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;ApiKey&gt;
@@ -592,7 +592,7 @@ public class ApiKeysApi {
 
   /**
    * Revoke an API key
-   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.
+   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request

@@ -168,7 +168,7 @@ public class EventsApi {
 
   /**
    * An event&#39;s webhook deliveries, newest first
-   * 
+   * Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An event id, &#x60;evt_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -182,7 +182,7 @@ public class EventsApi {
 
   /**
    * An event&#39;s webhook deliveries, newest first
-   * 
+   * Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An event id, &#x60;evt_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -198,7 +198,7 @@ public class EventsApi {
 
   /**
    * An event&#39;s webhook deliveries, newest first
-   * 
+   * Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An event id, &#x60;evt_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -212,7 +212,7 @@ public class EventsApi {
 
   /**
    * An event&#39;s webhook deliveries, newest first
-   * 
+   * Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An event id, &#x60;evt_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -317,7 +317,7 @@ public class EventsApi {
 
   /**
    * List events, newest first
-   * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
+   * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).  Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -332,7 +332,7 @@ public class EventsApi {
 
   /**
    * List events, newest first
-   * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
+   * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).  Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -349,7 +349,7 @@ public class EventsApi {
 
   /**
    * List events, newest first
-   * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
+   * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).  Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -364,7 +364,7 @@ public class EventsApi {
 
   /**
    * List events, newest first
-   * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
+   * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).  Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -474,7 +474,7 @@ public class EventsApi {
 
   /**
    * Retrieve an event
-   * 
+   * Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An event id, &#x60;evt_…&#x60;. (required)
    * @return Event
    * @throws ApiException if fails to make API call
@@ -485,7 +485,7 @@ public class EventsApi {
 
   /**
    * Retrieve an event
-   * 
+   * Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An event id, &#x60;evt_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return Event
@@ -498,7 +498,7 @@ public class EventsApi {
 
   /**
    * Retrieve an event
-   * 
+   * Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An event id, &#x60;evt_…&#x60;. (required)
    * @return ApiResponse&lt;Event&gt;
    * @throws ApiException if fails to make API call
@@ -509,7 +509,7 @@ public class EventsApi {
 
   /**
    * Retrieve an event
-   * 
+   * Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An event id, &#x60;evt_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;Event&gt;

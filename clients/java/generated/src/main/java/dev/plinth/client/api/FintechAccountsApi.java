@@ -171,7 +171,7 @@ public class FintechAccountsApi {
 
   /**
    * Close an account
-   * Closing is final and needs both balances at 0. A closed account stays readable.
+   * Closing is final and needs both balances at 0. A closed account stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
@@ -184,7 +184,7 @@ public class FintechAccountsApi {
 
   /**
    * Close an account
-   * Closing is final and needs both balances at 0. A closed account stays readable.
+   * Closing is final and needs both balances at 0. A closed account stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
@@ -199,7 +199,7 @@ public class FintechAccountsApi {
 
   /**
    * Close an account
-   * Closing is final and needs both balances at 0. A closed account stays readable.
+   * Closing is final and needs both balances at 0. A closed account stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
@@ -212,7 +212,7 @@ public class FintechAccountsApi {
 
   /**
    * Close an account
-   * Closing is final and needs both balances at 0. A closed account stays readable.
+   * Closing is final and needs both balances at 0. A closed account stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
@@ -306,7 +306,7 @@ public class FintechAccountsApi {
 
   /**
    * Create an account
-   * Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.
+   * Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param createAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return Account
@@ -318,7 +318,7 @@ public class FintechAccountsApi {
 
   /**
    * Create an account
-   * Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.
+   * Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param createAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -332,7 +332,7 @@ public class FintechAccountsApi {
 
   /**
    * Create an account
-   * Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.
+   * Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param createAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;Account&gt;
@@ -344,7 +344,7 @@ public class FintechAccountsApi {
 
   /**
    * Create an account
-   * Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.
+   * Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param createAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -436,7 +436,7 @@ public class FintechAccountsApi {
 
   /**
    * Freeze an account
-   * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+   * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param freezeAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -449,7 +449,7 @@ public class FintechAccountsApi {
 
   /**
    * Freeze an account
-   * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+   * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param freezeAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -464,7 +464,7 @@ public class FintechAccountsApi {
 
   /**
    * Freeze an account
-   * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+   * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param freezeAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -477,7 +477,7 @@ public class FintechAccountsApi {
 
   /**
    * Freeze an account
-   * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+   * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param freezeAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -575,7 +575,7 @@ public class FintechAccountsApi {
 
   /**
    * List accounts, newest first
-   * 
+   * Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -591,7 +591,7 @@ public class FintechAccountsApi {
 
   /**
    * List accounts, newest first
-   * 
+   * Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -609,7 +609,7 @@ public class FintechAccountsApi {
 
   /**
    * List accounts, newest first
-   * 
+   * Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -625,7 +625,7 @@ public class FintechAccountsApi {
 
   /**
    * List accounts, newest first
-   * 
+   * Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -744,7 +744,7 @@ public class FintechAccountsApi {
 
   /**
    * Retrieve an account
-   * 
+   * Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @return Account
    * @throws ApiException if fails to make API call
@@ -755,7 +755,7 @@ public class FintechAccountsApi {
 
   /**
    * Retrieve an account
-   * 
+   * Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return Account
@@ -768,7 +768,7 @@ public class FintechAccountsApi {
 
   /**
    * Retrieve an account
-   * 
+   * Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @return ApiResponse&lt;Account&gt;
    * @throws ApiException if fails to make API call
@@ -779,7 +779,7 @@ public class FintechAccountsApi {
 
   /**
    * Retrieve an account
-   * 
+   * Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;Account&gt;
@@ -862,7 +862,7 @@ public class FintechAccountsApi {
 
   /**
    * Unfreeze an account
-   * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+   * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return Account
@@ -874,7 +874,7 @@ public class FintechAccountsApi {
 
   /**
    * Unfreeze an account
-   * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+   * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -888,7 +888,7 @@ public class FintechAccountsApi {
 
   /**
    * Unfreeze an account
-   * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+   * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;Account&gt;
@@ -900,7 +900,7 @@ public class FintechAccountsApi {
 
   /**
    * Unfreeze an account
-   * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+   * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -987,7 +987,7 @@ public class FintechAccountsApi {
 
   /**
    * Update an account&#39;s metadata or nickname
-   * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+   * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param updateAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -1000,7 +1000,7 @@ public class FintechAccountsApi {
 
   /**
    * Update an account&#39;s metadata or nickname
-   * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+   * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param updateAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -1015,7 +1015,7 @@ public class FintechAccountsApi {
 
   /**
    * Update an account&#39;s metadata or nickname
-   * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+   * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param updateAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -1028,7 +1028,7 @@ public class FintechAccountsApi {
 
   /**
    * Update an account&#39;s metadata or nickname
-   * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+   * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param updateAccountRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)

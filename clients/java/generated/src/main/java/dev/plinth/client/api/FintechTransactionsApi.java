@@ -172,7 +172,7 @@ public class FintechTransactionsApi {
 
   /**
    * List an account&#39;s transactions, newest first
-   * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.
+   * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -187,7 +187,7 @@ public class FintechTransactionsApi {
 
   /**
    * List an account&#39;s transactions, newest first
-   * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.
+   * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -204,7 +204,7 @@ public class FintechTransactionsApi {
 
   /**
    * List an account&#39;s transactions, newest first
-   * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.
+   * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -219,7 +219,7 @@ public class FintechTransactionsApi {
 
   /**
    * List an account&#39;s transactions, newest first
-   * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.
+   * In ledger order: each &#x60;balance_after&#x60; is the previous one plus &#x60;amount&#x60;.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the transactions just older than the one with this id. It must be the id of one this key can see (&#x60;txn_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -332,7 +332,7 @@ public class FintechTransactionsApi {
 
   /**
    * An account&#39;s balances at a moment, now or past
-   * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.
+   * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now. (optional)
    * @return AccountBalances
@@ -344,7 +344,7 @@ public class FintechTransactionsApi {
 
   /**
    * An account&#39;s balances at a moment, now or past
-   * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.
+   * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now. (optional)
    * @param headers Optional headers to include in the request
@@ -358,7 +358,7 @@ public class FintechTransactionsApi {
 
   /**
    * An account&#39;s balances at a moment, now or past
-   * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.
+   * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now. (optional)
    * @return ApiResponse&lt;AccountBalances&gt;
@@ -370,7 +370,7 @@ public class FintechTransactionsApi {
 
   /**
    * An account&#39;s balances at a moment, now or past
-   * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.
+   * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now. (optional)
    * @param headers Optional headers to include in the request
@@ -469,7 +469,7 @@ public class FintechTransactionsApi {
 
   /**
    * An account&#39;s statement for a period
-   * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.
+   * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param from Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset. (required)
    * @param to End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;. (required)
    * @param id An account id, &#x60;acct_…&#x60;. (required)
@@ -482,7 +482,7 @@ public class FintechTransactionsApi {
 
   /**
    * An account&#39;s statement for a period
-   * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.
+   * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param from Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset. (required)
    * @param to End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;. (required)
    * @param id An account id, &#x60;acct_…&#x60;. (required)
@@ -497,7 +497,7 @@ public class FintechTransactionsApi {
 
   /**
    * An account&#39;s statement for a period
-   * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.
+   * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param from Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset. (required)
    * @param to End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;. (required)
    * @param id An account id, &#x60;acct_…&#x60;. (required)
@@ -510,7 +510,7 @@ public class FintechTransactionsApi {
 
   /**
    * An account&#39;s statement for a period
-   * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.
+   * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param from Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset. (required)
    * @param to End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;. (required)
    * @param id An account id, &#x60;acct_…&#x60;. (required)
@@ -620,7 +620,7 @@ public class FintechTransactionsApi {
 
   /**
    * Retrieve a transaction
-   * 
+   * Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transaction id, &#x60;txn_…&#x60;. (required)
    * @return Transaction
    * @throws ApiException if fails to make API call
@@ -631,7 +631,7 @@ public class FintechTransactionsApi {
 
   /**
    * Retrieve a transaction
-   * 
+   * Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transaction id, &#x60;txn_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return Transaction
@@ -644,7 +644,7 @@ public class FintechTransactionsApi {
 
   /**
    * Retrieve a transaction
-   * 
+   * Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transaction id, &#x60;txn_…&#x60;. (required)
    * @return ApiResponse&lt;Transaction&gt;
    * @throws ApiException if fails to make API call
@@ -655,7 +655,7 @@ public class FintechTransactionsApi {
 
   /**
    * Retrieve a transaction
-   * 
+   * Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transaction id, &#x60;txn_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;Transaction&gt;
@@ -738,7 +738,7 @@ public class FintechTransactionsApi {
 
   /**
    * Simulate an incoming deposit (sandbox)
-   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateDepositRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -751,7 +751,7 @@ public class FintechTransactionsApi {
 
   /**
    * Simulate an incoming deposit (sandbox)
-   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateDepositRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -766,7 +766,7 @@ public class FintechTransactionsApi {
 
   /**
    * Simulate an incoming deposit (sandbox)
-   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateDepositRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -779,7 +779,7 @@ public class FintechTransactionsApi {
 
   /**
    * Simulate an incoming deposit (sandbox)
-   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateDepositRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -877,7 +877,7 @@ public class FintechTransactionsApi {
 
   /**
    * Sandbox: expire a pending transfer now
-   * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.
+   * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return Transfer
@@ -889,7 +889,7 @@ public class FintechTransactionsApi {
 
   /**
    * Sandbox: expire a pending transfer now
-   * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.
+   * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -903,7 +903,7 @@ public class FintechTransactionsApi {
 
   /**
    * Sandbox: expire a pending transfer now
-   * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.
+   * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;Transfer&gt;
@@ -915,7 +915,7 @@ public class FintechTransactionsApi {
 
   /**
    * Sandbox: expire a pending transfer now
-   * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.
+   * Sandbox keys only (a live key: 403 &#x60;permission_denied&#x60;). What the expiry does at &#x60;expires_at&#x60;, now: &#x60;expired&#x60;, its hold released, &#x60;fintech.transfer.expired&#x60;; &#x60;expires_at&#x60; becomes now.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -1002,7 +1002,7 @@ public class FintechTransactionsApi {
 
   /**
    * Simulate an outgoing withdrawal (sandbox)
-   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateWithdrawalRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -1015,7 +1015,7 @@ public class FintechTransactionsApi {
 
   /**
    * Simulate an outgoing withdrawal (sandbox)
-   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateWithdrawalRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -1030,7 +1030,7 @@ public class FintechTransactionsApi {
 
   /**
    * Simulate an outgoing withdrawal (sandbox)
-   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateWithdrawalRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -1043,7 +1043,7 @@ public class FintechTransactionsApi {
 
   /**
    * Simulate an outgoing withdrawal (sandbox)
-   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.
+   * Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox keys only: a live key gets 403.  Needs &#x60;sandbox: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id An account id, &#x60;acct_…&#x60;. (required)
    * @param simulateWithdrawalRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)

@@ -173,7 +173,7 @@ public class FintechTransfersApi {
 
   /**
    * Transfer money between two accounts
-   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param createTransferRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return Transfer
@@ -185,7 +185,7 @@ public class FintechTransfersApi {
 
   /**
    * Transfer money between two accounts
-   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param createTransferRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -199,7 +199,7 @@ public class FintechTransfersApi {
 
   /**
    * Transfer money between two accounts
-   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param createTransferRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;Transfer&gt;
@@ -211,7 +211,7 @@ public class FintechTransfersApi {
 
   /**
    * Transfer money between two accounts
-   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+   * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param createTransferRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -303,7 +303,7 @@ public class FintechTransfersApi {
 
   /**
    * Reverse a posted transfer, all or part
-   * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+   * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param createTransferReversalRequest  (optional)
@@ -316,7 +316,7 @@ public class FintechTransfersApi {
 
   /**
    * Reverse a posted transfer, all or part
-   * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+   * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param createTransferReversalRequest  (optional)
@@ -331,7 +331,7 @@ public class FintechTransfersApi {
 
   /**
    * Reverse a posted transfer, all or part
-   * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+   * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param createTransferReversalRequest  (optional)
@@ -344,7 +344,7 @@ public class FintechTransfersApi {
 
   /**
    * Reverse a posted transfer, all or part
-   * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+   * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param createTransferReversalRequest  (optional)
@@ -438,7 +438,7 @@ public class FintechTransfersApi {
 
   /**
    * List a transfer&#39;s reversals, newest first
-   * 
+   * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -452,7 +452,7 @@ public class FintechTransfersApi {
 
   /**
    * List a transfer&#39;s reversals, newest first
-   * 
+   * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -468,7 +468,7 @@ public class FintechTransfersApi {
 
   /**
    * List a transfer&#39;s reversals, newest first
-   * 
+   * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -482,7 +482,7 @@ public class FintechTransfersApi {
 
   /**
    * List a transfer&#39;s reversals, newest first
-   * 
+   * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -587,7 +587,7 @@ public class FintechTransfersApi {
 
   /**
    * List transfers, newest first
-   * With &#x60;account_id&#x60;, only the transfers from or to that account.
+   * With &#x60;account_id&#x60;, only the transfers from or to that account.  Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
    * @param status Only transfers in this status. (optional)
    * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
@@ -604,7 +604,7 @@ public class FintechTransfersApi {
 
   /**
    * List transfers, newest first
-   * With &#x60;account_id&#x60;, only the transfers from or to that account.
+   * With &#x60;account_id&#x60;, only the transfers from or to that account.  Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
    * @param status Only transfers in this status. (optional)
    * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
@@ -623,7 +623,7 @@ public class FintechTransfersApi {
 
   /**
    * List transfers, newest first
-   * With &#x60;account_id&#x60;, only the transfers from or to that account.
+   * With &#x60;account_id&#x60;, only the transfers from or to that account.  Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
    * @param status Only transfers in this status. (optional)
    * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
@@ -640,7 +640,7 @@ public class FintechTransfersApi {
 
   /**
    * List transfers, newest first
-   * With &#x60;account_id&#x60;, only the transfers from or to that account.
+   * With &#x60;account_id&#x60;, only the transfers from or to that account.  Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
    * @param status Only transfers in this status. (optional)
    * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
@@ -762,7 +762,7 @@ public class FintechTransfersApi {
 
   /**
    * Post a pending transfer, all or part
-   * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param postTransferRequest  (optional)
@@ -775,7 +775,7 @@ public class FintechTransfersApi {
 
   /**
    * Post a pending transfer, all or part
-   * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param postTransferRequest  (optional)
@@ -790,7 +790,7 @@ public class FintechTransfersApi {
 
   /**
    * Post a pending transfer, all or part
-   * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param postTransferRequest  (optional)
@@ -803,7 +803,7 @@ public class FintechTransfersApi {
 
   /**
    * Post a pending transfer, all or part
-   * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param postTransferRequest  (optional)
@@ -897,7 +897,7 @@ public class FintechTransfersApi {
 
   /**
    * Retrieve a transfer
-   * 
+   * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @return Transfer
    * @throws ApiException if fails to make API call
@@ -908,7 +908,7 @@ public class FintechTransfersApi {
 
   /**
    * Retrieve a transfer
-   * 
+   * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return Transfer
@@ -921,7 +921,7 @@ public class FintechTransfersApi {
 
   /**
    * Retrieve a transfer
-   * 
+   * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @return ApiResponse&lt;Transfer&gt;
    * @throws ApiException if fails to make API call
@@ -932,7 +932,7 @@ public class FintechTransfersApi {
 
   /**
    * Retrieve a transfer
-   * 
+   * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;Transfer&gt;
@@ -1015,7 +1015,7 @@ public class FintechTransfersApi {
 
   /**
    * Retrieve a reversal
-   * 
+   * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param reversalId A reversal id, &#x60;trr_…&#x60;. (required)
    * @return TransferReversal
@@ -1027,7 +1027,7 @@ public class FintechTransfersApi {
 
   /**
    * Retrieve a reversal
-   * 
+   * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param reversalId A reversal id, &#x60;trr_…&#x60;. (required)
    * @param headers Optional headers to include in the request
@@ -1041,7 +1041,7 @@ public class FintechTransfersApi {
 
   /**
    * Retrieve a reversal
-   * 
+   * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param reversalId A reversal id, &#x60;trr_…&#x60;. (required)
    * @return ApiResponse&lt;TransferReversal&gt;
@@ -1053,7 +1053,7 @@ public class FintechTransfersApi {
 
   /**
    * Retrieve a reversal
-   * 
+   * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param reversalId A reversal id, &#x60;trr_…&#x60;. (required)
    * @param headers Optional headers to include in the request
@@ -1142,7 +1142,7 @@ public class FintechTransfersApi {
 
   /**
    * Update a transfer&#39;s metadata
-   * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+   * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param updateTransferRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -1155,7 +1155,7 @@ public class FintechTransfersApi {
 
   /**
    * Update a transfer&#39;s metadata
-   * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+   * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param updateTransferRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -1170,7 +1170,7 @@ public class FintechTransfersApi {
 
   /**
    * Update a transfer&#39;s metadata
-   * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+   * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param updateTransferRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -1183,7 +1183,7 @@ public class FintechTransfersApi {
 
   /**
    * Update a transfer&#39;s metadata
-   * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+   * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param updateTransferRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -1281,7 +1281,7 @@ public class FintechTransfersApi {
 
   /**
    * Void a pending transfer
-   * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return Transfer
@@ -1293,7 +1293,7 @@ public class FintechTransfersApi {
 
   /**
    * Void a pending transfer
-   * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -1307,7 +1307,7 @@ public class FintechTransfersApi {
 
   /**
    * Void a pending transfer
-   * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;Transfer&gt;
@@ -1319,7 +1319,7 @@ public class FintechTransfersApi {
 
   /**
    * Void a pending transfer
-   * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+   * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A transfer id, &#x60;tr_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request

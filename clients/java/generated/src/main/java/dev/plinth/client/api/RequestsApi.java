@@ -167,7 +167,7 @@ public class RequestsApi {
 
   /**
    * List recorded requests, newest first
-   * Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).
+   * Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -183,7 +183,7 @@ public class RequestsApi {
 
   /**
    * List recorded requests, newest first
-   * Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).
+   * Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -201,7 +201,7 @@ public class RequestsApi {
 
   /**
    * List recorded requests, newest first
-   * Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).
+   * Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -217,7 +217,7 @@ public class RequestsApi {
 
   /**
    * List recorded requests, newest first
-   * Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).
+   * Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -330,7 +330,7 @@ public class RequestsApi {
 
   /**
    * Retrieve a recorded request
-   * By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+   * By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A request id, &#x60;req_…&#x60;: the &#x60;Request-Id&#x60; header of its answer. (required)
    * @return RequestLog
    * @throws ApiException if fails to make API call
@@ -341,7 +341,7 @@ public class RequestsApi {
 
   /**
    * Retrieve a recorded request
-   * By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+   * By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A request id, &#x60;req_…&#x60;: the &#x60;Request-Id&#x60; header of its answer. (required)
    * @param headers Optional headers to include in the request
    * @return RequestLog
@@ -354,7 +354,7 @@ public class RequestsApi {
 
   /**
    * Retrieve a recorded request
-   * By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+   * By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A request id, &#x60;req_…&#x60;: the &#x60;Request-Id&#x60; header of its answer. (required)
    * @return ApiResponse&lt;RequestLog&gt;
    * @throws ApiException if fails to make API call
@@ -365,7 +365,7 @@ public class RequestsApi {
 
   /**
    * Retrieve a recorded request
-   * By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+   * By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A request id, &#x60;req_…&#x60;: the &#x60;Request-Id&#x60; header of its answer. (required)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;RequestLog&gt;

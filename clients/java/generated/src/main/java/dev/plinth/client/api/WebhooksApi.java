@@ -174,7 +174,7 @@ public class WebhooksApi {
 
   /**
    * Create a webhook endpoint
-   * At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.
+   * At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param createWebhookEndpointRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return WebhookEndpointWithSecret
@@ -186,7 +186,7 @@ public class WebhooksApi {
 
   /**
    * Create a webhook endpoint
-   * At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.
+   * At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param createWebhookEndpointRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -200,7 +200,7 @@ public class WebhooksApi {
 
   /**
    * Create a webhook endpoint
-   * At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.
+   * At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param createWebhookEndpointRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;WebhookEndpointWithSecret&gt;
@@ -212,7 +212,7 @@ public class WebhooksApi {
 
   /**
    * Create a webhook endpoint
-   * At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.
+   * At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param createWebhookEndpointRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -304,7 +304,7 @@ public class WebhooksApi {
 
   /**
    * Delete a webhook endpoint
-   * Deletes the endpoint and its delivery log; nothing more is sent to it.
+   * Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @return DeletedWebhookEndpoint
    * @throws ApiException if fails to make API call
@@ -315,7 +315,7 @@ public class WebhooksApi {
 
   /**
    * Delete a webhook endpoint
-   * Deletes the endpoint and its delivery log; nothing more is sent to it.
+   * Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return DeletedWebhookEndpoint
@@ -328,7 +328,7 @@ public class WebhooksApi {
 
   /**
    * Delete a webhook endpoint
-   * Deletes the endpoint and its delivery log; nothing more is sent to it.
+   * Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @return ApiResponse&lt;DeletedWebhookEndpoint&gt;
    * @throws ApiException if fails to make API call
@@ -339,7 +339,7 @@ public class WebhooksApi {
 
   /**
    * Delete a webhook endpoint
-   * Deletes the endpoint and its delivery log; nothing more is sent to it.
+   * Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;DeletedWebhookEndpoint&gt;
@@ -422,7 +422,7 @@ public class WebhooksApi {
 
   /**
    * An endpoint&#39;s deliveries, newest first
-   * 
+   * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -437,7 +437,7 @@ public class WebhooksApi {
 
   /**
    * An endpoint&#39;s deliveries, newest first
-   * 
+   * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -454,7 +454,7 @@ public class WebhooksApi {
 
   /**
    * An endpoint&#39;s deliveries, newest first
-   * 
+   * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -469,7 +469,7 @@ public class WebhooksApi {
 
   /**
    * An endpoint&#39;s deliveries, newest first
-   * 
+   * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -577,7 +577,7 @@ public class WebhooksApi {
 
   /**
    * List webhook endpoints, newest first
-   * 
+   * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -590,7 +590,7 @@ public class WebhooksApi {
 
   /**
    * List webhook endpoints, newest first
-   * 
+   * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -605,7 +605,7 @@ public class WebhooksApi {
 
   /**
    * List webhook endpoints, newest first
-   * 
+   * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -618,7 +618,7 @@ public class WebhooksApi {
 
   /**
    * List webhook endpoints, newest first
-   * 
+   * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -717,7 +717,7 @@ public class WebhooksApi {
 
   /**
    * Retrieve a webhook endpoint
-   * 
+   * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @return WebhookEndpoint
    * @throws ApiException if fails to make API call
@@ -728,7 +728,7 @@ public class WebhooksApi {
 
   /**
    * Retrieve a webhook endpoint
-   * 
+   * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return WebhookEndpoint
@@ -741,7 +741,7 @@ public class WebhooksApi {
 
   /**
    * Retrieve a webhook endpoint
-   * 
+   * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @return ApiResponse&lt;WebhookEndpoint&gt;
    * @throws ApiException if fails to make API call
@@ -752,7 +752,7 @@ public class WebhooksApi {
 
   /**
    * Retrieve a webhook endpoint
-   * 
+   * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;WebhookEndpoint&gt;
@@ -835,7 +835,7 @@ public class WebhooksApi {
 
   /**
    * Retry a delivery now
-   * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.
+   * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook delivery id, &#x60;whd_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return WebhookDelivery
@@ -847,7 +847,7 @@ public class WebhooksApi {
 
   /**
    * Retry a delivery now
-   * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.
+   * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook delivery id, &#x60;whd_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -861,7 +861,7 @@ public class WebhooksApi {
 
   /**
    * Retry a delivery now
-   * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.
+   * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook delivery id, &#x60;whd_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;WebhookDelivery&gt;
@@ -873,7 +873,7 @@ public class WebhooksApi {
 
   /**
    * Retry a delivery now
-   * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.
+   * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook delivery id, &#x60;whd_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -960,7 +960,7 @@ public class WebhooksApi {
 
   /**
    * Rotate the signing secret
-   * A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.
+   * A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param rotateWebhookEndpointSecretRequest  (optional)
@@ -973,7 +973,7 @@ public class WebhooksApi {
 
   /**
    * Rotate the signing secret
-   * A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.
+   * A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param rotateWebhookEndpointSecretRequest  (optional)
@@ -988,7 +988,7 @@ public class WebhooksApi {
 
   /**
    * Rotate the signing secret
-   * A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.
+   * A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param rotateWebhookEndpointSecretRequest  (optional)
@@ -1001,7 +1001,7 @@ public class WebhooksApi {
 
   /**
    * Rotate the signing secret
-   * A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.
+   * A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param rotateWebhookEndpointSecretRequest  (optional)
@@ -1095,7 +1095,7 @@ public class WebhooksApi {
 
   /**
    * Send a test event
-   * Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.
+   * Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return Event
@@ -1107,7 +1107,7 @@ public class WebhooksApi {
 
   /**
    * Send a test event
-   * Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.
+   * Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -1121,7 +1121,7 @@ public class WebhooksApi {
 
   /**
    * Send a test event
-   * Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.
+   * Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;Event&gt;
@@ -1133,7 +1133,7 @@ public class WebhooksApi {
 
   /**
    * Send a test event
-   * Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.
+   * Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -1220,7 +1220,7 @@ public class WebhooksApi {
 
   /**
    * Update a webhook endpoint
-   * &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.
+   * &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param updateWebhookEndpointRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -1233,7 +1233,7 @@ public class WebhooksApi {
 
   /**
    * Update a webhook endpoint
-   * &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.
+   * &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param updateWebhookEndpointRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -1248,7 +1248,7 @@ public class WebhooksApi {
 
   /**
    * Update a webhook endpoint
-   * &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.
+   * &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param updateWebhookEndpointRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -1261,7 +1261,7 @@ public class WebhooksApi {
 
   /**
    * Update a webhook endpoint
-   * &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.
+   * &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A webhook endpoint id, &#x60;we_…&#x60;. (required)
    * @param updateWebhookEndpointRequest  (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)

@@ -24,6 +24,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.plinth.client.model.ApiKeyPermissionsAnyOf0;
 import java.util.Arrays;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -41,7 +42,8 @@ import dev.plinth.client.ApiClient;
   ApiKey.JSON_PROPERTY_LIVEMODE,
   ApiKey.JSON_PROPERTY_CREATED_AT,
   ApiKey.JSON_PROPERTY_REVOKED_AT,
-  ApiKey.JSON_PROPERTY_LAST_USED_AT
+  ApiKey.JSON_PROPERTY_LAST_USED_AT,
+  ApiKey.JSON_PROPERTY_PERMISSIONS
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
 public class ApiKey {
@@ -80,6 +82,10 @@ public class ApiKey {
   public static final String JSON_PROPERTY_LAST_USED_AT = "last_used_at";
   @javax.annotation.Nullable
   private String lastUsedAt;
+
+  public static final String JSON_PROPERTY_PERMISSIONS = "permissions";
+  @javax.annotation.Nullable
+  private ApiKeyPermissionsAnyOf0 permissions;
 
   public ApiKey() { 
   }
@@ -300,6 +306,30 @@ public class ApiKey {
   }
 
 
+  public ApiKey permissions(@javax.annotation.Nullable ApiKeyPermissionsAnyOf0 permissions) {
+    this.permissions = permissions;
+    return this;
+  }
+
+  /**
+   * Each group&#39;s level: &#x60;accounts&#x60;, &#x60;transfers&#x60; (transfers, pending posts and voids, reversals), &#x60;transactions&#x60; (transactions, balances, statements), &#x60;sandbox&#x60; (simulations), &#x60;events&#x60;, &#x60;webhook_endpoints&#x60; (with deliveries), &#x60;api_keys&#x60; and &#x60;requests&#x60;.
+   * @return permissions
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_PERMISSIONS, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public ApiKeyPermissionsAnyOf0 getPermissions() {
+    return permissions;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_PERMISSIONS, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setPermissions(@javax.annotation.Nullable ApiKeyPermissionsAnyOf0 permissions) {
+    this.permissions = permissions;
+  }
+
+
   /**
    * Return true if this ApiKey object is equal to o.
    */
@@ -320,12 +350,13 @@ public class ApiKey {
         Objects.equals(this.livemode, apiKey.livemode) &&
         Objects.equals(this.createdAt, apiKey.createdAt) &&
         Objects.equals(this.revokedAt, apiKey.revokedAt) &&
-        Objects.equals(this.lastUsedAt, apiKey.lastUsedAt);
+        Objects.equals(this.lastUsedAt, apiKey.lastUsedAt) &&
+        Objects.equals(this.permissions, apiKey.permissions);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, mode, hint, name, livemode, createdAt, revokedAt, lastUsedAt);
+    return Objects.hash(id, _object, mode, hint, name, livemode, createdAt, revokedAt, lastUsedAt, permissions);
   }
 
   @Override
@@ -341,6 +372,7 @@ public class ApiKey {
     sb.append("    createdAt: ").append(toIndentedString(createdAt)).append("\n");
     sb.append("    revokedAt: ").append(toIndentedString(revokedAt)).append("\n");
     sb.append("    lastUsedAt: ").append(toIndentedString(lastUsedAt)).append("\n");
+    sb.append("    permissions: ").append(toIndentedString(permissions)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -428,6 +460,11 @@ public class ApiKey {
     // add `last_used_at` to the URL query string
     if (getLastUsedAt() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%slast_used_at%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getLastUsedAt()))));
+    }
+
+    // add `permissions` to the URL query string
+    if (getPermissions() != null) {
+      joiner.add(getPermissions().toUrlQueryString(prefix + "permissions" + suffix));
     }
 
     return joiner.toString();

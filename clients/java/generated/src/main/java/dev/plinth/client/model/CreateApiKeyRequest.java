@@ -24,6 +24,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.plinth.client.model.CreateApiKeyRequestPermissions;
 import java.util.Arrays;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -34,7 +35,8 @@ import dev.plinth.client.ApiClient;
  */
 @JsonPropertyOrder({
   CreateApiKeyRequest.JSON_PROPERTY_MODE,
-  CreateApiKeyRequest.JSON_PROPERTY_NAME
+  CreateApiKeyRequest.JSON_PROPERTY_NAME,
+  CreateApiKeyRequest.JSON_PROPERTY_PERMISSIONS
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
 public class CreateApiKeyRequest {
@@ -82,6 +84,10 @@ public class CreateApiKeyRequest {
   public static final String JSON_PROPERTY_NAME = "name";
   @javax.annotation.Nullable
   private String name;
+
+  public static final String JSON_PROPERTY_PERMISSIONS = "permissions";
+  @javax.annotation.Nullable
+  private CreateApiKeyRequestPermissions permissions;
 
   public CreateApiKeyRequest() { 
   }
@@ -134,6 +140,30 @@ public class CreateApiKeyRequest {
   }
 
 
+  public CreateApiKeyRequest permissions(@javax.annotation.Nullable CreateApiKeyRequestPermissions permissions) {
+    this.permissions = permissions;
+    return this;
+  }
+
+  /**
+   * Makes a restricted key (&#x60;rk_test_…&#x60;, &#x60;rk_live_…&#x60;) that may do only this: for each group, &#x60;accounts&#x60;, &#x60;transfers&#x60; (transfers, pending posts and voids, reversals), &#x60;transactions&#x60; (transactions, balances, statements), &#x60;sandbox&#x60; (simulations), &#x60;events&#x60;, &#x60;webhook_endpoints&#x60; (with deliveries), &#x60;api_keys&#x60; and &#x60;requests&#x60;, &#x60;none&#x60;, &#x60;read&#x60; or &#x60;write&#x60;; a group left out is &#x60;none&#x60;. Within the calling key&#39;s own permissions. Without it, a full secret key (&#x60;sk_…&#x60;).
+   * @return permissions
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_PERMISSIONS, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public CreateApiKeyRequestPermissions getPermissions() {
+    return permissions;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_PERMISSIONS, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setPermissions(@javax.annotation.Nullable CreateApiKeyRequestPermissions permissions) {
+    this.permissions = permissions;
+  }
+
+
   /**
    * Return true if this CreateApiKeyRequest object is equal to o.
    */
@@ -147,12 +177,13 @@ public class CreateApiKeyRequest {
     }
     CreateApiKeyRequest createApiKeyRequest = (CreateApiKeyRequest) o;
     return Objects.equals(this.mode, createApiKeyRequest.mode) &&
-        Objects.equals(this.name, createApiKeyRequest.name);
+        Objects.equals(this.name, createApiKeyRequest.name) &&
+        Objects.equals(this.permissions, createApiKeyRequest.permissions);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(mode, name);
+    return Objects.hash(mode, name, permissions);
   }
 
   @Override
@@ -161,6 +192,7 @@ public class CreateApiKeyRequest {
     sb.append("class CreateApiKeyRequest {\n");
     sb.append("    mode: ").append(toIndentedString(mode)).append("\n");
     sb.append("    name: ").append(toIndentedString(name)).append("\n");
+    sb.append("    permissions: ").append(toIndentedString(permissions)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -213,6 +245,11 @@ public class CreateApiKeyRequest {
     // add `name` to the URL query string
     if (getName() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sname%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getName()))));
+    }
+
+    // add `permissions` to the URL query string
+    if (getPermissions() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%spermissions%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPermissions()))));
     }
 
     return joiner.toString();

@@ -24,6 +24,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.plinth.client.model.NewApiKeyPermissionsAnyOf0;
 import java.util.Arrays;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -42,6 +43,7 @@ import dev.plinth.client.ApiClient;
   NewApiKey.JSON_PROPERTY_CREATED_AT,
   NewApiKey.JSON_PROPERTY_REVOKED_AT,
   NewApiKey.JSON_PROPERTY_LAST_USED_AT,
+  NewApiKey.JSON_PROPERTY_PERMISSIONS,
   NewApiKey.JSON_PROPERTY_KEY
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
@@ -81,6 +83,10 @@ public class NewApiKey {
   public static final String JSON_PROPERTY_LAST_USED_AT = "last_used_at";
   @javax.annotation.Nullable
   private String lastUsedAt;
+
+  public static final String JSON_PROPERTY_PERMISSIONS = "permissions";
+  @javax.annotation.Nullable
+  private NewApiKeyPermissionsAnyOf0 permissions;
 
   public static final String JSON_PROPERTY_KEY = "key";
   @javax.annotation.Nullable
@@ -305,6 +311,30 @@ public class NewApiKey {
   }
 
 
+  public NewApiKey permissions(@javax.annotation.Nullable NewApiKeyPermissionsAnyOf0 permissions) {
+    this.permissions = permissions;
+    return this;
+  }
+
+  /**
+   * Each group&#39;s level: &#x60;accounts&#x60;, &#x60;transfers&#x60; (transfers, pending posts and voids, reversals), &#x60;transactions&#x60; (transactions, balances, statements), &#x60;sandbox&#x60; (simulations), &#x60;events&#x60;, &#x60;webhook_endpoints&#x60; (with deliveries), &#x60;api_keys&#x60; and &#x60;requests&#x60;.
+   * @return permissions
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_PERMISSIONS, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public NewApiKeyPermissionsAnyOf0 getPermissions() {
+    return permissions;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_PERMISSIONS, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setPermissions(@javax.annotation.Nullable NewApiKeyPermissionsAnyOf0 permissions) {
+    this.permissions = permissions;
+  }
+
+
   public NewApiKey key(@javax.annotation.Nullable String key) {
     this.key = key;
     return this;
@@ -350,12 +380,13 @@ public class NewApiKey {
         Objects.equals(this.createdAt, newApiKey.createdAt) &&
         Objects.equals(this.revokedAt, newApiKey.revokedAt) &&
         Objects.equals(this.lastUsedAt, newApiKey.lastUsedAt) &&
+        Objects.equals(this.permissions, newApiKey.permissions) &&
         Objects.equals(this.key, newApiKey.key);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, mode, hint, name, livemode, createdAt, revokedAt, lastUsedAt, key);
+    return Objects.hash(id, _object, mode, hint, name, livemode, createdAt, revokedAt, lastUsedAt, permissions, key);
   }
 
   @Override
@@ -371,6 +402,7 @@ public class NewApiKey {
     sb.append("    createdAt: ").append(toIndentedString(createdAt)).append("\n");
     sb.append("    revokedAt: ").append(toIndentedString(revokedAt)).append("\n");
     sb.append("    lastUsedAt: ").append(toIndentedString(lastUsedAt)).append("\n");
+    sb.append("    permissions: ").append(toIndentedString(permissions)).append("\n");
     sb.append("    key: ").append(toIndentedString(key)).append("\n");
     sb.append("}");
     return sb.toString();
@@ -459,6 +491,11 @@ public class NewApiKey {
     // add `last_used_at` to the URL query string
     if (getLastUsedAt() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%slast_used_at%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getLastUsedAt()))));
+    }
+
+    // add `permissions` to the URL query string
+    if (getPermissions() != null) {
+      joiner.add(getPermissions().toUrlQueryString(prefix + "permissions" + suffix));
     }
 
     // add `key` to the URL query string

@@ -60,7 +60,7 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
     /**
      * GET /v1/events/{id}/deliveries
      * An event&#39;s webhook deliveries, newest first
-     * 
+     * Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An event id, &#x60;evt_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -95,7 +95,7 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
     /**
      * GET /v1/events/{id}/deliveries
      * An event&#39;s webhook deliveries, newest first
-     * 
+     * Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An event id, &#x60;evt_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -184,7 +184,7 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
     /**
      * GET /v1/events
      * List events, newest first
-     * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
+     * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).  Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -220,7 +220,7 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
     /**
      * GET /v1/events
      * List events, newest first
-     * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).
+     * Newest first by &#x60;sequence&#x60;; &#x60;type&#x60; keeps one type. Kept at least &#x60;EVENT_RETENTION_DAYS&#x60; (30).  Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the events just older than the one with this id. It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the events just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;evt_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -297,7 +297,7 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
     /**
      * GET /v1/events/{id}
      * Retrieve an event
-     * 
+     * Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An event id, &#x60;evt_…&#x60;.
      * @return Event
      * @throws IllegalStateException If the request is not correctly configured
@@ -329,7 +329,7 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
     /**
      * GET /v1/events/{id}
      * Retrieve an event
-     * 
+     * Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An event id, &#x60;evt_…&#x60;.
      * @return ApiResponse<Event?>
      * @throws IllegalStateException If the request is not correctly configured

@@ -63,7 +63,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * POST /v1/fintech/accounts/{id}/close
      * Close an account
-     * Closing is final and needs both balances at 0. A closed account stays readable.
+     * Closing is final and needs both balances at 0. A closed account stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
@@ -97,7 +97,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * POST /v1/fintech/accounts/{id}/close
      * Close an account
-     * Closing is final and needs both balances at 0. A closed account stays readable.
+     * Closing is final and needs both balances at 0. A closed account stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param closeAccountRequest No body, &#x60;{}&#x60;, or a reason. (optional)
@@ -144,7 +144,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * POST /v1/fintech/accounts
      * Create an account
-     * Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.
+     * Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param createAccountRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return Account
@@ -177,7 +177,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * POST /v1/fintech/accounts
      * Create an account
-     * Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.
+     * Creates an &#x60;active&#x60; account with a zero balance in the currency of its country. &#x60;{\&quot;type\&quot;:\&quot;business\&quot;,\&quot;country\&quot;:\&quot;US\&quot;}&#x60; alone is a complete request.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param createAccountRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return ApiResponse<Account?>
@@ -222,7 +222,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * POST /v1/fintech/accounts/{id}/freeze
      * Freeze an account
-     * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+     * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
      * @param freezeAccountRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -256,7 +256,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * POST /v1/fintech/accounts/{id}/freeze
      * Freeze an account
-     * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.
+     * A frozen account takes no debit and no credit until it is unfrozen. It stays readable.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
      * @param freezeAccountRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -322,7 +322,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * GET /v1/fintech/accounts
      * List accounts, newest first
-     * 
+     * Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -359,7 +359,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * GET /v1/fintech/accounts
      * List accounts, newest first
-     * 
+     * Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the accounts just older than the one with this id. It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the accounts just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;acct_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -441,7 +441,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * GET /v1/fintech/accounts/{id}
      * Retrieve an account
-     * 
+     * Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
      * @return Account
      * @throws IllegalStateException If the request is not correctly configured
@@ -473,7 +473,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * GET /v1/fintech/accounts/{id}
      * Retrieve an account
-     * 
+     * Needs &#x60;accounts: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
      * @return ApiResponse<Account?>
      * @throws IllegalStateException If the request is not correctly configured
@@ -514,7 +514,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * POST /v1/fintech/accounts/{id}/unfreeze
      * Unfreeze an account
-     * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+     * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return Account
@@ -547,7 +547,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * POST /v1/fintech/accounts/{id}/unfreeze
      * Unfreeze an account
-     * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.
+     * Makes a frozen account &#x60;active&#x60; again. An account the operator froze gives 403.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return ApiResponse<Account?>
@@ -591,7 +591,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * POST /v1/fintech/accounts/{id}
      * Update an account&#39;s metadata or nickname
-     * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+     * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
      * @param updateAccountRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -625,7 +625,7 @@ open class FintechAccountsApi(basePath: kotlin.String = defaultBasePath, client:
     /**
      * POST /v1/fintech/accounts/{id}
      * Update an account&#39;s metadata or nickname
-     * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.
+     * &#x60;metadata&#x60; and &#x60;nickname&#x60;, either or both (any other field: 400 &#x60;parameter_unknown&#x60;). Metadata keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all; &#x60;\&quot;nickname\&quot;: \&quot;\&quot;&#x60; clears the nickname. Allowed on a closed account. Emits &#x60;fintech.account.updated&#x60; when something changed.  Needs &#x60;accounts: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
      * @param updateAccountRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)

@@ -65,7 +65,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * POST /v1/fintech/transfers
      * Transfer money between two accounts
-     * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+     * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param createTransferRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return Transfer
@@ -98,7 +98,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * POST /v1/fintech/transfers
      * Transfer money between two accounts
-     * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.
+     * Synchronous: the answer is the &#x60;posted&#x60; transfer, and both accounts show a transaction; or, with &#x60;pending: true&#x60;, a &#x60;pending&#x60; transfer holding the amount on the sender until it is posted, voided or expires. Both accounts must belong to the key, be &#x60;active&#x60; and hold &#x60;currency&#x60;. Errors name the side at fault in &#x60;param&#x60; (&#x60;from_account_id&#x60; or &#x60;to_account_id&#x60;). Send an &#x60;Idempotency-Key&#x60; so that a retry moves money once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param createTransferRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return ApiResponse<Transfer?>
@@ -143,7 +143,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * POST /v1/fintech/transfers/{id}/reversals
      * Reverse a posted transfer, all or part
-     * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+     * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param createTransferReversalRequest  (optional)
@@ -177,7 +177,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * POST /v1/fintech/transfers/{id}/reversals
      * Reverse a posted transfer, all or part
-     * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.
+     * Moves &#x60;amount&#x60; (default: all that remains) back from the receiver to the sender, with a journal and each side&#39;s transaction (&#x60;source.type&#x60; &#x60;transfer_reversal&#x60;), linked to the transfer, whose &#x60;amount_reversed&#x60; grows. Several parts may be reversed, never more than was posted. The receiver must have the amount available. Send an &#x60;Idempotency-Key&#x60; so that a retry reverses once.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param createTransferReversalRequest  (optional)
@@ -224,7 +224,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * GET /v1/fintech/transfers/{id}/reversals
      * List a transfer&#39;s reversals, newest first
-     * 
+     * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -259,7 +259,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * GET /v1/fintech/transfers/{id}/reversals
      * List a transfer&#39;s reversals, newest first
-     * 
+     * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the reversals just older than the one with this id. It must be the id of one this key can see (&#x60;trr_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -337,7 +337,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * GET /v1/fintech/transfers
      * List transfers, newest first
-     * With &#x60;account_id&#x60;, only the transfers from or to that account.
+     * With &#x60;account_id&#x60;, only the transfers from or to that account.  Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
      * @param status Only transfers in this status. (optional)
      * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
@@ -375,7 +375,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * GET /v1/fintech/transfers
      * List transfers, newest first
-     * With &#x60;account_id&#x60;, only the transfers from or to that account.
+     * With &#x60;account_id&#x60;, only the transfers from or to that account.  Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param accountId Only transfers from or to this account (404 &#x60;resource_not_found&#x60; if none). (optional)
      * @param status Only transfers in this status. (optional)
      * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
@@ -462,7 +462,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * POST /v1/fintech/transfers/{id}/post
      * Post a pending transfer, all or part
-     * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+     * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param postTransferRequest  (optional)
@@ -496,7 +496,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * POST /v1/fintech/transfers/{id}/post
      * Post a pending transfer, all or part
-     * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+     * Moves &#x60;amount&#x60; (default: all it holds) from the sender to the receiver, with a journal and each side&#39;s transaction, now; the rest of the hold returns to the sender&#39;s available balance. A frozen or closed side refuses it (it can be voided). 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param postTransferRequest  (optional)
@@ -543,7 +543,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * GET /v1/fintech/transfers/{id}
      * Retrieve a transfer
-     * 
+     * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @return Transfer
      * @throws IllegalStateException If the request is not correctly configured
@@ -575,7 +575,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * GET /v1/fintech/transfers/{id}
      * Retrieve a transfer
-     * 
+     * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @return ApiResponse<Transfer?>
      * @throws IllegalStateException If the request is not correctly configured
@@ -616,7 +616,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * GET /v1/fintech/transfers/{id}/reversals/{reversal_id}
      * Retrieve a reversal
-     * 
+     * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @param reversalId A reversal id, &#x60;trr_…&#x60;.
      * @return TransferReversal
@@ -649,7 +649,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * GET /v1/fintech/transfers/{id}/reversals/{reversal_id}
      * Retrieve a reversal
-     * 
+     * Needs &#x60;transfers: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @param reversalId A reversal id, &#x60;trr_…&#x60;.
      * @return ApiResponse<TransferReversal?>
@@ -692,7 +692,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * POST /v1/fintech/transfers/{id}
      * Update a transfer&#39;s metadata
-     * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+     * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @param updateTransferRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -726,7 +726,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * POST /v1/fintech/transfers/{id}
      * Update a transfer&#39;s metadata
-     * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.
+     * Only &#x60;metadata&#x60; changes: keys given are set, a key given &#x60;\&quot;\&quot;&#x60; is removed, &#x60;\&quot;metadata\&quot;: \&quot;\&quot;&#x60; clears all. Any status. Emits &#x60;fintech.transfer.updated&#x60; when something changed.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @param updateTransferRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -773,7 +773,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * POST /v1/fintech/transfers/{id}/void
      * Void a pending transfer
-     * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+     * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return Transfer
@@ -806,7 +806,7 @@ open class FintechTransfersApi(basePath: kotlin.String = defaultBasePath, client
     /**
      * POST /v1/fintech/transfers/{id}/void
      * Void a pending transfer
-     * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.
+     * Releases the hold: the amount returns to the sender&#39;s available balance, nothing moves, no ledger entry. 409 &#x60;transfer_expired&#x60; past &#x60;expires_at&#x60;, &#x60;transfer_not_pending&#x60; once posted or voided.  Needs &#x60;transfers: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A transfer id, &#x60;tr_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return ApiResponse<Transfer?>

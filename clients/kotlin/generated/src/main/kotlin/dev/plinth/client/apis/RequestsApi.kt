@@ -79,7 +79,7 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * GET /v1/requests
      * List recorded requests, newest first
-     * Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).
+     * Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -116,7 +116,7 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * GET /v1/requests
      * List recorded requests, newest first
-     * Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).
+     * Every authenticated request to &#x60;/v1&#x60; and every dashboard action of this key’s organisation and mode, newest first in the order they were recorded. Filters combine; all must hold. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once. Kept &#x60;REQUEST_LOG_RETENTION_DAYS&#x60; (7).  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -198,7 +198,7 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * GET /v1/requests/{id}
      * Retrieve a recorded request
-     * By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+     * By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A request id, &#x60;req_…&#x60;: the &#x60;Request-Id&#x60; header of its answer.
      * @return RequestLog
      * @throws IllegalStateException If the request is not correctly configured
@@ -230,7 +230,7 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * GET /v1/requests/{id}
      * Retrieve a recorded request
-     * By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.
+     * By the &#x60;Request-Id&#x60; its answer carried. An entry is written a few hundred milliseconds after its answer (the log is written in batches, off the request’s path), so a request appears here shortly after it was answered, not at once.  Needs &#x60;requests: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A request id, &#x60;req_…&#x60;: the &#x60;Request-Id&#x60; header of its answer.
      * @return ApiResponse<RequestLog?>
      * @throws IllegalStateException If the request is not correctly configured

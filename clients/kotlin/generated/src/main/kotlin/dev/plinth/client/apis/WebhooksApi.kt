@@ -66,7 +66,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * POST /v1/webhook_endpoints
      * Create a webhook endpoint
-     * At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.
+     * At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param createWebhookEndpointRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return WebhookEndpointWithSecret
@@ -99,7 +99,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * POST /v1/webhook_endpoints
      * Create a webhook endpoint
-     * At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.
+     * At most 16 per organisation and mode. The signing &#x60;secret&#x60; is in this response only. Live endpoints must be &#x60;https&#x60;; a host that is or resolves to a private, loopback or link-local address is refused.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param createWebhookEndpointRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return ApiResponse<WebhookEndpointWithSecret?>
@@ -144,7 +144,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * DELETE /v1/webhook_endpoints/{id}
      * Delete a webhook endpoint
-     * Deletes the endpoint and its delivery log; nothing more is sent to it.
+     * Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @return DeletedWebhookEndpoint
      * @throws IllegalStateException If the request is not correctly configured
@@ -176,7 +176,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * DELETE /v1/webhook_endpoints/{id}
      * Delete a webhook endpoint
-     * Deletes the endpoint and its delivery log; nothing more is sent to it.
+     * Deletes the endpoint and its delivery log; nothing more is sent to it.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @return ApiResponse<DeletedWebhookEndpoint?>
      * @throws IllegalStateException If the request is not correctly configured
@@ -236,7 +236,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * GET /v1/webhook_endpoints/{id}/deliveries
      * An endpoint&#39;s deliveries, newest first
-     * 
+     * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -272,7 +272,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * GET /v1/webhook_endpoints/{id}/deliveries
      * An endpoint&#39;s deliveries, newest first
-     * 
+     * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the deliveries just older than the one with this id. It must be the id of one this key can see (&#x60;whd_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -335,7 +335,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * GET /v1/webhook_endpoints
      * List webhook endpoints, newest first
-     * 
+     * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -369,7 +369,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * GET /v1/webhook_endpoints
      * List webhook endpoints, newest first
-     * 
+     * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the endpoints just older than the one with this id. It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the endpoints just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;we_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
@@ -425,7 +425,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * GET /v1/webhook_endpoints/{id}
      * Retrieve a webhook endpoint
-     * 
+     * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @return WebhookEndpoint
      * @throws IllegalStateException If the request is not correctly configured
@@ -457,7 +457,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * GET /v1/webhook_endpoints/{id}
      * Retrieve a webhook endpoint
-     * 
+     * Needs &#x60;webhook_endpoints: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @return ApiResponse<WebhookEndpoint?>
      * @throws IllegalStateException If the request is not correctly configured
@@ -498,7 +498,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * POST /v1/webhook_deliveries/{id}/retry
      * Retry a delivery now
-     * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.
+     * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook delivery id, &#x60;whd_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return WebhookDelivery
@@ -531,7 +531,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * POST /v1/webhook_deliveries/{id}/retry
      * Retry a delivery now
-     * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.
+     * One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, succeeded included. Answers with the delivery, &#x60;pending&#x60;; its log shows the attempt moments later.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook delivery id, &#x60;whd_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return ApiResponse<WebhookDelivery?>
@@ -575,7 +575,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * POST /v1/webhook_endpoints/{id}/rotate_secret
      * Rotate the signing secret
-     * A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.
+     * A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param rotateWebhookEndpointSecretRequest  (optional)
@@ -609,7 +609,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * POST /v1/webhook_endpoints/{id}/rotate_secret
      * Rotate the signing secret
-     * A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.
+     * A new secret, in this response only. The previous one keeps signing beside it (two signatures in &#x60;webhook-signature&#x60;) for &#x60;expire_previous_in_seconds&#x60;.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @param rotateWebhookEndpointSecretRequest  (optional)
@@ -656,7 +656,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * POST /v1/webhook_endpoints/{id}/test
      * Send a test event
-     * Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.
+     * Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return Event
@@ -689,7 +689,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * POST /v1/webhook_endpoints/{id}/test
      * Send a test event
-     * Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.
+     * Emits a &#x60;webhook_endpoint.test&#x60; event, delivered to this endpoint only; answers with the event.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
      * @return ApiResponse<Event?>
@@ -733,7 +733,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * POST /v1/webhook_endpoints/{id}
      * Update a webhook endpoint
-     * &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.
+     * &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @param updateWebhookEndpointRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
@@ -767,7 +767,7 @@ open class WebhooksApi(basePath: kotlin.String = defaultBasePath, client: Call.F
     /**
      * POST /v1/webhook_endpoints/{id}
      * Update a webhook endpoint
-     * &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.
+     * &#x60;status: disabled&#x60; stops deliveries (its pending ones fail; retry them later); &#x60;enabled&#x60; resumes.  Needs &#x60;webhook_endpoints: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id A webhook endpoint id, &#x60;we_…&#x60;.
      * @param updateWebhookEndpointRequest 
      * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)

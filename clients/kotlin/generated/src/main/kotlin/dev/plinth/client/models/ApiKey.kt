@@ -23,6 +23,7 @@
 
 package dev.plinth.client.models
 
+import dev.plinth.client.models.ApiKeyPermissionsAnyOf0
 
 import com.fasterxml.jackson.annotation.JsonEnumDefaultValue
 import com.fasterxml.jackson.annotation.JsonProperty
@@ -39,6 +40,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param createdAt 
  * @param revokedAt When it was revoked; `null` while it works.
  * @param lastUsedAt When it last authenticated a request; may lag by up to a minute. `null` until first used.
+ * @param permissions Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.
  */
 
 
@@ -86,7 +88,12 @@ data class ApiKey (
     /* When it last authenticated a request; may lag by up to a minute. `null` until first used. */
     @param:JsonProperty("last_used_at")
     @get:JsonProperty("last_used_at")
-    val lastUsedAt: kotlin.String?
+    val lastUsedAt: kotlin.String?,
+
+    /* Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`. */
+    @param:JsonProperty("permissions")
+    @get:JsonProperty("permissions")
+    val permissions: ApiKeyPermissionsAnyOf0?
 
 ) {
 

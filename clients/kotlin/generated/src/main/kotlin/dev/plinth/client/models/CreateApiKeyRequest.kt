@@ -23,6 +23,7 @@
 
 package dev.plinth.client.models
 
+import dev.plinth.client.models.CreateApiKeyRequestPermissions
 
 import com.fasterxml.jackson.annotation.JsonEnumDefaultValue
 import com.fasterxml.jackson.annotation.JsonProperty
@@ -33,6 +34,7 @@ import com.fasterxml.jackson.annotation.JsonValue
  *
  * @param mode `sandbox` keys act on test data, `live` keys on live data.
  * @param name A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
+ * @param permissions Makes a restricted key (`rk_test_…`, `rk_live_…`) that may do only this: for each group, `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`, `none`, `read` or `write`; a group left out is `none`. Within the calling key's own permissions. Without it, a full secret key (`sk_…`).
  */
 
 
@@ -46,7 +48,12 @@ data class CreateApiKeyRequest (
     /* A label for people: 1–100 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp). */
     @param:JsonProperty("name")
     @get:JsonProperty("name")
-    val name: kotlin.String? = null
+    val name: kotlin.String? = null,
+
+    /* Makes a restricted key (`rk_test_…`, `rk_live_…`) that may do only this: for each group, `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`, `none`, `read` or `write`; a group left out is `none`. Within the calling key's own permissions. Without it, a full secret key (`sk_…`). */
+    @param:JsonProperty("permissions")
+    @get:JsonProperty("permissions")
+    val permissions: CreateApiKeyRequestPermissions? = null
 
 ) {
 
