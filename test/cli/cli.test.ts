@@ -45,7 +45,8 @@ describe('operator CLI', () => {
   test('--json prints id, key, org_id and mode; a second key joins the same org', async () => {
     const first = JSON.parse((await cli('keys', 'create', '--org', 'globex', '--mode', 'live', '--json')).stdout);
     const second = JSON.parse((await cli('keys', 'create', '--org', 'globex', '--mode', 'sandbox', '--json')).stdout);
-    assert.deepEqual(Object.keys(first).sort(), ['id', 'key', 'mode', 'org_id']);
+    assert.deepEqual(Object.keys(first).sort(), ['id', 'key', 'mode', 'org_id', 'permissions']);
+    assert.equal(first.permissions, null, 'a full key');
     assert.match(first.id, /^key_/);
     assert.match(first.key, /^sk_live_/);
     assert.equal(first.mode, 'live');

@@ -44,7 +44,13 @@ describe('recording the request log', () => {
     await database.migrate(ALL_MIGRATIONS);
     const app = await buildApp({ config, database, resolve: loopbackOnly });
     const made = (await createKeyForOrgName(operatorDeps(database), 'log-dashboard', 'sandbox'))!;
-    const principal = { orgId: made.row.org_id, mode: 'sandbox' as const, keyId: made.row.id, permissions: null, keyHint: made.row.hint };
+    const principal = {
+      orgId: made.row.org_id,
+      mode: 'sandbox' as const,
+      keyId: made.row.id,
+      permissions: null,
+      keyHint: made.row.hint,
+    };
     // A stand-in for a dashboard form handler: it called the service, which refused, and redirects back.
     app.post('/dashboard/accounts/:id/freeze', async (request, reply) => {
       await reply.code(303).header('location', '/dashboard/accounts').send();
