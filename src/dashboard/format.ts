@@ -23,6 +23,14 @@ export function majorUnits(amount: number | bigint, currency: string): string {
   return `${amount < 0 ? '−' : ''}${whole}${fraction} ${currency}`;
 }
 
+/** 123456 USD → `1234.56`; −5 USD → `-0.05`: a plain number a spreadsheet reads (no grouping, no code). */
+export function decimal(amount: number | bigint, currency: string): string {
+  return majorUnits(amount, currency)
+    .slice(0, -(currency.length + 1))
+    .replace(/,/g, '')
+    .replace('−', '-');
+}
+
 export function money(amount: number | bigint, currency: string, signed = false): Html {
   const text = majorUnits(amount, currency);
   const sign = signed && amount > 0 ? '+' : '';

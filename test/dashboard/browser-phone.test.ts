@@ -40,14 +40,19 @@ describe('the dashboard at 390 px', { skip: skipWithoutChromium('the dashboard p
   let browser: Browser;
   let page: Page;
   let endpoint: string;
+  let account: string;
+  let transfer: string;
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
     const key = await server.key('dash-phone');
     const m = money(server.url, key);
-    const [a, b] = [await m.account(), await m.account()];
+    const named = { type: 'business', country: 'US', nickname: 'Operating account, rather long for a phone' };
+    const [a, b] = [(await m.post('/v1/fintech/accounts', named)).id as string, await m.account()];
+    account = a;
     await m.deposit(a, 100_000);
-    await m.transfer(a, b, 2550);
+    transfer = (await m.transfer(a, b, 2550)).id;
+    await m.post(`/v1/fintech/transfers/${transfer}/reversals`, { amount: 50, description: 'Refund: part' });
     await m.post('/v1/fintech/transfers', { from_account_id: a, to_account_id: b, amount: 999, currency: 'USD' });
     const hook = await m.post('/v1/webhook_endpoints', {
       url: 'http://127.0.0.1:9/a/rather/long/path/for/a/phone',
@@ -78,6 +83,25 @@ describe('the dashboard at 390 px', { skip: skipWithoutChromium('the dashboard p
       await assertReadable(list || 'home');
     });
   }
+
+  // Issue 31: an account's balances, statement and nickname; a transfer's reversals; the transfer form's pickers.
+  test('an account: balances at a moment, its statement, its nickname', async () => {
+    await page.goto(`${server.url}/dashboard/accounts/${account}`);
+    assert.match(await page.locator('#statement').innerText(), /Closing balance/);
+    await assertReadable('account');
+  });
+
+  test('a transfer with a reversal, and its form', async () => {
+    await page.goto(`${server.url}/dashboard/transfers/${transfer}`);
+    assert.equal(await page.locator('#reversals tbody tr').count(), 1);
+    await assertReadable('transfer-reversals');
+  });
+
+  test('make a transfer: the pickers', async () => {
+    await page.goto(`${server.url}/dashboard/transfers/new`);
+    assert.ok((await page.locator('#f-from_account_id option').count()) > 2, 'the open accounts are listed');
+    await assertReadable('transfer-new');
+  });
 
   test('an endpoint and its deliveries', async () => {
     await page.goto(`${server.url}/dashboard/webhooks/${endpoint}`);

@@ -155,7 +155,7 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     await page.waitForURL(/done=deposited/);
     assert.match(await text(), /100\.00 USD/);
     await go(`/dashboard/transfers/new?from_account_id=${accountA}`);
-    await page.fill('#f-to_account_id', accountB);
+    await page.selectOption('#f-to_account_id', accountB);
     await page.fill('#f-amount', '25.50');
     await page.fill('#f-description', 'Invoice 114');
     await check('transfer-new');
@@ -177,7 +177,7 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     await check('account-refused');
     // A refusal that names a field shows beside it: the service's rule that the two sides differ.
     await go(`/dashboard/transfers/new?from_account_id=${accountB}`);
-    await page.fill('#f-to_account_id', accountB);
+    await page.selectOption('#f-to_account_id', accountB);
     await page.fill('#f-amount', '1');
     await page.click('main button[type=submit]');
     assert.match(await page.locator('#f-to_account_id-error').innerText(), /must differ from from_account_id/);
@@ -190,7 +190,7 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
 
   test('a pending transfer: held on the sender, listed on its account, then posted in part', async () => {
     await go(`/dashboard/transfers/new?from_account_id=${accountA}`);
-    await page.fill('#f-to_account_id', accountB);
+    await page.selectOption('#f-to_account_id', accountB);
     await page.fill('#f-amount', '10.00');
     await page.check('input[name=pending]');
     await page.click('main button[type=submit]');
@@ -199,7 +199,7 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     assert.match(await text('h1'), /10\.00 USD\s*pending/);
     await check('transfer-pending');
     await go(`/dashboard/accounts/${accountA}`);
-    assert.match(await text('.stats'), /64\.50 USD\s*Available balance[\s\S]*74\.50 USD\s*Current balance/);
+    assert.match(await text('main > .stats'), /64\.50 USD\s*Available balance[\s\S]*74\.50 USD\s*Current balance/);
     assert.ok((await text()).includes(transfer), 'the account lists what it holds');
     await go(`/dashboard/transfers/${transfer}`);
     await page.fill('form[action$="/post"] input[name=amount]', '6.00');
@@ -207,7 +207,7 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     await page.waitForURL(/done=posted/);
     assert.match(await text(), /posted[\s\S]*Posted\s*6\.00 USD/);
     await go(`/dashboard/accounts/${accountA}`);
-    assert.match(await text('.stats'), /68\.50 USD\s*Available balance[\s\S]*68\.50 USD\s*Current balance/);
+    assert.match(await text('main > .stats'), /68\.50 USD\s*Available balance[\s\S]*68\.50 USD\s*Current balance/);
   });
 
   test('freeze and unfreeze', async () => {

@@ -1,5 +1,5 @@
-// The dashboard works without this script; it only adds a copy button beside a secret and a confirmation before
-// actions that cannot be undone.
+// The dashboard works without this script; it only adds a copy button beside a secret, a confirmation before
+// actions that cannot be undone, and a transfer's currency shown as its sending account's the moment it is chosen.
 for (const button of document.querySelectorAll('button[data-copy]')) {
   const target = document.getElementById(button.dataset.copy);
   if (!target || !navigator.clipboard) continue;
@@ -12,5 +12,13 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
 for (const button of document.querySelectorAll('button[data-confirm]')) {
   button.form?.addEventListener('submit', (event) => {
     if (event.submitter === button && !window.confirm(button.dataset.confirm)) event.preventDefault();
+  });
+}
+// The server takes the currency from the sending account; this only shows it before the form is sent.
+for (const picker of document.querySelectorAll('select[data-currency-to]')) {
+  const target = document.getElementById(picker.dataset.currencyTo);
+  if (!target) continue;
+  picker.addEventListener('change', () => {
+    target.textContent = picker.selectedOptions[0]?.dataset.currency ?? '—';
   });
 }

@@ -42,3 +42,12 @@ ${input({ name: 'description', label: 'Description (optional)', state: s })}<but
 <p class="hint">Moves test money between this account and the organisation’s sandbox funding account.</p>
 <div class="split">${form('deposit', 'Simulate a deposit')}${form('withdraw', 'Simulate a withdrawal')}</div></section>`;
 }
+
+/** The account's nickname, a label for people (docs/api.md#fintech-accounts): set, changed, or cleared (empty). */
+export function nicknameForm(view: View, a: Account, state: FormState | undefined): Html {
+  const s = stateOf(state, 'nickname');
+  return html`<section class="card"><h2 id="nickname-h">Nickname</h2>
+<form method="post" action="/dashboard/accounts/${a.id}/nickname" class="inline-form">${formFields(view)}${problemSummary(s)}
+${input({ name: 'nickname', label: 'Nickname', state: s, value: a.nickname ?? '', hint: 'Up to 100 characters, shown beside the id wherever the account is named. Empty clears it.', attrs: html` autocomplete="off"` })}
+<button type="submit">Save nickname</button></form></section>`;
+}

@@ -6,11 +6,12 @@ import { type TransactionList, TransactionListQuery } from '../../products/finte
 import type { TransferList } from '../../products/fintech/transfers.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, money, time } from '../format.ts';
-import { amountField, optional, sendHtml } from '../forms.ts';
+import { amountField, fieldsOf, optional, sendHtml } from '../forms.ts';
 import { type Html, html } from '../html.ts';
 import { empty, flash, metadataList, page, pager, table } from '../layout.ts';
 import type { FormState, View } from '../view.ts';
-import { label, lifecycleForms, sandboxForms } from './account-forms.ts';
+import { label, lifecycleForms, nicknameForm, sandboxForms } from './account-forms.ts';
+import { balancesAndStatement, PeriodProps, statementRoutes } from './account-statement.ts';
 import { transferRow } from './transfers.ts';
 
 const DONE = {
@@ -20,11 +21,14 @@ const DONE = {
   closed: 'Account closed.',
   deposited: 'Deposit simulated.',
   withdrawn: 'Withdrawal simulated.',
+  named: 'Nickname saved.',
+  unnamed: 'Nickname cleared.',
 } as const;
 type Done = keyof typeof DONE;
 const PageQuery = Type.Object(
   {
     ...TransactionListQuery.properties,
+    ...PeriodProps,
     done: Type.Optional(Type.Union(Object.keys(DONE).map((k) => Type.Literal(k as Done)))),
   },
   { additionalProperties: false },
@@ -40,7 +44,7 @@ export async function accountPage(
   state?: FormState,
 ): Promise<Html> {
   const a = await ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id } });
-  const { done, ...listQuery } = query;
+  const { done, at, from, to, ...listQuery } = query;
   const [txns, held] = await Promise.all([
     ctx.read<TransactionList>(view.principal, 'listAccountTransactions', { params: { id: a.id }, query: listQuery }),
     ctx.read<TransferList>(view.principal, 'listTransfers', {
@@ -55,17 +59,18 @@ export async function accountPage(
 <td class="num">${money(t.amount, t.currency, true)}</td><td class="num">${money(t.balance_after, t.currency)}</td></tr>`,
   );
   const details = a.status_details;
+  const periods = await balancesAndStatement(ctx, view, a, { at, from, to });
   return page(
     view,
-    a.id,
+    a.nickname ? `${a.nickname} · ${a.id}` : a.id,
     html`<p class="crumbs"><a href="/dashboard/accounts">Accounts</a> /</p>
-<h1><code>${a.id}</code> ${badge(a.status)}</h1>${flash(done === undefined ? undefined : DONE[done])}
+<h1>${a.nickname ? html`<span class="nickname">${a.nickname}</span> ` : ''}<code>${a.id}</code> ${badge(a.status)}</h1>${flash(done === undefined ? undefined : DONE[done])}
 ${details ? html`<p class="status-note">${a.status === 'closed' ? 'Closed' : 'Frozen'} for <strong>${label(details.reason)}</strong> by ${details.actor === 'operator' ? 'the operator' : 'an API key'}${details.note ? html`: “${details.note}”` : ''}.</p>` : ''}
 <div class="stats"><div class="stat"><span class="stat-value">${money(a.available_balance.amount, a.available_balance.currency)}</span><span class="stat-label">Available balance</span><span class="hint">what can be spent now</span></div>
 <div class="stat"><span class="stat-value">${money(a.current_balance.amount, a.current_balance.currency)}</span><span class="stat-label">Current balance</span><span class="hint">what the ledger holds</span></div></div>
 <dl class="facts"><dt>Country</dt><dd>${a.country} · ${a.available_balance.currency}</dd><dt>Opened</dt><dd>${time(a.created_at, view.now)}</dd>
 ${a.closed_at ? html`<dt>Closed</dt><dd>${time(a.closed_at, view.now)}</dd>` : ''}
-<dt>Metadata</dt><dd>${metadataList(a.metadata)}</dd>
+<dt>Nickname</dt><dd>${a.nickname ?? html`<span class="muted">none</span>`}</dd><dt>Metadata</dt><dd>${metadataList(a.metadata)}</dd>
 <dt>Business</dt><dd>${a.kyb ? html`${a.kyb.legal_name} · EIN ending ${a.kyb.ein_last4}` : html`<span class="muted">not verified</span>`}</dd></dl>
 <p class="actions"><a class="button" href="/dashboard/transfers/new?from_account_id=${a.id}">Send money from this account</a>
 <a class="button" href="/dashboard/transfers?account_id=${a.id}">Its transfers</a></p>
@@ -88,8 +93,8 @@ ${pager(
   txns.data.map((t) => t.id),
   listQuery,
   txns.has_more,
-)}</section>
-${sandboxForms(view, a, state)}${lifecycleForms(view, a, state)}`,
+)}</section>${periods}
+${nicknameForm(view, a, state)}${sandboxForms(view, a, state)}${lifecycleForms(view, a, state)}`,
   );
 }
 
@@ -105,7 +110,7 @@ export function accountPages(scope: FastifyInstance, ctx: Ctx): void {
   function action(
     name: string,
     operation: string,
-    done: Done,
+    done: Done | ((fields: URLSearchParams) => Done),
     build: (fields: URLSearchParams, account: Account) => Record<string, unknown>,
   ) {
     r.post(`/accounts/:id/${name}`, { schema: { hide: true, params } }, (request, reply) =>
@@ -116,7 +121,8 @@ export function accountPages(scope: FastifyInstance, ctx: Ctx): void {
           const account = await ctx.read<Account>(principal, 'retrieveAccount', { params });
           return { operation, params, body: build(fields, account) };
         },
-        done: () => `/dashboard/accounts/${request.params.id}?done=${done}`,
+        done: () =>
+          `/dashboard/accounts/${request.params.id}?done=${typeof done === 'string' ? done : done(fieldsOf(request))}`,
         again: (view, state) => accountPage(ctx, view, request.params.id, {}, state),
       }),
     );
@@ -135,4 +141,13 @@ export function accountPages(scope: FastifyInstance, ctx: Ctx): void {
   action('close', 'closeAccount', 'closed', reasonAndNote);
   action('deposit', 'simulateDeposit', 'deposited', amountBody);
   action('withdraw', 'simulateWithdrawal', 'withdrawn', amountBody);
+  // updateAccount takes the nickname alone; "" clears it (docs/api.md#metadata-your-own-references).
+  const nickname = (fields: URLSearchParams) => (fields.get('nickname') ?? '').trim();
+  action(
+    'nickname',
+    'updateAccount',
+    (f) => (nickname(f) === '' ? 'unnamed' : 'named'),
+    (f) => ({ nickname: nickname(f) }),
+  );
+  statementRoutes(scope, ctx);
 }

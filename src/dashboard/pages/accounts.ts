@@ -37,8 +37,14 @@ export function pageOf(id: string): string | undefined {
   return target === undefined ? undefined : `${target[1]}${encodeURIComponent(id)}`;
 }
 
+/** An account as people name it: its nickname (when it has one) with its id beside it, linked to its page. */
+export function accountName(a: Pick<Account, 'id' | 'nickname'>): Html {
+  const id = html`<a href="/dashboard/accounts/${a.id}"><code>${a.id}</code></a>`;
+  return a.nickname ? html`<strong class="nickname">${a.nickname}</strong> ${id}` : id;
+}
+
 export function accountRow(a: Account, now: Date): Html {
-  return html`<tr><td><a href="/dashboard/accounts/${a.id}"><code>${a.id}</code></a>${a.kyb ? html`<br><span class="hint">${a.kyb.legal_name}</span>` : ''}</td>
+  return html`<tr><td>${accountName(a)}${a.kyb ? html`<br><span class="hint">${a.kyb.legal_name}</span>` : ''}</td>
 <td>${badge(a.status)}</td><td>${a.country}</td><td class="num">${money(a.available_balance.amount, a.available_balance.currency)}</td>
 <td>${time(a.created_at, now)}</td></tr>`;
 }
@@ -94,6 +100,7 @@ ${pager(
 <section class="card" id="create"><h2 id="create-h">Open an account</h2>${problemSummary(create)}
 <form method="post" action="/dashboard/accounts">${formFields(view)}<input type="hidden" name="type" value="business">
 ${select({ name: 'country', label: 'Country', state: create, value: countries.includes('US') ? 'US' : countries[0], options: countries.map((c) => [c, `${c} · ${currencyOf(c)?.code ?? ''}`]), hint: 'The account holds money in this country’s currency.' })}
+${input({ name: 'nickname', label: 'Nickname (optional)', state: create, hint: 'A name for people, such as Payroll: shown beside the id.', attrs: html` autocomplete="off"` })}
 <fieldset><legend>Business verification (optional; both or neither)</legend>
 ${input({ name: 'kyb.legal_name', label: 'Legal name', state: create })}
 ${input({ name: 'kyb.ein', label: 'EIN', state: create, hint: 'Like 12-3456789. Stored encrypted; only its last four digits are ever shown.', attrs: html` autocomplete="off" inputmode="numeric"` })}
@@ -140,9 +147,11 @@ ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: create, hint
                 },
               };
         const metadata = metadataField(fields, 'metadata');
+        const nickname = optional(fields, 'nickname');
         const body = {
           type: fields.get('type') ?? 'business',
           country: fields.get('country') ?? '',
+          ...(nickname === undefined ? {} : { nickname }),
           ...kyb,
           ...(metadata === undefined ? {} : { metadata }),
         };

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { Account } from '../../products/fintech/accounts.schema.ts';
 import { type Transfer, TransferIdParams } from '../../products/fintech/transfers.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, majorUnits, money, time } from '../format.ts';
@@ -8,12 +9,15 @@ import { amountField, optional, sendHtml } from '../forms.ts';
 import { html } from '../html.ts';
 import { flash, formFields, input, metadataList, page, problemSummary } from '../layout.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
+import { accountName } from './accounts.ts';
+import { reversalRoutes, reversalsSection } from './transfer-reversals.ts';
 import { transferAmounts } from './transfers.ts';
 
 const DONE = {
   created: 'Transfer made.',
   posted: 'Transfer posted: the money moved, and both accounts show a transaction.',
   voided: 'Transfer voided: the hold is released, nothing moved.',
+  reversed: 'Reversal made: the money went back to the sender.',
 } as const;
 const OneQuery = Type.Object(
   { done: Type.Optional(Type.Union(Object.keys(DONE).map((k) => Type.Literal(k as keyof typeof DONE)))) },
@@ -27,6 +31,11 @@ async function transferPage(ctx: Ctx, view: View, id: string, done: keyof typeof
   const base = `/dashboard/transfers/${t.id}`;
   const { shown, released } = transferAmounts(t);
   const post = stateOf(state, 'post');
+  const [from, to, reversals] = await Promise.all([
+    ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id: t.from_account_id } }),
+    ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id: t.to_account_id } }),
+    reversalsSection(ctx, view, t, state),
+  ]);
   const pending =
     t.status === 'pending'
       ? html`<section class="card"><h2>Post or void</h2>${problemSummary(post ?? stateOf(state, 'void'))}
@@ -36,23 +45,23 @@ ${input({ name: 'amount', label: `Amount to post (${t.currency})`, state: post, 
 <form method="post" action="${base}/void" class="inline-form">${formFields(view)}<p>Release the hold: nothing moves.</p>
 <button type="submit" class="danger" data-confirm="Void this transfer? The hold is released and nothing moves.">Void</button></form></div></section>`
       : // A refused post or void of a transfer no longer pending (voided meanwhile): the problem, above its facts.
-        problemSummary(state);
+        problemSummary(state?.form === 'reverse' ? undefined : state);
   return page(
     view,
     t.id,
     html`<p class="crumbs"><a href="/dashboard/transfers">Transfers</a> /</p>
 <h1>${money(shown, t.currency)} ${badge(t.status)}</h1>${flash(done === undefined ? undefined : DONE[done])}
 ${t.status === 'pending' ? '' : pending}<dl class="facts"><dt>Transfer</dt><dd><code>${t.id}</code></dd>
-<dt>From</dt><dd><a href="/dashboard/accounts/${t.from_account_id}"><code>${t.from_account_id}</code></a></dd>
-<dt>To</dt><dd><a href="/dashboard/accounts/${t.to_account_id}"><code>${t.to_account_id}</code></a></dd>
+<dt>From</dt><dd>${accountName(from)}</dd><dt>To</dt><dd>${accountName(to)}</dd>
 <dt>Description</dt><dd>${t.description ?? html`<span class="muted">none</span>`}</dd>
 ${t.status === 'pending' ? html`<dt>Held until</dt><dd>${time(t.expires_at, view.now)}</dd>` : ''}
 ${t.pending && t.status !== 'pending' ? html`<dt>Held</dt><dd>${money(t.amount, t.currency)}</dd>` : ''}
 ${t.posted_amount !== null ? html`<dt>Posted</dt><dd>${money(t.posted_amount, t.currency)}</dd>` : ''}
+${t.amount_reversed > 0 ? html`<dt>Reversed</dt><dd>${money(t.amount_reversed, t.currency)}${t.reversed ? html` <span class="badge muted">fully reversed</span>` : html` <span class="hint">of ${majorUnits(t.posted_amount ?? 0, t.currency)}</span>`}</dd>` : ''}
 ${released > 0 ? html`<dt>Released</dt><dd>${money(released, t.currency)}</dd>` : ''}
 ${t.resolved_at ? html`<dt>Resolved</dt><dd>${time(t.resolved_at, view.now)}</dd>` : ''}
 <dt>Created</dt><dd>${time(t.created_at, view.now)}</dd><dt>Metadata</dt><dd>${metadataList(t.metadata)}</dd></dl>
-${t.status === 'pending' ? pending : ''}`,
+${t.status === 'pending' ? pending : ''}${reversals}`,
   );
 }
 
@@ -87,4 +96,6 @@ export function transferPages(scope: FastifyInstance, ctx: Ctx): void {
       again: (view, state) => transferPage(ctx, view, request.params.id, undefined, state),
     }),
   );
+
+  reversalRoutes(scope, ctx, (view, id, state) => transferPage(ctx, view, id, undefined, state));
 }

@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { ApiError } from '../../platform/http/errors.ts';
 import { IdOf } from '../../platform/kit/schema.ts';
-import type { AccountList } from '../../products/fintech/accounts.schema.ts';
+import type { Account } from '../../products/fintech/accounts.schema.ts';
 import { type Transfer, type TransferList, TransferListQuery } from '../../products/fintech/transfers.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, majorUnits, money, time } from '../format.ts';
@@ -10,6 +11,7 @@ import { amountField, metadataField, optional, sendHtml } from '../forms.ts';
 import { type Html, html } from '../html.ts';
 import { empty, formFields, input, page, pager, problemSummary, select, table, textarea } from '../layout.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
+import { accountPicker, openAccounts, PICKER_MAX } from './account-picker.ts';
 
 const NewQuery = Type.Object(
   { from_account_id: Type.Optional(IdOf('acct', { description: 'The account to send from.' })) },
@@ -87,24 +89,21 @@ ${pager(
 
   async function newPage(view: View, from: string | undefined, state?: FormState): Promise<Html> {
     const s = stateOf(state, 'create');
-    const query = { limit: 100, status: 'active' };
-    const accounts = await ctx.read<AccountList>(view.principal, 'listAccounts', { query });
-    const currency = accounts.data.find((a) => a.id === from)?.available_balance.currency;
-    const options = accounts.data.map(
-      (a) =>
-        html`<option value="${a.id}">${a.kyb?.legal_name ?? a.country} · ${majorUnits(a.available_balance.amount, a.available_balance.currency)} available</option>`,
-    );
+    const { accounts, more } = await openAccounts(ctx, view.principal);
+    const chosen = s?.values.from_account_id ?? from;
+    const currency = accounts.find((a) => a.id === chosen)?.available_balance.currency;
     const pending = s ? s.values.pending === 'on' : false;
+    const listed = more ? `The newest ${PICKER_MAX} open accounts.` : 'The open accounts, by nickname and id.';
     return page(
       view,
       'Make a transfer',
       html`<p class="crumbs"><a href="/dashboard/transfers">Transfers</a> /</p><h1>Make a transfer</h1>
 <section class="card">${problemSummary(s)}<form method="post" action="/dashboard/transfers">${formFields(view)}
-<datalist id="accounts">${options}</datalist>
-${input({ name: 'from_account_id', label: 'From account', state: s, value: from, required: true, hint: 'An account id, acct_…', attrs: html` list="accounts" spellcheck="false"` })}
-${input({ name: 'to_account_id', label: 'To account', state: s, required: true, hint: 'Same currency as the sender.', attrs: html` list="accounts" spellcheck="false"` })}
-${input({ name: 'currency', label: 'Currency', state: s, value: currency ?? 'USD', required: true, attrs: html` maxlength="3" autocapitalize="characters"` })}
-${input({ name: 'amount', label: 'Amount', state: s, required: true, hint: 'In major units, e.g. 25.00', attrs: html` inputmode="decimal"` })}
+${accountPicker({ name: 'from_account_id', label: 'From account', state: s, value: from, hint: listed }, accounts, html` data-currency-to="transfer-currency"`)}
+<p class="derived">Currency: <output id="transfer-currency" for="f-from_account_id">${currency ?? '—'}</output>
+<span class="hint">the sending account’s; the receiving one must hold the same.</span></p>
+${accountPicker({ name: 'to_account_id', label: 'To account', state: s, hint: 'Same currency as the sender.' }, accounts)}
+${input({ name: 'amount', label: 'Amount', state: s, required: true, hint: 'In major units of the currency, e.g. 25.00', attrs: html` inputmode="decimal"` })}
 ${input({ name: 'description', label: 'Description (optional)', state: s })}
 <fieldset><legend>Hold it first (optional)</legend>
 <label class="check"><input type="checkbox" name="pending" value="on"${pending ? html` checked` : ''}> Pending: hold the amount on the sender until it is posted or voided</label>
@@ -121,13 +120,18 @@ ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: s, hint: 'On
   r.post('/transfers', { schema: { hide: true } }, (request, reply) =>
     ctx.submit<Transfer>(request, reply, {
       name: 'create',
-      build: async (fields, _principal) => {
-        const currency = (fields.get('currency') ?? '').trim().toUpperCase();
+      build: async (fields, principal) => {
+        // The currency is the sender's (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations).
+        const from = (fields.get('from_account_id') ?? '').trim();
+        if (from === '')
+          throw new ApiError('parameter_missing', 'Choose the account to send from.', { param: 'from_account_id' });
+        const sender = await ctx.read<Account>(principal, 'retrieveAccount', { params: { id: from } });
+        const currency = sender.available_balance.currency;
         const pending = fields.get('pending') === 'on';
         const expires = fields.get('expires_in_seconds');
         const metadata = metadataField(fields, 'metadata');
         const body = {
-          from_account_id: (fields.get('from_account_id') ?? '').trim(),
+          from_account_id: sender.id,
           to_account_id: (fields.get('to_account_id') ?? '').trim(),
           amount: amountField(fields, 'amount', currency),
           currency,

@@ -1,0 +1,138 @@
+/**
+ * An account's statement as a CSV download, over HTTP (docs/dashboard.md#balances-and-statements): the headers of a
+ * download, RFC 4180 lines that add up from the opening balance to the closing one, descriptions a spreadsheet will
+ * not run, a refused period as a page with the API's problem, and another org's account not found.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { parseCsv } from '../helpers/csv.ts';
+import { get, signIn } from '../helpers/dashboard.ts';
+import { money } from '../helpers/money.ts';
+import { useServer } from '../helpers/server.ts';
+
+let offsetMs = 0;
+const clock = () => new Date(Date.now() + offsetMs);
+const DESCRIPTIONS = ['=HYPERLINK("http://x","y")', '+1', '@SUM(A1)', '-2', 'Invoice 114, "final"'];
+
+describe('a statement downloaded as CSV', () => {
+  const server = useServer({}, { clock });
+  let cookie: string;
+  let a: string;
+  let from: string;
+  let to: string;
+
+  before(async () => {
+    const key = await server.key('dash-csv');
+    const m = money(server.url, key);
+    a = await m.account();
+    const b = await m.account();
+    from = `${new Date(Date.now() - 3_600_000).toISOString().slice(0, 16)}Z`;
+    await m.deposit(a, 100_000);
+    for (const [i, description] of DESCRIPTIONS.entries())
+      await m.post('/v1/fintech/transfers', {
+        ...{ from_account_id: a, to_account_id: b, amount: 1000 + i, currency: 'USD', description },
+      });
+    const t = await m.post('/v1/fintech/transfers', {
+      from_account_id: b,
+      to_account_id: a,
+      amount: 250,
+      currency: 'USD',
+    });
+    await m.post(`/v1/fintech/transfers/${t.id}/reversals`, { amount: 100, description: 'Refund' });
+    offsetMs = 5000; // every transaction above is before the period's end, which is not after now
+    to = new Date(Date.now() + 2000).toISOString().replace(/\.\d+Z$/, 'Z');
+    cookie = await signIn(server.url, key);
+  });
+
+  test('a download: text/csv, an attachment, lines in ledger order that add up to the closing balance', async () => {
+    const page = await get(server.url, `/dashboard/accounts/${a}/statement.csv?from=${from}&to=${to}`, cookie);
+    assert.equal(page.status, 200, page.html.slice(0, 500));
+    assert.equal(page.headers.get('content-type'), 'text/csv; charset=utf-8');
+    assert.match(
+      page.headers.get('content-disposition') ?? '',
+      /^attachment; filename="statement-acct_\w+-[\d-]+-[\d-]+\.csv"$/,
+    );
+    const [head, opening, ...rest] = parseCsv(page.html);
+    const closing = rest.pop()!;
+    assert.deepEqual(head, [
+      ...['Time (UTC)', 'Transaction', 'Description', 'Source type', 'Source id'],
+      ...['Amount (USD)', 'Balance after (USD)'],
+    ]);
+    assert.equal(opening![2], 'Opening balance');
+    assert.equal(opening![6], '0.00');
+    assert.equal(closing[2], 'Closing balance');
+    assert.equal(
+      rest.length,
+      1 + DESCRIPTIONS.length + 2,
+      'the deposit, the transfers out, the transfer in, its reversal',
+    );
+    const cents = (text: string) => Math.round(Number(text) * 100);
+    let balance = cents(opening![6]!);
+    for (const line of rest) {
+      assert.match(line[0]!, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, 'time to the second');
+      assert.match(line[1]!, /^txn_/);
+      balance += cents(line[5]!);
+      assert.equal(cents(line[6]!), balance, `the balance after ${line[1]}`);
+    }
+    assert.equal(cents(closing[6]!), balance, 'the lines add up to the closing balance');
+    assert.equal(balance, 100_000 - (1000 * 5 + 10) + 250 - 100);
+    assert.deepEqual(
+      rest.map((line) => line[3]),
+      ['sandbox_deposit', ...DESCRIPTIONS.map(() => 'transfer'), 'transfer', 'transfer_reversal'],
+      'oldest first',
+    );
+    // A description a spreadsheet would run as a formula gets a leading apostrophe; a plain one is as written.
+    assert.deepEqual(
+      rest.slice(1, 1 + DESCRIPTIONS.length).map((line) => line[2]),
+      ['\'=HYPERLINK("http://x","y")', "'+1", "'@SUM(A1)", "'-2", 'Invoice 114, "final"'],
+    );
+    assert.equal(rest.at(-1)![2], 'Refund');
+  });
+
+  test('a refused period is a page with the API’s problem; a missing one is refused too', async () => {
+    const backwards = await get(server.url, `/dashboard/accounts/${a}/statement.csv?from=${to}&to=${from}`, cookie);
+    assert.equal(backwards.status, 400);
+    assert.match(backwards.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(backwards.html, /to must be after from\./);
+    assert.match(backwards.html, /parameter_invalid/);
+    const long = await get(
+      server.url,
+      `/dashboard/accounts/${a}/statement.csv?from=2020-01-01T00:00Z&to=${to}`,
+      cookie,
+    );
+    assert.equal(long.status, 400);
+    assert.match(long.html, /at most 366 days/);
+    const missing = await get(server.url, `/dashboard/accounts/${a}/statement.csv?from=${from}`, cookie);
+    assert.equal(missing.status, 400);
+    assert.match(missing.headers.get('content-type') ?? '', /^text\/html/);
+  });
+
+  test('another org’s account is not found, and nothing of it is sent', async () => {
+    const other = await server.key('dash-csv-other');
+    const theirs = await money(server.url, other).account();
+    const page = await get(server.url, `/dashboard/accounts/${theirs}/statement.csv?from=${from}&to=${to}`, cookie);
+    assert.equal(page.status, 404);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.equal(page.headers.get('content-disposition'), null);
+    assert.doesNotMatch(page.html, /Opening balance/);
+  });
+
+  test('the account page shows the statement for the period, and links its download', async () => {
+    const page = await get(
+      server.url,
+      `/dashboard/accounts/${a}?from=${from.slice(0, -1)}&to=${to.slice(0, -1)}`,
+      cookie,
+    );
+    assert.equal(page.status, 200);
+    assert.match(page.html, /Opening balance<\/dt><dd><span class="amount">0\.00 USD/);
+    assert.match(page.html, /Closing balance<\/dt><dd><span class="amount">951\.40 USD/);
+    assert.match(page.html, /href="\/dashboard\/accounts\/acct_\w+\/statement\.csv\?from=[^"]+&amp;to=[^"]+" download/);
+    const refused = await get(
+      server.url,
+      `/dashboard/accounts/${a}?from=${to.slice(0, -1)}&to=${from.slice(0, -1)}`,
+      cookie,
+    );
+    assert.equal(refused.status, 200, 'the rest of the page stands');
+    assert.match(refused.html, /id="f-to-error">to must be after from\./);
+  });
+});
