@@ -193,6 +193,16 @@ async function objectFor(route: Route, key: string): Promise<string> {
 }
 const fill = (route: Route, id: string) => route.pattern.replace(':id', encodeURIComponent(id));
 
+/**
+ * The path for this id with the route's required query parameters at their documented examples (a statement's
+ * `from` and `to`), so that the request is refused for its id alone.
+ */
+function fillAll(route: Route, id: string): string {
+  const required = (route.operation.parameters ?? []).filter((p: any) => p.in === 'query' && p.required);
+  const query = required.map((p: any) => `${p.name}=${encodeURIComponent(p.example ?? p.schema.examples[0])}`);
+  return fill(route, id) + (query.length === 0 ? '' : `?${query.join('&')}`);
+}
+
 /** The same request, sent as each route expects (a valid body for POSTs, so only what is tested differs). */
 function send(route: Route, path: string, options: { key?: string; headers?: Record<string, string> } = {}) {
   const json = route.method === 'POST' ? (exampleBody(route) ?? {}) : undefined;
@@ -270,11 +280,11 @@ for (const route of routes.filter((r) => !r.public)) {
           r.status,
           r.text.replaceAll(r.headers.get('request-id')!, 'req').replaceAll(id, '<id>'),
         ];
-        const expected = shape(await send(route, fill(route, never), { key: keys.own }), never);
+        const expected = shape(await send(route, fillAll(route, never), { key: keys.own }), never);
         assert.equal(expected[0], 404);
         for (const owner of [foreign, keys.live]) {
           const id = await objectFor(route, owner);
-          assert.deepEqual(shape(await send(route, fill(route, id), { key: keys.own }), id), expected);
+          assert.deepEqual(shape(await send(route, fillAll(route, id), { key: keys.own }), id), expected);
         }
       });
 
@@ -286,8 +296,8 @@ for (const route of routes.filter((r) => !r.public)) {
         const ids = [`${prefix}_`, `${prefix}_${'A'.repeat(101)}`, `${prefix}_${'9'.repeat(5000)}`, `${prefix}_!'"<>`];
         for (const id of [...ids, 'x', '%00', '...', `${prefix}_é`, `${prefix}_01m81edf6ta6pey0wre961jvnb`]) {
           assert.doesNotMatch(decodeURIComponent(id), new RegExp(documented.schema.pattern, 'u'));
-          assertProblem(await send(route, fill(route, id), { key: keys.own }), 'resource_not_found');
-          assertProblem(await send(route, fill(route, id)), 'api_key_missing');
+          assertProblem(await send(route, fillAll(route, id), { key: keys.own }), 'resource_not_found');
+          assertProblem(await send(route, fillAll(route, id)), 'api_key_missing');
         }
       });
     }

@@ -24,6 +24,9 @@ const NOUNS: Record<string, string> = {
   null: 'null',
 };
 
+/** How a pattern that also takes "" begins (an update's "clear it"). */
+const CLEARS = '^$|';
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** ", such as <first example>" when the schema has one: showing a valid value is the clearest instruction. */
@@ -60,9 +63,13 @@ export function sentenceFor(param: string, error: ErrorObject): string {
       return oneOf(schema, param)!;
     case 'pattern':
     case 'format': {
-      // Free text (see FreeText): the rule in words, as the services word it, not the pattern's example.
-      const max = error.keyword === 'pattern' ? freeTextMaxOf(schema.pattern) : undefined;
-      if (max !== undefined) return cleanTextRule(param, max);
+      // Free text (see FreeText): the rule in words, as the services word it, not the pattern's example. An update
+      // may also take "" (to clear the field): `^$|` before the free-text pattern.
+      const clears = schema.pattern?.startsWith(CLEARS) === true;
+      const free = clears ? schema.pattern!.slice(CLEARS.length) : schema.pattern;
+      const max = error.keyword === 'pattern' ? freeTextMaxOf(free) : undefined;
+      if (max !== undefined)
+        return clears ? `${cleanTextRule(param, max)} Or "" to clear it.` : cleanTextRule(param, max);
       const example = schema.examples?.find((e) => typeof e === 'string');
       return `${param} must look like ${example ?? 'the documented format'}.`;
     }

@@ -71,6 +71,13 @@ function item(error: ErrorObject): ErrorItem | null {
     const param = dotted(error.instancePath, String(params.additionalProperty));
     return { code: 'parameter_unknown', param, detail: `${param} is not a parameter of this operation.` };
   }
+  if (error.keyword === 'minProperties') {
+    // An update of "one or more of these fields" sent none: name them, not the object's shape.
+    const names = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+    const where = error.instancePath === '' ? 'The body' : dotted(error.instancePath);
+    const detail = `${where} must give at least one of: ${names.join(', ')}.`;
+    if (names.length > 0) return { code: 'parameter_missing', param: dotted(error.instancePath, names[0]), detail };
+  }
   if (error.instancePath === '') return null; // the whole body: see toValidationError
   const param = dotted(error.instancePath);
   return { code: 'parameter_invalid', param, detail: sentenceFor(param, error) };

@@ -33,7 +33,9 @@ export const heldBefore = prepared<{ account_id: string; before: string; since: 
       .selectFrom('transfers')
       .select(sql<Int64 | null>`sum(amount)`.as('held'))
       .where('from_account_id', '=', p.account_id)
-      .where('pending', '=', 1)
+      // A literal, not a parameter: a generic plan (a prepared statement's, from its sixth run on PostgreSQL) can use
+      // the partial index only if the query states its predicate (`pending = 1`) itself.
+      .where('pending', '=', sql.lit(1))
       .where('created_at', '>=', p.since)
       .where('created_at', '<', p.before)
       .where(sql<string>`coalesce(resolved_at, expires_at)`, '>=', p.before),
