@@ -10,7 +10,7 @@ import (
 )
 
 const apiKeyJSON = `{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…abcd","name":"ci","livemode":false,` +
-	`"created_at":"2026-11-22T10:00Z","revoked_at":null,"last_used_at":null,"key":`
+	`"created_at":"2026-11-22T10:00Z","revoked_at":null,"last_used_at":null,"permissions":null,"key":`
 
 func answer(body string, replayed bool) func(http.ResponseWriter) {
 	return func(w http.ResponseWriter) {

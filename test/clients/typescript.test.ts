@@ -259,6 +259,7 @@ describe('the TypeScript client retries and times out as clients/README.md#what-
       created_at: '2026-11-22T10:00Z',
       revoked_at: null,
       last_used_at: null,
+      permissions: null,
     };
     const endpoint = {
       id: 'we_X',

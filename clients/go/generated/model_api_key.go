@@ -38,7 +38,7 @@ type ApiKey struct {
 	// When it last authenticated a request; may lag by up to a minute. `null` until first used.
 	LastUsedAt NullableString `json:"last_used_at"`
 	// Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.
-	Permissions NullableApiKeyPermissionsAnyOf0 `json:"permissions"`
+	Permissions NullableApiKeyPermissions `json:"permissions"`
 	AdditionalProperties map[string]interface{}
 }
 
@@ -48,7 +48,7 @@ type _ApiKey ApiKey
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewApiKey(id string, object string, mode string, hint string, name NullableString, livemode bool, createdAt string, revokedAt NullableString, lastUsedAt NullableString, permissions NullableApiKeyPermissionsAnyOf0) *ApiKey {
+func NewApiKey(id string, object string, mode string, hint string, name NullableString, livemode bool, createdAt string, revokedAt NullableString, lastUsedAt NullableString, permissions NullableApiKeyPermissions) *ApiKey {
 	this := ApiKey{}
 	this.Id = id
 	this.Object = object
@@ -294,10 +294,10 @@ func (o *ApiKey) SetLastUsedAt(v string) {
 }
 
 // GetPermissions returns the Permissions field value
-// If the value is explicit nil, the zero value for ApiKeyPermissionsAnyOf0 will be returned
-func (o *ApiKey) GetPermissions() ApiKeyPermissionsAnyOf0 {
+// If the value is explicit nil, the zero value for ApiKeyPermissions will be returned
+func (o *ApiKey) GetPermissions() ApiKeyPermissions {
 	if o == nil || o.Permissions.Get() == nil {
-		var ret ApiKeyPermissionsAnyOf0
+		var ret ApiKeyPermissions
 		return ret
 	}
 
@@ -307,7 +307,7 @@ func (o *ApiKey) GetPermissions() ApiKeyPermissionsAnyOf0 {
 // GetPermissionsOk returns a tuple with the Permissions field value
 // and a boolean to check if the value has been set.
 // NOTE: If the value is an explicit nil, `nil, true` will be returned
-func (o *ApiKey) GetPermissionsOk() (*ApiKeyPermissionsAnyOf0, bool) {
+func (o *ApiKey) GetPermissionsOk() (*ApiKeyPermissions, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -315,7 +315,7 @@ func (o *ApiKey) GetPermissionsOk() (*ApiKeyPermissionsAnyOf0, bool) {
 }
 
 // SetPermissions sets field value
-func (o *ApiKey) SetPermissions(v ApiKeyPermissionsAnyOf0) {
+func (o *ApiKey) SetPermissions(v ApiKeyPermissions) {
 	o.Permissions.Set(&v)
 }
 

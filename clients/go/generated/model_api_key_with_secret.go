@@ -38,7 +38,7 @@ type ApiKeyWithSecret struct {
 	// When it last authenticated a request; may lag by up to a minute. `null` until first used.
 	LastUsedAt NullableString `json:"last_used_at"`
 	// Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.
-	Permissions NullableNewApiKeyPermissionsAnyOf0 `json:"permissions"`
+	Permissions NullableApiKeyWithSecretPermissions `json:"permissions"`
 	// The secret key. Shown only here, once: store it now. `null` when this response is the idempotent replay of an earlier one (`Idempotent-Replayed: true`): a secret is never stored, so it cannot be shown twice.
 	Key NullableString `json:"key"`
 	AdditionalProperties map[string]interface{}
@@ -50,7 +50,7 @@ type _ApiKeyWithSecret ApiKeyWithSecret
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewApiKeyWithSecret(id string, object string, mode string, hint string, name NullableString, livemode bool, createdAt string, revokedAt NullableString, lastUsedAt NullableString, permissions NullableNewApiKeyPermissionsAnyOf0, key NullableString) *ApiKeyWithSecret {
+func NewApiKeyWithSecret(id string, object string, mode string, hint string, name NullableString, livemode bool, createdAt string, revokedAt NullableString, lastUsedAt NullableString, permissions NullableApiKeyWithSecretPermissions, key NullableString) *ApiKeyWithSecret {
 	this := ApiKeyWithSecret{}
 	this.Id = id
 	this.Object = object
@@ -297,10 +297,10 @@ func (o *ApiKeyWithSecret) SetLastUsedAt(v string) {
 }
 
 // GetPermissions returns the Permissions field value
-// If the value is explicit nil, the zero value for NewApiKeyPermissionsAnyOf0 will be returned
-func (o *ApiKeyWithSecret) GetPermissions() NewApiKeyPermissionsAnyOf0 {
+// If the value is explicit nil, the zero value for ApiKeyWithSecretPermissions will be returned
+func (o *ApiKeyWithSecret) GetPermissions() ApiKeyWithSecretPermissions {
 	if o == nil || o.Permissions.Get() == nil {
-		var ret NewApiKeyPermissionsAnyOf0
+		var ret ApiKeyWithSecretPermissions
 		return ret
 	}
 
@@ -310,7 +310,7 @@ func (o *ApiKeyWithSecret) GetPermissions() NewApiKeyPermissionsAnyOf0 {
 // GetPermissionsOk returns a tuple with the Permissions field value
 // and a boolean to check if the value has been set.
 // NOTE: If the value is an explicit nil, `nil, true` will be returned
-func (o *ApiKeyWithSecret) GetPermissionsOk() (*NewApiKeyPermissionsAnyOf0, bool) {
+func (o *ApiKeyWithSecret) GetPermissionsOk() (*ApiKeyWithSecretPermissions, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -318,7 +318,7 @@ func (o *ApiKeyWithSecret) GetPermissionsOk() (*NewApiKeyPermissionsAnyOf0, bool
 }
 
 // SetPermissions sets field value
-func (o *ApiKeyWithSecret) SetPermissions(v NewApiKeyPermissionsAnyOf0) {
+func (o *ApiKeyWithSecret) SetPermissions(v ApiKeyWithSecretPermissions) {
 	o.Permissions.Set(&v)
 }
 

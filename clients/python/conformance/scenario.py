@@ -2,7 +2,7 @@
 ``plinth-client`` distribution. Each step prints one line; the first failed assertion ends the run (exit 1).
 Steps 1–12 are here, 13–19 (every other resource) in every_resource.py, 20–21 (pending transfers, metadata, filters)
 in holds.py, 22 (the request log) in request_log.py, 23 (reversals, balances at a moment, statements,
-nicknames) in reversals.py."""
+nicknames) in reversals.py, 24 (a read-only key) in restricted.py."""
 import os
 import sys
 import time
@@ -17,6 +17,7 @@ from plinth import Plinth, PlinthError, Webhook, WebhookVerificationError
 import every_resource
 import holds
 import request_log
+import restricted
 import reversals
 from every_resource import ok, refused
 
@@ -145,5 +146,6 @@ every_resource.run(plinth, first=created[0], second=created[1], transfer_id=tran
 holds.run(plinth, first=created[0], second=created[1])
 request_log.run(plinth, first_request_id=first_request_id)
 reversals.run(plinth)
+restricted.run(plinth, PLINTH_URL)
 
 print(f"conformance passed on Python {sys.version.split()[0]}")

@@ -60,7 +60,7 @@ def test_dead_port_and_silent_server_are_the_typed_error_with_status_0(server):
 
 
 API_KEY = {"id": "key_X", "object": "api_key", "mode": "sandbox", "hint": "sk_test_…abcd", "name": "ci", "livemode": False,
-           "created_at": "2026-11-22T10:00Z", "revoked_at": None, "last_used_at": None}
+           "created_at": "2026-11-22T10:00Z", "revoked_at": None, "last_used_at": None, "permissions": None}
 ENDPOINT = {"id": "we_X", "object": "webhook_endpoint", "url": "https://example.com/hook", "enabled_events": ["*"], "description": None,
             "status": "enabled", "disabled_reason": None, "metadata": {}, "livemode": False, "created_at": "2026-11-22T10:00Z"}
 
@@ -85,6 +85,24 @@ def test_a_secret_is_a_str_and_reading_it_on_a_replay_raises(server):
     assert rotated.url == "https://example.com/hook" and rotated.replayed
     with pytest.raises(ReplayedSecretError):
         rotated.secret
+
+
+def test_permissions_make_a_restricted_key_and_read_back_none_for_a_full_key(server):
+    """docs/api.md#keys-and-the-sandbox: the groups given, and only those, are sent; the answer lists every group."""
+    groups = ["accounts", "transfers", "transactions", "sandbox", "events", "webhook_endpoints", "api_keys", "requests"]
+    granted = {group: "none" for group in groups} | {"accounts": "read", "transactions": "read"}
+    server.script = [
+        {"status": 200, "body": {**API_KEY, "hint": "rk_test_…abcd", "permissions": granted, "key": "rk_test_secret"}},
+        {"status": 200, "body": {**API_KEY, "key": "sk_test_secret"}},
+    ]
+    plinth = server.client()
+    restricted = plinth.api_keys.create(name="ci", permissions={"accounts": "read", "transactions": "read"})
+    assert json.loads(server.seen[0]["body"]) == {"name": "ci", "permissions": {"accounts": "read", "transactions": "read"}}
+    assert restricted.key == "rk_test_secret"
+    assert (restricted.permissions.accounts, restricted.permissions.transfers, restricted.permissions.requests) == ("read", "none", "none")
+    full = plinth.api_keys.create()
+    assert json.loads(server.seen[1]["body"]) == {}
+    assert full.permissions is None
 
 
 def test_every_method_that_methods_json_names_exists():

@@ -5,7 +5,7 @@
  * every Node.js it finds. Each step prints one line; the first failed assertion ends the run with exit 1.
  * Steps 1–12 are here, 13–19 (every other resource) in resources.ts, 20–21 (pending transfers, metadata, filters) in
  * holds.ts, 22 (the request log) in request-log.ts, 23 (reversals, balances at a moment, statements, nicknames) in
- * reversals.ts.
+ * reversals.ts, 24 (a read-only key) in restricted.ts.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { all, refused, required, step, waitFor } from './helpers.js';
 import { holdSteps } from './holds.js';
 import { requestLogStep } from './request-log.js';
 import { resourceSteps } from './resources.js';
+import { restrictedStep } from './restricted.js';
 import { reversalStep } from './reversals.js';
 
 const PLINTH_URL = required('PLINTH_URL');
@@ -193,5 +194,6 @@ await resourceSteps(plinth, { first, second, transferId, endpoint, testEventId: 
 await holdSteps(plinth, first, second);
 await requestLogStep(plinth, firstRequestId);
 await reversalStep(plinth);
+await restrictedStep(plinth, PLINTH_URL);
 
 console.log(`conformance passed on Node.js ${process.version}`);

@@ -15,7 +15,7 @@ export { PlinthError } from './errors.js';
 export type { ListParams, Page, PageParams } from './pagination.js';
 export type { AccountFilters, BalancesParams, StatementParams, UpdateAccountParams } from './resources/accounts.js';
 export { AccountsResource } from './resources/accounts.js';
-export type { NewApiKey } from './resources/api-keys.js';
+export type { ApiKeyPermissions, CreateApiKeyParams, NewApiKey, Permissions } from './resources/api-keys.js';
 export { ApiKeysResource } from './resources/api-keys.js';
 export type { EventFilters } from './resources/events.js';
 export { EventsResource } from './resources/events.js';

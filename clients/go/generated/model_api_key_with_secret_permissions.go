@@ -15,11 +15,11 @@ import (
 	"fmt"
 )
 
-// checks if the NewApiKeyPermissionsAnyOf0 type satisfies the MappedNullable interface at compile time
-var _ MappedNullable = &NewApiKeyPermissionsAnyOf0{}
+// checks if the ApiKeyWithSecretPermissions type satisfies the MappedNullable interface at compile time
+var _ MappedNullable = &ApiKeyWithSecretPermissions{}
 
-// NewApiKeyPermissionsAnyOf0 struct for NewApiKeyPermissionsAnyOf0
-type NewApiKeyPermissionsAnyOf0 struct {
+// ApiKeyWithSecretPermissions struct for ApiKeyWithSecretPermissions
+type ApiKeyWithSecretPermissions struct {
 	// `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
 	Accounts string `json:"accounts"`
 	// `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
@@ -39,14 +39,14 @@ type NewApiKeyPermissionsAnyOf0 struct {
 	AdditionalProperties map[string]interface{}
 }
 
-type _NewApiKeyPermissionsAnyOf0 NewApiKeyPermissionsAnyOf0
+type _ApiKeyWithSecretPermissions ApiKeyWithSecretPermissions
 
-// NewNewApiKeyPermissionsAnyOf0 instantiates a new NewApiKeyPermissionsAnyOf0 object
+// NewApiKeyWithSecretPermissions instantiates a new ApiKeyWithSecretPermissions object
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewNewApiKeyPermissionsAnyOf0(accounts string, transfers string, transactions string, sandbox string, events string, webhookEndpoints string, apiKeys string, requests string) *NewApiKeyPermissionsAnyOf0 {
-	this := NewApiKeyPermissionsAnyOf0{}
+func NewApiKeyWithSecretPermissions(accounts string, transfers string, transactions string, sandbox string, events string, webhookEndpoints string, apiKeys string, requests string) *ApiKeyWithSecretPermissions {
+	this := ApiKeyWithSecretPermissions{}
 	this.Accounts = accounts
 	this.Transfers = transfers
 	this.Transactions = transactions
@@ -58,16 +58,16 @@ func NewNewApiKeyPermissionsAnyOf0(accounts string, transfers string, transactio
 	return &this
 }
 
-// NewNewApiKeyPermissionsAnyOf0WithDefaults instantiates a new NewApiKeyPermissionsAnyOf0 object
+// NewApiKeyWithSecretPermissionsWithDefaults instantiates a new ApiKeyWithSecretPermissions object
 // This constructor will only assign default values to properties that have it defined,
 // but it doesn't guarantee that properties required by API are set
-func NewNewApiKeyPermissionsAnyOf0WithDefaults() *NewApiKeyPermissionsAnyOf0 {
-	this := NewApiKeyPermissionsAnyOf0{}
+func NewApiKeyWithSecretPermissionsWithDefaults() *ApiKeyWithSecretPermissions {
+	this := ApiKeyWithSecretPermissions{}
 	return &this
 }
 
 // GetAccounts returns the Accounts field value
-func (o *NewApiKeyPermissionsAnyOf0) GetAccounts() string {
+func (o *ApiKeyWithSecretPermissions) GetAccounts() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -78,7 +78,7 @@ func (o *NewApiKeyPermissionsAnyOf0) GetAccounts() string {
 
 // GetAccountsOk returns a tuple with the Accounts field value
 // and a boolean to check if the value has been set.
-func (o *NewApiKeyPermissionsAnyOf0) GetAccountsOk() (*string, bool) {
+func (o *ApiKeyWithSecretPermissions) GetAccountsOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -86,12 +86,12 @@ func (o *NewApiKeyPermissionsAnyOf0) GetAccountsOk() (*string, bool) {
 }
 
 // SetAccounts sets field value
-func (o *NewApiKeyPermissionsAnyOf0) SetAccounts(v string) {
+func (o *ApiKeyWithSecretPermissions) SetAccounts(v string) {
 	o.Accounts = v
 }
 
 // GetTransfers returns the Transfers field value
-func (o *NewApiKeyPermissionsAnyOf0) GetTransfers() string {
+func (o *ApiKeyWithSecretPermissions) GetTransfers() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -102,7 +102,7 @@ func (o *NewApiKeyPermissionsAnyOf0) GetTransfers() string {
 
 // GetTransfersOk returns a tuple with the Transfers field value
 // and a boolean to check if the value has been set.
-func (o *NewApiKeyPermissionsAnyOf0) GetTransfersOk() (*string, bool) {
+func (o *ApiKeyWithSecretPermissions) GetTransfersOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -110,12 +110,12 @@ func (o *NewApiKeyPermissionsAnyOf0) GetTransfersOk() (*string, bool) {
 }
 
 // SetTransfers sets field value
-func (o *NewApiKeyPermissionsAnyOf0) SetTransfers(v string) {
+func (o *ApiKeyWithSecretPermissions) SetTransfers(v string) {
 	o.Transfers = v
 }
 
 // GetTransactions returns the Transactions field value
-func (o *NewApiKeyPermissionsAnyOf0) GetTransactions() string {
+func (o *ApiKeyWithSecretPermissions) GetTransactions() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -126,7 +126,7 @@ func (o *NewApiKeyPermissionsAnyOf0) GetTransactions() string {
 
 // GetTransactionsOk returns a tuple with the Transactions field value
 // and a boolean to check if the value has been set.
-func (o *NewApiKeyPermissionsAnyOf0) GetTransactionsOk() (*string, bool) {
+func (o *ApiKeyWithSecretPermissions) GetTransactionsOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -134,12 +134,12 @@ func (o *NewApiKeyPermissionsAnyOf0) GetTransactionsOk() (*string, bool) {
 }
 
 // SetTransactions sets field value
-func (o *NewApiKeyPermissionsAnyOf0) SetTransactions(v string) {
+func (o *ApiKeyWithSecretPermissions) SetTransactions(v string) {
 	o.Transactions = v
 }
 
 // GetSandbox returns the Sandbox field value
-func (o *NewApiKeyPermissionsAnyOf0) GetSandbox() string {
+func (o *ApiKeyWithSecretPermissions) GetSandbox() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -150,7 +150,7 @@ func (o *NewApiKeyPermissionsAnyOf0) GetSandbox() string {
 
 // GetSandboxOk returns a tuple with the Sandbox field value
 // and a boolean to check if the value has been set.
-func (o *NewApiKeyPermissionsAnyOf0) GetSandboxOk() (*string, bool) {
+func (o *ApiKeyWithSecretPermissions) GetSandboxOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -158,12 +158,12 @@ func (o *NewApiKeyPermissionsAnyOf0) GetSandboxOk() (*string, bool) {
 }
 
 // SetSandbox sets field value
-func (o *NewApiKeyPermissionsAnyOf0) SetSandbox(v string) {
+func (o *ApiKeyWithSecretPermissions) SetSandbox(v string) {
 	o.Sandbox = v
 }
 
 // GetEvents returns the Events field value
-func (o *NewApiKeyPermissionsAnyOf0) GetEvents() string {
+func (o *ApiKeyWithSecretPermissions) GetEvents() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -174,7 +174,7 @@ func (o *NewApiKeyPermissionsAnyOf0) GetEvents() string {
 
 // GetEventsOk returns a tuple with the Events field value
 // and a boolean to check if the value has been set.
-func (o *NewApiKeyPermissionsAnyOf0) GetEventsOk() (*string, bool) {
+func (o *ApiKeyWithSecretPermissions) GetEventsOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -182,12 +182,12 @@ func (o *NewApiKeyPermissionsAnyOf0) GetEventsOk() (*string, bool) {
 }
 
 // SetEvents sets field value
-func (o *NewApiKeyPermissionsAnyOf0) SetEvents(v string) {
+func (o *ApiKeyWithSecretPermissions) SetEvents(v string) {
 	o.Events = v
 }
 
 // GetWebhookEndpoints returns the WebhookEndpoints field value
-func (o *NewApiKeyPermissionsAnyOf0) GetWebhookEndpoints() string {
+func (o *ApiKeyWithSecretPermissions) GetWebhookEndpoints() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -198,7 +198,7 @@ func (o *NewApiKeyPermissionsAnyOf0) GetWebhookEndpoints() string {
 
 // GetWebhookEndpointsOk returns a tuple with the WebhookEndpoints field value
 // and a boolean to check if the value has been set.
-func (o *NewApiKeyPermissionsAnyOf0) GetWebhookEndpointsOk() (*string, bool) {
+func (o *ApiKeyWithSecretPermissions) GetWebhookEndpointsOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -206,12 +206,12 @@ func (o *NewApiKeyPermissionsAnyOf0) GetWebhookEndpointsOk() (*string, bool) {
 }
 
 // SetWebhookEndpoints sets field value
-func (o *NewApiKeyPermissionsAnyOf0) SetWebhookEndpoints(v string) {
+func (o *ApiKeyWithSecretPermissions) SetWebhookEndpoints(v string) {
 	o.WebhookEndpoints = v
 }
 
 // GetApiKeys returns the ApiKeys field value
-func (o *NewApiKeyPermissionsAnyOf0) GetApiKeys() string {
+func (o *ApiKeyWithSecretPermissions) GetApiKeys() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -222,7 +222,7 @@ func (o *NewApiKeyPermissionsAnyOf0) GetApiKeys() string {
 
 // GetApiKeysOk returns a tuple with the ApiKeys field value
 // and a boolean to check if the value has been set.
-func (o *NewApiKeyPermissionsAnyOf0) GetApiKeysOk() (*string, bool) {
+func (o *ApiKeyWithSecretPermissions) GetApiKeysOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -230,12 +230,12 @@ func (o *NewApiKeyPermissionsAnyOf0) GetApiKeysOk() (*string, bool) {
 }
 
 // SetApiKeys sets field value
-func (o *NewApiKeyPermissionsAnyOf0) SetApiKeys(v string) {
+func (o *ApiKeyWithSecretPermissions) SetApiKeys(v string) {
 	o.ApiKeys = v
 }
 
 // GetRequests returns the Requests field value
-func (o *NewApiKeyPermissionsAnyOf0) GetRequests() string {
+func (o *ApiKeyWithSecretPermissions) GetRequests() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -246,7 +246,7 @@ func (o *NewApiKeyPermissionsAnyOf0) GetRequests() string {
 
 // GetRequestsOk returns a tuple with the Requests field value
 // and a boolean to check if the value has been set.
-func (o *NewApiKeyPermissionsAnyOf0) GetRequestsOk() (*string, bool) {
+func (o *ApiKeyWithSecretPermissions) GetRequestsOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -254,11 +254,11 @@ func (o *NewApiKeyPermissionsAnyOf0) GetRequestsOk() (*string, bool) {
 }
 
 // SetRequests sets field value
-func (o *NewApiKeyPermissionsAnyOf0) SetRequests(v string) {
+func (o *ApiKeyWithSecretPermissions) SetRequests(v string) {
 	o.Requests = v
 }
 
-func (o NewApiKeyPermissionsAnyOf0) MarshalJSON() ([]byte, error) {
+func (o ApiKeyWithSecretPermissions) MarshalJSON() ([]byte, error) {
 	toSerialize,err := o.ToMap()
 	if err != nil {
 		return []byte{}, err
@@ -266,7 +266,7 @@ func (o NewApiKeyPermissionsAnyOf0) MarshalJSON() ([]byte, error) {
 	return json.Marshal(toSerialize)
 }
 
-func (o NewApiKeyPermissionsAnyOf0) ToMap() (map[string]interface{}, error) {
+func (o ApiKeyWithSecretPermissions) ToMap() (map[string]interface{}, error) {
 	toSerialize := map[string]interface{}{}
 	toSerialize["accounts"] = o.Accounts
 	toSerialize["transfers"] = o.Transfers
@@ -284,7 +284,7 @@ func (o NewApiKeyPermissionsAnyOf0) ToMap() (map[string]interface{}, error) {
 	return toSerialize, nil
 }
 
-func (o *NewApiKeyPermissionsAnyOf0) UnmarshalJSON(data []byte) (err error) {
+func (o *ApiKeyWithSecretPermissions) UnmarshalJSON(data []byte) (err error) {
 	// This validates that all required properties are included in the JSON object
 	// by unmarshalling the object into a generic map with string keys and checking
 	// that every required field exists as a key in the generic map.
@@ -313,15 +313,15 @@ func (o *NewApiKeyPermissionsAnyOf0) UnmarshalJSON(data []byte) (err error) {
 		}
 	}
 
-	varNewApiKeyPermissionsAnyOf0 := _NewApiKeyPermissionsAnyOf0{}
+	varApiKeyWithSecretPermissions := _ApiKeyWithSecretPermissions{}
 
-	err = json.Unmarshal(data, &varNewApiKeyPermissionsAnyOf0)
+	err = json.Unmarshal(data, &varApiKeyWithSecretPermissions)
 
 	if err != nil {
 		return err
 	}
 
-	*o = NewApiKeyPermissionsAnyOf0(varNewApiKeyPermissionsAnyOf0)
+	*o = ApiKeyWithSecretPermissions(varApiKeyWithSecretPermissions)
 
 	additionalProperties := make(map[string]interface{})
 
@@ -340,38 +340,38 @@ func (o *NewApiKeyPermissionsAnyOf0) UnmarshalJSON(data []byte) (err error) {
 	return err
 }
 
-type NullableNewApiKeyPermissionsAnyOf0 struct {
-	value *NewApiKeyPermissionsAnyOf0
+type NullableApiKeyWithSecretPermissions struct {
+	value *ApiKeyWithSecretPermissions
 	isSet bool
 }
 
-func (v NullableNewApiKeyPermissionsAnyOf0) Get() *NewApiKeyPermissionsAnyOf0 {
+func (v NullableApiKeyWithSecretPermissions) Get() *ApiKeyWithSecretPermissions {
 	return v.value
 }
 
-func (v *NullableNewApiKeyPermissionsAnyOf0) Set(val *NewApiKeyPermissionsAnyOf0) {
+func (v *NullableApiKeyWithSecretPermissions) Set(val *ApiKeyWithSecretPermissions) {
 	v.value = val
 	v.isSet = true
 }
 
-func (v NullableNewApiKeyPermissionsAnyOf0) IsSet() bool {
+func (v NullableApiKeyWithSecretPermissions) IsSet() bool {
 	return v.isSet
 }
 
-func (v *NullableNewApiKeyPermissionsAnyOf0) Unset() {
+func (v *NullableApiKeyWithSecretPermissions) Unset() {
 	v.value = nil
 	v.isSet = false
 }
 
-func NewNullableNewApiKeyPermissionsAnyOf0(val *NewApiKeyPermissionsAnyOf0) *NullableNewApiKeyPermissionsAnyOf0 {
-	return &NullableNewApiKeyPermissionsAnyOf0{value: val, isSet: true}
+func NewNullableApiKeyWithSecretPermissions(val *ApiKeyWithSecretPermissions) *NullableApiKeyWithSecretPermissions {
+	return &NullableApiKeyWithSecretPermissions{value: val, isSet: true}
 }
 
-func (v NullableNewApiKeyPermissionsAnyOf0) MarshalJSON() ([]byte, error) {
+func (v NullableApiKeyWithSecretPermissions) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v.value)
 }
 
-func (v *NullableNewApiKeyPermissionsAnyOf0) UnmarshalJSON(src []byte) error {
+func (v *NullableApiKeyWithSecretPermissions) UnmarshalJSON(src []byte) error {
 	v.isSet = true
 	return json.Unmarshal(src, &v.value)
 }

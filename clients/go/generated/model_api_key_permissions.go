@@ -15,11 +15,11 @@ import (
 	"fmt"
 )
 
-// checks if the ApiKeyPermissionsAnyOf0 type satisfies the MappedNullable interface at compile time
-var _ MappedNullable = &ApiKeyPermissionsAnyOf0{}
+// checks if the ApiKeyPermissions type satisfies the MappedNullable interface at compile time
+var _ MappedNullable = &ApiKeyPermissions{}
 
-// ApiKeyPermissionsAnyOf0 struct for ApiKeyPermissionsAnyOf0
-type ApiKeyPermissionsAnyOf0 struct {
+// ApiKeyPermissions struct for ApiKeyPermissions
+type ApiKeyPermissions struct {
 	// `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
 	Accounts string `json:"accounts"`
 	// `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
@@ -39,14 +39,14 @@ type ApiKeyPermissionsAnyOf0 struct {
 	AdditionalProperties map[string]interface{}
 }
 
-type _ApiKeyPermissionsAnyOf0 ApiKeyPermissionsAnyOf0
+type _ApiKeyPermissions ApiKeyPermissions
 
-// NewApiKeyPermissionsAnyOf0 instantiates a new ApiKeyPermissionsAnyOf0 object
+// NewApiKeyPermissions instantiates a new ApiKeyPermissions object
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewApiKeyPermissionsAnyOf0(accounts string, transfers string, transactions string, sandbox string, events string, webhookEndpoints string, apiKeys string, requests string) *ApiKeyPermissionsAnyOf0 {
-	this := ApiKeyPermissionsAnyOf0{}
+func NewApiKeyPermissions(accounts string, transfers string, transactions string, sandbox string, events string, webhookEndpoints string, apiKeys string, requests string) *ApiKeyPermissions {
+	this := ApiKeyPermissions{}
 	this.Accounts = accounts
 	this.Transfers = transfers
 	this.Transactions = transactions
@@ -58,16 +58,16 @@ func NewApiKeyPermissionsAnyOf0(accounts string, transfers string, transactions 
 	return &this
 }
 
-// NewApiKeyPermissionsAnyOf0WithDefaults instantiates a new ApiKeyPermissionsAnyOf0 object
+// NewApiKeyPermissionsWithDefaults instantiates a new ApiKeyPermissions object
 // This constructor will only assign default values to properties that have it defined,
 // but it doesn't guarantee that properties required by API are set
-func NewApiKeyPermissionsAnyOf0WithDefaults() *ApiKeyPermissionsAnyOf0 {
-	this := ApiKeyPermissionsAnyOf0{}
+func NewApiKeyPermissionsWithDefaults() *ApiKeyPermissions {
+	this := ApiKeyPermissions{}
 	return &this
 }
 
 // GetAccounts returns the Accounts field value
-func (o *ApiKeyPermissionsAnyOf0) GetAccounts() string {
+func (o *ApiKeyPermissions) GetAccounts() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -78,7 +78,7 @@ func (o *ApiKeyPermissionsAnyOf0) GetAccounts() string {
 
 // GetAccountsOk returns a tuple with the Accounts field value
 // and a boolean to check if the value has been set.
-func (o *ApiKeyPermissionsAnyOf0) GetAccountsOk() (*string, bool) {
+func (o *ApiKeyPermissions) GetAccountsOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -86,12 +86,12 @@ func (o *ApiKeyPermissionsAnyOf0) GetAccountsOk() (*string, bool) {
 }
 
 // SetAccounts sets field value
-func (o *ApiKeyPermissionsAnyOf0) SetAccounts(v string) {
+func (o *ApiKeyPermissions) SetAccounts(v string) {
 	o.Accounts = v
 }
 
 // GetTransfers returns the Transfers field value
-func (o *ApiKeyPermissionsAnyOf0) GetTransfers() string {
+func (o *ApiKeyPermissions) GetTransfers() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -102,7 +102,7 @@ func (o *ApiKeyPermissionsAnyOf0) GetTransfers() string {
 
 // GetTransfersOk returns a tuple with the Transfers field value
 // and a boolean to check if the value has been set.
-func (o *ApiKeyPermissionsAnyOf0) GetTransfersOk() (*string, bool) {
+func (o *ApiKeyPermissions) GetTransfersOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -110,12 +110,12 @@ func (o *ApiKeyPermissionsAnyOf0) GetTransfersOk() (*string, bool) {
 }
 
 // SetTransfers sets field value
-func (o *ApiKeyPermissionsAnyOf0) SetTransfers(v string) {
+func (o *ApiKeyPermissions) SetTransfers(v string) {
 	o.Transfers = v
 }
 
 // GetTransactions returns the Transactions field value
-func (o *ApiKeyPermissionsAnyOf0) GetTransactions() string {
+func (o *ApiKeyPermissions) GetTransactions() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -126,7 +126,7 @@ func (o *ApiKeyPermissionsAnyOf0) GetTransactions() string {
 
 // GetTransactionsOk returns a tuple with the Transactions field value
 // and a boolean to check if the value has been set.
-func (o *ApiKeyPermissionsAnyOf0) GetTransactionsOk() (*string, bool) {
+func (o *ApiKeyPermissions) GetTransactionsOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -134,12 +134,12 @@ func (o *ApiKeyPermissionsAnyOf0) GetTransactionsOk() (*string, bool) {
 }
 
 // SetTransactions sets field value
-func (o *ApiKeyPermissionsAnyOf0) SetTransactions(v string) {
+func (o *ApiKeyPermissions) SetTransactions(v string) {
 	o.Transactions = v
 }
 
 // GetSandbox returns the Sandbox field value
-func (o *ApiKeyPermissionsAnyOf0) GetSandbox() string {
+func (o *ApiKeyPermissions) GetSandbox() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -150,7 +150,7 @@ func (o *ApiKeyPermissionsAnyOf0) GetSandbox() string {
 
 // GetSandboxOk returns a tuple with the Sandbox field value
 // and a boolean to check if the value has been set.
-func (o *ApiKeyPermissionsAnyOf0) GetSandboxOk() (*string, bool) {
+func (o *ApiKeyPermissions) GetSandboxOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -158,12 +158,12 @@ func (o *ApiKeyPermissionsAnyOf0) GetSandboxOk() (*string, bool) {
 }
 
 // SetSandbox sets field value
-func (o *ApiKeyPermissionsAnyOf0) SetSandbox(v string) {
+func (o *ApiKeyPermissions) SetSandbox(v string) {
 	o.Sandbox = v
 }
 
 // GetEvents returns the Events field value
-func (o *ApiKeyPermissionsAnyOf0) GetEvents() string {
+func (o *ApiKeyPermissions) GetEvents() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -174,7 +174,7 @@ func (o *ApiKeyPermissionsAnyOf0) GetEvents() string {
 
 // GetEventsOk returns a tuple with the Events field value
 // and a boolean to check if the value has been set.
-func (o *ApiKeyPermissionsAnyOf0) GetEventsOk() (*string, bool) {
+func (o *ApiKeyPermissions) GetEventsOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -182,12 +182,12 @@ func (o *ApiKeyPermissionsAnyOf0) GetEventsOk() (*string, bool) {
 }
 
 // SetEvents sets field value
-func (o *ApiKeyPermissionsAnyOf0) SetEvents(v string) {
+func (o *ApiKeyPermissions) SetEvents(v string) {
 	o.Events = v
 }
 
 // GetWebhookEndpoints returns the WebhookEndpoints field value
-func (o *ApiKeyPermissionsAnyOf0) GetWebhookEndpoints() string {
+func (o *ApiKeyPermissions) GetWebhookEndpoints() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -198,7 +198,7 @@ func (o *ApiKeyPermissionsAnyOf0) GetWebhookEndpoints() string {
 
 // GetWebhookEndpointsOk returns a tuple with the WebhookEndpoints field value
 // and a boolean to check if the value has been set.
-func (o *ApiKeyPermissionsAnyOf0) GetWebhookEndpointsOk() (*string, bool) {
+func (o *ApiKeyPermissions) GetWebhookEndpointsOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -206,12 +206,12 @@ func (o *ApiKeyPermissionsAnyOf0) GetWebhookEndpointsOk() (*string, bool) {
 }
 
 // SetWebhookEndpoints sets field value
-func (o *ApiKeyPermissionsAnyOf0) SetWebhookEndpoints(v string) {
+func (o *ApiKeyPermissions) SetWebhookEndpoints(v string) {
 	o.WebhookEndpoints = v
 }
 
 // GetApiKeys returns the ApiKeys field value
-func (o *ApiKeyPermissionsAnyOf0) GetApiKeys() string {
+func (o *ApiKeyPermissions) GetApiKeys() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -222,7 +222,7 @@ func (o *ApiKeyPermissionsAnyOf0) GetApiKeys() string {
 
 // GetApiKeysOk returns a tuple with the ApiKeys field value
 // and a boolean to check if the value has been set.
-func (o *ApiKeyPermissionsAnyOf0) GetApiKeysOk() (*string, bool) {
+func (o *ApiKeyPermissions) GetApiKeysOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -230,12 +230,12 @@ func (o *ApiKeyPermissionsAnyOf0) GetApiKeysOk() (*string, bool) {
 }
 
 // SetApiKeys sets field value
-func (o *ApiKeyPermissionsAnyOf0) SetApiKeys(v string) {
+func (o *ApiKeyPermissions) SetApiKeys(v string) {
 	o.ApiKeys = v
 }
 
 // GetRequests returns the Requests field value
-func (o *ApiKeyPermissionsAnyOf0) GetRequests() string {
+func (o *ApiKeyPermissions) GetRequests() string {
 	if o == nil {
 		var ret string
 		return ret
@@ -246,7 +246,7 @@ func (o *ApiKeyPermissionsAnyOf0) GetRequests() string {
 
 // GetRequestsOk returns a tuple with the Requests field value
 // and a boolean to check if the value has been set.
-func (o *ApiKeyPermissionsAnyOf0) GetRequestsOk() (*string, bool) {
+func (o *ApiKeyPermissions) GetRequestsOk() (*string, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -254,11 +254,11 @@ func (o *ApiKeyPermissionsAnyOf0) GetRequestsOk() (*string, bool) {
 }
 
 // SetRequests sets field value
-func (o *ApiKeyPermissionsAnyOf0) SetRequests(v string) {
+func (o *ApiKeyPermissions) SetRequests(v string) {
 	o.Requests = v
 }
 
-func (o ApiKeyPermissionsAnyOf0) MarshalJSON() ([]byte, error) {
+func (o ApiKeyPermissions) MarshalJSON() ([]byte, error) {
 	toSerialize,err := o.ToMap()
 	if err != nil {
 		return []byte{}, err
@@ -266,7 +266,7 @@ func (o ApiKeyPermissionsAnyOf0) MarshalJSON() ([]byte, error) {
 	return json.Marshal(toSerialize)
 }
 
-func (o ApiKeyPermissionsAnyOf0) ToMap() (map[string]interface{}, error) {
+func (o ApiKeyPermissions) ToMap() (map[string]interface{}, error) {
 	toSerialize := map[string]interface{}{}
 	toSerialize["accounts"] = o.Accounts
 	toSerialize["transfers"] = o.Transfers
@@ -284,7 +284,7 @@ func (o ApiKeyPermissionsAnyOf0) ToMap() (map[string]interface{}, error) {
 	return toSerialize, nil
 }
 
-func (o *ApiKeyPermissionsAnyOf0) UnmarshalJSON(data []byte) (err error) {
+func (o *ApiKeyPermissions) UnmarshalJSON(data []byte) (err error) {
 	// This validates that all required properties are included in the JSON object
 	// by unmarshalling the object into a generic map with string keys and checking
 	// that every required field exists as a key in the generic map.
@@ -313,15 +313,15 @@ func (o *ApiKeyPermissionsAnyOf0) UnmarshalJSON(data []byte) (err error) {
 		}
 	}
 
-	varApiKeyPermissionsAnyOf0 := _ApiKeyPermissionsAnyOf0{}
+	varApiKeyPermissions := _ApiKeyPermissions{}
 
-	err = json.Unmarshal(data, &varApiKeyPermissionsAnyOf0)
+	err = json.Unmarshal(data, &varApiKeyPermissions)
 
 	if err != nil {
 		return err
 	}
 
-	*o = ApiKeyPermissionsAnyOf0(varApiKeyPermissionsAnyOf0)
+	*o = ApiKeyPermissions(varApiKeyPermissions)
 
 	additionalProperties := make(map[string]interface{})
 
@@ -340,38 +340,38 @@ func (o *ApiKeyPermissionsAnyOf0) UnmarshalJSON(data []byte) (err error) {
 	return err
 }
 
-type NullableApiKeyPermissionsAnyOf0 struct {
-	value *ApiKeyPermissionsAnyOf0
+type NullableApiKeyPermissions struct {
+	value *ApiKeyPermissions
 	isSet bool
 }
 
-func (v NullableApiKeyPermissionsAnyOf0) Get() *ApiKeyPermissionsAnyOf0 {
+func (v NullableApiKeyPermissions) Get() *ApiKeyPermissions {
 	return v.value
 }
 
-func (v *NullableApiKeyPermissionsAnyOf0) Set(val *ApiKeyPermissionsAnyOf0) {
+func (v *NullableApiKeyPermissions) Set(val *ApiKeyPermissions) {
 	v.value = val
 	v.isSet = true
 }
 
-func (v NullableApiKeyPermissionsAnyOf0) IsSet() bool {
+func (v NullableApiKeyPermissions) IsSet() bool {
 	return v.isSet
 }
 
-func (v *NullableApiKeyPermissionsAnyOf0) Unset() {
+func (v *NullableApiKeyPermissions) Unset() {
 	v.value = nil
 	v.isSet = false
 }
 
-func NewNullableApiKeyPermissionsAnyOf0(val *ApiKeyPermissionsAnyOf0) *NullableApiKeyPermissionsAnyOf0 {
-	return &NullableApiKeyPermissionsAnyOf0{value: val, isSet: true}
+func NewNullableApiKeyPermissions(val *ApiKeyPermissions) *NullableApiKeyPermissions {
+	return &NullableApiKeyPermissions{value: val, isSet: true}
 }
 
-func (v NullableApiKeyPermissionsAnyOf0) MarshalJSON() ([]byte, error) {
+func (v NullableApiKeyPermissions) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v.value)
 }
 
-func (v *NullableApiKeyPermissionsAnyOf0) UnmarshalJSON(src []byte) error {
+func (v *NullableApiKeyPermissions) UnmarshalJSON(src []byte) error {
 	v.isSet = true
 	return json.Unmarshal(src, &v.value)
 }
