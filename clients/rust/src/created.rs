@@ -9,10 +9,10 @@ use crate::error::{Error, Response, SecretWithheld};
 use crate::models;
 
 /// A new API key and its secret: what `api_keys().create` and [`crate::Client::sign_up`] answer. Derefs to the
-/// key without its secret ([`models::ApiKey`]: `id`, `name`, `hint`, …).
+/// key without its secret ([`models::ApiKey`]: `id`, `name`, `hint`, `permissions` (`None` for a full key), …).
 #[derive(Clone)]
 pub struct CreatedApiKey {
-    /// The secret, `sk_test_…` or `sk_live_…`: keep it, it is shown only here.
+    /// The secret, `sk_test_…` or `sk_live_…` (`rk_…` for a restricted key): keep it, it is shown only here.
     pub key: String,
     pub api_key: models::ApiKey,
 }
@@ -32,6 +32,16 @@ impl CreatedApiKey {
             created_at: k.created_at,
             revoked_at: k.revoked_at,
             last_used_at: k.last_used_at,
+            permissions: k.permissions.map(|p| models::ApiKeyPermissionsAnyOf0 {
+                accounts: p.accounts,
+                transfers: p.transfers,
+                transactions: p.transactions,
+                sandbox: p.sandbox,
+                events: p.events,
+                webhook_endpoints: p.webhook_endpoints,
+                api_keys: p.api_keys,
+                requests: p.requests,
+            }),
         };
         Ok(CreatedApiKey { key, api_key })
     }

@@ -16,8 +16,10 @@ pub struct ApiKeys<'a> {
 }
 
 impl<'a> ApiKeys<'a> {
-    /// `createApiKey` (`mode` and `name` optional: `CreateApiKeyRequest::new()`): the key and its secret,
-    /// [`CreatedApiKey::key`], shown once. An idempotent replay has no secret: [`Error::SecretWithheld`].
+    /// `createApiKey` (`mode`, `name` and `permissions` optional: `CreateApiKeyRequest::new()`): the key and its
+    /// secret, [`CreatedApiKey::key`], shown once. An idempotent replay has no secret: [`Error::SecretWithheld`].
+    /// With `permissions` (each group `None`, `Read` or `Write`; a group left out is none) it is a restricted key,
+    /// `rk_test_…`, that may do only that; without, a full key.
     pub async fn create(&self, params: models::CreateApiKeyRequest, options: RequestOptions) -> Result<Response<CreatedApiKey>, Error> {
         let p = keys::CreateApiKeyParams { create_api_key_request: Some(params), idempotency_key: None };
         let answer = self.client.call(options, false, keys::create_api_key(&self.client.config, p)).await?;

@@ -114,7 +114,7 @@ fn replayed(body: &str) -> String {
 
 #[tokio::test]
 async fn a_secret_is_a_plain_string_and_a_replay_says_it_has_none() {
-    let key = |k: &str| format!(r#"{{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…abcd","name":null,"livemode":false,"created_at":"2026-11-22T10:00Z","revoked_at":null,"last_used_at":null,"key":{k}}}"#);
+    let key = |k: &str| format!(r#"{{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…abcd","name":null,"livemode":false,"created_at":"2026-11-22T10:00Z","revoked_at":null,"last_used_at":null,"permissions":null,"key":{k}}}"#);
     let endpoint = r#"{"id":"we_1","object":"webhook_endpoint","url":"https://example.com/h","enabled_events":["*"],"description":null,"status":"enabled","disabled_reason":null,"metadata":{},"livemode":false,"created_at":"2026-11-22T10:00Z","secret":null}"#;
     let (url, _) = serve(vec![ok(&key(r#""sk_test_abcd""#)), replayed(&key("null")), replayed(endpoint)]);
     let c = client(&url);

@@ -1,7 +1,7 @@
 //! What the round-two methods put on the wire, against a scripted HTTP server on a thread: the filters as OpenAPI's
 //! deepObject (`created[gte]=…`, `metadata[key]=value`) on every page of a list, and the bodies of the metadata
 //! updates, a post and a void; the request log's filters, sent the same way; reversals, balances, statements and a
-//! nickname update.
+//! nickname update; a key create with permissions, and a restricted key as decoded.
 
 use plinth::models::UpdateWebhookEndpointRequest;
 use plinth::{AccountFilter, Client, Created, EventFilter, ListParams, MetadataUpdate, RequestFilter, RequestOptions, TransactionFilter, TransferFilter};
@@ -191,4 +191,25 @@ async fn reversals_balances_statements_and_nicknames_go_out_as_the_api_reads_the
     ];
     assert_eq!(sent, expected);
     assert!(seen.iter().filter(|(s, _)| s.starts_with("POST")).all(|(_, keyed)| *keyed), "a POST without an Idempotency-Key");
+}
+
+const KEY: &str = r#"{"id":"key_1","object":"api_key","mode":"sandbox","hint":"rk_test_…abcd","name":"Reporting","livemode":false,"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"permissions":{"accounts":"read","transfers":"none","transactions":"read","sandbox":"none","events":"none","webhook_endpoints":"none","api_keys":"none","requests":"none"},"key":"rk_test_abcd"}"#;
+
+#[tokio::test]
+async fn a_key_create_sends_its_permissions_and_a_restricted_key_decodes_them() {
+    use plinth::models::create_api_key_request_permissions::{Accounts, Transactions};
+    use plinth::models::{create_api_key_request::Mode, CreateApiKeyRequest, CreateApiKeyRequestPermissions};
+    let full = KEY.split(r#""permissions":{"#).next().unwrap().to_owned() + r#""permissions":null}"#; // a full key, retrieved
+    let (url, seen) = serve(vec![KEY, &full]);
+    let c = client(&url);
+    let permissions = CreateApiKeyRequestPermissions { accounts: Some(Accounts::Read), transactions: Some(Transactions::Read), ..Default::default() };
+    let params = CreateApiKeyRequest { mode: Some(Mode::Sandbox), name: Some("Reporting".into()), permissions: Some(permissions) };
+    let k = c.api_keys().create(params, RequestOptions::default()).await.unwrap();
+    let p = k.permissions.as_ref().expect("a restricted key's permissions");
+    assert_eq!((k.key.as_str(), p.accounts.as_str(), p.transfers.as_str()), ("rk_test_abcd", "read", "none"));
+    assert_eq!(c.api_keys().retrieve("key_1").await.unwrap().permissions, None, "a full key has none");
+
+    let sent: Vec<String> = seen.lock().unwrap().iter().map(|(s, _)| s.trim_end().to_owned()).collect();
+    let created = r#"POST /v1/api_keys {"mode":"sandbox","name":"Reporting","permissions":{"accounts":"read","transactions":"read"}}"#;
+    assert_eq!(sent, [created, "GET /v1/api_keys/key_1"]);
 }

@@ -1,5 +1,5 @@
-//! The client conformance scenario (clients/README.md, steps 1–23), against live servers, through the public API of
-//! the Rust client; steps 13–19 are in later.rs, 20–21 in holds.rs, 22 in request_log.rs, 23 in reversals.rs. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL,
+//! The client conformance scenario (clients/README.md, steps 1–24), against live servers, through the public API of
+//! the Rust client; steps 13–19 are in later.rs, 20–21 in holds.rs, 22 in request_log.rs, 23 in reversals.rs, 24 in read_only.rs. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL,
 //! PLINTH_RECEIVER_URL. One line per step; exit 1 on the first failure.
 
 use plinth::models::{create_account_request::Type, CreateAccountRequest, CreateAccountRequestKyb, CreateTransferRequest, CreateWebhookEndpointRequest, SimulateDepositRequest};
@@ -17,6 +17,7 @@ macro_rules! check {
 
 mod holds;
 mod later;
+mod read_only;
 mod request_log;
 mod reversals;
 
@@ -214,6 +215,7 @@ async fn main() {
     holds::run(&client, &created, &receiver_url).await;
     request_log::run(&client, &request_id).await;
     reversals::run(&client).await;
+    read_only::run(&client, &base).await;
     println!("rust: every step passed");
 }
 

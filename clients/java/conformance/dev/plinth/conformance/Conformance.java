@@ -30,7 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** The clients conformance scenario (clients/README.md, steps 1–23), through the Java client's public API. */
+/** The clients conformance scenario (clients/README.md, steps 1–24), through the Java client's public API. */
 public final class Conformance {
   private static final String URL = env("PLINTH_URL");
   private static final String PROXY_URL = env("PLINTH_PROXY_URL");
@@ -256,6 +256,7 @@ public final class Conformance {
     Steps20To21.run(plinth, created, RECEIVER_URL);
     Step22.run(plinth, firstRequestId[0]);
     Step23.run(plinth);
+    Step24.run(plinth, URL);
     System.exit(failures == 0 ? 0 : 1);
   }
 

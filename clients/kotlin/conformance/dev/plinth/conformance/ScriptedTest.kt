@@ -256,7 +256,7 @@ object ScriptedTest {
 
         test("a secret is a plain string; an idempotent replay says it has none") {
             val key = """{"id":"key_01M81E6QGW6FY4EAZBPP8CJ63K","object":"api_key","mode":"sandbox","hint":"sk_test_…abcd","name":null,""" +
-                """"livemode":false,"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"key":"""
+                """"livemode":false,"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"permissions":null,"key":"""
             val endpoint = """{"id":"we_01M81E6QGW6FY4EAZBPP8CJ63K","object":"webhook_endpoint","url":"https://example.com/h",""" +
                 """"enabled_events":["*"],"description":null,"status":"enabled","disabled_reason":null,"livemode":false,""" +
                 """"metadata":{},"created_at":"2026-11-22T10:53Z","secret":"""
@@ -286,6 +286,7 @@ object ScriptedTest {
         }
 
         scriptedMoney()
+        scriptedKeys()
         exitProcess(if (failures == 0) 0 else 1)
     }
 }

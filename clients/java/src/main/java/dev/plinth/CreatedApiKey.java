@@ -1,6 +1,7 @@
 package dev.plinth;
 
 import dev.plinth.client.model.NewApiKey;
+import dev.plinth.client.model.NewApiKeyPermissionsAnyOf0;
 
 /**
  * A new API key with its secret, as {@code api_keys().create} and {@link Plinth#signUp} answer: {@link #getKey()}
@@ -37,6 +38,8 @@ public final class CreatedApiKey {
   public String getCreatedAt() { return raw.getCreatedAt(); }
   public String getRevokedAt() { return raw.getRevokedAt(); }
   public String getLastUsedAt() { return raw.getLastUsedAt(); }
+  /** A restricted key's level for each of the eight groups ({@code getAccounts()}, …); null for a full key. */
+  public NewApiKeyPermissionsAnyOf0 getPermissions() { return raw.getPermissions(); }
 
   @Override
   public String toString() {

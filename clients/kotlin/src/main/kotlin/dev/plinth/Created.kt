@@ -1,6 +1,7 @@
 package dev.plinth
 
 import dev.plinth.client.models.NewApiKey
+import dev.plinth.client.models.NewApiKeyPermissionsAnyOf0
 import dev.plinth.client.models.WebhookEndpointWithSecret
 
 /**
@@ -32,6 +33,9 @@ class CreatedApiKey internal constructor(private val raw: NewApiKey, val replaye
     val createdAt: String get() = raw.createdAt
     val revokedAt: String? get() = raw.revokedAt
     val lastUsedAt: String? get() = raw.lastUsedAt
+
+    /** A restricted key's level for each of the eight groups (`accounts`, …); `null` for a full key. */
+    val permissions: NewApiKeyPermissionsAnyOf0? get() = raw.permissions
 
     override fun toString() = "CreatedApiKey(id=$id, hint=$hint, replayed=$replayed)"
 }

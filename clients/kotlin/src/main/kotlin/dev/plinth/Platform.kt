@@ -7,6 +7,7 @@ import dev.plinth.client.infrastructure.Serializer
 import dev.plinth.client.models.ApiKey
 import dev.plinth.client.models.ApiKeyList
 import dev.plinth.client.models.CreateApiKeyRequest
+import dev.plinth.client.models.CreateApiKeyRequestPermissions
 import dev.plinth.client.models.CreateWebhookEndpointRequest
 import dev.plinth.client.models.DeletedWebhookEndpoint
 import dev.plinth.client.models.Event
@@ -22,10 +23,43 @@ import dev.plinth.client.models.WebhookEndpointList
 class ApiKeys internal constructor(private val plinth: Plinth) {
     private val api = APIKeysApi(plinth.base, plinth.httpClient)
 
-    /** `createApiKey` (`mode` and `name` optional): the key with its secret, [CreatedApiKey.key], shown once. */
-    fun create(params: CreateApiKeyRequest = CreateApiKeyRequest(), idempotencyKey: String? = null): CreatedApiKey {
-        val (answer, replayed) = plinth.send { api.createApiKeyWithHttpInfo(idempotencyKey, params) }
+    /**
+     * `createApiKey`: a key of [mode] (`"sandbox"`, `"live"`; the caller's by default) named [name]; with
+     * [permissions] (group to `"none"`, `"read"` or `"write"`, a group left out being none) a restricted key,
+     * `rk_test_…`, that may do only that; without, a full key. The secret, [CreatedApiKey.key], is shown once.
+     */
+    fun create(mode: String? = null, name: String? = null, permissions: Map<String, String>? = null, idempotencyKey: String? = null): CreatedApiKey {
+        val m = mode?.let { v -> CreateApiKeyRequest.Mode.values().firstOrNull { it.value == v } ?: CreateApiKeyRequest.Mode.unknown_default_open_api }
+        return create(CreateApiKeyRequest(mode = m, name = name, permissions = permissions?.let(::asModel)), idempotencyKey)
+    }
+
+    /** `createApiKey` with the generated request model. */
+    fun create(params: CreateApiKeyRequest, idempotencyKey: String? = null): CreatedApiKey {
+        val body = params.permissions?.let { params.copy(permissions = sent(it)) } ?: params
+        val (answer, replayed) = plinth.send { api.createApiKeyWithHttpInfo(idempotencyKey, body) }
         return CreatedApiKey(answer, replayed)
+    }
+
+    companion object {
+        /**
+         * Every group and level as given: one newer than this client is sent too, and one the server does not know is
+         * its 400 `parameter_invalid` naming `permissions.<group>`, not a value silently dropped.
+         */
+        private fun asModel(permissions: Map<String, Any>): CreateApiKeyRequestPermissions =
+            CreateApiKeyRequestPermissions().apply { putAll(permissions) }
+
+        /**
+         * The generated model is a map (its schema allows other groups) and is sent as its entries alone: its
+         * constructor's levels (`accounts = …`) would be left out, so they are copied into the entries.
+         */
+        private fun sent(p: CreateApiKeyRequestPermissions): CreateApiKeyRequestPermissions {
+            val declared = mapOf(
+                "accounts" to p.accounts?.value, "transfers" to p.transfers?.value, "transactions" to p.transactions?.value,
+                "sandbox" to p.sandbox?.value, "events" to p.events?.value, "webhook_endpoints" to p.webhookEndpoints?.value,
+                "api_keys" to p.apiKeys?.value, "requests" to p.requests?.value,
+            )
+            return asModel(p + declared.filterValues { it != null }.mapValues { it.value!! })
+        }
     }
 
     /** `retrieveApiKey`: the key without its secret. */
