@@ -317,4 +317,9 @@ require "$FindBin::Bin/conformance-ledger.pl";
 reversal_balances_statement_nickname($plinth);
 print "ok 23 reverse part of a transfer, balances at a moment before it and now, a statement that adds up, a nickname\n";
 
+# 24. A read-only key reads an account and its balances, and cannot move money.
+require "$FindBin::Bin/conformance-permissions.pl";
+read_only_key($plinth, $base, $first, $second);
+print "ok 24 a read-only key reads an account and its balances, and cannot move money\n";
+
 print "perl: every step passed\n";

@@ -23,6 +23,6 @@ perl -Ilib -Igenerated/lib -Mwarnings=FATAL,all -e 'for (@ARGV) { s{^(?:generate
   $(find lib generated/lib -name '*.pm' | sort)
 echo "loaded every module with perl $(perl -e 'print $^V')"
 # methods.json (t/methods.t), and the retry rules a live server cannot be made to show on demand (503, 409 in
-# progress, refused connections), secrets and their replay, bodies (t/retries.t).
+# progress, refused connections), secrets and their replay, bodies (t/retries.t); a key's permissions (t/keys.t).
 prove t/
 exec perl conformance.pl

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 require __DIR__ . '/autoload.php';
 require __DIR__ . '/conformance-ledger.php';
+require __DIR__ . '/conformance-permissions.php';
 
 use Plinth\Client;
 use Plinth\Generated\Model\Account;
@@ -377,5 +378,8 @@ step('22 the request log: list with filters, retrieve', function () use ($plinth
 step('23 reverse part of a transfer, balances at a moment, a statement, a nickname', function () use ($plinth) {
     reversalBalancesStatementNickname($plinth);
 });
+
+step('24 a read-only key reads an account and its balances, and cannot move money',
+    fn () => readOnlyKey($plinth, $url, $created[0], $created[1]));
 
 exit($failures === 0 ? 0 : 1);

@@ -10,8 +10,9 @@ php -r 'exit(extension_loaded("curl") && extension_loaded("mbstring") && is_file
 # methods.json names only methods the layer has, and lists every one it has.
 php -d error_reporting=E_ALL -d display_errors=stderr test/MethodsTest.php
 # What the live scenario cannot provoke (503/409 retried with one key, Retry-After, limits, refused connections,
-# timeout), and reversals, balances, statements and nicknames on the wire, against a scripted server (php -S);
-# then the scenario itself.
+# timeout), reversals, balances, statements and nicknames, and a key's permissions on the wire, against a scripted
+# server (php -S); then the scenario itself.
 php -d error_reporting=E_ALL -d display_errors=stderr test/ScriptedTest.php
 php -d error_reporting=E_ALL -d display_errors=stderr test/LedgerTest.php
+php -d error_reporting=E_ALL -d display_errors=stderr test/KeysTest.php
 exec php -d error_reporting=E_ALL -d display_errors=stderr conformance.php

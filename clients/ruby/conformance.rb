@@ -6,6 +6,7 @@ require "plinth"
 require "securerandom"
 require "net/http"
 require_relative "conformance_ledger"
+require_relative "conformance_permissions"
 
 URL = ENV.fetch("PLINTH_URL")
 PROXY_URL = ENV.fetch("PLINTH_PROXY_URL")
@@ -335,6 +336,10 @@ end
 
 step("23 reverse part of a transfer, balances at a moment, a statement, a nickname") do
   reversal_balances_statement_nickname(plinth)
+end
+
+step("24 a read-only key reads an account and its balances, and cannot move money") do
+  read_only_key(plinth, URL, created[0], created[1])
 end
 
 exit($failures.zero? ? 0 : 1)

@@ -79,7 +79,7 @@ use Scripted;
 
 {
     my $new_key = sub { '{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…AAAA","name":"ci","livemode":false,'
-          . '"created_at":"2026-11-22T10:00Z","revoked_at":null,"last_used_at":null,"key":' . $_[0] . '}' };
+          . '"created_at":"2026-11-22T10:00Z","revoked_at":null,"last_used_at":null,"permissions":null,"key":' . $_[0] . '}' };
     my $endpoint = sub { '{"id":"we_1","object":"webhook_endpoint","url":"https://h.example/x","enabled_events":["*"],'
           . '"description":null,"status":"enabled","disabled_reason":null,"livemode":false,"created_at":"2026-11-22T10:00Z","secret":' . $_[0] . '}' };
     my $replayed = sub { ok_response($_[0]) =~ s/\r\n\r\n/\r\nIdempotent-Replayed: true\r\n\r\n/r };

@@ -11,10 +11,21 @@ use Plinth\Model\NewApiKey;
 /** API keys of the caller's organisation. */
 final class ApiKeys extends Resource
 {
-    /** A new key (getKey(), a string, shown this once); $mode defaults to the calling key's, $name is a label. */
-    public function create(?string $mode = null, ?string $name = null, ?string $idempotencyKey = null): NewApiKey
-    {
-        $body = new CreateApiKeyRequest(array_filter(['mode' => $mode, 'name' => $name], static fn ($v) => $v !== null));
+    /**
+     * A new key (getKey(), a string, shown this once); $mode defaults to the calling key's, $name is a label.
+     * $permissions (['accounts' => 'read', …]: group => 'none', 'read' or 'write', a group left out is none) makes a
+     * restricted rk_test_/rk_live_ key, whose getPermissions() then lists every group (null for a full key);
+     * docs/api.md, "Create a key".
+     * @param array<string, string>|null $permissions
+     */
+    public function create(
+        ?string $mode = null,
+        ?string $name = null,
+        ?array $permissions = null,
+        ?string $idempotencyKey = null,
+    ): NewApiKey {
+        $fields = ['mode' => $mode, 'name' => $name, 'permissions' => self::permissions($permissions)];
+        $body = new CreateApiKeyRequest(array_filter($fields, static fn ($v) => $v !== null));
         [$key, $headers] = $this->client->callWithHeaders(fn () => $this->api->createApiKeyWithHttpInfo($idempotencyKey, $body));
         return NewApiKey::of($key, Client::replayed($headers));
     }
@@ -39,5 +50,26 @@ final class ApiKeys extends Resource
     public function revoke(string $id, ?string $idempotencyKey = null): ApiKey
     {
         return $this->client->call(fn () => $this->api->revokeApiKeyWithHttpInfo($id, $idempotencyKey));
+    }
+
+    /**
+     * Permissions as the API takes them: a JSON object of group => level, both strings. Which groups and levels exist
+     * is the server's to judge (a 400 naming permissions.<group>), so a group newer than this client still goes.
+     * @param array<string, string>|null $permissions
+     */
+    private static function permissions(?array $permissions): ?object
+    {
+        if ($permissions === null) {
+            return null;
+        }
+        foreach ($permissions as $group => $level) {
+            if (!is_string($group) || !is_string($level)) {
+                throw new \InvalidArgumentException(
+                    "permissions: an array of group => level, e.g. ['accounts' => 'read'] (got $group => "
+                    . get_debug_type($level) . ')',
+                );
+            }
+        }
+        return (object) $permissions;
     }
 }

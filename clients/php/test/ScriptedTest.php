@@ -74,7 +74,8 @@ test('the timeout applies', [['status' => 200, 'delay_ms' => 1500]], function (S
 });
 
 $newKey = static fn (string $key): string => '{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…AAAA","name":"ci",'
-    . '"livemode":false,"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"key":' . $key . '}';
+    . '"livemode":false,"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"permissions":null,'
+    . '"key":' . $key . '}';
 $endpoint = static fn (string $secret): string => '{"id":"we_1","object":"webhook_endpoint","url":"https://h.example/x","enabled_events":["*"],'
     . '"description":null,"status":"enabled","disabled_reason":null,"livemode":false,"created_at":"2026-11-22T10:53Z","secret":' . $secret . '}';
 $replay = ['Idempotent-Replayed' => 'true'];

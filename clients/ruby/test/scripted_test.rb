@@ -80,7 +80,9 @@ class ScriptedTest < Minitest::Test
   end
 
   NEW_KEY = '{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…AAAA","name":"ci","livemode":false,' \
-            '"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"key":%s}'
+            '"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"permissions":%s,"key":%s}'
+  READ_ONLY = '{"accounts":"read","transfers":"none","transactions":"read","sandbox":"none","events":"none",' \
+              '"webhook_endpoints":"none","api_keys":"none","requests":"none"}'
   ENDPOINT = '{"id":"we_1","object":"webhook_endpoint","url":"https://h.example/x","enabled_events":["*"],' \
              '"description":null,"status":"enabled","disabled_reason":null,"metadata":{},"livemode":false,' \
              '"created_at":"2026-11-22T10:53Z","secret":%s}'
@@ -91,7 +93,7 @@ class ScriptedTest < Minitest::Test
 
   def test_a_new_secret_is_a_string_and_a_replay_says_it_has_none
     replay = { "Idempotent-Replayed" => "true" }
-    scripted(answer(format(NEW_KEY, '"sk_test_AAAA"')), answer(format(NEW_KEY, "null"), replay),
+    scripted(answer(format(NEW_KEY, "null", '"sk_test_AAAA"')), answer(format(NEW_KEY, "null", "null"), replay),
              answer(format(ENDPOINT, '"whsec_AAAA"')), answer(format(ENDPOINT, "null"), replay)) do |_server, plinth|
       first = plinth.api_keys.create(name: "ci", idempotency_key: "k")
       assert_equal ["sk_test_AAAA", false, "key_1", "ci"], [first.key, first.replayed?, first.id, first.name]
@@ -105,6 +107,23 @@ class ScriptedTest < Minitest::Test
       assert rotated.replayed?
       assert_raises(Plinth::SecretUnavailableError) { rotated.secret }
       assert_equal "we_1", rotated.to_hash[:id]
+    end
+  end
+
+  # Permissions go on the wire as the API's object of group => level (Symbols as Strings); a restricted key reads its
+  # permissions back, a full key's are nil; anything but a Hash of names is refused before it is sent.
+  def test_permissions_on_create_and_on_the_key
+    restricted = answer(format(NEW_KEY, READ_ONLY, '"rk_test_AAAA"'))
+    scripted(restricted, answer(format(NEW_KEY, "null", '"sk_test_AAAA"'))) do |server, plinth|
+      read_only = plinth.api_keys.create(name: "ro", permissions: { accounts: :read, "transactions" => "read" })
+      levels = read_only.permissions
+      assert_equal %w[rk_test_AAAA read read none], [read_only.key, levels.accounts, levels.transactions,
+                                                     levels.transfers]
+      assert_nil plinth.api_keys.create.permissions
+      assert_raises(ArgumentError) { plinth.api_keys.create(permissions: "read") }
+      assert_raises(ArgumentError) { plinth.api_keys.create(permissions: { accounts: 1 }) }
+      sent = server.wire.map { |_, _, body| JSON.parse(body) }
+      assert_equal [{ "name" => "ro", "permissions" => { "accounts" => "read", "transactions" => "read" } }, {}], sent
     end
   end
 

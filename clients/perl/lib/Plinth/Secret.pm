@@ -32,7 +32,7 @@ sub _secret {
 package Plinth::NewApiKey;
 our @ISA = ('Plinth::Secret', 'Plinth::Generated::Object::NewApiKey');
 
-# The secret key, sk_test_… or sk_live_…: store it now.
+# The secret key, sk_test_… or sk_live_… (rk_test_… or rk_live_… when restricted): store it now.
 sub key { my $self = shift; $self->_secret('key', @_) }
 
 package Plinth::WebhookEndpointWithSecret;

@@ -24,7 +24,7 @@ final class NewApiKey extends Generated
         return $self;
     }
 
-    /** The secret key, sk_test_… or sk_live_…: store it now. */
+    /** The secret key, sk_test_… or sk_live_… (rk_test_… or rk_live_… when restricted): store it now. */
     public function getKey(): string
     {
         return $this->container['key'] ?? throw SecretUnavailableException::forField('key');

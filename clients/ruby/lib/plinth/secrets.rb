@@ -32,7 +32,7 @@ module Plinth
     end
   end
 
-  # A new API key (api_keys.create, sign-up): +key+ is the secret sk_test_… / sk_live_… String.
+  # A new API key (api_keys.create, sign-up): +key+ is the secret String (sk_test_…, or rk_test_… when restricted).
   class NewApiKey < SecretAnswer
     def key
       secret_field(:key)

@@ -113,9 +113,14 @@ module Plinth
 
   # API keys of the caller's organisation.
   class ApiKeys < Resource
-    # create(mode: "sandbox", name: "CI deploys") (both optional): a Plinth::NewApiKey whose +key+ is shown this once.
+    # create(mode: "sandbox", name: "CI deploys", permissions: { accounts: "read" }) (all optional): a
+    # Plinth::NewApiKey whose +key+ is shown this once. +permissions+ (group => "none", "read" or "write"; a group left
+    # out is none) makes a restricted rk_test_/rk_live_ key, whose +permissions+ then lists every group (nil for a
+    # full key); docs/api.md, "Create a key".
     def create(params = nil, idempotency_key: nil, **fields)
-      req = body(PlinthGenerated::CreateApiKeyRequest, params, fields)
+      params ||= fields
+      params = with_permissions(params) if params.is_a?(Hash)
+      req = body(PlinthGenerated::CreateApiKeyRequest, params, nil)
       opts = key_opts(idempotency_key).merge(create_api_key_request: req)
       data, headers = @client.call_with_headers { @api.create_api_key_with_http_info(opts) }
       NewApiKey.new(data, replayed: Client.replayed?(headers))
@@ -137,6 +142,23 @@ module Plinth
     # The key stops working at once: +revoked_at+ set.
     def revoke(id, idempotency_key: nil)
       @client.call { @api.revoke_api_key_with_http_info(id, key_opts(idempotency_key)) }
+    end
+
+    private
+
+    # Permissions as the API takes them, group and level as Strings (Symbols welcome); the groups and levels are the
+    # server's to judge (a 400 naming permissions.<group>), so a group newer than this client still goes through.
+    def with_permissions(params)
+      params = params.transform_keys(&:to_sym)
+      given = params[:permissions]
+      return params if given.nil?
+
+      shape = given.is_a?(Hash) && given.all? { |g, l| [g, l].all? { |x| x.is_a?(String) || x.is_a?(Symbol) } }
+      unless shape
+        raise ArgumentError, "permissions: a Hash of group => level, e.g. { accounts: \"read\" } (got #{given.inspect})"
+      end
+
+      params.merge(permissions: given.to_h { |group, level| [group.to_s, level.to_s] })
     end
   end
 end
