@@ -3,7 +3,18 @@ import { describe, test } from 'node:test';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, startServer, useServer } from '../../helpers/server.ts';
 
-const KEY_FIELDS = ['created_at', 'hint', 'id', 'last_used_at', 'livemode', 'mode', 'name', 'object', 'permissions', 'revoked_at'];
+const KEY_FIELDS = [
+  'created_at',
+  'hint',
+  'id',
+  'last_used_at',
+  'livemode',
+  'mode',
+  'name',
+  'object',
+  'permissions',
+  'revoked_at',
+];
 
 describe('sandbox sign-up and the key management API', () => {
   const server = useServer();
