@@ -27,8 +27,9 @@ async function transferPage(ctx: Ctx, view: View, id: string, done: keyof typeof
   const base = `/dashboard/transfers/${t.id}`;
   const { shown, released } = transferAmounts(t);
   const post = stateOf(state, 'post');
+  const canResolve = view.can('postTransfer') && view.can('voidTransfer');
   const pending =
-    t.status === 'pending'
+    t.status === 'pending' && canResolve
       ? html`<section class="card"><h2>Post or void</h2>${problemSummary(post ?? stateOf(state, 'void'))}
 <div class="split"><form method="post" action="${base}/post" class="inline-form">${formFields(view)}
 ${input({ name: 'amount', label: `Amount to post (${t.currency})`, state: post, hint: `Leave empty to post all ${majorUnits(t.amount, t.currency)}; what is not posted returns to the sender.`, attrs: html` inputmode="decimal"` })}
