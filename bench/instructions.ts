@@ -14,7 +14,8 @@
  * requests (as many in every run, so that they cancel out); each is compared with a plain transfer (issue 24: within
  * 10%). `REQUEST_LOG=compare` counts each load with the request log on and with `REQUEST_LOG=off`, and prints what
  * recording costs per request (entries written in the run are counted: the server is closed, and its last batch
- * written, inside the counted process).
+ * written, inside the counted process). `retrieve-restricted` is `retrieve` with a restricted key holding
+ * `accounts: read` (docs/api.md#restricted-keys), compared with `retrieve` (issue 32: at most 3% more).
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -23,7 +24,7 @@ const BATCH = 21;
 const WARMUP = Number(process.env.WARMUP ?? 420);
 const SHORT = Number(process.env.SHORT ?? 210);
 const LONG = Number(process.env.LONG ?? 630);
-type LoadName = 'create' | 'transfer' | 'retrieve' | 'pending' | 'post';
+type LoadName = 'create' | 'transfer' | 'retrieve' | 'retrieve-restricted' | 'pending' | 'post';
 
 async function child(load: LoadName, requests: number, requestLog: string): Promise<void> {
   const { startServer } = await import('../test/helpers/server.ts');
@@ -43,8 +44,12 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
   const from = (await post('/v1/fintech/accounts', account)).id;
   const to = (await post('/v1/fintech/accounts', account)).id;
   await post(`/v1/sandbox/fintech/accounts/${from}/deposits`, { amount: 1_000_000_000_000 });
+  const reader =
+    load === 'retrieve-restricted'
+      ? ((await post('/v1/api_keys', { permissions: { accounts: 'read' } })) as unknown as { key: string }).key
+      : key;
   const get = async (url: string) => {
-    const response = await server.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+    const response = await server.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${reader}` } });
     if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
   };
   const transfer = { from_account_id: from, to_account_id: to, amount: 1, currency: 'USD' };
@@ -65,6 +70,7 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
   const loads: Record<LoadName, () => Promise<unknown>> = {
     create: () => post('/v1/fintech/accounts', account),
     retrieve: () => get(`/v1/fintech/accounts/${from}`),
+    'retrieve-restricted': () => get(`/v1/fintech/accounts/${from}`),
     transfer: () => post('/v1/fintech/transfers', transfer),
     pending: () => post('/v1/fintech/transfers', { ...transfer, pending: true }),
     post: () => post(`/v1/fintech/transfers/${held[next++]}/post`, {}),
@@ -123,6 +129,14 @@ if (process.argv[2] === '--child') {
   }
   if (per.create !== undefined && per.transfer !== undefined)
     process.stdout.write(`transfer vs create, by instructions: ${(per.create / per.transfer).toFixed(2)}×\n`);
+  // Issue 32: the permission check costs a restricted key's retrieve at most 3% more than a full key's.
+  if (per.retrieve !== undefined && per['retrieve-restricted'] !== undefined) {
+    const more = (per['retrieve-restricted'] / per.retrieve - 1) * 100;
+    process.stdout.write(
+      `retrieve, restricted key vs full key: ${more >= 0 ? '+' : ''}${more.toFixed(2)}% instructions per request ` +
+        `(wanted ≤ 3%) ${more <= 3 ? 'pass' : 'FAIL'}\n`,
+    );
+  }
   // Issue 24: a pending transfer, and the post of one, cost at most 10% more than a plain transfer.
   for (const load of ['pending', 'post'] as const) {
     const cost = per[load];

@@ -3,7 +3,8 @@
  * on a temporary SQLite database, reading the document the server itself serves at /v1/openapi.json, with every
  * check (`--checks all`), authenticated with keys obtained the way a new user gets one (POST /v1/sandbox/signup).
  *
- *   node scripts/fuzz.ts [--examples N] [--revoke-after PHASE]     (`npm run test:fuzz` runs it with 1000)
+ *   node scripts/fuzz.ts [--examples N] [--revoke-after PHASE] [--restricted GROUP=LEVEL,…]
+ *   (`npm run test:fuzz` runs it with 1000)
  *
  * Two sandbox organisations (issue 23, finding 8): the fuzzing key's, used by every operation but two, and a second
  * one whose key creates and revokes keys (test/fuzz/schemathesis.toml). The fuzzer revokes keys it learns of from
@@ -20,6 +21,10 @@
  * One generator is added to Schemathesis' own (test/fuzz/hooks.py, `flatmap_body`): a lone UTF-16 surrogate in a
  * string or a key of about one body in eight, which Hypothesis never draws and which was a 500 on PostgreSQL (issue
  * 30). The run fails too when no such body was sent and refused as the API's rule says.
+ * `--restricted accounts=write,events=read` fuzzes with a restricted key of those permissions (docs/api.md#restricted-keys),
+ * for every operation, key creation and revocation included: the run fails unless each operation the key may call
+ * answered 2xx and was never refused for its permission, and each other one answered only 401/403, with a
+ * `permission_denied` among them (test/fuzz/hooks.py records those).
  * Traffic goes to 127.0.0.1 only. Without python3 the run is skipped with a visible line (exit 0) unless CI=true.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -29,6 +34,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { allows, type KeyPermissions, type Permission, parsePermissions } from '../src/platform/auth/permissions.ts';
 import {
   type Answers,
   answersByOperation,
@@ -36,6 +42,7 @@ import {
   documentedOperations,
   fuzzingGaps,
   refusalsTable,
+  restrictedGaps,
 } from '../test/fuzz/answers.ts';
 import { ROOT, spawnServer } from '../test/helpers/process.ts';
 
@@ -45,10 +52,19 @@ const ST = join(VENV, 'bin', 'st');
 const PHASES = ['examples', 'coverage', 'fuzzing', 'stateful'] as const;
 
 const { values } = parseArgs({
-  options: { examples: { type: 'string', default: '25' }, 'revoke-after': { type: 'string' } },
+  options: {
+    examples: { type: 'string', default: '25' },
+    'revoke-after': { type: 'string' },
+    restricted: { type: 'string' },
+  },
 });
 const examples = Number(values.examples);
 const revokeAfter = values['revoke-after'];
+// `accounts=write,events=read` as the permissions of a key (a group left out is none).
+const restricted: KeyPermissions | null =
+  values.restricted === undefined
+    ? null
+    : parsePermissions(JSON.stringify(Object.fromEntries(values.restricted.split(',').map((p) => p.split('=')))));
 if (revokeAfter !== undefined && !(PHASES as readonly string[]).includes(revokeAfter)) {
   process.stdout.write(`# --revoke-after takes one of ${PHASES.join(', ')}\n`);
   process.exit(2);
@@ -84,9 +100,11 @@ const server = await spawnServer({
 
 // This script's own requests (sign-ups, probes, markers) are left out of the fuzzer's figures, by their Request-Id.
 const ownRequests = new Set<string>();
-async function ownCall(method: string, path: string, key?: string): Promise<Response> {
+async function ownCall(method: string, path: string, key?: string, json?: object): Promise<Response> {
   const headers: Record<string, string> = key === undefined ? {} : { authorization: `Bearer ${key}` };
-  const reply = await fetch(`${server.url}${path}`, { method, headers });
+  if (json !== undefined) headers['content-type'] = 'application/json';
+  const body = json === undefined ? undefined : JSON.stringify(json);
+  const reply = await fetch(`${server.url}${path}`, { method, headers, body });
   ownRequests.add(reply.headers.get('request-id') ?? '');
   return reply;
 }
@@ -99,9 +117,16 @@ async function signUp(): Promise<Key> {
   return ((await (await ownCall('POST', '/v1/sandbox/signup')).json()) as { api_key: Key }).api_key;
 }
 
-/** Whether a key still authenticates, asked of the server with the key itself. */
-async function stillWorks(key: Key): Promise<boolean> {
-  const reply = await ownCall('GET', `/v1/api_keys/${key.id}`, key.key);
+/** A restricted key of the fuzzing organisation, made with its full key. */
+async function restrictedKey(owner: Key, permissions: KeyPermissions): Promise<Key> {
+  const reply = await ownCall('POST', '/v1/api_keys', owner.key, { name: 'fuzz (restricted)', permissions });
+  if (!reply.ok) throw new Error(`a restricted key was refused: ${reply.status} ${await reply.text()}`);
+  return (await reply.json()) as Key;
+}
+
+/** Whether a key still authenticates, asked of the server with the key itself (or a full key of its org). */
+async function stillWorks(key: Key, asker = key): Promise<boolean> {
+  const reply = await ownCall('GET', `/v1/api_keys/${key.id}`, asker.key);
   return reply.ok && ((await reply.json()) as { revoked_at: string | null }).revoked_at === null;
 }
 
@@ -169,14 +194,19 @@ async function runPhase(phase: string, key: Key, keysKey: Key): Promise<number> 
 }
 
 let status = 0;
-const served = (await (await ownCall('GET', '/v1/openapi.json')).json()) as { paths: Record<string, object> };
+const served = (await (await ownCall('GET', '/v1/openapi.json')).json()) as {
+  paths: Record<string, Record<string, { 'x-permission'?: Permission }>>;
+};
 const operations = documentedOperations(served);
 const byPhase = new Map<string, Map<string, Answers>>();
 const gaps: string[] = [];
 let acceptedText = '';
+const deniedOperations = new Set<string>();
 try {
-  const key = await signUp();
-  const keysKey = await signUp();
+  const owner = await signUp();
+  // With --restricted, every operation runs with the restricted key: key creation and revocation too.
+  const key = restricted === null ? owner : await restrictedKey(owner, restricted);
+  const keysKey = restricted === null ? await signUp() : key;
   let from = server.lines.length;
   for (const phase of PHASES) {
     process.stdout.write(`\n# ===== Schemathesis, ${phase} phase =====\n`);
@@ -191,12 +221,16 @@ try {
     ['fuzzing key', key],
     ['key of the API-key operations', keysKey],
   ] as const)
-    if (!(await stillWorks(k))) gaps.push(`the ${who} ${k.id} no longer authenticates: it was revoked during the run`);
+    if (!(await stillWorks(k, restricted === null ? k : owner)))
+      gaps.push(`the ${who} ${k.id} no longer authenticates: it was revoked during the run`);
 } finally {
   server.child.kill('SIGTERM');
   await server.exited;
   const accepted = join(dir, 'accepted-refusals.txt');
   acceptedText = existsSync(accepted) ? readFileSync(accepted, 'utf8') : '';
+  const denied = join(dir, 'permission-denied.txt');
+  for (const line of (existsSync(denied) ? readFileSync(denied, 'utf8') : '').split('\n'))
+    if (line !== '') deniedOperations.add(line.replace(/\{(\w+)\}/g, ':$1'));
   if (acceptedText !== '') process.stdout.write(refusalsTable(acceptedText));
   rmSync(dir, { recursive: true, force: true });
 }
@@ -209,7 +243,23 @@ for (const line of server.lines)
 // tested nothing there, whatever the fuzzer counted as passed.
 const answers = answersByOperation(server.lines, ownRequests);
 process.stdout.write(`\n# answers by operation, all phases (the server's own log):\n${answersTable(answers)}\n`);
-gaps.push(...fuzzingGaps(operations, byPhase));
+if (restricted === null) gaps.push(...fuzzingGaps(operations, byPhase));
+else {
+  // Every keyed operation, and whether this key may call it, from the permission the served document states.
+  const allowed = new Map<string, boolean>();
+  for (const [path, item] of Object.entries(served.paths))
+    for (const [method, operation] of Object.entries(item))
+      if (operation['x-permission'] !== undefined)
+        allowed.set(
+          `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`,
+          allows(restricted, operation['x-permission']),
+        );
+  const permitted = operations.filter((o) => allowed.get(o) !== false);
+  gaps.push(...fuzzingGaps(permitted, byPhase), ...restrictedGaps(allowed, answers, deniedOperations));
+  process.stdout.write(
+    `# restricted key ${values.restricted}: ${[...allowed.values()].filter(Boolean).length} of ${allowed.size} keyed operations allowed\n`,
+  );
+}
 if (!acceptedText.includes('lone UTF-16 surrogate'))
   gaps.push('no body with a lone UTF-16 surrogate was refused (test/fuzz/hooks.py, flatmap_body)');
 const perOperation = operations.map((o) => answers.get(o)?.total ?? 0);

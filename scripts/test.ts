@@ -71,6 +71,18 @@ steps.push({
   name: 'fuzz: Schemathesis, short run',
   command: [process.execPath, 'scripts/fuzz.ts', '--examples', '25'],
 });
+// A restricted key (docs/api.md#restricted-keys): 2xx for what it may call, only 401/403 for the rest.
+steps.push({
+  name: 'fuzz: Schemathesis with a restricted key, short run',
+  command: [
+    process.execPath,
+    'scripts/fuzz.ts',
+    '--examples',
+    '5',
+    '--restricted',
+    'accounts=write,events=read,api_keys=read',
+  ],
+});
 // The fuzz run's own checks, checked (issue 23): with its key revoked after a phase, the run must fail, saying so.
 steps.push({
   name: 'fuzz: a run whose key is revoked midway fails (node scripts/fuzz.ts --revoke-after coverage)',

@@ -91,9 +91,10 @@ export function submitter(ctx: Ctx) {
     const principal = request.principal!; // the session's key, verified by the gate for this request
     const idempotencyKey = optional(fields, 'idempotency_key') ?? null;
     let body: Record<string, unknown> | null = null;
+    let operation: string | undefined;
     try {
       const action = await form.build(fields, principal);
-      body = action.body;
+      ({ body, operation } = action);
       const done = await ctx.perform<T>(request, principal, idempotencyKey ?? undefined, action);
       request.dashboardAction = { status: 200, errorCode: null, body, idempotencyKey, replayed: done.replayed };
       const answer = form.done(done, await ctx.view(request));
@@ -103,8 +104,12 @@ export function submitter(ctx: Ctx) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       reply.headers(error.headers);
       request.dashboardAction = { status: error.status, errorCode: error.code, body, idempotencyKey };
+      const view = await ctx.view(request);
+      // A key without the action's permission (docs/api.md#restricted-keys) has nothing to correct in a form its
+      // page does not even show: the refusal page says what the key has and what the action needs.
+      if (operation !== undefined && !view.can(operation)) throw error;
       const state = { form: form.name, values: typed(fields), error, requestId: String(request.id) };
-      return sendHtml(reply, await form.again(await ctx.view(request), state), error.status);
+      return sendHtml(reply, await form.again(view, state), error.status);
     }
   };
 }

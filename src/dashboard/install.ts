@@ -5,6 +5,7 @@ import { ApiError } from '../platform/http/errors.ts';
 import { toApiError } from '../platform/http/problem.ts';
 import { runEvery } from '../platform/kit/periodic.ts';
 import { cutoffBefore } from '../platform/kit/time.ts';
+import { accessOf } from './access.ts';
 import { actor, reader } from './act.ts';
 import { installAssets } from './assets.ts';
 import type { Ctx, DashboardDeps } from './context.ts';
@@ -77,6 +78,7 @@ export function installDashboard(app: FastifyInstance, deps: DashboardDeps): voi
         csrf: session.csrf,
         path: request.url.split('?')[0]!.replace(/\/$/, '') || '/dashboard',
         requestId: String(request.id),
+        ...accessOf(app.operations, principal),
       };
     },
     submit: (request, reply, form) => submitter(ctx)(request, reply, form),

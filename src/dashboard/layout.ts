@@ -1,14 +1,15 @@
 import { Html, html, type Value } from './html.ts';
 import { detailFor, type FormState, newFormKey, type View } from './view.ts';
 
-const NAV: [string, string][] = [
-  ['/dashboard', 'Home'],
-  ['/dashboard/accounts', 'Accounts'],
-  ['/dashboard/transfers', 'Transfers'],
-  ['/dashboard/events', 'Events'],
-  ['/dashboard/webhooks', 'Webhooks'],
-  ['/dashboard/api-keys', 'API keys'],
-  ['/dashboard/requests', 'Requests'],
+/** Each page of the navigation, and the operation it reads: a key that may not read it does not see the link. */
+const NAV: [string, string, string | null][] = [
+  ['/dashboard', 'Home', null],
+  ['/dashboard/accounts', 'Accounts', 'listAccounts'],
+  ['/dashboard/transfers', 'Transfers', 'listTransfers'],
+  ['/dashboard/events', 'Events', 'listEvents'],
+  ['/dashboard/webhooks', 'Webhooks', 'listWebhookEndpoints'],
+  ['/dashboard/api-keys', 'API keys', 'listApiKeys'],
+  ['/dashboard/requests', 'Requests', 'listRequests'],
 ];
 
 function current(view: View, href: string): boolean {
@@ -37,7 +38,7 @@ export function page(view: View, title: string, main: Html): Html {
     <span class="badge ${live ? 'live' : 'sandbox'}">${live ? 'Live' : 'Sandbox'}</span></div>
   <form method="post" action="/dashboard/sign-out" class="sign-out">${csrfField(view)}
     <button type="submit" class="link">Sign out</button></form>
-  <nav aria-label="Main"><ul>${NAV.map(
+  <nav aria-label="Main"><ul>${NAV.filter(([, , reads]) => reads === null || view.can(reads)).map(
     ([href, label]) =>
       html`<li><a href="${href}"${current(view, href) ? html` aria-current="page"` : ''}>${label}</a></li>`,
   )}</ul></nav>

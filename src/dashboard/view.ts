@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../platform/auth/principal.ts';
 import type { ApiError } from '../platform/http/errors.ts';
+import type { Access } from './access.ts';
 
-/** What every page of a session is rendered with. */
-export interface View {
+/** What every page of a session is rendered with; what its key may do (`can`, `need`). */
+export interface View extends Access {
   now: Date;
   principal: Principal;
   /** The org's display name, or its handle. */

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { call, startServer, type TestServer } from '../helpers/server.ts';
-import { type Answers, answersByOperation, answersTable, fuzzingGaps, refusalsTable } from './answers.ts';
+import {
+  type Answers,
+  answersByOperation,
+  answersTable,
+  fuzzingGaps,
+  refusalsTable,
+  restrictedGaps,
+} from './answers.ts';
 
 // The checks scripts/fuzz.ts makes of a run (issue 23, finding 8), fed with a real server's log: a fuzzing key
 // revoked midway must show as operations that got only 401 from then on, not as a run that passed.
@@ -72,4 +79,27 @@ describe('the fuzz run checks its own answers (scripts/fuzz.ts)', () => {
     const refusals = refusalsTable('GET /v1/events: a cursor rule\nPOST /x: a rule\nGET /v1/events: a cursor rule\n');
     assert.match(refusals, /\n# +2 +GET \/v1\/events: a cursor rule\n# +1 +POST \/x: a rule\n/);
   });
+});
+
+test('a restricted key run: 2xx where allowed, only 401/403 with a permission_denied elsewhere (scripts/fuzz.ts)', () => {
+  const allowed = new Map([
+    ['GET /v1/fintech/accounts', true],
+    ['POST /v1/fintech/transfers', false],
+  ]);
+  const healthy = new Map<string, Answers>([
+    ['GET /v1/fintech/accounts', { total: 5, succeeded: 2, refused: 1 }],
+    ['POST /v1/fintech/transfers', { total: 4, succeeded: 0, refused: 4 }],
+  ]);
+  assert.deepEqual(restrictedGaps(allowed, healthy, new Set(['POST /v1/fintech/transfers'])), []);
+  // The check let a forbidden operation through once, and refused an allowed one for its permission.
+  const broken = new Map<string, Answers>([
+    ['GET /v1/fintech/accounts', { total: 5, succeeded: 0, refused: 5 }],
+    ['POST /v1/fintech/transfers', { total: 4, succeeded: 1, refused: 3 }],
+  ]);
+  assert.deepEqual(restrictedGaps(allowed, broken, new Set(['GET /v1/fintech/accounts'])), [
+    'GET /v1/fintech/accounts: its key may call it, but it never answered 2xx',
+    'GET /v1/fintech/accounts: its key may call it, but it answered permission_denied',
+    'POST /v1/fintech/transfers: its key may not call it, but 1 answers were not 401/403',
+    'POST /v1/fintech/transfers: its key may not call it, and no 403 permission_denied',
+  ]);
 });

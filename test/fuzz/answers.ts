@@ -87,3 +87,26 @@ export function refusalsTable(lines: string): string {
     '',
   ].join('\n');
 }
+
+/**
+ * The run with a restricted key (`scripts/fuzz.ts --restricted`, docs/api.md#restricted-keys): each operation the key
+ * may call answered 2xx at least once and was never refused for its permission; each other one answered only 401 or
+ * 403, and was refused with `permission_denied` (what test/fuzz/hooks.py recorded in `denied`) at least once.
+ */
+export function restrictedGaps(
+  allowed: ReadonlyMap<string, boolean>,
+  answers: ReadonlyMap<string, Answers>,
+  denied: ReadonlySet<string>,
+): string[] {
+  const gaps: string[] = [];
+  for (const [operation, may] of allowed) {
+    const got = answers.get(operation) ?? { total: 0, succeeded: 0, refused: 0 };
+    if (may && got.succeeded === 0) gaps.push(`${operation}: its key may call it, but it never answered 2xx`);
+    if (may && denied.has(operation)) gaps.push(`${operation}: its key may call it, but it answered permission_denied`);
+    if (!may && got.refused < got.total)
+      gaps.push(`${operation}: its key may not call it, but ${got.total - got.refused} answers were not 401/403`);
+    if (!may && !denied.has(operation))
+      gaps.push(`${operation}: its key may not call it, and no 403 permission_denied`);
+  }
+  return gaps;
+}

@@ -15,6 +15,10 @@ And one input no schema generator draws: a lone UTF-16 surrogate (issue 30, find
 Cs out of its text, and a lone surrogate in metadata was a 500 on PostgreSQL. `flatmap_body` puts one into a string
 or a key of about one body in eight; the server must refuse it as 400 parameter_invalid naming that field, which
 `filter_failure` accepts as the rule it is, and nothing else.
+
+With a restricted key (`scripts/fuzz.ts --restricted`), `after_call` records each operation refused for the key's
+permission (403 permission_denied, docs/api.md#restricted-keys); the run checks that they are exactly the
+operations the key may not call.
 """
 
 import itertools
@@ -31,6 +35,9 @@ _RUN = uuid.uuid4().hex[:8]
 _SEQUENCE = itertools.count(1)
 # Every failure dropped below, with the rule that explains it, one line each; scripts/fuzz.ts prints the counts.
 _ACCEPTED = os.path.join(os.getcwd(), "accepted-refusals.txt")
+# Every operation refused for the key's permission (docs/api.md#restricted-keys), one line each: with a restricted key
+# (scripts/fuzz.ts --restricted) the run checks that exactly the operations the key may not call are in it.
+_DENIED = os.path.join(os.getcwd(), "permission-denied.txt")
 
 
 @schemathesis.hook
@@ -41,6 +48,20 @@ def before_call(context, case, kwargs):
         if name.lower() == "idempotency-key" and isinstance(value, str) and _VALID_KEY.match(value):
             suffix = f"~{_RUN}.{next(_SEQUENCE)}"
             case.headers[name] = value[: 255 - len(suffix)] + suffix
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    if response.status_code != 403:
+        return
+    try:
+        problem = response.json()
+    except ValueError:
+        return
+    if isinstance(problem, dict) and problem.get("code") == "permission_denied":
+        if str(problem.get("detail", "")).startswith("This key has "):
+            with open(_DENIED, "a", encoding="utf-8") as denied:
+                denied.write(f"{case.method.upper()} {case.operation.path}\n")
 
 
 _LONE = ("\ud800", "\udbff", "\udc00", "\udfff")

@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Trx } from '../../src/db/database.ts';
 import { checksum } from '../../src/platform/auth/key-format.ts';
+import { PERMISSION_GROUPS } from '../../src/platform/auth/permissions.ts';
 import { idPattern, newId } from '../../src/platform/kit/ids.ts';
 import { storedTime, systemClock } from '../../src/platform/kit/time.ts';
 import { createSecretBox } from '../../src/platform/secrets/box.ts';
@@ -73,6 +74,20 @@ const ok = async (reply: Promise<Reply>) => {
   assert.equal(done.status, 200, done.text);
   return done.body;
 };
+
+/**
+ * A restricted key holding `write` on every group behaves as a full key wherever it is allowed
+ * (docs/api.md#restricted-keys): the isolation and bad-input checks below run with it too.
+ */
+const allWrite = Object.fromEntries(PERMISSION_GROUPS.map((group) => [group, 'write']));
+const restricted: string = (
+  await ok(call(server.url, 'POST', '/v1/api_keys', { key: keys.own, json: { permissions: allWrite } }))
+).key;
+assert.match(restricted, /^rk_test_/);
+const callers: [string, string][] = [
+  ['full key', keys.own],
+  ['restricted key, write on every group', restricted],
+];
 
 /**
  * Money for an account, and the id of the transaction that brought it. Sandbox keys deposit through the API; live
@@ -273,22 +288,22 @@ for (const route of routes.filter((r) => !r.public)) {
       assert.equal(await twoAuthorizations(route, path, [`Bearer ${k}`, `Bearer ${k}`]), 401, 'two Authorization');
     });
 
-    if (route.pattern.includes(':id')) {
-      test("another org's and another mode's object: 404, identical to an id that never existed", async () => {
+    for (const [who, key] of route.pattern.includes(':id') ? callers : []) {
+      test(`another org's and another mode's object: 404, identical to an id that never existed (${who})`, async () => {
         const never = await objectFor(route, keys.own).then((id) => id.slice(0, -8) + 'ZZZZZZZZ');
         const shape = (r: Reply, id: string) => [
           r.status,
           r.text.replaceAll(r.headers.get('request-id')!, 'req').replaceAll(id, '<id>'),
         ];
-        const expected = shape(await send(route, fillAll(route, never), { key: keys.own }), never);
+        const expected = shape(await send(route, fillAll(route, never), { key }), never);
         assert.equal(expected[0], 404);
         for (const owner of [foreign, keys.live]) {
           const id = await objectFor(route, owner);
-          assert.deepEqual(shape(await send(route, fillAll(route, id), { key: keys.own }), id), expected);
+          assert.deepEqual(shape(await send(route, fillAll(route, id), { key }), id), expected);
         }
       });
 
-      test('oversized and malformed ids: 404 resource_not_found, after authentication', async () => {
+      test(`oversized and malformed ids: 404 resource_not_found, after authentication (${who})`, async () => {
         const prefix = (await objectFor(route, keys.own)).split('_')[0]!;
         // The document states the shape (issue 23); an id that breaks it is still only "not found" (docs/api.md#the-wire).
         const documented = route.operation.parameters.find((p: any) => p.in === 'path' && p.name === 'id');
@@ -296,7 +311,7 @@ for (const route of routes.filter((r) => !r.public)) {
         const ids = [`${prefix}_`, `${prefix}_${'A'.repeat(101)}`, `${prefix}_${'9'.repeat(5000)}`, `${prefix}_!'"<>`];
         for (const id of [...ids, 'x', '%00', '...', `${prefix}_é`, `${prefix}_01m81edf6ta6pey0wre961jvnb`]) {
           assert.doesNotMatch(decodeURIComponent(id), new RegExp(documented.schema.pattern, 'u'));
-          assertProblem(await send(route, fillAll(route, id), { key: keys.own }), 'resource_not_found');
+          assertProblem(await send(route, fillAll(route, id), { key }), 'resource_not_found');
           assertProblem(await send(route, fillAll(route, id)), 'api_key_missing');
         }
       });
@@ -305,42 +320,51 @@ for (const route of routes.filter((r) => !r.public)) {
 }
 
 for (const route of routes) {
-  describe(`${route.method} ${route.pattern}: inputs it does not define`, () => {
-    const key = route.public ? undefined : keys.own;
-    test('an unknown query parameter: 400 parameter_unknown', async () => {
-      const path = await pathFor(route);
-      assertProblem(await send(route, `${path}?not_a_parameter=1`, { key }), 'parameter_unknown', 'not_a_parameter');
+  for (const [who, key] of route.public ? [['no key', undefined] as const] : callers)
+    describe(`${route.method} ${route.pattern}: inputs it does not define (${who})`, () => {
+      test('an unknown query parameter: 400 parameter_unknown', async () => {
+        const path = await pathFor(route);
+        assertProblem(await send(route, `${path}?not_a_parameter=1`, { key }), 'parameter_unknown', 'not_a_parameter');
+      });
+
+      if (route.method === 'POST') {
+        test('an unknown field alone: parameter_unknown first, before any missing field (issue 30, finding 10)', async () => {
+          const reply = await call(server.url, 'POST', await pathFor(route), { key, json: { not_a_field: 1 } });
+          assertProblem(reply, 'parameter_unknown', 'not_a_field');
+          assert.equal(reply.body.errors[0].param, 'not_a_field', reply.text);
+        });
+
+        test('a lone UTF-16 surrogate in any string of the body, or in a key: 400 naming it (issue 30, 5)', async () => {
+          const path = await pathFor(route);
+          const example = exampleBody(route) ?? {};
+          const cases: [unknown, string][] = stringPaths(example).map((at) => [
+            withSurrogate(example, at),
+            at.join('.'),
+          ]);
+          cases.push([{ ...example, 'x\ud800': 'y' }, 'x\ufffd'], [{ ...example, z: ['\udfff'] }, 'z.0']);
+          for (const [json, param] of cases) {
+            const reply = await call(server.url, 'POST', path, { key, json });
+            assertProblem(reply, 'parameter_invalid', param);
+          }
+        });
+
+        test('mass assignment: server-owned fields in the body are 400 parameter_unknown', async () => {
+          const path = await pathFor(route);
+          const defined = resolve(route.operation.requestBody.content['application/json'].schema).properties ?? {};
+          const owned = {
+            id: 'acct_X',
+            object: 'x',
+            status: 'active',
+            livemode: true,
+            created_at: '2026-01-01T00:00Z',
+          };
+          const balances = { available_balance: { amount: 100, currency: 'USD' }, current_balance: 1, balance: 1 };
+          for (const [field, value] of Object.entries({ ...owned, ...balances, org_id: 'org_X', revoked_at: null })) {
+            if (field in defined) continue; // a field the operation takes is not mass assignment
+            const json = { ...exampleBody(route), [field]: value };
+            assertProblem(await call(server.url, 'POST', path, { key, json }), 'parameter_unknown', field);
+          }
+        });
+      }
     });
-
-    if (route.method === 'POST') {
-      test('an unknown field alone: parameter_unknown first, before any missing field (issue 30, finding 10)', async () => {
-        const reply = await call(server.url, 'POST', await pathFor(route), { key, json: { not_a_field: 1 } });
-        assertProblem(reply, 'parameter_unknown', 'not_a_field');
-        assert.equal(reply.body.errors[0].param, 'not_a_field', reply.text);
-      });
-
-      test('a lone UTF-16 surrogate in any string of the body, or in a key: 400 naming it (issue 30, 5)', async () => {
-        const path = await pathFor(route);
-        const example = exampleBody(route) ?? {};
-        const cases: [unknown, string][] = stringPaths(example).map((at) => [withSurrogate(example, at), at.join('.')]);
-        cases.push([{ ...example, 'x\ud800': 'y' }, 'x\ufffd'], [{ ...example, z: ['\udfff'] }, 'z.0']);
-        for (const [json, param] of cases) {
-          const reply = await call(server.url, 'POST', path, { key, json });
-          assertProblem(reply, 'parameter_invalid', param);
-        }
-      });
-
-      test('mass assignment: server-owned fields in the body are 400 parameter_unknown', async () => {
-        const path = await pathFor(route);
-        const defined = resolve(route.operation.requestBody.content['application/json'].schema).properties ?? {};
-        const owned = { id: 'acct_X', object: 'x', status: 'active', livemode: true, created_at: '2026-01-01T00:00Z' };
-        const balances = { available_balance: { amount: 100, currency: 'USD' }, current_balance: 1, balance: 1 };
-        for (const [field, value] of Object.entries({ ...owned, ...balances, org_id: 'org_X', revoked_at: null })) {
-          if (field in defined) continue; // a field the operation takes is not mass assignment
-          const json = { ...exampleBody(route), [field]: value };
-          assertProblem(await call(server.url, 'POST', path, { key, json }), 'parameter_unknown', field);
-        }
-      });
-    }
-  });
 }

@@ -9,29 +9,36 @@ export const label = (reason: string) => reason.replace(/_/g, ' ');
 
 /** Freeze or unfreeze, and close (behind a disclosure: closing is final); nothing for a closed account. */
 export function lifecycleForms(view: View, a: Account, state: FormState | undefined): Html {
-  if (a.status === 'closed') return html``;
+  const canFreeze = view.can(a.status === 'active' ? 'freezeAccount' : 'unfreezeAccount');
+  if (a.status === 'closed' || (!canFreeze && !view.can('closeAccount'))) return html``;
   const base = `/dashboard/accounts/${a.id}`;
   const freeze = stateOf(state, 'freeze');
   const close = stateOf(state, 'close');
   return html`<section class="card"><h2 id="status-h">Status</h2>
 ${
-  a.status === 'active'
-    ? html`<form method="post" action="${base}/freeze" class="inline-form">${formFields(view)}${problemSummary(freeze)}
+  !canFreeze
+    ? ''
+    : a.status === 'active'
+      ? html`<form method="post" action="${base}/freeze" class="inline-form">${formFields(view)}${problemSummary(freeze)}
 ${select({ name: 'reason', label: 'Reason', state: freeze, options: FREEZE_REASONS.map((r) => [r, label(r)]) })}
 ${input({ name: 'note', label: 'Note (optional)', state: freeze })}<button type="submit" class="danger">Freeze</button></form>`
-    : html`<form method="post" action="${base}/unfreeze">${formFields(view)}${problemSummary(stateOf(state, 'unfreeze'))}<button type="submit">Unfreeze</button></form>`
+      : html`<form method="post" action="${base}/unfreeze">${formFields(view)}${problemSummary(stateOf(state, 'unfreeze'))}<button type="submit">Unfreeze</button></form>`
 }
-<details${close ? html` open` : ''}><summary>Close this account</summary>
+${
+  view.can('closeAccount') &&
+  html`<details${close ? html` open` : ''}><summary>Close this account</summary>
 <form method="post" action="${base}/close" class="inline-form">${formFields(view)}${problemSummary(close)}
 ${select({ name: 'reason', label: 'Reason', state: close, options: CLOSE_REASONS.map((r) => [r, label(r)]) })}
 ${input({ name: 'note', label: 'Note (optional)', state: close })}
 <button type="submit" class="danger" data-confirm="Close this account? Closing is final.">Close account</button>
-<p class="hint">Closing is final, and needs both balances at 0.</p></form></details></section>`;
+<p class="hint">Closing is final, and needs both balances at 0.</p></form></details>`
+}</section>`;
 }
 
 /** Sandbox mode only: move test money in or out through the organisation's funding account. */
 export function sandboxForms(view: View, a: Account, state: FormState | undefined): Html {
   if (view.principal.mode !== 'sandbox' || a.status === 'closed') return html``;
+  if (!view.can('simulateDeposit') || !view.can('simulateWithdrawal')) return html``;
   const form = (kind: 'deposit' | 'withdraw', title: string) => {
     const s = stateOf(state, kind);
     return html`<form method="post" action="/dashboard/accounts/${a.id}/${kind}" class="inline-form">${formFields(view)}${problemSummary(s)}

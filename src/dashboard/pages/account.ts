@@ -45,13 +45,18 @@ export async function accountPage(
 ): Promise<Html> {
   const a = await ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id } });
   const { done, at, from, to, ...listQuery } = query;
+  // Its transactions and holds only when the key may read them (docs/api.md#restricted-keys).
   const [txns, held] = await Promise.all([
-    ctx.read<TransactionList>(view.principal, 'listAccountTransactions', { params: { id: a.id }, query: listQuery }),
-    ctx.read<TransferList>(view.principal, 'listTransfers', {
-      query: { account_id: a.id, status: 'pending', limit: 100 },
-    }),
+    view.can('listAccountTransactions')
+      ? ctx.read<TransactionList>(view.principal, 'listAccountTransactions', { params: { id: a.id }, query: listQuery })
+      : null,
+    view.can('listTransfers')
+      ? ctx.read<TransferList>(view.principal, 'listTransfers', {
+          query: { account_id: a.id, status: 'pending', limit: 100 },
+        })
+      : null,
   ]);
-  const rows = txns.data.map(
+  const rows = (txns?.data ?? []).map(
     (
       t,
     ) => html`<tr><td>${time(t.created_at, view.now)}</td><td>${t.description ?? html`<span class="muted">—</span>`}</td>
@@ -59,7 +64,9 @@ export async function accountPage(
 <td class="num">${money(t.amount, t.currency, true)}</td><td class="num">${money(t.balance_after, t.currency)}</td></tr>`,
   );
   const details = a.status_details;
-  const periods = await balancesAndStatement(ctx, view, a, { at, from, to });
+  const periods = view.can('retrieveAccountStatement')
+    ? await balancesAndStatement(ctx, view, a, { at, from, to })
+    : '';
   return page(
     view,
     a.nickname ? `${a.nickname} · ${a.id}` : a.id,
@@ -72,9 +79,11 @@ ${details ? html`<p class="status-note">${a.status === 'closed' ? 'Closed' : 'Fr
 ${a.closed_at ? html`<dt>Closed</dt><dd>${time(a.closed_at, view.now)}</dd>` : ''}
 <dt>Nickname</dt><dd>${a.nickname ?? html`<span class="muted">none</span>`}</dd><dt>Metadata</dt><dd>${metadataList(a.metadata)}</dd>
 <dt>Business</dt><dd>${a.kyb ? html`${a.kyb.legal_name} · EIN ending ${a.kyb.ein_last4}` : html`<span class="muted">not verified</span>`}</dd></dl>
-<p class="actions"><a class="button" href="/dashboard/transfers/new?from_account_id=${a.id}">Send money from this account</a>
-<a class="button" href="/dashboard/transfers?account_id=${a.id}">Its transfers</a></p>
-<section><h2>Pending transfers</h2>
+<p class="actions">${view.can('createTransfer') && html`<a class="button" href="/dashboard/transfers/new?from_account_id=${a.id}">Send money from this account</a>`}
+${held && html`<a class="button" href="/dashboard/transfers?account_id=${a.id}">Its transfers</a>`}</p>
+${
+  held &&
+  html`<section><h2>Pending transfers</h2>
 ${table(
   'Pending transfers',
   ['Transfer', 'From', 'To', 'Amount', 'Status', 'Created'],
@@ -84,8 +93,11 @@ ${table(
     'A transfer made pending holds its amount on the sender until it is posted, voided or expires.',
   ),
 )}
-${held.has_more ? html`<p><a href="/dashboard/transfers?account_id=${a.id}&amp;status=pending">All pending transfers →</a></p>` : ''}</section>
-<section><h2>Transactions</h2>
+${held.has_more ? html`<p><a href="/dashboard/transfers?account_id=${a.id}&amp;status=pending">All pending transfers →</a></p>` : ''}</section>`
+}
+${
+  txns &&
+  html`<section><h2>Transactions</h2>
 ${table('Transactions', ['When', 'Description', 'Source', 'Amount', 'Balance after'], rows, empty('No transactions yet', view.principal.mode === 'sandbox' ? 'Simulate a deposit below to put test money in.' : 'Money moved in or out shows up here.'))}
 ${pager(
   `/dashboard/accounts/${a.id}`,
@@ -93,8 +105,9 @@ ${pager(
   txns.data.map((t) => t.id),
   listQuery,
   txns.has_more,
-)}</section>${periods}
-${nicknameForm(view, a, state)}${sandboxForms(view, a, state)}${lifecycleForms(view, a, state)}`,
+)}</section>`
+}${periods}
+${view.can('updateAccount') ? nicknameForm(view, a, state) : ''}${sandboxForms(view, a, state)}${lifecycleForms(view, a, state)}`,
   );
 }
 

@@ -97,7 +97,9 @@ ${pager(
   listQuery,
   list.has_more,
 )}
-<section class="card" id="create"><h2 id="create-h">Open an account</h2>${problemSummary(create)}
+${
+  view.can('createAccount') &&
+  html`<section class="card" id="create"><h2 id="create-h">Open an account</h2>${problemSummary(create)}
 <form method="post" action="/dashboard/accounts">${formFields(view)}<input type="hidden" name="type" value="business">
 ${select({ name: 'country', label: 'Country', state: create, value: countries.includes('US') ? 'US' : countries[0], options: countries.map((c) => [c, `${c} · ${currencyOf(c)?.code ?? ''}`]), hint: 'The account holds money in this country’s currency.' })}
 ${input({ name: 'nickname', label: 'Nickname (optional)', state: create, hint: 'A name for people, such as Payroll: shown beside the id.', attrs: html` autocomplete="off"` })}
@@ -106,7 +108,8 @@ ${input({ name: 'kyb.legal_name', label: 'Legal name', state: create })}
 ${input({ name: 'kyb.ein', label: 'EIN', state: create, hint: 'Like 12-3456789. Stored encrypted; only its last four digits are ever shown.', attrs: html` autocomplete="off" inputmode="numeric"` })}
 </fieldset>
 ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: create, hint: 'One key=value a line: your own references, such as customer_id=4522. Never secrets.', attrs: html` spellcheck="false"` })}
-<button type="submit" class="primary">Open account</button></form></section>`,
+<button type="submit" class="primary">Open account</button></form></section>`
+}`,
     );
   }
 

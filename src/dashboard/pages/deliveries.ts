@@ -19,12 +19,16 @@ function attempts(view: View, delivery: WebhookDelivery): Html {
 
 /** A delivery log: each delivery's status, every attempt (status, duration, error), and a retry button. */
 export function deliveriesTable(view: View, deliveries: WebhookDelivery[], of: 'event' | 'endpoint'): Html {
+  const retry = view.can('retryWebhookDelivery');
   const rows = deliveries.map(
     (d) => html`<tr><td><code>${d.id}</code></td>
 <td>${of === 'event' ? html`<a href="/dashboard/webhooks/${d.endpoint_id}"><code>${d.endpoint_id}</code></a>` : html`<a href="/dashboard/events/${d.event_id}"><code>${d.event_id}</code></a>`}</td>
 <td>${badge(d.status)}</td><td>${attempts(view, d)}</td><td>${time(d.next_attempt_at, view.now)}</td>
-<td><form method="post" action="/dashboard/deliveries/${d.id}/retry">${formFields(view)}
-<input type="hidden" name="endpoint_id" value="${d.endpoint_id}"><button type="submit" class="small">Retry now</button></form></td></tr>`,
+<td>${
+      retry &&
+      html`<form method="post" action="/dashboard/deliveries/${d.id}/retry">${formFields(view)}
+<input type="hidden" name="endpoint_id" value="${d.endpoint_id}"><button type="submit" class="small">Retry now</button></form>`
+    }</td></tr>`,
   );
   return table(
     'Deliveries',

@@ -40,6 +40,7 @@ export function eventsPages(scope: FastifyInstance, ctx: Ctx): void {
 
   r.get('/events', { schema: { hide: true, querystring: EventListQuery } }, async (request, reply) => {
     const view = await ctx.view(request);
+    view.need('listEvents');
     await ctx.deps.caughtUp();
     const query = request.query;
     const list = await listEvents(db, view.principal, query);
@@ -62,6 +63,8 @@ ${pager(
 
   r.get('/events/:id', { schema: { hide: true, params: EventIdParams } }, async (request, reply) => {
     const view = await ctx.view(request);
+    view.need('retrieveEvent');
+    view.need('listEventDeliveries');
     await ctx.deps.caughtUp();
     const event = eventFromRow(await findEventOrThrow(db, view.principal, request.params.id));
     const deliveries = await listEventDeliveries(db, view.principal, event.id, { limit: 20 });

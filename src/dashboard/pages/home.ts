@@ -18,39 +18,48 @@ export function homePage(scope: FastifyInstance, ctx: Ctx): void {
     const view = await ctx.view(request);
     const owner = view.principal;
     await ctx.deps.caughtUp();
+    // Each part only when the key may read what it summarises (docs/api.md#restricted-keys).
+    const when = <T>(operation: string, read: () => Promise<T>) => (view.can(operation) ? read() : null);
     const [counts, totals, transfers, endpoints, failing, events] = await Promise.all([
-      accountCounts(db, owner),
-      totalsByCurrency(db, owner),
-      countOf(db, 'transfers', owner),
-      countOf(db, 'webhook_endpoints', owner),
-      failingEndpoints(db, owner),
-      listEvents(db, owner, { limit: 5 }),
+      when('listAccounts', () => accountCounts(db, owner)),
+      when('listAccounts', () => totalsByCurrency(db, owner)),
+      when('listTransfers', () => countOf(db, 'transfers', owner)),
+      when('listWebhookEndpoints', () => countOf(db, 'webhook_endpoints', owner)),
+      when('listWebhookEndpoints', () => failingEndpoints(db, owner)),
+      when('listEvents', () => listEvents(db, owner, { limit: 5 })),
     ]);
-    const accounts = (counts.active ?? 0) + (counts.frozen ?? 0) + (counts.closed ?? 0);
-    const stat = (label: string, value: number, href: string, detail = '') =>
-      html`<a class="stat" href="${href}"><span class="stat-value">${value.toLocaleString('en-US')}</span>
+    const accounts = counts === null ? 0 : (counts.active ?? 0) + (counts.frozen ?? 0) + (counts.closed ?? 0);
+    const stat = (label: string, value: number | null, href: string, detail = '') =>
+      value === null
+        ? ''
+        : html`<a class="stat" href="${href}"><span class="stat-value">${value.toLocaleString('en-US')}</span>
 <span class="stat-label">${label}</span>${detail ? html`<span class="hint">${detail}</span>` : ''}</a>`;
     const main = html`<h1>Overview</h1>
 ${
-  accounts === 0
+  counts !== null && accounts === 0 && view.can('createAccount')
     ? html`<div class="callout"><p><strong>Welcome.</strong> This ${owner.mode} organisation has no accounts yet.</p>
 <p><a class="button primary" href="/dashboard/accounts#create">Create your first account</a></p></div>`
     : ''
 }
 <section><h2 id="counts-h" class="visually-hidden">Counts</h2><div class="stats">
-${stat('Accounts', accounts, '/dashboard/accounts', `${counts.active ?? 0} active · ${counts.frozen ?? 0} frozen · ${counts.closed ?? 0} closed`)}
+${stat('Accounts', counts && accounts, '/dashboard/accounts', `${counts?.active ?? 0} active · ${counts?.frozen ?? 0} frozen · ${counts?.closed ?? 0} closed`)}
 ${stat('Transfers', transfers, '/dashboard/transfers')}
 ${stat('Webhook endpoints', endpoints, '/dashboard/webhooks')}
 </div></section>
-<section><h2 id="totals-h">Balances by currency</h2>
+${
+  totals &&
+  html`<section><h2 id="totals-h">Balances by currency</h2>
 ${table(
   'Balances by currency',
   ['Currency', 'Held in accounts'],
   totals.map((t) => html`<tr><td>${t.currency}</td><td class="num">${money(t.total, t.currency)}</td></tr>`),
   empty('No money yet', 'Totals appear once an account holds a balance.'),
 )}
-</section>
-<section><h2 id="failing-h">Failing webhook endpoints</h2>
+</section>`
+}
+${
+  failing &&
+  html`<section><h2 id="failing-h">Failing webhook endpoints</h2>
 ${table(
   'Failing webhook endpoints',
   ['Endpoint', 'Status', 'Failing since'],
@@ -60,10 +69,14 @@ ${table(
   ),
   empty('All endpoints are delivering', 'Endpoints whose deliveries keep failing show up here.'),
 )}
-</section>
-<section><h2 id="events-h">Latest events</h2>
+</section>`
+}
+${
+  events &&
+  html`<section><h2 id="events-h">Latest events</h2>
 ${table('Latest events', ['Event', 'Type', 'Sequence', 'When'], eventRows(events.data, view.now), empty('No events yet', 'Every change (an account created, a transfer, a key revoked) is recorded here as an event.'))}
-<p><a href="/dashboard/events">All events →</a></p></section>`;
+<p><a href="/dashboard/events">All events →</a></p></section>`
+}`;
     return sendHtml(reply, page(view, 'Overview', main));
   });
 }

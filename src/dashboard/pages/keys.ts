@@ -9,6 +9,7 @@ import { optional, sendHtml } from '../forms.ts';
 import { type Html, html } from '../html.ts';
 import { empty, flash, formFields, input, page, pager, problemSummary, select, table } from '../layout.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
+import { accessFields, permissionsField, permissionsText } from './key-permissions.ts';
 import { secretPanel } from './webhooks.ts';
 
 const KeysQuery = Type.Object(
@@ -27,13 +28,15 @@ export function keysPages(scope: FastifyInstance, ctx: Ctx): void {
     const list = await ctx.read<ApiKeyList>(view.principal, 'listApiKeys', { query: listQuery });
     const keys = list.data;
     const create = stateOf(state, 'create');
+    const revoke = view.can('revokeApiKey');
     const rows = keys.map((k) => {
       const own = k.id === view.principal.keyId;
       return html`<tr><td>${k.name ?? html`<span class="muted">unnamed</span>`}${own ? html` <span class="badge info">this session</span>` : ''}</td>
 <td><code>${k.hint}</code><br><span class="hint"><code>${k.id}</code></span></td>
+<td>${permissionsText(k.permissions)}</td>
 <td>${k.revoked_at === null ? badge('active') : badge('revoked')}</td><td>${time(k.created_at, view.now)}</td><td>${time(k.last_used_at, view.now)}</td>
 <td>${
-        k.revoked_at === null
+        k.revoked_at === null && revoke
           ? html`<form method="post" action="/dashboard/api-keys/${k.id}/revoke">${formFields(view)}
 <button type="submit" class="danger small" data-confirm="${own ? 'Revoke the key this session uses? You will be signed out.' : 'Revoke this key? Requests with it will fail within a second.'}" aria-label="Revoke ${k.name ?? k.hint}">Revoke</button></form>`
           : ''
@@ -44,7 +47,7 @@ export function keysPages(scope: FastifyInstance, ctx: Ctx): void {
       'API keys',
       html`<h1>API keys</h1>${flash(done === 'revoked' ? 'Key revoked.' : undefined)}
 ${state && state.form !== 'create' ? problemSummary(state) : ''}
-${table('API keys', ['Name', 'Key', 'Status', 'Created', 'Last used', ''], rows, empty('No keys', 'Create one below.'))}
+${table('API keys', ['Name', 'Key', 'Access', 'Status', 'Created', 'Last used', ''], rows, empty('No keys', 'Create one below.'))}
 ${pager(
   '/dashboard/api-keys',
   {},
@@ -52,7 +55,9 @@ ${pager(
   listQuery,
   list.has_more,
 )}
-<section class="card"><h2 id="create-h">Create a key</h2>${problemSummary(create)}
+${
+  view.can('createApiKey') &&
+  html`<section class="card"><h2 id="create-h">Create a key</h2>${problemSummary(create)}
 <form method="post" action="/dashboard/api-keys">${formFields(view)}
 ${input({ name: 'name', label: 'Name', state: create, hint: 'A label for people, such as “CI deploys”.' })}
 ${select({
@@ -61,11 +66,13 @@ ${select({
   state: create,
   value: view.principal.mode,
   options: [
-    ['sandbox', 'Sandbox (sk_test_…)'],
-    ['live', 'Live (sk_live_…)'],
+    ['sandbox', 'Sandbox (…_test_…)'],
+    ['live', 'Live (…_live_…)'],
   ],
 })}
-<button type="submit" class="primary">Create key</button></form></section>`,
+${accessFields(view, create)}
+<button type="submit" class="primary">Create key</button></form></section>`
+}`,
     );
   }
 
@@ -78,7 +85,12 @@ ${select({
       name: 'create',
       build: async (fields, principal) => {
         const name = optional(fields, 'name');
-        const body = { mode: fields.get('mode') ?? principal.mode, ...(name === undefined ? {} : { name }) };
+        const permissions = permissionsField(fields);
+        const body = {
+          mode: fields.get('mode') ?? principal.mode,
+          ...(name === undefined ? {} : { name }),
+          ...(permissions === undefined ? {} : { permissions }),
+        };
         return { operation: 'createApiKey', body };
       },
       done: ({ value }, view) =>

@@ -60,11 +60,13 @@ function body(r: RequestLog): Html {
 }
 
 async function requestPage(ctx: Ctx, view: View, id: string): Promise<Html> {
+  view.need('retrieveRequest');
   const r = await retrieveRequestLog(ctx.deps.database.db, view.principal, id);
-  const events = await eventsOfRequest(ctx.deps.database.db, view.principal, r.id);
+  // What it produced is events: shown only to a key that may read them (docs/api.md#restricted-keys).
+  const events = view.can('listEvents') ? await eventsOfRequest(ctx.deps.database.db, view.principal, r.id) : null;
   // What it acted on (ids in its path) and what it produced (its events and their objects), each linked.
   const touched = new Set(r.path.match(/\b[a-z]+_[0-9A-Za-z]{26}\b/g) ?? []);
-  const produced = events.map(
+  const produced = (events ?? []).map(
     (e) => html`<li><a href="/dashboard/events/${e.id}"><code>${e.type}</code></a> · ${idLink(e.objectId)}</li>`,
   );
   return page(
@@ -79,7 +81,7 @@ ${r.count === null ? '' : html`<dt>Requests</dt><dd>${String(r.count)}, refused 
 <dt>API key</dt><dd><code>${r.api_key_hint}</code> · <code>${r.api_key_id}</code></dd>
 <dt>Idempotency-Key</dt><dd>${r.idempotency_key === null ? html`<span class="muted">none</span>` : html`<code>${r.idempotency_key}</code>${r.idempotent_replayed ? ' · replayed (the stored answer was sent)' : ''}`}</dd>
 <dt>Acted on</dt><dd>${touched.size === 0 ? html`<span class="muted">nothing by id</span>` : [...touched].map((t) => html`${idLink(t)} `)}</dd></dl>
-<section><h2>Events it produced</h2>${produced.length === 0 ? html`<p class="muted">None.</p>` : html`<ul class="produced">${produced}</ul>`}</section>
+${events && html`<section><h2>Events it produced</h2>${produced.length === 0 ? html`<p class="muted">None.</p>` : html`<ul class="produced">${produced}</ul>`}</section>`}
 <section><h2>Body</h2>${body(r)}</section>`,
   );
 }
@@ -94,6 +96,7 @@ export function requestsPages(scope: FastifyInstance, ctx: Ctx): void {
 
   r.get('/requests', { schema: { hide: true, querystring: RequestLogListQuery } }, async (request, reply) => {
     const view = await ctx.view(request);
+    view.need('listRequests');
     const query = request.query;
     const list = await listRequestLogs(db, view.principal, query);
     const methods = ['', ...METHODS].map(

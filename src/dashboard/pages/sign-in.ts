@@ -31,7 +31,7 @@ ${error ? html`<div class="problem" role="alert"><p><strong>${detail}</strong></
 <form method="post" action="/dashboard/sign-in" class="card">
 <div class="field${error ? ' invalid' : ''}"><label for="f-key">API key</label>
 <input id="f-key" name="key" type="password" autocomplete="off" spellcheck="false" required aria-describedby="key-hint${error ? ' key-error' : ''}"${error ? html` aria-invalid="true"` : ''}>
-<p class="hint" id="key-hint"><code>sk_test_…</code> for the sandbox, <code>sk_live_…</code> for live data. The key is checked, then forgotten: the session remembers only which key it was, and ends when that key is revoked.</p>
+<p class="hint" id="key-hint"><code>sk_test_…</code> or <code>rk_test_…</code> for the sandbox, <code>sk_live_…</code> or <code>rk_live_…</code> for live data; a restricted key (<code>rk_…</code>) shows only what it may read. The key is checked, then forgotten: the session remembers only which key it was, and ends when that key is revoked.</p>
 ${error ? html`<p class="field-error" id="key-error">${detail}</p>` : ''}</div>
 <button type="submit" class="primary">Sign in</button></form>
 <p class="hint">No key yet? The operator mints one with <code>npm run --silent cli -- keys create --org acme --mode sandbox</code>, or anyone can sign up for a sandbox with <code>POST /v1/sandbox/signup</code>.</p></div>`,

@@ -29,12 +29,13 @@ export async function reversalsSection(ctx: Ctx, view: View, t: Transfer, state:
     (r) => html`<tr><td class="num">${money(r.amount, r.currency)}</td>
 <td>${r.description ?? html`<span class="muted">—</span>`}</td><td>${time(r.created_at, view.now)}</td><td><code>${r.id}</code></td></tr>`,
   );
-  const form: Html = reversible(t)
-    ? html`<form method="post" action="/dashboard/transfers/${t.id}/reversals" class="inline-form">${formFields(view)}${problemSummary(s)}
+  const form: Html =
+    reversible(t) && view.can('createTransferReversal')
+      ? html`<form method="post" action="/dashboard/transfers/${t.id}/reversals" class="inline-form">${formFields(view)}${problemSummary(s)}
 ${input({ name: 'amount', label: `Amount to reverse (${t.currency})`, state: s, hint: `Leave empty to reverse all that remains, ${majorUnits(remaining(t), t.currency)}.`, attrs: html` inputmode="decimal"` })}
 ${input({ name: 'description', label: 'Description (optional)', state: s, hint: 'Why, such as “Refund: order 6735”.' })}
 <button type="submit" class="danger" data-confirm="Move this money back to the sender? A reversal cannot be undone.">Reverse</button></form>`
-    : problemSummary(s);
+      : problemSummary(s);
   return html`<section class="card" id="reversals"><h2>Reversals</h2>
 <p class="hint">A correction moves money back from the receiver to the sender, linked to this transfer; nothing is edited.</p>
 ${form}

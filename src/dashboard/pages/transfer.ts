@@ -31,13 +31,19 @@ async function transferPage(ctx: Ctx, view: View, id: string, done: keyof typeof
   const base = `/dashboard/transfers/${t.id}`;
   const { shown, released } = transferAmounts(t);
   const post = stateOf(state, 'post');
+  const canResolve = view.can('postTransfer') && view.can('voidTransfer');
+  // Each side by its nickname when the key may read accounts; by its id alone otherwise.
+  const side = async (id: string) =>
+    view.can('retrieveAccount')
+      ? ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id } })
+      : { id, nickname: null };
   const [from, to, reversals] = await Promise.all([
-    ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id: t.from_account_id } }),
-    ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id: t.to_account_id } }),
+    side(t.from_account_id),
+    side(t.to_account_id),
     reversalsSection(ctx, view, t, state),
   ]);
   const pending =
-    t.status === 'pending'
+    t.status === 'pending' && canResolve
       ? html`<section class="card"><h2>Post or void</h2>${problemSummary(post ?? stateOf(state, 'void'))}
 <div class="split"><form method="post" action="${base}/post" class="inline-form">${formFields(view)}
 ${input({ name: 'amount', label: `Amount to post (${t.currency})`, state: post, hint: `Leave empty to post all ${majorUnits(t.amount, t.currency)}; what is not posted returns to the sender.`, attrs: html` inputmode="decimal"` })}

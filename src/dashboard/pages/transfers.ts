@@ -64,7 +64,7 @@ export function transfersPages(scope: FastifyInstance, ctx: Ctx): void {
         html`<option value="${s}"${s === (query.status ?? '') ? html` selected` : ''}>${s || 'Any status'}</option>`,
     );
     const main = html`<h1>Transfers</h1>
-<p class="actions"><a class="button primary" href="/dashboard/transfers/new">Make a transfer</a></p>
+${view.can('createTransfer') && html`<p class="actions"><a class="button primary" href="/dashboard/transfers/new">Make a transfer</a></p>`}
 <form method="get" action="/dashboard/transfers" class="filters">${query.account_id ? html`<input type="hidden" name="account_id" value="${query.account_id}">` : ''}
 <div class="field"><label for="f-status">Status</label><select id="f-status" name="status">${statuses}</select></div><button type="submit">Filter</button></form>
 ${query.account_id ? html`<p class="active-filter">Transfers from or to <a href="/dashboard/accounts/${query.account_id}"><code>${query.account_id}</code></a> · <a href="/dashboard/transfers">all transfers</a></p>` : ''}
@@ -88,8 +88,12 @@ ${pager(
   });
 
   async function newPage(view: View, from: string | undefined, state?: FormState): Promise<Html> {
+    view.need('createTransfer');
     const s = stateOf(state, 'create');
-    const { accounts, more } = await openAccounts(ctx, view.principal);
+    // The accounts to pick from, when the key may list them (docs/api.md#restricted-keys).
+    const { accounts, more } = view.can('listAccounts')
+      ? await openAccounts(ctx, view.principal)
+      : { accounts: [], more: false };
     const chosen = s?.values.from_account_id ?? from;
     const currency = accounts.find((a) => a.id === chosen)?.available_balance.currency;
     const pending = s ? s.values.pending === 'on' : false;

@@ -71,11 +71,14 @@ export async function endpointPage(
 ${flash(done === undefined ? undefined : DONE[done])}${state && state.form !== 'update' ? problemSummary(state) : ''}
 <dl class="facts"><dt>Endpoint</dt><dd><code>${e.id}</code></dd><dt>Status</dt><dd>${badge(e.status)}${e.disabled_reason ? html` <span class="hint">${e.disabled_reason}</span>` : ''}</dd>
 <dt>Created</dt><dd>${time(e.created_at, view.now)}</dd><dt>Metadata</dt><dd>${metadataList(e.metadata)}</dd></dl>
-<div class="actions">
+${
+  view.can('updateWebhookEndpoint') &&
+  html`<div class="actions">
 <form method="post" action="${base}/status">${formFields(view)}<input type="hidden" name="status" value="${enabled ? 'disabled' : 'enabled'}">
 <button type="submit"${enabled ? html` class="danger" data-confirm="Disable this endpoint? Its pending deliveries fail."` : ''}>${enabled ? 'Disable' : 'Enable'}</button></form>
-<form method="post" action="${base}/test">${formFields(view)}<button type="submit">Send a test event</button></form>
-</div>
+${view.can('testWebhookEndpoint') && html`<form method="post" action="${base}/test">${formFields(view)}<button type="submit">Send a test event</button></form>`}
+</div>`
+}
 <section><h2 id="deliveries-h">Deliveries</h2>
 <form method="get" action="${base}" class="filters"><div class="field"><label for="f-status">Status</label><select id="f-status" name="status">${statuses}</select></div><button type="submit">Filter</button></form>
 ${deliveriesTable(view, deliveries.data, 'endpoint')}
@@ -86,15 +89,22 @@ ${pager(
   listQuery,
   deliveries.has_more,
 )}</section>
-<section class="card"><h2 id="edit-h">Settings</h2>${problemSummary(edit)}
+${
+  view.can('updateWebhookEndpoint') &&
+  html`<section class="card"><h2 id="edit-h">Settings</h2>${problemSummary(edit)}
 <form method="post" action="${base}">${formFields(view)}
 ${input({ name: 'url', label: 'URL', type: 'url', state: edit, value: e.url, required: true })}
 ${input({ name: 'description', label: 'Description', state: edit, value: e.description ?? '' })}
 ${eventsField(edit, e.enabled_events)}<button type="submit" class="primary">Save</button></form></section>
-<section class="card"><h2 id="rotate-h">Signing secret</h2>
+`
+}
+${
+  view.can('rotateWebhookEndpointSecret') &&
+  html`<section class="card"><h2 id="rotate-h">Signing secret</h2>
 <form method="post" action="${base}/rotate">${formFields(view)}
 ${select({ name: 'expire_previous_in_seconds', label: 'The old secret', state: stateOf(state, 'rotate'), value: '86400', options: ROTATE_OVERLAP })}
-<button type="submit" data-confirm="Rotate the signing secret?">Rotate secret</button></form></section>`,
+<button type="submit" data-confirm="Rotate the signing secret?">Rotate secret</button></form></section>`
+}`,
   );
 }
 

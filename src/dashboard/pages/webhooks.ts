@@ -81,12 +81,15 @@ ${pager(
   query,
   list.has_more,
 )}
-<section class="card"><h2 id="create-h">Add an endpoint</h2>${problemSummary(create)}
+${
+  view.can('createWebhookEndpoint') &&
+  html`<section class="card"><h2 id="create-h">Add an endpoint</h2>${problemSummary(create)}
 <form method="post" action="/dashboard/webhooks">${formFields(view)}
 ${input({ name: 'url', label: 'URL', type: 'url', state: create, required: true, hint: view.principal.mode === 'live' ? 'https only, on a public address.' : 'http or https.' })}
 ${input({ name: 'description', label: 'Description (optional)', state: create })}
 ${eventsField(create, ['*'])}
-<button type="submit" class="primary">Add endpoint</button></form></section>`,
+<button type="submit" class="primary">Add endpoint</button></form></section>`
+}`,
     );
   }
 
