@@ -135,7 +135,7 @@ export async function runPendingScenario(
     }
   }
   const sent = aimed.map((a, n) => ({ reversal: a.reversal, target: a.target, reply: reversed[n]! }));
-  await checkReversals(urls[0]!, key, sent, expected, tally);
+  await checkReversals(urls[0]!, key, sent, expected, tally, targets);
   for (const [i, id] of ids.entries()) {
     const account = (await call(urls[0]!, 'GET', `/v1/fintech/accounts/${id}`, { key })).body;
     assert.equal(account.current_balance.amount, expected[i], `current balance of account ${i}`);

@@ -69,7 +69,8 @@ async function listAll(url: string, key: string, transferId: string) {
  * After the run, through the API: each refusal is one a correct server may give (beyond-remaining only when an amount
  * was sent, and more than ever moved never succeeds); each transfer's reversals are exactly the acknowledged ones,
  * each once and as acknowledged; `amount_reversed` is their sum and never above `posted_amount`. Then the money that
- * the successes moved back is added to `expected` (by account index). `tally` counts the outcomes, for diagnostics.
+ * the successes moved back is added to `expected` (by account index). `tally` counts the outcomes, for diagnostics;
+ * `targets` are checked too when no reversal was sent them (none may then be listed).
  */
 export async function checkReversals(
   url: string,
@@ -77,8 +78,10 @@ export async function checkReversals(
   sent: Sent[],
   expected: number[],
   tally: Record<string, number> = {},
+  targets: Target[] = [],
 ): Promise<void> {
   const byTarget = new Map<string, { target: Target; acknowledged: Map<string, number> }>();
+  for (const target of targets) byTarget.set(target.id, { target, acknowledged: new Map() });
   for (const { reversal, target, reply } of sent) {
     const entry = byTarget.get(target.id) ?? { target, acknowledged: new Map() };
     byTarget.set(target.id, entry);
