@@ -9,22 +9,35 @@
  * WARMUP + SHORT requests and one of WARMUP + LONG are counted; their difference divided by LONG − SHORT is the
  * steady-state cost of one request, start-up, warm-up and JIT compilation cancelled out.
  *
- * `LOADS=create,transfer,retrieve,pending,post` chooses the loads (default: all but retrieve). `pending` is a transfer
- * made with `"pending": true`; `post` posts one whole, each request a distinct pending transfer made before the counted
- * requests (as many in every run, so that they cancel out); each is compared with a plain transfer (issue 24: within
- * 10%). `REQUEST_LOG=compare` counts each load with the request log on and with `REQUEST_LOG=off`, and prints what
+ * `LOADS=create,transfer,retrieve,pending,post,reverse,balances` chooses the loads (default: all but retrieve and
+ * balances). `pending` is a transfer made with `"pending": true`; `post` posts one whole, each request a distinct
+ * pending transfer made before the counted requests (as many in every run, so that they cancel out); each is compared
+ * with a plain transfer (issue 24: within 10%). `reverse` reverses 1 of a distinct posted transfer of 2, made the same
+ * way (issue 31: at most 1.15× a plain transfer). `retrieve` and `balances` read one account with 100,000
+ * transactions (bench/history.ts), as it is and at the middle of its history (`balances?at=`; issue 31: at most 1.5×
+ * a retrieve). `REQUEST_LOG=compare` counts each load with the request log on and with `REQUEST_LOG=off`, and prints what
  * recording costs per request (entries written in the run are counted: the server is closed, and its last batch
  * written, inside the counted process). `retrieve-restricted` is `retrieve` with a restricted key holding
  * `accounts: read` (docs/api.md#restricted-keys), compared with `retrieve` (issue 32: at most 3% more).
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { seedHistory } from './history.ts';
 
 const BATCH = 21;
 const WARMUP = Number(process.env.WARMUP ?? 420);
 const SHORT = Number(process.env.SHORT ?? 210);
 const LONG = Number(process.env.LONG ?? 630);
-type LoadName = 'create' | 'transfer' | 'retrieve' | 'retrieve-restricted' | 'pending' | 'post';
+type LoadName =
+  | 'create'
+  | 'transfer'
+  | 'retrieve'
+  | 'retrieve-restricted'
+  | 'pending'
+  | 'post'
+  | 'reverse'
+  | 'balances';
+const HISTORY = 100_000;
 
 async function child(load: LoadName, requests: number, requestLog: string): Promise<void> {
   const { startServer } = await import('../test/helpers/server.ts');
@@ -56,21 +69,26 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
   // The posts' pending transfers: as many in every run (the longest run's posts), so that the difference of two runs
   // counts posts alone.
   const held: string[] = [];
-  if (load === 'post')
+  const made = load === 'post' ? { ...transfer, pending: true } : { ...transfer, amount: 2 };
+  if (load === 'post' || load === 'reverse')
     while (held.length < WARMUP + LONG)
       held.push(
         ...(await Promise.all(
-          Array.from(
-            { length: BATCH },
-            async () => (await post('/v1/fintech/transfers', { ...transfer, pending: true })).id,
-          ),
+          Array.from({ length: BATCH }, async () => (await post('/v1/fintech/transfers', made)).id),
         )),
       );
+  // The reads' account: a fresh one with a long history, written straight into the database.
+  const history = ['retrieve', 'retrieve-restricted', 'balances'].includes(load)
+    ? (await post('/v1/fintech/accounts', account)).id
+    : from;
+  const at = history === from ? '' : seedHistory(server.databaseUrl.slice('sqlite:'.length), history, HISTORY);
   let next = 0;
   const loads: Record<LoadName, () => Promise<unknown>> = {
     create: () => post('/v1/fintech/accounts', account),
-    retrieve: () => get(`/v1/fintech/accounts/${from}`),
-    'retrieve-restricted': () => get(`/v1/fintech/accounts/${from}`),
+    retrieve: () => get(`/v1/fintech/accounts/${history}`),
+    'retrieve-restricted': () => get(`/v1/fintech/accounts/${history}`),
+    balances: () => get(`/v1/fintech/accounts/${history}/balances?at=${at}`),
+    reverse: () => post(`/v1/fintech/transfers/${held[next++]}/reversals`, { amount: 1 }),
     transfer: () => post('/v1/fintech/transfers', transfer),
     pending: () => post('/v1/fintech/transfers', { ...transfer, pending: true }),
     post: () => post(`/v1/fintech/transfers/${held[next++]}/post`, {}),
@@ -138,13 +156,20 @@ if (process.argv[2] === '--child') {
     );
   }
   // Issue 24: a pending transfer, and the post of one, cost at most 10% more than a plain transfer.
-  for (const load of ['pending', 'post'] as const) {
-    const cost = per[load];
-    if (cost === undefined || per.transfer === undefined) continue;
-    const ratio = per.transfer / cost;
+  // Issue 31: a reversal costs at most 1.15× a plain transfer, a balance at a past moment at most 1.5× a retrieve.
+  const compared = [
+    ['pending', 'transfer', 1 / 0.9],
+    ['post', 'transfer', 1 / 0.9],
+    ['reverse', 'transfer', 1.15],
+    ['balances', 'retrieve', 1.5],
+  ] as const;
+  for (const [load, base, most] of compared) {
+    const [cost, baseCost] = [per[load], per[base]];
+    if (cost === undefined || baseCost === undefined) continue;
+    const ratio = cost / baseCost;
     process.stdout.write(
-      `${load} vs transfer, by instructions: ${ratio.toFixed(2)}× (${((cost / per.transfer - 1) * 100).toFixed(1)}% ` +
-        `per request; wanted ≥ 0.90×) ${ratio >= 0.9 ? 'pass' : 'FAIL'}\n`,
+      `${load} vs ${base}, by instructions: ${ratio.toFixed(3)}× the cost (${(baseCost / cost).toFixed(2)}× the ` +
+        `throughput; wanted ≤ ${most.toFixed(2)}× the cost) ${ratio <= most ? 'pass' : 'FAIL'}\n`,
     );
   }
 }

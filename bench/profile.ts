@@ -1,18 +1,20 @@
 /**
  * `npm run bench:profile`: one CPU profile (node --cpu-prof) of Plinth on SQLite under the create load of the
  * benchmark (fresh Idempotency-Key per request, info logging to a file), summarised by category, owner and
- * function into bench/PROFILE-create.md. BENCH_PROFILE_LOAD=retrieve or =transfer profiles that load instead.
+ * function into bench/PROFILE-create.md. BENCH_PROFILE_LOAD=retrieve, =transfer or =reverse (reversals of 1 of one
+ * large transfer) profiles that load instead.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { summarise, summaryLines } from './lib/cpuprofile.ts';
-import { CONNECTIONS, loadCreate, loadGet, loadTransfer, SECONDS } from './lib/load.ts';
-import { createOne, depositInto, probe, startPlinth } from './lib/plinth.ts';
+import { CONNECTIONS, loadCreate, loadGet, loadReversals, loadTransfer, SECONDS } from './lib/load.ts';
+import { createOne, depositInto, probe, startPlinth, transferOne } from './lib/plinth.ts';
 import { stop } from './lib/process.ts';
 
 const pct = (share: number | undefined) => (share === undefined ? '?' : `${(share * 100).toFixed(1)}%`);
-const which = (['retrieve', 'transfer'] as const).find((l) => l === process.env.BENCH_PROFILE_LOAD) ?? 'create';
+const which =
+  (['retrieve', 'transfer', 'reverse'] as const).find((l) => l === process.env.BENCH_PROFILE_LOAD) ?? 'create';
 const dir = mkdtempSync(join(tmpdir(), 'plinth-profile-'));
 const file = join(dir, 'server.cpuprofile');
 try {
@@ -25,14 +27,17 @@ try {
   });
   const id = await createOne(server);
   const to = await createOne(server);
-  if (which === 'transfer') await depositInto(server, id, 1_000_000_000_000);
+  if (which === 'transfer' || which === 'reverse') await depositInto(server, id, 1_000_000_000_000);
+  const reversed = which === 'reverse' ? await transferOne(server, id, to, 1_000_000_000) : '';
   await probe(server, dir, 'profiled'); // starts the profiler
   const load =
     which === 'create'
       ? await loadCreate(server.port, server.authorization)
       : which === 'transfer'
         ? await loadTransfer(server.port, server.authorization, id, to)
-        : await loadGet(server.port, `/v1/fintech/accounts/${id}`, server.authorization);
+        : which === 'reverse'
+          ? await loadReversals(server.port, server.authorization, reversed)
+          : await loadGet(server.port, `/v1/fintech/accounts/${id}`, server.authorization);
   const figures = await probe(server, dir, 'profiled'); // stops it and writes the profile
   await stop(server);
   if (!existsSync(file)) throw new Error('the server wrote no CPU profile');

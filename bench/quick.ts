@@ -3,7 +3,8 @@
  * path: the bare node:http ceilings, then Plinth's create, retrieve and transfer loads on one empty database, then the
  * create load with one webhook endpoint, then create and retrieve with the request log on and off, then pending
  * transfers and posts against plain transfers (same loads and settings as `npm run bench`). Prints the ratios; writes
- * nothing. `npm run bench` is the record. BENCH_QUICK=pending runs the pending-transfer loads alone.
+ * nothing. `npm run bench` is the record. BENCH_QUICK=pending runs the pending-transfer loads alone, BENCH_QUICK=balances
+ * the balances-at-a-moment loads alone.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { type Load, loadCreate, loadGet, loadTransfer } from './lib/load.ts';
 import { createOne, depositInto, startPlinth } from './lib/plinth.ts';
 import { start, stop, watchRss } from './lib/process.ts';
+import { balancesPhase } from './phases/balances.ts';
 import { pendingPhase } from './phases/pending.ts';
 import { requestLogPhase } from './phases/request-log.ts';
 import { webhookPhase } from './phases/webhooks.ts';
@@ -65,10 +67,18 @@ async function all() {
   show('retrieve, log off', log.off.retrieve);
   show('retrieve, log on (vs off)', log.on.retrieve, log.off.retrieve);
   await pending();
+  await balances();
 }
 
+async function balances() {
+  const r = await balancesPhase(dir);
+  show('retrieve (history)', r.retrieve);
+  show('balances?at= (vs it)', r.balances, r.retrieve);
+}
+
+const phases: Record<string, () => Promise<void>> = { pending, balances };
 try {
-  await (process.env.BENCH_QUICK === 'pending' ? pending() : all());
+  await (phases[process.env.BENCH_QUICK ?? ''] ?? all)();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

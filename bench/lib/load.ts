@@ -160,6 +160,27 @@ export function loadPosts(
   );
 }
 
+/**
+ * POST /v1/fintech/transfers/{id}/reversals of 1 minor unit, every request of the one transfer (posted, large enough
+ * for them all), each with a fresh Idempotency-Key (docs/api.md#correcting-a-transfer). For the profile: the transfer
+ * row stays warm, which the instruction count (a distinct transfer each) does not allow.
+ */
+export function loadReversals(port: number, authorization: string, transferId: string): Promise<Load> {
+  return run({
+    url: `http://127.0.0.1:${port}/v1/fintech/transfers/${transferId}/reversals`,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => ({
+          ...request,
+          body: '{"amount":1}',
+          headers: { 'content-type': 'application/json', authorization, 'idempotency-key': randomUUID() },
+        }),
+      },
+    ],
+  });
+}
+
 /** GET one path, the same every time. */
 export function loadGet(port: number, path: string, authorization: string | null): Promise<Load> {
   return run({

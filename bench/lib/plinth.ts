@@ -133,6 +133,17 @@ export async function depositInto(server: Plinth, accountId: string, amount: num
   if (response.status !== 200) throw new Error(`deposit answered ${response.status}: ${await response.text()}`);
 }
 
+/** One plain transfer between two accounts; answers its id (the reverse profile reverses it bit by bit). */
+export async function transferOne(server: Plinth, from: string, to: string, amount: number): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${server.port}/v1/fintech/transfers`, {
+    method: 'POST',
+    headers: { authorization: server.authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ from_account_id: from, to_account_id: to, amount, currency: 'USD' }),
+  });
+  if (response.status !== 200) throw new Error(`transfer answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
 /** Creates one account and answers its id (the retrieve load reads it). */
 export async function createOne(server: Plinth): Promise<string> {
   const response = await fetch(`http://127.0.0.1:${server.port}/v1/fintech/accounts`, {

@@ -4,6 +4,7 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkEvents } from './events.ts';
 import { type Answer, send } from './http.ts';
+import { type ReversalFigures, Reversals } from './reversals.ts';
 import { killServer, type ServerProcess, startServer, stopAtOnce } from './server.ts';
 import { type Backend, openStore, type Store } from './store.ts';
 
@@ -50,6 +51,8 @@ export interface Figures {
    * killed sequencers left for the survivor or the restarted server (SQLite numbers in the write: always 0).
    */
   unnumberedAtKill: number;
+  /** The reversals' own tally (test/crash/reversals.ts). */
+  reversals: ReversalFigures;
   failures: string[];
 }
 
@@ -87,10 +90,13 @@ class Campaign {
   readonly duplicatedIds = new Set<string>();
   /** Every event's number when last listed: a number never changes. */
   readonly numbers = new Map<string, number>();
+  /** Reversals racing each other in an org of their own, killed and retried alike. */
+  readonly reversals: Reversals;
 
   constructor(backend: Backend, store: Store, options: Options) {
     this.store = store;
     this.options = options;
+    this.reversals = new Reversals(store, (message) => this.fail(message));
     this.agentOptions = { keepAlive: true, maxSockets: options.concurrency };
     this.figures = {
       backend,
@@ -110,6 +116,7 @@ class Campaign {
       numberingFaults: 0,
       survivorsUnanswered: 0,
       unnumberedAtKill: 0,
+      reversals: this.reversals.figures,
       failures: [],
     };
   }
@@ -145,9 +152,16 @@ function traffic(campaign: Campaign, agents: http.Agent[], urls: string[]) {
     }
   };
   const lanes = Array.from({ length: campaign.options.concurrency }, (_, i) => lane(i % urls.length));
-  const done = Promise.all(lanes);
+  // A quarter as many lanes again reverse the cycle's transfers, on every server alike.
+  const reversals: Parameters<Reversals['retry']>[2] = [];
+  const reversing = Array.from({ length: Math.ceil(campaign.options.concurrency / 4) }, (_, i) => {
+    const server = i % urls.length;
+    return campaign.reversals.lane(agents[server]!, urls[server]!, server, () => !stopped[server], reversals);
+  });
+  const done = Promise.all([...lanes, ...reversing]);
   return {
     attempts,
+    reversals,
     /** No request starts on those servers (all, by default) after this call; resolves once every lane ended. */
     stop(servers: number[] = urls.map((_, i) => i)) {
       for (const i of servers) stopped[i] = true;
@@ -259,6 +273,7 @@ async function cycle(campaign: Campaign, servers: ServerProcess[]): Promise<Serv
   const figures = campaign.figures;
   figures.cycles++;
   const agents = servers.map(() => new http.Agent(campaign.agentOptions));
+  await campaign.reversals.prepare(agents[0]!, servers[0]!.url);
   const load = traffic(
     campaign,
     agents,
@@ -306,6 +321,8 @@ async function cycle(campaign: Campaign, servers: ServerProcess[]): Promise<Serv
   await eachLimited(unanswered, campaign.options.concurrency, (a) => retry(campaign, fresh, url(), a));
   campaign.answered.push(...acked, ...unanswered.filter((a) => a.answered !== undefined));
   await checkNumbered(campaign, fresh, url());
+  await campaign.reversals.retry(fresh, url, load.reversals);
+  await campaign.reversals.check(fresh, url());
   fresh.destroy();
   await inspect(campaign);
   return next;
@@ -344,6 +361,9 @@ export async function runCampaign(backend: Backend, options: Options): Promise<F
   try {
     for (let i = 0; i < options.processes; i++) servers.push(await startServer(store.url));
     await signUp(campaign, servers[0]!.url);
+    const agent = new http.Agent();
+    await campaign.reversals.setUp(agent, servers[0]!.url);
+    agent.destroy();
     for (let i = 0; i < options.cycles; i++) {
       servers = await cycle(campaign, servers);
       options.progress?.(campaign.figures);

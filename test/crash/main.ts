@@ -12,7 +12,10 @@
  *   byte; `GET /v1/events` lists, once the sequencer caught up, one creation event per answered account and no other,
  *   numbered 1..n with no gap or duplicate, each number unchanged since the last cycle; the database holds exactly one
  *   account, one stored response and one numbered event per key and nothing else; SQLite's `PRAGMA integrity_check`
- *   is ok (on PostgreSQL, amcheck's `bt_index_check` of every index, when the extension is installed).
+ *   is ok (on PostgreSQL, amcheck's `bt_index_check` of every index, when the extension is installed). Meanwhile, in
+ *   an org of their own, lanes reverse parts of the cycle's transfers with keys, racing on them, retried after the
+ *   kill: every reversal answered 200 exists exactly once, amount_reversed is their sum, every answer stored is its
+ *   key's alone, `ledger verify` exits 0 (test/crash/reversals.ts).
  *
  * Settings: CRASH_CYCLES (default 50 per backend; `npm test` runs 3), CRASH_BACKENDS (default `sqlite,postgres`),
  * CRASH_CONCURRENCY (default 32), CRASH_PROCESSES (server processes on PostgreSQL, 1 or 2; default 2),
@@ -51,7 +54,9 @@ setTimeout(() => {
 }, timeoutSeconds * 1000).unref();
 
 function report(f: Figures, seconds: number): boolean {
-  const ok = f.failures.length === 0 && f.lost === 0 && f.duplicated === 0 && f.cycles === cycles;
+  const r = f.reversals;
+  const ok =
+    f.failures.length === 0 && f.lost + r.lost === 0 && f.duplicated + r.duplicated === 0 && f.cycles === cycles;
   process.stdout.write(
     `${f.backend}: cycles ${f.cycles}, sent ${f.sent}, acknowledged ${f.acknowledged}, ` +
       `unanswered then retried ${f.unanswered} (of which replayed: ${f.replayed}; ` +
@@ -59,6 +64,9 @@ function report(f: Figures, seconds: number): boolean {
       `events listed ${f.events} (missing ${f.eventsMissing}, extra ${f.eventsExtra}, numbering faults ` +
       `${f.numberingFaults}; unnumbered right after the kills ${f.unnumberedAtKill}), left unanswered by a server not killed ${f.survivorsUnanswered}, ` +
       `${f.integrityName}: ${f.integrityChecks} checks, ` +
+      `reversals sent ${r.sent}, acknowledged ${r.acknowledged}, refused ${r.refused}, unanswered then retried ` +
+      `${r.unanswered} (of which replayed: ${r.replayed}), lost ${r.lost}, duplicated ${r.duplicated}, ` +
+      `ledger verify ok ${r.verified} times, ` +
       `${seconds.toFixed(1)} s: ${ok ? 'ok' : 'FAILED'}\n`,
   );
   for (const failure of f.failures.slice(0, 20)) process.stdout.write(`  ${failure}\n`);

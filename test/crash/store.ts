@@ -15,6 +15,8 @@ export interface Snapshot {
   stored: Map<string, string[]>;
   /** The org's events: how many, how many still without a number, and the numbers held by more than one. */
   events: { total: number; unnumbered: number; duplicateNumbers: string[] };
+  /** The org's transfer reversals. */
+  reversals: number;
 }
 
 /** A database of the campaign's own, the means to read it, and to check its integrity and drop it. */
@@ -36,6 +38,7 @@ interface Rows {
   accounts: { id: string; type: string; country: string; kyb_legal_name: string | null }[];
   stored: { key: string; response_body: string | null }[];
   events: { mode: string; sequence: number | string | null }[];
+  reversals: { n: number | string }[];
 }
 
 function snapshotOf(rows: Rows): Snapshot {
@@ -53,12 +56,13 @@ function snapshotOf(rows: Rows): Snapshot {
     unnumbered: rows.events.filter((e) => e.sequence === null).length,
     duplicateNumbers: [...numbers].filter(([, n]) => n > 1).map(([number]) => number),
   };
-  return { accounts, stored, events };
+  return { accounts, stored, events, reversals: Number(rows.reversals[0]?.n ?? 0) };
 }
 
 const ACCOUNTS = 'select id, type, country, kyb_legal_name from accounts where org_id = $org';
 const STORED = 'select key, response_body from idempotency_keys where org_id = $org';
 const EVENTS = 'select mode, sequence from events where org_id = $org';
+const REVERSALS = 'select count(*) as n from transfer_reversals where org_id = $org';
 
 // Every B-tree index of the server's tables (primary keys, the idempotency scope's unique index, the others).
 const BTREE_CHECK = `select bt_index_check(c.oid, true) from pg_index i join pg_class c on c.oid = i.indexrelid
@@ -87,6 +91,7 @@ function sqliteStore(): Store {
           accounts: db.prepare(ACCOUNTS).all({ org: orgId }) as unknown as Rows['accounts'],
           stored: db.prepare(STORED).all({ org: orgId }) as unknown as Rows['stored'],
           events: db.prepare(EVENTS).all({ org: orgId }) as unknown as Rows['events'],
+          reversals: db.prepare(REVERSALS).all({ org: orgId }) as unknown as Rows['reversals'],
         }),
       );
     },
@@ -129,6 +134,7 @@ async function postgresStore(adminUrl: string): Promise<Store> {
         accounts: await query(ACCOUNTS, orgId),
         stored: await query(STORED, orgId),
         events: await query(EVENTS, orgId),
+        reversals: await query(REVERSALS, orgId),
       });
     },
     integrityName: 'amcheck bt_index_check(heapallindexed)',

@@ -3,11 +3,12 @@ import fc from 'fast-check';
 import type { Db } from '../../src/db/database.ts';
 import { countLedgerViolations } from '../../src/products/fintech/ledger/verify.ts';
 import { fundedAccounts } from './money.ts';
+import { checkReversals, type Sent } from './reversal-property.ts';
 import { call, type Reply } from './server.ts';
 
 /**
- * The ledger's property under concurrency (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations): random transfers, deposits, withdrawals, freezes,
- * unfreezes and closes over a few accounts, all sent at once (some twice with the same Idempotency-Key, as a
+ * The ledger's property under concurrency (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations): random transfers, deposits, withdrawals, partial
+ * reversals of two transfers made first (docs/api.md#correcting-a-transfer), freezes, unfreezes and closes over a few accounts, all sent at once (some twice with the same Idempotency-Key, as a
  * client retrying would), across one or more server processes. Afterwards every invariant must hold.
  */
 const ACCOUNTS = 4;
@@ -16,7 +17,14 @@ const START = 1000;
 export type Op =
   | { kind: 'transfer'; from: number; to: number; amount: number; retry: boolean }
   | { kind: 'deposit' | 'withdraw'; at: number; amount: number; retry: boolean }
-  | { kind: 'freeze' | 'unfreeze' | 'close'; at: number; retry: boolean };
+  | { kind: 'freeze' | 'unfreeze' | 'close'; at: number; retry: boolean }
+  | { kind: 'reverse'; target: number; part: number; retry: boolean };
+
+/** Two transfers made before the run, which `reverse` ops reverse in part (docs/api.md#correcting-a-transfer). */
+const TARGETS = [
+  { from: 0, to: 1, amount: 300 },
+  { from: 2, to: 3, amount: 300 },
+];
 
 const at = fc.nat(ACCOUNTS - 1);
 const amount = fc.integer({ min: 1, max: 800 });
@@ -37,6 +45,15 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constantFrom('deposit' as const, 'withdraw' as const), at, amount, retry }),
   },
   {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('reverse' as const),
+      target: fc.nat(TARGETS.length - 1),
+      part: fc.double({ min: 0.01, max: 0.8, noNaN: true }),
+      retry,
+    }),
+  },
+  {
     weight: 1,
     arbitrary: fc.record({
       kind: fc.constantFrom('freeze' as const, 'unfreeze' as const, 'close' as const),
@@ -53,9 +70,14 @@ const REFUSALS = new Set([
   'account_closed',
   'account_balance_nonzero',
   'idempotency_request_in_progress',
+  'transfer_not_reversible',
 ]);
 
-function request(op: Op, ids: string[]): { path: string; json: unknown } {
+function request(op: Op, ids: string[], targets: string[]): { path: string; json: unknown } {
+  if (op.kind === 'reverse') {
+    const amount = Math.max(1, Math.floor(TARGETS[op.target]!.amount * op.part));
+    return { path: `/v1/fintech/transfers/${targets[op.target]}/reversals`, json: { amount } };
+  }
   if (op.kind === 'transfer')
     return {
       path: '/v1/fintech/transfers',
@@ -74,7 +96,12 @@ function request(op: Op, ids: string[]): { path: string; json: unknown } {
 function assertRefusal(op: Op, reply: Reply): void {
   if (reply.status === 200) return;
   const sameAccount = op.kind === 'transfer' && op.from === op.to && reply.body?.code === 'parameter_invalid';
-  assert.ok(sameAccount || REFUSALS.has(reply.body?.code), `${JSON.stringify(op)} → ${reply.status} ${reply.text}`);
+  // A reversal of more than remains to reverse (others took the rest) is a 400 too.
+  const beyondRemaining = op.kind === 'reverse' && reply.body?.code === 'parameter_invalid';
+  assert.ok(
+    sameAccount || beyondRemaining || REFUSALS.has(reply.body?.code),
+    `${JSON.stringify(op)} → ${reply.status} ${reply.text}`,
+  );
 }
 
 /** What the runs did, for the test's diagnostics: requests sent, answered 200, refused (by code). */
@@ -93,8 +120,15 @@ export async function runLedgerScenario(urls: string[], db: Db, ops: Op[], tally
   const { key, ids } = await fundedAccounts(urls, ACCOUNTS, START);
   const post = (url: string, path: string, json: unknown, headers: Record<string, string> = {}) =>
     call(url, 'POST', path, { key, json, headers });
+  const targets: string[] = [];
+  for (const t of TARGETS) {
+    const body = { from_account_id: ids[t.from], to_account_id: ids[t.to], amount: t.amount, currency: 'USD' };
+    const made = await post(urls[0]!, '/v1/fintech/transfers', body);
+    assert.equal(made.status, 200, made.text);
+    targets.push(made.body.id);
+  }
   const sends = ops.flatMap((op, n) => {
-    const { path, json } = request(op, ids);
+    const { path, json } = request(op, ids, targets);
     const headers = { 'idempotency-key': `op-${n}` };
     return (op.retry ? [0, 1] : [0]).map((k) => ({
       op,
@@ -116,7 +150,7 @@ export async function runLedgerScenario(urls: string[], db: Db, ops: Op[], tally
     if (earlier !== undefined) assert.equal(reply.body.id, earlier.body.id, 'a retry answers with the same object');
     acknowledged.set(n, { op, body: reply.body });
   }
-  await checkAfterwards(urls[0]!, key, db, ids, [...acknowledged.values()]);
+  await checkAfterwards(urls[0]!, key, db, ids, targets, [...acknowledged.values()]);
 }
 
 async function checkAfterwards(
@@ -124,11 +158,31 @@ async function checkAfterwards(
   key: string,
   db: Db,
   ids: string[],
+  targets: string[],
   acknowledged: { op: Op; body: { id: string } }[],
 ): Promise<void> {
   const expected = ids.map(() => START);
-  let moves = 0;
-  let transfers = 0;
+  let moves = TARGETS.length;
+  let transfers = TARGETS.length;
+  for (const t of TARGETS) {
+    expected[t.from]! -= t.amount;
+    expected[t.to]! += t.amount;
+  }
+  // Each acknowledged reversal once (a retry's answer is the same object): listed, summed, its money moved back.
+  const reversals: Sent[] = acknowledged.flatMap(({ op, body }) =>
+    op.kind === 'reverse'
+      ? [
+          {
+            reversal: { target: op.target, amount: { kind: 'part' as const, part: op.part } },
+            target: { id: targets[op.target]!, ...TARGETS[op.target]! },
+            reply: { status: 200, body, text: JSON.stringify(body), headers: new Headers() },
+          },
+        ]
+      : [],
+  );
+  const all = TARGETS.map((t, i) => ({ id: targets[i]!, ...t }));
+  await checkReversals(url, key, reversals, expected, {}, all);
+  moves += reversals.length;
   for (const { op, body } of acknowledged) {
     if (op.kind === 'transfer') {
       expected[op.from]! -= op.amount;

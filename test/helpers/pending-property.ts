@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { Db } from '../../src/db/database.ts';
 import { countLedgerViolations } from '../../src/products/fintech/ledger/verify.ts';
 import { fundedAccounts } from './money.ts';
+import { checkReversals, type Reversal, reversal, reversalRequest, type Target } from './reversal-property.ts';
 import { call, type Reply } from './server.ts';
 
 /**
@@ -44,11 +45,23 @@ export const resolutions = fc.array(fc.array(resolution, { minLength: 1, maxLeng
 
 const ENDED = { post: 'posted', void: 'voided', expire: 'expired' } as const;
 
+/** What runs alongside the holds' resolutions: reversals, and movements that are not holds. */
+export type Late = { reversals: Reversal[]; movements: Movement[] };
+export const late: fc.Arbitrary<Late> = fc.record({
+  reversals: fc.array(reversal, { minLength: 4, maxLength: 30 }),
+  movements: fc.array(
+    movement.filter((m) => m.kind !== 'hold'),
+    { maxLength: 10 },
+  ),
+});
+
 export async function runPendingScenario(
   urls: string[],
   db: Db,
   movements: Movement[],
   plans: Resolution[][],
+  then: Late = { reversals: [], movements: [] },
+  tally: Record<string, number> = {},
 ): Promise<void> {
   const { key, ids } = await fundedAccounts(urls, ACCOUNTS, START);
   const post = (n: number, path: string, json?: unknown) =>
@@ -56,43 +69,51 @@ export async function runPendingScenario(
   const expected = ids.map(() => START);
   const refusal = (reply: Reply, allowed: string[]) =>
     assert.ok(reply.status !== 200 && allowed.includes(reply.body?.code), `${reply.status} ${reply.text}`);
-  const replies = await Promise.all(
-    movements.map((m, n) => {
-      if (m.kind === 'deposit' || m.kind === 'withdraw') {
-        const simulation = m.kind === 'deposit' ? 'deposits' : 'withdrawals';
-        return post(n, `/v1/sandbox/fintech/accounts/${ids[m.at]}/${simulation}`, { amount: m.amount });
-      }
-      const body = { from_account_id: ids[m.from], to_account_id: ids[m.to], amount: m.amount, currency: 'USD' };
-      return post(n, '/v1/fintech/transfers', m.kind === 'hold' ? { ...body, pending: true } : body);
-    }),
-  );
-  const holds: { id: string; from: number; to: number; amount: number }[] = [];
-  for (const [n, m] of movements.entries()) {
-    const reply = replies[n]!;
-    if (reply.status !== 200) {
-      refusal(reply, ['insufficient_funds']);
-      continue;
+  const send = (m: Movement, n: number) => {
+    if (m.kind === 'deposit' || m.kind === 'withdraw') {
+      const simulation = m.kind === 'deposit' ? 'deposits' : 'withdrawals';
+      return post(n, `/v1/sandbox/fintech/accounts/${ids[m.at]}/${simulation}`, { amount: m.amount });
     }
+    const body = { from_account_id: ids[m.from], to_account_id: ids[m.to], amount: m.amount, currency: 'USD' };
+    return post(n, '/v1/fintech/transfers', m.kind === 'hold' ? { ...body, pending: true } : body);
+  };
+  const holds: Target[] = [];
+  const targets: Target[] = [];
+  const settle = (m: Movement, reply: Reply) => {
+    if (reply.status !== 200) return refusal(reply, ['insufficient_funds']);
     if (m.kind === 'deposit') expected[m.at]! += m.amount;
     else if (m.kind === 'withdraw') expected[m.at]! -= m.amount;
     else if (m.kind === 'transfer') {
       expected[m.from]! -= m.amount;
       expected[m.to]! += m.amount;
-    } else holds.push({ id: reply.body.id, from: m.from, to: m.to, amount: m.amount });
-  }
+    }
+    if (m.kind === 'transfer' || m.kind === 'hold')
+      targets.push({ id: reply.body.id, from: m.from, to: m.to, amount: m.amount });
+    if (m.kind === 'hold') holds.push(targets.at(-1)!);
+  };
+  const replies = await Promise.all(movements.map(send));
+  for (const [n, m] of movements.entries()) settle(m, replies[n]!);
+  // All at once: each hold's one or two actions, the reversals (of plain transfers and of holds being resolved),
+  // and more movements.
   const actions = holds.map((_hold, i) => plans[i % Math.max(plans.length, 1)] ?? [{ kind: 'void' as const }]);
-  const results = await Promise.all(
-    holds.map((hold, i) =>
-      Promise.all(
-        actions[i]!.map((action, k) => {
-          if (action.kind === 'expire') return post(i + k, `/v1/sandbox/fintech/transfers/${hold.id}/expire`);
-          if (action.kind === 'void') return post(i + k, `/v1/fintech/transfers/${hold.id}/void`);
-          const part = Math.max(1, Math.floor(hold.amount * action.part));
-          return post(i + k, `/v1/fintech/transfers/${hold.id}/post`, { amount: part });
-        }),
+  const aimed = targets.length === 0 ? [] : then.reversals.map((r) => reversalRequest(r, targets.slice()));
+  const [results, reversed, later] = await Promise.all([
+    Promise.all(
+      holds.map((hold, i) =>
+        Promise.all(
+          actions[i]!.map((action, k) => {
+            if (action.kind === 'expire') return post(i + k, `/v1/sandbox/fintech/transfers/${hold.id}/expire`);
+            if (action.kind === 'void') return post(i + k, `/v1/fintech/transfers/${hold.id}/void`);
+            const part = Math.max(1, Math.floor(hold.amount * action.part));
+            return post(i + k, `/v1/fintech/transfers/${hold.id}/post`, { amount: part });
+          }),
+        ),
       ),
     ),
-  );
+    Promise.all(aimed.map((a, n) => post(n + 1, a.path, a.json))),
+    Promise.all(then.movements.map(send)),
+  ]);
+  for (const [n, m] of then.movements.entries()) settle(m, later[n]!);
   for (const [i, hold] of holds.entries()) {
     const won = results[i]!.map((reply, k) => ({ reply, action: actions[i]![k]! })).filter(
       (r) => r.reply.status === 200,
@@ -113,6 +134,8 @@ export async function runPendingScenario(
       expected[hold.to]! += stored.posted_amount;
     }
   }
+  const sent = aimed.map((a, n) => ({ reversal: a.reversal, target: a.target, reply: reversed[n]! }));
+  await checkReversals(urls[0]!, key, sent, expected, tally, targets);
   for (const [i, id] of ids.entries()) {
     const account = (await call(urls[0]!, 'GET', `/v1/fintech/accounts/${id}`, { key })).body;
     assert.equal(account.current_balance.amount, expected[i], `current balance of account ${i}`);
