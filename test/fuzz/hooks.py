@@ -178,6 +178,16 @@ def _contract_rule(case, problem):
         return "which real countries are served is configuration (section 4)"
     if code == "parameter_invalid" and isinstance(param, str) and _names_lone(body, param):
         return "every string the API takes is well-formed Unicode: no lone UTF-16 surrogate (wire basics)"
+    if operation == "GET /v1/fintech/accounts/{id}/balances" and code == "parameter_invalid" and param == "at":
+        return "a balance is of a moment the account existed at, not after now (balances over time)"
+    if (
+        operation == "GET /v1/fintech/accounts/{id}/statement"
+        and code == "parameter_invalid"
+        and param in ("from", "to")
+    ):
+        return "a statement's period starts before it ends, ends by now and spans at most 366 days (statements)"
+    if operation == "POST /v1/fintech/transfers/{id}/reversals" and code == "parameter_invalid" and param == "amount":
+        return "a reversal moves back at most what remains of its transfer (correcting a transfer)"
     if operation in _ENDPOINT_WRITES and code == "parameter_invalid" and param == "url":
         return "a webhook URL is parsed (WHATWG URL) and its host resolved to a public address (section 12)"
     return None
