@@ -59,7 +59,9 @@ const REFUSALS = [
 ];
 
 /** A time as the API takes it: the minute it falls in, or the instant in UTC or at +02:00. */
-function written(ms: number, form: string): { text: string; at: number } {
+function written(fractional: number, form: string): { text: string; at: number } {
+  // Times are written to the millisecond: `at` is the instant the text names, so two ends a fraction apart are equal.
+  const ms = Math.floor(fractional);
   const iso = (t: number) => new Date(t).toISOString();
   if (form === 'minute') return { text: `${iso(ms).slice(0, 16)}Z`, at: Math.floor(ms / 60_000) * 60_000 };
   if (form === 'Z') return { text: iso(ms), at: ms };
