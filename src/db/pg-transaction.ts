@@ -9,7 +9,7 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely';
-import { type PgStatement, type PgWriteControl, statementName } from './pg-write.ts';
+import { CHANGES_ROWS, type PgStatement, type PgWriteControl, statementName } from './pg-write.ts';
 import { type CompiledStatement, WriteTransaction } from './transaction.ts';
 
 /** The write a connection's transaction runs now; null between writes. */
@@ -21,8 +21,6 @@ const inWrite = (slot: Slot): PgWriteControl => {
   if (slot.write === null) throw new Error('postgres: a transaction used outside its write');
   return slot.write;
 };
-
-const CHANGES_ROWS = /^\s*(with\b[\s\S]*\b)?(insert|update|delete|merge)\b/i;
 
 /**
  * Kysely's driver for a query built on the transaction (not compiled once): it runs in the current write of the

@@ -49,7 +49,8 @@ export interface PgWriteControl extends PgWrite {
   readonly failed: boolean;
 }
 
-const CHANGES_ROWS = /^\s*(with\b[\s\S]*\b)?(insert|update|delete|merge)\b/i;
+/** A statement that changes rows (what `writes` counts, and what has an affected-row count). */
+export const CHANGES_ROWS = /^\s*(with\b[\s\S]*\b)?(insert|update|delete|merge)\b/i;
 
 const toResult = <R>(result: pg.QueryResult): QueryResult<R> => ({
   rows: result.rows as R[],
