@@ -15,6 +15,7 @@ import { EVENT_TAGS, installEvents, startEvents } from './platform/events/instal
 import { installRequestId } from './platform/http/access-log.ts';
 import { installJsonBody } from './platform/http/body.ts';
 import { refuseWhileClosing } from './platform/http/closing.ts';
+import { installDurableAnswers } from './platform/http/durable-answers.ts';
 import { createFastify } from './platform/http/fastify.ts';
 import { installHttpRefusals } from './platform/http/http-refusals.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
@@ -82,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installRequestId(app);
   installHttpRefusals(app);
   refuseWhileClosing(app);
+  installDurableAnswers(app, database);
 
   const limiter =
     deps.limiter ??

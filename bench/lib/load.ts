@@ -25,12 +25,14 @@ export const CREATE_BODY = JSON.stringify({ type: 'business', country: 'US' });
 export interface Limit {
   seconds?: number;
   amount?: number;
+  /** Connections of this load (CONNECTIONS unless told). */
+  connections?: number;
 }
 
 async function run(options: autocannon.Options, limit: Limit = {}): Promise<Load> {
   const pressure = watchPressure();
   const result = await autocannon({
-    connections: CONNECTIONS,
+    connections: limit.connections ?? CONNECTIONS,
     duration: limit.seconds ?? SECONDS,
     ...(limit.amount === undefined ? {} : { amount: limit.amount }),
     ...options,
@@ -182,10 +184,13 @@ export function loadReversals(port: number, authorization: string, transferId: s
 }
 
 /** GET one path, the same every time. */
-export function loadGet(port: number, path: string, authorization: string | null): Promise<Load> {
-  return run({
-    url: `http://127.0.0.1:${port}${path}`,
-    method: 'GET',
-    headers: authorization ? { authorization } : {},
-  });
+export function loadGet(port: number, path: string, authorization: string | null, limit?: Limit): Promise<Load> {
+  return run(
+    {
+      url: `http://127.0.0.1:${port}${path}`,
+      method: 'GET',
+      headers: authorization ? { authorization } : {},
+    },
+    limit,
+  );
 }

@@ -30,6 +30,8 @@ export interface PlinthOptions {
    * database through a proxy in the bench's own process, which a synchronous CLI run would block.
    */
   cliDatabaseUrl?: string;
+  /** A command to run the server under (see `start`). */
+  wrap?: string[];
 }
 
 /** The environment of every Plinth run: info logging (one line per request), no rate limit in the way. */
@@ -84,6 +86,7 @@ export async function startPlinth(options: PlinthOptions): Promise<Plinth> {
     readyPath: '/healthz',
     listeners: options.workers ?? 1,
     listenPattern: /Server listening at/,
+    ...(options.wrap === undefined ? {} : { wrap: options.wrap }),
   });
   return { ...server, authorization: `Bearer ${key}` };
 }

@@ -56,15 +56,19 @@ export interface StartOptions {
   listenPattern?: RegExp;
   /** The directory the server runs in (its `args` are relative to it); this repository by default. */
   cwd?: string;
+  /** A command the server runs under (strace, to slow its disk): then it runs in a process group of its own. */
+  wrap?: string[];
 }
 
 export async function start(options: StartOptions): Promise<Server> {
   const port = await freePort();
   const out = openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...options.args], {
+  const [command, ...args] = [...(options.wrap ?? []), process.execPath, ...(options.nodeFlags ?? []), ...options.args];
+  const child = spawn(command!, args, {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],
+    detached: options.wrap !== undefined,
   });
   const server = { child, port, logFile: options.logFile };
   await ready(server, options.readyPath ?? '/', options.listeners ?? 0, options.listenPattern ?? /listening/);
@@ -76,7 +80,9 @@ export function stop(server: Server): Promise<void> {
   if (server.child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     server.child.once('exit', () => resolve());
-    server.child.kill('SIGTERM');
+    // A wrapped server: the whole group, so that the server itself hears it, not only its wrapper.
+    if (server.child.spawnargs[0] !== process.execPath) process.kill(-server.child.pid!, 'SIGTERM');
+    else server.child.kill('SIGTERM');
   });
 }
 

@@ -32,7 +32,13 @@ export interface Database {
   write<T>(work: (trx: Trx) => Promise<T>): Promise<T>;
   /** Applies the pending ones of these migrations (see db/migrate.ts); returns the names it applied. */
   migrate(sets: Record<string, Migration>[]): Promise<string[]>;
-  /** Called after every commit with what it cost (the app's /metrics observes it). */
+  /**
+   * Undefined when every commit so far is durable; otherwise a promise that they will be. On SQLite a commit is
+   * visible to reads a moment before its sync finishes (db/wal-sync.ts), so an answer built from a read waits for
+   * this before it leaves; PostgreSQL makes a commit visible only once durable (always undefined).
+   */
+  settled(): Promise<void> | undefined;
+  /** Called after every durable commit with what it cost (the app's /metrics observes it). */
   onCommit(listener: (stats: CommitStats) => void): void;
   /** Throws, with a line an operator can act on, when the database would not keep acknowledged writes. */
   checkDurability(): Promise<void>;

@@ -34,9 +34,22 @@ export class DatabaseClosedError extends Error {
   }
 }
 
+/**
+ * Raised when SQLite's WAL could not be synced (db/wal-sync.ts): what was committed since may not be on disk, so
+ * nothing more is acknowledged until an operator restarts the server on a working disk.
+ */
+export class DurabilityLostError extends Error {
+  readonly code: string;
+  constructor(code: string) {
+    super(`the SQLite WAL could not be synced to disk (${code}); no write is acknowledged until a restart`);
+    this.name = 'DurabilityLostError';
+    this.code = 'ERR_DURABILITY_LOST';
+  }
+}
+
 /** True for errors that mean the database is unreachable or unable to write: answered with 503, not 500. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (error instanceof DatabaseClosedError) return true;
+  if (error instanceof DatabaseClosedError || error instanceof DurabilityLostError) return true;
   const e = error as { code?: unknown; errcode?: unknown };
   if (typeof e.code === 'string') {
     if (NETWORK_CODES.has(e.code)) return true;

@@ -1,5 +1,6 @@
 import { DatabaseClosedError } from './errors.ts';
 import type { SqliteTransaction } from './sqlite-transaction.ts';
+import type { WalSync } from './wal-sync.ts';
 
 /** What one shared transaction cost; reported to whoever observes the database (the /metrics of the app). */
 export interface CommitStats {
@@ -7,10 +8,22 @@ export interface CommitStats {
   batchSize: number;
   /** From BEGIN to the end of COMMIT, seconds. */
   transactionSeconds: number;
-  /** COMMIT alone, which with synchronous=FULL is the fsync of the WAL, seconds. */
+  /** From COMMIT to the commit being durable (SQLite: the WAL's sync, wal-sync.ts), seconds. */
   commitSeconds: number;
   /** PostgreSQL: the round trips the write waited for, its COMMIT's included (see pg-write.ts). */
   roundTrips?: number;
+}
+
+/**
+ * What makes a commit durable and keeps the WAL short, off the event loop (a file database; `:memory:` has none):
+ * the WAL's syncer (wal-sync.ts) and the checkpointer (sqlite-checkpointer.ts).
+ */
+export interface CommitDisk {
+  sync: WalSync;
+  /** Undefined, or what the next batch waits for before it begins: a checkpoint the WAL has grown to need. */
+  beforeBatch(): Promise<void> | undefined;
+  /** A batch committed: the checkpointer may have work. */
+  afterCommit(): void;
 }
 
 interface Job {
@@ -24,7 +37,7 @@ const MAX_BATCH = 512;
 
 /**
  * Group commit for SQLite (one writer connection, one server process). The writes of concurrent requests share one
- * `BEGIN IMMEDIATE … COMMIT`, each inside its own savepoint, so one fsync acknowledges them all:
+ * `BEGIN IMMEDIATE … COMMIT`, each inside its own savepoint, so one sync acknowledges them all:
  *
  * 1. `write(work)` queues the work; a batch starts on the next turn of the event loop, so every request that
  *    arrived meanwhile joins it.
@@ -32,25 +45,30 @@ const MAX_BATCH = 512;
  *    back its own savepoint and is refused; the others go on.
  * 3. After any error the transaction may be gone (SQLite rolls it back by itself on, e.g., a full disk): then no
  *    work of the batch can succeed, and every one of them is refused.
- * 4. COMMIT. Only then is any work's promise resolved (after the work it left for after its commit), so every
- *    success is answered after a durable commit; if COMMIT fails, every work of the batch is refused.
+ * 4. COMMIT, then the next batch may begin. With a file, the commit is made durable off the event loop (the WAL's
+ *    fdatasync on libuv's pool, wal-sync.ts): only once it is does any work's promise resolve (after the work it
+ *    left for after its commit), so every success is answered after a durable commit; if COMMIT or its sync fails,
+ *    every work of the batch is refused.
  *
  * A work must touch only the database through `trx`: awaiting anything else (the network, a timer) would hold the
  * whole batch. `close()` lets queued writes finish, then refuses new ones.
  */
-export function groupCommit(trx: SqliteTransaction, observe: (stats: CommitStats) => void) {
+export function groupCommit(trx: SqliteTransaction, observe: (stats: CommitStats) => void, disk?: CommitDisk) {
   const { native } = trx;
   const queue: Job[] = [];
   let scheduled = false;
   let running: Promise<void> | null = null;
   let closed = false;
+  const releasing = new Set<Promise<void>>(); // committed batches whose answers wait for their sync
 
   const schedule = () => {
     if (scheduled || running !== null || queue.length === 0) return;
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
-      running = runBatch(queue.splice(0, MAX_BATCH)).finally(() => {
+      const hold = disk?.beforeBatch();
+      const batch = () => runBatch(queue.splice(0, MAX_BATCH));
+      running = (hold === undefined ? batch() : hold.then(batch, batch)).finally(() => {
         running = null;
         schedule();
       });
@@ -69,6 +87,7 @@ export function groupCommit(trx: SqliteTransaction, observe: (stats: CommitStats
 
   async function runBatch(batch: Job[]): Promise<void> {
     const started = performance.now();
+    let committing = started;
     const succeeded: [Job, unknown, (() => void)[]][] = [];
     let current = 0;
     try {
@@ -88,22 +107,35 @@ export function groupCommit(trx: SqliteTransaction, observe: (stats: CommitStats
           job.reject(error);
         }
       }
-      const committing = performance.now();
+      committing = performance.now();
+      const failure = disk?.sync.failure();
+      if (failure !== undefined) throw failure; // nothing is acknowledged once a sync failed (wal-sync.ts)
       native.exec('COMMIT');
+    } catch (error) {
+      abandon([...succeeded.map(([job]) => job), ...batch.slice(current)], error);
+      return;
+    }
+    const answer = () => {
       const done = performance.now();
       observe({
         batchSize: batch.length,
         transactionSeconds: (done - started) / 1000,
         commitSeconds: (done - committing) / 1000,
       });
-    } catch (error) {
-      abandon([...succeeded.map(([job]) => job), ...batch.slice(current)], error);
-      return;
-    }
-    for (const [job, value, committed] of succeeded) {
-      for (const run of committed) run();
-      job.resolve(value);
-    }
+      for (const [job, value, committed] of succeeded) {
+        for (const run of committed) run();
+        job.resolve(value);
+      }
+    };
+    if (disk === undefined) return answer();
+    // The next batch may begin at once; this one's answers wait, off the event loop, for its frames to be synced.
+    disk.afterCommit();
+    const durable = disk.sync.durable(disk.sync.committed());
+    durable.then(answer, (error: unknown) => {
+      for (const [job] of succeeded) job.reject(error);
+    });
+    releasing.add(durable);
+    durable.finally(() => releasing.delete(durable)).catch(() => undefined);
   }
 
   return {
@@ -120,6 +152,7 @@ export function groupCommit(trx: SqliteTransaction, observe: (stats: CommitStats
         await (running ?? new Promise((resolve) => setImmediate(resolve)));
       }
       closed = true;
+      await Promise.allSettled([...releasing]);
     },
   };
 }

@@ -3,19 +3,24 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, sql } from 'kysely';
 import type { Database, Db } from './database.ts';
-import { type CommitStats, groupCommit } from './group-commit.ts';
+import { type CommitDisk, type CommitStats, groupCommit } from './group-commit.ts';
 import { listeners } from './listeners.ts';
 import { migrateToLatest } from './migrate.ts';
 import { registerReader, sqliteDialect } from './node-sqlite.ts';
+import { startCheckpointer } from './sqlite-checkpointer.ts';
 import { SqliteTransaction } from './sqlite-transaction.ts';
 import type { Tables } from './tables.ts';
+import { walSync } from './wal-sync.ts';
 
 function connect(path: string, role: 'writer' | 'reader'): DatabaseSync {
   const native = new DatabaseSync(path);
-  // WAL lets the reader run beside the writer; synchronous=FULL fsyncs the WAL on every commit, so an
-  // acknowledged write survives power loss, not just a process crash.
+  // WAL lets the reader run beside the writer. Every acknowledged write survives power loss, not just a process
+  // crash: the writer's COMMIT leaves the WAL's fsync to the syncer on libuv's pool (NORMAL, wal-sync.ts), and
+  // its checkpoints to the checkpointer's thread (sqlite-checkpointer.ts), so neither runs on the event loop.
+  // `:memory:` has no disk to sync.
   native.exec('PRAGMA journal_mode = WAL');
-  native.exec('PRAGMA synchronous = FULL');
+  native.exec(`PRAGMA synchronous = ${role === 'writer' && path !== ':memory:' ? 'NORMAL' : 'FULL'}`);
+  if (role === 'writer') native.exec('PRAGMA wal_autocheckpoint = 0');
   native.exec('PRAGMA busy_timeout = 5000');
   native.exec('PRAGMA foreign_keys = ON');
   // Each write of a group commit runs in a savepoint, and SQLite copies every page a savepoint changes into a
@@ -25,6 +30,25 @@ function connect(path: string, role: 'writer' | 'reader'): DatabaseSync {
   // The reader must never write: every write goes through the group commit on the writer.
   if (role === 'reader') native.exec('PRAGMA query_only = ON');
   return native;
+}
+
+/** The syncer and the checkpointer of a database file (group-commit.ts's CommitDisk). */
+function commitDisk(path: string): CommitDisk & { probe(): Promise<void>; close(): Promise<void> } {
+  const sync = walSync(`${path}-wal`);
+  const checkpointer = startCheckpointer(path, (message) => {
+    process.emitWarning(`SQLite checkpoint failed: ${message}`, 'PlinthCheckpoint');
+  });
+  return {
+    sync,
+    beforeBatch: checkpointer.beforeBatch,
+    afterCommit: checkpointer.afterCommit,
+    // At start-up: the WAL file can be synced (a failure here is one an operator can act on before serving).
+    probe: () => sync.durable(sync.committed()),
+    async close() {
+      await checkpointer.close();
+      sync.close();
+    },
+  };
 }
 
 /**
@@ -40,18 +64,24 @@ export function openSqlite(path: string): Database {
   const reader: Db = new Kysely<Tables>({ dialect: sqliteDialect(readerNative) });
   registerReader(reader, readerNative);
   const commits = listeners<CommitStats>();
-  const pipeline = groupCommit(writer, commits.emit);
+  const disk = path === ':memory:' ? undefined : commitDisk(path);
+  const pipeline = groupCommit(writer, commits.emit, disk);
   return {
     singleWriter: true,
     db: reader,
     write: pipeline.write,
     migrate: (sets) => migrateToLatest(writer, sets),
     onCommit: commits.add,
+    settled: () => disk?.sync.settled(),
     async checkDurability() {
-      const mode = String(Object.values(writerNative.prepare('PRAGMA journal_mode').get() ?? {})[0]);
-      const sync = Number(Object.values(writerNative.prepare('PRAGMA synchronous').get() ?? {})[0]);
-      if (path !== ':memory:' && mode !== 'wal') throw new Error(`SQLite journal_mode is ${mode}, not wal`);
-      if (sync !== 2) throw new Error(`SQLite synchronous is ${sync}, not 2 (FULL): a commit would not be durable`);
+      const pragma = (name: string) => Object.values(writerNative.prepare(`PRAGMA ${name}`).get() ?? {})[0];
+      const [mode, sync, autocheckpoint] = ['journal_mode', 'synchronous', 'wal_autocheckpoint'].map(pragma);
+      if (path === ':memory:') return;
+      if (mode !== 'wal') throw new Error(`SQLite journal_mode is ${mode}, not wal`);
+      // NORMAL leaves the WAL unsynced at COMMIT; the syncer syncs it before any answer (wal-sync.ts).
+      if (sync !== 1 || disk === undefined) throw new Error(`SQLite synchronous is ${sync} without the WAL's syncer`);
+      if (autocheckpoint !== 0) throw new Error('the SQLite writer would checkpoint on the event loop');
+      await disk.probe();
     },
     async ping() {
       try {
@@ -63,6 +93,7 @@ export function openSqlite(path: string): Database {
     },
     async close() {
       await pipeline.close();
+      await disk?.close();
       await reader.destroy();
       await writer.destroy();
       // Kysely closes a connection only if it ever used it; a request arriving later must meet a closed database.

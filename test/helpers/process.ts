@@ -11,9 +11,13 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** `npm start`'s entry point as its own process, on a free port; resolves once it listens. */
-export function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['src/server.ts'], {
+/**
+ * `npm start`'s entry point as its own process, on a free port; resolves once it listens. `wrap`: a command to run
+ * it under (strace, to fail or slow its disk).
+ */
+export function spawnServer(env: Record<string, string>, wrap: string[] = []): Promise<ServerProcess> {
+  const [command, ...args] = [...wrap, process.execPath, 'src/server.ts'];
+  const child = spawn(command!, args, {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@ import type { Static, TSchema } from 'typebox';
 import { principalOf } from '../auth/auth.ts';
 import { allows, describe, type Permission } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
+import { answeredByDurableWrite } from '../http/durable-answers.ts';
 import { ApiError } from '../http/errors.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import type { WriteContext } from './context.ts';
@@ -107,9 +108,11 @@ function handlerOf(op: Operation, withIdempotency: WithIdempotency | undefined) 
         const input = inputOf(request);
         try {
           await op.check?.(principalOf(request), input);
-          return await withIdempotency(request, reply, (ctx) => op.write(ctx, input), {
+          const answer = await withIdempotency(request, reply, (ctx) => op.write(ctx, input), {
             secretFields: op.secretFields as never,
           });
+          answeredByDurableWrite(request);
+          return answer;
         } finally {
           op.settled?.(input);
         }

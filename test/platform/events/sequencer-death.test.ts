@@ -176,7 +176,11 @@ describe(`a sequencer that dies mid-pass (${BACKEND})`, () => {
     if (BACKEND === 'postgres') {
       const frozen = await freezeMidPass(db.url, victim);
       assert.ok(frozen, 'the victim was caught with its pass open (the lock held while it was stopped)');
-    } else await sleep(300);
+    } else {
+      // Killed once the burst is well under way: on a busy machine 300 ms were once not enough for a first answer.
+      for (let waited = 0; load.acknowledged.length < 16 && waited < 20_000; waited += 50) await sleep(50);
+      await sleep(100);
+    }
     victim.child.kill('SIGKILL');
     await victim.exited;
     await load.stop();

@@ -1,0 +1,88 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+
+/** What the thread is asked (sqlite-checkpoint-worker.mjs). */
+interface CheckpointRequest {
+  /** The writer waits for this one: run it at once. */
+  urgent: boolean;
+}
+/** What it answers after each checkpoint. */
+interface CheckpointResult {
+  /** Frames in the WAL, and how many of them are now in the database (equal: the WAL may restart). */
+  log: number;
+  checkpointed: number;
+  error?: string;
+}
+
+/**
+ * WAL frames past which the writer pauses for a checkpoint (4,000 frames of 4 KiB: 16 MiB of WAL). The writer never
+ * checkpoints (`wal_autocheckpoint=0`, sqlite.ts): the checkpointer's thread does, beside it. But SQLite restarts the
+ * WAL from its beginning only when a write begins with every frame already copied back, and under a steady load a
+ * new commit always lands while a checkpoint runs; so once the WAL is this long, the next batch waits (without
+ * blocking the event loop) for one checkpoint to finish with nothing committing, and the WAL starts over.
+ */
+export const WAL_LIMIT_FRAMES = 4000;
+
+export interface Checkpointer {
+  /** A batch committed: ask for a checkpoint (at most one at a time; the thread spaces them). */
+  afterCommit(): void;
+  /** Undefined, or the checkpoint the next batch waits for (the WAL passed WAL_LIMIT_FRAMES). */
+  beforeBatch(): Promise<void> | undefined;
+  /** Frames in the WAL at the last checkpoint (/metrics, tests). */
+  walFrames(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the checkpointer's thread on the database at `path` (sqlite-checkpoint-worker.mjs). A worker thread costs
+ * its own V8 isolate; it is kept small (bench/FINDINGS.md measures the RSS it adds).
+ */
+export function startCheckpointer(path: string, onError: (message: string) => void): Checkpointer {
+  const worker = new Worker(new URL('./sqlite-checkpoint-worker.mjs', import.meta.url), {
+    workerData: { path },
+    resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 },
+  });
+  worker.unref();
+  let asked = false;
+  let frames = 0;
+  let holding: { promise: Promise<void>; release: () => void } | undefined;
+
+  const ask = (request: CheckpointRequest) => {
+    asked = true;
+    worker.postMessage(request);
+  };
+  worker.on('message', (result: CheckpointResult) => {
+    asked = false;
+    if (result.error !== undefined) onError(result.error);
+    frames = Math.max(0, result.log);
+    // The writer waited for this checkpoint: whether or not a reader kept it from finishing, the batch goes on.
+    holding?.release();
+    holding = undefined;
+  });
+  worker.on('error', (error) => onError(error.message));
+
+  return {
+    afterCommit() {
+      if (!asked) ask({ urgent: false });
+    },
+    beforeBatch() {
+      if (frames < WAL_LIMIT_FRAMES) return undefined;
+      if (holding === undefined) {
+        let release!: () => void;
+        const promise = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        holding = { promise, release };
+        frames = 0; // one wait per time the limit is reached; the next result says whether it is still passed
+        if (!asked) ask({ urgent: true });
+      }
+      return holding.promise;
+    },
+    walFrames: () => frames,
+    async close() {
+      worker.ref(); // an unreferenced thread's exit would not keep this process waiting for it
+      worker.postMessage('close');
+      await once(worker, 'exit');
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Database } from '../../db/database.ts';
+import { toProblem } from './errors.ts';
+import { toApiError } from './problem.ts';
+
+/** Requests answered by their own write, which the write path released only once that write was durable. */
+const answeredByWrite = new WeakSet<FastifyRequest>();
+
+/** Called by the write path: this request's answer comes from a durable commit and need not wait for later ones. */
+export function answeredByDurableWrite(request: FastifyRequest): void {
+  answeredByWrite.add(request);
+}
+
+/**
+ * No answer shows what a power loss could take back. On SQLite a commit is visible to reads a moment before its
+ * sync finishes (db/wal-sync.ts, docs/architecture.md#durable-commits-off-the-event-loop): any other answer — a
+ * read, a refusal, a page — waits, without blocking the event loop, until every commit made before it was sent is
+ * durable. Nothing is waiting in the common case, and then this costs one call.
+ */
+export function installDurableAnswers(app: FastifyInstance, database: Database): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const wait = answeredByWrite.has(request) ? undefined : database.settled();
+    if (wait === undefined) return done(null, payload);
+    wait.then(
+      () => done(null, payload),
+      // The disk failed a sync: what this answer shows may be lost, so it becomes the 503 every write now gets.
+      (error: Error) => {
+        const refusal = toApiError(error);
+        request.errorCode = refusal.code;
+        reply.code(refusal.status).headers(refusal.headers).header('content-type', 'application/problem+json');
+        done(null, JSON.stringify(toProblem(refusal, String(request.id))));
+      },
+    );
+  });
+}

@@ -1,0 +1,149 @@
+/**
+ * SQLite's commits made durable off the event loop (docs/architecture.md#durable-commits-off-the-event-loop): the
+ * writer's COMMIT does not sync; the WAL's fdatasync runs on libuv's pool and every answer waits for it; checkpoints
+ * run on their own thread and the WAL stays bounded. strace fails or slows the fdatasync of a real server.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { openDatabase } from '../../src/db/open.ts';
+import { WAL_LIMIT_FRAMES } from '../../src/db/sqlite-checkpointer.ts';
+import { BACKEND } from '../helpers/database.ts';
+import { run, spawnServer } from '../helpers/process.ts';
+
+const strace = spawnSync('strace', ['-f', '-o', '/dev/null', 'true']);
+const noStrace = strace.error !== undefined || strace.status !== 0;
+// CI installs strace (.ci/run); elsewhere a machine without it (or without ptrace) skips these, saying so.
+const straceSkip = noStrace && !process.env.CI ? 'strace is missing or cannot trace here' : false;
+
+const CREATE = JSON.stringify({ type: 'business', country: 'US' });
+
+describe('durable commits off the event loop (SQLite)', { skip: BACKEND === 'sqlite' ? false : 'SQLite only' }, () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'plinth-durable-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A server on a new database, with strace attached to every thread of it once it serves, injecting `inject`. */
+  async function serverUnder(name: string, inject: string) {
+    const url = `sqlite:${join(dir, `${name}.db`)}`;
+    const made = await run(['src/cli/main.ts', 'keys', 'create', '--org', name, '--mode', 'sandbox'], {
+      DATABASE_URL: url,
+    });
+    assert.equal(made.code, 0, made.stderr);
+    const server = await spawnServer({ DATABASE_URL: url });
+    const tracer = spawn(
+      'strace',
+      [
+        '-f',
+        '-p',
+        String(server.child.pid),
+        '-o',
+        '/dev/null',
+        '-e',
+        'trace=fdatasync',
+        '-e',
+        `inject=fdatasync:${inject}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    // strace says "Process N attached with M threads" once it holds every thread of the server.
+    await new Promise<void>((resolve, reject) => {
+      let said = '';
+      tracer.stderr!.on('data', (chunk: Buffer) => {
+        said += chunk.toString();
+        if (said.includes('attached')) resolve();
+      });
+      tracer.on('exit', (code) => reject(new Error(`strace exited ${code}: ${said}`)));
+    });
+    const key = made.stdout.trim();
+    const create = () =>
+      fetch(`${server.url}/v1/fintech/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: CREATE,
+      });
+    const stop = async () => {
+      server.child.kill('SIGKILL');
+      tracer.kill('SIGKILL');
+      await server.exited;
+    };
+    return { server, key, create, stop };
+  }
+
+  test('a write whose WAL sync fails is refused (503), and so is every write after it', {
+    skip: straceSkip,
+  }, async () => {
+    // Every fdatasync fails from now on (start-up's probe of the WAL succeeded: the server would not serve).
+    const { create, stop } = await serverUnder('eio', 'error=EIO');
+    try {
+      const first = await create();
+      const problem = (await first.json()) as { code: string };
+      assert.equal(first.status, 503, 'a commit that could not be synced is not acknowledged');
+      assert.equal(problem.code, 'service_unavailable');
+      const second = await create();
+      await second.arrayBuffer();
+      assert.equal(second.status, 503, 'nothing is acknowledged once a sync failed');
+    } finally {
+      await stop();
+    }
+  });
+
+  test('a read does not show a commit before its sync has finished', {
+    skip: straceSkip,
+    timeout: 60_000,
+  }, async () => {
+    // Every fdatasync takes 3 s from now on: a commit is visible to the reader long before it is durable.
+    const { server, key, create, stop } = await serverUnder('slow', 'delay_enter=3000000');
+    try {
+      let createdAt = Number.POSITIVE_INFINITY;
+      const created = create().then(async (r) => {
+        createdAt = performance.now();
+        return { status: r.status, id: ((await r.json()) as { id: string }).id };
+      });
+      // Reads while the create waits for its sync: none may list the account before the create is answered.
+      let listedAt = Number.NaN;
+      while (Number.isNaN(listedAt)) {
+        const list = await fetch(`${server.url}/v1/fintech/accounts`, { headers: { authorization: `Bearer ${key}` } });
+        const { data } = (await list.json()) as { data: unknown[] };
+        if (data.length > 0) listedAt = performance.now();
+      }
+      const { status } = await created;
+      assert.equal(status, 200);
+      // Both answers leave on the same sync's completion; without the wait the list came ~3 s before the create.
+      assert.ok(
+        listedAt >= createdAt - 1000,
+        `the account was listed ${createdAt - listedAt} ms before it was durable`,
+      );
+    } finally {
+      await stop();
+    }
+  });
+
+  test('under writes that never pause, the WAL still starts over: it stays bounded', async () => {
+    const path = join(dir, 'bounded.db');
+    const database = openDatabase(`sqlite:${path}`);
+    try {
+      await database.write((trx) => sql`create table filler (id integer primary key, body blob)`.execute(trx));
+      const body = Buffer.alloc(3000, 7); // about one 4 KiB WAL frame per row
+      let written = 0;
+      const writer = async () => {
+        while (written < WAL_LIMIT_FRAMES * 4) {
+          written++;
+          await database.write((trx) => sql`insert into filler (body) values (${body})`.execute(trx));
+        }
+      };
+      await Promise.all(Array.from({ length: 64 }, writer));
+      // Never restarted, the WAL would hold every row (4 × the limit); restarted, it stays near the limit.
+      const frames = statSync(`${path}-wal`).size / (4096 + 24);
+      assert.ok(frames < WAL_LIMIT_FRAMES * 2, `the WAL grew to ${Math.round(frames)} frames`);
+    } finally {
+      await database.close();
+    }
+  });
+});
