@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { ConfigError } from '../config.ts';
 import { ApiError } from '../platform/http/errors.ts';
 
-/** The CLI's exit codes: sysexits(3) where one fits (docs/api.md#operator-cli-exit-codes). */
+/** The CLI's exit codes: sysexits(3) where one fits (docs/api.md#exit-codes). */
 export const EXIT = {
   ok: 0,
   /** A refusal or a failed check: no such key or org, `account_balance_nonzero`, a breached ledger invariant. */

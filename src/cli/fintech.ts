@@ -17,7 +17,7 @@ const NOTE = `kept with the change: 1–${NOTE_MAX} characters, as the API's not
 
 /**
  * `accounts freeze|unfreeze|close <id>` as the operator, and `ledger verify`. The reasons are the API's own lists
- * (lifecycle.schema.ts), so each command offers exactly what its endpoint takes (docs/api.md#account-lifecycle).
+ * (lifecycle.schema.ts), so each command offers exactly what its endpoint takes (docs/api.md#operator-cli).
  */
 export function registerFintech(program: Command): void {
   const accounts = program.command('accounts').description("change any org's account's status, as the operator");

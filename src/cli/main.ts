@@ -4,7 +4,7 @@ import { registerProducts } from '../products.ts';
 import { exitCodeOf, messageOf } from './exits.ts';
 import { buildProgram } from './program.ts';
 
-/** Runs one command line; resolves to its exit code (docs/api.md#operator-cli-exit-codes). */
+/** Runs one command line; resolves to its exit code (docs/api.md#exit-codes). */
 async function main(argv: string[]): Promise<number> {
   // The error catalogue and the secret shapes: a key pasted into any argument is redacted from every message.
   registerProducts();
