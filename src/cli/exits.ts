@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
-import { ConfigError } from '../config.ts';
 import { ApiError } from '../platform/http/errors.ts';
+import { ConfigError } from '../platform/kit/settings.ts';
 
 /** The CLI's exit codes: sysexits(3) where one fits (docs/api.md#exit-codes). */
 export const EXIT = {

@@ -1,12 +1,8 @@
 import { type Command, Option } from 'commander';
-import type { Database } from '../db/database.ts';
-import { systemClock } from '../platform/kit/time.ts';
-import { eventsWithDeliveries } from '../platform/webhooks/fan-out.ts';
-import { verifyLedger } from '../products/fintech/ledger/verify.ts';
 import { CLOSE_REASONS, FREEZE_REASONS, NOTE_MAX } from '../products/fintech/lifecycle.schema.ts';
-import { changeStatus, type LifecycleAction } from '../products/fintech/lifecycle.service.ts';
-import { withDatabase } from './context.ts';
-import { Failure } from './exits.ts';
+
+/** What the commands do, loaded only when one runs. */
+const load = () => import('./fintech-run.ts');
 
 interface Flags {
   reason?: string;
@@ -27,51 +23,27 @@ export function registerFintech(program: Command): void {
     .argument('<id>', 'the account id (acct_…)')
     .addOption(new Option('--reason <reason>', 'why').choices(FREEZE_REASONS).makeOptionMandatory())
     .option('--note <text>', NOTE)
-    .action((id: string, flags: Flags) => lifecycle(id, { kind: 'freeze', reason: flags.reason!, note: flags.note }));
+    .action((id: string, flags: Flags) =>
+      load().then((run) => run.lifecycle(id, { kind: 'freeze', reason: flags.reason!, note: flags.note })),
+    );
   accounts
     .command('unfreeze')
     .description('unfreeze, whoever froze it (as the API, it takes no reason: the status details are cleared)')
     .argument('<id>', 'the account id (acct_…)')
-    .action((id: string) => lifecycle(id, { kind: 'unfreeze' }));
+    .action((id: string) => load().then((run) => run.lifecycle(id, { kind: 'unfreeze' })));
   accounts
     .command('close')
     .description('close: final, and both balances must be 0')
     .argument('<id>', 'the account id (acct_…)')
     .addOption(new Option('--reason <reason>', 'why (default: other)').choices(CLOSE_REASONS))
     .option('--note <text>', NOTE)
-    .action((id: string, flags: Flags) => lifecycle(id, { kind: 'close', reason: flags.reason, note: flags.note }));
+    .action((id: string, flags: Flags) =>
+      load().then((run) => run.lifecycle(id, { kind: 'close', reason: flags.reason, note: flags.note })),
+    );
 
   const ledger = program.command('ledger').description('the money core');
   ledger
     .command('verify')
     .description('check every ledger invariant, on one snapshot; exit 0 only if all hold')
-    .action(() =>
-      withDatabase(async (database) => {
-        if (!(await ledgerVerify(database))) throw new Failure('');
-      }),
-    );
-}
-
-/** The same service as the API's, with the operator as the actor; prints the account as JSON. */
-function lifecycle(id: string, action: LifecycleAction): Promise<void> {
-  return withDatabase(async (database) => {
-    const deps = { db: database.db, clock: systemClock, events: eventsWithDeliveries() };
-    const account = await database.write((trx) =>
-      changeStatus(deps, { trx, owner: null, request: null, now: systemClock() }, id, action),
-    );
-    process.stdout.write(`${JSON.stringify(account)}\n`);
-  });
-}
-
-/** `ledger verify`: prints each invariant, how much it covered and any breach; false when any breach exists. */
-async function ledgerVerify(database: Database): Promise<boolean> {
-  const checks = await verifyLedger(database.db);
-  for (const check of checks) {
-    const verdict = check.violations.length === 0 ? 'ok' : `${check.violations.length} VIOLATION(S)`;
-    process.stdout.write(`${verdict.padEnd(16)} ${check.name} (${check.checked} checked)\n`);
-    for (const violation of check.violations) process.stdout.write(`                 ${violation}\n`);
-  }
-  const ok = checks.every((c) => c.violations.length === 0);
-  process.stdout.write(ok ? 'ledger verify: every invariant holds\n' : 'ledger verify: FAILED\n');
-  return ok;
+    .action(() => load().then((run) => run.verify()));
 }

@@ -1,22 +1,25 @@
 import { CommanderError } from 'commander';
 import { redactSecrets } from '../platform/kit/redact.ts';
-import { registerProducts } from '../products.ts';
 import { exitCodeOf, messageOf } from './exits.ts';
 import { buildProgram } from './program.ts';
 
 /** Runs one command line; resolves to its exit code (docs/api.md#exit-codes). */
 async function main(argv: string[]): Promise<number> {
-  // The error catalogue and the secret shapes: a key pasted into any argument is redacted from every message.
-  registerProducts();
+  // What the parser says on stderr is held until the secret shapes are known, then redacted: a key pasted into any
+  // argument is never printed back.
+  const said: string[] = [];
   try {
-    await buildProgram().parseAsync(argv, { from: 'user' });
+    await buildProgram((text) => said.push(text)).parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
-    const code = exitCodeOf(error);
-    // Commander has printed its own errors and the help; every other message is one redacted line.
     const message = error instanceof CommanderError ? '' : messageOf(error);
-    if (message !== '') process.stderr.write(`plinth: ${redactSecrets(message)}\n`);
-    return code;
+    if (message !== '') said.push(`plinth: ${message}\n`);
+    if (said.length > 0) {
+      // Every product's secret shapes (and error catalogue), loaded only now: `--help` needs none of them.
+      (await import('../products.ts')).registerProducts();
+      process.stderr.write(redactSecrets(said.join('')));
+    }
+    return exitCodeOf(error);
   }
 }
 

@@ -1,31 +1,25 @@
 import { Command, Help } from 'commander';
-import { redactSecrets } from '../platform/kit/redact.ts';
-import { withDatabase } from './context.ts';
 import { EXIT, Failure } from './exits.ts';
 import { registerFintech } from './fintech.ts';
 import { registerKeys } from './keys.ts';
-import { registerSecrets } from './secrets.ts';
+import { registerUpkeep } from './upkeep.ts';
 
 /** How the README runs it: what every usage line starts with. */
 export const PROGRAM = 'npm run --silent cli --';
 
 /** The command tree: every command and subcommand with its `--help` (docs/api.md#operator-cli). */
-export function buildProgram(): Command {
+export function buildProgram(writeErr: (text: string) => void): Command {
   const program = new Command(PROGRAM)
     .description('Plinth operator commands: they act on the database directly, as the operator')
     .helpCommand(true)
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(`plinth: ${redactSecrets(text.replace(/^error: /, ''))}`) })
+    .configureOutput({ writeErr, outputError: (text, write) => write(`plinth: ${text.replace(/^error: /, '')}`) })
     .configureHelp({
       visibleCommands: leafCommands,
       subcommandTerm: (cmd) => `${cmd.parent ? pathOf(cmd) : cmd.name()} ${usageOf(cmd)}`.trim(),
     });
   registerKeys(program);
-  registerSecrets(program);
-  program
-    .command('migrate')
-    .description('apply pending database migrations (every command does so first)')
-    .action(() => withDatabase(async () => void process.stderr.write('migrations are up to date\n')));
+  registerUpkeep(program);
   registerFintech(program);
   // The live event stream's `listen` (docs/api.md#operator-cli): src/cli/listen.ts, loaded only when it runs.
   program
