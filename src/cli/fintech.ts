@@ -35,7 +35,7 @@ export function registerFintech(program: Command): void {
     .command('close')
     .description('close: final, and both balances must be 0')
     .argument('<id>', 'the account id (acct_…)')
-    .addOption(new Option('--reason <reason>', 'why (default: other)').choices(CLOSE_REASONS))
+    .addOption(new Option('--reason <reason>', 'why').choices(CLOSE_REASONS).default('other'))
     .option('--note <text>', NOTE)
     .action((id: string, flags: Flags) =>
       load().then((run) => run.lifecycle(id, { kind: 'close', reason: flags.reason, note: flags.note })),

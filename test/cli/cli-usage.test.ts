@@ -98,7 +98,7 @@ describe('operator CLI: every command explains itself, and a wrong command line 
     for (const [verb, allowed, foreign] of reasons) {
       const help = await cli('accounts', verb, '--help');
       assert.ok(
-        help.stdout.replace(/\s+/g, ' ').includes(`(choices: ${allowed.map((r) => `"${r}"`).join(', ')})`),
+        help.stdout.replace(/\s+/g, ' ').includes(`(choices: ${allowed.map((r) => `"${r}"`).join(', ')}`),
         help.stdout,
       );
       const refused = await cli('accounts', verb, 'acct_x', '--reason', foreign);
