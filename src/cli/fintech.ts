@@ -1,65 +1,49 @@
-import type { Database } from '../db/database.ts';
-import { ApiError } from '../platform/http/errors.ts';
-import { systemClock } from '../platform/kit/time.ts';
-import { eventsWithDeliveries } from '../platform/webhooks/fan-out.ts';
-import { verifyLedger } from '../products/fintech/ledger/verify.ts';
-import { CLOSE_REASONS, FREEZE_REASONS } from '../products/fintech/lifecycle.schema.ts';
-import { changeStatus, type LifecycleAction } from '../products/fintech/lifecycle.service.ts';
+import { type Command, Option } from 'commander';
+import { CLOSE_REASONS, FREEZE_REASONS, NOTE_MAX } from '../products/fintech/lifecycle.schema.ts';
 
-export const FINTECH_USAGE = `  accounts freeze <id> --reason <r> [--note <text>]       freeze as the operator (no API key can unfreeze it)
-  accounts unfreeze <id> [--reason <r>] [--note <text>]   unfreeze, whoever froze it
-  accounts close <id> [--reason <r>] [--note <text>]      close (final; both balances must be 0)
-  ledger verify                                           check every ledger invariant; exit 0 only if all hold`;
-
-export class CliUsageError extends Error {}
+/** What the commands do, loaded only when one runs. */
+const load = () => import('./fintech-run.ts');
 
 interface Flags {
-  reason?: string | undefined;
-  note?: string | undefined;
+  reason?: string;
+  note?: string;
 }
 
-function actionOf(verb: string, flags: Flags): LifecycleAction {
-  const { reason, note } = flags;
-  if (verb === 'freeze') {
-    if (reason === undefined || !(FREEZE_REASONS as readonly string[]).includes(reason))
-      throw new Error(`--reason must be one of ${FREEZE_REASONS.join(', ')}`);
-    return { kind: 'freeze', reason, note };
-  }
-  if (verb === 'close') {
-    if (reason !== undefined && !(CLOSE_REASONS as readonly string[]).includes(reason))
-      throw new Error(`--reason must be one of ${CLOSE_REASONS.join(', ')}`);
-    return { kind: 'close', reason, note };
-  }
-  if (verb === 'unfreeze') return { kind: 'unfreeze' };
-  throw new CliUsageError();
-}
+const NOTE = `kept with the change: 1–${NOTE_MAX} characters, as the API's note`;
 
-/** `accounts freeze|unfreeze|close <id>`: the same service as the API, with the operator as the actor. */
-export async function accountsCommand(database: Database, args: string[], flags: Flags): Promise<void> {
-  const [verb, id, ...extra] = args;
-  if (verb === undefined || id === undefined || extra.length > 0) throw new CliUsageError();
-  const deps = { db: database.db, clock: systemClock, events: eventsWithDeliveries() };
-  try {
-    const action = actionOf(verb, flags);
-    const account = await database.write((trx) =>
-      changeStatus(deps, { trx, owner: null, request: null, now: systemClock() }, id, action),
+/**
+ * `accounts freeze|unfreeze|close <id>` as the operator, and `ledger verify`. The reasons are the API's own lists
+ * (lifecycle.schema.ts), so each command offers exactly what its endpoint takes (docs/api.md#operator-cli).
+ */
+export function registerFintech(program: Command): void {
+  const accounts = program.command('accounts').description("change any org's account's status, as the operator");
+  accounts
+    .command('freeze')
+    .description('freeze as the operator (actor: operator): no API key can unfreeze it')
+    .argument('<id>', 'the account id (acct_…)')
+    .addOption(new Option('--reason <reason>', 'why').choices(FREEZE_REASONS).makeOptionMandatory())
+    .option('--note <text>', NOTE)
+    .action((id: string, flags: Flags) =>
+      load().then((run) => run.lifecycle(id, { kind: 'freeze', reason: flags.reason!, note: flags.note })),
     );
-    process.stdout.write(`${JSON.stringify(account)}\n`);
-  } catch (error) {
-    if (error instanceof ApiError) throw new Error(`${error.code}: ${error.message}`);
-    throw error;
-  }
-}
+  accounts
+    .command('unfreeze')
+    .description('unfreeze, whoever froze it (as the API, it takes no reason: the status details are cleared)')
+    .argument('<id>', 'the account id (acct_…)')
+    .action((id: string) => load().then((run) => run.lifecycle(id, { kind: 'unfreeze' })));
+  accounts
+    .command('close')
+    .description('close: final, and both balances must be 0')
+    .argument('<id>', 'the account id (acct_…)')
+    .addOption(new Option('--reason <reason>', 'why').choices(CLOSE_REASONS).default('other'))
+    .option('--note <text>', NOTE)
+    .action((id: string, flags: Flags) =>
+      load().then((run) => run.lifecycle(id, { kind: 'close', reason: flags.reason, note: flags.note })),
+    );
 
-/** `ledger verify`: prints each invariant, how much it covered and any breach; false when any breach exists. */
-export async function ledgerVerify(database: Database): Promise<boolean> {
-  const checks = await verifyLedger(database.db);
-  for (const check of checks) {
-    const verdict = check.violations.length === 0 ? 'ok' : `${check.violations.length} VIOLATION(S)`;
-    process.stdout.write(`${verdict.padEnd(16)} ${check.name} (${check.checked} checked)\n`);
-    for (const violation of check.violations) process.stdout.write(`                 ${violation}\n`);
-  }
-  const ok = checks.every((c) => c.violations.length === 0);
-  process.stdout.write(ok ? 'ledger verify: every invariant holds\n' : 'ledger verify: FAILED\n');
-  return ok;
+  const ledger = program.command('ledger').description('the money core');
+  ledger
+    .command('verify')
+    .description('check every ledger invariant, on one snapshot; exit 0 only if all hold')
+    .action(() => load().then((run) => run.verify()));
 }

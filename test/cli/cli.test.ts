@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
+import { generateKey } from '../../src/platform/auth/key-format.ts';
 import { KEY_CACHE_MS } from '../../src/platform/auth/verify.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/database.ts';
 import { ROOT, run, type ServerProcess, spawnServer } from '../helpers/process.ts';
@@ -85,7 +86,10 @@ describe('operator CLI', () => {
   test('usage errors and unknown ids fail with a message and a non-zero exit', async () => {
     const usage = await cli('keys', 'create', '--org', 'acme', '--mode', 'prod');
     assert.equal(usage.code, 64);
-    assert.match(usage.stderr, /^plinth: keys create needs --mode sandbox or --mode live, not prod\nusage:/);
+    assert.match(
+      usage.stderr,
+      /^plinth: option '--mode <mode>' argument 'prod' is invalid. Allowed choices are sandbox, live.\nusage:/,
+    );
     assert.equal(usage.stdout, '');
     const missing = await cli('keys', 'revoke', 'key_nope');
     assert.equal(missing.code, 1);
@@ -93,15 +97,24 @@ describe('operator CLI', () => {
     assert.equal((await cli('keys', 'list', '--org', 'nobody')).code, 1);
   });
 
-  test('keys revoke given the key itself says a key id is wanted and shows only its hint (issue 23, 7)', async () => {
+  test('keys revoke given the key itself revokes it: one line, its hint, never the key (issue 34)', async () => {
     const created = JSON.parse((await cli('keys', 'create', '--org', 'hooli', '--mode', 'live', '--json')).stdout);
-    const wrong = await cli('keys', 'revoke', created.key);
-    assert.notEqual(wrong.code, 0);
-    assert.ok(!wrong.stderr.includes(created.key.slice(8, -4)), `the key is echoed: ${wrong.stderr}`);
-    assert.match(wrong.stderr, /key id \(key_…\)/, 'says what was expected');
-    assert.ok(wrong.stderr.includes(`sk_live_…${created.key.slice(-4)}`), `shows the hint: ${wrong.stderr}`);
-    assert.ok(wrong.stderr.includes(created.id), 'and which id that key has');
-    assert.equal((await call(server.url, 'GET', '/v1/fintech/accounts', { key: created.key })).status, 200);
+    const revoked = await cli('keys', 'revoke', created.key);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.equal(revoked.stderr, '');
+    assert.equal(revoked.stdout.split('\n').length, 2, `one line: ${revoked.stdout}`);
+    const shown = JSON.parse(revoked.stdout);
+    assert.equal(shown.id, created.id);
+    assert.equal(shown.hint, `sk_live_…${created.key.slice(-4)}`);
+    assert.match(shown.revoked_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/);
+    assert.ok(!revoked.stdout.includes(created.key.slice(8, -4)), 'the key is not printed back');
+    await new Promise((resolve) => setTimeout(resolve, KEY_CACHE_MS + 50));
+    assert.equal((await call(server.url, 'GET', '/v1/fintech/accounts', { key: created.key })).status, 401);
+
+    const stranger = generateKey('live');
+    const unknown = await cli('keys', 'revoke', stranger);
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.stderr, `plinth: sk_live_…${stranger.slice(-4)} is no key of this database\n`);
   });
 
   test('keys list piped into a reader that stops reading: no EPIPE stack trace, exit 0 (issue 23, 10)', async () => {

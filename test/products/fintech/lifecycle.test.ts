@@ -126,17 +126,20 @@ describe('account lifecycle (docs/api.md#account-lifecycle)', () => {
     });
     assertProblem(await post(`${ACCOUNTS}/${id}/unfreeze`), 'permission_denied');
     assert.equal((await call(server.url, 'GET', `${ACCOUNTS}/${id}`, { key })).body.status, 'frozen');
-    const unfrozen = await cli('unfreeze', id, '--reason', 'other');
+    const unfrozen = await cli('unfreeze', id);
     assert.equal(unfrozen.code, 0, unfrozen.stderr);
     assert.equal(JSON.parse(unfrozen.stdout).status, 'active');
     const closed = await cli('close', id, '--reason', 'compliance');
     assert.equal(JSON.parse(closed.stdout).status_details.actor, 'operator');
   });
 
-  test('operator CLI refuses a bad reason, an unknown id and a non-zero balance, exit 1', async () => {
+  test('operator CLI: an unknown id and a non-zero balance exit 1, a bad reason 64, a bad note 65', async () => {
     const id = await m.account();
     await m.deposit(id, 1);
-    assert.equal((await cli('freeze', id, '--reason', 'bored')).code, 1);
+    assert.equal((await cli('freeze', id, '--reason', 'bored')).code, 64, 'EX_USAGE: not one of the choices');
+    const note = await cli('freeze', id, '--reason', 'other', '--note', 'bell\u0007');
+    assert.equal(note.code, 65, `EX_DATAERR: the API's rule for a note: ${note.stderr}`);
+    assert.match(note.stderr, /^plinth: parameter_invalid: /);
     assert.equal((await cli('freeze', 'acct_01ZZZZZZZZZZZZZZZZZZZZZZZZ', '--reason', 'other')).code, 1);
     const nonzero = await cli('close', id);
     assert.equal(nonzero.code, 1);
