@@ -56,7 +56,8 @@ export function requestRecorder(options: RecorderOptions): RequestRecorder {
   let lastTx = 0;
   let warned = false;
 
-  const bytesOf = (entry: RequestLogsTable) => entry.body?.length ?? 0;
+  const bytesOf = (entry: RequestLogsTable) =>
+    (entry.body?.length ?? 0) + (entry.response_body?.length ?? 0) + (entry.error_detail?.length ?? 0);
 
   const writeBatch = async (batch: RequestLogsTable[]): Promise<void> => {
     try {

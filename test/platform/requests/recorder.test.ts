@@ -86,6 +86,10 @@ describe('recording the request log', () => {
         source: 'dashboard',
         body: '{"reason":"compliance_review","note":"EIN [redacted EIN]"}',
         body_truncated: false,
+        response_body: null,
+        response_truncated: false,
+        error_detail: null,
+        error_param: null,
         count: null,
         livemode: false,
       });
