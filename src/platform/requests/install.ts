@@ -60,6 +60,7 @@ export interface RequestLogDeps {
 }
 
 const isV1 = (request: FastifyRequest) => request.routeOptions.url?.startsWith('/v1/') === true;
+const isLog = (request: FastifyRequest) => request.routeOptions.url?.startsWith('/v1/requests') === true;
 const isJson = (reply: FastifyReply) => String(reply.getHeader('content-type') ?? '').includes('json');
 
 /**
@@ -96,9 +97,10 @@ function startRecorder(app: FastifyInstance, deps: RequestLogDeps) {
     if (!isRefusal(details.status ?? reply.statusCode, code)) recorder.record(entryOf(request, reply, details));
     else refusals.count(`${details.source}:${details.principal.keyId}`, () => entryOf(request, reply, details));
   };
-  // The answer's JSON text, kept by reference until the entry is made (entry.ts redacts and cuts it).
+  // The answer's JSON text, kept by reference until the entry is made (answer.ts redacts and cuts it). Not the
+  // log's own: an answer of /v1/requests is entries already kept, and would only be parsed again to be cut.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (typeof payload === 'string' && request.principal !== null && isV1(request) && isJson(reply))
+    if (typeof payload === 'string' && request.principal !== null && isV1(request) && !isLog(request) && isJson(reply))
       request.answered = payload;
     done(null, payload);
   });

@@ -84,8 +84,9 @@ export const RequestLog = Type.Object(
       'string',
       'The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook ' +
         'endpoint’s `secret` are `"[redacted]"`) and cut at 8 KiB the same way, `response_truncated` then true. ' +
-        'For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for an answer ' +
-        'that is not JSON, and for entries recorded before answers were kept.',
+        'For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request ' +
+        'log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries ' +
+        'recorded before answers were kept.',
       '{"id":"acct_01KAPQ9R3V2W3X4Y5Z6A7B8C9D","object":"fintech.account"}',
     ),
     response_truncated: Type.Boolean({ description: 'True when `response_body` was cut at 8 KiB.' }),

@@ -969,7 +969,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets response_body
      *
-     * @param string|null $response_body The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for an answer that is not JSON, and for entries recorded before answers were kept.
+     * @param string|null $response_body The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
      *
      * @return self
      */

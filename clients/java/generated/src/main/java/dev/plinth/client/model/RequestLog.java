@@ -519,7 +519,7 @@ public class RequestLog {
   }
 
   /**
-   * The JSON body of the answer as text, redacted exactly as &#x60;body&#x60; is (a created key’s &#x60;key&#x60; and a webhook endpoint’s &#x60;secret&#x60; are &#x60;\&quot;[redacted]\&quot;&#x60;) and cut at 8 KiB the same way, &#x60;response_truncated&#x60; then true. For a dashboard action, the answer of the API operation it stands for. &#x60;null&#x60; for HEAD, for an answer that is not JSON, and for entries recorded before answers were kept.
+   * The JSON body of the answer as text, redacted exactly as &#x60;body&#x60; is (a created key’s &#x60;key&#x60; and a webhook endpoint’s &#x60;secret&#x60; are &#x60;\&quot;[redacted]\&quot;&#x60;) and cut at 8 KiB the same way, &#x60;response_truncated&#x60; then true. For a dashboard action, the answer of the API operation it stands for. &#x60;null&#x60; for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
    * @return responseBody
    */
   @javax.annotation.Nullable
