@@ -8,7 +8,10 @@ import type { RequestLogsTable } from './tables.ts';
 
 /** Rows a batch takes at most; a buffer this full is written at once instead of at the next tick. */
 export const BATCH_ROWS = 256;
-/** Bytes of bodies the buffer may hold per row of its capacity (the bodies are what can be large). */
+/**
+ * Characters of bodies (request, answer, error detail) the buffer may hold per row of its capacity: they are what can
+ * be large. A typical entry holds 330–550 (docs/api.md#the-request-log, "What an entry costs").
+ */
 const BODY_BYTES_PER_ROW = 1024;
 
 export interface RequestRecorder {
