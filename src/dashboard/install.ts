@@ -121,13 +121,8 @@ export function installDashboard(app: FastifyInstance, deps: DashboardDeps): voi
 
       scope.setErrorHandler((error: FastifyError, request, reply) => {
         const apiError = toApiError(error);
-        const problem = answerOf(request, undefined, apiError);
-        request.dashboardAction = {
-          ...request.dashboardAction,
-          status: apiError.status,
-          errorCode: apiError.code,
-          ...problem,
-        };
+        const logged = { status: apiError.status, errorCode: apiError.code, ...answerOf(request, undefined, apiError) };
+        request.dashboardAction = { ...request.dashboardAction, ...logged };
         if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
         return errorPage(reply, request, apiError);
       });
