@@ -55,7 +55,7 @@ export function operationOf<K extends Operation['kind']>(operations: Operations,
 }
 
 /** The API path an operation's path parameters make (`/v1/fintech/accounts/:id/freeze` → `…/acct_…/freeze`). */
-const pathOf = (path: string, params: Record<string, string> = {}) =>
+export const pathOf = (path: string, params: Record<string, string> = {}) =>
   path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '');
 
 export function actor(write: IdempotentWrite, operations: Operations) {

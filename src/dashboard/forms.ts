@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BODY_LIMIT } from '../platform/http/body.ts';
 import { ApiError } from '../platform/http/errors.ts';
+import type { Action } from './act.ts';
 import type { Ctx, FormSubmit } from './context.ts';
 import { exponentOf, parseMajorUnits } from './format.ts';
 import { Html } from './html.ts';
+import { answerOf } from './record.ts';
 
 /** HTML forms post `application/x-www-form-urlencoded`; in this scope only (the API takes JSON only). */
 export function installForms(scope: FastifyInstance): void {
@@ -91,23 +93,32 @@ export function submitter(ctx: Ctx) {
     const principal = request.principal!; // the session's key, verified by the gate for this request
     const idempotencyKey = optional(fields, 'idempotency_key') ?? null;
     let body: Record<string, unknown> | null = null;
-    let operation: string | undefined;
+    let action: Action | undefined;
     try {
-      const action = await form.build(fields, principal);
-      ({ body, operation } = action);
+      action = await form.build(fields, principal);
+      body = action.body;
       const done = await ctx.perform<T>(request, principal, idempotencyKey ?? undefined, action);
-      request.dashboardAction = { status: 200, errorCode: null, body, idempotencyKey, replayed: done.replayed };
+      const logged = answerOf(request, action, done.value);
+      request.dashboardAction = {
+        status: 200,
+        errorCode: null,
+        body,
+        idempotencyKey,
+        replayed: done.replayed,
+        ...logged,
+      };
       const answer = form.done(done, await ctx.view(request));
       if (answer instanceof Html) return sendHtml(reply, answer);
       return reply.redirect(answer, 303);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       reply.headers(error.headers);
-      request.dashboardAction = { status: error.status, errorCode: error.code, body, idempotencyKey };
+      const logged = answerOf(request, action, error);
+      request.dashboardAction = { status: error.status, errorCode: error.code, body, idempotencyKey, ...logged };
       const view = await ctx.view(request);
       // A key without the action's permission (docs/api.md#restricted-keys) has nothing to correct in a form its
       // page does not even show: the refusal page says what the key has and what the action needs.
-      if (operation !== undefined && !view.can(operation)) throw error;
+      if (action !== undefined && !view.can(action.operation)) throw error;
       const state = { form: form.name, values: typed(fields), error, requestId: String(request.id) };
       return sendHtml(reply, await form.again(view, state), error.status);
     }

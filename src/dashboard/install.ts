@@ -13,7 +13,7 @@ import { installForms, submitter } from './forms.ts';
 import { errorPage } from './pages/errors.ts';
 import { pages } from './pages/index.ts';
 import { signInRoutes } from './pages/sign-in.ts';
-import { recordActions } from './record.ts';
+import { answerOf, recordActions } from './record.ts';
 import { deleteSessionsBefore, findOrg } from './sessions.repository.ts';
 import { csrfMatches, sameOrigin, sessionCookie, sessionIdOf, sessionStore } from './sessions.ts';
 
@@ -121,7 +121,8 @@ export function installDashboard(app: FastifyInstance, deps: DashboardDeps): voi
 
       scope.setErrorHandler((error: FastifyError, request, reply) => {
         const apiError = toApiError(error);
-        request.dashboardAction = { ...request.dashboardAction, status: apiError.status, errorCode: apiError.code };
+        const logged = { status: apiError.status, errorCode: apiError.code, ...answerOf(request, undefined, apiError) };
+        request.dashboardAction = { ...request.dashboardAction, ...logged };
         if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
         return errorPage(reply, request, apiError);
       });

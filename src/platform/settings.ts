@@ -143,8 +143,8 @@ export const PlatformSettings = Type.Object({
     5000,
     1,
     1_000_000,
-    'request log entries held in memory before they are written (and as many KiB of their bodies); past it, ' +
-      'entries are dropped and counted in `plinth_request_log_dropped_total`',
+    'request log entries held in memory before they are written (and as many KiB of their bodies and answers); ' +
+      'past it, entries are dropped and counted in `plinth_request_log_dropped_total`',
   ),
   REQUEST_LOG_FLUSH_MS: integer(
     200,

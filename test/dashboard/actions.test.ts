@@ -154,12 +154,15 @@ describe('dashboard actions', () => {
       actions.map((r: Record<string, unknown>) => [r.method, r.route, r.status, r.error_code, r.idempotent_replayed]),
       [
         ['POST', '/dashboard/accounts', 403, 'permission_denied', false],
-        ['POST', '/dashboard/accounts', 200, null, true],
-        ['POST', '/dashboard/accounts', 200, null, false],
+        ['POST', '/v1/fintech/accounts', 200, null, true],
+        ['POST', '/v1/fintech/accounts', 200, null, false],
       ],
-      'newest first; page views (the GET above) are not actions',
+      'newest first; page views (the GET above) are not actions; a form refused before it named an operation ' +
+        'keeps its own path',
     );
     const [refused, replayed, made] = actions;
+    assert.equal(made.path, '/v1/fintech/accounts');
+    assert.match(refused.error_detail, /out of date/);
     assert.equal(made.idempotency_key, fields.idempotency_key);
     assert.deepEqual(JSON.parse(made.body), {
       type: 'business',

@@ -306,7 +306,7 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     // The request that caused it, in the request log: the dashboard's freeze.
     await server.app.requestLog.flush();
     await page.click('main dd a[href^="/dashboard/requests/req_"]');
-    assert.match(await text('h1'), /POST \/dashboard\/accounts\/acct_\w+\/freeze\s*200/);
+    assert.match(await text('h1'), /POST \/v1\/fintech\/accounts\/acct_\w+\/freeze\s*200/);
     await go('/dashboard/events?type=webhook_endpoint.test');
     await page.locator('tbody tr a').first().click();
     assert.match(await text(), /Deliveries[\s\S]*succeeded/);
@@ -329,18 +329,18 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     const statuses = await page.locator('tbody tr td:nth-child(2) .badge').allInnerTexts();
     assert.ok(statuses.length >= 2 && statuses.every((s) => s === '409'), `only 409s: ${statuses.join(' ')}`);
     const rows = await text('tbody');
-    assert.match(
-      rows,
-      /POST \/dashboard\/accounts\/acct_\w+\/withdraw\s[^\n]* · dashboard · [^\n]*\s+409\s+insufficient_funds/,
-    );
+    const withdrawal = String.raw`POST /v1/sandbox/fintech/accounts/acct_\w+/withdrawals\s[^\n]* · dashboard · `;
+    assert.match(rows, new RegExp(String.raw`${withdrawal}[^\n]*\s+409\s+insufficient_funds`));
     await page.click(`a[href="/dashboard/requests/${requestId}"]`);
     assert.match(await text(), /insufficient_funds[\s\S]*the API[\s\S]*"amount": 999999/);
     await check('request');
     // The account opened in the dashboard: its entry names the event it produced and the account, EIN redacted.
     await go('/dashboard/requests?status=200&method=POST&limit=100'); // every action so far, on one page
-    const opened = page.locator('tbody tr').filter({
-      has: page.locator('td:nth-child(1) a .break', { hasText: /^\/dashboard\/accounts$/ }),
-    });
+    // Recorded under the API operation it stood for, beside the API's own account creations.
+    const opened = page
+      .locator('tbody tr')
+      .filter({ has: page.locator('td:nth-child(1) a .break', { hasText: /^\/v1\/fintech\/accounts$/ }) })
+      .filter({ hasText: ' · dashboard · ' });
     await opened.locator('a').first().click();
     const entry = await text();
     assert.match(entry, /the dashboard[\s\S]*fintech\.account\.created[\s\S]*"ein": "\[redacted\]"/);

@@ -50,6 +50,14 @@ type RequestLog struct {
 	Body NullableString `json:"body"`
 	// True when `body` was cut at 8 KiB.
 	BodyTruncated bool `json:"body_truncated"`
+	// The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+	ResponseBody NullableString `json:"response_body"`
+	// True when `response_body` was cut at 8 KiB.
+	ResponseTruncated bool `json:"response_truncated"`
+	// The problem’s `detail` of an error answer (redacted as `body` is, at most 1024 characters); `null` for a success.
+	ErrorDetail NullableString `json:"error_detail"`
+	// The problem’s `param` of an error answer: the field or parameter it names; `null` when it names none.
+	ErrorParam NullableString `json:"error_param"`
 	// `null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.
 	Count NullableInt32 `json:"count"`
 	Livemode bool `json:"livemode"`
@@ -64,7 +72,7 @@ type _RequestLog RequestLog
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewRequestLog(id string, object string, method string, route string, path string, status int32, errorCode NullableString, durationMs float32, apiKeyId string, apiKeyHint string, idempotencyKey NullableString, idempotentReplayed bool, source string, body NullableString, bodyTruncated bool, count NullableInt32, livemode bool, createdAt string) *RequestLog {
+func NewRequestLog(id string, object string, method string, route string, path string, status int32, errorCode NullableString, durationMs float32, apiKeyId string, apiKeyHint string, idempotencyKey NullableString, idempotentReplayed bool, source string, body NullableString, bodyTruncated bool, responseBody NullableString, responseTruncated bool, errorDetail NullableString, errorParam NullableString, count NullableInt32, livemode bool, createdAt string) *RequestLog {
 	this := RequestLog{}
 	this.Id = id
 	this.Object = object
@@ -81,6 +89,10 @@ func NewRequestLog(id string, object string, method string, route string, path s
 	this.Source = source
 	this.Body = body
 	this.BodyTruncated = bodyTruncated
+	this.ResponseBody = responseBody
+	this.ResponseTruncated = responseTruncated
+	this.ErrorDetail = errorDetail
+	this.ErrorParam = errorParam
 	this.Count = count
 	this.Livemode = livemode
 	this.CreatedAt = createdAt
@@ -461,6 +473,108 @@ func (o *RequestLog) SetBodyTruncated(v bool) {
 	o.BodyTruncated = v
 }
 
+// GetResponseBody returns the ResponseBody field value
+// If the value is explicit nil, the zero value for string will be returned
+func (o *RequestLog) GetResponseBody() string {
+	if o == nil || o.ResponseBody.Get() == nil {
+		var ret string
+		return ret
+	}
+
+	return *o.ResponseBody.Get()
+}
+
+// GetResponseBodyOk returns a tuple with the ResponseBody field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *RequestLog) GetResponseBodyOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.ResponseBody.Get(), o.ResponseBody.IsSet()
+}
+
+// SetResponseBody sets field value
+func (o *RequestLog) SetResponseBody(v string) {
+	o.ResponseBody.Set(&v)
+}
+
+// GetResponseTruncated returns the ResponseTruncated field value
+func (o *RequestLog) GetResponseTruncated() bool {
+	if o == nil {
+		var ret bool
+		return ret
+	}
+
+	return o.ResponseTruncated
+}
+
+// GetResponseTruncatedOk returns a tuple with the ResponseTruncated field value
+// and a boolean to check if the value has been set.
+func (o *RequestLog) GetResponseTruncatedOk() (*bool, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.ResponseTruncated, true
+}
+
+// SetResponseTruncated sets field value
+func (o *RequestLog) SetResponseTruncated(v bool) {
+	o.ResponseTruncated = v
+}
+
+// GetErrorDetail returns the ErrorDetail field value
+// If the value is explicit nil, the zero value for string will be returned
+func (o *RequestLog) GetErrorDetail() string {
+	if o == nil || o.ErrorDetail.Get() == nil {
+		var ret string
+		return ret
+	}
+
+	return *o.ErrorDetail.Get()
+}
+
+// GetErrorDetailOk returns a tuple with the ErrorDetail field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *RequestLog) GetErrorDetailOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.ErrorDetail.Get(), o.ErrorDetail.IsSet()
+}
+
+// SetErrorDetail sets field value
+func (o *RequestLog) SetErrorDetail(v string) {
+	o.ErrorDetail.Set(&v)
+}
+
+// GetErrorParam returns the ErrorParam field value
+// If the value is explicit nil, the zero value for string will be returned
+func (o *RequestLog) GetErrorParam() string {
+	if o == nil || o.ErrorParam.Get() == nil {
+		var ret string
+		return ret
+	}
+
+	return *o.ErrorParam.Get()
+}
+
+// GetErrorParamOk returns a tuple with the ErrorParam field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *RequestLog) GetErrorParamOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.ErrorParam.Get(), o.ErrorParam.IsSet()
+}
+
+// SetErrorParam sets field value
+func (o *RequestLog) SetErrorParam(v string) {
+	o.ErrorParam.Set(&v)
+}
+
 // GetCount returns the Count field value
 // If the value is explicit nil, the zero value for int32 will be returned
 func (o *RequestLog) GetCount() int32 {
@@ -560,6 +674,10 @@ func (o RequestLog) ToMap() (map[string]interface{}, error) {
 	toSerialize["source"] = o.Source
 	toSerialize["body"] = o.Body.Get()
 	toSerialize["body_truncated"] = o.BodyTruncated
+	toSerialize["response_body"] = o.ResponseBody.Get()
+	toSerialize["response_truncated"] = o.ResponseTruncated
+	toSerialize["error_detail"] = o.ErrorDetail.Get()
+	toSerialize["error_param"] = o.ErrorParam.Get()
 	toSerialize["count"] = o.Count.Get()
 	toSerialize["livemode"] = o.Livemode
 	toSerialize["created_at"] = o.CreatedAt
@@ -591,6 +709,10 @@ func (o *RequestLog) UnmarshalJSON(data []byte) (err error) {
 		"source",
 		"body",
 		"body_truncated",
+		"response_body",
+		"response_truncated",
+		"error_detail",
+		"error_param",
 		"count",
 		"livemode",
 		"created_at",
@@ -638,6 +760,10 @@ func (o *RequestLog) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "source")
 		delete(additionalProperties, "body")
 		delete(additionalProperties, "body_truncated")
+		delete(additionalProperties, "response_body")
+		delete(additionalProperties, "response_truncated")
+		delete(additionalProperties, "error_detail")
+		delete(additionalProperties, "error_param")
 		delete(additionalProperties, "count")
 		delete(additionalProperties, "livemode")
 		delete(additionalProperties, "created_at")

@@ -48,15 +48,24 @@ function row(r: RequestLog, now: Date): Html {
 }
 
 /** A logged body, pretty-printed when it is whole JSON; as kept (cut at 8 KiB) when it is not. */
-function body(r: RequestLog): Html {
-  if (r.body === null) return html`<p class="muted">No body (only a POST's is kept).</p>`;
-  let text = r.body;
-  if (!r.body_truncated) {
+function body(kept: string | null, truncated: boolean, none: string): Html {
+  if (kept === null) return html`<p class="muted">${none}</p>`;
+  let text = kept;
+  if (!truncated) {
     try {
-      text = JSON.stringify(JSON.parse(r.body), null, 2);
+      text = JSON.stringify(JSON.parse(kept), null, 2);
     } catch {}
   }
-  return html`<pre class="json" tabindex="0">${text}</pre>${r.body_truncated ? html`<p class="hint">Cut at 8 KiB.</p>` : ''}`;
+  return html`<pre class="json" tabindex="0">${text}</pre>${truncated ? html`<p class="hint">Cut at 8 KiB.</p>` : ''}`;
+}
+
+/** What the answer said: an error's detail and the field it named, then its body. */
+function answer(r: RequestLog): Html {
+  const problem =
+    r.error_detail === null
+      ? ''
+      : html`<p class="problem">${r.error_detail}${r.error_param === null ? '' : html` <span class="hint">(<code>${r.error_param}</code>)</span>`}</p>`;
+  return html`${problem}${body(r.response_body, r.response_truncated, 'No body kept (a HEAD, or an entry from before answers were kept).')}`;
 }
 
 async function requestPage(ctx: Ctx, view: View, id: string): Promise<Html> {
@@ -82,7 +91,8 @@ ${r.count === null ? '' : html`<dt>Requests</dt><dd>${String(r.count)}, refused 
 <dt>Idempotency-Key</dt><dd>${r.idempotency_key === null ? html`<span class="muted">none</span>` : html`<code>${r.idempotency_key}</code>${r.idempotent_replayed ? ' · replayed (the stored answer was sent)' : ''}`}</dd>
 <dt>Acted on</dt><dd>${touched.size === 0 ? html`<span class="muted">nothing by id</span>` : [...touched].map((t) => html`${idLink(t)} `)}</dd></dl>
 ${events && html`<section><h2>Events it produced</h2>${produced.length === 0 ? html`<p class="muted">None.</p>` : html`<ul class="produced">${produced}</ul>`}</section>`}
-<section><h2>Body</h2>${body(r)}</section>`,
+<section><h2>Body</h2>${body(r.body, r.body_truncated, "No body (only a POST's is kept).")}</section>
+<section><h2>Answer</h2>${answer(r)}</section>`,
   );
 }
 

@@ -52,6 +52,8 @@ interface Compiled {
   placeholders: string[];
   examples: Set<string>;
   fields: Set<string>;
+  /** Any of `fields` as a JSON string: `"key"`, `"ein"`. */
+  fieldNames: RegExp;
 }
 
 // Fields that hold a secret whatever their shape (a key, a webhook secret, a header): their values never reach a log
@@ -63,13 +65,15 @@ function compile(shapes: readonly SecretShape[]): Compiled {
   const alternation = (loose: boolean) =>
     shapes.map((s, i) => `(?<s${i}>${s.pattern.source}${loose && s.loose ? `|${s.loose.source}` : ''})`).join('|') ||
     '(?!)';
+  const fields = new Set([...PLATFORM_SECRET_FIELDS, ...shapes.flatMap((s) => s.fields ?? [])]);
   return {
     maybe: shapes.length === 0 ? null : new RegExp(shapes.map((s) => s.hint.source).join('|')),
     all: new RegExp(alternation(true), 'g'),
     strict: new RegExp(alternation(false), 'g'),
     placeholders: shapes.map((s) => `[redacted ${s.name}]`),
     examples: new Set(shapes.flatMap((s) => (s.example === undefined ? [] : [s.example]))),
-    fields: new Set([...PLATFORM_SECRET_FIELDS, ...shapes.flatMap((s) => s.fields ?? [])]),
+    fields,
+    fieldNames: new RegExp(`"(?:${[...fields].map((f) => f.replace(/[^\w]/g, '\\$&')).join('|')})"`),
   };
 }
 
@@ -215,6 +219,17 @@ function redactValue(value: unknown, depth: number, maxDepth: number): unknown {
  */
 export function redactBody(body: Record<string, unknown>): Record<string, unknown> {
   return redactRecord(body, 0, BODY_MAX_DEPTH);
+}
+
+/**
+ * Whether `redactBody` could change what the JSON `text` holds: false only when nothing in it is escaped (so its
+ * strings and names are the text's own characters), no string or name may hold a secret's shape, and no name is
+ * that of a secret field. One scan of the text each; most answers pass, and need no parse.
+ */
+export function jsonMayHoldSecret(text: string): boolean {
+  return (
+    text.includes('\\') || MAYBE_KEY.test(text) || shapes.maybe?.test(text) === true || shapes.fieldNames.test(text)
+  );
 }
 
 function redactError(error: Error): Error | { type: string; message: string; stack?: string } {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.ts';
 import { timeOfId } from '../kit/ids.ts';
 import { redactBody, redactSecrets } from '../kit/redact.ts';
-import { BODY_MAX_BYTES } from './requests.schema.ts';
+import { cutText, loggedAnswer } from './answer.ts';
 import type { RequestLogsTable, RequestSource } from './tables.ts';
 
 const PATH_MAX = 1024;
@@ -11,20 +11,13 @@ const DURATION_MAX_US = 2 ** 31 - 1;
 
 // Fastify's `/v1/things/:id` as the OpenAPI document writes it, once per route.
 const templates = new Map<string, string>();
-function templateOf(url: string): string {
+export function templateOf(url: string): string {
   let template = templates.get(url);
   if (template === undefined) {
     template = url.replace(/:(\w+)/g, '{$1}');
     templates.set(url, template);
   }
   return template;
-}
-
-/** The last byte at or before `at` that starts a UTF-8 character (continuation bytes are 0b10xxxxxx). */
-function characterStart(bytes: Buffer, at: number): number {
-  let i = at;
-  while (i > 0 && (bytes[i]! & 0xc0) === 0x80) i--;
-  return i;
 }
 
 /**
@@ -34,11 +27,8 @@ function characterStart(bytes: Buffer, at: number): number {
 export function loggedBody(body: unknown): { body: string | null; truncated: boolean } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return { body: null, truncated: false };
   const text = JSON.stringify(redactBody(body as Record<string, unknown>));
-  // A UTF-8 character is at most 3 bytes per UTF-16 unit: a short text needs no byte count.
-  if (text.length * 3 <= BODY_MAX_BYTES || Buffer.byteLength(text) <= BODY_MAX_BYTES)
-    return { body: text, truncated: false };
-  const bytes = Buffer.from(text);
-  return { body: bytes.toString('utf8', 0, characterStart(bytes, BODY_MAX_BYTES)), truncated: true };
+  const kept = cutText(text);
+  return { body: kept.text, truncated: kept.truncated };
 }
 
 /** What the caller decides about an entry; the rest comes from the request and its reply. */
@@ -55,6 +45,17 @@ export interface EntryDetails {
   idempotencyKey?: string | null;
   /** By default whether the reply says `Idempotent-Replayed: true`. */
   replayed?: boolean;
+  /** The answer's body: by default the JSON text the reply sent (`request.answered`); an object for an action. */
+  response?: unknown;
+  /** The API operation the entry is recorded under; by default the request's own method, route and path. */
+  operation?: { method: string; route: string; path: string };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON text a /v1 request was answered with, kept for its log entry (install.ts); else null. */
+    answered: string | null;
+  }
 }
 
 /**
@@ -63,22 +64,25 @@ export interface EntryDetails {
  * the arrival time.
  */
 export function entryOf(request: FastifyRequest, reply: FastifyReply, details: EntryDetails): RequestLogsTable {
-  const { principal } = details;
+  const { principal, operation } = details;
   const url = request.url;
   const query = url.indexOf('?');
-  const path = query === -1 ? url : url.slice(0, query);
+  const path = operation?.path ?? (query === -1 ? url : url.slice(0, query));
+  const method = operation?.method ?? request.method;
+  const status = details.status ?? reply.statusCode;
   const header = details.idempotencyKey === undefined ? request.headers['idempotency-key'] : details.idempotencyKey;
   const { body, truncated } =
-    request.method === 'POST' ? loggedBody(details.body === undefined ? request.body : details.body) : NO_BODY;
+    method === 'POST' ? loggedBody(details.body === undefined ? request.body : details.body) : NO_BODY;
+  const answer = method === 'HEAD' ? NO_ANSWER : loggedAnswer(details.response ?? request.answered, status);
   const id = String(request.id);
   return {
     id,
     org_id: principal.orgId,
     mode: principal.mode,
-    method: request.method,
-    route: templateOf(request.routeOptions.url ?? path),
+    method,
+    route: operation?.route ?? templateOf(request.routeOptions.url ?? path),
     path: redactSecrets(path.length > PATH_MAX ? path.slice(0, PATH_MAX) : path),
-    status: details.status ?? reply.statusCode,
+    status,
     error_code: details.errorCode === undefined ? request.errorCode : details.errorCode,
     duration_us: Math.min(Math.round(reply.elapsedTime * 1000), DURATION_MAX_US),
     api_key_id: principal.keyId,
@@ -88,9 +92,11 @@ export function entryOf(request: FastifyRequest, reply: FastifyReply, details: E
     source: details.source,
     body,
     body_truncated: truncated ? 1 : 0,
+    ...answer,
     count: null,
     created_at: new Date(timeOfId(id)).toISOString(),
   };
 }
 
 const NO_BODY = { body: null, truncated: false };
+const NO_ANSWER = loggedAnswer(null, 0);

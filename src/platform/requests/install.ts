@@ -60,6 +60,8 @@ export interface RequestLogDeps {
 }
 
 const isV1 = (request: FastifyRequest) => request.routeOptions.url?.startsWith('/v1/') === true;
+const isLog = (request: FastifyRequest) => request.routeOptions.url?.startsWith('/v1/requests') === true;
+const isJson = (reply: FastifyReply) => String(reply.getHeader('content-type') ?? '').includes('json');
 
 /**
  * The request log: its routes, the recorder every authenticated /v1 request goes to once answered (an `onResponse`
@@ -68,6 +70,7 @@ const isV1 = (request: FastifyRequest) => request.routeOptions.url?.startsWith('
  */
 export function installRequestLog(app: FastifyInstance, deps: RequestLogDeps): void {
   const { database, clock } = deps;
+  app.decorateRequest('answered', null);
   const log = deps.enabled ? startRecorder(app, deps) : null;
   app.decorate('requestLog', {
     recordDashboardAction(request, reply, action) {
@@ -81,8 +84,9 @@ export function installRequestLog(app: FastifyInstance, deps: RequestLogDeps): v
 }
 
 /**
- * The recorder, fed by an `onResponse` hook for /v1 and by the dashboard. A request its rate limit refused is
- * counted in its key's summary for the second (refusals.ts), not recorded on its own.
+ * The recorder, fed by an `onResponse` hook for /v1 (with the answer an `onSend` hook kept) and by the dashboard. A
+ * request its rate limit refused is counted in its key's summary for the second (refusals.ts), not recorded on its
+ * own.
  */
 function startRecorder(app: FastifyInstance, deps: RequestLogDeps) {
   const { database, registry, capacity, flushMs } = deps;
@@ -93,6 +97,13 @@ function startRecorder(app: FastifyInstance, deps: RequestLogDeps) {
     if (!isRefusal(details.status ?? reply.statusCode, code)) recorder.record(entryOf(request, reply, details));
     else refusals.count(`${details.source}:${details.principal.keyId}`, () => entryOf(request, reply, details));
   };
+  // The answer's JSON text, kept by reference until the entry is made (answer.ts redacts and cuts it). Not the
+  // log's own: an answer of /v1/requests is entries already kept, and would only be parsed again to be cut.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (typeof payload === 'string' && request.principal !== null && isV1(request) && !isLog(request) && isJson(reply))
+      request.answered = payload;
+    done(null, payload);
+  });
   app.addHook('onResponse', (request, reply, done) => {
     const principal: Principal | null = request.principal;
     if (principal !== null && isV1(request)) record(request, reply, { source: 'api', principal });

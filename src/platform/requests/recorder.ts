@@ -8,7 +8,10 @@ import type { RequestLogsTable } from './tables.ts';
 
 /** Rows a batch takes at most; a buffer this full is written at once instead of at the next tick. */
 export const BATCH_ROWS = 256;
-/** Bytes of bodies the buffer may hold per row of its capacity (the bodies are what can be large). */
+/**
+ * Characters of bodies (request, answer, error detail) the buffer may hold per row of its capacity: they are what can
+ * be large. A typical entry holds 330–550 (docs/api.md#the-request-log, "What an entry costs").
+ */
 const BODY_BYTES_PER_ROW = 1024;
 
 export interface RequestRecorder {
@@ -56,7 +59,8 @@ export function requestRecorder(options: RecorderOptions): RequestRecorder {
   let lastTx = 0;
   let warned = false;
 
-  const bytesOf = (entry: RequestLogsTable) => entry.body?.length ?? 0;
+  const bytesOf = (entry: RequestLogsTable) =>
+    (entry.body?.length ?? 0) + (entry.response_body?.length ?? 0) + (entry.error_detail?.length ?? 0);
 
   const writeBatch = async (batch: RequestLogsTable[]): Promise<void> => {
     try {

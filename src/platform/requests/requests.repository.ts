@@ -26,13 +26,17 @@ const COLUMNS: Names<RequestLogsTable> = {
   source: true,
   body: true,
   body_truncated: true,
+  response_body: true,
+  response_truncated: true,
+  error_detail: true,
+  error_param: true,
   count: true,
   created_at: true,
 };
 const NAMES = Object.keys(COLUMNS) as (keyof RequestLogsTable)[];
 
 // A batch goes in as few statements as its size in binary has ones (250 rows: 128 + 64 + 32 + 16 + 8 + 2), each
-// compiled once: eight statement shapes cover every batch, and none binds more than 128 × 19 parameters.
+// compiled once: eight statement shapes cover every batch, and none binds more than 128 × 23 parameters.
 const SIZES = [128, 64, 32, 16, 8, 4, 2, 1];
 
 type Insert = (trx: Trx, values: Record<string, unknown>) => void;

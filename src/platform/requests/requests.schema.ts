@@ -33,6 +33,12 @@ const EXAMPLE = {
   source: 'api',
   body: '{"type":"business","country":"US","kyb":{"legal_name":"Acme Inc.","ein":"[redacted]"}}',
   body_truncated: false,
+  response_body:
+    '{"id":"acct_01KAPQ9R3V2W3X4Y5Z6A7B8C9D","object":"fintech.account","type":"business","country":"US",' +
+    '"status":"active","livemode":false,"created_at":"2026-11-25T09:00Z"}',
+  response_truncated: false,
+  error_detail: null,
+  error_param: null,
   count: null,
   livemode: false,
   created_at: '2026-11-25T09:00Z',
@@ -74,6 +80,27 @@ export const RequestLog = Type.Object(
       '{"type":"business","country":"US"}',
     ),
     body_truncated: Type.Boolean({ description: 'True when `body` was cut at 8 KiB.' }),
+    response_body: nullable(
+      'string',
+      'The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook ' +
+        'endpoint’s `secret` are `"[redacted]"`) and cut at 8 KiB the same way, `response_truncated` then true. ' +
+        'For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request ' +
+        'log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries ' +
+        'recorded before answers were kept.',
+      '{"id":"acct_01KAPQ9R3V2W3X4Y5Z6A7B8C9D","object":"fintech.account"}',
+    ),
+    response_truncated: Type.Boolean({ description: 'True when `response_body` was cut at 8 KiB.' }),
+    error_detail: nullable(
+      'string',
+      'The problem’s `detail` of an error answer (redacted as `body` is, at most 1024 characters); `null` for a ' +
+        'success.',
+      'The account acct_01KAPQ9R3V2W3X4Y5Z6A7B8C9D is frozen.',
+    ),
+    error_param: nullable(
+      'string',
+      'The problem’s `param` of an error answer: the field or parameter it names; `null` when it names none.',
+      'reason',
+    ),
     count: Type.Unsafe<number | null>({
       type: ['integer', 'null'],
       minimum: 1,

@@ -32,6 +32,14 @@ export interface RequestLogsTable {
   body: string | null;
   /** 1 when `body` was cut at 8 KiB, else 0. */
   body_truncated: number;
+  /** The answer's JSON body, redacted as `body` is, at most 8 KiB of UTF-8; null for HEAD and older entries. */
+  response_body: string | null;
+  /** 1 when `response_body` was cut at 8 KiB, else 0. */
+  response_truncated: number;
+  /** An error answer's problem `detail` (redacted), else null. */
+  error_detail: string | null;
+  /** An error answer's problem `param`, when it named one; else null. */
+  error_param: string | null;
   /** For an entry that stands for the refused requests of one key in one second (see refusals.ts), how many; else null. */
   count: number | null;
   created_at: string;

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { generateKey } from '../../../src/platform/auth/key-format.ts';
-import { redactRecord, redactSecrets, type SecretShape, useSecretShapes } from '../../../src/platform/kit/redact.ts';
+import {
+  jsonMayHoldSecret,
+  redactBody,
+  redactRecord,
+  redactSecrets,
+  type SecretShape,
+  useSecretShapes,
+} from '../../../src/platform/kit/redact.ts';
 import { registerProducts, SECRET_SHAPES } from '../../../src/products.ts';
 
 // What every process does at start-up: the EIN's shape is fintech's, registered with the product.
@@ -176,4 +183,31 @@ test('registered shapes compile together: each has its placeholder, example, loo
   } finally {
     useSecretShapes(SECRET_SHAPES);
   }
+});
+
+test('property: a JSON text jsonMayHoldSecret passes is exactly what redactBody leaves it (the log keeps it unparsed)', () => {
+  const word = fc.constantFrom('id', 'key', 'ein', 'secret', 'name', 'note', 'api_key', 'keys', 'Authorization');
+  const text = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('98-7654321', '987654321', '12-3456789', 'sk_', 'whsec_', '%73k_live_', 'a"b', 'line\nbreak'),
+    fc.constantFrom<'sandbox' | 'live'>('sandbox', 'live').map((mode) => generateKey(mode)),
+  );
+  const value = fc.letrec((tie) => ({
+    leaf: fc.oneof(text, fc.integer(), fc.constant(null)),
+    node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 3 }), tie('object')),
+    object: fc.dictionary(fc.oneof(word, text), tie('node'), { maxKeys: 4 }),
+  }));
+  let kept = 0;
+  fc.assert(
+    fc.property(value.object, (body) => {
+      const json = JSON.stringify(body);
+      if (jsonMayHoldSecret(json)) return;
+      kept++;
+      assert.equal(JSON.stringify(redactBody(body as Record<string, unknown>)), json);
+    }),
+    { numRuns: 2000 },
+  );
+  assert.ok(kept > 100, `${kept} texts kept unparsed: the property was tested`);
+  for (const held of ['{"key":"k-9"}', '{"n":"98-7654321"}', '{"n":"a\\"b"}', `{"n":"${generateKey('live')}"}`])
+    assert.equal(jsonMayHoldSecret(held), true, held);
 });

@@ -86,6 +86,10 @@ describe('recording the request log', () => {
         source: 'dashboard',
         body: '{"reason":"compliance_review","note":"EIN [redacted EIN]"}',
         body_truncated: false,
+        response_body: null,
+        response_truncated: false,
+        error_detail: null,
+        error_param: null,
         count: null,
         livemode: false,
       });
@@ -123,6 +127,22 @@ describe('the request log buffer', () => {
       assert.deepEqual(posts, [first.headers.get('request-id')]);
       assert.notEqual(posts[0], second.headers.get('request-id'));
       assert.ok((await metric(small.url, 'plinth_request_log_written_total')) >= 5);
+      // Answers count against the KiB as bodies do: a list answered with 2 KiB fits, a second one beside it does not.
+      for (let i = 0; i < 5; i++) {
+        assert.equal((await api.post('/v1/fintech/accounts', ACCOUNT)).status, 200);
+        await small.app.requestLog.flush();
+      }
+      const lists = [await api.get('/v1/fintech/accounts'), await api.get('/v1/fintech/accounts')];
+      assert.ok(
+        lists.every((l) => l.text.length > 1600 && l.text.length < 3000),
+        String(lists[0]!.text.length),
+      );
+      assert.equal(await metric(small.url, 'plinth_request_log_dropped_total{reason="buffer_full"}'), 4);
+      await small.app.requestLog.flush();
+      const reads = (await allEntries(api, '&method=GET')).map((e) => e.id);
+      assert.ok(
+        reads.includes(lists[0]!.headers.get('request-id')) && !reads.includes(lists[1]!.headers.get('request-id')),
+      );
     } finally {
       await small.close();
     }

@@ -27,6 +27,10 @@ function expected(api: Client, keyId: string, fields: Record<string, unknown>) {
     source: 'api',
     body: null,
     body_truncated: false,
+    response_body: null,
+    response_truncated: false,
+    error_detail: null,
+    error_param: null,
     count: null,
     livemode: false,
     ...fields,
@@ -71,11 +75,25 @@ describe('the request log (docs/api.md#the-request-log)', () => {
     const cases: [string, Record<string, unknown>][] = [
       [
         created.headers.get('request-id')!,
-        { method: 'POST', route: accounts, path: accounts, status: 200, idempotency_key: 'fields-1', body: sentBody },
+        {
+          method: 'POST',
+          route: accounts,
+          path: accounts,
+          status: 200,
+          idempotency_key: 'fields-1',
+          body: sentBody,
+          response_body: created.text,
+        },
       ],
       [
         read.headers.get('request-id')!,
-        { method: 'GET', route: `${accounts}/{id}`, path: `${accounts}/${created.body.id}`, status: 200 },
+        {
+          method: 'GET',
+          route: `${accounts}/{id}`,
+          path: `${accounts}/${created.body.id}`,
+          status: 200,
+          response_body: read.text,
+        },
       ],
       [head.headers.get('request-id')!, { method: 'HEAD', route: accounts, path: accounts, status: 200 }],
       [
@@ -87,6 +105,9 @@ describe('the request log (docs/api.md#the-request-log)', () => {
           status: 400,
           error_code: 'parameter_invalid',
           body: '{"reason":"boredom"}',
+          response_body: refused.text,
+          error_detail: refused.body.detail,
+          error_param: 'reason',
         },
       ],
       [
@@ -96,6 +117,7 @@ describe('the request log (docs/api.md#the-request-log)', () => {
           route: '/v1/webhook_endpoints/{id}',
           path: `/v1/webhook_endpoints/${endpoint.body.id}`,
           status: 200,
+          response_body: deleted.text,
         },
       ],
     ];
@@ -120,6 +142,7 @@ describe('the request log (docs/api.md#the-request-log)', () => {
         idempotency_key: 'fields-1',
         idempotent_replayed: true,
         body: sentBody,
+        response_body: replay.text,
       }),
     );
   });

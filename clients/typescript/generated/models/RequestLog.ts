@@ -80,6 +80,22 @@ export interface RequestLog {
      */
     body_truncated: boolean;
     /**
+     * The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `"[redacted]"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+     */
+    response_body: string | null;
+    /**
+     * True when `response_body` was cut at 8 KiB.
+     */
+    response_truncated: boolean;
+    /**
+     * The problem’s `detail` of an error answer (redacted as `body` is, at most 1024 characters); `null` for a success.
+     */
+    error_detail: string | null;
+    /**
+     * The problem’s `param` of an error answer: the field or parameter it names; `null` when it names none.
+     */
+    error_param: string | null;
+    /**
      * `null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.
      */
     count: number | null;
@@ -112,6 +128,10 @@ export function instanceOfRequestLog(value: object): value is RequestLog {
     if (!('source' in value) || value['source'] === undefined) return false;
     if (!('body' in value) || value['body'] === undefined) return false;
     if (!('body_truncated' in value) || value['body_truncated'] === undefined) return false;
+    if (!('response_body' in value) || value['response_body'] === undefined) return false;
+    if (!('response_truncated' in value) || value['response_truncated'] === undefined) return false;
+    if (!('error_detail' in value) || value['error_detail'] === undefined) return false;
+    if (!('error_param' in value) || value['error_param'] === undefined) return false;
     if (!('count' in value) || value['count'] === undefined) return false;
     if (!('livemode' in value) || value['livemode'] === undefined) return false;
     if (!('created_at' in value) || value['created_at'] === undefined) return false;
@@ -143,6 +163,10 @@ export function RequestLogFromJSONTyped(json: any, ignoreDiscriminator: boolean)
         'source': json['source'],
         'body': json['body'],
         'body_truncated': json['body_truncated'],
+        'response_body': json['response_body'],
+        'response_truncated': json['response_truncated'],
+        'error_detail': json['error_detail'],
+        'error_param': json['error_param'],
         'count': json['count'],
         'livemode': json['livemode'],
         'created_at': json['created_at'],
@@ -175,6 +199,10 @@ export function RequestLogToJSONTyped(value?: RequestLog | null, ignoreDiscrimin
         'source': value['source'],
         'body': value['body'],
         'body_truncated': value['body_truncated'],
+        'response_body': value['response_body'],
+        'response_truncated': value['response_truncated'],
+        'error_detail': value['error_detail'],
+        'error_param': value['error_param'],
         'count': value['count'],
         'livemode': value['livemode'],
         'created_at': value['created_at'],

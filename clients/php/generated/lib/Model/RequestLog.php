@@ -73,6 +73,10 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => 'string',
         'body' => 'string',
         'body_truncated' => 'bool',
+        'response_body' => 'string',
+        'response_truncated' => 'bool',
+        'error_detail' => 'string',
+        'error_param' => 'string',
         'count' => 'int',
         'livemode' => 'bool',
         'created_at' => 'string'
@@ -101,6 +105,10 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => null,
         'body' => null,
         'body_truncated' => null,
+        'response_body' => null,
+        'response_truncated' => null,
+        'error_detail' => null,
+        'error_param' => null,
         'count' => null,
         'livemode' => null,
         'created_at' => null
@@ -127,6 +135,10 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => false,
         'body' => true,
         'body_truncated' => false,
+        'response_body' => true,
+        'response_truncated' => false,
+        'error_detail' => true,
+        'error_param' => true,
         'count' => true,
         'livemode' => false,
         'created_at' => false
@@ -233,6 +245,10 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => 'source',
         'body' => 'body',
         'body_truncated' => 'body_truncated',
+        'response_body' => 'response_body',
+        'response_truncated' => 'response_truncated',
+        'error_detail' => 'error_detail',
+        'error_param' => 'error_param',
         'count' => 'count',
         'livemode' => 'livemode',
         'created_at' => 'created_at'
@@ -259,6 +275,10 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => 'setSource',
         'body' => 'setBody',
         'body_truncated' => 'setBodyTruncated',
+        'response_body' => 'setResponseBody',
+        'response_truncated' => 'setResponseTruncated',
+        'error_detail' => 'setErrorDetail',
+        'error_param' => 'setErrorParam',
         'count' => 'setCount',
         'livemode' => 'setLivemode',
         'created_at' => 'setCreatedAt'
@@ -285,6 +305,10 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => 'getSource',
         'body' => 'getBody',
         'body_truncated' => 'getBodyTruncated',
+        'response_body' => 'getResponseBody',
+        'response_truncated' => 'getResponseTruncated',
+        'error_detail' => 'getErrorDetail',
+        'error_param' => 'getErrorParam',
         'count' => 'getCount',
         'livemode' => 'getLivemode',
         'created_at' => 'getCreatedAt'
@@ -362,6 +386,10 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('source', $data ?? [], null);
         $this->setIfExists('body', $data ?? [], null);
         $this->setIfExists('body_truncated', $data ?? [], null);
+        $this->setIfExists('response_body', $data ?? [], null);
+        $this->setIfExists('response_truncated', $data ?? [], null);
+        $this->setIfExists('error_detail', $data ?? [], null);
+        $this->setIfExists('error_param', $data ?? [], null);
         $this->setIfExists('count', $data ?? [], null);
         $this->setIfExists('livemode', $data ?? [], null);
         $this->setIfExists('created_at', $data ?? [], null);
@@ -450,6 +478,18 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         }
         if ($this->container['body_truncated'] === null) {
             $invalidProperties[] = "'body_truncated' can't be null";
+        }
+        if ($this->container['response_body'] === null && !$this->isNullableSetToNull('response_body')) {
+            $invalidProperties[] = "'response_body' is required";
+        }
+        if ($this->container['response_truncated'] === null) {
+            $invalidProperties[] = "'response_truncated' can't be null";
+        }
+        if ($this->container['error_detail'] === null && !$this->isNullableSetToNull('error_detail')) {
+            $invalidProperties[] = "'error_detail' is required";
+        }
+        if ($this->container['error_param'] === null && !$this->isNullableSetToNull('error_param')) {
+            $invalidProperties[] = "'error_param' is required";
         }
         if ($this->container['count'] === null && !$this->isNullableSetToNull('count')) {
             $invalidProperties[] = "'count' is required";
@@ -912,6 +952,135 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
             throw new \InvalidArgumentException('non-nullable body_truncated cannot be null');
         }
         $this->container['body_truncated'] = $body_truncated;
+
+        return $this;
+    }
+
+    /**
+     * Gets response_body
+     *
+     * @return string|null
+     */
+    public function getResponseBody()
+    {
+        return $this->container['response_body'];
+    }
+
+    /**
+     * Sets response_body
+     *
+     * @param string|null $response_body The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+     *
+     * @return self
+     */
+    public function setResponseBody($response_body)
+    {
+        if (is_null($response_body)) {
+            array_push($this->openAPINullablesSetToNull, 'response_body');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('response_body', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['response_body'] = $response_body;
+
+        return $this;
+    }
+
+    /**
+     * Gets response_truncated
+     *
+     * @return bool
+     */
+    public function getResponseTruncated()
+    {
+        return $this->container['response_truncated'];
+    }
+
+    /**
+     * Sets response_truncated
+     *
+     * @param bool $response_truncated True when `response_body` was cut at 8 KiB.
+     *
+     * @return self
+     */
+    public function setResponseTruncated($response_truncated)
+    {
+        if (is_null($response_truncated)) {
+            throw new \InvalidArgumentException('non-nullable response_truncated cannot be null');
+        }
+        $this->container['response_truncated'] = $response_truncated;
+
+        return $this;
+    }
+
+    /**
+     * Gets error_detail
+     *
+     * @return string|null
+     */
+    public function getErrorDetail()
+    {
+        return $this->container['error_detail'];
+    }
+
+    /**
+     * Sets error_detail
+     *
+     * @param string|null $error_detail The problem’s `detail` of an error answer (redacted as `body` is, at most 1024 characters); `null` for a success.
+     *
+     * @return self
+     */
+    public function setErrorDetail($error_detail)
+    {
+        if (is_null($error_detail)) {
+            array_push($this->openAPINullablesSetToNull, 'error_detail');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('error_detail', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['error_detail'] = $error_detail;
+
+        return $this;
+    }
+
+    /**
+     * Gets error_param
+     *
+     * @return string|null
+     */
+    public function getErrorParam()
+    {
+        return $this->container['error_param'];
+    }
+
+    /**
+     * Sets error_param
+     *
+     * @param string|null $error_param The problem’s `param` of an error answer: the field or parameter it names; `null` when it names none.
+     *
+     * @return self
+     */
+    public function setErrorParam($error_param)
+    {
+        if (is_null($error_param)) {
+            array_push($this->openAPINullablesSetToNull, 'error_param');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('error_param', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['error_param'] = $error_param;
 
         return $this;
     }

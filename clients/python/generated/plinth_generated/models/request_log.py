@@ -43,10 +43,14 @@ class RequestLog(BaseModel):
     source: StrictStr = Field(description="`api` for a request to `/v1`; `dashboard` for an action taken in the dashboard. Known values: `api`, `dashboard`; others may be added, so treat this as an open string.")
     body: Optional[StrictStr] = Field(description="A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, and for a body that could not be read.")
     body_truncated: StrictBool = Field(description="True when `body` was cut at 8 KiB.")
+    response_body: Optional[StrictStr] = Field(description="The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.")
+    response_truncated: StrictBool = Field(description="True when `response_body` was cut at 8 KiB.")
+    error_detail: Optional[StrictStr] = Field(description="The problem’s `detail` of an error answer (redacted as `body` is, at most 1024 characters); `null` for a success.")
+    error_param: Optional[StrictStr] = Field(description="The problem’s `param` of an error answer: the field or parameter it names; `null` when it names none.")
     count: Optional[Annotated[int, Field(strict=True, ge=1)]] = Field(description="`null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.")
     livemode: StrictBool
     created_at: StrictStr = Field(description="When the request arrived.")
-    __properties: ClassVar[List[str]] = ["id", "object", "method", "route", "path", "status", "error_code", "duration_ms", "api_key_id", "api_key_hint", "idempotency_key", "idempotent_replayed", "source", "body", "body_truncated", "count", "livemode", "created_at"]
+    __properties: ClassVar[List[str]] = ["id", "object", "method", "route", "path", "status", "error_code", "duration_ms", "api_key_id", "api_key_hint", "idempotency_key", "idempotent_replayed", "source", "body", "body_truncated", "response_body", "response_truncated", "error_detail", "error_param", "count", "livemode", "created_at"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -102,6 +106,21 @@ class RequestLog(BaseModel):
         if self.body is None and "body" in self.model_fields_set:
             _dict['body'] = None
 
+        # set to None if response_body (nullable) is None
+        # and model_fields_set contains the field
+        if self.response_body is None and "response_body" in self.model_fields_set:
+            _dict['response_body'] = None
+
+        # set to None if error_detail (nullable) is None
+        # and model_fields_set contains the field
+        if self.error_detail is None and "error_detail" in self.model_fields_set:
+            _dict['error_detail'] = None
+
+        # set to None if error_param (nullable) is None
+        # and model_fields_set contains the field
+        if self.error_param is None and "error_param" in self.model_fields_set:
+            _dict['error_param'] = None
+
         # set to None if count (nullable) is None
         # and model_fields_set contains the field
         if self.count is None and "count" in self.model_fields_set:
@@ -134,6 +153,10 @@ class RequestLog(BaseModel):
             "source": obj.get("source"),
             "body": obj.get("body"),
             "body_truncated": obj.get("body_truncated"),
+            "response_body": obj.get("response_body"),
+            "response_truncated": obj.get("response_truncated"),
+            "error_detail": obj.get("error_detail"),
+            "error_param": obj.get("error_param"),
             "count": obj.get("count"),
             "livemode": obj.get("livemode"),
             "created_at": obj.get("created_at")

@@ -59,6 +59,18 @@ pub struct RequestLog {
     /// True when `body` was cut at 8 KiB.
     #[serde(rename = "body_truncated")]
     pub body_truncated: bool,
+    /// The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+    #[serde(rename = "response_body", deserialize_with = "Option::deserialize")]
+    pub response_body: Option<String>,
+    /// True when `response_body` was cut at 8 KiB.
+    #[serde(rename = "response_truncated")]
+    pub response_truncated: bool,
+    /// The problem’s `detail` of an error answer (redacted as `body` is, at most 1024 characters); `null` for a success.
+    #[serde(rename = "error_detail", deserialize_with = "Option::deserialize")]
+    pub error_detail: Option<String>,
+    /// The problem’s `param` of an error answer: the field or parameter it names; `null` when it names none.
+    #[serde(rename = "error_param", deserialize_with = "Option::deserialize")]
+    pub error_param: Option<String>,
     /// `null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.
     #[serde(rename = "count", deserialize_with = "Option::deserialize")]
     pub count: Option<i32>,
@@ -71,7 +83,7 @@ pub struct RequestLog {
 
 impl RequestLog {
     /// One authenticated request to `/v1`, or one action taken in the dashboard, as recorded in the request log. Entries are written in batches a few hundred milliseconds after their answer, and kept `REQUEST_LOG_RETENTION_DAYS` (7).
-    pub fn new(id: String, object: String, method: String, route: String, path: String, status: i32, error_code: Option<String>, duration_ms: f64, api_key_id: String, api_key_hint: String, idempotency_key: Option<String>, idempotent_replayed: bool, source: String, body: Option<String>, body_truncated: bool, count: Option<i32>, livemode: bool, created_at: String) -> RequestLog {
+    pub fn new(id: String, object: String, method: String, route: String, path: String, status: i32, error_code: Option<String>, duration_ms: f64, api_key_id: String, api_key_hint: String, idempotency_key: Option<String>, idempotent_replayed: bool, source: String, body: Option<String>, body_truncated: bool, response_body: Option<String>, response_truncated: bool, error_detail: Option<String>, error_param: Option<String>, count: Option<i32>, livemode: bool, created_at: String) -> RequestLog {
         RequestLog {
             id,
             object,
@@ -88,6 +100,10 @@ impl RequestLog {
             source,
             body,
             body_truncated,
+            response_body,
+            response_truncated,
+            error_detail,
+            error_param,
             count,
             livemode,
             created_at,

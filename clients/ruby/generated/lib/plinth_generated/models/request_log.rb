@@ -61,6 +61,18 @@ module PlinthGenerated
     # True when `body` was cut at 8 KiB.
     attr_accessor :body_truncated
 
+    # The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+    attr_accessor :response_body
+
+    # True when `response_body` was cut at 8 KiB.
+    attr_accessor :response_truncated
+
+    # The problem’s `detail` of an error answer (redacted as `body` is, at most 1024 characters); `null` for a success.
+    attr_accessor :error_detail
+
+    # The problem’s `param` of an error answer: the field or parameter it names; `null` when it names none.
+    attr_accessor :error_param
+
     # `null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.
     attr_accessor :count
 
@@ -87,6 +99,10 @@ module PlinthGenerated
         :'source' => :'source',
         :'body' => :'body',
         :'body_truncated' => :'body_truncated',
+        :'response_body' => :'response_body',
+        :'response_truncated' => :'response_truncated',
+        :'error_detail' => :'error_detail',
+        :'error_param' => :'error_param',
         :'count' => :'count',
         :'livemode' => :'livemode',
         :'created_at' => :'created_at'
@@ -121,6 +137,10 @@ module PlinthGenerated
         :'source' => :'String',
         :'body' => :'String',
         :'body_truncated' => :'Boolean',
+        :'response_body' => :'String',
+        :'response_truncated' => :'Boolean',
+        :'error_detail' => :'String',
+        :'error_param' => :'String',
         :'count' => :'Integer',
         :'livemode' => :'Boolean',
         :'created_at' => :'String'
@@ -133,6 +153,9 @@ module PlinthGenerated
         :'error_code',
         :'idempotency_key',
         :'body',
+        :'response_body',
+        :'error_detail',
+        :'error_param',
         :'count',
       ])
     end
@@ -253,6 +276,30 @@ module PlinthGenerated
         self.body_truncated = nil
       end
 
+      if attributes.key?(:'response_body')
+        self.response_body = attributes[:'response_body']
+      else
+        self.response_body = nil
+      end
+
+      if attributes.key?(:'response_truncated')
+        self.response_truncated = attributes[:'response_truncated']
+      else
+        self.response_truncated = nil
+      end
+
+      if attributes.key?(:'error_detail')
+        self.error_detail = attributes[:'error_detail']
+      else
+        self.error_detail = nil
+      end
+
+      if attributes.key?(:'error_param')
+        self.error_param = attributes[:'error_param']
+      else
+        self.error_param = nil
+      end
+
       if attributes.key?(:'count')
         self.count = attributes[:'count']
       else
@@ -337,6 +384,10 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "body_truncated", body_truncated cannot be nil.')
       end
 
+      if @response_truncated.nil?
+        invalid_properties.push('invalid value for "response_truncated", response_truncated cannot be nil.')
+      end
+
       if @count < 1
         invalid_properties.push('invalid value for "count", must be greater than or equal to 1.')
       end
@@ -371,6 +422,7 @@ module PlinthGenerated
       return false if @idempotent_replayed.nil?
       return false if @source.nil?
       return false if @body_truncated.nil?
+      return false if @response_truncated.nil?
       return false if @count < 1
       return false if @livemode.nil?
       return false if @created_at.nil?
@@ -510,6 +562,16 @@ module PlinthGenerated
     end
 
     # Custom attribute writer method with validation
+    # @param [Object] response_truncated Value to be assigned
+    def response_truncated=(response_truncated)
+      if response_truncated.nil?
+        fail ArgumentError, 'response_truncated cannot be nil'
+      end
+
+      @response_truncated = response_truncated
+    end
+
+    # Custom attribute writer method with validation
     # @param [Object] count Value to be assigned
     def count=(count)
       if !count.nil? && count < 1
@@ -559,6 +621,10 @@ module PlinthGenerated
           source == o.source &&
           body == o.body &&
           body_truncated == o.body_truncated &&
+          response_body == o.response_body &&
+          response_truncated == o.response_truncated &&
+          error_detail == o.error_detail &&
+          error_param == o.error_param &&
           count == o.count &&
           livemode == o.livemode &&
           created_at == o.created_at
@@ -573,7 +639,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, method, route, path, status, error_code, duration_ms, api_key_id, api_key_hint, idempotency_key, idempotent_replayed, source, body, body_truncated, count, livemode, created_at].hash
+      [id, object, method, route, path, status, error_code, duration_ms, api_key_id, api_key_hint, idempotency_key, idempotent_replayed, source, body, body_truncated, response_body, response_truncated, error_detail, error_param, count, livemode, created_at].hash
     end
 
     # Builds the object from hash

@@ -49,6 +49,10 @@ import dev.plinth.client.ApiClient;
   RequestLog.JSON_PROPERTY_SOURCE,
   RequestLog.JSON_PROPERTY_BODY,
   RequestLog.JSON_PROPERTY_BODY_TRUNCATED,
+  RequestLog.JSON_PROPERTY_RESPONSE_BODY,
+  RequestLog.JSON_PROPERTY_RESPONSE_TRUNCATED,
+  RequestLog.JSON_PROPERTY_ERROR_DETAIL,
+  RequestLog.JSON_PROPERTY_ERROR_PARAM,
   RequestLog.JSON_PROPERTY_COUNT,
   RequestLog.JSON_PROPERTY_LIVEMODE,
   RequestLog.JSON_PROPERTY_CREATED_AT
@@ -114,6 +118,22 @@ public class RequestLog {
   public static final String JSON_PROPERTY_BODY_TRUNCATED = "body_truncated";
   @javax.annotation.Nonnull
   private Boolean bodyTruncated;
+
+  public static final String JSON_PROPERTY_RESPONSE_BODY = "response_body";
+  @javax.annotation.Nullable
+  private String responseBody;
+
+  public static final String JSON_PROPERTY_RESPONSE_TRUNCATED = "response_truncated";
+  @javax.annotation.Nonnull
+  private Boolean responseTruncated;
+
+  public static final String JSON_PROPERTY_ERROR_DETAIL = "error_detail";
+  @javax.annotation.Nullable
+  private String errorDetail;
+
+  public static final String JSON_PROPERTY_ERROR_PARAM = "error_param";
+  @javax.annotation.Nullable
+  private String errorParam;
 
   public static final String JSON_PROPERTY_COUNT = "count";
   @javax.annotation.Nullable
@@ -493,6 +513,102 @@ public class RequestLog {
   }
 
 
+  public RequestLog responseBody(@javax.annotation.Nullable String responseBody) {
+    this.responseBody = responseBody;
+    return this;
+  }
+
+  /**
+   * The JSON body of the answer as text, redacted exactly as &#x60;body&#x60; is (a created key’s &#x60;key&#x60; and a webhook endpoint’s &#x60;secret&#x60; are &#x60;\&quot;[redacted]\&quot;&#x60;) and cut at 8 KiB the same way, &#x60;response_truncated&#x60; then true. For a dashboard action, the answer of the API operation it stands for. &#x60;null&#x60; for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+   * @return responseBody
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_RESPONSE_BODY, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getResponseBody() {
+    return responseBody;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_RESPONSE_BODY, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setResponseBody(@javax.annotation.Nullable String responseBody) {
+    this.responseBody = responseBody;
+  }
+
+
+  public RequestLog responseTruncated(@javax.annotation.Nonnull Boolean responseTruncated) {
+    this.responseTruncated = responseTruncated;
+    return this;
+  }
+
+  /**
+   * True when &#x60;response_body&#x60; was cut at 8 KiB.
+   * @return responseTruncated
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_RESPONSE_TRUNCATED, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Boolean getResponseTruncated() {
+    return responseTruncated;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_RESPONSE_TRUNCATED, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setResponseTruncated(@javax.annotation.Nonnull Boolean responseTruncated) {
+    this.responseTruncated = responseTruncated;
+  }
+
+
+  public RequestLog errorDetail(@javax.annotation.Nullable String errorDetail) {
+    this.errorDetail = errorDetail;
+    return this;
+  }
+
+  /**
+   * The problem’s &#x60;detail&#x60; of an error answer (redacted as &#x60;body&#x60; is, at most 1024 characters); &#x60;null&#x60; for a success.
+   * @return errorDetail
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_ERROR_DETAIL, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getErrorDetail() {
+    return errorDetail;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_ERROR_DETAIL, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setErrorDetail(@javax.annotation.Nullable String errorDetail) {
+    this.errorDetail = errorDetail;
+  }
+
+
+  public RequestLog errorParam(@javax.annotation.Nullable String errorParam) {
+    this.errorParam = errorParam;
+    return this;
+  }
+
+  /**
+   * The problem’s &#x60;param&#x60; of an error answer: the field or parameter it names; &#x60;null&#x60; when it names none.
+   * @return errorParam
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_ERROR_PARAM, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getErrorParam() {
+    return errorParam;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_ERROR_PARAM, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setErrorParam(@javax.annotation.Nullable String errorParam) {
+    this.errorParam = errorParam;
+  }
+
+
   public RequestLog count(@javax.annotation.Nullable Integer count) {
     this.count = count;
     return this;
@@ -593,6 +709,10 @@ public class RequestLog {
         Objects.equals(this.source, requestLog.source) &&
         Objects.equals(this.body, requestLog.body) &&
         Objects.equals(this.bodyTruncated, requestLog.bodyTruncated) &&
+        Objects.equals(this.responseBody, requestLog.responseBody) &&
+        Objects.equals(this.responseTruncated, requestLog.responseTruncated) &&
+        Objects.equals(this.errorDetail, requestLog.errorDetail) &&
+        Objects.equals(this.errorParam, requestLog.errorParam) &&
         Objects.equals(this.count, requestLog.count) &&
         Objects.equals(this.livemode, requestLog.livemode) &&
         Objects.equals(this.createdAt, requestLog.createdAt);
@@ -600,7 +720,7 @@ public class RequestLog {
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, method, route, path, status, errorCode, durationMs, apiKeyId, apiKeyHint, idempotencyKey, idempotentReplayed, source, body, bodyTruncated, count, livemode, createdAt);
+    return Objects.hash(id, _object, method, route, path, status, errorCode, durationMs, apiKeyId, apiKeyHint, idempotencyKey, idempotentReplayed, source, body, bodyTruncated, responseBody, responseTruncated, errorDetail, errorParam, count, livemode, createdAt);
   }
 
   @Override
@@ -622,6 +742,10 @@ public class RequestLog {
     sb.append("    source: ").append(toIndentedString(source)).append("\n");
     sb.append("    body: ").append(toIndentedString(body)).append("\n");
     sb.append("    bodyTruncated: ").append(toIndentedString(bodyTruncated)).append("\n");
+    sb.append("    responseBody: ").append(toIndentedString(responseBody)).append("\n");
+    sb.append("    responseTruncated: ").append(toIndentedString(responseTruncated)).append("\n");
+    sb.append("    errorDetail: ").append(toIndentedString(errorDetail)).append("\n");
+    sb.append("    errorParam: ").append(toIndentedString(errorParam)).append("\n");
     sb.append("    count: ").append(toIndentedString(count)).append("\n");
     sb.append("    livemode: ").append(toIndentedString(livemode)).append("\n");
     sb.append("    createdAt: ").append(toIndentedString(createdAt)).append("\n");
@@ -742,6 +866,26 @@ public class RequestLog {
     // add `body_truncated` to the URL query string
     if (getBodyTruncated() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sbody_truncated%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getBodyTruncated()))));
+    }
+
+    // add `response_body` to the URL query string
+    if (getResponseBody() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sresponse_body%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getResponseBody()))));
+    }
+
+    // add `response_truncated` to the URL query string
+    if (getResponseTruncated() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sresponse_truncated%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getResponseTruncated()))));
+    }
+
+    // add `error_detail` to the URL query string
+    if (getErrorDetail() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%serror_detail%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getErrorDetail()))));
+    }
+
+    // add `error_param` to the URL query string
+    if (getErrorParam() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%serror_param%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getErrorParam()))));
     }
 
     // add `count` to the URL query string

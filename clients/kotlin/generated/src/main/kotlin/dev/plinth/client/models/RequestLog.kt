@@ -45,6 +45,10 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param source `api` for a request to `/v1`; `dashboard` for an action taken in the dashboard. Known values: `api`, `dashboard`; others may be added, so treat this as an open string.
  * @param body A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, and for a body that could not be read.
  * @param bodyTruncated True when `body` was cut at 8 KiB.
+ * @param responseBody The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+ * @param responseTruncated True when `response_body` was cut at 8 KiB.
+ * @param errorDetail The problem’s `detail` of an error answer (redacted as `body` is, at most 1024 characters); `null` for a success.
+ * @param errorParam The problem’s `param` of an error answer: the field or parameter it names; `null` when it names none.
  * @param count `null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.
  * @param livemode 
  * @param createdAt When the request arrived.
@@ -127,6 +131,26 @@ data class RequestLog (
     @param:JsonProperty("body_truncated")
     @get:JsonProperty("body_truncated")
     val bodyTruncated: kotlin.Boolean,
+
+    /* The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept. */
+    @param:JsonProperty("response_body")
+    @get:JsonProperty("response_body")
+    val responseBody: kotlin.String?,
+
+    /* True when `response_body` was cut at 8 KiB. */
+    @param:JsonProperty("response_truncated")
+    @get:JsonProperty("response_truncated")
+    val responseTruncated: kotlin.Boolean,
+
+    /* The problem’s `detail` of an error answer (redacted as `body` is, at most 1024 characters); `null` for a success. */
+    @param:JsonProperty("error_detail")
+    @get:JsonProperty("error_detail")
+    val errorDetail: kotlin.String?,
+
+    /* The problem’s `param` of an error answer: the field or parameter it names; `null` when it names none. */
+    @param:JsonProperty("error_param")
+    @get:JsonProperty("error_param")
+    val errorParam: kotlin.String?,
 
     /* `null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them. */
     @param:JsonProperty("count")
