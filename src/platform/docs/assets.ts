@@ -38,17 +38,14 @@ const asset = (operationId: string, summary: string, type: string, description: 
 
 /**
  * Small assets of the documentation pages: the script that hydrates the server-rendered reference with the state
- * it was rendered from (`state()`, known once the server is ready), and the site icon.
+ * it was rendered from (`script()`, known once the server is ready: reference.ts), and the site icon.
  */
-export function installDocAssets(app: FastifyInstance, state: () => unknown): void {
-  let script: string | undefined;
+export function installDocAssets(app: FastifyInstance, script: () => string | undefined): void {
   app.get(
     '/docs/reference.js',
     asset('getReferenceInit', 'The script that starts the API reference', 'application/javascript', 'Redoc.hydrate.'),
-    async (_request, reply) => {
-      script ??= `Redoc.hydrate(${JSON.stringify(state())}, document.getElementById('reference'));\n`;
-      return reply.type('application/javascript; charset=utf-8').header('cache-control', 'no-cache').send(script);
-    },
+    async (_request, reply) =>
+      reply.type('application/javascript; charset=utf-8').header('cache-control', 'no-cache').send(script()),
   );
   app.get(
     '/favicon.ico',

@@ -9,15 +9,6 @@ const html = (description: string) => ({
   200: { description, content: { 'text/html': { schema: { type: 'string' } } } },
 });
 
-/** The page: Redoc's server-rendered markup, readable without script; its bundle then hydrates it. */
-const referencePage = (r: Reference) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Plinth API reference</title><link rel="icon" href="/favicon.ico">${r.css}<style>body{margin:0}</style></head>
-<body><div id="reference">${r.html}</div>
-<script src="/docs/redoc.standalone.js"></script>
-<script src="/docs/reference.js"></script>
-</body></html>`;
-
 /**
  * The OpenAPI document and its renderings. Every asset is served from here (Redoc's standalone bundle comes
  * from the `redoc` package), so the reference works offline and behind any firewall. The reference is rendered
@@ -25,13 +16,12 @@ const referencePage = (r: Reference) => `<!doctype html>
  */
 export function installDocs(app: FastifyInstance): void {
   let document: string | undefined;
-  let reference: { page: string; state: unknown } | undefined;
+  let reference: Reference | undefined;
   app.addHook('onReady', async () => {
     document ??= JSON.stringify(app.swagger());
-    const rendered = await renderedReference(document);
-    reference = { page: referencePage(rendered), state: rendered.state };
+    reference = await renderedReference(document);
   });
-  installDocAssets(app, () => reference?.state);
+  installDocAssets(app, () => reference?.script);
   app.get(
     '/v1/openapi.json',
     {
