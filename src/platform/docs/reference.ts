@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 /** The reference as served: the page Redoc rendered on the server, and the script that hydrates it. */
@@ -56,6 +56,15 @@ function writeAtomically(file: URL, text: string): void {
   renameSync(partial, file);
 }
 
+/** Keeps the newest renders only: each is 2 MB, and every change to the document makes a new one. */
+function prune(keep = 4): void {
+  const files = readdirSync(CACHE)
+    .filter((name) => name.startsWith('reference-') && !name.endsWith('.partial'))
+    .map((name) => ({ url: new URL(name, CACHE), time: statSync(new URL(name, CACHE)).mtimeMs }))
+    .sort((a, b) => b.time - a.time);
+  for (const old of files.slice(keep * 2)) rmSync(old.url, { force: true });
+}
+
 /**
  * The rendered reference of this document. Rendering takes about 2 s of CPU, so the result is kept in
  * .tmp/docs/ under the hash of the document, Redoc's version and options: a server started on the same document
@@ -77,6 +86,7 @@ export async function renderedReference(document: string): Promise<Reference> {
     mkdirSync(CACHE, { recursive: true });
     writeAtomically(js, reference.script); // the script first: a page found means its script is there too
     writeAtomically(html, reference.page);
+    prune();
   } catch {
     // a read-only install: the next start renders again
   }
