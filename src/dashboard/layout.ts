@@ -117,7 +117,7 @@ export function select(o: FieldOptions & { options: (string | [string, string])[
     return html`<option value="${v}"${v === value ? html` selected` : ''}>${label}</option>`;
   });
   return html`<div class="field${error ? ' invalid' : ''}"><label for="${id}">${o.label}</label>
-<select id="${id}" name="${o.name}"${error ? html` aria-invalid="true"` : ''}${described(id, o.hint, error)}>${options}</select>${fieldNotes(id, o.hint, error)}</div>`;
+<select id="${id}" name="${o.name}"${o.required ? html` required` : ''}${error ? html` aria-invalid="true"` : ''}${described(id, o.hint, error)}>${options}</select>${fieldNotes(id, o.hint, error)}</div>`;
 }
 
 /** Each cell of a row gets its column's name as `data-label`, which a phone shows above it (rows stack there). */

@@ -360,7 +360,9 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     await go('/dashboard/api-keys');
     assert.ok(!(await page.content()).includes(minted));
     const row = page.locator('tr', { hasText: 'CI deploys' });
-    await row.locator('button', { hasText: 'Revoke' }).click();
+    await row.getByRole('link', { name: 'Revoke CI deploys' }).click();
+    await check('key-revoke-confirm');
+    await page.getByRole('button', { name: 'Revoke key' }).click();
     await page.waitForURL(/done=revoked/);
     assert.match(await page.locator('tr', { hasText: 'CI deploys' }).innerText(), /revoked/);
     assert.equal(
@@ -434,6 +436,7 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     await page
       .locator('form[action$="/freeze"] input[name=csrf]')
       .evaluate((input) => ((input as unknown as { value: string }).value = 'x'.repeat(43)));
+    await page.selectOption('form[action$="/freeze"] select[name=reason]', 'other');
     const [forged] = await Promise.all([
       page.waitForNavigation(),
       page.click('form[action$="/freeze"] button[type=submit]'),
@@ -509,6 +512,7 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     await p.click('button[type=submit]');
     await p.waitForURL(`${server.url}/dashboard`);
     await p.goto(`${server.url}/dashboard/accounts/${accountB}`);
+    await p.selectOption('form[action$="/freeze"] select[name=reason]', 'customer_request');
     await p.click('form[action$="/freeze"] button[type=submit]');
     await p.waitForURL(/done=frozen/);
     assert.match(await p.locator('h1').innerText(), /frozen/);

@@ -7,6 +7,15 @@ import { type FormState, stateOf, type View } from '../view.ts';
 /** A reason code as words: `compliance_review` → compliance review. */
 export const label = (reason: string) => reason.replace(/_/g, ' ');
 
+/**
+ * A reason's choices, none chosen: the person picks one (an empty first option, and `required`, so a browser asks
+ * before sending and the API's validation answers a form sent without one).
+ */
+const reasons = (codes: readonly string[]): [string, string][] => [
+  ['', 'Choose a reason'],
+  ...codes.map((r): [string, string] => [r, label(r)]),
+];
+
 /** Freeze or unfreeze, and close (behind a disclosure: closing is final); nothing for a closed account. */
 export function lifecycleForms(view: View, a: Account, state: FormState | undefined): Html {
   const canFreeze = view.can(a.status === 'active' ? 'freezeAccount' : 'unfreezeAccount');
@@ -20,7 +29,7 @@ ${
     ? ''
     : a.status === 'active'
       ? html`<form method="post" action="${base}/freeze" class="inline-form">${formFields(view)}${problemSummary(freeze)}
-${select({ name: 'reason', label: 'Reason', state: freeze, options: FREEZE_REASONS.map((r) => [r, label(r)]) })}
+${select({ name: 'reason', label: 'Reason', state: freeze, required: true, options: reasons(FREEZE_REASONS) })}
 ${input({ name: 'note', label: 'Note (optional)', state: freeze })}<button type="submit" class="danger">Freeze</button></form>`
       : html`<form method="post" action="${base}/unfreeze">${formFields(view)}${problemSummary(stateOf(state, 'unfreeze'))}<button type="submit">Unfreeze</button></form>`
 }
@@ -28,7 +37,7 @@ ${
   view.can('closeAccount') &&
   html`<details${close ? html` open` : ''}><summary>Close this account</summary>
 <form method="post" action="${base}/close" class="inline-form">${formFields(view)}${problemSummary(close)}
-${select({ name: 'reason', label: 'Reason', state: close, options: CLOSE_REASONS.map((r) => [r, label(r)]) })}
+${select({ name: 'reason', label: 'Reason', state: close, required: true, options: reasons(CLOSE_REASONS) })}
 ${input({ name: 'note', label: 'Note (optional)', state: close })}
 <button type="submit" class="danger" data-confirm="Close this account? Closing is final.">Close account</button>
 <p class="hint">Closing is final, and needs both balances at 0.</p></form></details>`

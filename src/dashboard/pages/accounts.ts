@@ -75,11 +75,11 @@ export function accountsPages(scope: FastifyInstance, ctx: Ctx): void {
       'Accounts',
       html`<h1>Accounts</h1>
 <form method="get" action="/dashboard/accounts" class="filters" role="search">
-<div class="field"><label for="f-q">Id or metadata</label><input id="f-q" name="q" type="search" value="${q ?? ''}" placeholder="acct_…, tr_…, or metadata[key]=value" spellcheck="false" aria-describedby="f-q-hint">
-<p class="hint" id="f-q-hint">An id goes straight to its page; <code>key=value</code> lists the accounts whose metadata has it.</p></div>
+<div class="field"><label for="f-q">Id or metadata</label><input id="f-q" name="q" type="search" value="${q ?? ''}" placeholder="acct_…, tr_…, or metadata[key]=value" spellcheck="false" aria-describedby="f-q-hint"></div>
 ${Object.entries(query.metadata ?? {}).map(([k, v]) => html`<input type="hidden" name="metadata[${k}]" value="${v}">`)}
 <div class="field"><label for="f-status">Status</label><select id="f-status" name="status">${statuses}</select></div>
-<button type="submit">Search</button></form>
+<button type="submit">Search</button>
+<p class="hint" id="f-q-hint">An id goes straight to its page; <code>key=value</code> lists the accounts whose metadata has it.</p></form>
 ${metadataFilter(query.metadata, query.status)}
 ${table(
   'Accounts',

@@ -9,6 +9,7 @@ import { requestsPages } from './requests.ts';
 import { transferPages } from './transfer.ts';
 import { transfersPages } from './transfers.ts';
 import { webhookPages } from './webhook.ts';
+import { webhookDeletePages } from './webhook-delete.ts';
 import { webhooksPages } from './webhooks.ts';
 
 /** Every page of a session, in the navigation's order. */
@@ -21,6 +22,7 @@ export function pages(scope: FastifyInstance, ctx: Ctx): void {
   eventsPages(scope, ctx);
   webhooksPages(scope, ctx);
   webhookPages(scope, ctx);
+  webhookDeletePages(scope, ctx);
   keysPages(scope, ctx);
   requestsPages(scope, ctx);
 }

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../platform/http/pagination.ts';
-import { type ApiKeyList, KeyIdParams, type NewApiKey } from '../../platform/keys/api-keys.schema.ts';
+import type { ApiKeyList, NewApiKey } from '../../platform/keys/api-keys.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
 import { optional, sendHtml } from '../forms.ts';
@@ -10,6 +10,7 @@ import { type Html, html } from '../html.ts';
 import { empty, flash, formFields, input, page, pager, problemSummary, select, table } from '../layout.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
 import { accessFields, permissionsField, permissionsText } from './key-permissions.ts';
+import { keyRevokePages } from './key-revoke.ts';
 import { secretPanel } from './webhooks.ts';
 
 const KeysQuery = Type.Object(
@@ -19,7 +20,13 @@ const KeysQuery = Type.Object(
 type KeysQuery = Static<typeof KeysQuery>;
 const _NoBody = Type.Object({}, { additionalProperties: false });
 
-/** API keys: the org's keys of this mode, a form that mints one (shown once), and revocation. */
+/** A live session may mint either mode; a sandbox one only sandbox keys (docs/api.md#keys-and-the-sandbox). */
+const modeOptions = (view: View): [string, string][] => [
+  ['sandbox', 'Sandbox (…_test_…)'],
+  ...(view.principal.mode === 'live' ? [['live', 'Live (…_live_…)'] as [string, string]] : []),
+];
+
+/** API keys: the org's keys of this mode, a form that mints one (shown once), and revocation (key-revoke.ts). */
 export function keysPages(scope: FastifyInstance, ctx: Ctx): void {
   const r = scope.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -37,8 +44,7 @@ export function keysPages(scope: FastifyInstance, ctx: Ctx): void {
 <td>${k.revoked_at === null ? badge('active') : badge('revoked')}</td><td>${time(k.created_at, view.now)}</td><td>${time(k.last_used_at, view.now)}</td>
 <td>${
         k.revoked_at === null && revoke
-          ? html`<form method="post" action="/dashboard/api-keys/${k.id}/revoke">${formFields(view)}
-<button type="submit" class="danger small" data-confirm="${own ? 'Revoke the key this session uses? You will be signed out.' : 'Revoke this key? Requests with it will fail within a second.'}" aria-label="Revoke ${k.name ?? k.hint}">Revoke</button></form>`
+          ? html`<a class="button danger small" href="/dashboard/api-keys/${k.id}/revoke" aria-label="Revoke ${k.name ?? k.hint}">Revoke</a>`
           : ''
       }</td></tr>`;
     });
@@ -65,10 +71,11 @@ ${select({
   label: 'Mode',
   state: create,
   value: view.principal.mode,
-  options: [
-    ['sandbox', 'Sandbox (…_test_…)'],
-    ['live', 'Live (…_live_…)'],
-  ],
+  options: modeOptions(view),
+  hint:
+    view.principal.mode === 'live'
+      ? undefined
+      : 'A sandbox session mints sandbox keys; sign in with a live key to mint live ones.',
 })}
 ${accessFields(view, create)}
 <button type="submit" class="primary">Create key</button></form></section>`
@@ -103,14 +110,5 @@ ${accessFields(view, create)}
       again: (view, state) => keysPage(view, {}, state),
     }),
   );
-
-  r.post('/api-keys/:id/revoke', { schema: { hide: true, params: KeyIdParams } }, (request, reply) =>
-    // The operation forgets the key once revoked: this process stops trusting it at once, not within the second.
-    ctx.submit(request, reply, {
-      name: 'revoke',
-      build: async () => ({ operation: 'revokeApiKey', params: { id: request.params.id }, body: {} }),
-      done: () => '/dashboard/api-keys?done=revoked',
-      again: (view, state) => keysPage(view, {}, state),
-    }),
-  );
+  keyRevokePages(scope, ctx);
 }

@@ -44,7 +44,7 @@ const ROTATE_OVERLAP: [string, string][] = [
   ['604800', 'Keep the old secret for a week'],
 ];
 
-/** One endpoint: its settings, enable/disable, rotate, test, and its deliveries (filtered by status, paged). */
+/** One endpoint: its settings, enable/disable, rotate, test, delete (webhook-delete.ts), and its deliveries (filtered by status, paged). */
 export async function endpointPage(
   ctx: Ctx,
   view: View,
@@ -77,6 +77,7 @@ ${
 <form method="post" action="${base}/status">${formFields(view)}<input type="hidden" name="status" value="${enabled ? 'disabled' : 'enabled'}">
 <button type="submit"${enabled ? html` class="danger" data-confirm="Disable this endpoint? Its pending deliveries fail."` : ''}>${enabled ? 'Disable' : 'Enable'}</button></form>
 ${view.can('testWebhookEndpoint') && html`<form method="post" action="${base}/test">${formFields(view)}<button type="submit">Send a test event</button></form>`}
+${view.can('deleteWebhookEndpoint') && html`<a class="button danger" href="${base}/delete">Delete…</a>`}
 </div>`
 }
 <section><h2 id="deliveries-h">Deliveries</h2>

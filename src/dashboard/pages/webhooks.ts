@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { EVENT_TYPES } from '../../platform/events/events.schema.ts';
 import { ListQuery } from '../../platform/http/pagination.ts';
 import type {
@@ -12,7 +12,7 @@ import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
 import { optional, sendHtml } from '../forms.ts';
 import { type Html, html } from '../html.ts';
-import { empty, formFields, input, page, pager, problemSummary, table } from '../layout.ts';
+import { empty, flash, formFields, input, page, pager, problemSummary, table } from '../layout.ts';
 import { detailFor, type FormState, stateOf, type View } from '../view.ts';
 
 /** The events an endpoint receives: everything (`*`), or the types ticked. */
@@ -52,19 +52,23 @@ export function endpointRow(e: WebhookEndpoint, now: Date): Html {
 <td>${e.enabled_events.includes('*') ? 'All events' : e.enabled_events.join(', ')}</td><td>${time(e.created_at, now)}</td></tr>`;
 }
 
-const EndpointListQuery = ListQuery('endpoint', 'we');
+const EndpointListQuery = Type.Object(
+  { ...ListQuery('endpoint', 'we').properties, done: Type.Optional(Type.Literal('deleted')) },
+  { additionalProperties: false },
+);
 
 /** Webhook endpoints: the list, and the form that creates one (its signing secret shown once). */
 export function webhooksPages(scope: FastifyInstance, ctx: Ctx): void {
   const r = scope.withTypeProvider<TypeBoxTypeProvider>();
 
   async function listPage(view: View, query: Static<typeof EndpointListQuery>, state?: FormState): Promise<Html> {
-    const list = await ctx.read<WebhookEndpointList>(view.principal, 'listWebhookEndpoints', { query });
+    const { done, ...listQuery } = query;
+    const list = await ctx.read<WebhookEndpointList>(view.principal, 'listWebhookEndpoints', { query: listQuery });
     const create = stateOf(state, 'create');
     return page(
       view,
       'Webhooks',
-      html`<h1>Webhooks</h1>
+      html`<h1>Webhooks</h1>${flash(done === 'deleted' ? 'Endpoint deleted: nothing more is sent to it.' : undefined)}
 ${table(
   'Webhook endpoints',
   ['Endpoint', 'Status', 'Events', 'Created'],
@@ -78,7 +82,7 @@ ${pager(
   '/dashboard/webhooks',
   {},
   list.data.map((e) => e.id),
-  query,
+  listQuery,
   list.has_more,
 )}
 ${

@@ -19,13 +19,6 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const REFERENCE_INIT = `Redoc.init(
-  '/v1/openapi.json',
-  { hideDownloadButton: false, expandResponses: '200', jsonSampleExpandLevel: 3 },
-  document.getElementById('reference'),
-);
-`;
-
 // A 16×16 icon (a plinth), PNG inside an ICO container: 118 bytes, so it lives here rather than in a file.
 const FAVICON = Buffer.from(
   'AAABAAEAEBAAAAEAIABgAAAAFgAAAIlQTkcNChoKAAAADUlIRFIAAAAQAAAAEAgGAAAAH/P/YQAAACdJREFUeNpjkNc0/08JZhimBjx68QEr' +
@@ -43,13 +36,16 @@ const asset = (operationId: string, summary: string, type: string, description: 
   },
 });
 
-/** Small assets of the documentation pages: the reference's init script and the site icon. */
-export function installDocAssets(app: FastifyInstance): void {
+/**
+ * Small assets of the documentation pages: the script that hydrates the server-rendered reference with the state
+ * it was rendered from (`script()`, known once the server is ready: reference.ts), and the site icon.
+ */
+export function installDocAssets(app: FastifyInstance, script: () => string | undefined): void {
   app.get(
     '/docs/reference.js',
-    asset('getReferenceInit', 'The script that starts the API reference', 'application/javascript', 'Redoc.init.'),
+    asset('getReferenceInit', 'The script that starts the API reference', 'application/javascript', 'Redoc.hydrate.'),
     async (_request, reply) =>
-      reply.type('application/javascript; charset=utf-8').header('cache-control', 'no-cache').send(REFERENCE_INIT),
+      reply.type('application/javascript; charset=utf-8').header('cache-control', 'no-cache').send(script()),
   );
   app.get(
     '/favicon.ico',

@@ -1,52 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
-import { type ErrorCode, errorCodes, problemType } from '../http/errors.ts';
 import { DOCS_CSP, installDocAssets } from './assets.ts';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function inlineCode(text: string): string {
-  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
-}
-
-/** The error catalogue page: every problem `type` URI (`/docs/errors#<code>`) resolves to an entry here. */
-export function errorCatalogueHtml(): string {
-  const entries = Object.entries(errorCodes())
-    .map(
-      ([code, e]) =>
-        `<section id="${code}"><h2><code>${code}</code> — ${e.status} ${escapeHtml(e.title)}</h2><p>${inlineCode(e.description)}</p><p>Problem type: <code>${problemType(code as ErrorCode)}</code></p></section>`,
-    )
-    .join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Plinth errors</title>
-<style>body{font-family:system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem;line-height:1.5}section{border-top:1px solid #ddd}:target{background:#fff8d0}</style></head>
-<body><h1>Plinth error catalogue</h1><p>Every error is an RFC 9457 problem (<code>application/problem+json</code>). Switch on <code>code</code>; <code>title</code> and <code>detail</code> are for people.</p>
-${entries}</body></html>`;
-}
+import { errorCatalogueHtml } from './errors-page.ts';
+import { REDOCLY_BADGE, type Reference, renderedReference } from './reference.ts';
 
 const html = (description: string) => ({
   200: { description, content: { 'text/html': { schema: { type: 'string' } } } },
 });
 
-const REDOCLY_BADGE = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')}`;
-
-const REFERENCE_HTML = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Plinth API reference</title><link rel="icon" href="/favicon.ico"><style>body{margin:0}</style></head>
-<body><div id="reference"></div>
-<script src="/docs/redoc.standalone.js"></script>
-<script src="/docs/reference.js"></script>
-</body></html>`;
-
 /**
  * The OpenAPI document and its renderings. Every asset is served from here (Redoc's standalone bundle comes
- * from the `redoc` package), so the reference works offline and behind any firewall.
+ * from the `redoc` package), so the reference works offline and behind any firewall. The reference is rendered
+ * when the server starts (reference.ts: about 2 s the first time for a document, then read from its cache).
  */
 export function installDocs(app: FastifyInstance): void {
-  installDocAssets(app);
   let document: string | undefined;
+  let reference: Reference | undefined;
+  app.addHook('onReady', async () => {
+    document ??= JSON.stringify(app.swagger());
+    reference = await renderedReference(document);
+  });
+  installDocAssets(app, () => reference?.script);
   app.get(
     '/v1/openapi.json',
     {
@@ -77,7 +52,7 @@ export function installDocs(app: FastifyInstance): void {
       },
     },
     async (_request, reply) =>
-      reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(REFERENCE_HTML),
+      reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(reference?.page),
   );
 
   const catalogue = errorCatalogueHtml();
@@ -114,10 +89,10 @@ export function installDocs(app: FastifyInstance): void {
       },
     },
     async (_request, reply) => {
-      bundle ??= readFileSync(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'), 'utf8')
-        // The bundle's one remote asset, the "API docs by Redocly" badge, is replaced so that nothing leaves this
-        // server.
-        .replace('https://cdn.redoc.ly/redoc/logo-mini.svg', REDOCLY_BADGE);
+      bundle ??= readFileSync(
+        createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'),
+        'utf8',
+      ).replace('https://cdn.redoc.ly/redoc/logo-mini.svg', REDOCLY_BADGE);
       return reply
         .type('application/javascript; charset=utf-8')
         .header('cache-control', 'public, max-age=3600')

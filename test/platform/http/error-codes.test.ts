@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
-import { errorCatalogueHtml } from '../../../src/platform/docs/docs.ts';
+import { errorCatalogueHtml } from '../../../src/platform/docs/errors-page.ts';
 import { errorCatalogue, PLATFORM_ERRORS, WEBHOOK_ERRORS } from '../../../src/platform/http/error-codes.ts';
 import { ApiError, useErrorCatalogue } from '../../../src/platform/http/errors.ts';
 import { problemSchema } from '../../../src/platform/http/problem.schema.ts';

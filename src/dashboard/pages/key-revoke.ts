@@ -1,0 +1,48 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { type ApiKey, KeyIdParams } from '../../platform/keys/api-keys.schema.ts';
+import type { Ctx } from '../context.ts';
+import { sendHtml } from '../forms.ts';
+import { type Html, html } from '../html.ts';
+import type { FormState, View } from '../view.ts';
+import { confirmPage } from './confirm.ts';
+
+/** Asks before revoking; the key this session uses is named as such, since revoking it ends the session. */
+async function revokePage(ctx: Ctx, view: View, id: string, state?: FormState): Promise<Html> {
+  const k = await ctx.read<ApiKey>(view.principal, 'retrieveApiKey', { params: { id } });
+  const own = k.id === view.principal.keyId;
+  return confirmPage(
+    view,
+    {
+      title: own ? 'Revoke the key this session uses?' : 'Revoke this key?',
+      text: html`<p>${k.name ?? 'An unnamed key'} · <code>${k.hint}</code> · <code>${k.id}</code></p>
+<p>${own ? 'You will be signed out, and ' : ''}requests with it will fail within a second. This cannot be undone.</p>`,
+      action: `/dashboard/api-keys/${k.id}/revoke`,
+      button: 'Revoke key',
+      back: '/dashboard/api-keys',
+    },
+    state,
+  );
+}
+
+/** Revoking a key: a confirmation page, then the API's `revokeApiKey` as the session. */
+export function keyRevokePages(scope: FastifyInstance, ctx: Ctx): void {
+  const r = scope.withTypeProvider<TypeBoxTypeProvider>();
+  const params = KeyIdParams;
+
+  r.get('/api-keys/:id/revoke', { schema: { hide: true, params } }, async (request, reply) => {
+    const view = await ctx.view(request);
+    view.need('revokeApiKey');
+    return sendHtml(reply, await revokePage(ctx, view, request.params.id));
+  });
+
+  r.post('/api-keys/:id/revoke', { schema: { hide: true, params } }, (request, reply) =>
+    // The operation forgets the key once revoked: this process stops trusting it at once, not within the second.
+    ctx.submit(request, reply, {
+      name: 'revoke',
+      build: async () => ({ operation: 'revokeApiKey', params: { id: request.params.id }, body: {} }),
+      done: () => '/dashboard/api-keys?done=revoked',
+      again: (view, state) => revokePage(ctx, view, request.params.id, state),
+    }),
+  );
+}

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+/** The reference as served: the page Redoc rendered on the server, and the script that hydrates it. */
+export interface Reference {
+  page: string;
+  script: string;
+}
+
+const require = createRequire(import.meta.url);
+const REDOC_VERSION: string = require('redoc/package.json').version;
+const CACHE = new URL('../../../.tmp/docs/', import.meta.url);
+const REDOC_OPTIONS = { expandResponses: '200', jsonSampleExpandLevel: 3, hideDownloadButton: false };
+/** Where the document is downloaded from: on the server and in the browser alike, so that hydration matches. */
+const SPEC_URL = '/v1/openapi.json';
+
+/** The "API docs by Redocly" badge's one remote asset, replaced so that the page fetches nothing from elsewhere. */
+export const REDOCLY_BADGE = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')}`;
+
+const page = (css: string, markup: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Plinth API reference</title><link rel="icon" href="/favicon.ico">${css}<style>body{margin:0}</style></head>
+<body><div id="reference">${markup}</div>
+<script src="/docs/redoc.standalone.js"></script>
+<script src="/docs/reference.js"></script>
+</body></html>`;
+
+/**
+ * Redoc's server-side rendering (what `redocly build-docs` does): the page reads without JavaScript, and the
+ * standalone bundle hydrates it from the same state. React, Redoc and styled-components load only here.
+ */
+async function render(document: object): Promise<Reference> {
+  const React = require('react');
+  const { renderToString } = require('react-dom/server');
+  const { ServerStyleSheet } = require('styled-components');
+  const { Redoc, createStore } = require('redoc');
+  const store = await createStore(document, SPEC_URL, REDOC_OPTIONS);
+  const sheet = new ServerStyleSheet();
+  try {
+    const markup: string = renderToString(sheet.collectStyles(React.createElement(Redoc, { store })));
+    const state = JSON.stringify(await store.toJS());
+    return {
+      page: page(sheet.getStyleTags(), markup.replaceAll('https://cdn.redoc.ly/redoc/logo-mini.svg', REDOCLY_BADGE)),
+      script: `Redoc.hydrate(${state}, document.getElementById('reference'));\n`,
+    };
+  } finally {
+    sheet.seal();
+  }
+}
+
+/** Written under a unique name and renamed, so that a concurrent start never reads half a file. */
+function writeAtomically(file: URL, text: string): void {
+  const partial = new URL(`${file.pathname.split('/').at(-1)}.${process.pid}.partial`, CACHE);
+  writeFileSync(partial, text);
+  renameSync(partial, file);
+}
+
+/** Keeps the newest renders only: each is 2 MB, and every change to the document makes a new one. */
+function prune(keep = 4): void {
+  const files = readdirSync(CACHE)
+    .filter((name) => name.startsWith('reference-') && !name.endsWith('.partial'))
+    .map((name) => ({ url: new URL(name, CACHE), time: statSync(new URL(name, CACHE)).mtimeMs }))
+    .sort((a, b) => b.time - a.time);
+  for (const old of files.slice(keep * 2)) rmSync(old.url, { force: true });
+}
+
+/**
+ * The rendered reference of this document. Rendering takes about 2 s of CPU, so the result is kept in
+ * .tmp/docs/ under the hash of the document, Redoc's version and options: a server started on the same document
+ * reads it back in milliseconds. A cache that cannot be written (a read-only install) only costs the render each start.
+ */
+export async function renderedReference(document: string): Promise<Reference> {
+  const hash = createHash('sha256')
+    .update(JSON.stringify([REDOC_VERSION, REDOC_OPTIONS, SPEC_URL, document]))
+    .digest('hex')
+    .slice(0, 32);
+  const [html, js] = [new URL(`reference-${hash}.html`, CACHE), new URL(`reference-${hash}.js`, CACHE)];
+  try {
+    return { page: readFileSync(html, 'utf8'), script: readFileSync(js, 'utf8') };
+  } catch {
+    // not rendered yet (or unreadable): render it below
+  }
+  const reference = await render(JSON.parse(document));
+  try {
+    mkdirSync(CACHE, { recursive: true });
+    writeAtomically(js, reference.script); // the script first: a page found means its script is there too
+    writeAtomically(html, reference.page);
+    prune();
+  } catch {
+    // a read-only install: the next start renders again
+  }
+  return reference;
+}
