@@ -5,22 +5,22 @@
  * - A ```sh (or ```bash) block is a command. Every one runs, top to bottom, in one bash shell per page, so a
  *   variable an example sets (`KEY=…`, `A=$(…)`) is there for the next, as it is for a reader pasting them.
  *   `http://127.0.0.1:8080` is replaced by the test server's address; the shell runs in a temporary directory;
- *   `npm run` runs in the checkout, on the server's DATABASE_URL, and any other `npm` command
- *   fails.
+ *   `npm run cli` runs in the checkout, on the server's DATABASE_URL, and any other `npm` command fails.
  * - A ```json, ```text or bare ``` block right after it (blank lines between, no prose) is its answer: the
  *   command's output (stdout and stderr) must equal it once ids (`acct_…`), keys (`sk_test_…`), signing secrets
- *   and times are masked. A JSON answer is compared as values (one document, or one per line; key order and
- *   layout aside); any other answer line by line, where `…` stands for any text. `# …` lines inside the command
- *   are comments for the reader, and are not checked.
+ *   and times are masked. A JSON answer is compared as values (one or several, one after another; key order and
+ *   layout aside); any other answer line by line, where `…` stands for any text and a line of `…` alone for one
+ *   or more lines. `# …` lines inside the command are comments for the reader, and are not checked.
  * - Every command must succeed: no command in it may exit non-zero (pipelines included), answer or not; and a
  *   block without an answer may not print a problem (an RFC 9457 body): a refusal meant is shown as the answer.
  * - A command that cannot run here (it installs, starts a server, needs PostgreSQL or a placeholder) has
- *   `<!-- not run: reason -->` as the line just above its fence. No other block is ever skipped.
+ *   `<!-- not run: reason -->` as the line just above its fence. No other block is ever skipped, and a page
+ *   whose every block is marked fails.
  *
  * SQLite only: the pages show the embedded server, and one pass is what keeps them true.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,19 +59,24 @@ function runScript(file: string, dir: string, env: NodeJS.ProcessEnv): Promise<s
   });
 }
 
+// The pages' commands are bash and curl; without curl the test is skipped, visibly, except in CI (.ci/run installs it).
+const NO_CURL = !process.env.CI && spawnSync('curl', ['--version']).status !== 0 && '# SKIPPED: no curl here';
+const SKIP = BACKEND === 'postgres' ? 'run on the SQLite pass' : NO_CURL;
+
 for (const page of ['README.md', 'docs/api.md']) {
-  describe(`${page}'s shell examples`, { skip: BACKEND === 'postgres' && 'run on the SQLite pass' }, () => {
+  describe(`${page}'s shell examples`, { skip: SKIP }, () => {
     const all = examples(readFileSync(join(ROOT, page), 'utf8'));
     const runs = all.filter((e) => e.notRun === undefined);
     const server = useServer();
     // DOCS_EXAMPLES_KEEP=1 keeps each example's output (<dir>/outputs.json, printed below) to paste into the page.
-    const dir = mkdtempSync(join(tmpdir(), 'plinth-docs-'));
+    let dir = '';
     let got = new Map<number, string>();
     after(() =>
       process.env.DOCS_EXAMPLES_KEEP ? console.log(`# outputs in ${dir}`) : rmSync(dir, { recursive: true }),
     );
 
     before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'plinth-docs-'));
       const file = join(dir, 'examples.sh');
       writeFileSync(
         file,

@@ -75,19 +75,36 @@ export function mask(text: string): string {
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)/g, '<time>');
 }
 
-/** The JSON values of a text: one document, or one per line; undefined when it is not JSON. */
+/**
+ * The JSON values of a text, one after another (curl prints several answers with nothing between them, an answer
+ * block one a line, or one over many); undefined when it is not only JSON objects and arrays.
+ */
 function jsonValues(text: string): unknown[] | undefined {
+  const values: unknown[] = [];
+  let depth = 0;
+  let inString = false;
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"' && depth > 0) inString = true;
+    else if (c === '{' || c === '[') {
+      if (depth++ === 0) start = i;
+    } else if (c === '}' || c === ']') {
+      if (--depth < 0) return undefined;
+      if (depth === 0) values.push(parseOrUndefined(text.slice(start, i + 1)));
+    } else if (depth === 0 && c.trim() !== '') return undefined;
+  }
+  return depth === 0 && values.length > 0 && !values.includes(undefined) ? values : undefined;
+}
+
+function parseOrUndefined(text: string): unknown {
   try {
-    return [JSON.parse(text)];
+    return JSON.parse(text);
   } catch {
-    try {
-      return text
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => JSON.parse(l));
-    } catch {
-      return undefined;
-    }
+    return undefined;
   }
 }
 
