@@ -5,8 +5,8 @@
  *   1. the method table, between `<!-- methods:start -->` and `<!-- methods:end -->`: one row per operation of
  *      clients/<lang>/methods.json (the manifest each language's own test checks against its package), with the
  *      HTTP operation, its parameters and its result as clients/openapi.sdk.json states them;
- *   2. the README's code examples: every fenced block in the language's tag (except the quickstart, which package.sh
- *      runs whole) is copied, each into a function of its own, between the `readme-examples:start` and
+ *   2. the README's code examples: every fenced block in the language's tag (but the `## Quickstart`'s, which
+ *      package.sh runs whole) is copied, each into a function of its own, between the `readme-examples:start` and
  *      `readme-examples:end` lines of an examples file that the language's own build compiles (EXAMPLES below).
  *      What the blocks use but do not define (a client, ids, a transfer) is declared above the markers, by hand.
  *
@@ -40,12 +40,33 @@ export const EXAMPLES: Record<string, Examples> = {
     close: '}',
     indent: '\t',
   },
+  perl: {
+    tag: 'perl',
+    file: 'readme-examples.pl',
+    open: () => 'push @examples, sub {',
+    close: '};',
+    indent: '    ',
+  },
+  php: {
+    tag: 'php',
+    file: 'readme-examples.php',
+    open: () => '$examples[] = function () use ($plinth, $a, $b, $accountId, $transfer, $endpointId, $headers, $rawBody): void {',
+    close: '};',
+    indent: '    ',
+  },
   python: {
     tag: 'python',
     file: 'conformance/readme_examples.py',
     open: (n) => `def example_${n}():`,
     close: '',
     indent: '    ',
+  },
+  ruby: {
+    tag: 'ruby',
+    file: 'readme_examples.rb',
+    open: () => 'EXAMPLES << proc do',
+    close: 'end',
+    indent: '  ',
   },
   typescript: {
     tag: 'ts',
@@ -129,14 +150,16 @@ export function methodTable(clients: string, lang: string): string {
   return ["| method | HTTP operation | inputs (the API's names) | result |", '|---|---|---|---|', ...rows].join('\n');
 }
 
-/** The README's blocks in `tag`, in order, but the quickstart (the block after a `<!-- package.sh: … -->` line). */
+/** The README's blocks in `tag`, in order, but those of its `## Quickstart` (whole programs package.sh runs). */
 export function readmeBlocks(readme: string, tag: string): string[] {
   const blocks: string[] = [];
   const lines = readme.split('\n');
+  let section = '';
   for (let i = 0; i < lines.length; i++) {
+    if (lines[i]!.startsWith('## ')) section = lines[i]!;
     if (lines[i] !== `\`\`\`${tag}`) continue;
     const end = lines.findIndex((line, j) => j > i && line === '```');
-    if (!/<!-- package\.sh:/.test(lines[i - 1] ?? '')) blocks.push(lines.slice(i + 1, end).join('\n'));
+    if (section !== '## Quickstart') blocks.push(lines.slice(i + 1, end).join('\n'));
     i = end;
   }
   return blocks;

@@ -61,9 +61,8 @@ describe('client READMEs are generated from the clients (run `node scripts/clien
     );
   });
 
-  test('the quickstart block (run whole by package.sh) is not an example; the other blocks are, in order', () => {
-    const readme =
-      '<!-- package.sh: main.go -->\n```go\nmain\n```\n\n```go\none\n```\n```sh\nx\n```\n```go\ntwo\n```\n';
+  test("the quickstart's blocks (run whole by package.sh) are not examples; the other blocks are, in order", () => {
+    const readme = '## Quickstart\n```go\nmain\n```\n## Errors\n```go\none\n```\n```sh\nx\n```\n```go\ntwo\n```\n';
     assert.deepEqual(readmeBlocks(readme, 'go'), ['one', 'two']);
   });
 });
