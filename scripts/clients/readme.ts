@@ -31,6 +31,9 @@ interface Examples {
   hoist?: RegExp;
 }
 
+/** What the PHP examples' closures capture: PHP closures see only what `use` names. */
+const PHP_USES = '$plinth, $a, $b, $accountId, $transfer, $endpointId, $headers, $rawBody';
+
 /** Per language: where its README's examples are compiled (see each file's header for how). */
 export const EXAMPLES: Record<string, Examples> = {
   go: {
@@ -50,7 +53,7 @@ export const EXAMPLES: Record<string, Examples> = {
   php: {
     tag: 'php',
     file: 'readme-examples.php',
-    open: () => '$examples[] = function () use ($plinth, $a, $b, $accountId, $transfer, $endpointId, $headers, $rawBody): void {',
+    open: () => `$examples[] = function () use (${PHP_USES}): void {`,
     close: '};',
     indent: '    ',
   },
