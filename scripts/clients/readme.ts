@@ -34,6 +34,11 @@ interface Examples {
 /** What the PHP examples' closures capture: PHP closures see only what `use` names. */
 const PHP_USES = '$plinth, $a, $b, $accountId, $transfer, $endpointId, $headers, $rawBody';
 
+/** What the Rust examples are given (examples/readme.rs says what each is). */
+const RUST_PARAMS =
+  'plinth: &Client, a: String, b: String, id: String, account_id: String, endpoint_id: String, t: Transfer, ' +
+  'url: &str, transfer: CreateTransferRequest, secret: String, headers: HeaderMap, body: Vec<u8>';
+
 /** Per language: where its README's examples are compiled (see each file's header for how). */
 export const EXAMPLES: Record<string, Examples> = {
   go: {
@@ -70,6 +75,13 @@ export const EXAMPLES: Record<string, Examples> = {
     open: () => 'EXAMPLES << proc do',
     close: 'end',
     indent: '  ',
+  },
+  rust: {
+    tag: 'rust',
+    file: 'examples/readme.rs',
+    open: (n) => `pub async fn example${n}(${RUST_PARAMS}) -> Result<(), Box<dyn std::error::Error>> {`,
+    close: '    Ok(())\n}',
+    indent: '    ',
   },
   typescript: {
     tag: 'ts',
