@@ -5,8 +5,8 @@
  *   1. the method table, between `<!-- methods:start -->` and `<!-- methods:end -->`: one row per operation of
  *      clients/<lang>/methods.json (the manifest each language's own test checks against its package), with the
  *      HTTP operation, its parameters and its result as clients/openapi.sdk.json states them;
- *   2. the README's code examples: every fenced block in the language's tag (but the `## Quickstart`'s, which
- *      package.sh runs whole) is copied, each into a function of its own, between the `readme-examples:start` and
+ *   2. the README's code examples: every fenced block in the language's tag (but those under `## Install` and
+ *      `## Quickstart`, which package.sh runs whole) is copied, each into a function of its own, between the `readme-examples:start` and
  *      `readme-examples:end` lines of an examples file that the language's own build compiles (EXAMPLES below).
  *      What the blocks use but do not define (a client, ids, a transfer) is declared above the markers, by hand.
  *
@@ -47,6 +47,22 @@ export const EXAMPLES: Record<string, Examples> = {
     open: (n) => `func example${n}() {`,
     close: '}',
     indent: '\t',
+  },
+  java: {
+    tag: 'java',
+    file: 'conformance/dev/plinth/conformance/ReadmeExamples.java',
+    open: (n) => `  static void example${n}() throws Exception {`,
+    close: '  }',
+    indent: '    ',
+    hoist: /^import /,
+  },
+  kotlin: {
+    tag: 'kotlin',
+    file: 'conformance/dev/plinth/conformance/ReadmeExamples.kt',
+    open: (n) => `internal fun readmeExample${n}() {`,
+    close: '}',
+    indent: '    ',
+    hoist: /^import /,
   },
   perl: {
     tag: 'perl',
@@ -165,7 +181,10 @@ export function methodTable(clients: string, lang: string): string {
   return ["| method | HTTP operation | inputs (the API's names) | result |", '|---|---|---|---|', ...rows].join('\n');
 }
 
-/** The README's blocks in `tag`, in order, but those of its `## Quickstart` (whole programs package.sh runs). */
+/**
+ * The README's blocks in `tag`, in order, but those of its `## Install` (build files, e.g. Kotlin's
+ * build.gradle.kts) and `## Quickstart` (whole programs, which package.sh runs).
+ */
 export function readmeBlocks(readme: string, tag: string): string[] {
   const blocks: string[] = [];
   const lines = readme.split('\n');
@@ -174,11 +193,13 @@ export function readmeBlocks(readme: string, tag: string): string[] {
     if (lines[i]!.startsWith('## ')) section = lines[i]!;
     if (lines[i] !== `\`\`\`${tag}`) continue;
     const end = lines.findIndex((line, j) => j > i && line === '```');
-    if (section !== '## Quickstart') blocks.push(lines.slice(i + 1, end).join('\n'));
+    if (!NOT_EXAMPLES.includes(section)) blocks.push(lines.slice(i + 1, end).join('\n'));
     i = end;
   }
   return blocks;
 }
+
+const NOT_EXAMPLES = ['## Install', '## Quickstart'];
 
 /** The marked region of a language's examples file: each README block in a function of its own. */
 export function examplesRegion(readme: string, spec: Examples): string {

@@ -61,8 +61,9 @@ describe('client READMEs are generated from the clients (run `node scripts/clien
     );
   });
 
-  test("the quickstart's blocks (run whole by package.sh) are not examples; the other blocks are, in order", () => {
-    const readme = '## Quickstart\n```go\nmain\n```\n## Errors\n```go\none\n```\n```sh\nx\n```\n```go\ntwo\n```\n';
+  test('the Install and Quickstart blocks are not examples; the other blocks are, in order', () => {
+    const readme =
+      '## Install\n```go\nx\n```\n## Quickstart\n```go\nmain\n```\n## Errors\n```go\none\n```\n```sh\nx\n```\n```go\ntwo\n```\n';
     assert.deepEqual(readmeBlocks(readme, 'go'), ['one', 'two']);
   });
 });
