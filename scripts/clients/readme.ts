@@ -6,108 +6,20 @@
  *      clients/<lang>/methods.json (the manifest each language's own test checks against its package), with the
  *      HTTP operation, its parameters and its result as clients/openapi.sdk.json states them;
  *   2. the README's code examples: every fenced block in the language's tag (but those under `## Install` and
- *      `## Quickstart`, which package.sh runs whole) is copied, each into a function of its own, between the `readme-examples:start` and
- *      `readme-examples:end` lines of an examples file that the language's own build compiles (EXAMPLES below).
+ *      `## Quickstart`, which package.sh runs whole), each in a function of its own, between the
+ *      `readme-examples:start` and `readme-examples:end` lines of a file that the language's conformance.sh compiles
+ *      or runs (readme-examples.ts says which, per language).
  *      What the blocks use but do not define (a client, ids, a transfer) is declared above the markers, by hand.
  *
  * test/clients/readme.test.ts fails when a committed README or examples file differs from what this writes.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { EXAMPLES, type Examples } from './readme-examples.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const CLIENTS = join(ROOT, 'clients');
-
-interface Examples {
-  /** The fence's info string of the README's blocks, e.g. ```go. */
-  tag: string;
-  /** The file (under clients/<lang>/) with the markers, compiled by the language's build. */
-  file: string;
-  /** The opening line(s) of the function that holds example n; the block is indented by `indent`. */
-  open: (n: number) => string;
-  close: string;
-  indent: string;
-  /** Lines that must sit at the top level (imports), moved from the blocks to the top of the marked region. */
-  hoist?: RegExp;
-}
-
-/** What the PHP examples' closures capture: PHP closures see only what `use` names. */
-const PHP_USES = '$plinth, $a, $b, $accountId, $transfer, $endpointId, $headers, $rawBody';
-
-/** What the Rust examples are given (examples/readme.rs says what each is). */
-const RUST_PARAMS =
-  'plinth: &Client, a: String, b: String, id: String, account_id: String, endpoint_id: String, t: Transfer, ' +
-  'url: &str, transfer: CreateTransferRequest, secret: String, headers: HeaderMap, body: Vec<u8>';
-
-/** Per language: where its README's examples are compiled (see each file's header for how). */
-export const EXAMPLES: Record<string, Examples> = {
-  go: {
-    tag: 'go',
-    file: 'cmd/readme-examples/main.go',
-    open: (n) => `func example${n}() {`,
-    close: '}',
-    indent: '\t',
-  },
-  java: {
-    tag: 'java',
-    file: 'conformance/dev/plinth/conformance/ReadmeExamples.java',
-    open: (n) => `  static void example${n}() throws Exception {`,
-    close: '  }',
-    indent: '    ',
-    hoist: /^import /,
-  },
-  kotlin: {
-    tag: 'kotlin',
-    file: 'conformance/dev/plinth/conformance/ReadmeExamples.kt',
-    open: (n) => `internal fun readmeExample${n}() {`,
-    close: '}',
-    indent: '    ',
-    hoist: /^import /,
-  },
-  perl: {
-    tag: 'perl',
-    file: 'readme-examples.pl',
-    open: () => 'push @examples, sub {',
-    close: '};',
-    indent: '    ',
-  },
-  php: {
-    tag: 'php',
-    file: 'readme-examples.php',
-    open: () => `$examples[] = function () use (${PHP_USES}): void {`,
-    close: '};',
-    indent: '    ',
-  },
-  python: {
-    tag: 'python',
-    file: 'conformance/readme_examples.py',
-    open: (n) => `def example_${n}():`,
-    close: '',
-    indent: '    ',
-  },
-  ruby: {
-    tag: 'ruby',
-    file: 'readme_examples.rb',
-    open: () => 'EXAMPLES << proc do',
-    close: 'end',
-    indent: '  ',
-  },
-  rust: {
-    tag: 'rust',
-    file: 'examples/readme.rs',
-    open: (n) => `pub async fn example${n}(${RUST_PARAMS}) -> Result<(), Box<dyn std::error::Error>> {`,
-    close: '    Ok(())\n}',
-    indent: '    ',
-  },
-  typescript: {
-    tag: 'ts',
-    file: 'conformance/readme-examples.ts',
-    open: (n) => `examples.push(async function example${n}(): Promise<void> {`,
-    close: '});',
-    indent: '  ',
-    hoist: /^import /,
-  },
-};
+export { EXAMPLES };
 
 const START = /<!-- methods:start -->/;
 const END = /<!-- methods:end -->/;

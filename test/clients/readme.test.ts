@@ -62,8 +62,10 @@ describe('client READMEs are generated from the clients (run `node scripts/clien
   });
 
   test('the Install and Quickstart blocks are not examples; the other blocks are, in order', () => {
-    const readme =
-      '## Install\n```go\nx\n```\n## Quickstart\n```go\nmain\n```\n## Errors\n```go\none\n```\n```sh\nx\n```\n```go\ntwo\n```\n';
+    const readme = [
+      ...['## Install', '```go', 'x', '```', '## Quickstart', '```go', 'main', '```'],
+      ...['## Errors', '```go', 'one', '```', '```sh', 'x', '```', '```go', 'two', '```'],
+    ].join('\n');
     assert.deepEqual(readmeBlocks(readme, 'go'), ['one', 'two']);
   });
 });
