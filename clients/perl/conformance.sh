@@ -25,4 +25,7 @@ echo "loaded every module with perl $(perl -e 'print $^V')"
 # methods.json (t/methods.t), and the retry rules a live server cannot be made to show on demand (503, 409 in
 # progress, refused connections), secrets and their replay, bodies (t/retries.t); a key's permissions (t/keys.t).
 prove t/
+# The README's examples (readme-examples.pl, written from README.md by scripts/clients/readme.ts).
+perl -c readme-examples.pl
+perl readme-examples.pl
 exec perl conformance.pl

@@ -34,3 +34,5 @@ cd "$WORK"   # not the source tree: only the installed package is importable
 # the live scenario.
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$HERE/tests"
 "$VENV/bin/python" "$HERE/conformance/scenario.py"
+# The README's examples (conformance/readme_examples.py, written from README.md by scripts/clients/readme.ts).
+"$VENV/bin/python" "$HERE/conformance/readme_examples.py"

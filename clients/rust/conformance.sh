@@ -17,7 +17,8 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pli
 start=$(date +%s)
 # -j 2: the machine has two cores; the build is the slow part of this script (about a minute when cold).
 # methods.json against the methods named in tests/manifest.rs; the retry rules, the cursors a list sends and the
-# replayed secret, which a live server cannot be made to show on demand (tests/retries.rs); the doc example.
+# replayed secret, which a live server cannot be made to show on demand (tests/retries.rs); the doc example; and it
+# compiles every example, so examples/readme.rs (the README's examples, written by scripts/clients/readme.ts).
 cargo test --locked --quiet -j 2
 cargo build --locked --quiet -j 2 --example conformance
 echo "built with $(rustc --version | cut -d' ' -f2) in $(( $(date +%s) - start )) s"

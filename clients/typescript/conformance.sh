@@ -39,3 +39,5 @@ for NODE in "${NODES[@]}"; do
   echo "--- $("$NODE" --version) ($NODE)"
   "$NODE" scenario.js
 done
+# The README's examples (readme-examples.ts, written from README.md by scripts/clients/readme.ts), compiled above.
+node readme-examples.js

@@ -19,12 +19,14 @@
  *
  *   node scripts/clients/generate.ts [--out DIR] [--only go,python]
  * --out writes the views and every <lang>/generated/ under DIR instead of clients/ (the drift test compares the two).
+ * Without --out it then rewrites each README's method table and examples file (readme.ts) from the fresh views.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { writeReadmes } from './readme.ts';
 import { writeSdkViews } from './sdk-view.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -122,6 +124,11 @@ export function generate(outDir: string, only?: string[]): void {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  if (resolve(outDir) === CLIENTS)
+    writeReadmes(
+      CLIENTS,
+      chosen.map(({ lang }) => lang),
+    );
   process.stdout.write(`clients generated in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
