@@ -138,7 +138,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const resolve = deps.resolve ?? systemResolver;
   installWebhooks(app, { config, database, clock, events, withIdempotency, resolve, secrets });
   const retentionDays = config.EVENT_RETENTION_DAYS;
-  installEvents(app, { database, clock, retentionDays, beforePurge: deleteDeliveriesOf, sequencer });
+  const streamsPerOrg = config.EVENT_STREAMS_PER_ORG;
+  installEvents(app, { database, clock, retentionDays, beforePurge: deleteDeliveriesOf, sequencer, streamsPerOrg });
   // Webhooks' view of an event, listed beside the events' own routes.
   const caughtUp = sequencer.caughtUp;
   eventDeliveriesRoutes(app, { db: database.db, caughtUp });
