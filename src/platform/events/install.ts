@@ -59,7 +59,8 @@ export function installEvents(
     retentionDays: number;
     beforePurge: BeforeEventsDeleted;
     sequencer: Sequencer;
-    streamsPerOrg: number;
+    /** EVENT_STREAMS_PER_ORG and EVENT_STREAM_MAX_SECONDS. */
+    streams: { perOrg: number; maxSeconds: number };
   },
 ): void {
   const { database, clock } = deps;
@@ -68,8 +69,8 @@ export function installEvents(
   app.addHook('onClose', async () => stopPurge());
   eventsRoutes(app, { db: database.db, caughtUp: deps.sequencer.caughtUp });
   // The live stream: woken by this process's commits and a short poll, ended cleanly when shutdown begins.
-  const hub = streamHub(database.db, { perOrg: deps.streamsPerOrg, pollMs: STREAM_POLL_MS });
+  const hub = streamHub(database.db, { perOrg: deps.streams.perOrg, pollMs: STREAM_POLL_MS });
   database.onCommit(() => hub.poke());
   app.addHook('preClose', async () => hub.closeAll());
-  eventStreamRoutes(app, { db: database.db, hub, perOrg: deps.streamsPerOrg, caughtUp: deps.sequencer.caughtUp });
+  eventStreamRoutes(app, { db: database.db, hub, ...deps.streams, caughtUp: deps.sequencer.caughtUp });
 }

@@ -80,7 +80,7 @@ describe(`the live event stream (${BACKEND})`, () => {
     const api = await client(server, 'stream-bad');
     const headers = { 'last-event-id': 'abc' };
     const header = await call(server.url, 'GET', '/v1/events/stream', { key: api.key, headers });
-    assertProblem(header, 'parameter_invalid', 'Last-Event-ID');
+    assertProblem(header, 'parameter_invalid', 'last-event-id');
     assertProblem(await call(server.url, 'GET', '/v1/events/stream?after=-1', { key: api.key }), 'parameter_invalid');
   });
 
@@ -124,5 +124,27 @@ describe(`the live event stream (${BACKEND})`, () => {
     assert.deepEqual([gap!.event, gap!.id, JSON.parse(gap!.data)], ['gap', '2', { from: 1, to: 2 }]);
     assert.deepEqual([kept!.id, kept!.event], ['3', 'fintech.account.created']);
     conn.close();
+  });
+});
+
+describe(`the live event stream with EVENT_STREAM_MAX_SECONDS (${BACKEND})`, () => {
+  const server = useServer({ EVENT_STREAM_MAX_SECONDS: '1' });
+
+  test('the server ends a stream cleanly after that long; the client resumes where it was', async () => {
+    const api = await client(server, 'stream-max');
+    const conn = await openSse(server.url, '/v1/events/stream?after=0', api.key);
+    assert.deepEqual(
+      (await take(conn, 1)).map((m) => m.id),
+      ['1'],
+    );
+    await conn.ended;
+    assert.equal(await conn.next(), null);
+    await api.post('/v1/fintech/accounts', ACCOUNT);
+    const again = await openSse(server.url, '/v1/events/stream', api.key, { 'last-event-id': '1' });
+    assert.deepEqual(
+      (await take(again, 1)).map((m) => [m.id, m.event]),
+      [['2', 'fintech.account.created']],
+    );
+    again.close();
   });
 });
