@@ -24,6 +24,7 @@ import { resealAll } from '../platform/secrets/rotate.ts';
 import { eventsWithDeliveries } from '../platform/webhooks/fan-out.ts';
 import { registerProducts } from '../products.ts';
 import { accountsCommand, CliUsageError, FINTECH_USAGE, ledgerVerify } from './fintech.ts';
+import { listen } from './listen.ts';
 
 const USAGE = `usage: npm run --silent cli -- <command>
   keys create --org <org> --mode sandbox|live [--json] [--permissions accounts=read,transactions=read]
@@ -33,6 +34,9 @@ const USAGE = `usage: npm run --silent cli -- <command>
   keys revoke <key id>                                    revoke a key; revoking twice is harmless
   secrets rotate                                          re-seal secrets at rest under SECRETS_KEY
   migrate                                                 apply pending database migrations
+  listen --api <url> --key <key> [--types a,b] [--forward-to <url>]
+                                                          print the live events (GET /v1/events/stream); with
+                                                          --forward-to, POST each one there, signed
 ${FINTECH_USAGE}
   --help                                                  this text
 <org> is an org id (org_…) or an org's name: the one given to keys create, or at sign-up.`;
@@ -177,11 +181,29 @@ async function run(argv: string[], config: Config, database: Database): Promise<
   return 0;
 }
 
+/** `listen` talks to a server's API, not to the database: no configuration needed. Ctrl-C or SIGTERM stops it. */
+async function listenCommand(argv: string[]): Promise<number> {
+  const options = { api: { type: 'string' }, key: { type: 'string' }, types: { type: 'string' } } as const;
+  let values: { api?: string; key?: string; types?: string; 'forward-to'?: string };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { ...options, 'forward-to': { type: 'string' } } }));
+    if (!values.api || !values.key) throw new UsageError('listen needs --api <base url> and --key <key>');
+  } catch (error) {
+    process.stderr.write(`plinth: ${redactSecrets((error as Error).message)}\n${USAGE}\n`);
+    return 64;
+  }
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
+  const types = values.types?.split(',').filter((t) => t !== '');
+  return listen({ api: values.api, key: values.key, types, forwardTo: values['forward-to'], signal: stop.signal });
+}
+
 async function main(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (argv[0] === 'listen') return listenCommand(argv.slice(1));
   registerProducts();
   let config: Config;
   let database: Database;
