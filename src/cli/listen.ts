@@ -42,8 +42,9 @@ async function* messages(body: ReadableStream<Uint8Array>): AsyncGenerator<Messa
         const at = line.indexOf(':');
         fields.set(line.slice(0, at), line.slice(at + 1).replace(/^ /, ''));
       }
-      if (fields.has('data'))
-        yield { id: fields.get('id'), event: fields.get('event') ?? 'message', data: fields.get('data')! };
+      // An id alone (the stream's opening) moves the resume point and carries no event.
+      if (fields.has('data') || fields.has('id'))
+        yield { id: fields.get('id'), event: fields.get('event') ?? 'message', data: fields.get('data') ?? '' };
     }
   }
 }
@@ -115,7 +116,7 @@ export async function listen(options: ListenOptions): Promise<number> {
       for await (const message of messages(response.body)) {
         last = message.id ?? last;
         if (message.event === 'gap') err(`gap: events ${message.data} were purged before they could be sent`);
-        if (message.event === 'gap' || (types !== undefined && !types.has(message.event))) continue;
+        if (message.data === '' || message.event === 'gap' || (types && !types.has(message.event))) continue;
         out(line(message.data));
         const target = options.forwardTo;
         if (target) forwarding = forwarding.then(() => forward(target, secret, message.data, { ...options, err }));

@@ -93,7 +93,7 @@ export function openStream(
       const gone = { from: after + 1, to: firstKept - 1 };
       body.write(`id: ${gone.to}\nevent: gap\ndata: ${JSON.stringify(gone)}\n\n`);
       seen = gone.to;
-    } else body.write(': stream open\n\n');
+    } else body.write(`: stream open\nid: ${after}\n\n`); // an id alone: the client's resume point, from the start
     started = true;
     wake(counter);
   }
