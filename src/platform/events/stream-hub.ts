@@ -1,15 +1,21 @@
 import type { Db } from '../../db/database.ts';
 import { activeKeyIds } from '../auth/credentials.repository.ts';
 import type { Mode } from '../auth/principal.ts';
-import { lastSequences } from './events.repository.ts';
+import { eventsAfter, lastSequences } from './events.repository.ts';
+
+/** A read of the owner's events after a number (events.repository.ts `eventsAfter`, bound to the owner). */
+export type ReadAfter = (range: Parameters<typeof eventsAfter>[2], take: number) => ReturnType<typeof eventsAfter>;
 
 /** One open stream as the hub sees it (docs/api.md#the-live-event-stream). */
 export interface Watcher {
   orgId: string;
   mode: Mode;
   keyId: string;
-  /** The owner's counter stands at `last`: read what is new up to it (a stream ignores a number it has passed). */
-  wake(last: number): void;
+  /**
+   * The owner's counter stands at `last`: read what is new up to it (a stream ignores a number it has passed), with
+   * `read`, which streams of one owner share during a look: caught-up streams ask the same question, asked once.
+   */
+  wake(last: number, read: ReadAfter): void;
   /** Its key was revoked, or the server is shutting down: end the response. */
   end(why: 'revoked' | 'shutdown'): void;
 }
@@ -26,10 +32,10 @@ export interface StreamHub {
 
 /**
  * Wakes the open streams of this process, holding no database connection between looks. A look is two small
- * indexed reads whatever the number of streams: the counters of the orgs that have one (event_sequences), and which
- * of their keys are still active. It runs when this process commits (`poke`) and every `pollMs` while a stream is
+ * indexed reads whatever the number of streams: the counters of the orgs that have one (event_sequences), and (once
+ * per poll) which of their keys are still active. It runs when this process commits (`poke`) and every `pollMs` while a stream is
  * open, which is how events numbered by another process (PostgreSQL) and revocations reach the stream. Only a stream
- * whose counter moved reads events. Looks never overlap and are at least `spacingMs` apart, so a burst of writes
+ * whose counter moved reads events, and streams of one owner at the same point share one read. Looks never overlap and are at least `spacingMs` apart, so a burst of writes
  * costs a few looks, not one per write.
  */
 export function streamHub(db: Db, options: { perOrg: number; pollMs: number; spacingMs?: number }): StreamHub {
@@ -38,21 +44,34 @@ export function streamHub(db: Db, options: { perOrg: number; pollMs: number; spa
   let looking = false;
   let again = false;
   let lastLook = 0;
-  const spacingMs = options.spacingMs ?? 20;
+  let lastKeyCheck = 0;
+  const spacingMs = options.spacingMs ?? 50;
 
   async function look(): Promise<void> {
     if (watchers.size === 0) return;
     const all = [...watchers];
+    // Keys are looked at once per poll, not on every commit's look: a revocation is still seen within the second.
+    const checkKeys = Date.now() - lastKeyCheck >= options.pollMs;
+    if (checkKeys) lastKeyCheck = Date.now();
     const [counters, active] = await Promise.all([
       lastSequences(db, [...new Set(all.map((w) => w.orgId))]),
-      activeKeyIds(db, [...new Set(all.map((w) => w.keyId))]),
+      checkKeys ? activeKeyIds(db, [...new Set(all.map((w) => w.keyId))]) : null,
     ]);
+    const asked = new Map<string, ReturnType<typeof eventsAfter>>();
     for (const watcher of all) {
       if (!watchers.has(watcher)) continue;
-      if (!active.has(watcher.keyId)) {
+      if (active !== null && !active.has(watcher.keyId)) {
         watchers.delete(watcher);
         watcher.end('revoked');
-      } else watcher.wake(counters.get(`${watcher.orgId}\n${watcher.mode}`) ?? 0);
+        continue;
+      }
+      const owner = { orgId: watcher.orgId, mode: watcher.mode };
+      const read: ReadAfter = (range, take) => {
+        const question = `${owner.orgId}\n${owner.mode}\n${range.after}\n${range.upTo}\n${range.type}\n${take}`;
+        if (!asked.has(question)) asked.set(question, eventsAfter(db, owner, range, take));
+        return asked.get(question)!;
+      };
+      watcher.wake(counters.get(`${owner.orgId}\n${owner.mode}`) ?? 0, read);
     }
   }
 

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import type { Db } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
 import { eventsAfter, lastSequences, oldestKeptSequence } from './events.repository.ts';
-import type { Watcher } from './stream-hub.ts';
+import type { ReadAfter, Watcher } from './stream-hub.ts';
 
 /** A comment line this often keeps proxies from closing an idle stream (docs/api.md#the-live-event-stream). */
 export const HEARTBEAT_MS = 15_000;
@@ -12,6 +12,18 @@ const PAGE = 100;
 /** One Server-Sent Events message: the event's stored bytes as `data`, so they equal GET /v1/events/{id}'s. */
 export const frame = (sequence: number, type: string, data: string) =>
   `id: ${sequence}\nevent: ${type}\ndata: ${data}\n\n`;
+
+type Rows = Awaited<ReturnType<ReadAfter>>;
+// Streams that shared a read (stream-hub.ts) share its text too: one page, one string, one write per stream.
+const texts = new WeakMap<Rows, string>();
+function framesOf(rows: Rows): string {
+  let text = texts.get(rows);
+  if (text === undefined) {
+    text = rows.map((row) => frame(Number(row.sequence), row.type, row.body)).join('');
+    texts.set(rows, text);
+  }
+  return text;
+}
 
 export interface OpenedStream {
   body: PassThrough;
@@ -47,11 +59,14 @@ export function openStream(
     if (!body.write(text) && !ended) await Promise.race([once(body, 'drain'), once(body, 'close')]);
   }
 
+  const own: ReadAfter = (range, take) => eventsAfter(db, owner, range, take);
+  let reader = own;
+
   async function read(): Promise<void> {
     while (seen < target && !ended) {
       const upTo = target;
-      const rows = await eventsAfter(db, owner, { after: seen, upTo, type: resume.type }, PAGE);
-      for (const row of rows) await send(frame(Number(row.sequence), row.type, row.body));
+      const rows = await reader({ after: seen, upTo, type: resume.type }, PAGE);
+      if (rows.length > 0) await send(framesOf(rows));
       seen = rows.length < PAGE ? upTo : Number(rows.at(-1)!.sequence);
     }
   }
@@ -66,7 +81,8 @@ export function openStream(
       });
   }
 
-  function wake(last: number): void {
+  function wake(last: number, read: ReadAfter = own): void {
+    reader = read;
     target = Math.max(target, last);
     kick();
   }
