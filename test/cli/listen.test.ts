@@ -38,7 +38,10 @@ describe(`cli listen (${BACKEND})`, () => {
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    while (!stderr.includes('Ready:')) await sleep(25);
+    while (!stderr.includes('Ready:')) {
+      assert.equal(child.exitCode, null, `cli listen exited: ${stderr}`);
+      await sleep(25);
+    }
     const secret = /signed with (whsec_\S+)/.exec(stderr)![1]!;
 
     const account = (await api.post('/v1/fintech/accounts', ACCOUNT)).body;
