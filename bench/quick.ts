@@ -2,9 +2,10 @@
  * `npm run bench:quick`: the SQLite targets of issue 10 and 12 in about two minutes, for iterating on the write
  * path: the bare node:http ceilings, then Plinth's create, retrieve and transfer loads on one empty database, then the
  * create load with one webhook endpoint, then create and retrieve with the request log on and off, then pending
- * transfers and posts against plain transfers (same loads and settings as `npm run bench`). Prints the ratios; writes
- * nothing. `npm run bench` is the record. BENCH_QUICK=pending runs the pending-transfer loads alone, BENCH_QUICK=balances
- * the balances-at-a-moment loads alone.
+ * transfers and posts against plain transfers, then creates with five open event streams against none (same loads and
+ * settings as `npm run bench`). Prints the ratios; writes nothing. `npm run bench` is the record. BENCH_QUICK=pending
+ * runs the pending-transfer loads alone, BENCH_QUICK=balances the balances-at-a-moment loads alone,
+ * BENCH_QUICK=streams the event-stream loads alone.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { start, stop, watchRss } from './lib/process.ts';
 import { balancesPhase } from './phases/balances.ts';
 import { pendingPhase } from './phases/pending.ts';
 import { requestLogPhase } from './phases/request-log.ts';
+import { STREAMS, streamsPhase } from './phases/streams.ts';
 import { webhookPhase } from './phases/webhooks.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'plinth-quick-'));
@@ -68,6 +70,7 @@ async function all() {
   show('retrieve, log on (vs off)', log.on.retrieve, log.off.retrieve);
   await pending();
   await balances();
+  await streams();
 }
 
 async function balances() {
@@ -76,7 +79,15 @@ async function balances() {
   show('balances?at= (vs it)', r.balances, r.retrieve);
 }
 
-const phases: Record<string, () => Promise<void>> = { pending, balances };
+/** `BENCH_QUICK=streams`: creates with five open event streams against none (issue 34: ≥ 0.95×). */
+async function streams() {
+  const r = await streamsPhase(dir);
+  show('create, no stream', r.none);
+  show(`create, ${STREAMS} streams (vs none)`, r.five, r.none);
+  process.stdout.write(`  bytes the streams received: ${r.bytesReceived}\n`);
+}
+
+const phases: Record<string, () => Promise<void>> = { pending, balances, streams };
 try {
   await (phases[process.env.BENCH_QUICK ?? ''] ?? all)();
 } finally {

@@ -23,7 +23,23 @@ import { type PendingResults, pendingPhase } from './phases/pending.ts';
 import { type PostgresResults, postgresPhases } from './phases/postgres.ts';
 import { type RequestLogResults, requestLogPhase } from './phases/request-log.ts';
 import { SEED_ACCOUNTS, type SqliteResults, sqlitePhases } from './phases/sqlite.ts';
+import { type StreamResults, streamsPhase } from './phases/streams.ts';
 import { type WebhookResults, webhookPhase } from './phases/webhooks.ts';
+
+/** Issue 34: creates with five open event streams of the same organisation against none. */
+function streamLines(r: StreamResults): string[] {
+  const rate = (l: { rps: number; p99: number }) => `${l.rps.toFixed(0)} req/s, p99 ${l.p99} ms`;
+  return [
+    '',
+    '## Event streams (SQLite: creates with 5 open streams of the same organisation vs none, ABBA)',
+    '',
+    '| target | wanted | measured | |',
+    '|---|---|---|---|',
+    `| creates, 5 streams / none | ≥ 0.95× | ${r.ratio.toFixed(2)}× (${rate(r.five)} vs ${rate(r.none)}) | ` +
+      `${r.ratio >= 0.95 ? 'met' : 'missed'} |`,
+    `| bytes the streams received | > 0 | ${r.bytesReceived} | |`,
+  ];
+}
 
 /** Issue 13: deliveries while creates run, the backlog draining, and the create rate with an endpoint. */
 function webhookLines(s: SqliteResults, w: WebhookResults): string[] {
@@ -147,7 +163,9 @@ try {
   const pending = runSqlite ? await pendingPhase({ dir }) : null;
   const balances = runSqlite ? await balancesPhase(dir) : null;
   const pg = process.env.BENCH_POSTGRES === 'off' ? null : await postgresPhases(dir);
-  const text = results(sqlite, pg, loadAtStart, webhooks, requestLog, pending, balances).join('\n');
+  const streams = runSqlite ? await streamsPhase(dir) : null;
+  const lines = results(sqlite, pg, loadAtStart, webhooks, requestLog, pending, balances);
+  const text = [...lines, ...(streams === null ? [] : streamLines(streams))].join('\n');
   process.stdout.write(`${text}\n`);
   writeFileSync(process.env.BENCH_RESULTS ?? new URL('RESULTS.md', import.meta.url), text);
 } finally {

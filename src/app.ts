@@ -140,7 +140,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const resolve = deps.resolve ?? systemResolver;
   installWebhooks(app, { config, database, clock, events, withIdempotency, resolve, secrets });
   const retentionDays = config.EVENT_RETENTION_DAYS;
-  installEvents(app, { database, clock, retentionDays, beforePurge: deleteDeliveriesOf, sequencer });
+  const streams = { perOrg: config.EVENT_STREAMS_PER_ORG, maxSeconds: config.EVENT_STREAM_MAX_SECONDS };
+  installEvents(app, { database, clock, retentionDays, beforePurge: deleteDeliveriesOf, sequencer, streams });
   // Webhooks' view of an event, listed beside the events' own routes.
   const caughtUp = sequencer.caughtUp;
   eventDeliveriesRoutes(app, { db: database.db, caughtUp });

@@ -25,14 +25,23 @@ export function buildProgram(writeErr: (text: string) => void): Command {
   program
     .command('listen')
     .description('print live events as they happen, and forward them signed to a local URL')
-    .option('--api <url>', "the server's base URL")
-    .option('--key <key>', 'the API key to listen with')
+    .requiredOption('--api <url>', "the server's base URL")
+    .requiredOption('--key <key>', 'the API key to listen with')
     .option('--types <types>', 'only these event types, comma-separated')
     .option('--forward-to <url>', 'POST each event, signed as a webhook, to this URL')
-    .action(async (options) => {
+    .action(async (options: { api: string; key: string; types?: string; forwardTo?: string }) => {
       const { listen } = await import('./listen.ts');
-      const code: unknown = await listen(options);
-      if (typeof code === 'number' && code !== EXIT.ok) throw new Failure('', code);
+      const stop = new AbortController();
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
+      const types = options.types?.split(',').filter((t) => t !== '');
+      const code = await listen({
+        api: options.api,
+        key: options.key,
+        signal: stop.signal,
+        ...(types === undefined ? {} : { types }),
+        ...(options.forwardTo === undefined ? {} : { forwardTo: options.forwardTo }),
+      });
+      if (code !== EXIT.ok) throw new Failure('', code);
     });
   for (const command of walk(program)) finish(command);
   return program;

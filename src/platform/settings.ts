@@ -133,6 +133,13 @@ export const PlatformSettings = Type.Object({
   ),
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: integer(60, 1, 86_400, 'seconds between purges of expired idempotency keys'),
   EVENT_RETENTION_DAYS: integer(30, 1, 3650, 'days events (and their delivery logs) are kept before being purged'),
+  EVENT_STREAMS_PER_ORG: integer(5, 1, 1000, 'open event streams (`GET /v1/events/stream`) an org may hold per mode'),
+  EVENT_STREAM_MAX_SECONDS: integer(
+    0,
+    0,
+    86_400,
+    'seconds after which the server ends an event stream cleanly (the client resumes by Last-Event-ID); 0: never',
+  ),
   REQUEST_LOG: flag(
     true,
     '`on` records every authenticated `/v1` request and dashboard action in the request log (`GET /v1/requests`); ' +

@@ -69,6 +69,8 @@ class Plinth:
         #: How many retries this client has made.
         self.retries = 0
         self._on_retry = on_retry
+        self._base_url = base_url
+        self._api_key = api_key
         self._api_client = _api_client(base_url, api_key)
         money = FintechTransactionsApi(self._api_client)
         webhooks = WebhooksApi(self._api_client)

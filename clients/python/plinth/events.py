@@ -8,6 +8,7 @@ from plinth_generated.models import Event, EventList, WebhookDelivery, WebhookDe
 
 from .filters import Created, created_query, page_query
 from .pagination import pages
+from .stream import event_stream
 
 if TYPE_CHECKING:
     from .client import Plinth
@@ -27,6 +28,12 @@ class Events:
         """One page, newest first."""
         query = page_query(limit, starting_after, ending_before, type=type) + created_query(created)
         return self._client._get("/v1/events", query, "EventList")
+
+    def stream(self, *, type: Optional[str] = None, after: Optional[int] = None) -> Iterator[Event]:
+        """The live events, oldest first, as they happen (GET /v1/events/stream): ``for event in
+        plinth.events.stream():``. Resumes by itself after any disconnection, with no gap and no repeat; ``after``
+        starts after that sequence (0: every event still kept). Stop by leaving the loop."""
+        return event_stream(self._client._base_url, self._client._api_key, type=type, after=after, connect_timeout=self._client.timeout)
 
     def retrieve(self, id: str) -> Event:
         return self._client._call(lambda _key: self._api.retrieve_event_with_http_info(id, _request_timeout=self._client.timeout))

@@ -108,7 +108,9 @@ export class PlinthClient {
     this.transactions = new TransactionsResource(money, call);
     this.transfers = new TransfersResource(new FintechTransfersApi(configuration), call);
     this.sandbox = new SandboxResource(money, call);
-    this.events = new EventsResource(new EventsApi(configuration), call);
+    const plainFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const stream = { baseUrl: this.#baseUrl, apiKey: options.apiKey, fetch: plainFetch };
+    this.events = new EventsResource(new EventsApi(configuration), call, stream);
     this.webhookEndpoints = new WebhookEndpointsResource(webhooks, call);
     this.webhookDeliveries = new WebhookDeliveriesResource(webhooks, call);
     this.requests = new RequestsResource(new RequestsApi(configuration), call);

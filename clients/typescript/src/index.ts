@@ -34,6 +34,7 @@ export type {
   WebhookEndpointWithSecret,
 } from './resources/webhooks.js';
 export { WebhookDeliveriesResource, WebhookEndpointsResource } from './resources/webhooks.js';
+export type { StreamParams } from './stream.js';
 export type { RetryInfo } from './transport.js';
 export type { VerifyOptions, WebhookHeaders } from './webhooks.js';
 export { Webhook, WebhookVerificationError } from './webhooks.js';

@@ -10,6 +10,18 @@ export function findKeyById(db: Db, id: string): Promise<ApiKeysTable | undefine
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Which of these keys are still active (not revoked): the live event stream's check (docs/api.md#the-live-event-stream). */
+export async function activeKeyIds(db: Db, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('revoked_at', 'is', null)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Moves last_used_at forward (never back: another process may have written a later time). */
 export async function touchKey(trx: Trx, id: string, at: string): Promise<void> {
   await trx

@@ -69,3 +69,49 @@ export function deleteEventsBefore(
 ): Promise<number> {
   return deleteIdsBefore(trx, 'events', { cutoff, idBelow: firstIdAt('evt', Date.parse(cutoff)) }, batch, beforeDelete);
 }
+
+/**
+ * The owner's numbered events after `after`, up to `upTo` included, in sequence order (the live stream's read,
+ * docs/api.md#the-live-event-stream): at most `take` of them, of one type when `type` is given.
+ */
+export function eventsAfter(
+  db: Db,
+  owner: EventOwner,
+  range: { after: number; upTo: number; type: string | undefined },
+  take: number,
+): Promise<Pick<EventsTable, 'type' | 'sequence' | 'body'>[]> {
+  let query = db
+    .selectFrom('events')
+    .select(['type', 'sequence', 'body'])
+    .where('org_id', '=', owner.orgId)
+    .where('mode', '=', owner.mode)
+    .where('sequence', '>', range.after)
+    .where('sequence', '<=', range.upTo);
+  if (range.type !== undefined) query = query.where('type', '=', range.type);
+  return query.orderBy('sequence', 'asc').limit(take).execute();
+}
+
+/** The smallest sequence the owner still keeps (older ones were purged), or null when none is kept. */
+export async function oldestKeptSequence(db: Db, owner: EventOwner): Promise<number | null> {
+  const row = await db
+    .selectFrom('events')
+    .select('sequence')
+    .where('org_id', '=', owner.orgId)
+    .where('mode', '=', owner.mode)
+    .where('sequence', 'is not', null)
+    .orderBy('sequence', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? null : Number(row.sequence);
+}
+
+/** The last number drawn by each of these org-and-mode counters (`org\nmode` → number); absent means none yet. */
+export async function lastSequences(db: Db, orgIds: string[]): Promise<Map<string, number>> {
+  if (orgIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('event_sequences')
+    .select(['org_id', 'mode', 'last_sequence'])
+    .where('org_id', 'in', orgIds)
+    .execute();
+  return new Map(rows.map((r) => [`${r.org_id}\n${r.mode}`, Number(r.last_sequence)]));
+}

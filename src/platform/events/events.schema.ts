@@ -116,3 +116,19 @@ export const EventIdParams = Type.Object(
   { id: IdOf('evt', { description: 'An event id, `evt_…`.' }) },
   { additionalProperties: false },
 );
+
+export const EventStreamQuery = Type.Object(
+  {
+    after: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description:
+          'Resume after this `sequence` (`Last-Event-ID`, when sent, wins). Without either: from the next event.',
+      }),
+    ),
+    type: Type.Optional(EventTypeSchema),
+  },
+  { additionalProperties: false },
+);
+export type EventStreamQuery = Static<typeof EventStreamQuery>;

@@ -7,6 +7,8 @@ import type { BeforeEventsDeleted } from './events.repository.ts';
 import { eventsRoutes } from './events.routes.ts';
 import { startEventPurge } from './purge.ts';
 import { idleSequencer, type Sequencer, startSequencer } from './sequencer.ts';
+import { eventStreamRoutes } from './stream.routes.ts';
+import { streamHub } from './stream-hub.ts';
 
 /** The OpenAPI tag of the events' operations. */
 export const EVENT_TAGS = [
@@ -19,6 +21,8 @@ export const EVENT_TAGS = [
 ];
 
 const PURGE_INTERVAL_MS = 3_600_000;
+/** How often open streams look for events numbered by another process and for revoked keys (at most 1 s late). */
+const STREAM_POLL_MS = 250;
 
 /**
  * How events are recorded and numbered: the recorder every writer is handed and, on PostgreSQL, this process's
@@ -43,7 +47,7 @@ export function startEvents(
 }
 
 /**
- * Events (docs/api.md#events): their routes and the retention purge. Recording them is `EventRecorder` (emit.ts),
+ * Events (docs/api.md#events): their routes, the live stream and the retention purge. Recording them is `EventRecorder` (emit.ts),
  * handed to every service that writes; `beforePurge` removes what refers to events (their webhook deliveries) before
  * they go.
  */
@@ -55,6 +59,8 @@ export function installEvents(
     retentionDays: number;
     beforePurge: BeforeEventsDeleted;
     sequencer: Sequencer;
+    /** EVENT_STREAMS_PER_ORG and EVENT_STREAM_MAX_SECONDS. */
+    streams: { perOrg: number; maxSeconds: number };
   },
 ): void {
   const { database, clock } = deps;
@@ -62,4 +68,9 @@ export function installEvents(
   const stopPurge = startEventPurge(database, clock, retentionMs, PURGE_INTERVAL_MS, app.log, deps.beforePurge);
   app.addHook('onClose', async () => stopPurge());
   eventsRoutes(app, { db: database.db, caughtUp: deps.sequencer.caughtUp });
+  // The live stream: woken by this process's commits and a short poll, ended cleanly when shutdown begins.
+  const hub = streamHub(database.db, { perOrg: deps.streams.perOrg, pollMs: STREAM_POLL_MS });
+  database.onCommit(() => hub.poke());
+  app.addHook('preClose', async () => hub.closeAll());
+  eventStreamRoutes(app, { db: database.db, hub, ...deps.streams, caughtUp: deps.sequencer.caughtUp });
 }

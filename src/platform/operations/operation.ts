@@ -65,13 +65,24 @@ export interface PublicOperation<S extends OperationSchema = OperationSchema, R 
   handle(request: FastifyRequest, input: Input<S>): Promise<R>;
 }
 
-export type Operation = ReadOperation | WriteOperation | PublicOperation;
+/**
+ * A read whose answer is a long-lived stream (`GET /v1/events/stream`): it sends on `reply` itself, after the same
+ * authentication, permission check and validation as any read.
+ */
+export interface StreamOperation<S extends OperationSchema = OperationSchema> extends Declared<S> {
+  kind: 'stream';
+  open(owner: Principal, input: Input<S>, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
+}
+
+export type Operation = ReadOperation | WriteOperation | PublicOperation | StreamOperation;
 
 // The declaring functions infer each operation's types from its schema; the lists they go in hold them untyped.
 export const read = <S extends OperationSchema, R>(op: Omit<ReadOperation<S, R>, 'kind'>): Operation =>
   ({ ...op, kind: 'read' }) as never;
 export const write = <S extends OperationSchema, R>(op: Omit<WriteOperation<S, R>, 'kind'>): Operation =>
   ({ ...op, kind: 'write' }) as never;
+export const stream = <S extends OperationSchema>(op: Omit<StreamOperation<S>, 'kind'>): Operation =>
+  ({ ...op, kind: 'stream' }) as never;
 export const publicOperation = <S extends OperationSchema, R>(op: Omit<PublicOperation<S, R>, 'kind'>): Operation =>
   ({ ...op, kind: 'public' }) as never;
 
@@ -101,6 +112,9 @@ function handlerOf(op: Operation, withIdempotency: WithIdempotency | undefined) 
       return (request: FastifyRequest) => op.read(principalOf(request), inputOf(request));
     case 'public':
       return (request: FastifyRequest) => op.handle(request, inputOf(request));
+    case 'stream':
+      return (request: FastifyRequest, reply: FastifyReply) =>
+        op.open(principalOf(request), inputOf(request), request, reply);
     case 'write':
       if (withIdempotency === undefined)
         throw new Error(`${op.schema.operationId}: a write needs the idempotency step`);

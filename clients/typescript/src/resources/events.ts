@@ -9,6 +9,7 @@ import type {
 } from '../../generated/index.js';
 import type { Call, WithRequestId } from '../call.js';
 import { autoPage, type ListParams, type PageParams, pageQuery } from '../pagination.js';
+import { eventStream, type StreamConnection, type StreamParams } from '../stream.js';
 import { type CreatedFilter, createdQuery } from './filters.js';
 
 export interface EventFilters {
@@ -21,10 +22,21 @@ export interface EventFilters {
 export class EventsResource {
   readonly #api: EventsApi;
   readonly #call: Call;
+  readonly #stream: StreamConnection;
 
-  constructor(api: EventsApi, call: Call) {
+  constructor(api: EventsApi, call: Call, stream: StreamConnection) {
     this.#api = api;
     this.#call = call;
+    this.#stream = stream;
+  }
+
+  /**
+   * The live events, oldest first, as they happen (GET /v1/events/stream): `for await (const e of
+   * plinth.events.stream())`. Resumes by itself after any disconnection, with no gap and no repeat; `after` starts
+   * after that sequence (0: every event still kept). Stop with `break` or `signal`.
+   */
+  stream(params: StreamParams = {}): AsyncGenerator<Event, void, undefined> {
+    return eventStream(this.#stream, params);
   }
 
   /** Every event, newest first (sequences decreasing): `for await (const e of plinth.events.list({ type }))`. */

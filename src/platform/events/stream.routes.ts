@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Db } from '../../db/database.ts';
+import { needs } from '../auth/permissions.ts';
+import { ApiError } from '../http/errors.ts';
+import { declareOperations, stream } from '../operations/operation.ts';
+import { EventStreamQuery } from './events.schema.ts';
+import { openStream } from './stream.ts';
+import type { StreamHub } from './stream-hub.ts';
+
+const DESCRIPTION =
+  'Server-Sent Events: every event of the key’s organisation and mode in `sequence` order, once numbered, as ' +
+  '`id: <sequence>`, `event: <type>`, `data: <the event’s JSON, the bytes of GET /v1/events/{id}>`. ' +
+  '`Last-Event-ID: <sequence>` (or `after`) resumes after that number with no gap and no repeat. A comment line ' +
+  'every 15 s; `event: gap` (data `{"from","to"}`) when events after the resume point were purged. At most ' +
+  '`EVENT_STREAMS_PER_ORG` (5) open per organisation and mode, else 429 `rate_limited`.';
+
+/** `Last-Event-ID` (its shape checked by the schema: a whole number) wins over `?after=`. */
+function resumePoint(request: FastifyRequest, after: number | undefined): number | undefined {
+  const header = request.headers['last-event-id'];
+  return typeof header === 'string' ? Number(header) : after;
+}
+
+/** The live event stream (docs/api.md#the-live-event-stream). */
+export function eventStreamRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; hub: StreamHub; perOrg: number; maxSeconds: number; caughtUp: () => Promise<void> },
+): void {
+  declareOperations(app, {}, [
+    stream({
+      method: 'GET',
+      path: '/v1/events/stream',
+      permission: needs('events', 'read'),
+      schema: {
+        operationId: 'streamEvents',
+        tags: ['Events'],
+        summary: 'Stream events as they happen (Server-Sent Events)',
+        description: DESCRIPTION,
+        querystring: EventStreamQuery,
+        headers: Type.Object({
+          'last-event-id': Type.Optional(
+            Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last `sequence` received: resume after it.' }),
+          ),
+        }),
+        response: {
+          200: {
+            description: 'A stream of Server-Sent Events that stays open.',
+            content: { 'text/event-stream': { schema: Type.String({ examples: [EXAMPLE_FRAME] }) } },
+          } as never,
+        },
+      },
+      open: async (owner, input, request, reply) => {
+        const resume = { after: resumePoint(request, input.query.after), type: input.query.type };
+        const opened = openStream(deps.db, owner, resume);
+        if (!deps.hub.add(opened.watcher))
+          throw new ApiError(
+            'rate_limited',
+            `This organisation already has ${deps.perOrg} open ${owner.mode} event streams (EVENT_STREAMS_PER_ORG).`,
+            { headers: { 'retry-after': '1' } },
+          );
+        opened.body.on('close', () => deps.hub.remove(opened.watcher));
+        reply.raw.on('close', () => opened.body.destroy());
+        try {
+          // As the list does: every event committed before the request is numbered, so "next" means after them.
+          await deps.caughtUp();
+          await opened.start();
+        } catch (error) {
+          opened.body.destroy();
+          throw error;
+        }
+        if (deps.maxSeconds > 0) {
+          const limit = setTimeout(() => opened.watcher.end('shutdown'), deps.maxSeconds * 1000).unref();
+          opened.body.on('close', () => clearTimeout(limit));
+        }
+        reply.header('content-type', 'text/event-stream; charset=utf-8');
+        reply.header('cache-control', 'no-cache');
+        reply.header('x-accel-buffering', 'no');
+        return reply.send(opened.body);
+      },
+    }),
+  ]);
+}
+
+const EXAMPLE_FRAME =
+  'id: 42\nevent: fintech.account.created\ndata: {"id":"evt_01M8…","object":"event","sequence":42,…}\n\n';
