@@ -72,5 +72,11 @@ export function installEvents(
   const hub = streamHub(database.db, { perOrg: deps.streams.perOrg, pollMs: STREAM_POLL_MS });
   database.onCommit(() => hub.poke());
   app.addHook('preClose', async () => hub.closeAll());
-  eventStreamRoutes(app, { db: database.db, hub, ...deps.streams, caughtUp: deps.sequencer.caughtUp });
+  eventStreamRoutes(app, {
+    db: database.db,
+    hub,
+    ...deps.streams,
+    caughtUp: deps.sequencer.caughtUp,
+    settled: () => database.settled(),
+  });
 }

@@ -24,7 +24,14 @@ function resumePoint(request: FastifyRequest, after: number | undefined): number
 /** The live event stream (docs/api.md#the-live-event-stream). */
 export function eventStreamRoutes(
   app: FastifyInstance,
-  deps: { db: Db; hub: StreamHub; perOrg: number; maxSeconds: number; caughtUp: () => Promise<void> },
+  deps: {
+    db: Db;
+    hub: StreamHub;
+    perOrg: number;
+    maxSeconds: number;
+    caughtUp: () => Promise<void>;
+    settled: () => Promise<void> | undefined;
+  },
 ): void {
   declareOperations(app, {}, [
     stream({
@@ -51,7 +58,7 @@ export function eventStreamRoutes(
       },
       open: async (owner, input, request, reply) => {
         const resume = { after: resumePoint(request, input.query.after), type: input.query.type };
-        const opened = openStream(deps.db, owner, resume);
+        const opened = openStream(deps.db, owner, resume, deps.settled);
         if (!deps.hub.add(opened.watcher))
           throw new ApiError(
             'rate_limited',

@@ -41,6 +41,7 @@ export function openStream(
   db: Db,
   owner: Principal,
   resume: { after: number | undefined; type: string | undefined },
+  settled: () => Promise<void> | undefined = () => undefined,
 ): OpenedStream {
   const body = new PassThrough();
   let seen = 0;
@@ -66,6 +67,8 @@ export function openStream(
     while (seen < target && !ended) {
       const upTo = target;
       const rows = await reader({ after: seen, upTo, type: resume.type }, PAGE);
+      // Only durable events leave (db/wal-sync.ts): a number sent is never numbered again after a power loss.
+      await settled();
       if (rows.length > 0) await send(framesOf(rows));
       seen = rows.length < PAGE ? upTo : Number(rows.at(-1)!.sequence);
     }
