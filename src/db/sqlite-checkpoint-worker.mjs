@@ -9,7 +9,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const MIN_INTERVAL_MS = 100;
+const MIN_INTERVAL_MS = 250;
 
 const native = new DatabaseSync(workerData.path);
 // A checkpoint syncs the WAL before copying it and the database after, at NORMAL as at FULL. PASSIVE: it never
