@@ -5,7 +5,7 @@
  * transfers and posts against plain transfers, then creates with five open event streams against none (same loads and
  * settings as `npm run bench`). Prints the ratios; writes nothing. `npm run bench` is the record. BENCH_QUICK=pending
  * runs the pending-transfer loads alone, BENCH_QUICK=balances the balances-at-a-moment loads alone,
- * BENCH_QUICK=streams the event-stream loads alone.
+ * BENCH_QUICK=streams the event-stream loads alone, BENCH_QUICK=slow-disk the slow-disk loads alone.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { start, stop, watchRss } from './lib/process.ts';
 import { balancesPhase } from './phases/balances.ts';
 import { pendingPhase } from './phases/pending.ts';
 import { requestLogPhase } from './phases/request-log.ts';
+import { slowDiskLines, slowDiskPhase } from './phases/slow-disk.ts';
 import { STREAMS, streamsPhase } from './phases/streams.ts';
 import { webhookPhase } from './phases/webhooks.ts';
 
@@ -87,7 +88,12 @@ async function streams() {
   process.stdout.write(`  bytes the streams received: ${r.bytesReceived}\n`);
 }
 
-const phases: Record<string, () => Promise<void>> = { pending, balances, streams };
+/** `BENCH_QUICK=slow-disk`: the create load with a retrieve beside it, every fsync 5 ms slower vs not (issue 33). */
+async function slowDisk() {
+  process.stdout.write(`${slowDiskLines(await slowDiskPhase(dir)).join('\n')}\n`);
+}
+
+const phases: Record<string, () => Promise<void>> = { pending, balances, streams, 'slow-disk': slowDisk };
 try {
   await (phases[process.env.BENCH_QUICK ?? ''] ?? all)();
 } finally {

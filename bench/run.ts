@@ -22,6 +22,7 @@ import { type BalancesResults, balancesPhase, balancesTargets } from './phases/b
 import { type PendingResults, pendingPhase } from './phases/pending.ts';
 import { type PostgresResults, postgresPhases } from './phases/postgres.ts';
 import { type RequestLogResults, requestLogPhase } from './phases/request-log.ts';
+import { slowDiskLines, slowDiskPhase } from './phases/slow-disk.ts';
 import { SEED_ACCOUNTS, type SqliteResults, sqlitePhases } from './phases/sqlite.ts';
 import { type StreamResults, streamsPhase } from './phases/streams.ts';
 import { type WebhookResults, webhookPhase } from './phases/webhooks.ts';
@@ -129,7 +130,7 @@ function results(
     '# Benchmark results (issues 10, 12, 13, 22, 24 and 26)',
     '',
     `Written by \`npm run bench\`. ${machine(loadAtStart)}. Plinth: ${plinthCommit()}.`,
-    'Server logs: one JSON line per request at info level, to a file. SQLite with WAL and synchronous=FULL.',
+    'Server logs: one JSON line per request at info level, to a file. SQLite with WAL, each commit synced before its answer.',
     '',
     '## Targets',
     '',
@@ -164,8 +165,13 @@ try {
   const balances = runSqlite ? await balancesPhase(dir) : null;
   const pg = process.env.BENCH_POSTGRES === 'off' ? null : await postgresPhases(dir);
   const streams = runSqlite ? await streamsPhase(dir) : null;
+  const slowDisk = runSqlite ? await slowDiskPhase(dir) : null;
   const lines = results(sqlite, pg, loadAtStart, webhooks, requestLog, pending, balances);
-  const text = [...lines, ...(streams === null ? [] : streamLines(streams))].join('\n');
+  const text = [
+    ...lines,
+    ...(streams === null ? [] : streamLines(streams)),
+    ...(slowDisk === null ? [] : slowDiskLines(slowDisk)),
+  ].join('\n');
   process.stdout.write(`${text}\n`);
   writeFileSync(process.env.BENCH_RESULTS ?? new URL('RESULTS.md', import.meta.url), text);
 } finally {
