@@ -49,18 +49,19 @@ export interface Claimer {
 
 /**
  * The claim: a read decides what to take (so that a claim that would take nothing costs no write), then one write
- * takes it. On PostgreSQL the write takes the claims' turn (an advisory lock), reads again and decides again, so that
- * the bounds count every process's attempts; on SQLite the one process's claims already take turns.
+ * takes it, up to every free slot at once. With other processes claiming (`shared`: several delivery processes, or
+ * PostgreSQL) the write takes the claims' turn (an advisory lock on PostgreSQL; on SQLite the write lock its
+ * `BEGIN IMMEDIATE` holds), reads again and decides again, so that the bounds count every process's attempts.
  */
-export function claimer(database: Database, concurrency: number): Claimer {
+export function claimer(database: Database, concurrency: number, sharedFile: boolean): Claimer {
   const limits = limitsFor(concurrency);
   const load: Load = { byMode: { live: 0, sandbox: 0 }, orgs: new Map(), endpoints: new Map() };
   const cursor: Record<Mode, string> = { live: '', sandbox: '' };
   const served = new Map<string, number>();
   let serial = 0;
   let sweeps = 0;
-  // Other processes claim too (PostgreSQL): the write takes the claims' turn and decides again.
-  const shared = !database.singleWriter;
+  // Other processes claim too: the write takes the claims' turn and decides again.
+  const shared = sharedFile || !database.singleWriter;
 
   async function decide(db: Db, now: string, take: number, after: Record<Mode, string>) {
     const views = new Map<Mode, ClaimView>();

@@ -22,12 +22,24 @@ export interface WebhookMetrics {
   inFlight(): Record<Mode, number>;
 }
 
+/** One attempt as /metrics counts it. */
+export interface AttemptReport {
+  outcome: Outcome;
+  durationSeconds: number;
+  /** From the event's creation to this success. */
+  latencySeconds?: number;
+}
+
 export interface DeliveryWorkers {
   start(): void;
   /** Stops claiming, then waits up to `graceMs` for attempts in flight to finish and be recorded. */
   stop(graceMs: number): Promise<void>;
   /** Something may be due now (a commit, a manual retry): look without waiting for the next poll. */
   poke(): void;
+  /** Pokes also go to `to`: the delivery processes, when this process does not deliver itself (server.ts). */
+  relay(to: () => void): void;
+  /** An attempt a delivery process made, counted on this process's /metrics as if made here. */
+  heard(report: AttemptReport): void;
   metrics: WebhookMetrics;
 }
 
@@ -39,28 +51,14 @@ export interface WorkerDeps {
   schedule: number[];
   concurrency: number;
   /**
-   * True while the process is busy answering API requests: deliveries then yield, one attempt at a time (one stalled
-   * on its receiver does not count, see YIELD_STALLED_MS), so that sending webhooks never takes the throughput of the
-   * API that produces them; the backlog drains when the load eases (it is in /metrics). Absent: full concurrency.
+   * Other processes claim from the same database (several delivery processes, or PostgreSQL): each claim decides
+   * again inside its write, so that fair.ts's bounds count every process's attempts.
    */
-  busy?: () => boolean;
+  shared?: boolean;
   attempt: Omit<AttemptOptions, 'allowPrivate'> & { allowPrivateSandbox: boolean };
 }
 
 const POLL_MS = 500;
-/**
- * While the API is busy (see `busy`, and busy.ts for why the signal is held a moment): one attempt at a time, each
- * started at least this long after the previous one (at most 50 a second), never none, so deliveries always progress.
- * One at a time without the pause still took a visible share of the API's throughput under load; with it the API
- * keeps nearly all of it, and the backlog drains once the load eases (figures in bench/FINDINGS.md).
- */
-export const YIELD_INTERVAL_MS = 20;
-/**
- * While the API is busy, an attempt that has waited this long for its receiver no longer holds the one-at-a-time
- * turn: it costs a socket, not the API's CPU, and an endpoint that never answers must not stop every other
- * organisation's deliveries for the whole timeout (issue 23).
- */
-export const YIELD_STALLED_MS = 1000;
 
 /** The secrets that sign now: the current one, and the previous one until its overlap ends. */
 function signingSecrets(deps: WorkerDeps, claimed: Claimed, now: Date): string[] {
@@ -88,7 +86,8 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   let looking = false;
   let timer: NodeJS.Timeout | undefined;
   const leaseMs = 2 * deps.attempt.timeoutMs + 5000;
-  const claims = claimer(deps.database, deps.concurrency);
+  const claims = claimer(deps.database, deps.concurrency, deps.shared ?? false);
+  let relayed: (() => void) | undefined;
 
   async function run(claimed: Claimed): Promise<void> {
     const now = deps.clock();
@@ -101,32 +100,15 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
     );
     const latencySeconds =
       outcome === 'succeeded' ? (at.getTime() - Date.parse(claimed.eventCreatedAt)) / 1000 : undefined;
-    for (const listener of listeners) listener({ outcome, durationSeconds: result.durationMs / 1000, latencySeconds });
-  }
-
-  let lastStart = 0;
-  let pausing = false;
-  // May an attempt start now while the API is busy? If only the pause stands in the way, look again after it.
-  function yieldingFree(): number {
-    for (const started of inFlight.values()) if (performance.now() - started < YIELD_STALLED_MS) return 0;
-    const wait = lastStart + YIELD_INTERVAL_MS - performance.now();
-    if (wait <= 0) return 1;
-    if (!pausing) {
-      pausing = true;
-      setTimeout(() => {
-        pausing = false;
-        poke();
-      }, wait).unref();
-    }
-    return 0;
+    const report = { outcome, durationSeconds: result.durationMs / 1000, latencySeconds };
+    for (const listener of listeners) listener(report);
   }
 
   async function look(): Promise<void> {
-    const take = () => (running ? (deps.busy?.() ? yieldingFree() : deps.concurrency - inFlight.size) : 0);
+    const take = () => (running ? deps.concurrency - inFlight.size : 0);
     const now = deps.clock();
     if (take() <= 0 || !(await anyDue(deps.database.db, storedTime(now)))) return;
     const { claimed, more } = await claims.claim(now, take, new Date(now.getTime() + leaseMs));
-    if (claimed.length > 0) lastStart = performance.now();
     for (const one of claimed) {
       const untrack = track(claims.load, one);
       const task = run(one)
@@ -134,16 +116,16 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
         .finally(() => {
           untrack();
           inFlight.delete(task);
-          poke();
+          nudge();
         });
       inFlight.set(task, performance.now());
     }
-    if (more) poke(); // there may be more
+    if (more) nudge(); // there may be more
   }
 
   // One look at a time; a poke during a look asks for another right after it, so no nudge is lost.
   let again = false;
-  function poke(): void {
+  function nudge(): void {
     if (!running) return;
     if (looking) {
       again = true;
@@ -156,7 +138,7 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
         .catch((error: unknown) => deps.log.warn({ err: error }, 'webhook claim failed; will retry'))
         .finally(() => {
           looking = false;
-          if (again) poke();
+          if (again) nudge();
         });
     });
   }
@@ -164,9 +146,9 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   return {
     start() {
       running = true;
-      timer = setInterval(poke, POLL_MS);
+      timer = setInterval(nudge, POLL_MS);
       timer.unref();
-      poke();
+      nudge();
     },
     async stop(graceMs) {
       running = false;
@@ -174,7 +156,16 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
       const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
       await Promise.race([Promise.allSettled([...inFlight.keys()]), grace]);
     },
-    poke,
+    poke() {
+      relayed?.();
+      nudge();
+    },
+    relay(to) {
+      relayed = to;
+    },
+    heard(report) {
+      for (const listener of listeners) listener(report);
+    },
     metrics: {
       onAttempt: (listener) => listeners.push(listener),
       backlog: () => countPending(deps.database.db),
