@@ -25,9 +25,14 @@ function pinned(target: Resolved): LookupFunction {
   };
 }
 
-/** Sockets kept open to one destination (an origin at one checked address), and destinations kept. */
-const SOCKETS_PER_DESTINATION = 16;
+/**
+ * Sockets open at once to one destination (an origin at one checked address; the attempts in flight, at most
+ * WEBHOOK_CONCURRENCY, bound them too), and destinations kept. An idle socket is closed after IDLE_SOCKET_MS, before
+ * a receiver's own keep-alive timeout (5 s in Node) closes it under a request.
+ */
+const SOCKETS_PER_DESTINATION = 64;
 const DESTINATIONS_KEPT = 256;
+const IDLE_SOCKET_MS = 4000;
 const agents = new Map<string, http.Agent>();
 
 /**
@@ -41,7 +46,12 @@ function agentFor(url: URL, target: Resolved): http.Agent {
   if (agent !== undefined)
     agents.delete(key); // re-inserted last: the map stays in order of use
   else {
-    const options = { keepAlive: true, maxSockets: SOCKETS_PER_DESTINATION, maxFreeSockets: SOCKETS_PER_DESTINATION };
+    const options = {
+      keepAlive: true,
+      maxSockets: SOCKETS_PER_DESTINATION,
+      maxFreeSockets: SOCKETS_PER_DESTINATION,
+      timeout: IDLE_SOCKET_MS,
+    };
     agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
     if (agents.size >= DESTINATIONS_KEPT) {
       const [oldest, old] = agents.entries().next().value!;
