@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/database.ts';
+import type { Database, Trx } from '../../db/database.ts';
 import type { Mode } from '../auth/principal.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
-import { type AttemptOptions, attempt } from './attempt.ts';
+import { type AttemptOptions, type AttemptResult, attempt } from './attempt.ts';
 import { claimer, track } from './claim.ts';
 import type { Claimed } from './claims.repository.ts';
 import { anyDue, countPending, pendingByOrg } from './deliveries.repository.ts';
@@ -60,6 +60,15 @@ export interface WorkerDeps {
 
 const POLL_MS = 500;
 
+/** An attempt made, its result not yet recorded. */
+interface Done {
+  claimed: Claimed;
+  result: AttemptResult;
+  at: Date;
+  untrack: () => void;
+  recorded: () => void;
+}
+
 /** The secrets that sign now: the current one, and the previous one until its overlap ends. */
 function signingSecrets(deps: WorkerDeps, claimed: Claimed, now: Date): string[] {
   const secrets = [deps.box.open(claimed.secret)];
@@ -75,7 +84,7 @@ function signingSecrets(deps: WorkerDeps, claimed: Claimed, now: Date): string[]
 /**
  * Delivery workers: poll for due deliveries (a read, so idling costs no write), claim what the fair policy allows
  * (claim.ts, fair.ts: per mode, per organisation, per endpoint) with a lease in one write, attempt each outside any
- * write, and record each result in a write of its own. A lease lasts twice the attempt timeout plus 5 s: a worker
+ * write, and record the results in the next claim's write (one write a round, however many finished). A lease lasts twice the attempt timeout plus 5 s: a worker
  * that dies mid-attempt gives its rows back when it ends.
  */
 export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
@@ -89,44 +98,69 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   const claims = claimer(deps.database, deps.concurrency, deps.shared ?? false);
   let relayed: (() => void) | undefined;
 
-  async function run(claimed: Claimed): Promise<void> {
+  /** Attempts made, waiting for their results to be recorded by the next look's write. */
+  const done: Done[] = [];
+
+  async function run(claimed: Claimed, untrack: () => void): Promise<void> {
     const now = deps.clock();
     const headers = webhookHeaders(signingSecrets(deps, claimed, now), claimed.delivery.event_id, claimed.body, now);
     const allowPrivate = deps.attempt.allowPrivateSandbox && claimed.delivery.mode === 'sandbox';
     const result = await attempt(claimed.url, headers, claimed.body, { ...deps.attempt, allowPrivate });
-    const at = deps.clock();
-    const outcome = await deps.database.write((trx) =>
-      recordAttempt(trx, claimed.delivery, claimed.delivery.claim!, result, at, deps.schedule),
-    );
-    const latencySeconds =
-      outcome === 'succeeded' ? (at.getTime() - Date.parse(claimed.eventCreatedAt)) / 1000 : undefined;
-    const report = { outcome, durationSeconds: result.durationMs / 1000, latencySeconds };
-    for (const listener of listeners) listener(report);
+    await new Promise<void>((recorded) => {
+      done.push({ claimed, result, at: deps.clock(), untrack, recorded });
+      nudge();
+    });
   }
 
+  /** The results of `batch`, recorded in the claim's write; each attempt is then no longer in flight. */
+  function recordAll(batch: Done[], outcomes: Outcome[]) {
+    return async (trx: Trx) => {
+      for (const { claimed, result, at } of batch)
+        outcomes.push(await recordAttempt(trx, claimed.delivery, claimed.delivery.claim!, result, at, deps.schedule));
+    };
+  }
+
+  function report(batch: Done[], outcomes: Outcome[]): void {
+    for (const [i, outcome] of outcomes.entries()) {
+      const { claimed, result, at } = batch[i]!;
+      const latencySeconds =
+        outcome === 'succeeded' ? (at.getTime() - Date.parse(claimed.eventCreatedAt)) / 1000 : undefined;
+      const report = { outcome, durationSeconds: result.durationMs / 1000, latencySeconds };
+      for (const listener of listeners) listener(report);
+    }
+  }
+
+  // One write per look: the results of the attempts that finished since the last one, then the claim of as many due
+  // deliveries as the slots (those results freed included) allow. Idle, a look is one read and no write.
   async function look(): Promise<void> {
-    const take = () => (running ? deps.concurrency - inFlight.size : 0);
+    const batch = done.splice(0);
+    for (const one of batch) one.untrack(); // what the claim decides from: these no longer hold a slot
+    const take = () => (running ? deps.concurrency - inFlight.size + batch.length : 0);
     const now = deps.clock();
-    if (take() <= 0 || !(await anyDue(deps.database.db, storedTime(now)))) return;
-    const { claimed, more } = await claims.claim(now, take, new Date(now.getTime() + leaseMs));
-    for (const one of claimed) {
-      const untrack = track(claims.load, one);
-      const task = run(one)
+    if (batch.length === 0 && (take() <= 0 || !(await anyDue(deps.database.db, storedTime(now))))) return;
+    const outcomes: Outcome[] = [];
+    const record = batch.length === 0 ? undefined : recordAll(batch, outcomes);
+    let taken: Awaited<ReturnType<typeof claims.claim>>;
+    try {
+      taken = await claims.claim(now, take, new Date(now.getTime() + leaseMs), record);
+    } finally {
+      // Recorded, or not (the write failed: the lease ends and the delivery is claimed again): no longer in flight.
+      for (const one of batch) one.recorded();
+    }
+    report(batch, outcomes);
+    for (const one of taken.claimed) {
+      const task = run(one, track(claims.load, one))
         .catch((error: unknown) => deps.log.warn({ err: error, delivery: one.delivery.id }, 'webhook attempt failed'))
-        .finally(() => {
-          untrack();
-          inFlight.delete(task);
-          nudge();
-        });
+        .finally(() => inFlight.delete(task));
       inFlight.set(task, performance.now());
     }
-    if (more) nudge(); // there may be more
+    if (taken.more) nudge(); // there may be more
   }
 
   // One look at a time; a poke during a look asks for another right after it, so no nudge is lost.
   let again = false;
   function nudge(): void {
-    if (!running) return;
+    if (!running && done.length === 0) return;
     if (looking) {
       again = true;
       return;
