@@ -14,6 +14,7 @@ import {
   startDeliveryProcesses,
   throttled,
 } from './platform/webhooks/processes.ts';
+import { databaseRounds } from './platform/webhooks/rounds.ts';
 import { exitWithStartFailure, supervise } from './supervisor.ts';
 
 function configOrExit(): Config {
@@ -92,7 +93,11 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
       if (message?.type === 'plinth.webhooks.attempt') app.webhookDelivery.heard(message.report);
     });
   } else {
-    deliveries = startDeliveryProcesses(config.WEBHOOK_WORKERS, (report) => app.webhookDelivery.heard(report));
+    // On SQLite this process stays the file's only writer: the delivery processes' writes run here (rounds.ts).
+    const rounds = config.DATABASE_URL.startsWith('sqlite:')
+      ? () => databaseRounds(database, config.WEBHOOK_CONCURRENCY, true, config.WEBHOOK_RETRY_SCHEDULE)
+      : undefined;
+    deliveries = startDeliveryProcesses(config.WEBHOOK_WORKERS, (report) => app.webhookDelivery.heard(report), rounds);
     app.webhookDelivery.relay(deliveries.poke);
   }
 }

@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Trx } from '../../db/database.ts';
+import type { Database } from '../../db/database.ts';
 import type { Mode } from '../auth/principal.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import { type AttemptOptions, type AttemptResult, attempt } from './attempt.ts';
-import { claimer, track } from './claim.ts';
+import { type Load, track } from './claim.ts';
 import type { Claimed } from './claims.repository.ts';
 import { anyDue, countPending, pendingByOrg } from './deliveries.repository.ts';
-import { type Outcome, recordAttempt } from './record.ts';
+import type { Outcome } from './record.ts';
+import { databaseRounds, loadSnapshot, type RoundAnswer, type Rounds } from './rounds.ts';
 import { webhookHeaders } from './sign.ts';
 import type { SigningSecrets } from './signing-secrets.ts';
 
@@ -55,6 +56,8 @@ export interface WorkerDeps {
    * again inside its write, so that fair.ts's bounds count every process's attempts.
    */
   shared?: boolean;
+  /** Where each round's write runs: on `database` when absent; on SQLite, the API process's writer (src/deliver.ts). */
+  rounds?: Rounds;
   attempt: Omit<AttemptOptions, 'allowPrivate'> & { allowPrivateSandbox: boolean };
 }
 
@@ -95,7 +98,9 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   let looking = false;
   let timer: NodeJS.Timeout | undefined;
   const leaseMs = 2 * deps.attempt.timeoutMs + 5000;
-  const claims = claimer(deps.database, deps.concurrency, deps.shared ?? false);
+  const shared = deps.shared ?? false;
+  const rounds = deps.rounds ?? databaseRounds(deps.database, deps.concurrency, shared, deps.schedule);
+  const load: Load = { byMode: { live: 0, sandbox: 0 }, orgs: new Map(), endpoints: new Map() };
   let relayed: (() => void) | undefined;
 
   /** Attempts made, waiting for their results to be recorded by the next look's write. */
@@ -110,14 +115,6 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
       done.push({ claimed, result, at: deps.clock(), untrack, recorded });
       nudge();
     });
-  }
-
-  /** The results of `batch`, recorded in the claim's write; each attempt is then no longer in flight. */
-  function recordAll(batch: Done[], outcomes: Outcome[]) {
-    return async (trx: Trx) => {
-      for (const { claimed, result, at } of batch)
-        outcomes.push(await recordAttempt(trx, claimed.delivery, claimed.delivery.claim!, result, at, deps.schedule));
-    };
   }
 
   function report(batch: Done[], outcomes: Outcome[]): void {
@@ -135,26 +132,34 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   async function look(): Promise<void> {
     const batch = done.splice(0);
     for (const one of batch) one.untrack(); // what the claim decides from: these no longer hold a slot
-    const take = () => (running ? deps.concurrency - inFlight.size + batch.length : 0);
+    const take = running ? deps.concurrency - inFlight.size + batch.length : 0;
     const now = deps.clock();
-    if (batch.length === 0 && (take() <= 0 || !(await anyDue(deps.database.db, storedTime(now))))) return;
-    const outcomes: Outcome[] = [];
-    const record = batch.length === 0 ? undefined : recordAll(batch, outcomes);
-    let taken: Awaited<ReturnType<typeof claims.claim>>;
+    if (batch.length === 0 && (take <= 0 || !(await anyDue(deps.database.db, storedTime(now))))) return;
+    let answer: RoundAnswer;
     try {
-      taken = await claims.claim(now, take, new Date(now.getTime() + leaseMs), record);
+      answer = await rounds({
+        now: now.toISOString(),
+        leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+        take,
+        load: loadSnapshot(load),
+        finished: batch.map(({ claimed, result, at }) => ({
+          delivery: claimed.delivery,
+          result,
+          at: at.toISOString(),
+        })),
+      });
     } finally {
       // Recorded, or not (the write failed: the lease ends and the delivery is claimed again): no longer in flight.
       for (const one of batch) one.recorded();
     }
-    report(batch, outcomes);
-    for (const one of taken.claimed) {
-      const task = run(one, track(claims.load, one))
+    report(batch, answer.outcomes);
+    for (const one of answer.claimed) {
+      const task = run(one, track(load, one))
         .catch((error: unknown) => deps.log.warn({ err: error, delivery: one.delivery.id }, 'webhook attempt failed'))
         .finally(() => inFlight.delete(task));
       inFlight.set(task, performance.now());
     }
-    if (taken.more) nudge(); // there may be more
+    if (answer.more) nudge(); // there may be more
   }
 
   // One look at a time; a poke during a look asks for another right after it, so no nudge is lost.
@@ -204,7 +209,7 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
       onAttempt: (listener) => listeners.push(listener),
       backlog: () => countPending(deps.database.db),
       backlogByOrg: () => pendingByOrg(deps.database.db),
-      inFlight: () => ({ ...claims.load.byMode }),
+      inFlight: () => ({ ...load.byMode }),
     },
   };
 }
