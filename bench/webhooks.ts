@@ -13,7 +13,7 @@ process.env.BENCH_SECONDS ??= '20';
 const { CONNECTIONS, SECONDS, loadCreate } = await import('./lib/load.ts');
 const { startPlinth } = await import('./lib/plinth.ts');
 const { stop } = await import('./lib/process.ts');
-const { webhookPhase } = await import('./phases/webhooks.ts');
+const { deliverySettings, webhookPhase } = await import('./phases/webhooks.ts');
 
 const dir = mkdtempSync(join(tmpdir(), 'plinth-bench-webhooks-'));
 const pct = (share: number | null) => (share === null ? 'n/a' : `${(share * 100).toFixed(0)}%`);
@@ -25,7 +25,8 @@ try {
   const share = hooks.deliveredDuringLoad / hooks.events;
   const drained = hooks.drainSeconds === null ? 'not within 120 s' : `${hooks.drainSeconds.toFixed(1)} s`;
   const lines = [
-    `SQLite, ${SECONDS} s create loads at ${CONNECTIONS} connections (WEBHOOK_WORKERS default)`,
+    `SQLite, ${SECONDS} s create loads at ${CONNECTIONS} connections, delivery settings ` +
+      `${JSON.stringify(deliverySettings())} (the rest default)`,
     `creates without an endpoint: ${without.rps.toFixed(0)} req/s, p99 ${without.p99} ms ` +
       `(CPU pressure ${pct(without.pressure.cpu)}, I/O ${pct(without.pressure.io)})`,
     `creates with one endpoint:   ${hooks.create.rps.toFixed(0)} req/s, p99 ${hooks.create.p99} ms, ` +

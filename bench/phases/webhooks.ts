@@ -23,6 +23,16 @@ export interface WebhookResults {
 
 const DRAIN_BOUND_MS = 120_000;
 
+/** WEBHOOK_CONCURRENCY and WEBHOOK_WORKERS from the bench's environment, to compare settings; defaults otherwise. */
+export function deliverySettings(): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const name of ['WEBHOOK_CONCURRENCY', 'WEBHOOK_WORKERS']) {
+    const value = process.env[name];
+    if (value !== undefined) settings[name] = value;
+  }
+  return settings;
+}
+
 export async function webhookPhase(dir: string): Promise<WebhookResults> {
   let delivered = 0;
   const receiver = createServer((request, response) => {
@@ -38,7 +48,7 @@ export async function webhookPhase(dir: string): Promise<WebhookResults> {
     databaseUrl: `sqlite:${join(dir, 'webhooks.db')}`,
     dir,
     name: 'sqlite-webhooks',
-    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on' },
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on', ...deliverySettings() },
   });
   try {
     const made = await fetch(`http://127.0.0.1:${server.port}/v1/webhook_endpoints`, {
