@@ -5,7 +5,7 @@ import { stdoutLog } from './platform/http/log-stream.ts';
 import { redactRecord } from './platform/kit/redact.ts';
 import { systemClock } from './platform/kit/time.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
-import { type DeliveryMessage, roundsOverIpc } from './platform/webhooks/processes.ts';
+import type { DeliveryMessage } from './platform/webhooks/processes.ts';
 import { signingSecrets } from './platform/webhooks/signing-secrets.ts';
 import { systemResolver } from './platform/webhooks/ssrf.ts';
 import { deliveryWorkers } from './platform/webhooks/worker.ts';
@@ -13,10 +13,11 @@ import { deliveryWorkers } from './platform/webhooks/worker.ts';
 /**
  * A delivery process (docs/architecture.md, "Webhook delivery"), started by the server with an IPC channel: it
  * claims, attempts and records webhook deliveries on a database connection of its own, so that sending webhooks
- * never shares the API's event loop. On SQLite it reads the file through a connection of its own, and sends each
- * round's write (results and claim, rounds.ts) to the API process, whose group commit runs it: its own writes
- * starved behind the API's back-to-back commits (bench/FINDINGS.md). It looks when the API pokes it after a commit,
- * and every 500 ms regardless. It ends when its parent does (the IPC channel closes) or on SIGTERM.
+ * never shares the API's event loop. On SQLite it opens the same file (WAL) with a writer of its own: each round
+ * (results and claim, rounds.ts) is one short `BEGIN IMMEDIATE` transaction, and it and the API's writer wait for
+ * each other's (busy_timeout) rather than fail; sending the rounds to the API process's writer instead delivered less
+ * during a load (bench/FINDINGS.md, "Delivery processes"). It looks when the API pokes it after a commit, and every
+ * 500 ms regardless. It ends when its parent does (the IPC channel closes) or on SIGTERM.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -34,8 +35,6 @@ async function main(): Promise<void> {
     schedule: config.WEBHOOK_RETRY_SCHEDULE,
     concurrency: config.WEBHOOK_CONCURRENCY,
     shared: true,
-    // SQLite: the API process stays the file's only writer; each round's write joins its group commit.
-    rounds: config.DATABASE_URL.startsWith('sqlite:') ? roundsOverIpc() : undefined,
     attempt: {
       timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
       resolve: systemResolver,

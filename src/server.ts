@@ -14,7 +14,6 @@ import {
   startDeliveryProcesses,
   throttled,
 } from './platform/webhooks/processes.ts';
-import { databaseRounds } from './platform/webhooks/rounds.ts';
 import { exitWithStartFailure, supervise } from './supervisor.ts';
 
 function configOrExit(): Config {
@@ -93,11 +92,7 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
       if (message?.type === 'plinth.webhooks.attempt') app.webhookDelivery.heard(message.report);
     });
   } else {
-    // On SQLite this process stays the file's only writer: the delivery processes' writes run here (rounds.ts).
-    const rounds = config.DATABASE_URL.startsWith('sqlite:')
-      ? () => databaseRounds(database, config.WEBHOOK_CONCURRENCY, true, config.WEBHOOK_RETRY_SCHEDULE)
-      : undefined;
-    deliveries = startDeliveryProcesses(config.WEBHOOK_WORKERS, (report) => app.webhookDelivery.heard(report), rounds);
+    deliveries = startDeliveryProcesses(config.WEBHOOK_WORKERS, (report) => app.webhookDelivery.heard(report));
     app.webhookDelivery.relay(deliveries.poke);
   }
 }

@@ -7,7 +7,7 @@ import { type Load, track } from './claim.ts';
 import type { Claimed } from './claims.repository.ts';
 import { anyDue, countPending, pendingByOrg } from './deliveries.repository.ts';
 import type { Outcome } from './record.ts';
-import { databaseRounds, loadSnapshot, type RoundAnswer, type Rounds } from './rounds.ts';
+import { databaseRounds, loadSnapshot, type RoundAnswer } from './rounds.ts';
 import { webhookHeaders } from './sign.ts';
 import type { SigningSecrets } from './signing-secrets.ts';
 
@@ -56,8 +56,6 @@ export interface WorkerDeps {
    * again inside its write, so that fair.ts's bounds count every process's attempts.
    */
   shared?: boolean;
-  /** Where each round's write runs: on `database` when absent; on SQLite, the API process's writer (src/deliver.ts). */
-  rounds?: Rounds;
   attempt: Omit<AttemptOptions, 'allowPrivate'> & { allowPrivateSandbox: boolean };
 }
 
@@ -99,7 +97,7 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   let timer: NodeJS.Timeout | undefined;
   const leaseMs = 2 * deps.attempt.timeoutMs + 5000;
   const shared = deps.shared ?? false;
-  const rounds = deps.rounds ?? databaseRounds(deps.database, deps.concurrency, shared, deps.schedule);
+  const rounds = databaseRounds(deps.database, deps.concurrency, shared, deps.schedule);
   const load: Load = { byMode: { live: 0, sandbox: 0 }, orgs: new Map(), endpoints: new Map() };
   let relayed: (() => void) | undefined;
 
