@@ -14,6 +14,7 @@ import {
   startDeliveryProcesses,
   throttled,
 } from './platform/webhooks/processes.ts';
+import type { AttemptReport } from './platform/webhooks/worker.ts';
 import { exitWithStartFailure, supervise } from './supervisor.ts';
 
 function configOrExit(): Config {
@@ -92,7 +93,8 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
       if (message?.type === 'plinth.webhooks.attempt') app.webhookDelivery.heard(message.report);
     });
   } else {
-    deliveries = startDeliveryProcesses(config.WEBHOOK_WORKERS, (report) => app.webhookDelivery.heard(report));
+    const heard = (report: AttemptReport) => app.webhookDelivery.heard(report);
+    deliveries = startDeliveryProcesses(config.WEBHOOK_WORKERS, heard, (line) => log.stream.write(line));
     app.webhookDelivery.relay(deliveries.poke);
   }
 }

@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { ALL_MIGRATIONS, SEALED_COLUMNS } from './migrations.ts';
+import { stdoutLog } from './platform/http/log-stream.ts';
 import type { SupervisorReport } from './platform/metrics/supervisor.ts';
 import { requireSecretsKey } from './platform/secrets/key-check.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
@@ -116,13 +117,18 @@ export async function supervise(config: Config): Promise<void> {
   let exitCode = 0;
 
   const workers = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+  const log = stdoutLog();
   // The delivery processes: poked when a worker committed; each attempt counted on one serving worker's /metrics.
   let turn = 0;
-  const deliveries = startDeliveryProcesses(config.WEBHOOK_WORKERS, (report) => {
-    const to = [...serving].filter((w) => w.isConnected());
-    const message: DeliveryMessage = { type: 'plinth.webhooks.attempt', report };
-    if (to.length > 0) to[turn++ % to.length]!.send(message, undefined, () => undefined);
-  });
+  const deliveries = startDeliveryProcesses(
+    config.WEBHOOK_WORKERS,
+    (report) => {
+      const to = [...serving].filter((w) => w.isConnected());
+      const message: DeliveryMessage = { type: 'plinth.webhooks.attempt', report };
+      if (to.length > 0) to[turn++ % to.length]!.send(message, undefined, () => undefined);
+    },
+    (line) => log.stream.write(line),
+  );
   const report = () => {
     const message: SupervisorReport = {
       type: 'plinth.supervisor',

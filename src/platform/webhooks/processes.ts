@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { AttemptReport } from './worker.ts';
 
@@ -21,16 +22,42 @@ export interface DeliveryProcesses {
   stop(): Promise<void>;
 }
 
+/** Where a delivery process's log lines go: this process's own log stream, whole lines only. */
+export type LineSink = (line: string) => void;
+
+/** Passes `stream`'s output on to `sink` line by line (a line split across chunks is joined first). */
+function relayLines(stream: Readable, sink: LineSink): void {
+  let partial = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) sink(`${line}\n`);
+  });
+}
+
 /**
  * Starts `count` delivery processes (`src/deliver.ts`) beside the API, each with an IPC channel to this process;
- * one that exits is started again. `onAttempt` hears each attempt they make, for this side's /metrics.
+ * one that exits is started again. `onAttempt` hears each attempt they make, for this side's /metrics. Their stdout
+ * is a pipe of their own, relayed into `log` (this process's log stream): inheriting this process's stdout would
+ * make it blocking for both (libuv sets a child's stdio blocking, and the flag belongs to the shared file), and a
+ * stdout nobody reads would then hang this process's log writes and its exit.
  */
-export function startDeliveryProcesses(count: number, onAttempt: (report: AttemptReport) => void): DeliveryProcesses {
+export function startDeliveryProcesses(
+  count: number,
+  onAttempt: (report: AttemptReport) => void,
+  log: LineSink,
+): DeliveryProcesses {
   const children = new Set<ChildProcess>();
   let stopping = false;
   const start = (worker: number) => {
-    const child = fork(ENTRY, [], { env: { ...process.env, PLINTH_DELIVERY_WORKER: String(worker) } });
+    const child = fork(ENTRY, [], {
+      env: { ...process.env, PLINTH_DELIVERY_WORKER: String(worker) },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
     children.add(child);
+    relayLines(child.stdout!, log);
+    relayLines(child.stderr!, (line) => process.stderr.write(line));
     child.on('message', (message: DeliveryMessage) => {
       if (message?.type === 'plinth.webhooks.attempt') onAttempt(message.report);
     });
