@@ -8,6 +8,13 @@ import { stdoutLog } from './platform/http/log-stream.ts';
 import { listenToSupervisor } from './platform/metrics/supervisor.ts';
 import { requireSecretsKey } from './platform/secrets/key-check.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
+import {
+  type DeliveryMessage,
+  type DeliveryProcesses,
+  startDeliveryProcesses,
+  throttled,
+} from './platform/webhooks/processes.ts';
+import type { AttemptReport } from './platform/webhooks/worker.ts';
 import { exitWithStartFailure, supervise } from './supervisor.ts';
 
 function configOrExit(): Config {
@@ -50,6 +57,7 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
   const app = await buildApp({ config, database, secrets, logStream: log.stream, logDropped: log.dropped, supervisor });
   logIdleError = (error) => app.log.warn({ err: error }, 'database: an idle connection failed; it will be replaced');
 
+  let deliveries: DeliveryProcesses | undefined;
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -63,9 +71,9 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
     }, config.SHUTDOWN_GRACE_MS);
     // Whatever still hangs after that (a database that never answers its close), the process ends, with code 1.
     setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS + HARD_STOP_MARGIN_MS).unref();
-    // Delivery workers stop claiming at once; their attempts in flight finish (and are recorded) within the same
+    // Delivery processes stop claiming at once; their attempts in flight finish (and are recorded) within the same
     // grace period as the requests, and anything left is claimed again after restart when its lease ends.
-    await Promise.all([app.webhookDelivery.stop(config.SHUTDOWN_GRACE_MS), app.close()]);
+    await Promise.all([deliveries?.stop(), app.close()]);
     await database.close();
     release();
     clearTimeout(force);
@@ -77,7 +85,18 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.HOST, port: config.PORT });
-  app.webhookDelivery.start();
+  // This process does not deliver: delivery processes do, poked after each commit that may have made deliveries.
+  if (cluster.isWorker) {
+    const poke: DeliveryMessage = { type: 'plinth.webhooks.poke' };
+    app.webhookDelivery.relay(throttled(() => process.connected && process.send!(poke, undefined, {}, () => {})));
+    process.on('message', (message: DeliveryMessage) => {
+      if (message?.type === 'plinth.webhooks.attempt') app.webhookDelivery.heard(message.report);
+    });
+  } else {
+    const heard = (report: AttemptReport) => app.webhookDelivery.heard(report);
+    deliveries = startDeliveryProcesses(config.WEBHOOK_WORKERS, heard, (line) => log.stream.write(line));
+    app.webhookDelivery.relay(deliveries.poke);
+  }
 }
 
 async function main(): Promise<void> {

@@ -2,9 +2,11 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { ALL_MIGRATIONS, SEALED_COLUMNS } from './migrations.ts';
+import { stdoutLog } from './platform/http/log-stream.ts';
 import type { SupervisorReport } from './platform/metrics/supervisor.ts';
 import { requireSecretsKey } from './platform/secrets/key-check.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
+import { type DeliveryMessage, startDeliveryProcesses } from './platform/webhooks/processes.ts';
 
 /** Start-up failures in a row, none serving and the database answering, after which the supervisor exits. */
 export const MAX_FAILURES_WITH_NONE_SERVING = 5;
@@ -115,6 +117,18 @@ export async function supervise(config: Config): Promise<void> {
   let exitCode = 0;
 
   const workers = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+  const log = stdoutLog();
+  // The delivery processes: poked when a worker committed; each attempt counted on one serving worker's /metrics.
+  let turn = 0;
+  const deliveries = startDeliveryProcesses(
+    config.WEBHOOK_WORKERS,
+    (report) => {
+      const to = [...serving].filter((w) => w.isConnected());
+      const message: DeliveryMessage = { type: 'plinth.webhooks.attempt', report };
+      if (to.length > 0) to[turn++ % to.length]!.send(message, undefined, () => undefined);
+    },
+    (line) => log.stream.write(line),
+  );
   const report = () => {
     const message: SupervisorReport = {
       type: 'plinth.supervisor',
@@ -125,8 +139,9 @@ export async function supervise(config: Config): Promise<void> {
   };
   const fork = () => {
     const worker = cluster.fork({ PLINTH_WORKER: '1' });
-    worker.on('message', (message: Partial<StartFailure>) => {
-      if (message?.type === 'plinth.start-failure') reasons.set(worker, String(message.reason));
+    worker.on('message', (message: Partial<StartFailure> | DeliveryMessage) => {
+      if (message?.type === 'plinth.webhooks.poke') deliveries.poke();
+      if (message?.type === 'plinth.start-failure') reasons.set(worker, String((message as StartFailure).reason));
     });
   };
   const retryNow = () => {
@@ -176,7 +191,7 @@ export async function supervise(config: Config): Promise<void> {
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
-      if (workers().length === 0) process.exit(exitCode);
+      if (workers().length === 0) void delivered.then(() => process.exit(exitCode));
       return;
     }
     const how = reasons.get(worker) ?? signal ?? `code ${code}`;
@@ -186,12 +201,14 @@ export async function supervise(config: Config): Promise<void> {
     report();
   });
   /** Every worker drains and exits (one still starting, too: exiting under it would crash it), then so does this. */
+  let delivered: Promise<void> = Promise.resolve();
   function stop(code: number): void {
     stopping = true;
     exitCode = code;
     clearTimeout(retryTimer);
+    delivered = deliveries.stop();
     for (const worker of workers()) worker.process.kill('SIGTERM');
-    if (workers().length === 0) process.exit(code); // all were waiting for a retry: nothing to drain
+    if (workers().length === 0) void delivered.then(() => process.exit(code)); // none to drain but the deliveries
   }
   process.on('SIGTERM', () => stop(0));
   process.on('SIGINT', () => stop(0));

@@ -187,6 +187,13 @@ describe('loadConfig', () => {
     );
   });
 
+  test('WEBHOOK_WORKERS is 1 by default, and at least 1: some process must deliver (SQLite included)', () => {
+    assert.equal(loadConfig({}, CWD).WEBHOOK_WORKERS, 1);
+    assert.equal(loadConfig({ WEBHOOK_WORKERS: '3' }, CWD).WEBHOOK_WORKERS, 3);
+    assert.match(problem({ WEBHOOK_WORKERS: '0' }), /^WEBHOOK_WORKERS: /);
+    assert.match(problem({ WEBHOOK_WORKERS: 'two' }), /^WEBHOOK_WORKERS: /);
+  });
+
   test('the server stops before it listens: exit code 2 and one line on stderr', async () => {
     const result = await run(['src/server.ts'], { PORT: 'eighty', DATABASE_URL: 'sqlite::memory:' });
     assert.equal(result.code, 2, result.stderr);

@@ -1,8 +1,8 @@
 /**
- * Webhook delivery under load (issue 13): Plinth on SQLite with one enabled endpoint that subscribes to every event,
- * pointing at a local receiver that answers 200. The create load runs as usual; the receiver counts what arrives
- * during it (events delivered per second while creates run), then the backlog is left to drain (bounded) and the
- * create rate is compared with the plain create run of the same bench.
+ * Webhook delivery under load (issues 13 and 33): Plinth on SQLite with one enabled endpoint that subscribes to every
+ * event, pointing at a local receiver that answers 200 at once. The create load runs as usual; the receiver counts
+ * what arrives during it (events delivered while creates run), then the backlog is left to drain (bounded) and the
+ * create rate is compared with a plain create run of the same bench.
  */
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -14,12 +14,24 @@ export interface WebhookResults {
   create: Load;
   /** Deliveries the receiver got while the create load ran, per second. */
   deliveredPerSecond: number;
+  /** Deliveries the receiver got while the create load ran. */
+  deliveredDuringLoad: number;
   /** Seconds after the load until every event was delivered; null when it had not drained within the bound. */
   drainSeconds: number | null;
   events: number;
 }
 
 const DRAIN_BOUND_MS = 120_000;
+
+/** WEBHOOK_CONCURRENCY and WEBHOOK_WORKERS from the bench's environment, to compare settings; defaults otherwise. */
+export function deliverySettings(): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const name of ['WEBHOOK_CONCURRENCY', 'WEBHOOK_WORKERS']) {
+    const value = process.env[name];
+    if (value !== undefined) settings[name] = value;
+  }
+  return settings;
+}
 
 export async function webhookPhase(dir: string): Promise<WebhookResults> {
   let delivered = 0;
@@ -36,7 +48,7 @@ export async function webhookPhase(dir: string): Promise<WebhookResults> {
     databaseUrl: `sqlite:${join(dir, 'webhooks.db')}`,
     dir,
     name: 'sqlite-webhooks',
-    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on' },
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on', ...deliverySettings() },
   });
   try {
     const made = await fetch(`http://127.0.0.1:${server.port}/v1/webhook_endpoints`, {
@@ -59,6 +71,7 @@ export async function webhookPhase(dir: string): Promise<WebhookResults> {
     return {
       create,
       deliveredPerSecond: duringLoad / loadSeconds,
+      deliveredDuringLoad: duringLoad,
       drainSeconds: drained ? (performance.now() - drainStart) / 1000 : null,
       events,
     };

@@ -170,7 +170,13 @@ export const PlatformSettings = Type.Object({
     false,
     '`on` lets sandbox endpoints target loopback and private addresses (local development); never live ones',
   ),
-  WEBHOOK_CONCURRENCY: integer(16, 1, 1000, 'webhook delivery attempts each process runs at once'),
+  WEBHOOK_CONCURRENCY: integer(16, 1, 1000, 'webhook delivery attempts each delivery process runs at once'),
+  WEBHOOK_WORKERS: integer(
+    1,
+    1,
+    64,
+    'webhook delivery processes the server starts beside its API process(es); they deliver, the API does not',
+  ),
 });
 
 /** The platform's part of the Config: what its rooms read (a product's settings are its own). */

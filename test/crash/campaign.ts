@@ -7,6 +7,7 @@ import { type Answer, send } from './http.ts';
 import { type ReversalFigures, Reversals } from './reversals.ts';
 import { killServer, type ServerProcess, startServer, stopAtOnce } from './server.ts';
 import { type Backend, openStore, type Store } from './store.ts';
+import { Deliveries, type DeliveryFigures } from './webhooks.ts';
 
 export interface Options {
   cycles: number;
@@ -53,6 +54,8 @@ export interface Figures {
   unnumberedAtKill: number;
   /** The reversals' own tally (test/crash/reversals.ts). */
   reversals: ReversalFigures;
+  /** Webhook deliveries' tally (test/crash/webhooks.ts). */
+  deliveries: DeliveryFigures;
   failures: string[];
 }
 
@@ -92,6 +95,8 @@ class Campaign {
   readonly numbers = new Map<string, number>();
   /** Reversals racing each other in an org of their own, killed and retried alike. */
   readonly reversals: Reversals;
+  /** The org's webhook endpoint and its receiver; the delivery processes killed alone. */
+  readonly deliveries = new Deliveries();
 
   constructor(backend: Backend, store: Store, options: Options) {
     this.store = store;
@@ -117,6 +122,7 @@ class Campaign {
       survivorsUnanswered: 0,
       unnumberedAtKill: 0,
       reversals: this.reversals.figures,
+      deliveries: this.deliveries.figures,
       failures: [],
     };
   }
@@ -280,6 +286,9 @@ async function cycle(campaign: Campaign, servers: ServerProcess[]): Promise<Serv
     servers.map((s) => s.url),
   );
   await sleep(randomInt(...campaign.options.killAfterMs));
+  // Two cycles in three, the delivery processes die first, alone: their server starts others and keeps serving.
+  if (figures.cycles % 3 !== 0) for (const server of servers) campaign.deliveries.killDeliveryProcesses(server.pid);
+  await sleep(randomInt(...campaign.options.killAfterMs));
   const victims = victimsOf(figures.cycles, servers.length);
   const finished = load.stop(victims); // no request starts on a victim after this line; those in flight meet the kill
   for (const i of victims) killServer(servers[i]!, figures.cycles % 2 === 1 ? 'process' : 'group');
@@ -351,6 +360,14 @@ async function signUp(campaign: Campaign, url: string): Promise<void> {
   campaign.apiKey = body.api_key.key;
   campaign.orgId = body.org_id;
   campaign.eventsBefore = (await campaign.store.snapshot(campaign.orgId)).events.total;
+  await campaign.deliveries.subscribe(url, campaign.apiKey);
+}
+
+/** Every answered account's creation event reached the receiver at least once, whatever was killed meanwhile. */
+async function checkDelivered(campaign: Campaign): Promise<void> {
+  const answered = new Set(campaign.answered.map((a) => JSON.parse(a.answered!).id as string));
+  for (const id of (await campaign.deliveries.missing(answered)).slice(0, 5))
+    campaign.fail(`account ${id} was answered, but its event was never delivered`);
 }
 
 /** One backend's campaign on a database of its own, dropped at the end whatever happened. */
@@ -368,6 +385,7 @@ export async function runCampaign(backend: Backend, options: Options): Promise<F
       servers = await cycle(campaign, servers);
       options.progress?.(campaign.figures);
     }
+    await checkDelivered(campaign);
     for (const server of servers) process.kill(server.pid, 'SIGTERM');
     for (const server of servers) {
       const end = await server.exited;
@@ -378,6 +396,7 @@ export async function runCampaign(backend: Backend, options: Options): Promise<F
     campaign.fail(`stopped: ${error instanceof Error ? error.message : String(error)}`);
     for (const server of servers) stopAtOnce(server);
   } finally {
+    campaign.deliveries.close();
     await store.drop();
   }
   campaign.figures.lost = campaign.lostKeys.size;

@@ -55,8 +55,12 @@ setTimeout(() => {
 
 function report(f: Figures, seconds: number): boolean {
   const r = f.reversals;
+  const d = f.deliveries;
   const ok =
-    f.failures.length === 0 && f.lost + r.lost === 0 && f.duplicated + r.duplicated === 0 && f.cycles === cycles;
+    f.failures.length === 0 &&
+    f.lost + r.lost + d.deliveriesMissing === 0 &&
+    f.duplicated + r.duplicated === 0 &&
+    f.cycles === cycles;
   process.stdout.write(
     `${f.backend}: cycles ${f.cycles}, sent ${f.sent}, acknowledged ${f.acknowledged}, ` +
       `unanswered then retried ${f.unanswered} (of which replayed: ${f.replayed}; ` +
@@ -67,6 +71,8 @@ function report(f: Figures, seconds: number): boolean {
       `reversals sent ${r.sent}, acknowledged ${r.acknowledged}, refused ${r.refused}, unanswered then retried ` +
       `${r.unanswered} (of which replayed: ${r.replayed}), lost ${r.lost}, duplicated ${r.duplicated}, ` +
       `ledger verify ok ${r.verified} times, ` +
+      `webhook deliveries received ${d.deliveriesReceived} (delivery processes killed alone ${d.deliveryKills}; ` +
+      `accounts whose event was never delivered ${d.deliveriesMissing}), ` +
       `${seconds.toFixed(1)} s: ${ok ? 'ok' : 'FAILED'}\n`,
   );
   for (const failure of f.failures.slice(0, 20)) process.stdout.write(`  ${failure}\n`);

@@ -11,6 +11,11 @@ const UNLIMITED = {
   RATE_LIMIT_SANDBOX: '1000000',
   AUTH_FAILURE_BURST: '1000000',
   SIGNUP_PER_HOUR: '1000000',
+  // The campaign's webhook receiver listens on 127.0.0.1; an attempt cut by a kill is claimed again when its lease
+  // (twice the timeout plus 5 s) ends, and a failed one is retried a second later.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on',
+  WEBHOOK_TIMEOUT_SECONDS: '2',
+  WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s,1s,1s',
 };
 
 export interface ServerProcess {

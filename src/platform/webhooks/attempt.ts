@@ -25,6 +25,44 @@ function pinned(target: Resolved): LookupFunction {
   };
 }
 
+/**
+ * Sockets open at once to one destination (an origin at one checked address; the attempts in flight, at most
+ * WEBHOOK_CONCURRENCY, bound them too), and destinations kept. An idle socket is closed after IDLE_SOCKET_MS, before
+ * a receiver's own keep-alive timeout (5 s in Node) closes it under a request.
+ */
+const SOCKETS_PER_DESTINATION = 64;
+const DESTINATIONS_KEPT = 256;
+const IDLE_SOCKET_MS = 4000;
+const agents = new Map<string, http.Agent>();
+
+/**
+ * A keep-alive agent per destination: the origin and the address its check resolved to, so that a pooled socket
+ * only ever carries a request to the address that request's own check allowed. At most DESTINATIONS_KEPT agents;
+ * the one used least recently is closed first.
+ */
+function agentFor(url: URL, target: Resolved): http.Agent {
+  const key = `${url.origin} ${target.address}`;
+  let agent = agents.get(key);
+  if (agent !== undefined)
+    agents.delete(key); // re-inserted last: the map stays in order of use
+  else {
+    const options = {
+      keepAlive: true,
+      maxSockets: SOCKETS_PER_DESTINATION,
+      maxFreeSockets: SOCKETS_PER_DESTINATION,
+      timeout: IDLE_SOCKET_MS,
+    };
+    agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    if (agents.size >= DESTINATIONS_KEPT) {
+      const [oldest, old] = agents.entries().next().value!;
+      agents.delete(oldest);
+      old.destroy();
+    }
+  }
+  agents.set(key, agent);
+  return agent;
+}
+
 /** A receiver's answer is read to its end only up to this many bytes: we need the status, not its essay. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -35,9 +73,10 @@ function post(url: URL, target: Resolved, headers: Record<string, string>, body:
       method: 'POST',
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       lookup: pinned(target),
-      agent: false, // no pooled socket may carry a request to an address this attempt did not check
+      agent: agentFor(url, target),
     });
     const timer = setTimeout(() => request.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    // A reused socket does not reconnect, so its lookup is never asked again: it was connected to this same address.
     request.on('error', (error) => {
       clearTimeout(timer);
       reject(error);

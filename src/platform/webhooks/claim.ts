@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Database, Db } from '../../db/database.ts';
+import type { Database, Db, Trx } from '../../db/database.ts';
 import type { Mode } from '../auth/principal.ts';
 import { storedTime } from '../kit/time.ts';
 import { type Claimed, type ClaimView, claimedBy, claimOf, readClaimView, takeClaimTurn } from './claims.repository.ts';
@@ -41,26 +41,33 @@ export function track(load: Load, claimed: Claimed): () => void {
 export interface Claimer {
   load: Load;
   /**
-   * Claims due deliveries by the policy of fair.ts, at most `take()`: asked again right before each decision, since
-   * the API may have become busy meanwhile. `more`: a look right away may find others.
+   * Claims due deliveries by the policy of fair.ts, at most `take()` (asked again right before each decision).
+   * `first`: work for the same write, done before the claim decides (the results of finished attempts: what they
+   * free counts at once, and one write, one commit, serves both). `more`: a look right away may find others.
    */
-  claim(now: Date, take: () => number, leaseUntil: Date): Promise<{ claimed: Claimed[]; more: boolean }>;
+  claim(
+    now: Date,
+    take: () => number,
+    leaseUntil: Date,
+    first?: (trx: Trx) => Promise<void>,
+  ): Promise<{ claimed: Claimed[]; more: boolean }>;
 }
 
 /**
  * The claim: a read decides what to take (so that a claim that would take nothing costs no write), then one write
- * takes it. On PostgreSQL the write takes the claims' turn (an advisory lock), reads again and decides again, so that
- * the bounds count every process's attempts; on SQLite the one process's claims already take turns.
+ * takes it, up to every free slot at once. With other processes claiming (`shared`: several delivery processes, or
+ * PostgreSQL) the write takes the claims' turn (an advisory lock on PostgreSQL; on SQLite the write lock its
+ * `BEGIN IMMEDIATE` holds), reads again and decides again, so that the bounds count every process's attempts.
  */
-export function claimer(database: Database, concurrency: number): Claimer {
+export function claimer(database: Database, concurrency: number, sharedFile: boolean): Claimer {
   const limits = limitsFor(concurrency);
   const load: Load = { byMode: { live: 0, sandbox: 0 }, orgs: new Map(), endpoints: new Map() };
   const cursor: Record<Mode, string> = { live: '', sandbox: '' };
   const served = new Map<string, number>();
   let serial = 0;
   let sweeps = 0;
-  // Other processes claim too (PostgreSQL): the write takes the claims' turn and decides again.
-  const shared = !database.singleWriter;
+  // Other processes claim too: the write takes the claims' turn and decides again.
+  const shared = sharedFile || !database.singleWriter;
 
   async function decide(db: Db, now: string, take: number, after: Record<Mode, string>) {
     const views = new Map<Mode, ClaimView>();
@@ -93,35 +100,39 @@ export function claimer(database: Database, concurrency: number): Claimer {
 
   return {
     load,
-    async claim(at, take, leaseUntil) {
+    async claim(at, take, leaseUntil, first?: (trx: Trx) => Promise<void>) {
       const now = storedTime(at);
       const after = { ...cursor };
-      const first = await decide(database.db, now, take(), after);
-      for (const [mode, view] of first.views) cursor[mode] = view.full ? view.last! : '';
-      const full = [...first.views.values()].some((view) => view.full);
-      if (first.taken === 0) {
+      const read = await decide(database.db, now, take(), after);
+      for (const [mode, view] of read.views) cursor[mode] = view.full ? view.last! : '';
+      const full = [...read.views.values()].some((view) => view.full);
+      const nothing = () => {
         sweeps = full ? sweeps + 1 : 0;
         return { claimed: [], more: full && sweeps < SWEEPS };
-      }
-      sweeps = 0;
+      };
+      if (read.taken === 0 && first === undefined) return nothing();
       const token = randomBytes(12).toString('base64url');
       const lease = storedTime(leaseUntil);
-      const { claimed, order } = await database.write(async (trx) => {
-        let decided = first;
+      const { claimed, order, taken } = await database.write(async (trx) => {
+        await first?.(trx);
+        let decided = read;
         if (shared) {
           takeClaimTurn(trx);
           decided = await decide(trx, now, take(), after);
         }
         for (const [mode, plan] of decided.plans)
           for (const [endpoint, limit] of plan) claimOf(trx, { mode, endpoint, now, lease, token, limit });
-        return { claimed: decided.taken > 0 ? await claimedBy(trx, token) : [], order: decided.order };
+        const claimed = decided.taken > 0 ? await claimedBy(trx, token) : [];
+        return { claimed, order: decided.order, taken: decided.taken };
       });
+      if (claimed.length === 0) return nothing();
+      sweeps = 0;
       for (const key of order) {
         served.delete(key); // re-inserted last: the map stays in order of service, oldest first
         served.set(key, ++serial);
       }
       if (served.size > SERVED_KEPT) for (const key of [...served.keys()].slice(0, SERVED_KEPT / 2)) served.delete(key);
-      return { claimed, more: full || claimed.length === first.taken };
+      return { claimed, more: full || claimed.length === taken };
     },
   };
 }

@@ -5,7 +5,6 @@ import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import type { Clock } from '../kit/time.ts';
 import type { SecretBox } from '../secrets/box.ts';
 import type { PlatformConfig } from '../settings.ts';
-import { apiBusy } from './busy.ts';
 import { deliveriesRoutes } from './deliveries.routes.ts';
 import { endpointsRoutes } from './endpoints.routes.ts';
 import { signingSecrets } from './signing-secrets.ts';
@@ -14,7 +13,10 @@ import { type DeliveryWorkers, deliveryWorkers } from './worker.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The webhook delivery workers: server.ts starts them after listening and stops them on shutdown. */
+    /**
+     * The webhook delivery workers of this process. server.ts never starts them: its delivery processes deliver
+     * (src/deliver.ts), and these relay pokes to them and count their attempts; tests start them in-process.
+     */
     webhookDelivery: DeliveryWorkers;
   }
 }
@@ -53,7 +55,6 @@ export function installWebhooks(app: FastifyInstance, deps: WebhooksDeps): void 
     log: app.log,
     schedule: config.WEBHOOK_RETRY_SCHEDULE,
     concurrency: config.WEBHOOK_CONCURRENCY,
-    busy: apiBusy(app),
     attempt: {
       timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
       resolve,

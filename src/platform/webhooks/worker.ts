@@ -2,11 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import type { Mode } from '../auth/principal.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
-import { type AttemptOptions, attempt } from './attempt.ts';
-import { claimer, track } from './claim.ts';
+import { type AttemptOptions, type AttemptResult, attempt } from './attempt.ts';
+import { type Load, track } from './claim.ts';
 import type { Claimed } from './claims.repository.ts';
 import { anyDue, countPending, pendingByOrg } from './deliveries.repository.ts';
-import { type Outcome, recordAttempt } from './record.ts';
+import type { Outcome } from './record.ts';
+import { databaseRounds, loadSnapshot, type RoundAnswer } from './rounds.ts';
 import { webhookHeaders } from './sign.ts';
 import type { SigningSecrets } from './signing-secrets.ts';
 
@@ -22,12 +23,24 @@ export interface WebhookMetrics {
   inFlight(): Record<Mode, number>;
 }
 
+/** One attempt as /metrics counts it. */
+export interface AttemptReport {
+  outcome: Outcome;
+  durationSeconds: number;
+  /** From the event's creation to this success. */
+  latencySeconds?: number;
+}
+
 export interface DeliveryWorkers {
   start(): void;
   /** Stops claiming, then waits up to `graceMs` for attempts in flight to finish and be recorded. */
   stop(graceMs: number): Promise<void>;
   /** Something may be due now (a commit, a manual retry): look without waiting for the next poll. */
   poke(): void;
+  /** Pokes also go to `to`: the delivery processes, when this process does not deliver itself (server.ts). */
+  relay(to: () => void): void;
+  /** An attempt a delivery process made, counted on this process's /metrics as if made here. */
+  heard(report: AttemptReport): void;
   metrics: WebhookMetrics;
 }
 
@@ -39,28 +52,23 @@ export interface WorkerDeps {
   schedule: number[];
   concurrency: number;
   /**
-   * True while the process is busy answering API requests: deliveries then yield, one attempt at a time (one stalled
-   * on its receiver does not count, see YIELD_STALLED_MS), so that sending webhooks never takes the throughput of the
-   * API that produces them; the backlog drains when the load eases (it is in /metrics). Absent: full concurrency.
+   * Other processes claim from the same database (several delivery processes, or PostgreSQL): each claim decides
+   * again inside its write, so that fair.ts's bounds count every process's attempts.
    */
-  busy?: () => boolean;
+  shared?: boolean;
   attempt: Omit<AttemptOptions, 'allowPrivate'> & { allowPrivateSandbox: boolean };
 }
 
 const POLL_MS = 500;
-/**
- * While the API is busy (see `busy`, and busy.ts for why the signal is held a moment): one attempt at a time, each
- * started at least this long after the previous one (at most 50 a second), never none, so deliveries always progress.
- * One at a time without the pause still took a visible share of the API's throughput under load; with it the API
- * keeps nearly all of it, and the backlog drains once the load eases (figures in bench/FINDINGS.md).
- */
-export const YIELD_INTERVAL_MS = 20;
-/**
- * While the API is busy, an attempt that has waited this long for its receiver no longer holds the one-at-a-time
- * turn: it costs a socket, not the API's CPU, and an endpoint that never answers must not stop every other
- * organisation's deliveries for the whole timeout (issue 23).
- */
-export const YIELD_STALLED_MS = 1000;
+
+/** An attempt made, its result not yet recorded. */
+interface Done {
+  claimed: Claimed;
+  result: AttemptResult;
+  at: Date;
+  untrack: () => void;
+  recorded: () => void;
+}
 
 /** The secrets that sign now: the current one, and the previous one until its overlap ends. */
 function signingSecrets(deps: WorkerDeps, claimed: Claimed, now: Date): string[] {
@@ -77,7 +85,7 @@ function signingSecrets(deps: WorkerDeps, claimed: Claimed, now: Date): string[]
 /**
  * Delivery workers: poll for due deliveries (a read, so idling costs no write), claim what the fair policy allows
  * (claim.ts, fair.ts: per mode, per organisation, per endpoint) with a lease in one write, attempt each outside any
- * write, and record each result in a write of its own. A lease lasts twice the attempt timeout plus 5 s: a worker
+ * write, and record the results in the next claim's write (one write a round, however many finished). A lease lasts twice the attempt timeout plus 5 s: a worker
  * that dies mid-attempt gives its rows back when it ends.
  */
 export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
@@ -88,63 +96,74 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   let looking = false;
   let timer: NodeJS.Timeout | undefined;
   const leaseMs = 2 * deps.attempt.timeoutMs + 5000;
-  const claims = claimer(deps.database, deps.concurrency);
+  const shared = deps.shared ?? false;
+  const rounds = databaseRounds(deps.database, deps.concurrency, shared, deps.schedule);
+  const load: Load = { byMode: { live: 0, sandbox: 0 }, orgs: new Map(), endpoints: new Map() };
+  let relayed: (() => void) | undefined;
 
-  async function run(claimed: Claimed): Promise<void> {
+  /** Attempts made, waiting for their results to be recorded by the next look's write. */
+  const done: Done[] = [];
+
+  async function run(claimed: Claimed, untrack: () => void): Promise<void> {
     const now = deps.clock();
     const headers = webhookHeaders(signingSecrets(deps, claimed, now), claimed.delivery.event_id, claimed.body, now);
     const allowPrivate = deps.attempt.allowPrivateSandbox && claimed.delivery.mode === 'sandbox';
     const result = await attempt(claimed.url, headers, claimed.body, { ...deps.attempt, allowPrivate });
-    const at = deps.clock();
-    const outcome = await deps.database.write((trx) =>
-      recordAttempt(trx, claimed.delivery, claimed.delivery.claim!, result, at, deps.schedule),
-    );
-    const latencySeconds =
-      outcome === 'succeeded' ? (at.getTime() - Date.parse(claimed.eventCreatedAt)) / 1000 : undefined;
-    for (const listener of listeners) listener({ outcome, durationSeconds: result.durationMs / 1000, latencySeconds });
+    await new Promise<void>((recorded) => {
+      done.push({ claimed, result, at: deps.clock(), untrack, recorded });
+      nudge();
+    });
   }
 
-  let lastStart = 0;
-  let pausing = false;
-  // May an attempt start now while the API is busy? If only the pause stands in the way, look again after it.
-  function yieldingFree(): number {
-    for (const started of inFlight.values()) if (performance.now() - started < YIELD_STALLED_MS) return 0;
-    const wait = lastStart + YIELD_INTERVAL_MS - performance.now();
-    if (wait <= 0) return 1;
-    if (!pausing) {
-      pausing = true;
-      setTimeout(() => {
-        pausing = false;
-        poke();
-      }, wait).unref();
+  function report(batch: Done[], outcomes: Outcome[]): void {
+    for (const [i, outcome] of outcomes.entries()) {
+      const { claimed, result, at } = batch[i]!;
+      const latencySeconds =
+        outcome === 'succeeded' ? (at.getTime() - Date.parse(claimed.eventCreatedAt)) / 1000 : undefined;
+      const report = { outcome, durationSeconds: result.durationMs / 1000, latencySeconds };
+      for (const listener of listeners) listener(report);
     }
-    return 0;
   }
 
+  // One write per look: the results of the attempts that finished since the last one, then the claim of as many due
+  // deliveries as the slots (those results freed included) allow. Idle, a look is one read and no write.
   async function look(): Promise<void> {
-    const take = () => (running ? (deps.busy?.() ? yieldingFree() : deps.concurrency - inFlight.size) : 0);
+    const batch = done.splice(0);
+    for (const one of batch) one.untrack(); // what the claim decides from: these no longer hold a slot
+    const take = running ? deps.concurrency - inFlight.size + batch.length : 0;
     const now = deps.clock();
-    if (take() <= 0 || !(await anyDue(deps.database.db, storedTime(now)))) return;
-    const { claimed, more } = await claims.claim(now, take, new Date(now.getTime() + leaseMs));
-    if (claimed.length > 0) lastStart = performance.now();
-    for (const one of claimed) {
-      const untrack = track(claims.load, one);
-      const task = run(one)
+    if (batch.length === 0 && (take <= 0 || !(await anyDue(deps.database.db, storedTime(now))))) return;
+    let answer: RoundAnswer;
+    try {
+      answer = await rounds({
+        now: now.toISOString(),
+        leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+        take,
+        load: loadSnapshot(load),
+        finished: batch.map(({ claimed, result, at }) => ({
+          delivery: claimed.delivery,
+          result,
+          at: at.toISOString(),
+        })),
+      });
+    } finally {
+      // Recorded, or not (the write failed: the lease ends and the delivery is claimed again): no longer in flight.
+      for (const one of batch) one.recorded();
+    }
+    report(batch, answer.outcomes);
+    for (const one of answer.claimed) {
+      const task = run(one, track(load, one))
         .catch((error: unknown) => deps.log.warn({ err: error, delivery: one.delivery.id }, 'webhook attempt failed'))
-        .finally(() => {
-          untrack();
-          inFlight.delete(task);
-          poke();
-        });
+        .finally(() => inFlight.delete(task));
       inFlight.set(task, performance.now());
     }
-    if (more) poke(); // there may be more
+    if (answer.more) nudge(); // there may be more
   }
 
   // One look at a time; a poke during a look asks for another right after it, so no nudge is lost.
   let again = false;
-  function poke(): void {
-    if (!running) return;
+  function nudge(): void {
+    if (!running && done.length === 0) return;
     if (looking) {
       again = true;
       return;
@@ -156,7 +175,7 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
         .catch((error: unknown) => deps.log.warn({ err: error }, 'webhook claim failed; will retry'))
         .finally(() => {
           looking = false;
-          if (again) poke();
+          if (again) nudge();
         });
     });
   }
@@ -164,9 +183,9 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   return {
     start() {
       running = true;
-      timer = setInterval(poke, POLL_MS);
+      timer = setInterval(nudge, POLL_MS);
       timer.unref();
-      poke();
+      nudge();
     },
     async stop(graceMs) {
       running = false;
@@ -174,12 +193,21 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
       const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
       await Promise.race([Promise.allSettled([...inFlight.keys()]), grace]);
     },
-    poke,
+    poke() {
+      relayed?.();
+      nudge();
+    },
+    relay(to) {
+      relayed = to;
+    },
+    heard(report) {
+      for (const listener of listeners) listener(report);
+    },
     metrics: {
       onAttempt: (listener) => listeners.push(listener),
       backlog: () => countPending(deps.database.db),
       backlogByOrg: () => pendingByOrg(deps.database.db),
-      inFlight: () => ({ ...claims.load.byMode }),
+      inFlight: () => ({ ...load.byMode }),
     },
   };
 }

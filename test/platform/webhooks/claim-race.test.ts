@@ -31,7 +31,9 @@ test('claims racing on two connections take turns: together at most 8 of one san
     await eventually(async () => ((await pending()) >= 32 ? true : undefined));
     const now = new Date();
     const lease = new Date(now.getTime() + 60_000);
-    const claimed = await Promise.all(handles.map((database) => claimer(database, 16).claim(now, () => 16, lease)));
+    const claimed = await Promise.all(
+      handles.map((database) => claimer(database, 16, true).claim(now, () => 16, lease)),
+    );
     const ids = claimed.flatMap((c) => c.claimed.map((one) => one.delivery.id));
     assert.equal(ids.length, 8, `claimed ${claimed.map((c) => c.claimed.length).join(' + ')}`);
     assert.equal(new Set(ids).size, ids.length, 'no delivery claimed twice');
