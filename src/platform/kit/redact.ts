@@ -52,6 +52,8 @@ interface Compiled {
   placeholders: string[];
   examples: Set<string>;
   fields: Set<string>;
+  /** A secret-named field as JSON writes it (`"key":`), for texts without escapes (see `redactedJson`). */
+  fieldInJson: RegExp;
 }
 
 // Fields that hold a secret whatever their shape (a key, a webhook secret, a header): their values never reach a log
@@ -63,15 +65,19 @@ function compile(shapes: readonly SecretShape[]): Compiled {
   const alternation = (loose: boolean) =>
     shapes.map((s, i) => `(?<s${i}>${s.pattern.source}${loose && s.loose ? `|${s.loose.source}` : ''})`).join('|') ||
     '(?!)';
+  const fields = [...PLATFORM_SECRET_FIELDS, ...shapes.flatMap((s) => s.fields ?? [])];
   return {
     maybe: shapes.length === 0 ? null : new RegExp(shapes.map((s) => s.hint.source).join('|')),
     all: new RegExp(alternation(true), 'g'),
     strict: new RegExp(alternation(false), 'g'),
     placeholders: shapes.map((s) => `[redacted ${s.name}]`),
     examples: new Set(shapes.flatMap((s) => (s.example === undefined ? [] : [s.example]))),
-    fields: new Set([...PLATFORM_SECRET_FIELDS, ...shapes.flatMap((s) => s.fields ?? [])]),
+    fields: new Set(fields),
+    fieldInJson: new RegExp(`"(?:${fields.map(escapeRegExp).join('|')})":`),
   };
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let shapes = compile([]);
 
@@ -215,6 +221,22 @@ function redactValue(value: unknown, depth: number, maxDepth: number): unknown {
  */
 export function redactBody(body: Record<string, unknown>): Record<string, unknown> {
   return redactRecord(body, 0, BODY_MAX_DEPTH);
+}
+
+/**
+ * `JSON.stringify(redactBody(body))`, the request log's form of a body, without the walk when the body's JSON text
+ * shows that nothing in it is to be redacted: no escape (then every string and name stands in the text as it is), no
+ * key's prefix or percent sign, no registered shape's hint, no secret-named field. Most bodies are serialized once
+ * and scanned three times; any other is walked as `redactBody` walks it.
+ */
+export function redactedJson(body: Record<string, unknown>): string {
+  const text = JSON.stringify(body);
+  const clean =
+    !text.includes('\\') &&
+    !MAYBE_KEY.test(text) &&
+    (shapes.maybe === null || !shapes.maybe.test(text)) &&
+    !shapes.fieldInJson.test(text);
+  return clean ? text : JSON.stringify(redactBody(body));
 }
 
 function redactError(error: Error): Error | { type: string; message: string; stack?: string } {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.ts';
 import { timeOfId } from '../kit/ids.ts';
-import { redactBody, redactSecrets } from '../kit/redact.ts';
+import { redactedJson, redactSecrets } from '../kit/redact.ts';
 import { BODY_MAX_BYTES } from './requests.schema.ts';
 import type { RequestLogsTable, RequestSource } from './tables.ts';
 
@@ -33,7 +33,7 @@ function characterStart(bytes: Buffer, at: number): number {
  */
 export function loggedBody(body: unknown): { body: string | null; truncated: boolean } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return { body: null, truncated: false };
-  const text = JSON.stringify(redactBody(body as Record<string, unknown>));
+  const text = redactedJson(body as Record<string, unknown>);
   // A UTF-8 character is at most 3 bytes per UTF-16 unit: a short text needs no byte count.
   if (text.length * 3 <= BODY_MAX_BYTES || Buffer.byteLength(text) <= BODY_MAX_BYTES)
     return { body: text, truncated: false };

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { generateKey } from '../../../src/platform/auth/key-format.ts';
-import { redactRecord, redactSecrets, type SecretShape, useSecretShapes } from '../../../src/platform/kit/redact.ts';
+import {
+  redactBody,
+  redactedJson,
+  redactRecord,
+  redactSecrets,
+  type SecretShape,
+  useSecretShapes,
+} from '../../../src/platform/kit/redact.ts';
 import { registerProducts, SECRET_SHAPES } from '../../../src/products.ts';
 
 // What every process does at start-up: the EIN's shape is fintech's, registered with the product.
@@ -173,6 +180,37 @@ test('registered shapes compile together: each has its placeholder, example, loo
       ein: '[redacted]',
       note: 'n',
     });
+  } finally {
+    useSecretShapes(SECRET_SHAPES);
+  }
+});
+
+test('property: a body serialized for the request log is exactly its redacted form, scanned or walked', () => {
+  const text = fc.oneof(
+    fc.string(),
+    fc.constantFrom(KEY, `x${KEY}y`, '27-1234567', '271234567', 'sk_', '%73k_live_', 'a\nb', 'q"uote', 'back\\slash'),
+  );
+  const name = fc.oneof(fc.string(), fc.constantFrom('key', 'secret', 'ein', 'authorization', 'api_key', 'note'));
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.constant(null), tie('array'), tie('object')),
+    array: fc.array(tie('value'), { maxLength: 3 }),
+    object: fc.dictionary(name, tie('value'), { maxKeys: 4 }),
+  }));
+  fc.assert(
+    fc.property(fc.dictionary(name, value, { maxKeys: 5 }), (body) => {
+      assert.equal(redactedJson(body), JSON.stringify(redactBody(body)));
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('a shape whose hint spans a character JSON escapes is still found in a body: an escape means a walk', () => {
+  const split: SecretShape = { name: 'SPLIT', pattern: /AB\nCD/, hint: /B\nC/ };
+  try {
+    useSecretShapes([...SECRET_SHAPES, split]);
+    assert.equal(redactedJson({ note: 'xAB\nCDx' }), '{"note":"x[redacted SPLIT]x"}');
+    assert.equal(redactedJson({ key: 'plain', note: 'n' }), '{"key":"[redacted]","note":"n"}');
+    assert.equal(redactedJson({ note: 'nothing here' }), '{"note":"nothing here"}');
   } finally {
     useSecretShapes(SECRET_SHAPES);
   }
