@@ -9,6 +9,9 @@
  * WARMUP + SHORT requests and one of WARMUP + LONG are counted; their difference divided by LONG − SHORT is the
  * steady-state cost of one request, start-up, warm-up and JIT compilation cancelled out.
  *
+ * `WINDOW=1` counts one run per load instead, from the end of the warm-up to the last of LONG − SHORT counted requests
+ * (see `countWindow`): minutes instead of most of an hour on a busy machine.
+ *
  * `LOADS=create,transfer,retrieve,pending,post,reverse,balances` chooses the loads (default: all but retrieve and
  * balances). `pending` is a transfer made with `"pending": true`; `post` posts one whole, each request a distinct
  * pending transfer made before the counted requests (as many in every run, so that they cancel out); each is compared
@@ -20,14 +23,16 @@
  * written, inside the counted process). `retrieve-restricted` is `retrieve` with a restricted key holding
  * `accounts: read` (docs/api.md#restricted-keys), compared with `retrieve` (issue 32: at most 3% more).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
 import { seedHistory } from './history.ts';
 
 const BATCH = 21;
 const WARMUP = Number(process.env.WARMUP ?? 420);
 const SHORT = Number(process.env.SHORT ?? 210);
 const LONG = Number(process.env.LONG ?? 630);
+const WINDOW = process.env.WINDOW === '1';
 type LoadName =
   | 'create'
   | 'transfer'
@@ -94,30 +99,69 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
     post: () => post(`/v1/fintech/transfers/${held[next++]}/post`, {}),
   };
   const one = loads[load];
-  for (let sent = 0; sent < WARMUP + requests; sent += BATCH) await Promise.all(Array.from({ length: BATCH }, one));
+  const round = () => Promise.all(Array.from({ length: BATCH }, one));
+  if (!WINDOW) {
+    for (let sent = 0; sent < WARMUP + requests; sent += BATCH) await round();
+    await server.close();
+    return;
+  }
+  // The window: the parent switches counting on between `ready` and `done` (see `countWindow`).
+  for (let sent = 0; sent < WARMUP; sent += BATCH) await round();
+  const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+  process.stdout.write('ready\n');
+  await lines.next();
+  for (let sent = 0; sent < requests; sent += BATCH) await round();
+  process.stdout.write('done\n');
+  await lines.next();
   await server.close();
+  process.stdin.destroy();
 }
 
+/**
+ * WINDOW=1: one run per load, counted only from the end of the warm-up to the last counted request (callgrind's
+ * instrumentation switched on and off by `callgrind_control`), so that start-up (most of a run's instructions) is not
+ * simulated in full and no second run is needed. The count still includes what V8 compiles and collects meanwhile.
+ */
+async function countWindow(load: LoadName, requests: number, requestLog: string): Promise<number> {
+  const run = spawn('valgrind', [...VALGRIND, '--instr-atstart=no', ...childArguments(load, requests, requestLog)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  run.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => run.on('close', resolve));
+  for await (const line of createInterface({ input: run.stdout })) {
+    const on = line === 'ready' ? 'on' : line === 'done' ? 'off' : null;
+    if (on === null) continue;
+    spawnSync('callgrind_control', ['-i', on, String(run.pid)]);
+    run.stdin.write('go\n');
+  }
+  const status = await exited;
+  const collected = /Collected : (\d+)/.exec(stderr);
+  if (status !== 0 || collected === null) throw new Error(`valgrind failed:\n${stderr.slice(-2000)}`);
+  return Number(collected[1]) / requests;
+}
+
+const VALGRIND = ['--tool=callgrind', '--callgrind-out-file=/dev/null', '--smc-check=all-non-file'];
+const childArguments = (load: LoadName, requests: number, requestLog: string) => [
+  process.execPath,
+  // No background compiler or GC threads, and a fixed GC schedule: the count then varies by well under 1%.
+  '--single-threaded',
+  '--predictable-gc-schedule',
+  '--max-semi-space-size=8',
+  import.meta.filename,
+  '--child',
+  load,
+  String(requests),
+  requestLog,
+];
+
 function count(load: LoadName, requests: number, requestLog = 'on'): number {
-  const run = spawnSync(
-    'valgrind',
-    [
-      '--tool=callgrind',
-      '--callgrind-out-file=/dev/null',
-      '--smc-check=all-non-file',
-      process.execPath,
-      // No background compiler or GC threads, and a fixed GC schedule: the count then varies by well under 1%.
-      '--single-threaded',
-      '--predictable-gc-schedule',
-      '--max-semi-space-size=8',
-      import.meta.filename,
-      '--child',
-      load,
-      String(requests),
-      requestLog,
-    ],
-    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
+  const run = spawnSync('valgrind', [...VALGRIND, ...childArguments(load, requests, requestLog)], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const collected = /Collected : (\d+)/.exec(run.stderr);
   if (run.status !== 0 || collected === null) throw new Error(`valgrind failed:\n${run.stderr.slice(-2000)}`);
   return Number(collected[1]);
@@ -131,14 +175,16 @@ if (process.argv[2] === '--child') {
     process.exit(1);
   }
   const per: Partial<Record<LoadName, number>> = {};
-  const perRequest = (load: LoadName, requestLog?: string) =>
-    (count(load, LONG, requestLog) - count(load, SHORT, requestLog)) / (LONG - SHORT);
+  const perRequest = async (load: LoadName, requestLog = 'on') =>
+    WINDOW
+      ? await countWindow(load, LONG - SHORT, requestLog)
+      : (count(load, LONG, requestLog) - count(load, SHORT, requestLog)) / (LONG - SHORT);
   const compare = process.env.REQUEST_LOG === 'compare';
   for (const load of (process.env.LOADS ?? 'create,transfer,pending,post').split(',') as LoadName[]) {
-    per[load] = perRequest(load);
+    per[load] = await perRequest(load);
     process.stdout.write(`${load}: ${(per[load] / 1000).toFixed(0)}k instructions per request\n`);
     if (!compare) continue;
-    const off = perRequest(load, 'off');
+    const off = await perRequest(load, 'off');
     process.stdout.write(
       `${load}, REQUEST_LOG=off: ${(off / 1000).toFixed(0)}k; with the request log ${(per[load] / 1000).toFixed(0)}k ` +
         `(+${(((per[load] - off) / off) * 100).toFixed(1)}%, a throughput of ${(off / per[load]).toFixed(2)}× ` +

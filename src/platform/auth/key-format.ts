@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 import type { Mode } from './principal.ts';
@@ -42,7 +42,7 @@ export function parseKey(key: string): Mode | null {
 
 /** What is stored at rest: SHA-256 of the full key, hex. The key itself is never stored. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Display hint: the mode prefix and the last four characters, e.g. `sk_test_…a1B2`. */

@@ -52,7 +52,11 @@ export function firstIllFormed(value: unknown): string[] | null {
     }
     return null;
   }
-  for (const key in value) {
+  // Own keys, not `for…in`: its keyed read deoptimized this function on every request, in a loop (V8 recompiled it
+  // again and again; bench/FINDINGS.md, 2026-11-26). A parsed body, query or path has no inherited keys to miss.
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     if (!key.isWellFormed()) return [key];
     const found = firstIllFormed((value as Record<string, unknown>)[key]);
     if (found !== null) return [key, ...found];

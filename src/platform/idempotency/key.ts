@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 
@@ -19,10 +19,9 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+// One-shot `hash`, not `createHash(…).update(…).digest()`: no Hash object per request (the same digest).
 export function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${method}\n${path}\n${canonicalJson(body ?? {})}`)
-    .digest('hex');
+  return hash('sha256', `${method}\n${path}\n${canonicalJson(body ?? {})}`, 'hex');
 }
 
 /** An Idempotency-Key as sent (a header, a form's field), refused before anything runs when malformed. */

@@ -232,6 +232,15 @@ export function jsonMayHoldSecret(text: string): boolean {
   );
 }
 
+/**
+ * `JSON.stringify(redactBody(body))`, the request log's form of a body, without the walk when the body's JSON text
+ * shows that nothing in it is to be redacted (`jsonMayHoldSecret`). Most bodies are serialized once and scanned.
+ */
+export function redactedJson(body: Record<string, unknown>): string {
+  const text = JSON.stringify(body);
+  return jsonMayHoldSecret(text) ? JSON.stringify(redactBody(body)) : text;
+}
+
 function redactError(error: Error): Error | { type: string; message: string; stack?: string } {
   const message = redactSecrets(error.message);
   const stack = error.stack === undefined ? undefined : redactSecrets(error.stack);

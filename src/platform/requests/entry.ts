@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.ts';
 import { timeOfId } from '../kit/ids.ts';
-import { redactBody, redactSecrets } from '../kit/redact.ts';
+import { redactedJson, redactSecrets } from '../kit/redact.ts';
 import { cutText, loggedAnswer } from './answer.ts';
 import type { RequestLogsTable, RequestSource } from './tables.ts';
 
@@ -26,7 +26,7 @@ export function templateOf(url: string): string {
  */
 export function loggedBody(body: unknown): { body: string | null; truncated: boolean } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return { body: null, truncated: false };
-  const text = JSON.stringify(redactBody(body as Record<string, unknown>));
+  const text = redactedJson(body as Record<string, unknown>);
   const kept = cutText(text);
   return { body: kept.text, truncated: kept.truncated };
 }

@@ -5,6 +5,7 @@ import { generateKey } from '../../../src/platform/auth/key-format.ts';
 import {
   jsonMayHoldSecret,
   redactBody,
+  redactedJson,
   redactRecord,
   redactSecrets,
   type SecretShape,
@@ -210,4 +211,35 @@ test('property: a JSON text jsonMayHoldSecret passes is exactly what redactBody 
   assert.ok(kept > 100, `${kept} texts kept unparsed: the property was tested`);
   for (const held of ['{"key":"k-9"}', '{"n":"98-7654321"}', '{"n":"a\\"b"}', `{"n":"${generateKey('live')}"}`])
     assert.equal(jsonMayHoldSecret(held), true, held);
+});
+
+test('property: a body serialized for the request log is exactly its redacted form, scanned or walked', () => {
+  const text = fc.oneof(
+    fc.string(),
+    fc.constantFrom(KEY, `x${KEY}y`, '27-1234567', '271234567', 'sk_', '%73k_live_', 'a\nb', 'q"uote', 'back\\slash'),
+  );
+  const name = fc.oneof(fc.string(), fc.constantFrom('key', 'secret', 'ein', 'authorization', 'api_key', 'note'));
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.constant(null), tie('array'), tie('object')),
+    array: fc.array(tie('value'), { maxLength: 3 }),
+    object: fc.dictionary(name, tie('value'), { maxKeys: 4 }),
+  }));
+  fc.assert(
+    fc.property(fc.dictionary(name, value, { maxKeys: 5 }), (body) => {
+      assert.equal(redactedJson(body), JSON.stringify(redactBody(body)));
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('a shape whose hint spans a character JSON escapes is still found in a body: an escape means a walk', () => {
+  const split: SecretShape = { name: 'SPLIT', pattern: /AB\nCD/, hint: /B\nC/ };
+  try {
+    useSecretShapes([...SECRET_SHAPES, split]);
+    assert.equal(redactedJson({ note: 'xAB\nCDx' }), '{"note":"x[redacted SPLIT]x"}');
+    assert.equal(redactedJson({ key: 'plain', note: 'n' }), '{"key":"[redacted]","note":"n"}');
+    assert.equal(redactedJson({ note: 'nothing here' }), '{"note":"nothing here"}');
+  } finally {
+    useSecretShapes(SECRET_SHAPES);
+  }
 });
