@@ -60,6 +60,8 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
     holding = undefined;
   });
   worker.on('error', (error) => onError(error.message));
+  const exited = once(worker, 'exit');
+  let closing: Promise<void> | undefined;
 
   return {
     afterCommit() {
@@ -79,10 +81,14 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
       return holding.promise;
     },
     walFrames: () => frames,
-    async close() {
-      worker.ref(); // an unreferenced thread's exit would not keep this process waiting for it
-      worker.postMessage('close');
-      await once(worker, 'exit');
+    close() {
+      // Once, however often the database is closed; an unreferenced thread's exit would not keep this process waiting.
+      closing ??= (async () => {
+        worker.ref();
+        worker.postMessage('close');
+        await exited;
+      })();
+      return closing;
     },
   };
 }
