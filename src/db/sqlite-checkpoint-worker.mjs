@@ -18,12 +18,14 @@ native.exec('PRAGMA synchronous = NORMAL');
 native.exec('PRAGMA busy_timeout = 0');
 const checkpoint = native.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 let last = 0;
+let frames = 0;
 let closed = false;
 
 /** @returns {{ log: number, checkpointed: number, error?: string }} */
 function run() {
   try {
     const row = /** @type {{ log: number, checkpointed: number }} */ (checkpoint.get());
+    frames = row.log;
     return { log: row.log, checkpointed: row.checkpointed };
   } catch (error) {
     return { log: -1, checkpointed: -1, error: String(error?.message ?? error) };
@@ -39,7 +41,10 @@ parentPort?.on('message', (message) => {
     parentPort?.close();
     return;
   }
-  const wait = message.urgent ? 0 : Math.max(0, last + MIN_INTERVAL_MS - performance.now());
+  // Back to back while the WAL is past half the writer's limit (sqlite-checkpointer.ts), so that the frames it
+  // reports are never more than one checkpoint old when the limit is near.
+  const soon = message.urgent || frames >= message.limit / 2;
+  const wait = soon ? 0 : Math.max(0, last + MIN_INTERVAL_MS - performance.now());
   setTimeout(() => {
     if (!closed) parentPort?.postMessage(run());
   }, wait);

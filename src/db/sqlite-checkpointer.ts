@@ -5,6 +5,8 @@ import { Worker } from 'node:worker_threads';
 interface CheckpointRequest {
   /** The writer waits for this one: run it at once. */
   urgent: boolean;
+  /** WAL_LIMIT_FRAMES: past half of it, checkpoints follow each other without a pause. */
+  limit: number;
 }
 /** What it answers after each checkpoint. */
 interface CheckpointResult {
@@ -22,6 +24,8 @@ interface CheckpointResult {
  * blocking the event loop) for one checkpoint to finish with nothing committing, and the WAL starts over.
  */
 export const WAL_LIMIT_FRAMES = 4000;
+/** Checkpoints the writer waits for at most, each time the WAL passes the limit. */
+const HOLD_ATTEMPTS = 3;
 
 export interface Checkpointer {
   /** A batch committed: ask for a checkpoint (at most one at a time; the thread spaces them). */
@@ -45,7 +49,7 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
   worker.unref();
   let asked = false;
   let frames = 0;
-  let holding: { promise: Promise<void>; release: () => void } | undefined;
+  let holding: { promise: Promise<void>; release: () => void; attempts: number } | undefined;
 
   const ask = (request: CheckpointRequest) => {
     asked = true;
@@ -55,8 +59,12 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
     asked = false;
     if (result.error !== undefined) onError(result.error);
     frames = Math.max(0, result.log);
-    // The writer waited for this checkpoint: whether or not a reader kept it from finishing, the batch goes on.
-    holding?.release();
+    if (holding === undefined) return;
+    // The writer waits: until a checkpoint copied every frame (a checkpoint already running when the writer stopped
+    // may not have), or a reader's old snapshot kept HOLD_ATTEMPTS of them from it; then the batch goes on.
+    const complete = result.error === undefined && result.log === result.checkpointed;
+    if (!complete && ++holding.attempts < HOLD_ATTEMPTS) return ask({ urgent: true, limit: WAL_LIMIT_FRAMES });
+    holding.release();
     holding = undefined;
   });
   worker.on('error', (error) => onError(error.message));
@@ -65,7 +73,7 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
 
   return {
     afterCommit() {
-      if (!asked) ask({ urgent: false });
+      if (!asked) ask({ urgent: false, limit: WAL_LIMIT_FRAMES });
     },
     beforeBatch() {
       if (frames < WAL_LIMIT_FRAMES) return undefined;
@@ -74,9 +82,8 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
         const promise = new Promise<void>((resolve) => {
           release = resolve;
         });
-        holding = { promise, release };
-        frames = 0; // one wait per time the limit is reached; the next result says whether it is still passed
-        if (!asked) ask({ urgent: true });
+        holding = { promise, release, attempts: 0 };
+        if (!asked) ask({ urgent: true, limit: WAL_LIMIT_FRAMES });
       }
       return holding.promise;
     },

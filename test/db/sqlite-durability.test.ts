@@ -133,15 +133,15 @@ describe('durable commits off the event loop (SQLite)', { skip: BACKEND === 'sql
       const body = Buffer.alloc(3000, 7); // about one 4 KiB WAL frame per row
       let written = 0;
       const writer = async () => {
-        while (written < WAL_LIMIT_FRAMES * 4) {
+        while (written < WAL_LIMIT_FRAMES * 8) {
           written++;
           await database.write((trx) => sql`insert into filler (body) values (${body})`.execute(trx));
         }
       };
       await Promise.all(Array.from({ length: 64 }, writer));
-      // Never restarted, the WAL would hold every row (4 × the limit); restarted, it stays near the limit.
+      // Never restarted, the WAL would hold nearly every row (8 × the limit); restarted, it stays near the limit.
       const frames = statSync(`${path}-wal`).size / (4096 + 24);
-      assert.ok(frames < WAL_LIMIT_FRAMES * 2, `the WAL grew to ${Math.round(frames)} frames`);
+      assert.ok(frames < WAL_LIMIT_FRAMES * 2.5, `the WAL grew to ${Math.round(frames)} frames`);
     } finally {
       await database.close();
     }
