@@ -26,7 +26,8 @@ async function main(): Promise<void> {
   const log = pino({ level: config.LOG_LEVEL, formatters: { log: redactRecord } }, stream.stream).child({
     delivery_worker: worker,
   });
-  const database = openDatabase(config.DATABASE_URL, { poolSize: 4, onIdleError: () => undefined });
+  // The API server checkpoints the SQLite WAL; a second checkpointer thread here would cost memory for nothing.
+  const database = openDatabase(config.DATABASE_URL, { poolSize: 4, onIdleError: () => undefined, checkpoints: false });
   const workers = deliveryWorkers({
     database,
     clock: systemClock,

@@ -49,6 +49,11 @@ export interface Database {
 }
 
 export interface DatabaseOptions {
+  /**
+   * SQLite: whether this process checkpoints the WAL (db/sqlite-checkpointer.ts, a thread of its own). The API
+   * server does; a webhook delivery process, which writes the same file, leaves it to the server (default true).
+   */
+  checkpoints?: boolean;
   /** PostgreSQL connections per process. */
   poolSize?: number;
   /** Called with errors of idle pooled connections (a restarted server, a dropped network). */

@@ -33,19 +33,24 @@ function connect(path: string, role: 'writer' | 'reader'): DatabaseSync {
 }
 
 /** The syncer and the checkpointer of a database file (group-commit.ts's CommitDisk). */
-function commitDisk(path: string): CommitDisk & { probe(): Promise<void>; close(): Promise<void> } {
+function commitDisk(
+  path: string,
+  checkpoints: boolean,
+): CommitDisk & { probe(): Promise<void>; close(): Promise<void> } {
   const sync = walSync(`${path}-wal`);
-  const checkpointer = startCheckpointer(path, (message) => {
-    process.emitWarning(`SQLite checkpoint failed: ${message}`, 'PlinthCheckpoint');
-  });
+  const checkpointer = checkpoints
+    ? startCheckpointer(path, (message) => {
+        process.emitWarning(`SQLite checkpoint failed: ${message}`, 'PlinthCheckpoint');
+      })
+    : undefined;
   return {
     sync,
-    beforeBatch: checkpointer.beforeBatch,
-    afterCommit: checkpointer.afterCommit,
+    beforeBatch: () => checkpointer?.beforeBatch(),
+    afterCommit: () => checkpointer?.afterCommit(),
     // At start-up: the WAL file can be synced (a failure here is one an operator can act on before serving).
     probe: () => sync.durable(sync.committed()),
     async close() {
-      await checkpointer.close();
+      await checkpointer?.close();
       sync.close();
     },
   };
@@ -56,7 +61,7 @@ function commitDisk(path: string): CommitDisk & { probe(): Promise<void>; close(
  * lookup of every request among them) never queue behind an open write transaction. `:memory:` has no file to
  * share, so there the reader reads the writer's connection.
  */
-export function openSqlite(path: string): Database {
+export function openSqlite(path: string, checkpoints = true): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const writerNative = connect(path, 'writer');
   const readerNative = path === ':memory:' ? writerNative : connect(path, 'reader');
@@ -64,7 +69,7 @@ export function openSqlite(path: string): Database {
   const reader: Db = new Kysely<Tables>({ dialect: sqliteDialect(readerNative) });
   registerReader(reader, readerNative);
   const commits = listeners<CommitStats>();
-  const disk = path === ':memory:' ? undefined : commitDisk(path);
+  const disk = path === ':memory:' ? undefined : commitDisk(path, checkpoints);
   const pipeline = groupCommit(writer, commits.emit, disk);
   return {
     singleWriter: true,
