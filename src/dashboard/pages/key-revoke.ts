@@ -1,11 +1,9 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type ApiKey, KeyIdParams } from '../../platform/keys/api-keys.schema.ts';
 import type { Ctx } from '../context.ts';
-import { sendHtml } from '../forms.ts';
 import { type Html, html } from '../html.ts';
 import type { FormState, View } from '../view.ts';
-import { confirmPage } from './confirm.ts';
+import { confirmedAction, confirmPage } from './confirm.ts';
 
 /** Asks before revoking; the key this session uses is named as such, since revoking it ends the session. */
 async function revokePage(ctx: Ctx, view: View, id: string, state?: FormState): Promise<Html> {
@@ -27,22 +25,13 @@ async function revokePage(ctx: Ctx, view: View, id: string, state?: FormState): 
 
 /** Revoking a key: a confirmation page, then the API's `revokeApiKey` as the session. */
 export function keyRevokePages(scope: FastifyInstance, ctx: Ctx): void {
-  const r = scope.withTypeProvider<TypeBoxTypeProvider>();
-  const params = KeyIdParams;
-
-  r.get('/api-keys/:id/revoke', { schema: { hide: true, params } }, async (request, reply) => {
-    const view = await ctx.view(request);
-    view.need('revokeApiKey');
-    return sendHtml(reply, await revokePage(ctx, view, request.params.id));
+  // The operation forgets the key once revoked: this process stops trusting it at once, not within the second.
+  confirmedAction(scope, ctx, {
+    path: '/api-keys/:id/revoke',
+    params: KeyIdParams,
+    operation: 'revokeApiKey',
+    name: 'revoke',
+    question: (view, id, state) => revokePage(ctx, view, id, state),
+    done: '/dashboard/api-keys?done=revoked',
   });
-
-  r.post('/api-keys/:id/revoke', { schema: { hide: true, params } }, (request, reply) =>
-    // The operation forgets the key once revoked: this process stops trusting it at once, not within the second.
-    ctx.submit(request, reply, {
-      name: 'revoke',
-      build: async () => ({ operation: 'revokeApiKey', params: { id: request.params.id }, body: {} }),
-      done: () => '/dashboard/api-keys?done=revoked',
-      again: (view, state) => revokePage(ctx, view, request.params.id, state),
-    }),
-  );
 }

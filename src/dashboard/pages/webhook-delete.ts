@@ -1,11 +1,9 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { EndpointIdParams, type WebhookEndpoint } from '../../platform/webhooks/endpoints.schema.ts';
 import type { Ctx } from '../context.ts';
-import { sendHtml } from '../forms.ts';
 import { type Html, html } from '../html.ts';
 import type { FormState, View } from '../view.ts';
-import { confirmPage } from './confirm.ts';
+import { confirmedAction, confirmPage } from './confirm.ts';
 
 /** Asks before deleting: what goes with the endpoint (its delivery log), in the API's words (docs/api.md#webhooks). */
 async function deletePage(ctx: Ctx, view: View, id: string, state?: FormState): Promise<Html> {
@@ -26,21 +24,12 @@ async function deletePage(ctx: Ctx, view: View, id: string, state?: FormState): 
 
 /** Deleting a webhook endpoint: a confirmation page, then the API's `deleteWebhookEndpoint` as the session. */
 export function webhookDeletePages(scope: FastifyInstance, ctx: Ctx): void {
-  const r = scope.withTypeProvider<TypeBoxTypeProvider>();
-  const params = EndpointIdParams;
-
-  r.get('/webhooks/:id/delete', { schema: { hide: true, params } }, async (request, reply) => {
-    const view = await ctx.view(request);
-    view.need('deleteWebhookEndpoint');
-    return sendHtml(reply, await deletePage(ctx, view, request.params.id));
+  confirmedAction(scope, ctx, {
+    path: '/webhooks/:id/delete',
+    params: EndpointIdParams,
+    operation: 'deleteWebhookEndpoint',
+    name: 'delete',
+    question: (view, id, state) => deletePage(ctx, view, id, state),
+    done: '/dashboard/webhooks?done=deleted',
   });
-
-  r.post('/webhooks/:id/delete', { schema: { hide: true, params } }, (request, reply) =>
-    ctx.submit(request, reply, {
-      name: 'delete',
-      build: async () => ({ operation: 'deleteWebhookEndpoint', params: { id: request.params.id }, body: {} }),
-      done: () => '/dashboard/webhooks?done=deleted',
-      again: (view, state) => deletePage(ctx, view, request.params.id, state),
-    }),
-  );
 }
