@@ -7,10 +7,18 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { API_MD, declaredOperations, END, permissionsTable, START } from '../../scripts/docs/permissions-table.ts';
+import { blockOf } from '../../scripts/docs/markers.ts';
+import {
+  API_MD,
+  declaredOperations,
+  END,
+  MARKERS,
+  permissionsTable,
+  START,
+} from '../../scripts/docs/permissions-table.ts';
 
 const page = readFileSync(API_MD, 'utf8');
-const committed = page.slice(page.indexOf(START) + START.length, page.indexOf(END)).trim();
+const committed = blockOf(page, MARKERS);
 
 test('the table in docs/api.md is the one the routes make', async () => {
   assert.ok(page.includes(START) && page.includes(END), 'docs/api.md has the permissions-table markers');

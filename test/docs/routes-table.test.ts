@@ -7,10 +7,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { END, README, readDocument, routesTable, START } from '../../scripts/docs/routes-table.ts';
+import { blockOf } from '../../scripts/docs/markers.ts';
+import { END, MARKERS, README, readDocument, routesTable, START } from '../../scripts/docs/routes-table.ts';
 
 const page = readFileSync(README, 'utf8');
-const committed = page.slice(page.indexOf(START) + START.length, page.indexOf(END)).trim();
+const committed = blockOf(page, MARKERS);
 
 test('the table in README.md is the one the OpenAPI document makes', () => {
   assert.ok(page.includes(START) && page.includes(END), 'README.md has the routes-table markers');
