@@ -112,20 +112,25 @@ def _has_lone(value):
 
 
 def _names_lone(body, param):
-    """Whether `param` (a dotted path; a key holding a surrogate is named with U+FFFD) leads to a lone surrogate."""
-    for name in param.split("."):
-        if isinstance(body, list) and name.isdigit() and int(name) < len(body):
-            body = body[int(name)]
-            continue
-        if not isinstance(body, dict):
-            return False
-        match = [k for k in body if k.encode("utf-16", "surrogatepass").decode("utf-16", "replace") == name]
-        if not match:
-            return False
-        if _has_lone(match[0]):
+    """Whether `param` (a dotted path; a key holding a surrogate is named with U+FFFD) leads to a lone surrogate.
+
+    A key may itself hold a dot (metadata keys are free), so each key of an object is tried as the path's next part.
+    """
+    if isinstance(body, list):
+        head, _, rest = param.partition(".")
+        if head.isdigit() and int(head) < len(body):
+            value = body[int(head)]
+            return _has_lone(value) if rest == "" and isinstance(value, str) else bool(rest) and _names_lone(value, rest)
+        return False
+    if not isinstance(body, dict):
+        return False
+    for key, value in body.items():
+        shown = key.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        if param == shown:
+            return _has_lone(key) or (isinstance(value, str) and _has_lone(value))
+        if param.startswith(shown + ".") and (_has_lone(key) or _names_lone(value, param[len(shown) + 1 :])):
             return True
-        body = body[match[0]]
-    return isinstance(body, str) and _has_lone(body)
+    return False
 
 
 # Operations whose `amount` is credited to an account: a valid amount can still take a balance past

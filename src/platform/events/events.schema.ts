@@ -122,7 +122,8 @@ export const EventStreamQuery = Type.Object(
     after: Type.Optional(
       Type.Integer({
         minimum: 0,
-        maximum: Number.MAX_SAFE_INTEGER,
+        // An integer in a query string is at most 15 digits (docs/api.md#the-wire), as Last-Event-ID is.
+        maximum: 999_999_999_999_999,
         description:
           'Resume after this `sequence` (`Last-Event-ID`, when sent, wins). Without either: from the next event.',
       }),

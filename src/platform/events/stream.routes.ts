@@ -52,7 +52,8 @@ export function eventStreamRoutes(
         response: {
           200: {
             description: 'A stream of Server-Sent Events that stays open.',
-            content: { 'text/event-stream': { schema: Type.String({ examples: [EXAMPLE_FRAME] }) } },
+            // The schema of one event of the stream, as SSE tools (Schemathesis among them) read an event stream.
+            content: { 'text/event-stream': { schema: StreamEvent } },
           } as never,
         },
       },
@@ -88,5 +89,22 @@ export function eventStreamRoutes(
   ]);
 }
 
-const EXAMPLE_FRAME =
-  'id: 42\nevent: fintech.account.created\ndata: {"id":"evt_01M8…","object":"event","sequence":42,…}\n\n';
+/** One event as a client's SSE parser hands it over (the frame `id: 42`, `event: …`, `data: …`). */
+const StreamEvent = Type.Object(
+  {
+    id: Type.String({ pattern: '^[0-9]+$', description: "The event's `sequence`: send it back as Last-Event-ID." }),
+    event: Type.String({ description: "The event's `type`, or `gap` (numbers gone past retention)." }),
+    data: Type.String({
+      description: 'The event as `GET /v1/events/{id}` answers it (or, for `gap`, `{"from","to"}`), on one line.',
+    }),
+  },
+  {
+    examples: [
+      {
+        id: '42',
+        event: 'fintech.account.created',
+        data: '{"id":"evt_01M8…","object":"event","type":"fintech.account.created","sequence":42,…}',
+      },
+    ],
+  },
+);
