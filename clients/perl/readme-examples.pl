@@ -69,8 +69,8 @@ push @examples, sub {
 };
 
 push @examples, sub {
-    my $second_ago = DateTime->now->subtract(seconds => 1);  # not before $b was opened
-    print $plinth->accounts->balances($b, at => $second_ago)->current_balance->amount, "\n";
+    my $opened = $plinth->accounts->retrieve($b)->created_at;  # a moment the account existed at
+    print $plinth->accounts->balances($b, at => $opened)->current_balance->amount, "\n";
     my $month = $plinth->accounts->statement($b, from => '2026-11-01T00:00Z', to => DateTime->now);
     print $month->opening_balance + $month->credits->amount - $month->debits->amount == $month->closing_balance, "\n";  # 1
 };

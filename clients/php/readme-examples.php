@@ -68,7 +68,8 @@ $examples[] = function () use ($plinth, $a, $b, $accountId, $transfer, $endpoint
 };
 
 $examples[] = function () use ($plinth, $a, $b, $accountId, $transfer, $endpointId, $headers, $rawBody): void {
-    $plinth->accounts->balances($b, at: new DateTimeImmutable('-1 second'))->getCurrentBalance()->getAmount(); // not before $b opened
+    $opened = $plinth->accounts->retrieve($b)->getCreatedAt(); // a moment the account existed at
+    $plinth->accounts->balances($b, at: $opened)->getCurrentBalance()->getAmount();
     $month = $plinth->accounts->statement($b, '2026-11-01T00:00Z', new DateTimeImmutable());
     $month->getClosingBalance() === $month->getOpeningBalance() + $month->getCredits()->getAmount()
         - $month->getDebits()->getAmount();                                   // true

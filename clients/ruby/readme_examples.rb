@@ -71,7 +71,8 @@ EXAMPLES << proc do
 end
 
 EXAMPLES << proc do
-  plinth.accounts.balances(b, at: Time.now - 1).current_balance.amount # a second ago (not before b was opened)
+  opened = plinth.accounts.retrieve(b).created_at # a moment the account existed at
+  plinth.accounts.balances(b, at: opened).current_balance.amount
   month = plinth.accounts.statement(b, from: "2026-11-01T00:00Z", to: Time.now)
   month.closing_balance == month.opening_balance + month.credits.amount - month.debits.amount # true
 end

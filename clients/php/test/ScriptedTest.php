@@ -183,7 +183,7 @@ test('malformed filters and metadata changes are refused before sending', [], fu
 
 $logEntry = static fn (string $id): string => '{"id":"' . $id . '","object":"request","method":"POST","route":"/v1/fintech/accounts",'
     . '"path":"/v1/fintech/accounts","status":200,"error_code":null,"duration_ms":3,"api_key_id":"key_1","api_key_hint":"sk_test_…abcd",'
-    . '"idempotency_key":"k","idempotent_replayed":false,"count":null,"source":"api","body":"{\"type\":\"business\"}","body_truncated":false,'
+    . '"idempotency_key":"k","idempotent_replayed":false,"count":null,"source":"api","body":"{\"type\":\"business\"}","body_truncated":false,"response_body":null,"response_truncated":false,"error_detail":null,"error_param":null,'
     . '"livemode":false,"created_at":"2026-11-24T10:00Z"}';
 // The request log's filters as the server reads them, on every page of a list: status, method and created[...] (a
 // \DateTimeInterface with its offset sent as UTC), the next page's cursor beside them; retrieve by Request-Id.
