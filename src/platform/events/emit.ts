@@ -4,13 +4,11 @@ import { newId } from '../kit/ids.ts';
 import { apiTime, storedTime } from '../kit/time.ts';
 import type { EventRequest, Owner, WriteContext } from '../operations/context.ts';
 import type { EventType } from './events.schema.ts';
-import { type Draft, numberEvents } from './numbering.ts';
+import { type AfterNumbered, type Draft, type EventOwner, numberEvents } from './numbering.ts';
 import { numberPending, recordUnnumbered } from './sequencer.ts';
 import type { EventsTable } from './tables.ts';
 
-/** Whose event it is: an API principal fits, and so does an operator's `{ orgId, mode }`. */
-export type EventOwner = Owner;
-export type { EventRequest };
+export type { AfterNumbered, EventOwner, EventRequest };
 
 const insertNumbered = preparedInsertRows('events', {
   id: true,
@@ -38,12 +36,6 @@ export interface Change {
   type: EventType;
   object: object;
 }
-
-/**
- * What happens to events once they are numbered, in the same transaction: the webhooks module creates their deliveries
- * (webhooks/fan-out.ts). The events module knows only this signature; app.ts wires the two together.
- */
-export type AfterNumbered = (trx: Trx, events: EventsTable[]) => Promise<void>;
 
 /** Records the events of a write: built once at start-up (`eventRecorder`) and handed to every service that writes. */
 export interface EventRecorder {

@@ -2,7 +2,17 @@ import { sql } from 'kysely';
 import type { Trx } from '../../db/database.ts';
 import { preparedWrite } from '../../db/prepared.ts';
 import type { Mode } from '../auth/principal.ts';
+import type { Owner } from '../operations/context.ts';
 import type { EventsTable } from './tables.ts';
+
+/** Whose event it is: an API principal fits, and so does an operator's `{ orgId, mode }`. */
+export type EventOwner = Owner;
+
+/**
+ * What happens to events once they are numbered, in the same transaction: the webhooks module creates their deliveries
+ * (webhooks/fan-out.ts). The events module knows only this signature; app.ts wires the two together.
+ */
+export type AfterNumbered = (trx: Trx, events: EventsTable[]) => Promise<void>;
 
 /** An event as delivered, before its number: `sequence` is null until `numberEvents` gives it one. */
 export interface EventBody {

@@ -2,8 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Database, Trx } from '../../db/database.ts';
 import { prepared, preparedSend } from '../../db/prepared.ts';
-import type { AfterNumbered, EventOwner } from './emit.ts';
-import { type Draft, type EventBody, numberEvents } from './numbering.ts';
+import { type AfterNumbered, type Draft, type EventBody, type EventOwner, numberEvents } from './numbering.ts';
 import type { EventsTable } from './tables.ts';
 
 /**

@@ -3,14 +3,11 @@ import type { Principal } from '../../platform/auth/principal.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
-import { storedTime } from '../../platform/kit/time.ts';
 import { metadataOnCreate } from '../../platform/metadata/metadata.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
-import { toAmount } from './ledger/amount.ts';
-import { postJournal } from './ledger/post.ts';
-import { lockSides } from './ledger/sides.ts';
-import { movementTime } from './ledger/time.ts';
-import { checkCredit, checkFunds, checkOpen, cleanDescription } from './movement.ts';
+import { cleanDescription } from './description.ts';
+import { type Minor, minus, plus, toAmount } from './ledger/amount.ts';
+import { move } from './ledger/move.ts';
 import { addReversed, insertReversal } from './reversals.repository.ts';
 import type {
   ReversalCreateBody,
@@ -21,19 +18,18 @@ import type {
 import { reversalFromRow } from './reversals.view.ts';
 import { type MoneyDeps, REVERSAL, TRANSFER } from './shared.ts';
 import type { TransferReversalsTable, TransfersTable } from './tables.ts';
-import { transactionOf } from './transactions.view.ts';
 import { lockTransfer } from './transfers.pending.ts';
 import { transferFromRow } from './transfers.view.ts';
 
 /** What remains to reverse of a posted transfer; refused, with why, when nothing can be. */
-function remainingOf(transfer: TransfersTable): number {
+function remainingOf(transfer: TransfersTable): Minor {
   if (transfer.status !== 'posted')
     throw new ApiError(
       'transfer_not_reversible',
       `Transfer ${transfer.id} is ${transfer.status}; only a posted transfer can be reversed.`,
       { param: 'id' },
     );
-  const remaining = toAmount(transfer.posted_amount ?? 0) - toAmount(transfer.amount_reversed);
+  const remaining = minus(toAmount(transfer.posted_amount ?? 0), toAmount(transfer.amount_reversed));
   if (remaining <= 0)
     throw new ApiError('transfer_not_reversible', `Transfer ${transfer.id} is fully reversed already.`, {
       param: 'id',
@@ -66,16 +62,19 @@ export async function createReversal(
       `amount must be 1 to ${remaining}, what remains of transfer ${transfer.id} to reverse.`,
       { param: 'amount', ownNumbers: true },
     );
-  const sides = await lockSides(trx, owner, [transfer.from_account_id, transfer.to_account_id]);
-  const [sender, receiver] = [sides.get(transfer.from_account_id)!, sides.get(transfer.to_account_id)!];
-  checkOpen(receiver, 'to_account_id');
-  checkOpen(sender, 'from_account_id');
-  checkFunds(receiver, 'to_account_id', amount);
-  checkCredit(sender, amount, transfer.currency);
-  const now = movementTime(ctx.now, [sender, receiver]);
-  const at = storedTime(now);
+  // The money goes back: the receiver is debited (it must have the amount available), the sender credited.
+  const moved = await move(trx, {
+    owner,
+    debit: { account: transfer.to_account_id, param: 'to_account_id' },
+    credit: { account: transfer.from_account_id, param: 'from_account_id' },
+    amount,
+    currency: transfer.currency,
+    effect: { kind: 'post' },
+    now: ctx.now,
+    journal: { id: (at) => newId(REVERSAL.prefix, at.getTime()), source: 'transfer_reversal', description },
+  });
   const row: TransferReversalsTable = {
-    id: newId(REVERSAL.prefix, now.getTime()),
+    id: moved.id,
     org_id: owner.orgId,
     mode: owner.mode,
     transfer_id: transfer.id,
@@ -83,21 +82,16 @@ export async function createReversal(
     currency: transfer.currency,
     description,
     metadata: JSON.stringify(metadata),
-    created_at: at,
+    created_at: moved.atText,
   };
-  const journal = { ...row, source_type: 'transfer_reversal' as const };
-  const posted = postJournal(trx, journal, [
-    { side: receiver, amount: -amount },
-    { side: sender, amount },
-  ]);
   addReversed(trx, { id: transfer.id, amount });
   insertReversal(trx, row);
   const reversal = reversalFromRow(row);
-  const updated = transferFromRow({ ...transfer, amount_reversed: toAmount(transfer.amount_reversed) + amount });
-  await deps.events.emit({ ...ctx, now }, [
+  const updated = transferFromRow({ ...transfer, amount_reversed: plus(toAmount(transfer.amount_reversed), amount) });
+  await deps.events.emit({ ...ctx, now: moved.at }, [
     { type: 'fintech.transfer_reversal.created', object: reversal },
     { type: 'fintech.transfer.updated', object: updated },
-    ...posted.map((entry) => ({ type: 'fintech.transaction.created' as const, object: transactionOf(journal, entry) })),
+    ...moved.transactions,
   ]);
   return reversal;
 }

@@ -8,14 +8,10 @@ import { isIdOf } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { toAmount } from './ledger/amount.ts';
-import { changeHold } from './ledger/post.ts';
-import { lockSides } from './ledger/sides.ts';
-import { movementTime } from './ledger/time.ts';
-import { checkCredit, checkOpen } from './movement.ts';
+import { move, releaseHold } from './ledger/move.ts';
 import { type MoneyDeps, TRANSFER } from './shared.ts';
 import type { TransferStatus, TransfersTable } from './tables.ts';
 import type { Transfer, TransferPostBody } from './transfers.schema.ts';
-import { postTransferJournal } from './transfers.service.ts';
 import { transferFromRow } from './transfers.view.ts';
 
 /**
@@ -83,19 +79,23 @@ export async function postTransfer(
       param: 'amount',
       ownNumbers: true,
     });
-  const sides = await lockSides(trx, owner, [row.from_account_id, row.to_account_id]);
-  const [from, to] = [sides.get(row.from_account_id)!, sides.get(row.to_account_id)!];
-  checkOpen(from, 'from_account_id');
-  checkOpen(to, 'to_account_id');
-  checkCredit(to, amount, row.currency);
-  const moment = movementTime(now, [from, to]);
-  const at = storedTime(moment);
-  const transactions = postTransferJournal(trx, row, from, to, amount, held, at);
+  const moved = await move(trx, {
+    owner,
+    debit: { account: row.from_account_id, param: 'from_account_id' },
+    credit: { account: row.to_account_id, param: 'to_account_id' },
+    amount,
+    currency: row.currency,
+    effect: { kind: 'post_held', held },
+    now,
+    journal: { id: () => row.id, source: 'transfer', description: row.description },
+  });
+  const at = moved.atText;
+  const transactions = moved.transactions;
   const posted = { ...row, status: 'posted' as const, posted_amount: amount, resolved_at: at };
   resolve(trx, posted);
   const transfer = transferFromRow(posted);
   const changes = [{ type: 'fintech.transfer.posted' as const, object: transfer }, ...transactions];
-  await deps.events.emit({ ...ctx, now: moment }, changes);
+  await deps.events.emit({ ...ctx, now: moved.at }, changes);
   return transfer;
 }
 
@@ -107,7 +107,7 @@ export async function release(
   status: Extract<TransferStatus, 'voided' | 'expired'>,
 ): Promise<Transfer> {
   const { trx, now } = ctx;
-  changeHold(trx, { id: row.from_account_id, amount: -toAmount(row.amount) });
+  releaseHold(trx, row.from_account_id, toAmount(row.amount));
   const resolvedAt = status === 'expired' ? row.expires_at! : storedTime(now);
   const resolved = { ...row, status, resolved_at: resolvedAt };
   resolve(trx, resolved);

@@ -5,17 +5,19 @@ import { idPattern } from '../../platform/kit/ids.ts';
 import { FreeText, IdOf, StringEnum } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
 import { Metadata, MetadataFilter, MetadataInput, MetadataUpdate } from '../../platform/metadata/metadata.schema.ts';
-import { MAX_AMOUNT } from './ledger/amount.ts';
+import { MAX_AMOUNT, type Minor } from './ledger/amount.ts';
 import { EXAMPLE_PENDING, EXAMPLE_TRANSFER } from './transfers.examples.ts';
 
 /** Money amounts in requests: integer minor units, 1 to 2^53 − 1. */
-export const Amount = Type.Integer({
-  format: 'int64',
-  minimum: 1,
-  maximum: MAX_AMOUNT,
-  description: "A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.",
-  examples: [2500],
-});
+export const Amount = Type.Unsafe<Minor>(
+  Type.Integer({
+    format: 'int64',
+    minimum: 1,
+    maximum: MAX_AMOUNT,
+    description: "A positive integer count of the currency's minor unit (cents for USD), at most 9007199254740991.",
+    examples: [2500],
+  }),
+);
 
 /**
  * A pending transfer's life (docs/api.md#holding-money-pending-transfers-and-the-two-balances): 60 s to 30 days, 7 days

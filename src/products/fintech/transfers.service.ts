@@ -1,7 +1,5 @@
-import type { Trx } from '../../db/database.ts';
 import { findOwned, pageOwned } from '../../db/owned.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
-import type { Change } from '../../platform/events/emit.ts';
 import { createdRange, createdWithin } from '../../platform/http/created-filter.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
@@ -10,13 +8,10 @@ import { storedTime } from '../../platform/kit/time.ts';
 import { indexMetadata, metadataOnCreate, whereMetadata } from '../../platform/metadata/metadata.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { findAccount } from './accounts.repository.ts';
-import { changeHold, postJournal } from './ledger/post.ts';
-import { lockSides, type Side } from './ledger/sides.ts';
-import { movementTime } from './ledger/time.ts';
-import { checkCredit, checkCurrency, checkFunds, checkOpen, cleanDescription } from './movement.ts';
+import { cleanDescription } from './description.ts';
+import { move } from './ledger/move.ts';
 import { ACCOUNT, accountNotFound, type MoneyDeps, TRANSFER } from './shared.ts';
 import type { TransfersTable } from './tables.ts';
-import { transactionOf } from './transactions.view.ts';
 import * as repo from './transfers.repository.ts';
 import {
   EXPIRES_DEFAULT,
@@ -29,31 +24,10 @@ import {
 import { transferFromRow } from './transfers.view.ts';
 
 /**
- * Both sides of a transfer, locked, and every check a movement of money makes, in the order the errors are reported:
- * existence, status, currency, then funds and the credit bound, each error naming its side in `param`.
- */
-async function lockAndCheck(trx: Trx, owner: Principal, body: TransferCreateBody): Promise<[Side, Side]> {
-  const { from_account_id: fromId, to_account_id: toId, amount, currency } = body;
-  const ids = [fromId, toId].filter((id) => isIdOf(ACCOUNT.prefix, id));
-  const sides = ids.length > 0 ? await lockSides(trx, owner, ids) : new Map<string, Side>();
-  const from = sides.get(fromId);
-  if (from === undefined) throw accountNotFound(fromId, 'from_account_id');
-  const to = sides.get(toId);
-  if (to === undefined) throw accountNotFound(toId, 'to_account_id');
-  checkOpen(from, 'from_account_id');
-  checkOpen(to, 'to_account_id');
-  checkCurrency(from, 'from_account_id', currency);
-  checkCurrency(to, 'to_account_id', currency);
-  checkFunds(from, 'from_account_id', amount);
-  checkCredit(to, amount, currency);
-  return [from, to];
-}
-
-/**
- * A transfer, in one write transaction: lock and check both sides, then either post it (the journal, both balances,
- * each side's transaction) or, with `pending: true`, hold the amount on the sender until it is posted, voided or
- * expires (docs/api.md#holding-money-pending-transfers-and-the-two-balances). A refusal is thrown before anything is
- * written.
+ * A transfer, in one write transaction: one movement of money (ledger/move.ts: both sides locked and checked, then
+ * posted, or with `pending: true` held on the sender until it is posted, voided or expires:
+ * docs/api.md#holding-money-pending-transfers-and-the-two-balances), the transfer's row and its events. A refusal is
+ * thrown before anything is written.
  */
 export async function createTransfer(
   deps: MoneyDeps,
@@ -71,15 +45,24 @@ export async function createTransfer(
     throw new ApiError('parameter_invalid', EXPIRES_ONLY_PENDING, { param: 'expires_in_seconds' });
   const description = cleanDescription(body.description);
   const metadata = metadataOnCreate(body.metadata);
-  const [from, to] = await lockAndCheck(trx, owner, body);
-  const now = movementTime(ctx.now, [from, to]);
+  const moved = await move(trx, {
+    owner,
+    debit: { account: body.from_account_id, param: 'from_account_id' },
+    credit: { account: body.to_account_id, param: 'to_account_id' },
+    amount: body.amount,
+    currency: body.currency,
+    effect: pending ? { kind: 'hold' } : { kind: 'post' },
+    now: ctx.now,
+    journal: { id: (at) => newId(TRANSFER.prefix, at.getTime()), source: 'transfer', description },
+  });
+  const now = moved.at;
   const expiresIn = body.expires_in_seconds ?? EXPIRES_DEFAULT;
   const row: TransfersTable = {
-    id: newId(TRANSFER.prefix, now.getTime()),
+    id: moved.id,
     org_id: owner.orgId,
     mode: owner.mode,
-    from_account_id: from.id,
-    to_account_id: to.id,
+    from_account_id: body.from_account_id,
+    to_account_id: body.to_account_id,
     amount: body.amount,
     currency: body.currency,
     description,
@@ -90,41 +73,14 @@ export async function createTransfer(
     resolved_at: null,
     amount_reversed: 0,
     metadata: JSON.stringify(metadata),
-    created_at: storedTime(now),
+    created_at: moved.atText,
   };
-  const transactions = pending ? [] : postTransferJournal(trx, row, from, to, body.amount);
-  if (pending) changeHold(trx, { id: from.id, amount: body.amount });
   repo.insertTransfer(trx, row);
   indexMetadata(trx, 'transfers', row.id, metadata, false);
   const transfer = transferFromRow(row);
-  const changes = [{ type: 'fintech.transfer.created' as const, object: transfer }, ...transactions];
+  const changes = [{ type: 'fintech.transfer.created' as const, object: transfer }, ...moved.transactions];
   await deps.events.emit({ ...ctx, now }, changes);
   return transfer;
-}
-
-/**
- * The journal of a transfer's posting, for `amount` (all of a plain transfer, all or part of a pending one), the hold
- * it releases on the sender, and each side's transaction as its event reports it.
- */
-export function postTransferJournal(
-  trx: Trx,
-  transfer: TransfersTable,
-  from: Side,
-  to: Side,
-  amount: number,
-  release = 0,
-  at = transfer.created_at,
-): Change[] {
-  const { id, org_id, mode, currency, description } = transfer;
-  const journal = { id, org_id, mode, currency, description, created_at: at, source_type: 'transfer' as const };
-  const posted = postJournal(trx, journal, [
-    { side: from, amount: -amount, release },
-    { side: to, amount },
-  ]);
-  return posted.map((entry) => ({
-    type: 'fintech.transaction.created' as const,
-    object: transactionOf(journal, entry),
-  }));
 }
 
 export async function retrieveTransfer(deps: MoneyDeps, owner: Principal, id: string): Promise<Transfer> {

@@ -75,7 +75,7 @@ export const changeHold = preparedSend<{ id: string; amount: number }>({ id: tru
 /**
  * Posts one journal inside the caller's write: the journal row, each line's balance change (ascending account id,
  * the one order every writer takes ledger rows in) and its entry. The caller has locked and read every side and
- * checked that the movement is allowed (`movement.ts`); nothing here decides, so a refusal never needs undoing.
+ * checked that the movement is allowed: only `move` (move.ts) calls it, so nothing here decides.
  * Its time is never earlier than a side's last entry (`movementTime`, time.ts), so each account's entries are in
  * time order as they are in ledger order. Each entry's `balance_after` and `account_seq` follow from the side as read:
  * exact, because the row stays locked
