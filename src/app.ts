@@ -2,8 +2,8 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
-import { installDashboard } from './dashboard/install.ts';
 import type { Database } from './db/database.ts';
+import { AFTER_NUMBERED, MODULE_TAGS, MODULES, registerModules } from './modules.ts';
 import { installAuth } from './platform/auth/auth.ts';
 import { type KeyUsage, keyUsageRecorder } from './platform/auth/usage.ts';
 import { keyVerifier } from './platform/auth/verify.ts';
@@ -11,7 +11,7 @@ import { installDocs } from './platform/docs/docs.ts';
 import { swaggerOptions } from './platform/docs/openapi.ts';
 import { installOperations } from './platform/docs/operations.ts';
 import type { EventRecorder } from './platform/events/emit.ts';
-import { EVENT_TAGS, installEvents, startEvents } from './platform/events/install.ts';
+import { startEvents } from './platform/events/install.ts';
 import { installRequestId } from './platform/http/access-log.ts';
 import { installJsonBody } from './platform/http/body.ts';
 import { refuseWhileClosing } from './platform/http/closing.ts';
@@ -25,20 +25,14 @@ import { memoryRateLimiter, type RateLimiter, redisRateLimiter } from './platfor
 import { validatorCompiler } from './platform/http/validation.ts';
 import { idempotencyStep, idempotentWrite } from './platform/idempotency/idempotency.ts';
 import { startPurge } from './platform/idempotency/purge.ts';
-import { apiKeysRoutes } from './platform/keys/api-keys.routes.ts';
+import { runEvery } from './platform/kit/periodic.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
 import { installMetrics } from './platform/metrics/metrics.ts';
 import { registerSupervisorMetrics, type SupervisorView } from './platform/metrics/supervisor.ts';
-import { registerWebhookMetrics } from './platform/metrics/webhooks.ts';
-import { installRequestLog, REQUEST_TAGS } from './platform/requests/install.ts';
+import type { Host, Module } from './platform/module.ts';
 import type { SecretBox } from './platform/secrets/box.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
-import { deleteDeliveriesOf } from './platform/webhooks/deliveries.repository.ts';
-import { eventDeliveriesRoutes } from './platform/webhooks/deliveries.routes.ts';
-import { fanOut } from './platform/webhooks/fan-out.ts';
-import { installWebhooks, WEBHOOK_TAGS } from './platform/webhooks/install.ts';
 import { type Resolver, systemResolver } from './platform/webhooks/ssrf.ts';
-import { PRODUCTS, registerProducts } from './products.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,13 +62,14 @@ export interface AppDeps {
 }
 
 /**
- * Builds the whole HTTP API; never listens (server.ts does, tests do on port 0). The pipeline every request
- * passes (request id, errors, auth and rate limits, body parsing, idempotency), then the platform's own routes,
- * then every product of the registry.
+ * Builds the whole HTTP API from the list of modules (src/modules.ts); never listens (server.ts does, tests do on port
+ * 0). The pipeline every request passes (request id, errors, auth and rate limits, body parsing, idempotency), then
+ * the host every module is handed (docs/architecture.md, "Modules"), then each module's routes, jobs and metrics, in
+ * the list's order.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database } = deps;
-  registerProducts(); // the products' error codes and secret shapes, before anything answers or logs
+  registerModules(); // the modules' error codes, secret shapes and event types, before anything answers or logs
   const clock = deps.clock ?? systemClock;
   const stdout = deps.logStream === undefined ? stdoutLog() : undefined;
   const app = createFastify(config, deps.logStream ?? stdout!.stream);
@@ -114,55 +109,39 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const stopPurge = startPurge(database, clock, ttlMs, config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS * 1000, app.log);
   app.addHook('onClose', async () => stopPurge());
 
-  await app.register(
-    swagger,
-    swaggerOptions([...PRODUCTS.flatMap((p) => p.tags), ...EVENT_TAGS, ...WEBHOOK_TAGS, ...REQUEST_TAGS]),
-  );
+  await app.register(swagger, swaggerOptions(MODULE_TAGS));
   const registry = installMetrics(app, database, deps.logDropped ?? stdout?.dropped ?? (() => 0));
   installOperations(app, database, { registry, token: config.METRICS_TOKEN });
-  const { events, sequencer } = startEvents(app, { database, clock, registry, afterNumbered: fanOut });
+  const { events, sequencer } = startEvents(app, { database, clock, registry, afterNumbered: AFTER_NUMBERED });
   app.decorate('events', events);
   if (deps.supervisor) registerSupervisorMetrics(registry, deps.supervisor);
   installDocs(app);
-  apiKeysRoutes(app, {
-    db: database.db,
-    write: database.write,
-    clock,
-    events,
-    withIdempotency,
-    forgetKey: keys.forget,
-    limiter,
-    signupLimit: { rate: config.SIGNUP_PER_HOUR / 3600, burst: config.SIGNUP_PER_HOUR },
-    signupEnabled: config.SANDBOX_SIGNUP,
-    keysPerOrg: config.API_KEYS_PER_ORG,
-  });
-  const secrets = deps.secrets ?? secretBoxFor(config);
-  const resolve = deps.resolve ?? systemResolver;
-  installWebhooks(app, { config, database, clock, events, withIdempotency, resolve, secrets });
-  const retentionDays = config.EVENT_RETENTION_DAYS;
-  const streams = { perOrg: config.EVENT_STREAMS_PER_ORG, maxSeconds: config.EVENT_STREAM_MAX_SECONDS };
-  installEvents(app, { database, clock, retentionDays, beforePurge: deleteDeliveriesOf, sequencer, streams });
-  // Webhooks' view of an event, listed beside the events' own routes.
-  const caughtUp = sequencer.caughtUp;
-  eventDeliveriesRoutes(app, { db: database.db, caughtUp });
-  registerWebhookMetrics(registry, app.webhookDelivery.metrics);
-  for (const product of PRODUCTS) {
-    const productDeps = { database, clock, events, settings: config, withIdempotency, secrets };
-    product.routes(app, productDeps);
-    product.metrics?.(registry, productDeps);
-  }
-  // After the products, so that the document lists the request log after them (and the generated clients keep
-  // naming the shared `created` filter after the first list that had it).
-  installRequestLog(app, {
+
+  const host: Host<Config> = {
     database,
     clock,
+    log: app.log,
+    settings: config,
+    settingsOf: () => config as never,
+    platform: config,
+    events,
+    sequencer,
+    withIdempotency,
+    idempotent,
+    secrets: deps.secrets ?? secretBoxFor(config),
     registry,
-    enabled: config.REQUEST_LOG,
-    retentionDays: config.REQUEST_LOG_RETENTION_DAYS,
-    capacity: config.REQUEST_LOG_BUFFER,
-    flushMs: config.REQUEST_LOG_FLUSH_MS,
-  });
-  // The web console: the same services, checks and idempotency step as the API, in HTML (src/dashboard/).
-  installDashboard(app, { config, database, clock, events, auth, keys, idempotent, secrets, resolve, caughtUp });
+    limiter,
+    auth,
+    keys,
+    resolve: deps.resolve ?? systemResolver,
+  };
+  for (const module of MODULES as readonly Module[]) {
+    await module.install?.(app, host);
+    for (const job of module.jobs?.(host) ?? []) {
+      const stop = runEvery(job.everyMs, job.what, app.log, job.pass);
+      app.addHook('onClose', stop);
+    }
+    module.metrics?.(registry, host);
+  }
   return app;
 }

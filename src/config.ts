@@ -1,16 +1,16 @@
 import { type Static, Type } from 'typebox';
-import { DashboardSettings } from './dashboard/settings.ts';
+import { MODULES, type ModuleSettings } from './modules.ts';
 import { ConfigError, type Env, parseSettings } from './platform/kit/settings.ts';
 import { PlatformSettings } from './platform/settings.ts';
-import { PRODUCTS, type ProductSettings } from './products.ts';
 
 export { ConfigError } from './platform/kit/settings.ts';
 
-export type Config = Static<typeof PlatformSettings> & Static<typeof DashboardSettings> & ProductSettings;
+export type Config = Static<typeof PlatformSettings> & ModuleSettings;
 
-/** Every setting of the platform, the dashboard and every product, as one schema: what the README's table documents. */
-const MODULES = [PlatformSettings, DashboardSettings, ...PRODUCTS.map((p) => p.settings)];
-export const SETTINGS = Type.Object(Object.assign({}, ...MODULES.map((m) => m.properties)));
+/** Every setting of the core and of every module, as one schema: what the README's table documents. */
+export const SETTINGS = Type.Object(
+  Object.assign({}, PlatformSettings.properties, ...MODULES.map((m) => m.settings?.properties ?? {})),
+);
 
 /** Everything the process reads from its environment, parsed once at start-up. Throws ConfigError. */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {

@@ -1,14 +1,15 @@
 import { pino } from 'pino';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
+import { registerModules } from './modules.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
 import { redactRecord } from './platform/kit/redact.ts';
 import { systemClock } from './platform/kit/time.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
+import { deliveryWorkersFor } from './platform/webhooks/install.ts';
 import type { DeliveryMessage } from './platform/webhooks/processes.ts';
 import { signingSecrets } from './platform/webhooks/signing-secrets.ts';
 import { systemResolver } from './platform/webhooks/ssrf.ts';
-import { deliveryWorkers } from './platform/webhooks/worker.ts';
 
 /**
  * A delivery process (docs/architecture.md, "Webhook delivery"), started by the server with an IPC channel: it
@@ -20,6 +21,7 @@ import { deliveryWorkers } from './platform/webhooks/worker.ts';
  * 500 ms regardless. It ends when its parent does (the IPC channel closes) or on SIGTERM.
  */
 async function main(): Promise<void> {
+  registerModules(); // every module's secret shapes, so that this process redacts what the API's does
   const config = loadConfig();
   const worker = Number(process.env.PLINTH_DELIVERY_WORKER ?? '1');
   const stream = stdoutLog();
@@ -28,19 +30,13 @@ async function main(): Promise<void> {
   });
   // The API server checkpoints the SQLite WAL; a second checkpointer thread here would cost memory for nothing.
   const database = openDatabase(config.DATABASE_URL, { poolSize: 4, onIdleError: () => undefined, checkpoints: false });
-  const workers = deliveryWorkers({
+  const workers = deliveryWorkersFor(config, {
     database,
     clock: systemClock,
     box: signingSecrets(secretBoxFor(config)),
     log,
-    schedule: config.WEBHOOK_RETRY_SCHEDULE,
-    concurrency: config.WEBHOOK_CONCURRENCY,
+    resolve: systemResolver,
     shared: true,
-    attempt: {
-      timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
-      resolve: systemResolver,
-      allowPrivateSandbox: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-    },
   });
   const send = (message: DeliveryMessage) => process.connected && process.send!(message, undefined, {}, () => {});
   workers.metrics.onAttempt((report) => send({ type: 'plinth.webhooks.attempt', report }));

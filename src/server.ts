@@ -3,7 +3,7 @@ import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import { lockSqliteForServer } from './db/sqlite-lock.ts';
-import { ALL_MIGRATIONS, SEALED_COLUMNS } from './migrations.ts';
+import { ALL_MIGRATIONS, SEALED_COLUMNS } from './modules.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
 import { listenToSupervisor } from './platform/metrics/supervisor.ts';
 import { requireSecretsKey } from './platform/secrets/key-check.ts';

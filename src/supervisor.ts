@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/open.ts';
-import { ALL_MIGRATIONS, SEALED_COLUMNS } from './migrations.ts';
+import { ALL_MIGRATIONS, SEALED_COLUMNS } from './modules.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
 import type { SupervisorReport } from './platform/metrics/supervisor.ts';
 import { requireSecretsKey } from './platform/secrets/key-check.ts';

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.ts';
+import { eventRecorderOutsideTheApp } from '../modules.ts';
 import { keyHint, parseKey } from '../platform/auth/key-format.ts';
 import type { KeyPermissions } from '../platform/auth/permissions.ts';
 import type { Mode } from '../platform/auth/principal.ts';
@@ -13,7 +14,6 @@ import {
 import type { KeysDeps } from '../platform/keys/api-keys.service.ts';
 import { apiKeyFromRow } from '../platform/keys/api-keys.view.ts';
 import { systemClock } from '../platform/kit/time.ts';
-import { eventsWithDeliveries } from '../platform/webhooks/fan-out.ts';
 import { withDatabase } from './context.ts';
 import { Failure } from './exits.ts';
 
@@ -27,7 +27,7 @@ const depsOf = (database: Database): KeysDeps => ({
   db: database.db,
   write: database.write,
   clock: systemClock,
-  events: eventsWithDeliveries(),
+  events: eventRecorderOutsideTheApp(),
 });
 
 const ids = (orgs: OrgsTable[]) => orgs.map((o) => o.id).join(', ');

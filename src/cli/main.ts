@@ -16,7 +16,7 @@ async function main(argv: string[]): Promise<number> {
     if (message !== '') said.push(`plinth: ${message}\n`);
     if (said.length > 0) {
       // Every product's secret shapes (and error catalogue), loaded only now: `--help` needs none of them.
-      (await import('../products.ts')).registerProducts();
+      (await import('../modules.ts')).registerModules();
       process.stderr.write(redactSecrets(said.join('')));
     }
     return exitCodeOf(error);

@@ -1,4 +1,4 @@
-import { SEALED_COLUMNS } from '../migrations.ts';
+import { SEALED_COLUMNS } from '../modules.ts';
 import { forgetOtherKeys, requireSecretsKey } from '../platform/secrets/key-check.ts';
 import { secretBoxFor } from '../platform/secrets/key-source.ts';
 import { resealAll } from '../platform/secrets/rotate.ts';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
+import type { Static } from 'typebox';
 import type { Database } from '../db/database.ts';
 import type { AuthDeps } from '../platform/auth/auth.ts';
 import type { Principal } from '../platform/auth/principal.ts';
@@ -10,14 +10,17 @@ import type { IdempotentWrite } from '../platform/idempotency/idempotency.ts';
 import type { Clock } from '../platform/kit/time.ts';
 import type { SecretBox } from '../platform/secrets/box.ts';
 import type { Resolver } from '../platform/webhooks/ssrf.ts';
+import type { FintechSettings } from '../products/fintech/settings.ts';
 import type { Action, Perform, reader } from './act.ts';
 import type { Html } from './html.ts';
 import type { Session } from './sessions.ts';
+import type { DashboardSettings } from './settings.ts';
 import type { FormState, View } from './view.ts';
 
-/** What app.ts hands the dashboard: the same parts the API's routes are built from. */
+/** What the dashboard is built from: the same parts the API's routes are (its module, dashboard/index.ts). */
 export interface DashboardDeps {
-  config: Config;
+  /** Its own settings, and fintech's countries (the account form offers them). */
+  config: Static<typeof DashboardSettings> & Static<typeof FintechSettings>;
   database: Database;
   clock: Clock;
   events: EventRecorder;

@@ -2,7 +2,7 @@ import { type Migration, Migrator } from 'kysely';
 import type { Db } from './database.ts';
 
 /**
- * Applies the pending ones of `sets` (the platform's and each product's migrations, see src/migrations.ts);
+ * Applies the pending ones of `sets` (the core's and each module's migrations, see src/modules.ts);
  * names are timestamps, so every module's migrations interleave in the order they were written. Running it
  * twice is harmless. Returns the names it applied.
  */

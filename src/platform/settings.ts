@@ -1,8 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { type Static, Type } from 'typebox';
-import { choice, flag, integer, text } from './kit/settings.ts';
+import { choice, integer, text } from './kit/settings.ts';
 import { secretsKeySetting } from './secrets/key-source.ts';
-import { parseSchedule } from './webhooks/schedule.ts';
 
 function databaseUrl(raw: string, { cwd }: { cwd: string }): string {
   if (raw.startsWith('sqlite:')) {
@@ -45,7 +44,9 @@ function trustProxy(raw: string): false | number | string[] {
   return list;
 }
 
-/** The platform's settings; each product adds its own (products.ts). The README's table is tested against these. */
+/**
+ * The core's settings; each module adds its own (src/modules.ts). The README's table is tested against them all.
+ */
 export const PlatformSettings = Type.Object({
   HOST: text('127.0.0.1', 'address to listen on; `0.0.0.0` for every interface (behind a load balancer)'),
   PORT: integer(8080, 0, 65535, 'port to listen on (0–65535; 0 picks a free one)'),
@@ -97,7 +98,6 @@ export const PlatformSettings = Type.Object({
     1000,
     "each org's budget per mode, as a multiple of the per-key rate, shared by all its keys of that mode",
   ),
-  API_KEYS_PER_ORG: integer(50, 1, 100_000, 'active API keys an org may have per mode (the operator CLI is exempt)'),
   AUTH_FAILURE_BURST: integer(20, 1, 1_000_000, 'failed authentications per client address before 429 `rate_limited`'),
   AUTH_FAILURE_PER_SECOND: integer(
     1,
@@ -105,8 +105,6 @@ export const PlatformSettings = Type.Object({
     1_000_000,
     "rate, per second, at which a client address's failed-authentication budget refills",
   ),
-  SIGNUP_PER_HOUR: integer(10, 1, 1_000_000, 'sandbox sign-ups per client address per hour (also the burst)'),
-  SANDBOX_SIGNUP: flag(true, '`on` or `off`; `off` makes `POST /v1/sandbox/signup` answer 403 `permission_denied`'),
   TRUST_PROXY: text(
     'false',
     'whose `X-Forwarded-For` to believe for the client address: a hop count, or a comma-separated list of the ' +
@@ -132,52 +130,7 @@ export const PlatformSettings = Type.Object({
     'hours idempotency keys and their stored responses are kept (at least 24)',
   ),
   IDEMPOTENCY_PURGE_INTERVAL_SECONDS: integer(60, 1, 86_400, 'seconds between purges of expired idempotency keys'),
-  EVENT_RETENTION_DAYS: integer(30, 1, 3650, 'days events (and their delivery logs) are kept before being purged'),
-  EVENT_STREAMS_PER_ORG: integer(5, 1, 1000, 'open event streams (`GET /v1/events/stream`) an org may hold per mode'),
-  EVENT_STREAM_MAX_SECONDS: integer(
-    0,
-    0,
-    86_400,
-    'seconds after which the server ends an event stream cleanly (the client resumes by Last-Event-ID); 0: never',
-  ),
-  REQUEST_LOG: flag(
-    true,
-    '`on` records every authenticated `/v1` request and dashboard action in the request log (`GET /v1/requests`); ' +
-      '`off` records nothing',
-  ),
-  REQUEST_LOG_RETENTION_DAYS: integer(7, 1, 3650, 'days request log entries are kept before being purged'),
-  REQUEST_LOG_BUFFER: integer(
-    5000,
-    1,
-    1_000_000,
-    'request log entries held in memory before they are written (and as many KiB of their bodies and answers); ' +
-      'past it, entries are dropped and counted in `plinth_request_log_dropped_total`',
-  ),
-  REQUEST_LOG_FLUSH_MS: integer(
-    200,
-    10,
-    60_000,
-    'milliseconds a request log entry may wait for its batch to be written (a batch of 256 is written at once)',
-  ),
-  WEBHOOK_TIMEOUT_SECONDS: integer(15, 1, 300, 'seconds one webhook delivery attempt may take, connecting included'),
-  WEBHOOK_RETRY_SCHEDULE: text(
-    '5s,5m,30m,2h,5h,10h,14h,20h,24h',
-    'waits before each retry of a failed delivery (units `ms`, `s`, `m`, `h`, `d`), each with ±20% jitter; after ' +
-      'the last the delivery is `failed`',
-    parseSchedule,
-  ),
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(
-    false,
-    '`on` lets sandbox endpoints target loopback and private addresses (local development); never live ones',
-  ),
-  WEBHOOK_CONCURRENCY: integer(16, 1, 1000, 'webhook delivery attempts each delivery process runs at once'),
-  WEBHOOK_WORKERS: integer(
-    1,
-    1,
-    64,
-    'webhook delivery processes the server starts beside its API process(es); they deliver, the API does not',
-  ),
 });
 
-/** The platform's part of the Config: what its rooms read (a product's settings are its own). */
+/** The core's part of the Config (a module's settings are its own). */
 export type PlatformConfig = Static<typeof PlatformSettings>;

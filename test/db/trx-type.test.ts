@@ -10,7 +10,7 @@ import type { Db, Trx } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { prepared, preparedWrite } from '../../src/db/prepared.ts';
 import { preparedInsert } from '../../src/db/prepared-insert.ts';
-import { ALL_MIGRATIONS } from '../../src/migrations.ts';
+import { ALL_MIGRATIONS } from '../../src/modules.ts';
 import { insertOrg } from '../../src/platform/keys/api-keys.repository.ts';
 import { freshDatabase } from '../helpers/database.ts';
 

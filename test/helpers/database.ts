@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Migration } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../src/db/database.ts';
-import { ALL_MIGRATIONS } from '../../src/migrations.ts';
+import { ALL_MIGRATIONS } from '../../src/modules.ts';
 
 /**
  * The whole suite runs once per backend: `scripts/test.ts` sets PLINTH_TEST_BACKEND=postgres (with

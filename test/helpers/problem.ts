@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
+import { ERROR_CODES } from '../../src/modules.ts';
 import type { ErrorCode } from '../../src/platform/http/errors.ts';
-import { ERROR_CODES } from '../../src/products.ts';
 import type { Reply } from './server.ts';
 
 /** Asserts a response is the contract's RFC 9457 problem with this code (and param, when given). */

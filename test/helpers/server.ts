@@ -5,12 +5,11 @@ import { type AppDeps, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/open.ts';
-import { ALL_MIGRATIONS } from '../../src/migrations.ts';
+import { ALL_MIGRATIONS, eventRecorderOutsideTheApp } from '../../src/modules.ts';
 import type { Mode } from '../../src/platform/auth/principal.ts';
 import { createKeyForOrgName } from '../../src/platform/keys/api-keys.operator.ts';
 import type { KeysDeps } from '../../src/platform/keys/api-keys.service.ts';
 import { systemClock } from '../../src/platform/kit/time.ts';
-import { eventsWithDeliveries } from '../../src/platform/webhooks/fan-out.ts';
 import type { Resolver } from '../../src/platform/webhooks/ssrf.ts';
 import { freshDatabase } from './database.ts';
 import { checkResponse } from './openapi.ts';
@@ -46,7 +45,7 @@ export const loopbackOnly: Resolver = async (hostname) => {
 
 /** What the operator CLI hands the key services: the same services as the API, outside a request. */
 export function operatorDeps(database: Database): KeysDeps {
-  return { db: database.db, write: database.write, clock: systemClock, events: eventsWithDeliveries() };
+  return { db: database.db, write: database.write, clock: systemClock, events: eventRecorderOutsideTheApp() };
 }
 
 /** A real listening server on a database of its own: a SQLite file in a temporary directory, or a PostgreSQL database. */

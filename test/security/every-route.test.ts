@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Trx } from '../../src/db/database.ts';
+import { eventRecorderOutsideTheApp } from '../../src/modules.ts';
 import { checksum } from '../../src/platform/auth/key-format.ts';
 import { PERMISSION_GROUPS } from '../../src/platform/auth/permissions.ts';
 import { idPattern, newId } from '../../src/platform/kit/ids.ts';
 import { storedTime, systemClock } from '../../src/platform/kit/time.ts';
 import { createSecretBox } from '../../src/platform/secrets/box.ts';
 import { createEndpoint } from '../../src/platform/webhooks/endpoints.service.ts';
-import { eventsWithDeliveries } from '../../src/platform/webhooks/fan-out.ts';
 import { signingSecrets } from '../../src/platform/webhooks/signing-secrets.ts';
 import { postJournal } from '../../src/products/fintech/ledger/post.ts';
 import { lockSides, lockSystemSide } from '../../src/products/fintech/ledger/sides.ts';
@@ -145,7 +145,7 @@ async function makeEndpoint(key: string): Promise<string> {
     db: server.database.db,
     clock: systemClock,
     box: signingSecrets(secrets),
-    events: eventsWithDeliveries(),
+    events: eventRecorderOutsideTheApp(),
     resolve: loopbackOnly,
     allowPrivate: false,
   };

@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { EVENT_TYPES, type Event, EventIdParams, EventListQuery } from '../../platform/events/events.schema.ts';
+import { type Event, EventIdParams, EventListQuery } from '../../platform/events/events.schema.ts';
 import { eventFromRow, findEventOrThrow, listEvents } from '../../platform/events/events.service.ts';
+import { eventTypes } from '../../platform/events/types.ts';
 import { listEventDeliveries } from '../../platform/webhooks/deliveries.service.ts';
 import type { Ctx } from '../context.ts';
 import { time } from '../format.ts';
@@ -44,7 +45,7 @@ export function eventsPages(scope: FastifyInstance, ctx: Ctx): void {
     await ctx.deps.caughtUp();
     const query = request.query;
     const list = await listEvents(db, view.principal, query);
-    const types = ['', ...EVENT_TYPES].map(
+    const types = ['', ...eventTypes()].map(
       (t) => html`<option value="${t}"${t === (query.type ?? '') ? html` selected` : ''}>${t || 'All types'}</option>`,
     );
     const main = html`<h1>Events</h1>

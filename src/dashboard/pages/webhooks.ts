@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { EVENT_TYPES } from '../../platform/events/events.schema.ts';
+import { eventTypes } from '../../platform/events/types.ts';
 import { ListQuery } from '../../platform/http/pagination.ts';
 import type {
   WebhookEndpoint,
@@ -29,7 +29,7 @@ export function eventsField(state: FormState | undefined, current: string[]): Ht
     html`<label class="check"><input type="checkbox" name="event:${type}" value="on"${chosen.has(type) ? html` checked` : ''}> ${label}</label>`;
   return html`<fieldset class="field${error ? ' invalid' : ''}"${error ? html` aria-describedby="enabled_events-error"` : ''}><legend>Events to send</legend>
 ${box('*', 'All events, including types added later')}
-<div class="checks">${EVENT_TYPES.map((t) => box(t, t))}</div>
+<div class="checks">${eventTypes().map((t) => box(t, t))}</div>
 ${error ? html`<p class="field-error" id="enabled_events-error">${error}</p>` : ''}</fieldset>`;
 }
 

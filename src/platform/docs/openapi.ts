@@ -124,8 +124,8 @@ export function finishDocument(document: Json): Json {
 
 export const OPENAPI_VERSION = '0.1.0';
 
-/** `productTags`: every product's tags, in registry order, shown before the platform's own. */
-export function swaggerOptions(productTags: { name: string; description: string }[]): SwaggerOptions {
+/** `moduleTags`: every module's tags, in registry order (src/modules.ts), shown before the core's own. */
+export function swaggerOptions(moduleTags: { name: string; description: string }[]): SwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
@@ -145,13 +145,7 @@ export function swaggerOptions(productTags: { name: string; description: string 
       },
       servers: [{ url: 'http://127.0.0.1:8080', description: 'A local Plinth (`npm start`)' }],
       tags: [
-        ...productTags,
-        {
-          name: 'API keys',
-          description:
-            'Sandbox sign-up and key management. A key sees and manages only its own organisation’s keys of its ' +
-            'own mode.',
-        },
+        ...moduleTags,
         { name: 'Operations', description: 'Health and readiness, outside `/v1` and without authentication.' },
         { name: 'Documentation', description: 'This document, its rendering and the error catalogue.' },
       ],

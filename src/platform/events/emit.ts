@@ -1,14 +1,13 @@
-import type { Trx } from '../../db/database.ts';
 import { preparedInsertRows } from '../../db/prepared-insert.ts';
 import { newId } from '../kit/ids.ts';
 import { apiTime, storedTime } from '../kit/time.ts';
-import type { EventRequest, Owner, WriteContext } from '../operations/context.ts';
-import type { EventType } from './events.schema.ts';
+import type { EventRequest, WriteContext } from '../operations/context.ts';
 import { type AfterNumbered, type Draft, type EventOwner, numberEvents } from './numbering.ts';
 import { numberPending, recordUnnumbered } from './sequencer.ts';
 import type { EventsTable } from './tables.ts';
+import type { Change } from './types.ts';
 
-export type { AfterNumbered, EventOwner, EventRequest };
+export type { AfterNumbered, Change, EventOwner, EventRequest };
 
 const insertNumbered = preparedInsertRows('events', {
   id: true,
@@ -29,12 +28,6 @@ export interface EmitOptions {
    * PostgreSQL the write runs a sequencer pass of its own, waiting for its turn. Only for rare writes.
    */
   numberNow?: boolean;
-}
-
-/** One change to report: the event's type and the resource after the change. */
-export interface Change {
-  type: EventType;
-  object: object;
 }
 
 /** Records the events of a write: built once at start-up (`eventRecorder`) and handed to every service that writes. */

@@ -2,35 +2,12 @@ import { type Static, Type } from 'typebox';
 import { CreatedFilter } from '../http/created-filter.ts';
 import { ListPage, ListQuery } from '../http/pagination.ts';
 import { type IdKind, idPattern } from '../kit/ids.ts';
-import { IdOf, StringEnum } from '../kit/schema.ts';
+import { IdOf } from '../kit/schema.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
+import { EventTypeSchema } from './types.ts';
 
 /** The kind of id this resource has: its prefix, and the noun its messages use. */
 export const EVENT: IdKind = { noun: 'event', prefix: 'evt' };
-
-/** Every event type (docs/api.md#events). The ledger's types are listed before it emits them; the list grows. */
-export const EVENT_TYPES = [
-  'fintech.account.created',
-  'fintech.account.frozen',
-  'fintech.account.unfrozen',
-  'fintech.account.closed',
-  'fintech.account.updated',
-  'fintech.transfer.created',
-  'fintech.transfer.posted',
-  'fintech.transfer.voided',
-  'fintech.transfer.expired',
-  'fintech.transfer.updated',
-  'fintech.transfer_reversal.created',
-  'fintech.transaction.created',
-  'api_key.created',
-  'api_key.revoked',
-  'webhook_endpoint.test',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export const EventTypeSchema = StringEnum(EVENT_TYPES, {
-  description: 'What happened. The list grows: accept types you do not know.',
-});
 
 export const EVENT_ID_PATTERN = idPattern('evt');
 

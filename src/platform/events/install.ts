@@ -11,14 +11,6 @@ import { eventStreamRoutes } from './stream.routes.ts';
 import { streamHub } from './stream-hub.ts';
 
 /** The OpenAPI tag of the events' operations. */
-export const EVENT_TAGS = [
-  {
-    name: 'Events',
-    description:
-      'What happened, in order: each event carries a `sequence`, +1 per event of the organisation and mode, ' +
-      'with no gaps, in commit order.',
-  },
-];
 
 const PURGE_INTERVAL_MS = 3_600_000;
 /** How often open streams look for events numbered by another process and for revoked keys (at most 1 s late). */

@@ -1,7 +1,7 @@
 /**
- * The one error model's closed list of codes (docs/api.md#errors), one code → status. The platform's codes are here;
- * each product declares its own (`Product.errors`, e.g. products/fintech/errors.ts), and src/products.ts assembles
- * the one list the app serves with `errorCatalogue`. The README's error catalogue, the /docs/errors page and the
+ * The one error model's closed list of codes (docs/api.md#errors), one code → status. The core's codes are here;
+ * each module declares its own (`Module.errors`, e.g. products/fintech/errors.ts), and src/modules.ts assembles the
+ * one list the app serves with `errorCatalogue`. The README's error catalogue, the /docs/errors page and the
  * OpenAPI document are generated from that list or tested against it.
  */
 export interface ErrorEntry {
@@ -135,44 +135,30 @@ export const PLATFORM_ERRORS = {
   },
 } as const satisfies ErrorTable;
 
-/** The webhooks' codes, listed after the products' as their tags are (see `errorCatalogue`). */
-export const WEBHOOK_ERRORS = {
-  webhook_endpoint_limit_reached: {
-    status: 409,
-    title: 'Webhook endpoint limit reached',
-    description: 'The organisation already has 16 webhook endpoints of this mode. Delete one first.',
-  },
-  webhook_endpoint_disabled: {
-    status: 409,
-    title: 'Webhook endpoint disabled',
-    description: 'The webhook endpoint is disabled; enable it (`status: enabled`) before sending to it again.',
-  },
-} as const satisfies ErrorTable;
-
 /**
- * Every registered product's codes, by product name: filled by declaration merging from src/products.ts (the
- * registry), so that `ErrorCode` names a product's codes when the product is registered, and the platform imports no
- * product. Empty here on purpose, as db/tables.ts's `Tables` is.
+ * Every registered module's codes, by module name: filled by declaration merging from src/modules.ts (the registry),
+ * so that `ErrorCode` names a module's codes when the module is registered, and the core imports no module. Empty
+ * here on purpose, as db/tables.ts's `Tables` is.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from the registry
-export interface ProductErrors {}
+export interface ModuleErrors {}
 
-type ProductErrorCode = { [P in keyof ProductErrors]: Extract<keyof ProductErrors[P], string> }[keyof ProductErrors];
+type ModuleErrorCode = { [M in keyof ModuleErrors]: Extract<keyof ModuleErrors[M], string> }[keyof ModuleErrors];
 
 /** Every code an `ApiError` may carry: checked where it is thrown. */
-export type ErrorCode = keyof typeof PLATFORM_ERRORS | keyof typeof WEBHOOK_ERRORS | ProductErrorCode;
+export type ErrorCode = keyof typeof PLATFORM_ERRORS | ModuleErrorCode;
 
 export type ErrorCatalogue = Readonly<Record<ErrorCode, ErrorEntry>>;
 
 /**
- * The one closed list: the platform's codes, each product's in registry order, then the webhooks', ordered by status
- * (a stable sort, so that within one status that order stays). The order is the catalogue's and the problem schema's
- * enum's; a code declared twice is refused at start-up.
+ * The one closed list: the core's codes, then each module's in registry order, ordered by status (a stable sort, so
+ * that within one status that order stays). The order is the catalogue's and the problem schema's enum's; a code
+ * declared twice is refused at start-up.
  */
-export function errorCatalogue(products: readonly ErrorTable[]): ErrorCatalogue {
+export function errorCatalogue(modules: readonly ErrorTable[]): ErrorCatalogue {
   const entries: [string, ErrorEntry][] = [];
   const seen = new Set<string>();
-  for (const table of [PLATFORM_ERRORS, ...products, WEBHOOK_ERRORS])
+  for (const table of [PLATFORM_ERRORS, ...modules])
     for (const [code, entry] of Object.entries(table)) {
       if (seen.has(code)) throw new Error(`error code ${code} is declared twice`);
       seen.add(code);

@@ -11,7 +11,7 @@ export type { ErrorCatalogue, ErrorCode, ErrorEntry };
 // The platform's own codes until the registry hands over the whole list (`useErrorCatalogue`, at start-up).
 let catalogue: ErrorCatalogue = errorCatalogue([]);
 
-/** Takes the one closed list, the platform's codes and every registered product's (src/products.ts). */
+/** Takes the one closed list, the platform's codes and every registered module's (src/modules.ts). */
 export function useErrorCatalogue(codes: ErrorCatalogue): void {
   catalogue = codes;
 }
@@ -24,7 +24,7 @@ export function errorCodes(): ErrorCatalogue {
 /** A code's status, title and description. A code of a product that was not registered is a programming error. */
 export function errorEntry(code: ErrorCode): ErrorEntry {
   const entry = catalogue[code];
-  if (entry === undefined) throw new Error(`error code ${code} is not registered (see src/products.ts)`);
+  if (entry === undefined) throw new Error(`error code ${code} is not registered (see src/modules.ts)`);
   return entry;
 }
 

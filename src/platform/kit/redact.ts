@@ -79,7 +79,7 @@ function compile(shapes: readonly SecretShape[]): Compiled {
 
 let shapes = compile([]);
 
-/** Takes every registered product's secret shapes (src/products.ts), once at start-up, before anything is logged. */
+/** Takes every registered module's secret shapes (src/modules.ts), once at start-up, before anything is logged. */
 export function useSecretShapes(registered: readonly SecretShape[]): void {
   shapes = compile(registered);
 }

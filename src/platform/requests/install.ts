@@ -37,14 +37,6 @@ declare module 'fastify' {
 }
 
 /** The OpenAPI tag of the request log. */
-export const REQUEST_TAGS = [
-  {
-    name: 'Requests',
-    description:
-      'The request log: every authenticated request to `/v1` and every dashboard action, with secrets redacted, ' +
-      'kept `REQUEST_LOG_RETENTION_DAYS` (7).',
-  },
-];
 
 const PURGE_INTERVAL_MS = 3_600_000;
 

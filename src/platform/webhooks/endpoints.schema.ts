@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { EVENT_TYPES } from '../events/events.schema.ts';
+import { EventTypeOrAllSchema } from '../events/types.ts';
 import { ListPage } from '../http/pagination.ts';
 import { type IdKind, idPattern } from '../kit/ids.ts';
 import { IdOf, StringEnum } from '../kit/schema.ts';
@@ -13,7 +13,7 @@ export const WEBHOOK_ENDPOINT: IdKind = { noun: 'webhook endpoint', prefix: 'we'
 export const ENDPOINT_ID_PATTERN = idPattern('we');
 export const SECRET_PATTERN = '^whsec_[A-Za-z0-9+/]{43}=$';
 
-const EnabledEvents = Type.Array(StringEnum(['*', ...EVENT_TYPES]), {
+const EnabledEvents = Type.Array(EventTypeOrAllSchema, {
   minItems: 1,
   maxItems: 32,
   uniqueItems: true,

@@ -1,6 +1,6 @@
 import { prepared } from '../../db/prepared.ts';
 import { preparedInsertRows } from '../../db/prepared-insert.ts';
-import { type AfterNumbered, type EventRecorder, eventRecorder } from '../events/emit.ts';
+import type { AfterNumbered } from '../events/emit.ts';
 import type { EventsTable } from '../events/tables.ts';
 import { newId } from '../kit/ids.ts';
 import { DELIVERY_STATE_COLUMNS, type WebhookDeliveriesTable } from './tables.ts';
@@ -88,6 +88,3 @@ export const fanOut: AfterNumbered = async (trx, events) => {
   });
   if (rows.length > 0) insertDeliveries(trx, rows);
 };
-
-/** The event recorder every writer uses: events, and in the same transaction their webhook deliveries. */
-export const eventsWithDeliveries = (): EventRecorder => eventRecorder({ afterNumbered: fanOut });

@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import type { EventRecorder } from '../events/emit.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import type { Clock } from '../kit/time.ts';
 import type { SecretBox } from '../secrets/box.ts';
-import type { PlatformConfig } from '../settings.ts';
 import { deliveriesRoutes } from './deliveries.routes.ts';
 import { endpointsRoutes } from './endpoints.routes.ts';
+import type { WebhooksConfig } from './settings.ts';
 import { signingSecrets } from './signing-secrets.ts';
 import { type Resolver, systemResolver } from './ssrf.ts';
 import { type DeliveryWorkers, deliveryWorkers } from './worker.ts';
@@ -22,7 +22,7 @@ declare module 'fastify' {
 }
 
 export interface WebhooksDeps {
-  config: PlatformConfig;
+  config: WebhooksConfig;
   database: Database;
   clock: Clock;
   events: EventRecorder;
@@ -33,34 +33,12 @@ export interface WebhooksDeps {
   secrets: SecretBox;
 }
 
-/** The OpenAPI tag of webhook endpoints and deliveries. */
-export const WEBHOOK_TAGS = [
-  {
-    name: 'Webhooks',
-    description:
-      'Endpoints that receive events as signed POSTs (Standard Webhooks v1), at least once, with a delivery ' +
-      'log and replay.',
-  },
-];
-
 /** Webhooks: endpoints' and deliveries' routes, and the delivery workers (built here, not started: server.ts does). */
 export function installWebhooks(app: FastifyInstance, deps: WebhooksDeps): void {
   const { config, database, clock, withIdempotency } = deps;
   const box = signingSecrets(deps.secrets);
   const resolve = deps.resolve ?? systemResolver;
-  const workers = deliveryWorkers({
-    database,
-    clock,
-    box,
-    log: app.log,
-    schedule: config.WEBHOOK_RETRY_SCHEDULE,
-    concurrency: config.WEBHOOK_CONCURRENCY,
-    attempt: {
-      timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
-      resolve,
-      allowPrivateSandbox: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-    },
-  });
+  const workers = deliveryWorkersFor(config, { database, clock, box, log: app.log, resolve, shared: false });
   app.decorate('webhookDelivery', workers);
   // A commit may have made deliveries due; look now rather than at the next poll (a read, no write, when idle).
   database.onCommit(() => workers.poke());
@@ -78,4 +56,35 @@ export function installWebhooks(app: FastifyInstance, deps: WebhooksDeps): void 
   };
   deliveriesRoutes(app, { withIdempotency, poke: workers.poke });
   endpointsRoutes(app, endpointDeps);
+}
+
+/**
+ * The delivery workers as the settings make them: for the API process (built, not started, by `installWebhooks`) and
+ * for each delivery process (src/deliver.ts), which share the database with others (`shared`).
+ */
+export function deliveryWorkersFor(
+  config: WebhooksConfig,
+  deps: {
+    database: Database;
+    clock: Clock;
+    box: ReturnType<typeof signingSecrets>;
+    log: FastifyBaseLogger;
+    resolve: Resolver;
+    shared: boolean;
+  },
+): DeliveryWorkers {
+  return deliveryWorkers({
+    database: deps.database,
+    clock: deps.clock,
+    box: deps.box,
+    log: deps.log,
+    schedule: config.WEBHOOK_RETRY_SCHEDULE,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    shared: deps.shared,
+    attempt: {
+      timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      resolve: deps.resolve,
+      allowPrivateSandbox: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    },
+  });
 }

@@ -1,19 +1,20 @@
 import { Gauge } from 'prom-client';
-import { defineProduct } from '../../platform/product.ts';
+import { defineModule } from '../../platform/module.ts';
 import { accountsRoutes } from './accounts.routes.ts';
 import { SEALED_EIN } from './accounts.service.ts';
 import { EIN_SHAPE } from './ein.ts';
 import { FINTECH_ERRORS } from './errors.ts';
+import { FINTECH_EVENT_TYPES } from './events.ts';
 import { countLedgerViolations } from './ledger/verify.ts';
 import { lifecycleRoutes } from './lifecycle.routes.ts';
 import { FINTECH_MIGRATIONS } from './migrations/index.ts';
 import { FintechSettings } from './settings.ts';
 import { transactionsRoutes } from './transactions.routes.ts';
-import { startExpirySweep } from './transfers.expiry.ts';
+import { sweepExpired } from './transfers.expiry.ts';
 import { transfersRoutes } from './transfers.routes.ts';
 
 /** Fintech: accounts that hold money in the currency of their country, moved through a double-entry ledger. */
-export const fintech = defineProduct({
+export const fintech = defineModule({
   name: 'fintech',
   tags: [
     { name: 'Fintech accounts', description: 'Accounts hold a balance in the currency of their country.' },
@@ -26,19 +27,24 @@ export const fintech = defineProduct({
   migrations: FINTECH_MIGRATIONS,
   settings: FintechSettings,
   errors: FINTECH_ERRORS,
+  eventTypes: FINTECH_EVENT_TYPES,
   secretShapes: [EIN_SHAPE],
   sealedColumns: [SEALED_EIN],
-  routes(app, { database, clock, events, settings, withIdempotency, secrets }) {
+  install(app, { database, clock, events, settings, withIdempotency, secrets }) {
     const supportedCountries = settings.SUPPORTED_COUNTRIES;
     const deps = { db: database.db, clock, events, supportedCountries, withIdempotency, secrets };
     accountsRoutes(app, deps);
     lifecycleRoutes(app, deps);
     transfersRoutes(app, deps);
     transactionsRoutes(app, deps);
-    const sweepMs = settings.TRANSFER_EXPIRY_SWEEP_SECONDS * 1000;
-    const stopSweep = startExpirySweep({ ...deps, write: database.write }, sweepMs, app.log);
-    app.addHook('onClose', stopSweep);
   },
+  jobs: ({ database, clock, events, settings }) => [
+    {
+      what: 'transfer expiry sweep',
+      everyMs: settings.TRANSFER_EXPIRY_SWEEP_SECONDS * 1000,
+      pass: () => sweepExpired({ db: database.db, clock, events, write: database.write }),
+    },
+  ],
   metrics(registry, { database }) {
     // A full check of the ledger is a scan of every entry: at most once a minute, whatever the scrape interval.
     let last = { at: 0, value: 0 };

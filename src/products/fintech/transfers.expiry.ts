@@ -1,9 +1,7 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Trx } from '../../db/database.ts';
 import { preparedWrite } from '../../db/prepared.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { ApiError } from '../../platform/http/errors.ts';
-import { runEvery } from '../../platform/kit/periodic.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import type { MoneyDeps } from './shared.ts';
@@ -53,22 +51,13 @@ export async function simulateExpiry(deps: MoneyDeps, ctx: WriteContext<Principa
   return release(deps, ctx, { ...row, expires_at: storedTime(ctx.now) }, 'expired');
 }
 
-/**
- * Runs the expiry sweep every `intervalMs` (`TRANSFER_EXPIRY_SWEEP_SECONDS`) until stopped: batches of 100, one write
- * each, until none is due. Returns the function that stops it (and waits for a sweep in progress).
- */
-export function startExpirySweep(
-  deps: MoneyDeps & { write: Database['write'] },
-  intervalMs: number,
-  log: FastifyBaseLogger,
-): () => Promise<void> {
-  return runEvery(intervalMs, 'transfer expiry sweep', log, async () => {
-    let total = 0;
-    let expired: number;
-    do {
-      expired = await deps.write((trx) => expireDue(deps, trx, 100));
-      total += expired;
-    } while (expired === 100);
-    return total;
-  });
+/** One pass of the expiry sweep (a job of the fintech module): every due expiry, 100 per write. */
+export async function sweepExpired(deps: MoneyDeps & { write: Database['write'] }): Promise<number> {
+  let total = 0;
+  let expired: number;
+  do {
+    expired = await deps.write((trx) => expireDue(deps, trx, 100));
+    total += expired;
+  } while (expired === 100);
+  return total;
 }

@@ -1,16 +1,17 @@
 /**
- * The closed list of error codes is the platform's and every registered product's (src/products.ts): a product's
- * code reaches ApiError, the problem schema and /docs/errors through its registration, in a defined order.
+ * The closed list of error codes is the core's and every registered module's (src/modules.ts): a module's code
+ * reaches ApiError, the problem schema and /docs/errors through its registration, in a defined order.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
+import { ERROR_CODES, registerModules } from '../../../src/modules.ts';
 import { errorCatalogueHtml } from '../../../src/platform/docs/errors-page.ts';
-import { errorCatalogue, PLATFORM_ERRORS, WEBHOOK_ERRORS } from '../../../src/platform/http/error-codes.ts';
+import { errorCatalogue, PLATFORM_ERRORS } from '../../../src/platform/http/error-codes.ts';
 import { ApiError, useErrorCatalogue } from '../../../src/platform/http/errors.ts';
 import { problemSchema } from '../../../src/platform/http/problem.schema.ts';
+import { WEBHOOK_ERRORS } from '../../../src/platform/webhooks/index.ts';
 import { FINTECH_ERRORS } from '../../../src/products/fintech/errors.ts';
-import { ERROR_CODES, registerProducts } from '../../../src/products.ts';
 
 const GADGET_ERRORS = {
   gadget_jammed: { status: 409, title: 'Gadget jammed', description: 'The gadget is jammed.' },
@@ -18,7 +19,7 @@ const GADGET_ERRORS = {
 };
 
 describe('error codes registered by products', () => {
-  after(registerProducts);
+  after(registerModules);
 
   test('a registered product’s code is in the catalogue, the problem schema’s enum and /docs/errors', () => {
     const catalogue = errorCatalogue([FINTECH_ERRORS, GADGET_ERRORS]);
@@ -34,16 +35,16 @@ describe('error codes registered by products', () => {
     assert.match(errorCatalogueHtml(), /<section id="gadget_jammed"><h2><code>gadget_jammed<\/code> — 409 /);
   });
 
-  test('within a status: the platform’s codes, each product’s in registry order, then the webhooks’', () => {
-    const codes = Object.keys(errorCatalogue([FINTECH_ERRORS, GADGET_ERRORS]));
+  test('within a status: the core’s codes, then each module’s in registry order', () => {
+    const codes = Object.keys(errorCatalogue([WEBHOOK_ERRORS, FINTECH_ERRORS, GADGET_ERRORS]));
     const conflicts = codes.slice(codes.indexOf('idempotency_request_in_progress'), codes.indexOf('body_too_large'));
     assert.deepEqual(conflicts, [
       'idempotency_request_in_progress',
       'api_key_limit_reached',
       'api_key_last_active',
+      ...Object.keys(WEBHOOK_ERRORS),
       ...Object.keys(FINTECH_ERRORS).filter((c) => c !== 'country_unsupported'),
       'gadget_jammed',
-      ...Object.keys(WEBHOOK_ERRORS),
     ]);
     assert.deepEqual(codes.slice(codes.indexOf('parameter_unknown'), codes.indexOf('api_key_missing')), [
       'parameter_unknown',
@@ -57,12 +58,9 @@ describe('error codes registered by products', () => {
     assert.deepEqual(Object.keys(ERROR_CODES), document.components.schemas.Problem.properties.code.enum);
   });
 
-  test('the platform alone has no product’s code, and a code of an unregistered product is refused', () => {
+  test('the core alone has no module’s code, and a code of an unregistered module is refused', () => {
     const platform = errorCatalogue([]);
-    assert.deepEqual(
-      Object.keys(platform).sort(),
-      [...Object.keys(PLATFORM_ERRORS), ...Object.keys(WEBHOOK_ERRORS)].sort(),
-    );
+    assert.deepEqual(Object.keys(platform).sort(), Object.keys(PLATFORM_ERRORS).sort());
     useErrorCatalogue(platform);
     assert.throws(() => new ApiError('insufficient_funds', 'x'), /insufficient_funds is not registered/);
   });
@@ -73,7 +71,7 @@ describe('error codes registered by products', () => {
   });
 
   test('a product’s code is checked where it is thrown', () => {
-    registerProducts();
+    registerModules();
     assert.equal(new ApiError('insufficient_funds', 'Not enough.').status, 409);
     // @ts-expect-error: a misspelt code is no ErrorCode
     assert.throws(() => new ApiError('insufficient_fund', 'Not enough.'));

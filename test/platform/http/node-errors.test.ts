@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { ERROR_CODES } from '../../../src/modules.ts';
 import type { ErrorCode } from '../../../src/platform/http/errors.ts';
-import { ERROR_CODES } from '../../../src/products.ts';
 import { exchange, openSocket, type RawExchange, type RawResponse } from '../../helpers/raw-http.ts';
 import { call, useServer } from '../../helpers/server.ts';
 

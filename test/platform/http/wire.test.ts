@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { ERROR_CODES } from '../../../src/products.ts';
+import { ERROR_CODES } from '../../../src/modules.ts';
 import { readmeErrorCatalogue } from '../../helpers/catalogue.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, useServer } from '../../helpers/server.ts';

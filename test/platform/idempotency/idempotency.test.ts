@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../../../src/db/open.ts';
-import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
+import { ALL_MIGRATIONS } from '../../../src/modules.ts';
 import { purgeExpired } from '../../../src/platform/idempotency/purge.ts';
 import { BACKEND, freshDatabase, migrateBefore } from '../../helpers/database.ts';
 import { assertProblem } from '../../helpers/problem.ts';

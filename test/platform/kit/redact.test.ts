@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { registerModules, SECRET_SHAPES } from '../../../src/modules.ts';
 import { generateKey } from '../../../src/platform/auth/key-format.ts';
 import {
   jsonMayHoldSecret,
@@ -11,10 +12,9 @@ import {
   type SecretShape,
   useSecretShapes,
 } from '../../../src/platform/kit/redact.ts';
-import { registerProducts, SECRET_SHAPES } from '../../../src/products.ts';
 
 // What every process does at start-up: the EIN's shape is fintech's, registered with the product.
-registerProducts();
+registerModules();
 
 const KEY = `sk_live_${'a1B2c3D4e5'.repeat(4)}`;
 

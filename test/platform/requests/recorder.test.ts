@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { buildApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { openDatabase } from '../../../src/db/open.ts';
-import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
+import { ALL_MIGRATIONS } from '../../../src/modules.ts';
 import { createKeyForOrgName } from '../../../src/platform/keys/api-keys.operator.ts';
 import { freshDatabase } from '../../helpers/database.ts';
 import { spawnServer } from '../../helpers/process.ts';

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { type Migration, sql } from 'kysely';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 import { openDatabase } from '../../../src/db/open.ts';
-import { ALL_MIGRATIONS } from '../../../src/migrations.ts';
+import { ALL_MIGRATIONS } from '../../../src/modules.ts';
 import { createSecretBox, keyIdOf } from '../../../src/platform/secrets/box.ts';
 import { keyFileFor, secretBoxFor } from '../../../src/platform/secrets/key-source.ts';
 import { BACKEND, freshDatabase, MULTI_PROCESS_SKIP, type TestDatabase } from '../../helpers/database.ts';

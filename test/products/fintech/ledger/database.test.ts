@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase } from '../../../../src/db/open.ts';
-import { ALL_MIGRATIONS } from '../../../../src/migrations.ts';
+import { ALL_MIGRATIONS } from '../../../../src/modules.ts';
 import { countLedgerViolations } from '../../../../src/products/fintech/ledger/verify.ts';
 import { BACKEND, freshDatabase, migrateBefore } from '../../../helpers/database.ts';
 import { money } from '../../../helpers/money.ts';

@@ -1,0 +1,45 @@
+import { Type } from 'typebox';
+import { integer } from '../kit/settings.ts';
+import { defineModule } from '../module.ts';
+import type { BeforeEventsDeleted } from './events.repository.ts';
+import { installEvents } from './install.ts';
+
+export const EventsSettings = Type.Object({
+  EVENT_RETENTION_DAYS: integer(30, 1, 3650, 'days events (and their delivery logs) are kept before being purged'),
+  EVENT_STREAMS_PER_ORG: integer(5, 1, 1000, 'open event streams (`GET /v1/events/stream`) an org may hold per mode'),
+  EVENT_STREAM_MAX_SECONDS: integer(
+    0,
+    0,
+    86_400,
+    'seconds after which the server ends an event stream cleanly (the client resumes by Last-Event-ID); 0: never',
+  ),
+});
+
+/**
+ * Events: the list, one event, the live stream and the retention purge (docs/api.md#events). The outbox every module
+ * records its events in (emit.ts, the sequencer) is built by the composition root and handed to every module as
+ * `Host.events`; `beforePurge` is what must go before an event does (the webhooks' deliveries of it).
+ */
+export const eventsModule = (beforePurge: BeforeEventsDeleted) =>
+  defineModule({
+    name: 'events',
+    tags: [
+      {
+        name: 'Events',
+        description:
+          'What happened, in order: each event carries a `sequence`, +1 per event of the organisation and mode, ' +
+          'with no gaps, in commit order.',
+      },
+    ],
+    settings: EventsSettings,
+    install(app, { database, clock, sequencer, settings }) {
+      installEvents(app, {
+        database,
+        clock,
+        retentionDays: settings.EVENT_RETENTION_DAYS,
+        beforePurge,
+        sequencer,
+        streams: { perOrg: settings.EVENT_STREAMS_PER_ORG, maxSeconds: settings.EVENT_STREAM_MAX_SECONDS },
+      });
+    },
+  });

@@ -1,0 +1,58 @@
+import type { ErrorTable } from '../http/error-codes.ts';
+import { registerWebhookMetrics } from '../metrics/webhooks.ts';
+import { defineModule } from '../module.ts';
+import { eventDeliveriesRoutes } from './deliveries.routes.ts';
+import type { WebhookEndpoint } from './endpoints.schema.ts';
+import { installWebhooks } from './install.ts';
+import { WebhooksSettings } from './settings.ts';
+import { WEBHOOK_SECRET_COLUMN } from './signing-secrets.ts';
+
+declare module '../events/types.ts' {
+  interface EventPayloads {
+    'webhook_endpoint.test': WebhookEndpoint;
+  }
+}
+
+/** The webhooks' error codes (docs/api.md#webhooks). */
+export const WEBHOOK_ERRORS = {
+  webhook_endpoint_limit_reached: {
+    status: 409,
+    title: 'Webhook endpoint limit reached',
+    description: 'The organisation already has 16 webhook endpoints of this mode. Delete one first.',
+  },
+  webhook_endpoint_disabled: {
+    status: 409,
+    title: 'Webhook endpoint disabled',
+    description: 'The webhook endpoint is disabled; enable it (`status: enabled`) before sending to it again.',
+  },
+} as const satisfies ErrorTable;
+
+/**
+ * Webhooks: the public API (endpoints, deliveries, an event's deliveries) and the delivery engine it builds, which
+ * the delivery processes run (src/deliver.ts). Its fan-out (`fanOut`) runs when events are numbered and its
+ * deliveries go before their events (`deleteDeliveriesOf`): the composition root hands both to the events.
+ */
+export const webhooks = defineModule({
+  name: 'webhooks',
+  tags: [
+    {
+      name: 'Webhooks',
+      description:
+        'Endpoints that receive events as signed POSTs (Standard Webhooks v1), at least once, with a delivery ' +
+        'log and replay.',
+    },
+  ],
+  settings: WebhooksSettings,
+  errors: WEBHOOK_ERRORS,
+  eventTypes: ['webhook_endpoint.test'],
+  sealedColumns: [WEBHOOK_SECRET_COLUMN],
+  install(app, { settings, database, clock, events, withIdempotency, resolve, secrets, sequencer, registry }) {
+    installWebhooks(app, { config: settings, database, clock, events, withIdempotency, resolve, secrets });
+    // Webhooks' view of an event, listed beside the events' own routes.
+    eventDeliveriesRoutes(app, { db: database.db, caughtUp: sequencer.caughtUp });
+    registerWebhookMetrics(registry, app.webhookDelivery.metrics);
+  },
+});
+
+export { deleteDeliveriesOf } from './deliveries.repository.ts';
+export { fanOut } from './fan-out.ts';
