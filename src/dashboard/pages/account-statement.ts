@@ -95,7 +95,7 @@ export async function balancesAndStatement(ctx: Ctx, view: View, id: string, q: 
       attrs: html` autocomplete="off" spellcheck="false" placeholder="YYYY-MM-DD HH:MM:SS"`,
     });
   // The moment the API used, to the second where its answer says it; else the one asked for (now, by default).
-  const atAsked = q.at ? apiTimeOf(q.at) : view.now.toISOString();
+  const atAsked = q.at ? apiTimeOf(q.at) : `${view.now.toISOString().slice(0, 19)}Z`;
   const when = b instanceof ApiError ? '' : `${shownMoment(/T\d\d:\d\d:\d\d/.test(b.at) ? b.at : atAsked)} UTC`;
   return html`<section class="card" id="balances"><h2>Balances at a moment</h2>${problemSummary(bState)}
 <form method="get" action="${self}#balances" class="inline-form">${hidden('from', q.from)}${hidden('to', q.to)}
