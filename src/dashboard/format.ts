@@ -62,12 +62,24 @@ const UNITS: [number, string][] = [
   [Number.POSITIVE_INFINITY, 'year'],
 ];
 
-/** `3 minutes ago`, `in 2 hours`, `just now`. */
-export function relative(at: Date, now: Date): string {
-  let value = (now.getTime() - at.getTime()) / 1000;
-  const future = value < 0;
-  value = Math.abs(value);
-  if (value < 45) return future ? 'in a moment' : 'just now';
+/**
+ * `3 minutes ago`, `in 2 hours`, `just now`. A time given to the minute (`2026-11-25T10:04Z`, as the API shows most
+ * times) is any moment of that minute: it is counted in whole minutes, from its minute to now's (`this minute`,
+ * `1 minute ago`), never in seconds from the minute's start (a 3-second-old account is not "58 seconds ago").
+ */
+export function relative(at: Date, now: Date, precision: 'second' | 'minute' = 'second'): string {
+  if (precision === 'minute') {
+    const minutes = Math.floor(now.getTime() / 60_000) - Math.floor(at.getTime() / 60_000);
+    if (minutes === 0) return 'this minute';
+    return counted(Math.abs(minutes) * 60, minutes < 0);
+  }
+  const value = (now.getTime() - at.getTime()) / 1000;
+  if (Math.abs(value) < 45) return value < 0 ? 'in a moment' : 'just now';
+  return counted(Math.abs(value), value < 0);
+}
+
+function counted(seconds: number, future: boolean): string {
+  let value = seconds;
   for (const [size, unit] of UNITS) {
     if (value < size) {
       const n = Math.round(value);
@@ -79,13 +91,18 @@ export function relative(at: Date, now: Date): string {
   return '';
 }
 
+/** An API time given to the minute (`2026-11-25T10:04Z`), not to the second or millisecond. */
+const toTheMinute = (apiTime: string) => /T\d\d:\d\dZ$/.test(apiTime);
+
 /** An API time (`2026-11-25T10:04Z`) as `2026-11-25 10:04 UTC`, with the relative hint beside it. */
 export function time(apiTime: string | null, now: Date): Html {
   if (apiTime === null) return html`<span class="muted">—</span>`;
   const at = new Date(apiTime);
   if (Number.isNaN(at.getTime())) return html`${apiTime}`;
   const text = `${apiTime.slice(0, 10)} ${apiTime.slice(11, 16)} UTC`;
-  return html`<time datetime="${at.toISOString()}">${text}</time> <span class="hint">${relative(at, now)}</span>`;
+  const hint = relative(at, now, toTheMinute(apiTime) ? 'minute' : 'second');
+  const machine = toTheMinute(apiTime) ? apiTime : at.toISOString();
+  return html`<time datetime="${machine}">${text}</time> <span class="hint">${hint}</span>`;
 }
 
 const TONES: Record<string, string> = {
@@ -93,6 +110,7 @@ const TONES: Record<string, string> = {
   enabled: 'good',
   succeeded: 'good',
   posted: 'good',
+  reversed: 'muted',
   frozen: 'warn',
   pending: 'info',
   disabled: 'bad',

@@ -6,6 +6,7 @@ import type { Ctx, FormSubmit } from './context.ts';
 import { exponentOf, parseMajorUnits } from './format.ts';
 import { Html } from './html.ts';
 import { answerOf } from './record.ts';
+import { inFormUnit, typedIn } from './units.ts';
 
 /** HTML forms post `application/x-www-form-urlencoded`; in this scope only (the API takes JSON only). */
 export function installForms(scope: FastifyInstance): void {
@@ -66,6 +67,7 @@ export function metadataField(fields: URLSearchParams, name: string): Record<str
 /** A major-unit amount field as minor units, refused (beside the field) when it is not one. */
 export function amountField(fields: URLSearchParams, name: string, currency: string): number | string {
   const raw = fields.get(name) ?? '';
+  typedIn(fields, currency);
   const minor = parseMajorUnits(raw, currency);
   if (minor !== null) return minor;
   if (raw.trim() === '') throw new ApiError('parameter_missing', `${name} is required.`, { param: name });
@@ -119,7 +121,9 @@ export function submitter(ctx: Ctx) {
       // A key without the action's permission (docs/api.md#restricted-keys) has nothing to correct in a form its
       // page does not even show: the refusal page says what the key has and what the action needs.
       if (action !== undefined && !view.can(action.operation)) throw error;
-      const state = { form: form.name, values: typed(fields), error, requestId: String(request.id) };
+      // Said in the form's unit: the API's minor units become the major unit the form was typed in.
+      const shown = inFormUnit(error, fields);
+      const state = { form: form.name, values: typed(fields), error: shown, requestId: String(request.id) };
       return sendHtml(reply, await form.again(view, state), error.status);
     }
   };

@@ -77,7 +77,8 @@ describe('dashboard actions', () => {
     const short = await send({ ...base, amount: '500.00' });
     assert.equal(short.status, 409);
     assert.match(short.html, /insufficient_funds/);
-    assert.match(short.html, /10000 USD \(minor units\) available; 50000 were asked for/);
+    // The API's detail, in the form's unit (issue 40): "10000 USD (minor units) available; 50000 were asked for".
+    assert.match(short.html, /100\.00 USD available; 500\.00 USD were asked for/);
     assert.match(short.html, /id="f-amount"[^>]*value="500.00"/, 'what was typed is kept');
     const invalid = await send({ ...base, amount: '1.234' });
     assert.equal(invalid.status, 400);

@@ -92,14 +92,17 @@ describe('money in the dashboard: reversals, statements, nicknames', { skip: ski
     assert.equal(closing, String((100_000 - 603 - 4000 + 4000) / 100), facts);
     await shoot('account-statement');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Download CSV')]);
-    assert.match(download.suggestedFilename(), /^statement-acct_\w+-[\d-]+-[\d-]+\.csv$/);
-    const [head, opening, ...lines] = parseCsv(readFileSync((await download.path())!, 'utf8'));
+    // Named by the account's nickname and the period (issue 40), a byte-order mark first.
+    assert.match(download.suggestedFilename(), /^statement-Payroll-[\dT-]+-to-[\dT-]+\.csv$/);
+    const file = readFileSync((await download.path())!, 'utf8');
+    assert.equal(file[0], '\uFEFF');
+    const [head, opening, ...lines] = parseCsv(file.slice(1));
     const last = lines.pop()!;
-    assert.equal(head![6], 'Balance after (USD)');
+    assert.equal(head![9], 'Balance after (USD)');
     assert.deepEqual([opening![2], last[2]], ['Opening balance', 'Closing balance']);
     const cents = (s: string) => Math.round(Number(s) * 100);
-    const sum = lines.reduce((total, line) => total + cents(line[5]!), cents(opening![6]!));
-    assert.equal(sum, cents(last[6]!), 'opening + every line = closing');
+    const sum = lines.reduce((total, line) => total + cents(line[8]!), cents(opening![9]!));
+    assert.equal(sum, cents(last[9]!), 'opening + every line = closing');
     assert.equal(String(sum / 100), closing, 'the file agrees with the page');
     const described = lines.map((line) => line[2]).filter((d) => d !== '');
     assert.deepEqual(described, ['\'=HYPERLINK("http://x","y")', "'+1", "'@SUM(A1)", 'Refund: part']);

@@ -172,7 +172,8 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     // The API names no field for insufficient_funds (its param is the account): the problem heads the form.
     const refusal = await text('form[action$="/withdraw"] .problem');
     assert.match(refusal, /insufficient_funds/, refusal);
-    assert.match(refusal, /2550/, `the API's own detail says what is available: ${refusal}`);
+    // The API's own detail says what is available, in the form's unit (issue 40): not "2550 USD (minor units)".
+    assert.match(refusal, /has 25\.50 USD available; 1,000\.00 USD were asked for/, refusal);
     assert.equal(await page.locator('form[action$="/withdraw"] input[name=amount]').inputValue(), '1000.00');
     await check('account-refused');
     // A refusal that names a field shows beside it: the service's rule that the two sides differ.

@@ -20,12 +20,17 @@ describe('a statement downloaded as CSV', () => {
   let a: string;
   let from: string;
   let to: string;
+  let b: string;
+  let key: string;
+  let reversed: string;
 
   before(async () => {
-    const key = await server.key('dash-csv');
+    key = await server.key('dash-csv');
     const m = money(server.url, key);
     a = await m.account();
-    const b = await m.account();
+    b = await m.account();
+    await m.post(`/v1/fintech/accounts/${a}`, { nickname: 'Café Opérations' });
+    await m.post(`/v1/fintech/accounts/${b}`, { nickname: 'Fournisseur Zoë' });
     from = `${new Date(Date.now() - 3_600_000).toISOString().slice(0, 16)}Z`;
     await m.deposit(a, 100_000);
     for (const [i, description] of DESCRIPTIONS.entries())
@@ -39,27 +44,44 @@ describe('a statement downloaded as CSV', () => {
       currency: 'USD',
     });
     await m.post(`/v1/fintech/transfers/${t.id}/reversals`, { amount: 100, description: 'Refund' });
+    reversed = t.id;
     offsetMs = 5000; // every transaction above is before the period's end, which is not after now
     to = new Date(Date.now() + 2000).toISOString().replace(/\.\d+Z$/, 'Z');
     cookie = await signIn(server.url, key);
   });
 
-  test('a download: text/csv, an attachment, lines in ledger order that add up to the closing balance', async () => {
-    const page = await get(server.url, `/dashboard/accounts/${a}/statement.csv?from=${from}&to=${to}`, cookie);
-    assert.equal(page.status, 200, page.html.slice(0, 500));
-    assert.equal(page.headers.get('content-type'), 'text/csv; charset=utf-8');
+  /** The download's bytes as sent (fetch's text() would drop a byte-order mark), decoded after checking for one. */
+  async function download(path: string, session = cookie) {
+    const response = await fetch(server.url + path, { headers: { cookie: session }, redirect: 'manual' });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    return { response, bytes, text: bytes.toString('utf8') };
+  }
+
+  // Issue 40 item 7: the old file had no byte-order mark (accents broke in Excel), no counterparty, a reversal's
+  // `trr_` alone, and the account's id alone in its name ("statement-acct_…-….csv").
+  test('a download: text/csv with a BOM, named by nickname and period, lines in ledger order that add up', async () => {
+    const { response, bytes, text } = await download(`/dashboard/accounts/${a}/statement.csv?from=${from}&to=${to}`);
+    assert.equal(response.status, 200, text.slice(0, 500));
+    assert.equal(response.headers.get('content-type'), 'text/csv; charset=utf-8');
+    assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'UTF-8 with a byte-order mark');
+    const disposition = response.headers.get('content-disposition') ?? '';
+    const [day, toDay] = [from.slice(0, 10), to.slice(0, 10)];
+    const utf8 = /filename\*=UTF-8''([^;]+)$/.exec(disposition)?.[1];
+    assert.ok(utf8, disposition);
     assert.match(
-      page.headers.get('content-disposition') ?? '',
-      /^attachment; filename="statement-acct_\w+-[\d-]+-[\d-]+\.csv"$/,
+      decodeURIComponent(utf8),
+      new RegExp(`^statement-Café-Opérations-${day}T\\d{6}-to-${toDay}T\\d{6}\\.csv$`),
     );
-    const [head, opening, ...rest] = parseCsv(page.html);
+    assert.match(disposition, /^attachment; filename="statement-Cafe-Operations-[\dT-]+-to-[\dT]+[\dT-]*\.csv"; /);
+    const [head, opening, ...rest] = parseCsv(text.slice(1));
     const closing = rest.pop()!;
     assert.deepEqual(head, [
       ...['Time (UTC)', 'Transaction', 'Description', 'Source type', 'Source id'],
+      ...['Counterparty account', 'Counterparty nickname', 'Reverses transfer'],
       ...['Amount (USD)', 'Balance after (USD)'],
     ]);
     assert.equal(opening![2], 'Opening balance');
-    assert.equal(opening![6], '0.00');
+    assert.equal(opening![9], '0.00');
     assert.equal(closing[2], 'Closing balance');
     assert.equal(
       rest.length,
@@ -67,26 +89,51 @@ describe('a statement downloaded as CSV', () => {
       'the deposit, the transfers out, the transfer in, its reversal',
     );
     const cents = (text: string) => Math.round(Number(text) * 100);
-    let balance = cents(opening![6]!);
+    let balance = cents(opening![9]!);
     for (const line of rest) {
       assert.match(line[0]!, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, 'time to the second');
       assert.match(line[1]!, /^txn_/);
-      balance += cents(line[5]!);
-      assert.equal(cents(line[6]!), balance, `the balance after ${line[1]}`);
+      balance += cents(line[8]!);
+      assert.equal(cents(line[9]!), balance, `the balance after ${line[1]}`);
     }
-    assert.equal(cents(closing[6]!), balance, 'the lines add up to the closing balance');
+    assert.equal(cents(closing[9]!), balance, 'the lines add up to the closing balance');
     assert.equal(balance, 100_000 - (1000 * 5 + 10) + 250 - 100);
     assert.deepEqual(
       rest.map((line) => line[3]),
       ['sandbox_deposit', ...DESCRIPTIONS.map(() => 'transfer'), 'transfer', 'transfer_reversal'],
       'oldest first',
     );
+    // The counterparty of each transfer and of the reversal; the reversal names the transfer it reverses.
+    assert.deepEqual(rest[0]!.slice(5, 8), ['', '', ''], 'a sandbox deposit has no counterparty account');
+    for (const line of rest.slice(1)) assert.deepEqual(line.slice(5, 7), [b, 'Fournisseur Zoë']);
+    assert.equal(rest.at(-2)![7], '', 'a transfer reverses nothing');
+    assert.equal(rest.at(-1)![7], reversed, 'the reversal names its transfer');
+    assert.match(rest.at(-1)![4]!, /^trr_/);
     // A description a spreadsheet would run as a formula gets a leading apostrophe; a plain one is as written.
     assert.deepEqual(
       rest.slice(1, 1 + DESCRIPTIONS.length).map((line) => line[2]),
       ['\'=HYPERLINK("http://x","y")', "'+1", "'@SUM(A1)", "'-2", 'Invoice 114, "final"'],
     );
     assert.equal(rest.at(-1)![2], 'Refund');
+  });
+
+  // Issue 40 item 2: the download asked for `accounts: read` (403); the API's statement needs `transactions: read`.
+  test('a balances-only key (transactions: read) downloads it, named by id, its counterparty columns empty', async () => {
+    const made = await fetch(`${server.url}/v1/api_keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ permissions: { transactions: 'read' } }),
+    });
+    const restricted = ((await made.json()) as { key: string }).key;
+    const session = await signIn(server.url, restricted);
+    const { response, text } = await download(`/dashboard/accounts/${a}/statement.csv?from=${from}&to=${to}`, session);
+    assert.equal(response.status, 200, text.slice(0, 500));
+    assert.match(response.headers.get('content-disposition') ?? '', /filename="statement-acct_\w+-/);
+    const [, , ...rest] = parseCsv(text.slice(1));
+    rest.pop();
+    assert.equal(rest.length, 1 + DESCRIPTIONS.length + 2);
+    for (const line of rest) assert.deepEqual(line.slice(5, 7), ['', ''], 'the accounts group is not this key’s');
+    assert.equal(rest.at(-1)![7], reversed, 'the transfer a reversal reverses is part of the transaction it reads');
   });
 
   test('a refused period is a page with the API’s problem; a missing one is refused too', async () => {

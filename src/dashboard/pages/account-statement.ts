@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { allows, needs } from '../../platform/auth/permissions.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import { type Account, AccountIdParams } from '../../products/fintech/accounts.schema.ts';
 import type { AccountBalances, AccountStatement } from '../../products/fintech/balances.schema.ts';
@@ -20,14 +21,32 @@ export interface Period {
   to?: string | undefined;
 }
 
-/** A datetime-local value (`2026-11-25T10:04`, read as UTC) as a time the API takes; anything else as typed. */
-export const apiTimeOf = (value: string) => (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(value) ? `${value}Z` : value);
+/**
+ * A moment typed in the page's one form, UTC and 24-hour (`2026-11-25 10:04:31`, or with a `T`; seconds optional),
+ * as a time the API takes; anything else as typed, for the API to refuse beside the field. A minute alone stays the
+ * API's minute form, read as the API reads it (the end of it for a balance, the start of it for a statement).
+ */
+export const apiTimeOf = (value: string) => {
+  const typed = value.trim();
+  return /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d)?$/.test(typed) ? `${typed.replace(' ', 'T')}Z` : typed;
+};
 
-/** This month so far: from the 1st at 00:00 UTC to now, to the second (last month's 1st in a month's first second). */
+/** A moment as the page's fields and labels show it: `2026-11-25 10:04:31`, 24-hour UTC (milliseconds if any). */
+export function shownMoment(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const text = at.toISOString();
+  const ms = text.slice(19, 23) === '.000' ? '' : text.slice(19, 23);
+  // A time the API gave to the minute is shown to the minute: its seconds are not known.
+  if (/T\d\d:\d\dZ$/.test(iso)) return `${text.slice(0, 10)} ${text.slice(11, 16)}`;
+  return `${text.slice(0, 10)} ${text.slice(11, 19)}${ms}`;
+}
+
+/** This month so far: from the 1st at 00:00:00 UTC to now, to the second (last month's 1st in a month's first second). */
 export function defaultPeriod(now: Date): { from: string; to: string } {
   const to = now.toISOString().slice(0, 19);
   const month = now.getUTCMonth() - (to.endsWith('-01T00:00:00') ? 1 : 0);
-  return { from: new Date(Date.UTC(now.getUTCFullYear(), month, 1)).toISOString().slice(0, 16), to };
+  return { from: new Date(Date.UTC(now.getUTCFullYear(), month, 1)).toISOString().slice(0, 19), to };
 }
 
 /** A read the API may refuse (a moment before the account was opened): its problem, to show beside the form. */
@@ -43,9 +62,12 @@ async function attempt<T>(read: () => Promise<T>): Promise<T | ApiError> {
 const hidden = (name: string, value: string | undefined) =>
   value === undefined ? '' : html`<input type="hidden" name="${name}" value="${value}">`;
 
+/** The hint under a moment field: the form it takes. */
+const MOMENT_HINT = 'UTC, 24-hour: 2026-11-25 10:04:31 (seconds optional).';
+
 /** The balances at a chosen moment (now by default) and a statement for a chosen period (this month by default). */
-export async function balancesAndStatement(ctx: Ctx, view: View, a: Account, q: Period): Promise<Html> {
-  const params = { id: a.id };
+export async function balancesAndStatement(ctx: Ctx, view: View, id: string, q: Period): Promise<Html> {
+  const params = { id };
   const period = { ...defaultPeriod(view.now), ...(q.from ? { from: q.from } : {}), ...(q.to ? { to: q.to } : {}) };
   const asked = { from: apiTimeOf(period.from), to: apiTimeOf(period.to) };
   const [b, s] = await Promise.all([
@@ -61,36 +83,77 @@ export async function balancesAndStatement(ctx: Ctx, view: View, a: Account, q: 
     result instanceof ApiError ? { form, values, error: result, requestId: view.requestId } : undefined;
   const bState = refused('balances', { at: q.at ?? '' }, b);
   const sState = refused('statement', period, s);
-  const self = `/dashboard/accounts/${a.id}`;
+  const self = `/dashboard/accounts/${id}`;
   const count = s instanceof ApiError ? 0 : s.credits.count + s.debits.count;
+  const field = (name: string, label: string, state: FormState | undefined, value: string, hint: string) =>
+    input({
+      name,
+      label,
+      state,
+      value: state ? value : shownMoment(apiTimeOf(value)),
+      hint,
+      attrs: html` autocomplete="off" spellcheck="false" placeholder="YYYY-MM-DD HH:MM:SS"`,
+    });
+  // The moment the API used, to the second where its answer says it; else the one asked for (now, by default).
+  const atAsked = q.at ? apiTimeOf(q.at) : `${view.now.toISOString().slice(0, 19)}Z`;
+  const when = b instanceof ApiError ? '' : `${shownMoment(/T\d\d:\d\d:\d\d/.test(b.at) ? b.at : atAsked)} UTC`;
   return html`<section class="card" id="balances"><h2>Balances at a moment</h2>${problemSummary(bState)}
 <form method="get" action="${self}#balances" class="inline-form">${hidden('from', q.from)}${hidden('to', q.to)}
-${input({ name: 'at', label: 'At (UTC)', type: 'datetime-local', state: bState, value: q.at ?? view.now.toISOString().slice(0, 16), hint: 'The end of that minute: every transaction in it counts.', attrs: html` step="60"` })}
+${field('at', 'At (UTC)', bState, q.at ?? view.now.toISOString().slice(0, 19), `${MOMENT_HINT} A minute alone means the end of it.`)}
 <button type="submit">Show balances</button></form>
 ${
   b instanceof ApiError
     ? ''
-    : html`<div class="stats"><div class="stat"><span class="stat-value">${money(b.current_balance.amount, b.current_balance.currency)}</span><span class="stat-label">Current balance at ${b.at.replace('T', ' ').replace('Z', ' UTC')}</span></div>
-<div class="stat"><span class="stat-value">${money(b.available_balance.amount, b.available_balance.currency)}</span><span class="stat-label">Available then</span><span class="hint">less what pending transfers held</span></div></div>`
+    : html`<div class="stats"><div class="stat"><span class="stat-value">${money(b.current_balance.amount, b.current_balance.currency)}</span><span class="stat-label">Current balance at ${when}</span></div>
+<div class="stat"><span class="stat-value">${money(b.available_balance.amount, b.available_balance.currency)}</span><span class="stat-label">Available balance at ${when}</span><span class="hint">less what pending transfers held</span></div></div>`
 }</section>
 <section class="card" id="statement"><h2>Statement</h2>${problemSummary(sState)}
 <form method="get" action="${self}#statement" class="inline-form">${hidden('at', q.at)}
-${input({ name: 'from', label: 'From (UTC)', type: 'datetime-local', state: sState, value: period.from, attrs: html` step="1"` })}
-${input({ name: 'to', label: 'Up to, not including (UTC)', type: 'datetime-local', state: sState, value: period.to, attrs: html` step="1"` })}
+${field('from', 'From (UTC)', sState, period.from, `${MOMENT_HINT} A minute alone means its start.`)}
+${field('to', 'Up to, not including (UTC)', sState, period.to, MOMENT_HINT)}
 <button type="submit">Show statement</button></form>
 ${
   s instanceof ApiError
     ? ''
-    : html`<dl class="facts statement"><dt>Opening balance</dt><dd>${money(s.opening_balance, s.currency)}</dd>
+    : html`<p class="hint">From ${shownMoment(asked.from)} UTC up to ${shownMoment(asked.to)} UTC, not including it.</p>
+<dl class="facts statement"><dt>Opening balance</dt><dd>${money(s.opening_balance, s.currency)}</dd>
 <dt>Credits</dt><dd>${money(s.credits.amount, s.currency)} <span class="hint">in ${s.credits.count} transaction${s.credits.count === 1 ? '' : 's'}</span></dd>
 <dt>Debits</dt><dd>${money(s.debits.amount, s.currency)} <span class="hint">in ${s.debits.count} transaction${s.debits.count === 1 ? '' : 's'}</span></dd>
 <dt>Closing balance</dt><dd>${money(s.closing_balance, s.currency)}</dd></dl>
 ${
   count > CSV_MAX_LINES
     ? html`<p class="status-note">This period has ${count} transactions; a download holds at most ${CSV_MAX_LINES}: choose a shorter period to download it.</p>`
-    : html`<p><a class="button" href="${self}/statement.csv?${new URLSearchParams(asked).toString()}" download>Download CSV</a> <span class="hint">the opening balance, each transaction to the second, the closing balance</span></p>`
+    : html`<p><a class="button" href="${self}/statement.csv?${new URLSearchParams(asked).toString()}" download>Download CSV</a> <span class="hint">the opening balance, each transaction to the second with its counterparty, the closing balance</span></p>`
 }`
 }</section>`;
+}
+
+/** A moment of a file name: its date, and its time when not midnight (`2026-11-25`, `2026-11-25T103000`). */
+const slug = (time: string) => {
+  const iso = new Date(time).toISOString();
+  return iso.slice(11, 19) === '00:00:00'
+    ? iso.slice(0, 10)
+    : `${iso.slice(0, 10)}T${iso.slice(11, 19).replace(/:/g, '')}`;
+};
+
+/** `statement-<nickname or id>-<from>-to-<to>.csv`; a nickname as typed (its characters; spaces become `-`). */
+export function statementFileName(name: string, from: string, to: string): string {
+  const safe =
+    name
+      .trim()
+      .replace(/[\s/\\:*?"<>|\p{Cc}]+/gu, '-')
+      .slice(0, 80) || 'account';
+  return `statement-${safe}-${slug(from)}-to-${slug(to)}.csv`;
+}
+
+/** RFC 6266: an ASCII `filename` for old clients, and the UTF-8 one (RFC 8187) that keeps accents. */
+export function contentDisposition(name: string): string {
+  const ascii = name
+    .normalize('NFKD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/["\\]/g, '');
+  const utf8 = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}`;
 }
 
 const CsvQuery = Type.Object(
@@ -104,13 +167,15 @@ export function statementRoutes(scope: FastifyInstance, ctx: Ctx): void {
   const schema = { hide: true, params: AccountIdParams, querystring: CsvQuery };
   r.get('/accounts/:id/statement.csv', { schema }, async (request, reply) => {
     const principal = request.principal!;
-    const a = await ctx.read<Account>(principal, 'retrieveAccount', { params: { id: request.params.id } });
+    const { id } = request.params;
     const [from, to] = [apiTimeOf(request.query.from), apiTimeOf(request.query.to)];
-    const csv = await statementCsv(ctx, principal, a, from, to);
-    const name = `statement-${a.id}-${from.slice(0, 10)}-${to.slice(0, 10)}.csv`;
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${name}"`)
-      .send(csv);
+    // The transactions group's read, as the API's statement is (docs/api.md#restricted-keys); the nickname in the
+    // file's name only when the key may also read the account.
+    const csv = await statementCsv(ctx, principal, id, from, to);
+    const nickname = allows(principal.permissions, needs('accounts', 'read'))
+      ? (await ctx.read<Account>(principal, 'retrieveAccount', { params: { id } })).nickname
+      : null;
+    const name = statementFileName(nickname ?? id, from, to);
+    return reply.type('text/csv; charset=utf-8').header('content-disposition', contentDisposition(name)).send(csv);
   });
 }

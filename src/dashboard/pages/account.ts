@@ -2,17 +2,22 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { type Account, AccountIdParams } from '../../products/fintech/accounts.schema.ts';
-import { type TransactionList, TransactionListQuery } from '../../products/fintech/transactions.schema.ts';
+import {
+  type Transaction,
+  type TransactionList,
+  TransactionListQuery,
+} from '../../products/fintech/transactions.schema.ts';
 import type { TransferList } from '../../products/fintech/transfers.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, money, time } from '../format.ts';
 import { amountField, fieldsOf, optional, sendHtml } from '../forms.ts';
 import { type Html, html } from '../html.ts';
 import { empty, flash, metadataList, page, pager, table } from '../layout.ts';
+import { type EntryContext, entryContexts } from '../statement.repository.ts';
 import type { FormState, View } from '../view.ts';
 import { label, lifecycleForms, nicknameForm, sandboxForms } from './account-forms.ts';
 import { balancesAndStatement, PeriodProps, statementRoutes } from './account-statement.ts';
-import { transferRow } from './transfers.ts';
+import { nicknamesOf, transferRow } from './transfers.ts';
 
 const DONE = {
   created: 'Account opened.',
@@ -35,7 +40,25 @@ const PageQuery = Type.Object(
 );
 type PageQuery = Static<typeof PageQuery>;
 const _NoBody = Type.Object({}, { additionalProperties: false });
-/** One account: both balances, status and why, its transactions with the running balance, and what can be done. */
+/** A transaction's source: a transfer, or a reversal with the transfer it reverses, linked to that transfer's page. */
+function sourceCell(t: Transaction, more: EntryContext | undefined): Html {
+  const kind = t.source.type.replace(/_/g, ' ');
+  const link = (id: string, text: Html) => html`<br><a href="/dashboard/transfers/${id}">${text}</a>`;
+  if (t.source.type === 'transfer') return html`${kind}${link(t.source.id, html`<code>${t.source.id}</code>`)}`;
+  if (t.source.type === 'transfer_reversal' && more?.reverses)
+    return html`${kind} <code>${t.source.id}</code>${link(more.reverses, html`of <code>${more.reverses}</code>`)}`;
+  return html`${kind}`;
+}
+
+/** What a key without `accounts: read` sees above an account's balances: that the rest is not its to read. */
+const UNREADABLE = html`<p class="status-note">This key reads this account’s transactions, balances and statements;
+its status, nickname and details need <code>accounts: read</code>.</p>`;
+
+/**
+ * One account: both balances, status and why, its transactions with the running balance, and what can be done.
+ * Each part only when the key may read it (docs/api.md#restricted-keys): the account itself needs `accounts: read`,
+ * its transactions, balances and statement `transactions: read`, as the API's reads do; either opens the page.
+ */
 export async function accountPage(
   ctx: Ctx,
   view: View,
@@ -43,34 +66,58 @@ export async function accountPage(
   query: PageQuery,
   state?: FormState,
 ): Promise<Html> {
-  const a = await ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id } });
+  const canTxns = view.can('listAccountTransactions');
+  if (!view.can('retrieveAccount') && !canTxns) view.need('retrieveAccount');
+  const a = view.can('retrieveAccount')
+    ? await ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id } })
+    : null;
   const { done, at, from, to, ...listQuery } = query;
-  // Its transactions and holds only when the key may read them (docs/api.md#restricted-keys).
   const [txns, held] = await Promise.all([
-    view.can('listAccountTransactions')
-      ? ctx.read<TransactionList>(view.principal, 'listAccountTransactions', { params: { id: a.id }, query: listQuery })
+    canTxns
+      ? ctx.read<TransactionList>(view.principal, 'listAccountTransactions', { params: { id }, query: listQuery })
       : null,
     view.can('listTransfers')
       ? ctx.read<TransferList>(view.principal, 'listTransfers', {
-          query: { account_id: a.id, status: 'pending', limit: 100 },
+          query: { account_id: id, status: 'pending', limit: 100 },
         })
       : null,
+  ]);
+  const [contexts, names] = await Promise.all([
+    entryContexts(
+      ctx.deps.database.db,
+      view.principal,
+      id,
+      (txns?.data ?? []).filter((t) => t.source.type === 'transfer_reversal').map((t) => t.id),
+    ),
+    nicknamesOf(ctx, view, held?.data ?? []),
   ]);
   const rows = (txns?.data ?? []).map(
     (
       t,
     ) => html`<tr><td>${time(t.created_at, view.now)}</td><td>${t.description ?? html`<span class="muted">—</span>`}</td>
-<td>${t.source.type.replace(/_/g, ' ')}${t.source.type === 'transfer' ? html`<br><a href="/dashboard/transfers/${t.source.id}"><code>${t.source.id}</code></a>` : ''}</td>
+<td>${sourceCell(t, contexts.get(t.id))}</td>
 <td class="num">${money(t.amount, t.currency, true)}</td><td class="num">${money(t.balance_after, t.currency)}</td></tr>`,
   );
-  const details = a.status_details;
   const periods = view.can('retrieveAccountStatement')
-    ? await balancesAndStatement(ctx, view, a, { at, from, to })
+    ? await balancesAndStatement(ctx, view, id, { at, from, to })
     : '';
+  const transactions =
+    txns &&
+    html`<section><h2>Transactions</h2>
+${table('Transactions', ['When', 'Description', 'Source', 'Amount', 'Balance after'], rows, empty('No transactions yet', view.principal.mode === 'sandbox' ? 'Simulate a deposit below to put test money in.' : 'Money moved in or out shows up here.'))}
+${pager(
+  `/dashboard/accounts/${id}`,
+  {},
+  txns.data.map((t) => t.id),
+  listQuery,
+  txns.has_more,
+)}</section>`;
+  if (a === null) return page(view, id, html`<h1><code>${id}</code></h1>${UNREADABLE}${periods}${transactions}`);
+  const details = a.status_details;
   return page(
     view,
     a.nickname ? `${a.nickname} · ${a.id}` : a.id,
-    html`<p class="crumbs"><a href="/dashboard/accounts">Accounts</a> /</p>
+    html`${view.can('listAccounts') ? html`<p class="crumbs"><a href="/dashboard/accounts">Accounts</a> /</p>` : ''}
 <h1>${a.nickname ? html`<span class="nickname">${a.nickname}</span> ` : ''}<code>${a.id}</code> ${badge(a.status)}</h1>${flash(done === undefined ? undefined : DONE[done])}
 ${details ? html`<p class="status-note">${a.status === 'closed' ? 'Closed' : 'Frozen'} for <strong>${label(details.reason)}</strong> by ${details.actor === 'operator' ? 'the operator' : 'an API key'}${details.note ? html`: “${details.note}”` : ''}.</p>` : ''}
 <div class="stats"><div class="stat"><span class="stat-value">${money(a.available_balance.amount, a.available_balance.currency)}</span><span class="stat-label">Available balance</span><span class="hint">what can be spent now</span></div>
@@ -87,7 +134,7 @@ ${
 ${table(
   'Pending transfers',
   ['Transfer', 'From', 'To', 'Amount', 'Status', 'Created'],
-  held.data.map((t) => transferRow(t, view.now)),
+  held.data.map((t) => transferRow(t, view.now, names)),
   empty(
     'Nothing held',
     'A transfer made pending holds its amount on the sender until it is posted, voided or expires.',
@@ -95,18 +142,7 @@ ${table(
 )}
 ${held.has_more ? html`<p><a href="/dashboard/transfers?account_id=${a.id}&amp;status=pending">All pending transfers →</a></p>` : ''}</section>`
 }
-${
-  txns &&
-  html`<section><h2>Transactions</h2>
-${table('Transactions', ['When', 'Description', 'Source', 'Amount', 'Balance after'], rows, empty('No transactions yet', view.principal.mode === 'sandbox' ? 'Simulate a deposit below to put test money in.' : 'Money moved in or out shows up here.'))}
-${pager(
-  `/dashboard/accounts/${a.id}`,
-  {},
-  txns.data.map((t) => t.id),
-  listQuery,
-  txns.has_more,
-)}</section>`
-}${periods}
+${transactions}${periods}
 ${view.can('updateAccount') ? nicknameForm(view, a, state) : ''}${sandboxForms(view, a, state)}${lifecycleForms(view, a, state)}`,
   );
 }

@@ -63,11 +63,18 @@ export function accessFields(view: View, state: FormState | undefined): Html {
   return html`<fieldset><legend>Access</legend>
 ${option('full', 'Full access (sk_…): everything this organisation’s mode allows', !restricted)}
 ${option('restricted', 'Restricted (rk_…): only the permissions below', restricted)}</fieldset>
-<p class="hint">A restricted key holds, for each group, none, read or write (write includes read).</p>${table}`;
+<p class="hint">A restricted key holds, for each group, none, read or write (write includes read). Choosing any
+level above none below makes the key restricted.</p>${table}`;
 }
 
-/** The `permissions` of a create, from the form's fields: undefined for a full key; a group left out is none. */
+/**
+ * The `permissions` of a create, from the form's fields: undefined for a full key; a group left out is none. Any
+ * group ticked above none makes the key restricted, whatever the Access choice says: a person who picked
+ * `transactions: read` and missed the Access radio wants a key that holds that, never a full one.
+ */
 export function permissionsField(fields: URLSearchParams): Record<string, string> | undefined {
-  if (fields.get('access') !== 'restricted') return undefined;
-  return Object.fromEntries(PERMISSION_GROUPS.map((g) => [g, fields.get(`permissions.${g}`) ?? 'none']));
+  const chosen = PERMISSION_GROUPS.map((g) => [g, fields.get(`permissions.${g}`) ?? 'none'] as const);
+  const ticked = chosen.some(([, level]) => level !== 'none');
+  if (fields.get('access') !== 'restricted' && !ticked) return undefined;
+  return Object.fromEntries(chosen);
 }

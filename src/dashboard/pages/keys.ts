@@ -105,6 +105,8 @@ ${accessFields(view, create)}
           view,
           'Key created',
           html`<h1>Key created</h1>${secretPanel(`${value.mode === 'live' ? 'Live' : 'Sandbox'} key ${value.name ?? ''}`, value.key, 'This form was sent twice: the key was created the first time and shown then. Revoke it and create another if it was not copied.')}
+<section class="card" id="key-access"><h2>What this key may do</h2>${permissionsText(value.permissions)}
+<p class="hint">${value.permissions === null ? 'A full key: everything this organisation’s mode allows.' : 'A restricted key: only these groups; every other group is none.'}</p></section>
 <p><a class="button" href="/dashboard/api-keys">Back to API keys</a></p>`,
         ),
       again: (view, state) => keysPage(view, {}, state),

@@ -7,6 +7,7 @@ import { majorUnits, money, time } from '../format.ts';
 import { amountField, optional } from '../forms.ts';
 import { type Html, html } from '../html.ts';
 import { empty, formFields, input, problemSummary, table } from '../layout.ts';
+import { typedIn } from '../units.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
 
 const LISTED = 100;
@@ -55,6 +56,7 @@ export function reversalRoutes(
       build: async (fields, principal) => {
         const params = { id: request.params.id };
         const t = await ctx.read<Transfer>(principal, 'retrieveTransfer', { params });
+        typedIn(fields, t.currency); // an empty amount is all of it: a refusal still speaks in its unit
         const description = optional(fields, 'description');
         const body = {
           ...(optional(fields, 'amount') === undefined ? {} : { amount: amountField(fields, 'amount', t.currency) }),

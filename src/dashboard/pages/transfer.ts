@@ -4,14 +4,15 @@ import { Type } from 'typebox';
 import type { Account } from '../../products/fintech/accounts.schema.ts';
 import { type Transfer, TransferIdParams } from '../../products/fintech/transfers.schema.ts';
 import type { Ctx } from '../context.ts';
-import { badge, majorUnits, money, time } from '../format.ts';
+import { majorUnits, money, time } from '../format.ts';
 import { amountField, optional, sendHtml } from '../forms.ts';
 import { html } from '../html.ts';
 import { flash, formFields, input, metadataList, page, problemSummary } from '../layout.ts';
+import { typedIn } from '../units.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
 import { accountName } from './accounts.ts';
 import { reversalRoutes, reversalsSection } from './transfer-reversals.ts';
-import { transferAmounts } from './transfers.ts';
+import { transferAmounts, transferStatus } from './transfers.ts';
 
 const DONE = {
   created: 'Transfer made.',
@@ -56,7 +57,7 @@ ${input({ name: 'amount', label: `Amount to post (${t.currency})`, state: post, 
     view,
     t.id,
     html`<p class="crumbs"><a href="/dashboard/transfers">Transfers</a> /</p>
-<h1>${money(shown, t.currency)} ${badge(t.status)}</h1>${flash(done === undefined ? undefined : DONE[done])}
+<h1>${money(shown, t.currency)} ${transferStatus(t)}</h1>${flash(done === undefined ? undefined : DONE[done])}
 ${t.status === 'pending' ? '' : pending}<dl class="facts"><dt>Transfer</dt><dd><code>${t.id}</code></dd>
 <dt>From</dt><dd>${accountName(from)}</dd><dt>To</dt><dd>${accountName(to)}</dd>
 <dt>Description</dt><dd>${t.description ?? html`<span class="muted">none</span>`}</dd>
@@ -85,6 +86,7 @@ export function transferPages(scope: FastifyInstance, ctx: Ctx): void {
       build: async (fields, principal) => {
         const params = { id: request.params.id };
         const t = await ctx.read<Transfer>(principal, 'retrieveTransfer', { params });
+        typedIn(fields, t.currency); // an empty amount is all of it: a refusal still speaks in its unit
         const body =
           optional(fields, 'amount') === undefined ? {} : { amount: amountField(fields, 'amount', t.currency) };
         return { operation: 'postTransfer', params, body };

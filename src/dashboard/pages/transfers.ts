@@ -12,6 +12,7 @@ import { type Html, html } from '../html.ts';
 import { empty, formFields, input, page, pager, problemSummary, select, table, textarea } from '../layout.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
 import { accountPicker, openAccounts, PICKER_MAX } from './account-picker.ts';
+import { accountName } from './accounts.ts';
 
 const NewQuery = Type.Object(
   { from_account_id: Type.Optional(IdOf('acct', { description: 'The account to send from.' })) },
@@ -43,12 +44,42 @@ export function releasedNote(t: Transfer): Html | string {
   return html`of ${majorUnits(t.amount, t.currency)} held; ${majorUnits(released, t.currency)} released`;
 }
 
-export function transferRow(t: Transfer, now: Date): Html {
+/** The nicknames of accounts by id (an account without one is absent); empty when the key may not read accounts. */
+export type Nicknames = ReadonlyMap<string, string>;
+
+/**
+ * The nicknames of the accounts these transfers move money between, read as the session (`retrieveAccount`) when
+ * its key may read accounts (docs/api.md#restricted-keys); an account it cannot read keeps its id alone.
+ */
+export async function nicknamesOf(ctx: Ctx, view: View, transfers: Transfer[]): Promise<Nicknames> {
+  if (!view.can('retrieveAccount')) return new Map();
+  const ids = [...new Set(transfers.flatMap((t) => [t.from_account_id, t.to_account_id]))];
+  const named = await Promise.all(
+    ids.map((id) =>
+      ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id } }).then(
+        (a) => [id, a.nickname] as const,
+        () => [id, null] as const,
+      ),
+    ),
+  );
+  return new Map(named.filter((pair): pair is readonly [string, string] => pair[1] !== null));
+}
+
+/** A transfer's status as a person reads it: a posted transfer all of whose money went back reads `reversed`. */
+export function transferStatus(t: Transfer): Html {
+  if (t.status === 'posted' && t.reversed) return badge('reversed');
+  const part = t.status === 'posted' && t.amount_reversed > 0;
+  return html`${badge(t.status)}${part ? html`<br><span class="hint">partly reversed</span>` : ''}`;
+}
+
+const side = (id: string, names: Nicknames) => accountName({ id, nickname: names.get(id) ?? null });
+
+export function transferRow(t: Transfer, now: Date, names: Nicknames = new Map()): Html {
   const note = releasedNote(t);
   return html`<tr><td><a href="/dashboard/transfers/${t.id}"><code>${t.id}</code></a>${t.description ? html`<br><span class="hint">${t.description}</span>` : ''}</td>
-<td><a href="/dashboard/accounts/${t.from_account_id}"><code>${t.from_account_id}</code></a></td>
-<td><a href="/dashboard/accounts/${t.to_account_id}"><code>${t.to_account_id}</code></a></td>
-<td class="num">${money(transferAmounts(t).shown, t.currency)}${note ? html`<br><span class="hint">${note}</span>` : ''}</td><td>${badge(t.status)}${t.status === 'pending' && t.expires_at ? html`<br><span class="hint">expires ${time(t.expires_at, now)}</span>` : ''}</td><td>${time(t.created_at, now)}</td></tr>`;
+<td>${side(t.from_account_id, names)}</td>
+<td>${side(t.to_account_id, names)}</td>
+<td class="num">${money(transferAmounts(t).shown, t.currency)}${note ? html`<br><span class="hint">${note}</span>` : ''}</td><td>${transferStatus(t)}${t.status === 'pending' && t.expires_at ? html`<br><span class="hint">expires ${time(t.expires_at, now)}</span>` : ''}</td><td>${time(t.created_at, now)}</td></tr>`;
 }
 
 /** Transfers: the list (all, one account's, by status), and the form that makes one, at once or held as pending. */
@@ -59,6 +90,7 @@ export function transfersPages(scope: FastifyInstance, ctx: Ctx): void {
     const view = await ctx.view(request);
     const query = request.query;
     const list = await ctx.read<TransferList>(view.principal, 'listTransfers', { query });
+    const names = await nicknamesOf(ctx, view, list.data);
     const statuses = STATUSES.map(
       (s) =>
         html`<option value="${s}"${s === (query.status ?? '') ? html` selected` : ''}>${s || 'Any status'}</option>`,
@@ -71,7 +103,7 @@ ${query.account_id ? html`<p class="active-filter">Transfers from or to <a href=
 ${table(
   'Transfers',
   ['Transfer', 'From', 'To', 'Amount', 'Status', 'Created'],
-  list.data.map((t) => transferRow(t, view.now)),
+  list.data.map((t) => transferRow(t, view.now, names)),
   empty(
     query.status ? `No ${query.status} transfers` : 'No transfers yet',
     'Move money between two accounts of the same currency with “Make a transfer”.',
