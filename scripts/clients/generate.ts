@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeReadmes } from './readme.ts';
-import { writeSdkViews } from './sdk-view.ts';
+import { writeInstantsView, writeSdkViews } from './sdk-view.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CLIENTS = join(ROOT, 'clients');
@@ -48,6 +48,12 @@ interface ClientConfig {
   // `NewApiKey()` of the model `ApiKey` and the package does not compile. Renaming it in the SDK view would rename it
   // for every language; this renames it only where a client.json asks.
   modelNameMappings?: Record<string, string>;
+  // --- Python's typing --------------------------------------------------------------------------------------------
+  // OpenAPI Generator's property renames (`nameMappings`): Python's generator names the property `from` (a keyword)
+  // `var_from`; the client asks for `from_`, the spelling its methods use.
+  nameMappings?: Record<string, string>;
+  // "date-time": the language gets a view of its own whose response times are `format: date-time` (sdk-view.ts, 7).
+  instants?: 'date-time';
 }
 
 export function languages(): { lang: string; config: ClientConfig }[] {
@@ -76,7 +82,11 @@ export function generate(outDir: string, only?: string[]): void {
   const scratch = mkdtempSync(join(tmpdir(), 'plinth-generate-'));
   try {
     for (const { lang, config } of chosen) {
-      const input = join(outDir, config.input === '3.0' ? 'openapi.sdk.3.0.json' : 'openapi.sdk.json');
+      let input = join(outDir, config.input === '3.0' ? 'openapi.sdk.3.0.json' : 'openapi.sdk.json');
+      if (config.instants === 'date-time') {
+        input = join(scratch, `${lang}.sdk.json`);
+        writeInstantsView(input, config.input);
+      }
       const output = join(outDir, lang, 'generated');
       rmSync(output, { recursive: true, force: true });
       mkdirSync(output, { recursive: true });
@@ -96,6 +106,7 @@ export function generate(outDir: string, only?: string[]): void {
             additionalProperties: config.additionalProperties ?? {},
             globalProperties: config.globalProperties ?? {},
             ...(config.modelNameMappings ? { modelNameMappings: config.modelNameMappings } : {}), // see ClientConfig
+            ...(config.nameMappings ? { nameMappings: config.nameMappings } : {}),
           }),
         );
         batch.push(file);

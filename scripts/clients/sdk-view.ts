@@ -43,6 +43,9 @@
  *      3.1-only document fields removed; anything it cannot convert faithfully makes it throw, so a new construct
  *      in the document is noticed here rather than silently mangled in nine clients.
  *
+ *   7. for a language whose client.json asks (`"instants": "date-time"`, Python), a view of its own in which the
+ *      times of responses are `format: date-time` (writeInstantsView).
+ *
  *   node scripts/clients/sdk-view.ts [outDir]     (default: clients/) → openapi.sdk.json, openapi.sdk.3.0.json
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -255,7 +258,10 @@ function responseSchemaRoots(doc: Obj): Obj[] {
   return roots;
 }
 
-function loosen(doc: Obj): void {
+/** The pattern of a time the API answers with (`^\d{4}-\d{2}-\d{2}T…`, src/platform/kit/time.ts). */
+const INSTANT_PATTERN = /^\^\\d\{4\}-\\d\{2\}-\\d\{2\}T/;
+
+function loosen(doc: Obj, instants: boolean): void {
   const schemas = obj(obj(doc.components, 'components').schemas, 'components.schemas');
   const seen = new Set<Obj>();
   const visit = (schema: Obj) => {
@@ -266,6 +272,9 @@ function loosen(doc: Obj): void {
       visit(obj(schemas[schema.$ref.slice(REF_PREFIX.length)], schema.$ref));
     }
     if (schema.additionalProperties === false) delete schema.additionalProperties;
+    // 7. before its pattern goes: a time, for a language whose client.json asks for its own date-time type.
+    if (instants && typeof schema.pattern === 'string' && INSTANT_PATTERN.test(schema.pattern))
+      schema.format = 'date-time';
     delete schema.pattern;
     // `const` is a one-value enum (JSON Schema 2020-12), and is opened the same way.
     if ('const' in schema) {
@@ -341,12 +350,12 @@ function dropClientUnsafePatterns(doc: Obj): void {
   for (const item of Object.values(obj(doc.paths, 'paths'))) if (isObj(item)) parameters(item.parameters);
 }
 
-export function sdkView(source: Obj): Obj {
+export function sdkView(source: Obj, { instants = false }: { instants?: boolean } = {}): Obj {
   const doc = clone(source);
   dropNonJsonOperations(doc);
   dropEmptyOptionalBodies(doc);
   nameInlineObjects(doc);
-  loosen(doc);
+  loosen(doc, instants);
   dropClientUnsafePatterns(doc);
   openUniqueEnumArrays(doc);
   const info = obj(doc.info, 'info');
@@ -498,10 +507,21 @@ export function toOpenApi30(view: Obj): Obj {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-export function writeSdkViews(
-  outDir: string,
-  sourcePath = resolve(import.meta.dirname, '../../openapi/openapi.json'),
-): void {
+const SOURCE = resolve(import.meta.dirname, '../../openapi/openapi.json');
+
+/**
+ * 7. One language's own view, for a client.json with `"instants": "date-time"`: the SDK view in which every time a
+ * response carries is `format: date-time`, so that the generator types it as the language's date-time (Python's
+ * `datetime`) instead of a string. Not for every language: a time the API writes to the minute
+ * (`2026-11-24T09:30Z`) is not RFC 3339, which some generated parsers (Go's, Java's) refuse. Written beside the
+ * generator's batch files, not to clients/.
+ */
+export function writeInstantsView(file: string, input: '3.1' | '3.0', sourcePath = SOURCE): void {
+  const view = sdkView(JSON.parse(readFileSync(sourcePath, 'utf8')) as Obj, { instants: true });
+  writeFileSync(file, `${JSON.stringify(input === '3.0' ? toOpenApi30(view) : view, null, 2)}\n`);
+}
+
+export function writeSdkViews(outDir: string, sourcePath = SOURCE): void {
   const source = JSON.parse(readFileSync(sourcePath, 'utf8')) as Obj;
   const view = sdkView(source);
   mkdirSync(outDir, { recursive: true });

@@ -107,6 +107,33 @@ describe('the SDK view', () => {
   });
 });
 
+describe("Python's view: times as date-times", () => {
+  // clients/python/client.json asks for it ("instants": "date-time"), so that `account.created_at` is a datetime.
+  const instants = sdkView(source, { instants: true }) as Obj;
+  /** Every response property of the server's document whose pattern is a time the API writes, by schema. */
+  const times = Object.entries(source.components.schemas as Obj).flatMap(([name, schema]) =>
+    Object.entries((schema as Obj).properties ?? {})
+      .filter(([, property]) => String((property as Obj).pattern ?? '').startsWith('^\\d{4}-\\d{2}-\\d{2}T'))
+      .map(([property]) => [name, property] as const),
+  );
+
+  test('every time a response carries is format: date-time there, and only there', () => {
+    assert.ok(times.length >= 20, `times found: ${times.length}`);
+    for (const [name, property] of times)
+      assert.equal(instants.components.schemas[name].properties[property].format, 'date-time', `${name}.${property}`);
+    const attempt = instants.components.schemas.WebhookDeliveryAttemptsItem.properties.attempted_at;
+    assert.equal(attempt.format, 'date-time', 'a time inside a named inline object too');
+    const marked = responseSchemas(instants).filter((schema) => schema.format === 'date-time');
+    assert.equal(marked.length, times.length + 1);
+    assert.equal(instants.components.schemas.Account.properties.closed_at.type.join(), 'string,null');
+  });
+
+  test('the shared view, the one every other language reads, has no date-time', () => {
+    assert.equal(JSON.stringify(view).includes('"date-time"'), false);
+    assert.equal(readFileSync(join(ROOT, 'clients/openapi.sdk.json'), 'utf8').includes('"date-time"'), false);
+  });
+});
+
 describe('the rewriting proxy', () => {
   test('adds a field everywhere but metadata, turns active into dormant, and error codes into an unknown one', () => {
     const future = { future_field: { nested: true } };

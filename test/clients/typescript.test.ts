@@ -46,6 +46,15 @@ describe('the TypeScript client package', { skip: ONCE }, () => {
     assert.deepEqual(manifest.files, ['dist', 'README.md']);
     assert.deepEqual(manifest.dependencies ?? {}, {}, 'no runtime dependencies');
   });
+
+  test('the tarball `npm pack` leaves beside it, or in the checkout root, is ignored by git', () => {
+    const { name, version } = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8'));
+    const tarball = `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`; // npm's name: plinth-client-0.1.0.tgz
+    for (const path of [`clients/typescript/${tarball}`, tarball]) {
+      const check = spawnSync('git', ['check-ignore', '--no-index', '-q', path], { cwd: ROOT });
+      assert.equal(check.status, 0, `${path} is ignored`);
+    }
+  });
 });
 
 const skipBrowser = skipWithoutChromium("the TypeScript client's browser test");

@@ -14,8 +14,8 @@ describe('/docs and /docs/errors with JavaScript off', { skip: skipWithoutChromi
   after(() => browser?.close());
 
   /** A page with scripts disabled, recording every request that leaves this server. */
-  async function noScript(path: string): Promise<{ page: Page; foreign: string[] }> {
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+  async function noScript(path: string, width = 1280): Promise<{ page: Page; foreign: string[] }> {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 900 } });
     const page = await context.newPage();
     const foreign: string[] = [];
     page.on('request', (request) => {
@@ -35,6 +35,46 @@ describe('/docs and /docs/errors with JavaScript off', { skip: skipWithoutChromi
       assert.ok(text.includes(expected), `the page shows ${expected}`);
     assert.deepEqual(foreign, [], 'every asset is served by Plinth itself');
     await assertAxeCleanWithoutScripts(browser, `${server.url}/docs`, 'the API reference');
+  });
+
+  test('the reference has contents without script: a link to every operation of the document, by tag', async () => {
+    const document = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { operationId: string; summary: string; tags: string[] }>>;
+    };
+    const operations = Object.values(document.paths).flatMap((path) => Object.values(path));
+    assert.ok(operations.length > 40);
+    for (const width of [1280, 390]) {
+      const { page } = await noScript('/docs', width);
+      const contents = page.locator('nav[aria-labelledby=contents]');
+      assert.ok(await contents.isVisible(), `the contents show at ${width} px`);
+      const links = await contents
+        .locator('a[href^="#"]')
+        .evaluateAll((as) => as.map((a) => ({ href: a.getAttribute('href') ?? '', text: a.textContent ?? '' })));
+      for (const operation of operations) {
+        const tag = `#tag/${operation.tags[0]?.replaceAll(' ', '-')}`;
+        const link = links.find((l) => l.href === `${tag}/operation/${operation.operationId}`);
+        assert.ok(link, `a link to ${operation.operationId} under ${tag}`);
+        assert.ok(link.text.includes(operation.summary), `the link to ${operation.operationId} says what it does`);
+        assert.ok(
+          links.some((l) => l.href === tag),
+          `a link to the tag ${tag}`,
+        );
+      }
+      for (const { href } of links)
+        assert.equal(await page.locator(`[id="${href.slice(1)}"]`).count(), 1, `the target of ${href} is on the page`);
+      await contents.getByRole('link', { name: 'Void a pending transfer' }).click();
+      assert.ok(page.url().endsWith('#tag/Fintech-transfers/operation/voidTransfer'));
+      const heading = page.locator('[id="tag/Fintech-transfers/operation/voidTransfer"] h2').first();
+      const box = await heading.boundingBox();
+      assert.ok(box !== null && box.y >= 0 && box.y < 900, `the operation is scrolled into view at ${width} px`);
+      assert.equal(
+        await page.locator('input[aria-label=Search]').isVisible(),
+        false,
+        'no search box that needs script',
+      );
+      await page.context().close();
+      await assertAxeCleanWithoutScripts(browser, `${server.url}/docs`, 'the API reference', undefined, width);
+    }
   });
 
   test('the error catalogue has contents linking to each entry, and a link back to the reference', async () => {

@@ -30,6 +30,7 @@ describe('the rendered API reference at /docs', { skip: skipWithoutChromium('the
       assert.ok(text.includes(expected), `the page shows ${expected}`);
     assert.deepEqual(foreign, [], 'every asset is served by Plinth itself');
     assert.deepEqual(errors, []);
+    assert.equal(await page.locator('nav.contents').count(), 0, "the no-script contents stay out of Redoc's way");
   });
 
   test('the error catalogue entry a problem type points at is visible', async () => {

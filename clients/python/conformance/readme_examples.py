@@ -65,9 +65,9 @@ def example_3():
 def example_4():
     from datetime import datetime, timedelta, timezone
 
-    then = plinth.accounts.balances(account.id, at=account.created_at)  # not before the account was opened
-    print(then.current_balance.amount, then.available_balance.amount)
     now = datetime.now(timezone.utc)
+    then = plinth.accounts.balances(account.id, at=now)  # any moment since the account was opened
+    print(then.current_balance.amount, then.available_balance.amount)
     november = plinth.accounts.statement(account.id, now - timedelta(days=30), now)
     assert november.closing_balance == november.opening_balance + november.credits.amount - november.debits.amount
 

@@ -40,8 +40,7 @@ def run(plinth):
     now = plinth.accounts.balances(payee.id)
     assert (now.current_balance.amount, now.available_balance.amount) == (2000, 2000), now
 
-    created = datetime.strptime(transfer.created_at, "%Y-%m-%dT%H:%MZ").replace(tzinfo=timezone.utc)
-    statement = plinth.accounts.statement(payee.id, created - timedelta(minutes=1), split_instant())
+    statement = plinth.accounts.statement(payee.id, transfer.created_at - timedelta(minutes=1), split_instant())
     credits, debits = statement.credits, statement.debits
     assert (credits.count, credits.amount, debits.count, debits.amount) == (1, 3000, 1, 1000), statement
     assert statement.closing_balance == statement.opening_balance + credits.amount - debits.amount, statement

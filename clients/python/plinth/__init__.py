@@ -1,6 +1,5 @@
 """The Plinth API for Python ≥ 3.10. See README.md for an example."""
-from plinth_generated import models
-
+from . import models  # plinth.models: the generated models, importable (from plinth.models import Account)
 from .client import Plinth
 from .errors import PlinthError
 from .filters import Created, CreatedBound, MetadataUpdate

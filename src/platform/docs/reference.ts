@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { noScriptContents } from './contents.ts';
 
 /** The reference as served: the page Redoc rendered on the server, and the script that hydrates it. */
 export interface Reference {
@@ -14,14 +15,16 @@ const CACHE = new URL('../../../.tmp/docs/', import.meta.url);
 const REDOC_OPTIONS = { expandResponses: '200', jsonSampleExpandLevel: 3, hideDownloadButton: false };
 /** Where the document is downloaded from: on the server and in the browser alike, so that hydration matches. */
 const SPEC_URL = '/v1/openapi.json';
+/** The code that shapes the page around Redoc's markup: a change to it is a new render, like a change to the document. */
+const RENDERER = ['reference.ts', 'contents.ts'].map((file) => readFileSync(new URL(file, import.meta.url), 'utf8'));
 
 /** The "API docs by Redocly" badge's one remote asset, replaced so that the page fetches nothing from elsewhere. */
 export const REDOCLY_BADGE = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')}`;
 
-const page = (css: string, markup: string) => `<!doctype html>
+const page = (css: string, markup: string, contents: { style: string; nav: string }) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Plinth API reference</title><link rel="icon" href="/favicon.ico">${css}<style>body{margin:0}</style></head>
-<body><div id="reference">${markup}</div>
+<title>Plinth API reference</title><link rel="icon" href="/favicon.ico">${css}<style>body{margin:0}</style>${contents.style}</head>
+<body>${contents.nav}<div id="reference">${markup}</div>
 <script src="/docs/redoc.standalone.js"></script>
 <script src="/docs/reference.js"></script>
 </body></html>`;
@@ -41,7 +44,11 @@ async function render(document: object): Promise<Reference> {
     const markup: string = renderToString(sheet.collectStyles(React.createElement(Redoc, { store })));
     const state = JSON.stringify(await store.toJS());
     return {
-      page: page(sheet.getStyleTags(), markup.replaceAll('https://cdn.redoc.ly/redoc/logo-mini.svg', REDOCLY_BADGE)),
+      page: page(
+        sheet.getStyleTags(),
+        markup.replaceAll('https://cdn.redoc.ly/redoc/logo-mini.svg', REDOCLY_BADGE),
+        noScriptContents(store.menu.items),
+      ),
       script: `Redoc.hydrate(${state}, document.getElementById('reference'));\n`,
     };
   } finally {
@@ -67,12 +74,12 @@ function prune(keep = 4): void {
 
 /**
  * The rendered reference of this document. Rendering takes about 2 s of CPU, so the result is kept in
- * .tmp/docs/ under the hash of the document, Redoc's version and options: a server started on the same document
- * reads it back in milliseconds. A cache that cannot be written (a read-only install) only costs the render each start.
+ * .tmp/docs/ under the hash of the document, Redoc's version and options and this page's code: a server started on
+ * the same document reads it back in milliseconds. A cache that cannot be written (a read-only install) only costs the render each start.
  */
 export async function renderedReference(document: string): Promise<Reference> {
   const hash = createHash('sha256')
-    .update(JSON.stringify([REDOC_VERSION, REDOC_OPTIONS, SPEC_URL, document]))
+    .update(JSON.stringify([REDOC_VERSION, REDOC_OPTIONS, SPEC_URL, RENDERER, document]))
     .digest('hex')
     .slice(0, 32);
   const [html, js] = [new URL(`reference-${hash}.html`, CACHE), new URL(`reference-${hash}.js`, CACHE)];

@@ -17,6 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
+from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
@@ -38,14 +39,14 @@ class Account(BaseModel):
     country: StrictStr = Field(description="ISO 3166-1 alpha-2 code.")
     status: StrictStr = Field(description="Lifecycle status: `active` on creation, `frozen` (takes no debit and no credit) or `closed` (final). Open enum: clients must accept values they do not know.")
     status_details: Optional[AccountStatusDetails] = Field(description="`null` while active; why and by whom the account was frozen or closed otherwise.")
-    closed_at: Optional[StrictStr] = Field(description="When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.")
+    closed_at: Optional[datetime] = Field(description="When the account was closed, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless closed.")
     available_balance: AccountAvailableBalance = Field(description="What can be spent now: `current_balance` less what its pending outgoing transfers hold. Never below 0; `insufficient_funds` is judged on it. 0 on creation.")
     current_balance: AccountCurrentBalance = Field(description="What the account holds: every posted movement. Pending transfers move it only when they post.")
     kyb: Optional[AccountKyb] = Field(description="Business verification data as given, with only the last four digits of the EIN; `null` when none was given.")
     nickname: Optional[StrictStr] = Field(description="Its label for people; `null` when none.")
     metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.")
     livemode: StrictBool = Field(description="`true` for live objects, `false` for sandbox ones.")
-    created_at: StrictStr = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
+    created_at: datetime = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
     __properties: ClassVar[List[str]] = ["id", "object", "type", "country", "status", "status_details", "closed_at", "available_balance", "current_balance", "kyb", "nickname", "metadata", "livemode", "created_at"]
 
     model_config = ConfigDict(

@@ -17,6 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
+from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
 from plinth_generated.models.account_balances_available_balance import AccountBalancesAvailableBalance
@@ -31,7 +32,7 @@ class AccountBalances(BaseModel):
     """ # noqa: E501
     object: StrictStr = Field(description="Known values: `fintech.balances`; others may be added, so treat this as an open string.")
     account_id: StrictStr = Field(description="The account, `acct_…`.")
-    at: StrictStr = Field(description="The moment asked about, UTC, `YYYY-MM-DDTHH:MMZ`.")
+    at: datetime = Field(description="The moment asked about, UTC, `YYYY-MM-DDTHH:MMZ`.")
     current_balance: AccountBalancesCurrentBalance = Field(description="The balance after its last transaction at or before `at`.")
     available_balance: AccountBalancesAvailableBalance = Field(description="The current balance less what pending transfers held at that instant (made by then, not ended).")
     last_transaction_id: Optional[StrictStr] = Field(description="The last transaction at or before `at`, in ledger order; `null` if none.")

@@ -17,8 +17,10 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
-from typing import Any, ClassVar, Dict, List
+from collections.abc import Mapping as _Mapping
+from datetime import datetime
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ModelWrapValidatorHandler as _ModelWrapValidatorHandler, StrictBool, StrictInt, StrictStr, model_validator as _model_validator
+from typing import Any, ClassVar, Dict, List, cast as _cast
 from plinth_generated.models.account_statement_credits import AccountStatementCredits
 from plinth_generated.models.account_statement_debits import AccountStatementDebits
 from typing import Optional, Set
@@ -32,14 +34,55 @@ class AccountStatement(BaseModel):
     object: StrictStr = Field(description="Known values: `fintech.statement`; others may be added, so treat this as an open string.")
     account_id: StrictStr = Field(description="The account, `acct_…`.")
     currency: StrictStr = Field(description="ISO 4217 code: the account's.")
-    var_from: StrictStr = Field(description="Start of the period, inclusive, UTC.", alias="from")
-    to: StrictStr = Field(description="End of the period, exclusive, UTC.")
+    from_: datetime = Field(validation_alias=AliasChoices("from", "from_"), serialization_alias="from", description="Start of the period, inclusive, UTC.")
+    to: datetime = Field(description="End of the period, exclusive, UTC.")
     opening_balance: StrictInt = Field(description="The current balance just before `from`.")
     closing_balance: StrictInt = Field(description="The current balance just before `to`: always `opening_balance` + credits − debits.")
     credits: AccountStatementCredits = Field(description="Money in during the period.")
     debits: AccountStatementDebits = Field(description="Money out during the period.")
     livemode: StrictBool = Field(description="`true` for live objects, `false` for sandbox ones.")
     __properties: ClassVar[List[str]] = ["object", "account_id", "currency", "from", "to", "opening_balance", "closing_balance", "credits", "debits", "livemode"]
+
+    @classmethod
+    def __preprocess_input_names(
+        cls,
+        obj: Any,
+        remove_hidden_storage_names: bool = True,
+    ) -> Any:
+        if not isinstance(obj, _Mapping):
+            return obj
+        obj = dict(obj)
+        if (
+            "from" in obj
+            and "from_" in obj
+        ):
+            raise ValueError(
+                "%s received both %r and %r"
+                % (
+                    cls.__name__,
+                    "from",
+                    "from_",
+                )
+            )
+        if "from" not in obj and "from_" in obj:
+            obj["from"] = obj["from_"]
+        obj.pop("from_", None)
+        return obj
+
+    # Pydantic passes the model instance to wrap validators during assignment:
+    # https://docs.pydantic.dev/2.11/migration/#changes-to-validators
+    # Private names also keep inherited model validators distinct:
+    # https://docs.pydantic.dev/2.11/concepts/validators/#on-inheritance
+    @_model_validator(mode="wrap")
+    @classmethod
+    def __validate_input_names(
+        cls,
+        obj: Any,
+        handler: _ModelWrapValidatorHandler[Self],
+    ) -> Self:
+        if not isinstance(obj, cls):
+            obj = cls.__preprocess_input_names(obj)
+        return handler(obj)
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -96,6 +139,14 @@ class AccountStatement(BaseModel):
 
         if not isinstance(obj, dict):
             return cls.model_validate(obj)
+
+        obj = _cast(
+            Dict[str, Any],
+            cls.__preprocess_input_names(
+                obj,
+                remove_hidden_storage_names=True,
+            ),
+        )
 
         _obj = cls.model_validate({
             "object": obj.get("object"),

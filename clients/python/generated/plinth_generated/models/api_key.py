@@ -17,6 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
+from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
 from plinth_generated.models.api_key_permissions_any_of0 import ApiKeyPermissionsAnyOf0
@@ -34,9 +35,9 @@ class ApiKey(BaseModel):
     hint: StrictStr = Field(description="The mode prefix and the last four characters, to recognise a key: `sk_test_…a1B2`.")
     name: Optional[StrictStr] = Field(description="A label for people, 1–100 characters; `null` when none was given.")
     livemode: StrictBool = Field(description="`true` for live keys, `false` for sandbox ones.")
-    created_at: StrictStr
-    revoked_at: Optional[StrictStr] = Field(description="When it was revoked; `null` while it works.")
-    last_used_at: Optional[StrictStr] = Field(description="When it last authenticated a request; may lag by up to a minute. `null` until first used.")
+    created_at: datetime
+    revoked_at: Optional[datetime] = Field(description="When it was revoked; `null` while it works.")
+    last_used_at: Optional[datetime] = Field(description="When it last authenticated a request; may lag by up to a minute. `null` until first used.")
     permissions: Optional[ApiKeyPermissionsAnyOf0] = Field(description="Each group's level: `accounts`, `transfers` (transfers, pending posts and voids, reversals), `transactions` (transactions, balances, statements), `sandbox` (simulations), `events`, `webhook_endpoints` (with deliveries), `api_keys` and `requests`.")
     __properties: ClassVar[List[str]] = ["id", "object", "mode", "hint", "name", "livemode", "created_at", "revoked_at", "last_used_at", "permissions"]
 

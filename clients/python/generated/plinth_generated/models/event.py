@@ -17,6 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
+from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
@@ -37,7 +38,7 @@ class Event(BaseModel):
     data: EventData
     request: Optional[EventRequest] = Field(description="The API request that caused it; `null` for the operator CLI and background work.")
     livemode: StrictBool
-    created_at: StrictStr
+    created_at: datetime
     __properties: ClassVar[List[str]] = ["id", "object", "type", "sequence", "data", "request", "livemode", "created_at"]
 
     model_config = ConfigDict(

@@ -17,6 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
+from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional, Union
 from typing_extensions import Annotated
@@ -49,7 +50,7 @@ class RequestLog(BaseModel):
     error_param: Optional[StrictStr] = Field(description="The problem’s `param` of an error answer: the field or parameter it names; `null` when it names none.")
     count: Optional[Annotated[int, Field(strict=True, ge=1)]] = Field(description="`null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.")
     livemode: StrictBool
-    created_at: StrictStr = Field(description="When the request arrived.")
+    created_at: datetime = Field(description="When the request arrived.")
     __properties: ClassVar[List[str]] = ["id", "object", "method", "route", "path", "status", "error_code", "duration_ms", "api_key_id", "api_key_hint", "idempotency_key", "idempotent_replayed", "source", "body", "body_truncated", "response_body", "response_truncated", "error_detail", "error_param", "count", "livemode", "created_at"]
 
     model_config = ConfigDict(

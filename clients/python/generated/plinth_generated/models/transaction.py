@@ -17,6 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
+from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
 from plinth_generated.models.transaction_source import TransactionSource
@@ -37,7 +38,7 @@ class Transaction(BaseModel):
     description: Optional[StrictStr] = Field(description="From its source; `null` if none.")
     source: TransactionSource = Field(description="What moved the money.")
     livemode: StrictBool = Field(description="`true` for live objects, `false` for sandbox ones.")
-    created_at: StrictStr = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
+    created_at: datetime = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
     __properties: ClassVar[List[str]] = ["id", "object", "account_id", "amount", "currency", "balance_after", "description", "source", "livemode", "created_at"]
 
     model_config = ConfigDict(

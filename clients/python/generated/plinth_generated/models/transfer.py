@@ -17,6 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
+from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
@@ -38,13 +39,13 @@ class Transfer(BaseModel):
     status: StrictStr = Field(description="`posted` (moved), `pending` (held on the sender, waiting to be posted or voided), `voided` (released unmoved) or `expired` (released at `expires_at`). Open enum: clients must accept new values.")
     pending: StrictBool = Field(description="Whether it was made with `pending: true`.")
     posted_amount: Optional[StrictInt] = Field(description="What moved: `amount`, or for a pending transfer the part posted; `null` until posted.")
-    expires_at: Optional[StrictStr] = Field(description="When a pending transfer expires, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless made pending.")
-    resolved_at: Optional[StrictStr] = Field(description="When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.")
+    expires_at: Optional[datetime] = Field(description="When a pending transfer expires, UTC `YYYY-MM-DDTHH:MMZ`; `null` unless made pending.")
+    resolved_at: Optional[datetime] = Field(description="When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.")
     amount_reversed: StrictInt = Field(description="What reversals moved back so far, 0 to `posted_amount` (docs: Correcting a transfer).")
     reversed: StrictBool = Field(description="Whether it is fully reversed: `amount_reversed` = `posted_amount`.")
     metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.")
     livemode: StrictBool = Field(description="`true` for live objects, `false` for sandbox ones.")
-    created_at: StrictStr = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
+    created_at: datetime = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
     __properties: ClassVar[List[str]] = ["id", "object", "from_account_id", "to_account_id", "amount", "currency", "description", "status", "pending", "posted_amount", "expires_at", "resolved_at", "amount_reversed", "reversed", "metadata", "livemode", "created_at"]
 
     model_config = ConfigDict(

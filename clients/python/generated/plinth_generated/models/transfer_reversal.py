@@ -17,6 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
+from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
@@ -36,7 +37,7 @@ class TransferReversal(BaseModel):
     description: Optional[StrictStr] = Field(description="As given, trimmed; `null` if none.")
     metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.")
     livemode: StrictBool = Field(description="`true` for live objects, `false` for sandbox ones.")
-    created_at: StrictStr = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
+    created_at: datetime = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
     __properties: ClassVar[List[str]] = ["id", "object", "transfer_id", "amount", "currency", "description", "metadata", "livemode", "created_at"]
 
     model_config = ConfigDict(

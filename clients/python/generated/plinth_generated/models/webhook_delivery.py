@@ -17,6 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
+from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
 from plinth_generated.models.webhook_delivery_attempts_item import WebhookDeliveryAttemptsItem
@@ -34,8 +35,8 @@ class WebhookDelivery(BaseModel):
     event_id: StrictStr
     status: StrictStr = Field(description="`pending` until an attempt succeeds (`succeeded`) or the retries are spent (`failed`). Open enum. Known values: `pending`, `succeeded`, `failed`; others may be added, so treat this as an open string.")
     attempts: List[WebhookDeliveryAttemptsItem] = Field(description="Every attempt so far, oldest first.")
-    next_attempt_at: Optional[StrictStr] = Field(description="When the next attempt is due; `null` once the delivery has settled.")
-    created_at: StrictStr
+    next_attempt_at: Optional[datetime] = Field(description="When the next attempt is due; `null` once the delivery has settled.")
+    created_at: datetime
     __properties: ClassVar[List[str]] = ["id", "object", "endpoint_id", "event_id", "status", "attempts", "next_attempt_at", "created_at"]
 
     model_config = ConfigDict(

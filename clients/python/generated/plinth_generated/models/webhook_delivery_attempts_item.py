@@ -17,6 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
+from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
@@ -28,7 +29,7 @@ class WebhookDeliveryAttemptsItem(BaseModel):
     """
     WebhookDeliveryAttemptsItem
     """ # noqa: E501
-    attempted_at: StrictStr
+    attempted_at: datetime
     response_status: Optional[StrictInt] = Field(description="The HTTP status the endpoint answered; `null` when none came (refused, timeout, network).")
     duration_ms: Annotated[int, Field(strict=True, ge=0)]
     error: Optional[StrictStr] = Field(description="Why no answer came, for people; `null` when one did.")

@@ -17,6 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
+from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
@@ -37,7 +38,7 @@ class WebhookEndpoint(BaseModel):
     disabled_reason: Optional[StrictStr] = Field(description="`manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days). Known values: `manual`, `gone`, `failing`; others may be added, so treat this as an open string.")
     metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.")
     livemode: StrictBool
-    created_at: StrictStr
+    created_at: datetime
     __properties: ClassVar[List[str]] = ["id", "object", "url", "enabled_events", "description", "status", "disabled_reason", "metadata", "livemode", "created_at"]
 
     model_config = ConfigDict(
