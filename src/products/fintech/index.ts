@@ -34,7 +34,7 @@ export const fintech = defineProduct({
     accountsRoutes(app, deps);
     lifecycleRoutes(app, deps);
     transfersRoutes(app, deps);
-    transactionsRoutes(app, deps);
+    transactionsRoutes(app, { ...deps, write: database.write });
     const sweepMs = settings.TRANSFER_EXPIRY_SWEEP_SECONDS * 1000;
     const stopSweep = startExpirySweep({ ...deps, write: database.write }, sweepMs, app.log);
     app.addHook('onClose', stopSweep);

@@ -8,7 +8,7 @@ import { storedTime } from '../../platform/kit/time.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import type { MoneyDeps } from './shared.ts';
 import type { TransfersTable } from './tables.ts';
-import { lockPending, release } from './transfers.pending.ts';
+import { lockPending, release, releaseTime } from './transfers.pending.ts';
 import type { Transfer } from './transfers.schema.ts';
 
 /**
@@ -50,7 +50,8 @@ export async function simulateExpiry(deps: MoneyDeps, ctx: WriteContext<Principa
   if (ctx.owner.mode !== 'sandbox')
     throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
   const row = await lockPending(ctx.trx, ctx.owner, id, ctx.now);
-  return release(deps, ctx, { ...row, expires_at: storedTime(ctx.now) }, 'expired');
+  const now = await releaseTime(ctx, row);
+  return release(deps, { ...ctx, now }, { ...row, expires_at: storedTime(now) }, 'expired');
 }
 
 /**

@@ -51,15 +51,26 @@ export async function lockTransfer(trx: Trx, owner: Principal, id: string): Prom
   return found;
 }
 
+const expired = (row: TransfersTable) =>
+  new ApiError(
+    'transfer_expired',
+    `Transfer ${row.id} expired at ${row.expires_at}; its hold is released. Make a new transfer.`,
+    { param: 'id' },
+  );
+
+/**
+ * A pending transfer's hold ends at `moment` (a movement's time, ledger/time.ts), which must come before its expiry:
+ * one ending later would hold the money again over moments already answered about as released.
+ */
+function checkBeforeExpiry(row: TransfersTable, moment: Date): void {
+  if (Date.parse(row.expires_at!) <= moment.getTime()) throw expired(row);
+}
+
 /** The caller's transfer, locked; refused unless it is pending and not past its expiry. */
 export async function lockPending(trx: Trx, owner: Principal, id: string, now: Date): Promise<TransfersTable> {
   const found = await lockTransfer(trx, owner, id);
-  if (found.status === 'expired' || (found.status === 'pending' && Date.parse(found.expires_at!) <= now.getTime()))
-    throw new ApiError(
-      'transfer_expired',
-      `Transfer ${found.id} expired at ${found.expires_at}; its hold is released. Make a new transfer.`,
-      { param: 'id' },
-    );
+  if (found.status === 'expired') throw expired(found);
+  if (found.status === 'pending') checkBeforeExpiry(found, now);
   if (found.status !== 'pending')
     throw new ApiError('transfer_not_pending', `Transfer ${found.id} is ${found.status}; only a pending one moves.`, {
       param: 'id',
@@ -89,6 +100,7 @@ export async function postTransfer(
   checkOpen(to, 'to_account_id');
   checkCredit(to, amount, row.currency);
   const moment = movementTime(now, [from, to]);
+  checkBeforeExpiry(row, moment);
   const at = storedTime(moment);
   const transactions = postTransferJournal(trx, row, from, to, amount, held, at);
   const posted = { ...row, status: 'posted' as const, posted_amount: amount, resolved_at: at };
@@ -117,7 +129,19 @@ export async function release(
   return transfer;
 }
 
+/**
+ * The time a hold of the caller's ends at, before its expiry: its sender's ledger row locked and read (after the
+ * transfer's row, the order every writer takes them in), as a movement's time is (ledger/time.ts).
+ */
+export async function releaseTime(ctx: WriteContext<Principal>, row: TransfersTable): Promise<Date> {
+  const sides = await lockSides(ctx.trx, ctx.owner, [row.from_account_id]);
+  const moment = movementTime(ctx.now, [sides.get(row.from_account_id)!]);
+  checkBeforeExpiry(row, moment);
+  return moment;
+}
+
 /** Voids a pending transfer: its hold returns to the sender, nothing moves, no ledger entry. */
 export async function voidTransfer(deps: MoneyDeps, ctx: WriteContext<Principal>, id: string): Promise<Transfer> {
-  return release(deps, ctx, await lockPending(ctx.trx, ctx.owner, id, ctx.now), 'voided');
+  const row = await lockPending(ctx.trx, ctx.owner, id, ctx.now);
+  return release(deps, { ...ctx, now: await releaseTime(ctx, row) }, row, 'voided');
 }
