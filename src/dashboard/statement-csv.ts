@@ -48,7 +48,8 @@ export async function statementCsv(ctx: Ctx, principal: Principal, account: Acco
       `This period has ${count} transactions; a download holds at most ${CSV_MAX_LINES}: choose a shorter period.`,
       { param: 'to' },
     );
-  const lines = await periodTransactions(ctx, principal, account.id, from, to);
+  // The moments the statement used (a `to` after now is now), so that the lines are exactly its transactions.
+  const lines = await periodTransactions(ctx, principal, account.id, s.from, s.to);
   const c = s.currency;
   const bound = (text: string, at: string, balance: number) => csvLine([at, '', text, '', '', '', decimal(balance, c)]);
   const head = ['Time (UTC)', 'Transaction', 'Description', 'Source type', 'Source id'];
@@ -65,8 +66,8 @@ export async function statementCsv(ctx: Ctx, principal: Principal, account: Acco
   );
   return [
     csvLine([...head, `Amount (${c})`, `Balance after (${c})`]),
-    bound('Opening balance', toSecond(new Date(from).toISOString()), s.opening_balance),
+    bound('Opening balance', toSecond(s.from), s.opening_balance),
     ...body,
-    bound('Closing balance', toSecond(new Date(to).toISOString()), s.closing_balance),
+    bound('Closing balance', toSecond(s.to), s.closing_balance),
   ].join('');
 }

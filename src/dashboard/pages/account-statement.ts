@@ -23,12 +23,17 @@ export interface Period {
 /** A datetime-local value (`2026-11-25T10:04`, read as UTC) as a time the API takes; anything else as typed. */
 export const apiTimeOf = (value: string) => (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(value) ? `${value}Z` : value);
 
-/** This month so far: from the 1st at 00:00 UTC to now, to the second (last month's 1st in a month's first second). */
+/**
+ * This month: from the 1st at 00:00 UTC to the 1st of next month, which the API reads as now
+ * (docs/api.md#balances-over-time-and-statements). In datetime-local's form, to the second.
+ */
 export function defaultPeriod(now: Date): { from: string; to: string } {
-  const to = now.toISOString().slice(0, 19);
-  const month = now.getUTCMonth() - (to.endsWith('-01T00:00:00') ? 1 : 0);
-  return { from: new Date(Date.UTC(now.getUTCFullYear(), month, 1)).toISOString().slice(0, 16), to };
+  const first = (month: number) => new Date(Date.UTC(now.getUTCFullYear(), month, 1)).toISOString().slice(0, 19);
+  return { from: first(now.getUTCMonth()), to: first(now.getUTCMonth() + 1) };
 }
+
+/** A moment an answer echoes (`2026-11-25T10:04:31.123Z`) as the page shows it: `2026-11-25 10:04:31.123 UTC`. */
+const moment = (iso: string) => iso.replace('T', ' ').replace('Z', ' UTC');
 
 /** A read the API may refuse (a moment before the account was opened): its problem, to show beside the form. */
 async function attempt<T>(read: () => Promise<T>): Promise<T | ApiError> {
@@ -70,7 +75,7 @@ ${input({ name: 'at', label: 'At (UTC)', type: 'datetime-local', state: bState, 
 ${
   b instanceof ApiError
     ? ''
-    : html`<div class="stats"><div class="stat"><span class="stat-value">${money(b.current_balance.amount, b.current_balance.currency)}</span><span class="stat-label">Current balance at ${b.at.replace('T', ' ').replace('Z', ' UTC')}</span></div>
+    : html`<div class="stats"><div class="stat"><span class="stat-value">${money(b.current_balance.amount, b.current_balance.currency)}</span><span class="stat-label">Current balance at ${moment(b.at)}</span></div>
 <div class="stat"><span class="stat-value">${money(b.available_balance.amount, b.available_balance.currency)}</span><span class="stat-label">Available then</span><span class="hint">less what pending transfers held</span></div></div>`
 }</section>
 <section class="card" id="statement"><h2>Statement</h2>${problemSummary(sState)}
@@ -81,7 +86,8 @@ ${input({ name: 'to', label: 'Up to, not including (UTC)', type: 'datetime-local
 ${
   s instanceof ApiError
     ? ''
-    : html`<dl class="facts statement"><dt>Opening balance</dt><dd>${money(s.opening_balance, s.currency)}</dd>
+    : html`<dl class="facts statement"><dt>Period</dt><dd>${moment(s.from)} up to, not including, ${moment(s.to)}</dd>
+<dt>Opening balance</dt><dd>${money(s.opening_balance, s.currency)}</dd>
 <dt>Credits</dt><dd>${money(s.credits.amount, s.currency)} <span class="hint">in ${s.credits.count} transaction${s.credits.count === 1 ? '' : 's'}</span></dd>
 <dt>Debits</dt><dd>${money(s.debits.amount, s.currency)} <span class="hint">in ${s.debits.count} transaction${s.debits.count === 1 ? '' : 's'}</span></dd>
 <dt>Closing balance</dt><dd>${money(s.closing_balance, s.currency)}</dd></dl>
