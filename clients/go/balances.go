@@ -28,8 +28,8 @@ func (s *AccountsService) Balances(ctx context.Context, id string, params Balanc
 	})
 }
 
-// StatementParams is the period of Accounts.Statement, [From, To): a minute means its start; at most 366 days, To
-// not after now. Both are required.
+// StatementParams is the period of Accounts.Statement, [From, To): a minute means its start; at most 366 days; a To
+// after now is read as now. Both are required.
 type StatementParams struct {
 	From string
 	To   string

@@ -65,7 +65,8 @@ export async function statementCsv(ctx: Ctx, principal: Principal, accountId: st
       `This period has ${count} transactions; a download holds at most ${CSV_MAX_LINES}: choose a shorter period.`,
       { param: 'to' },
     );
-  const lines = await periodTransactions(ctx, principal, accountId, from, to);
+  // The moments the statement used (a `to` after now is now), so that the lines are exactly its transactions.
+  const lines = await periodTransactions(ctx, principal, accountId, s.from, s.to);
   const accounts = allows(principal.permissions, needs('accounts', 'read'));
   const c = s.currency;
   const blank = CSV_HEAD.slice(3).map(() => '');

@@ -136,6 +136,47 @@ describe('a statement downloaded as CSV', () => {
     assert.equal(rest.at(-1)![7], reversed, 'the transfer a reversal reverses is part of the transaction it reads');
   });
 
+  test('by default this month, read up to now: the page shows the moments the API used, to the millisecond', async () => {
+    const asked = clock().getTime();
+    const page = await get(server.url, `/dashboard/accounts/${a}`, cookie);
+    const answered = clock().getTime();
+    assert.equal(page.status, 200);
+    const shown = (text: string) => Date.parse(`${text.replace(' ', 'T')}Z`);
+    const period = /From (\S+ \S+) UTC up to (\S+ \S+) UTC, not including it\./.exec(page.html);
+    assert.ok(period, 'the statement shows the period it covers');
+    const now = new Date(asked);
+    assert.equal(
+      period[1],
+      `${new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString().slice(0, 10)} 00:00:00`,
+    );
+    assert.match(period[2]!, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{3})?$/);
+    const to = shown(period[2]!);
+    assert.ok(asked <= to && to <= answered, `the 1st of next month is read as now: ${period[2]}`);
+    assert.match(page.html, /Closing balance<\/dt><dd><span class="amount">951\.40 USD/);
+    const at = /Current balance at (\S+ \S+) UTC/.exec(page.html)?.[1] ?? '';
+    assert.match(at, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{3})?$/, 'the balances now, to the millisecond');
+    assert.ok(asked <= shown(at) && shown(at) <= answered, `the balances are now: ${at}`);
+  });
+
+  test('a download whose period ends after now stops at now, and adds up', async () => {
+    const asked = clock().getTime();
+    const page = await get(
+      server.url,
+      `/dashboard/accounts/${a}/statement.csv?from=${from}&to=2099-01-01T00:00Z`,
+      cookie,
+    );
+    const answered = clock().getTime();
+    assert.equal(page.status, 200, page.html.slice(0, 500));
+    const [, opening, ...rest] = parseCsv(page.html.slice(1)); // after the byte-order mark
+    const closing = rest.pop()!;
+    const second = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+    assert.ok(second(asked) <= closing[0]! && closing[0]! <= second(answered), `closing at now: ${closing[0]}`);
+    const cents = (text: string) => Math.round(Number(text) * 100);
+    const sum = rest.reduce((total, line) => total + cents(line[8]!), cents(opening![9]!));
+    assert.equal(cents(closing[9]!), sum, 'the lines add up to the closing balance');
+    assert.equal(sum, 95_140);
+  });
+
   test('a refused period is a page with the API’s problem; a missing one is refused too', async () => {
     const backwards = await get(server.url, `/dashboard/accounts/${a}/statement.csv?from=${to}&to=${from}`, cookie);
     assert.equal(backwards.status, 400);

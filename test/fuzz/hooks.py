@@ -188,13 +188,13 @@ def _contract_rule(case, problem):
     if code == "parameter_invalid" and isinstance(param, str) and _names_lone(body, param):
         return "every string the API takes is well-formed Unicode: no lone UTF-16 surrogate (wire basics)"
     if operation == "GET /v1/fintech/accounts/{id}/balances" and code == "parameter_invalid" and param == "at":
-        return "a balance is of a moment the account existed at, not after now (balances over time)"
+        return "a balance is of a moment the account existed at; one after now is read as now (balances over time)"
     if (
         operation == "GET /v1/fintech/accounts/{id}/statement"
         and code == "parameter_invalid"
         and param in ("from", "to")
     ):
-        return "a statement's period starts before it ends, ends by now and spans at most 366 days (statements)"
+        return "a statement's period starts by now and before it ends (a to after now is now), at most 366 days"
     if operation == "POST /v1/fintech/transfers/{id}/reversals" and code == "parameter_invalid" and param == "amount":
         return "a reversal moves back at most what remains of its transfer (correcting a transfer)"
     if operation in _ENDPOINT_WRITES and code == "parameter_invalid" and param == "url":

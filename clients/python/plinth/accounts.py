@@ -81,7 +81,7 @@ class Accounts:
 
     def statement(self, id: str, from_: CreatedBound, to: CreatedBound) -> AccountStatement:
         """Opening and closing balances of the period [``from_``, ``to``) (a minute means its start; at most 366
-        days, ``to`` not after now), and its credits and debits: closing = opening + credits − debits. ``from_``
+        days, a ``to`` after now is now), and its credits and debits: closing = opening + credits − debits. ``from_``
         is the API's ``from``, a keyword in Python."""
         start, end = time_text("from", from_), time_text("to", to)
         return self._client._call(lambda _key: self._money.retrieve_account_statement_with_http_info(start, end, id, _request_timeout=self._client.timeout))

@@ -62,15 +62,15 @@ impl<'a> Accounts<'a> {
     }
 
     /// `retrieveAccountBalances`: the balances as they stood at `at`, inclusive (`None`: now): `2026-11-24T09:30Z`
-    /// (the end of that minute) or RFC 3339 with an offset (that instant); not before the account was opened, not
-    /// after now.
+    /// (the end of that minute) or RFC 3339 with an offset (that instant); not before the account was opened; after
+    /// now is read as now.
     pub async fn balances(&self, id: &str, at: Option<&str>) -> Result<Response<models::AccountBalances>, Error> {
         let p = transactions::RetrieveAccountBalancesParams { id: id.to_owned(), at: at.map(str::to_owned) };
         self.client.call(RequestOptions::default(), false, transactions::retrieve_account_balances(&self.client.config, p)).await
     }
 
     /// `retrieveAccountStatement` for [`from`, `to`): opening and closing balances, credits and debits, and always
-    /// `closing = opening + credits − debits`. A minute form names that minute's start; `to` not after now.
+    /// `closing = opening + credits − debits`. A minute form names that minute's start; a `to` after now is now.
     pub async fn statement(&self, id: &str, from: &str, to: &str) -> Result<Response<models::AccountStatement>, Error> {
         let p = transactions::RetrieveAccountStatementParams { id: id.to_owned(), from: from.to_owned(), to: to.to_owned() };
         self.client.call(RequestOptions::default(), false, transactions::retrieve_account_statement(&self.client.config, p)).await

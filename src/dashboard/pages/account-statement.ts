@@ -42,11 +42,13 @@ export function shownMoment(iso: string): string {
   return `${text.slice(0, 10)} ${text.slice(11, 19)}${ms}`;
 }
 
-/** This month so far: from the 1st at 00:00:00 UTC to now, to the second (last month's 1st in a month's first second). */
+/**
+ * This month: from the 1st at 00:00 UTC to the 1st of next month, which the API reads as now
+ * (docs/api.md#balances-over-time-and-statements). In datetime-local's form, to the second.
+ */
 export function defaultPeriod(now: Date): { from: string; to: string } {
-  const to = now.toISOString().slice(0, 19);
-  const month = now.getUTCMonth() - (to.endsWith('-01T00:00:00') ? 1 : 0);
-  return { from: new Date(Date.UTC(now.getUTCFullYear(), month, 1)).toISOString().slice(0, 19), to };
+  const first = (month: number) => new Date(Date.UTC(now.getUTCFullYear(), month, 1)).toISOString().slice(0, 19);
+  return { from: first(now.getUTCMonth()), to: first(now.getUTCMonth() + 1) };
 }
 
 /** A read the API may refuse (a moment before the account was opened): its problem, to show beside the form. */
@@ -115,7 +117,7 @@ ${field('to', 'Up to, not including (UTC)', sState, period.to, MOMENT_HINT)}
 ${
   s instanceof ApiError
     ? ''
-    : html`<p class="hint">From ${shownMoment(asked.from)} UTC up to ${shownMoment(asked.to)} UTC, not including it.</p>
+    : html`<p class="hint">From ${shownMoment(s.from)} UTC up to ${shownMoment(s.to)} UTC, not including it.</p>
 <dl class="facts statement"><dt>Opening balance</dt><dd>${money(s.opening_balance, s.currency)}</dd>
 <dt>Credits</dt><dd>${money(s.credits.amount, s.currency)} <span class="hint">in ${s.credits.count} transaction${s.credits.count === 1 ? '' : 's'}</span></dd>
 <dt>Debits</dt><dd>${money(s.debits.amount, s.currency)} <span class="hint">in ${s.debits.count} transaction${s.debits.count === 1 ? '' : 's'}</span></dd>

@@ -139,7 +139,8 @@ export function swaggerOptions(moduleTags: { name: string; description: string }
           'and each sees only its own objects. ' +
           'Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error ' +
           'catalogue at `/docs/errors`. ' +
-          'Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`. Enums documented as open may gain values: accept values ' +
+          'Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`, except the moments a balance or a statement echoes (UTC ' +
+          'to the millisecond). Enums documented as open may gain values: accept values ' +
           'you do not know.',
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },

@@ -45,6 +45,7 @@ const insertLedgerAccount = preparedInsert('ledger_accounts', {
   held: true,
   entry_count: true,
   last_entry_at: true,
+  sealed_before: true,
   created_at: true,
 });
 
@@ -61,6 +62,7 @@ export function insertAccount(trx: Trx, row: AccountsTable): void {
     held: 0,
     entry_count: 0,
     last_entry_at: null,
+    sealed_before: null,
     created_at: row.created_at,
   });
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { prepared } from '../../db/prepared.ts';
+import { prepared, preparedSend } from '../../db/prepared.ts';
 import type { Int64 } from './tables.ts';
 
 /**
@@ -64,3 +64,24 @@ export async function balanceBefore(db: Db, accountId: string, before: string) {
   const { rows } = await lastEntryBefore(db, { account_id: accountId, before });
   return rows[0];
 }
+
+/** What the account's next movement may not be earlier than: its last entry's time and its seal (ledger/time.ts). */
+export const nextMovementFloor = prepared<
+  { id: string },
+  { last_entry_at: string | null; sealed_before: string | null }
+>({ id: true }, (db, p) =>
+  db.selectFrom('ledger_accounts').select(['last_entry_at', 'sealed_before']).where('id', '=', p.id),
+);
+
+/**
+ * Seals the account's moments before `before`: no later movement of it takes an earlier time (ledger/time.ts). An
+ * UPDATE of its ledger row, so on PostgreSQL it waits for the movement that holds the row's lock, and the movements
+ * after it read the seal under that lock; on SQLite the single writer runs it between two writes. A seal only grows.
+ */
+export const sealBefore = preparedSend<{ id: string; before: string }>({ id: true, before: true }, (db, p) =>
+  db
+    .updateTable('ledger_accounts')
+    .set({ sealed_before: p.before })
+    .where('id', '=', p.id)
+    .where((eb) => eb.or([eb('sealed_before', 'is', null), eb('sealed_before', '<', p.before)])),
+);

@@ -4,13 +4,12 @@ import { Ref } from '../../platform/kit/schema.ts';
 import { read } from '../../platform/operations/operation.ts';
 import { AccountIdParams } from './accounts.schema.ts';
 import { AccountBalances, AccountStatement, BalancesQuery, StatementQuery } from './balances.schema.ts';
-import { balancesAt, statementOf } from './balances.service.ts';
-import type { MoneyDeps } from './shared.ts';
+import { type BalanceDeps, balancesAt, statementOf } from './balances.service.ts';
 
 const TAG = 'Fintech transactions';
 
 /** Balances at a past moment and statements (docs/api.md#balances-over-time-and-statements): the transactions group. */
-export function balanceOperations(app: FastifyInstance, deps: MoneyDeps) {
+export function balanceOperations(app: FastifyInstance, deps: BalanceDeps) {
   app.addSchema(AccountBalances);
   app.addSchema(AccountStatement);
   return [
@@ -25,7 +24,8 @@ export function balanceOperations(app: FastifyInstance, deps: MoneyDeps) {
         description:
           'The current balance after the last transaction at or before `at`, and the available balance: that less ' +
           'what pending transfers held at that instant. Read from an index: the cost does not grow with the ' +
-          "account's history.",
+          "account's history. An `at` after now is read as now; the answer echoes the moment used, to the " +
+          'millisecond, and is the same whenever it is asked again.',
         'x-problems': ['resource_not_found'],
         params: AccountIdParams,
         querystring: BalancesQuery,
@@ -44,7 +44,8 @@ export function balanceOperations(app: FastifyInstance, deps: MoneyDeps) {
         description:
           'For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; ' +
           '`closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with ' +
-          '`created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.',
+          '`created[gte]=from&created[lt]=to`. At most 366 days; a `to` after now is read as now. The answer ' +
+          'echoes the moments used, to the millisecond, and is the same whenever it is asked again.',
         'x-problems': ['resource_not_found'],
         params: AccountIdParams,
         querystring: StatementQuery,

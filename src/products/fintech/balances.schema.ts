@@ -1,8 +1,11 @@
 import { type Static, Type } from 'typebox';
 import { TIME_PATTERN } from '../../platform/http/created-filter.ts';
-import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
 
 /** Balances at a past moment and statements (docs/api.md#balances-over-time-and-statements). */
+
+/** A moment as an answer echoes it: RFC 3339 in UTC with milliseconds, the exact moment used. */
+const MOMENT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$';
+const Moment = (description: string) => Type.String({ pattern: MOMENT_PATTERN, description });
 
 const Time = (description: string, example: string) =>
   Type.String({ pattern: TIME_PATTERN, description, examples: [example] });
@@ -19,7 +22,8 @@ export const BalancesQuery = Type.Object(
     at: Type.Optional(
       Time(
         'The moment, default now: `YYYY-MM-DDTHH:MMZ` (the end of that minute: every transaction of the minute ' +
-          'counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now.',
+          'counts) or RFC 3339 with an offset (that instant). Not before the account was opened; a moment after ' +
+          'now is read as now.',
         '2026-11-24T18:00Z',
       ),
     ),
@@ -32,7 +36,10 @@ export const AccountBalances = Type.Object(
   {
     object: Type.Literal('fintech.balances'),
     account_id: Type.String({ description: 'The account, `acct_…`.' }),
-    at: Type.String({ pattern: API_TIME_PATTERN, description: 'The moment asked about, UTC, `YYYY-MM-DDTHH:MMZ`.' }),
+    at: Moment(
+      'The exact moment the balances are at, inclusive, in UTC to the millisecond: the instant asked for, the last ' +
+        'millisecond of a minute form, or now (asked for none, or one after now). Asked again, it answers the same.',
+    ),
     current_balance: { ...Money, description: 'The balance after its last transaction at or before `at`.' },
     available_balance: {
       ...Money,
@@ -51,7 +58,7 @@ export const AccountBalances = Type.Object(
       {
         object: 'fintech.balances',
         account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
-        at: '2026-11-24T18:00Z',
+        at: '2026-11-24T18:00:59.999Z',
         current_balance: { amount: 12500, currency: 'USD' },
         available_balance: { amount: 10000, currency: 'USD' },
         last_transaction_id: 'txn_01M7Z2C4H2XK8P3Q9VJ6T5N0AC',
@@ -69,7 +76,8 @@ export const StatementQuery = Type.Object(
       '2026-11-01T00:00Z',
     ),
     to: Time(
-      'End of the period, exclusive, after `from`, not after now; at most 366 days after `from`.',
+      'End of the period, exclusive, after `from`; one after now is read as now (so `from` = the 1st and `to` = ' +
+        'the 1st of next month is this month so far); at most 366 days after `from`.',
       '2026-12-01T00:00Z',
     ),
   },
@@ -91,8 +99,11 @@ export const AccountStatement = Type.Object(
     object: Type.Literal('fintech.statement'),
     account_id: Type.String({ description: 'The account, `acct_…`.' }),
     currency: Type.String({ pattern: '^[A-Z]{3}$', description: "ISO 4217 code: the account's." }),
-    from: Type.String({ pattern: API_TIME_PATTERN, description: 'Start of the period, inclusive, UTC.' }),
-    to: Type.String({ pattern: API_TIME_PATTERN, description: 'End of the period, exclusive, UTC.' }),
+    from: Moment('Start of the period, inclusive: the exact moment used, in UTC to the millisecond.'),
+    to: Moment(
+      'End of the period, exclusive: the exact moment used, in UTC to the millisecond (now, when `to` was after ' +
+        'now). Asked again with these two moments, the statement is the same.',
+    ),
     opening_balance: Type.Integer({ format: 'int64', description: 'The current balance just before `from`.' }),
     closing_balance: Type.Integer({
       format: 'int64',
@@ -113,8 +124,8 @@ export const AccountStatement = Type.Object(
         object: 'fintech.statement',
         account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
         currency: 'USD',
-        from: '2026-11-01T00:00Z',
-        to: '2026-12-01T00:00Z',
+        from: '2026-11-01T00:00:00.000Z',
+        to: '2026-11-24T18:03:12.345Z',
         opening_balance: 5000,
         closing_balance: 12500,
         credits: { count: 3, amount: 10000 },

@@ -36,7 +36,7 @@ export const fintech = defineModule({
     accountsRoutes(app, deps);
     lifecycleRoutes(app, deps);
     transfersRoutes(app, deps);
-    transactionsRoutes(app, deps);
+    transactionsRoutes(app, { ...deps, write: database.write });
   },
   jobs: ({ database, clock, events, settings }) => [
     {

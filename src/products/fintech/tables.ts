@@ -52,6 +52,11 @@ export interface LedgerAccountsTable {
   entry_count: Int64;
   /** The time of the account's last entry: no later entry is earlier (ledger/time.ts); null before the first. */
   last_entry_at: string | null;
+  /**
+   * A moment a balance or a statement of the account was answered about: no later movement of it is earlier
+   * (ledger/time.ts), so that the answer never changes. Null before the first such answer.
+   */
+  sealed_before: string | null;
   created_at: string;
 }
 

@@ -6,6 +6,7 @@ import { Ref } from '../../platform/kit/schema.ts';
 import { declareOperations, read, write } from '../../platform/operations/operation.ts';
 import { AccountIdParams } from './accounts.schema.ts';
 import { balanceOperations } from './balances.routes.ts';
+import type { BalanceDeps } from './balances.service.ts';
 import { simulateDeposit, simulateWithdrawal } from './sandbox.service.ts';
 import type { MoneyDeps } from './shared.ts';
 import {
@@ -20,7 +21,10 @@ import { listAccountTransactions, retrieveTransaction } from './transactions.ser
 const TAG = 'Fintech transactions';
 
 /** Transactions (read only: they never change) and the sandbox simulations that create them from outside. */
-export function transactionsRoutes(app: FastifyInstance, deps: MoneyDeps & { withIdempotency: WithIdempotency }): void {
+export function transactionsRoutes(
+  app: FastifyInstance,
+  deps: BalanceDeps & { withIdempotency: WithIdempotency },
+): void {
   app.addSchema(Transaction);
   app.addSchema(TransactionList);
   const one = { 200: Ref<Transaction>('Transaction') };

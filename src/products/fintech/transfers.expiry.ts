@@ -4,9 +4,10 @@ import type { Principal } from '../../platform/auth/principal.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
+import { endHold } from './ledger/move.ts';
 import type { MoneyDeps } from './shared.ts';
 import type { TransfersTable } from './tables.ts';
-import { lockPending, release } from './transfers.pending.ts';
+import { expireHeld, holdOf, lockPending, resolveHeld } from './transfers.pending.ts';
 import type { Transfer } from './transfers.schema.ts';
 
 /**
@@ -36,7 +37,7 @@ export async function expireDue(deps: MoneyDeps, trx: Trx, limit: number): Promi
   const now = deps.clock();
   const { rows } = await dueRows(trx, { now: storedTime(now), limit });
   for (const row of rows)
-    await release(deps, { trx, owner: { orgId: row.org_id, mode: row.mode }, request: null, now }, row, 'expired');
+    await expireHeld(deps, { trx, owner: { orgId: row.org_id, mode: row.mode }, request: null, now }, row);
   return rows.length;
 }
 
@@ -48,7 +49,8 @@ export async function simulateExpiry(deps: MoneyDeps, ctx: WriteContext<Principa
   if (ctx.owner.mode !== 'sandbox')
     throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
   const row = await lockPending(ctx.trx, ctx.owner, id, ctx.now);
-  return release(deps, ctx, { ...row, expires_at: storedTime(ctx.now) }, 'expired');
+  const at = await endHold(ctx.trx, ctx.owner, row.from_account_id, holdOf(row), ctx.now);
+  return resolveHeld(deps, { ...ctx, now: at }, { ...row, expires_at: storedTime(at) }, 'expired');
 }
 
 /** One pass of the expiry sweep (a job of the fintech module): every due expiry, 100 per write. */

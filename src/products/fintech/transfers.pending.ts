@@ -8,7 +8,7 @@ import { isIdOf } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { toAmount } from './ledger/amount.ts';
-import { move, releaseHold } from './ledger/move.ts';
+import { endHold, type Hold, move, releaseExpiredHold } from './ledger/move.ts';
 import { type MoneyDeps, TRANSFER } from './shared.ts';
 import type { TransferStatus, TransfersTable } from './tables.ts';
 import type { Transfer, TransferPostBody } from './transfers.schema.ts';
@@ -47,15 +47,25 @@ export async function lockTransfer(trx: Trx, owner: Principal, id: string): Prom
   return found;
 }
 
+const expired = (row: TransfersTable) =>
+  new ApiError(
+    'transfer_expired',
+    `Transfer ${row.id} expired at ${row.expires_at}; its hold is released. Make a new transfer.`,
+    { param: 'id' },
+  );
+
+/** What a pending transfer holds on its sender, until its expiry (ledger/move.ts ends it, or posts it). */
+export const holdOf = (row: TransfersTable): Hold => ({
+  held: toAmount(row.amount),
+  expiresAt: row.expires_at!,
+  expired: () => expired(row),
+});
+
 /** The caller's transfer, locked; refused unless it is pending and not past its expiry. */
 export async function lockPending(trx: Trx, owner: Principal, id: string, now: Date): Promise<TransfersTable> {
   const found = await lockTransfer(trx, owner, id);
-  if (found.status === 'expired' || (found.status === 'pending' && Date.parse(found.expires_at!) <= now.getTime()))
-    throw new ApiError(
-      'transfer_expired',
-      `Transfer ${found.id} expired at ${found.expires_at}; its hold is released. Make a new transfer.`,
-      { param: 'id' },
-    );
+  if (found.status === 'expired') throw expired(found);
+  if (found.status === 'pending' && Date.parse(found.expires_at!) <= now.getTime()) throw expired(found);
   if (found.status !== 'pending')
     throw new ApiError('transfer_not_pending', `Transfer ${found.id} is ${found.status}; only a pending one moves.`, {
       param: 'id',
@@ -85,7 +95,7 @@ export async function postTransfer(
     credit: { account: row.to_account_id, param: 'to_account_id' },
     amount,
     currency: row.currency,
-    effect: { kind: 'post_held', held },
+    effect: { kind: 'post_held', ...holdOf(row) },
     now,
     journal: { id: () => row.id, source: 'transfer', description: row.description },
   });
@@ -99,18 +109,19 @@ export async function postTransfer(
   return transfer;
 }
 
-/** Releases a transfer's hold without moving anything: voided, or expired. */
-export async function release(
+/**
+ * A pending transfer whose hold ended (ledger/move.ts: `endHold`, or the sweep's `releaseExpiredHold`) without moving
+ * anything: its row becomes voided or expired, with its event.
+ */
+export async function resolveHeld(
   deps: MoneyDeps,
   ctx: WriteContext,
   row: TransfersTable,
   status: Extract<TransferStatus, 'voided' | 'expired'>,
 ): Promise<Transfer> {
-  const { trx, now } = ctx;
-  releaseHold(trx, row.from_account_id, toAmount(row.amount));
-  const resolvedAt = status === 'expired' ? row.expires_at! : storedTime(now);
+  const resolvedAt = status === 'expired' ? row.expires_at! : storedTime(ctx.now);
   const resolved = { ...row, status, resolved_at: resolvedAt };
-  resolve(trx, resolved);
+  resolve(ctx.trx, resolved);
   const transfer = transferFromRow(resolved);
   const type = status === 'voided' ? ('fintech.transfer.voided' as const) : ('fintech.transfer.expired' as const);
   await deps.events.emit({ ...ctx, owner: { orgId: row.org_id, mode: row.mode } }, [{ type, object: transfer }]);
@@ -119,5 +130,13 @@ export async function release(
 
 /** Voids a pending transfer: its hold returns to the sender, nothing moves, no ledger entry. */
 export async function voidTransfer(deps: MoneyDeps, ctx: WriteContext<Principal>, id: string): Promise<Transfer> {
-  return release(deps, ctx, await lockPending(ctx.trx, ctx.owner, id, ctx.now), 'voided');
+  const row = await lockPending(ctx.trx, ctx.owner, id, ctx.now);
+  const at = await endHold(ctx.trx, ctx.owner, row.from_account_id, holdOf(row), ctx.now);
+  return resolveHeld(deps, { ...ctx, now: at }, row, 'voided');
+}
+
+/** The sweep's release of a hold at its expiry. */
+export async function expireHeld(deps: MoneyDeps, ctx: WriteContext, row: TransfersTable): Promise<Transfer> {
+  releaseExpiredHold(ctx.trx, row.from_account_id, toAmount(row.amount));
+  return resolveHeld(deps, ctx, row, 'expired');
 }

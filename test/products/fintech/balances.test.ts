@@ -26,6 +26,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const minute = (k: number) => `${iso(BASE + k * MINUTE).slice(0, 16)}Z`;
 /** An RFC 3339 instant `ms` into minute k. */
 const instant = (k: number, ms: number) => iso(BASE + k * MINUTE + ms);
+/** The moment an answer echoes for a time sent: the instant it names, in UTC to the millisecond. */
+const echo = (sent: string) => iso(Date.parse(decodeURIComponent(sent)));
+/** The last millisecond of minute k: what a balance at the minute form of k is at. */
+const endOf = (k: number) => iso(BASE + (k + 1) * MINUTE - 1);
 
 // A's balances (current, available) at the end of each minute of the story.
 const A_AT_END = [
@@ -103,13 +107,17 @@ describe(`balances at a moment and statements (${BACKEND})`, () => {
         ],
         `minute ${k}`,
       );
-      assert.equal(reply.body.at, minute(k));
+      assert.equal(reply.body.at, endOf(k), 'the moment used, to the millisecond');
       assert.equal(reply.body.account_id, a);
       assert.equal(reply.body.object, 'fintech.balances');
     }
+    const asked = clock().getTime();
     const now = (await balances()).body;
+    const answered = clock().getTime();
     assert.deepEqual([now.current_balance.amount, now.available_balance.amount], [6300, 6300], 'at defaults to now');
-    assert.equal(now.at, minute(12));
+    const at = Date.parse(now.at);
+    assert.ok(asked <= at && at <= answered, `at is now, to the millisecond: ${now.at}`);
+    assert.equal(now.at, iso(at));
   });
 
   test('an RFC 3339 instant is that instant: before or after a movement of the same minute', async () => {
@@ -117,6 +125,7 @@ describe(`balances at a moment and statements (${BACKEND})`, () => {
       const reply = await balances(at);
       assert.equal(reply.status, 200, reply.text);
       const body = reply.body;
+      assert.equal(body.at, echo(at), 'the instant asked for, to the millisecond');
       return [body.current_balance.amount, body.available_balance.amount];
     };
     // Each step happened 1 s into its minute: half a second in, the minute before still stands.
@@ -144,17 +153,23 @@ describe(`balances at a moment and statements (${BACKEND})`, () => {
     assert.equal(await last(minute(10)), txn.withdrawal);
   });
 
-  test('at before the account was opened, or after now, is refused; the current minute is allowed', async () => {
+  test('at before the account was opened is refused; after now it is read as now', async () => {
     const early = await balances(minute(-1));
     assertProblem(early, 'parameter_invalid', 'at');
     assert.ok(early.body.detail.includes(minute(0).slice(0, 16)), `the detail gives the opening time: ${early.text}`);
     assertProblem(await balances(instant(0, 500)), 'parameter_invalid', 'at');
     assert.equal((await balances(instant(0, 30_000))).status, 200, 'after the opening, in its minute');
-    assert.equal((await balances(minute(12))).status, 200, 'the current minute');
-    const later = await balances(minute(13));
-    assertProblem(later, 'parameter_invalid', 'at');
-    assert.match(later.body.detail, /after now/);
-    assertProblem(await balances(instant(12, 59_000)), 'parameter_invalid', 'at');
+    for (const later of [minute(12), minute(13), instant(12, 59_000), '2099-01-01T00:00Z']) {
+      const asked = clock().getTime();
+      const reply = await balances(later);
+      const answered = clock().getTime();
+      assert.equal(reply.status, 200, reply.text);
+      const at = Date.parse(reply.body.at);
+      assert.ok(asked <= at && at <= answered, `${later} is read as now: ${reply.body.at}`);
+      assert.deepEqual([reply.body.current_balance.amount, reply.body.available_balance.amount], [6300, 6300]);
+      const again = await balances(reply.body.at);
+      assert.deepEqual(again.body, reply.body, 'asked again at the moment it echoes, the same answer');
+    }
     assertProblem(await balances('2026-02-30T10:00Z'), 'parameter_invalid', 'at');
     assertProblem(await balances('yesterday'), 'parameter_invalid', 'at');
   });
@@ -194,7 +209,7 @@ describe(`balances at a moment and statements (${BACKEND})`, () => {
       );
       assert.equal(s.closing_balance, s.opening_balance + s.credits.amount - s.debits.amount);
       assert.equal(s.currency, 'USD');
-      assert.equal(s.from, from.length === 17 ? from : `${from.slice(0, 16)}Z`);
+      assert.deepEqual([s.from, s.to], [echo(from), echo(to)], 'the moments used, to the millisecond');
       const listed = await periodTotals(server.url, key, a, from, to);
       assert.deepEqual(listed, { credits: s.credits, debits: s.debits }, `the list of [${from}, ${to}) agrees`);
     }
@@ -202,7 +217,30 @@ describe(`balances at a moment and statements (${BACKEND})`, () => {
     assert.deepEqual([current.body.credits.count, current.body.debits.count], [1, 1], 'to names the current minute');
   });
 
-  test('a statement needs from < to ≤ now, at most 366 days apart, both given', async () => {
+  test('a to after now is read as now: this month is from the 1st to the 1st of next month', async () => {
+    const today = clock();
+    const first = iso(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1));
+    const next = iso(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 1));
+    for (const [from, to] of [
+      [first, next],
+      [minute(5), minute(13)],
+      [minute(5), instant(12, 59_000)],
+    ] as const) {
+      const asked = clock().getTime();
+      const reply = await statement(from, to);
+      const answered = clock().getTime();
+      assert.equal(reply.status, 200, reply.text);
+      const s = reply.body;
+      assert.equal(s.from, echo(from));
+      const used = Date.parse(s.to);
+      assert.ok(asked <= used && used <= answered, `to ${to} is read as now: ${s.to}`);
+      assert.equal(s.closing_balance, 6300, `[${from}, ${to}) closes at the balance now`);
+      const again = await statement(s.from, s.to);
+      assert.deepEqual(again.body, s, 'asked again with the moments it echoes, the same statement');
+    }
+  });
+
+  test('a statement needs from < to, from not after now, at most 366 days apart, both given', async () => {
     const refused = async (from: string, to: string, param: string, detail: RegExp) => {
       const reply = await statement(from, to);
       assertProblem(reply, 'parameter_invalid', param);
@@ -210,8 +248,8 @@ describe(`balances at a moment and statements (${BACKEND})`, () => {
     };
     await refused(minute(5), minute(5), 'to', /after from/);
     await refused(minute(6), minute(5), 'to', /after from/);
-    await refused(minute(5), minute(13), 'to', /after now/);
-    await refused(minute(5), instant(12, 59_000), 'to', /after now/);
+    await refused(minute(13), minute(14), 'from', /from must not be after now/);
+    await refused(instant(12, 59_000), minute(14), 'from', /from must not be after now/);
     await refused(iso(BASE + 12 * MINUTE - 367 * DAY), minute(12), 'to', /366 days/);
     const longest = await statement(iso(BASE + 12 * MINUTE - 366 * DAY), minute(12));
     assert.equal(longest.status, 200, `exactly 366 days: ${longest.text}`);

@@ -251,4 +251,31 @@ describe(`pending transfers (${BACKEND})`, () => {
     assert.equal(from.available, from.current);
     assert.equal(from.current + to.current, 10_000);
   });
+
+  test('a hold once answered as expired cannot be voided or posted, even after the clock stepped back', async () => {
+    const { a, post, hold, m } = await setup('pending-sealed');
+    const t = await hold(700, { expires_in_seconds: 60 });
+    // Its expiry to the millisecond (the API shows the minute).
+    const row = await server.database.db
+      .selectFrom('transfers')
+      .select('expires_at')
+      .where('id', '=', t.id)
+      .executeTakeFirstOrThrow();
+    const expires = Date.parse(row.expires_at!);
+    const balancesAt = (ms: number) => m.get(`/v1/fintech/accounts/${a}/balances?at=${new Date(ms).toISOString()}`);
+    try {
+      // Five seconds past its expiry, the balances a second after it: the hold is released by then.
+      offsetMs += expires + 5000 - clock().getTime();
+      const answered = await balancesAt(expires + 1000);
+      assert.deepEqual([answered.current_balance.amount, answered.available_balance.amount], [10_000, 10_000]);
+      // The clock steps back before the expiry: ending the hold now would hold the money over that second again.
+      offsetMs -= 10_000;
+      assertProblem(await post(`${TRANSFERS}/${t.id}/void`), 'transfer_expired', 'id');
+      assertProblem(await post(`${TRANSFERS}/${t.id}/post`, { amount: 700 }), 'transfer_expired', 'id');
+      offsetMs += 10_000; // back past the expiry, so that the second asked about is past again
+      assert.deepEqual(await balancesAt(expires + 1000), answered, 'the answer about that second is the same');
+    } finally {
+      offsetMs = 0;
+    }
+  });
 });

@@ -49,7 +49,7 @@ export interface BalancesParams {
   at?: ApiTime;
 }
 
-/** `statement`'s period, [from, to): a minute means its start. At most 366 days, `to` not after now. */
+/** `statement`'s period, [from, to): a minute means its start. At most 366 days; a `to` after now is now. */
 export interface StatementParams {
   from: ApiTime;
   to: ApiTime;

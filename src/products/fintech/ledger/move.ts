@@ -34,14 +34,22 @@ export interface SystemRef {
 }
 export type SideRef = CustomerRef | SystemRef;
 
+/** A hold placed by a pending transfer: until when it holds, and the refusal once it no longer does. */
+export interface Hold {
+  held: Minor;
+  /** Its `expires_at`: a movement that ends it must be earlier (see `checkBeforeExpiry`). */
+  expiresAt: string;
+  expired: () => ApiError;
+}
+
 /**
  * What the movement does to the sides once checked:
  * - `post`: the amount moves now; the debit side must have it available.
  * - `hold`: nothing moves; the amount is held on the debit side (a pending transfer), which must have it available.
- * - `post_held`: a pending transfer's money moves, `amount` of the `held` it placed (all or part); the whole hold is
- *   released, so the funds were checked when it was placed.
+ * - `post_held`: a pending transfer's money moves, `amount` of the hold it placed (all or part); the whole hold is
+ *   released, so the funds were checked when it was placed, and the movement's time must come before its expiry.
  */
-export type Effect = { kind: 'post' } | { kind: 'hold' } | { kind: 'post_held'; held: Minor };
+export type Effect = { kind: 'post' } | { kind: 'hold' } | ({ kind: 'post_held' } & Hold);
 
 export interface Movement {
   owner: Owner;
@@ -171,6 +179,7 @@ export async function move(trx: Trx, m: Movement): Promise<Moved> {
 
   const locked = [...sides.values(), ...(system === undefined ? [] : [system])];
   const at = movementTime(m.now, locked);
+  if (m.effect.kind === 'post_held') checkBeforeExpiry(m.effect, at);
   const atText = storedTime(at);
   const id = m.journal.id(at);
   if (m.effect.kind === 'hold') {
@@ -198,7 +207,32 @@ export async function move(trx: Trx, m: Movement): Promise<Moved> {
   return { id, at, atText, currency, sides, transactions };
 }
 
-/** Releases what a pending transfer held on its sender (a void, an expiry): no money moves, so nothing to check. */
-export function releaseHold(trx: Trx, accountId: string, held: Minor): void {
-  changeHold(trx, { id: accountId, amount: negated(held) });
+/**
+ * A hold ends at a movement's time, which must come before its expiry: one ending later would hold the money again
+ * over moments already answered about as released (docs/api.md#balances-over-time-and-statements).
+ */
+function checkBeforeExpiry(hold: Hold, at: Date): void {
+  if (Date.parse(hold.expiresAt) <= at.getTime()) throw hold.expired();
+}
+
+/**
+ * Ends a hold before its expiry (a void; the sandbox's "expire it now"): the holder's ledger row locked and read, its
+ * time taken as a movement's (its last entry, its seal: time.ts) and refused once that reaches the expiry, then the
+ * hold released. No money moves. Returns the moment the hold ended.
+ */
+export async function endHold(trx: Trx, owner: Owner, account: string, hold: Hold, now: Date): Promise<Date> {
+  const side = (await lockSides(trx, owner, [account])).get(account);
+  if (side === undefined) throw new Error(`ledger.endHold: no ledger account ${account}`);
+  const at = movementTime(now, [side]);
+  checkBeforeExpiry(hold, at);
+  changeHold(trx, { id: account, amount: negated(hold.held) });
+  return at;
+}
+
+/**
+ * Releases a hold at its expiry (the sweep), without a lock: every answer about a moment from its expiry on already
+ * counts it released, whenever the sweep comes.
+ */
+export function releaseExpiredHold(trx: Trx, account: string, held: Minor): void {
+  changeHold(trx, { id: account, amount: negated(held) });
 }

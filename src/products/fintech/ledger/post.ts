@@ -6,6 +6,7 @@ import { newId } from '../../../platform/kit/ids.ts';
 import type { LedgerEntriesTable, LedgerJournalsTable } from '../tables.ts';
 import { toAmount } from './amount.ts';
 import type { Side } from './sides.ts';
+import { earliestNext } from './time.ts';
 
 export interface Line {
   /** The ledger account, as read under its lock (`lockSides`, `lockSystemSide`) by the caller, who checked it. */
@@ -76,17 +77,17 @@ export const changeHold = preparedSend<{ id: string; amount: number }>({ id: tru
  * Posts one journal inside the caller's write: the journal row, each line's balance change (ascending account id,
  * the one order every writer takes ledger rows in) and its entry. The caller has locked and read every side and
  * checked that the movement is allowed: only `move` (move.ts) calls it, so nothing here decides.
- * Its time is never earlier than a side's last entry (`movementTime`, time.ts), so each account's entries are in
- * time order as they are in ledger order. Each entry's `balance_after` and `account_seq` follow from the side as read:
- * exact, because the row stays locked
- * (PostgreSQL) or the writer is single (SQLite) until the commit. Behind that, the database refuses what must never
- * happen: a negative customer balance, a balance past ±(2^53 − 1), two entries with one `account_seq`. Every statement
- * is issued, not awaited: on PostgreSQL they travel with the rest of the write, in its last round trip.
+ * Its time is never earlier than a side's last entry or seal (`movementTime`, time.ts), so each account's entries are
+ * in time order as they are in ledger order, and no answer about a sealed moment changes. Each entry's
+ * `balance_after` and `account_seq` follow from the side as read: exact, because the row stays locked (PostgreSQL) or
+ * the writer is single (SQLite) until the commit. Behind that, the database refuses what must never happen: a
+ * negative customer balance, a balance past ±(2^53 − 1), two entries with one `account_seq`. Every statement is
+ * issued, not awaited: on PostgreSQL they travel with the rest of the write, in its last round trip.
  */
 export function postJournal(trx: Trx, journal: LedgerJournalsTable, lines: Line[]): Posted[] {
   assertBalanced(lines);
-  if (lines.some(({ side }) => side.last_entry_at !== null && side.last_entry_at > journal.created_at))
-    throw new Error('ledger: a journal earlier than the last entry of a side (take its time from movementTime)');
+  if (lines.some(({ side }) => earliestNext(side, journal.created_at) !== journal.created_at))
+    throw new Error('ledger: a journal earlier than a side allows (take its time from movementTime)');
   insertJournal(trx, journal);
   const at = Date.parse(journal.created_at);
   const entries: LedgerEntriesTable[] = [];

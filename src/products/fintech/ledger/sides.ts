@@ -5,14 +5,25 @@ import type { LedgerAccountsTable } from '../tables.ts';
 
 /**
  * A ledger account as a movement of money reads it, under its lock: whether it may move money, its currency, its
- * balance, what pending transfers hold of it, and how many entries it has (the next entry's `account_seq` follows).
+ * balance, what pending transfers hold of it, how many entries it has (the next entry's `account_seq` follows), and
+ * the earliest time its next movement may take (ledger/time.ts).
  */
 export type Side = Pick<
   LedgerAccountsTable,
-  'id' | 'kind' | 'status' | 'currency' | 'balance' | 'held' | 'entry_count' | 'last_entry_at'
+  'id' | 'kind' | 'status' | 'currency' | 'balance' | 'held' | 'entry_count' | 'last_entry_at' | 'sealed_before'
 >;
 
-const SIDE_COLUMNS = ['id', 'kind', 'status', 'currency', 'balance', 'held', 'entry_count', 'last_entry_at'] as const;
+const SIDE_COLUMNS = [
+  'id',
+  'kind',
+  'status',
+  'currency',
+  'balance',
+  'held',
+  'entry_count',
+  'last_entry_at',
+  'sealed_before',
+] as const;
 
 type Scope = { a: string; b: string; org_id: string; mode: Mode };
 const SCOPE = { a: true, b: true, org_id: true, mode: true } as const;

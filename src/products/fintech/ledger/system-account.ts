@@ -12,7 +12,10 @@ export function systemAccountId(orgId: string, mode: Mode, currency: string): st
   return `sys_${orgId}_${mode}_${currency}`;
 }
 
-type NewSystem = Omit<LedgerAccountsTable, 'balance' | 'held' | 'entry_count' | 'kind' | 'status' | 'last_entry_at'>;
+type NewSystem = Omit<
+  LedgerAccountsTable,
+  'balance' | 'held' | 'entry_count' | 'kind' | 'status' | 'last_entry_at' | 'sealed_before'
+>;
 const insertIfAbsent = preparedSend<NewSystem>(
   { id: true, org_id: true, mode: true, currency: true, created_at: true },
   (db, p) =>

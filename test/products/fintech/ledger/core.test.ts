@@ -54,7 +54,7 @@ describe(`postJournal and lockSides, the ledger's one way in (${BACKEND})`, () =
   const side = (id: string): Promise<Side> =>
     server.database.db
       .selectFrom('ledger_accounts')
-      .select(['id', 'kind', 'status', 'currency', 'balance', 'held', 'entry_count', 'last_entry_at'])
+      .select(['id', 'kind', 'status', 'currency', 'balance', 'held', 'entry_count', 'last_entry_at', 'sealed_before'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
   const line = async (id: string, amount: number): Promise<Line> => ({ side: await side(id), amount });

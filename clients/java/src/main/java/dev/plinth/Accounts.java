@@ -101,7 +101,7 @@ public final class Accounts {
 
   /**
    * The balances as they stood at {@code at}, inclusive: {@code YYYY-MM-DDTHH:MMZ} (the end of that minute) or RFC
-   * 3339 with an offset (that instant); not before the account was opened, not after now.
+   * 3339 with an offset (that instant); not before the account was opened; after now is read as now.
    */
   public AccountBalances balances(String id, String at) {
     return plinth.call(() -> ledger.retrieveAccountBalancesWithHttpInfo(id, at));
@@ -111,7 +111,7 @@ public final class Accounts {
 
   /**
    * {@code retrieveAccountStatement} for [from, to): opening and closing balances, credits and debits, and always
-   * {@code closing = opening + credits − debits}. A minute form means that minute's start; {@code to} not after now.
+   * {@code closing = opening + credits − debits}. A minute form means that minute's start; a {@code to} after now is now.
    */
   public AccountStatement statement(String id, String from, String to) {
     return plinth.call(() -> ledger.retrieveAccountStatementWithHttpInfo(from, to, id));

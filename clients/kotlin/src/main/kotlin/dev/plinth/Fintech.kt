@@ -75,13 +75,13 @@ class Accounts internal constructor(private val plinth: Plinth) {
     /**
      * `retrieveAccountBalances`: the balances as they stood at [at], inclusive (now when null): `2026-11-24T09:30Z` (the
      * end of that minute) or RFC 3339 with an offset (that instant, `Instant.toString()`); not before the account was
-     * opened, not after now.
+     * opened; after now is read as now. The answer's `at` is the moment used, to the millisecond.
      */
     fun balances(id: String, at: String? = null): AccountBalances = plinth.call { ledger.retrieveAccountBalancesWithHttpInfo(id, at) }
 
     /**
      * `retrieveAccountStatement` for [[from], [to]): opening and closing balances, credits and debits, and always
-     * `closing = opening + credits − debits`. A minute form means that minute's start; [to] not after now.
+     * `closing = opening + credits − debits`. A minute form means that minute's start; a [to] after now is now.
      */
     fun statement(id: String, from: String, to: String): AccountStatement =
         plinth.call { ledger.retrieveAccountStatementWithHttpInfo(id, from, to) }
