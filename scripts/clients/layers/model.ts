@@ -17,7 +17,7 @@
  *
  *   node scripts/clients/layers/model.ts [clients/openapi.sdk.json]   prints the model as JSON
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The OpenAPI document, read as plain JSON. */
@@ -52,8 +52,29 @@ export interface Body {
   schema: string;
   /** False when the call may be made without one (`{}` then stands for it). */
   required: boolean;
-  /** Its fields, as the wire names them, `?` on none: see `fields`. */
-  fields: { name: string; required: boolean }[];
+  /** Its fields, in the document's order. */
+  fields: Field[];
+}
+
+/**
+ * What a body field holds, so a template can pick the language's type: `string`, `integer` (int64: money),
+ * `boolean`, `enum` (an open string, known values in `values`), `strings` (a list of strings), `metadata` (string
+ * pairs), `metadataUpdate` (string pairs, or `""` to remove every key: docs/api.md#metadata-your-own-references),
+ * `object` (a named component, `schema`: an account's `kyb`, a key's `permissions`).
+ */
+export type FieldKind = 'string' | 'integer' | 'boolean' | 'enum' | 'strings' | 'metadata' | 'metadataUpdate' | 'object';
+
+export interface Field {
+  /** As the wire names it: `from_account_id`. */
+  name: string;
+  kind: FieldKind;
+  values?: string[];
+  /** The component of an `object`. */
+  schema?: string;
+  required: boolean;
+  /** `null` is a value the API takes (it clears the field): a language then tells "not given" from null. */
+  nullable: boolean;
+  description: string;
 }
 
 export interface Operation {
@@ -125,6 +146,23 @@ function kindOf(param: Json, where: string): Pick<Param, 'kind' | 'values'> {
   throw new Error(`${where}: parameter ${param.name} of a type no template knows (${JSON.stringify(schema.type)})`);
 }
 
+function fieldOf(doc: Json, name: string, raw: Json, required: boolean, where: string): Field {
+  const types = [raw.type ?? []].flat();
+  const nullable = types.includes('null') || (raw.anyOf ?? []).some((s: Json) => s.type === 'null');
+  const base = { name, required, nullable, description: raw.description ?? '' };
+  const variants: Json[] = raw.anyOf ?? [raw];
+  const object = variants.find((s) => s.$ref);
+  if (object) return { ...base, kind: 'object', schema: refName(object, `${where} ${name}`) };
+  if (variants.some((s) => s.type === 'object' && s.additionalProperties))
+    return { ...base, kind: raw.anyOf ? 'metadataUpdate' : 'metadata' };
+  if (types.includes('array')) return { ...base, kind: 'strings' };
+  if (Array.isArray(raw.enum)) return { ...base, kind: 'enum', values: raw.enum };
+  if (types.includes('integer')) return { ...base, kind: 'integer' };
+  if (types.includes('boolean')) return { ...base, kind: 'boolean' };
+  if (types.includes('string')) return { ...base, kind: 'string' };
+  throw new Error(`${where}: field ${name} of a type no template knows (${JSON.stringify(raw).slice(0, 80)})`);
+}
+
 function param(doc: Json, raw: Json, where: string): Param & { in: string } {
   const p = deref(doc, raw);
   return {
@@ -187,10 +225,9 @@ export function operationsOf(doc: Json): Operation[] {
           ? {
               schema: refName(bodyRef, `${where} body`),
               required: op.requestBody.required === true,
-              fields: Object.keys(bodySchema?.properties ?? {}).map((field) => ({
-                name: field,
-                required: (bodySchema.required ?? []).includes(field),
-              })),
+              fields: Object.entries<Json>(bodySchema?.properties ?? {}).map(([field, schema]) =>
+                fieldOf(doc, field, schema, (bodySchema.required ?? []).includes(field), `${where} body`),
+              ),
             }
           : null,
         responseSchema,
@@ -241,6 +278,57 @@ export const pascal = (name: string): string =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
 export const snake = (name: string): string => words(name).join('_');
+
+// --- what every template shares (layers.ts runs them) ------------------------------------------------------------
+
+export interface Template {
+  /** The clients/<lang>/ directory it writes into. */
+  lang: string;
+  /** Directories (under clients/<lang>/) that hold generated files only. */
+  owns: string[];
+  /**
+   * Path under clients/<lang>/ → text. `langDir` is the language's committed directory, for templates that look
+   * at the hand-written code beside what they write (which resources have a hand-written extension).
+   */
+  render(ops: Operation[], langDir: string): Record<string, string>;
+}
+
+/** Wraps prose at `width` columns, each line prefixed by `prefix`; blank lines between paragraphs are kept. */
+export function wrap(text: string, prefix: string, width = 118): string[] {
+  const lines: string[] = [];
+  const paragraphs = text.split(/\n\s*\n/);
+  paragraphs.forEach((paragraph, i) => {
+    if (i > 0) lines.push(prefix.trimEnd());
+    let line = '';
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (line && prefix.length + line.length + 1 + word.length > width) {
+        lines.push(prefix + line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    if (line) lines.push(prefix + line);
+  });
+  return lines;
+}
+
+/** The summary and description of an operation as doc-comment prose. */
+export function prose(op: Operation): string {
+  const summary = /[.!?]$/.test(op.summary) ? op.summary : `${op.summary}.`;
+  return op.description ? `${summary}\n\n${op.description}` : summary;
+}
+
+/** methods.json as the languages commit it: one operation a line, `"<operationId>": ["<resource>.<method>", …]`. */
+export function manifest(methods: Record<string, string[]>): string {
+  const lines = Object.entries(methods).map(
+    ([id, names]) => `  ${JSON.stringify(id)}: [${names.map((n) => JSON.stringify(n)).join(', ')}]`,
+  );
+  return `{\n${lines.join(',\n')}\n}\n`;
+}
+
+/** A committed file's text, or '' when there is none. */
+export function readIfExists(path: string): string {
+  return existsSync(path) ? readFileSync(path, 'utf8') : '';
+}
 
 if (import.meta.main) {
   const file = process.argv[2];
