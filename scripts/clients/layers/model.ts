@@ -62,7 +62,15 @@ export interface Body {
  * pairs), `metadataUpdate` (string pairs, or `""` to remove every key: docs/api.md#metadata-your-own-references),
  * `object` (a named component, `schema`: an account's `kyb`, a key's `permissions`).
  */
-export type FieldKind = 'string' | 'integer' | 'boolean' | 'enum' | 'strings' | 'metadata' | 'metadataUpdate' | 'object';
+export type FieldKind =
+  | 'string'
+  | 'integer'
+  | 'boolean'
+  | 'enum'
+  | 'strings'
+  | 'metadata'
+  | 'metadataUpdate'
+  | 'object';
 
 export interface Field {
   /** As the wire names it: `from_account_id`. */
@@ -146,7 +154,7 @@ function kindOf(param: Json, where: string): Pick<Param, 'kind' | 'values'> {
   throw new Error(`${where}: parameter ${param.name} of a type no template knows (${JSON.stringify(schema.type)})`);
 }
 
-function fieldOf(doc: Json, name: string, raw: Json, required: boolean, where: string): Field {
+function fieldOf(name: string, raw: Json, required: boolean, where: string): Field {
   const types = [raw.type ?? []].flat();
   const nullable = types.includes('null') || (raw.anyOf ?? []).some((s: Json) => s.type === 'null');
   const base = { name, required, nullable, description: raw.description ?? '' };
@@ -226,7 +234,7 @@ export function operationsOf(doc: Json): Operation[] {
               schema: refName(bodyRef, `${where} body`),
               required: op.requestBody.required === true,
               fields: Object.entries<Json>(bodySchema?.properties ?? {}).map(([field, schema]) =>
-                fieldOf(doc, field, schema, (bodySchema.required ?? []).includes(field), `${where} body`),
+                fieldOf(field, schema, (bodySchema.required ?? []).includes(field), `${where} body`),
               ),
             }
           : null,
