@@ -79,6 +79,8 @@ export interface Field {
   values?: string[];
   /** The component of an `object`. */
   schema?: string;
+  /** An `object` that takes names beyond those it lists (a key's permissions: the groups are the server's to judge). */
+  open?: boolean;
   required: boolean;
   /** `null` is a value the API takes (it clears the field): a language then tells "not given" from null. */
   nullable: boolean;
@@ -154,13 +156,16 @@ function kindOf(param: Json, where: string): Pick<Param, 'kind' | 'values'> {
   throw new Error(`${where}: parameter ${param.name} of a type no template knows (${JSON.stringify(schema.type)})`);
 }
 
-function fieldOf(name: string, raw: Json, required: boolean, where: string): Field {
+function fieldOf(doc: Json, name: string, raw: Json, required: boolean, where: string): Field {
   const types = [raw.type ?? []].flat();
   const nullable = types.includes('null') || (raw.anyOf ?? []).some((s: Json) => s.type === 'null');
   const base = { name, required, nullable, description: raw.description ?? '' };
   const variants: Json[] = raw.anyOf ?? [raw];
   const object = variants.find((s) => s.$ref);
-  if (object) return { ...base, kind: 'object', schema: refName(object, `${where} ${name}`) };
+  if (object) {
+    const open = deref(doc, object).additionalProperties === true;
+    return { ...base, kind: 'object', schema: refName(object, `${where} ${name}`), ...(open ? { open } : {}) };
+  }
   if (variants.some((s) => s.type === 'object' && s.additionalProperties))
     return { ...base, kind: raw.anyOf ? 'metadataUpdate' : 'metadata' };
   if (types.includes('array')) return { ...base, kind: 'strings' };
@@ -234,7 +239,7 @@ export function operationsOf(doc: Json): Operation[] {
               schema: refName(bodyRef, `${where} body`),
               required: op.requestBody.required === true,
               fields: Object.entries<Json>(bodySchema?.properties ?? {}).map(([field, schema]) =>
-                fieldOf(field, schema, (bodySchema.required ?? []).includes(field), `${where} body`),
+                fieldOf(doc, field, schema, (bodySchema.required ?? []).includes(field), `${where} body`),
               ),
             }
           : null,
