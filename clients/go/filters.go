@@ -1,8 +1,6 @@
 package plinth
 
 import (
-	"errors"
-
 	plinthapi "github.com/plinth-dev/plinth-go/generated"
 )
 
@@ -18,7 +16,8 @@ type CreatedFilter struct {
 
 func (f CreatedFilter) isZero() bool { return f == CreatedFilter{} }
 
-// bounds returns the bounds that are given, as the generated parameter models hold them (pointers, nil when unset).
+// bounds returns the bounds that are given, as the generated parameter models hold them (pointers, nil when unset);
+// zz_operations.go copies them into the generated type each list's created filter has.
 func (f CreatedFilter) bounds() (gte, gt, lte, lt *string) {
 	set := func(s string) *string {
 		if s == "" {
@@ -27,20 +26,6 @@ func (f CreatedFilter) bounds() (gte, gt, lte, lt *string) {
 		return &s
 	}
 	return set(f.Gte), set(f.Gt), set(f.Lte), set(f.Lt)
-}
-
-// forAccounts is the filter of the accounts, transfers and transactions lists.
-func (f CreatedFilter) forAccounts() plinthapi.ListAccountsCreatedParameter {
-	var p plinthapi.ListAccountsCreatedParameter
-	p.Gte, p.Gt, p.Lte, p.Lt = f.bounds()
-	return p
-}
-
-// forEvents is the same filter for the events list, whose generated parameter is a type of its own.
-func (f CreatedFilter) forEvents() plinthapi.ListEventsCreatedParameter {
-	var p plinthapi.ListEventsCreatedParameter
-	p.Gte, p.Gt, p.Lte, p.Lt = f.bounds()
-	return p
 }
 
 // SetMetadata is a metadata change for an update: every key of m is set, a key given "" is removed, keys not named
@@ -57,15 +42,4 @@ func SetMetadata(m map[string]string) *plinthapi.UpdateWebhookEndpointRequestMet
 func ClearMetadata() *plinthapi.UpdateWebhookEndpointRequestMetadata {
 	empty := ""
 	return &plinthapi.UpdateWebhookEndpointRequestMetadata{String: &empty}
-}
-
-// metadataChange is the body's metadata of an account's or a transfer's update.
-func metadataChange(set map[string]string, clear bool) (plinthapi.UpdateWebhookEndpointRequestMetadata, error) {
-	if clear && len(set) > 0 {
-		return plinthapi.UpdateWebhookEndpointRequestMetadata{}, errors.New("plinth: ClearMetadata removes every key and cannot set keys in the same update; set them in a second one")
-	}
-	if clear {
-		return *ClearMetadata(), nil
-	}
-	return *SetMetadata(set), nil
 }

@@ -15,42 +15,6 @@ type ListParams struct {
 	EndingBefore  string // an id: the items just newer than it (still newest first)
 }
 
-// AccountListParams filters the accounts list; every filter given must hold.
-type AccountListParams struct {
-	ListParams
-	Status   string            // only accounts in this status: active, frozen, closed
-	Created  CreatedFilter     // only accounts created within these bounds
-	Metadata map[string]string // only accounts whose metadata has every one of these pairs, exactly
-}
-
-// TransferListParams filters the transfers list; every filter given must hold.
-type TransferListParams struct {
-	ListParams
-	AccountID string            // only transfers from or to this account
-	Status    string            // only transfers in this status: pending, posted, voided, expired
-	Created   CreatedFilter     // only transfers created within these bounds
-	Metadata  map[string]string // only transfers whose metadata has every one of these pairs, exactly
-}
-
-// TransactionListParams filters an account's transactions.
-type TransactionListParams struct {
-	ListParams
-	Created CreatedFilter // only transactions created within these bounds
-}
-
-// EventListParams filters the events list; every filter given must hold.
-type EventListParams struct {
-	ListParams
-	Type    string        // only events of this type, e.g. fintech.account.created
-	Created CreatedFilter // only events created within these bounds
-}
-
-// DeliveryListParams filters a webhook endpoint's deliveries.
-type DeliveryListParams struct {
-	ListParams
-	Status string // only deliveries in this status: pending, succeeded, failed
-}
-
 // pageRequest is what every generated list request has.
 type pageRequest[R any] interface {
 	Limit(int32) R

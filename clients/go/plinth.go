@@ -38,15 +38,8 @@ type Client struct {
 	http    *http.Client
 	api     *plinthapi.APIClient
 
-	Accounts          *AccountsService
-	APIKeys           *APIKeysService
-	Transactions      *TransactionsService
-	Transfers         *TransfersService
-	Sandbox           *SandboxService // simulations only sandbox keys may run
-	Events            *EventsService
-	WebhookEndpoints  *WebhookEndpointsService
-	WebhookDeliveries *WebhookDeliveriesService
-	Requests          *RequestsService // the request log
+	// The resources, one field each (Accounts, Transfers, WebhookEndpoints, …): zz_operations.go, generated.
+	services
 }
 
 // Option configures a Client.
@@ -93,15 +86,7 @@ func New(apiKey string, opts ...Option) *Client {
 	cfg.HTTPClient = c.http
 	cfg.UserAgent = "plinth-go/" + Version
 	c.api = plinthapi.NewAPIClient(cfg)
-	c.Accounts = &AccountsService{c}
-	c.APIKeys = &APIKeysService{c}
-	c.Transactions = &TransactionsService{c}
-	c.Transfers = &TransfersService{c}
-	c.Sandbox = &SandboxService{c}
-	c.Events = &EventsService{c}
-	c.WebhookEndpoints = &WebhookEndpointsService{c}
-	c.WebhookDeliveries = &WebhookDeliveriesService{c}
-	c.Requests = &RequestsService{c}
+	c.services = newServices(c)
 	return c
 }
 

@@ -34,3 +34,14 @@ func newAPIKey(k *plinthapi.ApiKeyWithSecret, resp *Response) NewAPIKey {
 func newEndpointWithSecret(e *plinthapi.WebhookEndpointWithSecret, resp *Response) *WebhookEndpointWithSecret {
 	return &WebhookEndpointWithSecret{WebhookEndpointWithSecret: *e, Secret: e.GetSecret(), Replayed: resp.Replayed}
 }
+
+// wrapNewAPIKey and wrapWebhookEndpointWithSecret give the generated methods (zz_operations.go) the answer of a
+// write whose secret is shown once, named after the answer's model in the API description.
+func wrapNewAPIKey(k *plinthapi.ApiKeyWithSecret, resp *Response) *NewAPIKey {
+	key := newAPIKey(k, resp)
+	return &key
+}
+
+func wrapWebhookEndpointWithSecret(e *plinthapi.WebhookEndpointWithSecret, resp *Response) *WebhookEndpointWithSecret {
+	return newEndpointWithSecret(e, resp)
+}

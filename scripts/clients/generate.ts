@@ -2,7 +2,9 @@
  * `npm run clients`: regenerates every client library from openapi/openapi.json.
  *
  *   1. derives the SDK view (scripts/clients/sdk-view.ts) → clients/openapi.sdk.json and clients/openapi.sdk.3.0.json;
- *   2. for every clients/<lang>/client.json, wipes clients/<lang>/generated/ and writes it anew.
+ *   2. for every clients/<lang>/client.json, wipes clients/<lang>/generated/ and writes it anew;
+ *   3. writes each language's per-operation layer and methods.json from the same view (layers/layers.ts: a template
+ *      per language in scripts/clients/layers/).
  *
  * client.json says how, e.g.
  *   {"generator": "openapi-generator", "generatorName": "python", "input": "3.1",
@@ -26,6 +28,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { writeLayers } from './layers/layers.ts';
 import { writeReadmes } from './readme.ts';
 import { writeInstantsView, writeSdkViews } from './sdk-view.ts';
 
@@ -74,7 +77,7 @@ function run(command: string, args: string[], what: string): void {
   }
 }
 
-export function generate(outDir: string, only?: string[]): void {
+export async function generate(outDir: string, only?: string[]): Promise<void> {
   const started = Date.now();
   writeSdkViews(outDir);
   const chosen = languages().filter(({ lang }) => !only || only.includes(lang));
@@ -135,6 +138,12 @@ export function generate(outDir: string, only?: string[]): void {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  for (const lang of await writeLayers(
+    outDir,
+    outDir,
+    chosen.map(({ lang }) => lang),
+  ))
+    process.stdout.write(`generated ${lang}'s per-operation layer (scripts/clients/layers/${lang}.ts)\n`);
   if (resolve(outDir) === CLIENTS)
     writeReadmes(
       CLIENTS,
@@ -145,7 +154,7 @@ export function generate(outDir: string, only?: string[]): void {
 
 if (import.meta.main) {
   const { values } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } });
-  generate(
+  await generate(
     resolve(values.out ?? CLIENTS),
     values.only?.split(',').map((s) => s.trim()),
   );

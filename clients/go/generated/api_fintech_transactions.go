@@ -1,7 +1,7 @@
 /*
 Plinth API
 
-One HTTP JSON API for every Plinth product, under `/v1`. Authenticate with `Authorization: Bearer <API key>`: `sk_test_…` keys act in the sandbox, `sk_live_…` keys on live data, and each sees only its own objects. Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error catalogue at `/docs/errors`. Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`. Enums documented as open may gain values: accept values you do not know.  This is the SDK view of the API description, derived by scripts/clients/sdk-view.ts for client generators: enums in responses are open strings, responses may carry fields not listed here, and pages that are not JSON are left out. The server's own document is /v1/openapi.json.
+One HTTP JSON API for every Plinth product, under `/v1`. Authenticate with `Authorization: Bearer <API key>`: `sk_test_…` keys act in the sandbox, `sk_live_…` keys on live data, and each sees only its own objects. Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error catalogue at `/docs/errors`. Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`, except the moments a balance or a statement echoes (UTC to the millisecond). Enums documented as open may gain values: accept values you do not know.  This is the SDK view of the API description, derived by scripts/clients/sdk-view.ts for client generators: enums in responses are open strings, responses may carry fields not listed here, and pages that are not JSON are left out. The server's own document is /v1/openapi.json.
 
 API version: 0.1.0
 */
@@ -266,7 +266,7 @@ type ApiRetrieveAccountBalancesRequest struct {
 	at *string
 }
 
-// The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now.
+// The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened; a moment after now is read as now.
 func (r ApiRetrieveAccountBalancesRequest) At(at string) ApiRetrieveAccountBalancesRequest {
 	r.at = &at
 	return r
@@ -279,7 +279,7 @@ func (r ApiRetrieveAccountBalancesRequest) Execute() (*AccountBalances, *http.Re
 /*
 RetrieveAccountBalances An account's balances at a moment, now or past
 
-The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.
+The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history. An `at` after now is read as now; the answer echoes the moment used, to the millisecond, and is the same whenever it is asked again.
 
 Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 
@@ -464,7 +464,7 @@ func (r ApiRetrieveAccountStatementRequest) From(from string) ApiRetrieveAccount
 	return r
 }
 
-// End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;.
+// End of the period, exclusive, after &#x60;from&#x60;; one after now is read as now (so &#x60;from&#x60; &#x3D; the 1st and &#x60;to&#x60; &#x3D; the 1st of next month is this month so far); at most 366 days after &#x60;from&#x60;.
 func (r ApiRetrieveAccountStatementRequest) To(to string) ApiRetrieveAccountStatementRequest {
 	r.to = &to
 	return r
@@ -477,7 +477,7 @@ func (r ApiRetrieveAccountStatementRequest) Execute() (*AccountStatement, *http.
 /*
 RetrieveAccountStatement An account's statement for a period
 
-For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.
+For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days; a `to` after now is read as now. The answer echoes the moments used, to the millisecond, and is the same whenever it is asked again.
 
 Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
 

@@ -37,15 +37,7 @@ use Plinth::ListIterator;
 use Plinth::Secret;
 use Plinth::EventDecoder;
 use Plinth::Resource;
-use Plinth::Accounts;
-use Plinth::Transactions;
-use Plinth::Transfers;
-use Plinth::Sandbox;
-use Plinth::Events;
-use Plinth::WebhookEndpoints;
-use Plinth::WebhookDeliveries;
-use Plinth::ApiKeys;
-use Plinth::Requests;
+use Plinth::Resources;    # the resources and their readers ($plinth->accounts, …): generated
 use Plinth::Webhook;
 
 our $VERSION = '0.1.0';
@@ -77,20 +69,6 @@ sub new {
     );
     return $self;
 }
-
-# The resources, one object each (made on first use).
-sub accounts           { $_[0]{resources}{accounts}           //= Plinth::Accounts->new($_[0]) }
-sub transactions       { $_[0]{resources}{transactions}       //= Plinth::Transactions->new($_[0]) }
-sub transfers          { $_[0]{resources}{transfers}          //= Plinth::Transfers->new($_[0]) }
-sub sandbox            { $_[0]{resources}{sandbox}            //= Plinth::Sandbox->new($_[0]) }    # sandbox keys only
-sub events             { $_[0]{resources}{events}             //= Plinth::Events->new($_[0]) }
-sub webhook_endpoints  { $_[0]{resources}{webhook_endpoints}  //= Plinth::WebhookEndpoints->new($_[0]) }
-sub webhook_deliveries { $_[0]{resources}{webhook_deliveries} //= Plinth::WebhookDeliveries->new($_[0]) }
-sub api_keys           { $_[0]{resources}{api_keys}           //= Plinth::ApiKeys->new($_[0]) }
-sub requests           { $_[0]{resources}{requests}           //= Plinth::Requests->new($_[0]) }    # the request log
-
-# The resource readers above, for code that walks them (t/methods.t).
-sub resources { qw(accounts transactions transfers sandbox events webhook_endpoints webhook_deliveries api_keys requests) }
 
 # The Plinth::Response of the last call (success or failure): request_id, status, replayed, retries, headers.
 sub last_response { $_[0]{last_response} }

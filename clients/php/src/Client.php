@@ -21,23 +21,15 @@ use Plinth\Generated\ObjectSerializer;
  */
 final class Client
 {
+    // $this->accounts, $this->transfers, …: one property per resource (Resources.php, generated).
+    use Resources;
+
     public const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
     public const DEFAULT_TIMEOUT = 30.0;
     public const DEFAULT_MAX_RETRIES = 3;
 
     public readonly Guzzle $http;
     public readonly Configuration $config;
-    public readonly Accounts $accounts;
-    public readonly Transactions $transactions;
-    public readonly Transfers $transfers;
-    /** Simulations that only sandbox keys may run. */
-    public readonly Sandbox $sandbox;
-    public readonly Events $events;
-    public readonly WebhookEndpoints $webhookEndpoints;
-    public readonly WebhookDeliveries $webhookDeliveries;
-    public readonly ApiKeys $apiKeys;
-    /** The request log: what this organisation's keys asked, and what they were answered. */
-    public readonly Requests $requests;
     private ?string $lastRequestId = null;
     private int $retries = 0;
 
@@ -63,17 +55,7 @@ final class Client
                 $this->lastRequestId = $id;
             },
         );
-        $money = new Generated\Api\FintechTransactionsApi($this->http, $this->config);
-        $this->accounts = new Accounts($this, new Generated\Api\FintechAccountsApi($this->http, $this->config), $money);
-        $this->transactions = new Transactions($this, $money);
-        $this->sandbox = new Sandbox($this, $money);
-        $this->transfers = new Transfers($this, new Generated\Api\FintechTransfersApi($this->http, $this->config));
-        $this->events = new Events($this, new Generated\Api\EventsApi($this->http, $this->config));
-        $webhooks = new Generated\Api\WebhooksApi($this->http, $this->config);
-        $this->webhookEndpoints = new WebhookEndpoints($this, $webhooks);
-        $this->webhookDeliveries = new WebhookDeliveries($this, $webhooks);
-        $this->apiKeys = new ApiKeys($this, new Generated\Api\APIKeysApi($this->http, $this->config));
-        $this->requests = new Requests($this, new Generated\Api\RequestsApi($this->http, $this->config));
+        $this->initResources();
     }
 
     /** POST /v1/sandbox/signup (no key): a new sandbox organisation and its first key (getApiKey()->getKey(), a string). */

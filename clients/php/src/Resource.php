@@ -102,6 +102,27 @@ abstract class Resource
     }
 
     /**
+     * String pairs as the API takes them, a JSON object (a key's permissions: group => level). Which keys and values
+     * exist is the server's to judge (a 400 naming the field), so a group newer than this client still goes.
+     * @param array<string, string>|null $pairs
+     */
+    protected static function pairs(?array $pairs, string $what): ?object
+    {
+        if ($pairs === null) {
+            return null;
+        }
+        foreach ($pairs as $key => $value) {
+            if (!is_string($key) || !is_string($value)) {
+                throw new \InvalidArgumentException(
+                    "$what: an array of string => string, e.g. ['accounts' => 'read'] (got $key => "
+                    . get_debug_type($value) . ')',
+                );
+            }
+        }
+        return (object) $pairs;
+    }
+
+    /**
      * The metadata of an update: the pairs to set (a value '' removes its key), or '' (the API's "remove every key")
      * when $clear; one of the two.
      * @param array<string, string>|null $metadata

@@ -1,5 +1,5 @@
 """Plinth: the generated API classes (``plinth_generated``, OpenAPI Generator ``python``) behind one object per
-resource (accounts.py, transfers.py, money.py, events.py, webhook_endpoints.py, api_keys.py, requests.py), with
+resource (operations/, generated from the API description too; events.py adds the event stream), with
 retries and one ``Idempotency-Key`` per POST (retry.py), a default timeout, list iteration (pagination.py), one typed
 error (errors.py), secrets as plain strings (secrets.py) and the ``Request-Id`` of the last successful response."""
 from __future__ import annotations
@@ -9,24 +9,12 @@ from typing import Any, Callable, Optional, TypeVar
 
 from plinth_generated import ApiClient, Configuration
 from plinth_generated.api.api_keys_api import APIKeysApi
-from plinth_generated.api.events_api import EventsApi
-from plinth_generated.api.fintech_accounts_api import FintechAccountsApi
-from plinth_generated.api.fintech_transactions_api import FintechTransactionsApi
-from plinth_generated.api.fintech_transfers_api import FintechTransfersApi
-from plinth_generated.api.requests_api import RequestsApi
-from plinth_generated.api.webhooks_api import WebhooksApi
 from plinth_generated.api_response import ApiResponse
 from plinth_generated.models import SandboxSignupRequest
 
-from .accounts import Accounts
-from .api_keys import ApiKeys
-from .events import Events
-from .money import Sandbox, Transactions
-from .requests import Requests
+from .operations import Resources
 from .retry import RetryInfo, header, with_retries
 from .secrets import SandboxSignup, with_secret
-from .transfers import Transfers
-from .webhook_endpoints import WebhookDeliveries, WebhookEndpoints
 
 T = TypeVar("T")
 
@@ -42,7 +30,7 @@ def _api_client(base_url: str, api_key: Optional[str]) -> ApiClient:
     return ApiClient(configuration)
 
 
-class Plinth:
+class Plinth(Resources):
     """A client for one API key.
 
     >>> plinth = Plinth(api_key="sk_test_…", base_url="http://127.0.0.1:8080")
@@ -72,19 +60,8 @@ class Plinth:
         self._base_url = base_url
         self._api_key = api_key
         self._api_client = _api_client(base_url, api_key)
-        money = FintechTransactionsApi(self._api_client)
-        webhooks = WebhooksApi(self._api_client)
-        self.accounts = Accounts(self, FintechAccountsApi(self._api_client), money)
-        self.api_keys = ApiKeys(self, APIKeysApi(self._api_client))
-        self.transactions = Transactions(self, money)
-        self.transfers = Transfers(self, FintechTransfersApi(self._api_client))
-        #: Simulations that only sandbox keys may run.
-        self.sandbox = Sandbox(self, money)
-        self.events = Events(self, EventsApi(self._api_client))
-        self.webhook_endpoints = WebhookEndpoints(self, webhooks)
-        self.webhook_deliveries = WebhookDeliveries(self, webhooks)
-        #: The request log: what this organisation and mode sent, and what it got back.
-        self.requests = Requests(self, RequestsApi(self._api_client))
+        # plinth.accounts, plinth.transfers, …: one attribute per resource (operations/__init__.py, generated).
+        self._init_resources()
 
     @staticmethod
     def sign_up(base_url: str = DEFAULT_BASE_URL, name: Optional[str] = None, *, timeout: float = DEFAULT_TIMEOUT) -> SandboxSignup:

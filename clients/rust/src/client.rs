@@ -10,10 +10,6 @@ use reqwest::Method;
 use crate::apis;
 use crate::created::{CreatedApiKey, SignUp};
 use crate::error::{convert, ApiError, Error, Response};
-use crate::fintech::{Accounts, Transactions};
-use crate::platform::{ApiKeys, Events, WebhookDeliveries, WebhookEndpoints};
-use crate::requests::Requests;
-use crate::transfers::{Sandbox, Transfers};
 use crate::transport::{CallInfo, RetryPolicy, CALL};
 use crate::{models, Configuration, DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, VERSION};
 
@@ -128,44 +124,6 @@ impl Client {
     /// layer does not wrap: `plinth::apis::…::op(client.configuration(), params)`.
     pub fn configuration(&self) -> &Configuration {
         &self.config
-    }
-
-    pub fn api_keys(&self) -> ApiKeys<'_> {
-        ApiKeys { client: self }
-    }
-
-    pub fn accounts(&self) -> Accounts<'_> {
-        Accounts { client: self }
-    }
-
-    pub fn transactions(&self) -> Transactions<'_> {
-        Transactions { client: self }
-    }
-
-    pub fn transfers(&self) -> Transfers<'_> {
-        Transfers { client: self }
-    }
-
-    /// Simulations that only sandbox keys may run.
-    pub fn sandbox(&self) -> Sandbox<'_> {
-        Sandbox { client: self }
-    }
-
-    pub fn events(&self) -> Events<'_> {
-        Events { client: self }
-    }
-
-    pub fn webhook_endpoints(&self) -> WebhookEndpoints<'_> {
-        WebhookEndpoints { client: self }
-    }
-
-    pub fn webhook_deliveries(&self) -> WebhookDeliveries<'_> {
-        WebhookDeliveries { client: self }
-    }
-
-    /// The request log: what was asked with this organisation's keys, and what it was answered.
-    pub fn requests(&self) -> Requests<'_> {
-        Requests { client: self }
     }
 
     /// Runs one generated operation inside a call scope and maps its outcome.

@@ -31,8 +31,8 @@ mod error;
 mod filters;
 mod fintech;
 mod list;
+mod operations;
 mod platform;
-mod requests;
 mod transfers;
 mod transport;
 mod webhook;
@@ -41,12 +41,13 @@ pub use apis::configuration::Configuration;
 pub use client::{Client, ClientBuilder, RequestOptions};
 pub use created::{CreatedApiKey, CreatedWebhookEndpoint, SignUp};
 pub use error::{ApiError, Error, ErrorItem, Response, SecretWithheld};
-pub use filters::{AccountFilter, Created, EventFilter, MetadataUpdate, TransactionFilter, TransferFilter};
-pub use fintech::{Accounts, Transactions};
+pub use filters::{Created, MetadataUpdate};
 pub use list::{ListIter, ListParams};
-pub use platform::{ApiKeys, Events, WebhookDeliveries, WebhookEndpoints};
-pub use requests::{RequestFilter, Requests};
-pub use transfers::{Sandbox, Transfers};
+// The resources and their list filters, generated from the API description (operations.rs).
+pub use operations::{
+    AccountFilter, Accounts, ApiKeys, EventFilter, Events, RequestFilter, Requests, Sandbox, TransactionFilter, Transactions,
+    TransferFilter, Transfers, WebhookDeliveries, WebhookEndpoints,
+};
 pub use webhook::{verify_webhook, verify_webhook_with, WebhookError, DEFAULT_WEBHOOK_TOLERANCE};
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,29 +1,18 @@
 /**
  * PlinthClient: the generated API classes (../generated, OpenAPI Generator typescript-fetch) behind one object
- * per resource (./resources), with retries, idempotency keys and timeouts (transport.ts), list iteration
+ * per resource (./operations, generated from the API description too; `plinth.transfers`, …), with retries, idempotency keys and timeouts (transport.ts), list iteration
  * (pagination.ts), one typed error (errors.ts) and the `Request-Id` of every successful response (call.ts).
  */
 import {
   APIKeysApi,
   type ApiResponse,
   Configuration,
-  EventsApi,
-  FintechAccountsApi,
-  FintechTransactionsApi,
-  FintechTransfersApi,
   type SandboxSignup as GeneratedSandboxSignup,
-  RequestsApi,
   ResponseError,
-  WebhooksApi,
 } from '../generated/index.js';
 import { requireSecret, settle, type WithRequestId } from './call.js';
-import { AccountsResource } from './resources/accounts.js';
-import { ApiKeysResource, type NewApiKey } from './resources/api-keys.js';
-import { EventsResource } from './resources/events.js';
-import { SandboxResource, TransactionsResource } from './resources/money.js';
-import { RequestsResource } from './resources/requests.js';
-import { TransfersResource } from './resources/transfers.js';
-import { WebhookDeliveriesResource, WebhookEndpointsResource } from './resources/webhooks.js';
+import { createResources, type Resources } from './operations/index.js';
+import type { NewApiKey } from './resources/params.js';
 import { type RetryInfo, resilientFetch, type TransportOptions } from './transport.js';
 
 export interface PlinthClientOptions {
@@ -69,23 +58,15 @@ function transportOptions(
   };
 }
 
+/** The resources (`plinth.accounts`, `plinth.transfers`, …), as the generated layer declares them. */
+export interface PlinthClient extends Resources {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
 export class PlinthClient {
   /** The `Request-Id` of the last successful response this client received. */
   lastRequestId: string | undefined;
   /** How many retries this client has made so far. */
   retries = 0;
-
-  readonly accounts: AccountsResource;
-  readonly apiKeys: ApiKeysResource;
-  readonly transactions: TransactionsResource;
-  readonly transfers: TransfersResource;
-  /** Simulations that only sandbox keys may run. */
-  readonly sandbox: SandboxResource;
-  readonly events: EventsResource;
-  readonly webhookEndpoints: WebhookEndpointsResource;
-  readonly webhookDeliveries: WebhookDeliveriesResource;
-  /** The request log: what this organisation and mode sent, and what it got back. */
-  readonly requests: RequestsResource;
 
   readonly #baseUrl: string;
   readonly #fetch: typeof fetch;
@@ -101,19 +82,10 @@ export class PlinthClient {
       fetchApi: this.#fetch,
     });
     const call = <T>(run: () => Promise<ApiResponse<T>>) => settle(run, (id) => (this.lastRequestId = id));
-    const money = new FintechTransactionsApi(configuration);
-    const webhooks = new WebhooksApi(configuration);
-    this.accounts = new AccountsResource(new FintechAccountsApi(configuration), money, call);
-    this.apiKeys = new ApiKeysResource(new APIKeysApi(configuration), call);
-    this.transactions = new TransactionsResource(money, call);
-    this.transfers = new TransfersResource(new FintechTransfersApi(configuration), call);
-    this.sandbox = new SandboxResource(money, call);
     const plainFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     const stream = { baseUrl: this.#baseUrl, apiKey: options.apiKey, fetch: plainFetch };
-    this.events = new EventsResource(new EventsApi(configuration), call, stream);
-    this.webhookEndpoints = new WebhookEndpointsResource(webhooks, call);
-    this.webhookDeliveries = new WebhookDeliveriesResource(webhooks, call);
-    this.requests = new RequestsResource(new RequestsApi(configuration), call);
+    // One property per resource (operations/index.ts, generated): typed by the interface of the same name above.
+    Object.assign(this, createResources({ configuration, call, stream }));
   }
 
   /**

@@ -12,28 +12,30 @@ export { ReplayedSecretError } from './call.js';
 export type { PlinthClientOptions, RawRequest, SandboxSignup } from './client.js';
 export { PlinthClient } from './client.js';
 export { PlinthError } from './errors.js';
+// The resources and their parameters' types, generated from the API description (src/operations).
+export * from './operations/index.js';
 export type { ListParams, Page, PageParams } from './pagination.js';
-export type { AccountFilters, BalancesParams, StatementParams, UpdateAccountParams } from './resources/accounts.js';
-export { AccountsResource } from './resources/accounts.js';
-export type { ApiKeyPermissions, CreateApiKeyParams, NewApiKey, Permissions } from './resources/api-keys.js';
-export { ApiKeysResource } from './resources/api-keys.js';
-export type { EventFilters } from './resources/events.js';
-export { EventsResource } from './resources/events.js';
 export type { ApiTime, CreatedBound, CreatedFilter, Metadata, MetadataUpdate } from './resources/filters.js';
-export type { TransactionFilters } from './resources/money.js';
-export { SandboxResource, TransactionsResource } from './resources/money.js';
 export type { RequestOptions } from './resources/options.js';
-export type { RequestFilters } from './resources/requests.js';
-export { RequestsResource } from './resources/requests.js';
-export type { TransferFilters, UpdateTransferParams } from './resources/transfers.js';
-export { TransfersResource } from './resources/transfers.js';
 export type {
+  AccountFilters,
+  ApiKeyPermissions,
+  BalancesParams,
+  CreateApiKeyParams,
   CreateWebhookEndpointParams,
   DeliveryFilters,
+  EventFilters,
+  NewApiKey,
+  Permissions,
+  RequestFilters,
+  StatementParams,
+  TransactionFilters,
+  TransferFilters,
+  UpdateAccountParams,
+  UpdateTransferParams,
   UpdateWebhookEndpointParams,
   WebhookEndpointWithSecret,
-} from './resources/webhooks.js';
-export { WebhookDeliveriesResource, WebhookEndpointsResource } from './resources/webhooks.js';
+} from './resources/params.js';
 export type { StreamParams } from './stream.js';
 export type { RetryInfo } from './transport.js';
 export type { VerifyOptions, WebhookHeaders } from './webhooks.js';

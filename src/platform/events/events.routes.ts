@@ -26,6 +26,7 @@ export function eventsRoutes(app: FastifyInstance, deps: { db: Db; caughtUp: () 
       permission: needs('events', 'read'),
       schema: {
         operationId: 'listEvents',
+        'x-plinth-sdk': { resource: 'events', method: 'list' },
         tags: ['Events'],
         summary: 'List events, newest first',
         description: 'Newest first by `sequence`; `type` keeps one type. Kept at least `EVENT_RETENTION_DAYS` (30).',
@@ -44,6 +45,7 @@ export function eventsRoutes(app: FastifyInstance, deps: { db: Db; caughtUp: () 
       permission: needs('events', 'read'),
       schema: {
         operationId: 'retrieveEvent',
+        'x-plinth-sdk': { resource: 'events', method: 'retrieve' },
         tags: ['Events'],
         summary: 'Retrieve an event',
         params: EventIdParams,

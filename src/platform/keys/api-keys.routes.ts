@@ -41,6 +41,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
       permission: 'public',
       schema: {
         operationId: 'sandboxSignup',
+        'x-plinth-sdk': { method: 'signUp' },
         tags: ['API keys'],
         summary: 'Sign up for the sandbox',
         description:
@@ -68,6 +69,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
       permission: needs('api_keys', 'write'),
       schema: {
         operationId: 'createApiKey',
+        'x-plinth-sdk': { resource: 'apiKeys', method: 'create' },
         tags: ['API keys'],
         summary: 'Create an API key',
         description:
@@ -88,6 +90,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
       permission: needs('api_keys', 'read'),
       schema: {
         operationId: 'listApiKeys',
+        'x-plinth-sdk': { resource: 'apiKeys', method: 'list' },
         tags: ['API keys'],
         summary: "List the organisation's keys of the caller's mode",
         querystring: ListQuery('key', 'key'),
@@ -105,6 +108,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
       permission: needs('api_keys', 'read'),
       schema: {
         operationId: 'retrieveApiKey',
+        'x-plinth-sdk': { resource: 'apiKeys', method: 'retrieve' },
         tags: ['API keys'],
         summary: 'Retrieve an API key',
         description: 'One of the organisation’s keys of the caller’s mode, never its secret.',
@@ -120,6 +124,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
       permission: needs('api_keys', 'write'),
       schema: {
         operationId: 'revokeApiKey',
+        'x-plinth-sdk': { resource: 'apiKeys', method: 'revoke' },
         tags: ['API keys'],
         summary: 'Revoke an API key',
         description:

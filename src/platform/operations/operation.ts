@@ -14,6 +14,12 @@ export interface OperationSchema extends FastifySchema {
   tags: string[];
   summary: string;
   description?: string;
+  /**
+   * How the client libraries name it (clients/README.md#how-the-clients-are-made): the resource (`transfers`; none
+   * for a method of the client itself) and the method (`reverse`), in camelCase; each language's template recases.
+   * Every operation a client exposes declares it; the generated client layers refuse a document without it.
+   */
+  'x-plinth-sdk'?: { resource?: string; method: string; secretFields?: string[] };
   params?: TSchema;
   querystring?: TSchema;
   body?: TSchema;
@@ -136,11 +142,19 @@ function handlerOf(op: Operation, withIdempotency: WithIdempotency | undefined) 
 
 /** The schema as the document shows it: the permission stated as `x-permission` and in a line of the description. */
 function documented(op: Operation): OperationSchema {
-  if (op.permission === 'public') return op.schema;
+  const schema = withSecretFields(op);
+  if (op.permission === 'public') return schema;
   const { group, level } = op.permission;
   const line = `Needs \`${describe(group, level)}\` (a restricted key without it gets 403 \`permission_denied\`).`;
-  const description = op.schema.description === undefined ? line : `${op.schema.description}\n\n${line}`;
-  return { ...op.schema, description, 'x-permission': { group, level } };
+  const description = schema.description === undefined ? line : `${schema.description}\n\n${line}`;
+  return { ...schema, description, 'x-permission': { group, level } };
+}
+
+/** The clients' naming, with the fields shown once (`secretFields`): each client types them as never missing. */
+function withSecretFields(op: Operation): OperationSchema {
+  const sdk = op.schema['x-plinth-sdk'];
+  if (!sdk || op.kind !== 'write' || !op.secretFields?.length) return op.schema;
+  return { ...op.schema, 'x-plinth-sdk': { ...sdk, secretFields: [...op.secretFields] } };
 }
 
 /** Every operation declared so far, by operationId: what the dashboard's forms run, what the docs list. */

@@ -23,6 +23,7 @@ export function requestsRoutes(app: FastifyInstance, deps: { db: Db }): void {
       permission: needs('requests', 'read'),
       schema: {
         operationId: 'listRequests',
+        'x-plinth-sdk': { resource: 'requests', method: 'list' },
         tags: ['Requests'],
         summary: 'List recorded requests, newest first',
         description:
@@ -41,6 +42,7 @@ export function requestsRoutes(app: FastifyInstance, deps: { db: Db }): void {
       permission: needs('requests', 'read'),
       schema: {
         operationId: 'retrieveRequest',
+        'x-plinth-sdk': { resource: 'requests', method: 'retrieve' },
         tags: ['Requests'],
         summary: 'Retrieve a recorded request',
         description: `By the \`Request-Id\` its answer carried. ${WHEN}`,

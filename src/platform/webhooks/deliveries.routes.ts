@@ -23,6 +23,7 @@ export function deliveriesRoutes(
       permission: needs('webhook_endpoints', 'write'),
       schema: {
         operationId: 'retryWebhookDelivery',
+        'x-plinth-sdk': { resource: 'webhookDeliveries', method: 'retry' },
         tags: ['Webhooks'],
         summary: 'Retry a delivery now',
         description:
@@ -52,6 +53,7 @@ export function eventDeliveriesRoutes(app: FastifyInstance, deps: { db: Db; caug
       permission: needs('events', 'read'),
       schema: {
         operationId: 'listEventDeliveries',
+        'x-plinth-sdk': { resource: 'events', method: 'listDeliveries' },
         tags: ['Events'],
         summary: "An event's webhook deliveries, newest first",
         params: EventIdParams,

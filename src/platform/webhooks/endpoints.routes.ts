@@ -42,6 +42,7 @@ export function endpointsRoutes(
       permission: needs('webhook_endpoints', 'write'),
       schema: {
         operationId: 'createWebhookEndpoint',
+        'x-plinth-sdk': { resource: 'webhookEndpoints', method: 'create' },
         tags: TAG,
         summary: 'Create a webhook endpoint',
         description:
@@ -62,6 +63,7 @@ export function endpointsRoutes(
       permission: needs('webhook_endpoints', 'read'),
       schema: {
         operationId: 'listWebhookEndpoints',
+        'x-plinth-sdk': { resource: 'webhookEndpoints', method: 'list' },
         tags: TAG,
         summary: 'List webhook endpoints, newest first',
         querystring: ListQuery('endpoint', 'we'),
@@ -76,6 +78,7 @@ export function endpointsRoutes(
       permission: needs('webhook_endpoints', 'read'),
       schema: {
         operationId: 'retrieveWebhookEndpoint',
+        'x-plinth-sdk': { resource: 'webhookEndpoints', method: 'retrieve' },
         tags: TAG,
         summary: 'Retrieve a webhook endpoint',
         params: EndpointIdParams,
@@ -90,6 +93,7 @@ export function endpointsRoutes(
       permission: needs('webhook_endpoints', 'write'),
       schema: {
         operationId: 'updateWebhookEndpoint',
+        'x-plinth-sdk': { resource: 'webhookEndpoints', method: 'update' },
         tags: TAG,
         summary: 'Update a webhook endpoint',
         description:
@@ -108,6 +112,7 @@ export function endpointsRoutes(
       permission: needs('webhook_endpoints', 'write'),
       schema: {
         operationId: 'deleteWebhookEndpoint',
+        'x-plinth-sdk': { resource: 'webhookEndpoints', method: 'delete' },
         tags: TAG,
         summary: 'Delete a webhook endpoint',
         description: 'Deletes the endpoint and its delivery log; nothing more is sent to it.',
@@ -123,6 +128,7 @@ export function endpointsRoutes(
       permission: needs('webhook_endpoints', 'write'),
       schema: {
         operationId: 'rotateWebhookEndpointSecret',
+        'x-plinth-sdk': { resource: 'webhookEndpoints', method: 'rotateSecret' },
         tags: TAG,
         summary: 'Rotate the signing secret',
         description:
@@ -143,6 +149,7 @@ export function endpointsRoutes(
       permission: needs('webhook_endpoints', 'write'),
       schema: {
         operationId: 'testWebhookEndpoint',
+        'x-plinth-sdk': { resource: 'webhookEndpoints', method: 'test' },
         tags: TAG,
         summary: 'Send a test event',
         description: 'Emits a `webhook_endpoint.test` event, delivered to this endpoint only; answers with the event.',
@@ -161,6 +168,7 @@ export function endpointsRoutes(
       permission: needs('webhook_endpoints', 'read'),
       schema: {
         operationId: 'listWebhookEndpointDeliveries',
+        'x-plinth-sdk': { resource: 'webhookEndpoints', method: 'listDeliveries' },
         tags: TAG,
         summary: "An endpoint's deliveries, newest first",
         params: EndpointIdParams,

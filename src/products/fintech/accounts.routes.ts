@@ -30,6 +30,7 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { with
       permission: needs('accounts', 'write'),
       schema: {
         operationId: 'createAccount',
+        'x-plinth-sdk': { resource: 'accounts', method: 'create' },
         tags: ['Fintech accounts'],
         summary: 'Create an account',
         description:
@@ -50,6 +51,7 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { with
       permission: needs('accounts', 'read'),
       schema: {
         operationId: 'retrieveAccount',
+        'x-plinth-sdk': { resource: 'accounts', method: 'retrieve' },
         tags: ['Fintech accounts'],
         summary: 'Retrieve an account',
         params: AccountIdParams,
@@ -64,6 +66,7 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { with
       permission: needs('accounts', 'read'),
       schema: {
         operationId: 'listAccounts',
+        'x-plinth-sdk': { resource: 'accounts', method: 'list' },
         tags: ['Fintech accounts'],
         summary: 'List accounts, newest first',
         querystring: AccountListQuery,
@@ -78,6 +81,7 @@ export function accountsRoutes(app: FastifyInstance, deps: AccountsDeps & { with
       permission: needs('accounts', 'write'),
       schema: {
         operationId: 'updateAccount',
+        'x-plinth-sdk': { resource: 'accounts', method: 'update' },
         tags: ['Fintech accounts'],
         summary: "Update an account's metadata or nickname",
         description:

@@ -19,6 +19,7 @@ export function balanceOperations(app: FastifyInstance, deps: BalanceDeps) {
       permission: needs('transactions', 'read'),
       schema: {
         operationId: 'retrieveAccountBalances',
+        'x-plinth-sdk': { resource: 'accounts', method: 'balances' },
         tags: [TAG],
         summary: "An account's balances at a moment, now or past",
         description:
@@ -39,6 +40,7 @@ export function balanceOperations(app: FastifyInstance, deps: BalanceDeps) {
       permission: needs('transactions', 'read'),
       schema: {
         operationId: 'retrieveAccountStatement',
+        'x-plinth-sdk': { resource: 'accounts', method: 'statement' },
         tags: [TAG],
         summary: "An account's statement for a period",
         description:

@@ -23,6 +23,7 @@ export function lifecycleRoutes(app: FastifyInstance, deps: AccountsDeps & { wit
       permission: needs('accounts', 'write'),
       schema: {
         operationId: 'freezeAccount',
+        'x-plinth-sdk': { resource: 'accounts', method: 'freeze' },
         tags: [TAG],
         summary: 'Freeze an account',
         description: 'A frozen account takes no debit and no credit until it is unfrozen. It stays readable.',
@@ -40,6 +41,7 @@ export function lifecycleRoutes(app: FastifyInstance, deps: AccountsDeps & { wit
       permission: needs('accounts', 'write'),
       schema: {
         operationId: 'unfreezeAccount',
+        'x-plinth-sdk': { resource: 'accounts', method: 'unfreeze' },
         tags: [TAG],
         summary: 'Unfreeze an account',
         description: 'Makes a frozen account `active` again. An account the operator froze gives 403.',
@@ -58,6 +60,7 @@ export function lifecycleRoutes(app: FastifyInstance, deps: AccountsDeps & { wit
       permission: needs('accounts', 'write'),
       schema: {
         operationId: 'closeAccount',
+        'x-plinth-sdk': { resource: 'accounts', method: 'close' },
         tags: [TAG],
         summary: 'Close an account',
         description: 'Closing is final and needs both balances at 0. A closed account stays readable.',

@@ -26,6 +26,7 @@ export function reversalOperations(app: FastifyInstance, deps: MoneyDeps) {
       permission: needs('transfers', 'write'),
       schema: {
         operationId: 'createTransferReversal',
+        'x-plinth-sdk': { resource: 'transfers', method: 'reverse' },
         tags: [TAG],
         summary: 'Reverse a posted transfer, all or part',
         description:
@@ -53,6 +54,7 @@ export function reversalOperations(app: FastifyInstance, deps: MoneyDeps) {
       permission: needs('transfers', 'read'),
       schema: {
         operationId: 'listTransferReversals',
+        'x-plinth-sdk': { resource: 'transfers', method: 'listReversals' },
         tags: [TAG],
         summary: "List a transfer's reversals, newest first",
         'x-problems': ['resource_not_found'],
@@ -68,6 +70,7 @@ export function reversalOperations(app: FastifyInstance, deps: MoneyDeps) {
       permission: needs('transfers', 'read'),
       schema: {
         operationId: 'retrieveTransferReversal',
+        'x-plinth-sdk': { resource: 'transfers', method: 'retrieveReversal' },
         tags: [TAG],
         summary: 'Retrieve a reversal',
         params: ReversalIdParams,

@@ -35,6 +35,7 @@ export function transactionsRoutes(
       permission: needs('transactions', 'read'),
       schema: {
         operationId: 'retrieveTransaction',
+        'x-plinth-sdk': { resource: 'transactions', method: 'retrieve' },
         tags: [TAG],
         summary: 'Retrieve a transaction',
         params: TransactionIdParams,
@@ -49,6 +50,7 @@ export function transactionsRoutes(
       permission: needs('transactions', 'read'),
       schema: {
         operationId: 'listAccountTransactions',
+        'x-plinth-sdk': { resource: 'transactions', method: 'list' },
         tags: [TAG],
         summary: "List an account's transactions, newest first",
         description: 'In ledger order: each `balance_after` is the previous one plus `amount`.',
@@ -67,16 +69,23 @@ export function transactionsRoutes(
 function simulations(deps: MoneyDeps, one: { 200: TSchema }) {
   return (
     [
-      ['deposits', 'simulateDeposit', 'Simulate an incoming deposit (sandbox)', simulateDeposit],
-      ['withdrawals', 'simulateWithdrawal', 'Simulate an outgoing withdrawal (sandbox)', simulateWithdrawal],
+      ['deposits', 'simulateDeposit', 'deposit', 'Simulate an incoming deposit (sandbox)', simulateDeposit],
+      [
+        'withdrawals',
+        'simulateWithdrawal',
+        'withdraw',
+        'Simulate an outgoing withdrawal (sandbox)',
+        simulateWithdrawal,
+      ],
     ] as const
-  ).map(([kind, operationId, summary, service]) =>
+  ).map(([kind, operationId, method, summary, service]) =>
     write({
       method: 'POST',
       path: `/v1/sandbox/fintech/accounts/:id/${kind}`,
       permission: needs('sandbox', 'write'),
       schema: {
         operationId,
+        'x-plinth-sdk': { resource: 'sandbox', method },
         tags: [TAG],
         summary,
         description:

@@ -41,6 +41,7 @@ const transferOperations = (deps: MoneyDeps) => [
     permission: needs('transfers', 'write'),
     schema: {
       operationId: 'createTransfer',
+      'x-plinth-sdk': { resource: 'transfers', method: 'create' },
       tags: [TAG],
       summary: 'Transfer money between two accounts',
       description:
@@ -68,6 +69,7 @@ const transferOperations = (deps: MoneyDeps) => [
     permission: needs('transfers', 'read'),
     schema: {
       operationId: 'retrieveTransfer',
+      'x-plinth-sdk': { resource: 'transfers', method: 'retrieve' },
       tags: [TAG],
       summary: 'Retrieve a transfer',
       params: TransferIdParams,
@@ -82,6 +84,7 @@ const transferOperations = (deps: MoneyDeps) => [
     permission: needs('transfers', 'read'),
     schema: {
       operationId: 'listTransfers',
+      'x-plinth-sdk': { resource: 'transfers', method: 'list' },
       tags: [TAG],
       summary: 'List transfers, newest first',
       description: 'With `account_id`, only the transfers from or to that account.',
@@ -98,6 +101,7 @@ const transferOperations = (deps: MoneyDeps) => [
     permission: needs('transfers', 'write'),
     schema: {
       operationId: 'updateTransfer',
+      'x-plinth-sdk': { resource: 'transfers', method: 'update' },
       tags: [TAG],
       summary: "Update a transfer's metadata",
       description:
@@ -117,6 +121,7 @@ const transferOperations = (deps: MoneyDeps) => [
     permission: needs('transfers', 'write'),
     schema: {
       operationId: 'postTransfer',
+      'x-plinth-sdk': { resource: 'transfers', method: 'post' },
       tags: [TAG],
       summary: 'Post a pending transfer, all or part',
       description:
@@ -145,6 +150,7 @@ const transferOperations = (deps: MoneyDeps) => [
     permission: needs('transfers', 'write'),
     schema: {
       operationId: 'voidTransfer',
+      'x-plinth-sdk': { resource: 'transfers', method: 'void' },
       tags: [TAG],
       summary: 'Void a pending transfer',
       description:
@@ -165,6 +171,7 @@ const transferOperations = (deps: MoneyDeps) => [
     permission: needs('sandbox', 'write'),
     schema: {
       operationId: 'simulateTransferExpiry',
+      'x-plinth-sdk': { resource: 'sandbox', method: 'expireTransfer' },
       tags: ['Fintech transactions'],
       summary: 'Sandbox: expire a pending transfer now',
       description:

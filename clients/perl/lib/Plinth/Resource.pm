@@ -82,6 +82,16 @@ sub _time {
     return POSIX::strftime('%Y-%m-%dT%H:%M:%S', gmtime $seconds) . sprintf('.%06dZ', $micros - $seconds * 1e6);
 }
 
+# String pairs as the API takes them (a key's permissions: group => level). Which keys and values exist is the
+# server's to judge (a 400 naming the field), so a group newer than this client still goes through.
+sub _pairs {
+    my ($self, $what, $pairs) = @_;
+    croak "$what: a hashref of string keys and values, e.g. { accounts => 'read' }" unless ref $pairs eq 'HASH';
+    my @bad = sort grep { ref $pairs->{$_} || !defined $pairs->{$_} } keys %$pairs;
+    croak "$what: not a string: @bad" if @bad;
+    return $pairs;
+}
+
 # The metadata of an update: the pairs to set (a value '' removes its key), or '' (the API's "remove every key")
 # when clear_metadata is true; one of the two.
 sub _metadata_change {

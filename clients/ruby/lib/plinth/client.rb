@@ -6,11 +6,13 @@ module Plinth
   DEFAULT_MAX_RETRIES = 3
 
   # Entry point: one resource object per group of operations (accounts, transactions, transfers, sandbox, events,
-  # webhook_endpoints, webhook_deliveries, api_keys, requests). Thread-safe for calls; +last_request_id+ is per
+  # webhook_endpoints, webhook_deliveries, api_keys, requests: operations.rb, generated). Thread-safe for calls; +last_request_id+ is per
   # thread.
   class Client
-    attr_reader :api_client, :accounts, :transactions, :transfers, :sandbox, :events, :webhook_endpoints,
-                :webhook_deliveries, :api_keys, :requests
+    # The resources' readers (accounts, transfers, …): operations.rb, generated.
+    include Resources
+
+    attr_reader :api_client
 
     def initialize(api_key:, base_url: DEFAULT_BASE_URL, timeout: DEFAULT_TIMEOUT, max_retries: DEFAULT_MAX_RETRIES,
                    base_delay: 0.5)
@@ -28,17 +30,7 @@ module Plinth
                                     on_retry: -> { @mutex.synchronize { @retries += 1 } },
                                     on_response: ->(id) { Thread.current[@request_id_key] = id if id } })
       @api_client = PlinthGenerated::ApiClient.new(config)
-      money = PlinthGenerated::FintechTransactionsApi.new(@api_client)
-      @accounts = Accounts.new(self, PlinthGenerated::FintechAccountsApi.new(@api_client), money)
-      @transactions = Transactions.new(self, money)
-      @sandbox = Sandbox.new(self, money) # simulations only sandbox keys may run
-      @transfers = Transfers.new(self, PlinthGenerated::FintechTransfersApi.new(@api_client))
-      @events = Events.new(self, PlinthGenerated::EventsApi.new(@api_client))
-      webhooks = PlinthGenerated::WebhooksApi.new(@api_client)
-      @webhook_endpoints = WebhookEndpoints.new(self, webhooks)
-      @webhook_deliveries = WebhookDeliveries.new(self, webhooks)
-      @api_keys = ApiKeys.new(self, PlinthGenerated::APIKeysApi.new(@api_client))
-      @requests = Requests.new(self, PlinthGenerated::RequestsApi.new(@api_client))
+      init_resources
     end
 
     # POST /v1/sandbox/signup (no key): a new sandbox organisation and its first key, a Plinth::SandboxSignup whose

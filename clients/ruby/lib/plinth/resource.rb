@@ -8,16 +8,47 @@ module Plinth
   class Resource
     CREATED_BOUNDS = %w[gte gt lte lt].freeze
 
-    def initialize(client, api)
+    # The generated subclasses (operations.rb) make their generated API objects from client.api_client.
+    def initialize(client)
       @client = client
-      @api = api
     end
 
     private
 
     def body(model, params, fields)
       params ||= fields
+      params = with_permissions(params) if params.is_a?(Hash)
       params.is_a?(Hash) ? model.new(params) : params
+    end
+
+    # A write whose answer holds a secret shown once: the answer as +cls+ (secrets.rb), which knows a replay.
+    def secret_answer(cls, &call)
+      data, headers = @client.call_with_headers(&call)
+      cls.new(data, replayed: Client.replayed?(headers))
+    end
+
+    # The keywords of an update whose body has a metadata change: +metadata+ sets keys (a value "" removes its
+    # key), +clear_metadata+ removes every key; one of the two, or another field (a nickname) alone.
+    def metadata_update(fields, clear)
+      fields = fields.transform_keys(&:to_sym)
+      metadata = fields.delete(:metadata)
+      fields[:metadata] = metadata_change(metadata, clear) if clear || !metadata.nil? || fields.compact.empty?
+      fields
+    end
+
+    # Permissions as the API takes them, group and level as Strings (Symbols welcome); the groups and levels are the
+    # server's to judge (a 400 naming permissions.<group>), so a group newer than this client still goes through.
+    def with_permissions(params)
+      params = params.transform_keys(&:to_sym)
+      given = params[:permissions]
+      return params if given.nil?
+
+      shape = given.is_a?(Hash) && given.all? { |g, l| [g, l].all? { |x| x.is_a?(String) || x.is_a?(Symbol) } }
+      unless shape
+        raise ArgumentError, "permissions: a Hash of group => level, e.g. { accounts: \"read\" } (got #{given.inspect})"
+      end
+
+      params.merge(permissions: given.to_h { |group, level| [group.to_s, level.to_s] })
     end
 
     def key_opts(idempotency_key)
@@ -75,97 +106,6 @@ module Plinth
       raise ArgumentError, "#{what}: a time String or a Time, not #{time.class}" unless time.respond_to?(:to_time)
 
       time.to_time.utc.iso8601(3)
-    end
-  end
-
-  # Fintech accounts: create, list, retrieve, metadata and nickname, the lifecycle (freeze, unfreeze, close), and the
-  # balances at a moment and statements (read through the generated transactions API, whose tag they carry).
-  class Accounts < Resource
-    def initialize(client, api, money)
-      super(client, api)
-      @money = money
-    end
-
-    # create(type: "business", country: "US", kyb: { ein:, legal_name: }, nickname: "Payroll",
-    # metadata: { "customer" => "c-42" }).
-    def create(params = nil, idempotency_key: nil, **fields)
-      req = body(PlinthGenerated::CreateAccountRequest, params, fields)
-      @client.call { @api.create_account_with_http_info(req, key_opts(idempotency_key)) }
-    end
-
-    def retrieve(id)
-      @client.call { @api.retrieve_account_with_http_info(id) }
-    end
-
-    # update(id, metadata: { "customer" => "c-42", "old" => "" }) sets keys and removes those given ""; other keys
-    # stay. update(id, clear_metadata: true) removes every key. update(id, nickname: "Payroll") names the account,
-    # nickname: "" clears the name; metadata and nickname may go together. Allowed on a closed account.
-    def update(id, metadata: nil, clear_metadata: false, nickname: nil, idempotency_key: nil)
-      change = nickname.nil? ? {} : { nickname: nickname }
-      change[:metadata] = metadata_change(metadata, clear_metadata) if nickname.nil? || !metadata.nil? || clear_metadata
-      req = PlinthGenerated::UpdateAccountRequest.new(change)
-      @client.call { @api.update_account_with_http_info(id, req, key_opts(idempotency_key)) }
-    end
-
-    # The balances as they stood at +at+ (inclusive; a String or a Time, default now): a PlinthGenerated::
-    # AccountBalances with current_balance, available_balance and last_transaction_id.
-    def balances(id, at: nil)
-      opts = at.nil? ? {} : { at: moment(at, "at") }
-      @client.call { @money.retrieve_account_balances_with_http_info(id, opts) }
-    end
-
-    # A statement for [from, to) (each a String or a Time): opening_balance, closing_balance, credits and debits
-    # ({count, amount}), with closing = opening + credits - debits.
-    def statement(id, from:, to:)
-      @client.call { @money.retrieve_account_statement_with_http_info(moment(from, "from"), moment(to, "to"), id) }
-    end
-
-    # One page (+data+, +has_more+), newest first. Filters: +status+ (active, frozen, closed), +created+
-    # ({ gte: "2026-11-24T00:00Z", lt: Time.now }), +metadata+ ({ "customer" => "c-42" }: every pair must hold).
-    def list_page(status: nil, created: nil, metadata: nil, limit: nil, starting_after: nil, ending_before: nil)
-      opts = query(status: status, created: created, metadata: metadata, limit: limit,
-                   starting_after: starting_after, ending_before: ending_before)
-      @client.call { @api.list_accounts_with_http_info(opts) }
-    end
-
-    # Every account, newest first: a lazy Enumerator fetching pages of +limit+, the filters on each.
-    def list(status: nil, created: nil, metadata: nil, limit: nil)
-      paginate(limit) { |**page| list_page(status: status, created: created, metadata: metadata, **page) }
-    end
-
-    # freeze(id, reason: "compliance_review", note: "…"): no money moves in or out until it is unfrozen.
-    def freeze(id, params = nil, idempotency_key: nil, **fields)
-      req = body(PlinthGenerated::FreezeAccountRequest, params, fields)
-      @client.call { @api.freeze_account_with_http_info(id, req, key_opts(idempotency_key)) }
-    end
-
-    def unfreeze(id, idempotency_key: nil)
-      @client.call { @api.unfreeze_account_with_http_info(id, key_opts(idempotency_key)) }
-    end
-
-    # close(id, reason: "customer_request", note: "…") (both optional): final.
-    def close(id, params = nil, idempotency_key: nil, **fields)
-      req = body(PlinthGenerated::CloseAccountRequest, params, fields)
-      opts = key_opts(idempotency_key).merge(close_account_request: req)
-      @client.call { @api.close_account_with_http_info(id, opts) }
-    end
-  end
-
-  # An account's ledger lines.
-  class Transactions < Resource
-    # One page of an account's transactions, newest first; +created+ as for accounts.
-    def list_page(account_id, created: nil, limit: nil, starting_after: nil, ending_before: nil)
-      opts = query(created: created, limit: limit, starting_after: starting_after, ending_before: ending_before)
-      @client.call { @api.list_account_transactions_with_http_info(account_id, opts) }
-    end
-
-    # Every transaction of an account, newest first: a lazy Enumerator fetching pages of +limit+.
-    def list(account_id, created: nil, limit: nil)
-      paginate(limit) { |**page| list_page(account_id, created: created, **page) }
-    end
-
-    def retrieve(id)
-      @client.call { @api.retrieve_transaction_with_http_info(id) }
     end
   end
 end

@@ -2,7 +2,7 @@
 /* eslint-disable */
 /**
  * Plinth API
- * One HTTP JSON API for every Plinth product, under `/v1`. Authenticate with `Authorization: Bearer <API key>`: `sk_test_…` keys act in the sandbox, `sk_live_…` keys on live data, and each sees only its own objects. Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error catalogue at `/docs/errors`. Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`. Enums documented as open may gain values: accept values you do not know.  This is the SDK view of the API description, derived by scripts/clients/sdk-view.ts for client generators: enums in responses are open strings, responses may carry fields not listed here, and pages that are not JSON are left out. The server\'s own document is /v1/openapi.json.
+ * One HTTP JSON API for every Plinth product, under `/v1`. Authenticate with `Authorization: Bearer <API key>`: `sk_test_…` keys act in the sandbox, `sk_live_…` keys on live data, and each sees only its own objects. Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error catalogue at `/docs/errors`. Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`, except the moments a balance or a statement echoes (UTC to the millisecond). Enums documented as open may gain values: accept values you do not know.  This is the SDK view of the API description, derived by scripts/clients/sdk-view.ts for client generators: enums in responses are open strings, responses may carry fields not listed here, and pages that are not JSON are left out. The server\'s own document is /v1/openapi.json.
  *
  * The version of the OpenAPI document: 0.1.0
  * 
@@ -88,7 +88,7 @@ export interface RetrieveAccountBalancesRequest {
      */
     id: string;
     /**
-     * The moment, default now: `YYYY-MM-DDTHH:MMZ` (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now.
+     * The moment, default now: `YYYY-MM-DDTHH:MMZ` (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened; a moment after now is read as now.
      */
     at?: string;
 }
@@ -99,7 +99,7 @@ export interface RetrieveAccountStatementRequest {
      */
     from: string;
     /**
-     * End of the period, exclusive, after `from`, not after now; at most 366 days after `from`.
+     * End of the period, exclusive, after `from`; one after now is read as now (so `from` = the 1st and `to` = the 1st of next month is this month so far); at most 366 days after `from`.
      */
     to: string;
     /**
@@ -272,7 +272,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account\'s history.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
+     * The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account\'s history. An `at` after now is read as now; the answer echoes the moment used, to the millisecond, and is the same whenever it is asked again.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
      * An account\'s balances at a moment, now or past
      */
     async retrieveAccountBalancesRaw(requestParameters: RetrieveAccountBalancesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<AccountBalances>> {
@@ -283,7 +283,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account\'s history.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
+     * The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account\'s history. An `at` after now is read as now; the answer echoes the moment used, to the millisecond, and is the same whenever it is asked again.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
      * An account\'s balances at a moment, now or past
      */
     async retrieveAccountBalances(requestParameters: RetrieveAccountBalancesRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<AccountBalances> {
@@ -349,7 +349,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
+     * For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days; a `to` after now is read as now. The answer echoes the moments used, to the millisecond, and is the same whenever it is asked again.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
      * An account\'s statement for a period
      */
     async retrieveAccountStatementRaw(requestParameters: RetrieveAccountStatementRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<AccountStatement>> {
@@ -360,7 +360,7 @@ export class FintechTransactionsApi extends runtime.BaseAPI {
     }
 
     /**
-     * For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
+     * For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days; a `to` after now is read as now. The answer echoes the moments used, to the millisecond, and is the same whenever it is asked again.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
      * An account\'s statement for a period
      */
     async retrieveAccountStatement(requestParameters: RetrieveAccountStatementRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<AccountStatement> {

@@ -2,7 +2,7 @@
 
 Plinth API
 
-One HTTP JSON API for every Plinth product, under `/v1`. Authenticate with `Authorization: Bearer <API key>`: `sk_test_…` keys act in the sandbox, `sk_live_…` keys on live data, and each sees only its own objects. Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error catalogue at `/docs/errors`. Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`. Enums documented as open may gain values: accept values you do not know.  This is the SDK view of the API description, derived by scripts/clients/sdk-view.ts for client generators: enums in responses are open strings, responses may carry fields not listed here, and pages that are not JSON are left out. The server's own document is /v1/openapi.json.
+One HTTP JSON API for every Plinth product, under `/v1`. Authenticate with `Authorization: Bearer <API key>`: `sk_test_…` keys act in the sandbox, `sk_live_…` keys on live data, and each sees only its own objects. Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error catalogue at `/docs/errors`. Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`, except the moments a balance or a statement echoes (UTC to the millisecond). Enums documented as open may gain values: accept values you do not know.  This is the SDK view of the API description, derived by scripts/clients/sdk-view.ts for client generators: enums in responses are open strings, responses may carry fields not listed here, and pages that are not JSON are left out. The server's own document is /v1/openapi.json.
 
 The version of the OpenAPI document: 0.1.0
 
@@ -165,7 +165,7 @@ sub list_account_transactions {
 # An account's balances at a moment, now or past
 #
 # @param string $id An account id, &#x60;acct_…&#x60;. (required)
-# @param string $at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now. (optional)
+# @param string $at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened; a moment after now is read as now. (optional)
 {
     my $params = {
     'id' => {
@@ -175,7 +175,7 @@ sub list_account_transactions {
     },
     'at' => {
         data_type => 'string',
-        description => 'The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now.',
+        description => 'The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened; a moment after now is read as now.',
         required => '0',
     },
     };
@@ -243,7 +243,7 @@ sub retrieve_account_balances {
 # An account's statement for a period
 #
 # @param string $from Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset. (required)
-# @param string $to End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;. (required)
+# @param string $to End of the period, exclusive, after &#x60;from&#x60;; one after now is read as now (so &#x60;from&#x60; &#x3D; the 1st and &#x60;to&#x60; &#x3D; the 1st of next month is this month so far); at most 366 days after &#x60;from&#x60;. (required)
 # @param string $id An account id, &#x60;acct_…&#x60;. (required)
 {
     my $params = {
@@ -254,7 +254,7 @@ sub retrieve_account_balances {
     },
     'to' => {
         data_type => 'string',
-        description => 'End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;.',
+        description => 'End of the period, exclusive, after &#x60;from&#x60;; one after now is read as now (so &#x60;from&#x60; &#x3D; the 1st and &#x60;to&#x60; &#x3D; the 1st of next month is this month so far); at most 366 days after &#x60;from&#x60;.',
         required => '1',
     },
     'id' => {

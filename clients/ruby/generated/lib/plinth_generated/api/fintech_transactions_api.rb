@@ -1,7 +1,7 @@
 =begin
 #Plinth API
 
-#One HTTP JSON API for every Plinth product, under `/v1`. Authenticate with `Authorization: Bearer <API key>`: `sk_test_…` keys act in the sandbox, `sk_live_…` keys on live data, and each sees only its own objects. Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error catalogue at `/docs/errors`. Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`. Enums documented as open may gain values: accept values you do not know.  This is the SDK view of the API description, derived by scripts/clients/sdk-view.ts for client generators: enums in responses are open strings, responses may carry fields not listed here, and pages that are not JSON are left out. The server's own document is /v1/openapi.json.
+#One HTTP JSON API for every Plinth product, under `/v1`. Authenticate with `Authorization: Bearer <API key>`: `sk_test_…` keys act in the sandbox, `sk_live_…` keys on live data, and each sees only its own objects. Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error catalogue at `/docs/errors`. Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`, except the moments a balance or a statement echoes (UTC to the millisecond). Enums documented as open may gain values: accept values you do not know.  This is the SDK view of the API description, derived by scripts/clients/sdk-view.ts for client generators: enums in responses are open strings, responses may carry fields not listed here, and pages that are not JSON are left out. The server's own document is /v1/openapi.json.
 
 The version of the OpenAPI document: 0.1.0
 
@@ -103,10 +103,10 @@ module PlinthGenerated
     end
 
     # An account's balances at a moment, now or past
-    # The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
+    # The current balance after the last transaction at or before `at`, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account's history. An `at` after now is read as now; the answer echoes the moment used, to the millisecond, and is the same whenever it is asked again.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
-    # @option opts [String] :at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now.
+    # @option opts [String] :at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened; a moment after now is read as now.
     # @return [AccountBalances]
     def retrieve_account_balances(id, opts = {})
       data, _status_code, _headers = retrieve_account_balances_with_http_info(id, opts)
@@ -114,10 +114,10 @@ module PlinthGenerated
     end
 
     # An account&#39;s balances at a moment, now or past
-    # The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
+    # The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history. An &#x60;at&#x60; after now is read as now; the answer echoes the moment used, to the millisecond, and is the same whenever it is asked again.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
-    # @option opts [String] :at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now.
+    # @option opts [String] :at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened; a moment after now is read as now.
     # @return [Array<(AccountBalances, Integer, Hash)>] AccountBalances data, response status code and response headers
     def retrieve_account_balances_with_http_info(id, opts = {})
       if @api_client.config.debugging
@@ -174,9 +174,9 @@ module PlinthGenerated
     end
 
     # An account's statement for a period
-    # For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days, ending no later than now.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
+    # For [`from`, `to`): the opening and closing balances, and the credits and debits counted and summed; `closing_balance` = `opening_balance` + credits − debits, always. The transactions are the list with `created[gte]=from&created[lt]=to`. At most 366 days; a `to` after now is read as now. The answer echoes the moments used, to the millisecond, and is the same whenever it is asked again.  Needs `transactions: read` (a restricted key without it gets 403 `permission_denied`).
     # @param from [String] Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset.
-    # @param to [String] End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;.
+    # @param to [String] End of the period, exclusive, after &#x60;from&#x60;; one after now is read as now (so &#x60;from&#x60; &#x3D; the 1st and &#x60;to&#x60; &#x3D; the 1st of next month is this month so far); at most 366 days after &#x60;from&#x60;.
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [AccountStatement]
@@ -186,9 +186,9 @@ module PlinthGenerated
     end
 
     # An account&#39;s statement for a period
-    # For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
+    # For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days; a &#x60;to&#x60; after now is read as now. The answer echoes the moments used, to the millisecond, and is the same whenever it is asked again.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param from [String] Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset.
-    # @param to [String] End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;.
+    # @param to [String] End of the period, exclusive, after &#x60;from&#x60;; one after now is read as now (so &#x60;from&#x60; &#x3D; the 1st and &#x60;to&#x60; &#x3D; the 1st of next month is this month so far); at most 366 days after &#x60;from&#x60;.
     # @param id [String] An account id, &#x60;acct_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @return [Array<(AccountStatement, Integer, Hash)>] AccountStatement data, response status code and response headers

@@ -1,7 +1,7 @@
 =begin
 #Plinth API
 
-#One HTTP JSON API for every Plinth product, under `/v1`. Authenticate with `Authorization: Bearer <API key>`: `sk_test_…` keys act in the sandbox, `sk_live_…` keys on live data, and each sees only its own objects. Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error catalogue at `/docs/errors`. Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`. Enums documented as open may gain values: accept values you do not know.  This is the SDK view of the API description, derived by scripts/clients/sdk-view.ts for client generators: enums in responses are open strings, responses may carry fields not listed here, and pages that are not JSON are left out. The server's own document is /v1/openapi.json.
+#One HTTP JSON API for every Plinth product, under `/v1`. Authenticate with `Authorization: Bearer <API key>`: `sk_test_…` keys act in the sandbox, `sk_live_…` keys on live data, and each sees only its own objects. Every error is an RFC 9457 problem (`application/problem+json`) whose `code` is listed in the error catalogue at `/docs/errors`. Every timestamp is UTC, `YYYY-MM-DDTHH:MMZ`, except the moments a balance or a statement echoes (UTC to the millisecond). Enums documented as open may gain values: accept values you do not know.  This is the SDK view of the API description, derived by scripts/clients/sdk-view.ts for client generators: enums in responses are open strings, responses may carry fields not listed here, and pages that are not JSON are left out. The server's own document is /v1/openapi.json.
 
 The version of the OpenAPI document: 0.1.0
 
@@ -15,7 +15,7 @@ require 'time'
 
 module PlinthGenerated
   class ProblemErrorsItem < ApiModelBase
-    # Known values: `body_malformed`, `request_malformed`, `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `country_unsupported`, `api_key_missing`, `api_key_invalid`, `permission_denied`, `resource_not_found`, `route_not_found`, `method_not_allowed`, `request_timeout`, `idempotency_request_in_progress`, `api_key_limit_reached`, `api_key_last_active`, `account_frozen`, `account_closed`, `account_balance_nonzero`, `insufficient_funds`, `currency_mismatch`, `transfer_not_pending`, `transfer_expired`, `transfer_not_reversible`, `webhook_endpoint_limit_reached`, `webhook_endpoint_disabled`, `body_too_large`, `media_type_unsupported`, `expectation_unsupported`, `idempotency_key_reused`, `rate_limited`, `headers_too_large`, `internal_error`, `service_unavailable`; others may be added, so treat this as an open string.
+    # Known values: `body_malformed`, `request_malformed`, `parameter_missing`, `parameter_invalid`, `parameter_unknown`, `country_unsupported`, `api_key_missing`, `api_key_invalid`, `permission_denied`, `resource_not_found`, `route_not_found`, `method_not_allowed`, `request_timeout`, `idempotency_request_in_progress`, `api_key_limit_reached`, `api_key_last_active`, `webhook_endpoint_limit_reached`, `webhook_endpoint_disabled`, `account_frozen`, `account_closed`, `account_balance_nonzero`, `insufficient_funds`, `currency_mismatch`, `transfer_not_pending`, `transfer_expired`, `transfer_not_reversible`, `body_too_large`, `media_type_unsupported`, `expectation_unsupported`, `idempotency_key_reused`, `rate_limited`, `headers_too_large`, `internal_error`, `service_unavailable`; others may be added, so treat this as an open string.
     attr_accessor :code
 
     attr_accessor :param

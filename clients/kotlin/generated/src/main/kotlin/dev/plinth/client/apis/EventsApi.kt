@@ -154,6 +154,9 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
      * enum for parameter type
      */
      enum class TypeListEvents(val value: kotlin.String) {
+         @JsonProperty(value = "api_key.created") api_keyPeriodCreated("api_key.created"),
+         @JsonProperty(value = "api_key.revoked") api_keyPeriodRevoked("api_key.revoked"),
+         @JsonProperty(value = "webhook_endpoint.test") webhook_endpointPeriodTest("webhook_endpoint.test"),
          @JsonProperty(value = "fintech.account.created") fintechPeriodAccountPeriodCreated("fintech.account.created"),
          @JsonProperty(value = "fintech.account.frozen") fintechPeriodAccountPeriodFrozen("fintech.account.frozen"),
          @JsonProperty(value = "fintech.account.unfrozen") fintechPeriodAccountPeriodUnfrozen("fintech.account.unfrozen"),
@@ -166,9 +169,6 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
          @JsonProperty(value = "fintech.transfer.updated") fintechPeriodTransferPeriodUpdated("fintech.transfer.updated"),
          @JsonProperty(value = "fintech.transfer_reversal.created") fintechPeriodTransfer_reversalPeriodCreated("fintech.transfer_reversal.created"),
          @JsonProperty(value = "fintech.transaction.created") fintechPeriodTransactionPeriodCreated("fintech.transaction.created"),
-         @JsonProperty(value = "api_key.created") api_keyPeriodCreated("api_key.created"),
-         @JsonProperty(value = "api_key.revoked") api_keyPeriodRevoked("api_key.revoked"),
-         @JsonProperty(value = "webhook_endpoint.test") webhook_endpointPeriodTest("webhook_endpoint.test"),
          @JsonProperty(value = "unknown_default_open_api") unknown_default_open_api("unknown_default_open_api");
 
         /**

@@ -174,9 +174,9 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
     /**
      * GET /v1/fintech/accounts/{id}/balances
      * An account&#39;s balances at a moment, now or past
-     * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
+     * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history. An &#x60;at&#x60; after now is read as now; the answer echoes the moment used, to the millisecond, and is the same whenever it is asked again.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
-     * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now. (optional)
+     * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened; a moment after now is read as now. (optional)
      * @return AccountBalances
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -207,9 +207,9 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
     /**
      * GET /v1/fintech/accounts/{id}/balances
      * An account&#39;s balances at a moment, now or past
-     * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
+     * The current balance after the last transaction at or before &#x60;at&#x60;, and the available balance: that less what pending transfers held at that instant. Read from an index: the cost does not grow with the account&#39;s history. An &#x60;at&#x60; after now is read as now; the answer echoes the moment used, to the millisecond, and is the same whenever it is asked again.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
-     * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now. (optional)
+     * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened; a moment after now is read as now. (optional)
      * @return ApiResponse<AccountBalances?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -228,7 +228,7 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      * To obtain the request config of the operation retrieveAccountBalances
      *
      * @param id An account id, &#x60;acct_…&#x60;.
-     * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened, not after now. (optional)
+     * @param at The moment, default now: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (the end of that minute: every transaction of the minute counts) or RFC 3339 with an offset (that instant). Not before the account was opened; a moment after now is read as now. (optional)
      * @return RequestConfig
      */
     fun retrieveAccountBalancesRequestConfig(id: kotlin.String, at: kotlin.String?) : RequestConfig<Unit> {
@@ -255,10 +255,10 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
     /**
      * GET /v1/fintech/accounts/{id}/statement
      * An account&#39;s statement for a period
-     * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
+     * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days; a &#x60;to&#x60; after now is read as now. The answer echoes the moments used, to the millisecond, and is the same whenever it is asked again.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
      * @param from Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset.
-     * @param to End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;.
+     * @param to End of the period, exclusive, after &#x60;from&#x60;; one after now is read as now (so &#x60;from&#x60; &#x3D; the 1st and &#x60;to&#x60; &#x3D; the 1st of next month is this month so far); at most 366 days after &#x60;from&#x60;.
      * @return AccountStatement
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -289,10 +289,10 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
     /**
      * GET /v1/fintech/accounts/{id}/statement
      * An account&#39;s statement for a period
-     * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days, ending no later than now.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
+     * For [&#x60;from&#x60;, &#x60;to&#x60;): the opening and closing balances, and the credits and debits counted and summed; &#x60;closing_balance&#x60; &#x3D; &#x60;opening_balance&#x60; + credits − debits, always. The transactions are the list with &#x60;created[gte]&#x3D;from&amp;created[lt]&#x3D;to&#x60;. At most 366 days; a &#x60;to&#x60; after now is read as now. The answer echoes the moments used, to the millisecond, and is the same whenever it is asked again.  Needs &#x60;transactions: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
      * @param id An account id, &#x60;acct_…&#x60;.
      * @param from Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset.
-     * @param to End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;.
+     * @param to End of the period, exclusive, after &#x60;from&#x60;; one after now is read as now (so &#x60;from&#x60; &#x3D; the 1st and &#x60;to&#x60; &#x3D; the 1st of next month is this month so far); at most 366 days after &#x60;from&#x60;.
      * @return ApiResponse<AccountStatement?>
      * @throws IllegalStateException If the request is not correctly configured
      * @throws IOException Rethrows the OkHttp execute method exception
@@ -312,7 +312,7 @@ open class FintechTransactionsApi(basePath: kotlin.String = defaultBasePath, cli
      *
      * @param id An account id, &#x60;acct_…&#x60;.
      * @param from Start of the period, inclusive: &#x60;YYYY-MM-DDTHH:MMZ&#x60; (that minute&#39;s start) or RFC 3339 with an offset.
-     * @param to End of the period, exclusive, after &#x60;from&#x60;, not after now; at most 366 days after &#x60;from&#x60;.
+     * @param to End of the period, exclusive, after &#x60;from&#x60;; one after now is read as now (so &#x60;from&#x60; &#x3D; the 1st and &#x60;to&#x60; &#x3D; the 1st of next month is this month so far); at most 366 days after &#x60;from&#x60;.
      * @return RequestConfig
      */
     fun retrieveAccountStatementRequestConfig(id: kotlin.String, from: kotlin.String, to: kotlin.String) : RequestConfig<Unit> {

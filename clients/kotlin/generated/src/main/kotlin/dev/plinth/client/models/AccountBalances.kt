@@ -34,7 +34,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  *
  * @param `object` Known values: `fintech.balances`; others may be added, so treat this as an open string.
  * @param accountId The account, `acct_…`.
- * @param at The moment asked about, UTC, `YYYY-MM-DDTHH:MMZ`.
+ * @param at The exact moment the balances are at, inclusive, in UTC to the millisecond: the instant asked for, the last millisecond of a minute form, or now (asked for none, or one after now). Asked again, it answers the same.
  * @param currentBalance The balance after its last transaction at or before `at`.
  * @param availableBalance The current balance less what pending transfers held at that instant (made by then, not ended).
  * @param lastTransactionId The last transaction at or before `at`, in ledger order; `null` if none.
@@ -54,7 +54,7 @@ data class AccountBalances (
     @get:JsonProperty("account_id")
     val accountId: kotlin.String,
 
-    /* The moment asked about, UTC, `YYYY-MM-DDTHH:MMZ`. */
+    /* The exact moment the balances are at, inclusive, in UTC to the millisecond: the instant asked for, the last millisecond of a minute form, or now (asked for none, or one after now). Asked again, it answers the same. */
     @param:JsonProperty("at")
     @get:JsonProperty("at")
     val at: kotlin.String,

@@ -35,8 +35,8 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param `object` Known values: `fintech.statement`; others may be added, so treat this as an open string.
  * @param accountId The account, `acct_…`.
  * @param currency ISO 4217 code: the account's.
- * @param from Start of the period, inclusive, UTC.
- * @param to End of the period, exclusive, UTC.
+ * @param from Start of the period, inclusive: the exact moment used, in UTC to the millisecond.
+ * @param to End of the period, exclusive: the exact moment used, in UTC to the millisecond (now, when `to` was after now). Asked again with these two moments, the statement is the same.
  * @param openingBalance The current balance just before `from`.
  * @param closingBalance The current balance just before `to`: always `opening_balance` + credits − debits.
  * @param credits Money in during the period.
@@ -62,12 +62,12 @@ data class AccountStatement (
     @get:JsonProperty("currency")
     val currency: kotlin.String,
 
-    /* Start of the period, inclusive, UTC. */
+    /* Start of the period, inclusive: the exact moment used, in UTC to the millisecond. */
     @param:JsonProperty("from")
     @get:JsonProperty("from")
     val from: kotlin.String,
 
-    /* End of the period, exclusive, UTC. */
+    /* End of the period, exclusive: the exact moment used, in UTC to the millisecond (now, when `to` was after now). Asked again with these two moments, the statement is the same. */
     @param:JsonProperty("to")
     @get:JsonProperty("to")
     val to: kotlin.String,
