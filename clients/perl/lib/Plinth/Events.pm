@@ -22,6 +22,16 @@ sub list {
     return $self->_iterate(sub { $self->list_page(%{ $_[0] }) }, %params);
 }
 
+# The live event stream: stream(type => …, after => <sequence>, on_gap => sub { my ($from, $to) = @_ }), a
+# Plinth::EventStream (->each(sub { my ($event) = @_; … }), ->stop), resuming by itself. after => 0: every event
+# still kept; without it, from the next one.
+sub stream {
+    my ($self, %params) = @_;
+    require Plinth::EventStream;
+    my $plinth = $self->{plinth};
+    return Plinth::EventStream->new(%params, base_url => $plinth->{base_url}, api_key => $plinth->{api_key});
+}
+
 sub retrieve {
     my ($self, $id) = @_;
     return $self->_call({ decode => \&Plinth::EventDecoder::event }, sub { $self->{api}->retrieve_event(id => $id) });
