@@ -31,6 +31,18 @@ final class Events extends Resource
         return Client::paginate(fn (?string $after) => $this->listPage($type, $created, $limit, $after));
     }
 
+    /**
+     * The live event stream: every event (of $type), after sequence $after (0: every one still kept; null: from the
+     * next one), as it happens, resuming by itself (EventStream). `break` out of the foreach to stop. $onGap is told
+     * (from, to) when the starting point is older than the server's retention.
+     * @param (callable(int, int): void)|null $onGap
+     * @return \Generator<int, Event>
+     */
+    public function stream(?string $type = null, ?int $after = null, ?callable $onGap = null): \Generator
+    {
+        return EventStream::open($this->client->config->getHost(), $this->client->config->getAccessToken(), $type, $after, $onGap);
+    }
+
     public function retrieve(string $id): Event
     {
         return $this->client->call(fn () => $this->api->retrieveEventWithHttpInfo($id));
