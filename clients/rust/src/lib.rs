@@ -33,6 +33,7 @@ mod fintech;
 mod list;
 mod platform;
 mod requests;
+mod stream;
 mod transfers;
 mod transport;
 mod webhook;
@@ -46,6 +47,7 @@ pub use fintech::{Accounts, Transactions};
 pub use list::{ListIter, ListParams};
 pub use platform::{ApiKeys, Events, WebhookDeliveries, WebhookEndpoints};
 pub use requests::{RequestFilter, Requests};
+pub use stream::{EventStream, Gap, StreamParams};
 pub use transfers::{Sandbox, Transfers};
 pub use webhook::{verify_webhook, verify_webhook_with, WebhookError, DEFAULT_WEBHOOK_TOLERANCE};
 
