@@ -257,7 +257,7 @@ func main() {
 	requestLogStep(client, firstRequestID)
 	reversalStep(client)
 	restrictedStep(client, base)
-	streamStep(client, proxied)
+	streamStep(client, proxied, proxyURL)
 
 	fmt.Println("go: every step passed")
 }

@@ -13,8 +13,8 @@ import (
 // streamStep is step 25: the live event stream through the rewriting proxy, which splits each event's data over two
 // lines, adds a comment and a retry field, and loses the connection after every event (ending it cleanly, then
 // cutting it): the iterator yields the last three events once each, in order, the ones the list returns, then a live
-// one; a type filter holds; breaking out of the loop stops it.
-func streamStep(client, proxied *plinth.Client) {
+// one; a type filter holds; breaking out of the loop stops it; a revoked key's stream ends with *plinth.Error, 401.
+func streamStep(client, proxied *plinth.Client, proxyURL string) {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	page := must(client.Events.ListPage(ctx, plinth.EventListParams{ListParams: plinth.ListParams{Limit: 3}}))
@@ -51,5 +51,13 @@ func streamStep(client, proxied *plinth.Client) {
 		}
 	}
 	check(len(sequences) == 3, "typed stream: %v", sequences)
+
+	doomed := must(client.APIKeys.Create(ctx, plinthapi.CreateApiKeyRequest{}))
+	must(client.APIKeys.Revoke(ctx, doomed.Id))
+	revoked := plinth.New(doomed.Key, plinth.WithBaseURL(proxyURL))
+	for event, err := range revoked.Events.Stream(ctx, plinth.StreamParams{}) {
+		e, ok := plinth.AsError(err)
+		check(event == nil && ok && e.Status == 401, "a revoked key's stream: %v %v", event, err)
+	}
 	fmt.Println("ok 25 the event stream resumes across lost connections with no gap and no repeat, live and filtered by type")
 }
