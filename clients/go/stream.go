@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	plinthapi "github.com/plinth-dev/plinth-go/generated"
@@ -45,7 +44,7 @@ type sseMessage struct {
 }
 
 // readMessages reads messages from r until it ends or fails (whatever ends the stream is returned; io.EOF for a
-// clean end). It follows the Server-Sent Events format: lines end with \n, \r\n or \r; a line starting with ':'
+// clean end), calling seen at each line end. It follows the Server-Sent Events format: lines end with \n, \r\n or \r; a line starting with ':'
 // is a comment; several data lines join with \n; a field without a colon has an empty value.
 func readMessages(r io.Reader, seen func(), emit func(sseMessage) bool) error {
 	br := bufio.NewReader(r)
@@ -93,7 +92,6 @@ func readMessages(r io.Reader, seen func(), emit func(sseMessage) bool) error {
 		if err != nil {
 			return err
 		}
-		seen()
 		if pendingCR {
 			pendingCR = false
 			if b == '\n' {
@@ -101,6 +99,7 @@ func readMessages(r io.Reader, seen func(), emit func(sseMessage) bool) error {
 			}
 		}
 		if b == '\r' || b == '\n' {
+			seen() // a line arrived: the connection is alive
 			pendingCR = b == '\r'
 			text := line.String()
 			line.Reset()
@@ -193,15 +192,10 @@ func (s *EventsService) streamOnce(ctx context.Context, httpClient *http.Client,
 		return 0, newError(resp, body, newResponse(resp, &callInfo{})), false
 	}
 	*delay = *first
-	// A connection silent for streamReadTimeout is dead: cancel it, and the read below fails.
-	var mu sync.Mutex
+	// A connection that sends no line for streamReadTimeout is dead: cancel it, and the read below fails.
 	timer := time.AfterFunc(streamReadTimeout, cancel)
 	defer timer.Stop()
-	seen := func() {
-		mu.Lock()
-		timer.Reset(streamReadTimeout)
-		mu.Unlock()
-	}
+	seen := func() { timer.Reset(streamReadTimeout) }
 	var failed error
 	_ = readMessages(resp.Body, seen, func(m sseMessage) bool {
 		if m.retry > 0 {
