@@ -6,6 +6,8 @@ import dev.plinth.PlinthException
 import java.net.InetSocketAddress
 import java.util.Collections
 import java.util.concurrent.ConcurrentLinkedQueue
+import java.util.concurrent.CountDownLatch
+import kotlin.concurrent.thread
 import kotlin.system.exitProcess
 
 // The event stream against a scripted server (the JDK's HttpServer): what a live Plinth does not send on demand,
@@ -69,4 +71,27 @@ fun main() {
     }
     refusing.stop(0)
     println("ok   scripted stream: a refused key throws PlinthException 401")
+
+    // A stream that waits (the server holds the connection open, silent) is ended by close() from another thread:
+    // the waiting hasNext() answers false. Before, closing the response there threw in both threads.
+    val release = CountDownLatch(1)
+    val connected = CountDownLatch(1)
+    val holding = HttpServer.create(InetSocketAddress("127.0.0.1", 0), 0)
+    holding.createContext("/") { exchange ->
+        exchange.responseHeaders.set("Content-Type", "text/event-stream")
+        exchange.sendResponseHeaders(200, 0)
+        exchange.responseBody.write(": open\nid: 1\n\n".toByteArray())
+        exchange.responseBody.flush()
+        connected.countDown()
+        release.await()
+        exchange.close()
+    }
+    holding.start()
+    val waiting = Plinth(apiKey = "sk_test_x", baseUrl = "http://127.0.0.1:${holding.address.port}").events.stream()
+    thread { connected.await(); waiting.close() } // once the stream is open and waiting
+    val more = waiting.iterator().hasNext()
+    release.countDown()
+    holding.stop(0)
+    ensure(!more) { "a closed stream still has events" }
+    println("ok   scripted stream: close() from another thread ends a waiting stream")
 }

@@ -3,6 +3,7 @@ package dev.plinth
 import com.fasterxml.jackson.core.JsonProcessingException
 import dev.plinth.client.infrastructure.Serializer
 import dev.plinth.client.models.Event
+import okhttp3.Call
 import okhttp3.HttpUrl.Companion.toHttpUrl
 import okhttp3.OkHttpClient
 import okhttp3.Request
@@ -53,7 +54,9 @@ class EventStream internal constructor(
     @Volatile
     private var closed = false
 
+    /** The open connection's call: cancel() is how another thread stops a read (closing the response there is not safe). */
     @Volatile
+    private var call: Call? = null
     private var response: Response? = null
     private var firstDelay = FIRST_DELAY_MS
     private var delay = FIRST_DELAY_MS
@@ -75,6 +78,7 @@ class EventStream internal constructor(
                     close()
                 }
             }
+            if (closed) release()
             return next != null
         }
 
@@ -90,7 +94,13 @@ class EventStream internal constructor(
     /** Ends the connection and the iteration; safe from any thread, and more than once. */
     override fun close() {
         closed = true
+        call?.cancel()
+    }
+
+    /** Closes the response on the reading thread. */
+    private fun release() {
         response?.close()
+        response = null
     }
 
     /** Reads until the next event; returns how long to wait before reconnecting (-1: the backoff) when the connection ended first. */
@@ -102,10 +112,13 @@ class EventStream internal constructor(
                 .header("User-Agent", "plinth-kotlin")
             apiKey?.let { request.header("Authorization", "Bearer $it") }
             lastSequence?.let { request.header("Last-Event-ID", it.toString()) }
+            val opening = http.newCall(request.build())
+            call = opening
+            if (closed) return -1
             open = try {
-                http.newCall(request.build()).execute()
+                opening.execute()
             } catch (e: IOException) {
-                return -1 // refused or dropped: reconnect
+                return -1 // refused, dropped or cancelled: reconnect (or stop, when closed)
             }
             if (open.code == 429 || open.code >= 500) {
                 open.close()
@@ -119,15 +132,15 @@ class EventStream internal constructor(
             delay = firstDelay
             response = open
             message.clear()
-            if (closed) open.close()
         }
         try {
             if (readUntilEvent(open.body!!.source())) return 0
         } catch (e: IOException) {
-            // a dropped connection: reconnect from lastSequence
+            // a dropped connection (or a cancelled one): reconnect from lastSequence
+        } catch (e: IllegalStateException) {
+            if (!closed) throw e // the source closed under a cancel is the only one expected
         }
-        open.close()
-        response = null
+        release()
         return -1
     }
 
