@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * The event stream against a scripted server (the JDK's HttpServer): what a live Plinth does not send on demand,
@@ -103,5 +104,40 @@ public final class ScriptedStream {
     }
     refusing.stop(0);
     System.out.println("ok   scripted stream: a refused key throws PlinthException 401");
+
+    // A stream that waits (the server holds the connection open, silent) is ended by close() from another thread:
+    // the waiting hasNext() answers false.
+    CountDownLatch connected = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    HttpServer holding = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    holding.createContext("/", exchange -> {
+      exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+      exchange.sendResponseHeaders(200, 0);
+      exchange.getResponseBody().write(": open\nid: 1\n\n".getBytes(StandardCharsets.UTF_8));
+      exchange.getResponseBody().flush();
+      connected.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      exchange.close();
+    });
+    holding.start();
+    EventStream waiting = Plinth.builder().apiKey("sk_test_x")
+        .baseUrl("http://127.0.0.1:" + holding.getAddress().getPort()).build().events().stream(null);
+    new Thread(() -> {
+      try {
+        connected.await(); // once the stream is open and waiting
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      waiting.close();
+    }).start();
+    boolean more = waiting.hasNext();
+    release.countDown();
+    holding.stop(0);
+    check(!more, "a closed stream still has events");
+    System.out.println("ok   scripted stream: close() from another thread ends a waiting stream");
   }
 }
