@@ -11,4 +11,5 @@ cp="target/classes:$(cat target/classpath.txt)"
 # timeout, a replayed secret), against a scripted server; then the scenario itself.
 java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$cp" dev.plinth.conformance.ManifestCheck methods.json
 java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$cp" dev.plinth.conformance.ScriptedTest
+java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$cp" dev.plinth.conformance.ScriptedStream
 exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$cp" dev.plinth.conformance.Conformance

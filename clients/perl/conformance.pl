@@ -322,4 +322,9 @@ require "$FindBin::Bin/conformance-permissions.pl";
 read_only_key($plinth, $base, $first, $second);
 print "ok 24 a read-only key reads an account and its balances, and cannot move money\n";
 
+# 25. The event stream, through the proxy's flaky network.
+require "$FindBin::Bin/conformance-stream.pl";
+event_stream($plinth, $key, $proxy_url);
+print "ok 25 the event stream resumes across lost connections with no gap and no repeat, live and filtered by type\n";
+
 print "perl: every step passed\n";

@@ -105,6 +105,16 @@ push @examples, sub {
     my $event = eval { Plinth::Webhook->verify($ENV{PLINTH_WEBHOOK_SECRET}, \%headers, $raw_body) };
     if (my $e = Plinth::Webhook::Error->caught) { warn 'refused: ', $e->reason, "\n" } else { print $event->type, "\n" }
 };
+
+push @examples, sub {
+    # From the oldest account still kept, then live; stop ends it and closes the connection.
+    my $stream = $plinth->events->stream(type => 'fintech.account.created', after => 0);
+    $stream->each(sub {
+        my ($event) = @_;
+        print $event->sequence, ' ', $event->type, ' ', $event->data->object->{id}, "\n";
+        $stream->stop if $event->data->object->{id} eq $account_id;    # the account we waited for
+    });
+};
 # readme-examples:end
 
 # What the examples print stays out of the log: some of it is a key (docs/api.md: secrets never in logs).

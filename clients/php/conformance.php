@@ -5,6 +5,7 @@ declare(strict_types=1);
 require __DIR__ . '/autoload.php';
 require __DIR__ . '/conformance-ledger.php';
 require __DIR__ . '/conformance-permissions.php';
+require __DIR__ . '/conformance-stream.php';
 
 use Plinth\Client;
 use Plinth\Generated\Model\Account;
@@ -381,5 +382,8 @@ step('23 reverse part of a transfer, balances at a moment, a statement, a nickna
 
 step('24 a read-only key reads an account and its balances, and cannot move money',
     fn () => readOnlyKey($plinth, $url, $created[0], $created[1]));
+
+step('25 the event stream resumes across lost connections with no gap and no repeat',
+    fn () => eventStream($plinth, $key, $proxyUrl));
 
 exit($failures === 0 ? 0 : 1);

@@ -15,6 +15,7 @@ php -d error_reporting=E_ALL -d display_errors=stderr test/MethodsTest.php
 php -d error_reporting=E_ALL -d display_errors=stderr test/ScriptedTest.php
 php -d error_reporting=E_ALL -d display_errors=stderr test/LedgerTest.php
 php -d error_reporting=E_ALL -d display_errors=stderr test/KeysTest.php
+php -d error_reporting=E_ALL -d display_errors=stderr test/StreamTest.php
 # The README's examples (readme-examples.php, written from README.md by scripts/clients/readme.ts).
 php -l readme-examples.php
 php -d error_reporting=E_ALL -d display_errors=stderr readme-examples.php

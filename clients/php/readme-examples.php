@@ -106,6 +106,17 @@ $examples[] = function () use ($plinth, $a, $b, $accountId, $transfer, $endpoint
     $event = Plinth\Webhook::verify(getenv('PLINTH_WEBHOOK_SECRET'), $headers, $rawBody);
     echo $event->getType(), ' ', $event->getId(), "\n";
 };
+
+$examples[] = function () use ($plinth, $a, $b, $accountId, $transfer, $endpointId, $headers, $rawBody): void {
+    // From the oldest account still kept, then live; break ends it and closes the connection.
+    foreach ($plinth->events->stream(type: 'fintech.account.created', after: 0) as $event) {
+        $id = $event->getData()->getObject()['id'];
+        echo $event->getSequence(), ' ', $event->getType(), ' ', $id, "\n";
+        if ($id === $accountId) {
+            break; // the account we waited for
+        }
+    }
+};
 // readme-examples:end
 
 foreach ($examples as $i => $example) {

@@ -7,6 +7,7 @@ require "securerandom"
 require "net/http"
 require_relative "conformance_ledger"
 require_relative "conformance_permissions"
+require_relative "conformance_stream"
 
 URL = ENV.fetch("PLINTH_URL")
 PROXY_URL = ENV.fetch("PLINTH_PROXY_URL")
@@ -340,6 +341,10 @@ end
 
 step("24 a read-only key reads an account and its balances, and cannot move money") do
   read_only_key(plinth, URL, created[0], created[1])
+end
+
+step("25 the event stream resumes across lost connections with no gap and no repeat") do
+  event_stream(plinth, key, PROXY_URL)
 end
 
 exit($failures.zero? ? 0 : 1)

@@ -13,6 +13,8 @@ ruby test/methods_test.rb
 # scenario itself.
 ruby test/scripted_test.rb
 ruby test/ledger_test.rb
+# The event stream against a scripted server: line ends, a gap, a 503, an event cut halfway, a refusal.
+ruby test/stream_test.rb
 # The README's examples (readme_examples.rb, written from README.md by scripts/clients/readme.ts).
 ruby readme_examples.rb
 exec ruby conformance.rb

@@ -109,6 +109,22 @@ EXAMPLES << proc do
   event = Plinth::Webhook.verify(ENV["PLINTH_WEBHOOK_SECRET"], headers, request.body.read)
   puts event.type, event.id
 end
+
+EXAMPLES << proc do
+  # From the oldest account still kept, then live; break ends it and closes the connection.
+  plinth.events.stream(type: "fintech.account.created", after: 0) do |event|
+    puts "#{event.sequence} #{event.type} #{event.data.object["id"]}"
+    break if event.data.object["id"] == account_id # the account we waited for
+  end
+end
+
+EXAMPLES << proc do
+  listener = Thread.new do
+    plinth.events.stream(type: "fintech.transfer.created") { |event| puts "transfer #{event.data.object["id"]}" }
+  end
+  # … the program goes on; when it no longer wants the events:
+  listener.kill
+end
 # readme-examples:end
 
 EXAMPLES.each_with_index do |example, i|

@@ -8,8 +8,21 @@
  *   - a `"status"` of `"active"` becomes `"dormant"`;
  *   - in problem bodies every `code` (top level and in `errors[]`) becomes `"future_error_code"`.
  * Content-Length is recomputed; other headers (Request-Id, Retry-After, …) pass through.
+ *
+ * The live event stream (`text/event-stream`) plays a future server on a flaky network (flakyEventStream below):
+ * each event's `data` arrives on two lines (split after the first comma, where JSON allows a line break), after a
+ * comment line and a `retry: 100` field, and the connection is lost right after that first event — ended cleanly on
+ * one connection, cut mid-stream (the socket destroyed) on the next. A client's iterator therefore proves that it
+ * parses Server-Sent Events as the format allows and resumes by `Last-Event-ID` with no gap and no repeat.
  */
-import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -27,6 +40,41 @@ export function rewrite(value: Json, problem: boolean): Json {
   return out;
 }
 
+/** One SSE message with its `data` line split in two, after a comment and a `retry` field. */
+export function reshapeEvent(message: string): string {
+  const lines = message.split('\n').flatMap((line) => {
+    if (!line.startsWith('data: ')) return [line];
+    const comma = line.indexOf(',');
+    return comma === -1 ? [line] : [line.slice(0, comma + 1), `data: ${line.slice(comma + 1)}`];
+  });
+  return [': a future server on a flaky network', 'retry: 100', ...lines].join('\n');
+}
+
+/** Passes the stream's opening on, then its first event reshaped, then loses the connection (see the header). */
+function flakyEventStream(answer: IncomingMessage, res: ServerResponse, cutHard: boolean): void {
+  res.writeHead(answer.statusCode ?? 502, answer.headers);
+  let buffered = '';
+  answer.setEncoding('utf8');
+  answer.on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
+      const message = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      if (!/^data:/m.test(message)) {
+        res.write(`${message}\n\n`);
+        continue;
+      }
+      res.write(`${reshapeEvent(message)}\n\n`);
+      answer.destroy();
+      if (cutHard) res.socket?.destroy();
+      else res.end();
+      return;
+    }
+  });
+  answer.on('end', () => res.end());
+  res.on('close', () => answer.destroy());
+}
+
 export interface RewritingProxy {
   url: string;
   close(): Promise<void>;
@@ -35,12 +83,17 @@ export interface RewritingProxy {
 /** Starts the proxy on 127.0.0.1 at a free port, in front of `target` (e.g. http://127.0.0.1:41234). */
 export async function startRewritingProxy(target: string): Promise<RewritingProxy> {
   const upstream = new URL(target);
+  let streams = 0;
   const server: Server = createServer((req, res) => {
     const headers: IncomingHttpHeaders = { ...req.headers, host: upstream.host };
     const forward = request(
       { hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
       (answer) => {
         const type = String(answer.headers['content-type'] ?? '');
+        if (type.startsWith('text/event-stream')) {
+          flakyEventStream(answer, res, streams++ % 2 === 1);
+          return;
+        }
         if (!/^application\/(problem\+)?json/.test(type)) {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);

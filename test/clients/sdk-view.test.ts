@@ -1,13 +1,14 @@
 /**
  * The SDK view keeps its promises on the real document, whatever operations are added later: nothing a response
  * can reach is closed (enums, additionalProperties: false, patterns), inline objects have names, nullable ones stay
- * nullable in both versions; and the rewriting proxy of `npm run test:clients` rewrites what it says it does.
+ * nullable in both versions; and the rewriting proxy of `npm run test:clients` rewrites what it says it does (its
+ * event-stream messages too: data over two lines whose join is the same JSON).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { rewrite } from '../../scripts/clients/rewriting-proxy.ts';
+import { reshapeEvent, rewrite } from '../../scripts/clients/rewriting-proxy.ts';
 import { sdkView, toOpenApi30 } from '../../scripts/clients/sdk-view.ts';
 
 type Obj = Record<string, any>;
@@ -152,5 +153,21 @@ describe('the rewriting proxy', () => {
         ...future,
       },
     );
+  });
+
+  test("splits an event stream message's data over two lines, after a comment and a retry field", () => {
+    const data = '{"id":"evt_1","object":"event","sequence":7}';
+    const reshaped = reshapeEvent(`id: 7\nevent: fintech.account.created\ndata: ${data}`);
+    const lines = reshaped.split('\n');
+    assert.deepEqual(lines.slice(0, 4), [
+      ': a future server on a flaky network',
+      'retry: 100',
+      'id: 7',
+      'event: fintech.account.created',
+    ]);
+    const dataLines = lines.filter((line) => line.startsWith('data: '));
+    assert.equal(dataLines.length, 2);
+    const joined = dataLines.map((line) => line.slice('data: '.length)).join('\n');
+    assert.deepEqual(JSON.parse(joined), JSON.parse(data));
   });
 });

@@ -34,6 +34,7 @@ use Plinth::Error;
 use Plinth::UserAgent;
 use Plinth::Response;
 use Plinth::ListIterator;
+use Plinth::EventStream;    # and with it Plinth::Events->stream (hand-written: transport)
 use Plinth::Secret;
 use Plinth::EventDecoder;
 use Plinth::Resource;

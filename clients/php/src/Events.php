@@ -9,6 +9,8 @@ namespace Plinth;
 /** `$client->events`: /v1/events. */
 final class Events extends Resource
 {
+    use EventsMethods;
+
     public function __construct(Client $client)
     {
         parent::__construct($client, new Generated\Api\EventsApi($client->http, $client->config));

@@ -52,6 +52,9 @@ foreach ($manifest as $operation => $names) {
     }
 }
 
+// The event stream is no operation of the SDK view (Server-Sent Events are hand-written transport), so the manifest
+// cannot name it.
+$listed[] = 'events.stream';
 $resources = 0;
 foreach ((new ReflectionClass($client))->getProperties(ReflectionProperty::IS_PUBLIC) as $property) {
     $resource = $property->getValue($client);

@@ -1,7 +1,8 @@
 <?php
 // Router for `php -S`: answers from the script in $PLINTH_SCRIPT_DIR/script.json (a list of replies, first one first;
 // an empty list answers 200 with an account; a reply with a `body` answers that) and logs each request (method, Idempotency-Key) to seen.jsonl,
-// and what went on the wire (method, path with its query as sent, body) to wire.jsonl.
+// and what went on the wire (method, path with its query as sent, body) to wire.jsonl, and the Last-Event-ID header
+// (the event stream's resume point) to last-event-id.jsonl.
 declare(strict_types=1);
 
 $dir = getenv('PLINTH_SCRIPT_DIR');
@@ -12,6 +13,7 @@ $reply = array_shift($script) ?? ['status' => 200, 'headers' => ['Request-Id' =>
 file_put_contents("$dir/script.json", json_encode($script));
 file_put_contents("$dir/seen.jsonl", json_encode([$_SERVER['REQUEST_METHOD'], $_SERVER['HTTP_IDEMPOTENCY_KEY'] ?? null]) . "\n", FILE_APPEND);
 file_put_contents("$dir/wire.jsonl", json_encode([$_SERVER['REQUEST_METHOD'], $_SERVER['REQUEST_URI'], file_get_contents('php://input')]) . "\n", FILE_APPEND);
+file_put_contents("$dir/last-event-id.jsonl", json_encode($_SERVER['HTTP_LAST_EVENT_ID'] ?? null) . "\n", FILE_APPEND);
 if (($reply['delay_ms'] ?? 0) > 0) {
     usleep($reply['delay_ms'] * 1000);
 }

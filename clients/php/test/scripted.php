@@ -59,6 +59,12 @@ final class Scripted
         return $this->log('wire.jsonl');
     }
 
+    /** The Last-Event-ID of each request (null: none), in order. @return list<?string> */
+    public function lastEventIds(): array
+    {
+        return $this->log('last-event-id.jsonl');
+    }
+
     private function log(string $file): array
     {
         $lines = array_filter(explode("\n", (string) @file_get_contents("$this->dir/$file")));

@@ -84,6 +84,32 @@ def example_6():
     from plinth import Webhook, WebhookVerificationError
 
     event = Webhook.verify(secret, request.headers, raw_body, tolerance=300)  # the parsed event (plinth.models.Event)
+
+def example_7():
+    # From the oldest account still kept, then live; break ends it and closes the connection.
+    for event in plinth.events.stream(type="fintech.account.created", after=0):
+        print(event.sequence, event.type, event.data.object["id"])
+        if event.data.object["id"] == a:
+            break  # the account we waited for
+
+def example_8():
+    import asyncio
+    import threading
+
+    def follow(stop: threading.Event) -> None:
+        for event in plinth.events.stream(type="fintech.account.created", after=0):
+            print(event.sequence, event.data.object["id"])  # or hand it to the loop: loop.call_soon_threadsafe(...)
+            if stop.is_set() or event.data.object["id"] == a:
+                break
+
+    async def main() -> None:
+        stop = threading.Event()
+        listener = asyncio.create_task(asyncio.to_thread(follow, stop))
+        await asyncio.sleep(0)  # … the program goes on meanwhile
+        stop.set()
+        await listener
+
+    asyncio.run(main())
 # readme-examples:end
 
 

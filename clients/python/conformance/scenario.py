@@ -2,7 +2,8 @@
 ``plinth-client`` distribution. Each step prints one line; the first failed assertion ends the run (exit 1).
 Steps 1–12 are here, 13–19 (every other resource) in every_resource.py, 20–21 (pending transfers, metadata, filters)
 in holds.py, 22 (the request log) in request_log.py, 23 (reversals, balances at a moment, statements,
-nicknames) in reversals.py, 24 (a read-only key) in restricted.py."""
+nicknames) in reversals.py, 24 (a read-only key) in restricted.py, 25 (the event
+stream) in stream.py."""
 import os
 import sys
 import time
@@ -18,6 +19,7 @@ import every_resource
 import holds
 import request_log
 import restricted
+import stream
 import reversals
 from every_resource import ok, refused
 
@@ -147,5 +149,6 @@ holds.run(plinth, first=created[0], second=created[1])
 request_log.run(plinth, first_request_id=first_request_id)
 reversals.run(plinth)
 restricted.run(plinth, PLINTH_URL)
+stream.run(plinth, key, PLINTH_PROXY_URL)
 
 print(f"conformance passed on Python {sys.version.split()[0]}")

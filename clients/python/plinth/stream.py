@@ -37,7 +37,9 @@ def _messages(response: urllib3.BaseHTTPResponse) -> Iterator[dict[str, str]]:
                 fields = {}
             elif not line.startswith(":"):
                 name, _, value = line.partition(":")
-                fields[name] = value[1:] if value.startswith(" ") else value
+                value = value[1:] if value.startswith(" ") else value
+                # Several data lines make one value, joined by a line break (the format allows it).
+                fields[name] = f"{fields['data']}\n{value}" if name == "data" and "data" in fields else value
 
 
 def event_stream(base_url: str, api_key: str, *, type: Optional[str] = None, after: Optional[int] = None, connect_timeout: float = 30.0) -> Iterator[Event]:

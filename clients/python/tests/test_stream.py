@@ -76,3 +76,15 @@ def test_a_refused_key_raises():
         assert (raised.value.status, raised.value.code) == (401, "api_key_invalid")
     finally:
         server.server.shutdown()
+
+
+def test_data_over_several_lines_is_one_value():
+    # The format lets data span lines (joined by a line break), with comments and retry between: it failed with
+    # "Extra data" before, when the last data line replaced the ones before it.
+    text = event(8).replace('"object": "event", ', '"object": "event",\ndata: ')
+    server = StreamServer([(200, ": open\nid: 7\n\n: a comment\nretry: 100\n" + text)])
+    try:
+        got = next(Plinth(api_key="sk_test_x", base_url=server.url).events.stream())
+        assert (got.sequence, got.id) == (8, f"evt_{8:026d}")
+    finally:
+        server.server.shutdown()

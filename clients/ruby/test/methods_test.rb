@@ -40,8 +40,12 @@ class MethodsTest < Minitest::Test
     end
   end
 
+  # The event stream is no operation of the SDK view (Server-Sent Events are hand-written transport), so the
+  # manifest cannot name it.
+  NOT_OPERATIONS = ["events.stream"].freeze
+
   def test_every_public_resource_method_is_listed
-    listed = MANIFEST.values.flatten
+    listed = MANIFEST.values.flatten + NOT_OPERATIONS
     resources = Plinth.constants.map { |c| Plinth.const_get(c) }.select { |c| c.is_a?(Class) && c < Plinth::Resource }
     assert_operator resources.size, :>=, 8
     resources.each do |klass|

@@ -91,4 +91,18 @@ pub async fn example8(plinth: &Client, a: String, b: String, id: String, account
     let event = plinth::verify_webhook(&secret, &headers, &body)?; // an http::HeaderMap; verify_webhook_with for a tolerance
     Ok(())
 }
+
+pub async fn example9(plinth: &Client, a: String, b: String, id: String, account_id: String, endpoint_id: String, t: Transfer, url: &str, transfer: CreateTransferRequest, secret: String, headers: HeaderMap, body: Vec<u8>) -> Result<(), Box<dyn std::error::Error>> {
+    // From the oldest account still kept, then live; dropping the stream closes the connection.
+    let mut events = plinth.events().stream(plinth::StreamParams { r#type: Some("fintech.account.created".into()), after: Some(0) });
+    while let Some(event) = events.next().await {
+        let event = event?; // a refusal: 401 (a revoked key) or 400
+        let id = event.data.object.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+        println!("{} {} {id}", event.sequence, event.r#type);
+        if id == a {
+            break; // the account we waited for
+        }
+    }
+    Ok(())
+}
 // readme-examples:end

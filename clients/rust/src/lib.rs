@@ -33,6 +33,7 @@ mod fintech;
 mod list;
 mod operations;
 mod platform;
+mod stream;
 mod transfers;
 mod transport;
 mod webhook;
@@ -48,6 +49,7 @@ pub use operations::{
     AccountFilter, Accounts, ApiKeys, EventFilter, Events, RequestFilter, Requests, Sandbox, TransactionFilter, Transactions,
     TransferFilter, Transfers, WebhookDeliveries, WebhookEndpoints,
 };
+pub use stream::{EventStream, Gap, StreamParams};
 pub use webhook::{verify_webhook, verify_webhook_with, WebhookError, DEFAULT_WEBHOOK_TOLERANCE};
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -106,6 +106,15 @@ examples.push(async function example9(): Promise<void> {
 
   const event = await Webhook.verify(secret, request.headers, rawBody, { toleranceSeconds: 300 }); // the parsed event
 });
+
+examples.push(async function example10(): Promise<void> {
+  // From the oldest account still kept, then live; break (or stop.abort()) ends it and closes the connection.
+  const stop = new AbortController();
+  for await (const event of plinth.events.stream({ type: 'fintech.account.created', after: 0, signal: stop.signal })) {
+    console.log(event.sequence, event.type, event.data.object.id);
+    if (event.data.object.id === a) break; // the account we waited for
+  }
+});
 // readme-examples:end
 
 for (const example of examples) {

@@ -5,7 +5,7 @@
  * every Node.js it finds. Each step prints one line; the first failed assertion ends the run with exit 1.
  * Steps 1–12 are here, 13–19 (every other resource) in resources.ts, 20–21 (pending transfers, metadata, filters) in
  * holds.ts, 22 (the request log) in request-log.ts, 23 (reversals, balances at a moment, statements, nicknames) in
- * reversals.ts, 24 (a read-only key) in restricted.ts.
+ * reversals.ts, 24 (a read-only key) in restricted.ts, 25 (the event stream) in stream.ts.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { requestLogStep } from './request-log.js';
 import { resourceSteps } from './resources.js';
 import { restrictedStep } from './restricted.js';
 import { reversalStep } from './reversals.js';
+import { streamStep } from './stream.js';
 
 const PLINTH_URL = required('PLINTH_URL');
 const PLINTH_PROXY_URL = required('PLINTH_PROXY_URL');
@@ -195,5 +196,6 @@ await holdSteps(plinth, first, second);
 await requestLogStep(plinth, firstRequestId);
 await reversalStep(plinth);
 await restrictedStep(plinth, PLINTH_URL);
+await streamStep(plinth, key, PLINTH_PROXY_URL);
 
 console.log(`conformance passed on Node.js ${process.version}`);

@@ -46,7 +46,11 @@ async function* messages(body: ReadableStream<Uint8Array>): AsyncGenerator<Messa
         for (const line of buffered.slice(0, end).split('\n')) {
           if (line === '' || line.startsWith(':')) continue;
           const at = line.indexOf(':');
-          fields.set(line.slice(0, at), line.slice(at + 1).replace(/^ /, ''));
+          const name = at === -1 ? line : line.slice(0, at);
+          const value = at === -1 ? '' : line.slice(at + 1).replace(/^ /, '');
+          // Several data lines make one value, joined by a line break (the format allows it; JSON may be split so).
+          const before = fields.get(name);
+          fields.set(name, name === 'data' && before !== undefined ? `${before}\n${value}` : value);
         }
         buffered = buffered.slice(end + 2);
         const data = fields.get('data');

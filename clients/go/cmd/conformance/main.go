@@ -2,7 +2,8 @@
 // Go client. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL, PLINTH_RECEIVER_URL. Prints one line per step;
 // exits 1 on the first failed check. Steps 1–12 are here, 13–19 (every other resource) in resources.go, 20–21
 // (pending transfers, metadata, filters) in holds.go, 22 (the request log) in request_log.go, 23 (reversals, balances
-// at a moment, statements, nicknames) in reversals.go, 24 (a read-only key) in restricted.go.
+// at a moment, statements, nicknames) in reversals.go, 24 (a read-only key) in restricted.go, 25 (the event stream)
+// in stream.go.
 package main
 
 import (
@@ -256,6 +257,7 @@ func main() {
 	requestLogStep(client, firstRequestID)
 	reversalStep(client)
 	restrictedStep(client, base)
+	streamStep(client, proxied, proxyURL)
 
 	fmt.Println("go: every step passed")
 }

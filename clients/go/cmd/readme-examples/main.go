@@ -119,4 +119,19 @@ func example6() {
 	}
 	fmt.Println(event.Type)
 }
+
+func example7() {
+	ctx, stop := context.WithCancel(ctx) // stop() from another goroutine ends the loop too
+	defer stop()
+	after := int64(0) // from the oldest event still kept, then live
+	for event, err := range client.Events.Stream(ctx, plinth.StreamParams{Type: "fintech.account.created", After: &after}) {
+		if err != nil {
+			log.Fatal(err) // a refusal: 401 (a revoked key) or 400
+		}
+		fmt.Println(event.Sequence, event.Type, event.Data.Object["id"])
+		if event.Data.Object["id"] == a {
+			break // the account we waited for
+		}
+	}
+}
 // readme-examples:end

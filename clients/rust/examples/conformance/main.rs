@@ -1,5 +1,5 @@
-//! The client conformance scenario (clients/README.md, steps 1–24), against live servers, through the public API of
-//! the Rust client; steps 13–19 are in later.rs, 20–21 in holds.rs, 22 in request_log.rs, 23 in reversals.rs, 24 in read_only.rs. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL,
+//! The client conformance scenario (clients/README.md, steps 1–25), against live servers, through the public API of
+//! the Rust client; steps 13–19 are in later.rs, 20–21 in holds.rs, 22 in request_log.rs, 23 in reversals.rs, 24 in read_only.rs, 25 in stream.rs. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL,
 //! PLINTH_RECEIVER_URL. One line per step; exit 1 on the first failure.
 
 use plinth::models::{create_account_request::Type, CreateAccountRequest, CreateAccountRequestKyb, CreateTransferRequest, CreateWebhookEndpointRequest, SimulateDepositRequest};
@@ -20,6 +20,7 @@ mod later;
 mod read_only;
 mod request_log;
 mod reversals;
+mod stream;
 
 fn ok<T>(result: Result<T, Error>) -> T {
     result.unwrap_or_else(|e| fail(format!("unexpected error: {e}")))
@@ -216,6 +217,7 @@ async fn main() {
     request_log::run(&client, &request_id).await;
     reversals::run(&client).await;
     read_only::run(&client, &base).await;
+    stream::run(&client, &key, &proxy_url).await;
     println!("rust: every step passed");
 }
 

@@ -257,6 +257,7 @@ public final class Conformance {
     Step22.run(plinth, firstRequestId[0]);
     Step23.run(plinth);
     Step24.run(plinth, URL);
+    Step25.run(plinth, key[0], PROXY_URL);
     System.exit(failures == 0 ? 0 : 1);
   }
 

@@ -15,9 +15,12 @@ import java.util.TreeSet;
 /**
  * methods.json cannot lie: every name it lists is a public method of the client (by reflection), and every public
  * method of every resource ({@code plinth.accounts()}, …) is listed. Run by conformance.sh:
- * {@code java … ManifestCheck methods.json}.
+ * {@code java … ManifestCheck methods.json}. The event stream ({@code events.stream}) is no operation of the SDK view
+ * (Server-Sent Events are hand-written transport), so the manifest cannot name it.
  */
 public final class ManifestCheck {
+  private static final Set<String> NOT_OPERATIONS = Set.of("events.stream");
+
   public static void main(String[] args) throws Exception {
     Map<String, List<String>> manifest = new ObjectMapper().readValue(new File(args[0]),
         new TypeReference<Map<String, List<String>>>() {});
@@ -33,7 +36,7 @@ public final class ManifestCheck {
       if (!isResourceAccessor(accessor)) continue;
       for (Method m : accessor.getReturnType().getDeclaredMethods()) {
         String name = accessor.getName() + "." + m.getName();
-        if (Modifier.isPublic(m.getModifiers()) && !listed.contains(name)) problems.add(name + " is not in methods.json");
+        if (Modifier.isPublic(m.getModifiers()) && !listed.contains(name) && !NOT_OPERATIONS.contains(name)) problems.add(name + " is not in methods.json");
       }
     }
     if (!problems.isEmpty()) {

@@ -77,5 +77,15 @@ final class ReadmeExamples {
   static void example9() throws Exception {
     Event event = Webhook.verify(secret, headers, rawBody); // or (…, tolerance, now); throws Webhook.VerificationException
   }
+
+  static void example10() throws Exception {
+    // From the oldest account still kept, then live; close() or the end of the block stops it.
+    try (EventStream events = plinth.events().stream(new EventStream.Params().type("fintech.account.created").after(0L))) {
+      for (Event event : events) {
+        System.out.println(event.getSequence() + " " + event.getType() + " " + event.getData().getObject().get("id"));
+        if (a.equals(event.getData().getObject().get("id"))) break; // the account we waited for
+      }
+    }
+  }
   // readme-examples:end
 }

@@ -20,8 +20,9 @@ import dev.plinth.client.models.SimulateDepositRequest
 import java.util.UUID
 import kotlin.system.exitProcess
 
-// The clients conformance scenario (clients/README.md, steps 1–24), through the Kotlin client's public API;
-// steps 13–19 are in Steps13To19.kt, 20–21 in Steps20To21.kt, 22 in Step22.kt, 23 in Step23.kt, 24 in Step24.kt.
+// The clients conformance scenario (clients/README.md, steps 1–25), through the Kotlin client's public API;
+// steps 13–19 are in Steps13To19.kt, 20–21 in Steps20To21.kt, 22 in Step22.kt, 23 in Step23.kt, 24 in Step24.kt,
+// 25 in Step25.kt.
 
 private fun env(name: String): String = System.getenv(name)?.takeIf { it.isNotEmpty() } ?: error("$name is not set")
 
@@ -210,5 +211,6 @@ fun main() {
     requestLogStep(plinth, firstRequestId)
     reversalStep(plinth)
     readOnlyKeyStep(plinth, url)
+    eventStreamStep(plinth, key, proxyUrl)
     exitProcess(if (failures == 0) 0 else 1)
 }

@@ -12,6 +12,9 @@ import kotlin.system.exitProcess
 
 // methods.json cannot lie: every name it lists is a public function of the client (by Kotlin reflection), and every
 // public function of every resource (`plinth.accounts`, …) is listed. Run by conformance.sh: `ManifestCheckKt methods.json`.
+// The event stream (`events.stream`) is no operation of the SDK view (Server-Sent Events are hand-written transport),
+// so the manifest cannot name it.
+private val notOperations = setOf("events.stream")
 
 /** The resources: public properties of [Plinth] whose class is built from the client (`Accounts(plinth)`). */
 private val resources: Map<String, KClass<*>> = Plinth::class.memberProperties
@@ -35,7 +38,7 @@ fun main(args: Array<String>) {
     val manifest: Map<String, List<String>> = ObjectMapper().readValue(File(args[0]), object : TypeReference<Map<String, List<String>>>() {})
     val listed = manifest.values.flatten().toSet()
     val problems = manifest.flatMap { (op, names) -> names.filterNot(::exists).map { "$op: $it is not a public function of the client" } } +
-        resources.flatMap { (resource, type) -> publicFunctions(type).map { "$resource.$it" }.filterNot { it in listed }.map { "$it is not in methods.json" } }
+        resources.flatMap { (resource, type) -> publicFunctions(type).map { "$resource.$it" }.filterNot { it in listed || it in notOperations }.map { "$it is not in methods.json" } }
     if (problems.isNotEmpty()) {
         problems.sorted().forEach { println("FAIL manifest: $it") }
         exitProcess(1)

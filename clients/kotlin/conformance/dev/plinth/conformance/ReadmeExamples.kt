@@ -82,4 +82,14 @@ internal fun readmeExample7() {
 internal fun readmeExample8() {
     val event = Webhook.verify(secret, headers, rawBody, tolerance = Duration.ofMinutes(5)) // throws WebhookVerificationException
 }
+
+internal fun readmeExample9() {
+    // From the oldest account still kept, then live; the end of use { } closes it.
+    plinth.events.stream(type = "fintech.account.created", after = 0).use { events ->
+        for (event in events) {
+            println("${event.sequence} ${event.type} ${event.`data`.`object`["id"]}")
+            if (event.`data`.`object`["id"] == a) break // the account we waited for
+        }
+    }
+}
 // readme-examples:end

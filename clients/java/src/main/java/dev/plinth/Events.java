@@ -46,6 +46,9 @@ public final class Events {
         f.getType(), Created.forEvents(f.getCreated())));
   }
 
+  /** The live event stream, as it happens, resuming by itself: see {@link EventStream}. Close it to stop. */
+  public EventStream stream(EventStream.Params params) { return new EventStream(plinth.apiClient(), params); }
+
   /** {@code retrieveEvent}. */
   public Event retrieve(String id) {
     return plinth.call(() -> api.retrieveEventWithHttpInfo(id));

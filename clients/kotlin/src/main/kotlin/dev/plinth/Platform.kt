@@ -89,6 +89,10 @@ class Events internal constructor(private val plinth: Plinth) {
     fun listPage(type: String? = null, limit: Int? = null, startingAfter: String? = null, endingBefore: String? = null, created: Created? = null): EventList =
         plinth.get("/v1/events", query(limit, startingAfter, endingBefore, "type" to type, created = created), EventList::class.java)
 
+    /** The live event stream of [type] (all: null), after sequence [after] (null: from the next event), resuming by itself: see [EventStream]. Close it to stop. */
+    fun stream(type: String? = null, after: Long? = null, onGap: ((from: Long, to: Long) -> Unit)? = null): EventStream =
+        EventStream(plinth.base, plinth.apiKey, java.time.Duration.ofMillis(plinth.httpClient.connectTimeoutMillis.toLong()), type, after, onGap)
+
     /** `retrieveEvent`. */
     fun retrieve(id: String): Event = plinth.call { api.retrieveEventWithHttpInfo(id) }
 

@@ -49,6 +49,9 @@ class Plinth(
 
     internal val base = baseUrl.trimEnd('/')
 
+    /** For the event stream, which does not go through [httpClient]'s retrying interceptor. */
+    internal val apiKey: String? = apiKey
+
     /** The `Request-Id` of the last response this thread received (success or error). */
     val lastRequestId: String? get() = lastRequestIdHolder.get()
 
