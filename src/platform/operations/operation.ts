@@ -35,7 +35,17 @@ export interface Input<S extends OperationSchema> {
   body: StaticOf<S['body']>;
 }
 
-interface Declared<S extends OperationSchema> {
+/** What an operation answers: its 200 response, typed from its schema (the service's result is checked against it). */
+export type Result<S extends OperationSchema> = StaticOf<S['response'][200]>;
+
+/**
+ * What an operation is, apart from what runs it: its route, its permission and its schema. Declared at module scope
+ * (`export const retrieveTransfer = declareRead({ … })`), so that the dashboard and the CLI can name it as a typed
+ * value (`ctx.read(ops.retrieveTransfer, { params: { id } })`, input and result inferred); its module's routes then
+ * `implement` it with the service call.
+ */
+interface Declared<K extends string, S extends OperationSchema> {
+  kind: K;
   method: 'GET' | 'POST' | 'DELETE';
   /** Fastify's form: `/v1/fintech/transfers/:id/post`. */
   path: string;
@@ -44,53 +54,153 @@ interface Declared<S extends OperationSchema> {
   schema: S;
 }
 
-/** A read: no transaction; its answer is the value returned. */
-export interface ReadOperation<S extends OperationSchema = OperationSchema, R = unknown> extends Declared<S> {
-  kind: 'read';
-  read(owner: Principal, input: Input<S>): Promise<R>;
-}
-
-/**
- * A write: one write transaction through the idempotency step (Idempotency-Key on a POST), its service given the
- * write's context. The dashboard's forms run the same declaration (dashboard/act.ts).
- */
-export interface WriteOperation<S extends OperationSchema = OperationSchema, R = unknown> extends Declared<S> {
-  kind: 'write';
-  /** Checks that need the network (a webhook URL's resolution): run before the write, never inside it. */
-  check?(owner: Principal, input: Input<S>): Promise<void>;
-  write(ctx: WriteContext<Principal>, input: Input<S>): Promise<R>;
+export type ReadDeclaration<S extends OperationSchema = OperationSchema> = Declared<'read', S>;
+export type WriteDeclaration<S extends OperationSchema = OperationSchema> = Declared<'write', S> & {
   /** Fields shown once and stored as null (docs/api.md#safe-retries-idempotency-key). */
-  secretFields?: (keyof R & string)[];
-  /** Runs once the write has settled, whatever its outcome (forget a revoked key's cache entry, wake a worker). */
-  settled?(input: Input<S>): void;
-}
-
+  secretFields?: (keyof Result<S> & string)[];
+};
 /** A route that takes no key (the sandbox sign-up): it answers by itself, outside any principal's scope. */
-export interface PublicOperation<S extends OperationSchema = OperationSchema, R = unknown> extends Declared<S> {
-  kind: 'public';
-  handle(request: FastifyRequest, input: Input<S>): Promise<R>;
-}
-
+export type PublicDeclaration<S extends OperationSchema = OperationSchema> = Declared<'public', S>;
 /**
  * A read whose answer is a long-lived stream (`GET /v1/events/stream`): it sends on `reply` itself, after the same
  * authentication, permission check and validation as any read.
  */
-export interface StreamOperation<S extends OperationSchema = OperationSchema> extends Declared<S> {
-  kind: 'stream';
+export type StreamDeclaration<S extends OperationSchema = OperationSchema> = Declared<'stream', S>;
+export type Declaration =
+  | ReadDeclaration<AnySchema>
+  | WriteDeclaration<AnySchema>
+  | PublicDeclaration<AnySchema>
+  | StreamDeclaration<AnySchema>;
+
+// biome-ignore lint/suspicious/noExplicitAny: lists of operations of different schemas; each is typed where declared
+type AnySchema = any;
+
+type Shape<D> = Omit<D, 'kind'>;
+export const declareRead = <S extends OperationSchema>(d: Shape<ReadDeclaration<S>>): ReadDeclaration<S> => ({
+  ...d,
+  kind: 'read',
+});
+export const declareWrite = <S extends OperationSchema>(d: Shape<WriteDeclaration<S>>): WriteDeclaration<S> => ({
+  ...d,
+  kind: 'write',
+});
+export const declarePublic = <S extends OperationSchema>(d: Shape<PublicDeclaration<S>>): PublicDeclaration<S> => ({
+  ...d,
+  kind: 'public',
+});
+export const declareStream = <S extends OperationSchema>(d: Shape<StreamDeclaration<S>>): StreamDeclaration<S> => ({
+  ...d,
+  kind: 'stream',
+});
+
+/** A read: no transaction; its answer is the value returned. */
+export interface ReadOperation<S extends OperationSchema = OperationSchema> extends ReadDeclaration<S> {
+  read(owner: Principal, input: Input<S>): Promise<Result<S>>;
+}
+
+/**
+ * A write: one write transaction through the idempotency step (Idempotency-Key on a POST), its service given the
+ * write's context. The dashboard's forms run the same operation (dashboard/act.ts).
+ */
+export interface WriteOperation<S extends OperationSchema = OperationSchema> extends WriteDeclaration<S> {
+  /** Checks that need the network (a webhook URL's resolution): run before the write, never inside it. */
+  check?(owner: Principal, input: Input<S>): Promise<void>;
+  write(ctx: WriteContext<Principal>, input: Input<S>): Promise<Result<S>>;
+  /** Runs once the write has settled, whatever its outcome (forget a revoked key's cache entry, wake a worker). */
+  settled?(input: Input<S>): void;
+}
+
+export interface PublicOperation<S extends OperationSchema = OperationSchema> extends PublicDeclaration<S> {
+  handle(request: FastifyRequest, input: Input<S>): Promise<Result<S>>;
+}
+
+export interface StreamOperation<S extends OperationSchema = OperationSchema> extends StreamDeclaration<S> {
   open(owner: Principal, input: Input<S>, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>;
 }
 
-export type Operation = ReadOperation | WriteOperation | PublicOperation | StreamOperation;
+/**
+ * Any operation, whatever its schema: what a module's list of routes holds. (Each member's functions take its own
+ * input, so a list of them is typed by the widest schema; `declareOperations` hands each the input its own schema
+ * validated.)
+ */
+export type Operation =
+  | ReadOperation<AnySchema>
+  | WriteOperation<AnySchema>
+  | PublicOperation<AnySchema>
+  | StreamOperation<AnySchema>;
 
-// The declaring functions infer each operation's types from its schema; the lists they go in hold them untyped.
-export const read = <S extends OperationSchema, R>(op: Omit<ReadOperation<S, R>, 'kind'>): Operation =>
-  ({ ...op, kind: 'read' }) as never;
-export const write = <S extends OperationSchema, R>(op: Omit<WriteOperation<S, R>, 'kind'>): Operation =>
-  ({ ...op, kind: 'write' }) as never;
-export const stream = <S extends OperationSchema>(op: Omit<StreamOperation<S>, 'kind'>): Operation =>
-  ({ ...op, kind: 'stream' }) as never;
-export const publicOperation = <S extends OperationSchema, R>(op: Omit<PublicOperation<S, R>, 'kind'>): Operation =>
-  ({ ...op, kind: 'public' }) as never;
+/**
+ * An operation declared and implemented in one place (the implementation then closes over its routes' deps). The
+ * schema alone decides S (`NoInfer`): the implementation is checked against it, never widens it.
+ */
+type Implemented<D, I> = Omit<D, 'kind'> & I;
+export const read = <S extends OperationSchema>(
+  op: Implemented<
+    ReadDeclaration<S>,
+    { read(owner: Principal, input: Input<NoInfer<S>>): Promise<Result<NoInfer<S>>> }
+  >,
+): ReadOperation<NoInfer<S>> => ({ ...op, kind: 'read' });
+export const write = <S extends OperationSchema>(
+  op: Implemented<
+    WriteDeclaration<S>,
+    {
+      check?(owner: Principal, input: Input<NoInfer<S>>): Promise<void>;
+      write(ctx: WriteContext<Principal>, input: Input<NoInfer<S>>): Promise<Result<NoInfer<S>>>;
+      settled?(input: Input<NoInfer<S>>): void;
+    }
+  >,
+): WriteOperation<NoInfer<S>> => ({ ...op, kind: 'write' });
+export const stream = <S extends OperationSchema>(
+  op: Implemented<
+    StreamDeclaration<S>,
+    {
+      open(
+        owner: Principal,
+        input: Input<NoInfer<S>>,
+        request: FastifyRequest,
+        reply: FastifyReply,
+      ): Promise<FastifyReply>;
+    }
+  >,
+): StreamOperation<NoInfer<S>> => ({ ...op, kind: 'stream' });
+export const publicOperation = <S extends OperationSchema>(
+  op: Implemented<
+    PublicDeclaration<S>,
+    { handle(request: FastifyRequest, input: Input<NoInfer<S>>): Promise<Result<NoInfer<S>>> }
+  >,
+): PublicOperation<NoInfer<S>> => ({ ...op, kind: 'public' });
+
+/** A declared operation with what runs it, as its module's routes bind it to their dependencies. */
+export function implement<S extends OperationSchema>(
+  declaration: ReadDeclaration<S>,
+  implementation: { read(owner: Principal, input: Input<NoInfer<S>>): Promise<Result<NoInfer<S>>> },
+): Operation;
+export function implement<S extends OperationSchema>(
+  declaration: WriteDeclaration<S>,
+  implementation: {
+    check?(owner: Principal, input: Input<NoInfer<S>>): Promise<void>;
+    write(ctx: WriteContext<Principal>, input: Input<NoInfer<S>>): Promise<Result<NoInfer<S>>>;
+    settled?(input: Input<NoInfer<S>>): void;
+  },
+): Operation;
+export function implement<S extends OperationSchema>(
+  declaration: PublicDeclaration<S>,
+  implementation: { handle(request: FastifyRequest, input: Input<NoInfer<S>>): Promise<Result<NoInfer<S>>> },
+): Operation;
+export function implement<S extends OperationSchema>(
+  declaration: StreamDeclaration<S>,
+  implementation: {
+    open(
+      owner: Principal,
+      input: Input<NoInfer<S>>,
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ): Promise<FastifyReply>;
+  },
+): Operation;
+export function implement(declaration: Declaration, implementation: object): Operation {
+  return { ...declaration, ...implementation } as Operation;
+}
 
 /** `POST /v1/fintech/transfers/{id}/post`: an operation as a person reads it. */
 export const routeOf = (op: Operation) => `${op.method} ${op.path.replace(/:(\w+)/g, '{$1}')}`;

@@ -5,9 +5,46 @@ import { needs } from '../auth/permissions.ts';
 import { EventIdParams } from '../events/events.schema.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import { Ref } from '../kit/schema.ts';
-import { declareOperations, read, write } from '../operations/operation.ts';
+import { declareOperations, declareRead, declareWrite, implement } from '../operations/operation.ts';
 import { DeliveryIdParams, EventDeliveriesQuery, WebhookDelivery, WebhookDeliveryList } from './deliveries.schema.ts';
 import { listEventDeliveries, retryDelivery } from './deliveries.service.ts';
+
+/** Deliveries' operations, declared at module scope: what the dashboard and the CLI name through `ops` (src/ops.ts). */
+export const deliveryOps = {
+  retryWebhookDelivery: declareWrite({
+    method: 'POST',
+    path: '/v1/webhook_deliveries/:id/retry',
+    permission: needs('webhook_endpoints', 'write'),
+    schema: {
+      operationId: 'retryWebhookDelivery',
+      'x-plinth-sdk': { resource: 'webhookDeliveries', method: 'retry' },
+      tags: ['Webhooks'],
+      summary: 'Retry a delivery now',
+      description:
+        'One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, ' +
+        'succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.',
+      'x-body-optional': true,
+      'x-problems': ['webhook_endpoint_disabled'],
+      params: DeliveryIdParams,
+      body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.', examples: [{}] }),
+      response: { 200: Ref<WebhookDelivery>('WebhookDelivery') },
+    },
+  }),
+  listEventDeliveries: declareRead({
+    method: 'GET',
+    path: '/v1/events/:id/deliveries',
+    permission: needs('events', 'read'),
+    schema: {
+      operationId: 'listEventDeliveries',
+      'x-plinth-sdk': { resource: 'events', method: 'listDeliveries' },
+      tags: ['Events'],
+      summary: "An event's webhook deliveries, newest first",
+      params: EventIdParams,
+      querystring: EventDeliveriesQuery,
+      response: { 200: Ref<WebhookDeliveryList>('WebhookDeliveryList') },
+    },
+  }),
+};
 
 /** Replay (docs/api.md#how-delivery-works): one attempt now, outside the schedule. */
 export function deliveriesRoutes(
@@ -17,24 +54,7 @@ export function deliveriesRoutes(
   app.addSchema(WebhookDelivery);
   app.addSchema(WebhookDeliveryList);
   declareOperations(app, deps, [
-    write({
-      method: 'POST',
-      path: '/v1/webhook_deliveries/:id/retry',
-      permission: needs('webhook_endpoints', 'write'),
-      schema: {
-        operationId: 'retryWebhookDelivery',
-        'x-plinth-sdk': { resource: 'webhookDeliveries', method: 'retry' },
-        tags: ['Webhooks'],
-        summary: 'Retry a delivery now',
-        description:
-          'One more attempt, due now and outside the retry schedule (it does not use one up); whatever its status, ' +
-          'succeeded included. Answers with the delivery, `pending`; its log shows the attempt moments later.',
-        'x-body-optional': true,
-        'x-problems': ['webhook_endpoint_disabled'],
-        params: DeliveryIdParams,
-        body: Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.', examples: [{}] }),
-        response: { 200: Ref<WebhookDelivery>('WebhookDelivery') },
-      },
+    implement(deliveryOps.retryWebhookDelivery, {
       write: (ctx, input) => retryDelivery(ctx, input.params.id),
       settled: deps.poke,
     }),
@@ -47,19 +67,7 @@ export function deliveriesRoutes(
  */
 export function eventDeliveriesRoutes(app: FastifyInstance, deps: { db: Db; caughtUp: () => Promise<void> }): void {
   declareOperations(app, {}, [
-    read({
-      method: 'GET',
-      path: '/v1/events/:id/deliveries',
-      permission: needs('events', 'read'),
-      schema: {
-        operationId: 'listEventDeliveries',
-        'x-plinth-sdk': { resource: 'events', method: 'listDeliveries' },
-        tags: ['Events'],
-        summary: "An event's webhook deliveries, newest first",
-        params: EventIdParams,
-        querystring: EventDeliveriesQuery,
-        response: { 200: Ref<WebhookDeliveryList>('WebhookDeliveryList') },
-      },
+    implement(deliveryOps.listEventDeliveries, {
       read: async (owner, input) => {
         await deps.caughtUp();
         return listEventDeliveries(deps.db, owner, input.params.id, input.query);

@@ -3,7 +3,7 @@ import type { TSchema } from 'typebox';
 import { needs } from '../../platform/auth/permissions.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { Ref } from '../../platform/kit/schema.ts';
-import { declareOperations, read, write } from '../../platform/operations/operation.ts';
+import { declareOperations, declareRead, implement, write } from '../../platform/operations/operation.ts';
 import { AccountIdParams } from './accounts.schema.ts';
 import { balanceOperations } from './balances.routes.ts';
 import type { BalanceDeps } from './balances.service.ts';
@@ -20,6 +20,40 @@ import { listAccountTransactions, retrieveTransaction } from './transactions.ser
 
 const TAG = 'Fintech transactions';
 
+const one = { 200: Ref<Transaction>('Transaction') };
+
+/** Transactions' operations, declared at module scope: what the dashboard and the CLI name through `ops` (src/ops.ts). */
+export const transactionOps = {
+  retrieveTransaction: declareRead({
+    method: 'GET',
+    path: '/v1/fintech/transactions/:id',
+    permission: needs('transactions', 'read'),
+    schema: {
+      operationId: 'retrieveTransaction',
+      'x-plinth-sdk': { resource: 'transactions', method: 'retrieve' },
+      tags: [TAG],
+      summary: 'Retrieve a transaction',
+      params: TransactionIdParams,
+      response: one,
+    },
+  }),
+  listAccountTransactions: declareRead({
+    method: 'GET',
+    path: '/v1/fintech/accounts/:id/transactions',
+    permission: needs('transactions', 'read'),
+    schema: {
+      operationId: 'listAccountTransactions',
+      'x-plinth-sdk': { resource: 'transactions', method: 'list' },
+      tags: [TAG],
+      summary: "List an account's transactions, newest first",
+      description: 'In ledger order: each `balance_after` is the previous one plus `amount`.',
+      params: AccountIdParams,
+      querystring: TransactionListQuery,
+      response: { 200: Ref<TransactionList>('TransactionList') },
+    },
+  }),
+};
+
 /** Transactions (read only: they never change) and the sandbox simulations that create them from outside. */
 export function transactionsRoutes(
   app: FastifyInstance,
@@ -27,37 +61,12 @@ export function transactionsRoutes(
 ): void {
   app.addSchema(Transaction);
   app.addSchema(TransactionList);
-  const one = { 200: Ref<Transaction>('Transaction') };
   declareOperations(app, deps, [
-    read({
-      method: 'GET',
-      path: '/v1/fintech/transactions/:id',
-      permission: needs('transactions', 'read'),
-      schema: {
-        operationId: 'retrieveTransaction',
-        'x-plinth-sdk': { resource: 'transactions', method: 'retrieve' },
-        tags: [TAG],
-        summary: 'Retrieve a transaction',
-        params: TransactionIdParams,
-        response: one,
-      },
+    implement(transactionOps.retrieveTransaction, {
       read: (owner, input) => retrieveTransaction(deps, owner, input.params.id),
     }),
 
-    read({
-      method: 'GET',
-      path: '/v1/fintech/accounts/:id/transactions',
-      permission: needs('transactions', 'read'),
-      schema: {
-        operationId: 'listAccountTransactions',
-        'x-plinth-sdk': { resource: 'transactions', method: 'list' },
-        tags: [TAG],
-        summary: "List an account's transactions, newest first",
-        description: 'In ledger order: each `balance_after` is the previous one plus `amount`.',
-        params: AccountIdParams,
-        querystring: TransactionListQuery,
-        response: { 200: Ref<TransactionList>('TransactionList') },
-      },
+    implement(transactionOps.listAccountTransactions, {
       read: (owner, input) => listAccountTransactions(deps, owner, input.params.id, input.query),
     }),
     ...balanceOperations(app, deps),

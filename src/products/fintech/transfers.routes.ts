@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { needs } from '../../platform/auth/permissions.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { Ref } from '../../platform/kit/schema.ts';
-import { declareOperations, read, write } from '../../platform/operations/operation.ts';
+import { declareOperations, declareRead, declareWrite, implement } from '../../platform/operations/operation.ts';
 import { updateTransfer } from './metadata.service.ts';
 import { reversalOperations } from './reversals.routes.ts';
 import type { MoneyDeps } from './shared.ts';
@@ -24,18 +24,9 @@ const TAG = 'Fintech transfers';
 
 const NoBody = Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.', examples: [{}] });
 
-export function transfersRoutes(app: FastifyInstance, deps: MoneyDeps & { withIdempotency: WithIdempotency }): void {
-  app.addSchema(Transfer);
-  app.addSchema(TransferList);
-  declareOperations(app, deps, [...transferOperations(deps), ...reversalOperations(app, deps)]);
-}
-
-/**
- * Transfers, and pending transfers' posts, voids and sandbox expiry
- * (docs/api.md#holding-money-pending-transfers-and-the-two-balances).
- */
-const transferOperations = (deps: MoneyDeps) => [
-  write({
+/** Transfers' operations, declared: what the dashboard and the CLI name (`ops.createTransfer`). */
+export const transferOps = {
+  createTransfer: declareWrite({
     method: 'POST',
     path: '/v1/fintech/transfers',
     permission: needs('transfers', 'write'),
@@ -60,10 +51,8 @@ const transferOperations = (deps: MoneyDeps) => [
       body: TransferCreateBody,
       response: { 200: Ref<Transfer>('Transfer') },
     },
-    write: (ctx, input) => createTransfer(deps, ctx, input.body),
   }),
-
-  read({
+  retrieveTransfer: declareRead({
     method: 'GET',
     path: '/v1/fintech/transfers/:id',
     permission: needs('transfers', 'read'),
@@ -75,10 +64,8 @@ const transferOperations = (deps: MoneyDeps) => [
       params: TransferIdParams,
       response: { 200: Ref<Transfer>('Transfer') },
     },
-    read: (owner, input) => retrieveTransfer(deps, owner, input.params.id),
   }),
-
-  read({
+  listTransfers: declareRead({
     method: 'GET',
     path: '/v1/fintech/transfers',
     permission: needs('transfers', 'read'),
@@ -92,10 +79,8 @@ const transferOperations = (deps: MoneyDeps) => [
       querystring: TransferListQuery,
       response: { 200: Ref<TransferList>('TransferList') },
     },
-    read: (owner, input) => listTransfers(deps, owner, input.query),
   }),
-
-  write({
+  updateTransfer: declareWrite({
     method: 'POST',
     path: '/v1/fintech/transfers/:id',
     permission: needs('transfers', 'write'),
@@ -112,10 +97,8 @@ const transferOperations = (deps: MoneyDeps) => [
       body: TransferUpdateBody,
       response: { 200: Ref<Transfer>('Transfer') },
     },
-    write: (ctx, input) => updateTransfer(deps, ctx, input.params.id, input.body.metadata),
   }),
-
-  write({
+  postTransfer: declareWrite({
     method: 'POST',
     path: '/v1/fintech/transfers/:id/post',
     permission: needs('transfers', 'write'),
@@ -141,10 +124,8 @@ const transferOperations = (deps: MoneyDeps) => [
       body: TransferPostBody,
       response: { 200: Ref<Transfer>('Transfer') },
     },
-    write: (ctx, input) => postTransfer(deps, ctx, input.params.id, input.body ?? {}),
   }),
-
-  write({
+  voidTransfer: declareWrite({
     method: 'POST',
     path: '/v1/fintech/transfers/:id/void',
     permission: needs('transfers', 'write'),
@@ -162,10 +143,8 @@ const transferOperations = (deps: MoneyDeps) => [
       body: NoBody,
       response: { 200: Ref<Transfer>('Transfer') },
     },
-    write: (ctx, input) => voidTransfer(deps, ctx, input.params.id),
   }),
-
-  write({
+  simulateTransferExpiry: declareWrite({
     method: 'POST',
     path: '/v1/sandbox/fintech/transfers/:id/expire',
     permission: needs('sandbox', 'write'),
@@ -183,6 +162,45 @@ const transferOperations = (deps: MoneyDeps) => [
       body: NoBody,
       response: { 200: Ref<Transfer>('Transfer') },
     },
+  }),
+};
+
+export function transfersRoutes(app: FastifyInstance, deps: MoneyDeps & { withIdempotency: WithIdempotency }): void {
+  app.addSchema(Transfer);
+  app.addSchema(TransferList);
+  declareOperations(app, deps, [...transferOperations(deps), ...reversalOperations(app, deps)]);
+}
+
+/**
+ * Transfers, and pending transfers' posts, voids and sandbox expiry
+ * (docs/api.md#holding-money-pending-transfers-and-the-two-balances).
+ */
+const transferOperations = (deps: MoneyDeps) => [
+  implement(transferOps.createTransfer, {
+    write: (ctx, input) => createTransfer(deps, ctx, input.body),
+  }),
+
+  implement(transferOps.retrieveTransfer, {
+    read: (owner, input) => retrieveTransfer(deps, owner, input.params.id),
+  }),
+
+  implement(transferOps.listTransfers, {
+    read: (owner, input) => listTransfers(deps, owner, input.query),
+  }),
+
+  implement(transferOps.updateTransfer, {
+    write: (ctx, input) => updateTransfer(deps, ctx, input.params.id, input.body.metadata),
+  }),
+
+  implement(transferOps.postTransfer, {
+    write: (ctx, input) => postTransfer(deps, ctx, input.params.id, input.body ?? {}),
+  }),
+
+  implement(transferOps.voidTransfer, {
+    write: (ctx, input) => voidTransfer(deps, ctx, input.params.id),
+  }),
+
+  implement(transferOps.simulateTransferExpiry, {
     write: (ctx, input) => simulateExpiry(deps, ctx, input.params.id),
   }),
 ];
