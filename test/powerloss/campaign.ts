@@ -8,7 +8,7 @@ import { WAL_LIMIT_FRAMES } from '../../src/db/sqlite-checkpointer.ts';
 import { type Answer, send } from '../crash/http.ts';
 import { type ServerProcess, startServer, stopAtOnce } from '../crash/server.ts';
 import { run } from '../helpers/process.ts';
-import type { LazyMount } from './fs.ts';
+import type { PowerCutMount } from './fs.ts';
 
 /** Where a cycle cuts the power (test/powerloss/main.ts). */
 export const MOMENTS = ['random', 'wal-sync', 'checkpoint', 'past-threshold'] as const;
@@ -65,7 +65,7 @@ const CONTROL_ENOUGH = 2;
 
 export class Campaign {
   readonly figures: Figures;
-  private readonly mount: LazyMount;
+  private readonly mount: PowerCutMount;
   private readonly options: Options;
   private readonly env: Record<string, string>;
   private readonly url: string;
@@ -76,7 +76,7 @@ export class Campaign {
   private readonly done: Attempt[] = [];
   private readonly lostKeys = new Set<string>();
 
-  constructor(mount: LazyMount, options: Options) {
+  constructor(mount: PowerCutMount, options: Options) {
     this.mount = mount;
     this.options = options;
     this.url = `sqlite:${join(mount.mountpoint, 'plinth.db')}`;
@@ -120,7 +120,7 @@ export class Campaign {
       this.server = await startServer(this.url, this.env);
       await this.setUp();
       for (let i = 0; i < this.options.cycles; i++) {
-        await this.cycle(MOMENTS[i % MOMENTS.length]!);
+        await this.cycle(this.mount.triggers ? MOMENTS[i % MOMENTS.length]! : 'random');
         this.options.progress?.(this.figures);
         if (this.options.unsafe && this.figures.cyclesWithLosses >= CONTROL_ENOUGH) break;
       }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Debian's interpreter, the one python3-pyfuse3 is installed for (a pyenv or venv python3 may lack it). */
@@ -41,6 +41,8 @@ subprocess.run(['fusermount3', '-u', sys.argv[2]], check=True); p.wait()`,
 
 /** test/powerloss/lazyfs.py mounted at `mountpoint` over `backing`, and its control file. */
 export class LazyMount {
+  /** It can cut the power itself at a given write or fsync (`cut-on`), and count what it dropped. */
+  readonly triggers: boolean = true;
   readonly backing: string;
   readonly mountpoint: string;
   private daemon?: ChildProcess;
@@ -114,3 +116,75 @@ export class LazyMount {
     this.daemon?.kill('SIGKILL');
   }
 }
+
+/**
+ * LazyFS (github.com/dsrhaslab/lazyfs), built from its source, in place of lazyfs.py: for the hand check that both
+ * report the same on the campaign's control (docs/deploy.md, "Power loss"). POWERLOSS_LAZYFS names its binary. Only
+ * cuts at random moments (`lazyfs::clear-cache`, with the server frozen); directory entries are not lazy in LazyFS.
+ */
+export class UpstreamLazyMount {
+  readonly triggers = false;
+  readonly backing: string;
+  readonly mountpoint: string;
+  private readonly binary: string;
+  private readonly fifo: string;
+  private readonly config: string;
+  private daemon?: ChildProcess;
+  private exited?: Promise<void>;
+
+  constructor(binary: string, backing: string, mountpoint: string) {
+    this.binary = binary;
+    this.backing = backing;
+    this.mountpoint = mountpoint;
+    mkdirSync(backing, { recursive: true });
+    mkdirSync(mountpoint, { recursive: true });
+    this.fifo = join(dirname(backing), 'faults.fifo');
+    this.config = join(dirname(backing), 'lazyfs.toml');
+    writeFileSync(
+      this.config,
+      `[faults]\nfifo_path="${this.fifo}"\n[cache]\napply_eviction=false\n[cache.simple]\ncustom_size="2gb"\n` +
+        'blocks_per_page=1\n[filesystem]\nlog_all_operations=false\nlogfile=""\n',
+    );
+  }
+
+  async mount(): Promise<void> {
+    const args = [this.mountpoint, '--config-path', this.config, '-o', 'allow_other', '-o', 'modules=subdir'];
+    const daemon = spawn(this.binary, [...args, '-o', `subdir=${this.backing}`, '-f'], { stdio: 'ignore' });
+    this.daemon = daemon;
+    this.exited = new Promise((resolve) => daemon.on('exit', () => resolve()));
+    for (let i = 0; i < 100; i++) {
+      if (readFileSync('/proc/mounts', 'utf8').includes(` ${this.mountpoint} `) && existsSync(this.fifo)) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('LazyFS did not mount within 10 s');
+  }
+
+  /** `cut`: LazyFS's clear-cache, given a second to finish (the server is frozen meanwhile). */
+  control(command: string): void {
+    if (command !== 'cut') throw new Error(`LazyFS takes no ${command}`);
+    writeFileSync(this.fifo, 'lazyfs::clear-cache\n');
+    spawnSync('sleep', ['1']);
+  }
+
+  status(): Map<string, string> {
+    return new Map([['dropped_bytes', '0']]);
+  }
+
+  async unmount(): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const result = spawnSync('fusermount3', ['-u', this.mountpoint], { encoding: 'utf8' });
+      if (result.status === 0) break;
+      if (attempt === 50) throw new Error(`fusermount3 -u ${this.mountpoint}: ${result.stderr.trim()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await this.exited;
+  }
+
+  forceUnmount(): void {
+    spawnSync('fusermount3', ['-uz', this.mountpoint]);
+    this.daemon?.kill('SIGKILL');
+  }
+}
+
+/** What the campaign needs of either. */
+export type PowerCutMount = LazyMount | UpstreamLazyMount;

@@ -24,7 +24,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Campaign, type Figures } from './campaign.ts';
-import { fuseUnavailable, LazyMount } from './fs.ts';
+import { fuseUnavailable, LazyMount, UpstreamLazyMount } from './fs.ts';
 
 function setting(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -49,7 +49,12 @@ if (unavailable !== undefined) {
   process.exit(0);
 }
 
-const mount = new LazyMount(join(scratch, 'backing'), join(scratch, 'mount'));
+// The hand check against LazyFS built from its source (docs/deploy.md): POWERLOSS_LAZYFS=<its build/lazyfs>.
+const upstream = process.env.POWERLOSS_LAZYFS;
+const mount =
+  upstream === undefined || upstream === ''
+    ? new LazyMount(join(scratch, 'backing'), join(scratch, 'mount'))
+    : new UpstreamLazyMount(upstream, join(scratch, 'backing'), join(scratch, 'mount'));
 setTimeout(() => {
   process.stderr.write(`test:powerloss: FAILED: still running after ${timeoutSeconds} s\n`);
   mount.forceUnmount();
@@ -58,7 +63,7 @@ setTimeout(() => {
 
 process.stdout.write(
   `# power-loss campaign${unsafe ? ' (CONTROL: the WAL sync is a no-op; lost writes must be found)' : ''}: ` +
-    `up to ${cycles} cycles, ${concurrency} requests in flight, SQLite on lazyfs.py\n`,
+    `up to ${cycles} cycles, ${concurrency} requests in flight, SQLite on ${upstream ? 'LazyFS' : 'lazyfs.py'}\n`,
 );
 const started = performance.now();
 const progress = (f: Figures) => {
@@ -73,7 +78,7 @@ rmSync(scratch, { recursive: true, force: true });
 const m = figures.moments;
 const ok = figures.failures.length === 0 && figures.lost === 0;
 process.stdout.write(
-  `sqlite on lazyfs${unsafe ? ' with no WAL sync' : ''}: cycles ${figures.cycles} (cut at random ${m.random}, ` +
+  `sqlite on ${upstream ? 'LazyFS' : 'lazyfs.py'}${unsafe ? ' with no WAL sync' : ''}: cycles ${figures.cycles} (cut at random ${m.random}, ` +
     `before a WAL sync ${m['wal-sync']}, inside a checkpoint ${m.checkpoint}, inside a checkpoint past ` +
     `${4000} WAL frames ${m['past-threshold']}), sent ${figures.sent}, acknowledged ${figures.acknowledged}, ` +
     `unanswered then retried ${figures.unanswered} (of which replayed: ${figures.replayed}), ` +
