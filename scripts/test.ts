@@ -110,7 +110,7 @@ steps.push({
 steps.push({
   name: 'power-loss campaign with no WAL sync finds lost writes (POWERLOSS_UNSAFE=1)',
   command: [process.execPath, 'test/powerloss/main.ts'],
-  env: { POWERLOSS_CYCLES: '12', POWERLOSS_UNSAFE: '1' },
+  env: { POWERLOSS_CYCLES: '12', POWERLOSS_UNSAFE: '1', POWERLOSS_STOP_AFTER_LOSSES: '2' },
   mustFailWith: /with no WAL sync: .* lost [1-9]\d* \(in [1-9]\d* cycles\)[\s\S]*# test:powerloss: FAILED/,
   skipsAnywhere: true,
 });

@@ -20,6 +20,8 @@ export interface Options {
   concurrency: number;
   /** The control: the server's WAL sync is a no-op (PLINTH_TEST_UNSAFE_NO_WAL_SYNC). */
   unsafe: boolean;
+  /** The control ends early once it lost writes in this many cycles: the point is proven. */
+  stopAfterLossyCycles?: number;
   progress?: (figures: Figures) => void;
 }
 
@@ -60,8 +62,6 @@ const ACCOUNTS = 6;
 const OPENING = 1_000_000_000;
 const WAL_FRAME = 4096 + 24;
 const TRIGGER_PATIENCE_MS = 15_000;
-/** The control's runs end early once they lost writes in this many cycles: the point is proven. */
-const CONTROL_ENOUGH = 2;
 
 export class Campaign {
   readonly figures: Figures;
@@ -122,7 +122,7 @@ export class Campaign {
       for (let i = 0; i < this.options.cycles; i++) {
         await this.cycle(this.mount.triggers ? MOMENTS[i % MOMENTS.length]! : 'random');
         this.options.progress?.(this.figures);
-        if (this.options.unsafe && this.figures.cyclesWithLosses >= CONTROL_ENOUGH) break;
+        if (this.figures.cyclesWithLosses >= (this.options.stopAfterLossyCycles ?? Number.POSITIVE_INFINITY)) break;
       }
       // A clean stop, then the power cut that unmounting is: what SIGTERM left must all be there.
       process.kill(this.server.pid, 'SIGTERM');

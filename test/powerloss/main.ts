@@ -17,7 +17,9 @@
  * that run must report lost writes, and exits 1 saying `lost N` (npm test requires it to, see scripts/test.ts).
  *
  * Settings: POWERLOSS_CYCLES (default 24; `npm test` runs 4), POWERLOSS_CONCURRENCY (default 16), POWERLOSS_TIMEOUT_S
- * (the whole run fails past it; default 60 s + 60 s a cycle). Where FUSE cannot run, the run is skipped, saying why
+ * (the whole run fails past it; default 60 s + 60 s a cycle), POWERLOSS_STOP_AFTER_LOSSES (end once writes were lost
+ * in this many cycles: `npm test`'s control), POWERLOSS_LAZYFS (the path of LazyFS's binary, built from
+ * github.com/dsrhaslab/lazyfs, to run on it instead: cuts at random moments only; the hand check of lazyfs.py). Where FUSE cannot run, the run is skipped, saying why
  * (exit 0 with `# SKIPPED`). Exit code 1 when any invariant failed, with the first failures printed.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,6 +41,9 @@ function setting(name: string, fallback: number): number {
 const cycles = setting('POWERLOSS_CYCLES', 24);
 const concurrency = setting('POWERLOSS_CONCURRENCY', 16);
 const unsafe = process.env.POWERLOSS_UNSAFE === '1';
+const stopAfterLossyCycles = process.env.POWERLOSS_STOP_AFTER_LOSSES
+  ? setting('POWERLOSS_STOP_AFTER_LOSSES', 1)
+  : undefined;
 const timeoutSeconds = setting('POWERLOSS_TIMEOUT_S', 60 + 60 * cycles);
 
 const scratch = mkdtempSync(join(tmpdir(), 'plinth-powerloss-'));
@@ -72,7 +77,7 @@ const progress = (f: Figures) => {
       `  ${f.cycles} cycles: acknowledged ${f.acknowledged}, lost ${f.lost}, failures ${f.failures.length}\n`,
     );
 };
-const figures = await new Campaign(mount, { cycles, concurrency, unsafe, progress }).run();
+const figures = await new Campaign(mount, { cycles, concurrency, unsafe, stopAfterLossyCycles, progress }).run();
 rmSync(scratch, { recursive: true, force: true });
 
 const m = figures.moments;
