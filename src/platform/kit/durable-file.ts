@@ -41,10 +41,30 @@ export function writeFileDurably(path: string, data: string | Uint8Array, option
     } finally {
       closeSync(fd);
     }
-    if (options.exclusive) linkSync(temporary, path);
+    if (options.exclusive) linkOrCopy(temporary, path, bytes, options.mode);
     else renameSync(temporary, path);
   } finally {
     rmSync(temporary, { force: true }); // after a link, the second name; after a failure, the partial file
   }
   syncDirectory(directory);
+}
+
+/**
+ * link(2), the atomic "create if absent"; on a file system without hard links, the file created exclusively under its
+ * name and synced there (a cut in between can then leave it empty, which the caller must refuse, as key-source.ts does).
+ */
+function linkOrCopy(temporary: string, path: string, bytes: Uint8Array, mode = 0o644): void {
+  try {
+    return linkSync(temporary, path);
+  } catch (error) {
+    if (!['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP'].includes((error as NodeJS.ErrnoException).code ?? ''))
+      throw error;
+  }
+  const fd = openSync(path, 'wx', mode);
+  try {
+    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
