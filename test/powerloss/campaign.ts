@@ -243,7 +243,8 @@ export class Campaign {
     if (moment === 'wal-sync') armed = `cut-on fsync plinth.db-wal ${pid} ${randomInt(1, 60)}`;
     if (moment === 'checkpoint') armed = `cut-on write plinth.db ${pid} ${randomInt(1, 40)}`;
     if (moment === 'past-threshold') {
-      const past = (s: Map<string, string>) => Number(s.get('size plinth.db-wal') ?? 0) > WAL_LIMIT_FRAMES * WAL_FRAME;
+      // The WAL's current generation (written since its header was) reaches past the limit: the writer is held.
+      const past = (s: Map<string, string>) => Number(s.get('reach plinth.db-wal') ?? 0) > WAL_LIMIT_FRAMES * WAL_FRAME;
       if (await this.until(past, TRIGGER_PATIENCE_MS * 2)) armed = `cut-on write plinth.db ${pid} ${randomInt(1, 10)}`;
     }
     if (armed !== undefined) {

@@ -22,7 +22,8 @@ Control, through the file `.lazyfs` at the root of the mount (not listed; each w
                               after stopping process PID with SIGSTOP, so that it runs no further: a cut inside a
                               checkpoint (`write plinth.db`) or just before a WAL sync (`fsync plinth.db-wal`)
 Reading it answers `state alive|cut`, `trigger armed|fired|none`, `unsynced_bytes N`, `unsynced_names N`,
-`dropped_bytes N` (what the last cut dropped), then `size NAME N` for each file.
+`dropped_bytes N` (what the last cut dropped), then `size NAME N` and `reach NAME N` for each file (reach: the end
+of the furthest write since the last write at offset 0; for a WAL, how far its current frames go).
 
 Only the root directory is served (no subdirectories): enough for a database, its WAL and its key file. Modes,
 owners and times are kept in BACKING at once (metadata other than names and sizes is not modelled).
@@ -56,6 +57,9 @@ class Inode:
         # Bytes of the backing file at or past this offset are read as zeros: a truncation not yet synced.
         self.durable_limit = self.size
         self.dirty = {}  # block number → bytearray(BLOCK): the blocks written since the last fsync
+        # The end of the furthest write since the last write at offset 0: for a WAL, which rewrites its header when it
+        # starts over, how far its current generation of frames reaches.
+        self.reach = 0
 
     def _durable(self, offset, length):
         """`length` bytes at `offset` as they are on disk (zeros past its end or past a pending truncation)."""
@@ -78,6 +82,7 @@ class Inode:
         return bytes(data)
 
     def write(self, offset, buf):
+        self.reach = offset + len(buf) if offset == 0 else max(self.reach, offset + len(buf))
         position = offset
         while position < offset + len(buf):
             block = position // BLOCK
@@ -197,6 +202,7 @@ class LazyFS(pyfuse3.Operations):
             f'dropped_bytes {self.dropped}',
         ]
         lines += [f'size {os.fsdecode(n)} {self.inodes[i].size}' for n, i in sorted(self.names.items())]
+        lines += [f'reach {os.fsdecode(n)} {self.inodes[i].reach}' for n, i in sorted(self.names.items())]
         return ('\n'.join(lines) + '\n').encode()
 
     # Attributes and names.
