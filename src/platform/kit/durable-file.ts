@@ -50,12 +50,14 @@ export function writeFileDurably(path: string, data: string | Uint8Array, option
 }
 
 /**
- * link(2), the atomic "create if absent"; on a file system without hard links, the file created exclusively under its
- * name and synced there (a cut in between can then leave it empty, which the caller must refuse, as key-source.ts does).
+ * link(2), the atomic "create if absent"; on a file system without hard links, the file created exclusively under
+ * its name and synced there (a cut in between can then leave it empty, which the caller must refuse, as
+ * key-source.ts does).
  */
 function linkOrCopy(temporary: string, path: string, bytes: Uint8Array, mode = 0o644): void {
   try {
-    return linkSync(temporary, path);
+    linkSync(temporary, path);
+    return;
   } catch (error) {
     if (!['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP'].includes((error as NodeJS.ErrnoException).code ?? ''))
       throw error;
