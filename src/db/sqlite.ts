@@ -10,7 +10,7 @@ import { registerReader, sqliteDialect } from './node-sqlite.ts';
 import { startCheckpointer } from './sqlite-checkpointer.ts';
 import { SqliteTransaction } from './sqlite-transaction.ts';
 import type { Tables } from './tables.ts';
-import { walSync } from './wal-sync.ts';
+import { unsafeNoWalSync, walSync } from './wal-sync.ts';
 
 function connect(path: string, role: 'writer' | 'reader'): DatabaseSync {
   const native = new DatabaseSync(path);
@@ -37,7 +37,7 @@ function commitDisk(
   path: string,
   checkpoints: boolean,
 ): CommitDisk & { probe(): Promise<void>; close(): Promise<void> } {
-  const sync = walSync(`${path}-wal`);
+  const sync = walSync(`${path}-wal`, unsafeNoWalSync());
   const checkpointer = checkpoints
     ? startCheckpointer(path, (message) => {
         process.emitWarning(`SQLite checkpoint failed: ${message}`, 'PlinthCheckpoint');

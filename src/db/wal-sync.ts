@@ -37,7 +37,24 @@ interface Waiter {
   reject: (error: Error) => void;
 }
 
-export function walSync(walPath: string): WalSync {
+/**
+ * TEST ONLY: `PLINTH_TEST_UNSAFE_NO_WAL_SYNC=1` turns the WAL's fdatasync into a no-op, so that the power-loss
+ * campaign (test/powerloss/) can prove it detects lost writes: with it, answered commits can be lost in a power cut.
+ * Refused (the server does not start) unless `PLINTH_TEST_ONLY_SETTINGS=1` says this is a test; never set it in a
+ * deployment.
+ */
+export function unsafeNoWalSync(env: NodeJS.ProcessEnv = process.env): boolean {
+  if ((env.PLINTH_TEST_UNSAFE_NO_WAL_SYNC ?? '') === '') return false;
+  if (env.PLINTH_TEST_UNSAFE_NO_WAL_SYNC !== '1' || env.PLINTH_TEST_ONLY_SETTINGS !== '1')
+    throw new Error(
+      'PLINTH_TEST_UNSAFE_NO_WAL_SYNC is a test-only setting that loses acknowledged writes in a power cut: unset it ' +
+        '(it is honoured only as 1, with PLINTH_TEST_ONLY_SETTINGS=1, by the power-loss campaign)',
+    );
+  process.emitWarning('PLINTH_TEST_UNSAFE_NO_WAL_SYNC: the WAL is never synced (a test)', 'PlinthTestOnly');
+  return true;
+}
+
+export function walSync(walPath: string, unsafeNoSync = false): WalSync {
   let fd: number | undefined;
   let committed = 0;
   let durable = 0;
@@ -65,7 +82,8 @@ export function walSync(walPath: string): WalSync {
     const target = committed;
     highestStarted = target;
     inFlight++;
-    fdatasync(fd, (error) => {
+    const sync = unsafeNoSync ? (_: number, done: (e: null) => void) => setImmediate(done, null) : fdatasync;
+    sync(fd, (error) => {
       inFlight--;
       if (error === null) durable = Math.max(durable, target);
       else failed = new DurabilityLostError(error.code ?? 'EIO');

@@ -38,9 +38,10 @@ process.on('exit', () => {
 
 /**
  * `npm start`'s entry point, `node src/server.ts`, as the leader of a process group of its own (so that the group
- * can be killed as a supervisor would kill it), on 127.0.0.1 and a free port; resolves once it listens.
+ * can be killed as a supervisor would kill it), on 127.0.0.1 and a free port; resolves once it listens. `env`: settings
+ * of the caller's (test/powerloss/).
  */
-export function startServer(databaseUrl: string): Promise<ServerProcess> {
+export function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['src/server.ts'], {
     cwd: ROOT,
     detached: true,
@@ -53,6 +54,7 @@ export function startServer(databaseUrl: string): Promise<ServerProcess> {
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -146,4 +146,24 @@ describe('durable commits off the event loop (SQLite)', { skip: BACKEND === 'sql
       await database.close();
     }
   });
+
+  test('the power-loss control switch (no WAL sync) is refused outside a test', async () => {
+    const url = `sqlite:${join(dir, 'unsafe.db')}`;
+    const refused = await spawnServer({ DATABASE_URL: url, PLINTH_TEST_UNSAFE_NO_WAL_SYNC: '1' }).then(
+      async (server) => {
+        server.child.kill('SIGTERM');
+        await server.exited;
+        return 'it started';
+      },
+      (error: Error) => error.message,
+    );
+    assert.match(refused, /PLINTH_TEST_UNSAFE_NO_WAL_SYNC is a test-only setting that loses acknowledged writes/);
+    const server = await spawnServer({
+      DATABASE_URL: url,
+      PLINTH_TEST_UNSAFE_NO_WAL_SYNC: '1',
+      PLINTH_TEST_ONLY_SETTINGS: '1',
+    });
+    server.child.kill('SIGTERM');
+    assert.equal((await server.exited).code, 0);
+  });
 });

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { writeFileDurably } from '../kit/durable-file.ts';
 import { noScriptContents } from './contents.ts';
 
 /** The reference as served: the page Redoc rendered on the server, and the script that hydrates it. */
@@ -56,17 +58,18 @@ async function render(document: object): Promise<Reference> {
   }
 }
 
-/** Written under a unique name and renamed, so that a concurrent start never reads half a file. */
+/**
+ * Written under a unique name, synced and renamed (writeFileDurably), so that a concurrent start never reads half a
+ * file, nor a start after a power cut an empty one.
+ */
 function writeAtomically(file: URL, text: string): void {
-  const partial = new URL(`${file.pathname.split('/').at(-1)}.${process.pid}.partial`, CACHE);
-  writeFileSync(partial, text);
-  renameSync(partial, file);
+  writeFileDurably(fileURLToPath(file), text);
 }
 
 /** Keeps the newest renders only: each is 2 MB, and every change to the document makes a new one. */
 function prune(keep = 4): void {
   const files = readdirSync(CACHE)
-    .filter((name) => name.startsWith('reference-') && !name.endsWith('.partial'))
+    .filter((name) => name.startsWith('reference-'))
     .map((name) => ({ url: new URL(name, CACHE), time: statSync(new URL(name, CACHE)).mtimeMs }))
     .sort((a, b) => b.time - a.time);
   for (const old of files.slice(keep * 2)) rmSync(old.url, { force: true });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { writeFileDurably } from '../kit/durable-file.ts';
 import { createSecretBox, SECRET_KEY_BYTES, type SecretBox } from './box.ts';
 
 /** The SECRETS_KEY/SECRETS_KEY_PREVIOUS parser: empty, or 32 bytes in base64. */
@@ -17,18 +18,40 @@ export function keyFileFor(sqlitePath: string): string {
 }
 
 /**
- * The key in the file beside the database, generated on first start (mode 0600, created exclusively so that two
- * starts cannot write two keys). A file readable by others is refused rather than trusted.
+ * The key in the file beside the database, generated on first start (mode 0600). It is written durably (synced under a
+ * temporary name, then linked to its name, which fails when it exists, so that two starts cannot write two keys; the
+ * directory synced): a power cut just after the first start leaves no key file or a whole one, never an empty one.
+ * A file readable by others is refused rather than trusted; so is one that is not a key, saying how to recover.
  */
 function keyFromFile(path: string): Buffer {
   try {
-    writeFileSync(path, `${randomBytes(SECRET_KEY_BYTES).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
+    writeFileDurably(path, `${randomBytes(SECRET_KEY_BYTES).toString('base64')}\n`, { exclusive: true, mode: 0o600 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   chmodSync(path, 0o600);
   if ((statSync(path).mode & 0o077) !== 0) throw new Error(`${path} must be readable by its owner only`);
-  return Buffer.from(secretsKeySetting(readFileSync(path, 'utf8').trim()), 'base64');
+  const text = readFileSync(path, 'utf8').trim();
+  if (text === '') throw new Error(unreadableKeyFile(path, 'is empty'));
+  try {
+    return Buffer.from(secretsKeySetting(text), 'base64');
+  } catch {
+    throw new Error(unreadableKeyFile(path, 'does not hold a key'));
+  }
+}
+
+/**
+ * An empty or torn key file: what a power cut during the first start left behind before keys were written durably,
+ * or damage. Generating a new key would make every secret already sealed unreadable, so the operator decides.
+ */
+function unreadableKeyFile(path: string, what: string): string {
+  return (
+    `the secrets key file ${path} ${what} (${SECRET_KEY_BYTES} random bytes in base64 expected): it was cut short ` +
+    'while first written (a crash or power cut) or damaged. Restore it from your backup of the database and its ' +
+    'key file. If this database holds no secrets yet (a new deployment where no account was given an EIN and no ' +
+    'webhook endpoint was created), delete the file and start again: a new key is generated. See docs/deploy.md, ' +
+    '"Power loss".'
+  );
 }
 
 export interface SecretsSettings {

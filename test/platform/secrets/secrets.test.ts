@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { type Migration, sql } from 'kysely';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
@@ -83,6 +83,39 @@ describe('the EIN at rest', { skip: false }, () => {
     assert.ok(existsSync(file));
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.equal(secretBoxFor(settings).keyId, first.keyId, 'the same key on the next start');
+  });
+
+  test('an empty or torn key file stops start-up, saying how to recover (issue 39, item 11)', {
+    skip: BACKEND !== 'sqlite',
+  }, async () => {
+    // Before: a power cut seconds after the first start left the file of 0 bytes, and the restart said only "must be
+    // 32 random bytes in base64", as if the operator had typed a bad SECRETS_KEY.
+    const other = await freshDatabase();
+    const file = keyFileFor(other.url.slice('sqlite:'.length));
+    try {
+      for (const [content, what] of [
+        ['', /is empty/],
+        ['c2hvcnQ=\n', /does not hold a key/],
+      ] as const) {
+        writeFileSync(file, content, { mode: 0o600 });
+        const started = spawnServer({ DATABASE_URL: other.url, SECRETS_KEY: '', SECRETS_KEY_PREVIOUS: '' });
+        const refusal = await started.then(
+          async (server) => {
+            server.child.kill('SIGTERM');
+            await server.exited;
+            return 'it started';
+          },
+          (error: Error) => error.message,
+        );
+        assert.match(refusal, what);
+        assert.match(refusal, new RegExp(`${file}.*Restore it from your backup`, 's'));
+        assert.match(refusal, /holds no secrets yet .*delete the file and start again/s);
+        assert.equal(readFileSync(file, 'utf8'), content, 'the file is left for the operator to decide');
+      }
+    } finally {
+      rmSync(file, { force: true });
+      await other.drop();
+    }
   });
 
   test('plain-text EINs of an old database keep working, and `cli secrets rotate` seals them, then rotates', async () => {
