@@ -70,13 +70,18 @@ export function streamLeases(database: Database, now: () => number = Date.now): 
       }),
     async renew(ids) {
       if (ids.length === 0) return;
-      await database.write((trx) =>
-        trx
+      await database.write(async (trx) => {
+        await trx
           .updateTable('event_stream_leases')
           .set({ expires_at: now() + LEASE_MS })
           .where('id', 'in', ids)
-          .execute(),
-      );
+          .execute();
+        // Leases that ran out long ago, of orgs that opened no stream since (taking one forgets its own): gone too.
+        await trx
+          .deleteFrom('event_stream_leases')
+          .where('expires_at', '<', now() - LEASE_MS)
+          .execute();
+      });
     },
     async release(ids) {
       if (ids.length === 0) return;
