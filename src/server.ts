@@ -15,6 +15,7 @@ import {
   throttled,
 } from './platform/webhooks/processes.ts';
 import type { AttemptReport } from './platform/webhooks/worker.ts';
+import { sayWhereServing, stopWithParent } from './started.ts';
 import { exitWithStartFailure, supervise } from './supervisor.ts';
 
 function configOrExit(): Config {
@@ -83,8 +84,10 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  if (!cluster.isWorker) stopWithParent((why) => void stop(why));
 
   await app.listen({ host: config.HOST, port: config.PORT });
+  if (!cluster.isWorker) sayWhereServing(app.server.address(), (text) => process.stderr.write(text));
   // This process does not deliver: delivery processes do, poked after each commit that may have made deliveries.
   if (cluster.isWorker) {
     const poke: DeliveryMessage = { type: 'plinth.webhooks.poke' };

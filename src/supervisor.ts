@@ -7,6 +7,7 @@ import type { SupervisorReport } from './platform/metrics/supervisor.ts';
 import { requireSecretsKey } from './platform/secrets/key-check.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
 import { type DeliveryMessage, startDeliveryProcesses } from './platform/webhooks/processes.ts';
+import { sayWhereServing, stopWithParent } from './started.ts';
 
 /** Start-up failures in a row, none serving and the database answering, after which the supervisor exits. */
 export const MAX_FAILURES_WITH_NONE_SERVING = 5;
@@ -182,7 +183,12 @@ export async function supervise(config: Config): Promise<void> {
     stop(1);
   }
 
-  cluster.on('listening', (worker) => {
+  let said = false;
+  cluster.on('listening', (worker, address) => {
+    const family = address.addressType === 6 ? 'IPv6' : 'IPv4';
+    const info = { address: address.address ?? '127.0.0.1', port: address.port, family };
+    if (!said) sayWhereServing(info, (text) => process.stderr.write(text));
+    said = true;
     serving.add(worker);
     if (failuresInARow > 0) line(`worker ${worker.process.pid} listens, after ${failuresInARow} failed start-ups`);
     failuresInARow = 0;
@@ -212,5 +218,6 @@ export async function supervise(config: Config): Promise<void> {
   }
   process.on('SIGTERM', () => stop(0));
   process.on('SIGINT', () => stop(0));
+  stopWithParent(() => stop(0));
   for (let i = 0; i < config.WEB_CONCURRENCY; i++) fork();
 }

@@ -37,20 +37,22 @@ export function createKey(flags: {
   mode: Mode;
   json?: true;
   permissions?: KeyPermissions;
+  name?: string;
 }): Promise<void> {
   return withDatabase((database) => created(depsOf(database), flags));
 }
 
 async function created(
   deps: KeysDeps,
-  flags: { org: string; mode: Mode; json?: true; permissions?: KeyPermissions },
+  flags: { org: string; mode: Mode; json?: true; permissions?: KeyPermissions; name?: string },
 ): Promise<void> {
   const { org: ref, mode } = flags;
+  const name = flags.name ?? null;
   const permissions = flags.permissions ?? null;
   // A new name that is also a sign-up's display name makes a new org (names are the operator's, display names
   // anyone's): said on stderr, with the id to use for the sign-up's org instead.
   const { org, signedUpAs } = await findOrgForOperator(deps, ref);
-  const created = await createKeyForOrgName(deps, ref, mode, permissions);
+  const created = await createKeyForOrgName(deps, ref, mode, permissions, name);
   if (created === null) throw new Failure(`no org with id ${ref}; ${ORG_FORMS}`);
   const { row, key } = created;
   if (org === undefined && signedUpAs.length > 0)
@@ -58,7 +60,7 @@ async function created(
       `plinth: created a new org named ${JSON.stringify(ref)} (${row.org_id}); the org signed up as ` +
         `${JSON.stringify(ref)} is ${ids(signedUpAs)}: to add a key to it instead, use --org ${signedUpAs[0]!.id}\n`,
     );
-  const line = JSON.stringify({ id: row.id, key, org_id: row.org_id, mode: row.mode, permissions });
+  const line = JSON.stringify({ id: row.id, key, name, org_id: row.org_id, mode: row.mode, permissions });
   process.stdout.write(flags.json ? `${line}\n` : `${key}\n`);
 }
 

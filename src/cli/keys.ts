@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type KeyPermissions, LEVELS, PERMISSION_GROUPS, parsePermissions } from '../platform/auth/permissions.ts';
 import type { Mode } from '../platform/auth/principal.ts';
+import { cleanText, cleanTextRule } from '../platform/kit/text.ts';
 
 const MODES: readonly Mode[] = ['sandbox', 'live'];
 const ORG_HELP = 'an org id (org_…), or the name given to keys create or at sign-up';
@@ -15,9 +16,10 @@ export function registerKeys(program: Command): void {
     .description('print a new key (and create an org of that name if there is none); the secret is shown once')
     .requiredOption('--org <org>', ORG_HELP)
     .addOption(new Option('--mode <mode>', "the key's mode").choices(MODES).makeOptionMandatory())
-    .option('--json', 'print {id, key, org_id, mode, permissions} instead of the key alone')
+    .option('--name <name>', 'a label for the key (1–100 characters), shown by keys list and the dashboard', nameFlag)
+    .option('--json', 'print {id, key, name, org_id, mode, permissions} instead of the key alone')
     .option('--permissions <grants>', 'a restricted key (rk_…): e.g. accounts=read,transactions=read', permissionsFlag)
-    .action((flags: { org: string; mode: Mode; json?: true; permissions?: KeyPermissions }) =>
+    .action((flags: { org: string; mode: Mode; json?: true; permissions?: KeyPermissions; name?: string }) =>
       load().then((run) => run.createKey(flags)),
     );
   keys
@@ -30,6 +32,13 @@ export function registerKeys(program: Command): void {
     .description('revoke a key, named by its id or by the key itself; revoking twice is harmless')
     .argument('<key>', 'the key id (key_…), or the key (sk_…, rk_…) if that is what you have')
     .action((key: string) => load().then((run) => run.revokeKey(key)));
+}
+
+/** A key's name, by the API's rule for `name` (POST /v1/api_keys). */
+function nameFlag(value: string): string {
+  const name = cleanText(value, 100);
+  if (name === null) throw new InvalidArgumentError(cleanTextRule('the name', 100));
+  return name;
 }
 
 /** `accounts=read,transactions=read` as a restricted key's permissions, every group listed (others `none`). */

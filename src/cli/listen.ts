@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Type } from 'typebox';
+import { parseSettings } from '../platform/kit/settings.ts';
+import { PlatformSettings } from '../platform/settings.ts';
 import { webhookHeaders } from '../platform/webhooks/sign.ts';
 
 /** `cli listen` (README, "Webhooks on your laptop"): what to listen to, and where to forward it. */
@@ -11,6 +14,10 @@ export interface ListenOptions {
   types?: string[];
   /** POST each event here, signed per Standard Webhooks with a secret made for this run. */
   forwardTo?: string;
+  /** How long one forwarding attempt may take, connecting included (WEBHOOK_TIMEOUT_SECONDS). */
+  timeoutSeconds?: number;
+  /** Events printed but not yet forwarded; at this many, reading the stream waits (default FORWARD_QUEUE). */
+  queueLimit?: number;
   /** Ends listening (Ctrl-C); resolves `listen` with 0. */
   signal?: AbortSignal;
   out?: (line: string) => void;
@@ -19,12 +26,24 @@ export interface ListenOptions {
 
 /** Waits between forwarding attempts (seconds), then gives up on that event: a laptop's loop, not the server's day. */
 const FORWARD_RETRIES = [1, 2, 5, 10, 30, 60];
+/**
+ * Events waiting to be forwarded, at most. When the receiver falls this far behind, `listen` stops reading the stream
+ * until it catches up: the server holds the rest (a stream waits for its client), and a connection dropped meanwhile
+ * resumes by Last-Event-ID, so nothing is lost and memory stays bounded.
+ */
+const FORWARD_QUEUE = 1000;
 const MAX_RECONNECT_MS = 10_000;
 
 interface Message {
   id: string | undefined;
   event: string;
   data: string;
+}
+
+/** WEBHOOK_TIMEOUT_SECONDS as the server reads it (1–300, default 15): a bad value stops `listen` as it stops a server. */
+export function forwardTimeoutSeconds(env: NodeJS.ProcessEnv): number {
+  const schema = Type.Object({ WEBHOOK_TIMEOUT_SECONDS: PlatformSettings.properties.WEBHOOK_TIMEOUT_SECONDS });
+  return parseSettings<{ WEBHOOK_TIMEOUT_SECONDS: number }>(schema, env, process.cwd()).WEBHOOK_TIMEOUT_SECONDS;
 }
 
 /** The Server-Sent Events messages of a response body, as they arrive. */
@@ -55,12 +74,15 @@ async function forward(target: string, secret: string, data: string, options: Li
   for (let attempt = 0; ; attempt++) {
     let wait = FORWARD_RETRIES[attempt];
     try {
+      // Bounded as the server's deliveries are: a receiver that never answers costs one timeout per attempt.
+      const timeout = AbortSignal.timeout((options.timeoutSeconds ?? 15) * 1000);
+      const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
       const response = await fetch(target, {
         method: 'POST',
         headers: webhookHeaders([secret], id, data, new Date()),
         body: data,
         redirect: 'manual',
-        signal: options.signal,
+        signal,
       });
       await response.arrayBuffer();
       if (response.ok) return;
@@ -70,7 +92,10 @@ async function forward(target: string, secret: string, data: string, options: Li
       if (response.status === 410) return;
     } catch (error) {
       if (options.signal?.aborted) return;
-      options.err?.(`forwarding ${id}: ${(error as Error).message}`);
+      const timedOut = (error as Error).name === 'TimeoutError';
+      options.err?.(
+        `forwarding ${id}: ${timedOut ? `no answer within ${options.timeoutSeconds ?? 15} s` : (error as Error).message}`,
+      );
     }
     if (wait === undefined) return options.err?.(`forwarding ${id}: giving up after ${attempt + 1} attempts`);
     await sleep(wait * 1000, undefined, { signal: options.signal }).catch(() => {});
@@ -91,6 +116,12 @@ function line(data: string): string {
  * nothing is missed or repeated. Resolves with the exit code: 0 when stopped, 1 when the key is refused.
  */
 export async function listen(options: ListenOptions): Promise<number> {
+  const forwarded = new EventTarget();
+  const oneForwarded = () =>
+    new Promise<void>((resolve) => {
+      forwarded.addEventListener('forwarded', () => resolve(), { once: true });
+      options.signal?.addEventListener('abort', () => resolve(), { once: true });
+    });
   const out = options.out ?? ((text: string) => process.stdout.write(`${text}\n`));
   const err = options.err ?? ((text: string) => process.stderr.write(`${text}\n`));
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -100,6 +131,8 @@ export async function listen(options: ListenOptions): Promise<number> {
   let last: string | undefined;
   let delay = 500;
   let forwarding = Promise.resolve();
+  let waiting = 0; // events printed, not yet forwarded or given up
+  const queueLimit = options.queueLimit ?? FORWARD_QUEUE;
   while (!options.signal?.aborted) {
     try {
       const response = await fetch(`${options.api.replace(/\/$/, '')}/v1/events/stream${query}`, {
@@ -119,7 +152,20 @@ export async function listen(options: ListenOptions): Promise<number> {
         if (message.data === '' || message.event === 'gap' || (types && !types.has(message.event))) continue;
         out(line(message.data));
         const target = options.forwardTo;
-        if (target) forwarding = forwarding.then(() => forward(target, secret, message.data, { ...options, err }));
+        if (target) {
+          waiting++;
+          forwarding = forwarding
+            .then(() => forward(target, secret, message.data, { ...options, err }))
+            .finally(() => {
+              waiting--;
+              forwarded.dispatchEvent(new Event('forwarded'));
+            });
+          // The queue is full: read nothing more until the oldest is forwarded (the server waits meanwhile).
+          if (waiting >= queueLimit) {
+            err(`forwarding: ${waiting} events waiting for ${target}; reading paused until it catches up`);
+            while (waiting >= queueLimit && !options.signal?.aborted) await oneForwarded();
+          }
+        }
       }
     } catch (error) {
       if (options.signal?.aborted) break;

@@ -25,18 +25,23 @@ export function buildProgram(writeErr: (text: string) => void): Command {
   program
     .command('listen')
     .description('print live events as they happen, and forward them signed to a local URL')
-    .requiredOption('--api <url>', "the server's base URL")
-    .requiredOption('--key <key>', 'the API key to listen with')
+    .option('--api <url>', "the server's base URL (default: PLINTH_API_BASE, else http://127.0.0.1:8080)")
+    .option('--key <key>', 'the API key (default: PLINTH_API_KEY, which other users of the machine cannot see)')
     .option('--types <types>', 'only these event types, comma-separated')
     .option('--forward-to <url>', 'POST each event, signed as a webhook, to this URL')
-    .action(async (options: { api: string; key: string; types?: string; forwardTo?: string }) => {
-      const { listen } = await import('./listen.ts');
+    .action(async (options: { api?: string; key?: string; types?: string; forwardTo?: string }) => {
+      const api = options.api ?? (process.env.PLINTH_API_BASE || 'http://127.0.0.1:8080');
+      const key = options.key ?? process.env.PLINTH_API_KEY;
+      if (key === undefined || key === '')
+        throw new Failure('listen needs a key: set PLINTH_API_KEY (or give --key <key>)', EXIT.usage);
+      const { listen, forwardTimeoutSeconds } = await import('./listen.ts');
       const stop = new AbortController();
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
       const types = options.types?.split(',').filter((t) => t !== '');
       const code = await listen({
-        api: options.api,
-        key: options.key,
+        api,
+        key,
+        timeoutSeconds: forwardTimeoutSeconds(process.env),
         signal: stop.signal,
         ...(types === undefined ? {} : { types }),
         ...(options.forwardTo === undefined ? {} : { forwardTo: options.forwardTo }),

@@ -46,7 +46,8 @@ describe('operator CLI', () => {
   test('--json prints id, key, org_id and mode; a second key joins the same org', async () => {
     const first = JSON.parse((await cli('keys', 'create', '--org', 'globex', '--mode', 'live', '--json')).stdout);
     const second = JSON.parse((await cli('keys', 'create', '--org', 'globex', '--mode', 'sandbox', '--json')).stdout);
-    assert.deepEqual(Object.keys(first).sort(), ['id', 'key', 'mode', 'org_id', 'permissions']);
+    assert.deepEqual(Object.keys(first).sort(), ['id', 'key', 'mode', 'name', 'org_id', 'permissions']);
+    assert.equal(first.name, null, 'no --name');
     assert.equal(first.permissions, null, 'a full key');
     assert.match(first.id, /^key_/);
     assert.match(first.key, /^sk_live_/);
@@ -57,6 +58,18 @@ describe('operator CLI', () => {
       json: { type: 'business', country: 'US' },
     });
     assert.equal(reply.body.livemode, true);
+  });
+
+  test('keys create --name labels the key as POST /v1/api_keys does; a name the API would refuse is refused', async () => {
+    const made = await cli('keys', 'create', '--org', 'hooli', '--mode', 'sandbox', '--name', ' CI deploys ', '--json');
+    assert.equal(made.code, 0, made.stderr);
+    const created = JSON.parse(made.stdout);
+    assert.equal(created.name, 'CI deploys');
+    const listed = await cli('keys', 'list', '--org', 'hooli');
+    assert.equal(JSON.parse(listed.stdout.trim().split('\n')[0]!).name, 'CI deploys');
+    const bad = await cli('keys', 'create', '--org', 'hooli', '--mode', 'sandbox', '--name', 'a\u202Eb');
+    assert.equal(bad.code, 64, bad.stderr); // EX_USAGE, as every usage error
+    assert.match(bad.stderr, /the name must be 1–100 characters/);
   });
 
   test('keys list shows hints, never secrets; keys revoke takes effect on the running server', async () => {

@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
+import { listen } from '../../src/cli/listen.ts';
 import { BACKEND } from '../helpers/database.ts';
 import { ROOT, run } from '../helpers/process.ts';
 import { startReceiver, webhookHeaders } from '../helpers/receiver.ts';
@@ -80,12 +81,96 @@ describe(`cli listen (${BACKEND})`, () => {
     assert.equal(code, 0, stderr);
   });
 
-  test('without --key: exit 64 naming it; a revoked or unknown key: exit 1', async () => {
-    const missing = await run(['src/cli/main.ts', 'listen', '--api', server.url]);
+  test('without --key or PLINTH_API_KEY: exit 64 naming both; a revoked or unknown key: exit 1', async () => {
+    const missing = await run(['src/cli/main.ts', 'listen', '--api', server.url], { PLINTH_API_KEY: '' });
     assert.equal(missing.code, 64);
-    assert.match(missing.stderr, /--key/);
+    assert.match(missing.stderr, /PLINTH_API_KEY.*--key/);
     const unknown = await run(['src/cli/main.ts', 'listen', '--api', server.url, '--key', 'sk_test_nope']);
     assert.equal(unknown.code, 1, unknown.stderr);
     assert.match(unknown.stderr, /401/);
+  });
+
+  /** Runs `cli listen` with these arguments and environment until the test ends; resolves once it is ready. */
+  async function listening(args: string[], env: Record<string, string>) {
+    const child = spawn(process.execPath, ['src/cli/main.ts', 'listen', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    stops.push(() => child.kill('SIGKILL'));
+    const output = { stdout: '', stderr: '' };
+    child.stdout.on('data', (c: Buffer) => (output.stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output.stderr += c.toString()));
+    while (!output.stderr.includes('Ready:')) {
+      assert.equal(child.exitCode, null, `cli listen exited: ${output.stderr}`);
+      await sleep(25);
+    }
+    return { child, output };
+  }
+
+  test('--api and --key default to PLINTH_API_BASE and PLINTH_API_KEY: no key on the command line', async () => {
+    const api = await client(server, 'listen-env');
+    const { output } = await listening([], { PLINTH_API_BASE: server.url, PLINTH_API_KEY: api.key });
+    assert.match(output.stderr, new RegExp(`listening to ${server.url}`));
+    const account = (await api.post('/v1/fintech/accounts', ACCOUNT)).body;
+    while (!output.stdout.includes(account.id)) await sleep(25);
+    assert.deepEqual(LINE.exec(output.stdout.trim())?.slice(2), ['2', 'fintech.account.created', account.id]);
+  });
+
+  test('a receiver that never answers: each attempt ends after WEBHOOK_TIMEOUT_SECONDS, later events follow', async () => {
+    const api = await client(server, 'listen-timeout');
+    const receiver = await startReceiver();
+    stops.push(() => void receiver.close());
+    // The first request is never answered (within the test); every later one at once.
+    receiver.answer = (_, index) => (index === 0 ? { status: 200, delayMs: 600_000 } : { status: 200 });
+    const args = ['--api', server.url, '--key', api.key, '--forward-to', receiver.url];
+    const { output } = await listening(args, { WEBHOOK_TIMEOUT_SECONDS: '1' });
+    const first = (await api.post('/v1/fintech/accounts', ACCOUNT)).body;
+    const second = (await api.post('/v1/fintech/accounts', ACCOUNT)).body;
+    // Before, the first attempt waited for ever and nothing after it was forwarded: this waited until the test's end.
+    const received = await receiver.until((r) => r.length >= 3, 60_000);
+    assert.deepEqual(
+      received.map((r) => JSON.parse(r.body).data.object.id),
+      [first.id, first.id, second.id],
+      'the first event again after its attempt timed out, then the second',
+    );
+    assert.match(output.stderr, /no answer within 1 s/);
+  });
+
+  test('the forwarding queue is bounded: when it is full, reading the stream pauses; nothing is lost', async () => {
+    const api = await client(server, 'listen-queue');
+    const receiver = await startReceiver();
+    stops.push(() => void receiver.close());
+    receiver.answer = (_, index) => (index === 0 ? { status: 200, delayMs: 2000 } : { status: 200 });
+    const stop = new AbortController();
+    stops.push(() => stop.abort());
+    const printed: string[] = [];
+    const said: string[] = [];
+    let printedWhenPaused: number | undefined;
+    const done = listen({
+      api: server.url,
+      key: api.key,
+      forwardTo: receiver.url,
+      queueLimit: 2,
+      signal: stop.signal,
+      out: (line) => printed.push(line),
+      err: (line) => {
+        said.push(line);
+        if (line.includes('reading paused')) printedWhenPaused ??= printed.length;
+      },
+    });
+    while (!said.some((l) => l.startsWith('Ready:'))) await sleep(25);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await api.post('/v1/fintech/accounts', ACCOUNT)).body.id);
+    const received = await receiver.until((r) => r.length >= 5, 60_000);
+    assert.equal(printedWhenPaused, 2, `reading paused with 2 events waiting (one in flight): ${said.join(' | ')}`);
+    assert.deepEqual(
+      received.map((r) => JSON.parse(r.body).data.object.id),
+      ids,
+      'every event forwarded once, in order',
+    );
+    assert.equal(printed.length, 5);
+    stop.abort();
+    assert.equal(await done, 0);
   });
 });

@@ -37,7 +37,7 @@ export async function startReceiver(): Promise<Receiver> {
       setTimeout(() => {
         if (response.destroyed) return;
         response.writeHead(answer.status, answer.headers).end('ok');
-      }, answer.delayMs ?? 0);
+      }, answer.delayMs ?? 0).unref(); // a long delay never keeps a finished test's process alive
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -9,6 +9,7 @@ import { startEventPurge } from './purge.ts';
 import { idleSequencer, type Sequencer, startSequencer } from './sequencer.ts';
 import { eventStreamRoutes } from './stream.routes.ts';
 import { streamHub } from './stream-hub.ts';
+import { streamLeases } from './stream-leases.ts';
 
 /** The OpenAPI tag of the events' operations. */
 
@@ -61,7 +62,7 @@ export function installEvents(
   app.addHook('onClose', async () => stopPurge());
   eventsRoutes(app, { db: database.db, caughtUp: deps.sequencer.caughtUp });
   // The live stream: woken by this process's commits and a short poll, ended cleanly when shutdown begins.
-  const hub = streamHub(database.db, { perOrg: deps.streams.perOrg, pollMs: STREAM_POLL_MS });
+  const hub = streamHub(database.db, streamLeases(database), { perOrg: deps.streams.perOrg, pollMs: STREAM_POLL_MS });
   database.onCommit(() => hub.poke());
   app.addHook('preClose', async () => hub.closeAll());
   eventStreamRoutes(app, {

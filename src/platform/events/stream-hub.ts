@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.ts';
 import { activeKeyIds } from '../auth/credentials.repository.ts';
 import type { Mode } from '../auth/principal.ts';
 import { eventsAfter, lastSequences } from './events.repository.ts';
+import { RENEW_MS, type StreamLeases } from './stream-leases.ts';
 
 /** A read of the owner's events after a number (events.repository.ts `eventsAfter`, bound to the owner). */
 export type ReadAfter = (range: Parameters<typeof eventsAfter>[2], take: number) => ReturnType<typeof eventsAfter>;
@@ -21,8 +22,12 @@ export interface Watcher {
 }
 
 export interface StreamHub {
-  /** Registers a stream; false when its org and mode already hold `perOrg` in this process. */
-  add(watcher: Watcher): boolean;
+  /**
+   * Registers a stream, with a lease that counts it in every process; false when its org and mode already hold
+   * `perOrg` open streams across all of them.
+   */
+  add(watcher: Watcher): Promise<boolean>;
+  /** Unregisters it and gives its lease back (harmless twice). */
   remove(watcher: Watcher): void;
   /** Something committed in this process: look now (coalesced) rather than at the next poll. */
   poke(): void;
@@ -38,9 +43,15 @@ export interface StreamHub {
  * whose counter moved reads events, and streams of one owner at the same point share one read. Looks never overlap and are at least `spacingMs` apart, so a burst of writes
  * costs a few looks, not one per write.
  */
-export function streamHub(db: Db, options: { perOrg: number; pollMs: number; spacingMs?: number }): StreamHub {
+export function streamHub(
+  db: Db,
+  leases: StreamLeases,
+  options: { perOrg: number; pollMs: number; spacingMs?: number },
+): StreamHub {
   const watchers = new Set<Watcher>();
+  const leaseOf = new Map<Watcher, string>();
   let timer: NodeJS.Timeout | undefined;
+  let renewing: NodeJS.Timeout | undefined;
   let looking = false;
   let again = false;
   let lastLook = 0;
@@ -61,7 +72,7 @@ export function streamHub(db: Db, options: { perOrg: number; pollMs: number; spa
     for (const watcher of all) {
       if (!watchers.has(watcher)) continue;
       if (active !== null && !active.has(watcher.keyId)) {
-        watchers.delete(watcher);
+        forget(watcher);
         watcher.end('revoked');
         continue;
       }
@@ -97,28 +108,39 @@ export function streamHub(db: Db, options: { perOrg: number; pollMs: number; spa
   function stopPollingIfIdle(): void {
     if (watchers.size === 0 && timer !== undefined) {
       clearInterval(timer);
+      clearInterval(renewing);
       timer = undefined;
+      renewing = undefined;
     }
   }
 
+  // A lease not given back (the database was away) simply runs out: it is no longer renewed.
+  function forget(watcher: Watcher): void {
+    watchers.delete(watcher);
+    const lease = leaseOf.get(watcher);
+    leaseOf.delete(watcher);
+    if (lease !== undefined) leases.release([lease]).catch(() => {});
+    stopPollingIfIdle();
+  }
+
   return {
-    add(watcher) {
+    async add(watcher) {
       let same = 0;
       for (const w of watchers) if (w.orgId === watcher.orgId && w.mode === watcher.mode) same++;
       if (same >= options.perOrg) return false;
+      const lease = await leases.take(watcher, options.perOrg);
+      if (lease === null) return false;
       watchers.add(watcher);
+      leaseOf.set(watcher, lease);
       timer ??= setInterval(poke, options.pollMs).unref();
+      renewing ??= setInterval(() => leases.renew([...leaseOf.values()]).catch(() => {}), RENEW_MS).unref();
       return true;
     },
-    remove(watcher) {
-      watchers.delete(watcher);
-      stopPollingIfIdle();
-    },
+    remove: forget,
     poke,
     closeAll() {
       const all = [...watchers];
-      watchers.clear();
-      stopPollingIfIdle();
+      for (const watcher of all) forget(watcher);
       for (const watcher of all) watcher.end('shutdown');
     },
   };

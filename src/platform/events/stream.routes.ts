@@ -13,13 +13,17 @@ const DESCRIPTION =
   '`id: <sequence>`, `event: <type>`, `data: <the event’s JSON, the bytes of GET /v1/events/{id}>`. ' +
   '`Last-Event-ID: <sequence>` (or `after`) resumes after that number with no gap and no repeat. A comment line ' +
   'every 15 s; `event: gap` (data `{"from","to"}`) when events after the resume point were purged. At most ' +
-  '`EVENT_STREAMS_PER_ORG` (5) open per organisation and mode, else 429 `rate_limited`.';
+  '`EVENT_STREAMS_PER_ORG` (5) open per organisation and mode across all server processes, else 429 `rate_limited`; ' +
+  'a resume point beyond the last numbered event: 400 `parameter_invalid`.';
 
-/** `Last-Event-ID` (its shape checked by the schema: a whole number) wins over `?after=`. */
-function resumePoint(request: FastifyRequest, after: number | undefined): number | undefined {
+/** `Last-Event-ID` (its shape checked by the schema: a whole number) wins over `?after=`; `param` names the one used. */
+function resumePoint(request: FastifyRequest, after: number | undefined): { after: number | undefined; param: string } {
   const header = request.headers['last-event-id'];
-  return typeof header === 'string' ? Number(header) : after;
+  return typeof header === 'string' ? { after: Number(header), param: 'last-event-id' } : { after, param: 'after' };
 }
+
+/** After a revoked key's stream is ended, how long a client that reads has to take its end before it is cut. */
+const HANG_UP_MS = 250;
 
 /** The live event stream (docs/api.md#the-live-event-stream). */
 export function eventStreamRoutes(
@@ -58,16 +62,23 @@ export function eventStreamRoutes(
         },
       },
       open: async (owner, input, request, reply) => {
-        const resume = { after: resumePoint(request, input.query.after), type: input.query.type };
-        const opened = openStream(deps.db, owner, resume, deps.settled);
-        if (!deps.hub.add(opened.watcher))
+        const resume = { ...resumePoint(request, input.query.after), type: input.query.type };
+        const hangUp = () => {
+          const cut = setTimeout(() => reply.raw.destroy(), HANG_UP_MS).unref();
+          reply.raw.on('close', () => clearTimeout(cut));
+        };
+        const opened = openStream(deps.db, owner, resume, deps.settled, hangUp);
+        reply.raw.on('close', () => opened.body.destroy());
+        if (!(await deps.hub.add(opened.watcher)))
           throw new ApiError(
             'rate_limited',
-            `This organisation already has ${deps.perOrg} open ${owner.mode} event streams (EVENT_STREAMS_PER_ORG).`,
+            `This organisation already has ${deps.perOrg} open ${owner.mode} event streams (EVENT_STREAMS_PER_ORG); ` +
+              'close one, or retry later.',
             { headers: { 'retry-after': '1' } },
           );
         opened.body.on('close', () => deps.hub.remove(opened.watcher));
-        reply.raw.on('close', () => opened.body.destroy());
+        // The client may have gone while the lease was taken.
+        if (opened.body.destroyed) deps.hub.remove(opened.watcher);
         try {
           // As the list does: every event committed before the request is numbered, so "next" means after them.
           await deps.caughtUp();

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { Db } from '../../db/database.ts';
 import type { Principal } from '../auth/principal.ts';
+import { ApiError } from '../http/errors.ts';
 import { eventsAfter, lastSequences, oldestKeptSequence } from './events.repository.ts';
 import type { ReadAfter, Watcher } from './stream-hub.ts';
 
@@ -40,8 +41,9 @@ export interface OpenedStream {
 export function openStream(
   db: Db,
   owner: Principal,
-  resume: { after: number | undefined; type: string | undefined },
+  resume: { after: number | undefined; type: string | undefined; param?: string },
   settled: () => Promise<void> | undefined = () => undefined,
+  hangUp: () => void = () => {},
 ): OpenedStream {
   const body = new PassThrough();
   let seen = 0;
@@ -96,14 +98,24 @@ export function openStream(
     keyId: owner.keyId,
     wake,
     end: (why) => {
+      clearInterval(heartbeat); // nothing is written after the end
       if (why === 'revoked') body.write(': the key was revoked\n\n');
       body.end();
+      // A client that does not read would hold the end (and the connection) back for ever: it is cut instead.
+      if (why === 'revoked') hangUp();
     },
   };
 
   async function start(): Promise<void> {
     const counter = (await lastSequences(db, [owner.orgId])).get(`${owner.orgId}\n${owner.mode}`) ?? 0;
     const after = resume.after ?? counter;
+    if (after > counter)
+      throw new ApiError(
+        'parameter_invalid',
+        `${resume.param === 'last-event-id' ? 'Last-Event-ID' : 'after'} is ${after}, beyond the last event (${counter}); send a sequence you received, ` +
+          'or none to start with the next event.',
+        { param: resume.param ?? 'after' },
+      );
     const oldest = counter > after ? await oldestKeptSequence(db, owner) : null;
     const firstKept = oldest ?? counter + 1;
     seen = after;

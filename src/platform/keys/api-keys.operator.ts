@@ -37,6 +37,7 @@ export function createKeyForOrgName(
   orgRef: string,
   mode: Mode,
   permissions: KeyPermissions | null = null,
+  name: string | null = null,
 ): Promise<CreatedKey | null> {
   return deps.write(async (trx) => {
     let org = await findOrg(trx, orgRef);
@@ -47,7 +48,7 @@ export function createKeyForOrgName(
       await repo.insertOrg(trx, org);
     }
     const ctx = { trx, owner: { orgId: org.id, mode }, request: null, now: deps.clock() };
-    return insertNewKey(deps, ctx, null, permissions);
+    return insertNewKey(deps, ctx, name, permissions);
   });
 }
 

@@ -4,7 +4,10 @@
  * limit, a revoked key's stream closing, and a bad resume point refused.
  */
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
 import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { purgeEvents } from '../../../src/platform/events/purge.ts';
 import { deleteDeliveriesOf } from '../../../src/platform/webhooks/deliveries.repository.ts';
 import { BACKEND } from '../../helpers/database.ts';
@@ -84,6 +87,47 @@ describe(`the live event stream (${BACKEND})`, () => {
     assertProblem(await call(server.url, 'GET', '/v1/events/stream?after=-1', { key: api.key }), 'parameter_invalid');
   });
 
+  test('a resume point beyond the last numbered event: 400 naming it (it would never send anything)', async () => {
+    const api = await client(server, 'stream-beyond');
+    await api.post('/v1/fintech/accounts', ACCOUNT);
+    const headers = { 'last-event-id': '999999999999999' };
+    const header = await call(server.url, 'GET', '/v1/events/stream', { key: api.key, headers });
+    assertProblem(header, 'parameter_invalid', 'last-event-id');
+    assert.match(header.body.detail, /Last-Event-ID is 999999999999999, beyond the last event \(2\)/);
+    assertProblem(
+      await call(server.url, 'GET', '/v1/events/stream?after=3', { key: api.key }),
+      'parameter_invalid',
+      'after',
+    );
+    const last = await openSse(server.url, '/v1/events/stream?after=2', api.key);
+    assert.equal(last.status, 200, 'the last number itself resumes');
+    last.close();
+  });
+
+  test('leases of streams whose process is gone (expired) do not count against the limit', async () => {
+    const api = await client(server, 'stream-expired');
+    const keyId = (await api.post('/v1/api_keys', {})).body.id;
+    const { org_id: orgId } = await server.database.db
+      .selectFrom('api_keys')
+      .select('org_id')
+      .where('id', '=', keyId)
+      .executeTakeFirstOrThrow();
+    const stale = { org_id: orgId, mode: 'sandbox' as const, process_id: 'gone', expires_at: Date.now() - 1 };
+    await server.database.write((trx) =>
+      trx
+        .insertInto('event_stream_leases')
+        .values([1, 2, 3].map((n) => ({ ...stale, id: `stale-${n}` })))
+        .execute(),
+    );
+    const open = [await openSse(server.url, '/v1/events/stream', api.key)];
+    open.push(await openSse(server.url, '/v1/events/stream', api.key));
+    assert.deepEqual(
+      open.map((c) => c.status),
+      [200, 200],
+    );
+    for (const c of open) c.close();
+  });
+
   test('at most EVENT_STREAMS_PER_ORG per org and mode: 429 rate_limited beyond, others unaffected', async () => {
     const api = await client(server, 'stream-limit');
     const open = [await openSse(server.url, '/v1/events/stream', api.key)];
@@ -111,6 +155,38 @@ describe(`the live event stream (${BACKEND})`, () => {
     await api.post(`/v1/api_keys/${doomed.body.id}/revoke`);
     await conn.ended;
     assert.ok(conn.comments.includes('the key was revoked'), conn.comments.join('|'));
+  });
+
+  // The bound is generous (docs/api.md says 1 s) but shorter than the stream's first keep-alive comment (15 s after
+  // it opened): before, the connection stayed open until that comment, written after the stream's end, failed.
+  test("a revoked key's stream is cut even while its client reads nothing", { timeout: 120_000 }, async () => {
+    const api = await client(server, 'stream-revoked-stalled');
+    const doomed = await api.post('/v1/api_keys', {});
+    const serverSide = new Promise<Socket>((resolve) => {
+      const seen = (socket: Socket) => {
+        if (socket.remotePort !== reader.localPort) return;
+        server.app.server.off('connection', seen);
+        resolve(socket);
+      };
+      server.app.server.on('connection', seen);
+    });
+    const { port } = new URL(server.url);
+    const reader = connect({ host: '127.0.0.1', port: Number(port) });
+    await once(reader, 'connect');
+    reader.write(
+      `GET /v1/events/stream?after=0 HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${doomed.body.key}\r\n\r\n`,
+    );
+    reader.pause(); // never reads: the kernel's buffers fill, then the server's writes wait
+    const socket = await serverSide;
+    // Events of about 25 kB each until the server's writes wait for the client: its buffers and the kernel's are full.
+    const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'x'.repeat(500)]));
+    while (!socket.writableNeedDrain)
+      await Promise.all(Array.from({ length: 20 }, () => api.post('/v1/fintech/accounts', { ...ACCOUNT, metadata })));
+    await api.post(`/v1/api_keys/${doomed.body.id}/revoke`);
+    const closed = socket.destroyed ? Promise.resolve() : once(socket, 'close').then(() => undefined);
+    const waited = await Promise.race([closed.then(() => 'closed'), sleep(5000).then(() => 'still open')]);
+    reader.destroy();
+    assert.equal(waited, 'closed', 'the server kept the revoked stream open while its client read nothing');
   });
 
   test('a resume point older than retention: event gap names the numbers gone, then the oldest kept', async () => {
