@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type } from 'typebox';
 import { parseSettings } from '../platform/kit/settings.ts';
-import { PlatformSettings } from '../platform/settings.ts';
+import { WebhooksSettings } from '../platform/webhooks/settings.ts';
 import { webhookHeaders } from '../platform/webhooks/sign.ts';
 
 /** `cli listen` (README, "Webhooks on your laptop"): what to listen to, and where to forward it. */
@@ -42,7 +42,7 @@ interface Message {
 
 /** WEBHOOK_TIMEOUT_SECONDS as the server reads it (1–300, default 15): a bad value stops `listen` as it stops a server. */
 export function forwardTimeoutSeconds(env: NodeJS.ProcessEnv): number {
-  const schema = Type.Object({ WEBHOOK_TIMEOUT_SECONDS: PlatformSettings.properties.WEBHOOK_TIMEOUT_SECONDS });
+  const schema = Type.Object({ WEBHOOK_TIMEOUT_SECONDS: WebhooksSettings.properties.WEBHOOK_TIMEOUT_SECONDS });
   return parseSettings<{ WEBHOOK_TIMEOUT_SECONDS: number }>(schema, env, process.cwd()).WEBHOOK_TIMEOUT_SECONDS;
 }
 
