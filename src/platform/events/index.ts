@@ -6,7 +6,12 @@ import { installEvents } from './install.ts';
 
 export const EventsSettings = Type.Object({
   EVENT_RETENTION_DAYS: integer(30, 1, 3650, 'days events (and their delivery logs) are kept before being purged'),
-  EVENT_STREAMS_PER_ORG: integer(5, 1, 1000, 'open event streams (`GET /v1/events/stream`) an org may hold per mode'),
+  EVENT_STREAMS_PER_ORG: integer(
+    5,
+    1,
+    1000,
+    'open event streams (`GET /v1/events/stream`) an org may hold per mode, across every server process',
+  ),
   EVENT_STREAM_MAX_SECONDS: integer(
     0,
     0,
