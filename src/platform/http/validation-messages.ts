@@ -70,8 +70,9 @@ export function sentenceFor(param: string, error: ErrorObject): string {
       const max = error.keyword === 'pattern' ? freeTextMaxOf(free) : undefined;
       if (max !== undefined)
         return clears ? `${cleanTextRule(param, max)} Or "" to clear it.` : cleanTextRule(param, max);
-      const example = schema.examples?.find((e) => typeof e === 'string');
-      return `${param} must look like ${example ?? 'the documented format'}.`;
+      // Every example when a pattern takes several forms (`status`: `409` or `4xx`).
+      const examples = (schema.examples ?? []).filter((e) => typeof e === 'string');
+      return `${param} must look like ${examples.length === 0 ? 'the documented format' : examples.join(' or ')}.`;
     }
     case 'minLength':
       return `${param} must be at least ${plural(limit, 'character')} long.`;

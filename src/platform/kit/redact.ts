@@ -241,6 +241,28 @@ export function redactedJson(body: Record<string, unknown>): string {
   return jsonMayHoldSecret(text) ? JSON.stringify(redactBody(body)) : text;
 }
 
+/** A query parameter's name as a body's field: `kyb[ein]` → `ein`, percent-decoded, `+` a space, in lower case. */
+function fieldOfParameter(name: string): string {
+  const decoded = percentDecoded(name.replaceAll('+', ' ')).toLowerCase();
+  const last = /\[([^\]]*)\]$/.exec(decoded);
+  return last === null ? decoded : last[1]!;
+}
+
+/**
+ * A query string (without its `?`) as the request log keeps it: redacted as a body is, so a parameter named like a
+ * secret field (`api_key=…`, `kyb[ein]=…`) has its value replaced by `[redacted]`, and every secret shape in the rest
+ * is redacted as in any text.
+ */
+export function redactQuery(query: string): string {
+  const parameters = query.split('&').map((parameter) => {
+    const at = parameter.indexOf('=');
+    if (at < 1 || at === parameter.length - 1 || !shapes.fields.has(fieldOfParameter(parameter.slice(0, at))))
+      return parameter;
+    return `${parameter.slice(0, at + 1)}${REDACTED}`;
+  });
+  return redactSecrets(parameters.join('&'));
+}
+
 function redactError(error: Error): Error | { type: string; message: string; stack?: string } {
   const message = redactSecrets(error.message);
   const stack = error.stack === undefined ? undefined : redactSecrets(error.stack);

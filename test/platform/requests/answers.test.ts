@@ -14,7 +14,7 @@ const idOf = (reply: { headers: Headers }) => reply.headers.get('request-id')!;
 describe('the request log keeps the answer (docs/api.md#the-request-log)', () => {
   const server = useServer();
 
-  test('a create and a read keep the JSON the server sent; a HEAD and a read of the log keep none', async () => {
+  test('a create keeps the JSON the server sent; a successful read, a HEAD and a read of the log keep none', async () => {
     const api = await client(server, 'answer-create');
     const created = await api.post('/v1/fintech/accounts', { ...ACCOUNT, metadata: { order: '6735' } });
     assert.equal(created.status, 200, created.text);
@@ -26,7 +26,7 @@ describe('the request log keeps the answer (docs/api.md#the-request-log)', () =>
     const logRead = await api.get('/v1/requests');
     for (const [reply, text] of [
       [created, created.text],
-      [read, read.text],
+      [read, null], // a successful read can be read again (docs/api.md#the-request-log, issue 40 item 9)
       [head, null],
       [logRead, null], // the log's own answers are entries already kept
     ] as const) {
