@@ -28,6 +28,15 @@ const MAX_DECODINGS = 3;
 
 export const REDACTED = '[redacted]';
 
+/** The prefixes of a key or a signing secret, as a person reads them (docs/api.md#metadata-your-own-references). */
+export const SECRET_PREFIXES = 'sk_live_, sk_test_, rk_live_, rk_test_ or whsec_';
+
+/**
+ * Whether `text` holds a key's or a signing secret's prefix, in any case: a whole secret, or the start of one cut short
+ * (`sk_live_ABC`, the first line of a key split over two). Metadata refuses it (metadata.schema.ts).
+ */
+export const holdsSecretPrefix = (text: string) => new RegExp(KEY_PREFIX.source, 'i').test(text);
+
 /** A product's secret, by its shape: whatever text holds it is redacted to `[redacted <name>]`. */
 export interface SecretShape {
   /** Named in the placeholder: `[redacted EIN]`. */
@@ -92,9 +101,13 @@ export interface RedactOptions {
   ownNumbers?: boolean;
 }
 
-/** Where the secret after a prefix ends: `length` secret characters, separators between them skipped, then any more
- * that follow at once. When none follows, there is no secret (the prefix alone, or a hint's `…`). */
-function secretEnd(text: string, from: number, length: number): number {
+/**
+ * The secret after a prefix: `length` secret characters, separators between them skipped, then any more that follow
+ * at once; where it ends, how many characters it took, and whether the text ended before all `length` were found
+ * (`cut`: the rest may carry on in the next string, see `redactRecord`). When none follows, there is no secret (the
+ * prefix alone, or a hint's `…`).
+ */
+function scanSecret(text: string, from: number, length: number): { end: number; taken: number; cut: boolean } {
   let taken = 0;
   let end = from;
   for (let i = from; i < text.length; i++) {
@@ -102,9 +115,34 @@ function secretEnd(text: string, from: number, length: number): number {
     if (SECRET_CHAR.test(c)) {
       taken++;
       end = i + 1;
-    } else if (taken >= length || !SEPARATOR.test(c)) break;
+    } else if (taken >= length || !SEPARATOR.test(c)) return { end, taken, cut: false };
   }
-  return end;
+  return { end, taken, cut: taken < length };
+}
+
+const secretEnd = (text: string, from: number, length: number) => scanSecret(text, from, length).end;
+
+/** How many characters of a secret are still to come when `text` ends inside one (a key cut by its string's end). */
+function owedAtEnd(text: string): number {
+  if (!MAYBE_KEY.test(text)) return 0;
+  let owed = 0;
+  const prefixes = new RegExp(KEY_PREFIX.source, 'gi');
+  for (let match = prefixes.exec(text); match !== null; match = prefixes.exec(text)) {
+    const length = secretLength(match[0]);
+    const scan = scanSecret(text, match.index + match[0].length, length);
+    owed = scan.cut ? length - scan.taken : 0;
+  }
+  return owed;
+}
+
+/**
+ * A string that starts with the rest of a secret cut at the end of the string before it (every character still owed,
+ * after separators), with that rest redacted. A string that ends first does not carry it on (a metadata key holding 32
+ * of a key's 38 characters and the value `x` after it: the `x` is no part of it).
+ */
+function carriedOn(text: string, owed: number): string {
+  const scan = scanSecret(text, 0, owed);
+  return scan.taken < owed ? text : REDACTED + text.slice(scan.end);
 }
 
 function redactKeys(text: string): string {
@@ -160,24 +198,48 @@ const MAX_DEPTH = 4;
 const BODY_MAX_DEPTH = 64;
 
 /**
+ * A secret cut at the end of one string whose rest carries on at the start of the next, in the order the JSON text
+ * has them (a field's name, then its value): `{"n": "sk_live_ABC", "<the other 35 characters>": "x"}`, as two lines
+ * of a metadata field (`n=sk_live_ABC` and `<35 characters>=x`) make it. `owed` is how many characters are to come.
+ */
+interface Carry {
+  owed: number;
+}
+
+/** A string of a record, in document order: what it carries on of the string before it, then its own shapes. */
+function redactString(text: string, carry: Carry, short = false): string {
+  const out = carry.owed > 0 ? carriedOn(text, carry.owed) : text;
+  carry.owed = 0;
+  if (short) return out;
+  carry.owed = owedAtEnd(text);
+  return redactSecrets(out);
+}
+
+/**
  * A log record with every secret-named field censored and every string redacted by shape, down to nested objects,
  * arrays and errors (what pino writes; it is the logger's formatter). Field names are redacted by shape too: a
- * client chooses them (a metadata key, an unknown field), and may paste a key there as well as anywhere. Untouched
- * records are returned as they are: the request line, written for every request, costs a walk over its few flat
- * fields and no allocation.
+ * client chooses them (a metadata key, an unknown field), and may paste a key there as well as anywhere; and a key
+ * cut at the end of one string and carried on in the next (`Carry`) is redacted in both. Untouched records are
+ * returned as they are: the request line, written for every request, costs a walk over its few flat fields and no
+ * allocation.
  */
 export function redactRecord(
   record: Record<string, unknown>,
   depth = 0,
   maxDepth = MAX_DEPTH,
+  carry: Carry = { owed: 0 },
 ): Record<string, unknown> {
   let copy: Record<string, unknown> | null = null;
   let index = 0;
   for (const name in record) {
     const value = record[name];
-    const clean = shapes.fields.has(name) && value != null ? REDACTED : redactValue(value, depth, maxDepth);
     // Shorter than any shape (`whsec_` and one character): most names of a log line are.
-    const cleanName = name.length < 7 ? name : redactSecrets(name);
+    const cleanName = redactString(name, carry, name.length < 7);
+    let clean: unknown;
+    if (shapes.fields.has(name) && value != null) {
+      clean = REDACTED;
+      carry.owed = 0;
+    } else clean = redactValue(value, depth, maxDepth, carry);
     if (copy === null && (clean !== value || cleanName !== name)) copy = firstFields(record, index);
     // Defined, not assigned, so that a `__proto__` field stays a field.
     if (copy !== null) put(copy, cleanName, clean);
@@ -201,16 +263,16 @@ function firstFields(record: Record<string, unknown>, count: number): Record<str
   return copy;
 }
 
-function redactValue(value: unknown, depth: number, maxDepth: number): unknown {
-  if (typeof value === 'string') return redactSecrets(value);
+function redactValue(value: unknown, depth: number, maxDepth: number, carry: Carry): unknown {
+  if (typeof value === 'string') return redactString(value, carry);
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return redactError(value);
   if (depth >= maxDepth) return '[nested too deep to log]';
   if (Array.isArray(value)) {
-    const items = value.map((item) => redactValue(item, depth + 1, maxDepth));
+    const items = value.map((item) => redactValue(item, depth + 1, maxDepth, carry));
     return items.some((item, i) => item !== value[i]) ? items : value;
   }
-  return redactRecord(value as Record<string, unknown>, depth + 1, maxDepth);
+  return redactRecord(value as Record<string, unknown>, depth + 1, maxDepth, carry);
 }
 
 /**
