@@ -29,7 +29,7 @@ const MAX_DECODINGS = 3;
 export const REDACTED = '[redacted]';
 
 /** The prefixes of a key or a signing secret, as a person reads them (docs/api.md#metadata-your-own-references). */
-export const SECRET_PREFIXES = 'sk_live_, sk_test_, rk_live_, rk_test_ or whsec_';
+export const SECRET_PREFIXES = 'sk_live_…, sk_test_…, rk_live_…, rk_test_… or whsec_…';
 
 /**
  * Whether `text` holds a key's or a signing secret's prefix, in any case: a whole secret, or the start of one cut short

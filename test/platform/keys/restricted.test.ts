@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseKey } from '../../../src/platform/auth/key-format.ts';
+import { get, signIn } from '../../helpers/dashboard.ts';
 import { BACKEND } from '../../helpers/database.ts';
 import { money } from '../../helpers/money.ts';
 import { assertProblem } from '../../helpers/problem.ts';
@@ -91,6 +92,12 @@ describe(`restricted keys (${BACKEND})`, () => {
         (k: { hint: string }) => k.hint === `sk_test_…${key.slice(-4)}`,
       ).id as string;
     const fullId = await keyIdOf(spare);
+    // The dashboard signed in with it offers to revoke only the keys it may revoke.
+    const cookie = await signIn(server.url, keysWriter.key);
+    const keysPage = (await get(server.url, '/dashboard/api-keys', cookie)).html;
+    const offered = [...keysPage.matchAll(/href="\/dashboard\/api-keys\/(key_\w+)\/revoke"/g)].map((m) => m[1]);
+    assert.ok(offered.includes(narrower.id) && offered.includes(keysWriter.id), keysPage.slice(0, 300));
+    assert.ok(!offered.includes(fullId) && !offered.includes(wider.id));
 
     const ofFull = await revoke(keysWriter.key, fullId);
     assertProblem(ofFull, 'permission_denied');

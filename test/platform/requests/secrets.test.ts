@@ -136,6 +136,7 @@ describe('the request log keeps no secret (docs/api.md#the-request-log)', () => 
     const refused = await api.post('/v1/fintech/accounts', sent);
     assertProblem(refused, 'parameter_invalid', 'metadata.n');
     assert.match(refused.body.detail, /^metadata\.n must not hold a key or a signing secret, nor the start of one/);
+    assert.match(refused.body.detail, /\(sk_live_…, sk_test_…, rk_live_…, rk_test_… or whsec_…\): metadata is shown/);
     const whole = await api.post('/v1/fintech/accounts', { ...sent, metadata: { [live.slice(0, 40)]: 'x' } });
     assertProblem(whole, 'parameter_invalid', 'metadata');
     assert.ok(!whole.text.includes(live.slice(8, 40)), 'the refusal does not echo the key');
