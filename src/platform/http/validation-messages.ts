@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { holdsSecretPrefix, SECRET_PREFIXES } from '../kit/redact.ts';
+import { holdsSecretPrefix, SECRET_PREFIXES } from '../kit/key-shapes.ts';
 import { cleanTextRule, freeTextMaxOf } from '../kit/text.ts';
 
 type Schema = {

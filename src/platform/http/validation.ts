@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isIdPattern } from '../kit/ids.ts';
-import { holdsSecretPrefix } from '../kit/redact.ts';
+import { holdsSecretPrefix } from '../kit/key-shapes.ts';
 import { ApiError, type ErrorItem } from './errors.ts';
 import { sentenceFor } from './validation-messages.ts';
 
