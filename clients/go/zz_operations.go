@@ -87,7 +87,8 @@ func (s *APIKeysService) Retrieve(ctx context.Context, id string, opts ...Reques
 //
 // Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first
 // `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create
-// another first.
+// another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one:
+// `permission_denied`).
 func (s *APIKeysService) Revoke(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.ApiKey, *Response, error) {
 	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.ApiKey, *http.Response, error) {
 		return s.c.api.APIKeysAPI.RevokeApiKey(ctx, id).Execute()
@@ -659,7 +660,7 @@ type RequestsService struct{ c *Client }
 // ListRequestsParams filters Requests.List; every filter given must hold, a zero value is no filter.
 type ListRequestsParams struct {
 	ListParams
-	Status  int32         // Only answers with this HTTP status, e.g.
+	Status  string        // Only answers with this HTTP status (`409`), or of this class: `2xx` (successes), `4xx` (refusals), `5xx` (server errors); `1xx` and `3xx` are taken too.
 	Method  string        // Only requests with this method.
 	Created CreatedFilter // Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`.
 }
@@ -668,7 +669,7 @@ type ListRequestsParams struct {
 func (s *RequestsService) ListPage(ctx context.Context, p ListRequestsParams, opts ...RequestOption) (*plinthapi.RequestLogList, *Response, error) {
 	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.RequestLogList, *http.Response, error) {
 		req := withPage(s.c.api.RequestsAPI.ListRequests(ctx), p.ListParams)
-		if p.Status != 0 {
+		if p.Status != "" {
 			req = req.Status(p.Status)
 		}
 		if p.Method != "" {

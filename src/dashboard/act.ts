@@ -3,7 +3,7 @@ import type { TSchema } from 'typebox';
 import type { Principal } from '../platform/auth/principal.ts';
 import { ApiError, type ErrorItem } from '../platform/http/errors.ts';
 import { toValidationError, validatorCompiler } from '../platform/http/validation.ts';
-import type { IdempotentWrite } from '../platform/idempotency/idempotency.ts';
+import { type IdempotentWrite, scopeOf } from '../platform/idempotency/idempotency.ts';
 import { checkedKey, fingerprint } from '../platform/idempotency/key.ts';
 import { type Operation, type Operations, requirePermission } from '../platform/operations/operation.ts';
 
@@ -76,7 +76,7 @@ export function actor(write: IdempotentWrite, operations: Operations) {
         formKey === undefined
           ? undefined
           : {
-              scope: { orgId: principal.orgId, mode: principal.mode, key: formKey },
+              scope: scopeOf(principal, formKey),
               fingerprint: fingerprint(op.method, pathOf(op.path, action.params), action.body),
             };
       const call = { keyed, owner: principal, request: { id: String(request.id), idempotency_key: formKey ?? null } };

@@ -329,6 +329,16 @@ describe('the dashboard in Chromium', { skip: skipWithoutChromium('the dashboard
     await page.waitForURL(/status=409/);
     const statuses = await page.locator('tbody tr td:nth-child(2) .badge').allInnerTexts();
     assert.ok(statuses.length >= 2 && statuses.every((s) => s === '409'), `only 409s: ${statuses.join(' ')}`);
+    // A class of statuses (issue 40, item 9: `4xx` was an error page).
+    await page.fill('#f-status', '4xx');
+    await page.click('form.filters button');
+    await page.waitForURL(/status=4xx/);
+    const refusals = await page.locator('tbody tr td:nth-child(2) .badge').allInnerTexts();
+    assert.ok(refusals.length >= statuses.length && refusals.every((s) => /^4\d\d$/.test(s)), refusals.join(' '));
+    await check('requests-4xx');
+    await page.fill('#f-status', '409');
+    await page.click('form.filters button');
+    await page.waitForURL(/status=409/);
     const rows = await text('tbody');
     const withdrawal = String.raw`POST /v1/sandbox/fintech/accounts/acct_\w+/withdrawals\s[^\n]* · dashboard · `;
     assert.match(rows, new RegExp(String.raw`${withdrawal}[^\n]*\s+409\s+insufficient_funds`));

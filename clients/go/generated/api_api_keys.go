@@ -651,7 +651,7 @@ func (r ApiRevokeApiKeyRequest) Execute() (*ApiKey, *http.Response, error) {
 /*
 RevokeApiKey Revoke an API key
 
-Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
+Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one: `permission_denied`).
 
 Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 

@@ -29,7 +29,7 @@ type ApiListRequestsRequest struct {
 	limit *int32
 	startingAfter *string
 	endingBefore *string
-	status *int32
+	status *string
 	method *string
 	created *ListAccountsCreatedParameter
 }
@@ -52,8 +52,8 @@ func (r ApiListRequestsRequest) EndingBefore(endingBefore string) ApiListRequest
 	return r
 }
 
-// Only answers with this HTTP status, e.g. 409.
-func (r ApiListRequestsRequest) Status(status int32) ApiListRequestsRequest {
+// Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too.
+func (r ApiListRequestsRequest) Status(status string) ApiListRequestsRequest {
 	r.status = &status
 	return r
 }

@@ -27,7 +27,7 @@ type CreateWebhookEndpointRequest struct {
 	EnabledEvents []string `json:"enabled_events"`
 	// A note for people: 1–500 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp); `null` for none.
 	Description NullableString `json:"description,omitempty"`
-	// Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+	// Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused. A key given `\"\"` is not set.
 	Metadata map[string]string `json:"metadata,omitempty"`
 }
 

@@ -30,6 +30,8 @@ type RequestLog struct {
 	Route string `json:"route"`
 	// The path as sent, without its query string; secret shapes are redacted.
 	Path string `json:"path"`
+	// The query string as sent, without its `?`, redacted as `body` is (a parameter named like a secret field has its value replaced by `[redacted]`; the secret part of anything shaped like a key or an EIN too), at most 8 KiB. `null` when there was none, for a dashboard action, and for entries recorded before queries were kept.
+	Query NullableString `json:"query"`
 	// The HTTP status of the answer.
 	Status int32 `json:"status"`
 	// The problem `code` of an error answer; `null` for a success.
@@ -46,11 +48,13 @@ type RequestLog struct {
 	IdempotentReplayed bool `json:"idempotent_replayed"`
 	// `api` for a request to `/v1`; `dashboard` for an action taken in the dashboard. Known values: `api`, `dashboard`; others may be added, so treat this as an open string.
 	Source string `json:"source"`
-	// A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, and for a body that could not be read.
+	// A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, for a body that could not be read, and when `bodies_hidden` is true.
 	Body NullableString `json:"body"`
 	// True when `body` was cut at 8 KiB.
 	BodyTruncated bool `json:"body_truncated"`
-	// The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+	// True when `body` and `response_body` are `null` because the reading key may not read the route’s permission group (a restricted key with `requests: read` but not `accounts: read` sees no body of an account’s request or answer). A full key, or one that may read the group, sees them: then false.
+	BodiesHidden bool `json:"bodies_hidden"`
+	// The JSON body of the answer of a write (`POST`, `DELETE`) or of any failure, as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for a successful read (`GET`, `HEAD`: it can be read again), for the request log’s own reads, for an answer that is not JSON, for entries recorded before answers were kept, and when `bodies_hidden` is true.
 	ResponseBody NullableString `json:"response_body"`
 	// True when `response_body` was cut at 8 KiB.
 	ResponseTruncated bool `json:"response_truncated"`
@@ -72,13 +76,14 @@ type _RequestLog RequestLog
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewRequestLog(id string, object string, method string, route string, path string, status int32, errorCode NullableString, durationMs float32, apiKeyId string, apiKeyHint string, idempotencyKey NullableString, idempotentReplayed bool, source string, body NullableString, bodyTruncated bool, responseBody NullableString, responseTruncated bool, errorDetail NullableString, errorParam NullableString, count NullableInt32, livemode bool, createdAt string) *RequestLog {
+func NewRequestLog(id string, object string, method string, route string, path string, query NullableString, status int32, errorCode NullableString, durationMs float32, apiKeyId string, apiKeyHint string, idempotencyKey NullableString, idempotentReplayed bool, source string, body NullableString, bodyTruncated bool, bodiesHidden bool, responseBody NullableString, responseTruncated bool, errorDetail NullableString, errorParam NullableString, count NullableInt32, livemode bool, createdAt string) *RequestLog {
 	this := RequestLog{}
 	this.Id = id
 	this.Object = object
 	this.Method = method
 	this.Route = route
 	this.Path = path
+	this.Query = query
 	this.Status = status
 	this.ErrorCode = errorCode
 	this.DurationMs = durationMs
@@ -89,6 +94,7 @@ func NewRequestLog(id string, object string, method string, route string, path s
 	this.Source = source
 	this.Body = body
 	this.BodyTruncated = bodyTruncated
+	this.BodiesHidden = bodiesHidden
 	this.ResponseBody = responseBody
 	this.ResponseTruncated = responseTruncated
 	this.ErrorDetail = errorDetail
@@ -225,6 +231,32 @@ func (o *RequestLog) GetPathOk() (*string, bool) {
 // SetPath sets field value
 func (o *RequestLog) SetPath(v string) {
 	o.Path = v
+}
+
+// GetQuery returns the Query field value
+// If the value is explicit nil, the zero value for string will be returned
+func (o *RequestLog) GetQuery() string {
+	if o == nil || o.Query.Get() == nil {
+		var ret string
+		return ret
+	}
+
+	return *o.Query.Get()
+}
+
+// GetQueryOk returns a tuple with the Query field value
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *RequestLog) GetQueryOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.Query.Get(), o.Query.IsSet()
+}
+
+// SetQuery sets field value
+func (o *RequestLog) SetQuery(v string) {
+	o.Query.Set(&v)
 }
 
 // GetStatus returns the Status field value
@@ -473,6 +505,30 @@ func (o *RequestLog) SetBodyTruncated(v bool) {
 	o.BodyTruncated = v
 }
 
+// GetBodiesHidden returns the BodiesHidden field value
+func (o *RequestLog) GetBodiesHidden() bool {
+	if o == nil {
+		var ret bool
+		return ret
+	}
+
+	return o.BodiesHidden
+}
+
+// GetBodiesHiddenOk returns a tuple with the BodiesHidden field value
+// and a boolean to check if the value has been set.
+func (o *RequestLog) GetBodiesHiddenOk() (*bool, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.BodiesHidden, true
+}
+
+// SetBodiesHidden sets field value
+func (o *RequestLog) SetBodiesHidden(v bool) {
+	o.BodiesHidden = v
+}
+
 // GetResponseBody returns the ResponseBody field value
 // If the value is explicit nil, the zero value for string will be returned
 func (o *RequestLog) GetResponseBody() string {
@@ -664,6 +720,7 @@ func (o RequestLog) ToMap() (map[string]interface{}, error) {
 	toSerialize["method"] = o.Method
 	toSerialize["route"] = o.Route
 	toSerialize["path"] = o.Path
+	toSerialize["query"] = o.Query.Get()
 	toSerialize["status"] = o.Status
 	toSerialize["error_code"] = o.ErrorCode.Get()
 	toSerialize["duration_ms"] = o.DurationMs
@@ -674,6 +731,7 @@ func (o RequestLog) ToMap() (map[string]interface{}, error) {
 	toSerialize["source"] = o.Source
 	toSerialize["body"] = o.Body.Get()
 	toSerialize["body_truncated"] = o.BodyTruncated
+	toSerialize["bodies_hidden"] = o.BodiesHidden
 	toSerialize["response_body"] = o.ResponseBody.Get()
 	toSerialize["response_truncated"] = o.ResponseTruncated
 	toSerialize["error_detail"] = o.ErrorDetail.Get()
@@ -699,6 +757,7 @@ func (o *RequestLog) UnmarshalJSON(data []byte) (err error) {
 		"method",
 		"route",
 		"path",
+		"query",
 		"status",
 		"error_code",
 		"duration_ms",
@@ -709,6 +768,7 @@ func (o *RequestLog) UnmarshalJSON(data []byte) (err error) {
 		"source",
 		"body",
 		"body_truncated",
+		"bodies_hidden",
 		"response_body",
 		"response_truncated",
 		"error_detail",
@@ -750,6 +810,7 @@ func (o *RequestLog) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "method")
 		delete(additionalProperties, "route")
 		delete(additionalProperties, "path")
+		delete(additionalProperties, "query")
 		delete(additionalProperties, "status")
 		delete(additionalProperties, "error_code")
 		delete(additionalProperties, "duration_ms")
@@ -760,6 +821,7 @@ func (o *RequestLog) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "source")
 		delete(additionalProperties, "body")
 		delete(additionalProperties, "body_truncated")
+		delete(additionalProperties, "bodies_hidden")
 		delete(additionalProperties, "response_body")
 		delete(additionalProperties, "response_truncated")
 		delete(additionalProperties, "error_detail")

@@ -66,7 +66,8 @@ final class ApiKeys extends Resource
      *
      * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first
      * `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`):
-     * create another first.
+     * create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider
+     * one: `permission_denied`).
      */
     public function revoke(string $id, ?string $idempotencyKey = null): Generated\Model\ApiKey
     {

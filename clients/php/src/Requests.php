@@ -19,7 +19,7 @@ final class Requests extends Resource
      * @param array<string, string|\DateTimeInterface>|null $created
      */
     public function listPage(
-        ?int $status = null,
+        ?string $status = null,
         ?string $method = null,
         ?array $created = null,
         ?int $limit = null,
@@ -41,7 +41,7 @@ final class Requests extends Resource
      * @return \Generator<Generated\Model\RequestLog>
      */
     public function list(
-        ?int $status = null,
+        ?string $status = null,
         ?string $method = null,
         ?array $created = null,
         ?int $limit = null,

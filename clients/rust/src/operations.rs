@@ -61,7 +61,8 @@ impl<'a> ApiKeys<'a> {
     ///
     /// Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first
     /// `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`):
-    /// create another first.
+    /// create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider
+    /// one: `permission_denied`).
     pub async fn revoke(&self, id: &str, options: RequestOptions) -> Result<Response<models::ApiKey>, Error> {
         let p = api_keys::RevokeApiKeyParams { id: id.to_owned(), idempotency_key: None };
         self.client.call(options, false, api_keys::revoke_api_key(&self.client.config, p)).await
@@ -508,8 +509,7 @@ impl<'a> Requests<'a> {
 
     /// `listRequests`: one page.
     pub async fn list_page(&self, filter: RequestFilter, params: ListParams) -> Result<Response<models::RequestLogList>, Error> {
-        let status = filter.status.map(|v| v.to_string());
-        let q = query(&params, &[("status", status.as_deref()), ("method", filter.method.as_deref())], filter.created.as_ref(), &Default::default());
+        let q = query(&params, &[("status", filter.status.as_deref()), ("method", filter.method.as_deref())], filter.created.as_ref(), &Default::default());
         self.client.send(Method::GET, &format!("/v1/requests{q}"), None, RequestOptions::default()).await
     }
 
@@ -674,8 +674,9 @@ impl TransactionFilter {
 /// must hold).
 #[derive(Debug, Clone, Default)]
 pub struct RequestFilter {
-    /// Only answers with this HTTP status, e.g. 409.
-    pub status: Option<u16>,
+    /// Only answers with this HTTP status (`409`), or of this class: `2xx` (successes), `4xx` (refusals), `5xx`
+    /// (server errors); `1xx` and `3xx` are taken too.
+    pub status: Option<String>,
     /// Only requests with this method.
     pub method: Option<String>,
     /// Only objects created within these bounds: `created\[gte\]=2026-11-24T00:00Z&created\[lt\]=2026-11-25T00:00Z`.
@@ -684,8 +685,8 @@ pub struct RequestFilter {
 }
 
 impl RequestFilter {
-    pub fn status(mut self, value: u16) -> Self {
-        self.status = Some(value);
+    pub fn status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
         self
     }
 

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { type KeyPermissions, within } from '../../platform/auth/permissions.ts';
 import { ListQuery } from '../../platform/http/pagination.ts';
 import type { ApiKeyList, NewApiKey } from '../../platform/keys/api-keys.schema.ts';
 import type { Ctx } from '../context.ts';
@@ -43,7 +44,8 @@ export function keysPages(scope: FastifyInstance, ctx: Ctx): void {
 <td>${permissionsText(k.permissions)}</td>
 <td>${k.revoked_at === null ? badge('active') : badge('revoked')}</td><td>${time(k.created_at, view.now)}</td><td>${time(k.last_used_at, view.now)}</td>
 <td>${
-        k.revoked_at === null && revoke
+        // A restricted session revokes only keys within its own permissions (docs/api.md#restricted-keys).
+        k.revoked_at === null && revoke && within(k.permissions as KeyPermissions | null, view.principal.permissions)
           ? html`<a class="button danger small" href="/dashboard/api-keys/${k.id}/revoke" aria-label="Revoke ${k.name ?? k.hint}">Revoke</a>`
           : ''
       }</td></tr>`;

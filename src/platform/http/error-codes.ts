@@ -58,7 +58,9 @@ export const PLATFORM_ERRORS = {
   permission_denied: {
     status: 403,
     title: 'Permission denied',
-    description: 'The key may not do this, e.g. a sandbox key minting a live key.',
+    description:
+      'The key may not do this, e.g. a sandbox key minting a live key, or a restricted key revoking a key wider ' +
+      'than itself. Never stored for an Idempotency-Key: a corrected request may use the same value.',
   },
   resource_not_found: {
     status: 404,

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
+import { holdsSecretPrefix, SECRET_PREFIXES } from '../kit/key-shapes.ts';
 import { cleanTextRule, freeTextMaxOf } from '../kit/text.ts';
 
 type Schema = {
@@ -26,6 +27,11 @@ const NOUNS: Record<string, string> = {
 
 /** How a pattern that also takes "" begins (an update's "clear it"). */
 const CLEARS = '^$|';
+
+const NO_SECRET =
+  `must not hold a key or a signing secret, nor the start of one (${SECRET_PREFIXES}): metadata is shown in every ` +
+  'answer, event and list. Send your own reference instead (an order number, a customer id), and revoke the key if ' +
+  'it was a real one.';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -70,8 +76,9 @@ export function sentenceFor(param: string, error: ErrorObject): string {
       const max = error.keyword === 'pattern' ? freeTextMaxOf(free) : undefined;
       if (max !== undefined)
         return clears ? `${cleanTextRule(param, max)} Or "" to clear it.` : cleanTextRule(param, max);
-      const example = schema.examples?.find((e) => typeof e === 'string');
-      return `${param} must look like ${example ?? 'the documented format'}.`;
+      // Every example when a pattern takes several forms (`status`: `409` or `4xx`).
+      const examples = (schema.examples ?? []).filter((e) => typeof e === 'string');
+      return `${param} must look like ${examples.length === 0 ? 'the documented format' : examples.join(' or ')}.`;
     }
     case 'minLength':
       return `${param} must be at least ${plural(limit, 'character')} long.`;
@@ -89,8 +96,12 @@ export function sentenceFor(param: string, error: ErrorObject): string {
       return `${param} must have at most ${plural(limit, 'key')}.`;
     case 'propertyNames': {
       const name = (error.params as { propertyName?: string }).propertyName ?? '';
+      // Never echoed: it may be (part of) a key.
+      if (holdsSecretPrefix(name)) return `${param} keys ${NO_SECRET}`;
       return `${param} keys must be 1–40 characters without [ or ]; ${JSON.stringify(name)} is not one.`;
     }
+    case 'x-no-secret':
+      return `${param} ${NO_SECRET}`;
     default:
       return `${param} is not a value this operation takes${schema.description ? `: ${schema.description}` : '.'}`;
   }

@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isIdPattern } from '../kit/ids.ts';
+import { holdsSecretPrefix } from '../kit/key-shapes.ts';
 import { ApiError, type ErrorItem } from './errors.ts';
 import { sentenceFor } from './validation-messages.ts';
 
@@ -15,6 +16,15 @@ const textAjv = new Ajv2020({ ...common, coerceTypes: true });
 // Money and counters are 64-bit integers in the database; the document says so (`format: int64`), so that generated
 // clients decode them as 64-bit. In JSON they stay exact up to 2^53 − 1.
 for (const ajv of [bodyAjv, textAjv]) ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
+// `x-no-secret`: a string that holds no key's or signing secret's prefix (metadata, docs/api.md#metadata-your-own-references).
+for (const ajv of [bodyAjv, textAjv])
+  ajv.addKeyword({
+    keyword: 'x-no-secret',
+    type: 'string',
+    schemaType: 'boolean',
+    errors: false,
+    validate: (on: boolean, data: string) => !on || !holdsSecretPrefix(data),
+  });
 
 /**
  * A route schema without its ids' patterns. The document states the shape of every id a request names, but an id

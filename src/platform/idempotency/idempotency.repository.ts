@@ -5,9 +5,14 @@ import { preparedInsert } from '../../db/prepared-insert.ts';
 import type { Mode } from '../auth/principal.ts';
 import type { IdempotencyKeysTable } from './tables.ts';
 
+/**
+ * Whose Idempotency-Key it is: the API key that sent it (docs/api.md#safe-retries-idempotency-key), with its org and
+ * mode. Another key of the same org sending the same value has a scope of its own.
+ */
 export interface Scope {
   orgId: string;
   mode: Mode;
+  keyId: string;
   key: string;
 }
 
@@ -19,7 +24,7 @@ export interface StoredResponse {
   requestId: string;
 }
 
-const where = (scope: Scope) => ({ org_id: scope.orgId, mode: scope.mode, key: scope.key });
+const where = (scope: Scope) => ({ org_id: scope.orgId, mode: scope.mode, api_key_id: scope.keyId, key: scope.key });
 
 /**
  * PostgreSQL: holds the scope for the rest of the transaction, or answers false at once when another transaction
@@ -27,17 +32,19 @@ const where = (scope: Scope) => ({ org_id: scope.orgId, mode: scope.mode, key: s
  * behind. (SQLite needs none: its single writer runs one write at a time.)
  */
 export async function tryLockScope(trx: Trx, scope: Scope): Promise<boolean> {
-  return trx.tryTurn(`idempotency\n${scope.orgId}\n${scope.mode}\n${scope.key}`);
+  return trx.tryTurn(`idempotency\n${scope.keyId}\n${scope.key}`);
 }
 
-const SCOPE = { org_id: true, mode: true, key: true } as const;
-const selectResponse = prepared<Record<'org_id' | 'mode' | 'key', string>, IdempotencyKeysTable>(SCOPE, (db, p) =>
+const SCOPE = { org_id: true, mode: true, api_key_id: true, key: true } as const;
+// By the primary key (api key, value); org and mode too, which that key's already are.
+const selectResponse = prepared<Record<keyof typeof SCOPE, string>, IdempotencyKeysTable>(SCOPE, (db, p) =>
   db
     .selectFrom('idempotency_keys')
     .selectAll()
+    .where('api_key_id', '=', p.api_key_id)
+    .where('key', '=', p.key)
     .where('org_id', '=', p.org_id)
-    .where('mode', '=', p.mode as Mode)
-    .where('key', '=', p.key),
+    .where('mode', '=', p.mode as Mode),
 );
 
 /** The stored response for the scope, if a request with this key completed. */

@@ -40,13 +40,13 @@ type Outcome =
  * Refusals that running the request decided (the account is frozen, the funds are short, the object is not there)
  * are its outcome: a retry with the same key gets the same answer, even if the funds have arrived since (Stripe's
  * rule, and docs/api.md#safe-retries-idempotency-key: only requests refused before they ran, by authentication,
- * validation or the rate limit, and 5xx, are not stored). Validation (400) and concurrency (409 in progress) refusals
+ * permission, validation or the rate limit, and 5xx, are not stored). Validation (400), permission (403
+ * `permission_denied`: what the key may do, not what the request did) and concurrency (409 in progress) refusals
  * leave the key unused.
  */
+const NOT_STORED: readonly string[] = ['idempotency_request_in_progress', 'permission_denied'];
 const isOutcome = (error: unknown): error is ApiError =>
-  error instanceof ApiError &&
-  [403, 404, 409].includes(error.status) &&
-  error.code !== 'idempotency_request_in_progress';
+  error instanceof ApiError && [403, 404, 409].includes(error.status) && !NOT_STORED.includes(error.code);
 
 /**
  * Runs the work; a refusal that is an outcome is returned, to be stored in the same write. The work must decide
@@ -81,7 +81,8 @@ function withoutSecrets<T>(result: T, fields: string[]): T {
 }
 
 /**
- * One request as the idempotency step sees it: its key in its owner's scope (org, mode, key) when it sent one, with
+ * One request as the idempotency step sees it: its key in its owner's scope (the API key, its org and mode) when it
+ * sent one, with
  * `fingerprint(method, path, body)` of the API request it is (or stands for); and its request id.
  */
 export interface IdempotentRequest {
@@ -158,6 +159,14 @@ export function idempotentWrite(deps: { database: Database; clock: Clock }): Ide
   };
 }
 
+/** The scope of an Idempotency-Key `key` sent by `owner`: its API key (docs/api.md#safe-retries-idempotency-key). */
+export const scopeOf = (owner: Principal, key: string): repo.Scope => ({
+  orgId: owner.orgId,
+  mode: owner.mode,
+  keyId: owner.keyId,
+  key,
+});
+
 /** The API's step: the key from the header, the fingerprint from the request, the answer sent as JSON. */
 export function idempotencyStep(write: IdempotentWrite): WithIdempotency {
   return async (request, reply, work, options = {}) => {
@@ -167,7 +176,7 @@ export function idempotencyStep(write: IdempotentWrite): WithIdempotency {
     const keyed =
       key === undefined
         ? undefined
-        : { scope: { ...owner, key }, fingerprint: fingerprint(request.method, request.url, request.body) };
+        : { scope: scopeOf(owner, key), fingerprint: fingerprint(request.method, request.url, request.body) };
     const call = { keyed, owner, request: { id: String(request.id), idempotency_key: key ?? null } };
     const answer = await write(call, work, (v) => String(reply.serialize(v)), options);
     if (answer.replayed) return replay(reply, answer.stored);

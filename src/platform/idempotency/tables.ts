@@ -3,6 +3,8 @@ import type { Mode } from '../auth/principal.ts';
 export interface IdempotencyKeysTable {
   org_id: string;
   mode: Mode;
+  /** The API key that sent it: the scope is that key's (docs/api.md#safe-retries-idempotency-key). */
+  api_key_id: string;
   key: string;
   /** SHA-256 of method, path and canonical JSON body. */
   fingerprint: string;

@@ -130,7 +130,8 @@ export function apiKeysRoutes(app: FastifyInstance, deps: KeysRoutesDeps): void 
         description:
           'Every process refuses the key from its next request on. Revoking twice is harmless and keeps the ' +
           "first `revoked_at`. The organisation's last active key of a mode cannot be revoked here " +
-          '(`api_key_last_active`): create another first.',
+          '(`api_key_last_active`): create another first. A restricted key revokes only keys within its own ' +
+          'permissions (a full key, or a wider one: `permission_denied`).',
         'x-problems': ['api_key_last_active'],
         'x-body-optional': true,
         params: KeyIdParams,

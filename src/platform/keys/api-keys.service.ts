@@ -92,14 +92,35 @@ function permissionsOf(sent: Record<string, unknown> | undefined): KeyPermission
   return parsePermissions(JSON.stringify(sent));
 }
 
+/** The first group in which `other` holds more than `held`. */
+const widerGroup = (held: KeyPermissions, other: KeyPermissions | null) =>
+  PERMISSION_GROUPS.find((g) => other === null || !within({ ...held, [g]: other[g] }, held))!;
+
 /** A key never mints a key wider than itself: the refusal names the first group it would widen. */
 function widerThanCaller(held: KeyPermissions, wanted: KeyPermissions | null): ApiError {
-  const group = PERMISSION_GROUPS.find((g) => wanted === null || !within({ ...held, [g]: wanted[g] }, held))!;
+  const group = widerGroup(held, wanted);
   const asked = wanted === null ? 'a full key' : `a key with ${describe(group, wanted[group])}`;
   return new ApiError(
     'permission_denied',
     `This key has ${describe(group, held[group])}; it cannot create ${asked}. A key never creates a key wider than itself.`,
     { param: wanted === null ? 'permissions' : `permissions.${group}` },
+  );
+}
+
+/**
+ * A restricted key revokes only keys within its own permissions (docs/api.md#restricted-keys): else one that may
+ * manage keys could revoke the org's full keys. The refusal names the first group in which the other key is wider.
+ */
+function refuseWiderTarget(owner: Principal, row: ApiKeysTable): void {
+  const target = parsePermissions(row.permissions);
+  if (within(target, owner.permissions)) return;
+  const held = owner.permissions!;
+  const group = widerGroup(held, target);
+  const other = target === null ? 'a full key' : `a key with ${describe(group, target[group])}`;
+  throw new ApiError(
+    'permission_denied',
+    `This key has ${describe(group, held[group])}; ${row.id} is ${other}. A restricted key revokes only keys ` +
+      'within its own permissions: revoke this one with a full key, or a key that holds at least what it holds.',
   );
 }
 
@@ -160,12 +181,14 @@ export async function retrieveKeyForPrincipal(deps: KeysDeps, owner: Principal, 
 }
 
 /**
- * Revokes one of the caller's keys; harmless when already revoked. The org's last active key of a mode is
- * refused (a sandbox org would be locked out for good); the operator CLI (revokeKeyById) can still revoke it.
+ * Revokes one of the caller's keys; harmless when already revoked. A restricted caller may revoke only keys within
+ * its own permissions. The org's last active key of a mode is refused (a sandbox org would be locked out for good);
+ * the operator CLI (revokeKeyById) can still revoke it.
  */
 export async function revokeKeyForPrincipal(deps: KeysDeps, ctx: WriteContext<Principal>, id: string) {
   const { trx, owner } = ctx;
   const row = await keyOfOwner(trx, owner, id);
+  refuseWiderTarget(owner, row);
   await repo.lockOrg(trx, row.org_id);
   const current = (await repo.findKeyById(trx, row.id))!;
   if (current.revoked_at === null && (await repo.countActiveKeys(trx, row.org_id, row.mode)) <= 1) {

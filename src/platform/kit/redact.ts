@@ -7,26 +7,14 @@
  *
  * Shapes are found wherever they start, with no word boundary (`xsk_live_…`, `acct_sk_live_…`, `%20sk_live_…` are
  * keys too), in any case, and in the text's percent-decoded form as well as in the text itself (`%73k_live_…`,
- * `sk%5Flive%5F…`, and encodings of encodings): what a reader can decode is as good as plain. After a prefix, a
- * secret's characters are taken across whitespace and separators until there are as many as a secret has
- * (`sk_live_ABC⏎DEF…` is one key, split): a key that kept 35 of its 38 characters can be rebuilt from its checksum.
+ * `sk%5Flive%5F…`, and encodings of encodings): what a reader can decode is as good as plain. A key split by a
+ * paste is redacted whole (key-shapes.ts).
  */
-const KEY_PREFIX = /sk_test_|sk_live_|rk_test_|rk_live_|whsec_/gi;
-// How many characters follow a prefix: a key's (a restricted key's, `rk_`, too) 32 random and 6 of checksum; a
-// webhook secret's, the base64 of 32 bytes.
-const secretLength = (prefix: string) => (prefix.length === 6 ? 44 : 38);
-const SECRET_CHAR = /[A-Za-z0-9+/=_%-]/;
-// What can split a pasted secret: whitespace, invisible characters and ASCII punctuation that is not a secret's
-// own. Not `…`, which a key's hint (`sk_live_…a1B2`) puts where the secret was.
-const SEPARATOR = /[\s\p{Cf}!"#$&'()*,.:;<>?@[\\\]^`{|}~]/u;
-// Whether a text may hold a key at all: a key's prefix or a percent-encoding. Kept apart from the registered shapes'
-// hint, because one pattern with both (or with the `i` flag) measured three times as slow on a log line's ids.
-const MAYBE_KEY = /[sSrR][kK]_|[wW][hH][sS][eE][cC]_|%/;
+import { carriedOn, MAYBE_KEY, owedAtEnd, REDACTED, redactKeys } from './key-shapes.ts';
+
 // Only ASCII is decoded: every shape is ASCII, and a lone byte of a multi-byte character is no character.
 const PERCENT_ASCII = /%([0-7][0-9A-Fa-f])/g;
 const MAX_DECODINGS = 3;
-
-export const REDACTED = '[redacted]';
 
 /** A product's secret, by its shape: whatever text holds it is redacted to `[redacted <name>]`. */
 export interface SecretShape {
@@ -92,36 +80,6 @@ export interface RedactOptions {
   ownNumbers?: boolean;
 }
 
-/** Where the secret after a prefix ends: `length` secret characters, separators between them skipped, then any more
- * that follow at once. When none follows, there is no secret (the prefix alone, or a hint's `…`). */
-function secretEnd(text: string, from: number, length: number): number {
-  let taken = 0;
-  let end = from;
-  for (let i = from; i < text.length; i++) {
-    const c = text[i]!;
-    if (SECRET_CHAR.test(c)) {
-      taken++;
-      end = i + 1;
-    } else if (taken >= length || !SEPARATOR.test(c)) break;
-  }
-  return end;
-}
-
-function redactKeys(text: string): string {
-  let out = '';
-  let from = 0;
-  KEY_PREFIX.lastIndex = 0;
-  for (let match = KEY_PREFIX.exec(text); match !== null; match = KEY_PREFIX.exec(text)) {
-    const start = match.index + match[0].length;
-    const end = secretEnd(text, start, secretLength(match[0]));
-    if (end === start) continue;
-    out += text.slice(from, start) + REDACTED;
-    from = end;
-    KEY_PREFIX.lastIndex = end;
-  }
-  return from === 0 ? text : out + text.slice(from);
-}
-
 function redactShapes(text: string, ownNumbers: boolean): string {
   const keysRedacted = redactKeys(text);
   if (shapes.maybe === null) return keysRedacted;
@@ -160,24 +118,45 @@ const MAX_DEPTH = 4;
 const BODY_MAX_DEPTH = 64;
 
 /**
+ * A secret cut at the end of one string whose rest carries on at the start of the next, in JSON text order (a field's
+ * name, then its value), as two lines of a metadata field make it: `{"n": "sk_live_ABC", "<the other 35>": "x"}`.
+ */
+type Carry = { owed: number };
+
+/** A string of a record, in document order: what it carries on of the string before it, then its own shapes. */
+function redactString(text: string, carry: Carry, short = false): string {
+  const out = carry.owed > 0 ? carriedOn(text, carry.owed) : text;
+  carry.owed = 0;
+  if (short) return out;
+  carry.owed = owedAtEnd(text);
+  return redactSecrets(out);
+}
+
+/**
  * A log record with every secret-named field censored and every string redacted by shape, down to nested objects,
  * arrays and errors (what pino writes; it is the logger's formatter). Field names are redacted by shape too: a
- * client chooses them (a metadata key, an unknown field), and may paste a key there as well as anywhere. Untouched
- * records are returned as they are: the request line, written for every request, costs a walk over its few flat
- * fields and no allocation.
+ * client chooses them (a metadata key, an unknown field), and may paste a key there as well as anywhere; and a key
+ * cut at the end of one string and carried on in the next (`Carry`) is redacted in both. Untouched records are
+ * returned as they are: the request line, written for every request, costs a walk over its few flat fields and no
+ * allocation.
  */
 export function redactRecord(
   record: Record<string, unknown>,
   depth = 0,
   maxDepth = MAX_DEPTH,
+  carry: Carry = { owed: 0 },
 ): Record<string, unknown> {
   let copy: Record<string, unknown> | null = null;
   let index = 0;
   for (const name in record) {
     const value = record[name];
-    const clean = shapes.fields.has(name) && value != null ? REDACTED : redactValue(value, depth, maxDepth);
     // Shorter than any shape (`whsec_` and one character): most names of a log line are.
-    const cleanName = name.length < 7 ? name : redactSecrets(name);
+    const cleanName = redactString(name, carry, name.length < 7);
+    let clean: unknown;
+    if (shapes.fields.has(name) && value != null) {
+      clean = REDACTED;
+      carry.owed = 0;
+    } else clean = redactValue(value, depth, maxDepth, carry);
     if (copy === null && (clean !== value || cleanName !== name)) copy = firstFields(record, index);
     // Defined, not assigned, so that a `__proto__` field stays a field.
     if (copy !== null) put(copy, cleanName, clean);
@@ -201,16 +180,16 @@ function firstFields(record: Record<string, unknown>, count: number): Record<str
   return copy;
 }
 
-function redactValue(value: unknown, depth: number, maxDepth: number): unknown {
-  if (typeof value === 'string') return redactSecrets(value);
+function redactValue(value: unknown, depth: number, maxDepth: number, carry: Carry): unknown {
+  if (typeof value === 'string') return redactString(value, carry);
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return redactError(value);
   if (depth >= maxDepth) return '[nested too deep to log]';
   if (Array.isArray(value)) {
-    const items = value.map((item) => redactValue(item, depth + 1, maxDepth));
+    const items = value.map((item) => redactValue(item, depth + 1, maxDepth, carry));
     return items.some((item, i) => item !== value[i]) ? items : value;
   }
-  return redactRecord(value as Record<string, unknown>, depth + 1, maxDepth);
+  return redactRecord(value as Record<string, unknown>, depth + 1, maxDepth, carry);
 }
 
 /**
@@ -239,6 +218,28 @@ export function jsonMayHoldSecret(text: string): boolean {
 export function redactedJson(body: Record<string, unknown>): string {
   const text = JSON.stringify(body);
   return jsonMayHoldSecret(text) ? JSON.stringify(redactBody(body)) : text;
+}
+
+/** A query parameter's name as a body's field: `kyb[ein]` → `ein`, percent-decoded, `+` a space, in lower case. */
+function fieldOfParameter(name: string): string {
+  const decoded = percentDecoded(name.replaceAll('+', ' ')).toLowerCase();
+  const last = /\[([^\]]*)\]$/.exec(decoded);
+  return last === null ? decoded : last[1]!;
+}
+
+/**
+ * A query string (without its `?`) as the request log keeps it: redacted as a body is, so a parameter named like a
+ * secret field (`api_key=…`, `kyb[ein]=…`) has its value replaced by `[redacted]`, and every secret shape in the rest
+ * is redacted as in any text.
+ */
+export function redactQuery(query: string): string {
+  const parameters = query.split('&').map((parameter) => {
+    const at = parameter.indexOf('=');
+    if (at < 1 || at === parameter.length - 1 || !shapes.fields.has(fieldOfParameter(parameter.slice(0, at))))
+      return parameter;
+    return `${parameter.slice(0, at + 1)}${REDACTED}`;
+  });
+  return redactSecrets(parameters.join('&'));
 }
 
 function redactError(error: Error): Error | { type: string; message: string; stack?: string } {

@@ -17,7 +17,9 @@ import * as m20261126T0900 from './2026-11-26T0900_request_log_count.ts';
 import * as m20261126T1000 from './2026-11-26T1000_events_request_id.ts';
 import * as m20261126T1200 from './2026-11-26T1200_restricted_keys.ts';
 import * as m20261126T1400 from './2026-11-26T1400_request_log_response.ts';
-import * as m20261128T0200 from './2026-11-28T0200_event_stream_leases.ts';
+import * as m20261128T0200e from './2026-11-28T0200_event_stream_leases.ts';
+import * as m20261128T0200 from './2026-11-28T0200_idempotency_scope_api_key.ts';
+import * as m20261128T0210 from './2026-11-28T0210_request_log_query.ts';
 
 /** Listed explicitly (not read from the folder) so that the set of migrations is visible and type-checked. */
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
@@ -39,5 +41,7 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1000_events_request_id': m20261126T1000,
   '2026-11-26T1200_restricted_keys': m20261126T1200,
   '2026-11-26T1400_request_log_response': m20261126T1400,
-  '2026-11-28T0200_event_stream_leases': m20261128T0200,
+  '2026-11-28T0200_event_stream_leases': m20261128T0200e,
+  '2026-11-28T0200_idempotency_scope_api_key': m20261128T0200,
+  '2026-11-28T0210_request_log_query': m20261128T0210,
 };

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.ts';
 import { timeOfId } from '../kit/ids.ts';
-import { redactedJson, redactSecrets } from '../kit/redact.ts';
+import { redactedJson, redactQuery, redactSecrets } from '../kit/redact.ts';
 import { cutText, loggedAnswer } from './answer.ts';
 import type { RequestLogsTable, RequestSource } from './tables.ts';
 
@@ -30,6 +30,9 @@ export function loggedBody(body: unknown): { body: string | null; truncated: boo
   const kept = cutText(text);
   return { body: kept.text, truncated: kept.truncated };
 }
+
+/** A query string as the log keeps it: redacted as a body is, then cut at 8 KiB (nothing of a secret is left to cut). */
+const loggedQuery = (query: string) => cutText(redactQuery(query)).text;
 
 /** What the caller decides about an entry; the rest comes from the request and its reply. */
 export interface EntryDetails {
@@ -73,7 +76,10 @@ export function entryOf(request: FastifyRequest, reply: FastifyReply, details: E
   const header = details.idempotencyKey === undefined ? request.headers['idempotency-key'] : details.idempotencyKey;
   const { body, truncated } =
     method === 'POST' ? loggedBody(details.body === undefined ? request.body : details.body) : NO_BODY;
-  const answer = method === 'HEAD' ? NO_ANSWER : loggedAnswer(details.response ?? request.answered, status);
+  // A successful read keeps no answer: it can be read again (docs/api.md#the-request-log); a write's or a failure's is
+  // what happened.
+  const kept = method !== 'HEAD' && (method !== 'GET' || status >= 400);
+  const answer = kept ? loggedAnswer(details.response ?? request.answered, status) : NO_ANSWER;
   const id = String(request.id);
   return {
     id,
@@ -82,6 +88,7 @@ export function entryOf(request: FastifyRequest, reply: FastifyReply, details: E
     method,
     route: operation?.route ?? templateOf(request.routeOptions.url ?? path),
     path: redactSecrets(path.length > PATH_MAX ? path.slice(0, PATH_MAX) : path),
+    query: operation === undefined && query !== -1 && query < url.length - 1 ? loggedQuery(url.slice(query + 1)) : null,
     status,
     error_code: details.errorCode === undefined ? request.errorCode : details.errorCode,
     duration_us: Math.min(Math.round(reply.elapsedTime * 1000), DURATION_MAX_US),

@@ -33,7 +33,7 @@ export function requestsRoutes(app: FastifyInstance, deps: { db: Db }): void {
         querystring: RequestLogListQuery,
         response: { 200: Ref<List<RequestLog>>('RequestLogList') },
       },
-      read: (owner, input) => listRequestLogs(deps.db, owner, input.query),
+      read: (owner, input) => listRequestLogs(deps.db, app.operations, owner, input.query),
     }),
 
     read({
@@ -49,7 +49,7 @@ export function requestsRoutes(app: FastifyInstance, deps: { db: Db }): void {
         params: RequestLogIdParams,
         response: { 200: Ref<RequestLog>('RequestLog') },
       },
-      read: (owner, input) => retrieveRequestLog(deps.db, owner, input.params.id),
+      read: (owner, input) => retrieveRequestLog(deps.db, app.operations, owner, input.params.id),
     }),
   ]);
 }

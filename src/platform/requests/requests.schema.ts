@@ -11,6 +11,9 @@ export const REQUEST: IdKind = { noun: 'request', prefix: 'req' };
 /** The methods the API answers (HEAD for every GET); a filter on any other would only ever find nothing. */
 export const METHODS = ['GET', 'HEAD', 'POST', 'DELETE'] as const;
 
+/** A `status` filter: one status from 100 to 599, or a class of them (`4xx`, in either case). */
+export const STATUS_FILTER_PATTERN = '^[1-5](?:[0-9]{2}|[xX]{2})$';
+
 /** The largest body an entry keeps, in bytes of UTF-8 (docs/api.md#the-request-log). */
 export const BODY_MAX_BYTES = 8192;
 
@@ -23,6 +26,7 @@ const EXAMPLE = {
   method: 'POST',
   route: '/v1/fintech/accounts',
   path: '/v1/fintech/accounts',
+  query: null,
   status: 200,
   error_code: null,
   duration_ms: 4.21,
@@ -33,6 +37,7 @@ const EXAMPLE = {
   source: 'api',
   body: '{"type":"business","country":"US","kyb":{"legal_name":"Acme Inc.","ein":"[redacted]"}}',
   body_truncated: false,
+  bodies_hidden: false,
   response_body:
     '{"id":"acct_01KAPQ9R3V2W3X4Y5Z6A7B8C9D","object":"fintech.account","type":"business","country":"US",' +
     '"status":"active","livemode":false,"created_at":"2026-11-25T09:00Z"}',
@@ -56,6 +61,13 @@ export const RequestLog = Type.Object(
       description: 'The operation, as the path template of the OpenAPI document: `/v1/fintech/accounts/{id}`.',
     }),
     path: Type.String({ description: 'The path as sent, without its query string; secret shapes are redacted.' }),
+    query: nullable(
+      'string',
+      'The query string as sent, without its `?`, redacted as `body` is (a parameter named like a secret field has ' +
+        'its value replaced by `[redacted]`; the secret part of anything shaped like a key or an EIN too), at most ' +
+        '8 KiB. `null` when there was none, for a dashboard action, and for entries recorded before queries were kept.',
+      'status=pending&limit=10',
+    ),
     status: Type.Integer({ minimum: 100, maximum: 599, description: 'The HTTP status of the answer.' }),
     error_code: nullable('string', 'The problem `code` of an error answer; `null` for a success.', 'account_frozen'),
     duration_ms: Type.Number({
@@ -76,17 +88,24 @@ export const RequestLog = Type.Object(
       'A POST’s JSON body as text, with every secret replaced by `"[redacted]"` (fields named `key`, `secret`, ' +
         '`ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). ' +
         'At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` ' +
-        'is true. `null` for other methods, and for a body that could not be read.',
+        'is true. `null` for other methods, for a body that could not be read, and when `bodies_hidden` is true.',
       '{"type":"business","country":"US"}',
     ),
     body_truncated: Type.Boolean({ description: 'True when `body` was cut at 8 KiB.' }),
+    bodies_hidden: Type.Boolean({
+      description:
+        'True when `body` and `response_body` are `null` because the reading key may not read the route’s ' +
+        'permission group (a restricted key with `requests: read` but not `accounts: read` sees no body of an ' +
+        'account’s request or answer). A full key, or one that may read the group, sees them: then false.',
+    }),
     response_body: nullable(
       'string',
-      'The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook ' +
-        'endpoint’s `secret` are `"[redacted]"`) and cut at 8 KiB the same way, `response_truncated` then true. ' +
-        'For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request ' +
-        'log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries ' +
-        'recorded before answers were kept.',
+      'The JSON body of the answer of a write (`POST`, `DELETE`) or of any failure, as text, redacted exactly as ' +
+        '`body` is (a created key’s `key` and a webhook endpoint’s `secret` are `"[redacted]"`) and cut at 8 KiB ' +
+        'the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it ' +
+        'stands for. `null` for a successful read (`GET`, `HEAD`: it can be read again), for the request log’s own ' +
+        'reads, for an answer that is not JSON, for entries recorded before answers were kept, and when ' +
+        '`bodies_hidden` is true.',
       '{"id":"acct_01KAPQ9R3V2W3X4Y5Z6A7B8C9D","object":"fintech.account"}',
     ),
     response_truncated: Type.Boolean({ description: 'True when `response_body` was cut at 8 KiB.' }),
@@ -138,7 +157,13 @@ export const RequestLogListQuery = Type.Object(
   {
     ...ListQuery('request', 'req').properties,
     status: Type.Optional(
-      Type.Integer({ minimum: 100, maximum: 599, description: 'Only answers with this HTTP status, e.g. 409.' }),
+      Type.String({
+        pattern: STATUS_FILTER_PATTERN,
+        description:
+          'Only answers with this HTTP status (`409`), or of this class: `2xx` (successes), `4xx` (refusals), `5xx` ' +
+          '(server errors); `1xx` and `3xx` are taken too.',
+        examples: ['409', '4xx'],
+      }),
     ),
     method: Type.Optional(StringEnum(METHODS, { description: 'Only requests with this method.' })),
     created: Type.Optional(CreatedFilter),

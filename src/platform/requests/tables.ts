@@ -17,6 +17,8 @@ export interface RequestLogsTable {
   route: string;
   /** The path as sent, without the query string, with secret shapes redacted. */
   path: string;
+  /** The query string as sent, without its `?`, redacted as bodies are (answer.ts); null when none. */
+  query: string | null;
   status: number;
   /** The problem's `code` when the answer was one; null for a success. */
   error_code: string | null;
@@ -32,7 +34,10 @@ export interface RequestLogsTable {
   body: string | null;
   /** 1 when `body` was cut at 8 KiB, else 0. */
   body_truncated: number;
-  /** The answer's JSON body, redacted as `body` is, at most 8 KiB of UTF-8; null for HEAD and older entries. */
+  /**
+   * The answer's JSON body, redacted as `body` is, at most 8 KiB of UTF-8, for a write or a failure; null for a
+   * successful read (it can be read again), HEAD and older entries.
+   */
   response_body: string | null;
   /** 1 when `response_body` was cut at 8 KiB, else 0. */
   response_truncated: number;

@@ -127,14 +127,14 @@ describe('Idempotency-Key', () => {
     assert.equal(ok.headers.get('idempotent-replayed'), null);
   });
 
-  const orgOf = async (k: string) =>
+  const keyIdOf = async (k: string) =>
     (
       await server.database.db
         .selectFrom('api_keys')
-        .select('org_id')
+        .select('id')
         .where('hint', '=', `sk_test_…${k.slice(-4)}`)
         .executeTakeFirstOrThrow()
-    ).org_id;
+    ).id;
 
   test('a key whose first request is still running anywhere is 409 until that request ends', {
     skip:
@@ -147,7 +147,7 @@ describe('Idempotency-Key', () => {
     try {
       await other.query('begin');
       await other.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
-        `idempotency\n${await orgOf(key)}\nsandbox\n${idem}`,
+        `idempotency\n${await keyIdOf(key)}\n${idem}`,
       ]);
       const inProgress = await create(idem, US);
       assertProblem(inProgress, 'idempotency_request_in_progress', 'Idempotency-Key');
@@ -288,6 +288,92 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe(`the scope of an Idempotency-Key is the API key that sent it (${BACKEND})`, () => {
+  const server = useServer();
+  const post = (key: string, path: string, json: unknown, idem: string) =>
+    call(server.url, 'POST', path, { key, json, headers: { 'idempotency-key': idem } });
+  const isOriginal = (reply: Reply) => assert.equal(reply.headers.get('idempotent-replayed'), null, reply.text);
+
+  /** A full key of a new org, and a key of the same org restricted to `api_keys: write`. */
+  async function twoKeys(org: string): Promise<{ full: string; restricted: string }> {
+    const full = await server.key(org);
+    const made = await call(server.url, 'POST', '/v1/api_keys', {
+      key: full,
+      json: { permissions: { api_keys: 'write' } },
+    });
+    assert.equal(made.status, 200, made.text);
+    return { full, restricted: made.body.key };
+  }
+
+  test('a restricted key and a full key of one org sending the same value each get their own answer, in both orders', async () => {
+    // Before, the scope was the org and mode: the first answer stored under `order-4711` was replayed to the other key
+    // (the restricted key's 403 to the full key, the full key's 200 to the restricted key).
+    const { full, restricted } = await twoKeys('scope-keys');
+    const refused = await post(restricted, '/v1/api_keys', {}, 'order-4711');
+    assertProblem(refused, 'permission_denied', 'permissions');
+    const made = await post(full, '/v1/api_keys', {}, 'order-4711');
+    assert.equal(made.status, 200, made.text);
+    isOriginal(made);
+    assert.match(made.body.key, /^sk_test_/);
+
+    const first = await post(full, '/v1/api_keys', {}, 'order-4712');
+    assert.equal(first.status, 200, first.text);
+    const other = await post(restricted, '/v1/api_keys', {}, 'order-4712');
+    assertProblem(other, 'permission_denied', 'permissions');
+    isOriginal(other);
+    assert.notEqual(other.headers.get('request-id'), first.headers.get('request-id'));
+    assert.ok(!other.text.includes(first.body.id), 'the restricted key learns nothing of the full key’s answer');
+  });
+
+  test('another key of the same org neither replays nor refuses what one key stored under the same value', async () => {
+    const org = 'scope-accounts';
+    const [a, b] = [await server.key(org), await server.key(org)];
+    const idem = randomUUID();
+    const us = await post(a, PATH, US, idem);
+    assert.equal(us.status, 200, us.text);
+    // A different body under the same value: 422 for the same key, its own request for another key.
+    assertProblem(await post(a, PATH, GB, idem), 'idempotency_key_reused', 'Idempotency-Key');
+    const gb = await post(b, PATH, GB, idem);
+    assert.equal(gb.status, 200, gb.text);
+    isOriginal(gb);
+    assert.equal(gb.body.country, 'GB');
+    const usAgain = await post(b, PATH, US, randomUUID());
+    assert.notEqual(usAgain.body.id, us.body.id);
+    // Each key's retry is its own answer.
+    assert.equal((await post(a, PATH, US, idem)).text, us.text);
+    const gbAgain = await post(b, PATH, GB, idem);
+    assert.equal(gbAgain.text, gb.text);
+    assert.equal(gbAgain.headers.get('idempotent-replayed'), 'true');
+  });
+
+  test('a refusal by permission is not stored: the key stays unused', async () => {
+    // Before, the 403 was stored as the request's outcome: replayed, and a corrected request under the same value
+    // was refused as a reuse (422 idempotency_key_reused).
+    const { restricted } = await twoKeys('scope-permission');
+    const idem = randomUUID();
+    const refused = await post(restricted, '/v1/api_keys', {}, idem);
+    assertProblem(refused, 'permission_denied', 'permissions');
+    const again = await post(restricted, '/v1/api_keys', {}, idem);
+    assertProblem(again, 'permission_denied', 'permissions');
+    isOriginal(again);
+    assert.notEqual(again.headers.get('request-id'), refused.headers.get('request-id'));
+    const narrower = await post(restricted, '/v1/api_keys', { permissions: { api_keys: 'read' } }, idem);
+    assert.equal(narrower.status, 200, narrower.text);
+    isOriginal(narrower);
+    const stored = await server.database.db
+      .selectFrom('idempotency_keys')
+      .select('response_status')
+      .where('key', '=', idem)
+      .execute();
+    assert.deepEqual(
+      stored.map((row) => row.response_status),
+      [200],
+    );
+  });
+});
+
+const SCOPED = '2026-11-28T0200_idempotency_scope_api_key';
+
 describe(`upgrading idempotency records to responses only (${BACKEND})`, () => {
   test('the migration deletes claim rows left by earlier versions (no response) and keeps stored responses', async () => {
     const fresh = await freshDatabase();
@@ -302,7 +388,7 @@ describe(`upgrading idempotency records to responses only (${BACKEND})`, () => {
           values ('org_IDEM', 'sandbox', 'claim-left', 'x', 'req_gone', ${now}, null, null, ${now}),
                  ('org_IDEM', 'sandbox', 'answered', 'y', 'req_done', ${now}, 200, '{}', ${now})`.execute(trx);
       });
-      await database.migrate(ALL_MIGRATIONS);
+      await migrateBefore(database, SCOPED);
       const rows = (await database.db.selectFrom('idempotency_keys').selectAll().execute()).map((row) => ({ ...row }));
       assert.deepEqual(rows, [
         {
@@ -316,6 +402,37 @@ describe(`upgrading idempotency records to responses only (${BACKEND})`, () => {
           created_at: now,
         },
       ]);
+    } finally {
+      await database.close();
+      await fresh.drop();
+    }
+  });
+});
+
+describe(`upgrading idempotency records to one scope per API key (${BACKEND})`, () => {
+  test('a stored response takes the key its request log entry names; one without an entry is deleted', async () => {
+    const fresh = await freshDatabase();
+    const database = openDatabase(fresh.url);
+    try {
+      await migrateBefore(database, SCOPED);
+      const now = new Date().toISOString();
+      await database.write(async (trx) => {
+        await sql`insert into orgs (id, name, created_at) values ('org_SCOPE', 'scope', ${now})`.execute(trx);
+        await sql`insert into idempotency_keys (org_id, mode, key, fingerprint, request_id, response_status,
+            response_body, created_at)
+          values ('org_SCOPE', 'sandbox', 'logged', 'x', 'req_LOGGED', 200, '{}', ${now}),
+                 ('org_SCOPE', 'sandbox', 'unlogged', 'y', 'req_UNLOGGED', 200, '{}', ${now})`.execute(trx);
+        await sql`insert into request_logs (id, org_id, mode, method, route, path, status, duration_us, api_key_id,
+            api_key_hint, replayed, source, body_truncated, created_at)
+          values ('req_LOGGED', 'org_SCOPE', 'sandbox', 'POST', '/v1/fintech/accounts', '/v1/fintech/accounts', 200,
+            1, 'key_SENDER', 'sk_test_…abcd', 0, 'api', 0, ${now})`.execute(trx);
+      });
+      await database.migrate(ALL_MIGRATIONS);
+      const rows = await database.db.selectFrom('idempotency_keys').select(['api_key_id', 'key']).execute();
+      assert.deepEqual(
+        rows.map((row) => ({ ...row })),
+        [{ api_key_id: 'key_SENDER', key: 'logged' }],
+      );
     } finally {
       await database.close();
       await fresh.drop();

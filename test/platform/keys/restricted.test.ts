@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseKey } from '../../../src/platform/auth/key-format.ts';
+import { get, signIn } from '../../helpers/dashboard.ts';
 import { BACKEND } from '../../helpers/database.ts';
 import { money } from '../../helpers/money.ts';
 import { assertProblem } from '../../helpers/problem.ts';
@@ -76,6 +77,52 @@ describe(`restricted keys (${BACKEND})`, () => {
     // Without api_keys: write, no key at all; and a refused route's body is never validated for it.
     const reader = (await create(full, { permissions: { accounts: 'read' } })).body.key;
     assertProblem(await create(reader, { permissions: 'not an object' }), 'permission_denied');
+  });
+
+  test('a restricted key revokes only keys within its own permissions, never a full or a wider key', async () => {
+    // Before, any key with api_keys: write revoked any key of its org: the full key's revocation answered 200.
+    const full = await server.key('restricted-revoke-scope');
+    const spare = await server.key('restricted-revoke-scope');
+    const keysWriter = (await create(full, { permissions: { api_keys: 'write', accounts: 'read' } })).body;
+    const wider = (await create(full, { permissions: { api_keys: 'write', accounts: 'write' } })).body;
+    const narrower = (await create(full, { permissions: { accounts: 'read' } })).body;
+    const revoke = (key: string, id: string) => call(server.url, 'POST', `/v1/api_keys/${id}/revoke`, { key });
+    const keyIdOf = async (key: string) =>
+      (await call(server.url, 'GET', '/v1/api_keys?limit=100', { key: full })).body.data.find(
+        (k: { hint: string }) => k.hint === `sk_test_…${key.slice(-4)}`,
+      ).id as string;
+    const fullId = await keyIdOf(spare);
+    // The dashboard signed in with it offers to revoke only the keys it may revoke.
+    const cookie = await signIn(server.url, keysWriter.key);
+    const keysPage = (await get(server.url, '/dashboard/api-keys', cookie)).html;
+    const offered = [...keysPage.matchAll(/href="\/dashboard\/api-keys\/(key_\w+)\/revoke"/g)].map((m) => m[1]);
+    assert.ok(offered.includes(narrower.id) && offered.includes(keysWriter.id), keysPage.slice(0, 300));
+    assert.ok(!offered.includes(fullId) && !offered.includes(wider.id));
+
+    const ofFull = await revoke(keysWriter.key, fullId);
+    assertProblem(ofFull, 'permission_denied');
+    assert.equal(
+      ofFull.body.detail,
+      `This key has accounts: read; ${fullId} is a full key. A restricted key revokes only keys within its own ` +
+        'permissions: revoke this one with a full key, or a key that holds at least what it holds.',
+    );
+    const ofWider = await revoke(keysWriter.key, wider.id);
+    assertProblem(ofWider, 'permission_denied');
+    assert.match(
+      ofWider.body.detail,
+      new RegExp(`^This key has accounts: read; ${wider.id} is a key with accounts: write\\.`),
+    );
+    // Nothing was revoked: both keys still work.
+    assert.equal((await call(server.url, 'GET', '/v1/fintech/accounts', { key: spare })).status, 200);
+    assert.equal((await call(server.url, 'GET', '/v1/fintech/accounts', { key: wider.key })).status, 200);
+
+    const ofNarrower = await revoke(keysWriter.key, narrower.id);
+    assert.equal(ofNarrower.status, 200, ofNarrower.text);
+    assert.notEqual(ofNarrower.body.revoked_at, null);
+    const ofItself = await revoke(keysWriter.key, keysWriter.id);
+    assert.equal(ofItself.status, 200, ofItself.text);
+    // A full key revokes any key.
+    assert.equal((await revoke(full, wider.id)).status, 200);
   });
 
   test('a revoked restricted key stops within a second; the sign-up still gives a full key', async () => {

@@ -243,3 +243,26 @@ test('a shape whose hint spans a character JSON escapes is still found in a body
     useSecretShapes(SECRET_SHAPES);
   }
 });
+
+test('a key cut at the end of one string and carried on at the start of the next is redacted in both', () => {
+  // Issue 39, item 9: two lines of the dashboard's metadata field, `n=sk_live_ABC` and `<the other 35>=x`.
+  const key = generateKey('live');
+  const [head, rest] = [key.slice(0, 11), key.slice(11)];
+  assert.deepEqual(redactBody({ metadata: { n: head, [rest]: 'x', after: 'kept' } }), {
+    metadata: { n: 'sk_live_[redacted]', '[redacted]': 'x', after: 'kept' },
+  });
+  assert.deepEqual(redactBody({ tags: [head, `  ${rest} then words`] }), {
+    tags: ['sk_live_[redacted]', '[redacted] then words'],
+  });
+  assert.deepEqual(twoStrings(`${head}`, rest), ['sk_live_[redacted]', '[redacted]']);
+  // A string that ends before the rest would (32 of the 38 in a 40-character metadata key, then `x`) carries none.
+  assert.deepEqual(redactBody({ metadata: { [key.slice(0, 40)]: 'x', y: 'z' } }), {
+    metadata: { 'sk_live_[redacted]': 'x', y: 'z' },
+  });
+  // Nor does a whole key, or a string with no key.
+  assert.deepEqual(redactBody({ a: key, [rest]: 'x' }), { a: 'sk_live_[redacted]', [rest]: 'x' });
+  assert.deepEqual(redactBody({ a: 'plain', [rest]: 'x' }), { a: 'plain', [rest]: 'x' });
+});
+
+/** Two strings of an array, as the request log keeps them. */
+const twoStrings = (a: string, b: string) => redactBody({ v: [a, b] }).v;

@@ -72,7 +72,7 @@ describe('listing the request log', () => {
       assertProblem(await api.get(`/v1/requests?${name}=${value}`), 'parameter_invalid', name);
     assert.equal((await api.get('/v1/requests?created[gte]=2028-02-29T00:00Z')).status, 200, 'a leap day is a day');
     assertProblem(await api.get('/v1/requests?created[eq]=2026-11-25T09:00Z'), 'parameter_unknown', 'created[eq]');
-    assertProblem(await api.get('/v1/requests?status=4xx'), 'parameter_invalid', 'status');
+    assertProblem(await api.get('/v1/requests?status=4x'), 'parameter_invalid', 'status'); // 4xx is a class
     assertProblem(await api.get('/v1/requests?method=PATCH'), 'parameter_invalid', 'method');
   });
 

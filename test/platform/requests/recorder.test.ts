@@ -77,6 +77,7 @@ describe('recording the request log', () => {
         method: 'POST',
         route: '/dashboard/accounts/{id}/freeze',
         path: '/dashboard/accounts/acct_X/freeze',
+        query: null,
         status: 409,
         error_code: 'account_frozen',
         api_key_id: made.row.id,
@@ -86,6 +87,7 @@ describe('recording the request log', () => {
         source: 'dashboard',
         body: '{"reason":"compliance_review","note":"EIN [redacted EIN]"}',
         body_truncated: false,
+        bodies_hidden: false,
         response_body: null,
         response_truncated: false,
         error_detail: null,
@@ -127,21 +129,27 @@ describe('the request log buffer', () => {
       assert.deepEqual(posts, [first.headers.get('request-id')]);
       assert.notEqual(posts[0], second.headers.get('request-id'));
       assert.ok((await metric(small.url, 'plinth_request_log_written_total')) >= 5);
-      // Answers count against the KiB as bodies do: a list answered with 2 KiB fits, a second one beside it does not.
-      for (let i = 0; i < 5; i++) {
-        assert.equal((await api.post('/v1/fintech/accounts', ACCOUNT)).status, 200);
-        await small.app.requestLog.flush();
+      // Answers count against the KiB as bodies do: an update answered with 2 KiB (the account's metadata) fits, a
+      // second one beside it does not. (A successful read keeps no answer, so a list no longer would do.)
+      const big = await api.post('/v1/fintech/accounts', ACCOUNT);
+      assert.equal(big.status, 200, big.text);
+      const path = `/v1/fintech/accounts/${big.body.id}`;
+      for (const k of ['a', 'b', 'c', 'd']) {
+        await small.app.requestLog.flush(); // one key at a time: each update's entry fits alone
+        assert.equal((await api.post(path, { metadata: { [k]: k.repeat(450) } })).status, 200);
       }
-      const lists = [await api.get('/v1/fintech/accounts'), await api.get('/v1/fintech/accounts')];
+      await small.app.requestLog.flush();
+      const updates = [await api.post(path, { metadata: { e: '1' } }), await api.post(path, { metadata: { e: '2' } })];
       assert.ok(
-        lists.every((l) => l.text.length > 1600 && l.text.length < 3000),
-        String(lists[0]!.text.length),
+        updates.every((u) => u.text.length > 1800 && u.text.length < 3000),
+        String(updates[0]!.text.length),
       );
       assert.equal(await metric(small.url, 'plinth_request_log_dropped_total{reason="buffer_full"}'), 4);
       await small.app.requestLog.flush();
-      const reads = (await allEntries(api, '&method=GET')).map((e) => e.id);
+      const writes = (await allEntries(api, '&method=POST')).map((e) => e.id);
       assert.ok(
-        reads.includes(lists[0]!.headers.get('request-id')) && !reads.includes(lists[1]!.headers.get('request-id')),
+        writes.includes(updates[0]!.headers.get('request-id')) &&
+          !writes.includes(updates[1]!.headers.get('request-id')),
       );
     } finally {
       await small.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checksum } from '../../../src/platform/auth/key-format.ts';
-import { get, signIn } from '../../helpers/dashboard.ts';
+import { get, hiddenFields, post, signIn } from '../../helpers/dashboard.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { allEntries, entryOf } from '../../helpers/request-log.ts';
 import { useServer } from '../../helpers/server.ts';
@@ -123,5 +123,45 @@ describe('the request log keeps no secret (docs/api.md#the-request-log)', () => 
     assert.equal(entry.idempotency_key, 'sk_live_[redacted]');
     const redacted = ['sk_live_[redacted]', 'sk_live_[redacted]'];
     assert.equal(entry.body, JSON.stringify({ type: 'individual', country: 'US', note: redacted, tags: redacted }));
+  });
+
+  test('a key split over a metadata value and the next key is refused, and redacted whole in the log (issue 39, item 9)', async () => {
+    // Before, `n=sk_live_ABC⏎<35 characters>=x` in the dashboard's metadata field made an account whose metadata
+    // key held 35 of the key's 38 characters, shown by the API, the dashboard and the request log.
+    const api = await client(server, 'log-split-metadata');
+    const live = await server.key('log-split-metadata', 'live');
+    const [head, rest] = [live.slice(0, 11), live.slice(11)];
+    assert.equal(rest.length, 35);
+    const sent = { type: 'business', country: 'US', metadata: { n: head, [rest]: 'x' } };
+    const refused = await api.post('/v1/fintech/accounts', sent);
+    assertProblem(refused, 'parameter_invalid', 'metadata.n');
+    assert.match(refused.body.detail, /^metadata\.n must not hold a key or a signing secret, nor the start of one/);
+    assert.match(refused.body.detail, /\(sk_live_…, sk_test_…, rk_live_…, rk_test_… or whsec_…\): metadata is shown/);
+    const whole = await api.post('/v1/fintech/accounts', { ...sent, metadata: { [live.slice(0, 40)]: 'x' } });
+    assertProblem(whole, 'parameter_invalid', 'metadata');
+    assert.ok(!whole.text.includes(live.slice(8, 40)), 'the refusal does not echo the key');
+    const entry = await entryOf(api, refused.headers.get('request-id')!);
+    assert.equal(
+      entry.body,
+      '{"type":"business","country":"US","metadata":{"n":"sk_live_[redacted]","[redacted]":"x"}}',
+    );
+
+    // The dashboard's field, as a person pastes a key that wrapped.
+    const cookie = await signIn(server.url, api.key);
+    const page = await get(server.url, '/dashboard/accounts', cookie);
+    const fields = {
+      ...hiddenFields(page.html.slice(page.html.indexOf('id="create"')), '/dashboard/accounts'),
+      type: 'business',
+      country: 'US',
+      metadata: `n=${head}\n${rest}=x`,
+    };
+    const form = await post(server.url, '/dashboard/accounts', fields, { cookie });
+    assert.equal(form.status, 400);
+    assert.match(form.html, /must not hold a key or a signing secret, nor the start of one/);
+    await server.app.requestLog.flush();
+    assert.equal((await api.get('/v1/fintech/accounts')).body.data.length, 0, 'no account was made');
+    const rows = JSON.stringify(await server.database.db.selectFrom('request_logs').selectAll().execute());
+    assert.ok(!rows.includes(rest), 'no entry holds the rest of the key');
+    assert.ok(!rows.includes(live.slice(8, 40)));
   });
 });

@@ -52,7 +52,8 @@ sub retrieve {
 # Revoke an API key.
 #
 # Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`.
-# The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.
+# The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first. A
+# restricted key revokes only keys within its own permissions (a full key, or a wider one: `permission_denied`).
 sub revoke {
     my ($self, $id, %opts) = @_;
     return $self->_call(\%opts, sub { $self->{api}->revoke_api_key(id => $id) });

@@ -81,7 +81,8 @@ class ApiKeys:
 
         Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first
         `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`):
-        create another first."""
+        create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider
+        one: `permission_denied`)."""
         return self._client._call(
             lambda key: self._api_keys.revoke_api_key_with_http_info(id=id, idempotency_key=key, _request_timeout=self._client.timeout),
             idempotency_key,

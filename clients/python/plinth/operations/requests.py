@@ -22,7 +22,7 @@ class Requests:
     def list(
         self,
         *,
-        status: Optional[int] = None,
+        status: Optional[str] = None,
         method: Optional[str] = None,
         created: Optional[Created] = None,
         limit: Optional[int] = None,
@@ -44,7 +44,7 @@ class Requests:
     def list_page(
         self,
         *,
-        status: Optional[int] = None,
+        status: Optional[str] = None,
         method: Optional[str] = None,
         created: Optional[Created] = None,
         limit: Optional[int] = None,

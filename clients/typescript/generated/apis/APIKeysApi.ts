@@ -313,7 +313,7 @@ export class APIKeysApi extends runtime.BaseAPI {
     }
 
     /**
-     * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation\'s last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
+     * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation\'s last active key of a mode cannot be revoked here (`api_key_last_active`): create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one: `permission_denied`).  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
      * Revoke an API key
      */
     async revokeApiKeyRaw(requestParameters: RevokeApiKeyRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<runtime.ApiResponse<ApiKey>> {
@@ -324,7 +324,7 @@ export class APIKeysApi extends runtime.BaseAPI {
     }
 
     /**
-     * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation\'s last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
+     * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation\'s last active key of a mode cannot be revoked here (`api_key_last_active`): create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one: `permission_denied`).  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
      * Revoke an API key
      */
     async revokeApiKey(requestParameters: RevokeApiKeyRequest, initOverrides?: RequestInit | runtime.InitOverrideFunction): Promise<ApiKey> {

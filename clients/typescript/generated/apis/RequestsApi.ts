@@ -48,9 +48,9 @@ export interface ListRequestsRequest {
      */
     endingBefore?: string;
     /**
-     * Only answers with this HTTP status, e.g. 409.
+     * Only answers with this HTTP status (`409`), or of this class: `2xx` (successes), `4xx` (refusals), `5xx` (server errors); `1xx` and `3xx` are taken too.
      */
-    status?: number;
+    status?: string;
     /**
      * Only requests with this method.
      */

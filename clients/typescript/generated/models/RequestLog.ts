@@ -40,6 +40,10 @@ export interface RequestLog {
      */
     path: string;
     /**
+     * The query string as sent, without its `?`, redacted as `body` is (a parameter named like a secret field has its value replaced by `[redacted]`; the secret part of anything shaped like a key or an EIN too), at most 8 KiB. `null` when there was none, for a dashboard action, and for entries recorded before queries were kept.
+     */
+    query: string | null;
+    /**
      * The HTTP status of the answer.
      */
     status: number;
@@ -72,7 +76,7 @@ export interface RequestLog {
      */
     source: string;
     /**
-     * A POST’s JSON body as text, with every secret replaced by `"[redacted]"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, and for a body that could not be read.
+     * A POST’s JSON body as text, with every secret replaced by `"[redacted]"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, for a body that could not be read, and when `bodies_hidden` is true.
      */
     body: string | null;
     /**
@@ -80,7 +84,11 @@ export interface RequestLog {
      */
     body_truncated: boolean;
     /**
-     * The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `"[redacted]"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+     * True when `body` and `response_body` are `null` because the reading key may not read the route’s permission group (a restricted key with `requests: read` but not `accounts: read` sees no body of an account’s request or answer). A full key, or one that may read the group, sees them: then false.
+     */
+    bodies_hidden: boolean;
+    /**
+     * The JSON body of the answer of a write (`POST`, `DELETE`) or of any failure, as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `"[redacted]"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for a successful read (`GET`, `HEAD`: it can be read again), for the request log’s own reads, for an answer that is not JSON, for entries recorded before answers were kept, and when `bodies_hidden` is true.
      */
     response_body: string | null;
     /**
@@ -118,6 +126,7 @@ export function instanceOfRequestLog(value: object): value is RequestLog {
     if (!('method' in value) || value['method'] === undefined) return false;
     if (!('route' in value) || value['route'] === undefined) return false;
     if (!('path' in value) || value['path'] === undefined) return false;
+    if (!('query' in value) || value['query'] === undefined) return false;
     if (!('status' in value) || value['status'] === undefined) return false;
     if (!('error_code' in value) || value['error_code'] === undefined) return false;
     if (!('duration_ms' in value) || value['duration_ms'] === undefined) return false;
@@ -128,6 +137,7 @@ export function instanceOfRequestLog(value: object): value is RequestLog {
     if (!('source' in value) || value['source'] === undefined) return false;
     if (!('body' in value) || value['body'] === undefined) return false;
     if (!('body_truncated' in value) || value['body_truncated'] === undefined) return false;
+    if (!('bodies_hidden' in value) || value['bodies_hidden'] === undefined) return false;
     if (!('response_body' in value) || value['response_body'] === undefined) return false;
     if (!('response_truncated' in value) || value['response_truncated'] === undefined) return false;
     if (!('error_detail' in value) || value['error_detail'] === undefined) return false;
@@ -153,6 +163,7 @@ export function RequestLogFromJSONTyped(json: any, ignoreDiscriminator: boolean)
         'method': json['method'],
         'route': json['route'],
         'path': json['path'],
+        'query': json['query'],
         'status': json['status'],
         'error_code': json['error_code'],
         'duration_ms': json['duration_ms'],
@@ -163,6 +174,7 @@ export function RequestLogFromJSONTyped(json: any, ignoreDiscriminator: boolean)
         'source': json['source'],
         'body': json['body'],
         'body_truncated': json['body_truncated'],
+        'bodies_hidden': json['bodies_hidden'],
         'response_body': json['response_body'],
         'response_truncated': json['response_truncated'],
         'error_detail': json['error_detail'],
@@ -189,6 +201,7 @@ export function RequestLogToJSONTyped(value?: RequestLog | null, ignoreDiscrimin
         'method': value['method'],
         'route': value['route'],
         'path': value['path'],
+        'query': value['query'],
         'status': value['status'],
         'error_code': value['error_code'],
         'duration_ms': value['duration_ms'],
@@ -199,6 +212,7 @@ export function RequestLogToJSONTyped(value?: RequestLog | null, ignoreDiscrimin
         'source': value['source'],
         'body': value['body'],
         'body_truncated': value['body_truncated'],
+        'bodies_hidden': value['bodies_hidden'],
         'response_body': value['response_body'],
         'response_truncated': value['response_truncated'],
         'error_detail': value['error_detail'],

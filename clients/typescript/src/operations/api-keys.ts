@@ -58,7 +58,8 @@ export class ApiKeysResource {
    *
    * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first
    * `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create
-   * another first.
+   * another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one:
+   * `permission_denied`).
    */
   revoke(id: string, options: RequestOptions = {}): Promise<WithRequestId<generated.ApiKey>> {
     return this.#call(() => this.#apiKeys.revokeApiKeyRaw({ id, ...options }));

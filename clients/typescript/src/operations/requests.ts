@@ -8,8 +8,11 @@ import { type CreatedFilter, createdQuery } from '../resources/filters.js';
 
 /** The filters of `requests.list`. */
 export interface ListRequestsFilters {
-  /** Only answers with this HTTP status, e.g. 409. */
-  status?: number;
+  /**
+   * Only answers with this HTTP status (`409`), or of this class: `2xx` (successes), `4xx` (refusals), `5xx` (server
+   * errors); `1xx` and `3xx` are taken too.
+   */
+  status?: string;
   /** Only requests with this method. */
   method?: generated.ListRequestsMethodEnum;
   /**

@@ -136,7 +136,7 @@ class RequestsApi
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
      * @param  string|null $starting_after Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
-     * @param  int|null $status Only answers with this HTTP status, e.g. 409. (optional)
+     * @param  string|null $status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too. (optional)
      * @param  string|null $method Only requests with this method. (optional)
      * @param  \Plinth\Generated\Model\ListAccountsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listRequests'] to see the possible values for this operation
@@ -159,7 +159,7 @@ class RequestsApi
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
      * @param  string|null $starting_after Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
-     * @param  int|null $status Only answers with this HTTP status, e.g. 409. (optional)
+     * @param  string|null $status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too. (optional)
      * @param  string|null $method Only requests with this method. (optional)
      * @param  \Plinth\Generated\Model\ListAccountsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listRequests'] to see the possible values for this operation
@@ -347,7 +347,7 @@ class RequestsApi
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
      * @param  string|null $starting_after Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
-     * @param  int|null $status Only answers with this HTTP status, e.g. 409. (optional)
+     * @param  string|null $status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too. (optional)
      * @param  string|null $method Only requests with this method. (optional)
      * @param  \Plinth\Generated\Model\ListAccountsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listRequests'] to see the possible values for this operation
@@ -373,7 +373,7 @@ class RequestsApi
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
      * @param  string|null $starting_after Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
-     * @param  int|null $status Only answers with this HTTP status, e.g. 409. (optional)
+     * @param  string|null $status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too. (optional)
      * @param  string|null $method Only requests with this method. (optional)
      * @param  \Plinth\Generated\Model\ListAccountsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listRequests'] to see the possible values for this operation
@@ -428,7 +428,7 @@ class RequestsApi
      * @param  int|null $limit Page size, 1–100. (optional, default to 10)
      * @param  string|null $starting_after Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param  string|null $ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
-     * @param  int|null $status Only answers with this HTTP status, e.g. 409. (optional)
+     * @param  string|null $status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too. (optional)
      * @param  string|null $method Only requests with this method. (optional)
      * @param  \Plinth\Generated\Model\ListAccountsCreatedParameter|null $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @param  string $contentType The value for the Content-Type header. Check self::contentTypes['listRequests'] to see the possible values for this operation
@@ -448,11 +448,8 @@ class RequestsApi
         
 
 
-        if ($status !== null && $status > 599) {
-            throw new \InvalidArgumentException('invalid value for "$status" when calling RequestsApi.listRequests, must be smaller than or equal to 599.');
-        }
-        if ($status !== null && $status < 100) {
-            throw new \InvalidArgumentException('invalid value for "$status" when calling RequestsApi.listRequests, must be bigger than or equal to 100.');
+        if ($status !== null && !preg_match("/^[1-5](?:[0-9]{2}|[xX]{2})$/", $status)) {
+            throw new \InvalidArgumentException("invalid value for \"status\" when calling RequestsApi.listRequests, must conform to the pattern /^[1-5](?:[0-9]{2}|[xX]{2})$/.");
         }
         
 
@@ -496,7 +493,7 @@ class RequestsApi
         $queryParams = array_merge($queryParams, ObjectSerializer::toQueryValue(
             $status,
             'status', // param base name
-            'integer', // openApiType
+            'string', // openApiType
             'form', // style
             true, // explode
             false // required

@@ -63,6 +63,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'method' => 'string',
         'route' => 'string',
         'path' => 'string',
+        'query' => 'string',
         'status' => 'int',
         'error_code' => 'string',
         'duration_ms' => 'float',
@@ -73,6 +74,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => 'string',
         'body' => 'string',
         'body_truncated' => 'bool',
+        'bodies_hidden' => 'bool',
         'response_body' => 'string',
         'response_truncated' => 'bool',
         'error_detail' => 'string',
@@ -95,6 +97,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'method' => null,
         'route' => null,
         'path' => null,
+        'query' => null,
         'status' => null,
         'error_code' => null,
         'duration_ms' => null,
@@ -105,6 +108,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => null,
         'body' => null,
         'body_truncated' => null,
+        'bodies_hidden' => null,
         'response_body' => null,
         'response_truncated' => null,
         'error_detail' => null,
@@ -125,6 +129,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'method' => false,
         'route' => false,
         'path' => false,
+        'query' => true,
         'status' => false,
         'error_code' => true,
         'duration_ms' => false,
@@ -135,6 +140,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => false,
         'body' => true,
         'body_truncated' => false,
+        'bodies_hidden' => false,
         'response_body' => true,
         'response_truncated' => false,
         'error_detail' => true,
@@ -235,6 +241,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'method' => 'method',
         'route' => 'route',
         'path' => 'path',
+        'query' => 'query',
         'status' => 'status',
         'error_code' => 'error_code',
         'duration_ms' => 'duration_ms',
@@ -245,6 +252,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => 'source',
         'body' => 'body',
         'body_truncated' => 'body_truncated',
+        'bodies_hidden' => 'bodies_hidden',
         'response_body' => 'response_body',
         'response_truncated' => 'response_truncated',
         'error_detail' => 'error_detail',
@@ -265,6 +273,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'method' => 'setMethod',
         'route' => 'setRoute',
         'path' => 'setPath',
+        'query' => 'setQuery',
         'status' => 'setStatus',
         'error_code' => 'setErrorCode',
         'duration_ms' => 'setDurationMs',
@@ -275,6 +284,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => 'setSource',
         'body' => 'setBody',
         'body_truncated' => 'setBodyTruncated',
+        'bodies_hidden' => 'setBodiesHidden',
         'response_body' => 'setResponseBody',
         'response_truncated' => 'setResponseTruncated',
         'error_detail' => 'setErrorDetail',
@@ -295,6 +305,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'method' => 'getMethod',
         'route' => 'getRoute',
         'path' => 'getPath',
+        'query' => 'getQuery',
         'status' => 'getStatus',
         'error_code' => 'getErrorCode',
         'duration_ms' => 'getDurationMs',
@@ -305,6 +316,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         'source' => 'getSource',
         'body' => 'getBody',
         'body_truncated' => 'getBodyTruncated',
+        'bodies_hidden' => 'getBodiesHidden',
         'response_body' => 'getResponseBody',
         'response_truncated' => 'getResponseTruncated',
         'error_detail' => 'getErrorDetail',
@@ -376,6 +388,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('method', $data ?? [], null);
         $this->setIfExists('route', $data ?? [], null);
         $this->setIfExists('path', $data ?? [], null);
+        $this->setIfExists('query', $data ?? [], null);
         $this->setIfExists('status', $data ?? [], null);
         $this->setIfExists('error_code', $data ?? [], null);
         $this->setIfExists('duration_ms', $data ?? [], null);
@@ -386,6 +399,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('source', $data ?? [], null);
         $this->setIfExists('body', $data ?? [], null);
         $this->setIfExists('body_truncated', $data ?? [], null);
+        $this->setIfExists('bodies_hidden', $data ?? [], null);
         $this->setIfExists('response_body', $data ?? [], null);
         $this->setIfExists('response_truncated', $data ?? [], null);
         $this->setIfExists('error_detail', $data ?? [], null);
@@ -437,6 +451,9 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         if ($this->container['path'] === null) {
             $invalidProperties[] = "'path' can't be null";
         }
+        if ($this->container['query'] === null && !$this->isNullableSetToNull('query')) {
+            $invalidProperties[] = "'query' is required";
+        }
         if ($this->container['status'] === null) {
             $invalidProperties[] = "'status' can't be null";
         }
@@ -478,6 +495,9 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
         }
         if ($this->container['body_truncated'] === null) {
             $invalidProperties[] = "'body_truncated' can't be null";
+        }
+        if ($this->container['bodies_hidden'] === null) {
+            $invalidProperties[] = "'bodies_hidden' can't be null";
         }
         if ($this->container['response_body'] === null && !$this->isNullableSetToNull('response_body')) {
             $invalidProperties[] = "'response_body' is required";
@@ -650,6 +670,40 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
             throw new \InvalidArgumentException('non-nullable path cannot be null');
         }
         $this->container['path'] = $path;
+
+        return $this;
+    }
+
+    /**
+     * Gets query
+     *
+     * @return string|null
+     */
+    public function getQuery()
+    {
+        return $this->container['query'];
+    }
+
+    /**
+     * Sets query
+     *
+     * @param string|null $query The query string as sent, without its `?`, redacted as `body` is (a parameter named like a secret field has its value replaced by `[redacted]`; the secret part of anything shaped like a key or an EIN too), at most 8 KiB. `null` when there was none, for a dashboard action, and for entries recorded before queries were kept.
+     *
+     * @return self
+     */
+    public function setQuery($query)
+    {
+        if (is_null($query)) {
+            array_push($this->openAPINullablesSetToNull, 'query');
+        } else {
+            $nullablesSetToNull = $this->getOpenAPINullablesSetToNull();
+            $index = array_search('query', $nullablesSetToNull);
+            if ($index !== FALSE) {
+                unset($nullablesSetToNull[$index]);
+                $this->setOpenAPINullablesSetToNull($nullablesSetToNull);
+            }
+        }
+        $this->container['query'] = $query;
 
         return $this;
     }
@@ -908,7 +962,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets body
      *
-     * @param string|null $body A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, and for a body that could not be read.
+     * @param string|null $body A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, for a body that could not be read, and when `bodies_hidden` is true.
      *
      * @return self
      */
@@ -957,6 +1011,33 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
     }
 
     /**
+     * Gets bodies_hidden
+     *
+     * @return bool
+     */
+    public function getBodiesHidden()
+    {
+        return $this->container['bodies_hidden'];
+    }
+
+    /**
+     * Sets bodies_hidden
+     *
+     * @param bool $bodies_hidden True when `body` and `response_body` are `null` because the reading key may not read the route’s permission group (a restricted key with `requests: read` but not `accounts: read` sees no body of an account’s request or answer). A full key, or one that may read the group, sees them: then false.
+     *
+     * @return self
+     */
+    public function setBodiesHidden($bodies_hidden)
+    {
+        if (is_null($bodies_hidden)) {
+            throw new \InvalidArgumentException('non-nullable bodies_hidden cannot be null');
+        }
+        $this->container['bodies_hidden'] = $bodies_hidden;
+
+        return $this;
+    }
+
+    /**
      * Gets response_body
      *
      * @return string|null
@@ -969,7 +1050,7 @@ class RequestLog implements ModelInterface, ArrayAccess, \JsonSerializable
     /**
      * Sets response_body
      *
-     * @param string|null $response_body The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+     * @param string|null $response_body The JSON body of the answer of a write (`POST`, `DELETE`) or of any failure, as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for a successful read (`GET`, `HEAD`: it can be read again), for the request log’s own reads, for an answer that is not JSON, for entries recorded before answers were kept, and when `bodies_hidden` is true.
      *
      * @return self
      */

@@ -982,7 +982,7 @@ class APIKeysApi:
     ) -> ApiKey:
         """Revoke an API key
 
-        Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
+        Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one: `permission_denied`).  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A key id, `key_…`. (required)
         :type id: str
@@ -1064,7 +1064,7 @@ class APIKeysApi:
     ) -> ApiResponse[ApiKey]:
         """Revoke an API key
 
-        Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
+        Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one: `permission_denied`).  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A key id, `key_…`. (required)
         :type id: str
@@ -1146,7 +1146,7 @@ class APIKeysApi:
     ) -> RESTResponseType:
         """Revoke an API key
 
-        Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
+        Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one: `permission_denied`).  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 
         :param id: A key id, `key_…`. (required)
         :type id: str

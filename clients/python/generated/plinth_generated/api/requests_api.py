@@ -46,7 +46,7 @@ class RequestsApi:
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
         starting_after: Annotated[Optional[StrictStr], Field(description="Return the requests just older than the one with this id. It must be the id of one this key can see (`req_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         ending_before: Annotated[Optional[StrictStr], Field(description="Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (`req_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
-        status: Annotated[Optional[Annotated[int, Field(le=599, strict=True, ge=100)]], Field(description="Only answers with this HTTP status, e.g. 409.")] = None,
+        status: Annotated[Optional[Annotated[str, Field(strict=True)]], Field(description="Only answers with this HTTP status (`409`), or of this class: `2xx` (successes), `4xx` (refusals), `5xx` (server errors); `1xx` and `3xx` are taken too.")] = None,
         method: Annotated[Optional[StrictStr], Field(description="Only requests with this method.")] = None,
         created: Annotated[Optional[ListAccountsCreatedParameter], Field(description="Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).")] = None,
         _request_timeout: Union[
@@ -72,8 +72,8 @@ class RequestsApi:
         :type starting_after: str
         :param ending_before: Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (`req_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
-        :param status: Only answers with this HTTP status, e.g. 409.
-        :type status: int
+        :param status: Only answers with this HTTP status (`409`), or of this class: `2xx` (successes), `4xx` (refusals), `5xx` (server errors); `1xx` and `3xx` are taken too.
+        :type status: str
         :param method: Only requests with this method.
         :type method: str
         :param created: Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
@@ -140,7 +140,7 @@ class RequestsApi:
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
         starting_after: Annotated[Optional[StrictStr], Field(description="Return the requests just older than the one with this id. It must be the id of one this key can see (`req_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         ending_before: Annotated[Optional[StrictStr], Field(description="Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (`req_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
-        status: Annotated[Optional[Annotated[int, Field(le=599, strict=True, ge=100)]], Field(description="Only answers with this HTTP status, e.g. 409.")] = None,
+        status: Annotated[Optional[Annotated[str, Field(strict=True)]], Field(description="Only answers with this HTTP status (`409`), or of this class: `2xx` (successes), `4xx` (refusals), `5xx` (server errors); `1xx` and `3xx` are taken too.")] = None,
         method: Annotated[Optional[StrictStr], Field(description="Only requests with this method.")] = None,
         created: Annotated[Optional[ListAccountsCreatedParameter], Field(description="Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).")] = None,
         _request_timeout: Union[
@@ -166,8 +166,8 @@ class RequestsApi:
         :type starting_after: str
         :param ending_before: Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (`req_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
-        :param status: Only answers with this HTTP status, e.g. 409.
-        :type status: int
+        :param status: Only answers with this HTTP status (`409`), or of this class: `2xx` (successes), `4xx` (refusals), `5xx` (server errors); `1xx` and `3xx` are taken too.
+        :type status: str
         :param method: Only requests with this method.
         :type method: str
         :param created: Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).
@@ -234,7 +234,7 @@ class RequestsApi:
         limit: Annotated[Optional[Annotated[int, Field(le=100, strict=True, ge=1)]], Field(description="Page size, 1–100.")] = None,
         starting_after: Annotated[Optional[StrictStr], Field(description="Return the requests just older than the one with this id. It must be the id of one this key can see (`req_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
         ending_before: Annotated[Optional[StrictStr], Field(description="Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (`req_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).")] = None,
-        status: Annotated[Optional[Annotated[int, Field(le=599, strict=True, ge=100)]], Field(description="Only answers with this HTTP status, e.g. 409.")] = None,
+        status: Annotated[Optional[Annotated[str, Field(strict=True)]], Field(description="Only answers with this HTTP status (`409`), or of this class: `2xx` (successes), `4xx` (refusals), `5xx` (server errors); `1xx` and `3xx` are taken too.")] = None,
         method: Annotated[Optional[StrictStr], Field(description="Only requests with this method.")] = None,
         created: Annotated[Optional[ListAccountsCreatedParameter], Field(description="Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).")] = None,
         _request_timeout: Union[
@@ -260,8 +260,8 @@ class RequestsApi:
         :type starting_after: str
         :param ending_before: Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (`req_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
         :type ending_before: str
-        :param status: Only answers with this HTTP status, e.g. 409.
-        :type status: int
+        :param status: Only answers with this HTTP status (`409`), or of this class: `2xx` (successes), `4xx` (refusals), `5xx` (server errors); `1xx` and `3xx` are taken too.
+        :type status: str
         :param method: Only requests with this method.
         :type method: str
         :param created: Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).

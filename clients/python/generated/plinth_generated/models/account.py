@@ -44,7 +44,7 @@ class Account(BaseModel):
     current_balance: AccountCurrentBalance = Field(description="What the account holds: every posted movement. Pending transfers move it only when they post.")
     kyb: Optional[AccountKyb] = Field(description="Business verification data as given, with only the last four digits of the EIN; `null` when none was given.")
     nickname: Optional[StrictStr] = Field(description="Its label for people; `null` when none.")
-    metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.")
+    metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused.")
     livemode: StrictBool = Field(description="`true` for live objects, `false` for sandbox ones.")
     created_at: datetime = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
     __properties: ClassVar[List[str]] = ["id", "object", "type", "country", "status", "status_details", "closed_at", "available_balance", "current_balance", "kyb", "nickname", "metadata", "livemode", "created_at"]

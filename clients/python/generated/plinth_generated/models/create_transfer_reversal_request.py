@@ -30,7 +30,7 @@ class CreateTransferReversalRequest(BaseModel):
     """ # noqa: E501
     amount: Optional[Annotated[int, Field(le=9007199254740991, strict=True, ge=1)]] = Field(default=None, description="How much to move back, 1 to what remains of the transfer (`posted_amount` − `amount_reversed`); default: all that remains.")
     description: Optional[StrictStr] = Field(default=None, description="Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).")
-    metadata: Optional[Dict[str, Annotated[str, Field(strict=True, max_length=500)]]] = Field(default=None, description="Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.")
+    metadata: Optional[Dict[str, Annotated[str, Field(strict=True, max_length=500)]]] = Field(default=None, description="Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused. A key given `\"\"` is not set.")
     __properties: ClassVar[List[str]] = ["amount", "description", "metadata"]
 
     model_config = ConfigDict(

@@ -34,6 +34,7 @@ class RequestLog(BaseModel):
     method: StrictStr = Field(description="The HTTP method. The list may grow. Known values: `GET`, `HEAD`, `POST`, `DELETE`; others may be added, so treat this as an open string.")
     route: StrictStr = Field(description="The operation, as the path template of the OpenAPI document: `/v1/fintech/accounts/{id}`.")
     path: StrictStr = Field(description="The path as sent, without its query string; secret shapes are redacted.")
+    query: Optional[StrictStr] = Field(description="The query string as sent, without its `?`, redacted as `body` is (a parameter named like a secret field has its value replaced by `[redacted]`; the secret part of anything shaped like a key or an EIN too), at most 8 KiB. `null` when there was none, for a dashboard action, and for entries recorded before queries were kept.")
     status: Annotated[int, Field(le=599, strict=True, ge=100)] = Field(description="The HTTP status of the answer.")
     error_code: Optional[StrictStr] = Field(description="The problem `code` of an error answer; `null` for a success.")
     duration_ms: Union[Annotated[float, Field(strict=True, ge=0)], Annotated[int, Field(strict=True, ge=0)]] = Field(description="Milliseconds from the request’s arrival to its answer, to the microsecond.")
@@ -42,16 +43,17 @@ class RequestLog(BaseModel):
     idempotency_key: Optional[StrictStr] = Field(description="The `Idempotency-Key` it was sent with; `null` when none.")
     idempotent_replayed: StrictBool = Field(description="True when the answer was the stored answer of an earlier request with the same key.")
     source: StrictStr = Field(description="`api` for a request to `/v1`; `dashboard` for an action taken in the dashboard. Known values: `api`, `dashboard`; others may be added, so treat this as an open string.")
-    body: Optional[StrictStr] = Field(description="A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, and for a body that could not be read.")
+    body: Optional[StrictStr] = Field(description="A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, for a body that could not be read, and when `bodies_hidden` is true.")
     body_truncated: StrictBool = Field(description="True when `body` was cut at 8 KiB.")
-    response_body: Optional[StrictStr] = Field(description="The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.")
+    bodies_hidden: StrictBool = Field(description="True when `body` and `response_body` are `null` because the reading key may not read the route’s permission group (a restricted key with `requests: read` but not `accounts: read` sees no body of an account’s request or answer). A full key, or one that may read the group, sees them: then false.")
+    response_body: Optional[StrictStr] = Field(description="The JSON body of the answer of a write (`POST`, `DELETE`) or of any failure, as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for a successful read (`GET`, `HEAD`: it can be read again), for the request log’s own reads, for an answer that is not JSON, for entries recorded before answers were kept, and when `bodies_hidden` is true.")
     response_truncated: StrictBool = Field(description="True when `response_body` was cut at 8 KiB.")
     error_detail: Optional[StrictStr] = Field(description="The problem’s `detail` of an error answer (redacted as `body` is, at most 1024 characters); `null` for a success.")
     error_param: Optional[StrictStr] = Field(description="The problem’s `param` of an error answer: the field or parameter it names; `null` when it names none.")
     count: Optional[Annotated[int, Field(strict=True, ge=1)]] = Field(description="`null` for an entry of one request. An entry with a `count` stands for that many requests of one API key, made in one second, that its rate limit refused (429 `rate_limited`): they are counted, not recorded one by one. Its other fields are those of the first of them.")
     livemode: StrictBool
     created_at: datetime = Field(description="When the request arrived.")
-    __properties: ClassVar[List[str]] = ["id", "object", "method", "route", "path", "status", "error_code", "duration_ms", "api_key_id", "api_key_hint", "idempotency_key", "idempotent_replayed", "source", "body", "body_truncated", "response_body", "response_truncated", "error_detail", "error_param", "count", "livemode", "created_at"]
+    __properties: ClassVar[List[str]] = ["id", "object", "method", "route", "path", "query", "status", "error_code", "duration_ms", "api_key_id", "api_key_hint", "idempotency_key", "idempotent_replayed", "source", "body", "body_truncated", "bodies_hidden", "response_body", "response_truncated", "error_detail", "error_param", "count", "livemode", "created_at"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -92,6 +94,11 @@ class RequestLog(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # set to None if query (nullable) is None
+        # and model_fields_set contains the field
+        if self.query is None and "query" in self.model_fields_set:
+            _dict['query'] = None
+
         # set to None if error_code (nullable) is None
         # and model_fields_set contains the field
         if self.error_code is None and "error_code" in self.model_fields_set:
@@ -144,6 +151,7 @@ class RequestLog(BaseModel):
             "method": obj.get("method"),
             "route": obj.get("route"),
             "path": obj.get("path"),
+            "query": obj.get("query"),
             "status": obj.get("status"),
             "error_code": obj.get("error_code"),
             "duration_ms": obj.get("duration_ms"),
@@ -154,6 +162,7 @@ class RequestLog(BaseModel):
             "source": obj.get("source"),
             "body": obj.get("body"),
             "body_truncated": obj.get("body_truncated"),
+            "bodies_hidden": obj.get("bodies_hidden"),
             "response_body": obj.get("response_body"),
             "response_truncated": obj.get("response_truncated"),
             "error_detail": obj.get("error_detail"),

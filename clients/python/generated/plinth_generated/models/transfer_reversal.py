@@ -35,7 +35,7 @@ class TransferReversal(BaseModel):
     amount: StrictInt = Field(description="Minor units moved back, from the receiver to the sender.")
     currency: StrictStr = Field(description="ISO 4217 code: the transfer's.")
     description: Optional[StrictStr] = Field(description="As given, trimmed; `null` if none.")
-    metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.")
+    metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused.")
     livemode: StrictBool = Field(description="`true` for live objects, `false` for sandbox ones.")
     created_at: datetime = Field(description="Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.")
     __properties: ClassVar[List[str]] = ["id", "object", "transfer_id", "amount", "currency", "description", "metadata", "livemode", "created_at"]

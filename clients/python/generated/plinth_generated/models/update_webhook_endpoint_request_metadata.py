@@ -32,7 +32,7 @@ class UpdateWebhookEndpointRequestMetadata(BaseModel):
     """
 
     # data type: Dict[str, str]
-    anyof_schema_1_validator: Optional[Dict[str, Annotated[str, Field(strict=True, max_length=500)]]] = Field(default=None, description="Keys to set, and keys given `\"\"` to remove; keys not named stay as they are. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.")
+    anyof_schema_1_validator: Optional[Dict[str, Annotated[str, Field(strict=True, max_length=500)]]] = Field(default=None, description="Keys to set, and keys given `\"\"` to remove; keys not named stay as they are. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused.")
     # data type: str
     anyof_schema_2_validator: Optional[StrictStr] = Field(default=None, description="`\"\"` removes every key.")
     if TYPE_CHECKING:

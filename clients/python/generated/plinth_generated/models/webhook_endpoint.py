@@ -36,7 +36,7 @@ class WebhookEndpoint(BaseModel):
     description: Optional[StrictStr] = Field(description="A note for people, as given (trimmed); `null` for none.")
     status: StrictStr = Field(description="Open: accept values you do not know. Known values: `enabled`, `disabled`; others may be added, so treat this as an open string.")
     disabled_reason: Optional[StrictStr] = Field(description="`manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days). Known values: `manual`, `gone`, `failing`; others may be added, so treat this as an open string.")
-    metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.")
+    metadata: Dict[str, Annotated[str, Field(strict=True, max_length=500)]] = Field(description="Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused.")
     livemode: StrictBool
     created_at: datetime
     __properties: ClassVar[List[str]] = ["id", "object", "url", "enabled_events", "description", "status", "disabled_reason", "metadata", "livemode", "created_at"]

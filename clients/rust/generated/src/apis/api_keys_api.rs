@@ -262,7 +262,7 @@ pub async fn retrieve_api_key(configuration: &configuration::Configuration, para
     }
 }
 
-/// Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
+/// Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one: `permission_denied`).  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
 pub async fn revoke_api_key(configuration: &configuration::Configuration, params: RevokeApiKeyParams) -> Result<models::ApiKey, Error<RevokeApiKeyError>> {
 
     let uri_str = format!("{}/v1/api_keys/{id}/revoke", configuration.base_path, id=crate::apis::urlencode(params.id));

@@ -23,8 +23,8 @@ pub struct ListRequestsParams {
     pub starting_after: Option<String>,
     /// Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (`req_…`), else 400 `parameter_invalid`; `starting_after` and `ending_before` cannot be used together (400 `parameter_invalid`).
     pub ending_before: Option<String>,
-    /// Only answers with this HTTP status, e.g. 409.
-    pub status: Option<i32>,
+    /// Only answers with this HTTP status (`409`), or of this class: `2xx` (successes), `4xx` (refusals), `5xx` (server errors); `1xx` and `3xx` are taken too.
+    pub status: Option<String>,
     /// Only requests with this method.
     pub method: Option<String>,
     /// Only objects created within these bounds: `created[gte]=2026-11-24T00:00Z&created[lt]=2026-11-25T00:00Z`. Times are `YYYY-MM-DDTHH:MMZ` or RFC 3339 with an offset (`2026-11-24T09:30:00+01:00`).

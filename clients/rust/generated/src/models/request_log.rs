@@ -29,6 +29,9 @@ pub struct RequestLog {
     /// The path as sent, without its query string; secret shapes are redacted.
     #[serde(rename = "path")]
     pub path: String,
+    /// The query string as sent, without its `?`, redacted as `body` is (a parameter named like a secret field has its value replaced by `[redacted]`; the secret part of anything shaped like a key or an EIN too), at most 8 KiB. `null` when there was none, for a dashboard action, and for entries recorded before queries were kept.
+    #[serde(rename = "query", deserialize_with = "Option::deserialize")]
+    pub query: Option<String>,
     /// The HTTP status of the answer.
     #[serde(rename = "status")]
     pub status: i32,
@@ -53,13 +56,16 @@ pub struct RequestLog {
     /// `api` for a request to `/v1`; `dashboard` for an action taken in the dashboard. Known values: `api`, `dashboard`; others may be added, so treat this as an open string.
     #[serde(rename = "source")]
     pub source: String,
-    /// A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, and for a body that could not be read.
+    /// A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, for a body that could not be read, and when `bodies_hidden` is true.
     #[serde(rename = "body", deserialize_with = "Option::deserialize")]
     pub body: Option<String>,
     /// True when `body` was cut at 8 KiB.
     #[serde(rename = "body_truncated")]
     pub body_truncated: bool,
-    /// The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+    /// True when `body` and `response_body` are `null` because the reading key may not read the route’s permission group (a restricted key with `requests: read` but not `accounts: read` sees no body of an account’s request or answer). A full key, or one that may read the group, sees them: then false.
+    #[serde(rename = "bodies_hidden")]
+    pub bodies_hidden: bool,
+    /// The JSON body of the answer of a write (`POST`, `DELETE`) or of any failure, as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for a successful read (`GET`, `HEAD`: it can be read again), for the request log’s own reads, for an answer that is not JSON, for entries recorded before answers were kept, and when `bodies_hidden` is true.
     #[serde(rename = "response_body", deserialize_with = "Option::deserialize")]
     pub response_body: Option<String>,
     /// True when `response_body` was cut at 8 KiB.
@@ -83,13 +89,14 @@ pub struct RequestLog {
 
 impl RequestLog {
     /// One authenticated request to `/v1`, or one action taken in the dashboard, as recorded in the request log. Entries are written in batches a few hundred milliseconds after their answer, and kept `REQUEST_LOG_RETENTION_DAYS` (7).
-    pub fn new(id: String, object: String, method: String, route: String, path: String, status: i32, error_code: Option<String>, duration_ms: f64, api_key_id: String, api_key_hint: String, idempotency_key: Option<String>, idempotent_replayed: bool, source: String, body: Option<String>, body_truncated: bool, response_body: Option<String>, response_truncated: bool, error_detail: Option<String>, error_param: Option<String>, count: Option<i32>, livemode: bool, created_at: String) -> RequestLog {
+    pub fn new(id: String, object: String, method: String, route: String, path: String, query: Option<String>, status: i32, error_code: Option<String>, duration_ms: f64, api_key_id: String, api_key_hint: String, idempotency_key: Option<String>, idempotent_replayed: bool, source: String, body: Option<String>, body_truncated: bool, bodies_hidden: bool, response_body: Option<String>, response_truncated: bool, error_detail: Option<String>, error_param: Option<String>, count: Option<i32>, livemode: bool, created_at: String) -> RequestLog {
         RequestLog {
             id,
             object,
             method,
             route,
             path,
+            query,
             status,
             error_code,
             duration_ms,
@@ -100,6 +107,7 @@ impl RequestLog {
             source,
             body,
             body_truncated,
+            bodies_hidden,
             response_body,
             response_truncated,
             error_detail,

@@ -32,7 +32,7 @@ pub struct WebhookEndpoint {
     /// `manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days). Known values: `manual`, `gone`, `failing`; others may be added, so treat this as an open string.
     #[serde(rename = "disabled_reason", deserialize_with = "Option::deserialize")]
     pub disabled_reason: Option<String>,
-    /// Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+    /// Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused.
     #[serde(rename = "metadata")]
     pub metadata: std::collections::HashMap<String, String>,
     #[serde(rename = "livemode")]

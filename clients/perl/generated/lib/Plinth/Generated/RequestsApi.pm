@@ -56,7 +56,7 @@ sub new {
 # @param int $limit Page size, 1–100. (optional, default to 10)
 # @param string $starting_after Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
 # @param string $ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
-# @param int $status Only answers with this HTTP status, e.g. 409. (optional)
+# @param string $status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too. (optional)
 # @param string $method Only requests with this method. (optional)
 # @param ListAccountsCreatedParameter $created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
 {
@@ -77,8 +77,8 @@ sub new {
         required => '0',
     },
     'status' => {
-        data_type => 'int',
-        description => 'Only answers with this HTTP status, e.g. 409.',
+        data_type => 'string',
+        description => 'Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too.',
         required => '0',
     },
     'method' => {

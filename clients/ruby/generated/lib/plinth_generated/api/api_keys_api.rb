@@ -237,7 +237,7 @@ module PlinthGenerated
     end
 
     # Revoke an API key
-    # Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first.  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
+    # Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first `revoked_at`. The organisation's last active key of a mode cannot be revoked here (`api_key_last_active`): create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one: `permission_denied`).  Needs `api_keys: write` (a restricted key without it gets 403 `permission_denied`).
     # @param id [String] A key id, &#x60;key_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.
@@ -248,7 +248,7 @@ module PlinthGenerated
     end
 
     # Revoke an API key
-    # Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
+    # Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one: &#x60;permission_denied&#x60;).  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
     # @param id [String] A key id, &#x60;key_…&#x60;.
     # @param [Hash] opts the optional parameters
     # @option opts [String] :idempotency_key Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours.

@@ -25,7 +25,7 @@ module PlinthGenerated
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
-    # @option opts [Integer] :status Only answers with this HTTP status, e.g. 409.
+    # @option opts [String] :status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too.
     # @option opts [String] :method Only requests with this method.
     # @option opts [ListAccountsCreatedParameter] :created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).
     # @return [RequestLogList]
@@ -40,7 +40,7 @@ module PlinthGenerated
     # @option opts [Integer] :limit Page size, 1–100. (default to 10)
     # @option opts [String] :starting_after Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
     # @option opts [String] :ending_before Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;).
-    # @option opts [Integer] :status Only answers with this HTTP status, e.g. 409.
+    # @option opts [String] :status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too.
     # @option opts [String] :method Only requests with this method.
     # @option opts [ListAccountsCreatedParameter] :created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;).
     # @return [Array<(RequestLogList, Integer, Hash)>] RequestLogList data, response status code and response headers
@@ -56,12 +56,9 @@ module PlinthGenerated
         fail ArgumentError, 'invalid value for "opts[:"limit"]" when calling RequestsApi.list_requests, must be greater than or equal to 1.'
       end
 
-      if @api_client.config.client_side_validation && !opts[:'status'].nil? && opts[:'status'] > 599
-        fail ArgumentError, 'invalid value for "opts[:"status"]" when calling RequestsApi.list_requests, must be smaller than or equal to 599.'
-      end
-
-      if @api_client.config.client_side_validation && !opts[:'status'].nil? && opts[:'status'] < 100
-        fail ArgumentError, 'invalid value for "opts[:"status"]" when calling RequestsApi.list_requests, must be greater than or equal to 100.'
+      pattern = Regexp.new(/^[1-5](?:[0-9]{2}|[xX]{2})$/)
+      if @api_client.config.client_side_validation && !opts[:'status'].nil? && opts[:'status'] !~ pattern
+        fail ArgumentError, "invalid value for 'opts[:\"status\"]' when calling RequestsApi.list_requests, must conform to the pattern #{pattern}."
       end
 
       allowable_values = ["GET", "HEAD", "POST", "DELETE"]

@@ -31,6 +31,9 @@ module PlinthGenerated
     # The path as sent, without its query string; secret shapes are redacted.
     attr_accessor :path
 
+    # The query string as sent, without its `?`, redacted as `body` is (a parameter named like a secret field has its value replaced by `[redacted]`; the secret part of anything shaped like a key or an EIN too), at most 8 KiB. `null` when there was none, for a dashboard action, and for entries recorded before queries were kept.
+    attr_accessor :query
+
     # The HTTP status of the answer.
     attr_accessor :status
 
@@ -55,13 +58,16 @@ module PlinthGenerated
     # `api` for a request to `/v1`; `dashboard` for an action taken in the dashboard. Known values: `api`, `dashboard`; others may be added, so treat this as an open string.
     attr_accessor :source
 
-    # A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, and for a body that could not be read.
+    # A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, for a body that could not be read, and when `bodies_hidden` is true.
     attr_accessor :body
 
     # True when `body` was cut at 8 KiB.
     attr_accessor :body_truncated
 
-    # The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+    # True when `body` and `response_body` are `null` because the reading key may not read the route’s permission group (a restricted key with `requests: read` but not `accounts: read` sees no body of an account’s request or answer). A full key, or one that may read the group, sees them: then false.
+    attr_accessor :bodies_hidden
+
+    # The JSON body of the answer of a write (`POST`, `DELETE`) or of any failure, as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for a successful read (`GET`, `HEAD`: it can be read again), for the request log’s own reads, for an answer that is not JSON, for entries recorded before answers were kept, and when `bodies_hidden` is true.
     attr_accessor :response_body
 
     # True when `response_body` was cut at 8 KiB.
@@ -89,6 +95,7 @@ module PlinthGenerated
         :'method' => :'method',
         :'route' => :'route',
         :'path' => :'path',
+        :'query' => :'query',
         :'status' => :'status',
         :'error_code' => :'error_code',
         :'duration_ms' => :'duration_ms',
@@ -99,6 +106,7 @@ module PlinthGenerated
         :'source' => :'source',
         :'body' => :'body',
         :'body_truncated' => :'body_truncated',
+        :'bodies_hidden' => :'bodies_hidden',
         :'response_body' => :'response_body',
         :'response_truncated' => :'response_truncated',
         :'error_detail' => :'error_detail',
@@ -127,6 +135,7 @@ module PlinthGenerated
         :'method' => :'String',
         :'route' => :'String',
         :'path' => :'String',
+        :'query' => :'String',
         :'status' => :'Integer',
         :'error_code' => :'String',
         :'duration_ms' => :'Float',
@@ -137,6 +146,7 @@ module PlinthGenerated
         :'source' => :'String',
         :'body' => :'String',
         :'body_truncated' => :'Boolean',
+        :'bodies_hidden' => :'Boolean',
         :'response_body' => :'String',
         :'response_truncated' => :'Boolean',
         :'error_detail' => :'String',
@@ -150,6 +160,7 @@ module PlinthGenerated
     # List of attributes with nullable: true
     def self.openapi_nullable
       Set.new([
+        :'query',
         :'error_code',
         :'idempotency_key',
         :'body',
@@ -216,6 +227,12 @@ module PlinthGenerated
         self.path = nil
       end
 
+      if attributes.key?(:'query')
+        self.query = attributes[:'query']
+      else
+        self.query = nil
+      end
+
       if attributes.key?(:'status')
         self.status = attributes[:'status']
       else
@@ -274,6 +291,12 @@ module PlinthGenerated
         self.body_truncated = attributes[:'body_truncated']
       else
         self.body_truncated = nil
+      end
+
+      if attributes.key?(:'bodies_hidden')
+        self.bodies_hidden = attributes[:'bodies_hidden']
+      else
+        self.bodies_hidden = nil
       end
 
       if attributes.key?(:'response_body')
@@ -384,6 +407,10 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "body_truncated", body_truncated cannot be nil.')
       end
 
+      if @bodies_hidden.nil?
+        invalid_properties.push('invalid value for "bodies_hidden", bodies_hidden cannot be nil.')
+      end
+
       if @response_truncated.nil?
         invalid_properties.push('invalid value for "response_truncated", response_truncated cannot be nil.')
       end
@@ -422,6 +449,7 @@ module PlinthGenerated
       return false if @idempotent_replayed.nil?
       return false if @source.nil?
       return false if @body_truncated.nil?
+      return false if @bodies_hidden.nil?
       return false if @response_truncated.nil?
       return false if @count < 1
       return false if @livemode.nil?
@@ -562,6 +590,16 @@ module PlinthGenerated
     end
 
     # Custom attribute writer method with validation
+    # @param [Object] bodies_hidden Value to be assigned
+    def bodies_hidden=(bodies_hidden)
+      if bodies_hidden.nil?
+        fail ArgumentError, 'bodies_hidden cannot be nil'
+      end
+
+      @bodies_hidden = bodies_hidden
+    end
+
+    # Custom attribute writer method with validation
     # @param [Object] response_truncated Value to be assigned
     def response_truncated=(response_truncated)
       if response_truncated.nil?
@@ -611,6 +649,7 @@ module PlinthGenerated
           method == o.method &&
           route == o.route &&
           path == o.path &&
+          query == o.query &&
           status == o.status &&
           error_code == o.error_code &&
           duration_ms == o.duration_ms &&
@@ -621,6 +660,7 @@ module PlinthGenerated
           source == o.source &&
           body == o.body &&
           body_truncated == o.body_truncated &&
+          bodies_hidden == o.bodies_hidden &&
           response_body == o.response_body &&
           response_truncated == o.response_truncated &&
           error_detail == o.error_detail &&
@@ -639,7 +679,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, method, route, path, status, error_code, duration_ms, api_key_id, api_key_hint, idempotency_key, idempotent_replayed, source, body, body_truncated, response_body, response_truncated, error_detail, error_param, count, livemode, created_at].hash
+      [id, object, method, route, path, query, status, error_code, duration_ms, api_key_id, api_key_hint, idempotency_key, idempotent_replayed, source, body, body_truncated, bodies_hidden, response_body, response_truncated, error_detail, error_param, count, livemode, created_at].hash
     end
 
     # Builds the object from hash

@@ -34,7 +34,7 @@ module PlinthGenerated
     # As given, trimmed; `null` if none.
     attr_accessor :description
 
-    # Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+    # Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused.
     attr_accessor :metadata
 
     # `true` for live objects, `false` for sandbox ones.

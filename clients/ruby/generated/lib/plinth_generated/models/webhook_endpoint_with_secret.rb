@@ -34,7 +34,7 @@ module PlinthGenerated
     # `manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days). Known values: `manual`, `gone`, `failing`; others may be added, so treat this as an open string.
     attr_accessor :disabled_reason
 
-    # Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+    # Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused.
     attr_accessor :metadata
 
     attr_accessor :livemode

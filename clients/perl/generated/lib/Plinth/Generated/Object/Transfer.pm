@@ -320,7 +320,7 @@ __PACKAGE__->method_documentation({
     'metadata' => {
         datatype => 'HASH[string,string]',
         base_name => 'metadata',
-        description => 'Your own key-value pairs. At most 50 keys, each 1–40 characters without &#x60;[&#x60; or &#x60;]&#x60;; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.',
+        description => 'Your own key-value pairs. At most 50 keys, each 1–40 characters without &#x60;[&#x60; or &#x60;]&#x60;; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (&#x60;sk_live_&#x60;, &#x60;sk_test_&#x60;, &#x60;rk_live_&#x60;, &#x60;rk_test_&#x60;, &#x60;whsec_&#x60;, in any case) is refused.',
         format => '',
         read_only => '',
             },

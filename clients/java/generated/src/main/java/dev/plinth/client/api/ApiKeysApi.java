@@ -554,7 +554,7 @@ public class ApiKeysApi {
 
   /**
    * Revoke an API key
-   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
+   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one: &#x60;permission_denied&#x60;).  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiKey
@@ -566,7 +566,7 @@ public class ApiKeysApi {
 
   /**
    * Revoke an API key
-   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
+   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one: &#x60;permission_denied&#x60;).  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request
@@ -580,7 +580,7 @@ public class ApiKeysApi {
 
   /**
    * Revoke an API key
-   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
+   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one: &#x60;permission_denied&#x60;).  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @return ApiResponse&lt;ApiKey&gt;
@@ -592,7 +592,7 @@ public class ApiKeysApi {
 
   /**
    * Revoke an API key
-   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first.  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
+   * Every process refuses the key from its next request on. Revoking twice is harmless and keeps the first &#x60;revoked_at&#x60;. The organisation&#39;s last active key of a mode cannot be revoked here (&#x60;api_key_last_active&#x60;): create another first. A restricted key revokes only keys within its own permissions (a full key, or a wider one: &#x60;permission_denied&#x60;).  Needs &#x60;api_keys: write&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
    * @param id A key id, &#x60;key_…&#x60;. (required)
    * @param idempotencyKey Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): 1–255 visible ASCII characters, unique per request, scoped to your organisation and mode. The same key with the same request replays the first response byte for byte (&#x60;Idempotent-Replayed: true&#x60;, the original &#x60;Request-Id&#x60;); with a different request it is 422 &#x60;idempotency_key_reused&#x60;; while the first is still running, 409 &#x60;idempotency_request_in_progress&#x60;. Requests refused before they ran, and 5xx, are not stored. Keys are kept at least 24 hours. (optional)
    * @param headers Optional headers to include in the request

@@ -171,13 +171,13 @@ public class RequestsApi {
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
-   * @param status Only answers with this HTTP status, e.g. 409. (optional)
+   * @param status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too. (optional)
    * @param method Only requests with this method. (optional)
    * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @return RequestLogList
    * @throws ApiException if fails to make API call
    */
-  public RequestLogList listRequests(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created) throws ApiException {
+  public RequestLogList listRequests(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created) throws ApiException {
     return listRequests(limit, startingAfter, endingBefore, status, method, created, null);
   }
 
@@ -187,14 +187,14 @@ public class RequestsApi {
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
-   * @param status Only answers with this HTTP status, e.g. 409. (optional)
+   * @param status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too. (optional)
    * @param method Only requests with this method. (optional)
    * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return RequestLogList
    * @throws ApiException if fails to make API call
    */
-  public RequestLogList listRequests(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created, Map<String, String> headers) throws ApiException {
+  public RequestLogList listRequests(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created, Map<String, String> headers) throws ApiException {
     ApiResponse<RequestLogList> localVarResponse = listRequestsWithHttpInfo(limit, startingAfter, endingBefore, status, method, created, headers);
     return localVarResponse.getData();
   }
@@ -205,13 +205,13 @@ public class RequestsApi {
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
-   * @param status Only answers with this HTTP status, e.g. 409. (optional)
+   * @param status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too. (optional)
    * @param method Only requests with this method. (optional)
    * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @return ApiResponse&lt;RequestLogList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<RequestLogList> listRequestsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created) throws ApiException {
+  public ApiResponse<RequestLogList> listRequestsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created) throws ApiException {
     return listRequestsWithHttpInfo(limit, startingAfter, endingBefore, status, method, created, null);
   }
 
@@ -221,14 +221,14 @@ public class RequestsApi {
    * @param limit Page size, 1–100. (optional, default to 10)
    * @param startingAfter Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
    * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
-   * @param status Only answers with this HTTP status, e.g. 409. (optional)
+   * @param status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too. (optional)
    * @param method Only requests with this method. (optional)
    * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;RequestLogList&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<RequestLogList> listRequestsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created, Map<String, String> headers) throws ApiException {
+  public ApiResponse<RequestLogList> listRequestsWithHttpInfo(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created, Map<String, String> headers) throws ApiException {
     HttpRequest.Builder localVarRequestBuilder = listRequestsRequestBuilder(limit, startingAfter, endingBefore, status, method, created, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
@@ -276,7 +276,7 @@ public class RequestsApi {
     }
   }
 
-  private HttpRequest.Builder listRequestsRequestBuilder(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable Integer status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder listRequestsRequestBuilder(@javax.annotation.Nullable Integer limit, @javax.annotation.Nullable String startingAfter, @javax.annotation.Nullable String endingBefore, @javax.annotation.Nullable String status, @javax.annotation.Nullable String method, @javax.annotation.Nullable ListAccountsCreatedParameter created, Map<String, String> headers) throws ApiException {
 
     HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
 

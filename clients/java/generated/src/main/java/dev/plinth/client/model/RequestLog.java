@@ -39,6 +39,7 @@ import dev.plinth.client.ApiClient;
   RequestLog.JSON_PROPERTY_METHOD,
   RequestLog.JSON_PROPERTY_ROUTE,
   RequestLog.JSON_PROPERTY_PATH,
+  RequestLog.JSON_PROPERTY_QUERY,
   RequestLog.JSON_PROPERTY_STATUS,
   RequestLog.JSON_PROPERTY_ERROR_CODE,
   RequestLog.JSON_PROPERTY_DURATION_MS,
@@ -49,6 +50,7 @@ import dev.plinth.client.ApiClient;
   RequestLog.JSON_PROPERTY_SOURCE,
   RequestLog.JSON_PROPERTY_BODY,
   RequestLog.JSON_PROPERTY_BODY_TRUNCATED,
+  RequestLog.JSON_PROPERTY_BODIES_HIDDEN,
   RequestLog.JSON_PROPERTY_RESPONSE_BODY,
   RequestLog.JSON_PROPERTY_RESPONSE_TRUNCATED,
   RequestLog.JSON_PROPERTY_ERROR_DETAIL,
@@ -78,6 +80,10 @@ public class RequestLog {
   public static final String JSON_PROPERTY_PATH = "path";
   @javax.annotation.Nonnull
   private String path;
+
+  public static final String JSON_PROPERTY_QUERY = "query";
+  @javax.annotation.Nullable
+  private String query;
 
   public static final String JSON_PROPERTY_STATUS = "status";
   @javax.annotation.Nonnull
@@ -118,6 +124,10 @@ public class RequestLog {
   public static final String JSON_PROPERTY_BODY_TRUNCATED = "body_truncated";
   @javax.annotation.Nonnull
   private Boolean bodyTruncated;
+
+  public static final String JSON_PROPERTY_BODIES_HIDDEN = "bodies_hidden";
+  @javax.annotation.Nonnull
+  private Boolean bodiesHidden;
 
   public static final String JSON_PROPERTY_RESPONSE_BODY = "response_body";
   @javax.annotation.Nullable
@@ -267,6 +277,30 @@ public class RequestLog {
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
   public void setPath(@javax.annotation.Nonnull String path) {
     this.path = path;
+  }
+
+
+  public RequestLog query(@javax.annotation.Nullable String query) {
+    this.query = query;
+    return this;
+  }
+
+  /**
+   * The query string as sent, without its &#x60;?&#x60;, redacted as &#x60;body&#x60; is (a parameter named like a secret field has its value replaced by &#x60;[redacted]&#x60;; the secret part of anything shaped like a key or an EIN too), at most 8 KiB. &#x60;null&#x60; when there was none, for a dashboard action, and for entries recorded before queries were kept.
+   * @return query
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_QUERY, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getQuery() {
+    return query;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_QUERY, required = false)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setQuery(@javax.annotation.Nullable String query) {
+    this.query = query;
   }
 
 
@@ -471,7 +505,7 @@ public class RequestLog {
   }
 
   /**
-   * A POST’s JSON body as text, with every secret replaced by &#x60;\&quot;[redacted]\&quot;&#x60; (fields named &#x60;key&#x60;, &#x60;secret&#x60;, &#x60;ein&#x60;, &#x60;api_key&#x60;, &#x60;authorization&#x60; at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and &#x60;body_truncated&#x60; is true. &#x60;null&#x60; for other methods, and for a body that could not be read.
+   * A POST’s JSON body as text, with every secret replaced by &#x60;\&quot;[redacted]\&quot;&#x60; (fields named &#x60;key&#x60;, &#x60;secret&#x60;, &#x60;ein&#x60;, &#x60;api_key&#x60;, &#x60;authorization&#x60; at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and &#x60;body_truncated&#x60; is true. &#x60;null&#x60; for other methods, for a body that could not be read, and when &#x60;bodies_hidden&#x60; is true.
    * @return body
    */
   @javax.annotation.Nullable
@@ -513,13 +547,37 @@ public class RequestLog {
   }
 
 
+  public RequestLog bodiesHidden(@javax.annotation.Nonnull Boolean bodiesHidden) {
+    this.bodiesHidden = bodiesHidden;
+    return this;
+  }
+
+  /**
+   * True when &#x60;body&#x60; and &#x60;response_body&#x60; are &#x60;null&#x60; because the reading key may not read the route’s permission group (a restricted key with &#x60;requests: read&#x60; but not &#x60;accounts: read&#x60; sees no body of an account’s request or answer). A full key, or one that may read the group, sees them: then false.
+   * @return bodiesHidden
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_BODIES_HIDDEN, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public Boolean getBodiesHidden() {
+    return bodiesHidden;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_BODIES_HIDDEN, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setBodiesHidden(@javax.annotation.Nonnull Boolean bodiesHidden) {
+    this.bodiesHidden = bodiesHidden;
+  }
+
+
   public RequestLog responseBody(@javax.annotation.Nullable String responseBody) {
     this.responseBody = responseBody;
     return this;
   }
 
   /**
-   * The JSON body of the answer as text, redacted exactly as &#x60;body&#x60; is (a created key’s &#x60;key&#x60; and a webhook endpoint’s &#x60;secret&#x60; are &#x60;\&quot;[redacted]\&quot;&#x60;) and cut at 8 KiB the same way, &#x60;response_truncated&#x60; then true. For a dashboard action, the answer of the API operation it stands for. &#x60;null&#x60; for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+   * The JSON body of the answer of a write (&#x60;POST&#x60;, &#x60;DELETE&#x60;) or of any failure, as text, redacted exactly as &#x60;body&#x60; is (a created key’s &#x60;key&#x60; and a webhook endpoint’s &#x60;secret&#x60; are &#x60;\&quot;[redacted]\&quot;&#x60;) and cut at 8 KiB the same way, &#x60;response_truncated&#x60; then true. For a dashboard action, the answer of the API operation it stands for. &#x60;null&#x60; for a successful read (&#x60;GET&#x60;, &#x60;HEAD&#x60;: it can be read again), for the request log’s own reads, for an answer that is not JSON, for entries recorded before answers were kept, and when &#x60;bodies_hidden&#x60; is true.
    * @return responseBody
    */
   @javax.annotation.Nullable
@@ -699,6 +757,7 @@ public class RequestLog {
         Objects.equals(this.method, requestLog.method) &&
         Objects.equals(this.route, requestLog.route) &&
         Objects.equals(this.path, requestLog.path) &&
+        Objects.equals(this.query, requestLog.query) &&
         Objects.equals(this.status, requestLog.status) &&
         Objects.equals(this.errorCode, requestLog.errorCode) &&
         Objects.equals(this.durationMs, requestLog.durationMs) &&
@@ -709,6 +768,7 @@ public class RequestLog {
         Objects.equals(this.source, requestLog.source) &&
         Objects.equals(this.body, requestLog.body) &&
         Objects.equals(this.bodyTruncated, requestLog.bodyTruncated) &&
+        Objects.equals(this.bodiesHidden, requestLog.bodiesHidden) &&
         Objects.equals(this.responseBody, requestLog.responseBody) &&
         Objects.equals(this.responseTruncated, requestLog.responseTruncated) &&
         Objects.equals(this.errorDetail, requestLog.errorDetail) &&
@@ -720,7 +780,7 @@ public class RequestLog {
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, method, route, path, status, errorCode, durationMs, apiKeyId, apiKeyHint, idempotencyKey, idempotentReplayed, source, body, bodyTruncated, responseBody, responseTruncated, errorDetail, errorParam, count, livemode, createdAt);
+    return Objects.hash(id, _object, method, route, path, query, status, errorCode, durationMs, apiKeyId, apiKeyHint, idempotencyKey, idempotentReplayed, source, body, bodyTruncated, bodiesHidden, responseBody, responseTruncated, errorDetail, errorParam, count, livemode, createdAt);
   }
 
   @Override
@@ -732,6 +792,7 @@ public class RequestLog {
     sb.append("    method: ").append(toIndentedString(method)).append("\n");
     sb.append("    route: ").append(toIndentedString(route)).append("\n");
     sb.append("    path: ").append(toIndentedString(path)).append("\n");
+    sb.append("    query: ").append(toIndentedString(query)).append("\n");
     sb.append("    status: ").append(toIndentedString(status)).append("\n");
     sb.append("    errorCode: ").append(toIndentedString(errorCode)).append("\n");
     sb.append("    durationMs: ").append(toIndentedString(durationMs)).append("\n");
@@ -742,6 +803,7 @@ public class RequestLog {
     sb.append("    source: ").append(toIndentedString(source)).append("\n");
     sb.append("    body: ").append(toIndentedString(body)).append("\n");
     sb.append("    bodyTruncated: ").append(toIndentedString(bodyTruncated)).append("\n");
+    sb.append("    bodiesHidden: ").append(toIndentedString(bodiesHidden)).append("\n");
     sb.append("    responseBody: ").append(toIndentedString(responseBody)).append("\n");
     sb.append("    responseTruncated: ").append(toIndentedString(responseTruncated)).append("\n");
     sb.append("    errorDetail: ").append(toIndentedString(errorDetail)).append("\n");
@@ -818,6 +880,11 @@ public class RequestLog {
       joiner.add(String.format(java.util.Locale.ROOT, "%spath%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPath()))));
     }
 
+    // add `query` to the URL query string
+    if (getQuery() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%squery%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getQuery()))));
+    }
+
     // add `status` to the URL query string
     if (getStatus() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sstatus%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getStatus()))));
@@ -866,6 +933,11 @@ public class RequestLog {
     // add `body_truncated` to the URL query string
     if (getBodyTruncated() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sbody_truncated%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getBodyTruncated()))));
+    }
+
+    // add `bodies_hidden` to the URL query string
+    if (getBodiesHidden() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sbodies_hidden%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getBodiesHidden()))));
     }
 
     // add `response_body` to the URL query string

@@ -83,7 +83,7 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
-     * @param status Only answers with this HTTP status, e.g. 409. (optional)
+     * @param status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too. (optional)
      * @param method Only requests with this method. (optional)
      * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @return RequestLogList
@@ -95,7 +95,7 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
-    fun listRequests(limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null, status: kotlin.Int? = null, method: MethodListRequests? = null, created: ListAccountsCreatedParameter? = null) : RequestLogList {
+    fun listRequests(limit: kotlin.Int? = 10, startingAfter: kotlin.String? = null, endingBefore: kotlin.String? = null, status: kotlin.String? = null, method: MethodListRequests? = null, created: ListAccountsCreatedParameter? = null) : RequestLogList {
         val localVarResponse = listRequestsWithHttpInfo(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, status = status, method = method, created = created)
 
         return when (localVarResponse.responseType) {
@@ -120,7 +120,7 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
-     * @param status Only answers with this HTTP status, e.g. 409. (optional)
+     * @param status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too. (optional)
      * @param method Only requests with this method. (optional)
      * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @return ApiResponse<RequestLogList?>
@@ -129,7 +129,7 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class)
-    fun listRequestsWithHttpInfo(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: kotlin.Int?, method: MethodListRequests?, created: ListAccountsCreatedParameter?) : ApiResponse<RequestLogList?> {
+    fun listRequestsWithHttpInfo(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: kotlin.String?, method: MethodListRequests?, created: ListAccountsCreatedParameter?) : ApiResponse<RequestLogList?> {
         val localVariableConfig = listRequestsRequestConfig(limit = limit, startingAfter = startingAfter, endingBefore = endingBefore, status = status, method = method, created = created)
 
         return request<Unit, RequestLogList>(
@@ -143,12 +143,12 @@ open class RequestsApi(basePath: kotlin.String = defaultBasePath, client: Call.F
      * @param limit Page size, 1–100. (optional, default to 10)
      * @param startingAfter Return the requests just older than the one with this id. It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
      * @param endingBefore Return the requests just newer than the one with this id (still newest first). It must be the id of one this key can see (&#x60;req_…&#x60;), else 400 &#x60;parameter_invalid&#x60;; &#x60;starting_after&#x60; and &#x60;ending_before&#x60; cannot be used together (400 &#x60;parameter_invalid&#x60;). (optional)
-     * @param status Only answers with this HTTP status, e.g. 409. (optional)
+     * @param status Only answers with this HTTP status (&#x60;409&#x60;), or of this class: &#x60;2xx&#x60; (successes), &#x60;4xx&#x60; (refusals), &#x60;5xx&#x60; (server errors); &#x60;1xx&#x60; and &#x60;3xx&#x60; are taken too. (optional)
      * @param method Only requests with this method. (optional)
      * @param created Only objects created within these bounds: &#x60;created[gte]&#x3D;2026-11-24T00:00Z&amp;created[lt]&#x3D;2026-11-25T00:00Z&#x60;. Times are &#x60;YYYY-MM-DDTHH:MMZ&#x60; or RFC 3339 with an offset (&#x60;2026-11-24T09:30:00+01:00&#x60;). (optional)
      * @return RequestConfig
      */
-    fun listRequestsRequestConfig(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: kotlin.Int?, method: MethodListRequests?, created: ListAccountsCreatedParameter?) : RequestConfig<Unit> {
+    fun listRequestsRequestConfig(limit: kotlin.Int?, startingAfter: kotlin.String?, endingBefore: kotlin.String?, status: kotlin.String?, method: MethodListRequests?, created: ListAccountsCreatedParameter?) : RequestConfig<Unit> {
         val localVariableBody = null
         val localVariableQuery: MultiValueMap = mutableMapOf<kotlin.String, kotlin.collections.List<kotlin.String>>()
             .apply {

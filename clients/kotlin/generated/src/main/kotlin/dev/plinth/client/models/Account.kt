@@ -45,7 +45,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param currentBalance What the account holds: every posted movement. Pending transfers move it only when they post.
  * @param kyb Business verification data as given, with only the last four digits of the EIN; `null` when none was given.
  * @param nickname Its label for people; `null` when none.
- * @param metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+ * @param metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused.
  * @param livemode `true` for live objects, `false` for sandbox ones.
  * @param createdAt Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.
  */
@@ -108,7 +108,7 @@ data class Account (
     @get:JsonProperty("nickname")
     val nickname: kotlin.String?,
 
-    /* Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. */
+    /* Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused. */
     @param:JsonProperty("metadata")
     @get:JsonProperty("metadata")
     val metadata: kotlin.collections.Map<kotlin.String, kotlin.String>,

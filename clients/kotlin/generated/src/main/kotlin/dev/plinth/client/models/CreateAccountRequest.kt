@@ -36,7 +36,7 @@ import com.fasterxml.jackson.annotation.JsonValue
  * @param country A real ISO 3166-1 alpha-2 code, uppercase (the pattern lists them). A real code this deployment does not serve gives 400 `country_unsupported`.
  * @param kyb Business verification data. Optional; `null` is the same as leaving it out (a client may send back what it read); when an object, both fields are required.
  * @param nickname A label for people, shown wherever the account is named: 1–100 characters after trimming, without control, invisible or direction-changing characters. Not unique.
- * @param metadata Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+ * @param metadata Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused. A key given `\"\"` is not set.
  */
 
 
@@ -62,7 +62,7 @@ data class CreateAccountRequest (
     @get:JsonProperty("nickname")
     val nickname: kotlin.String? = null,
 
-    /* Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set. */
+    /* Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused. A key given `\"\"` is not set. */
     @param:JsonProperty("metadata")
     @get:JsonProperty("metadata")
     val metadata: kotlin.collections.Map<kotlin.String, kotlin.String>? = null

@@ -37,7 +37,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param description Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
  * @param pending Hold the money instead of moving it: the transfer is `pending`, `amount` leaves the sender's `available_balance` at once, and moves when it is posted (`/post`), or returns when it is voided (`/void`) or expires. Default `false`: posted at once.
  * @param expiresInSeconds Only with `pending: true` (else 400 `parameter_invalid`): seconds until the hold expires, 60–2592000; default 604800 (7 days).
- * @param metadata Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+ * @param metadata Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused. A key given `\"\"` is not set.
  */
 
 
@@ -78,7 +78,7 @@ data class CreateTransferRequest (
     @get:JsonProperty("expires_in_seconds")
     val expiresInSeconds: kotlin.Int? = null,
 
-    /* Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set. */
+    /* Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused. A key given `\"\"` is not set. */
     @param:JsonProperty("metadata")
     @get:JsonProperty("metadata")
     val metadata: kotlin.collections.Map<kotlin.String, kotlin.String>? = null

@@ -32,7 +32,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  *
  * @param amount How much to move back, 1 to what remains of the transfer (`posted_amount` − `amount_reversed`); default: all that remains.
  * @param description Free text for people: 1–200 characters after trimming, without control, invisible or direction-changing characters (Unicode Cc, Cf, Zl, Zp).
- * @param metadata Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set.
+ * @param metadata Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused. A key given `\"\"` is not set.
  */
 
 
@@ -48,7 +48,7 @@ data class CreateTransferReversalRequest (
     @get:JsonProperty("description")
     val description: kotlin.String? = null,
 
-    /* Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key given `\"\"` is not set. */
+    /* Your own key-value pairs, `{}` when none. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused. A key given `\"\"` is not set. */
     @param:JsonProperty("metadata")
     @get:JsonProperty("metadata")
     val metadata: kotlin.collections.Map<kotlin.String, kotlin.String>? = null

@@ -35,6 +35,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param method The HTTP method. The list may grow. Known values: `GET`, `HEAD`, `POST`, `DELETE`; others may be added, so treat this as an open string.
  * @param route The operation, as the path template of the OpenAPI document: `/v1/fintech/accounts/{id}`.
  * @param path The path as sent, without its query string; secret shapes are redacted.
+ * @param query The query string as sent, without its `?`, redacted as `body` is (a parameter named like a secret field has its value replaced by `[redacted]`; the secret part of anything shaped like a key or an EIN too), at most 8 KiB. `null` when there was none, for a dashboard action, and for entries recorded before queries were kept.
  * @param status The HTTP status of the answer.
  * @param errorCode The problem `code` of an error answer; `null` for a success.
  * @param durationMs Milliseconds from the request’s arrival to its answer, to the microsecond.
@@ -43,9 +44,10 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param idempotencyKey The `Idempotency-Key` it was sent with; `null` when none.
  * @param idempotentReplayed True when the answer was the stored answer of an earlier request with the same key.
  * @param source `api` for a request to `/v1`; `dashboard` for an action taken in the dashboard. Known values: `api`, `dashboard`; others may be added, so treat this as an open string.
- * @param body A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, and for a body that could not be read.
+ * @param body A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, for a body that could not be read, and when `bodies_hidden` is true.
  * @param bodyTruncated True when `body` was cut at 8 KiB.
- * @param responseBody The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept.
+ * @param bodiesHidden True when `body` and `response_body` are `null` because the reading key may not read the route’s permission group (a restricted key with `requests: read` but not `accounts: read` sees no body of an account’s request or answer). A full key, or one that may read the group, sees them: then false.
+ * @param responseBody The JSON body of the answer of a write (`POST`, `DELETE`) or of any failure, as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for a successful read (`GET`, `HEAD`: it can be read again), for the request log’s own reads, for an answer that is not JSON, for entries recorded before answers were kept, and when `bodies_hidden` is true.
  * @param responseTruncated True when `response_body` was cut at 8 KiB.
  * @param errorDetail The problem’s `detail` of an error answer (redacted as `body` is, at most 1024 characters); `null` for a success.
  * @param errorParam The problem’s `param` of an error answer: the field or parameter it names; `null` when it names none.
@@ -81,6 +83,11 @@ data class RequestLog (
     @param:JsonProperty("path")
     @get:JsonProperty("path")
     val path: kotlin.String,
+
+    /* The query string as sent, without its `?`, redacted as `body` is (a parameter named like a secret field has its value replaced by `[redacted]`; the secret part of anything shaped like a key or an EIN too), at most 8 KiB. `null` when there was none, for a dashboard action, and for entries recorded before queries were kept. */
+    @param:JsonProperty("query")
+    @get:JsonProperty("query")
+    val query: kotlin.String?,
 
     /* The HTTP status of the answer. */
     @param:JsonProperty("status")
@@ -122,7 +129,7 @@ data class RequestLog (
     @get:JsonProperty("source")
     val source: kotlin.String,
 
-    /* A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, and for a body that could not be read. */
+    /* A POST’s JSON body as text, with every secret replaced by `\"[redacted]\"` (fields named `key`, `secret`, `ein`, `api_key`, `authorization` at any depth; the secret part of anything shaped like a key or an EIN). At most 8 KiB of UTF-8: a longer body is cut there (then it is no longer valid JSON) and `body_truncated` is true. `null` for other methods, for a body that could not be read, and when `bodies_hidden` is true. */
     @param:JsonProperty("body")
     @get:JsonProperty("body")
     val body: kotlin.String?,
@@ -132,7 +139,12 @@ data class RequestLog (
     @get:JsonProperty("body_truncated")
     val bodyTruncated: kotlin.Boolean,
 
-    /* The JSON body of the answer as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for HEAD, for the request log’s own reads (their answers are entries already kept), for an answer that is not JSON, and for entries recorded before answers were kept. */
+    /* True when `body` and `response_body` are `null` because the reading key may not read the route’s permission group (a restricted key with `requests: read` but not `accounts: read` sees no body of an account’s request or answer). A full key, or one that may read the group, sees them: then false. */
+    @param:JsonProperty("bodies_hidden")
+    @get:JsonProperty("bodies_hidden")
+    val bodiesHidden: kotlin.Boolean,
+
+    /* The JSON body of the answer of a write (`POST`, `DELETE`) or of any failure, as text, redacted exactly as `body` is (a created key’s `key` and a webhook endpoint’s `secret` are `\"[redacted]\"`) and cut at 8 KiB the same way, `response_truncated` then true. For a dashboard action, the answer of the API operation it stands for. `null` for a successful read (`GET`, `HEAD`: it can be read again), for the request log’s own reads, for an answer that is not JSON, for entries recorded before answers were kept, and when `bodies_hidden` is true. */
     @param:JsonProperty("response_body")
     @get:JsonProperty("response_body")
     val responseBody: kotlin.String?,

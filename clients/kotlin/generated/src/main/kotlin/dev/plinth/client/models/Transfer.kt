@@ -44,7 +44,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param resolvedAt When it left `pending` (posted, voided or expired), UTC; `null` while pending and for a plain transfer.
  * @param amountReversed What reversals moved back so far, 0 to `posted_amount` (docs: Correcting a transfer).
  * @param reversed Whether it is fully reversed: `amount_reversed` = `posted_amount`.
- * @param metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+ * @param metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused.
  * @param livemode `true` for live objects, `false` for sandbox ones.
  * @param createdAt Creation time, UTC, `YYYY-MM-DDTHH:MMZ`.
  */
@@ -122,7 +122,7 @@ data class Transfer (
     @get:JsonProperty("reversed")
     val reversed: kotlin.Boolean,
 
-    /* Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. */
+    /* Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused. */
     @param:JsonProperty("metadata")
     @get:JsonProperty("metadata")
     val metadata: kotlin.collections.Map<kotlin.String, kotlin.String>,

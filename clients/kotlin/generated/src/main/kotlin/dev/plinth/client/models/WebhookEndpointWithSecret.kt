@@ -37,7 +37,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param description A note for people, as given (trimmed); `null` for none.
  * @param status Open: accept values you do not know. Known values: `enabled`, `disabled`; others may be added, so treat this as an open string.
  * @param disabledReason `manual` (disabled through the API), `gone` (it answered 410), `failing` (every attempt failed for 5 days). Known values: `manual`, `gone`, `failing`; others may be added, so treat this as an open string.
- * @param metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object.
+ * @param metadata Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused.
  * @param livemode 
  * @param createdAt 
  * @param secret The signing secret, `whsec_` + base64 of 32 random bytes; shown only in the answers of create and rotate_secret. `null` on an idempotent replay (`Idempotent-Replayed: true`): it is never stored in the clear.
@@ -78,7 +78,7 @@ data class WebhookEndpointWithSecret (
     @get:JsonProperty("disabled_reason")
     val disabledReason: kotlin.String?,
 
-    /* Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. */
+    /* Your own key-value pairs. At most 50 keys, each 1–40 characters without `[` or `]`; each value a string of at most 500 characters. For your own references (an order number, a customer id), never for secrets: metadata is returned in every response, event and list that shows the object. A key or value holding what starts a key or a signing secret (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`, in any case) is refused. */
     @param:JsonProperty("metadata")
     @get:JsonProperty("metadata")
     val metadata: kotlin.collections.Map<kotlin.String, kotlin.String>,
