@@ -1,6 +1,6 @@
 import { allows } from '../platform/auth/permissions.ts';
 import type { Principal } from '../platform/auth/principal.ts';
-import { type Operations, requirePermission } from '../platform/operations/operation.ts';
+import { type OperationRef, type Operations, requirePermission } from '../platform/operations/operation.ts';
 
 /**
  * What a session's key may do, by the API's declared operations (docs/api.md#restricted-keys): pages show only what
@@ -8,20 +8,20 @@ import { type Operations, requirePermission } from '../platform/operations/opera
  * runs `requirePermission` (act.ts); `need` is that check for a page that reads through a service of its own.
  */
 export interface Access {
-  /** Whether the key may call the operation of that operationId. */
-  can(operationId: string): boolean;
+  /** Whether the key may call the operation (`ops.createTransfer`). */
+  can(operation: OperationRef): boolean;
   /** Refuses, as the API would (403 permission_denied), unless the key may call it. */
-  need(operationId: string): void;
+  need(operation: OperationRef): void;
 }
 
 export function accessOf(operations: Operations, principal: Principal): Access {
-  const op = (id: string) => {
-    const found = operations.get(id);
-    if (found === undefined) throw new Error(`dashboard: no operation ${id}`);
+  const op = (ref: OperationRef) => {
+    const found = operations.get(ref.schema.operationId);
+    if (found === undefined) throw new Error(`dashboard: no operation ${ref.schema.operationId}`);
     return found;
   };
   return {
-    can: (id) => allows(principal.permissions, op(id).permission),
-    need: (id) => requirePermission(principal, op(id)),
+    can: (ref) => allows(principal.permissions, op(ref).permission),
+    need: (ref) => requirePermission(principal, op(ref)),
   };
 }

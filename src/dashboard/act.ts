@@ -5,7 +5,17 @@ import { ApiError, type ErrorItem } from '../platform/http/errors.ts';
 import { toValidationError, validatorCompiler } from '../platform/http/validation.ts';
 import { type IdempotentWrite, scopeOf } from '../platform/idempotency/idempotency.ts';
 import { checkedKey, fingerprint } from '../platform/idempotency/key.ts';
-import { type Operation, type Operations, requirePermission } from '../platform/operations/operation.ts';
+import {
+  type Input,
+  type Operation,
+  type OperationRef,
+  type OperationSchema,
+  type Operations,
+  type ReadDeclaration,
+  type Result,
+  requirePermission,
+  type WriteDeclaration,
+} from '../platform/operations/operation.ts';
 
 /**
  * One dashboard action, as the API request it stands for: a declared operation (operations/operation.ts) and the
@@ -13,9 +23,10 @@ import { type Operation, type Operations, requirePermission } from '../platform/
  * network checks, its write and what runs after it are the operation's own, run in the same idempotency step under
  * the form's Idempotency-Key (scope, fingerprint and stored answer as if the API had been called with that key).
  */
-export interface Action {
-  /** The operation's operationId, e.g. `createTransfer`. */
-  operation: string;
+// biome-ignore lint/suspicious/noExplicitAny: an action of any operation, where its schema does not matter
+export interface Action<S extends OperationSchema = any> {
+  /** The declared operation, e.g. `ops.createTransfer` (src/ops.ts). */
+  operation: WriteDeclaration<S>;
   /** Its path parameters, e.g. `{ id: 'acct_…' }`. */
   params?: Record<string, string>;
   /** The JSON body the API would receive. */
@@ -47,10 +58,10 @@ function problemOf(body: string): ApiError {
   return new ApiError(problem.code, problem.detail, { param: problem.param, errors: problem.errors });
 }
 
-/** The declared operation of that id, of that kind; a dashboard naming another is a bug. */
-export function operationOf<K extends Operation['kind']>(operations: Operations, id: string, kind: K) {
-  const op = operations.get(id);
-  if (op?.kind !== kind) throw new Error(`dashboard: no ${kind} operation ${id}`);
+/** The registered operation a declaration stands for (its implementation, bound to its module's deps). */
+export function operationOf<K extends Operation['kind']>(operations: Operations, declared: OperationRef<K>) {
+  const op = operations.get(declared.schema.operationId);
+  if (op?.kind !== declared.kind) throw new Error(`dashboard: ${declared.schema.operationId} is not registered`);
   return op as Extract<Operation, { kind: K }>;
 }
 
@@ -59,17 +70,17 @@ export const pathOf = (path: string, params: Record<string, string> = {}) =>
   path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '');
 
 export function actor(write: IdempotentWrite, operations: Operations) {
-  return async function perform<T>(
+  return async function perform<S extends OperationSchema>(
     request: FastifyRequest,
     principal: Principal,
     formKey: string | undefined,
-    action: Action,
-  ): Promise<Done<T>> {
-    const op = operationOf(operations, action.operation, 'write');
+    action: Action<S>,
+  ): Promise<Done<Result<S>>> {
+    const op = operationOf(operations, action.operation);
     requirePermission(principal, op);
     if (formKey !== undefined) checkedKey(formKey);
     if (op.schema.body !== undefined) validateBody(op.schema.body, action.body);
-    const input = { params: action.params ?? {}, query: {}, body: action.body } as never;
+    const input: Input<OperationSchema> = { params: action.params ?? {}, query: {}, body: action.body };
     try {
       await op.check?.(principal, input);
       const keyed =
@@ -81,11 +92,12 @@ export function actor(write: IdempotentWrite, operations: Operations) {
             };
       const call = { keyed, owner: principal, request: { id: String(request.id), idempotency_key: formKey ?? null } };
       const answer = await write(call, (ctx) => op.write(ctx, input), JSON.stringify, {
-        secretFields: op.secretFields as never,
+        secretFields: op.secretFields,
       });
-      if (!answer.replayed) return { value: JSON.parse(answer.body) as T, replayed: false };
+      // The answer as the API would have sent it: its operation's response (validated there, parsed here).
+      if (!answer.replayed) return { value: JSON.parse(answer.body), replayed: false };
       if (answer.stored.status >= 400) throw problemOf(answer.stored.body);
-      return { value: JSON.parse(answer.stored.body) as T, replayed: true };
+      return { value: JSON.parse(answer.stored.body), replayed: true };
     } finally {
       op.settled?.(input);
     }
@@ -94,15 +106,20 @@ export function actor(write: IdempotentWrite, operations: Operations) {
 
 export type Perform = ReturnType<typeof actor>;
 
-/** Reads through the API's declared operations, as the session's principal. */
+/** Reads through the API's declared operations, as the session's principal: the input and the answer typed. */
 export function reader(operations: Operations) {
-  return async <T>(principal: Principal, id: string, input: { params?: object; query?: object }): Promise<T> => {
-    const op = operationOf(operations, id, 'read');
+  return async <S extends OperationSchema>(
+    principal: Principal,
+    declared: ReadDeclaration<S>,
+    input: { params?: Input<S>['params']; query?: Input<S>['query'] },
+  ): Promise<Result<S>> => {
+    const op = operationOf(operations, declared);
     requirePermission(principal, op);
+    // The registered implementation of this very declaration: its answer is the declaration's Result.
     return (await op.read(principal, {
       params: input.params ?? {},
       query: input.query ?? {},
       body: undefined,
-    } as never)) as T;
+    })) as Result<S>;
   };
 }

@@ -8,6 +8,7 @@ import type { EventRecorder } from '../platform/events/emit.ts';
 import type { ApiError } from '../platform/http/errors.ts';
 import type { IdempotentWrite } from '../platform/idempotency/idempotency.ts';
 import type { Clock } from '../platform/kit/time.ts';
+import type { OperationSchema, Result } from '../platform/operations/operation.ts';
 import type { SecretBox } from '../platform/secrets/box.ts';
 import type { Resolver } from '../platform/webhooks/ssrf.ts';
 import type { FintechSettings } from '../products/fintech/settings.ts';
@@ -47,14 +48,19 @@ export interface Ctx {
    * Runs a form's action: on success `done` answers (a redirect, or a page that shows a secret once); a refusal
    * re-renders the form's page with the API's problem beside the field it names.
    */
-  submit<T>(request: FastifyRequest, reply: FastifyReply, form: FormSubmit<T>): Promise<FastifyReply>;
+  submit<S extends OperationSchema>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: FormSubmit<S>,
+  ): Promise<FastifyReply>;
 }
 
-export interface FormSubmit<T> {
+/** A form that performs one operation of the API (`S`, its schema): what it builds, what it shows once done. */
+export interface FormSubmit<S extends OperationSchema> {
   name: string;
   /** The action from the form's fields; may refuse a field the API never sees (a major-unit amount). */
-  build(fields: URLSearchParams, principal: Principal): Promise<Action>;
-  done(result: { value: T; replayed: boolean }, view: View): string | Html;
+  build(fields: URLSearchParams, principal: Principal): Promise<Action<S>>;
+  done(result: { value: Result<S>; replayed: boolean }, view: View): string | Html;
   again(view: View, state: FormState): Promise<Html>;
 }
 

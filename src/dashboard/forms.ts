@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BODY_LIMIT } from '../platform/http/body.ts';
 import { ApiError } from '../platform/http/errors.ts';
+import type { OperationSchema } from '../platform/operations/operation.ts';
 import type { Action } from './act.ts';
 import type { Ctx, FormSubmit } from './context.ts';
 import { exponentOf, parseMajorUnits } from './format.ts';
@@ -90,16 +91,20 @@ export const sendHtml = (reply: FastifyReply, page: Html, status = 200) =>
  * problem. The status is the problem's.
  */
 export function submitter(ctx: Ctx) {
-  return async <T>(request: FastifyRequest, reply: FastifyReply, form: FormSubmit<T>): Promise<FastifyReply> => {
+  return async <S extends OperationSchema>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: FormSubmit<S>,
+  ): Promise<FastifyReply> => {
     const fields = fieldsOf(request);
     const principal = request.principal!; // the session's key, verified by the gate for this request
     const idempotencyKey = optional(fields, 'idempotency_key') ?? null;
     let body: Record<string, unknown> | null = null;
-    let action: Action | undefined;
+    let action: Action<S> | undefined;
     try {
       action = await form.build(fields, principal);
       body = action.body;
-      const done = await ctx.perform<T>(request, principal, idempotencyKey ?? undefined, action);
+      const done = await ctx.perform(request, principal, idempotencyKey ?? undefined, action);
       const logged = answerOf(request, action, done.value);
       request.dashboardAction = {
         status: 200,

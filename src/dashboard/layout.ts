@@ -1,15 +1,17 @@
+import { ops } from '../ops.ts';
+import type { OperationRef } from '../platform/operations/operation.ts';
 import { Html, html, type Value } from './html.ts';
 import { detailFor, type FormState, newFormKey, type View } from './view.ts';
 
 /** Each page of the navigation, and the operation it reads: a key that may not read it does not see the link. */
-const NAV: [string, string, string | null][] = [
+const NAV: [string, string, OperationRef | null][] = [
   ['/dashboard', 'Home', null],
-  ['/dashboard/accounts', 'Accounts', 'listAccounts'],
-  ['/dashboard/transfers', 'Transfers', 'listTransfers'],
-  ['/dashboard/events', 'Events', 'listEvents'],
-  ['/dashboard/webhooks', 'Webhooks', 'listWebhookEndpoints'],
-  ['/dashboard/api-keys', 'API keys', 'listApiKeys'],
-  ['/dashboard/requests', 'Requests', 'listRequests'],
+  ['/dashboard/accounts', 'Accounts', ops.listAccounts],
+  ['/dashboard/transfers', 'Transfers', ops.listTransfers],
+  ['/dashboard/events', 'Events', ops.listEvents],
+  ['/dashboard/webhooks', 'Webhooks', ops.listWebhookEndpoints],
+  ['/dashboard/api-keys', 'API keys', ops.listApiKeys],
+  ['/dashboard/requests', 'Requests', ops.listRequests],
 ];
 
 function current(view: View, href: string): boolean {

@@ -20,7 +20,7 @@ declare module 'fastify' {
 export function answerOf(request: FastifyRequest, action: Action | undefined, answer: unknown): ActionRecord {
   const response = answer instanceof ApiError ? toProblem(answer, String(request.id)) : answer;
   if (action === undefined) return { response };
-  const op = operationOf(request.server.operations, action.operation, 'write');
+  const op = operationOf(request.server.operations, action.operation);
   return {
     response,
     operation: { method: op.method, route: templateOf(op.path), path: pathOf(op.path, action.params) },

@@ -1,3 +1,4 @@
+import { ops } from '../ops.ts';
 import { allows, needs } from '../platform/auth/permissions.ts';
 import type { Principal } from '../platform/auth/principal.ts';
 import { ApiError } from '../platform/http/errors.ts';
@@ -25,7 +26,7 @@ async function periodTransactions(ctx: Ctx, principal: Principal, id: string, fr
   let after: string | undefined;
   do {
     const query = { limit: PAGE, created: { gte: from, lt: to }, ...(after ? { starting_after: after } : {}) };
-    const page = await ctx.read<TransactionList>(principal, 'listAccountTransactions', { params: { id }, query });
+    const page = await ctx.read(principal, ops.listAccountTransactions, { params: { id }, query });
     const ids = page.data.map((t) => t.id);
     const contexts = await entryContexts(ctx.deps.database.db, principal, id, ids);
     for (const t of page.data) lines.push({ t, more: contexts.get(t.id) });
@@ -57,7 +58,7 @@ export const BOM = '\uFEFF';
  */
 export async function statementCsv(ctx: Ctx, principal: Principal, accountId: string, from: string, to: string) {
   const params = { id: accountId };
-  const s = await ctx.read<AccountStatement>(principal, 'retrieveAccountStatement', { params, query: { from, to } });
+  const s = await ctx.read(principal, ops.retrieveAccountStatement, { params, query: { from, to } });
   const count = s.credits.count + s.debits.count;
   if (count > CSV_MAX_LINES)
     throw new ApiError(

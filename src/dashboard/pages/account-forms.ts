@@ -1,3 +1,4 @@
+import { ops } from '../../ops.ts';
 import type { Account } from '../../products/fintech/accounts.schema.ts';
 import { CLOSE_REASONS, FREEZE_REASONS } from '../../products/fintech/lifecycle.schema.ts';
 import { type Html, html } from '../html.ts';
@@ -18,8 +19,8 @@ const reasons = (codes: readonly string[]): [string, string][] => [
 
 /** Freeze or unfreeze, and close (behind a disclosure: closing is final); nothing for a closed account. */
 export function lifecycleForms(view: View, a: Account, state: FormState | undefined): Html {
-  const canFreeze = view.can(a.status === 'active' ? 'freezeAccount' : 'unfreezeAccount');
-  if (a.status === 'closed' || (!canFreeze && !view.can('closeAccount'))) return html``;
+  const canFreeze = view.can(a.status === 'active' ? ops.freezeAccount : ops.unfreezeAccount);
+  if (a.status === 'closed' || (!canFreeze && !view.can(ops.closeAccount))) return html``;
   const base = `/dashboard/accounts/${a.id}`;
   const freeze = stateOf(state, 'freeze');
   const close = stateOf(state, 'close');
@@ -34,7 +35,7 @@ ${input({ name: 'note', label: 'Note (optional)', state: freeze })}<button type=
       : html`<form method="post" action="${base}/unfreeze">${formFields(view)}${problemSummary(stateOf(state, 'unfreeze'))}<button type="submit">Unfreeze</button></form>`
 }
 ${
-  view.can('closeAccount') &&
+  view.can(ops.closeAccount) &&
   html`<details${close ? html` open` : ''}><summary>Close this account</summary>
 <form method="post" action="${base}/close" class="inline-form">${formFields(view)}${problemSummary(close)}
 ${select({ name: 'reason', label: 'Reason', state: close, required: true, options: reasons(CLOSE_REASONS) })}
@@ -47,7 +48,7 @@ ${input({ name: 'note', label: 'Note (optional)', state: close })}
 /** Sandbox mode only: move test money in or out through the organisation's funding account. */
 export function sandboxForms(view: View, a: Account, state: FormState | undefined): Html {
   if (view.principal.mode !== 'sandbox' || a.status === 'closed') return html``;
-  if (!view.can('simulateDeposit') || !view.can('simulateWithdrawal')) return html``;
+  if (!view.can(ops.simulateDeposit) || !view.can(ops.simulateWithdrawal)) return html``;
   const form = (kind: 'deposit' | 'withdraw', title: string) => {
     const s = stateOf(state, kind);
     return html`<form method="post" action="/dashboard/accounts/${a.id}/${kind}" class="inline-form">${formFields(view)}${problemSummary(s)}

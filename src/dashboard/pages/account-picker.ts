@@ -1,3 +1,4 @@
+import { ops } from '../../ops.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import type { Account, AccountList } from '../../products/fintech/accounts.schema.ts';
 import type { Ctx } from '../context.ts';
@@ -13,8 +14,8 @@ export async function openAccounts(ctx: Ctx, principal: Principal): Promise<{ ac
   const accounts: Account[] = [];
   let after: string | undefined;
   for (;;) {
-    const query = { limit: 100, status: 'active', ...(after ? { starting_after: after } : {}) };
-    const page = await ctx.read<AccountList>(principal, 'listAccounts', { query });
+    const query = { limit: 100, status: 'active' as const, ...(after ? { starting_after: after } : {}) };
+    const page = await ctx.read(principal, ops.listAccounts, { query });
     accounts.push(...page.data);
     after = page.data.at(-1)?.id;
     if (!page.has_more || after === undefined) return { accounts, more: false };

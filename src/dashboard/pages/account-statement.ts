@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { ops } from '../../ops.ts';
 import { allows, needs } from '../../platform/auth/permissions.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import { type Account, AccountIdParams } from '../../products/fintech/accounts.schema.ts';
@@ -74,12 +75,12 @@ export async function balancesAndStatement(ctx: Ctx, view: View, id: string, q: 
   const asked = { from: apiTimeOf(period.from), to: apiTimeOf(period.to) };
   const [b, s] = await Promise.all([
     attempt(() =>
-      ctx.read<AccountBalances>(view.principal, 'retrieveAccountBalances', {
+      ctx.read(view.principal, ops.retrieveAccountBalances, {
         params,
         query: q.at ? { at: apiTimeOf(q.at) } : {},
       }),
     ),
-    attempt(() => ctx.read<AccountStatement>(view.principal, 'retrieveAccountStatement', { params, query: asked })),
+    attempt(() => ctx.read(view.principal, ops.retrieveAccountStatement, { params, query: asked })),
   ]);
   const refused = (form: string, values: Record<string, string>, result: unknown): FormState | undefined =>
     result instanceof ApiError ? { form, values, error: result, requestId: view.requestId } : undefined;
@@ -175,7 +176,7 @@ export function statementRoutes(scope: FastifyInstance, ctx: Ctx): void {
     // file's name only when the key may also read the account.
     const csv = await statementCsv(ctx, principal, id, from, to);
     const nickname = allows(principal.permissions, needs('accounts', 'read'))
-      ? (await ctx.read<Account>(principal, 'retrieveAccount', { params: { id } })).nickname
+      ? (await ctx.read(principal, ops.retrieveAccount, { params: { id } })).nickname
       : null;
     const name = statementFileName(nickname ?? id, from, to);
     return reply.type('text/csv; charset=utf-8').header('content-disposition', contentDisposition(name)).send(csv);

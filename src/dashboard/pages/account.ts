@@ -1,6 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { ops } from '../../ops.ts';
+import type { AnyWriteDeclaration } from '../../platform/operations/operation.ts';
 import { type Account, AccountIdParams } from '../../products/fintech/accounts.schema.ts';
 import {
   type Transaction,
@@ -66,18 +68,16 @@ export async function accountPage(
   query: PageQuery,
   state?: FormState,
 ): Promise<Html> {
-  const canTxns = view.can('listAccountTransactions');
-  if (!view.can('retrieveAccount') && !canTxns) view.need('retrieveAccount');
-  const a = view.can('retrieveAccount')
-    ? await ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id } })
+  const canTxns = view.can(ops.listAccountTransactions);
+  if (!view.can(ops.retrieveAccount) && !canTxns) view.need(ops.retrieveAccount);
+  const a = view.can(ops.retrieveAccount)
+    ? await ctx.read(view.principal, ops.retrieveAccount, { params: { id } })
     : null;
   const { done, at, from, to, ...listQuery } = query;
   const [txns, held] = await Promise.all([
-    canTxns
-      ? ctx.read<TransactionList>(view.principal, 'listAccountTransactions', { params: { id }, query: listQuery })
-      : null,
-    view.can('listTransfers')
-      ? ctx.read<TransferList>(view.principal, 'listTransfers', {
+    canTxns ? ctx.read(view.principal, ops.listAccountTransactions, { params: { id }, query: listQuery }) : null,
+    view.can(ops.listTransfers)
+      ? ctx.read(view.principal, ops.listTransfers, {
           query: { account_id: id, status: 'pending', limit: 100 },
         })
       : null,
@@ -98,7 +98,7 @@ export async function accountPage(
 <td>${sourceCell(t, contexts.get(t.id))}</td>
 <td class="num">${money(t.amount, t.currency, true)}</td><td class="num">${money(t.balance_after, t.currency)}</td></tr>`,
   );
-  const periods = view.can('retrieveAccountStatement')
+  const periods = view.can(ops.retrieveAccountStatement)
     ? await balancesAndStatement(ctx, view, id, { at, from, to })
     : '';
   const transactions =
@@ -117,7 +117,7 @@ ${pager(
   return page(
     view,
     a.nickname ? `${a.nickname} · ${a.id}` : a.id,
-    html`${view.can('listAccounts') ? html`<p class="crumbs"><a href="/dashboard/accounts">Accounts</a> /</p>` : ''}
+    html`${view.can(ops.listAccounts) ? html`<p class="crumbs"><a href="/dashboard/accounts">Accounts</a> /</p>` : ''}
 <h1>${a.nickname ? html`<span class="nickname">${a.nickname}</span> ` : ''}<code>${a.id}</code> ${badge(a.status)}</h1>${flash(done === undefined ? undefined : DONE[done])}
 ${details ? html`<p class="status-note">${a.status === 'closed' ? 'Closed' : 'Frozen'} for <strong>${label(details.reason)}</strong> by ${details.actor === 'operator' ? 'the operator' : 'an API key'}${details.note ? html`: “${details.note}”` : ''}.</p>` : ''}
 <div class="stats"><div class="stat"><span class="stat-value">${money(a.available_balance.amount, a.available_balance.currency)}</span><span class="stat-label">Available balance</span><span class="hint">what can be spent now</span></div>
@@ -126,7 +126,7 @@ ${details ? html`<p class="status-note">${a.status === 'closed' ? 'Closed' : 'Fr
 ${a.closed_at ? html`<dt>Closed</dt><dd>${time(a.closed_at, view.now)}</dd>` : ''}
 <dt>Nickname</dt><dd>${a.nickname ?? html`<span class="muted">none</span>`}</dd><dt>Metadata</dt><dd>${metadataList(a.metadata)}</dd>
 <dt>Business</dt><dd>${a.kyb ? html`${a.kyb.legal_name} · EIN ending ${a.kyb.ein_last4}` : html`<span class="muted">not verified</span>`}</dd></dl>
-<p class="actions">${view.can('createTransfer') && html`<a class="button" href="/dashboard/transfers/new?from_account_id=${a.id}">Send money from this account</a>`}
+<p class="actions">${view.can(ops.createTransfer) && html`<a class="button" href="/dashboard/transfers/new?from_account_id=${a.id}">Send money from this account</a>`}
 ${held && html`<a class="button" href="/dashboard/transfers?account_id=${a.id}">Its transfers</a>`}</p>
 ${
   held &&
@@ -143,7 +143,7 @@ ${table(
 ${held.has_more ? html`<p><a href="/dashboard/transfers?account_id=${a.id}&amp;status=pending">All pending transfers →</a></p>` : ''}</section>`
 }
 ${transactions}${periods}
-${view.can('updateAccount') ? nicknameForm(view, a, state) : ''}${sandboxForms(view, a, state)}${lifecycleForms(view, a, state)}`,
+${view.can(ops.updateAccount) ? nicknameForm(view, a, state) : ''}${sandboxForms(view, a, state)}${lifecycleForms(view, a, state)}`,
   );
 }
 
@@ -158,16 +158,16 @@ export function accountPages(scope: FastifyInstance, ctx: Ctx): void {
   /** One form → one API operation on the account, then back to its page. */
   function action(
     name: string,
-    operation: string,
+    operation: AnyWriteDeclaration,
     done: Done | ((fields: URLSearchParams) => Done),
     build: (fields: URLSearchParams, account: Account) => Record<string, unknown>,
   ) {
     r.post(`/accounts/:id/${name}`, { schema: { hide: true, params } }, (request, reply) =>
-      ctx.submit<unknown>(request, reply, {
+      ctx.submit(request, reply, {
         name,
         build: async (fields, principal) => {
           const params = { id: request.params.id };
-          const account = await ctx.read<Account>(principal, 'retrieveAccount', { params });
+          const account = await ctx.read(principal, ops.retrieveAccount, { params });
           return { operation, params, body: build(fields, account) };
         },
         done: () =>
@@ -185,16 +185,16 @@ export function accountPages(scope: FastifyInstance, ctx: Ctx): void {
     amount: amountField(fields, 'amount', account.available_balance.currency),
     ...(optional(fields, 'description') === undefined ? {} : { description: fields.get('description') }),
   });
-  action('freeze', 'freezeAccount', 'frozen', reasonAndNote);
-  action('unfreeze', 'unfreezeAccount', 'unfrozen', () => ({}));
-  action('close', 'closeAccount', 'closed', reasonAndNote);
-  action('deposit', 'simulateDeposit', 'deposited', amountBody);
-  action('withdraw', 'simulateWithdrawal', 'withdrawn', amountBody);
+  action('freeze', ops.freezeAccount, 'frozen', reasonAndNote);
+  action('unfreeze', ops.unfreezeAccount, 'unfrozen', () => ({}));
+  action('close', ops.closeAccount, 'closed', reasonAndNote);
+  action('deposit', ops.simulateDeposit, 'deposited', amountBody);
+  action('withdraw', ops.simulateWithdrawal, 'withdrawn', amountBody);
   // updateAccount takes the nickname alone; "" clears it (docs/api.md#metadata-your-own-references).
   const nickname = (fields: URLSearchParams) => (fields.get('nickname') ?? '').trim();
   action(
     'nickname',
-    'updateAccount',
+    ops.updateAccount,
     (f) => (nickname(f) === '' ? 'unnamed' : 'named'),
     (f) => ({ nickname: nickname(f) }),
   );

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { ops } from '../../ops.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import { type Account, type AccountList, AccountListQuery } from '../../products/fintech/accounts.schema.ts';
 import { currencyOf } from '../../products/fintech/countries.ts';
@@ -64,7 +65,7 @@ export function accountsPages(scope: FastifyInstance, ctx: Ctx): void {
 
   async function accountsPage(view: View, query: AccountsQuery, state?: FormState): Promise<Html> {
     const { q, ...listQuery } = query;
-    const list = await ctx.read<AccountList>(view.principal, 'listAccounts', { query: listQuery });
+    const list = await ctx.read(view.principal, ops.listAccounts, { query: listQuery });
     const create = stateOf(state, 'create');
     const statuses = ['', 'active', 'frozen', 'closed'].map(
       (s) =>
@@ -98,7 +99,7 @@ ${pager(
   list.has_more,
 )}
 ${
-  view.can('createAccount') &&
+  view.can(ops.createAccount) &&
   html`<section class="card" id="create"><h2 id="create-h">Open an account</h2>${problemSummary(create)}
 <form method="post" action="/dashboard/accounts">${formFields(view)}<input type="hidden" name="type" value="business">
 ${select({ name: 'country', label: 'Country', state: create, value: countries.includes('US') ? 'US' : countries[0], options: countries.map((c) => [c, `${c} · ${currencyOf(c)?.code ?? ''}`]), hint: 'The account holds money in this country’s currency.' })}
@@ -135,7 +136,7 @@ ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: create, hint
   });
 
   r.post('/accounts', { schema: { hide: true } }, (request, reply) =>
-    ctx.submit<Account>(request, reply, {
+    ctx.submit(request, reply, {
       name: 'create',
       build: async (fields, _principal) => {
         const legalName = optional(fields, 'kyb.legal_name');
@@ -158,7 +159,7 @@ ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: create, hint
           ...kyb,
           ...(metadata === undefined ? {} : { metadata }),
         };
-        return { operation: 'createAccount', body };
+        return { operation: ops.createAccount, body };
       },
       done: ({ value }) => `/dashboard/accounts/${value.id}?done=created`,
       again: (view, state) => accountsPage(view, {}, state),

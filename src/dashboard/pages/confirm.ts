@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
+import type { AnyWriteDeclaration } from '../../platform/operations/operation.ts';
 import type { Ctx } from '../context.ts';
 import { sendHtml } from '../forms.ts';
 import { type Html, html } from '../html.ts';
@@ -37,8 +38,8 @@ export interface ConfirmedAction {
   /** The route, with `:id` (`/api-keys/:id/revoke`). */
   path: string;
   params: TSchema;
-  /** The API operation the form performs on `{ id }`, without a body. */
-  operation: string;
+  /** The API operation the form performs on `{ id }`, without a body (`ops.revokeApiKey`). */
+  operation: AnyWriteDeclaration;
   /** The form's name (its Idempotency-Key scope). */
   name: string;
   /** The question, with what refused the action when it comes back. */

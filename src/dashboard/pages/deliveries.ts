@@ -1,3 +1,4 @@
+import { ops } from '../../ops.ts';
 import type { WebhookDelivery } from '../../platform/webhooks/deliveries.schema.ts';
 import { badge, time } from '../format.ts';
 import { type Html, html } from '../html.ts';
@@ -19,7 +20,7 @@ function attempts(view: View, delivery: WebhookDelivery): Html {
 
 /** A delivery log: each delivery's status, every attempt (status, duration, error), and a retry button. */
 export function deliveriesTable(view: View, deliveries: WebhookDelivery[], of: 'event' | 'endpoint'): Html {
-  const retry = view.can('retryWebhookDelivery');
+  const retry = view.can(ops.retryWebhookDelivery);
   const rows = deliveries.map(
     (d) => html`<tr><td><code>${d.id}</code></td>
 <td>${of === 'event' ? html`<a href="/dashboard/webhooks/${d.endpoint_id}"><code>${d.endpoint_id}</code></a>` : html`<a href="/dashboard/events/${d.event_id}"><code>${d.event_id}</code></a>`}</td>

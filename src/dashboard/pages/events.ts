@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { ops } from '../../ops.ts';
 import { type Event, EventIdParams, EventListQuery } from '../../platform/events/events.schema.ts';
 import { eventFromRow, findEventOrThrow, listEvents } from '../../platform/events/events.service.ts';
 import { eventTypes } from '../../platform/events/types.ts';
@@ -41,7 +42,7 @@ export function eventsPages(scope: FastifyInstance, ctx: Ctx): void {
 
   r.get('/events', { schema: { hide: true, querystring: EventListQuery } }, async (request, reply) => {
     const view = await ctx.view(request);
-    view.need('listEvents');
+    view.need(ops.listEvents);
     await ctx.deps.caughtUp();
     const query = request.query;
     const list = await listEvents(db, view.principal, query);
@@ -64,8 +65,8 @@ ${pager(
 
   r.get('/events/:id', { schema: { hide: true, params: EventIdParams } }, async (request, reply) => {
     const view = await ctx.view(request);
-    view.need('retrieveEvent');
-    view.need('listEventDeliveries');
+    view.need(ops.retrieveEvent);
+    view.need(ops.listEventDeliveries);
     await ctx.deps.caughtUp();
     const event = eventFromRow(await findEventOrThrow(db, view.principal, request.params.id));
     const deliveries = await listEventDeliveries(db, view.principal, event.id, { limit: 20 });

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { ops } from '../../ops.ts';
 import { listEvents } from '../../platform/events/events.service.ts';
+import type { OperationRef } from '../../platform/operations/operation.ts';
 import type { AccountList } from '../../products/fintech/accounts.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, money, time } from '../format.ts';
@@ -20,7 +22,7 @@ const accounts = (counts: Record<string, number> | null) =>
 
 /** The newest accounts with both balances, and where the key reads statements, a link to each one's. */
 function newestAccounts(view: View, list: AccountList): Html {
-  const statements = view.can('retrieveAccountStatement');
+  const statements = view.can(ops.retrieveAccountStatement);
   const rows = list.data.map(
     (a) => html`<tr><td>${accountName(a)}</td><td>${badge(a.status)}</td>
 <td class="num">${money(a.available_balance.amount, a.available_balance.currency)}</td><td class="num">${money(a.current_balance.amount, a.current_balance.currency)}</td>
@@ -37,7 +39,7 @@ ${list.has_more ? html`<p><a href="/dashboard/accounts">All accounts →</a></p>
  * its id, and the account's page shows what it may read (balances, statement, transactions).
  */
 function lookup(view: View): Html | string {
-  if (view.can('listAccounts') || !view.can('retrieveAccountStatement')) return '';
+  if (view.can(ops.listAccounts) || !view.can(ops.retrieveAccountStatement)) return '';
   return html`<section class="card" id="lookup"><h2>Balances and statements</h2>
 <p>This key reads accounts’ transactions, balances and statements, but not the list of accounts: give an account’s id.</p>
 <form method="get" action="/dashboard/accounts" class="inline-form">
@@ -53,19 +55,19 @@ export function homePage(scope: FastifyInstance, ctx: Ctx): void {
     const owner = view.principal;
     await ctx.deps.caughtUp();
     // Each part only when the key may read what it summarises (docs/api.md#restricted-keys).
-    const when = <T>(operation: string, read: () => Promise<T>) => (view.can(operation) ? read() : null);
+    const when = <T>(operation: OperationRef, read: () => Promise<T>) => (view.can(operation) ? read() : null);
     const [counts, totals, transfers, endpoints, failing, events] = await Promise.all([
-      when('listAccounts', () => accountCounts(db, owner)),
-      when('listAccounts', () => totalsByCurrency(db, owner)),
-      when('listTransfers', () => countOf(db, 'transfers', owner)),
-      when('listWebhookEndpoints', () => countOf(db, 'webhook_endpoints', owner)),
-      when('listWebhookEndpoints', () => failingEndpoints(db, owner)),
-      when('listEvents', () => listEvents(db, owner, { limit: 5 })),
+      when(ops.listAccounts, () => accountCounts(db, owner)),
+      when(ops.listAccounts, () => totalsByCurrency(db, owner)),
+      when(ops.listTransfers, () => countOf(db, 'transfers', owner)),
+      when(ops.listWebhookEndpoints, () => countOf(db, 'webhook_endpoints', owner)),
+      when(ops.listWebhookEndpoints, () => failingEndpoints(db, owner)),
+      when(ops.listEvents, () => listEvents(db, owner, { limit: 5 })),
     ]);
     // A key that reads accounts and their statements (an accountant's): the newest accounts, each a statement away.
     const newest =
-      view.can('listAccounts') && accounts(counts) > 0
-        ? await ctx.read<AccountList>(owner, 'listAccounts', { query: { limit: NEWEST } })
+      view.can(ops.listAccounts) && accounts(counts) > 0
+        ? await ctx.read(owner, ops.listAccounts, { query: { limit: NEWEST } })
         : null;
     const stat = (label: string, value: number | null, href: string, detail = '') =>
       value === null
@@ -74,7 +76,7 @@ export function homePage(scope: FastifyInstance, ctx: Ctx): void {
 <span class="stat-label">${label}</span>${detail ? html`<span class="hint">${detail}</span>` : ''}</a>`;
     const main = html`<h1>Overview</h1>
 ${
-  counts !== null && accounts(counts) === 0 && view.can('createAccount')
+  counts !== null && accounts(counts) === 0 && view.can(ops.createAccount)
     ? html`<div class="callout"><p><strong>Welcome.</strong> This ${owner.mode} organisation has no accounts yet.</p>
 <p><a class="button primary" href="/dashboard/accounts#create">Create your first account</a></p></div>`
     : ''

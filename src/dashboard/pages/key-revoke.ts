@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ops } from '../../ops.ts';
 import { type ApiKey, KeyIdParams } from '../../platform/keys/api-keys.schema.ts';
 import type { Ctx } from '../context.ts';
 import { type Html, html } from '../html.ts';
@@ -7,7 +8,7 @@ import { confirmedAction, confirmPage } from './confirm.ts';
 
 /** Asks before revoking; the key this session uses is named as such, since revoking it ends the session. */
 async function revokePage(ctx: Ctx, view: View, id: string, state?: FormState): Promise<Html> {
-  const k = await ctx.read<ApiKey>(view.principal, 'retrieveApiKey', { params: { id } });
+  const k = await ctx.read(view.principal, ops.retrieveApiKey, { params: { id } });
   const own = k.id === view.principal.keyId;
   return confirmPage(
     view,
@@ -29,7 +30,7 @@ export function keyRevokePages(scope: FastifyInstance, ctx: Ctx): void {
   confirmedAction(scope, ctx, {
     path: '/api-keys/:id/revoke',
     params: KeyIdParams,
-    operation: 'revokeApiKey',
+    operation: ops.revokeApiKey,
     name: 'revoke',
     question: (view, id, state) => revokePage(ctx, view, id, state),
     done: '/dashboard/api-keys?done=revoked',

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { ops } from '../../ops.ts';
 import { type KeyPermissions, within } from '../../platform/auth/permissions.ts';
 import { ListQuery } from '../../platform/http/pagination.ts';
 import type { ApiKeyList, NewApiKey } from '../../platform/keys/api-keys.schema.ts';
@@ -33,10 +34,10 @@ export function keysPages(scope: FastifyInstance, ctx: Ctx): void {
 
   async function keysPage(view: View, query: KeysQuery, state?: FormState): Promise<Html> {
     const { done, ...listQuery } = query;
-    const list = await ctx.read<ApiKeyList>(view.principal, 'listApiKeys', { query: listQuery });
+    const list = await ctx.read(view.principal, ops.listApiKeys, { query: listQuery });
     const keys = list.data;
     const create = stateOf(state, 'create');
-    const revoke = view.can('revokeApiKey');
+    const revoke = view.can(ops.revokeApiKey);
     const rows = keys.map((k) => {
       const own = k.id === view.principal.keyId;
       return html`<tr><td>${k.name ?? html`<span class="muted">unnamed</span>`}${own ? html` <span class="badge info">this session</span>` : ''}</td>
@@ -64,7 +65,7 @@ ${pager(
   list.has_more,
 )}
 ${
-  view.can('createApiKey') &&
+  view.can(ops.createApiKey) &&
   html`<section class="card"><h2 id="create-h">Create a key</h2>${problemSummary(create)}
 <form method="post" action="/dashboard/api-keys">${formFields(view)}
 ${input({ name: 'name', label: 'Name', state: create, hint: 'A label for people, such as “CI deploys”.' })}
@@ -90,7 +91,7 @@ ${accessFields(view, create)}
   );
 
   r.post('/api-keys', { schema: { hide: true } }, (request, reply) =>
-    ctx.submit<NewApiKey>(request, reply, {
+    ctx.submit(request, reply, {
       name: 'create',
       build: async (fields, principal) => {
         const name = optional(fields, 'name');
@@ -100,7 +101,7 @@ ${accessFields(view, create)}
           ...(name === undefined ? {} : { name }),
           ...(permissions === undefined ? {} : { permissions }),
         };
-        return { operation: 'createApiKey', body };
+        return { operation: ops.createApiKey, body };
       },
       done: ({ value }, view) =>
         page(

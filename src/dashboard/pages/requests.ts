@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { ops } from '../../ops.ts';
 import { timeOfId } from '../../platform/kit/ids.ts';
 import type { Operations } from '../../platform/operations/operation.ts';
 import {
@@ -77,10 +78,10 @@ function answer(r: RequestLog): Html {
 }
 
 async function requestPage(ctx: Ctx, operations: Operations, view: View, id: string): Promise<Html> {
-  view.need('retrieveRequest');
+  view.need(ops.retrieveRequest);
   const r = await retrieveRequestLog(ctx.deps.database.db, operations, view.principal, id);
   // What it produced is events: shown only to a key that may read them (docs/api.md#restricted-keys).
-  const events = view.can('listEvents') ? await eventsOfRequest(ctx.deps.database.db, view.principal, r.id) : null;
+  const events = view.can(ops.listEvents) ? await eventsOfRequest(ctx.deps.database.db, view.principal, r.id) : null;
   // What it acted on (ids in its path) and what it produced (its events and their objects), each linked.
   const touched = new Set(r.path.match(/\b[a-z]+_[0-9A-Za-z]{26}\b/g) ?? []);
   const produced = (events ?? []).map(
@@ -115,7 +116,7 @@ export function requestsPages(scope: FastifyInstance, ctx: Ctx): void {
 
   r.get('/requests', { schema: { hide: true, querystring: RequestLogListQuery } }, async (request, reply) => {
     const view = await ctx.view(request);
-    view.need('listRequests');
+    view.need(ops.listRequests);
     const query = request.query;
     const list = await listRequestLogs(db, request.server.operations, view.principal, query);
     const methods = ['', ...METHODS].map(

@@ -1,6 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { ops } from '../../ops.ts';
 import type { TransferReversalList } from '../../products/fintech/reversals.schema.ts';
+import { reversibleAmount } from '../../products/fintech/reversals.service.ts';
 import { type Transfer, TransferIdParams } from '../../products/fintech/transfers.schema.ts';
 import type { Ctx } from '../context.ts';
 import { majorUnits, money, time } from '../format.ts';
@@ -12,16 +14,16 @@ import { type FormState, stateOf, type View } from '../view.ts';
 
 const LISTED = 100;
 
-/** What of a posted transfer is left to move back (docs/api.md#correcting-a-transfer). */
-export const remaining = (t: Transfer) => (t.posted_amount ?? 0) - t.amount_reversed;
+/** What of a transfer is left to move back: the service's own rule (reversals.service.ts). */
+export const remaining = (t: Transfer) => reversibleAmount(t);
 
-/** Whether the page offers the reversal form: a posted transfer with something left to reverse. */
-export const reversible = (t: Transfer) => t.status === 'posted' && remaining(t) > 0;
+/** Whether the page offers the reversal form: something is left to reverse. */
+export const reversible = (t: Transfer) => reversibleAmount(t) > 0;
 
 /** A posted transfer's reversals, newest first, and the form that moves back all or part of what remains. */
 export async function reversalsSection(ctx: Ctx, view: View, t: Transfer, state: FormState | undefined) {
   if (t.status !== 'posted') return html``;
-  const list = await ctx.read<TransferReversalList>(view.principal, 'listTransferReversals', {
+  const list = await ctx.read(view.principal, ops.listTransferReversals, {
     params: { id: t.id },
     query: { limit: LISTED },
   });
@@ -31,7 +33,7 @@ export async function reversalsSection(ctx: Ctx, view: View, t: Transfer, state:
 <td>${r.description ?? html`<span class="muted">—</span>`}</td><td>${time(r.created_at, view.now)}</td><td><code>${r.id}</code></td></tr>`,
   );
   const form: Html =
-    reversible(t) && view.can('createTransferReversal')
+    reversible(t) && view.can(ops.createTransferReversal)
       ? html`<form method="post" action="/dashboard/transfers/${t.id}/reversals" class="inline-form">${formFields(view)}${problemSummary(s)}
 ${input({ name: 'amount', label: `Amount to reverse (${t.currency})`, state: s, hint: `Leave empty to reverse all that remains, ${majorUnits(remaining(t), t.currency)}.`, attrs: html` inputmode="decimal"` })}
 ${input({ name: 'description', label: 'Description (optional)', state: s, hint: 'Why, such as “Refund: order 6735”.' })}
@@ -55,14 +57,14 @@ export function reversalRoutes(
       name: 'reverse',
       build: async (fields, principal) => {
         const params = { id: request.params.id };
-        const t = await ctx.read<Transfer>(principal, 'retrieveTransfer', { params });
+        const t = await ctx.read(principal, ops.retrieveTransfer, { params });
         typedIn(fields, t.currency); // an empty amount is all of it: a refusal still speaks in its unit
         const description = optional(fields, 'description');
         const body = {
           ...(optional(fields, 'amount') === undefined ? {} : { amount: amountField(fields, 'amount', t.currency) }),
           ...(description === undefined ? {} : { description }),
         };
-        return { operation: 'createTransferReversal', params, body };
+        return { operation: ops.createTransferReversal, params, body };
       },
       done: () => `/dashboard/transfers/${request.params.id}?done=reversed`,
       again: (view, state) => again(view, request.params.id, state),

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { ops } from '../../ops.ts';
 import type { Account } from '../../products/fintech/accounts.schema.ts';
 import { type Transfer, TransferIdParams } from '../../products/fintech/transfers.schema.ts';
 import type { Ctx } from '../context.ts';
@@ -28,15 +29,15 @@ const _NoBody = Type.Object({}, { additionalProperties: false });
 
 /** One transfer: what, between whom, its status and hold; a pending one can be posted (all or part) or voided. */
 async function transferPage(ctx: Ctx, view: View, id: string, done: keyof typeof DONE | undefined, state?: FormState) {
-  const t = await ctx.read<Transfer>(view.principal, 'retrieveTransfer', { params: { id } });
+  const t = await ctx.read(view.principal, ops.retrieveTransfer, { params: { id } });
   const base = `/dashboard/transfers/${t.id}`;
   const { shown, released } = transferAmounts(t);
   const post = stateOf(state, 'post');
-  const canResolve = view.can('postTransfer') && view.can('voidTransfer');
+  const canResolve = view.can(ops.postTransfer) && view.can(ops.voidTransfer);
   // Each side by its nickname when the key may read accounts; by its id alone otherwise.
   const side = async (id: string) =>
-    view.can('retrieveAccount')
-      ? ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id } })
+    view.can(ops.retrieveAccount)
+      ? ctx.read(view.principal, ops.retrieveAccount, { params: { id } })
       : { id, nickname: null };
   const [from, to, reversals] = await Promise.all([
     side(t.from_account_id),
@@ -85,11 +86,11 @@ export function transferPages(scope: FastifyInstance, ctx: Ctx): void {
       name: 'post',
       build: async (fields, principal) => {
         const params = { id: request.params.id };
-        const t = await ctx.read<Transfer>(principal, 'retrieveTransfer', { params });
+        const t = await ctx.read(principal, ops.retrieveTransfer, { params });
         typedIn(fields, t.currency); // an empty amount is all of it: a refusal still speaks in its unit
         const body =
           optional(fields, 'amount') === undefined ? {} : { amount: amountField(fields, 'amount', t.currency) };
-        return { operation: 'postTransfer', params, body };
+        return { operation: ops.postTransfer, params, body };
       },
       done: () => `/dashboard/transfers/${request.params.id}?done=posted`,
       again: (view, state) => transferPage(ctx, view, request.params.id, undefined, state),
@@ -99,7 +100,7 @@ export function transferPages(scope: FastifyInstance, ctx: Ctx): void {
   r.post('/transfers/:id/void', { schema: { hide: true, params } }, (request, reply) =>
     ctx.submit(request, reply, {
       name: 'void',
-      build: async () => ({ operation: 'voidTransfer', params: { id: request.params.id }, body: {} }),
+      build: async () => ({ operation: ops.voidTransfer, params: { id: request.params.id }, body: {} }),
       done: () => `/dashboard/transfers/${request.params.id}?done=voided`,
       again: (view, state) => transferPage(ctx, view, request.params.id, undefined, state),
     }),

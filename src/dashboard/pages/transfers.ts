@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { ops } from '../../ops.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import { IdOf } from '../../platform/kit/schema.ts';
 import type { Account } from '../../products/fintech/accounts.schema.ts';
@@ -52,11 +53,11 @@ export type Nicknames = ReadonlyMap<string, string>;
  * its key may read accounts (docs/api.md#restricted-keys); an account it cannot read keeps its id alone.
  */
 export async function nicknamesOf(ctx: Ctx, view: View, transfers: Transfer[]): Promise<Nicknames> {
-  if (!view.can('retrieveAccount')) return new Map();
+  if (!view.can(ops.retrieveAccount)) return new Map();
   const ids = [...new Set(transfers.flatMap((t) => [t.from_account_id, t.to_account_id]))];
   const named = await Promise.all(
     ids.map((id) =>
-      ctx.read<Account>(view.principal, 'retrieveAccount', { params: { id } }).then(
+      ctx.read(view.principal, ops.retrieveAccount, { params: { id } }).then(
         (a) => [id, a.nickname] as const,
         () => [id, null] as const,
       ),
@@ -89,14 +90,14 @@ export function transfersPages(scope: FastifyInstance, ctx: Ctx): void {
   r.get('/transfers', { schema: { hide: true, querystring: TransferListQuery } }, async (request, reply) => {
     const view = await ctx.view(request);
     const query = request.query;
-    const list = await ctx.read<TransferList>(view.principal, 'listTransfers', { query });
+    const list = await ctx.read(view.principal, ops.listTransfers, { query });
     const names = await nicknamesOf(ctx, view, list.data);
     const statuses = STATUSES.map(
       (s) =>
         html`<option value="${s}"${s === (query.status ?? '') ? html` selected` : ''}>${s || 'Any status'}</option>`,
     );
     const main = html`<h1>Transfers</h1>
-${view.can('createTransfer') && html`<p class="actions"><a class="button primary" href="/dashboard/transfers/new">Make a transfer</a></p>`}
+${view.can(ops.createTransfer) && html`<p class="actions"><a class="button primary" href="/dashboard/transfers/new">Make a transfer</a></p>`}
 <form method="get" action="/dashboard/transfers" class="filters">${query.account_id ? html`<input type="hidden" name="account_id" value="${query.account_id}">` : ''}
 <div class="field"><label for="f-status">Status</label><select id="f-status" name="status">${statuses}</select></div><button type="submit">Filter</button></form>
 ${query.account_id ? html`<p class="active-filter">Transfers from or to <a href="/dashboard/accounts/${query.account_id}"><code>${query.account_id}</code></a> · <a href="/dashboard/transfers">all transfers</a></p>` : ''}
@@ -120,10 +121,10 @@ ${pager(
   });
 
   async function newPage(view: View, from: string | undefined, state?: FormState): Promise<Html> {
-    view.need('createTransfer');
+    view.need(ops.createTransfer);
     const s = stateOf(state, 'create');
     // The accounts to pick from, when the key may list them (docs/api.md#restricted-keys).
-    const { accounts, more } = view.can('listAccounts')
+    const { accounts, more } = view.can(ops.listAccounts)
       ? await openAccounts(ctx, view.principal)
       : { accounts: [], more: false };
     const chosen = s?.values.from_account_id ?? from;
@@ -154,14 +155,14 @@ ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: s, hint: 'On
   );
 
   r.post('/transfers', { schema: { hide: true } }, (request, reply) =>
-    ctx.submit<Transfer>(request, reply, {
+    ctx.submit(request, reply, {
       name: 'create',
       build: async (fields, principal) => {
         // The currency is the sender's (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations).
         const from = (fields.get('from_account_id') ?? '').trim();
         if (from === '')
           throw new ApiError('parameter_missing', 'Choose the account to send from.', { param: 'from_account_id' });
-        const sender = await ctx.read<Account>(principal, 'retrieveAccount', { params: { id: from } });
+        const sender = await ctx.read(principal, ops.retrieveAccount, { params: { id: from } });
         const currency = sender.available_balance.currency;
         const pending = fields.get('pending') === 'on';
         const expires = fields.get('expires_in_seconds');
@@ -176,7 +177,7 @@ ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: s, hint: 'On
           ...(pending && expires !== null && /^\d{1,8}$/.test(expires) ? { expires_in_seconds: Number(expires) } : {}),
           ...(metadata === undefined ? {} : { metadata }),
         };
-        return { operation: 'createTransfer', body };
+        return { operation: ops.createTransfer, body };
       },
       done: ({ value }) => `/dashboard/transfers/${value.id}?done=created`,
       again: (view, state) => newPage(view, undefined, state),

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ops } from '../../ops.ts';
 import { EndpointIdParams, type WebhookEndpoint } from '../../platform/webhooks/endpoints.schema.ts';
 import type { Ctx } from '../context.ts';
 import { type Html, html } from '../html.ts';
@@ -7,7 +8,7 @@ import { confirmedAction, confirmPage } from './confirm.ts';
 
 /** Asks before deleting: what goes with the endpoint (its delivery log), in the API's words (docs/api.md#webhooks). */
 async function deletePage(ctx: Ctx, view: View, id: string, state?: FormState): Promise<Html> {
-  const e = await ctx.read<WebhookEndpoint>(view.principal, 'retrieveWebhookEndpoint', { params: { id } });
+  const e = await ctx.read(view.principal, ops.retrieveWebhookEndpoint, { params: { id } });
   return confirmPage(
     view,
     {
@@ -27,7 +28,7 @@ export function webhookDeletePages(scope: FastifyInstance, ctx: Ctx): void {
   confirmedAction(scope, ctx, {
     path: '/webhooks/:id/delete',
     params: EndpointIdParams,
-    operation: 'deleteWebhookEndpoint',
+    operation: ops.deleteWebhookEndpoint,
     name: 'delete',
     question: (view, id, state) => deletePage(ctx, view, id, state),
     done: '/dashboard/webhooks?done=deleted',

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { ops } from '../../ops.ts';
 import {
   DeliveryIdParams,
   EndpointDeliveriesQuery,
@@ -52,9 +53,9 @@ export async function endpointPage(
   query: PageQuery,
   state?: FormState,
 ): Promise<Html> {
-  const e = await ctx.read<WebhookEndpoint>(view.principal, 'retrieveWebhookEndpoint', { params: { id } });
+  const e = await ctx.read(view.principal, ops.retrieveWebhookEndpoint, { params: { id } });
   const { done, ...listQuery } = query;
-  const deliveries = await ctx.read<WebhookDeliveryList>(view.principal, 'listWebhookEndpointDeliveries', {
+  const deliveries = await ctx.read(view.principal, ops.listWebhookEndpointDeliveries, {
     params: { id: e.id },
     query: listQuery,
   });
@@ -72,12 +73,12 @@ ${flash(done === undefined ? undefined : DONE[done])}${state && state.form !== '
 <dl class="facts"><dt>Endpoint</dt><dd><code>${e.id}</code></dd><dt>Status</dt><dd>${badge(e.status)}${e.disabled_reason ? html` <span class="hint">${e.disabled_reason}</span>` : ''}</dd>
 <dt>Created</dt><dd>${time(e.created_at, view.now)}</dd><dt>Metadata</dt><dd>${metadataList(e.metadata)}</dd></dl>
 ${
-  view.can('updateWebhookEndpoint') &&
+  view.can(ops.updateWebhookEndpoint) &&
   html`<div class="actions">
 <form method="post" action="${base}/status">${formFields(view)}<input type="hidden" name="status" value="${enabled ? 'disabled' : 'enabled'}">
 <button type="submit"${enabled ? html` class="danger" data-confirm="Disable this endpoint? Its pending deliveries fail."` : ''}>${enabled ? 'Disable' : 'Enable'}</button></form>
-${view.can('testWebhookEndpoint') && html`<form method="post" action="${base}/test">${formFields(view)}<button type="submit">Send a test event</button></form>`}
-${view.can('deleteWebhookEndpoint') && html`<a class="button danger" href="${base}/delete">Delete…</a>`}
+${view.can(ops.testWebhookEndpoint) && html`<form method="post" action="${base}/test">${formFields(view)}<button type="submit">Send a test event</button></form>`}
+${view.can(ops.deleteWebhookEndpoint) && html`<a class="button danger" href="${base}/delete">Delete…</a>`}
 </div>`
 }
 <section><h2 id="deliveries-h">Deliveries</h2>
@@ -91,7 +92,7 @@ ${pager(
   deliveries.has_more,
 )}</section>
 ${
-  view.can('updateWebhookEndpoint') &&
+  view.can(ops.updateWebhookEndpoint) &&
   html`<section class="card"><h2 id="edit-h">Settings</h2>${problemSummary(edit)}
 <form method="post" action="${base}">${formFields(view)}
 ${input({ name: 'url', label: 'URL', type: 'url', state: edit, value: e.url, required: true })}
@@ -100,7 +101,7 @@ ${eventsField(edit, e.enabled_events)}<button type="submit" class="primary">Save
 `
 }
 ${
-  view.can('rotateWebhookEndpointSecret') &&
+  view.can(ops.rotateWebhookEndpointSecret) &&
   html`<section class="card"><h2 id="rotate-h">Signing secret</h2>
 <form method="post" action="${base}/rotate">${formFields(view)}
 ${select({ name: 'expire_previous_in_seconds', label: 'The old secret', state: stateOf(state, 'rotate'), value: '86400', options: ROTATE_OVERLAP })}
@@ -125,10 +126,10 @@ export function webhookPages(scope: FastifyInstance, ctx: Ctx): void {
     done: keyof typeof DONE | 'status',
   ) =>
     r.post(`/webhooks/:id${name === 'update' ? '' : '/status'}`, { schema: { hide: true, params } }, (request, reply) =>
-      ctx.submit<WebhookEndpoint>(request, reply, {
+      ctx.submit(request, reply, {
         name,
         build: async (fields) => ({
-          operation: 'updateWebhookEndpoint',
+          operation: ops.updateWebhookEndpoint,
           params: { id: request.params.id },
           body: body(fields),
         }),
@@ -148,13 +149,13 @@ export function webhookPages(scope: FastifyInstance, ctx: Ctx): void {
   update('status', (fields) => ({ status: fields.get('status') ?? '' }), 'status');
 
   r.post('/webhooks/:id/rotate', { schema: { hide: true, params } }, (request, reply) =>
-    ctx.submit<WebhookEndpointWithSecret>(request, reply, {
+    ctx.submit(request, reply, {
       name: 'rotate',
       build: async (fields) => {
         const seconds = fields.get('expire_previous_in_seconds');
         const body =
           seconds === null || !/^\d{1,7}$/.test(seconds) ? {} : { expire_previous_in_seconds: Number(seconds) };
-        return { operation: 'rotateWebhookEndpointSecret', params: { id: request.params.id }, body };
+        return { operation: ops.rotateWebhookEndpointSecret, params: { id: request.params.id }, body };
       },
       done: ({ value }, view) =>
         page(
@@ -171,7 +172,7 @@ export function webhookPages(scope: FastifyInstance, ctx: Ctx): void {
     ctx
       .submit(request, reply, {
         name: 'test',
-        build: async () => ({ operation: 'testWebhookEndpoint', params: { id: request.params.id }, body: {} }),
+        build: async () => ({ operation: ops.testWebhookEndpoint, params: { id: request.params.id }, body: {} }),
         done: () => `/dashboard/webhooks/${request.params.id}?done=tested`,
         again: (view, state) => endpointPage(ctx, view, request.params.id, {}, state),
       })
@@ -187,9 +188,9 @@ function deliveryActions(scope: FastifyInstance, ctx: Ctx): void {
   const r = scope.withTypeProvider<TypeBoxTypeProvider>();
   r.post('/deliveries/:id/retry', { schema: { hide: true, params: DeliveryIdParams } }, (request, reply) =>
     // The operation wakes the delivery workers once the retry is written, as the API's does.
-    ctx.submit<WebhookDelivery>(request, reply, {
+    ctx.submit(request, reply, {
       name: `retry:${request.params.id}`,
-      build: async () => ({ operation: 'retryWebhookDelivery', params: { id: request.params.id }, body: {} }),
+      build: async () => ({ operation: ops.retryWebhookDelivery, params: { id: request.params.id }, body: {} }),
       done: ({ value }) => `/dashboard/webhooks/${value.endpoint_id}?done=retried`,
       again: (view, state) => endpointPage(ctx, view, fieldsOf(request).get('endpoint_id') ?? '', {}, state),
     }),

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { ops } from '../../ops.ts';
 import { eventTypes } from '../../platform/events/types.ts';
 import { ListQuery } from '../../platform/http/pagination.ts';
 import type {
@@ -63,7 +64,7 @@ export function webhooksPages(scope: FastifyInstance, ctx: Ctx): void {
 
   async function listPage(view: View, query: Static<typeof EndpointListQuery>, state?: FormState): Promise<Html> {
     const { done, ...listQuery } = query;
-    const list = await ctx.read<WebhookEndpointList>(view.principal, 'listWebhookEndpoints', { query: listQuery });
+    const list = await ctx.read(view.principal, ops.listWebhookEndpoints, { query: listQuery });
     const create = stateOf(state, 'create');
     return page(
       view,
@@ -86,7 +87,7 @@ ${pager(
   list.has_more,
 )}
 ${
-  view.can('createWebhookEndpoint') &&
+  view.can(ops.createWebhookEndpoint) &&
   html`<section class="card"><h2 id="create-h">Add an endpoint</h2>${problemSummary(create)}
 <form method="post" action="/dashboard/webhooks">${formFields(view)}
 ${input({ name: 'url', label: 'URL', type: 'url', state: create, required: true, hint: view.principal.mode === 'live' ? 'https only, on a public address.' : 'http or https.' })}
@@ -102,7 +103,7 @@ ${eventsField(create, ['*'])}
   );
 
   r.post('/webhooks', { schema: { hide: true } }, (request, reply) =>
-    ctx.submit<WebhookEndpointWithSecret>(request, reply, {
+    ctx.submit(request, reply, {
       name: 'create',
       build: async (fields, _principal) => {
         const body = {
@@ -110,7 +111,7 @@ ${eventsField(create, ['*'])}
           enabled_events: enabledEvents(fields),
           ...(optional(fields, 'description') === undefined ? {} : { description: fields.get('description') }),
         };
-        return { operation: 'createWebhookEndpoint', body };
+        return { operation: ops.createWebhookEndpoint, body };
       },
       done: ({ value }, view) =>
         page(

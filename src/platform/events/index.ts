@@ -2,6 +2,10 @@ import { Type } from 'typebox';
 import { integer } from '../kit/settings.ts';
 import { defineModule } from '../module.ts';
 import type { BeforeEventsDeleted } from './events.repository.ts';
+
+export { eventOps } from './events.routes.ts';
+export { streamOps } from './stream.routes.ts';
+
 import { installEvents } from './install.ts';
 
 export const EventsSettings = Type.Object({

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import { needs } from '../auth/permissions.ts';
 import { ApiError } from '../http/errors.ts';
-import { declareOperations, stream } from '../operations/operation.ts';
+import { declareOperations, declareStream, implement } from '../operations/operation.ts';
 import { EventStreamQuery } from './events.schema.ts';
 import { openStream } from './stream.ts';
 import type { StreamHub } from './stream-hub.ts';
@@ -15,6 +15,54 @@ const DESCRIPTION =
   'every 15 s; `event: gap` (data `{"from","to"}`) when events after the resume point were purged. At most ' +
   '`EVENT_STREAMS_PER_ORG` (5) open per organisation and mode across all server processes, else 429 `rate_limited`; ' +
   'a resume point beyond the last numbered event: 400 `parameter_invalid`.';
+
+/** One event as a client's SSE parser hands it over (the frame `id: 42`, `event: …`, `data: …`). */
+const StreamEvent = Type.Object(
+  {
+    id: Type.String({ pattern: '^[0-9]+$', description: "The event's `sequence`: send it back as Last-Event-ID." }),
+    event: Type.String({ description: "The event's `type`, or `gap` (numbers gone past retention)." }),
+    data: Type.String({
+      description: 'The event as `GET /v1/events/{id}` answers it (or, for `gap`, `{"from","to"}`), on one line.',
+    }),
+  },
+  {
+    examples: [
+      {
+        id: '42',
+        event: 'fintech.account.created',
+        data: '{"id":"evt_01M8…","object":"event","type":"fintech.account.created","sequence":42,…}',
+      },
+    ],
+  },
+);
+
+/** The event stream's operation, declared at module scope (src/ops.ts). */
+export const streamOps = {
+  streamEvents: declareStream({
+    method: 'GET',
+    path: '/v1/events/stream',
+    permission: needs('events', 'read'),
+    schema: {
+      operationId: 'streamEvents',
+      tags: ['Events'],
+      summary: 'Stream events as they happen (Server-Sent Events)',
+      description: DESCRIPTION,
+      querystring: EventStreamQuery,
+      headers: Type.Object({
+        'last-event-id': Type.Optional(
+          Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last `sequence` received: resume after it.' }),
+        ),
+      }),
+      response: {
+        200: {
+          description: 'A stream of Server-Sent Events that stays open.',
+          // The schema of one event of the stream, as SSE tools (Schemathesis among them) read an event stream.
+          content: { 'text/event-stream': { schema: StreamEvent } },
+        } as never,
+      },
+    },
+  }),
+};
 
 /** `Last-Event-ID` (its shape checked by the schema: a whole number) wins over `?after=`; `param` names the one used. */
 function resumePoint(request: FastifyRequest, after: number | undefined): { after: number | undefined; param: string } {
@@ -38,29 +86,7 @@ export function eventStreamRoutes(
   },
 ): void {
   declareOperations(app, {}, [
-    stream({
-      method: 'GET',
-      path: '/v1/events/stream',
-      permission: needs('events', 'read'),
-      schema: {
-        operationId: 'streamEvents',
-        tags: ['Events'],
-        summary: 'Stream events as they happen (Server-Sent Events)',
-        description: DESCRIPTION,
-        querystring: EventStreamQuery,
-        headers: Type.Object({
-          'last-event-id': Type.Optional(
-            Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last `sequence` received: resume after it.' }),
-          ),
-        }),
-        response: {
-          200: {
-            description: 'A stream of Server-Sent Events that stays open.',
-            // The schema of one event of the stream, as SSE tools (Schemathesis among them) read an event stream.
-            content: { 'text/event-stream': { schema: StreamEvent } },
-          } as never,
-        },
-      },
+    implement(streamOps.streamEvents, {
       open: async (owner, input, request, reply) => {
         const resume = { ...resumePoint(request, input.query.after), type: input.query.type };
         const hangUp = () => {
@@ -99,23 +125,3 @@ export function eventStreamRoutes(
     }),
   ]);
 }
-
-/** One event as a client's SSE parser hands it over (the frame `id: 42`, `event: …`, `data: …`). */
-const StreamEvent = Type.Object(
-  {
-    id: Type.String({ pattern: '^[0-9]+$', description: "The event's `sequence`: send it back as Last-Event-ID." }),
-    event: Type.String({ description: "The event's `type`, or `gap` (numbers gone past retention)." }),
-    data: Type.String({
-      description: 'The event as `GET /v1/events/{id}` answers it (or, for `gap`, `{"from","to"}`), on one line.',
-    }),
-  },
-  {
-    examples: [
-      {
-        id: '42',
-        event: 'fintech.account.created',
-        data: '{"id":"evt_01M8…","object":"event","type":"fintech.account.created","sequence":42,…}',
-      },
-    ],
-  },
-);

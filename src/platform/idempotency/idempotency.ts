@@ -27,7 +27,7 @@ export type WithIdempotency = <T>(
   request: FastifyRequest,
   reply: FastifyReply,
   work: (ctx: WriteContext<Principal>) => Promise<T>,
-  options?: { secretFields?: (keyof T & string)[] },
+  options?: { secretFields?: readonly string[] },
 ) => Promise<FastifyReply>;
 
 /** Either the work ran (and its answer, or its refusal, was stored with it), or an earlier request's answer was found. */
@@ -76,7 +76,7 @@ function replay(reply: FastifyReply, stored: repo.StoredResponse): FastifyReply 
 }
 
 /** Secrets (a new key, a signing secret) are shown once: the stored copy has them replaced by null. */
-function withoutSecrets<T>(result: T, fields: string[]): T {
+function withoutSecrets<T>(result: T, fields: readonly string[]): T {
   return fields.length === 0 ? result : { ...result, ...Object.fromEntries(fields.map((f) => [f, null])) };
 }
 
@@ -99,7 +99,7 @@ export type IdempotentWrite = <T>(
   call: IdempotentRequest,
   work: (ctx: WriteContext<Principal>) => Promise<T>,
   serialize: (value: T) => string,
-  options?: { secretFields?: (keyof T & string)[] },
+  options?: { secretFields?: readonly string[] },
 ) => Promise<IdempotentAnswer>;
 
 /**

@@ -2,6 +2,9 @@ import { Type } from 'typebox';
 import { flag, integer } from '../kit/settings.ts';
 import { defineModule } from '../module.ts';
 import { apiKeysRoutes } from './api-keys.routes.ts';
+
+export { keyOps } from './api-keys.routes.ts';
+
 import type { ApiKey } from './api-keys.schema.ts';
 
 declare module '../events/types.ts' {

@@ -57,8 +57,10 @@ interface Declared<K extends string, S extends OperationSchema> {
 export type ReadDeclaration<S extends OperationSchema = OperationSchema> = Declared<'read', S>;
 export type WriteDeclaration<S extends OperationSchema = OperationSchema> = Declared<'write', S> & {
   /** Fields shown once and stored as null (docs/api.md#safe-retries-idempotency-key). */
-  secretFields?: (keyof Result<S> & string)[];
+  secretFields?: SecretFields<S>;
 };
+/** Fields of the answer; any field name where the schema is not known (`0 extends 1 & S`: S is `any`). */
+type SecretFields<S extends OperationSchema> = 0 extends 1 & S ? string[] : (keyof Result<S> & string)[];
 /** A route that takes no key (the sandbox sign-up): it answers by itself, outside any principal's scope. */
 export type PublicDeclaration<S extends OperationSchema = OperationSchema> = Declared<'public', S>;
 /**
@@ -76,6 +78,15 @@ export type Declaration =
 type AnySchema = any;
 
 type Shape<D> = Omit<D, 'kind'>;
+
+/** A write of any schema, for the places that only name one (a confirmation page's action). */
+export type AnyWriteDeclaration = WriteDeclaration<AnySchema>;
+
+/** What names an operation, whatever its schema: a declaration (`ops.createTransfer`) or the operation itself. */
+export interface OperationRef<K extends Declaration['kind'] = Declaration['kind']> {
+  kind: K;
+  schema: { operationId: string };
+}
 export const declareRead = <S extends OperationSchema>(d: Shape<ReadDeclaration<S>>): ReadDeclaration<S> => ({
   ...d,
   kind: 'read',
@@ -219,8 +230,12 @@ export function requirePermission(principal: Principal, op: Operation): void {
   );
 }
 
-const inputOf = (request: FastifyRequest): Input<OperationSchema> =>
-  ({ params: request.params, query: request.query, body: request.body }) as never;
+/** What Fastify validated against the operation's schema (validation runs before any handler). */
+const inputOf = (request: FastifyRequest): Input<OperationSchema> => ({
+  params: request.params,
+  query: request.query,
+  body: request.body,
+});
 
 function handlerOf(op: Operation, withIdempotency: WithIdempotency | undefined) {
   switch (op.kind) {
@@ -239,7 +254,7 @@ function handlerOf(op: Operation, withIdempotency: WithIdempotency | undefined) 
         try {
           await op.check?.(principalOf(request), input);
           const answer = await withIdempotency(request, reply, (ctx) => op.write(ctx, input), {
-            secretFields: op.secretFields as never,
+            secretFields: op.secretFields,
           });
           answeredByDurableWrite(request);
           return answer;

@@ -3,6 +3,8 @@ import { flag, integer } from '../kit/settings.ts';
 import { defineModule } from '../module.ts';
 import { installRequestLog } from './install.ts';
 
+export { requestOps } from './requests.routes.ts';
+
 export const RequestLogSettings = Type.Object({
   REQUEST_LOG: flag(
     true,

@@ -1,7 +1,8 @@
 import type { ErrorTable } from '../http/error-codes.ts';
 import { registerWebhookMetrics } from '../metrics/webhooks.ts';
 import { defineModule } from '../module.ts';
-import { eventDeliveriesRoutes } from './deliveries.routes.ts';
+import { deliveryOps, eventDeliveriesRoutes } from './deliveries.routes.ts';
+import { endpointOps } from './endpoints.routes.ts';
 import type { WebhookEndpoint } from './endpoints.schema.ts';
 import { installWebhooks } from './install.ts';
 import { WebhooksSettings } from './settings.ts';
@@ -56,3 +57,6 @@ export const webhooks = defineModule({
 
 export { deleteDeliveriesOf } from './deliveries.repository.ts';
 export { fanOut } from './fan-out.ts';
+
+/** The webhooks' operations, declared (src/ops.ts). */
+export const webhookOps = { ...endpointOps, ...deliveryOps };

@@ -1,17 +1,19 @@
 import { Gauge } from 'prom-client';
 import { defineModule } from '../../platform/module.ts';
-import { accountsRoutes } from './accounts.routes.ts';
+import { accountOps, accountsRoutes } from './accounts.routes.ts';
 import { SEALED_EIN } from './accounts.service.ts';
+import { balanceOps } from './balances.routes.ts';
 import { EIN_SHAPE } from './ein.ts';
 import { FINTECH_ERRORS } from './errors.ts';
 import { FINTECH_EVENT_TYPES } from './events.ts';
 import { countLedgerViolations } from './ledger/verify.ts';
-import { lifecycleRoutes } from './lifecycle.routes.ts';
+import { lifecycleOps, lifecycleRoutes } from './lifecycle.routes.ts';
 import { FINTECH_MIGRATIONS } from './migrations/index.ts';
+import { reversalOps } from './reversals.routes.ts';
 import { FintechSettings } from './settings.ts';
-import { transactionsRoutes } from './transactions.routes.ts';
+import { simulationOps, transactionOps, transactionsRoutes } from './transactions.routes.ts';
 import { sweepExpired } from './transfers.expiry.ts';
-import { transfersRoutes } from './transfers.routes.ts';
+import { transferOps, transfersRoutes } from './transfers.routes.ts';
 
 /** Fintech: accounts that hold money in the currency of their country, moved through a double-entry ledger. */
 export const fintech = defineModule({
@@ -59,3 +61,14 @@ export const fintech = defineModule({
     });
   },
 });
+
+/** Fintech's operations, declared: what the dashboard and the CLI name (`ops.retrieveTransfer`, src/ops.ts). */
+export const fintechOps = {
+  ...accountOps,
+  ...lifecycleOps,
+  ...balanceOps,
+  ...transactionOps,
+  ...simulationOps,
+  ...transferOps,
+  ...reversalOps,
+};

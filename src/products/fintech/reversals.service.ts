@@ -17,9 +17,20 @@ import type {
 } from './reversals.schema.ts';
 import { reversalFromRow } from './reversals.view.ts';
 import { type MoneyDeps, REVERSAL, TRANSFER } from './shared.ts';
-import type { TransferReversalsTable, TransfersTable } from './tables.ts';
+import type { Int64, TransferReversalsTable, TransfersTable } from './tables.ts';
 import { lockTransfer } from './transfers.pending.ts';
 import { transferFromRow } from './transfers.view.ts';
+
+/**
+ * What of a transfer is left to reverse (docs/api.md#correcting-a-transfer): what was posted less what reversals moved
+ * back; 0 unless it is posted. The one rule, read by the service below and by the dashboard's reversal form.
+ */
+export function reversibleAmount(
+  transfer: { status: string; posted_amount: Int64 | null; amount_reversed: Int64 },
+): Minor {
+  if (transfer.status !== 'posted') return toAmount(0);
+  return minus(toAmount(transfer.posted_amount ?? 0), toAmount(transfer.amount_reversed));
+}
 
 /** What remains to reverse of a posted transfer; refused, with why, when nothing can be. */
 function remainingOf(transfer: TransfersTable): Minor {
@@ -29,7 +40,7 @@ function remainingOf(transfer: TransfersTable): Minor {
       `Transfer ${transfer.id} is ${transfer.status}; only a posted transfer can be reversed.`,
       { param: 'id' },
     );
-  const remaining = minus(toAmount(transfer.posted_amount ?? 0), toAmount(transfer.amount_reversed));
+  const remaining = reversibleAmount(transfer);
   if (remaining <= 0)
     throw new ApiError('transfer_not_reversible', `Transfer ${transfer.id} is fully reversed already.`, {
       param: 'id',

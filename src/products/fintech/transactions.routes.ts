@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { TSchema } from 'typebox';
 import { needs } from '../../platform/auth/permissions.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
 import { Ref } from '../../platform/kit/schema.ts';
-import { declareOperations, declareRead, implement, write } from '../../platform/operations/operation.ts';
+import { declareOperations, declareRead, declareWrite, implement } from '../../platform/operations/operation.ts';
 import { AccountIdParams } from './accounts.schema.ts';
 import { balanceOperations } from './balances.routes.ts';
 import type { BalanceDeps } from './balances.service.ts';
@@ -70,47 +69,56 @@ export function transactionsRoutes(
       read: (owner, input) => listAccountTransactions(deps, owner, input.params.id, input.query),
     }),
     ...balanceOperations(app, deps),
-    ...simulations(deps, one),
+    ...simulations(deps),
   ]);
 }
 
-/** Sandbox deposits and withdrawals (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations). */
-function simulations(deps: MoneyDeps, one: { 200: TSchema }) {
-  return (
-    [
-      ['deposits', 'simulateDeposit', 'deposit', 'Simulate an incoming deposit (sandbox)', simulateDeposit],
-      [
-        'withdrawals',
-        'simulateWithdrawal',
-        'withdraw',
-        'Simulate an outgoing withdrawal (sandbox)',
-        simulateWithdrawal,
+/**
+ * A sandbox deposit or withdrawal (docs/api.md#moving-money-transfers-transactions-and-sandbox-simulations): the two
+ * differ only in their direction, path and names.
+ */
+function simulation(kind: 'deposits' | 'withdrawals', operationId: string, method: string, summary: string) {
+  return declareWrite({
+    method: 'POST',
+    path: `/v1/sandbox/fintech/accounts/:id/${kind}`,
+    permission: needs('sandbox', 'write'),
+    schema: {
+      operationId,
+      'x-plinth-sdk': { resource: 'sandbox', method },
+      tags: [TAG],
+      summary,
+      description:
+        'Moves money between the account and the sandbox funding account and answers with the account’s ' +
+        'transaction. Sandbox keys only: a live key gets 403.',
+      'x-problems': [
+        'permission_denied',
+        'account_frozen',
+        'account_closed',
+        ...(kind === 'withdrawals' ? (['insufficient_funds'] as const) : []),
       ],
-    ] as const
-  ).map(([kind, operationId, method, summary, service]) =>
-    write({
-      method: 'POST',
-      path: `/v1/sandbox/fintech/accounts/:id/${kind}`,
-      permission: needs('sandbox', 'write'),
-      schema: {
-        operationId,
-        'x-plinth-sdk': { resource: 'sandbox', method },
-        tags: [TAG],
-        summary,
-        description:
-          'Moves money between the account and the sandbox funding account and answers with the account’s ' +
-          'transaction. Sandbox keys only: a live key gets 403.',
-        'x-problems': [
-          'permission_denied',
-          'account_frozen',
-          'account_closed',
-          ...(kind === 'withdrawals' ? (['insufficient_funds'] as const) : []),
-        ],
-        params: AccountIdParams,
-        body: SimulationBody,
-        response: one,
-      },
-      write: (ctx, input) => service(deps, ctx, input.params.id, input.body),
-    }),
-  );
+      params: AccountIdParams,
+      body: SimulationBody,
+      response: one,
+    },
+  });
 }
+
+/** The sandbox's simulations, declared as every other operation is. */
+export const simulationOps = {
+  simulateDeposit: simulation('deposits', 'simulateDeposit', 'deposit', 'Simulate an incoming deposit (sandbox)'),
+  simulateWithdrawal: simulation(
+    'withdrawals',
+    'simulateWithdrawal',
+    'withdraw',
+    'Simulate an outgoing withdrawal (sandbox)',
+  ),
+};
+
+const simulations = (deps: MoneyDeps) => [
+  implement(simulationOps.simulateDeposit, {
+    write: (ctx, input) => simulateDeposit(deps, ctx, input.params.id, input.body),
+  }),
+  implement(simulationOps.simulateWithdrawal, {
+    write: (ctx, input) => simulateWithdrawal(deps, ctx, input.params.id, input.body),
+  }),
+];
