@@ -25,9 +25,11 @@ import { transferFromRow } from './transfers.view.ts';
  * What of a transfer is left to reverse (docs/api.md#correcting-a-transfer): what was posted less what reversals moved
  * back; 0 unless it is posted. The one rule, read by the service below and by the dashboard's reversal form.
  */
-export function reversibleAmount(
-  transfer: { status: string; posted_amount: Int64 | null; amount_reversed: Int64 },
-): Minor {
+export function reversibleAmount(transfer: {
+  status: string;
+  posted_amount: Int64 | null;
+  amount_reversed: Int64;
+}): Minor {
   if (transfer.status !== 'posted') return toAmount(0);
   return minus(toAmount(transfer.posted_amount ?? 0), toAmount(transfer.amount_reversed));
 }
