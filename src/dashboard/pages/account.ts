@@ -4,12 +4,7 @@ import { type Static, Type } from 'typebox';
 import { ops } from '../../ops.ts';
 import type { AnyWriteDeclaration } from '../../platform/operations/operation.ts';
 import { type Account, AccountIdParams } from '../../products/fintech/accounts.schema.ts';
-import {
-  type Transaction,
-  type TransactionList,
-  TransactionListQuery,
-} from '../../products/fintech/transactions.schema.ts';
-import type { TransferList } from '../../products/fintech/transfers.schema.ts';
+import { type Transaction, TransactionListQuery } from '../../products/fintech/transactions.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, money, time } from '../format.ts';
 import { amountField, fieldsOf, optional, sendHtml } from '../forms.ts';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { ops } from '../../ops.ts';
 import { ApiError } from '../../platform/http/errors.ts';
-import { type Account, type AccountList, AccountListQuery } from '../../products/fintech/accounts.schema.ts';
+import { type Account, AccountListQuery } from '../../products/fintech/accounts.schema.ts';
 import { currencyOf } from '../../products/fintech/countries.ts';
 import type { Ctx } from '../context.ts';
 import { badge, money, time } from '../format.ts';

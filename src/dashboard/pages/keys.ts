@@ -4,7 +4,6 @@ import { type Static, Type } from 'typebox';
 import { ops } from '../../ops.ts';
 import { type KeyPermissions, within } from '../../platform/auth/permissions.ts';
 import { ListQuery } from '../../platform/http/pagination.ts';
-import type { ApiKeyList, NewApiKey } from '../../platform/keys/api-keys.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
 import { optional, sendHtml } from '../forms.ts';

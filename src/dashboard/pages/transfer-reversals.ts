@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ops } from '../../ops.ts';
-import type { TransferReversalList } from '../../products/fintech/reversals.schema.ts';
 import { reversibleAmount } from '../../products/fintech/reversals.service.ts';
 import { type Transfer, TransferIdParams } from '../../products/fintech/transfers.schema.ts';
 import type { Ctx } from '../context.ts';

@@ -2,17 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { ops } from '../../ops.ts';
-import {
-  DeliveryIdParams,
-  EndpointDeliveriesQuery,
-  type WebhookDelivery,
-  type WebhookDeliveryList,
-} from '../../platform/webhooks/deliveries.schema.ts';
-import {
-  EndpointIdParams,
-  type WebhookEndpoint,
-  type WebhookEndpointWithSecret,
-} from '../../platform/webhooks/endpoints.schema.ts';
+import { DeliveryIdParams, EndpointDeliveriesQuery } from '../../platform/webhooks/deliveries.schema.ts';
+import { EndpointIdParams } from '../../platform/webhooks/endpoints.schema.ts';
 import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
 import { fieldsOf, optional, sendHtml } from '../forms.ts';
