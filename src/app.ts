@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { AFTER_NUMBERED, MODULE_TAGS, MODULES, registerModules } from './modules.ts';
+import { AFTER_NUMBERED, MODULES, registerModules } from './modules.ts';
 import { installAuth } from './platform/auth/auth.ts';
 import { type KeyUsage, keyUsageRecorder } from './platform/auth/usage.ts';
 import { keyVerifier } from './platform/auth/verify.ts';
@@ -59,6 +59,11 @@ export interface AppDeps {
   resolve?: Resolver;
   /** In a WEB_CONCURRENCY worker: what its supervisor reports, shown on /metrics. */
   supervisor?: SupervisorView;
+  /**
+   * The modules to build from: src/modules.ts's list, always, in every process. A test composes one more module
+   * (test/operations-adding.test.ts); what the registry assembles (error codes, event types) stays MODULES'.
+   */
+  modules?: readonly Module[];
 }
 
 /**
@@ -109,7 +114,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const stopPurge = startPurge(database, clock, ttlMs, config.IDEMPOTENCY_PURGE_INTERVAL_SECONDS * 1000, app.log);
   app.addHook('onClose', async () => stopPurge());
 
-  await app.register(swagger, swaggerOptions(MODULE_TAGS));
+  const modules = deps.modules ?? (MODULES as readonly Module[]);
+  await app.register(swagger, swaggerOptions(modules.flatMap((m) => m.tags ?? [])));
   const registry = installMetrics(app, database, deps.logDropped ?? stdout?.dropped ?? (() => 0));
   installOperations(app, database, { registry, token: config.METRICS_TOKEN });
   const { events, sequencer } = startEvents(app, { database, clock, registry, afterNumbered: AFTER_NUMBERED });
@@ -135,7 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keys,
     resolve: deps.resolve ?? systemResolver,
   };
-  for (const module of MODULES as readonly Module[]) {
+  for (const module of modules) {
     await module.install?.(app, host);
     for (const job of module.jobs?.(host) ?? []) {
       const stop = runEvery(job.everyMs, job.what, app.log, job.pass);

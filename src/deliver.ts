@@ -12,7 +12,7 @@ import { signingSecrets } from './platform/webhooks/signing-secrets.ts';
 import { systemResolver } from './platform/webhooks/ssrf.ts';
 
 /**
- * A delivery process (docs/architecture.md, "Webhook delivery"), started by the server with an IPC channel: it
+ * A delivery process (docs/internals.md, "Emitting an event"), started by the server with an IPC channel: it
  * claims, attempts and records webhook deliveries on a database connection of its own, so that sending webhooks
  * never shares the API's event loop. On SQLite it opens the same file (WAL) with a writer of its own: each round
  * (results and claim, rounds.ts) is one short `BEGIN IMMEDIATE` transaction, and it and the API's writer wait for

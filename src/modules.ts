@@ -51,9 +51,6 @@ export const SECRET_SHAPES: readonly SecretShape[] = MODULES.flatMap((m) => m.se
 /** Every event type, in reference order. */
 export const EVENT_TYPES: readonly string[] = MODULES.flatMap((m) => m.eventTypes ?? []);
 
-/** Every module's OpenAPI tags, in reference order. */
-export const MODULE_TAGS = MODULES.flatMap((m) => m.tags ?? []);
-
 /** Every migration: what the server applies at start-up and `cli migrate` applies on demand (in name order). */
 export const ALL_MIGRATIONS: Record<string, Migration>[] = [
   PLATFORM_MIGRATIONS,

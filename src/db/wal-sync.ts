@@ -2,7 +2,7 @@ import { closeSync, fdatasync, openSync } from 'node:fs';
 import { DurabilityLostError } from './errors.ts';
 
 /**
- * Makes SQLite's commits durable off the event loop (docs/architecture.md, "Durable commits off the event loop").
+ * Makes SQLite's commits durable off the event loop (docs/internals.md, "Durable commits off the event loop").
  *
  * The writer runs with `synchronous=NORMAL`: its COMMIT writes the transaction's frames to the WAL, the last one
  * marked as a commit, and returns without an fsync. This syncer then calls `fdatasync` on the WAL file on libuv's

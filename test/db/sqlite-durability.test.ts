@@ -1,5 +1,5 @@
 /**
- * SQLite's commits made durable off the event loop (docs/architecture.md#durable-commits-off-the-event-loop): the
+ * SQLite's commits made durable off the event loop (docs/internals.md#durable-commits-off-the-event-loop): the
  * writer's COMMIT does not sync; the WAL's fdatasync runs on libuv's pool and every answer waits for it; checkpoints
  * run on their own thread and the WAL stays bounded. strace fails or slows the fdatasync of a real server.
  */

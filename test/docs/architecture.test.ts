@@ -182,3 +182,33 @@ test('each "`Name` (`path`)" of the page is defined in that file', () => {
     'docs/architecture.md places these where they are not defined',
   );
 });
+
+/**
+ * Every code block of the page is an excerpt of a file the type check compiles, named in the comment above it
+ * (`<!-- excerpt: src/… -->`): each of its lines stands, in that order, in that file. A signature that changes fails
+ * here until the page shows the new one; a block without a source is refused (a shape the compiler never saw).
+ */
+test('every code block of the page is an excerpt of the source file it names, in order', () => {
+  const blocks = [...text.matchAll(/(?:<!-- excerpt: ([\w/.-]+) -->\n)?```(\w*)\n([\s\S]*?)```/g)].filter(
+    ([, , lang]) => lang === 'ts',
+  );
+  assert.ok(blocks.length >= 3, `the page shows ${blocks.length} TypeScript blocks: is it still read?`);
+  const wrong: string[] = [];
+  for (const [block, source, , code] of blocks) {
+    if (source === undefined) {
+      wrong.push(`a block without a source: ${block.slice(0, 60)}`);
+      continue;
+    }
+    const file = readFileSync(join(ROOT, source), 'utf8').split('\n');
+    let at = 0;
+    for (const line of code!.split('\n').filter((l) => l.trim() !== '')) {
+      const found = file.findIndex((l, i) => i >= at && l.trim() === line.trim());
+      if (found === -1) {
+        wrong.push(`${source}: no longer has, in this order: ${line.trim()}`);
+        break;
+      }
+      at = found + 1;
+    }
+  }
+  assert.deepEqual(wrong, [], 'docs/architecture.md shows code its files no longer have');
+});

@@ -6,7 +6,8 @@ import { ListQuery } from '../http/pagination.ts';
 import { type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import { refuseIdempotencyKey } from '../idempotency/key.ts';
-import { declareOperations, declarePublic, declareRead, declareWrite, implement } from '../operations/operation.ts';
+import { declarePublic, declareRead, declareWrite, implement } from '../operations/operation.ts';
+import { declareOperations } from '../operations/register.ts';
 import { ApiKey, ApiKeyCreateBody, ApiKeyList, KeyIdParams, NewApiKey, Signup, SignupBody } from './api-keys.schema.ts';
 import {
   createKeyForPrincipal,

@@ -1,11 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import { principalOf } from '../auth/auth.ts';
 import { allows, describe, type Permission } from '../auth/permissions.ts';
 import type { Principal } from '../auth/principal.ts';
-import { answeredByDurableWrite } from '../http/durable-answers.ts';
 import { ApiError } from '../http/errors.ts';
-import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import type { WriteContext } from './context.ts';
 
 /** A route's schema as an operation declares it: the OpenAPI operation and the validation of every part. */
@@ -230,92 +227,5 @@ export function requirePermission(principal: Principal, op: Operation): void {
   );
 }
 
-/** What Fastify validated against the operation's schema (validation runs before any handler). */
-const inputOf = (request: FastifyRequest): Input<OperationSchema> => ({
-  params: request.params,
-  query: request.query,
-  body: request.body,
-});
-
-function handlerOf(op: Operation, withIdempotency: WithIdempotency | undefined) {
-  switch (op.kind) {
-    case 'read':
-      return (request: FastifyRequest) => op.read(principalOf(request), inputOf(request));
-    case 'public':
-      return (request: FastifyRequest) => op.handle(request, inputOf(request));
-    case 'stream':
-      return (request: FastifyRequest, reply: FastifyReply) =>
-        op.open(principalOf(request), inputOf(request), request, reply);
-    case 'write':
-      if (withIdempotency === undefined)
-        throw new Error(`${op.schema.operationId}: a write needs the idempotency step`);
-      return async (request: FastifyRequest, reply: FastifyReply) => {
-        const input = inputOf(request);
-        try {
-          await op.check?.(principalOf(request), input);
-          const answer = await withIdempotency(request, reply, (ctx) => op.write(ctx, input), {
-            secretFields: op.secretFields,
-          });
-          answeredByDurableWrite(request);
-          return answer;
-        } finally {
-          op.settled?.(input);
-        }
-      };
-  }
-}
-
-/** The schema as the document shows it: the permission stated as `x-permission` and in a line of the description. */
-function documented(op: Operation): OperationSchema {
-  const schema = withSecretFields(op);
-  if (op.permission === 'public') return schema;
-  const { group, level } = op.permission;
-  const line = `Needs \`${describe(group, level)}\` (a restricted key without it gets 403 \`permission_denied\`).`;
-  const description = schema.description === undefined ? line : `${schema.description}\n\n${line}`;
-  return { ...schema, description, 'x-permission': { group, level } };
-}
-
-/** The clients' naming, with the fields shown once (`secretFields`): each client types them as never missing. */
-function withSecretFields(op: Operation): OperationSchema {
-  const sdk = op.schema['x-plinth-sdk'];
-  if (!sdk || op.kind !== 'write' || !op.secretFields?.length) return op.schema;
-  return { ...op.schema, 'x-plinth-sdk': { ...sdk, secretFields: [...op.secretFields] } };
-}
-
 /** Every operation declared so far, by operationId: what the dashboard's forms run, what the docs list. */
 export type Operations = ReadonlyMap<string, Operation>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    operations: Map<string, Operation>;
-  }
-  interface FastifyContextConfig {
-    /** The permission the route's operation needs (auth/permissions.ts). */
-    permission?: Permission;
-  }
-}
-
-/** Registers operations as routes of `app` (which must be the root instance) and in its `app.operations`. */
-export function declareOperations(
-  app: FastifyInstance,
-  deps: { withIdempotency?: WithIdempotency },
-  operations: Operation[],
-): void {
-  if (!app.hasDecorator('operations')) app.decorate('operations', new Map<string, Operation>());
-  for (const op of operations) {
-    const id = op.schema.operationId;
-    if (app.operations.has(id)) throw new Error(`operation ${id} declared twice`);
-    app.operations.set(id, op);
-    app.route({
-      method: op.method,
-      url: op.path,
-      schema: documented(op),
-      config: { permission: op.permission, ...(op.kind === 'public' ? { public: true } : {}) },
-      // After the app's authentication (its own onRequest hook runs first), before parsing and validation.
-      ...(op.kind === 'public'
-        ? {}
-        : { onRequest: async (request: FastifyRequest) => requirePermission(principalOf(request), op) }),
-      handler: handlerOf(op, deps.withIdempotency),
-    });
-  }
-}

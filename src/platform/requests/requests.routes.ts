@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { needs } from '../auth/permissions.ts';
 import { Ref } from '../kit/schema.ts';
-import { declareOperations, declareRead, implement } from '../operations/operation.ts';
+import { declareRead, implement } from '../operations/operation.ts';
+import { declareOperations } from '../operations/register.ts';
 import { RequestLog, RequestLogIdParams, RequestLogList, RequestLogListQuery } from './requests.schema.ts';
 import { listRequestLogs, retrieveRequestLog } from './requests.service.ts';
 

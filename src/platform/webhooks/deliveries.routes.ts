@@ -5,7 +5,8 @@ import { needs } from '../auth/permissions.ts';
 import { EventIdParams } from '../events/events.schema.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import { Ref } from '../kit/schema.ts';
-import { declareOperations, declareRead, declareWrite, implement } from '../operations/operation.ts';
+import { declareRead, declareWrite, implement } from '../operations/operation.ts';
+import { declareOperations } from '../operations/register.ts';
 import { DeliveryIdParams, EventDeliveriesQuery, WebhookDelivery, WebhookDeliveryList } from './deliveries.schema.ts';
 import { listEventDeliveries, retryDelivery } from './deliveries.service.ts';
 

@@ -5,7 +5,8 @@ import type { Event } from '../events/events.schema.ts';
 import { ListQuery } from '../http/pagination.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import { Ref } from '../kit/schema.ts';
-import { declareOperations, declareRead, declareWrite, implement } from '../operations/operation.ts';
+import { declareRead, declareWrite, implement } from '../operations/operation.ts';
+import { declareOperations } from '../operations/register.ts';
 import { EndpointDeliveriesQuery, type WebhookDeliveryList } from './deliveries.schema.ts';
 import { listEndpointDeliveries } from './deliveries.service.ts';
 import {

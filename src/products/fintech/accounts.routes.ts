@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { needs } from '../../platform/auth/permissions.ts';
 import type { WithIdempotency } from '../../platform/idempotency/idempotency.ts';
-import { declareOperations, declareRead, declareWrite, implement } from '../../platform/operations/operation.ts';
+import { declareRead, declareWrite, implement } from '../../platform/operations/operation.ts';
+import { declareOperations } from '../../platform/operations/register.ts';
 import { EXAMPLE_NEW_ACCOUNT } from './accounts.examples.ts';
 import {
   Account,
