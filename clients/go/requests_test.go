@@ -35,7 +35,7 @@ func TestRequestLogFiltersOnTheWire(t *testing.T) {
 	ctx := context.Background()
 
 	p := RequestListParams{
-		Status:     409,
+		Status:     "409",
 		Method:     "POST",
 		Created:    CreatedFilter{Gte: "2026-11-25T14:30:00+05:30", Lt: "2026-11-26T00:00Z"},
 		ListParams: ListParams{Limit: 1},
@@ -69,5 +69,5 @@ func requestLogJSON(id string) string {
 	return `{"id":"` + id + `","object":"request_log","method":"POST","route":"/v1/fintech/accounts","path":"/v1/fintech/accounts",` +
 		`"status":200,"error_code":null,"duration_ms":1.5,"api_key_id":"key_1","api_key_hint":"sk_test_…abcd",` +
 		`"idempotency_key":null,"idempotent_replayed":false,"count":null,"source":"api","body":"{\"type\":\"business\"}",` +
-		`"body_truncated":false,"response_body":null,"response_truncated":false,"error_detail":null,"error_param":null,"created_at":"2026-11-25T09:00:00.000Z","livemode":false}`
+		`"body_truncated":false,"response_body":null,"response_truncated":false,"query":null,"bodies_hidden":false,"error_detail":null,"error_param":null,"created_at":"2026-11-25T09:00:00.000Z","livemode":false}`
 }

@@ -356,7 +356,7 @@ step('22 the request log: list with filters, retrieve', function () use ($plinth
     $found = null;
     $deadline = microtime(true) + 10; // the log is written in batches
     do {
-        foreach ($plinth->requests->list(status: 200, method: 'POST', created: ['gte' => $since], limit: 100) as $r) {
+        foreach ($plinth->requests->list(status: '200', method: 'POST', created: ['gte' => $since], limit: 100) as $r) {
             if ($r->getId() === $firstRequestId) {
                 $found = $r;
                 break;

@@ -44,7 +44,7 @@ $examples[] = function () use ($plinth, $a, $b, $accountId, $transfer, $endpoint
     }
     $pending = $plinth->transfers->list(status: 'pending', created: ['gte' => new DateTimeImmutable('-1 day')]);
     $customer = $plinth->accounts->list(metadata: ['customer' => 'c-42'])->current(); // the newest, or null
-    $refused = $plinth->requests->list(status: 409, method: 'POST', created: ['gte' => new DateTimeImmutable('-1 hour')]);
+    $refused = $plinth->requests->list(status: '409', method: 'POST', created: ['gte' => new DateTimeImmutable('-1 hour')]);
     $page = $plinth->accounts->listPage(limit: 10);
 };
 

@@ -319,7 +319,7 @@ step("22 the request log: list with filters, retrieve") do
   found = nil
   deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 10 # the log is written in batches
   loop do
-    found = plinth.requests.list(method: "POST", status: 200, created: { gte: since }, limit: 100)
+    found = plinth.requests.list(method: "POST", status: "200", created: { gte: since }, limit: 100)
                   .find { |r| r.id == first_request_id }
     break if found || Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
 

@@ -46,7 +46,7 @@ EXAMPLES << proc do
   plinth.accounts.list(status: "frozen", limit: 100).each { |a| puts a.id }
   plinth.transfers.list(status: "pending", created: { gte: Time.now - 86_400 }).each { |t| puts t.id }
   plinth.accounts.list(metadata: { "customer" => "c-42" }).first
-  plinth.requests.list(status: 409, method: "POST", created: { gte: Time.now - 3600 }).each { |r| puts r.id, r.route }
+  plinth.requests.list(status: "409", method: "POST", created: { gte: Time.now - 3600 }).each { |r| puts r.id, r.route }
   page = plinth.accounts.list_page(limit: 10)
   page.data.map(&:id) if page.has_more
 end

@@ -201,7 +201,7 @@ use Scripted;
     my $entry = sub { '{"id":"' . $_[0] . '","object":"request","method":"POST","route":"/v1/fintech/accounts",'
       . '"path":"/v1/fintech/accounts","status":200,"error_code":null,"duration_ms":3,"api_key_id":"key_1",'
       . '"api_key_hint":"sk_test_…abcd","idempotency_key":"k","idempotent_replayed":false,"count":null,"source":"api",'
-      . '"body":"{\"type\":\"business\"}","body_truncated":false,"response_body":null,"response_truncated":false,"error_detail":null,"error_param":null,"livemode":false,"created_at":"2026-11-24T10:00Z"}' };
+      . '"body":"{\"type\":\"business\"}","body_truncated":false,"response_body":null,"response_truncated":false,"query":null,"bodies_hidden":false,"error_detail":null,"error_param":null,"livemode":false,"created_at":"2026-11-24T10:00Z"}' };
     my ($url, $keys, $pid, $wire) = serve(ok_response('{"object":"list","data":[' . $entry->('req_2') . '],"has_more":true}'),
         ok_response('{"object":"list","data":[' . $entry->('req_1') . '],"has_more":false}'), ok_response($entry->('req_1')));
     my $plinth = client($url);

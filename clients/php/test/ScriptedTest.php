@@ -183,7 +183,7 @@ test('malformed filters and metadata changes are refused before sending', [], fu
 
 $logEntry = static fn (string $id): string => '{"id":"' . $id . '","object":"request","method":"POST","route":"/v1/fintech/accounts",'
     . '"path":"/v1/fintech/accounts","status":200,"error_code":null,"duration_ms":3,"api_key_id":"key_1","api_key_hint":"sk_test_…abcd",'
-    . '"idempotency_key":"k","idempotent_replayed":false,"count":null,"source":"api","body":"{\"type\":\"business\"}","body_truncated":false,"response_body":null,"response_truncated":false,"error_detail":null,"error_param":null,'
+    . '"idempotency_key":"k","idempotent_replayed":false,"count":null,"source":"api","body":"{\"type\":\"business\"}","body_truncated":false,"response_body":null,"response_truncated":false,"query":null,"bodies_hidden":false,"error_detail":null,"error_param":null,'
     . '"livemode":false,"created_at":"2026-11-24T10:00Z"}';
 // The request log's filters as the server reads them, on every page of a list: status, method and created[...] (a
 // \DateTimeInterface with its offset sent as UTC), the next page's cursor beside them; retrieve by Request-Id.
@@ -194,7 +194,7 @@ test('the request log sends its filters on every page', [
 ], function (Scripted $s, Client $p) {
     $since = new DateTimeImmutable('2026-11-25T14:30:00+05:30');
     $ids = [];
-    foreach ($p->requests->list(status: 200, method: 'POST', created: ['gte' => $since, 'lt' => '2026-11-26T00:00Z'], limit: 1) as $r) {
+    foreach ($p->requests->list(status: '200', method: 'POST', created: ['gte' => $since, 'lt' => '2026-11-26T00:00Z'], limit: 1) as $r) {
         $ids[] = $r->getId();
     }
     check($ids === ['req_2', 'req_1'], 'listed ' . json_encode($ids));
@@ -221,7 +221,7 @@ test('the request log sends its filters on every page', [
 });
 
 test('the request log refuses a bad filter before sending', [], function (Scripted $s, Client $p) {
-    foreach ([fn () => $p->requests->listPage(created: ['after' => '2026-11-25T09:00Z']), fn () => $p->requests->listPage(status: 42)] as $i => $call) {
+    foreach ([fn () => $p->requests->listPage(created: ['after' => '2026-11-25T09:00Z']), fn () => $p->requests->listPage(status: '42')] as $i => $call) {
         try {
             $call();
             throw new RuntimeException("call $i was accepted");

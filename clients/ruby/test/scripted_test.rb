@@ -165,7 +165,7 @@ class ScriptedTest < Minitest::Test
     %({"id":"#{id}","object":"request","method":"POST","route":"/v1/fintech/accounts","path":"/v1/fintech/accounts",) +
       '"status":200,"error_code":null,"duration_ms":3,"api_key_id":"key_1","api_key_hint":"sk_test_…abcd",' \
       '"idempotency_key":"k","idempotent_replayed":false,"count":null,"source":"api","body":"{\\"type\\":\\"business\\"}",' \
-      '"body_truncated":false,"response_body":null,"response_truncated":false,"error_detail":null,"error_param":null,"livemode":false,"created_at":"2026-11-24T10:00Z"}'
+      '"body_truncated":false,"response_body":null,"response_truncated":false,"query":null,"bodies_hidden":false,"error_detail":null,"error_param":null,"livemode":false,"created_at":"2026-11-24T10:00Z"}'
   end
 
   # The request log's filters as the server reads them, on every page of a list: status, method and created[...]
@@ -175,7 +175,7 @@ class ScriptedTest < Minitest::Test
     last = %({"object":"list","data":[#{log_entry("req_1")}],"has_more":false})
     scripted(answer(first), answer(last), answer(log_entry("req_1"))) do |server, plinth|
       since = Time.new(2026, 11, 25, 14, 30, 0, "+05:30")
-      ids = plinth.requests.list(status: 200, method: "POST", created: { gte: since, lt: "2026-11-26T00:00Z" }, limit: 1)
+      ids = plinth.requests.list(status: "200", method: "POST", created: { gte: since, lt: "2026-11-26T00:00Z" }, limit: 1)
                   .map(&:id)
       assert_equal %w[req_2 req_1], ids
       entry = plinth.requests.retrieve("req_1")

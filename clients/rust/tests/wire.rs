@@ -132,7 +132,7 @@ async fn metadata_updates_send_changes_or_the_empty_string_and_a_post_its_amount
     assert!(seen.iter().all(|(_, keyed)| *keyed), "a POST without an Idempotency-Key");
 }
 
-const REQUEST_LOG: &str = r#"{"id":"req_2","object":"request_log","method":"POST","route":"/v1/fintech/accounts","path":"/v1/fintech/accounts","status":409,"error_code":"account_frozen","duration_ms":1.5,"api_key_id":"key_1","api_key_hint":"sk_test_…abcd","idempotency_key":null,"idempotent_replayed":false,"count":null,"source":"api","body":"{\"type\":\"business\"}","body_truncated":false,"response_body":null,"response_truncated":false,"error_detail":null,"error_param":null,"livemode":false,"created_at":"2026-11-25T09:00:00.000Z"}"#;
+const REQUEST_LOG: &str = r#"{"id":"req_2","object":"request_log","method":"POST","route":"/v1/fintech/accounts","path":"/v1/fintech/accounts","status":409,"error_code":"account_frozen","duration_ms":1.5,"api_key_id":"key_1","api_key_hint":"sk_test_…abcd","idempotency_key":null,"idempotent_replayed":false,"count":null,"source":"api","body":"{\"type\":\"business\"}","body_truncated":false,"response_body":null,"response_truncated":false,"query":null,"bodies_hidden":false,"error_detail":null,"error_param":null,"livemode":false,"created_at":"2026-11-25T09:00:00.000Z"}"#;
 
 #[tokio::test]
 async fn the_request_log_sends_its_filters_on_every_page_and_retrieves_by_id() {
@@ -140,7 +140,7 @@ async fn the_request_log_sends_its_filters_on_every_page_and_retrieves_by_id() {
     let (url, seen) = serve(vec![&page1, EMPTY, REQUEST_LOG]);
     let c = client(&url);
     let filter = RequestFilter::default()
-        .status(409)
+        .status("409")
         .method("POST")
         .created(Created::default().gte("2026-11-25T14:30:00+05:30").lt("2026-11-26T00:00Z"));
     let ids: Vec<String> = c.requests().list(filter, ListParams::limit(1)).collect().await.unwrap().into_iter().map(|r| r.id).collect();

@@ -9,7 +9,7 @@ import { all, step, waitFor } from './helpers.js';
 export async function requestLogStep(plinth: PlinthClient, firstRequestId: string): Promise<void> {
   await step('22 the request log: list with filters, retrieve', async () => {
     const since = new Date(Date.now() - 3_600_000);
-    const posts = () => plinth.requests.list({ method: 'POST', status: 200, created: { gte: since }, limit: 100 });
+    const posts = () => plinth.requests.list({ method: 'POST', status: '200', created: { gte: since }, limit: 100 });
     const found = await waitFor('the create of step 2 in the request log', 10, async () =>
       (await all(posts())).find((r) => r.id === firstRequestId),
     );

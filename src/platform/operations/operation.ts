@@ -137,47 +137,6 @@ export type Operation =
   | PublicOperation<AnySchema>
   | StreamOperation<AnySchema>;
 
-/**
- * An operation declared and implemented in one place (the implementation then closes over its routes' deps). The
- * schema alone decides S (`NoInfer`): the implementation is checked against it, never widens it.
- */
-type Implemented<D, I> = Omit<D, 'kind'> & I;
-export const read = <S extends OperationSchema>(
-  op: Implemented<
-    ReadDeclaration<S>,
-    { read(owner: Principal, input: Input<NoInfer<S>>): Promise<Result<NoInfer<S>>> }
-  >,
-): ReadOperation<NoInfer<S>> => ({ ...op, kind: 'read' });
-export const write = <S extends OperationSchema>(
-  op: Implemented<
-    WriteDeclaration<S>,
-    {
-      check?(owner: Principal, input: Input<NoInfer<S>>): Promise<void>;
-      write(ctx: WriteContext<Principal>, input: Input<NoInfer<S>>): Promise<Result<NoInfer<S>>>;
-      settled?(input: Input<NoInfer<S>>): void;
-    }
-  >,
-): WriteOperation<NoInfer<S>> => ({ ...op, kind: 'write' });
-export const stream = <S extends OperationSchema>(
-  op: Implemented<
-    StreamDeclaration<S>,
-    {
-      open(
-        owner: Principal,
-        input: Input<NoInfer<S>>,
-        request: FastifyRequest,
-        reply: FastifyReply,
-      ): Promise<FastifyReply>;
-    }
-  >,
-): StreamOperation<NoInfer<S>> => ({ ...op, kind: 'stream' });
-export const publicOperation = <S extends OperationSchema>(
-  op: Implemented<
-    PublicDeclaration<S>,
-    { handle(request: FastifyRequest, input: Input<NoInfer<S>>): Promise<Result<NoInfer<S>>> }
-  >,
-): PublicOperation<NoInfer<S>> => ({ ...op, kind: 'public' });
-
 /** A declared operation with what runs it, as its module's routes bind it to their dependencies. */
 export function implement<S extends OperationSchema>(
   declaration: ReadDeclaration<S>,

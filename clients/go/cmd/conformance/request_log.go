@@ -14,7 +14,7 @@ import (
 
 func requestLogStep(client *plinth.Client, firstRequestID string) {
 	since := time.Now().Add(-time.Hour).Format(time.RFC3339Nano)
-	posts := plinth.RequestListParams{Method: "POST", Status: 200, Created: plinth.CreatedFilter{Gte: since}, ListParams: plinth.ListParams{Limit: 100}}
+	posts := plinth.RequestListParams{Method: "POST", Status: "200", Created: plinth.CreatedFilter{Gte: since}, ListParams: plinth.ListParams{Limit: 100}}
 	var found *plinthapi.RequestLog
 	// The log is written in batches, a few hundred milliseconds after each answer.
 	for deadline := time.Now().Add(10 * time.Second); found == nil && time.Now().Before(deadline); {

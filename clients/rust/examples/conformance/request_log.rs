@@ -9,7 +9,7 @@ use crate::{fail, ok};
 
 pub async fn run(client: &Client, first_request_id: &str) {
     let since = minute_of(SystemTime::now() - Duration::from_secs(3600));
-    let posts = RequestFilter::default().method("POST").status(200).created(Created::default().gte(since));
+    let posts = RequestFilter::default().method("POST").status("200").created(Created::default().gte(since));
     let mut found = None;
     // The log is written in batches, a few hundred milliseconds after each answer.
     let deadline = Instant::now() + Duration::from_secs(10);

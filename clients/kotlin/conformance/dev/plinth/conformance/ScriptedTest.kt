@@ -205,7 +205,7 @@ object ScriptedTest {
             val entry = """{"id":"req_2","object":"request_log","method":"POST","route":"/v1/fintech/accounts",""" +
                 """"path":"/v1/fintech/accounts","status":409,"error_code":"account_frozen","duration_ms":1.5,"api_key_id":"key_1",""" +
                 """"api_key_hint":"sk_test_…abcd","idempotency_key":null,"idempotent_replayed":false,"count":null,"source":"api",""" +
-                """"body":"{\"type\":\"business\"}","body_truncated":false,"response_body":null,"response_truncated":false,"error_detail":null,"error_param":null,"livemode":false,"created_at":"2026-11-25T09:00:00.000Z"}"""
+                """"body":"{\"type\":\"business\"}","body_truncated":false,"response_body":null,"response_truncated":false,"query":null,"bodies_hidden":false,"error_detail":null,"error_param":null,"livemode":false,"created_at":"2026-11-25T09:00:00.000Z"}"""
             val page1 = """{"object":"list","data":[$entry],"has_more":true}"""
             val page2 = """{"object":"list","data":[],"has_more":false}"""
             Scripted(Reply(200, page1), Reply(200, page2), Reply(200, entry)).use { s ->
