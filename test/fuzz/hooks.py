@@ -23,6 +23,7 @@ operations the key may not call.
 
 import itertools
 import os
+import json
 import re
 import uuid
 
@@ -150,6 +151,10 @@ def _at(body, dotted):
     return body
 
 
+# What starts a key or a signing secret, in any case (x-no-secret: src/platform/http/validation.ts).
+_KEY_START = re.compile(r"(sk|rk)_(live|test)_|whsec_", re.IGNORECASE)
+
+
 def _contract_rule(case, problem):
     """The contract rule no schema can state that this refusal applies, or None."""
     code, param = problem.get("code"), problem.get("param")
@@ -197,6 +202,15 @@ def _contract_rule(case, problem):
         return "a statement's period starts by now and before it ends (a to after now is now), at most 366 days"
     if operation == "POST /v1/fintech/transfers/{id}/reversals" and code == "parameter_invalid" and param == "amount":
         return "a reversal moves back at most what remains of its transfer (correcting a transfer)"
+    if operation == "GET /v1/events/stream" and code == "parameter_invalid" and param in ("last-event-id", "after"):
+        return "a resume point is a sequence already numbered, which only the server knows (the live event stream)"
+    if (
+        code == "parameter_invalid"
+        and isinstance(param, str)
+        and param.startswith("metadata")
+        and _KEY_START.search(json.dumps(body.get("metadata"), ensure_ascii=False) or "")
+    ):
+        return "metadata holds no key or signing secret, nor the start of one (x-no-secret, metadata)"
     if operation in _ENDPOINT_WRITES and code == "parameter_invalid" and param == "url":
         return "a webhook URL is parsed (WHATWG URL) and its host resolved to a public address (section 12)"
     return None
