@@ -128,7 +128,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     log: app.log,
     settings: config,
-    settingsOf: () => config as never,
+    // Every module's settings are parsed into the one Config: another module's are a view of the same object.
+    settingsOf: (() => config) as Host['settingsOf'],
     platform: config,
     events,
     sequencer,

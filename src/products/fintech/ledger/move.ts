@@ -73,9 +73,6 @@ export interface Moved {
   at: Date;
   /** `at` as stored. */
   atText: string;
-  currency: string;
-  /** The customer sides as read under their lock, before the movement. */
-  sides: ReadonlyMap<string, Side>;
   /** The customer sides' new transactions, as their events report them (none for a hold). */
   transactions: { type: 'fintech.transaction.created'; object: Transaction }[];
 }
@@ -160,9 +157,12 @@ export async function move(trx: Trx, m: Movement): Promise<Moved> {
   const currency = m.currency ?? customer(customers[0]!).currency;
   for (const ref of customers) checkCurrency(customer(ref), ref.param, currency);
 
-  const debitSide = (ref: SideRef) => (isCustomer(ref) ? customer(ref) : undefined);
-  const debit = debitSide(m.debit);
-  const credit = debitSide(m.credit);
+  // A customer side as read under its lock; undefined for the system side.
+  const customerSide = (ref: SideRef) => (isCustomer(ref) ? customer(ref) : undefined);
+  const debit = customerSide(m.debit);
+  const credit = customerSide(m.credit);
+  if (m.effect.kind !== 'post' && debit === undefined)
+    throw new Error(`ledger.move: a ${m.effect.kind} is a customer's hold; its debit side must be a customer account`);
   if (debit !== undefined) {
     if (m.effect.kind === 'post_held') {
       if (m.amount > m.effect.held || toAmount(debit.held) < m.effect.held)
@@ -184,7 +184,7 @@ export async function move(trx: Trx, m: Movement): Promise<Moved> {
   const id = m.journal.id(at);
   if (m.effect.kind === 'hold') {
     changeHold(trx, { id: debit!.id, amount: m.amount });
-    return { id, at, atText, currency, sides, transactions: [] };
+    return { id, at, atText, transactions: [] };
   }
   const [from, to] = [debit ?? system!, credit ?? system!];
   const journal = {
@@ -204,7 +204,7 @@ export async function move(trx: Trx, m: Movement): Promise<Moved> {
   const transactions = posted
     .filter((entry) => sides.has(entry.accountId))
     .map((entry) => ({ type: 'fintech.transaction.created' as const, object: transactionOf(journal, entry) }));
-  return { id, at, atText, currency, sides, transactions };
+  return { id, at, atText, transactions };
 }
 
 /**
