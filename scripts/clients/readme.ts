@@ -15,6 +15,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { deref, type Json } from './layers/model.ts';
 import { EXAMPLES, type Examples } from './readme-examples.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -31,17 +32,6 @@ export function replaceBetween(text: string, start: RegExp, end: RegExp, body: s
   const to = lines.findIndex((line, i) => i > from && end.test(line));
   if (from < 0 || to < 0) throw new Error(`${where}: no ${start.source} … ${end.source} lines`);
   return [...lines.slice(0, from + 1), ...(body === '' ? [] : body.split('\n')), ...lines.slice(to)].join('\n');
-}
-
-/** The OpenAPI document, read as plain JSON. */
-type Json = any;
-
-function deref(doc: Json, node: Json): Json {
-  if (!node?.$ref) return node;
-  return node.$ref
-    .split('/')
-    .slice(1)
-    .reduce((at: Json, key: string) => at[key], doc);
 }
 
 function schemaName(doc: Json, schema: Json): string {

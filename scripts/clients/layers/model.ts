@@ -21,7 +21,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The OpenAPI document, read as plain JSON. */
-type Json = any;
+export type Json = any;
 
 const NOT_FOR_CLIENTS = new Set(['Operations', 'Documentation']);
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -124,7 +124,8 @@ export interface Operation {
   description: string;
 }
 
-function deref(doc: Json, node: Json): Json {
+/** A node of the document with its `$ref` followed (the README tables read the document the same way). */
+export function deref(doc: Json, node: Json): Json {
   if (!node?.$ref) return node;
   return node.$ref
     .split('/')
