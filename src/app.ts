@@ -29,6 +29,8 @@ import { runEvery } from './platform/kit/periodic.ts';
 import { type Clock, systemClock } from './platform/kit/time.ts';
 import { installMetrics } from './platform/metrics/metrics.ts';
 import { registerSupervisorMetrics, type SupervisorView } from './platform/metrics/supervisor.ts';
+import { ownerNow } from './platform/clock/clock.ts';
+import type { DueSource } from './platform/clock/due.ts';
 import type { Host, Module } from './platform/module.ts';
 import type { SecretBox } from './platform/secrets/box.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
@@ -123,9 +125,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.supervisor) registerSupervisorMetrics(registry, deps.supervisor);
   installDocs(app);
 
+  const due: DueSource[] = [];
   const host: Host<Config> = {
     database,
     clock,
+    now: ownerNow(clock),
+    due,
     log: app.log,
     settings: config,
     // Every module's settings are parsed into the one Config: another module's are a view of the same object.
@@ -142,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keys,
     resolve: deps.resolve ?? systemResolver,
   };
+  for (const module of modules) due.push(...(module.due?.(host) ?? []));
   for (const module of modules) {
     await module.install?.(app, host);
     for (const job of module.jobs?.(host) ?? []) {

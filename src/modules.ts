@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import type { Static } from 'typebox';
 import { dashboard } from './dashboard/index.ts';
+import { sandboxClock } from './platform/clock/index.ts';
 import { type EventRecorder, eventRecorder } from './platform/events/emit.ts';
 import { eventsModule } from './platform/events/index.ts';
 import { useEventTypes } from './platform/events/types.ts';
@@ -19,7 +20,15 @@ import { fintech } from './products/fintech/index.ts';
  * their operations, tags, event types and settings). The API server (app.ts), the CLI and the delivery processes all
  * build from it, so no process forgets a module (docs/architecture.md, "Modules"). A new module is one line here.
  */
-export const MODULES = [keys, webhooks, eventsModule(deleteDeliveriesOf), fintech, requests, dashboard] as const;
+export const MODULES = [
+  keys,
+  webhooks,
+  eventsModule(deleteDeliveriesOf),
+  sandboxClock,
+  fintech,
+  requests,
+  dashboard,
+] as const;
 
 /** What runs once events are numbered, in the same transaction: the webhooks' fan-out to their endpoints. */
 export const AFTER_NUMBERED = fanOut;

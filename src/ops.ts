@@ -1,3 +1,4 @@
+import { clockOps } from './platform/clock/index.ts';
 import { eventOps, streamOps } from './platform/events/index.ts';
 import { keyOps } from './platform/keys/index.ts';
 import { requestOps } from './platform/requests/index.ts';
@@ -9,4 +10,4 @@ import { fintechOps } from './products/fintech/index.ts';
  * through these (`ctx.read(principal, ops.retrieveTransfer, { params: { id } })`: input and result inferred from the
  * operation's schema), never by a string id. Each module exports its own; this is their union.
  */
-export const ops = { ...keyOps, ...webhookOps, ...eventOps, ...streamOps, ...fintechOps, ...requestOps };
+export const ops = { ...keyOps, ...webhookOps, ...eventOps, ...streamOps, ...clockOps, ...fintechOps, ...requestOps };

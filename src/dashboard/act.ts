@@ -94,6 +94,7 @@ export function actor(write: IdempotentWrite, operations: Operations) {
       const answer = await write(call, (ctx) => op.write(ctx, input), JSON.stringify, {
         secretFields: op.secretFields,
       });
+      await op.after?.(principal, input);
       // The answer as the API would have sent it: its operation's response (validated there, parsed here).
       if (!answer.replayed) return { value: JSON.parse(answer.body), replayed: false };
       if (answer.stored.status >= 400) throw problemOf(answer.stored.body);

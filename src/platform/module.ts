@@ -4,6 +4,8 @@ import type { Registry } from 'prom-client';
 import type { Static, TObject } from 'typebox';
 import type { Database } from '../db/database.ts';
 import type { AuthDeps } from './auth/auth.ts';
+import type { OwnerNow } from './clock/clock.ts';
+import type { DueSource } from './clock/due.ts';
 import type { KeyVerifier } from './auth/verify.ts';
 import type { EventRecorder } from './events/emit.ts';
 import type { Sequencer } from './events/sequencer.ts';
@@ -24,7 +26,12 @@ import type { Resolver } from './webhooks/ssrf.ts';
  */
 export interface Host<Settings = unknown> {
   database: Database;
+  /** Real time (what keeps the service running); an owner's time is `now`. */
   clock: Clock;
+  /** "Now" for an owner: the sandbox clock in sandbox mode (clock/clock.ts). */
+  now: OwnerNow;
+  /** Every module's due work, which sandbox clocks run as they move (clock/due.ts). */
+  due: readonly DueSource[];
   log: FastifyBaseLogger;
   /** The module's own settings, parsed from the environment with every other module's at start-up. */
   settings: Settings;
@@ -83,6 +90,8 @@ export interface Module<S extends TObject = TObject, E extends ErrorTable = Reco
   sealedColumns?: SealedColumn[];
   /** Its routes and hooks, on the app. */
   install?(app: FastifyInstance, host: Host<Static<S>>): void | Promise<void>;
+  /** Where its work that falls due on a sandbox clock is found (a payment's settlement: clock/due.ts). */
+  due?(host: Host<Static<S>>): DueSource[];
   /** Its background work, started with the app and stopped when it closes. */
   jobs?(host: Host<Static<S>>): Job[];
   /** Its own metrics, registered on the app's /metrics registry. */

@@ -3,6 +3,7 @@ import type { Database, Trx } from '../../db/database.ts';
 import { principalOf } from '../auth/auth.ts';
 import type { Principal } from '../auth/principal.ts';
 import { ApiError, toProblem } from '../http/errors.ts';
+import { ownerNow } from '../clock/clock.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import type { EventRequest, WriteContext } from '../operations/context.ts';
 import * as repo from './idempotency.repository.ts';
@@ -27,7 +28,11 @@ export type WithIdempotency = <T>(
   request: FastifyRequest,
   reply: FastifyReply,
   work: (ctx: WriteContext<Principal>) => Promise<T>,
-  options?: { secretFields?: readonly string[] },
+  options?: {
+    secretFields?: readonly string[];
+    /** Awaited once the write committed (or its answer was found), before the answer is sent. */
+    after?: () => Promise<void>;
+  },
 ) => Promise<FastifyReply>;
 
 /** Either the work ran (and its answer, or its refusal, was stored with it), or an earlier request's answer was found. */
@@ -109,15 +114,18 @@ export type IdempotentWrite = <T>(
  */
 export function idempotentWrite(deps: { database: Database; clock: Clock }): IdempotentWrite {
   const { database, clock } = deps;
-  const contextOf = (call: IdempotentRequest, trx: Trx) => ({
+  // The write's time is its owner's (the sandbox clock in sandbox mode: clock/clock.ts); what the step itself stores
+  // (the kept answer) is dated by the real clock.
+  const ownersNow = ownerNow(clock);
+  const contextOf = async (call: IdempotentRequest, trx: Trx) => ({
     trx,
     owner: call.owner,
     request: call.request,
-    now: clock(),
+    now: await ownersNow(trx, call.owner),
   });
   return async (call, work, serialize, options = {}) => {
     if (call.keyed === undefined)
-      return { replayed: false, body: serialize(await database.write((trx) => work(contextOf(call, trx)))) };
+      return { replayed: false, body: serialize(await database.write(async (trx) => work(await contextOf(call, trx)))) };
     const { scope, fingerprint: print } = call.keyed;
     const requestId = call.request.id;
     const outcome = await database.write(async (trx): Promise<Outcome> => {
@@ -131,7 +139,7 @@ export function idempotentWrite(deps: { database: Database; clock: Clock }): Ide
         });
       }
       if (stored !== undefined) return { ran: false, stored };
-      const ran = await runOrRefuse(trx, () => work(contextOf(call, trx)));
+      const ran = await runOrRefuse(trx, async () => work(await contextOf(call, trx)));
       if ('refused' in ran) {
         const problem = JSON.stringify(toProblem(ran.refused, requestId)); // the bytes the error handler will send
         const response = { fingerprint: print, status: ran.refused.status, body: problem, requestId };
@@ -179,6 +187,7 @@ export function idempotencyStep(write: IdempotentWrite): WithIdempotency {
         : { scope: scopeOf(owner, key), fingerprint: fingerprint(request.method, request.url, request.body) };
     const call = { keyed, owner, request: { id: String(request.id), idempotency_key: key ?? null } };
     const answer = await write(call, work, (v) => String(reply.serialize(v)), options);
+    await options.after?.();
     if (answer.replayed) return replay(reply, answer.stored);
     return sendJson(reply, answer.body);
   };

@@ -20,6 +20,7 @@ import * as m20261126T1400 from './2026-11-26T1400_request_log_response.ts';
 import * as m20261128T0200e from './2026-11-28T0200_event_stream_leases.ts';
 import * as m20261128T0200 from './2026-11-28T0200_idempotency_scope_api_key.ts';
 import * as m20261128T0210 from './2026-11-28T0210_request_log_query.ts';
+import * as m20261128T0500 from './2026-11-28T0500_sandbox_clocks.ts';
 
 /** Listed explicitly (not read from the folder) so that the set of migrations is visible and type-checked. */
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T0200_event_stream_leases': m20261128T0200e,
   '2026-11-28T0200_idempotency_scope_api_key': m20261128T0200,
   '2026-11-28T0210_request_log_query': m20261128T0210,
+  '2026-11-28T0500_sandbox_clocks': m20261128T0500,
 };

@@ -114,6 +114,11 @@ export interface WriteOperation<S extends OperationSchema = OperationSchema> ext
   /** Checks that need the network (a webhook URL's resolution): run before the write, never inside it. */
   check?(owner: Principal, input: Input<S>): Promise<void>;
   write(ctx: WriteContext<Principal>, input: Input<S>): Promise<Result<S>>;
+  /**
+   * Work that follows the committed write in writes of its own, awaited before the answer, whether the answer ran or
+   * was replayed (a sandbox clock's due work: clock/due.ts). It must be safe to run again.
+   */
+  after?(owner: Principal, input: Input<S>): Promise<void>;
   /** Runs once the write has settled, whatever its outcome (forget a revoked key's cache entry, wake a worker). */
   settled?(input: Input<S>): void;
 }
@@ -147,6 +152,7 @@ export function implement<S extends OperationSchema>(
   implementation: {
     check?(owner: Principal, input: Input<NoInfer<S>>): Promise<void>;
     write(ctx: WriteContext<Principal>, input: Input<NoInfer<S>>): Promise<Result<NoInfer<S>>>;
+    after?(owner: Principal, input: Input<NoInfer<S>>): Promise<void>;
     settled?(input: Input<NoInfer<S>>): void;
   },
 ): Operation;

@@ -34,8 +34,10 @@ function handlerOf(op: Operation, withIdempotency: WithIdempotency | undefined) 
         const input = inputOf(request);
         try {
           await op.check?.(principalOf(request), input);
+          const after = op.after;
           const answer = await withIdempotency(request, reply, (ctx) => op.write(ctx, input), {
             secretFields: op.secretFields,
+            after: after && (() => after(principalOf(request), input)),
           });
           answeredByDurableWrite(request);
           return answer;

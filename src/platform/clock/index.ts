@@ -1,0 +1,44 @@
+import { Type } from 'typebox';
+import { integer } from '../kit/settings.ts';
+import { defineModule } from '../module.ts';
+import { clockRoutes } from './clock.routes.ts';
+import { runDueEverywhere } from './due.ts';
+
+export { clockOps } from './clock.routes.ts';
+
+export const ClockSettings = Type.Object({
+  SANDBOX_CLOCK_SWEEP_SECONDS: integer(
+    5,
+    1,
+    3600,
+    'seconds between passes that run what came due on sandbox clocks as real time passed (an ACH cut-off)',
+  ),
+});
+
+/**
+ * The sandbox clock (docs/api.md#the-sandbox-clock): its two operations, and the background pass that runs what comes
+ * due as real time moves every clock. What is due is declared by the modules that schedule it (`Module.due`).
+ */
+export const sandboxClock = defineModule({
+  name: 'clock',
+  tags: [
+    {
+      name: 'Sandbox clock',
+      description: "Each org's sandbox runs on a clock of its own, which only moves forward; advancing it runs what falls due.",
+    },
+  ],
+  settings: ClockSettings,
+  install(app, { database, clock, withIdempotency, due }) {
+    clockRoutes(app, { db: database.db, database, clock, sources: due, withIdempotency });
+  },
+  jobs: ({ database, clock, due, settings }) => [
+    {
+      what: 'sandbox clocks',
+      everyMs: settings.SANDBOX_CLOCK_SWEEP_SECONDS * 1000,
+      pass: async () => {
+        const orgs = await database.db.selectFrom('sandbox_clocks').select('org_id').execute();
+        return runDueEverywhere({ database, clock, sources: due }, orgs.map((row) => row.org_id));
+      },
+    },
+  ],
+});
