@@ -52,4 +52,21 @@ export const FINTECH_ERRORS = {
       'Only a posted transfer with something left to reverse can be reversed; the detail says its status, or that ' +
       'it is fully reversed.',
   },
+  payment_state_invalid: {
+    status: 409,
+    title: 'Payment state invalid',
+    description:
+      'The payment cannot make this change in its status (a cancel once submitted, a return of a wire); the detail ' +
+      'says its status. Also: a transfer that moves with a payment is moved only by the payment.',
+  },
+  live_rails_not_configured: {
+    status: 409,
+    title: 'Live rails not configured',
+    description: 'Live account numbers need the deployment’s bank routing number (`BANK_ROUTING_NUMBER`), which is not set.',
+  },
+  rail_unavailable: {
+    status: 409,
+    title: 'Rail unavailable',
+    description: 'Live wire and RTP payments need a bank connection, which this deployment does not have; ACH goes by bank file.',
+  },
 } as const satisfies ErrorTable;

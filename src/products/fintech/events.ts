@@ -1,3 +1,4 @@
+import type { AccountNumber, ExternalAccount, Payment } from './payments.schema.ts';
 import type { Account } from './accounts.schema.ts';
 import type { TransferReversal } from './reversals.schema.ts';
 import type { Transaction } from './transactions.schema.ts';
@@ -17,6 +18,12 @@ export const FINTECH_EVENT_TYPES = [
   'fintech.transfer.updated',
   'fintech.transfer_reversal.created',
   'fintech.transaction.created',
+  'fintech.account_number.created',
+  'fintech.account_number.updated',
+  'fintech.external_account.created',
+  'fintech.external_account.updated',
+  'fintech.payment.created',
+  'fintech.payment.updated',
 ] as const;
 
 declare module '../../platform/events/types.ts' {
@@ -33,5 +40,11 @@ declare module '../../platform/events/types.ts' {
     'fintech.transfer.updated': Transfer;
     'fintech.transfer_reversal.created': TransferReversal;
     'fintech.transaction.created': Transaction;
+    'fintech.account_number.created': AccountNumber;
+    'fintech.account_number.updated': AccountNumber;
+    'fintech.external_account.created': ExternalAccount;
+    'fintech.external_account.updated': ExternalAccount;
+    'fintech.payment.created': Payment;
+    'fintech.payment.updated': Payment;
   }
 }

@@ -7,7 +7,7 @@ import { metadataOnCreate } from '../../platform/metadata/metadata.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { cleanDescription } from './description.ts';
 import { type Minor, minus, plus, toAmount } from './ledger/amount.ts';
-import { move } from './ledger/move.ts';
+import { move, sideRefOf } from './ledger/move.ts';
 import { addReversed, insertReversal } from './reversals.repository.ts';
 import type {
   ReversalCreateBody,
@@ -63,10 +63,15 @@ export async function createReversal(
   transferId: string,
   body: ReversalCreateBody,
 ): Promise<TransferReversal> {
-  const { trx, owner } = ctx;
   const description = cleanDescription(body.description);
   const metadata = metadataOnCreate(body.metadata);
-  const transfer = await lockTransfer(trx, owner, transferId);
+  const transfer = await lockTransfer(ctx.trx, ctx.owner, transferId);
+  if (transfer.payment_id !== null)
+    throw new ApiError(
+      'transfer_not_reversible',
+      `Transfer ${transfer.id} moves with payment ${transfer.payment_id}; a return of the payment reverses it.`,
+      { param: 'id' },
+    );
   const remaining = remainingOf(transfer);
   const amount = body.amount ?? remaining;
   if (amount > remaining)
@@ -75,11 +80,27 @@ export async function createReversal(
       `amount must be 1 to ${remaining}, what remains of transfer ${transfer.id} to reverse.`,
       { param: 'amount', ownNumbers: true },
     );
-  // The money goes back: the receiver is debited (it must have the amount available), the sender credited.
+  return reverse(deps, ctx, transfer, amount, description, metadata);
+}
+
+/**
+ * The reversal of `amount` of a posted transfer the caller has locked and checked (a reversal above, a payment's return
+ * after settlement): the money goes back in one movement (the receiver is debited, and must have it available; the
+ * sender credited), the transfer's `amount_reversed` grows, and the reversal and its events are recorded.
+ */
+export async function reverse(
+  deps: MoneyDeps,
+  ctx: WriteContext,
+  transfer: TransfersTable,
+  amount: Minor,
+  description: string | null,
+  metadata: Record<string, string>,
+): Promise<TransferReversal> {
+  const { trx, owner } = ctx;
   const moved = await move(trx, {
     owner,
-    debit: { account: transfer.to_account_id, param: 'to_account_id' },
-    credit: { account: transfer.from_account_id, param: 'from_account_id' },
+    debit: sideRefOf(transfer.to_account_id, 'to_account_id'),
+    credit: sideRefOf(transfer.from_account_id, 'from_account_id'),
     amount,
     currency: transfer.currency,
     effect: { kind: 'post' },

@@ -18,7 +18,26 @@ function countries(raw: string): ReadonlySet<string> {
   return new Set(codes);
 }
 
+/** An ABA routing number: nine digits whose weighted sum (3, 7, 1, …) is a multiple of 10. */
+export function isRoutingNumber(value: string): boolean {
+  if (!/^[0-9]{9}$/.test(value)) return false;
+  const d = [...value].map(Number);
+  return (3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]! + d[8]!)) % 10 === 0;
+}
+
+function routingNumber(raw: string): string | null {
+  if (raw === '') return null;
+  if (!isRoutingNumber(raw)) throw new Error('must be a 9-digit ABA routing number with a valid check digit');
+  return raw;
+}
+
 export const FintechSettings = Type.Object({
+  BANK_ROUTING_NUMBER: text<string | null>(
+    '',
+    "the ABA routing number of the bank holding this deployment's live accounts; live account numbers need it (unset: " +
+      '409 `live_rails_not_configured`)',
+    routingNumber,
+  ),
   SUPPORTED_COUNTRIES: text(
     DEFAULT_COUNTRIES,
     'comma-separated ISO 3166-1 alpha-2 codes of the countries this deployment opens accounts in; the default is ' +

@@ -107,6 +107,8 @@ export interface TransfersTable {
   amount_reversed: Int64;
   metadata: string;
   created_at: string;
+  /** The payment whose money this transfer moves (docs/api.md#bank-account-numbers-and-payments): only it moves it. */
+  payment_id: string | null;
 }
 
 /** A reversal: money of a posted transfer moved back, its journal's id its own (docs/api.md#correcting-a-transfer). */
@@ -124,6 +126,84 @@ export interface TransferReversalsTable {
 
 export type TransferStatus = 'pending' | 'posted' | 'voided' | 'expired';
 
+/** A bank account number of an account (docs/api.md#bank-account-numbers-and-payments). */
+export interface AccountNumbersTable {
+  id: string;
+  org_id: string;
+  mode: Mode;
+  account_id: string;
+  routing_number: string;
+  /** Sealed (platform/secrets, context `account_numbers.account_number`): shown once, at creation. */
+  account_number: string;
+  last4: string;
+  name: string | null;
+  status: 'active' | 'disabled';
+  inbound_debits: 'allowed' | 'blocked';
+  created_at: string;
+}
+
+export interface ExternalAccountsTable {
+  id: string;
+  org_id: string;
+  mode: Mode;
+  routing_number: string;
+  /** Sealed (context `external_accounts.account_number`); what is shown is its last four digits. */
+  account_number: string;
+  account_number_last4: string;
+  account_holder_name: string;
+  account_type: 'checking' | 'savings';
+  status: string;
+  metadata: string;
+  created_at: string;
+}
+
+export type PaymentStatus = 'pending_submission' | 'submitted' | 'settled' | 'returned' | 'rejected' | 'canceled';
+export type Rail = 'ach' | 'wire' | 'rtp';
+export type DueAction = 'submit' | 'settle' | 'return';
+
+export interface PaymentsTable {
+  id: string;
+  org_id: string;
+  mode: Mode;
+  direction: 'outbound' | 'inbound';
+  rail: Rail;
+  account_id: string;
+  external_account_id: string | null;
+  account_number_id: string | null;
+  amount: Int64;
+  currency: string;
+  status: PaymentStatus;
+  return_code: string | null;
+  transfer_id: string | null;
+  originator_name: string | null;
+  description: string | null;
+  metadata: string;
+  submitted_at: string | null;
+  settled_at: string | null;
+  returned_at: string | null;
+  created_at: string;
+  /** The one step due next (sandbox), when; null when none is. */
+  due_at: string | null;
+  due_action: DueAction | null;
+  due_return_code: string | null;
+}
+
+export interface PaymentRulesTable {
+  id: string;
+  org_id: string;
+  mode: Mode;
+  match_amount: Int64 | null;
+  match_rail: Rail | null;
+  /** Sealed, as an external account's number (context `payment_rules.match_account_number`). */
+  match_account_number: string | null;
+  match_last4: string | null;
+  return_code: string | null;
+  /** `submission`, `settlement` or an ISO 8601 duration after settlement. */
+  return_at: string | null;
+  reject: number;
+  created_at: string;
+}
+
 declare module '../../db/tables.ts' {
   interface Tables {
     accounts: AccountsTable;
@@ -132,5 +212,9 @@ declare module '../../db/tables.ts' {
     ledger_entries: LedgerEntriesTable;
     transfers: TransfersTable;
     transfer_reversals: TransferReversalsTable;
+    account_numbers: AccountNumbersTable;
+    external_accounts: ExternalAccountsTable;
+    payments: PaymentsTable;
+    payment_rules: PaymentRulesTable;
   }
 }

@@ -7,8 +7,8 @@ import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
-import { toAmount } from './ledger/amount.ts';
-import { endHold, type Hold, move, releaseExpiredHold } from './ledger/move.ts';
+import { type Minor, toAmount } from './ledger/amount.ts';
+import { endHold, type Hold, move, releaseExpiredHold, sideRefOf } from './ledger/move.ts';
 import { type MoneyDeps, TRANSFER } from './shared.ts';
 import type { TransferStatus, TransfersTable } from './tables.ts';
 import type { Transfer, TransferPostBody } from './transfers.schema.ts';
@@ -57,15 +57,22 @@ const expired = (row: TransfersTable) =>
 /** What a pending transfer holds on its sender, until its expiry (ledger/move.ts ends it, or posts it). */
 export const holdOf = (row: TransfersTable): Hold => ({
   held: toAmount(row.amount),
-  expiresAt: row.expires_at!,
+  expiresAt: row.expires_at,
   expired: () => expired(row),
 });
 
 /** The caller's transfer, locked; refused unless it is pending and not past its expiry. */
 export async function lockPending(trx: Trx, owner: Principal, id: string, now: Date): Promise<TransfersTable> {
   const found = await lockTransfer(trx, owner, id);
+  if (found.payment_id !== null)
+    throw new ApiError(
+      'payment_state_invalid',
+      `Transfer ${found.id} moves with payment ${found.payment_id}: it settles, returns or is canceled with it.`,
+      { param: 'id' },
+    );
   if (found.status === 'expired') throw expired(found);
-  if (found.status === 'pending' && Date.parse(found.expires_at!) <= now.getTime()) throw expired(found);
+  if (found.status === 'pending' && found.expires_at !== null && Date.parse(found.expires_at) <= now.getTime())
+    throw expired(found);
   if (found.status !== 'pending')
     throw new ApiError('transfer_not_pending', `Transfer ${found.id} is ${found.status}; only a pending one moves.`, {
       param: 'id',
@@ -80,8 +87,7 @@ export async function postTransfer(
   id: string,
   body: TransferPostBody,
 ): Promise<Transfer> {
-  const { trx, owner, now } = ctx;
-  const row = await lockPending(trx, owner, id, now);
+  const row = await lockPending(ctx.trx, ctx.owner, id, ctx.now);
   const held = toAmount(row.amount);
   const amount = body.amount ?? held;
   if (amount > held)
@@ -89,22 +95,28 @@ export async function postTransfer(
       param: 'amount',
       ownNumbers: true,
     });
-  const moved = await move(trx, {
-    owner,
-    debit: { account: row.from_account_id, param: 'from_account_id' },
-    credit: { account: row.to_account_id, param: 'to_account_id' },
+  return postHeld(deps, ctx, row, amount);
+}
+
+/**
+ * The post of a pending transfer the caller has locked and checked (a post above, a payment's settlement): one
+ * movement of `amount` of its hold (ledger/move.ts), its row `posted`, its events.
+ */
+export async function postHeld(deps: MoneyDeps, ctx: WriteContext, row: TransfersTable, amount: Minor): Promise<Transfer> {
+  const moved = await move(ctx.trx, {
+    owner: ctx.owner,
+    debit: sideRefOf(row.from_account_id, 'from_account_id'),
+    credit: sideRefOf(row.to_account_id, 'to_account_id'),
     amount,
     currency: row.currency,
     effect: { kind: 'post_held', ...holdOf(row) },
-    now,
+    now: ctx.now,
     journal: { id: () => row.id, source: 'transfer', description: row.description },
   });
-  const at = moved.atText;
-  const transactions = moved.transactions;
-  const posted = { ...row, status: 'posted' as const, posted_amount: amount, resolved_at: at };
-  resolve(trx, posted);
+  const posted = { ...row, status: 'posted' as const, posted_amount: amount, resolved_at: moved.atText };
+  resolve(ctx.trx, posted);
   const transfer = transferFromRow(posted);
-  const changes = [{ type: 'fintech.transfer.posted' as const, object: transfer }, ...transactions];
+  const changes = [{ type: 'fintech.transfer.posted' as const, object: transfer }, ...moved.transactions];
   await deps.events.emit({ ...ctx, now: moved.at }, changes);
   return transfer;
 }

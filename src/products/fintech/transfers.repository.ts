@@ -21,6 +21,7 @@ const insertRow = preparedInsert('transfers', {
   amount_reversed: true,
   metadata: true,
   created_at: true,
+  payment_id: true,
 });
 
 export function insertTransfer(trx: Trx, row: TransfersTable): void {

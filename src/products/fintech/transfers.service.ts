@@ -74,6 +74,7 @@ export async function createTransfer(
     amount_reversed: 0,
     metadata: JSON.stringify(metadata),
     created_at: moved.atText,
+    payment_id: null,
   };
   repo.insertTransfer(trx, row);
   indexMetadata(trx, 'transfers', row.id, metadata, false);

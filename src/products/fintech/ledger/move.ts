@@ -10,7 +10,7 @@ import { transactionOf } from '../transactions.view.ts';
 import { type Minor, minus, negated, toAmount, withinBounds } from './amount.ts';
 import { changeHold, type Posted, postJournal } from './post.ts';
 import { lockSides, lockSystemSide, type Side } from './sides.ts';
-import { ensureSystemAccount, systemAccountId } from './system-account.ts';
+import { ensureSystemAccount, type SystemPurpose, systemAccountId, systemPurposeOf } from './system-account.ts';
 import { movementTime } from './time.ts';
 
 /**
@@ -28,17 +28,23 @@ export interface CustomerRef {
   account: string;
   param: string;
 }
-/** The org's system funding account for the movement's currency and mode (made on first use): never shown. */
+/** One of the org's system accounts for the movement's currency and mode (made on first use): never shown. */
 export interface SystemRef {
-  system: 'funding';
+  system: SystemPurpose;
 }
 export type SideRef = CustomerRef | SystemRef;
+
+/** A stored side (a transfer's `from_account_id`, `to_account_id`) as a movement names it again. */
+export function sideRefOf(id: string, param: string): SideRef {
+  const purpose = systemPurposeOf(id);
+  return purpose === undefined ? { account: id, param } : { system: purpose };
+}
 
 /** A hold placed by a pending transfer: until when it holds, and the refusal once it no longer does. */
 export interface Hold {
   held: Minor;
-  /** Its `expires_at`: a movement that ends it must be earlier (see `checkBeforeExpiry`). */
-  expiresAt: string;
+  /** Its `expires_at`: a movement that ends it must be earlier (see `checkBeforeExpiry`); null: it never expires. */
+  expiresAt: string | null;
   expired: () => ApiError;
 }
 
@@ -73,6 +79,9 @@ export interface Moved {
   at: Date;
   /** `at` as stored. */
   atText: string;
+  /** The ledger accounts debited and credited (a system side's id, made on first use: system-account.ts). */
+  debitId: string;
+  creditId: string;
   /** The customer sides' new transactions, as their events report them (none for a hold). */
   transactions: { type: 'fintech.transaction.created'; object: Transaction }[];
 }
@@ -135,11 +144,11 @@ async function lockCustomers(trx: Trx, owner: Owner, refs: CustomerRef[]): Promi
  * The org's system account for the currency, locked and read; made on first use. Made before the check of its bound,
  * which it cannot fail then (a new account holds 0), so a refusal still comes before any write that matters.
  */
-async function lockSystem(trx: Trx, owner: Owner, currency: string, at: string): Promise<Side> {
-  const id = systemAccountId(owner.orgId, owner.mode, currency);
+async function lockSystem(trx: Trx, owner: Owner, ref: SystemRef, currency: string, at: string): Promise<Side> {
+  const id = systemAccountId(owner.orgId, owner.mode, currency, ref.system);
   const existing = await lockSystemSide(trx, id);
   if (existing !== undefined) return existing;
-  ensureSystemAccount(trx, owner.orgId, owner.mode, currency, at);
+  ensureSystemAccount(trx, owner.orgId, owner.mode, currency, at, ref.system);
   return (await lockSystemSide(trx, id))!;
 }
 
@@ -171,10 +180,8 @@ export async function move(trx: Trx, m: Movement): Promise<Moved> {
   }
   if (credit !== undefined) checkBound(credit, m.amount, currency);
   // The system side last: every movement of the org and currency updates it, so its lock is held briefly.
-  const system =
-    isCustomer(m.debit) && isCustomer(m.credit)
-      ? undefined
-      : await lockSystem(trx, m.owner, currency, storedTime(m.now));
+  const systemRef = isCustomer(m.debit) ? (isCustomer(m.credit) ? undefined : m.credit) : m.debit;
+  const system = systemRef === undefined ? undefined : await lockSystem(trx, m.owner, systemRef, currency, storedTime(m.now));
   if (system !== undefined) checkBound(system, isCustomer(m.credit) ? negated(m.amount) : m.amount, currency);
 
   const locked = [...sides.values(), ...(system === undefined ? [] : [system])];
@@ -182,11 +189,11 @@ export async function move(trx: Trx, m: Movement): Promise<Moved> {
   if (m.effect.kind === 'post_held') checkBeforeExpiry(m.effect, at);
   const atText = storedTime(at);
   const id = m.journal.id(at);
+  const [from, to] = [debit ?? system!, credit ?? system!];
   if (m.effect.kind === 'hold') {
     changeHold(trx, { id: debit!.id, amount: m.amount });
-    return { id, at, atText, transactions: [] };
+    return { id, at, atText, debitId: from.id, creditId: to.id, transactions: [] };
   }
-  const [from, to] = [debit ?? system!, credit ?? system!];
   const journal = {
     id,
     org_id: m.owner.orgId,
@@ -204,7 +211,7 @@ export async function move(trx: Trx, m: Movement): Promise<Moved> {
   const transactions = posted
     .filter((entry) => sides.has(entry.accountId))
     .map((entry) => ({ type: 'fintech.transaction.created' as const, object: transactionOf(journal, entry) }));
-  return { id, at, atText, transactions };
+  return { id, at, atText, debitId: from.id, creditId: to.id, transactions };
 }
 
 /**
@@ -212,7 +219,7 @@ export async function move(trx: Trx, m: Movement): Promise<Moved> {
  * over moments already answered about as released (docs/api.md#balances-over-time-and-statements).
  */
 function checkBeforeExpiry(hold: Hold, at: Date): void {
-  if (Date.parse(hold.expiresAt) <= at.getTime()) throw hold.expired();
+  if (hold.expiresAt !== null && Date.parse(hold.expiresAt) <= at.getTime()) throw hold.expired();
 }
 
 /**

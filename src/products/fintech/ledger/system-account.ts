@@ -4,12 +4,28 @@ import type { Mode } from '../../../platform/auth/principal.ts';
 import type { LedgerAccountsTable } from '../tables.ts';
 
 /**
- * The system funding account of an org, mode and currency: the other side of every sandbox simulation. Its id is
- * derived, not drawn, so that it needs no lookup and two first deposits cannot create two. It is never shown as an
- * account object and may go negative (by at most 2^53 − 1, the bound of every balance).
+ * An org's system accounts, per mode and currency: `funding`, the other side of every sandbox deposit and withdrawal,
+ * and one clearing account per payment rail, the other side of every payment (docs/api.md#bank-account-numbers-and-payments).
  */
-export function systemAccountId(orgId: string, mode: Mode, currency: string): string {
-  return `sys_${orgId}_${mode}_${currency}`;
+export type SystemPurpose = 'funding' | 'clearing_ach' | 'clearing_wire' | 'clearing_rtp';
+
+/**
+ * A system account's id. It is derived, not drawn, so that it needs no lookup and two first uses cannot create two. A
+ * system account is never shown as an account object (a payment's transfer names its clearing account by this id) and
+ * may go negative (by at most 2^53 − 1, the bound of every balance).
+ */
+export function systemAccountId(orgId: string, mode: Mode, currency: string, purpose: SystemPurpose = 'funding'): string {
+  const base = `sys_${orgId}_${mode}_${currency}`;
+  return purpose === 'funding' ? base : `${base}_${purpose.slice('clearing_'.length)}`;
+}
+
+const SYSTEM_ID = /^sys_.+_(?:live|sandbox)_[A-Z]{3}(?:_(ach|wire|rtp))?$/;
+
+/** The purpose of a system account's id; undefined for a customer account's. */
+export function systemPurposeOf(id: string): SystemPurpose | undefined {
+  const match = SYSTEM_ID.exec(id);
+  if (match === null) return undefined;
+  return match[1] === undefined ? 'funding' : (`clearing_${match[1]}` as SystemPurpose);
 }
 
 type NewSystem = Omit<
@@ -29,8 +45,15 @@ const insertIfAbsent = preparedSend<NewSystem>(
  * Creates the system account on first use (issued, not awaited); a concurrent first use waits for the other insert,
  * then skips. Returns its id.
  */
-export function ensureSystemAccount(trx: Trx, orgId: string, mode: Mode, currency: string, now: string): string {
-  const id = systemAccountId(orgId, mode, currency);
+export function ensureSystemAccount(
+  trx: Trx,
+  orgId: string,
+  mode: Mode,
+  currency: string,
+  now: string,
+  purpose: SystemPurpose = 'funding',
+): string {
+  const id = systemAccountId(orgId, mode, currency, purpose);
   insertIfAbsent(trx, { id, org_id: orgId, mode, currency, created_at: now });
   return id;
 }

@@ -6,6 +6,7 @@ import * as m20261124T1401 from './2026-11-24T1401_fintech_lists_in_commit_order
 import * as m20261125T0100 from './2026-11-25T0100_pending_transfers_and_metadata.ts';
 import * as m20261126T1100 from './2026-11-26T1100_reversals_balances_nicknames.ts';
 import * as m20261128T0200 from './2026-11-28T0200_answered_moments.ts';
+import * as m20261128T0500 from './2026-11-28T0500_payments.ts';
 
 /**
  * Fintech's own migrations, by timestamped name. Its first table, `accounts`, was created by the platform's first
@@ -20,4 +21,5 @@ export const FINTECH_MIGRATIONS: Record<string, Migration> = {
   '2026-11-25T0100_pending_transfers_and_metadata': m20261125T0100,
   '2026-11-26T1100_reversals_balances_nicknames': m20261126T1100,
   '2026-11-28T0200_answered_moments': m20261128T0200,
+  '2026-11-28T0500_payments': m20261128T0500,
 };
