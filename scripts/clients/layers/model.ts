@@ -17,7 +17,7 @@
  *
  *   node scripts/clients/layers/model.ts [clients/openapi.sdk.json]   prints the model as JSON
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The OpenAPI document, read as plain JSON. */
@@ -337,6 +337,49 @@ export function manifest(methods: Record<string, string[]>): string {
     ([id, names]) => `  ${JSON.stringify(id)}: [${names.map((n) => JSON.stringify(n)).join(', ')}]`,
   );
   return `{\n${lines.join(',\n')}\n}\n`;
+}
+
+/** A parameter of a generated API call, as OpenAPI Generator wrote it. */
+export interface GeneratedArg {
+  name: string;
+  type: string;
+}
+
+/**
+ * What a template reads of OpenAPI Generator's API classes in `dir` (files ending `Api.<ext>`): the class of each
+ * tag (the file named as the tag without spaces, in any case: `API keys` → ApiKeysApi, APIKeysApi) and, by
+ * operationId, the parameters of the call `signature` matches (group 1 the operationId, group 2 the parameter list,
+ * which `arg` reads one by one; the first match of an operationId wins).
+ */
+export function generatedApi(
+  ops: Operation[],
+  dir: string,
+  ext: string,
+  signature: RegExp,
+  arg: (text: string) => GeneratedArg,
+): { classes: Map<string, string>; calls: Map<string, GeneratedArg[]> } {
+  const files = readdirSync(dir).filter((f) => f.endsWith(`Api.${ext}`));
+  const classes = new Map<string, string>();
+  for (const op of ops) {
+    const file = files.find((f) => f.toLowerCase() === `${op.tag.replace(/\s+/g, '')}api.${ext}`.toLowerCase());
+    if (file) classes.set(op.tag, file.slice(0, -ext.length - 1));
+  }
+  const calls = new Map<string, GeneratedArg[]>();
+  for (const f of files) {
+    for (const m of readFileSync(join(dir, f), 'utf8').matchAll(signature)) {
+      if (calls.has(m[1]!)) continue;
+      const args = m[2]!.split(/,\s*(?![^<]*>)/).map((a) => a.trim());
+      calls.set(m[1]!, args.filter(Boolean).map(arg));
+    }
+  }
+  return { classes, calls };
+}
+
+/** The first sentence of a description, on one line. */
+export function firstSentence(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  const end = one.search(/\.(\s|$)/);
+  return end < 0 ? one : one.slice(0, end + 1);
 }
 
 /** A committed file's text, or '' when there is none. */

@@ -34,7 +34,7 @@ public final class ManifestCheck {
     }
     for (Method accessor : Plinth.class.getMethods()) {
       if (!isResourceAccessor(accessor)) continue;
-      for (Method m : accessor.getReturnType().getDeclaredMethods()) {
+      for (Method m : declaredMethods(accessor.getReturnType())) {
         String name = accessor.getName() + "." + m.getName();
         if (Modifier.isPublic(m.getModifiers()) && !listed.contains(name) && !NOT_OPERATIONS.contains(name)) problems.add(name + " is not in methods.json");
       }
@@ -66,6 +66,15 @@ public final class ManifestCheck {
       if (c.getParameterCount() == 1 && c.getParameterTypes()[0] == Plinth.class) return true;
     }
     return false;
+  }
+
+  /** The methods a resource declares and those of the generated class it extends ({@code AccountsOperations}). */
+  private static List<Method> declaredMethods(Class<?> type) {
+    List<Method> found = new ArrayList<>();
+    for (Class<?> c = type; c != null && c.getPackage() == Plinth.class.getPackage(); c = c.getSuperclass()) {
+      found.addAll(List.of(c.getDeclaredMethods()));
+    }
+    return found;
   }
 
   private static List<Method> publicMethods(Class<?> type, String name) {

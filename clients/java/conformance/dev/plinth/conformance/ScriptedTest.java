@@ -287,7 +287,7 @@ public final class ScriptedTest {
           new Reply(200, entry, Map.of(), 0))) {
         Plinth p = client(s.url());
         int n = 0;
-        for (var r : p.requests().list(new RequestFilter().status(409).method("POST")
+        for (var r : p.requests().list(new RequestFilter().status("409").method("POST")
             .created(new Created().gte(Instant.parse("2026-11-25T09:00:00Z")).lt("2026-11-26T00:00Z")), new ListParams().limit(1))) n++;
         check(n == 1, "entries " + n);
         var one = p.requests().retrieve("req_2");

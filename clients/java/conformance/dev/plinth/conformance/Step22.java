@@ -20,7 +20,7 @@ final class Step22 {
 
   static void run(Plinth plinth, String firstRequestId) {
     Conformance.steps("22 the request log: list with filters, retrieve", () -> {
-      RequestFilter posts = new RequestFilter().method("POST").status(200)
+      RequestFilter posts = new RequestFilter().method("POST").status("200")
           .created(new Created().gte(Instant.now().minus(Duration.ofHours(1))));
       RequestLog found = null;
       // The log is written in batches, a few hundred milliseconds after each answer.

@@ -8,6 +8,7 @@ import kotlin.reflect.KClass
 import kotlin.reflect.KVisibility
 import kotlin.reflect.full.declaredMemberFunctions
 import kotlin.reflect.full.memberProperties
+import kotlin.reflect.full.superclasses
 import kotlin.system.exitProcess
 
 // methods.json cannot lie: every name it lists is a public function of the client (by Kotlin reflection), and every
@@ -25,8 +26,10 @@ private val resources: Map<String, KClass<*>> = Plinth::class.memberProperties
         if (fromClient) p.name to type else null
     }.toMap()
 
+/** The public functions a class declares and those of the generated class it extends (`AccountsOperations`). */
 private fun publicFunctions(type: KClass<*>): Set<String> =
-    type.declaredMemberFunctions.filter { it.visibility == KVisibility.PUBLIC }.map { it.name }.toSet()
+    generateSequence(type) { c -> c.superclasses.firstOrNull { it.java.packageName == type.java.packageName } }
+        .flatMap { c -> c.declaredMemberFunctions.filter { it.visibility == KVisibility.PUBLIC }.map { it.name } }.toSet()
 
 private fun exists(name: String): Boolean {
     val (owner, method) = name.split('.').takeIf { it.size == 2 } ?: return false

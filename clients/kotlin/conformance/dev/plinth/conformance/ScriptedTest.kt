@@ -211,7 +211,7 @@ object ScriptedTest {
             Scripted(Reply(200, page1), Reply(200, page2), Reply(200, entry)).use { s ->
                 val p = client(s.url)
                 val created = Created(gte = java.time.Instant.parse("2026-11-25T09:00:00Z").toString(), lt = "2026-11-26T00:00Z")
-                val ids = p.requests.list(status = 409, method = "POST", created = created, limit = 1).map { it.id }.toList()
+                val ids = p.requests.list(status = "409", method = "POST", created = created, limit = 1).map { it.id }.toList()
                 check(ids == listOf("req_2")) { "entries $ids" }
                 val one = p.requests.retrieve("req_2")
                 check(one.id == "req_2" && one.body == """{"type":"business"}""" && one.status == 409) { "retrieved $one" }

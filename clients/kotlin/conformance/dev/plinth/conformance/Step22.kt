@@ -18,7 +18,7 @@ internal fun requestLogStep(plinth: Plinth, firstRequestId: String) {
         // The log is written in batches, a few hundred milliseconds after each answer.
         val deadline = System.nanoTime() + 10_000_000_000L
         while (found == null && System.nanoTime() < deadline) {
-            found = plinth.requests.list(method = "POST", status = 200, created = since, limit = 100).firstOrNull { it.id == firstRequestId }
+            found = plinth.requests.list(method = "POST", status = "200", created = since, limit = 100).firstOrNull { it.id == firstRequestId }
             if (found == null) Thread.sleep(100)
         }
         check(found != null) { "the create of step 2 ($firstRequestId) is not in the request log within 10 s" }

@@ -44,3 +44,6 @@ internal fun query(
 
 /** A query component, percent-encoded (`%20` for a space). */
 internal fun encodeQuery(text: String): String = URLEncoder.encode(text, Charsets.UTF_8).replace("+", "%20")
+
+/** A path segment, percent-encoded. */
+internal fun encode(segment: String): String = URLEncoder.encode(segment, Charsets.UTF_8).replace("+", "%20")
