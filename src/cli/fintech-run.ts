@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import { eventRecorderOutsideTheApp } from '../modules.ts';
+import { ownerNow } from '../platform/clock/clock.ts';
 import { systemClock } from '../platform/kit/time.ts';
 import { verifyLedger } from '../products/fintech/ledger/verify.ts';
 import { changeStatus, type LifecycleAction } from '../products/fintech/lifecycle.service.ts';
@@ -11,7 +12,12 @@ import { Failure } from './exits.ts';
 /** The same service as the API's, with the operator as the actor; prints the account as JSON. */
 export function lifecycle(id: string, action: LifecycleAction): Promise<void> {
   return withDatabase(async (database) => {
-    const deps = { db: database.db, clock: systemClock, events: eventRecorderOutsideTheApp() };
+    const deps = {
+      db: database.db,
+      clock: systemClock,
+      now: ownerNow(systemClock),
+      events: eventRecorderOutsideTheApp(),
+    };
     const account = await database.write((trx) =>
       changeStatus(deps, { trx, owner: null, request: null, now: systemClock() }, id, action),
     );

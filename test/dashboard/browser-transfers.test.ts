@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { ownerNow } from '../../src/platform/clock/clock.ts';
 import { expireDue } from '../../src/products/fintech/transfers.expiry.ts';
 import { launchChromium, skipWithoutChromium } from '../helpers/chromium.ts';
 import { assertAxeClean, signedIn } from '../helpers/dashboard-browser.ts';
@@ -39,7 +40,7 @@ describe('resolved holds in the dashboard', { skip: skipWithoutChromium('the das
     ids.expired = await hold(3000, { expires_in_seconds: 60 });
     offsetMs = 61_000; // the hold's minute has passed: the sweep expires it
     try {
-      const deps = { db: server.database.db, clock, events: server.app.events };
+      const deps = { db: server.database.db, clock, now: ownerNow(clock), events: server.app.events };
       await server.database.write((trx) => expireDue(deps, trx, 100));
     } finally {
       offsetMs = 0;

@@ -7,6 +7,7 @@ export const PERMISSION_GROUPS = [
   'accounts',
   'transfers',
   'transactions',
+  'payments',
   'sandbox',
   'events',
   'webhook_endpoints',

@@ -98,7 +98,10 @@ export interface ClockRouteDeps extends ClockDeps {
 
 function sandboxOnly(owner: Principal): void {
   if (owner.mode !== 'sandbox')
-    throw new ApiError('permission_denied', 'The sandbox clock needs a sandbox key (sk_test_…); live mode runs on real time.');
+    throw new ApiError(
+      'permission_denied',
+      'The sandbox clock needs a sandbox key (sk_test_…); live mode runs on real time.',
+    );
 }
 
 const clockView = (nowMs: number, offsetMs: number): SandboxClock => ({

@@ -86,7 +86,8 @@ export async function runDue(deps: ClockDeps, orgId: string, request: EventReque
         if (offsetMs > clock.offsetMs) writeClock(trx, orgId, { ...clock, offsetMs });
         return true;
       }
-      if (clock.targetMs !== null) writeClock(trx, orgId, { offsetMs: Math.max(clock.offsetMs, to - real), targetMs: null });
+      if (clock.targetMs !== null)
+        writeClock(trx, orgId, { offsetMs: Math.max(clock.offsetMs, to - real), targetMs: null });
       return false;
     });
     if (!more) return ran;

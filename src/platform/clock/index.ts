@@ -24,7 +24,8 @@ export const sandboxClock = defineModule({
   tags: [
     {
       name: 'Sandbox clock',
-      description: "Each org's sandbox runs on a clock of its own, which only moves forward; advancing it runs what falls due.",
+      description:
+        "Each org's sandbox runs on a clock of its own, which only moves forward; advancing it runs what falls due.",
     },
   ],
   settings: ClockSettings,
@@ -37,7 +38,10 @@ export const sandboxClock = defineModule({
       everyMs: settings.SANDBOX_CLOCK_SWEEP_SECONDS * 1000,
       pass: async () => {
         const orgs = await database.db.selectFrom('sandbox_clocks').select('org_id').execute();
-        return runDueEverywhere({ database, clock, sources: due }, orgs.map((row) => row.org_id));
+        return runDueEverywhere(
+          { database, clock, sources: due },
+          orgs.map((row) => row.org_id),
+        );
       },
     },
   ],

@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Trx } from '../../db/database.ts';
 import { principalOf } from '../auth/auth.ts';
 import type { Principal } from '../auth/principal.ts';
-import { ApiError, toProblem } from '../http/errors.ts';
 import { ownerNow } from '../clock/clock.ts';
+import { ApiError, toProblem } from '../http/errors.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import type { EventRequest, WriteContext } from '../operations/context.ts';
 import * as repo from './idempotency.repository.ts';
@@ -125,7 +125,10 @@ export function idempotentWrite(deps: { database: Database; clock: Clock }): Ide
   });
   return async (call, work, serialize, options = {}) => {
     if (call.keyed === undefined)
-      return { replayed: false, body: serialize(await database.write(async (trx) => work(await contextOf(call, trx)))) };
+      return {
+        replayed: false,
+        body: serialize(await database.write(async (trx) => work(await contextOf(call, trx)))),
+      };
     const { scope, fingerprint: print } = call.keyed;
     const requestId = call.request.id;
     const outcome = await database.write(async (trx): Promise<Outcome> => {

@@ -10,6 +10,7 @@ import type { Owner, WriteContext } from '../../platform/operations/context.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
 import { contextOf } from '../../platform/secrets/rotate.ts';
 import { findAccount, lockAccounts } from './accounts.repository.ts';
+import { cleanField } from './description.ts';
 import { insertAccountNumber, numbersEndingIn } from './payments.repository.ts';
 import type {
   AccountNumber,
@@ -90,7 +91,7 @@ export async function createAccountNumber(
     routing_number: routing,
     account_number: deps.secrets.seal(digits, contextOf(SEALED_ACCOUNT_NUMBER)),
     last4: digits.slice(-4),
-    name: body.name?.trim() ?? null,
+    name: body.name === undefined ? null : cleanField(body.name, 100, 'name'),
     status: 'active',
     inbound_debits: body.inbound_debits ?? 'blocked',
     created_at: ctx.now.toISOString(),
@@ -112,7 +113,10 @@ export async function retrieveAccountNumber(deps: MoneyDeps, owner: Principal, i
 
 type NumberChange = Pick<AccountNumbersTable, 'id' | 'name' | 'status' | 'inbound_debits'>;
 const updateNumber = preparedSend<NumberChange>({ id: true, name: true, status: true, inbound_debits: true }, (db, p) =>
-  db.updateTable('account_numbers').set({ name: p.name, status: p.status, inbound_debits: p.inbound_debits }).where('id', '=', p.id),
+  db
+    .updateTable('account_numbers')
+    .set({ name: p.name, status: p.status, inbound_debits: p.inbound_debits })
+    .where('id', '=', p.id),
 );
 
 export async function updateAccountNumber(
@@ -125,10 +129,12 @@ export async function updateAccountNumber(
   // The account's row lock orders this against its closing, which disables its numbers.
   const account = (await lockAccounts(ctx.trx, ctx.owner, [row.account_id])).get(row.account_id)!;
   if (body.status === 'active' && account.status === 'closed')
-    throw new ApiError('account_closed', `Account ${account.id} is closed; its numbers stay disabled.`, { param: 'status' });
+    throw new ApiError('account_closed', `Account ${account.id} is closed; its numbers stay disabled.`, {
+      param: 'status',
+    });
   const next: AccountNumbersTable = {
     ...row,
-    name: body.name === undefined ? row.name : body.name.trim(),
+    name: body.name === undefined ? row.name : cleanField(body.name, 100, 'name'),
     status: body.status ?? row.status,
     inbound_debits: body.inbound_debits ?? row.inbound_debits,
   };
@@ -164,7 +170,8 @@ export async function listAccountNumbers(
     throw accountNotFound(accountId, 'account_id');
   const page = await listPage(
     query,
-    async (id) => isIdOf(ACCOUNT_NUMBER.prefix, id) && (await findOwned(deps.db, 'account_numbers', owner, id)) !== undefined,
+    async (id) =>
+      isIdOf(ACCOUNT_NUMBER.prefix, id) && (await findOwned(deps.db, 'account_numbers', owner, id)) !== undefined,
     (take, cursor) =>
       pageOwned(deps.db, 'account_numbers', owner, take, cursor, (q) => {
         let narrowed = q;

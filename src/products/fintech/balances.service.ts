@@ -71,7 +71,7 @@ export async function balancesAt(
   query: BalancesQuery,
 ): Promise<AccountBalances> {
   const account = await ownAccount(deps, owner, accountId);
-  const now = deps.clock().getTime();
+  const now = (await deps.now(deps.db, owner)).getTime();
   const { at, before } = boundOf('at', query.at ?? iso(now), now, true);
   const opened = Date.parse(account.created_at);
   if (before <= opened)
@@ -109,7 +109,7 @@ export async function statementOf(
   query: StatementQuery,
 ): Promise<AccountStatement> {
   const account = await ownAccount(deps, owner, accountId);
-  const now = deps.clock().getTime();
+  const now = (await deps.now(deps.db, owner)).getTime();
   const from = parseTime('from', query.from).at;
   if (from > now)
     throw new ApiError('parameter_invalid', `from must not be after now (${iso(now)}).`, { param: 'from' });

@@ -10,3 +10,10 @@ export function cleanDescription(raw: string | undefined): string | null {
     throw new ApiError('parameter_invalid', cleanTextRule('description', DESCRIPTION_MAX), { param: 'description' });
   return text;
 }
+
+/** Any free-text field of fintech's (a name), trimmed; refused, naming `param`, when it breaks the rule. */
+export function cleanField(raw: string, max: number, param: string): string {
+  const text = cleanText(raw, max);
+  if (text === null) throw new ApiError('parameter_invalid', cleanTextRule(param, max), { param });
+  return text;
+}

@@ -62,11 +62,13 @@ export const FINTECH_ERRORS = {
   live_rails_not_configured: {
     status: 409,
     title: 'Live rails not configured',
-    description: 'Live account numbers need the deployment’s bank routing number (`BANK_ROUTING_NUMBER`), which is not set.',
+    description:
+      'Live account numbers need the deployment’s bank routing number (`BANK_ROUTING_NUMBER`), which is not set.',
   },
   rail_unavailable: {
     status: 409,
     title: 'Rail unavailable',
-    description: 'Live wire and RTP payments need a bank connection, which this deployment does not have; ACH goes by bank file.',
+    description:
+      'Live wire and RTP payments need a bank connection, which this deployment does not have; ACH goes by bank file.',
   },
 } as const satisfies ErrorTable;

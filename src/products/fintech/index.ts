@@ -1,14 +1,18 @@
 import { Gauge } from 'prom-client';
 import { defineModule } from '../../platform/module.ts';
+import { SEALED_ACCOUNT_NUMBER } from './account-numbers.service.ts';
 import { accountOps, accountsRoutes } from './accounts.routes.ts';
 import { SEALED_EIN } from './accounts.service.ts';
 import { balanceOps } from './balances.routes.ts';
 import { EIN_SHAPE } from './ein.ts';
 import { FINTECH_ERRORS } from './errors.ts';
 import { FINTECH_EVENT_TYPES } from './events.ts';
+import { SEALED_EXTERNAL_NUMBER } from './external-accounts.service.ts';
 import { countLedgerViolations } from './ledger/verify.ts';
 import { lifecycleOps, lifecycleRoutes } from './lifecycle.routes.ts';
 import { FINTECH_MIGRATIONS } from './migrations/index.ts';
+import { paymentOps, paymentsRoutes } from './payments.routes.ts';
+import { expiriesDueSource, paymentsDueSource, SEALED_RULE_NUMBER } from './payments.sandbox.ts';
 import { reversalOps } from './reversals.routes.ts';
 import { FintechSettings } from './settings.ts';
 import { simulationOps, transactionOps, transactionsRoutes } from './transactions.routes.ts';
@@ -22,6 +26,18 @@ export const fintech = defineModule({
     { name: 'Fintech accounts', description: 'Accounts hold a balance in the currency of their country.' },
     { name: 'Fintech transfers', description: 'Money moved between two accounts, synchronously.' },
     {
+      name: 'Fintech account numbers',
+      description: 'Bank account numbers of accounts: money sent to one over ACH, wire or RTP reaches its account.',
+    },
+    {
+      name: 'Fintech payments',
+      description: 'Money sent to bank accounts outside Plinth over ACH, wire or RTP, and money received.',
+    },
+    {
+      name: 'Fintech payment simulations',
+      description: 'Sandbox: payments received, outcomes on demand, and rules that return or reject payments.',
+    },
+    {
       name: 'Fintech transactions',
       description: "Every change to an account's balance, immutable; and the sandbox simulations that make them.",
     },
@@ -31,20 +47,25 @@ export const fintech = defineModule({
   errors: FINTECH_ERRORS,
   eventTypes: FINTECH_EVENT_TYPES,
   secretShapes: [EIN_SHAPE],
-  sealedColumns: [SEALED_EIN],
-  install(app, { database, clock, events, settings, withIdempotency, secrets }) {
+  sealedColumns: [SEALED_EIN, SEALED_ACCOUNT_NUMBER, SEALED_EXTERNAL_NUMBER, SEALED_RULE_NUMBER],
+  install(app, { database, clock, now, events, settings, withIdempotency, secrets }) {
     const supportedCountries = settings.SUPPORTED_COUNTRIES;
-    const deps = { db: database.db, clock, events, supportedCountries, withIdempotency, secrets };
+    const deps = { db: database.db, clock, now, events, supportedCountries, withIdempotency, secrets };
     accountsRoutes(app, deps);
     lifecycleRoutes(app, deps);
     transfersRoutes(app, deps);
     transactionsRoutes(app, { ...deps, write: database.write });
+    paymentsRoutes(app, { ...deps, routingNumber: settings.BANK_ROUTING_NUMBER });
   },
-  jobs: ({ database, clock, events, settings }) => [
+  due: ({ database, clock, now, events, secrets, settings }) => {
+    const deps = { db: database.db, clock, now, events, secrets, routingNumber: settings.BANK_ROUTING_NUMBER };
+    return [paymentsDueSource(deps), expiriesDueSource(deps)];
+  },
+  jobs: ({ database, clock, now, events, settings }) => [
     {
       what: 'transfer expiry sweep',
       everyMs: settings.TRANSFER_EXPIRY_SWEEP_SECONDS * 1000,
-      pass: () => sweepExpired({ db: database.db, clock, events, write: database.write }),
+      pass: () => sweepExpired({ db: database.db, clock, now, events, write: database.write }),
     },
   ],
   metrics(registry, { database }) {
@@ -71,4 +92,5 @@ export const fintechOps = {
   ...simulationOps,
   ...transferOps,
   ...reversalOps,
+  ...paymentOps,
 };

@@ -4,6 +4,7 @@ import { isIdOf } from '../../platform/kit/ids.ts';
 import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
+import { disableNumbersOf } from './account-numbers.service.ts';
 import { type AccountRow, lockAccounts, updateStatus } from './accounts.repository.ts';
 import { accountFromRow } from './accounts.view.ts';
 import { toAmount } from './ledger/amount.ts';
@@ -79,6 +80,7 @@ export async function changeStatus(deps: MoneyDeps, ctx: LifecycleContext, id: s
   const account = accountFromRow({ ...row, ...change });
   const owned = { ...ctx, owner: { orgId: row.org_id, mode: row.mode } };
   await deps.events.emit(owned, [{ type: EVENT_OF[action.kind], object: account }]);
+  if (action.kind === 'close') await disableNumbersOf(deps, owned, id);
   return account;
 }
 

@@ -32,7 +32,7 @@ interface Local {
 
 function local(at: number): Local {
   const p = Object.fromEntries(parts.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
-  const ms = (Number(p.hour) * 3600 + Number(p.minute) * 60 + Number(p.second)) * 1000 + (at % 1000 + 1000) % 1000;
+  const ms = (Number(p.hour) * 3600 + Number(p.minute) * 60 + Number(p.second)) * 1000 + (((at % 1000) + 1000) % 1000);
   return { year: Number(p.year), month: Number(p.month), day: Number(p.day), ms, weekday: p.weekday! };
 }
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
-import { preparedInsert } from '../../db/prepared-insert.ts';
 import { prepared, preparedSend, preparedWrite } from '../../db/prepared.ts';
+import { preparedInsert } from '../../db/prepared-insert.ts';
 import type { Tables } from '../../db/tables.ts';
 import type { Mode } from '../../platform/auth/principal.ts';
 import type { Owner } from '../../platform/operations/context.ts';

@@ -16,7 +16,10 @@ const Time = (description: string) => Type.String({ pattern: API_TIME_PATTERN, d
 const TimeOrNull = (description: string) =>
   Type.Unsafe<string | null>({ type: ['string', 'null'], pattern: API_TIME_PATTERN, description });
 const Livemode = Type.Boolean({ description: '`true` for live objects, `false` for sandbox ones.' });
-const Rail = StringEnum(['ach', 'wire', 'rtp'], { description: 'The rail: `ach`, `wire` or `rtp`.', examples: ['ach'] });
+const Rail = StringEnum(['ach', 'wire', 'rtp'], {
+  description: 'The rail: `ach`, `wire` or `rtp`.',
+  examples: ['ach'],
+});
 const RoutingNumber = Type.String({
   pattern: '^[0-9]{9}$',
   description: 'An ABA routing number: 9 digits, the last a check digit (else 400 `parameter_invalid`).',
@@ -31,8 +34,13 @@ const ReturnCode = StringEnum(RETURN_CODES, {
 
 export const AccountNumberCreateBody = Type.Object(
   {
-    account_id: IdOf('acct', { description: 'The account that money sent to this number reaches.', examples: ['acct_01M7Z25FCR5ZY0JCJ80M91V6XV'] }),
-    name: Type.Optional(FreeText(100, { description: 'A label for people, 1–100 characters.', examples: ['Rent collection'] })),
+    account_id: IdOf('acct', {
+      description: 'The account that money sent to this number reaches.',
+      examples: ['acct_01M7Z25FCR5ZY0JCJ80M91V6XV'],
+    }),
+    name: Type.Optional(
+      FreeText(100, { description: 'A label for people, 1–100 characters.', examples: ['Rent collection'] }),
+    ),
     inbound_debits: Type.Optional(
       StringEnum(['allowed', 'blocked'], {
         description: 'Whether others may pull money by ACH debit from this number; default `blocked` (returned R29).',
@@ -40,7 +48,10 @@ export const AccountNumberCreateBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, examples: [{ account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV', name: 'Rent collection' }] },
+  {
+    additionalProperties: false,
+    examples: [{ account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV', name: 'Rent collection' }],
+  },
 );
 export type AccountNumberCreateBody = Static<typeof AccountNumberCreateBody>;
 
@@ -114,7 +125,13 @@ export const AccountNumberListQuery = Type.Object(
 );
 export type AccountNumberListQuery = Static<typeof AccountNumberListQuery>;
 
-export const AccountNumberList = ListPage<AccountNumber>('AccountNumberList', 'AccountNumber', 'account numbers', [EXAMPLE_ACCOUNT_NUMBER], false);
+export const AccountNumberList = ListPage<AccountNumber>(
+  'AccountNumberList',
+  'AccountNumber',
+  'account numbers',
+  [EXAMPLE_ACCOUNT_NUMBER],
+  false,
+);
 export type AccountNumberList = Static<typeof AccountNumberList>;
 
 // ---- External accounts --------------------------------------------------------------------------------------
@@ -127,14 +144,25 @@ export const ExternalAccountCreateBody = Type.Object(
       description: 'The account number at that bank, 4–17 digits. Shown afterwards as its last four digits only.',
       examples: ['000123456789'],
     }),
-    account_holder_name: FreeText(140, { description: 'Whose account it is, 1–140 characters.', examples: ['Acme Supplies LLC'] }),
-    account_type: StringEnum(['checking', 'savings'], { description: '`checking` or `savings`.', examples: ['checking'] }),
+    account_holder_name: FreeText(140, {
+      description: 'Whose account it is, 1–140 characters.',
+      examples: ['Acme Supplies LLC'],
+    }),
+    account_type: StringEnum(['checking', 'savings'], {
+      description: '`checking` or `savings`.',
+      examples: ['checking'],
+    }),
     metadata: Type.Optional(MetadataInput),
   },
   {
     additionalProperties: false,
     examples: [
-      { routing_number: '021000021', account_number: '000123456789', account_holder_name: 'Acme Supplies LLC', account_type: 'checking' },
+      {
+        routing_number: '021000021',
+        account_number: '000123456789',
+        account_holder_name: 'Acme Supplies LLC',
+        account_type: 'checking',
+      },
     ],
   },
 );
@@ -188,14 +216,30 @@ export const ExternalAccountIdParams = Type.Object(
   { id: IdOf('ext', { description: 'An external account id, `ext_…`.' }) },
   { additionalProperties: false },
 );
-export const ExternalAccountListQuery = Type.Object({ ...ListQuery('external account', 'ext').properties }, { additionalProperties: false });
+export const ExternalAccountListQuery = Type.Object(
+  { ...ListQuery('external account', 'ext').properties },
+  { additionalProperties: false },
+);
 export type ExternalAccountListQuery = Static<typeof ExternalAccountListQuery>;
-export const ExternalAccountList = ListPage<ExternalAccount>('ExternalAccountList', 'ExternalAccount', 'external accounts', [EXAMPLE_EXTERNAL], false);
+export const ExternalAccountList = ListPage<ExternalAccount>(
+  'ExternalAccountList',
+  'ExternalAccount',
+  'external accounts',
+  [EXAMPLE_EXTERNAL],
+  false,
+);
 export type ExternalAccountList = Static<typeof ExternalAccountList>;
 
 // ---- Payments -----------------------------------------------------------------------------------------------
 
-export const PAYMENT_STATUSES = ['pending_submission', 'submitted', 'settled', 'returned', 'rejected', 'canceled'] as const;
+export const PAYMENT_STATUSES = [
+  'pending_submission',
+  'submitted',
+  'settled',
+  'returned',
+  'rejected',
+  'canceled',
+] as const;
 
 export const PaymentCreateBody = Type.Object(
   {
@@ -250,10 +294,15 @@ export const Payment = Type.Object(
   {
     id: Type.String({ pattern: idPattern('pay'), description: '`pay_` and an opaque, time-sortable string.' }),
     object: Type.Literal('fintech.payment'),
-    direction: Type.String({ description: '`outbound` (sent by the account) or `inbound` (received).', examples: ['outbound'] }),
+    direction: Type.String({
+      description: '`outbound` (sent by the account) or `inbound` (received).',
+      examples: ['outbound'],
+    }),
     rail: Type.String({ description: '`ach`, `wire` or `rtp`. Open enum.', examples: ['ach'] }),
     account_id: Type.String({ description: 'The account paying (outbound) or paid (inbound).' }),
-    external_account_id: Type.Union([Type.String(), Type.Null()], { description: 'Who is paid (outbound); `null` inbound.' }),
+    external_account_id: Type.Union([Type.String(), Type.Null()], {
+      description: 'Who is paid (outbound); `null` inbound.',
+    }),
     account_number_id: Type.Union([Type.String(), Type.Null()], {
       description: 'The account number an inbound payment was sent to; `null` outbound.',
     }),
@@ -283,7 +332,9 @@ export const Payment = Type.Object(
         'The transfer that moves its money: for a payment out a pending transfer to the rail’s clearing account, ' +
         'posted at settlement; `null` for an inbound payment returned without moving money.',
     }),
-    originator_name: Type.Union([Type.String(), Type.Null()], { description: 'Who sent an inbound payment; `null` outbound.' }),
+    originator_name: Type.Union([Type.String(), Type.Null()], {
+      description: 'Who sent an inbound payment; `null` outbound.',
+    }),
     submitted_at: TimeOrNull('When it went to the rail; `null` before.'),
     settled_at: TimeOrNull('When it settled; `null` before.'),
     returned_at: TimeOrNull('When it was returned, rejected or canceled; `null` otherwise.'),
@@ -323,19 +374,34 @@ export type PaymentList = Static<typeof PaymentList>;
 
 export const InboundPaymentBody = Type.Object(
   {
-    account_number: Type.String({ pattern: '^[0-9]{12}$', description: 'One of your sandbox account numbers, 12 digits.', examples: ['771093524821'] }),
+    account_number: Type.String({
+      pattern: '^[0-9]{12}$',
+      description: 'One of your sandbox account numbers, 12 digits.',
+      examples: ['771093524821'],
+    }),
     amount: Amount,
     rail: Rail,
     direction: StringEnum(['credit', 'debit'], {
       description: '`credit`: money in; `debit` (ACH only): someone pulls money out.',
       examples: ['credit'],
     }),
-    originator_name: FreeText(140, { description: 'Who sends it, 1–140 characters.', examples: ['Globex Corporation'] }),
+    originator_name: FreeText(140, {
+      description: 'Who sends it, 1–140 characters.',
+      examples: ['Globex Corporation'],
+    }),
     description: Type.Optional(Description),
   },
   {
     additionalProperties: false,
-    examples: [{ account_number: '771093524821', amount: 10000, rail: 'ach', direction: 'credit', originator_name: 'Globex Corporation' }],
+    examples: [
+      {
+        account_number: '771093524821',
+        amount: 10000,
+        rail: 'ach',
+        direction: 'credit',
+        originator_name: 'Globex Corporation',
+      },
+    ],
   },
 );
 export type InboundPaymentBody = Static<typeof InboundPaymentBody>;
@@ -354,7 +420,8 @@ export const NotificationOfChangeBody = Type.Object(
     }),
     corrected_data: Type.String({
       pattern: '^[0-9]{4,17}$|^[0-9]{9} [0-9]{4,17}$',
-      description: 'C01: the account number; C02: the routing number; C03: the routing number, a space, the account number.',
+      description:
+        'C01: the account number; C02: the routing number; C03: the routing number, a space, the account number.',
       examples: ['000987654321'],
     }),
   },
@@ -374,7 +441,10 @@ export const PaymentRuleCreateBody = Type.Object(
           Type.String({ pattern: '^[0-9]{4,17}$', description: 'The external account’s number, 4–17 digits.' }),
         ),
       },
-      { additionalProperties: false, description: 'What a payment out must match, every field given; `{}` matches all.' },
+      {
+        additionalProperties: false,
+        description: 'What a payment out must match, every field given; `{}` matches all.',
+      },
     ),
     action: Type.Union(
       [
@@ -445,12 +515,25 @@ export const PaymentRuleIdParams = Type.Object(
   { id: IdOf('prule', { description: 'A payment rule id, `prule_…`.' }) },
   { additionalProperties: false },
 );
-export const PaymentRuleListQuery = Type.Object({ ...ListQuery('payment rule', 'prule').properties }, { additionalProperties: false });
+export const PaymentRuleListQuery = Type.Object(
+  { ...ListQuery('payment rule', 'prule').properties },
+  { additionalProperties: false },
+);
 export type PaymentRuleListQuery = Static<typeof PaymentRuleListQuery>;
-export const PaymentRuleList = ListPage<PaymentRule>('PaymentRuleList', 'PaymentRule', 'payment rules', [EXAMPLE_RULE], false);
+export const PaymentRuleList = ListPage<PaymentRule>(
+  'PaymentRuleList',
+  'PaymentRule',
+  'payment rules',
+  [EXAMPLE_RULE],
+  false,
+);
 export type PaymentRuleList = Static<typeof PaymentRuleList>;
 export const PaymentRuleDeleted = Type.Object(
   { id: Type.String(), object: Type.Literal('sandbox.payment_rule'), deleted: Type.Literal(true) },
-  { $id: 'PaymentRuleDeleted', additionalProperties: false, examples: [{ id: EXAMPLE_RULE.id, object: 'sandbox.payment_rule', deleted: true }] },
+  {
+    $id: 'PaymentRuleDeleted',
+    additionalProperties: false,
+    examples: [{ id: EXAMPLE_RULE.id, object: 'sandbox.payment_rule', deleted: true }],
+  },
 );
 export type PaymentRuleDeleted = Static<typeof PaymentRuleDeleted>;

@@ -50,17 +50,17 @@ export interface PaymentDeps extends MoneyDeps {
 /** What a step may read of the rules of the payment's org (payments.sandbox.ts); live payments have none. */
 export interface RuleBook {
   /** The oldest of the org's sandbox rules matching `payment` whose action applies at `moment`. */
-  match(ctx: WriteContext, payment: PaymentsTable, moment: 'submission' | 'settlement'): Promise<PaymentRulesTable | undefined>;
+  match(
+    ctx: WriteContext,
+    payment: PaymentsTable,
+    moment: 'submission' | 'settlement',
+  ): Promise<PaymentRulesTable | undefined>;
 }
 
 const clearingOf = (rail: Rail): SystemPurpose => `clearing_${rail}`;
 
 const paymentState = (row: PaymentsTable, wanted: string) =>
-  new ApiError(
-    'payment_state_invalid',
-    `Payment ${row.id} is ${row.status}; ${wanted}.`,
-    { param: 'id' },
-  );
+  new ApiError('payment_state_invalid', `Payment ${row.id} is ${row.status}; ${wanted}.`, { param: 'id' });
 
 export async function createPayment(
   deps: PaymentDeps,
@@ -134,7 +134,9 @@ export async function createPayment(
     settled_at: null,
     returned_at: null,
     created_at: moved.atText,
-    due_at: sandbox ? storedTime(new Date(body.rail === 'ach' ? nextAchCutoff(moved.at.getTime()) : moved.at.getTime())) : null,
+    due_at: sandbox
+      ? storedTime(new Date(body.rail === 'ach' ? nextAchCutoff(moved.at.getTime()) : moved.at.getTime()))
+      : null,
     due_action: sandbox ? 'submit' : null,
     due_return_code: null,
   };
@@ -188,11 +190,22 @@ async function endUnsettled(
 }
 
 /** After settlement: a return reverses the transfer, the R code in the reversal's description. */
-async function returnSettled(deps: MoneyDeps, ctx: WriteContext, row: PaymentsTable, code: string): Promise<PaymentsTable> {
+async function returnSettled(
+  deps: MoneyDeps,
+  ctx: WriteContext,
+  row: PaymentsTable,
+  code: string,
+): Promise<PaymentsTable> {
   const transfer = await transferOf(ctx, row);
   const reason = returnReasonOf(code);
   await reverse(deps, ctx, transfer, toAmount(transfer.posted_amount!), `${code}: ${reason.description}`, {});
-  return changed(deps, ctx, { ...row, ...nothingDue, status: 'returned', return_code: code, returned_at: storedTime(ctx.now) });
+  return changed(deps, ctx, {
+    ...row,
+    ...nothingDue,
+    status: 'returned',
+    return_code: code,
+    returned_at: storedTime(ctx.now),
+  });
 }
 
 /** Submits a payment: to the rail now; its settlement is due when the rail settles it. */
@@ -200,7 +213,8 @@ async function submit(deps: MoneyDeps, rules: RuleBook, ctx: WriteContext, row: 
   const rule = await rules.match(ctx, row, 'submission');
   if (rule !== undefined && row.rail === 'ach' && rule.return_code !== null)
     return endUnsettled(deps, ctx, row, 'returned', rule.return_code);
-  if (rule !== undefined && row.rail !== 'ach' && rule.reject === 1) return endUnsettled(deps, ctx, row, 'rejected', null);
+  if (rule !== undefined && row.rail !== 'ach' && rule.reject === 1)
+    return endUnsettled(deps, ctx, row, 'rejected', null);
   const at = ctx.now.getTime();
   const settles = row.rail === 'ach' ? achSettlement(at) : row.rail === 'wire' ? wireSettlement(at) : at;
   return changed(deps, ctx, {
@@ -215,12 +229,20 @@ async function submit(deps: MoneyDeps, rules: RuleBook, ctx: WriteContext, row: 
 /** Settles a submitted payment: its transfer posts (current balance drops now); a rule may return it later. */
 async function settle(deps: MoneyDeps, rules: RuleBook, ctx: WriteContext, row: PaymentsTable): Promise<PaymentsTable> {
   const atSettlement = await rules.match(ctx, row, 'settlement');
-  if (atSettlement !== undefined && row.rail === 'ach' && atSettlement.return_code !== null && atSettlement.return_at === 'settlement')
+  if (
+    atSettlement !== undefined &&
+    row.rail === 'ach' &&
+    atSettlement.return_code !== null &&
+    atSettlement.return_at === 'settlement'
+  )
     return endUnsettled(deps, ctx, row, 'returned', atSettlement.return_code);
   const transfer = await transferOf(ctx, row);
   await postHeld(deps, ctx, transfer, toAmount(transfer.amount));
   const settledAt = storedTime(ctx.now);
-  const later = atSettlement !== undefined && row.rail === 'ach' && atSettlement.return_at !== 'settlement' ? atSettlement : undefined;
+  const later =
+    atSettlement !== undefined && row.rail === 'ach' && atSettlement.return_at !== 'settlement'
+      ? atSettlement
+      : undefined;
   return changed(deps, ctx, {
     ...row,
     status: 'settled',
@@ -240,7 +262,12 @@ export function durationMs(duration: string): number {
 }
 
 /** The step due on a payment, at `ctx.now`. Returns the payment as it then is. */
-export async function runStep(deps: MoneyDeps, rules: RuleBook, ctx: WriteContext, row: PaymentsTable): Promise<PaymentsTable> {
+export async function runStep(
+  deps: MoneyDeps,
+  rules: RuleBook,
+  ctx: WriteContext,
+  row: PaymentsTable,
+): Promise<PaymentsTable> {
   switch (row.due_action) {
     case 'submit':
       return submit(deps, rules, ctx, row);
@@ -276,7 +303,8 @@ export const outcomes = {
       throw paymentState(row, 'only an ACH payment out can be returned (a wire or RTP payment is rejected)');
     if (row.status === 'pending_submission' || row.status === 'submitted')
       return endUnsettled(deps, ctx, row, 'returned', code);
-    if (row.status !== 'settled') throw paymentState(row, 'only a payment not yet returned, rejected or canceled can be returned');
+    if (row.status !== 'settled')
+      throw paymentState(row, 'only a payment not yet returned, rejected or canceled can be returned');
     if (ctx.now.getTime() - Date.parse(row.settled_at!) > RETURN_WINDOW_MS)
       throw paymentState(row, 'a settled ACH payment can be returned for 60 days after settlement only');
     return returnSettled(deps, ctx, row, code);

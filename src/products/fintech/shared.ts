@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import type { OwnerNow } from '../../platform/clock/clock.ts';
 import type { EventRecorder } from '../../platform/events/emit.ts';
 import { type ApiError, notFound } from '../../platform/http/errors.ts';
 import type { IdKind } from '../../platform/kit/ids.ts';
@@ -10,7 +11,10 @@ import type { SecretBox } from '../../platform/secrets/box.ts';
 /** What a service that moves money or changes an account needs: reads on `db`, writes on the `trx` it is handed. */
 export interface MoneyDeps {
   db: Db;
+  /** Real time: what a service compares only through `now` (the owner's time: the sandbox clock). */
   clock: Clock;
+  /** "Now" for an owner, in a read (a write's is `WriteContext.now`): clock/clock.ts. */
+  now: OwnerNow;
   events: EventRecorder;
 }
 

@@ -41,6 +41,21 @@ export async function expireDue(deps: MoneyDeps, trx: Trx, limit: number): Promi
   return rows.length;
 }
 
+const rowById = preparedWrite<{ id: string }, TransfersTable>({ id: true }, (db, p) =>
+  db.selectFrom('transfers').selectAll().where('id', '=', p.id).forNoKeyUpdate(),
+);
+
+/**
+ * A sandbox clock's due expiry (payments.sandbox.ts declares it due): the transfer locked and read again, and expired
+ * if it is still pending and its `expires_at` has come (another process may have posted, voided or expired it first).
+ */
+export async function expireIfDue(deps: MoneyDeps, ctx: WriteContext, id: string): Promise<undefined> {
+  const row = (await rowById(ctx.trx, { id })).rows[0];
+  if (row?.status === 'pending' && row.expires_at !== null && row.expires_at <= storedTime(ctx.now))
+    await expireHeld(deps, ctx, row);
+  return undefined;
+}
+
 /**
  * Sandbox only: a pending transfer expires now, as the sweep would at its `expires_at` (its `expires_at` becomes now),
  * so that an integration can test what expiry does without waiting a minute.

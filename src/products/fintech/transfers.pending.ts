@@ -102,7 +102,12 @@ export async function postTransfer(
  * The post of a pending transfer the caller has locked and checked (a post above, a payment's settlement): one
  * movement of `amount` of its hold (ledger/move.ts), its row `posted`, its events.
  */
-export async function postHeld(deps: MoneyDeps, ctx: WriteContext, row: TransfersTable, amount: Minor): Promise<Transfer> {
+export async function postHeld(
+  deps: MoneyDeps,
+  ctx: WriteContext,
+  row: TransfersTable,
+  amount: Minor,
+): Promise<Transfer> {
   const moved = await move(ctx.trx, {
     owner: ctx.owner,
     debit: sideRefOf(row.from_account_id, 'from_account_id'),

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { ownerNow } from '../../../src/platform/clock/clock.ts';
 import { expireDue } from '../../../src/products/fintech/transfers.expiry.ts';
 import { BACKEND } from '../../helpers/database.ts';
 import { money } from '../../helpers/money.ts';
@@ -138,7 +139,7 @@ describe(`pending transfers (${BACKEND})`, () => {
       assertProblem(await post(`${TRANSFERS}/${t.id}/post`), 'transfer_expired', 'id');
       assertProblem(await post(`${TRANSFERS}/${t.id}/void`), 'transfer_expired', 'id');
       assert.equal((await money(server.url, key).get(`${TRANSFERS}/${t.id}`)).status, 'pending', 'not swept yet');
-      const deps = { db: server.database.db, clock, events: server.app.events };
+      const deps = { db: server.database.db, clock, now: ownerNow(clock), events: server.app.events };
       const expired = await server.database.write((trx) => expireDue(deps, trx, 100));
       assert.ok(expired >= 1);
     } finally {

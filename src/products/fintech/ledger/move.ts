@@ -181,7 +181,8 @@ export async function move(trx: Trx, m: Movement): Promise<Moved> {
   if (credit !== undefined) checkBound(credit, m.amount, currency);
   // The system side last: every movement of the org and currency updates it, so its lock is held briefly.
   const systemRef = isCustomer(m.debit) ? (isCustomer(m.credit) ? undefined : m.credit) : m.debit;
-  const system = systemRef === undefined ? undefined : await lockSystem(trx, m.owner, systemRef, currency, storedTime(m.now));
+  const system =
+    systemRef === undefined ? undefined : await lockSystem(trx, m.owner, systemRef, currency, storedTime(m.now));
   if (system !== undefined) checkBound(system, isCustomer(m.credit) ? negated(m.amount) : m.amount, currency);
 
   const locked = [...sides.values(), ...(system === undefined ? [] : [system])];

@@ -14,7 +14,12 @@ export type SystemPurpose = 'funding' | 'clearing_ach' | 'clearing_wire' | 'clea
  * system account is never shown as an account object (a payment's transfer names its clearing account by this id) and
  * may go negative (by at most 2^53 − 1, the bound of every balance).
  */
-export function systemAccountId(orgId: string, mode: Mode, currency: string, purpose: SystemPurpose = 'funding'): string {
+export function systemAccountId(
+  orgId: string,
+  mode: Mode,
+  currency: string,
+  purpose: SystemPurpose = 'funding',
+): string {
   const base = `sys_${orgId}_${mode}_${currency}`;
   return purpose === 'funding' ? base : `${base}_${purpose.slice('clearing_'.length)}`;
 }

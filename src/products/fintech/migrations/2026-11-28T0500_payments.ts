@@ -42,7 +42,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('inbound_debits', 'text', (c) => c.notNull().check(sql`inbound_debits in ('allowed', 'blocked')`))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('account_numbers_org_idx').on('account_numbers').columns(['org_id', 'mode', 'id']).execute();
+  await db.schema
+    .createIndex('account_numbers_org_idx')
+    .on('account_numbers')
+    .columns(['org_id', 'mode', 'id'])
+    .execute();
   await db.schema
     .createIndex('account_numbers_account_idx')
     .on('account_numbers')
@@ -96,9 +100,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status', 'text', (c) =>
       c
         .notNull()
-        .check(
-          sql`status in ('pending_submission', 'submitted', 'settled', 'returned', 'rejected', 'canceled')`,
-        ),
+        .check(sql`status in ('pending_submission', 'submitted', 'settled', 'returned', 'rejected', 'canceled')`),
     )
     .addColumn('return_code', 'text')
     .addColumn('transfer_id', 'text', (c) => c.references('transfers.id'))
