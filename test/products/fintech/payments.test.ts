@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { BACKEND } from '../../helpers/database.ts';
 import { money } from '../../helpers/money.ts';
 import { assertProblem } from '../../helpers/problem.ts';
@@ -115,6 +116,13 @@ describe(`payments and the sandbox clock (${BACKEND})`, () => {
     assert.deepEqual([statement.credits.count, statement.debits.count], [1, 1], 'the return, and the settlement');
     const verify = await run(['src/cli/main.ts', 'ledger', 'verify'], { DATABASE_URL: server.databaseUrl });
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+    assert.match(verify.stdout, /payment's status agrees with its transfer.*\([1-9]\d* checked\)/);
+    assert.match(verify.stdout, /clearing account holds exactly.*\([1-9]\d* checked\)/);
+    // Behind the ledger's back: a returned payment marked settled again is named, with its clearing account.
+    await server.database.write((trx) => sql`update payments set status = 'settled' where id = ${payment.id}`.execute(trx));
+    const bad = await run(['src/cli/main.ts', 'ledger', 'verify'], { DATABASE_URL: server.databaseUrl });
+    assert.equal(bad.code, 1);
+    assert.match(bad.stdout, new RegExp(`VIOLATION.*status agrees[\\s\\S]*${payment.id}`));
   });
 
   test('a wire in banking hours and RTP settle at once; a rule rejects a wire; cancel only before submission', async () => {

@@ -125,6 +125,53 @@ const CHECKS: { name: string; unit: Unit; count: RawBuilder<Row>; breaches: (ran
       where ${within(sql.ref('r.id'), range)} and (j.id is null or back.id is null or forth.id is null)`,
   },
   {
+    name: "every payment's status agrees with its transfer (docs/api.md#bank-account-numbers-and-payments)",
+    unit: 'currency',
+    count: sql`select count(*) as n from payments`,
+    breaches: () => sql`select p.id, p.direction, p.status, t.id as transfer_id, t.status as transfer_status,
+        cast(t.posted_amount as text) as posted_amount, cast(t.amount_reversed as text) as amount_reversed
+      from payments p left join transfers t on t.id = p.transfer_id
+      where not (
+        (p.transfer_id is null and p.direction = 'inbound' and p.status = 'returned')
+        or (t.id is not null and t.payment_id = p.id and t.amount = p.amount and (
+          (p.status in ('pending_submission', 'submitted') and t.status = 'pending')
+          or (p.status = 'settled' and t.status = 'posted' and t.posted_amount = p.amount and t.amount_reversed = 0)
+          or (p.status = 'returned' and p.settled_at is null and t.status = 'voided')
+          or (p.status = 'returned' and p.settled_at is not null and t.status = 'posted' and t.amount_reversed = p.amount)
+          or (p.status in ('rejected', 'canceled') and t.status = 'voided'))))`,
+  },
+  {
+    name: 'every clearing account holds exactly what its payments moved, and only payments move it',
+    unit: 'currency',
+    count: sql`select count(*) as n from ledger_accounts a where a.kind = 'system' and exists
+      (select 1 from transfers t where t.payment_id is not null and a.id in (t.from_account_id, t.to_account_id))`,
+    breaches: () => sql`select a.id, cast(a.balance as text) as balance, cast(coalesce(f.net, 0) as text) as moved
+      from ledger_accounts a
+      left join (select account_id, sum(net) as net from (
+          select to_account_id as account_id, coalesce(posted_amount, 0) - amount_reversed as net from transfers
+            where payment_id is not null
+          union all
+          select from_account_id as account_id, amount_reversed - coalesce(posted_amount, 0) as net from transfers
+            where payment_id is not null) x group by account_id) f on f.account_id = a.id
+      where a.kind = 'system' and (a.balance <> coalesce(f.net, 0) or exists (select 1 from transfers t
+          where t.payment_id is null and a.id in (t.from_account_id, t.to_account_id)))
+        and exists (select 1 from transfers t where a.id in (t.from_account_id, t.to_account_id))`,
+  },
+  {
+    name: "what a rail's clearing account is owed by pending transfers is exactly its submitted, unsettled payments",
+    unit: 'currency',
+    count: sql`select count(*) as n from payments where status in ('pending_submission', 'submitted')`,
+    breaches: () => sql`select t.to_account_id as clearing_account,
+        cast(sum(case when t.status = 'pending' then t.amount else 0 end) as text) as pending_transfers,
+        cast(sum(case when p.status in ('pending_submission', 'submitted') then p.amount else 0 end) as text)
+          as open_payments
+      from payments p join transfers t on t.id = p.transfer_id
+      where p.direction = 'outbound'
+      group by t.to_account_id
+      having sum(case when t.status = 'pending' then t.amount else 0 end)
+        <> sum(case when p.status in ('pending_submission', 'submitted') then p.amount else 0 end)`,
+  },
+  {
     name: 'every currency totals 0 over all accounts, system ones included (per org and mode)',
     unit: 'currency',
     count: sql`select count(*) as n from (select distinct org_id, mode, currency from ledger_accounts) c`,
