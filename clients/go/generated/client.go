@@ -55,7 +55,13 @@ type APIClient struct {
 
 	EventsAPI *EventsAPIService
 
+	FintechAccountNumbersAPI *FintechAccountNumbersAPIService
+
 	FintechAccountsAPI *FintechAccountsAPIService
+
+	FintechPaymentSimulationsAPI *FintechPaymentSimulationsAPIService
+
+	FintechPaymentsAPI *FintechPaymentsAPIService
 
 	FintechTransactionsAPI *FintechTransactionsAPIService
 
@@ -64,6 +70,8 @@ type APIClient struct {
 	OperationsAPI *OperationsAPIService
 
 	RequestsAPI *RequestsAPIService
+
+	SandboxClockAPI *SandboxClockAPIService
 
 	WebhooksAPI *WebhooksAPIService
 }
@@ -87,11 +95,15 @@ func NewAPIClient(cfg *Configuration) *APIClient {
 	c.APIKeysAPI = (*APIKeysAPIService)(&c.common)
 	c.DocumentationAPI = (*DocumentationAPIService)(&c.common)
 	c.EventsAPI = (*EventsAPIService)(&c.common)
+	c.FintechAccountNumbersAPI = (*FintechAccountNumbersAPIService)(&c.common)
 	c.FintechAccountsAPI = (*FintechAccountsAPIService)(&c.common)
+	c.FintechPaymentSimulationsAPI = (*FintechPaymentSimulationsAPIService)(&c.common)
+	c.FintechPaymentsAPI = (*FintechPaymentsAPIService)(&c.common)
 	c.FintechTransactionsAPI = (*FintechTransactionsAPIService)(&c.common)
 	c.FintechTransfersAPI = (*FintechTransfersAPIService)(&c.common)
 	c.OperationsAPI = (*OperationsAPIService)(&c.common)
 	c.RequestsAPI = (*RequestsAPIService)(&c.common)
+	c.SandboxClockAPI = (*SandboxClockAPIService)(&c.common)
 	c.WebhooksAPI = (*WebhooksAPIService)(&c.common)
 
 	return c

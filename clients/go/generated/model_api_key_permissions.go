@@ -27,6 +27,8 @@ type ApiKeyPermissions struct {
 	// `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
 	Transactions string `json:"transactions"`
 	// `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
+	Payments string `json:"payments"`
+	// `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
 	Sandbox string `json:"sandbox"`
 	// `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
 	Events string `json:"events"`
@@ -45,11 +47,12 @@ type _ApiKeyPermissions ApiKeyPermissions
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewApiKeyPermissions(accounts string, transfers string, transactions string, sandbox string, events string, webhookEndpoints string, apiKeys string, requests string) *ApiKeyPermissions {
+func NewApiKeyPermissions(accounts string, transfers string, transactions string, payments string, sandbox string, events string, webhookEndpoints string, apiKeys string, requests string) *ApiKeyPermissions {
 	this := ApiKeyPermissions{}
 	this.Accounts = accounts
 	this.Transfers = transfers
 	this.Transactions = transactions
+	this.Payments = payments
 	this.Sandbox = sandbox
 	this.Events = events
 	this.WebhookEndpoints = webhookEndpoints
@@ -136,6 +139,30 @@ func (o *ApiKeyPermissions) GetTransactionsOk() (*string, bool) {
 // SetTransactions sets field value
 func (o *ApiKeyPermissions) SetTransactions(v string) {
 	o.Transactions = v
+}
+
+// GetPayments returns the Payments field value
+func (o *ApiKeyPermissions) GetPayments() string {
+	if o == nil {
+		var ret string
+		return ret
+	}
+
+	return o.Payments
+}
+
+// GetPaymentsOk returns a tuple with the Payments field value
+// and a boolean to check if the value has been set.
+func (o *ApiKeyPermissions) GetPaymentsOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return &o.Payments, true
+}
+
+// SetPayments sets field value
+func (o *ApiKeyPermissions) SetPayments(v string) {
+	o.Payments = v
 }
 
 // GetSandbox returns the Sandbox field value
@@ -271,6 +298,7 @@ func (o ApiKeyPermissions) ToMap() (map[string]interface{}, error) {
 	toSerialize["accounts"] = o.Accounts
 	toSerialize["transfers"] = o.Transfers
 	toSerialize["transactions"] = o.Transactions
+	toSerialize["payments"] = o.Payments
 	toSerialize["sandbox"] = o.Sandbox
 	toSerialize["events"] = o.Events
 	toSerialize["webhook_endpoints"] = o.WebhookEndpoints
@@ -292,6 +320,7 @@ func (o *ApiKeyPermissions) UnmarshalJSON(data []byte) (err error) {
 		"accounts",
 		"transfers",
 		"transactions",
+		"payments",
 		"sandbox",
 		"events",
 		"webhook_endpoints",
@@ -329,6 +358,7 @@ func (o *ApiKeyPermissions) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "accounts")
 		delete(additionalProperties, "transfers")
 		delete(additionalProperties, "transactions")
+		delete(additionalProperties, "payments")
 		delete(additionalProperties, "sandbox")
 		delete(additionalProperties, "events")
 		delete(additionalProperties, "webhook_endpoints")

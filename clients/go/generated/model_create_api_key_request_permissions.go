@@ -26,6 +26,8 @@ type CreateApiKeyRequestPermissions struct {
 	// `none`, `read`, or `write` (which includes read).
 	Transactions *string `json:"transactions,omitempty"`
 	// `none`, `read`, or `write` (which includes read).
+	Payments *string `json:"payments,omitempty"`
+	// `none`, `read`, or `write` (which includes read).
 	Sandbox *string `json:"sandbox,omitempty"`
 	// `none`, `read`, or `write` (which includes read).
 	Events *string `json:"events,omitempty"`
@@ -151,6 +153,38 @@ func (o *CreateApiKeyRequestPermissions) HasTransactions() bool {
 // SetTransactions gets a reference to the given string and assigns it to the Transactions field.
 func (o *CreateApiKeyRequestPermissions) SetTransactions(v string) {
 	o.Transactions = &v
+}
+
+// GetPayments returns the Payments field value if set, zero value otherwise.
+func (o *CreateApiKeyRequestPermissions) GetPayments() string {
+	if o == nil || IsNil(o.Payments) {
+		var ret string
+		return ret
+	}
+	return *o.Payments
+}
+
+// GetPaymentsOk returns a tuple with the Payments field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *CreateApiKeyRequestPermissions) GetPaymentsOk() (*string, bool) {
+	if o == nil || IsNil(o.Payments) {
+		return nil, false
+	}
+	return o.Payments, true
+}
+
+// HasPayments returns a boolean if a field has been set.
+func (o *CreateApiKeyRequestPermissions) HasPayments() bool {
+	if o != nil && !IsNil(o.Payments) {
+		return true
+	}
+
+	return false
+}
+
+// SetPayments gets a reference to the given string and assigns it to the Payments field.
+func (o *CreateApiKeyRequestPermissions) SetPayments(v string) {
+	o.Payments = &v
 }
 
 // GetSandbox returns the Sandbox field value if set, zero value otherwise.
@@ -332,6 +366,9 @@ func (o CreateApiKeyRequestPermissions) ToMap() (map[string]interface{}, error) 
 	if !IsNil(o.Transactions) {
 		toSerialize["transactions"] = o.Transactions
 	}
+	if !IsNil(o.Payments) {
+		toSerialize["payments"] = o.Payments
+	}
 	if !IsNil(o.Sandbox) {
 		toSerialize["sandbox"] = o.Sandbox
 	}
@@ -372,6 +409,7 @@ func (o *CreateApiKeyRequestPermissions) UnmarshalJSON(data []byte) (err error) 
 		delete(additionalProperties, "accounts")
 		delete(additionalProperties, "transfers")
 		delete(additionalProperties, "transactions")
+		delete(additionalProperties, "payments")
 		delete(additionalProperties, "sandbox")
 		delete(additionalProperties, "events")
 		delete(additionalProperties, "webhook_endpoints")

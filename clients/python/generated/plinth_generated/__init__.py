@@ -21,11 +21,15 @@ __all__ = [
     "APIKeysApi",
     "DocumentationApi",
     "EventsApi",
+    "FintechAccountNumbersApi",
     "FintechAccountsApi",
+    "FintechPaymentSimulationsApi",
+    "FintechPaymentsApi",
     "FintechTransactionsApi",
     "FintechTransfersApi",
     "OperationsApi",
     "RequestsApi",
+    "SandboxClockApi",
     "WebhooksApi",
     "ApiResponse",
     "ApiClient",
@@ -44,18 +48,29 @@ __all__ = [
     "AccountCurrentBalance",
     "AccountKyb",
     "AccountList",
+    "AccountNumber",
+    "AccountNumberList",
     "AccountStatement",
     "AccountStatementCredits",
     "AccountStatementDebits",
     "AccountStatusDetails",
+    "AdvanceSandboxClockRequest",
     "ApiKey",
     "ApiKeyList",
     "ApiKeyPermissionsAnyOf0",
     "CloseAccountRequest",
+    "CreateAccountNumberRequest",
     "CreateAccountRequest",
     "CreateAccountRequestKyb",
     "CreateApiKeyRequest",
     "CreateApiKeyRequestPermissions",
+    "CreateExternalAccountRequest",
+    "CreatePaymentRequest",
+    "CreatePaymentRuleRequest",
+    "CreatePaymentRuleRequestAction",
+    "CreatePaymentRuleRequestActionAnyOf0",
+    "CreatePaymentRuleRequestActionAnyOf1",
+    "CreatePaymentRuleRequestMatch",
     "CreateTransferRequest",
     "CreateTransferReversalRequest",
     "CreateWebhookEndpointRequest",
@@ -64,6 +79,8 @@ __all__ = [
     "EventData",
     "EventList",
     "EventRequest",
+    "ExternalAccount",
+    "ExternalAccountList",
     "FreezeAccountRequest",
     "GetHealthResponse",
     "GetReadinessResponse",
@@ -71,15 +88,27 @@ __all__ = [
     "ListEventsCreatedParameter",
     "NewApiKey",
     "NewApiKeyPermissionsAnyOf0",
+    "Payment",
+    "PaymentList",
+    "PaymentReturnReasonAnyOf0",
+    "PaymentRule",
+    "PaymentRuleAction",
+    "PaymentRuleDeleted",
+    "PaymentRuleList",
+    "PaymentRuleMatch",
     "PostTransferRequest",
     "Problem",
     "ProblemErrorsItem",
     "RequestLog",
     "RequestLogList",
     "RotateWebhookEndpointSecretRequest",
+    "SandboxClock",
     "SandboxSignup",
     "SandboxSignupRequest",
     "SimulateDepositRequest",
+    "SimulateInboundPaymentRequest",
+    "SimulateNotificationOfChangeRequest",
+    "SimulatePaymentReturnRequest",
     "SimulateWithdrawalRequest",
     "Transaction",
     "TransactionList",
@@ -88,7 +117,9 @@ __all__ = [
     "TransferList",
     "TransferReversal",
     "TransferReversalList",
+    "UpdateAccountNumberRequest",
     "UpdateAccountRequest",
+    "UpdateExternalAccountRequest",
     "UpdateTransferRequest",
     "UpdateWebhookEndpointRequest",
     "UpdateWebhookEndpointRequestMetadata",
@@ -104,11 +135,15 @@ __all__ = [
 from plinth_generated.api.api_keys_api import APIKeysApi as APIKeysApi
 from plinth_generated.api.documentation_api import DocumentationApi as DocumentationApi
 from plinth_generated.api.events_api import EventsApi as EventsApi
+from plinth_generated.api.fintech_account_numbers_api import FintechAccountNumbersApi as FintechAccountNumbersApi
 from plinth_generated.api.fintech_accounts_api import FintechAccountsApi as FintechAccountsApi
+from plinth_generated.api.fintech_payment_simulations_api import FintechPaymentSimulationsApi as FintechPaymentSimulationsApi
+from plinth_generated.api.fintech_payments_api import FintechPaymentsApi as FintechPaymentsApi
 from plinth_generated.api.fintech_transactions_api import FintechTransactionsApi as FintechTransactionsApi
 from plinth_generated.api.fintech_transfers_api import FintechTransfersApi as FintechTransfersApi
 from plinth_generated.api.operations_api import OperationsApi as OperationsApi
 from plinth_generated.api.requests_api import RequestsApi as RequestsApi
+from plinth_generated.api.sandbox_clock_api import SandboxClockApi as SandboxClockApi
 from plinth_generated.api.webhooks_api import WebhooksApi as WebhooksApi
 
 # import ApiClient
@@ -131,18 +166,29 @@ from plinth_generated.models.account_balances_current_balance import AccountBala
 from plinth_generated.models.account_current_balance import AccountCurrentBalance as AccountCurrentBalance
 from plinth_generated.models.account_kyb import AccountKyb as AccountKyb
 from plinth_generated.models.account_list import AccountList as AccountList
+from plinth_generated.models.account_number import AccountNumber as AccountNumber
+from plinth_generated.models.account_number_list import AccountNumberList as AccountNumberList
 from plinth_generated.models.account_statement import AccountStatement as AccountStatement
 from plinth_generated.models.account_statement_credits import AccountStatementCredits as AccountStatementCredits
 from plinth_generated.models.account_statement_debits import AccountStatementDebits as AccountStatementDebits
 from plinth_generated.models.account_status_details import AccountStatusDetails as AccountStatusDetails
+from plinth_generated.models.advance_sandbox_clock_request import AdvanceSandboxClockRequest as AdvanceSandboxClockRequest
 from plinth_generated.models.api_key import ApiKey as ApiKey
 from plinth_generated.models.api_key_list import ApiKeyList as ApiKeyList
 from plinth_generated.models.api_key_permissions_any_of0 import ApiKeyPermissionsAnyOf0 as ApiKeyPermissionsAnyOf0
 from plinth_generated.models.close_account_request import CloseAccountRequest as CloseAccountRequest
+from plinth_generated.models.create_account_number_request import CreateAccountNumberRequest as CreateAccountNumberRequest
 from plinth_generated.models.create_account_request import CreateAccountRequest as CreateAccountRequest
 from plinth_generated.models.create_account_request_kyb import CreateAccountRequestKyb as CreateAccountRequestKyb
 from plinth_generated.models.create_api_key_request import CreateApiKeyRequest as CreateApiKeyRequest
 from plinth_generated.models.create_api_key_request_permissions import CreateApiKeyRequestPermissions as CreateApiKeyRequestPermissions
+from plinth_generated.models.create_external_account_request import CreateExternalAccountRequest as CreateExternalAccountRequest
+from plinth_generated.models.create_payment_request import CreatePaymentRequest as CreatePaymentRequest
+from plinth_generated.models.create_payment_rule_request import CreatePaymentRuleRequest as CreatePaymentRuleRequest
+from plinth_generated.models.create_payment_rule_request_action import CreatePaymentRuleRequestAction as CreatePaymentRuleRequestAction
+from plinth_generated.models.create_payment_rule_request_action_any_of0 import CreatePaymentRuleRequestActionAnyOf0 as CreatePaymentRuleRequestActionAnyOf0
+from plinth_generated.models.create_payment_rule_request_action_any_of1 import CreatePaymentRuleRequestActionAnyOf1 as CreatePaymentRuleRequestActionAnyOf1
+from plinth_generated.models.create_payment_rule_request_match import CreatePaymentRuleRequestMatch as CreatePaymentRuleRequestMatch
 from plinth_generated.models.create_transfer_request import CreateTransferRequest as CreateTransferRequest
 from plinth_generated.models.create_transfer_reversal_request import CreateTransferReversalRequest as CreateTransferReversalRequest
 from plinth_generated.models.create_webhook_endpoint_request import CreateWebhookEndpointRequest as CreateWebhookEndpointRequest
@@ -151,6 +197,8 @@ from plinth_generated.models.event import Event as Event
 from plinth_generated.models.event_data import EventData as EventData
 from plinth_generated.models.event_list import EventList as EventList
 from plinth_generated.models.event_request import EventRequest as EventRequest
+from plinth_generated.models.external_account import ExternalAccount as ExternalAccount
+from plinth_generated.models.external_account_list import ExternalAccountList as ExternalAccountList
 from plinth_generated.models.freeze_account_request import FreezeAccountRequest as FreezeAccountRequest
 from plinth_generated.models.get_health_response import GetHealthResponse as GetHealthResponse
 from plinth_generated.models.get_readiness_response import GetReadinessResponse as GetReadinessResponse
@@ -158,15 +206,27 @@ from plinth_generated.models.list_accounts_created_parameter import ListAccounts
 from plinth_generated.models.list_events_created_parameter import ListEventsCreatedParameter as ListEventsCreatedParameter
 from plinth_generated.models.new_api_key import NewApiKey as NewApiKey
 from plinth_generated.models.new_api_key_permissions_any_of0 import NewApiKeyPermissionsAnyOf0 as NewApiKeyPermissionsAnyOf0
+from plinth_generated.models.payment import Payment as Payment
+from plinth_generated.models.payment_list import PaymentList as PaymentList
+from plinth_generated.models.payment_return_reason_any_of0 import PaymentReturnReasonAnyOf0 as PaymentReturnReasonAnyOf0
+from plinth_generated.models.payment_rule import PaymentRule as PaymentRule
+from plinth_generated.models.payment_rule_action import PaymentRuleAction as PaymentRuleAction
+from plinth_generated.models.payment_rule_deleted import PaymentRuleDeleted as PaymentRuleDeleted
+from plinth_generated.models.payment_rule_list import PaymentRuleList as PaymentRuleList
+from plinth_generated.models.payment_rule_match import PaymentRuleMatch as PaymentRuleMatch
 from plinth_generated.models.post_transfer_request import PostTransferRequest as PostTransferRequest
 from plinth_generated.models.problem import Problem as Problem
 from plinth_generated.models.problem_errors_item import ProblemErrorsItem as ProblemErrorsItem
 from plinth_generated.models.request_log import RequestLog as RequestLog
 from plinth_generated.models.request_log_list import RequestLogList as RequestLogList
 from plinth_generated.models.rotate_webhook_endpoint_secret_request import RotateWebhookEndpointSecretRequest as RotateWebhookEndpointSecretRequest
+from plinth_generated.models.sandbox_clock import SandboxClock as SandboxClock
 from plinth_generated.models.sandbox_signup import SandboxSignup as SandboxSignup
 from plinth_generated.models.sandbox_signup_request import SandboxSignupRequest as SandboxSignupRequest
 from plinth_generated.models.simulate_deposit_request import SimulateDepositRequest as SimulateDepositRequest
+from plinth_generated.models.simulate_inbound_payment_request import SimulateInboundPaymentRequest as SimulateInboundPaymentRequest
+from plinth_generated.models.simulate_notification_of_change_request import SimulateNotificationOfChangeRequest as SimulateNotificationOfChangeRequest
+from plinth_generated.models.simulate_payment_return_request import SimulatePaymentReturnRequest as SimulatePaymentReturnRequest
 from plinth_generated.models.simulate_withdrawal_request import SimulateWithdrawalRequest as SimulateWithdrawalRequest
 from plinth_generated.models.transaction import Transaction as Transaction
 from plinth_generated.models.transaction_list import TransactionList as TransactionList
@@ -175,7 +235,9 @@ from plinth_generated.models.transfer import Transfer as Transfer
 from plinth_generated.models.transfer_list import TransferList as TransferList
 from plinth_generated.models.transfer_reversal import TransferReversal as TransferReversal
 from plinth_generated.models.transfer_reversal_list import TransferReversalList as TransferReversalList
+from plinth_generated.models.update_account_number_request import UpdateAccountNumberRequest as UpdateAccountNumberRequest
 from plinth_generated.models.update_account_request import UpdateAccountRequest as UpdateAccountRequest
+from plinth_generated.models.update_external_account_request import UpdateExternalAccountRequest as UpdateExternalAccountRequest
 from plinth_generated.models.update_transfer_request import UpdateTransferRequest as UpdateTransferRequest
 from plinth_generated.models.update_webhook_endpoint_request import UpdateWebhookEndpointRequest as UpdateWebhookEndpointRequest
 from plinth_generated.models.update_webhook_endpoint_request_metadata import UpdateWebhookEndpointRequestMetadata as UpdateWebhookEndpointRequestMetadata

@@ -303,5 +303,11 @@ export const ListEventsTypeEnum = {
     FintechTransferUpdated: 'fintech.transfer.updated',
     FintechTransferReversalCreated: 'fintech.transfer_reversal.created',
     FintechTransactionCreated: 'fintech.transaction.created',
+    FintechAccountNumberCreated: 'fintech.account_number.created',
+    FintechAccountNumberUpdated: 'fintech.account_number.updated',
+    FintechExternalAccountCreated: 'fintech.external_account.created',
+    FintechExternalAccountUpdated: 'fintech.external_account.updated',
+    FintechPaymentCreated: 'fintech.payment.created',
+    FintechPaymentUpdated: 'fintech.payment.updated',
 } as const;
 export type ListEventsTypeEnum = typeof ListEventsTypeEnum[keyof typeof ListEventsTypeEnum];

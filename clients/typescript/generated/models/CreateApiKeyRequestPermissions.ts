@@ -35,6 +35,10 @@ export interface CreateApiKeyRequestPermissions {
     /**
      * `none`, `read`, or `write` (which includes read).
      */
+    payments?: CreateApiKeyRequestPermissionsPaymentsEnum;
+    /**
+     * `none`, `read`, or `write` (which includes read).
+     */
     sandbox?: CreateApiKeyRequestPermissionsSandboxEnum;
     /**
      * `none`, `read`, or `write` (which includes read).
@@ -84,6 +88,16 @@ export const CreateApiKeyRequestPermissionsTransactionsEnum = {
     Write: 'write',
 } as const;
 export type CreateApiKeyRequestPermissionsTransactionsEnum = typeof CreateApiKeyRequestPermissionsTransactionsEnum[keyof typeof CreateApiKeyRequestPermissionsTransactionsEnum];
+
+/**
+ * @export
+ */
+export const CreateApiKeyRequestPermissionsPaymentsEnum = {
+    None: 'none',
+    Read: 'read',
+    Write: 'write',
+} as const;
+export type CreateApiKeyRequestPermissionsPaymentsEnum = typeof CreateApiKeyRequestPermissionsPaymentsEnum[keyof typeof CreateApiKeyRequestPermissionsPaymentsEnum];
 
 /**
  * @export
@@ -157,6 +171,7 @@ export function CreateApiKeyRequestPermissionsFromJSONTyped(json: any, ignoreDis
         'accounts': json['accounts'] == null ? undefined : json['accounts'],
         'transfers': json['transfers'] == null ? undefined : json['transfers'],
         'transactions': json['transactions'] == null ? undefined : json['transactions'],
+        'payments': json['payments'] == null ? undefined : json['payments'],
         'sandbox': json['sandbox'] == null ? undefined : json['sandbox'],
         'events': json['events'] == null ? undefined : json['events'],
         'webhook_endpoints': json['webhook_endpoints'] == null ? undefined : json['webhook_endpoints'],
@@ -180,6 +195,7 @@ export function CreateApiKeyRequestPermissionsToJSONTyped(value?: CreateApiKeyRe
         'accounts': value['accounts'],
         'transfers': value['transfers'],
         'transactions': value['transactions'],
+        'payments': value['payments'],
         'sandbox': value['sandbox'],
         'events': value['events'],
         'webhook_endpoints': value['webhook_endpoints'],

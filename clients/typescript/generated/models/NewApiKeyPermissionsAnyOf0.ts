@@ -34,6 +34,10 @@ export interface NewApiKeyPermissionsAnyOf0 {
     /**
      * `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
      */
+    payments: string;
+    /**
+     * `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
+     */
     sandbox: string;
     /**
      * `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
@@ -60,6 +64,7 @@ export function instanceOfNewApiKeyPermissionsAnyOf0(value: object): value is Ne
     if (!('accounts' in value) || value['accounts'] === undefined) return false;
     if (!('transfers' in value) || value['transfers'] === undefined) return false;
     if (!('transactions' in value) || value['transactions'] === undefined) return false;
+    if (!('payments' in value) || value['payments'] === undefined) return false;
     if (!('sandbox' in value) || value['sandbox'] === undefined) return false;
     if (!('events' in value) || value['events'] === undefined) return false;
     if (!('webhook_endpoints' in value) || value['webhook_endpoints'] === undefined) return false;
@@ -81,6 +86,7 @@ export function NewApiKeyPermissionsAnyOf0FromJSONTyped(json: any, ignoreDiscrim
         'accounts': json['accounts'],
         'transfers': json['transfers'],
         'transactions': json['transactions'],
+        'payments': json['payments'],
         'sandbox': json['sandbox'],
         'events': json['events'],
         'webhook_endpoints': json['webhook_endpoints'],
@@ -103,6 +109,7 @@ export function NewApiKeyPermissionsAnyOf0ToJSONTyped(value?: NewApiKeyPermissio
         'accounts': value['accounts'],
         'transfers': value['transfers'],
         'transactions': value['transactions'],
+        'payments': value['payments'],
         'sandbox': value['sandbox'],
         'events': value['events'],
         'webhook_endpoints': value['webhook_endpoints'],

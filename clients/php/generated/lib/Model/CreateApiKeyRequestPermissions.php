@@ -60,6 +60,7 @@ class CreateApiKeyRequestPermissions implements ModelInterface, ArrayAccess, \Js
         'accounts' => 'string',
         'transfers' => 'string',
         'transactions' => 'string',
+        'payments' => 'string',
         'sandbox' => 'string',
         'events' => 'string',
         'webhook_endpoints' => 'string',
@@ -78,6 +79,7 @@ class CreateApiKeyRequestPermissions implements ModelInterface, ArrayAccess, \Js
         'accounts' => null,
         'transfers' => null,
         'transactions' => null,
+        'payments' => null,
         'sandbox' => null,
         'events' => null,
         'webhook_endpoints' => null,
@@ -94,6 +96,7 @@ class CreateApiKeyRequestPermissions implements ModelInterface, ArrayAccess, \Js
         'accounts' => false,
         'transfers' => false,
         'transactions' => false,
+        'payments' => false,
         'sandbox' => false,
         'events' => false,
         'webhook_endpoints' => false,
@@ -190,6 +193,7 @@ class CreateApiKeyRequestPermissions implements ModelInterface, ArrayAccess, \Js
         'accounts' => 'accounts',
         'transfers' => 'transfers',
         'transactions' => 'transactions',
+        'payments' => 'payments',
         'sandbox' => 'sandbox',
         'events' => 'events',
         'webhook_endpoints' => 'webhook_endpoints',
@@ -206,6 +210,7 @@ class CreateApiKeyRequestPermissions implements ModelInterface, ArrayAccess, \Js
         'accounts' => 'setAccounts',
         'transfers' => 'setTransfers',
         'transactions' => 'setTransactions',
+        'payments' => 'setPayments',
         'sandbox' => 'setSandbox',
         'events' => 'setEvents',
         'webhook_endpoints' => 'setWebhookEndpoints',
@@ -222,6 +227,7 @@ class CreateApiKeyRequestPermissions implements ModelInterface, ArrayAccess, \Js
         'accounts' => 'getAccounts',
         'transfers' => 'getTransfers',
         'transactions' => 'getTransactions',
+        'payments' => 'getPayments',
         'sandbox' => 'getSandbox',
         'events' => 'getEvents',
         'webhook_endpoints' => 'getWebhookEndpoints',
@@ -279,6 +285,9 @@ class CreateApiKeyRequestPermissions implements ModelInterface, ArrayAccess, \Js
     public const TRANSACTIONS_NONE = 'none';
     public const TRANSACTIONS_READ = 'read';
     public const TRANSACTIONS_WRITE = 'write';
+    public const PAYMENTS_NONE = 'none';
+    public const PAYMENTS_READ = 'read';
+    public const PAYMENTS_WRITE = 'write';
     public const SANDBOX_NONE = 'none';
     public const SANDBOX_READ = 'read';
     public const SANDBOX_WRITE = 'write';
@@ -334,6 +343,20 @@ class CreateApiKeyRequestPermissions implements ModelInterface, ArrayAccess, \Js
             self::TRANSACTIONS_NONE,
             self::TRANSACTIONS_READ,
             self::TRANSACTIONS_WRITE,
+        ];
+    }
+
+    /**
+     * Gets allowable values of the enum
+     *
+     * @return string[]
+     */
+    public function getPaymentsAllowableValues()
+    {
+        return [
+            self::PAYMENTS_NONE,
+            self::PAYMENTS_READ,
+            self::PAYMENTS_WRITE,
         ];
     }
 
@@ -425,6 +448,7 @@ class CreateApiKeyRequestPermissions implements ModelInterface, ArrayAccess, \Js
         $this->setIfExists('accounts', $data ?? [], null);
         $this->setIfExists('transfers', $data ?? [], null);
         $this->setIfExists('transactions', $data ?? [], null);
+        $this->setIfExists('payments', $data ?? [], null);
         $this->setIfExists('sandbox', $data ?? [], null);
         $this->setIfExists('events', $data ?? [], null);
         $this->setIfExists('webhook_endpoints', $data ?? [], null);
@@ -482,6 +506,15 @@ class CreateApiKeyRequestPermissions implements ModelInterface, ArrayAccess, \Js
             $invalidProperties[] = sprintf(
                 "invalid value '%s' for 'transactions', must be one of '%s'",
                 $this->container['transactions'],
+                implode("', '", $allowedValues)
+            );
+        }
+
+        $allowedValues = $this->getPaymentsAllowableValues();
+        if (!is_null($this->container['payments']) && !in_array($this->container['payments'], $allowedValues, true)) {
+            $invalidProperties[] = sprintf(
+                "invalid value '%s' for 'payments', must be one of '%s'",
+                $this->container['payments'],
                 implode("', '", $allowedValues)
             );
         }
@@ -653,6 +686,43 @@ class CreateApiKeyRequestPermissions implements ModelInterface, ArrayAccess, \Js
             );
         }
         $this->container['transactions'] = $transactions;
+
+        return $this;
+    }
+
+    /**
+     * Gets payments
+     *
+     * @return string|null
+     */
+    public function getPayments()
+    {
+        return $this->container['payments'];
+    }
+
+    /**
+     * Sets payments
+     *
+     * @param string|null $payments `none`, `read`, or `write` (which includes read).
+     *
+     * @return self
+     */
+    public function setPayments($payments)
+    {
+        if (is_null($payments)) {
+            throw new \InvalidArgumentException('non-nullable payments cannot be null');
+        }
+        $allowedValues = $this->getPaymentsAllowableValues();
+        if (!in_array($payments, $allowedValues, true)) {
+            throw new \InvalidArgumentException(
+                sprintf(
+                    "Invalid value '%s' for 'payments', must be one of '%s'",
+                    $payments,
+                    implode("', '", $allowedValues)
+                )
+            );
+        }
+        $this->container['payments'] = $payments;
 
         return $this;
     }

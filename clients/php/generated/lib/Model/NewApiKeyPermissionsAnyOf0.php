@@ -60,6 +60,7 @@ class NewApiKeyPermissionsAnyOf0 implements ModelInterface, ArrayAccess, \JsonSe
         'accounts' => 'string',
         'transfers' => 'string',
         'transactions' => 'string',
+        'payments' => 'string',
         'sandbox' => 'string',
         'events' => 'string',
         'webhook_endpoints' => 'string',
@@ -78,6 +79,7 @@ class NewApiKeyPermissionsAnyOf0 implements ModelInterface, ArrayAccess, \JsonSe
         'accounts' => null,
         'transfers' => null,
         'transactions' => null,
+        'payments' => null,
         'sandbox' => null,
         'events' => null,
         'webhook_endpoints' => null,
@@ -94,6 +96,7 @@ class NewApiKeyPermissionsAnyOf0 implements ModelInterface, ArrayAccess, \JsonSe
         'accounts' => false,
         'transfers' => false,
         'transactions' => false,
+        'payments' => false,
         'sandbox' => false,
         'events' => false,
         'webhook_endpoints' => false,
@@ -190,6 +193,7 @@ class NewApiKeyPermissionsAnyOf0 implements ModelInterface, ArrayAccess, \JsonSe
         'accounts' => 'accounts',
         'transfers' => 'transfers',
         'transactions' => 'transactions',
+        'payments' => 'payments',
         'sandbox' => 'sandbox',
         'events' => 'events',
         'webhook_endpoints' => 'webhook_endpoints',
@@ -206,6 +210,7 @@ class NewApiKeyPermissionsAnyOf0 implements ModelInterface, ArrayAccess, \JsonSe
         'accounts' => 'setAccounts',
         'transfers' => 'setTransfers',
         'transactions' => 'setTransactions',
+        'payments' => 'setPayments',
         'sandbox' => 'setSandbox',
         'events' => 'setEvents',
         'webhook_endpoints' => 'setWebhookEndpoints',
@@ -222,6 +227,7 @@ class NewApiKeyPermissionsAnyOf0 implements ModelInterface, ArrayAccess, \JsonSe
         'accounts' => 'getAccounts',
         'transfers' => 'getTransfers',
         'transactions' => 'getTransactions',
+        'payments' => 'getPayments',
         'sandbox' => 'getSandbox',
         'events' => 'getEvents',
         'webhook_endpoints' => 'getWebhookEndpoints',
@@ -289,6 +295,7 @@ class NewApiKeyPermissionsAnyOf0 implements ModelInterface, ArrayAccess, \JsonSe
         $this->setIfExists('accounts', $data ?? [], null);
         $this->setIfExists('transfers', $data ?? [], null);
         $this->setIfExists('transactions', $data ?? [], null);
+        $this->setIfExists('payments', $data ?? [], null);
         $this->setIfExists('sandbox', $data ?? [], null);
         $this->setIfExists('events', $data ?? [], null);
         $this->setIfExists('webhook_endpoints', $data ?? [], null);
@@ -331,6 +338,9 @@ class NewApiKeyPermissionsAnyOf0 implements ModelInterface, ArrayAccess, \JsonSe
         }
         if ($this->container['transactions'] === null) {
             $invalidProperties[] = "'transactions' can't be null";
+        }
+        if ($this->container['payments'] === null) {
+            $invalidProperties[] = "'payments' can't be null";
         }
         if ($this->container['sandbox'] === null) {
             $invalidProperties[] = "'sandbox' can't be null";
@@ -439,6 +449,33 @@ class NewApiKeyPermissionsAnyOf0 implements ModelInterface, ArrayAccess, \JsonSe
             throw new \InvalidArgumentException('non-nullable transactions cannot be null');
         }
         $this->container['transactions'] = $transactions;
+
+        return $this;
+    }
+
+    /**
+     * Gets payments
+     *
+     * @return string
+     */
+    public function getPayments()
+    {
+        return $this->container['payments'];
+    }
+
+    /**
+     * Sets payments
+     *
+     * @param string $payments `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
+     *
+     * @return self
+     */
+    public function setPayments($payments)
+    {
+        if (is_null($payments)) {
+            throw new \InvalidArgumentException('non-nullable payments cannot be null');
+        }
+        $this->container['payments'] = $payments;
 
         return $this;
     }

@@ -30,13 +30,14 @@ class CreateApiKeyRequestPermissions(BaseModel):
     accounts: Optional[StrictStr] = Field(default=None, description="`none`, `read`, or `write` (which includes read).")
     transfers: Optional[StrictStr] = Field(default=None, description="`none`, `read`, or `write` (which includes read).")
     transactions: Optional[StrictStr] = Field(default=None, description="`none`, `read`, or `write` (which includes read).")
+    payments: Optional[StrictStr] = Field(default=None, description="`none`, `read`, or `write` (which includes read).")
     sandbox: Optional[StrictStr] = Field(default=None, description="`none`, `read`, or `write` (which includes read).")
     events: Optional[StrictStr] = Field(default=None, description="`none`, `read`, or `write` (which includes read).")
     webhook_endpoints: Optional[StrictStr] = Field(default=None, description="`none`, `read`, or `write` (which includes read).")
     api_keys: Optional[StrictStr] = Field(default=None, description="`none`, `read`, or `write` (which includes read).")
     requests: Optional[StrictStr] = Field(default=None, description="`none`, `read`, or `write` (which includes read).")
     additional_properties: Dict[str, Any] = {}
-    __properties: ClassVar[List[str]] = ["accounts", "transfers", "transactions", "sandbox", "events", "webhook_endpoints", "api_keys", "requests"]
+    __properties: ClassVar[List[str]] = ["accounts", "transfers", "transactions", "payments", "sandbox", "events", "webhook_endpoints", "api_keys", "requests"]
 
     @field_validator('accounts')
     def accounts_validate_enum(cls, value):
@@ -60,6 +61,16 @@ class CreateApiKeyRequestPermissions(BaseModel):
 
     @field_validator('transactions')
     def transactions_validate_enum(cls, value):
+        """Validates the enum"""
+        if value is None:
+            return value
+
+        if value not in set(['none', 'read', 'write']):
+            raise ValueError("must be one of enum values ('none', 'read', 'write')")
+        return value
+
+    @field_validator('payments')
+    def payments_validate_enum(cls, value):
         """Validates the enum"""
         if value is None:
             return value
@@ -179,6 +190,7 @@ class CreateApiKeyRequestPermissions(BaseModel):
             "accounts": obj.get("accounts"),
             "transfers": obj.get("transfers"),
             "transactions": obj.get("transactions"),
+            "payments": obj.get("payments"),
             "sandbox": obj.get("sandbox"),
             "events": obj.get("events"),
             "webhook_endpoints": obj.get("webhook_endpoints"),

@@ -30,12 +30,13 @@ class NewApiKeyPermissionsAnyOf0(BaseModel):
     accounts: StrictStr = Field(description="`none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.")
     transfers: StrictStr = Field(description="`none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.")
     transactions: StrictStr = Field(description="`none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.")
+    payments: StrictStr = Field(description="`none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.")
     sandbox: StrictStr = Field(description="`none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.")
     events: StrictStr = Field(description="`none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.")
     webhook_endpoints: StrictStr = Field(description="`none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.")
     api_keys: StrictStr = Field(description="`none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.")
     requests: StrictStr = Field(description="`none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.")
-    __properties: ClassVar[List[str]] = ["accounts", "transfers", "transactions", "sandbox", "events", "webhook_endpoints", "api_keys", "requests"]
+    __properties: ClassVar[List[str]] = ["accounts", "transfers", "transactions", "payments", "sandbox", "events", "webhook_endpoints", "api_keys", "requests"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -91,6 +92,7 @@ class NewApiKeyPermissionsAnyOf0(BaseModel):
             "accounts": obj.get("accounts"),
             "transfers": obj.get("transfers"),
             "transactions": obj.get("transactions"),
+            "payments": obj.get("payments"),
             "sandbox": obj.get("sandbox"),
             "events": obj.get("events"),
             "webhook_endpoints": obj.get("webhook_endpoints"),

@@ -123,11 +123,15 @@ impl From<&str> for ContentType {
 pub mod api_keys_api;
 pub mod documentation_api;
 pub mod events_api;
+pub mod fintech_account_numbers_api;
 pub mod fintech_accounts_api;
+pub mod fintech_payment_simulations_api;
+pub mod fintech_payments_api;
 pub mod fintech_transactions_api;
 pub mod fintech_transfers_api;
 pub mod operations_api;
 pub mod requests_api;
+pub mod sandbox_clock_api;
 pub mod webhooks_api;
 
 pub mod configuration;

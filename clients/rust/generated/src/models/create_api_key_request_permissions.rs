@@ -23,6 +23,9 @@ pub struct CreateApiKeyRequestPermissions {
     #[serde(rename = "transactions", skip_serializing_if = "Option::is_none")]
     pub transactions: Option<Transactions>,
     /// `none`, `read`, or `write` (which includes read).
+    #[serde(rename = "payments", skip_serializing_if = "Option::is_none")]
+    pub payments: Option<Payments>,
+    /// `none`, `read`, or `write` (which includes read).
     #[serde(rename = "sandbox", skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<Sandbox>,
     /// `none`, `read`, or `write` (which includes read).
@@ -45,6 +48,7 @@ impl CreateApiKeyRequestPermissions {
             accounts: None,
             transfers: None,
             transactions: None,
+            payments: None,
             sandbox: None,
             events: None,
             webhook_endpoints: None,
@@ -98,6 +102,22 @@ pub enum Transactions {
 
 impl Default for Transactions {
     fn default() -> Transactions {
+        Self::None
+    }
+}
+/// `none`, `read`, or `write` (which includes read).
+#[derive(Clone, Copy, Debug, Eq, PartialEq, Ord, PartialOrd, Hash, Serialize, Deserialize)]
+pub enum Payments {
+    #[serde(rename = "none")]
+    None,
+    #[serde(rename = "read")]
+    Read,
+    #[serde(rename = "write")]
+    Write,
+}
+
+impl Default for Payments {
+    fn default() -> Payments {
         Self::None
     }
 }

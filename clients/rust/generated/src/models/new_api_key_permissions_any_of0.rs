@@ -23,6 +23,9 @@ pub struct NewApiKeyPermissionsAnyOf0 {
     #[serde(rename = "transactions")]
     pub transactions: String,
     /// `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
+    #[serde(rename = "payments")]
+    pub payments: String,
+    /// `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
     #[serde(rename = "sandbox")]
     pub sandbox: String,
     /// `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
@@ -40,11 +43,12 @@ pub struct NewApiKeyPermissionsAnyOf0 {
 }
 
 impl NewApiKeyPermissionsAnyOf0 {
-    pub fn new(accounts: String, transfers: String, transactions: String, sandbox: String, events: String, webhook_endpoints: String, api_keys: String, requests: String) -> NewApiKeyPermissionsAnyOf0 {
+    pub fn new(accounts: String, transfers: String, transactions: String, payments: String, sandbox: String, events: String, webhook_endpoints: String, api_keys: String, requests: String) -> NewApiKeyPermissionsAnyOf0 {
         NewApiKeyPermissionsAnyOf0 {
             accounts,
             transfers,
             transactions,
+            payments,
             sandbox,
             events,
             webhook_endpoints,

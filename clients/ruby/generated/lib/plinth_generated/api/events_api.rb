@@ -134,7 +134,7 @@ module PlinthGenerated
         fail ArgumentError, 'invalid value for "opts[:"limit"]" when calling EventsApi.list_events, must be greater than or equal to 1.'
       end
 
-      allowable_values = ["api_key.created", "api_key.revoked", "webhook_endpoint.test", "fintech.account.created", "fintech.account.frozen", "fintech.account.unfrozen", "fintech.account.closed", "fintech.account.updated", "fintech.transfer.created", "fintech.transfer.posted", "fintech.transfer.voided", "fintech.transfer.expired", "fintech.transfer.updated", "fintech.transfer_reversal.created", "fintech.transaction.created"]
+      allowable_values = ["api_key.created", "api_key.revoked", "webhook_endpoint.test", "fintech.account.created", "fintech.account.frozen", "fintech.account.unfrozen", "fintech.account.closed", "fintech.account.updated", "fintech.transfer.created", "fintech.transfer.posted", "fintech.transfer.voided", "fintech.transfer.expired", "fintech.transfer.updated", "fintech.transfer_reversal.created", "fintech.transaction.created", "fintech.account_number.created", "fintech.account_number.updated", "fintech.external_account.created", "fintech.external_account.updated", "fintech.payment.created", "fintech.payment.updated"]
       if @api_client.config.client_side_validation && opts[:'type'] && !allowable_values.include?(opts[:'type'])
         fail ArgumentError, "invalid value for \"type\", must be one of #{allowable_values}"
       end

@@ -25,6 +25,9 @@ module PlinthGenerated
     attr_accessor :transactions
 
     # `none`, `read`, or `write` (which includes read).
+    attr_accessor :payments
+
+    # `none`, `read`, or `write` (which includes read).
     attr_accessor :sandbox
 
     # `none`, `read`, or `write` (which includes read).
@@ -67,6 +70,7 @@ module PlinthGenerated
         :'accounts' => :'accounts',
         :'transfers' => :'transfers',
         :'transactions' => :'transactions',
+        :'payments' => :'payments',
         :'sandbox' => :'sandbox',
         :'events' => :'events',
         :'webhook_endpoints' => :'webhook_endpoints',
@@ -91,6 +95,7 @@ module PlinthGenerated
         :'accounts' => :'String',
         :'transfers' => :'String',
         :'transactions' => :'String',
+        :'payments' => :'String',
         :'sandbox' => :'String',
         :'events' => :'String',
         :'webhook_endpoints' => :'String',
@@ -143,6 +148,10 @@ module PlinthGenerated
         self.transactions = attributes[:'transactions']
       end
 
+      if attributes.key?(:'payments')
+        self.payments = attributes[:'payments']
+      end
+
       if attributes.key?(:'sandbox')
         self.sandbox = attributes[:'sandbox']
       end
@@ -182,6 +191,8 @@ module PlinthGenerated
       return false unless transfers_validator.valid?(@transfers)
       transactions_validator = EnumAttributeValidator.new('String', ["none", "read", "write"])
       return false unless transactions_validator.valid?(@transactions)
+      payments_validator = EnumAttributeValidator.new('String', ["none", "read", "write"])
+      return false unless payments_validator.valid?(@payments)
       sandbox_validator = EnumAttributeValidator.new('String', ["none", "read", "write"])
       return false unless sandbox_validator.valid?(@sandbox)
       events_validator = EnumAttributeValidator.new('String', ["none", "read", "write"])
@@ -223,6 +234,16 @@ module PlinthGenerated
         fail ArgumentError, "invalid value for \"transactions\", must be one of #{validator.allowable_values}."
       end
       @transactions = transactions
+    end
+
+    # Custom attribute writer method checking allowed values (enum).
+    # @param [Object] payments Object to be assigned
+    def payments=(payments)
+      validator = EnumAttributeValidator.new('String', ["none", "read", "write"])
+      unless validator.valid?(payments)
+        fail ArgumentError, "invalid value for \"payments\", must be one of #{validator.allowable_values}."
+      end
+      @payments = payments
     end
 
     # Custom attribute writer method checking allowed values (enum).
@@ -283,6 +304,7 @@ module PlinthGenerated
           accounts == o.accounts &&
           transfers == o.transfers &&
           transactions == o.transactions &&
+          payments == o.payments &&
           sandbox == o.sandbox &&
           events == o.events &&
           webhook_endpoints == o.webhook_endpoints &&
@@ -299,7 +321,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [accounts, transfers, transactions, sandbox, events, webhook_endpoints, api_keys, requests].hash
+      [accounts, transfers, transactions, payments, sandbox, events, webhook_endpoints, api_keys, requests].hash
     end
 
     # Builds the object from hash

@@ -22,7 +22,7 @@ module PlinthGenerated
     # Known values: `event`; others may be added, so treat this as an open string.
     attr_accessor :object
 
-    # What happened. The list grows: accept types you do not know. Known values: `api_key.created`, `api_key.revoked`, `webhook_endpoint.test`, `fintech.account.created`, `fintech.account.frozen`, `fintech.account.unfrozen`, `fintech.account.closed`, `fintech.account.updated`, `fintech.transfer.created`, `fintech.transfer.posted`, `fintech.transfer.voided`, `fintech.transfer.expired`, `fintech.transfer.updated`, `fintech.transfer_reversal.created`, `fintech.transaction.created`; others may be added, so treat this as an open string.
+    # What happened. The list grows: accept types you do not know. Known values: `api_key.created`, `api_key.revoked`, `webhook_endpoint.test`, `fintech.account.created`, `fintech.account.frozen`, `fintech.account.unfrozen`, `fintech.account.closed`, `fintech.account.updated`, `fintech.transfer.created`, `fintech.transfer.posted`, `fintech.transfer.voided`, `fintech.transfer.expired`, `fintech.transfer.updated`, `fintech.transfer_reversal.created`, `fintech.transaction.created`, `fintech.account_number.created`, `fintech.account_number.updated`, `fintech.external_account.created`, `fintech.external_account.updated`, `fintech.payment.created`, `fintech.payment.updated`; others may be added, so treat this as an open string.
     attr_accessor :type
 
     # Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps.

@@ -25,6 +25,9 @@ module PlinthGenerated
     attr_accessor :transactions
 
     # `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
+    attr_accessor :payments
+
+    # `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
     attr_accessor :sandbox
 
     # `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
@@ -45,6 +48,7 @@ module PlinthGenerated
         :'accounts' => :'accounts',
         :'transfers' => :'transfers',
         :'transactions' => :'transactions',
+        :'payments' => :'payments',
         :'sandbox' => :'sandbox',
         :'events' => :'events',
         :'webhook_endpoints' => :'webhook_endpoints',
@@ -69,6 +73,7 @@ module PlinthGenerated
         :'accounts' => :'String',
         :'transfers' => :'String',
         :'transactions' => :'String',
+        :'payments' => :'String',
         :'sandbox' => :'String',
         :'events' => :'String',
         :'webhook_endpoints' => :'String',
@@ -127,6 +132,12 @@ module PlinthGenerated
         self.transactions = nil
       end
 
+      if attributes.key?(:'payments')
+        self.payments = attributes[:'payments']
+      else
+        self.payments = nil
+      end
+
       if attributes.key?(:'sandbox')
         self.sandbox = attributes[:'sandbox']
       else
@@ -175,6 +186,10 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "transactions", transactions cannot be nil.')
       end
 
+      if @payments.nil?
+        invalid_properties.push('invalid value for "payments", payments cannot be nil.')
+      end
+
       if @sandbox.nil?
         invalid_properties.push('invalid value for "sandbox", sandbox cannot be nil.')
       end
@@ -205,6 +220,7 @@ module PlinthGenerated
       return false if @accounts.nil?
       return false if @transfers.nil?
       return false if @transactions.nil?
+      return false if @payments.nil?
       return false if @sandbox.nil?
       return false if @events.nil?
       return false if @webhook_endpoints.nil?
@@ -241,6 +257,16 @@ module PlinthGenerated
       end
 
       @transactions = transactions
+    end
+
+    # Custom attribute writer method with validation
+    # @param [Object] payments Value to be assigned
+    def payments=(payments)
+      if payments.nil?
+        fail ArgumentError, 'payments cannot be nil'
+      end
+
+      @payments = payments
     end
 
     # Custom attribute writer method with validation
@@ -301,6 +327,7 @@ module PlinthGenerated
           accounts == o.accounts &&
           transfers == o.transfers &&
           transactions == o.transactions &&
+          payments == o.payments &&
           sandbox == o.sandbox &&
           events == o.events &&
           webhook_endpoints == o.webhook_endpoints &&
@@ -317,7 +344,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [accounts, transfers, transactions, sandbox, events, webhook_endpoints, api_keys, requests].hash
+      [accounts, transfers, transactions, payments, sandbox, events, webhook_endpoints, api_keys, requests].hash
     end
 
     # Builds the object from hash

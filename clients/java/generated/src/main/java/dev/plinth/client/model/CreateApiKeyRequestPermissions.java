@@ -40,6 +40,7 @@ import dev.plinth.client.ApiClient;
   CreateApiKeyRequestPermissions.JSON_PROPERTY_ACCOUNTS,
   CreateApiKeyRequestPermissions.JSON_PROPERTY_TRANSFERS,
   CreateApiKeyRequestPermissions.JSON_PROPERTY_TRANSACTIONS,
+  CreateApiKeyRequestPermissions.JSON_PROPERTY_PAYMENTS,
   CreateApiKeyRequestPermissions.JSON_PROPERTY_SANDBOX,
   CreateApiKeyRequestPermissions.JSON_PROPERTY_EVENTS,
   CreateApiKeyRequestPermissions.JSON_PROPERTY_WEBHOOK_ENDPOINTS,
@@ -176,6 +177,49 @@ public class CreateApiKeyRequestPermissions {
   public static final String JSON_PROPERTY_TRANSACTIONS = "transactions";
   @javax.annotation.Nullable
   private TransactionsEnum transactions;
+
+  /**
+   * &#x60;none&#x60;, &#x60;read&#x60;, or &#x60;write&#x60; (which includes read).
+   */
+  public enum PaymentsEnum {
+    NONE(String.valueOf("none")),
+    
+    READ(String.valueOf("read")),
+    
+    WRITE(String.valueOf("write")),
+    
+    UNKNOWN_DEFAULT_OPEN_API(String.valueOf("unknown_default_open_api"));
+
+    private String value;
+
+    PaymentsEnum(String value) {
+      this.value = value;
+    }
+
+    @JsonValue
+    public String getValue() {
+      return value;
+    }
+
+    @Override
+    public String toString() {
+      return String.valueOf(value);
+    }
+
+    @JsonCreator
+    public static PaymentsEnum fromValue(String value) {
+      for (PaymentsEnum b : PaymentsEnum.values()) {
+        if (b.value.equals(value)) {
+          return b;
+        }
+      }
+      return UNKNOWN_DEFAULT_OPEN_API;
+    }
+  }
+
+  public static final String JSON_PROPERTY_PAYMENTS = "payments";
+  @javax.annotation.Nullable
+  private PaymentsEnum payments;
 
   /**
    * &#x60;none&#x60;, &#x60;read&#x60;, or &#x60;write&#x60; (which includes read).
@@ -467,6 +511,30 @@ public class CreateApiKeyRequestPermissions {
   }
 
 
+  public CreateApiKeyRequestPermissions payments(@javax.annotation.Nullable PaymentsEnum payments) {
+    this.payments = payments;
+    return this;
+  }
+
+  /**
+   * &#x60;none&#x60;, &#x60;read&#x60;, or &#x60;write&#x60; (which includes read).
+   * @return payments
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_PAYMENTS, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public PaymentsEnum getPayments() {
+    return payments;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_PAYMENTS, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setPayments(@javax.annotation.Nullable PaymentsEnum payments) {
+    this.payments = payments;
+  }
+
+
   public CreateApiKeyRequestPermissions sandbox(@javax.annotation.Nullable SandboxEnum sandbox) {
     this.sandbox = sandbox;
     return this;
@@ -645,6 +713,7 @@ public class CreateApiKeyRequestPermissions {
     return Objects.equals(this.accounts, createApiKeyRequestPermissions.accounts) &&
         Objects.equals(this.transfers, createApiKeyRequestPermissions.transfers) &&
         Objects.equals(this.transactions, createApiKeyRequestPermissions.transactions) &&
+        Objects.equals(this.payments, createApiKeyRequestPermissions.payments) &&
         Objects.equals(this.sandbox, createApiKeyRequestPermissions.sandbox) &&
         Objects.equals(this.events, createApiKeyRequestPermissions.events) &&
         Objects.equals(this.webhookEndpoints, createApiKeyRequestPermissions.webhookEndpoints) &&
@@ -655,7 +724,7 @@ public class CreateApiKeyRequestPermissions {
 
   @Override
   public int hashCode() {
-    return Objects.hash(accounts, transfers, transactions, sandbox, events, webhookEndpoints, apiKeys, requests, additionalProperties);
+    return Objects.hash(accounts, transfers, transactions, payments, sandbox, events, webhookEndpoints, apiKeys, requests, additionalProperties);
   }
 
   @Override
@@ -665,6 +734,7 @@ public class CreateApiKeyRequestPermissions {
     sb.append("    accounts: ").append(toIndentedString(accounts)).append("\n");
     sb.append("    transfers: ").append(toIndentedString(transfers)).append("\n");
     sb.append("    transactions: ").append(toIndentedString(transactions)).append("\n");
+    sb.append("    payments: ").append(toIndentedString(payments)).append("\n");
     sb.append("    sandbox: ").append(toIndentedString(sandbox)).append("\n");
     sb.append("    events: ").append(toIndentedString(events)).append("\n");
     sb.append("    webhookEndpoints: ").append(toIndentedString(webhookEndpoints)).append("\n");
@@ -728,6 +798,11 @@ public class CreateApiKeyRequestPermissions {
     // add `transactions` to the URL query string
     if (getTransactions() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%stransactions%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getTransactions()))));
+    }
+
+    // add `payments` to the URL query string
+    if (getPayments() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%spayments%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPayments()))));
     }
 
     // add `sandbox` to the URL query string

@@ -135,7 +135,7 @@ public class Event {
   }
 
   /**
-   * What happened. The list grows: accept types you do not know. Known values: &#x60;api_key.created&#x60;, &#x60;api_key.revoked&#x60;, &#x60;webhook_endpoint.test&#x60;, &#x60;fintech.account.created&#x60;, &#x60;fintech.account.frozen&#x60;, &#x60;fintech.account.unfrozen&#x60;, &#x60;fintech.account.closed&#x60;, &#x60;fintech.account.updated&#x60;, &#x60;fintech.transfer.created&#x60;, &#x60;fintech.transfer.posted&#x60;, &#x60;fintech.transfer.voided&#x60;, &#x60;fintech.transfer.expired&#x60;, &#x60;fintech.transfer.updated&#x60;, &#x60;fintech.transfer_reversal.created&#x60;, &#x60;fintech.transaction.created&#x60;; others may be added, so treat this as an open string.
+   * What happened. The list grows: accept types you do not know. Known values: &#x60;api_key.created&#x60;, &#x60;api_key.revoked&#x60;, &#x60;webhook_endpoint.test&#x60;, &#x60;fintech.account.created&#x60;, &#x60;fintech.account.frozen&#x60;, &#x60;fintech.account.unfrozen&#x60;, &#x60;fintech.account.closed&#x60;, &#x60;fintech.account.updated&#x60;, &#x60;fintech.transfer.created&#x60;, &#x60;fintech.transfer.posted&#x60;, &#x60;fintech.transfer.voided&#x60;, &#x60;fintech.transfer.expired&#x60;, &#x60;fintech.transfer.updated&#x60;, &#x60;fintech.transfer_reversal.created&#x60;, &#x60;fintech.transaction.created&#x60;, &#x60;fintech.account_number.created&#x60;, &#x60;fintech.account_number.updated&#x60;, &#x60;fintech.external_account.created&#x60;, &#x60;fintech.external_account.updated&#x60;, &#x60;fintech.payment.created&#x60;, &#x60;fintech.payment.updated&#x60;; others may be added, so treat this as an open string.
    * @return type
    */
   @javax.annotation.Nonnull

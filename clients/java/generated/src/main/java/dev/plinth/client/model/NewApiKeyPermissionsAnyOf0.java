@@ -36,6 +36,7 @@ import dev.plinth.client.ApiClient;
   NewApiKeyPermissionsAnyOf0.JSON_PROPERTY_ACCOUNTS,
   NewApiKeyPermissionsAnyOf0.JSON_PROPERTY_TRANSFERS,
   NewApiKeyPermissionsAnyOf0.JSON_PROPERTY_TRANSACTIONS,
+  NewApiKeyPermissionsAnyOf0.JSON_PROPERTY_PAYMENTS,
   NewApiKeyPermissionsAnyOf0.JSON_PROPERTY_SANDBOX,
   NewApiKeyPermissionsAnyOf0.JSON_PROPERTY_EVENTS,
   NewApiKeyPermissionsAnyOf0.JSON_PROPERTY_WEBHOOK_ENDPOINTS,
@@ -55,6 +56,10 @@ public class NewApiKeyPermissionsAnyOf0 {
   public static final String JSON_PROPERTY_TRANSACTIONS = "transactions";
   @javax.annotation.Nonnull
   private String transactions;
+
+  public static final String JSON_PROPERTY_PAYMENTS = "payments";
+  @javax.annotation.Nonnull
+  private String payments;
 
   public static final String JSON_PROPERTY_SANDBOX = "sandbox";
   @javax.annotation.Nonnull
@@ -148,6 +153,30 @@ public class NewApiKeyPermissionsAnyOf0 {
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
   public void setTransactions(@javax.annotation.Nonnull String transactions) {
     this.transactions = transactions;
+  }
+
+
+  public NewApiKeyPermissionsAnyOf0 payments(@javax.annotation.Nonnull String payments) {
+    this.payments = payments;
+    return this;
+  }
+
+  /**
+   * &#x60;none&#x60;, &#x60;read&#x60;, or &#x60;write&#x60; (which includes read). Known values: &#x60;none&#x60;, &#x60;read&#x60;, &#x60;write&#x60;; others may be added, so treat this as an open string.
+   * @return payments
+   */
+  @javax.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_PAYMENTS, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getPayments() {
+    return payments;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_PAYMENTS, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setPayments(@javax.annotation.Nonnull String payments) {
+    this.payments = payments;
   }
 
 
@@ -286,6 +315,7 @@ public class NewApiKeyPermissionsAnyOf0 {
     return Objects.equals(this.accounts, newApiKeyPermissionsAnyOf0.accounts) &&
         Objects.equals(this.transfers, newApiKeyPermissionsAnyOf0.transfers) &&
         Objects.equals(this.transactions, newApiKeyPermissionsAnyOf0.transactions) &&
+        Objects.equals(this.payments, newApiKeyPermissionsAnyOf0.payments) &&
         Objects.equals(this.sandbox, newApiKeyPermissionsAnyOf0.sandbox) &&
         Objects.equals(this.events, newApiKeyPermissionsAnyOf0.events) &&
         Objects.equals(this.webhookEndpoints, newApiKeyPermissionsAnyOf0.webhookEndpoints) &&
@@ -295,7 +325,7 @@ public class NewApiKeyPermissionsAnyOf0 {
 
   @Override
   public int hashCode() {
-    return Objects.hash(accounts, transfers, transactions, sandbox, events, webhookEndpoints, apiKeys, requests);
+    return Objects.hash(accounts, transfers, transactions, payments, sandbox, events, webhookEndpoints, apiKeys, requests);
   }
 
   @Override
@@ -305,6 +335,7 @@ public class NewApiKeyPermissionsAnyOf0 {
     sb.append("    accounts: ").append(toIndentedString(accounts)).append("\n");
     sb.append("    transfers: ").append(toIndentedString(transfers)).append("\n");
     sb.append("    transactions: ").append(toIndentedString(transactions)).append("\n");
+    sb.append("    payments: ").append(toIndentedString(payments)).append("\n");
     sb.append("    sandbox: ").append(toIndentedString(sandbox)).append("\n");
     sb.append("    events: ").append(toIndentedString(events)).append("\n");
     sb.append("    webhookEndpoints: ").append(toIndentedString(webhookEndpoints)).append("\n");
@@ -367,6 +398,11 @@ public class NewApiKeyPermissionsAnyOf0 {
     // add `transactions` to the URL query string
     if (getTransactions() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%stransactions%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getTransactions()))));
+    }
+
+    // add `payments` to the URL query string
+    if (getPayments() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%spayments%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPayments()))));
     }
 
     // add `sandbox` to the URL query string

@@ -169,6 +169,12 @@ open class EventsApi(basePath: kotlin.String = defaultBasePath, client: Call.Fac
          @JsonProperty(value = "fintech.transfer.updated") fintechPeriodTransferPeriodUpdated("fintech.transfer.updated"),
          @JsonProperty(value = "fintech.transfer_reversal.created") fintechPeriodTransfer_reversalPeriodCreated("fintech.transfer_reversal.created"),
          @JsonProperty(value = "fintech.transaction.created") fintechPeriodTransactionPeriodCreated("fintech.transaction.created"),
+         @JsonProperty(value = "fintech.account_number.created") fintechPeriodAccount_numberPeriodCreated("fintech.account_number.created"),
+         @JsonProperty(value = "fintech.account_number.updated") fintechPeriodAccount_numberPeriodUpdated("fintech.account_number.updated"),
+         @JsonProperty(value = "fintech.external_account.created") fintechPeriodExternal_accountPeriodCreated("fintech.external_account.created"),
+         @JsonProperty(value = "fintech.external_account.updated") fintechPeriodExternal_accountPeriodUpdated("fintech.external_account.updated"),
+         @JsonProperty(value = "fintech.payment.created") fintechPeriodPaymentPeriodCreated("fintech.payment.created"),
+         @JsonProperty(value = "fintech.payment.updated") fintechPeriodPaymentPeriodUpdated("fintech.payment.updated"),
          @JsonProperty(value = "unknown_default_open_api") unknown_default_open_api("unknown_default_open_api");
 
         /**

@@ -34,6 +34,7 @@ import com.fasterxml.jackson.annotation.JsonValue
  * @param accounts `none`, `read`, or `write` (which includes read).
  * @param transfers `none`, `read`, or `write` (which includes read).
  * @param transactions `none`, `read`, or `write` (which includes read).
+ * @param payments `none`, `read`, or `write` (which includes read).
  * @param sandbox `none`, `read`, or `write` (which includes read).
  * @param events `none`, `read`, or `write` (which includes read).
  * @param webhookEndpoints `none`, `read`, or `write` (which includes read).
@@ -58,6 +59,11 @@ data class CreateApiKeyRequestPermissions (
     @param:JsonProperty("transactions")
     @get:JsonProperty("transactions")
     val transactions: CreateApiKeyRequestPermissions.Transactions? = null,
+
+    /* `none`, `read`, or `write` (which includes read). */
+    @param:JsonProperty("payments")
+    @get:JsonProperty("payments")
+    val payments: CreateApiKeyRequestPermissions.Payments? = null,
 
     /* `none`, `read`, or `write` (which includes read). */
     @param:JsonProperty("sandbox")
@@ -114,6 +120,17 @@ data class CreateApiKeyRequestPermissions (
      * Values: none,read,write,unknown_default_open_api
      */
     enum class Transactions(@get:JsonValue val value: kotlin.String) {
+        @JsonProperty(value = "none") none("none"),
+        @JsonProperty(value = "read") read("read"),
+        @JsonProperty(value = "write") write("write"),
+        @JsonProperty(value = "unknown_default_open_api") @JsonEnumDefaultValue unknown_default_open_api("unknown_default_open_api");
+    }
+    /**
+     * `none`, `read`, or `write` (which includes read).
+     *
+     * Values: none,read,write,unknown_default_open_api
+     */
+    enum class Payments(@get:JsonValue val value: kotlin.String) {
         @JsonProperty(value = "none") none("none"),
         @JsonProperty(value = "read") read("read"),
         @JsonProperty(value = "write") write("write"),

@@ -34,7 +34,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  *
  * @param id The event id; also the `webhook-id` of its deliveries.
  * @param `object` Known values: `event`; others may be added, so treat this as an open string.
- * @param type What happened. The list grows: accept types you do not know. Known values: `api_key.created`, `api_key.revoked`, `webhook_endpoint.test`, `fintech.account.created`, `fintech.account.frozen`, `fintech.account.unfrozen`, `fintech.account.closed`, `fintech.account.updated`, `fintech.transfer.created`, `fintech.transfer.posted`, `fintech.transfer.voided`, `fintech.transfer.expired`, `fintech.transfer.updated`, `fintech.transfer_reversal.created`, `fintech.transaction.created`; others may be added, so treat this as an open string.
+ * @param type What happened. The list grows: accept types you do not know. Known values: `api_key.created`, `api_key.revoked`, `webhook_endpoint.test`, `fintech.account.created`, `fintech.account.frozen`, `fintech.account.unfrozen`, `fintech.account.closed`, `fintech.account.updated`, `fintech.transfer.created`, `fintech.transfer.posted`, `fintech.transfer.voided`, `fintech.transfer.expired`, `fintech.transfer.updated`, `fintech.transfer_reversal.created`, `fintech.transaction.created`, `fintech.account_number.created`, `fintech.account_number.updated`, `fintech.external_account.created`, `fintech.external_account.updated`, `fintech.payment.created`, `fintech.payment.updated`; others may be added, so treat this as an open string.
  * @param sequence Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps.
  * @param `data` 
  * @param request The API request that caused it; `null` for the operator CLI and background work.
@@ -55,7 +55,7 @@ data class Event (
     @get:JsonProperty("object")
     val `object`: kotlin.String,
 
-    /* What happened. The list grows: accept types you do not know. Known values: `api_key.created`, `api_key.revoked`, `webhook_endpoint.test`, `fintech.account.created`, `fintech.account.frozen`, `fintech.account.unfrozen`, `fintech.account.closed`, `fintech.account.updated`, `fintech.transfer.created`, `fintech.transfer.posted`, `fintech.transfer.voided`, `fintech.transfer.expired`, `fintech.transfer.updated`, `fintech.transfer_reversal.created`, `fintech.transaction.created`; others may be added, so treat this as an open string. */
+    /* What happened. The list grows: accept types you do not know. Known values: `api_key.created`, `api_key.revoked`, `webhook_endpoint.test`, `fintech.account.created`, `fintech.account.frozen`, `fintech.account.unfrozen`, `fintech.account.closed`, `fintech.account.updated`, `fintech.transfer.created`, `fintech.transfer.posted`, `fintech.transfer.voided`, `fintech.transfer.expired`, `fintech.transfer.updated`, `fintech.transfer_reversal.created`, `fintech.transaction.created`, `fintech.account_number.created`, `fintech.account_number.updated`, `fintech.external_account.created`, `fintech.external_account.updated`, `fintech.payment.created`, `fintech.payment.updated`; others may be added, so treat this as an open string. */
     @param:JsonProperty("type")
     @get:JsonProperty("type")
     val type: kotlin.String,

@@ -33,6 +33,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param accounts `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
  * @param transfers `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
  * @param transactions `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
+ * @param payments `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
  * @param sandbox `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
  * @param events `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
  * @param webhookEndpoints `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string.
@@ -57,6 +58,11 @@ data class NewApiKeyPermissionsAnyOf0 (
     @param:JsonProperty("transactions")
     @get:JsonProperty("transactions")
     val transactions: kotlin.String,
+
+    /* `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string. */
+    @param:JsonProperty("payments")
+    @get:JsonProperty("payments")
+    val payments: kotlin.String,
 
     /* `none`, `read`, or `write` (which includes read). Known values: `none`, `read`, `write`; others may be added, so treat this as an open string. */
     @param:JsonProperty("sandbox")
