@@ -23,8 +23,9 @@ export const lastEntryBefore = prepared<{ account_id: string; before: string }, 
 /**
  * What pending transfers out of the account held at the instant just before `before`: made before it, and not posted,
  * voided or expired by then (a hold ends at its `resolved_at`, or at its `expires_at` if nothing ended it sooner). A
- * hold lives at most 30 days, so only those made in the 30 days before count (`since`): the index
- * `transfers_holds_idx` walks that window, never the account's whole history.
+ * pending transfer's hold lives at most 30 days, so only those made in the 30 days before count (`since`): the index
+ * `transfers_holds_idx` walks that window, never the account's whole history. A payment's hold has no expiry (it ends
+ * when the payment settles or ends unsettled): those made before the window are `paymentHeldBefore`'s.
  */
 export const heldBefore = prepared<{ account_id: string; before: string; since: string }, { held: Int64 | null }>(
   { account_id: true, before: true, since: true },
@@ -38,7 +39,26 @@ export const heldBefore = prepared<{ account_id: string; before: string; since: 
       .where('pending', '=', sql.lit(1))
       .where('created_at', '>=', p.since)
       .where('created_at', '<', p.before)
-      .where(sql<string>`coalesce(resolved_at, expires_at)`, '>=', p.before),
+      // A hold with neither an end nor an expiry (a payment's, still open) holds at every later instant.
+      .where(sql<string>`coalesce(resolved_at, expires_at, '9999-12-31')`, '>=', p.before),
+);
+
+/**
+ * What payments' holds made before the window of `heldBefore` still held just before `before`: their transfers not
+ * resolved by then. The index `transfers_payment_holds_idx` (by sender and end, payments only) reads the open ones and
+ * those ended after `before`, not the account's history.
+ */
+export const paymentHeldBefore = prepared<
+  { account_id: string; before: string; since: string },
+  { held: Int64 | null }
+>({ account_id: true, before: true, since: true }, (db, p) =>
+  db
+    .selectFrom('transfers')
+    .select(sql<Int64 | null>`sum(amount)`.as('held'))
+    .where('from_account_id', '=', p.account_id)
+    .where('payment_id', 'is not', null)
+    .where((eb) => eb.or([eb('resolved_at', 'is', null), eb('resolved_at', '>=', p.before)]))
+    .where('created_at', '<', p.since),
 );
 
 type Period = { account_id: string; from: string; to: string };

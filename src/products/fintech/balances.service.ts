@@ -5,9 +5,16 @@ import { parseTime } from '../../platform/http/created-filter.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
 import { findAccount } from './accounts.repository.ts';
-import { balanceBefore, heldBefore, nextMovementFloor, periodTotals, sealBefore } from './balances.repository.ts';
+import {
+  balanceBefore,
+  heldBefore,
+  nextMovementFloor,
+  paymentHeldBefore,
+  periodTotals,
+  sealBefore,
+} from './balances.repository.ts';
 import type { AccountBalances, AccountStatement, BalancesQuery, StatementQuery } from './balances.schema.ts';
-import { toAmount } from './ledger/amount.ts';
+import { plus, toAmount } from './ledger/amount.ts';
 import { earliestNext } from './ledger/time.ts';
 import { ACCOUNT, accountNotFound, type MoneyDeps } from './shared.ts';
 import { EXPIRES_MAX } from './transfers.schema.ts';
@@ -79,12 +86,15 @@ export async function balancesAt(
       param: 'at',
     });
   const since = iso(before - EXPIRES_MAX * 1000 - 1);
-  const [last, held] = await settledRead(deps, account.id, iso(before), (snapshot) =>
+  const window = { account_id: account.id, before: iso(before), since };
+  const [last, held, paymentsHeld] = await settledRead(deps, account.id, iso(before), (snapshot) =>
     Promise.all([
       balanceBefore(snapshot, account.id, iso(before)),
-      heldBefore(snapshot, { account_id: account.id, before: iso(before), since }),
+      heldBefore(snapshot, window),
+      paymentHeldBefore(snapshot, window),
     ]),
   );
+  const heldThen = plus(toAmount(held.rows[0]?.held ?? 0), toAmount(paymentsHeld.rows[0]?.held ?? 0));
   const current = last === undefined ? 0 : toAmount(last.balance_after);
   const currency = account.currency;
   return {
@@ -92,7 +102,7 @@ export async function balancesAt(
     account_id: account.id,
     at: iso(at),
     current_balance: { amount: current, currency },
-    available_balance: { amount: current - toAmount(held.rows[0]?.held ?? 0), currency },
+    available_balance: { amount: current - heldThen, currency },
     last_transaction_id: last?.id ?? null,
     livemode: account.mode === 'live',
   };

@@ -83,6 +83,12 @@ describe(`payments and the sandbox clock (${BACKEND})`, () => {
     });
     assert.equal(payment.status, 'pending_submission');
     assert.deepEqual(await s.balances(), { current: 100, available: 40 }, 'held at once, moved at settlement');
+    const balancesAt = async (at: string) => {
+      const b = await s.m.get(`/v1/fintech/accounts/${s.account}/balances?at=${encodeURIComponent(at)}`);
+      return { current: b.current_balance.amount, available: b.available_balance.amount };
+    };
+    const pendingAt = (await s.clock()).now;
+    assert.deepEqual(await balancesAt(pendingAt), { current: 100, available: 40 }, 'an open hold with no expiry');
     const transfer = await s.m.get(`/v1/fintech/transfers/${payment.transfer_id}`);
     assert.equal(transfer.status, 'pending');
     assert.match(transfer.to_account_id, /^sys_.*_ach$/, 'to the ACH clearing account');
@@ -94,6 +100,7 @@ describe(`payments and the sandbox clock (${BACKEND})`, () => {
     assert.ok(settled.submitted_at < settled.settled_at, `${settled.submitted_at} then ${settled.settled_at}`);
     assert.match(settled.settled_at, /T1[34]:00Z$/, '09:00 New York');
     assert.deepEqual(await s.balances(), { current: 40, available: 40 });
+    assert.deepEqual(await balancesAt(pendingAt), { current: 100, available: 40 }, 'the past, unchanged');
 
     await s.m.post('/v1/sandbox/fintech/payment_rules', {
       match: { amount: 60 },
@@ -119,7 +126,9 @@ describe(`payments and the sandbox clock (${BACKEND})`, () => {
     assert.match(verify.stdout, /payment's status agrees with its transfer.*\([1-9]\d* checked\)/);
     assert.match(verify.stdout, /clearing account holds exactly.*\([1-9]\d* checked\)/);
     // Behind the ledger's back: a returned payment marked settled again is named, with its clearing account.
-    await server.database.write((trx) => sql`update payments set status = 'settled' where id = ${payment.id}`.execute(trx));
+    await server.database.write((trx) =>
+      sql`update payments set status = 'settled' where id = ${payment.id}`.execute(trx),
+    );
     const bad = await run(['src/cli/main.ts', 'ledger', 'verify'], { DATABASE_URL: server.databaseUrl });
     assert.equal(bad.code, 1);
     assert.match(bad.stdout, new RegExp(`VIOLATION.*status agrees[\\s\\S]*${payment.id}`));

@@ -26,6 +26,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
   } else await rebuildSqliteTransfers(db);
   await db.schema.alterTable('transfers').addColumn('payment_id', 'text').execute();
+  // A payment's hold has no expiry: what it held at a past moment is read by its end, not within the 30-day window.
+  await sql`create index transfers_payment_holds_idx on transfers (from_account_id, resolved_at)
+    where payment_id is not null`.execute(db);
 
   await db.schema
     .createTable('account_numbers')
