@@ -12,11 +12,12 @@
  * `WINDOW=1` counts one run per load instead, from the end of the warm-up to the last of LONG − SHORT counted requests
  * (see `countWindow`): minutes instead of most of an hour on a busy machine.
  *
- * `LOADS=create,transfer,retrieve,pending,post,reverse,balances` chooses the loads (default: all but retrieve and
+ * `LOADS=create,transfer,retrieve,pending,post,reverse,balances,payment` chooses the loads (default: all but retrieve and
  * balances). `pending` is a transfer made with `"pending": true`; `post` posts one whole, each request a distinct
  * pending transfer made before the counted requests (as many in every run, so that they cancel out); each is compared
  * with a plain transfer (issue 24: within 10%). `reverse` reverses 1 of a distinct posted transfer of 2, made the same
- * way (issue 31: at most 1.15× a plain transfer). `retrieve` and `balances` read one account with 100,000
+ * way (issue 31: at most 1.15× a plain transfer). `payment` sends an ACH payment out (a hold until its cut-off, its
+ * transfer and its payment), compared with `pending` (issue 41: at most 1.2×). `retrieve` and `balances` read one account with 100,000
  * transactions (bench/history.ts), as it is and at the middle of its history (`balances?at=`; issue 31: at most 1.5×
  * a retrieve). `REQUEST_LOG=compare` counts each load with the request log on and with `REQUEST_LOG=off`, and prints what
  * recording costs per request (entries written in the run are counted: the server is closed, and its last batch
@@ -41,7 +42,8 @@ type LoadName =
   | 'pending'
   | 'post'
   | 'reverse'
-  | 'balances';
+  | 'balances'
+  | 'payment';
 const HISTORY = 100_000;
 
 async function child(load: LoadName, requests: number, requestLog: string): Promise<void> {
@@ -71,6 +73,19 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
     if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
   };
   const transfer = { from_account_id: from, to_account_id: to, amount: 1, currency: 'USD' };
+  // The payments' counterparty: an ACH payment out waits for its cut-off, so each create is a hold and its rows.
+  const external =
+    load === 'payment'
+      ? (
+          await post('/v1/fintech/external_accounts', {
+            routing_number: '021000021',
+            account_number: '000123456789',
+            account_holder_name: 'Acme Supplies LLC',
+            account_type: 'checking',
+          })
+        ).id
+      : '';
+  const payment = { account_id: from, external_account_id: external, amount: 1, currency: 'USD', rail: 'ach' };
   // The posts' pending transfers: as many in every run (the longest run's posts), so that the difference of two runs
   // counts posts alone.
   const held: string[] = [];
@@ -97,6 +112,7 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
     transfer: () => post('/v1/fintech/transfers', transfer),
     pending: () => post('/v1/fintech/transfers', { ...transfer, pending: true }),
     post: () => post(`/v1/fintech/transfers/${held[next++]}/post`, {}),
+    payment: () => post('/v1/fintech/payments', payment),
   };
   const one = loads[load];
   const round = () => Promise.all(Array.from({ length: BATCH }, one));
@@ -208,6 +224,8 @@ if (process.argv[2] === '--child') {
     ['post', 'transfer', 1 / 0.9],
     ['reverse', 'transfer', 1.15],
     ['balances', 'retrieve', 1.5],
+    // Issue 41: a payment out (a hold, its transfer and its payment) costs at most 1.2× a pending transfer.
+    ['payment', 'pending', 1.2],
   ] as const;
   for (const [load, base, most] of compared) {
     const [cost, baseCost] = [per[load], per[base]];
