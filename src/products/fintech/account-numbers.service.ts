@@ -82,6 +82,12 @@ export async function createAccountNumber(
     throw new ApiError('account_closed', `Account ${account.id} is closed; it takes no new account number.`, {
       param: 'account_id',
     });
+  if (account.currency !== 'USD')
+    throw new ApiError(
+      'currency_mismatch',
+      `Account ${account.id} holds ${account.currency}; bank account numbers reach USD accounts only.`,
+      { param: 'account_id' },
+    );
   const digits = await freshNumber(trx, deps.secrets, routing);
   const row: AccountNumbersTable = {
     id: newId(ACCOUNT_NUMBER.prefix, ctx.now.getTime()),

@@ -13,7 +13,7 @@ import { cleanDescription } from './description.ts';
 import { toAmount } from './ledger/amount.ts';
 import { endHold, move } from './ledger/move.ts';
 import type { SystemPurpose } from './ledger/system-account.ts';
-import { achSettlement, nextAchCutoff, wireSettlement } from './payments.calendar.ts';
+import { achSettlement, nextAchCutoff, nextBusinessMorning, wireSettlement } from './payments.calendar.ts';
 import * as repo from './payments.repository.ts';
 import { returnReasonOf } from './payments.returns.ts';
 import type { Payment, PaymentCreateBody, PaymentList, PaymentListQuery } from './payments.schema.ts';
@@ -261,22 +261,41 @@ export function durationMs(duration: string): number {
   return ((Number(days ?? 0) * 24 + Number(hours ?? 0)) * 60 + Number(minutes ?? 0)) * 60_000;
 }
 
-/** The step due on a payment, at `ctx.now`. Returns the payment as it then is. */
+/**
+ * The step due on a payment, at `ctx.now`. Returns the payment as it then is. A step the ledger refuses because the
+ * account is frozen moves nothing and waits: it is due again at 09:00 New York the next business day, so a payment
+ * settles (or is returned) once its account is unfrozen. A return whose account has since closed is dropped: the
+ * payment stays settled (docs/api.md#bank-account-numbers-and-payments).
+ */
 export async function runStep(
   deps: MoneyDeps,
   rules: RuleBook,
   ctx: WriteContext,
   row: PaymentsTable,
 ): Promise<PaymentsTable> {
-  switch (row.due_action) {
-    case 'submit':
-      return submit(deps, rules, ctx, row);
-    case 'settle':
-      return settle(deps, rules, ctx, row);
-    case 'return':
-      return returnSettled(deps, ctx, row, row.due_return_code!);
-    default:
-      return row;
+  const before = ctx.trx.writeCount();
+  try {
+    switch (row.due_action) {
+      case 'submit':
+        return await submit(deps, rules, ctx, row);
+      case 'settle':
+        return await settle(deps, rules, ctx, row);
+      case 'return':
+        return await returnSettled(deps, ctx, row, row.due_return_code!);
+      default:
+        return row;
+    }
+  } catch (error) {
+    const waits = error instanceof ApiError && (error.code === 'account_frozen' || error.code === 'account_closed');
+    // The ledger refuses before it writes (ledger/move.ts): a refusal after a write is a bug, not a wait.
+    if (!waits || ctx.trx.writeCount() !== before) throw error;
+    const later =
+      error.code === 'account_frozen'
+        ? { due_at: storedTime(new Date(nextBusinessMorning(ctx.now.getTime()))) }
+        : { ...nothingDue };
+    const waiting = { ...row, ...later };
+    repo.updatePayment(ctx.trx, waiting);
+    return waiting;
   }
 }
 

@@ -158,6 +158,29 @@ describe(`payments and the sandbox clock (${BACKEND})`, () => {
     assert.deepEqual(await s.balances(), { current: 970, available: 970 });
   });
 
+  test('a payment whose account is frozen at settlement waits, and settles once it is unfrozen', async () => {
+    const s = await setup('pay-frozen');
+    await s.m.post(`/v1/sandbox/fintech/accounts/${s.account}/deposits`, { amount: 500 });
+    await s.advance(afterNextSettlement((await s.clock()).now));
+    const payment = await s.m.post(PAYMENTS, {
+      account_id: s.account,
+      external_account_id: s.external.id,
+      amount: 200,
+      currency: 'USD',
+      rail: 'ach',
+    });
+    await s.m.post(`/v1/fintech/accounts/${s.account}/freeze`, { reason: 'compliance_review' });
+    const twoDays = afterNextSettlement(afterNextSettlement((await s.clock()).now));
+    await s.advance(twoDays);
+    const waiting = await s.m.get(`${PAYMENTS}/${payment.id}`);
+    assert.equal(waiting.status, 'submitted', 'nothing moves on a frozen account');
+    assert.deepEqual(await s.balances(), { current: 500, available: 300 });
+    await s.m.post(`/v1/fintech/accounts/${s.account}/unfreeze`, {});
+    await s.advance(afterNextSettlement(twoDays));
+    assert.equal((await s.m.get(`${PAYMENTS}/${payment.id}`)).status, 'settled');
+    assert.deepEqual(await s.balances(), { current: 300, available: 300 });
+  });
+
   test('inbound payments are returned R02, R16, R29, R01 and move nothing', async () => {
     const s = await setup('pay-inbound');
     const inbound = (direction: string, amount: number) =>
