@@ -73,18 +73,3 @@ export function writeClock(trx: Trx, orgId: string, clock: ClockRow): void {
 
 /** The turn every change of an org's clock takes (one at a time, across processes). */
 export const clockTurn = (orgId: string) => `sandbox_clock:${orgId}`;
-
-const insertClockIfAbsent = preparedSend<{ org_id: string }>({ org_id: true }, (db, p) =>
-  db
-    .insertInto('sandbox_clocks')
-    .values({ org_id: p.org_id, offset_ms: 0, target_ms: null })
-    .onConflict((oc) => oc.column('org_id').doNothing()),
-);
-
-/**
- * Gives the org's sandbox a clock row if it has none (issued, not awaited): a module that schedules due work calls it,
- * so that the clock's background pass runs that work as real time passes.
- */
-export function ensureClock(trx: Trx, orgId: string): void {
-  insertClockIfAbsent(trx, { org_id: orgId });
-}

@@ -24,6 +24,11 @@ export interface DueSource {
   what: string;
   /** Up to `limit` items of the org's sandbox due at or before `upTo`, earliest first (a read: `run` locks). */
   next(db: Db | Trx, orgId: string, upTo: string, limit: number): Promise<DueItem[]>;
+  /**
+   * The orgs whose sandbox has an item due at or before `upTo` by real time (the background pass's question; an org
+   * whose clock runs ahead is asked about by its `sandbox_clocks` row).
+   */
+  orgsDue(db: Db, upTo: string): Promise<string[]>;
 }
 
 /** Items per write: large enough that a clock advance over thousands of items is quick, small enough to keep a write short. */

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { integer } from '../kit/settings.ts';
+import { storedTime } from '../kit/time.ts';
 import { defineModule } from '../module.ts';
 import { clockRoutes } from './clock.routes.ts';
 import { runDueEverywhere } from './due.ts';
@@ -37,11 +38,16 @@ export const sandboxClock = defineModule({
       what: 'sandbox clocks',
       everyMs: settings.SANDBOX_CLOCK_SWEEP_SECONDS * 1000,
       pass: async () => {
-        const orgs = await database.db.selectFrom('sandbox_clocks').select('org_id').execute();
-        return runDueEverywhere(
-          { database, clock, sources: due },
-          orgs.map((row) => row.org_id),
-        );
+        // Every org whose sandbox has due work by real time, or a clock ahead of it, or an advance under way.
+        const ahead = await database.db
+          .selectFrom('sandbox_clocks')
+          .select('org_id')
+          .where((eb) => eb.or([eb('offset_ms', '>', 0), eb('target_ms', 'is not', null)]))
+          .execute();
+        const upTo = storedTime(clock());
+        const waiting = await Promise.all(due.map((source) => source.orgsDue(database.db, upTo)));
+        const orgs = new Set([...ahead.map((row) => row.org_id), ...waiting.flat()]);
+        return runDueEverywhere({ database, clock, sources: due }, [...orgs]);
       },
     },
   ],

@@ -456,6 +456,17 @@ export function paymentsDueSource(deps: PaymentDeps): DueSource {
         }),
       );
     },
+    async orgsDue(db, upTo) {
+      const rows = await db
+        .selectFrom('payments')
+        .select('org_id')
+        .distinct()
+        .where('mode', '=', 'sandbox')
+        .where('due_at', 'is not', null)
+        .where('due_at', '<=', upTo)
+        .execute();
+      return rows.map((row) => row.org_id);
+    },
   };
 }
 
@@ -477,5 +488,8 @@ export function expiriesDueSource(deps: MoneyDeps): DueSource {
         .execute();
       return rows.map((row) => ({ at: row.expires_at!, run: (ctx) => expireIfDue(deps, ctx, row.id) }));
     },
+    // Expiries by real time are the expiry sweep's (transfers.expiry.ts); the clock's pass runs an org's only when its
+    // clock runs ahead.
+    orgsDue: async () => [],
   };
 }

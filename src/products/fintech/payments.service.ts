@@ -1,6 +1,5 @@
 import { findOwned, pageOwned } from '../../db/owned.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
-import { ensureClock } from '../../platform/clock/clock.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import { type IdKind, isIdOf, newId } from '../../platform/kit/ids.ts';
@@ -141,7 +140,6 @@ export async function createPayment(
     due_return_code: null,
   };
   repo.insertPayment(trx, row);
-  if (sandbox) ensureClock(trx, owner.orgId);
   await deps.events.emit({ ...ctx, now: moved.at }, [
     { type: 'fintech.transfer.created', object: transferFromRow(transfer) },
     { type: 'fintech.payment.created', object: paymentFromRow(row) },
