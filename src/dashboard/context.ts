@@ -11,7 +11,7 @@ import type { Clock } from '../platform/kit/time.ts';
 import type { OperationSchema, Result } from '../platform/operations/operation.ts';
 import type { SecretBox } from '../platform/secrets/box.ts';
 import type { Resolver } from '../platform/webhooks/ssrf.ts';
-import type { FintechSettings } from '../products/fintech/settings.ts';
+import type { FintechSettings } from '../products/fintech/index.ts';
 import type { Action, Perform, reader } from './act.ts';
 import type { Html } from './html.ts';
 import type { Session } from './sessions.ts';

@@ -1,5 +1,5 @@
 import { defineModule } from '../platform/module.ts';
-import { FintechSettings } from '../products/fintech/settings.ts';
+import { FintechSettings } from '../products/fintech/index.ts';
 import { installDashboard } from './install.ts';
 import { DASHBOARD_MIGRATIONS } from './migrations/index.ts';
 import { DashboardSettings } from './settings.ts';

@@ -2,7 +2,7 @@ import { ops } from '../ops.ts';
 import { allows, needs } from '../platform/auth/permissions.ts';
 import type { Principal } from '../platform/auth/principal.ts';
 import { ApiError } from '../platform/http/errors.ts';
-import type { Transaction } from '../products/fintech/transactions.schema.ts';
+import type { Transaction } from '../products/fintech/index.ts';
 import type { Ctx } from './context.ts';
 import { csvLine, inert } from './csv.ts';
 import { decimal } from './format.ts';

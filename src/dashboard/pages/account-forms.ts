@@ -1,6 +1,6 @@
 import { ops } from '../../ops.ts';
-import type { Account } from '../../products/fintech/accounts.schema.ts';
-import { CLOSE_REASONS, FREEZE_REASONS } from '../../products/fintech/lifecycle.schema.ts';
+import type { Account } from '../../products/fintech/index.ts';
+import { CLOSE_REASONS, FREEZE_REASONS } from '../../products/fintech/index.ts';
 import { type Html, html } from '../html.ts';
 import { formFields, input, problemSummary, select } from '../layout.ts';
 import { type FormState, stateOf, type View } from '../view.ts';

@@ -1,6 +1,6 @@
 import { ops } from '../../ops.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
-import type { Account } from '../../products/fintech/accounts.schema.ts';
+import type { Account } from '../../products/fintech/index.ts';
 import type { Ctx } from '../context.ts';
 import { majorUnits } from '../format.ts';
 import { type Html, html } from '../html.ts';

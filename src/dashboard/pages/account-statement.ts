@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { ops } from '../../ops.ts';
 import { allows, needs } from '../../platform/auth/permissions.ts';
 import { ApiError } from '../../platform/http/errors.ts';
-import { AccountIdParams } from '../../products/fintech/accounts.schema.ts';
+import { AccountIdParams } from '../../products/fintech/index.ts';
 import type { Ctx } from '../context.ts';
 import { money } from '../format.ts';
 import { type Html, html } from '../html.ts';

@@ -1,10 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ops } from '../../ops.ts';
-import { type Event, EventIdParams, EventListQuery } from '../../platform/events/events.schema.ts';
-import { eventFromRow, findEventOrThrow, listEvents } from '../../platform/events/events.service.ts';
+import {
+  type Event,
+  EventIdParams,
+  EventListQuery,
+  eventFromRow,
+  findEventOrThrow,
+  listEvents,
+} from '../../platform/events/index.ts';
 import { eventTypes } from '../../platform/events/types.ts';
-import { listEventDeliveries } from '../../platform/webhooks/deliveries.service.ts';
+import { listEventDeliveries } from '../../platform/webhooks/index.ts';
 import type { Ctx } from '../context.ts';
 import { time } from '../format.ts';
 import { sendHtml } from '../forms.ts';

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ops } from '../../ops.ts';
-import { listEvents } from '../../platform/events/events.service.ts';
+import { listEvents } from '../../platform/events/index.ts';
 import type { OperationRef } from '../../platform/operations/operation.ts';
-import type { AccountList } from '../../products/fintech/accounts.schema.ts';
+import type { AccountList } from '../../products/fintech/index.ts';
 import type { Ctx } from '../context.ts';
 import { badge, money, time } from '../format.ts';
 import { sendHtml } from '../forms.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ops } from '../../ops.ts';
-import { KeyIdParams } from '../../platform/keys/api-keys.schema.ts';
+import { KeyIdParams } from '../../platform/keys/index.ts';
 import type { Ctx } from '../context.ts';
 import { type Html, html } from '../html.ts';
 import type { FormState, View } from '../view.ts';

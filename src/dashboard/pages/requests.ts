@@ -4,13 +4,14 @@ import { ops } from '../../ops.ts';
 import { timeOfId } from '../../platform/kit/ids.ts';
 import type { Operations } from '../../platform/operations/operation.ts';
 import {
+  listRequestLogs,
   METHODS,
   type RequestLog,
   RequestLogIdParams,
   RequestLogListQuery,
+  retrieveRequestLog,
   STATUS_FILTER_PATTERN,
-} from '../../platform/requests/requests.schema.ts';
-import { listRequestLogs, retrieveRequestLog } from '../../platform/requests/requests.service.ts';
+} from '../../platform/requests/index.ts';
 import type { Ctx } from '../context.ts';
 import { relative } from '../format.ts';
 import { sendHtml } from '../forms.ts';

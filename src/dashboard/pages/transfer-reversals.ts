@@ -1,8 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ops } from '../../ops.ts';
-import { reversibleAmount } from '../../products/fintech/reversals.service.ts';
-import { type Transfer, TransferIdParams } from '../../products/fintech/transfers.schema.ts';
+import { reversibleAmount, type Transfer, TransferIdParams } from '../../products/fintech/index.ts';
 import type { Ctx } from '../context.ts';
 import { majorUnits, money, time } from '../format.ts';
 import { amountField, optional } from '../forms.ts';

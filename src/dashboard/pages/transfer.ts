@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ops } from '../../ops.ts';
-import { TransferIdParams } from '../../products/fintech/transfers.schema.ts';
+import { TransferIdParams } from '../../products/fintech/index.ts';
 import type { Ctx } from '../context.ts';
 import { majorUnits, money, time } from '../format.ts';
 import { amountField, optional, sendHtml } from '../forms.ts';

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { ops } from '../../ops.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import { IdOf } from '../../platform/kit/schema.ts';
-import { type Transfer, TransferListQuery } from '../../products/fintech/transfers.schema.ts';
+import { type Transfer, TransferListQuery } from '../../products/fintech/index.ts';
 import type { Ctx } from '../context.ts';
 import { badge, majorUnits, money, time } from '../format.ts';
 import { amountField, metadataField, optional, sendHtml } from '../forms.ts';

@@ -4,7 +4,7 @@ import { type Static, Type } from 'typebox';
 import { ops } from '../../ops.ts';
 import { eventTypes } from '../../platform/events/types.ts';
 import { ListQuery } from '../../platform/http/pagination.ts';
-import type { WebhookEndpoint } from '../../platform/webhooks/endpoints.schema.ts';
+import type { WebhookEndpoint } from '../../platform/webhooks/index.ts';
 import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
 import { optional, sendHtml } from '../forms.ts';

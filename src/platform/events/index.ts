@@ -7,6 +7,7 @@ export { eventOps } from './events.routes.ts';
 export { streamOps } from './stream.routes.ts';
 
 import { installEvents } from './install.ts';
+import { EVENTS_MIGRATIONS } from './migrations/index.ts';
 
 export const EventsSettings = Type.Object({
   EVENT_RETENTION_DAYS: integer(30, 1, 3650, 'days events (and their delivery logs) are kept before being purged'),
@@ -32,6 +33,7 @@ export const EventsSettings = Type.Object({
 export const eventsModule = (beforePurge: BeforeEventsDeleted) =>
   defineModule({
     name: 'events',
+    migrations: EVENTS_MIGRATIONS,
     tags: [
       {
         name: 'Events',
@@ -52,3 +54,7 @@ export const eventsModule = (beforePurge: BeforeEventsDeleted) =>
       });
     },
   });
+
+// The public face other modules read (the webhooks' deliveries of an event, the dashboard's pages).
+export { EVENT_ID_PATTERN, type Event, EventIdParams, EventListQuery } from './events.schema.ts';
+export { eventFromRow, findEventOrThrow, listEvents } from './events.service.ts';

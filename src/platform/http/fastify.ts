@@ -1,7 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { redactRecord, redactSecrets } from '../kit/redact.ts';
-import type { PlatformConfig } from '../settings.ts';
 import { AccessLogController, requestId } from './access-log.ts';
 import { BODY_LIMIT } from './body.ts';
 import { answerFrameworkError } from './problem.ts';
@@ -11,14 +10,24 @@ import { httpServerOptions } from './server-options.ts';
 
 /** The Fastify instance every app is built on: its logger (redacted), limits, parsers, and how it closes. */
 
+/**
+ * What the instance reads of the core's settings (PlatformConfig, src/platform/settings.ts, which is handed in):
+ * named here, so that http/ imports nothing of the platform but kit/ (.dependency-cruiser.cjs).
+ */
+export interface FastifySettings {
+  LOG_LEVEL: string;
+  REQUEST_TIMEOUT_SECONDS: number;
+  TRUST_PROXY: false | number | string[];
+}
+
 /** A hop count becomes the function form (Fastify's types take no number): trust the nearest `hops` proxies. */
 function trustProxy(
-  setting: PlatformConfig['TRUST_PROXY'],
+  setting: FastifySettings['TRUST_PROXY'],
 ): boolean | string[] | ((address: string, hop: number) => boolean) {
   return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }
 
-export function createFastify(config: PlatformConfig, logStream: DestinationStream): FastifyInstance {
+export function createFastify(config: FastifySettings, logStream: DestinationStream): FastifyInstance {
   return Fastify({
     logger: {
       level: config.LOG_LEVEL,

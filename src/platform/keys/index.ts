@@ -48,3 +48,6 @@ export const keys = defineModule({
     });
   },
 });
+
+// The public face the dashboard reads.
+export { KeyIdParams } from './api-keys.schema.ts';

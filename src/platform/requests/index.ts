@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { flag, integer } from '../kit/settings.ts';
 import { defineModule } from '../module.ts';
 import { installRequestLog } from './install.ts';
+import { REQUESTS_MIGRATIONS } from './migrations/index.ts';
 
 export { requestOps } from './requests.routes.ts';
 
@@ -30,6 +31,7 @@ export const RequestLogSettings = Type.Object({
 /** The request log (docs/api.md#the-request-log): every authenticated /v1 request and dashboard action. */
 export const requests = defineModule({
   name: 'requests',
+  migrations: REQUESTS_MIGRATIONS,
   tags: [
     {
       name: 'Requests',
@@ -51,3 +53,15 @@ export const requests = defineModule({
     });
   },
 });
+
+// The public face the dashboard reads (its own actions are recorded through app.requestLog).
+export { templateOf } from './entry.ts';
+export type { DashboardAction } from './install.ts';
+export {
+  METHODS,
+  type RequestLog,
+  RequestLogIdParams,
+  RequestLogListQuery,
+  STATUS_FILTER_PATTERN,
+} from './requests.schema.ts';
+export { listRequestLogs, retrieveRequestLog } from './requests.service.ts';

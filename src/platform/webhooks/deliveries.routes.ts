@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import { needs } from '../auth/permissions.ts';
-import { EventIdParams } from '../events/events.schema.ts';
+import { EventIdParams } from '../events/index.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import { Ref } from '../kit/schema.ts';
 import { declareRead, declareWrite, implement } from '../operations/operation.ts';

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { EVENT_ID_PATTERN } from '../events/events.schema.ts';
+import { EVENT_ID_PATTERN } from '../events/index.ts';
 import { ListPage, ListQuery } from '../http/pagination.ts';
 import { type IdKind, idPattern } from '../kit/ids.ts';
 import { IdOf, StringEnum } from '../kit/schema.ts';

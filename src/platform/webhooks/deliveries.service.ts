@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.ts';
 import { findOwned } from '../../db/owned.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { EventOwner } from '../events/emit.ts';
-import { findEventOrThrow } from '../events/events.service.ts';
+import { findEventOrThrow } from '../events/index.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { type ListParams, listPage } from '../http/pagination.ts';
 import { isIdOf } from '../kit/ids.ts';

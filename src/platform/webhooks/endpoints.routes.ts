@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { needs } from '../auth/permissions.ts';
-import type { Event } from '../events/events.schema.ts';
+import type { Event } from '../events/index.ts';
 import { ListQuery } from '../http/pagination.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import { Ref } from '../kit/schema.ts';

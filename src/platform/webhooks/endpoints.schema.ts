@@ -5,7 +5,7 @@ import { type IdKind, idPattern } from '../kit/ids.ts';
 import { IdOf, StringEnum } from '../kit/schema.ts';
 import { freeTextPattern } from '../kit/text.ts';
 import { API_TIME_PATTERN } from '../kit/time.ts';
-import { Metadata, MetadataInput, MetadataUpdate } from '../metadata/metadata.schema.ts';
+import { Metadata, MetadataInput, MetadataUpdate } from '../metadata/index.ts';
 
 /** The kind of id this resource has: its prefix, and the noun its messages use. */
 export const WEBHOOK_ENDPOINT: IdKind = { noun: 'webhook endpoint', prefix: 'we' };

@@ -3,14 +3,14 @@ import type { Db } from '../../db/database.ts';
 import { findOwned, pageOwned } from '../../db/owned.ts';
 import type { Mode, Principal } from '../auth/principal.ts';
 import type { EventRecorder } from '../events/emit.ts';
-import type { Event } from '../events/events.schema.ts';
-import { eventFromRow } from '../events/events.service.ts';
+import type { Event } from '../events/index.ts';
+import { eventFromRow } from '../events/index.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { type ListParams, listPage } from '../http/pagination.ts';
 import { isIdOf, newId } from '../kit/ids.ts';
 import { cleanText, cleanTextRule } from '../kit/text.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
-import { mergeMetadata, metadataOnCreate, parseMetadata } from '../metadata/metadata.ts';
+import { mergeMetadata, metadataOnCreate, parseMetadata } from '../metadata/index.ts';
 import type { WriteContext } from '../operations/context.ts';
 import * as repo from './endpoints.repository.ts';
 import {

@@ -1,5 +1,5 @@
 import { apiTime } from '../kit/time.ts';
-import { parseMetadata } from '../metadata/metadata.ts';
+import { parseMetadata } from '../metadata/index.ts';
 import type { WebhookEndpoint, WebhookEndpointWithSecret } from './endpoints.schema.ts';
 import type { WebhookEndpointsTable } from './tables.ts';
 

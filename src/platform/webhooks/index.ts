@@ -5,6 +5,7 @@ import { deliveryOps, eventDeliveriesRoutes } from './deliveries.routes.ts';
 import { endpointOps } from './endpoints.routes.ts';
 import type { WebhookEndpoint } from './endpoints.schema.ts';
 import { installWebhooks } from './install.ts';
+import { WEBHOOKS_MIGRATIONS } from './migrations/index.ts';
 import { WebhooksSettings } from './settings.ts';
 import { WEBHOOK_SECRET_COLUMN } from './signing-secrets.ts';
 
@@ -35,6 +36,7 @@ export const WEBHOOK_ERRORS = {
  */
 export const webhooks = defineModule({
   name: 'webhooks',
+  migrations: WEBHOOKS_MIGRATIONS,
   tags: [
     {
       name: 'Webhooks',
@@ -60,3 +62,9 @@ export { fanOut } from './fan-out.ts';
 
 /** The webhooks' operations, declared (src/ops.ts). */
 export const webhookOps = { ...endpointOps, ...deliveryOps };
+
+// The public face the dashboard reads.
+export { DeliveryIdParams, EndpointDeliveriesQuery, type WebhookDelivery } from './deliveries.schema.ts';
+export { listEventDeliveries } from './deliveries.service.ts';
+export { EndpointIdParams, type WebhookEndpoint } from './endpoints.schema.ts';
+export type { WebhookEndpointsTable } from './tables.ts';

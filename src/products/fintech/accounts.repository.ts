@@ -7,7 +7,7 @@ import { preparedInsert } from '../../db/prepared-insert.ts';
 import type { Tables } from '../../db/tables.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { type CreatedRange, createdWithin } from '../../platform/http/created-filter.ts';
-import { type Metadata, whereMetadata } from '../../platform/metadata/metadata.ts';
+import { type Metadata, whereMetadata } from '../../platform/metadata/index.ts';
 import { lockCustomerPair } from './ledger/sides.ts';
 import type { AccountStatus, AccountsTable, Int64 } from './tables.ts';
 

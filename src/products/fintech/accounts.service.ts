@@ -5,7 +5,7 @@ import { listPage } from '../../platform/http/pagination.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { storedTime } from '../../platform/kit/time.ts';
-import { indexMetadata, metadataOnCreate } from '../../platform/metadata/metadata.ts';
+import { indexMetadata, metadataOnCreate } from '../../platform/metadata/index.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { contextOf } from '../../platform/secrets/rotate.ts';
 import * as repo from './accounts.repository.ts';

@@ -94,3 +94,12 @@ export const fintechOps = {
   ...reversalOps,
   ...paymentOps,
 };
+
+// The public face the dashboard reads: the API's shapes of accounts, transfers and transactions, and its facts.
+export { type Account, AccountIdParams, type AccountList, AccountListQuery } from './accounts.schema.ts';
+export { currencyOf } from './countries.ts';
+export { CLOSE_REASONS, FREEZE_REASONS } from './lifecycle.schema.ts';
+export { reversibleAmount } from './reversals.service.ts';
+export { FintechSettings } from './settings.ts';
+export { type Transaction, TransactionListQuery } from './transactions.schema.ts';
+export { type Transfer, TransferIdParams, TransferListQuery } from './transfers.schema.ts';

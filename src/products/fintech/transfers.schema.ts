@@ -4,7 +4,7 @@ import { ListPage, ListQuery } from '../../platform/http/pagination.ts';
 import { idPattern } from '../../platform/kit/ids.ts';
 import { FreeText, IdOf, StringEnum } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
-import { Metadata, MetadataFilter, MetadataInput, MetadataUpdate } from '../../platform/metadata/metadata.schema.ts';
+import { Metadata, MetadataFilter, MetadataInput, MetadataUpdate } from '../../platform/metadata/index.ts';
 import { MAX_AMOUNT, type Minor } from './ledger/amount.ts';
 import { EXAMPLE_PENDING, EXAMPLE_TRANSFER } from './transfers.examples.ts';
 

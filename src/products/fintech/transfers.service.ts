@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
-import { indexMetadata, metadataOnCreate, whereMetadata } from '../../platform/metadata/metadata.ts';
+import { indexMetadata, metadataOnCreate, whereMetadata } from '../../platform/metadata/index.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { findAccount } from './accounts.repository.ts';
 import { cleanDescription } from './description.ts';
