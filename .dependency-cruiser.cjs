@@ -1,6 +1,10 @@
 /**
- * The architecture's dependency rules (docs/architecture.md, "Dependencies point one way"), checked by
- * dependency-cruiser in test/docs/dependencies.test.ts, so in `npm test`. By hand: `npx depcruise src`.
+ * The architecture's dependency rules (docs/architecture.md, "The rules"), checked by dependency-cruiser in
+ * test/docs/dependencies.test.ts, so in `npm test`, with no exception. By hand: `npx depcruise src`.
+ *
+ * The rooms: db/ at the bottom; platform/, the core (the request pipeline and the mechanisms every module shares);
+ * modules/<name>/ and products/<name>/, the modules, each with an index.ts that is its public face; dashboard/, a
+ * module that reads the others; the composition root (the top-level files of src/) and cli/, which see everything.
  *
  * Type-only imports count (tsPreCompilationDeps): a type names the module it comes from, so a lower room that imports
  * a higher room's type is bound to its shape, and a circle of types is still two files that cannot be read apart.
@@ -10,40 +14,73 @@ module.exports = {
   forbidden: [
     {
       name: 'db-imports-nothing-above-it',
-      comment: 'db/ is the bottom room: it knows nothing of the platform, the products, the dashboard or the CLI.',
+      comment:
+        'db/ is the bottom room: it knows nothing of the core, the modules, the products, the dashboard or the CLI.',
       severity: 'error',
       from: { path: '^src/db/' },
-      to: { path: '^src/(platform|products|dashboard|cli)/|^src/(app|config|products|server|supervisor)\\.ts$' },
+      to: { path: '^src/(platform|modules|products|dashboard|cli)/|^src/[^/]+\\.ts$' },
     },
     {
-      name: 'platform-never-imports-a-product',
+      name: 'core-never-imports-a-module',
       comment:
-        'The platform serves every product and the dashboard; neither is known to it. The top-level files (products.ts' +
-        ' the registry, config.ts assembled from it, app.ts) see both: platform/ imports none of them.',
+        'The core (platform/) serves every module; none is known to it: a module hands the core what it needs ' +
+        '(its error codes, secret shapes, event types, migrations) through the composition root (modules.ts), which ' +
+        'alone sees both, with config.ts and app.ts.',
       severity: 'error',
       from: { path: '^src/platform/' },
-      to: { path: '^src/(products|dashboard)/|^src/[^/]+\\.ts$' },
+      to: { path: '^src/(modules|products|dashboard|cli)/|^src/[^/]+\\.ts$' },
     },
     {
-      name: 'products-never-import-the-dashboard',
-      comment: 'The dashboard reads the products; a product does not know it is shown.',
+      name: 'http-imports-only-kit',
+      comment:
+        "http/, the request pipeline's parts, is the core's lowest room after kit/: of the core it imports only kit/ " +
+        '(what it reads of the settings is a type of its own, handed in by app.ts).',
       severity: 'error',
-      from: { path: '^src/products/' },
-      to: { path: '^src/dashboard/' },
+      from: { path: '^src/platform/http/' },
+      to: { path: '^src/platform/', pathNot: '^src/platform/(http|kit)/' },
     },
     {
       name: 'kit-imports-only-kit',
-      comment: 'kit/ holds small pure helpers: nothing from the rest of platform/, from products/ or from db/.',
+      comment: 'kit/ holds small pure helpers: nothing from the rest of the core, from a module or from db/.',
       severity: 'error',
       from: { path: '^src/platform/kit/' },
       to: { path: '^src/', pathNot: '^src/platform/kit/' },
     },
     {
+      name: 'a-module-imports-another-only-through-its-index',
+      comment:
+        "A module's index.ts is its public face: another module (or product) imports that file, never one behind it, " +
+        'so that a module can change its insides without its readers knowing.',
+      severity: 'error',
+      from: { path: '^src/(modules|products)/([^/]+)/' },
+      to: {
+        path: '^src/(modules|products)/[^/]+/',
+        pathNot: ['^src/$1/$2/', '^src/(modules|products)/[^/]+/index\\.ts$'],
+      },
+    },
+    {
+      name: 'the-dashboard-reads-modules-through-their-index',
+      comment:
+        "The dashboard is a module too: it reads the others' public faces (their index.ts), never their insides.",
+      severity: 'error',
+      from: { path: '^src/dashboard/' },
+      to: { path: '^src/(modules|products)/', pathNot: '^src/(modules|products)/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'modules-never-import-the-dashboard-or-the-root',
+      comment:
+        'The dashboard reads the modules; a module does not know it is shown. Nor does a module import the ' +
+        'composition root (modules.ts, ops.ts, config.ts, app.ts): the root imports it.',
+      severity: 'error',
+      from: { path: '^src/(modules|products)/' },
+      to: { path: '^src/(dashboard|cli)/|^src/[^/]+\\.ts$' },
+    },
+    {
       name: 'events-never-import-webhooks',
       comment: 'The outbox knows nothing of its readers: the fan-out is handed to it (AfterNumbered), not imported.',
       severity: 'error',
-      from: { path: '^src/platform/events/' },
-      to: { path: '^src/platform/webhooks/' },
+      from: { path: '^src/modules/events/' },
+      to: { path: '^src/modules/webhooks/' },
     },
     {
       name: 'money-moves-only-through-ledger-move',
