@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { startEvents } from './modules/events/install.ts';
 import { AFTER_NUMBERED, MODULES, registerModules } from './modules.ts';
 import { installAuth } from './platform/auth/auth.ts';
 import { type KeyUsage, keyUsageRecorder } from './platform/auth/usage.ts';
@@ -12,8 +13,6 @@ import type { DueSource } from './platform/clock/due.ts';
 import { installDocs } from './platform/docs/docs.ts';
 import { swaggerOptions } from './platform/docs/openapi.ts';
 import { installOperations } from './platform/docs/operations.ts';
-import type { EventRecorder } from './platform/events/emit.ts';
-import { startEvents } from './platform/events/install.ts';
 import { installRequestId } from './platform/http/access-log.ts';
 import { installJsonBody } from './platform/http/body.ts';
 import { refuseWhileClosing } from './platform/http/closing.ts';
@@ -32,9 +31,10 @@ import { type Clock, systemClock } from './platform/kit/time.ts';
 import { installMetrics } from './platform/metrics/metrics.ts';
 import { registerSupervisorMetrics, type SupervisorView } from './platform/metrics/supervisor.ts';
 import type { Host, Module } from './platform/module.ts';
+import type { EventRecorder } from './platform/outbox/emit.ts';
 import type { SecretBox } from './platform/secrets/box.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
-import { type Resolver, systemResolver } from './platform/webhooks/ssrf.ts';
+import { type Resolver, systemResolver } from './platform/ssrf.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

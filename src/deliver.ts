@@ -1,15 +1,15 @@
 import { pino } from 'pino';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
+import type { DeliveryMessage } from './modules/webhooks/engine/processes.ts';
+import { signingSecrets } from './modules/webhooks/engine/signing-secrets.ts';
+import { deliveryWorkersFor } from './modules/webhooks/install.ts';
 import { registerModules } from './modules.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
 import { redactRecord } from './platform/kit/redact.ts';
 import { systemClock } from './platform/kit/time.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
-import { deliveryWorkersFor } from './platform/webhooks/install.ts';
-import type { DeliveryMessage } from './platform/webhooks/processes.ts';
-import { signingSecrets } from './platform/webhooks/signing-secrets.ts';
-import { systemResolver } from './platform/webhooks/ssrf.ts';
+import { systemResolver } from './platform/ssrf.ts';
 
 /**
  * A delivery process (docs/internals.md, "Emitting an event"), started by the server with an IPC channel: it

@@ -1,18 +1,18 @@
 import type { Migration } from 'kysely';
 import type { Static } from 'typebox';
 import { dashboard } from './dashboard/index.ts';
-import { sandboxClock } from './platform/clock/index.ts';
-import { type EventRecorder, eventRecorder } from './platform/events/emit.ts';
-import { eventsModule } from './platform/events/index.ts';
-import { useEventTypes } from './platform/events/types.ts';
+import { sandboxClock } from './modules/clock/index.ts';
+import { eventsModule } from './modules/events/index.ts';
+import { keys } from './modules/keys/index.ts';
+import { requests } from './modules/requests/index.ts';
+import { deleteDeliveriesOf, fanOut, webhooks } from './modules/webhooks/index.ts';
 import { type ErrorCatalogue, errorCatalogue } from './platform/http/error-codes.ts';
 import { useErrorCatalogue } from './platform/http/errors.ts';
-import { keys } from './platform/keys/index.ts';
 import { type SecretShape, useSecretShapes } from './platform/kit/redact.ts';
 import { PLATFORM_MIGRATIONS } from './platform/migrations/index.ts';
-import { requests } from './platform/requests/index.ts';
+import { type EventRecorder, eventRecorder } from './platform/outbox/emit.ts';
+import { useEventTypes } from './platform/outbox/types.ts';
 import type { SealedColumn } from './platform/secrets/rotate.ts';
-import { deleteDeliveriesOf, fanOut, webhooks } from './platform/webhooks/index.ts';
 import { fintech } from './products/fintech/index.ts';
 
 /**

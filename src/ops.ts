@@ -1,8 +1,8 @@
-import { clockOps } from './platform/clock/index.ts';
-import { eventOps, streamOps } from './platform/events/index.ts';
-import { keyOps } from './platform/keys/index.ts';
-import { requestOps } from './platform/requests/index.ts';
-import { webhookOps } from './platform/webhooks/index.ts';
+import { clockOps } from './modules/clock/index.ts';
+import { eventOps, streamOps } from './modules/events/index.ts';
+import { keyOps } from './modules/keys/index.ts';
+import { requestOps } from './modules/requests/index.ts';
+import { webhookOps } from './modules/webhooks/index.ts';
 import { fintechOps } from './products/fintech/index.ts';
 
 /**

@@ -2,19 +2,19 @@ import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
-import { lockSqliteForServer } from './db/sqlite-lock.ts';
-import { ALL_MIGRATIONS, SEALED_COLUMNS } from './modules.ts';
-import { stdoutLog } from './platform/http/log-stream.ts';
-import { listenToSupervisor } from './platform/metrics/supervisor.ts';
-import { requireSecretsKey } from './platform/secrets/key-check.ts';
-import { secretBoxFor } from './platform/secrets/key-source.ts';
+import { lockSqliteForServer } from './db/sqlite/sqlite-lock.ts';
 import {
   type DeliveryMessage,
   type DeliveryProcesses,
   startDeliveryProcesses,
   throttled,
-} from './platform/webhooks/processes.ts';
-import type { AttemptReport } from './platform/webhooks/worker.ts';
+} from './modules/webhooks/engine/processes.ts';
+import type { AttemptReport } from './modules/webhooks/engine/worker.ts';
+import { ALL_MIGRATIONS, SEALED_COLUMNS } from './modules.ts';
+import { stdoutLog } from './platform/http/log-stream.ts';
+import { listenToSupervisor } from './platform/metrics/supervisor.ts';
+import { requireSecretsKey } from './platform/secrets/key-check.ts';
+import { secretBoxFor } from './platform/secrets/key-source.ts';
 import { sayWhereServing, stopWithParent } from './started.ts';
 import { exitWithStartFailure, supervise } from './supervisor.ts';
 

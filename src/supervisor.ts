@@ -1,12 +1,12 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/open.ts';
+import { type DeliveryMessage, startDeliveryProcesses } from './modules/webhooks/engine/processes.ts';
 import { ALL_MIGRATIONS, SEALED_COLUMNS } from './modules.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
 import type { SupervisorReport } from './platform/metrics/supervisor.ts';
 import { requireSecretsKey } from './platform/secrets/key-check.ts';
 import { secretBoxFor } from './platform/secrets/key-source.ts';
-import { type DeliveryMessage, startDeliveryProcesses } from './platform/webhooks/processes.ts';
 import { sayWhereServing, stopWithParent } from './started.ts';
 
 /** Start-up failures in a row, none serving and the database answering, after which the supervisor exits. */

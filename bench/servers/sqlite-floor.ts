@@ -1,6 +1,6 @@
 /**
  * The floor for Plinth's create on SQLite (issue 22): a bare node:http server that parses the same JSON body and runs
- * the statements of one real create in Plinth's own group commit (src/db/group-commit.ts: writes that arrive while
+ * the statements of one real create in Plinth's own group commit (src/db/sqlite/group-commit.ts: writes that arrive while
  * a batch commits share the next `BEGIN IMMEDIATE … COMMIT`, each in its savepoint), on a connection set up as
  * Plinth's writer (WAL, synchronous=FULL, temp_store=MEMORY), answering after the COMMIT. No routing, validation,
  * authentication, Kysely or logging: the ceiling this design reaches on this machine, which Plinth's create is
@@ -15,8 +15,8 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { groupCommit } from '../../src/db/group-commit.ts';
-import { SqliteTransaction } from '../../src/db/sqlite-transaction.ts';
+import { groupCommit } from '../../src/db/sqlite/group-commit.ts';
+import { SqliteTransaction } from '../../src/db/sqlite/sqlite-transaction.ts';
 import { type Recorded, recordSqlite } from '../lib/record-sqlite.ts';
 
 const recorder = recordSqlite();

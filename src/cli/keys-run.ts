@@ -1,18 +1,18 @@
 import type { Database } from '../db/database.ts';
-import { eventRecorderOutsideTheApp } from '../modules.ts';
-import { keyHint, parseKey } from '../platform/auth/key-format.ts';
-import type { KeyPermissions } from '../platform/auth/permissions.ts';
-import type { Mode } from '../platform/auth/principal.ts';
-import type { OrgsTable } from '../platform/auth/tables.ts';
 import {
   createKeyForOrgName,
   findKeyBySecret,
   findOrgForOperator,
   listKeysOfOrg,
   revokeKeyById,
-} from '../platform/keys/api-keys.operator.ts';
-import type { KeysDeps } from '../platform/keys/api-keys.service.ts';
-import { apiKeyFromRow } from '../platform/keys/api-keys.view.ts';
+} from '../modules/keys/api-keys.operator.ts';
+import type { KeysDeps } from '../modules/keys/api-keys.service.ts';
+import { apiKeyFromRow } from '../modules/keys/api-keys.view.ts';
+import { eventRecorderOutsideTheApp } from '../modules.ts';
+import { keyHint, parseKey } from '../platform/auth/key-format.ts';
+import type { KeyPermissions } from '../platform/auth/permissions.ts';
+import type { Mode } from '../platform/auth/principal.ts';
+import type { OrgsTable } from '../platform/auth/tables.ts';
 import { systemClock } from '../platform/kit/time.ts';
 import { withDatabase } from './context.ts';
 import { Failure } from './exits.ts';

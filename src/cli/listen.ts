@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Type } from 'typebox';
+import { webhookHeaders } from '../modules/webhooks/engine/sign.ts';
+import { WebhooksSettings } from '../modules/webhooks/settings.ts';
 import { parseSettings } from '../platform/kit/settings.ts';
-import { WebhooksSettings } from '../platform/webhooks/settings.ts';
-import { webhookHeaders } from '../platform/webhooks/sign.ts';
 
 /** `cli listen` (README, "Webhooks on your laptop"): what to listen to, and where to forward it. */
 export interface ListenOptions {

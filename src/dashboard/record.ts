@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DashboardAction } from '../modules/requests/index.ts';
+import { templateOf } from '../modules/requests/index.ts';
 import { ApiError, toProblem } from '../platform/http/errors.ts';
-import type { DashboardAction } from '../platform/requests/index.ts';
-import { templateOf } from '../platform/requests/index.ts';
 import { type Action, operationOf, pathOf } from './act.ts';
 
 /** What a form's round trip learnt about its action, for the request log (set by `submitter` and the error page). */

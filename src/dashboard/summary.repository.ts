@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts';
+import type { WebhookEndpointsTable } from '../modules/webhooks/index.ts';
 import type { Principal } from '../platform/auth/principal.ts';
-import type { WebhookEndpointsTable } from '../platform/webhooks/index.ts';
 
 /**
  * The home page's overview of one org and mode: reads only, counted in the database. Counts and totals scan the

@@ -1,10 +1,10 @@
 import type { Kysely, Migration } from 'kysely';
-import type { CommitStats } from './group-commit.ts';
+import type { CommitStats } from './sqlite/group-commit.ts';
 import type { Tables } from './tables.ts';
 import type { WriteTransaction } from './transaction.ts';
 
 export { isDatabaseUnavailable } from './errors.ts';
-export type { CommitStats } from './group-commit.ts';
+export type { CommitStats } from './sqlite/group-commit.ts';
 
 /** A handle for reads. On SQLite it is a connection of its own, so a read never waits for the writer. */
 export type Db = Kysely<Tables>;
@@ -34,7 +34,7 @@ export interface Database {
   migrate(sets: Record<string, Migration>[]): Promise<string[]>;
   /**
    * Undefined when every commit so far is durable; otherwise a promise that they will be. On SQLite a commit is
-   * visible to reads a moment before its sync finishes (db/wal-sync.ts), so an answer built from a read waits for
+   * visible to reads a moment before its sync finishes (db/sqlite/wal-sync.ts), so an answer built from a read waits for
    * this before it leaves; PostgreSQL makes a commit visible only once durable (always undefined).
    */
   settled(): Promise<void> | undefined;
@@ -50,7 +50,7 @@ export interface Database {
 
 export interface DatabaseOptions {
   /**
-   * SQLite: whether this process checkpoints the WAL (db/sqlite-checkpointer.ts, a thread of its own). The API
+   * SQLite: whether this process checkpoints the WAL (db/sqlite/sqlite-checkpointer.ts, a thread of its own). The API
    * server does; a webhook delivery process, which writes the same file, leaves it to the server (default true).
    */
   checkpoints?: boolean;

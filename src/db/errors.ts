@@ -35,7 +35,7 @@ export class DatabaseClosedError extends Error {
 }
 
 /**
- * Raised when SQLite's WAL could not be synced (db/wal-sync.ts): what was committed since may not be on disk, so
+ * Raised when SQLite's WAL could not be synced (db/sqlite/wal-sync.ts): what was committed since may not be on disk, so
  * nothing more is acknowledged until an operator restarts the server on a working disk.
  */
 export class DurabilityLostError extends Error {

@@ -1,6 +1,6 @@
 import type { Database, DatabaseOptions } from './database.ts';
-import { openPostgres } from './postgres.ts';
-import { openSqlite } from './sqlite.ts';
+import { openPostgres } from './postgres/postgres.ts';
+import { openSqlite } from './sqlite/sqlite.ts';
 
 /** Opens the database named by DATABASE_URL (already validated by config). */
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {

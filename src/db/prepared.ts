@@ -1,8 +1,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Compilable, CompiledQuery, Kysely, QueryResult, SelectQueryBuilder } from 'kysely';
 import type { Db, Trx } from './database.ts';
-import { directReader, type PreparedStatement, prepareOn, runPrepared } from './node-sqlite.ts';
-import { statementName } from './pg-write.ts';
+import { statementName } from './postgres/pg-write.ts';
+import { directReader, type PreparedStatement, prepareOn, runPrepared } from './sqlite/node-sqlite.ts';
 import type { Tables } from './tables.ts';
 import { WriteTransaction } from './transaction.ts';
 
@@ -65,7 +65,7 @@ export function preparedWrite<P extends object, R = never>(
 
 /**
  * A write compiled once whose answer the write does not need (an insert, an update): issued, not awaited. On
- * PostgreSQL it goes on the wire with the statements around it, in one round trip (db/pg-write.ts), and its failure
+ * PostgreSQL it goes on the wire with the statements around it, in one round trip (db/postgres/pg-write.ts), and its failure
  * fails the write at its next awaited statement or at COMMIT; on SQLite it runs at once and throws at once.
  */
 export function preparedSend<P extends object>(

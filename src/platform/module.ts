@@ -7,17 +7,17 @@ import type { AuthDeps } from './auth/auth.ts';
 import type { KeyVerifier } from './auth/verify.ts';
 import type { OwnerNow } from './clock/clock.ts';
 import type { DueSource } from './clock/due.ts';
-import type { EventRecorder } from './events/emit.ts';
-import type { Sequencer } from './events/sequencer.ts';
 import type { ErrorTable } from './http/error-codes.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import type { IdempotentWrite, WithIdempotency } from './idempotency/idempotency.ts';
 import type { SecretShape } from './kit/redact.ts';
 import type { Clock } from './kit/time.ts';
+import type { EventRecorder } from './outbox/emit.ts';
+import type { Sequencer } from './outbox/sequencer.ts';
 import type { SecretBox } from './secrets/box.ts';
 import type { SealedColumn } from './secrets/rotate.ts';
 import type { PlatformConfig } from './settings.ts';
-import type { Resolver } from './webhooks/ssrf.ts';
+import type { Resolver } from './ssrf.ts';
 
 /**
  * What the composition root (src/modules.ts, src/app.ts) hands every module: the shared mechanisms, built once per

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { revokeKeyById } from '../../src/platform/keys/api-keys.operator.ts';
+import { revokeKeyById } from '../../src/modules/keys/api-keys.operator.ts';
 import { cookieOf, get, hiddenFields, post, signIn } from '../helpers/dashboard.ts';
 import { call, operatorDeps, startServer, useServer } from '../helpers/server.ts';
 

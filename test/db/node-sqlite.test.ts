@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { kyselySqliteDatabase } from '../../src/db/node-sqlite.ts';
+import { kyselySqliteDatabase } from '../../src/db/sqlite/node-sqlite.ts';
 
 interface T {
   items: { id: number; name: string; flag: number; big: number };

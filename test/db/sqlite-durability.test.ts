@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/open.ts';
-import { WAL_LIMIT_FRAMES } from '../../src/db/sqlite-checkpointer.ts';
+import { WAL_LIMIT_FRAMES } from '../../src/db/sqlite/sqlite-checkpointer.ts';
 import { BACKEND } from '../helpers/database.ts';
 import { run, spawnServer } from '../helpers/process.ts';
 

@@ -10,8 +10,8 @@ import type { Db, Trx } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { prepared, preparedWrite } from '../../src/db/prepared.ts';
 import { preparedInsert } from '../../src/db/prepared-insert.ts';
+import { insertOrg } from '../../src/modules/keys/api-keys.repository.ts';
 import { ALL_MIGRATIONS } from '../../src/modules.ts';
-import { insertOrg } from '../../src/platform/keys/api-keys.repository.ts';
 import { freshDatabase } from '../helpers/database.ts';
 
 const orgRow = (id: string) => ({ id, name: id, display_name: null, created_at: '2026-11-24T00:00:00.000Z' });

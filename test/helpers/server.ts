@@ -5,12 +5,12 @@ import { type AppDeps, buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/open.ts';
+import { createKeyForOrgName } from '../../src/modules/keys/api-keys.operator.ts';
+import type { KeysDeps } from '../../src/modules/keys/api-keys.service.ts';
 import { ALL_MIGRATIONS, eventRecorderOutsideTheApp } from '../../src/modules.ts';
 import type { Mode } from '../../src/platform/auth/principal.ts';
-import { createKeyForOrgName } from '../../src/platform/keys/api-keys.operator.ts';
-import type { KeysDeps } from '../../src/platform/keys/api-keys.service.ts';
 import { systemClock } from '../../src/platform/kit/time.ts';
-import type { Resolver } from '../../src/platform/webhooks/ssrf.ts';
+import type { Resolver } from '../../src/platform/ssrf.ts';
 import { freshDatabase } from './database.ts';
 import { checkResponse } from './openapi.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { WAL_LIMIT_FRAMES } from '../../src/db/sqlite-checkpointer.ts';
+import { WAL_LIMIT_FRAMES } from '../../src/db/sqlite/sqlite-checkpointer.ts';
 import { type Answer, send } from '../crash/http.ts';
 import { type ServerProcess, startServer, stopAtOnce } from '../crash/server.ts';
 import { run } from '../helpers/process.ts';

@@ -1,5 +1,5 @@
+import type { WebhookDelivery } from '../../modules/webhooks/index.ts';
 import { ops } from '../../ops.ts';
-import type { WebhookDelivery } from '../../platform/webhooks/index.ts';
 import { badge, time } from '../format.ts';
 import { type Html, html } from '../html.ts';
 import { empty, formFields, table } from '../layout.ts';

@@ -1,6 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { ops } from '../../ops.ts';
 import {
   type Event,
   EventIdParams,
@@ -8,9 +7,10 @@ import {
   eventFromRow,
   findEventOrThrow,
   listEvents,
-} from '../../platform/events/index.ts';
-import { eventTypes } from '../../platform/events/types.ts';
-import { listEventDeliveries } from '../../platform/webhooks/index.ts';
+} from '../../modules/events/index.ts';
+import { listEventDeliveries } from '../../modules/webhooks/index.ts';
+import { ops } from '../../ops.ts';
+import { eventTypes } from '../../platform/outbox/types.ts';
 import type { Ctx } from '../context.ts';
 import { time } from '../format.ts';
 import { sendHtml } from '../forms.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { listEvents } from '../../modules/events/index.ts';
 import { ops } from '../../ops.ts';
-import { listEvents } from '../../platform/events/index.ts';
 import type { OperationRef } from '../../platform/operations/operation.ts';
 import type { AccountList } from '../../products/fintech/index.ts';
 import type { Ctx } from '../context.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { KeyIdParams } from '../../modules/keys/index.ts';
 import { ops } from '../../ops.ts';
-import { KeyIdParams } from '../../platform/keys/index.ts';
 import type { Ctx } from '../context.ts';
 import { type Html, html } from '../html.ts';
 import type { FormState, View } from '../view.ts';

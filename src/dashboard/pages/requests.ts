@@ -1,8 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { ops } from '../../ops.ts';
-import { timeOfId } from '../../platform/kit/ids.ts';
-import type { Operations } from '../../platform/operations/operation.ts';
 import {
   listRequestLogs,
   METHODS,
@@ -11,7 +8,10 @@ import {
   RequestLogListQuery,
   retrieveRequestLog,
   STATUS_FILTER_PATTERN,
-} from '../../platform/requests/index.ts';
+} from '../../modules/requests/index.ts';
+import { ops } from '../../ops.ts';
+import { timeOfId } from '../../platform/kit/ids.ts';
+import type { Operations } from '../../platform/operations/operation.ts';
 import type { Ctx } from '../context.ts';
 import { relative } from '../format.ts';
 import { sendHtml } from '../forms.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { EndpointIdParams } from '../../modules/webhooks/index.ts';
 import { ops } from '../../ops.ts';
-import { EndpointIdParams } from '../../platform/webhooks/index.ts';
 import type { Ctx } from '../context.ts';
 import { type Html, html } from '../html.ts';
 import type { FormState, View } from '../view.ts';

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { DeliveryIdParams, EndpointDeliveriesQuery, EndpointIdParams } from '../../modules/webhooks/index.ts';
 import { ops } from '../../ops.ts';
-import { DeliveryIdParams, EndpointDeliveriesQuery, EndpointIdParams } from '../../platform/webhooks/index.ts';
 import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
 import { fieldsOf, optional, sendHtml } from '../forms.ts';

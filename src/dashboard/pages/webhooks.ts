@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
+import type { WebhookEndpoint } from '../../modules/webhooks/index.ts';
 import { ops } from '../../ops.ts';
-import { eventTypes } from '../../platform/events/types.ts';
 import { ListQuery } from '../../platform/http/pagination.ts';
-import type { WebhookEndpoint } from '../../platform/webhooks/index.ts';
+import { eventTypes } from '../../platform/outbox/types.ts';
 import type { Ctx } from '../context.ts';
 import { badge, time } from '../format.ts';
 import { optional, sendHtml } from '../forms.ts';

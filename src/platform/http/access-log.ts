@@ -14,7 +14,7 @@ export function requestId(): string {
 
 /**
  * One JSON line per request (Fastify's default is two, which costs throughput), carrying the request id.
- * The access log, on stdout; not the request log of platform/requests/, stored and served by GET /v1/requests.
+ * The access log, on stdout; not the request log of modules/requests/, stored and served by GET /v1/requests.
  * It names the route pattern and the path, never headers, query strings or bodies, so no secret can reach it.
  */
 export class AccessLogController extends LogController {

@@ -13,7 +13,7 @@ export function answeredByDurableWrite(request: FastifyRequest): void {
 
 /**
  * No answer shows what a power loss could take back. On SQLite a commit is visible to reads a moment before its
- * sync finishes (db/wal-sync.ts, docs/internals.md#durable-commits-off-the-event-loop): any other answer — a
+ * sync finishes (db/sqlite/wal-sync.ts, docs/internals.md#durable-commits-off-the-event-loop): any other answer — a
  * read, a refusal, a page — waits, without blocking the event loop, until every commit made before it was sent is
  * durable. Nothing is waiting in the common case, and then this costs one call.
  */

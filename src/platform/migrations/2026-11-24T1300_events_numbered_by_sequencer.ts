@@ -1,7 +1,7 @@
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
 
 /**
- * PostgreSQL numbers events off the write path (platform/events/sequencer.ts): an event is written without a number,
+ * PostgreSQL numbers events off the write path (platform/outbox/sequencer.ts): an event is written without a number,
  * with the ordering key of its write (`position`, from the sequence `event_order`, drawn as the write's last statement,
  * and `position_index` within the write), and numbered once by a sequencer pass. The append-only rule allows that one
  * change and nothing else. A partial index holds only the events waiting for their number.

@@ -5,9 +5,9 @@ import { pageOwned } from '../../db/owned.ts';
 import { prepared, preparedLock } from '../../db/prepared.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
 import type { Tables } from '../../db/tables.ts';
+import { type Metadata, whereMetadata } from '../../modules/metadata/index.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { type CreatedRange, createdWithin } from '../../platform/http/created-filter.ts';
-import { type Metadata, whereMetadata } from '../../platform/metadata/index.ts';
 import { lockCustomerPair } from './ledger/sides.ts';
 import type { AccountStatus, AccountsTable, Int64 } from './tables.ts';
 

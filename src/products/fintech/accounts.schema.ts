@@ -1,11 +1,11 @@
 import { type Static, Type } from 'typebox';
+import { Metadata, MetadataFilter, MetadataInput, MetadataUpdate } from '../../modules/metadata/index.ts';
 import { CreatedFilter } from '../../platform/http/created-filter.ts';
 import { ListPage, ListQuery } from '../../platform/http/pagination.ts';
 import { idPattern } from '../../platform/kit/ids.ts';
 import { FreeText, IdOf, oneOfPairs, StringEnum } from '../../platform/kit/schema.ts';
 import { freeTextPattern } from '../../platform/kit/text.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
-import { Metadata, MetadataFilter, MetadataInput, MetadataUpdate } from '../../platform/metadata/index.ts';
 import { EXAMPLE_ACCOUNT } from './accounts.examples.ts';
 import { REAL_COUNTRIES } from './countries.ts';
 import { ISSUED_EIN_PREFIXES } from './ein.ts';

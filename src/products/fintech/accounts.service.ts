@@ -1,3 +1,4 @@
+import { indexMetadata, metadataOnCreate } from '../../modules/metadata/index.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { createdRange } from '../../platform/http/created-filter.ts';
 import { ApiError, type ErrorItem } from '../../platform/http/errors.ts';
@@ -5,7 +6,6 @@ import { listPage } from '../../platform/http/pagination.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
 import { storedTime } from '../../platform/kit/time.ts';
-import { indexMetadata, metadataOnCreate } from '../../platform/metadata/index.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { contextOf } from '../../platform/secrets/rotate.ts';
 import * as repo from './accounts.repository.ts';

@@ -1,5 +1,5 @@
+import { parseMetadata } from '../../modules/metadata/index.ts';
 import { apiTime } from '../../platform/kit/time.ts';
-import { parseMetadata } from '../../platform/metadata/index.ts';
 import type { AccountRow } from './accounts.repository.ts';
 import type { Account } from './accounts.schema.ts';
 import { toAmount } from './ledger/amount.ts';

@@ -26,7 +26,7 @@ export const FINTECH_EVENT_TYPES = [
   'fintech.payment.updated',
 ] as const;
 
-declare module '../../platform/events/types.ts' {
+declare module '../../platform/outbox/types.ts' {
   interface EventPayloads {
     'fintech.account.created': Account;
     'fintech.account.frozen': Account;

@@ -1,10 +1,10 @@
 import { findOwned, pageOwned } from '../../db/owned.ts';
 import { preparedSend } from '../../db/prepared.ts';
+import { mergeMetadata, metadataOnCreate, parseMetadata } from '../../modules/metadata/index.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
-import { mergeMetadata, metadataOnCreate, parseMetadata } from '../../platform/metadata/metadata.ts';
 import type { Owner, WriteContext } from '../../platform/operations/context.ts';
 import { contextOf } from '../../platform/secrets/rotate.ts';
 import { cleanField } from './description.ts';

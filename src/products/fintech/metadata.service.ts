@@ -1,10 +1,10 @@
 import { preparedSend } from '../../db/prepared.ts';
+import type { MetadataUpdate } from '../../modules/metadata/index.ts';
+import { indexMetadata, type MetadataKind, mergeMetadata, parseMetadata } from '../../modules/metadata/index.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import { isIdOf } from '../../platform/kit/ids.ts';
 import { cleanText, cleanTextRule } from '../../platform/kit/text.ts';
-import type { MetadataUpdate } from '../../platform/metadata/index.ts';
-import { indexMetadata, type MetadataKind, mergeMetadata, parseMetadata } from '../../platform/metadata/index.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { lockAccounts } from './accounts.repository.ts';
 import { type Account, type AccountUpdateBody, NICKNAME_MAX } from './accounts.schema.ts';

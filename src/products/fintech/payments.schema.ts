@@ -1,9 +1,9 @@
 import { type Static, Type } from 'typebox';
+import { Metadata, MetadataInput, MetadataUpdate } from '../../modules/metadata/index.ts';
 import { ListPage, ListQuery } from '../../platform/http/pagination.ts';
 import { idPattern } from '../../platform/kit/ids.ts';
 import { FreeText, IdOf, StringEnum } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
-import { Metadata, MetadataInput, MetadataUpdate } from '../../platform/metadata/metadata.schema.ts';
 import { CHANGE_CODES, RETURN_CODES } from './payments.returns.ts';
 import { Amount, Description } from './transfers.schema.ts';
 

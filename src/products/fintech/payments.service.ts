@@ -1,10 +1,10 @@
 import { findOwned, pageOwned } from '../../db/owned.ts';
+import { metadataOnCreate } from '../../modules/metadata/index.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import { type IdKind, isIdOf, newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
-import { metadataOnCreate } from '../../platform/metadata/metadata.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
 import { findAccount } from './accounts.repository.ts';

@@ -1,5 +1,5 @@
+import { parseMetadata } from '../../modules/metadata/index.ts';
 import { apiTime } from '../../platform/kit/time.ts';
-import { parseMetadata } from '../../platform/metadata/metadata.ts';
 import { toAmount } from './ledger/amount.ts';
 import { returnReasonOf } from './payments.returns.ts';
 import type { AccountNumber, ExternalAccount, Payment, PaymentRule } from './payments.schema.ts';

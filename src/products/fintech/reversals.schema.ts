@@ -1,9 +1,9 @@
 import { type Static, Type } from 'typebox';
+import { Metadata, MetadataInput } from '../../modules/metadata/index.ts';
 import { ListPage, ListQuery } from '../../platform/http/pagination.ts';
 import { idPattern } from '../../platform/kit/ids.ts';
 import { IdOf } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
-import { Metadata, MetadataInput } from '../../platform/metadata/index.ts';
 import { Amount, Description } from './transfers.schema.ts';
 
 /** The correction of a posted transfer (docs/api.md#correcting-a-transfer). */

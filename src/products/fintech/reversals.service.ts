@@ -1,9 +1,9 @@
 import { findOwned, pageOwned } from '../../db/owned.ts';
+import { metadataOnCreate } from '../../modules/metadata/index.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
-import { metadataOnCreate } from '../../platform/metadata/index.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { cleanDescription } from './description.ts';
 import { type Minor, minus, plus, toAmount } from './ledger/amount.ts';

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/database.ts';
 import type { OwnerNow } from '../../platform/clock/clock.ts';
-import type { EventRecorder } from '../../platform/events/emit.ts';
 import { type ApiError, notFound } from '../../platform/http/errors.ts';
 import type { IdKind } from '../../platform/kit/ids.ts';
 import type { Clock } from '../../platform/kit/time.ts';
+import type { EventRecorder } from '../../platform/outbox/emit.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
 
 /** What the fintech services share, so that none imports another for it. */

@@ -30,7 +30,7 @@ export interface AccountsTable {
   kyb_ein: string | null;
   /** What the API shows of the EIN. */
   kyb_ein_last4: string | null;
-  /** The integrator's own key-value pairs, as JSON (platform/metadata); `{}` when none. */
+  /** The integrator's own key-value pairs, as JSON (modules/metadata); `{}` when none. */
   metadata: string;
   /** A label for people (docs/api.md#fintech-accounts); null when none. */
   nickname: string | null;

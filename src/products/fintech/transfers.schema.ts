@@ -1,10 +1,10 @@
 import { type Static, Type } from 'typebox';
+import { Metadata, MetadataFilter, MetadataInput, MetadataUpdate } from '../../modules/metadata/index.ts';
 import { CreatedFilter } from '../../platform/http/created-filter.ts';
 import { ListPage, ListQuery } from '../../platform/http/pagination.ts';
 import { idPattern } from '../../platform/kit/ids.ts';
 import { FreeText, IdOf, StringEnum } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
-import { Metadata, MetadataFilter, MetadataInput, MetadataUpdate } from '../../platform/metadata/index.ts';
 import { MAX_AMOUNT, type Minor } from './ledger/amount.ts';
 import { EXAMPLE_PENDING, EXAMPLE_TRANSFER } from './transfers.examples.ts';
 

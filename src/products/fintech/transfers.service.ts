@@ -1,11 +1,11 @@
 import { findOwned, pageOwned } from '../../db/owned.ts';
+import { indexMetadata, metadataOnCreate, whereMetadata } from '../../modules/metadata/index.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { createdRange, createdWithin } from '../../platform/http/created-filter.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
-import { indexMetadata, metadataOnCreate, whereMetadata } from '../../platform/metadata/index.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { findAccount } from './accounts.repository.ts';
 import { cleanDescription } from './description.ts';

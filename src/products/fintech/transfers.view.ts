@@ -1,5 +1,5 @@
+import { parseMetadata } from '../../modules/metadata/index.ts';
 import { apiTime } from '../../platform/kit/time.ts';
-import { parseMetadata } from '../../platform/metadata/index.ts';
 import { toAmount } from './ledger/amount.ts';
 import type { TransfersTable } from './tables.ts';
 import type { Transfer } from './transfers.schema.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { purgeEvents } from '../../../src/platform/events/purge.ts';
-import { deleteDeliveriesOf } from '../../../src/platform/webhooks/deliveries.repository.ts';
+import { purgeEvents } from '../../../src/modules/events/purge.ts';
+import { deleteDeliveriesOf } from '../../../src/modules/webhooks/api/deliveries.repository.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { useServer } from '../../helpers/server.ts';
 import { type Client, client } from '../../helpers/webhooks.ts';

@@ -18,7 +18,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { SEQUENCER_TURN } from '../../../src/platform/events/sequencer.ts';
+import { SEQUENCER_TURN } from '../../../src/platform/outbox/sequencer.ts';
 import { BACKEND, freshDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { type ServerProcess, spawnServer } from '../../helpers/process.ts';
 import { call, UNLIMITED } from '../../helpers/server.ts';

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { Database } from '../../../src/db/database.ts';
 import { openDatabase } from '../../../src/db/open.ts';
-import { createKeyForOrgName } from '../../../src/platform/keys/api-keys.operator.ts';
+import { createKeyForOrgName } from '../../../src/modules/keys/api-keys.operator.ts';
 import { BACKEND, freshDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { type ServerProcess, spawnServer } from '../../helpers/process.ts';
 import { call, operatorDeps, UNLIMITED } from '../../helpers/server.ts';

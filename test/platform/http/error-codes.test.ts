@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
+import { WEBHOOK_ERRORS } from '../../../src/modules/webhooks/index.ts';
 import { ERROR_CODES, registerModules } from '../../../src/modules.ts';
 import { errorCatalogueHtml } from '../../../src/platform/docs/errors-page.ts';
 import { errorCatalogue, PLATFORM_ERRORS } from '../../../src/platform/http/error-codes.ts';
 import { ApiError, useErrorCatalogue } from '../../../src/platform/http/errors.ts';
 import { problemSchema } from '../../../src/platform/http/problem.schema.ts';
-import { WEBHOOK_ERRORS } from '../../../src/platform/webhooks/index.ts';
 import { FINTECH_ERRORS } from '../../../src/products/fintech/errors.ts';
 
 const GADGET_ERRORS = {

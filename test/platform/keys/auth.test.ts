@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { revokeKeyById } from '../../../src/modules/keys/api-keys.operator.ts';
 import { generateKey, hashKey } from '../../../src/platform/auth/key-format.ts';
 import { KEY_CACHE_MS } from '../../../src/platform/auth/verify.ts';
-import { revokeKeyById } from '../../../src/platform/keys/api-keys.operator.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 
 /** The key with its last checksum character changed (replacing it with a fixed '0' keeps it valid 1 time in 62). */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { revokeKeyById } from '../../../src/modules/keys/api-keys.operator.ts';
 import { memoryRateLimiter } from '../../../src/platform/http/rate-limit.ts';
-import { revokeKeyById } from '../../../src/platform/keys/api-keys.operator.ts';
 import { burst } from '../../helpers/burst.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, operatorDeps, useServer } from '../../helpers/server.ts';

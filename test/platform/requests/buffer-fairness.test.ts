@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DROPPED_TOP_ORGS } from '../../../src/platform/requests/recorder-metrics.ts';
+import { DROPPED_TOP_ORGS } from '../../../src/modules/requests/recorder-metrics.ts';
 import { allEntries } from '../../helpers/request-log.ts';
 import { startServer, type TestServer } from '../../helpers/server.ts';
 import { type Client, client } from '../../helpers/webhooks.ts';

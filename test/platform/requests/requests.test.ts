@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { purgeRequestLogs } from '../../../src/platform/requests/install.ts';
+import { purgeRequestLogs } from '../../../src/modules/requests/install.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { allEntries, entryOf } from '../../helpers/request-log.ts';
 import { useServer } from '../../helpers/server.ts';

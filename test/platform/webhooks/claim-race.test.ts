@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase } from '../../../src/db/open.ts';
-import { claimer } from '../../../src/platform/webhooks/claim.ts';
+import { claimer } from '../../../src/modules/webhooks/engine/claim.ts';
 import { MULTI_PROCESS_SKIP } from '../../helpers/database.ts';
 import { eventually } from '../../helpers/receiver.ts';
 import { startServer } from '../../helpers/server.ts';

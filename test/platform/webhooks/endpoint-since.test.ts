@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { SEQUENCER_TURN } from '../../../src/platform/events/sequencer.ts';
+import { SEQUENCER_TURN } from '../../../src/platform/outbox/sequencer.ts';
 import { BACKEND } from '../../helpers/database.ts';
 import { type Receiver, startReceiver } from '../../helpers/receiver.ts';
 import { useServer } from '../../helpers/server.ts';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Resolver } from '../../../src/platform/webhooks/ssrf.ts';
+import type { Resolver } from '../../../src/platform/ssrf.ts';
 import { MULTI_PROCESS_SKIP } from '../../helpers/database.ts';
 import { type ServerProcess, spawnServer } from '../../helpers/process.ts';
 import { eventually, type Receiver, startReceiver } from '../../helpers/receiver.ts';

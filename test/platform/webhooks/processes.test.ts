@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '../../../src/db/database.ts';
 import { openDatabase } from '../../../src/db/open.ts';
-import { createKeyForOrgName } from '../../../src/platform/keys/api-keys.operator.ts';
+import { createKeyForOrgName } from '../../../src/modules/keys/api-keys.operator.ts';
 import { freshDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { type ServerProcess, spawnServer } from '../../helpers/process.ts';
 import { eventually, type Receiver, startReceiver } from '../../helpers/receiver.ts';

@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
+import { nextDelay, parseSchedule, retryAfterMs } from '../../../src/modules/webhooks/engine/schedule.ts';
+import { signature } from '../../../src/modules/webhooks/engine/sign.ts';
+import { signingSecrets } from '../../../src/modules/webhooks/engine/signing-secrets.ts';
 import { createSecretBox } from '../../../src/platform/secrets/box.ts';
-import { nextDelay, parseSchedule, retryAfterMs } from '../../../src/platform/webhooks/schedule.ts';
-import { signature } from '../../../src/platform/webhooks/sign.ts';
-import { signingSecrets } from '../../../src/platform/webhooks/signing-secrets.ts';
 
 describe('the retry schedule, Retry-After, signing and sealing', () => {
   test('WEBHOOK_RETRY_SCHEDULE: the default, units, and one-line errors', () => {

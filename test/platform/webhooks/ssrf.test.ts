@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { isForbiddenAddress, type Resolver } from '../../../src/platform/webhooks/ssrf.ts';
+import { isForbiddenAddress, type Resolver } from '../../../src/platform/ssrf.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { eventually, type Receiver, startReceiver } from '../../helpers/receiver.ts';
 import { useServer } from '../../helpers/server.ts';

@@ -178,7 +178,7 @@ describe(`metadata (${BACKEND})`, () => {
       await sql`insert into metadata_entries (org_id, mode, kind, object_id, key, value, object_tx)
         select ${org}, 'sandbox', 'accounts', 'acct_bulk' || n, 'n', 'bulk' || n, 0 from (${series}) s`.execute(trx);
     });
-    // The list's own query (accounts.repository and platform/metadata): newest first, in commit order on PostgreSQL.
+    // The list's own query (accounts.repository and modules/metadata): newest first, in commit order on PostgreSQL.
     const order = BACKEND === 'postgres' ? sql`a.tx desc, a.id desc` : sql`a.id desc`;
     const query = sql`select a.id from accounts a where a.org_id = ${org} and a.mode = 'sandbox'
       and a.id in (select object_id from metadata_entries where org_id = ${org} and mode = 'sandbox'
