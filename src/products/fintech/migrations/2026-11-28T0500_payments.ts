@@ -122,6 +122,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('payments_org_idx').on('payments').columns(['org_id', 'mode', 'id']).execute();
   await db.schema.createIndex('payments_account_idx').on('payments').columns(['account_id', 'id']).execute();
   await sql`create index payments_due_idx on payments (org_id, mode, due_at) where due_at is not null`.execute(db);
+  // The clock's background pass asks which orgs have a step due by now: only the due rows are read.
+  await sql`create index payments_due_time_idx on payments (due_at, org_id) where due_at is not null`.execute(db);
   await addCommitOrder(db, 'payments', [{ name: 'payments_org_tx_idx', columns: ['org_id', 'mode', 'tx', 'id'] }]);
 
   await db.schema
