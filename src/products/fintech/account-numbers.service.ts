@@ -9,16 +9,16 @@ import { type IdKind, isIdOf, newId } from '../../platform/kit/ids.ts';
 import type { Owner, WriteContext } from '../../platform/operations/context.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
 import { contextOf } from '../../platform/secrets/rotate.ts';
-import { findAccount, lockAccounts } from './accounts.repository.ts';
-import { cleanField } from './description.ts';
-import { insertAccountNumber, numbersEndingIn } from './payments.repository.ts';
 import type {
   AccountNumber,
   AccountNumberCreateBody,
   AccountNumberList,
   AccountNumberListQuery,
   AccountNumberUpdateBody,
-} from './payments.schema.ts';
+} from './account-numbers.schema.ts';
+import { findAccount, lockAccounts } from './accounts.repository.ts';
+import { cleanField } from './description.ts';
+import { insertAccountNumber, numbersEndingIn } from './payments.repository.ts';
 import type { PaymentDeps } from './payments.service.ts';
 import { accountNumberFromRow } from './payments.view.ts';
 import { ACCOUNT, accountNotFound, type MoneyDeps } from './shared.ts';

@@ -1,5 +1,7 @@
+import type { AccountNumber } from './account-numbers.schema.ts';
 import type { Account } from './accounts.schema.ts';
-import type { AccountNumber, ExternalAccount, Payment } from './payments.schema.ts';
+import type { ExternalAccount } from './external-accounts.schema.ts';
+import type { Payment } from './payments.schema.ts';
 import type { TransferReversal } from './reversals.schema.ts';
 import type { Transaction } from './transactions.schema.ts';
 import type { Transfer } from './transfers.schema.ts';

@@ -14,7 +14,7 @@ import type {
   ExternalAccountList,
   ExternalAccountListQuery,
   ExternalAccountUpdateBody,
-} from './payments.schema.ts';
+} from './external-accounts.schema.ts';
 import { EXTERNAL_ACCOUNT, type PaymentDeps } from './payments.service.ts';
 import { externalAccountFromRow } from './payments.view.ts';
 import { isRoutingNumber } from './settings.ts';

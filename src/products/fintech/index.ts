@@ -1,5 +1,6 @@
 import { Gauge } from 'prom-client';
 import { defineModule } from '../../platform/module.ts';
+import { accountNumberOps } from './account-numbers.routes.ts';
 import { SEALED_ACCOUNT_NUMBER } from './account-numbers.service.ts';
 import { accountOps, accountsRoutes } from './accounts.routes.ts';
 import { SEALED_EIN } from './accounts.service.ts';
@@ -7,11 +8,13 @@ import { balanceOps } from './balances.routes.ts';
 import { EIN_SHAPE } from './ein.ts';
 import { FINTECH_ERRORS } from './errors.ts';
 import { FINTECH_EVENT_TYPES } from './events.ts';
+import { externalAccountOps } from './external-accounts.routes.ts';
 import { SEALED_EXTERNAL_NUMBER } from './external-accounts.service.ts';
 import { countLedgerViolations } from './ledger/verify.ts';
 import { lifecycleOps, lifecycleRoutes } from './lifecycle.routes.ts';
 import { FINTECH_MIGRATIONS } from './migrations/index.ts';
 import { paymentOps, paymentsRoutes } from './payments.routes.ts';
+import { paymentSimulationOps } from './payments.sandbox.routes.ts';
 import { expiriesDueSource, paymentsDueSource, SEALED_RULE_NUMBER } from './payments.sandbox.ts';
 import { reversalOps } from './reversals.routes.ts';
 import { FintechSettings } from './settings.ts';
@@ -92,7 +95,10 @@ export const fintechOps = {
   ...simulationOps,
   ...transferOps,
   ...reversalOps,
+  ...accountNumberOps,
+  ...externalAccountOps,
   ...paymentOps,
+  ...paymentSimulationOps,
 };
 
 // The public face the dashboard reads: the API's shapes of accounts, transfers and transactions, and its facts.

@@ -18,13 +18,13 @@ import type { ChangeCode } from './payments.returns.ts';
 import type {
   InboundPaymentBody,
   NotificationOfChangeBody,
-  Payment,
   PaymentRule,
   PaymentRuleCreateBody,
   PaymentRuleDeleted,
   PaymentRuleList,
   PaymentRuleListQuery,
-} from './payments.schema.ts';
+} from './payments.sandbox.schema.ts';
+import type { Payment } from './payments.schema.ts';
 import {
   durationMs,
   lockPayment,

@@ -1,8 +1,11 @@
 import { parseMetadata } from '../../modules/metadata/index.ts';
 import { apiTime } from '../../platform/kit/time.ts';
+import type { AccountNumber } from './account-numbers.schema.ts';
+import type { ExternalAccount } from './external-accounts.schema.ts';
 import { toAmount } from './ledger/amount.ts';
 import { returnReasonOf } from './payments.returns.ts';
-import type { AccountNumber, ExternalAccount, Payment, PaymentRule } from './payments.schema.ts';
+import type { PaymentRule } from './payments.sandbox.schema.ts';
+import type { Payment } from './payments.schema.ts';
 import type { AccountNumbersTable, ExternalAccountsTable, PaymentRulesTable, PaymentsTable } from './tables.ts';
 
 const time = (stored: string | null) => (stored === null ? null : apiTime(stored));
