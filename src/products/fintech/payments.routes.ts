@@ -6,14 +6,7 @@ import { Ref } from '../../platform/kit/schema.ts';
 import { declareRead, declareWrite, implement } from '../../platform/operations/operation.ts';
 import { declareOperations } from '../../platform/operations/register.ts';
 import { accountNumberOps } from './account-numbers.routes.ts';
-import {
-  AccountNumber,
-  AccountNumberCreateBody,
-  AccountNumberIdParams,
-  AccountNumberList,
-  AccountNumberListQuery,
-  AccountNumberUpdateBody,
-} from './account-numbers.schema.ts';
+import { AccountNumber, AccountNumberList } from './account-numbers.schema.ts';
 import {
   createAccountNumber,
   listAccountNumbers,
@@ -21,61 +14,35 @@ import {
   updateAccountNumber,
 } from './account-numbers.service.ts';
 import { externalAccountOps } from './external-accounts.routes.ts';
-import {
-  ExternalAccount,
-  ExternalAccountCreateBody,
-  ExternalAccountIdParams,
-  ExternalAccountList,
-  ExternalAccountListQuery,
-  ExternalAccountUpdateBody,
-} from './external-accounts.schema.ts';
+import { ExternalAccount, ExternalAccountList } from './external-accounts.schema.ts';
 import {
   createExternalAccount,
   listExternalAccounts,
   retrieveExternalAccount,
   updateExternalAccount,
 } from './external-accounts.service.ts';
+import { simulateInboundPayment } from './payments.inbound.ts';
+import { createPaymentRule, deletePaymentRule, listPaymentRules, ruleBook } from './payments.rules.ts';
 import { paymentSimulationOps } from './payments.sandbox.routes.ts';
+import { PaymentRule, PaymentRuleDeleted, PaymentRuleList } from './payments.sandbox.schema.ts';
 import {
-  InboundPaymentBody,
-  NotificationOfChangeBody,
-  PaymentReturnBody,
-  PaymentRule,
-  PaymentRuleCreateBody,
-  PaymentRuleDeleted,
-  PaymentRuleIdParams,
-  PaymentRuleList,
-  PaymentRuleListQuery,
-} from './payments.sandbox.schema.ts';
-import {
-  createPaymentRule,
-  deletePaymentRule,
-  listPaymentRules,
-  ruleBook,
-  simulateInboundPayment,
   simulateNotificationOfChange,
   simulateRejection,
   simulateReturn,
   simulateSettlement,
 } from './payments.sandbox.ts';
 import { Payment, PaymentCreateBody, PaymentIdParams, PaymentList, PaymentListQuery } from './payments.schema.ts';
-import {
-  createPayment,
-  listPayments,
-  lockPayment,
-  outcomes,
-  type PaymentDeps,
-  retrievePayment,
-} from './payments.service.ts';
+import { createPayment, listPayments, lockPayment, type PaymentDeps, retrievePayment } from './payments.service.ts';
+import { outcomes } from './payments.steps.ts';
 import { paymentFromRow } from './payments.view.ts';
 
-const NUMBERS = 'Fintech account numbers';
+const _NUMBERS = 'Fintech account numbers';
 const PAYMENTS = 'Fintech payments';
-const SANDBOX = 'Fintech payment simulations';
+const _SANDBOX = 'Fintech payment simulations';
 
 const NoBody = Type.Object({}, { additionalProperties: false, description: 'No body, or `{}`.', examples: [{}] });
 const PaymentRef = Ref<Payment>('Payment');
-const SANDBOX_ONLY = 'Sandbox keys only (a live key: 403 `permission_denied`).';
+const _SANDBOX_ONLY = 'Sandbox keys only (a live key: 403 `permission_denied`).';
 
 /** Payments' operations, declared: what the dashboard and the CLI name (`ops.createPayment`). */
 export const paymentOps = {

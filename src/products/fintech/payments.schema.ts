@@ -1,10 +1,10 @@
 import { type Static, Type } from 'typebox';
-import { Metadata, MetadataInput, MetadataUpdate } from '../../modules/metadata/index.ts';
+import { Metadata, MetadataInput } from '../../modules/metadata/index.ts';
 import { ListPage, ListQuery } from '../../platform/http/pagination.ts';
 import { idPattern } from '../../platform/kit/ids.ts';
-import { FreeText, IdOf, StringEnum } from '../../platform/kit/schema.ts';
+import { IdOf, StringEnum } from '../../platform/kit/schema.ts';
 import { API_TIME_PATTERN } from '../../platform/kit/time.ts';
-import { CHANGE_CODES, RETURN_CODES } from './payments.returns.ts';
+import { RETURN_CODES } from './payments.returns.ts';
 import { Amount, Description } from './transfers.schema.ts';
 
 /**
@@ -29,8 +29,6 @@ export const ReturnCode = StringEnum(RETURN_CODES, {
   description: 'An ACH return reason code (docs: ACH return reasons).',
   examples: ['R01'],
 });
-
-// ---- Payments -----------------------------------------------------------------------------------------------
 
 export const PAYMENT_STATUSES = [
   'pending_submission',
