@@ -46,7 +46,7 @@ const rowById = preparedWrite<{ id: string }, TransfersTable>({ id: true }, (db,
 );
 
 /**
- * A sandbox clock's due expiry (payments.sandbox.ts declares it due): the transfer locked and read again, and expired
+ * A sandbox clock's due expiry (payments.due.ts declares it due): the transfer locked and read again, and expired
  * if it is still pending and its `expires_at` has come (another process may have posted, voided or expired it first).
  */
 export async function expireIfDue(deps: MoneyDeps, ctx: WriteContext, id: string): Promise<undefined> {
