@@ -213,6 +213,41 @@ def _contract_rule(case, problem):
         return "metadata holds no key or signing secret, nor the start of one (x-no-secret, metadata)"
     if operation in _ENDPOINT_WRITES and code == "parameter_invalid" and param == "url":
         return "a webhook URL is parsed (WHATWG URL) and its host resolved to a public address (section 12)"
+    return _payments_rule(operation, code, param, body)
+
+
+def _aba_check_digit_fails(value):
+    """Whether a 9-digit string fails the ABA check (3, 7, 1 weights; the sum a multiple of 10)."""
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{9}", value):
+        return False
+    return sum(int(d) * w for d, w in zip(value, (3, 7, 1) * 3)) % 10 != 0
+
+
+def _payments_rule(operation, code, param, body):
+    """The rules of money in and out (section 21) that no schema states, each checked against the request."""
+    if code != "parameter_invalid":
+        return None
+    if param == "routing_number" and operation == "POST /v1/fintech/external_accounts":
+        if _aba_check_digit_fails(body.get("routing_number")):
+            return "a routing number's last digit is the ABA check digit of the other eight (section 21)"
+    if operation == "POST /v1/sandbox/fintech/payments/{id}/notification_of_change" and param == "corrected_data":
+        routing = str(body.get("corrected_data", "")).split(" ")[0]
+        if body.get("code") in ("C02", "C03") and _aba_check_digit_fails(routing):
+            return "a routing number's last digit is the ABA check digit of the other eight (section 21)"
+        if body.get("code") in ("C01", "C02", "C03"):
+            return "a notification of change's corrected data has the shape of what its code changes (section 21)"
+    if operation == "POST /v1/sandbox/fintech/payment_rules" and param == "action":
+        rail = (body.get("match") or {}).get("rail")
+        action = body.get("action") or {}
+        if ("return" in action and rail in ("wire", "rtp")) or ("reject" in action and rail == "ach"):
+            return "ACH payments are returned, wire and RTP ones rejected (section 21)"
+    if operation == "POST /v1/sandbox/fintech/payment_rules" and param == "action.at":
+        return "a rule's duration after settlement is from PT1M to P60D, which the ISO 8601 pattern leaves open (section 21)"
+    if operation == "POST /v1/sandbox/fintech/inbound_payments" and param == "rail":
+        if body.get("direction") == "debit" and body.get("rail") != "ach":
+            return "only ACH pulls money by debit (section 21)"
+    if operation == "POST /v1/sandbox/clock/advance" and param == "to":
+        return "the sandbox clock only moves forward, at most ten years at a time, from a now only the server knows (section 21)"
     return None
 
 

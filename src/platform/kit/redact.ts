@@ -16,20 +16,33 @@ import { carriedOn, MAYBE_KEY, owedAtEnd, REDACTED, redactKeys } from './key-sha
 const PERCENT_ASCII = /%([0-7][0-9A-Fa-f])/g;
 const MAX_DECODINGS = 3;
 
-/** A product's secret, by its shape: whatever text holds it is redacted to `[redacted <name>]`. */
+/**
+ * A product's secret, by its shape: whatever text holds it is redacted to `[redacted <name>]`. A secret with no
+ * shape of its own (a bank account number is only digits) may be known by its fields alone.
+ */
 export interface SecretShape {
   /** Named in the placeholder: `[redacted EIN]`. */
   name: string;
   /** The shape, looked for in every text (its source: flags are not kept, and its groups should be `(?:…)`). */
-  pattern: RegExp;
+  pattern?: RegExp;
   /** A looser shape, looked for too unless the text's numbers are the server's own (`RedactOptions.ownNumbers`). */
   loose?: RegExp;
-  /** A plain pattern (no look-around, no flags) that any text holding the shape matches: most texts fail it fast. */
-  hint: RegExp;
+  /**
+   * A plain pattern (no look-around, no flags) that any text holding the shape matches: most texts fail it fast.
+   * Required with `pattern`.
+   */
+  hint?: RegExp;
   /** The value the documentation and error details show as the shape's example: left as it is. */
   example?: string;
   /** Names of fields whose values are this secret whatever their shape: censored in log records at any depth. */
   fields?: string[];
+  /**
+   * Names of fields whose values are this secret but whose last four characters may be shown, as the API itself
+   * shows them (`account_number_last4`): in log records at any depth, in request bodies and answers and in query
+   * strings, the value becomes `••••4821` (its last four after four dots; a value that is no string nor number,
+   * `[redacted]`).
+   */
+  lastFourFields?: string[];
 }
 
 /** The registered shapes, compiled once: one pattern for every text, one for the server's own. */
@@ -40,7 +53,8 @@ interface Compiled {
   placeholders: string[];
   examples: Set<string>;
   fields: Set<string>;
-  /** Any of `fields` as a JSON string: `"key"`, `"ein"`. */
+  lastFour: Set<string>;
+  /** Any of `fields` or `lastFour` as a JSON string: `"key"`, `"ein"`. */
   fieldNames: RegExp;
 }
 
@@ -48,12 +62,20 @@ interface Compiled {
 // line, at any depth. Registered shapes add theirs.
 const PLATFORM_SECRET_FIELDS = ['authorization', 'key', 'api_key', 'secret'];
 
-function compile(shapes: readonly SecretShape[]): Compiled {
+function compile(registered: readonly SecretShape[]): Compiled {
+  // Only the shapes with a pattern are looked for in texts; the others are known by their fields.
+  const shapes = registered.filter((s): s is SecretShape & { pattern: RegExp; hint: RegExp } => {
+    if (s.pattern !== undefined && s.hint === undefined)
+      throw new Error(`secret shape ${s.name}: a pattern needs a hint`);
+    return s.pattern !== undefined;
+  });
   // One named group per shape tells which one matched; `(?!)` matches nothing, for a registry without shapes.
   const alternation = (loose: boolean) =>
     shapes.map((s, i) => `(?<s${i}>${s.pattern.source}${loose && s.loose ? `|${s.loose.source}` : ''})`).join('|') ||
     '(?!)';
-  const fields = new Set([...PLATFORM_SECRET_FIELDS, ...shapes.flatMap((s) => s.fields ?? [])]);
+  const fields = new Set([...PLATFORM_SECRET_FIELDS, ...registered.flatMap((s) => s.fields ?? [])]);
+  const lastFour = new Set(registered.flatMap((s) => s.lastFourFields ?? []).filter((f) => !fields.has(f)));
+  const named = [...fields, ...lastFour];
   return {
     maybe: shapes.length === 0 ? null : new RegExp(shapes.map((s) => s.hint.source).join('|')),
     all: new RegExp(alternation(true), 'g'),
@@ -61,7 +83,8 @@ function compile(shapes: readonly SecretShape[]): Compiled {
     placeholders: shapes.map((s) => `[redacted ${s.name}]`),
     examples: new Set(shapes.flatMap((s) => (s.example === undefined ? [] : [s.example]))),
     fields,
-    fieldNames: new RegExp(`"(?:${[...fields].map((f) => f.replace(/[^\w]/g, '\\$&')).join('|')})"`),
+    lastFour,
+    fieldNames: new RegExp(`"(?:${named.map((f) => f.replace(/[^\w]/g, '\\$&')).join('|')})"`),
   };
 }
 
@@ -156,6 +179,9 @@ export function redactRecord(
     if (shapes.fields.has(name) && value != null) {
       clean = REDACTED;
       carry.owed = 0;
+    } else if (shapes.lastFour.has(name) && value != null) {
+      clean = lastFourOf(value);
+      carry.owed = 0;
     } else clean = redactValue(value, depth, maxDepth, carry);
     if (copy === null && (clean !== value || cleanName !== name)) copy = firstFields(record, index);
     // Defined, not assigned, so that a `__proto__` field stays a field.
@@ -163,6 +189,12 @@ export function redactRecord(
     index++;
   }
   return copy ?? record;
+}
+
+/** A value that may be shown by its last four characters only: `••••4821`; what is no string or number, `[redacted]`. */
+export function lastFourOf(value: unknown): string {
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint') return REDACTED;
+  return `••••${String(value).slice(-4)}`;
 }
 
 function put(record: Record<string, unknown>, name: string, value: unknown): void {
@@ -235,9 +267,12 @@ function fieldOfParameter(name: string): string {
 export function redactQuery(query: string): string {
   const parameters = query.split('&').map((parameter) => {
     const at = parameter.indexOf('=');
-    if (at < 1 || at === parameter.length - 1 || !shapes.fields.has(fieldOfParameter(parameter.slice(0, at))))
-      return parameter;
-    return `${parameter.slice(0, at + 1)}${REDACTED}`;
+    if (at < 1 || at === parameter.length - 1) return parameter;
+    const field = fieldOfParameter(parameter.slice(0, at));
+    if (shapes.fields.has(field)) return `${parameter.slice(0, at + 1)}${REDACTED}`;
+    if (!shapes.lastFour.has(field)) return parameter;
+    const value = percentDecoded(parameter.slice(at + 1).replaceAll('+', ' '));
+    return `${parameter.slice(0, at + 1)}${lastFourOf(value)}`;
   });
   return redactSecrets(parameters.join('&'));
 }

@@ -6,6 +6,7 @@ import type { Principal } from '../../platform/auth/principal.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import { type IdKind, isIdOf, newId } from '../../platform/kit/ids.ts';
+import type { SecretShape } from '../../platform/kit/redact.ts';
 import type { Owner, WriteContext } from '../../platform/operations/context.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
 import { contextOf } from '../../platform/secrets/rotate.ts';
@@ -35,6 +36,17 @@ export const ACCOUNT_NUMBER: IdKind = { noun: 'account number', prefix: 'an' };
 /** Where a number is sealed: also what `cli secrets rotate` re-seals. */
 export const SEALED_ACCOUNT_NUMBER = { table: 'account_numbers', column: 'account_number' };
 export const SANDBOX_ROUTING_NUMBER = '110000000';
+
+/**
+ * Bank account numbers as a secret of the logs (docs/api.md#the-request-log): digits only, so known by the fields that
+ * hold them, not by a shape. In every log line and the request log (bodies, answers, query strings) they show as the
+ * API shows them, by their last four digits (`••••4821`): an account number's create answer, an external account's
+ * number, an inbound payment's, a rule's `external_account_number`, a notification of change's `corrected_data`.
+ */
+export const ACCOUNT_NUMBER_SHAPE: SecretShape = {
+  name: 'account number',
+  lastFourFields: ['account_number', 'external_account_number', 'corrected_data'],
+};
 
 /** The number's search: the one with this routing number and these digits, whichever org holds it. */
 export async function findNumber(

@@ -1,7 +1,7 @@
 import { Gauge } from 'prom-client';
 import { defineModule } from '../../platform/module.ts';
 import { accountNumberOps } from './account-numbers.routes.ts';
-import { SEALED_ACCOUNT_NUMBER } from './account-numbers.service.ts';
+import { ACCOUNT_NUMBER_SHAPE, SEALED_ACCOUNT_NUMBER } from './account-numbers.service.ts';
 import { accountOps, accountsRoutes } from './accounts.routes.ts';
 import { SEALED_EIN } from './accounts.service.ts';
 import { balanceOps } from './balances.routes.ts';
@@ -50,7 +50,7 @@ export const fintech = defineModule({
   settings: FintechSettings,
   errors: FINTECH_ERRORS,
   eventTypes: FINTECH_EVENT_TYPES,
-  secretShapes: [EIN_SHAPE],
+  secretShapes: [EIN_SHAPE, ACCOUNT_NUMBER_SHAPE],
   sealedColumns: [SEALED_EIN, SEALED_ACCOUNT_NUMBER, SEALED_EXTERNAL_NUMBER, SEALED_RULE_NUMBER],
   install(app, { database, clock, now, events, settings, withIdempotency, secrets }) {
     const supportedCountries = settings.SUPPORTED_COUNTRIES;

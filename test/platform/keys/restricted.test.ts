@@ -17,6 +17,7 @@ const NONE = {
   accounts: 'none',
   transfers: 'none',
   transactions: 'none',
+  payments: 'none',
   sandbox: 'none',
   events: 'none',
   webhook_endpoints: 'none',

@@ -7,6 +7,7 @@ import {
   jsonMayHoldSecret,
   redactBody,
   redactedJson,
+  redactQuery,
   redactRecord,
   redactSecrets,
   type SecretShape,
@@ -186,8 +187,48 @@ test('registered shapes compile together: each has its placeholder, example, loo
   }
 });
 
+test("fields shown by their last four (fintech's account numbers): `••••4821` at any depth, in bodies and queries", () => {
+  const record = {
+    account_number: '771093524821',
+    match: { external_account_number: '000123456789', amount: 6000 },
+    list: [{ corrected_data: '021000021 000987654321' }],
+    account_number_last4: '4821',
+    numeric: { account_number: 771093524821 },
+    odd: { account_number: { nested: '771093524821' } },
+    none: { account_number: null },
+  };
+  assert.deepEqual(redactRecord(record), {
+    account_number: '••••4821',
+    match: { external_account_number: '••••6789', amount: 6000 },
+    list: [{ corrected_data: '••••4321' }],
+    account_number_last4: '4821',
+    numeric: { account_number: '••••4821' },
+    odd: { account_number: '[redacted]' },
+    none: { account_number: null },
+  });
+  const body = { account_number: '771093524821', amount: 100 };
+  assert.equal(redactedJson(body), '{"account_number":"••••4821","amount":100}');
+  assert.equal(jsonMayHoldSecret('{"account_number_last4":"4821"}'), false, 'the last four alone need no walk');
+  assert.equal(
+    redactQuery('limit=2&account_number=771093524821&match[external_account_number]=000123456789&x=%37%37'),
+    'limit=2&account_number=••••4821&match[external_account_number]=••••6789&x=%37%37',
+  );
+});
+
 test('property: a JSON text jsonMayHoldSecret passes is exactly what redactBody leaves it (the log keeps it unparsed)', () => {
-  const word = fc.constantFrom('id', 'key', 'ein', 'secret', 'name', 'note', 'api_key', 'keys', 'Authorization');
+  const word = fc.constantFrom(
+    'id',
+    'key',
+    'ein',
+    'secret',
+    'name',
+    'note',
+    'api_key',
+    'keys',
+    'Authorization',
+    'account_number',
+    'account_number_last4',
+  );
   const text = fc.oneof(
     fc.string({ maxLength: 12 }),
     fc.constantFrom('98-7654321', '987654321', '12-3456789', 'sk_', 'whsec_', '%73k_live_', 'a"b', 'line\nbreak'),
@@ -218,7 +259,10 @@ test('property: a body serialized for the request log is exactly its redacted fo
     fc.string(),
     fc.constantFrom(KEY, `x${KEY}y`, '27-1234567', '271234567', 'sk_', '%73k_live_', 'a\nb', 'q"uote', 'back\\slash'),
   );
-  const name = fc.oneof(fc.string(), fc.constantFrom('key', 'secret', 'ein', 'authorization', 'api_key', 'note'));
+  const name = fc.oneof(
+    fc.string(),
+    fc.constantFrom('key', 'secret', 'ein', 'authorization', 'api_key', 'note', 'account_number', 'corrected_data'),
+  );
   const { value } = fc.letrec((tie) => ({
     value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.constant(null), tie('array'), tie('object')),
     array: fc.array(tie('value'), { maxLength: 3 }),

@@ -139,27 +139,61 @@ describe('the EIN at rest', { skip: false }, () => {
     const key = JSON.parse(
       (await run(['src/cli/main.ts', 'keys', 'create', '--org', 'old', '--mode', 'sandbox', '--json'], env)).stdout,
     ).key;
-    const read = async (serverEnv: Record<string, string>) => {
+    const withServer = async <T>(serverEnv: Record<string, string>, use: (url: string) => Promise<T>) => {
       const server = await spawnServer(serverEnv);
       try {
-        return (await call(server.url, 'GET', '/v1/fintech/accounts/acct_01M7Z25FCR5ZY0JCJ80M91V6XV', { key })).body;
+        return await use(server.url);
       } finally {
         server.child.kill('SIGTERM');
         await server.exited;
       }
     };
+    const read = (serverEnv: Record<string, string>) =>
+      withServer(serverEnv, async (url) => {
+        return (await call(url, 'GET', '/v1/fintech/accounts/acct_01M7Z25FCR5ZY0JCJ80M91V6XV', { key })).body;
+      });
     assert.deepEqual((await read(env)).kyb, { legal_name: 'Old Corp', ein_last4: '4567' });
+    // Fintech's other sealed columns, each with one value sealed under the first key: an account number, an external
+    // account's number, a rule's number.
+    const number = await withServer(env, async (url) => {
+      const post = async (path: string, json: unknown) => {
+        const reply = await call(url, 'POST', path, { key, json });
+        assert.equal(reply.status, 200, reply.text);
+        return reply.body;
+      };
+      const external = {
+        routing_number: '021000021',
+        account_number: '000123456789',
+        account_holder_name: 'Acme Supplies LLC',
+        account_type: 'checking',
+      };
+      await post('/v1/fintech/external_accounts', external);
+      const rule = { match: { external_account_number: '000123456789' }, action: { return: 'R01', at: 'settlement' } };
+      await post('/v1/sandbox/fintech/payment_rules', rule);
+      return (await post('/v1/fintech/account_numbers', { account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV' }))
+        .account_number as string;
+    });
+    const counts = (ein: number, others: number) => ({
+      'accounts.kyb_ein': ein,
+      'webhook_endpoints.secret': 0,
+      'account_numbers.account_number': others,
+      'external_accounts.account_number': others,
+      'payment_rules.match_account_number': others,
+    });
     const sealed = await run(['src/cli/main.ts', 'secrets', 'rotate'], env);
     assert.equal(sealed.code, 0, sealed.stderr);
-    assert.deepEqual(JSON.parse(sealed.stdout), { 'accounts.kyb_ein': 1, 'webhook_endpoints.secret': 0 });
+    // Before issue 41 the list held the EIN and webhook secrets only: this test named exactly those two columns.
+    assert.deepEqual(JSON.parse(sealed.stdout), counts(1, 0));
     const next = { ...env, SECRETS_KEY: Buffer.alloc(32, 2).toString('base64'), SECRETS_KEY_PREVIOUS: env.SECRETS_KEY };
-    assert.deepEqual(JSON.parse((await run(['src/cli/main.ts', 'secrets', 'rotate'], next)).stdout), {
-      'accounts.kyb_ein': 1,
-      'webhook_endpoints.secret': 0,
-    });
-    assert.deepEqual(JSON.parse((await run(['src/cli/main.ts', 'secrets', 'rotate'], next)).stdout), {
-      'accounts.kyb_ein': 0,
-      'webhook_endpoints.secret': 0,
+    assert.deepEqual(JSON.parse((await run(['src/cli/main.ts', 'secrets', 'rotate'], next)).stdout), counts(1, 1));
+    assert.deepEqual(JSON.parse((await run(['src/cli/main.ts', 'secrets', 'rotate'], next)).stdout), counts(0, 0));
+    // The re-sealed account number still opens under the new key alone: money sent to it finds it.
+    const alone = { ...next, SECRETS_KEY_PREVIOUS: '' };
+    await withServer(alone, async (url) => {
+      const json = { account_number: number, amount: 100, rail: 'ach', direction: 'credit', originator_name: 'Globex' };
+      const inbound = await call(url, 'POST', '/v1/sandbox/fintech/inbound_payments', { key, json });
+      assert.equal(inbound.status, 200, inbound.text);
+      assert.equal(inbound.body.status, 'settled');
     });
     const check = openDatabase(db.url);
     try {
