@@ -70,7 +70,7 @@ export const AccountNumberUpdateBody = Type.Object(
 export type AccountNumberUpdateBody = Static<typeof AccountNumberUpdateBody>;
 
 const EXAMPLE_ACCOUNT_NUMBER = {
-  id: 'an_01M7Z2A9W3J6Q8R1T5Y7U9I0OP',
+  id: 'an_01M7Z2A9W3J6Q8R1T5Y7V9H0QP',
   object: 'fintech.account_number',
   account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
   routing_number: '110000000',
@@ -178,7 +178,7 @@ export const ExternalAccountUpdateBody = Type.Object(
 export type ExternalAccountUpdateBody = Static<typeof ExternalAccountUpdateBody>;
 
 const EXAMPLE_EXTERNAL = {
-  id: 'ext_01M7Z2B4K8D2F6H0J4L8N2P6R0',
+  id: 'ext_01M7Z2B4K8D2F6H0J4M8N2P6R0',
   object: 'fintech.external_account',
   routing_number: '021000021',
   account_number_last4: '6789',
@@ -244,7 +244,7 @@ export const PAYMENT_STATUSES = [
 export const PaymentCreateBody = Type.Object(
   {
     account_id: IdOf('acct', { description: 'The account paying.', examples: ['acct_01M7Z25FCR5ZY0JCJ80M91V6XV'] }),
-    external_account_id: IdOf('ext', { description: 'Who is paid.', examples: ['ext_01M7Z2B4K8D2F6H0J4L8N2P6R0'] }),
+    external_account_id: IdOf('ext', { description: 'Who is paid.', examples: ['ext_01M7Z2B4K8D2F6H0J4M8N2P6R0'] }),
     amount: Amount,
     currency: Type.Literal('USD', { description: 'Payments are in US dollars.' }),
     rail: Rail,
@@ -256,7 +256,7 @@ export const PaymentCreateBody = Type.Object(
     examples: [
       {
         account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
-        external_account_id: 'ext_01M7Z2B4K8D2F6H0J4L8N2P6R0',
+        external_account_id: 'ext_01M7Z2B4K8D2F6H0J4M8N2P6R0',
         amount: 6000,
         currency: 'USD',
         rail: 'ach',
@@ -273,7 +273,7 @@ const EXAMPLE_PAYMENT = {
   direction: 'outbound',
   rail: 'ach',
   account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
-  external_account_id: 'ext_01M7Z2B4K8D2F6H0J4L8N2P6R0',
+  external_account_id: 'ext_01M7Z2B4K8D2F6H0J4M8N2P6R0',
   account_number_id: null,
   amount: 6000,
   currency: 'USD',
@@ -474,7 +474,7 @@ export const PaymentRuleCreateBody = Type.Object(
 export type PaymentRuleCreateBody = Static<typeof PaymentRuleCreateBody>;
 
 const EXAMPLE_RULE = {
-  id: 'prule_01M7Z2D1F5G9H3J7K1L5M9N3B7',
+  id: 'prule_01M7Z2D1F5G9H3J7K1M5M9N3B7',
   object: 'sandbox.payment_rule',
   match: { amount: 6000, rail: null, external_account_number_last4: null },
   action: { return: 'R01', at: 'P2D', reject: false },
