@@ -154,7 +154,11 @@ test('every path the prose, the examples and the links name exists', () => {
 
 // Files are split by meaning, not by length (the dependency rules of dependencies.test.ts keep the splits honest); a
 // file past ~250 lines still needs a reason, written here next to its name.
-const LONG_BECAUSE: Record<string, string> = {};
+const LONG_BECAUSE: Record<string, string> = {
+  'src/platform/kit/redact.ts':
+    'redaction by shape (text) and by field (records, bodies, queries) share one compiled set of registered shapes ' +
+    'and one depth-bounded walk; split, each half would re-read the registry the other compiles',
+};
 
 test('a TypeScript file of src/ past 250 lines has a reason', () => {
   const long = tree()

@@ -44,7 +44,7 @@ export const AccountNumberUpdateBody = Type.Object(
 export type AccountNumberUpdateBody = Static<typeof AccountNumberUpdateBody>;
 
 const EXAMPLE_ACCOUNT_NUMBER = {
-  id: 'an_01M7Z2A9W3J6Q8R1T5Y7U9I0OP',
+  id: 'an_01M7Z2A9W3J6Q8R1T5Y7V9H0QP',
   object: 'fintech.account_number',
   account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
   routing_number: '110000000',

@@ -49,7 +49,7 @@ export const ExternalAccountUpdateBody = Type.Object(
 export type ExternalAccountUpdateBody = Static<typeof ExternalAccountUpdateBody>;
 
 const EXAMPLE_EXTERNAL = {
-  id: 'ext_01M7Z2B4K8D2F6H0J4L8N2P6R0',
+  id: 'ext_01M7Z2B4K8D2F6H0J4M8N2P6R0',
   object: 'fintech.external_account',
   routing_number: '021000021',
   account_number_last4: '6789',

@@ -110,7 +110,7 @@ export const PaymentRuleCreateBody = Type.Object(
 export type PaymentRuleCreateBody = Static<typeof PaymentRuleCreateBody>;
 
 const EXAMPLE_RULE = {
-  id: 'prule_01M7Z2D1F5G9H3J7K1L5M9N3B7',
+  id: 'prule_01M7Z2D1F5G9H3J7K1M5M9N3B7',
   object: 'sandbox.payment_rule',
   match: { amount: 6000, rail: null, external_account_number_last4: null },
   action: { return: 'R01', at: 'P2D', reject: false },

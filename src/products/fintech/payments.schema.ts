@@ -42,7 +42,7 @@ export const PAYMENT_STATUSES = [
 export const PaymentCreateBody = Type.Object(
   {
     account_id: IdOf('acct', { description: 'The account paying.', examples: ['acct_01M7Z25FCR5ZY0JCJ80M91V6XV'] }),
-    external_account_id: IdOf('ext', { description: 'Who is paid.', examples: ['ext_01M7Z2B4K8D2F6H0J4L8N2P6R0'] }),
+    external_account_id: IdOf('ext', { description: 'Who is paid.', examples: ['ext_01M7Z2B4K8D2F6H0J4M8N2P6R0'] }),
     amount: Amount,
     currency: Type.Literal('USD', { description: 'Payments are in US dollars.' }),
     rail: Rail,
@@ -54,7 +54,7 @@ export const PaymentCreateBody = Type.Object(
     examples: [
       {
         account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
-        external_account_id: 'ext_01M7Z2B4K8D2F6H0J4L8N2P6R0',
+        external_account_id: 'ext_01M7Z2B4K8D2F6H0J4M8N2P6R0',
         amount: 6000,
         currency: 'USD',
         rail: 'ach',
@@ -71,7 +71,7 @@ const EXAMPLE_PAYMENT = {
   direction: 'outbound',
   rail: 'ach',
   account_id: 'acct_01M7Z25FCR5ZY0JCJ80M91V6XV',
-  external_account_id: 'ext_01M7Z2B4K8D2F6H0J4L8N2P6R0',
+  external_account_id: 'ext_01M7Z2B4K8D2F6H0J4M8N2P6R0',
   account_number_id: null,
   amount: 6000,
   currency: 'USD',
