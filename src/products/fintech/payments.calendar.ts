@@ -9,17 +9,7 @@
 const ZONE = 'America/New_York';
 const HOUR = 3_600_000;
 
-const parts = new Intl.DateTimeFormat('en-US', {
-  timeZone: ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  weekday: 'short',
-});
+const hourOf = new Intl.DateTimeFormat('en-US', { timeZone: ZONE, hourCycle: 'h23', hour: '2-digit' });
 
 interface Local {
   year: number;
@@ -27,13 +17,35 @@ interface Local {
   day: number;
   /** Milliseconds since local midnight. */
   ms: number;
-  weekday: string;
+  /** 0 (Sunday) to 6 (Saturday). */
+  weekday: number;
+}
+
+// New York's offset changes only on a whole UTC hour: it is read from the time-zone data once per hour asked about
+// (Intl is slow: a payment's create asks for its cut-off), then the wall-clock fields are plain arithmetic.
+const offsets = new Map<number, number>();
+function offsetHours(at: number): number {
+  const hour = Math.floor(at / HOUR);
+  let offset = offsets.get(hour);
+  if (offset === undefined) {
+    const local = Number(hourOf.format(new Date(hour * HOUR)));
+    offset = (((new Date(hour * HOUR).getUTCHours() - local) % 24) + 24) % 24;
+    if (offsets.size > 10_000) offsets.clear();
+    offsets.set(hour, offset);
+  }
+  return offset;
 }
 
 function local(at: number): Local {
-  const p = Object.fromEntries(parts.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
-  const ms = (Number(p.hour) * 3600 + Number(p.minute) * 60 + Number(p.second)) * 1000 + (((at % 1000) + 1000) % 1000);
-  return { year: Number(p.year), month: Number(p.month), day: Number(p.day), ms, weekday: p.weekday! };
+  const wall = new Date(at - offsetHours(at) * HOUR);
+  const ms = at - offsetHours(at) * HOUR - Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate());
+  return {
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    ms,
+    weekday: wall.getUTCDay(),
+  };
 }
 
 /** The instant a New York wall-clock time names (the offset of that day, at that hour). */
@@ -48,7 +60,7 @@ function instant(year: number, month: number, day: number, hour: number): number
   return guess + 5 * HOUR;
 }
 
-const isBusinessDay = (l: Local) => l.weekday !== 'Sat' && l.weekday !== 'Sun';
+const isBusinessDay = (l: Local) => l.weekday !== 0 && l.weekday !== 6;
 
 /** The New York date `days` after the one of `l` (by the calendar, not 24-hour steps). */
 function dayAfter(l: Local, days: number): { year: number; month: number; day: number } {
