@@ -181,6 +181,18 @@ export async function move(trx: Trx, m: Movement): Promise<Moved> {
   if (credit !== undefined) checkBound(credit, m.amount, currency);
   // The system side last: every movement of the org and currency updates it, so its lock is held briefly.
   const systemRef = isCustomer(m.debit) ? (isCustomer(m.credit) ? undefined : m.credit) : m.debit;
+  if (m.effect.kind === 'hold') {
+    // A hold moves nothing: only the debit side changes. A system side is named, not read: made if absent (issued,
+    // not awaited), so that a transfer row can name it; its lock waits for the movement that posts the hold.
+    const at = movementTime(m.now, [...sides.values()]);
+    const atText = storedTime(at);
+    const creditId =
+      systemRef === undefined
+        ? credit!.id
+        : ensureSystemAccount(trx, m.owner.orgId, m.owner.mode, currency, atText, systemRef.system);
+    changeHold(trx, { id: debit!.id, amount: m.amount });
+    return { id: m.journal.id(at), at, atText, debitId: debit!.id, creditId, transactions: [] };
+  }
   const system =
     systemRef === undefined ? undefined : await lockSystem(trx, m.owner, systemRef, currency, storedTime(m.now));
   if (system !== undefined) checkBound(system, isCustomer(m.credit) ? negated(m.amount) : m.amount, currency);
@@ -191,10 +203,6 @@ export async function move(trx: Trx, m: Movement): Promise<Moved> {
   const atText = storedTime(at);
   const id = m.journal.id(at);
   const [from, to] = [debit ?? system!, credit ?? system!];
-  if (m.effect.kind === 'hold') {
-    changeHold(trx, { id: debit!.id, amount: m.amount });
-    return { id, at, atText, debitId: from.id, creditId: to.id, transactions: [] };
-  }
   const journal = {
     id,
     org_id: m.owner.orgId,
