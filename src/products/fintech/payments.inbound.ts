@@ -9,7 +9,7 @@ import { move } from './ledger/move.ts';
 import { insertPayment } from './payments.repository.ts';
 import type { InboundPaymentBody } from './payments.sandbox.schema.ts';
 import type { Payment } from './payments.schema.ts';
-import { PAYMENT, type PaymentDeps } from './payments.service.ts';
+import { PAYMENT, type PaymentDeps, paymentTransfer } from './payments.service.ts';
 import { paymentFromRow } from './payments.view.ts';
 import { sandboxOnly, TRANSFER } from './shared.ts';
 import type { PaymentsTable, TransfersTable } from './tables.ts';
@@ -73,25 +73,7 @@ export async function simulateInboundPayment(
         journal: { id: (time) => newId(TRANSFER.prefix, time.getTime()), source: 'transfer', description },
       });
       at = moved.at;
-      transfer = {
-        id: moved.id,
-        org_id: owner.orgId,
-        mode: owner.mode,
-        from_account_id: moved.debitId,
-        to_account_id: moved.creditId,
-        amount: body.amount,
-        currency: 'USD',
-        description,
-        status: 'posted',
-        pending: 0,
-        posted_amount: body.amount,
-        expires_at: null,
-        resolved_at: null,
-        amount_reversed: 0,
-        metadata: '{}',
-        created_at: moved.atText,
-        payment_id: id,
-      };
+      transfer = paymentTransfer(owner, moved, { amount: body.amount, description, paymentId: id, held: false });
       transfers.insertTransfer(trx, transfer);
       await deps.events.emit({ ...ctx, now: at }, [
         { type: 'fintech.transfer.created', object: transferFromRow(transfer) },

@@ -5,11 +5,12 @@ import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import { type IdKind, isIdOf, newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
-import type { WriteContext } from '../../platform/operations/context.ts';
+import type { Owner, WriteContext } from '../../platform/operations/context.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
 import { findAccount } from './accounts.repository.ts';
 import { cleanDescription } from './description.ts';
-import { move } from './ledger/move.ts';
+import type { Minor } from './ledger/amount.ts';
+import { type Moved, move } from './ledger/move.ts';
 import type { SystemPurpose } from './ledger/system-account.ts';
 import { nextAchCutoff } from './payments.calendar.ts';
 import * as repo from './payments.repository.ts';
@@ -75,25 +76,7 @@ export async function createPayment(
     journal: { id: (at) => newId(TRANSFER.prefix, at.getTime()), source: 'transfer', description },
   });
   const id = newId(PAYMENT.prefix, moved.at.getTime());
-  const transfer: TransfersTable = {
-    id: moved.id,
-    org_id: owner.orgId,
-    mode: owner.mode,
-    from_account_id: body.account_id,
-    to_account_id: moved.creditId,
-    amount: body.amount,
-    currency: body.currency,
-    description,
-    status: 'pending',
-    pending: 1,
-    posted_amount: null,
-    expires_at: null,
-    resolved_at: null,
-    amount_reversed: 0,
-    metadata: '{}',
-    created_at: moved.atText,
-    payment_id: id,
-  };
+  const transfer = paymentTransfer(owner, moved, { amount: body.amount, description, paymentId: id, held: true });
   transfers.insertTransfer(trx, transfer);
   const sandbox = owner.mode === 'sandbox';
   const row: PaymentsTable = {
@@ -133,6 +116,36 @@ export async function createPayment(
   while (current.due_at !== null && current.due_at <= moved.atText)
     current = await runStep(deps, rules, { ...ctx, now: moved.at }, current);
   return paymentFromRow(current);
+}
+
+/**
+ * The transfer that moves a payment's money, as the movement made it: held (a payment out, until it settles) or
+ * posted (money in, at once). Only the payment moves it (`payment_id`).
+ */
+export function paymentTransfer(
+  owner: Owner,
+  moved: Moved,
+  p: { amount: Minor; description: string | null; paymentId: string; held: boolean },
+): TransfersTable {
+  return {
+    id: moved.id,
+    org_id: owner.orgId,
+    mode: owner.mode,
+    from_account_id: moved.debitId,
+    to_account_id: moved.creditId,
+    amount: p.amount,
+    currency: 'USD',
+    description: p.description,
+    status: p.held ? 'pending' : 'posted',
+    pending: p.held ? 1 : 0,
+    posted_amount: p.held ? null : p.amount,
+    expires_at: null,
+    resolved_at: null,
+    amount_reversed: 0,
+    metadata: '{}',
+    created_at: moved.atText,
+    payment_id: p.paymentId,
+  };
 }
 
 /** The caller's payment, locked; 404 when the caller cannot see it. */
