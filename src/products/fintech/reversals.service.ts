@@ -7,7 +7,8 @@ import { isIdOf, newId } from '../../platform/kit/ids.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { cleanDescription } from './description.ts';
 import { type Minor, minus, plus, toAmount } from './ledger/amount.ts';
-import { move, sideRefOf } from './ledger/move.ts';
+import { move } from './ledger/move.ts';
+import { sideRefOf } from './ledger/sides.ts';
 import { addReversed, insertReversal } from './reversals.repository.ts';
 import type {
   ReversalCreateBody,

@@ -9,36 +9,19 @@ import type { Transaction } from '../transactions.schema.ts';
 import { transactionOf } from '../transactions.view.ts';
 import { type Minor, minus, negated, toAmount, withinBounds } from './amount.ts';
 import { changeHold, type Posted, postJournal } from './post.ts';
-import { lockSides, lockSystemSide, type Side } from './sides.ts';
-import { ensureSystemAccount, type SystemPurpose, systemAccountId, systemPurposeOf } from './system-account.ts';
+import { type CustomerRef, lockSides, lockSystemSide, type Side, type SideRef, type SystemRef } from './sides.ts';
+import { ensureSystemAccount, systemAccountId } from './system-account.ts';
 import { movementTime } from './time.ts';
 
 /**
- * The one command that moves money (docs/architecture.md, "Moving money"). Every transfer, pending post, reversal and
- * sandbox simulation is a call of `move`: it locks the sides in the one order every writer takes them (customer
+ * The one command that moves money (docs/architecture.md, "Moving money"). Every transfer, pending post, reversal,
+ * sandbox simulation and payment outcome is a call of `move`: it locks the sides in the one order every writer takes them (customer
  * accounts by ascending id, then the system account), makes every check a movement of money needs, in the order their
  * errors are reported (existence, open, currency, then funds and the bound of every balance), takes the time, and
  * writes the journal, both balances and both entries. Nothing a caller passes can skip a check: what differs between
  * movements is only their `effect`, and each effect names what it may rely on instead of a check (a hold placed
  * earlier covers the funds of `post_held`). A refusal is thrown before anything is written.
  */
-
-/** A customer account, named by the request field that gave its id (each error's `param`). */
-export interface CustomerRef {
-  account: string;
-  param: string;
-}
-/** One of the org's system accounts for the movement's currency and mode (made on first use): never shown. */
-export interface SystemRef {
-  system: SystemPurpose;
-}
-export type SideRef = CustomerRef | SystemRef;
-
-/** A stored side (a transfer's `from_account_id`, `to_account_id`) as a movement names it again. */
-export function sideRefOf(id: string, param: string): SideRef {
-  const purpose = systemPurposeOf(id);
-  return purpose === undefined ? { account: id, param } : { system: purpose };
-}
 
 /** A hold placed by a pending transfer: until when it holds, and the refusal once it no longer does. */
 export interface Hold {

@@ -2,6 +2,24 @@ import type { Trx } from '../../../db/database.ts';
 import { prepared, preparedLock, preparedWrite } from '../../../db/prepared.ts';
 import type { Mode } from '../../../platform/auth/principal.ts';
 import type { LedgerAccountsTable } from '../tables.ts';
+import { type SystemPurpose, systemPurposeOf } from './system-account.ts';
+
+/** A customer account, named by the request field that gave its id (each error's `param`). */
+export interface CustomerRef {
+  account: string;
+  param: string;
+}
+/** One of the org's system accounts for the movement's currency and mode (made on first use): never shown. */
+export interface SystemRef {
+  system: SystemPurpose;
+}
+export type SideRef = CustomerRef | SystemRef;
+
+/** A stored side (a transfer's `from_account_id`, `to_account_id`) as a movement names it again. */
+export function sideRefOf(id: string, param: string): SideRef {
+  const purpose = systemPurposeOf(id);
+  return purpose === undefined ? { account: id, param } : { system: purpose };
+}
 
 /**
  * A ledger account as a movement of money reads it, under its lock: whether it may move money, its currency, its
