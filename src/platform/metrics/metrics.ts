@@ -8,6 +8,17 @@ import type { Database } from '../../db/database.ts';
  * sizes; log lines that could not be written; process metrics. One registry per app, so that several apps in one process (the tests) never share counts.
  * Products and platform features add their own metrics to `registry`.
  */
+/** A histogram on the app's registry: its name, what it measures, its buckets and any labels. */
+export function histogram<L extends string = never>(
+  registry: Registry,
+  name: string,
+  help: string,
+  buckets: number[],
+  labelNames: readonly L[] = [],
+): Histogram<L> {
+  return new Histogram({ name, help, buckets, labelNames, registers: [registry] });
+}
+
 export function installMetrics(app: FastifyInstance, database: Database, logDropped: () => number): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -18,38 +29,38 @@ export function installMetrics(app: FastifyInstance, database: Database, logDrop
     labelNames,
     registers: [registry],
   });
-  const latency = new Histogram({
-    name: 'plinth_http_request_duration_seconds',
-    help: 'Time from the request to its answer',
+  const latency = histogram(
+    registry,
+    'plinth_http_request_duration_seconds',
+    'Time from the request to its answer',
+    [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     labelNames,
-    buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
-  const transaction = new Histogram({
-    name: 'plinth_db_transaction_duration_seconds',
-    help: 'Write transactions, BEGIN to the end of COMMIT (on SQLite one per group commit)',
-    buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [registry],
-  });
-  const commit = new Histogram({
-    name: 'plinth_db_commit_duration_seconds',
-    help: 'COMMIT alone: with SQLite synchronous=FULL, the fsync of the WAL',
-    buckets: [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.1],
-    registers: [registry],
-  });
-  const batch = new Histogram({
-    name: 'plinth_db_group_commit_batch_size',
-    help: 'Writes that shared one commit (always 1 on PostgreSQL)',
-    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
-    registers: [registry],
-  });
+  );
+  const transaction = histogram(
+    registry,
+    'plinth_db_transaction_duration_seconds',
+    'Write transactions, BEGIN to the end of COMMIT (on SQLite one per group commit)',
+    [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+  );
+  const commit = histogram(
+    registry,
+    'plinth_db_commit_duration_seconds',
+    'COMMIT alone: with SQLite synchronous=FULL, the fsync of the WAL',
+    [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.1],
+  );
+  const batch = histogram(
+    registry,
+    'plinth_db_group_commit_batch_size',
+    'Writes that shared one commit (always 1 on PostgreSQL)',
+    [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+  );
 
-  const trips = new Histogram({
-    name: 'plinth_db_round_trips',
-    help: 'PostgreSQL: round trips a write transaction waited for, BEGIN to COMMIT (statements are pipelined)',
-    buckets: [1, 2, 3, 4, 5, 6, 8, 12, 16],
-    registers: [registry],
-  });
+  const trips = histogram(
+    registry,
+    'plinth_db_round_trips',
+    'PostgreSQL: round trips a write transaction waited for, BEGIN to COMMIT (statements are pipelined)',
+    [1, 2, 3, 4, 5, 6, 8, 12, 16],
+  );
   new Counter({
     name: 'plinth_log_lines_dropped_total',
     help: 'Log lines given up on because stdout was closed, broken, stuck or too far behind',

@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { histogram } from '../../../platform/metrics/metrics.ts';
 import type { WebhookMetrics } from './worker.ts';
 
 /** Organisations named in plinth_webhook_backlog_by_org; the others are summed per mode as `org="other"`. */
@@ -15,18 +16,18 @@ export function registerWebhookMetrics(registry: Registry, webhooks: WebhookMetr
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  const duration = new Histogram({
-    name: 'plinth_webhook_attempt_duration_seconds',
-    help: 'One delivery attempt, connecting included',
-    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'plinth_webhook_delivery_latency_seconds',
-    help: "From an event's creation to its successful delivery",
-    buckets: [0.05, 0.1, 0.5, 1, 5, 30, 300, 3600, 86_400],
-    registers: [registry],
-  });
+  const duration = histogram(
+    registry,
+    'plinth_webhook_attempt_duration_seconds',
+    'One delivery attempt, connecting included',
+    [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
+  );
+  const latency = histogram(
+    registry,
+    'plinth_webhook_delivery_latency_seconds',
+    "From an event's creation to its successful delivery",
+    [0.05, 0.1, 0.5, 1, 5, 30, 300, 3600, 86_400],
+  );
   new Gauge({
     name: 'plinth_webhook_backlog',
     help: 'Deliveries not yet settled (due, or waiting for a retry)',
