@@ -13,6 +13,7 @@ import { empty, flash, metadataList, page, pager, table } from '../layout.ts';
 import { type EntryContext, entryContexts } from '../statement.repository.ts';
 import type { FormState, View } from '../view.ts';
 import { label, lifecycleForms, nicknameForm, sandboxForms } from './account-forms.ts';
+import { accountNumberRoutes, accountNumbersSection } from './account-numbers.ts';
 import { balancesAndStatement, PeriodProps, statementRoutes } from './account-statement.ts';
 import { nicknamesOf, transferRow } from './transfers.ts';
 
@@ -24,6 +25,7 @@ const DONE = {
   deposited: 'Deposit simulated.',
   withdrawn: 'Withdrawal simulated.',
   named: 'Nickname saved.',
+  number_disabled: 'Account number disabled: payments sent to it are returned (R02).',
   unnamed: 'Nickname cleared.',
 } as const;
 type Done = keyof typeof DONE;
@@ -108,6 +110,7 @@ ${pager(
   txns.has_more,
 )}</section>`;
   if (a === null) return page(view, id, html`<h1><code>${id}</code></h1>${UNREADABLE}${periods}${transactions}`);
+  const numbers = await accountNumbersSection(ctx, view, a, state);
   const details = a.status_details;
   return page(
     view,
@@ -137,7 +140,7 @@ ${table(
 )}
 ${held.has_more ? html`<p><a href="/dashboard/transfers?account_id=${a.id}&amp;status=pending">All pending transfers →</a></p>` : ''}</section>`
 }
-${transactions}${periods}
+${numbers}${transactions}${periods}
 ${view.can(ops.updateAccount) ? nicknameForm(view, a, state) : ''}${sandboxForms(view, a, state)}${lifecycleForms(view, a, state)}`,
   );
 }
@@ -194,4 +197,5 @@ export function accountPages(scope: FastifyInstance, ctx: Ctx): void {
     (f) => ({ nickname: nickname(f) }),
   );
   statementRoutes(scope, ctx);
+  accountNumberRoutes(scope, ctx, (view, id, state) => accountPage(ctx, view, id, {}, state));
 }

@@ -3,9 +3,12 @@ import type { Ctx } from '../context.ts';
 import { accountPages } from './account.ts';
 import { accountsPages } from './accounts.ts';
 import { eventsPages } from './events.ts';
+import { externalAccountsPages } from './external-accounts.ts';
 import { homePage } from './home.ts';
 import { keysPages } from './keys.ts';
+import { paymentsPages } from './payments.ts';
 import { requestsPages } from './requests.ts';
+import { sandboxPages } from './sandbox.ts';
 import { transferPages } from './transfer.ts';
 import { transfersPages } from './transfers.ts';
 import { webhookPages } from './webhook.ts';
@@ -19,10 +22,13 @@ export function pages(scope: FastifyInstance, ctx: Ctx): void {
   accountPages(scope, ctx);
   transfersPages(scope, ctx);
   transferPages(scope, ctx);
+  paymentsPages(scope, ctx);
+  externalAccountsPages(scope, ctx);
   eventsPages(scope, ctx);
   webhooksPages(scope, ctx);
   webhookPages(scope, ctx);
   webhookDeletePages(scope, ctx);
   keysPages(scope, ctx);
   requestsPages(scope, ctx);
+  sandboxPages(scope, ctx);
 }
