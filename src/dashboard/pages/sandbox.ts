@@ -23,9 +23,13 @@ type Step = keyof typeof STEPS;
 const DONE = { advanced: 'Clock advanced: everything due up to the new time has run.' } as const;
 const PageQuery = Type.Object({ done: Type.Optional(Type.Literal('advanced')) }, { additionalProperties: false });
 
-/** `172800` seconds → `2 days`; `5400` → `1 hour 30 minutes`; 0 → `none: real time`. */
-function offsetText(seconds: number): string {
-  if (seconds === 0) return 'none: real time';
+/**
+ * `172800` seconds → `2 days`; `5400` → `1 hour 30 minutes`; 0 → `none: real time`. Past a minute, to the nearest
+ * minute: an advance of an hour reads `1 hour`, not the `59 minutes 59 seconds` real time has eaten into since.
+ */
+function offsetText(offset: number): string {
+  if (offset === 0) return 'none: real time';
+  let seconds = offset < 60 ? offset : Math.round(offset / 60) * 60;
   const parts: string[] = [];
   for (const [size, unit] of [
     [86_400, 'day'],
