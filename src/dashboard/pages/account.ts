@@ -125,7 +125,9 @@ ${a.closed_at ? html`<dt>Closed</dt><dd>${time(a.closed_at, view.now)}</dd>` : '
 <dt>Nickname</dt><dd>${a.nickname ?? html`<span class="muted">none</span>`}</dd><dt>Metadata</dt><dd>${metadataList(a.metadata)}</dd>
 <dt>Business</dt><dd>${a.kyb ? html`${a.kyb.legal_name} · EIN ending ${a.kyb.ein_last4}` : html`<span class="muted">not verified</span>`}</dd></dl>
 <p class="actions">${view.can(ops.createTransfer) && html`<a class="button" href="/dashboard/transfers/new?from_account_id=${a.id}">Send money from this account</a>`}
-${held && html`<a class="button" href="/dashboard/transfers?account_id=${a.id}">Its transfers</a>`}</p>
+${held && html`<a class="button" href="/dashboard/transfers?account_id=${a.id}">Its transfers</a>`}
+${view.can(ops.createPayment) && a.status === 'active' && a.available_balance.currency === 'USD' ? html`<a class="button" href="/dashboard/payments/new?account_id=${a.id}">Send a payment</a>` : ''}
+${view.can(ops.listPayments) ? html`<a class="button" href="/dashboard/payments?account_id=${a.id}">Its payments</a>` : ''}</p>
 ${
   held &&
   html`<section><h2>Pending transfers</h2>

@@ -149,7 +149,7 @@ ${filter('direction', 'Direction', 'Either direction', ['outbound', 'inbound'], 
 ${query.account_id ? html`<p class="active-filter">Payments of <a href="/dashboard/accounts/${query.account_id}"><code>${query.account_id}</code></a> · <a href="/dashboard/payments">all payments</a></p>` : ''}
 ${table(
   'Payments',
-  ['Payment', 'Rail', 'Account', 'Counterparty', 'Amount', 'Status', 'Created'],
+  ['Payment', 'Rail', 'Account', 'Other party', 'Amount', 'Status', 'Created'],
   list.data.map((p) => paymentRow(p, view.now)),
   empty(
     filtered ? 'No payments match' : 'No payments yet',
