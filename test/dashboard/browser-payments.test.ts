@@ -228,6 +228,10 @@ describe('payments in the dashboard', { skip: skipWithoutChromium('issue 41') },
       new RegExp(`${ids.inbound}[\\s\\S]*In · ACH[\\s\\S]*Globex Corporation[\\s\\S]*\\+100\\.00 USD`),
     );
     assert.equal(await page.locator('main tbody tr').count(), 1);
+    await page.goto(`${server.url}/dashboard/accounts`);
+    await page.fill('#f-q', ids.returned);
+    await page.press('#f-q', 'Enter');
+    await page.waitForURL(new RegExp(`/dashboard/payments/${ids.returned}$`));
     await page.goto(`${server.url}/dashboard/payments?rail=wire`);
     assert.match(await text(), /No payments match/);
     await shoot('payments-none');

@@ -31,6 +31,8 @@ const SEARCHABLE: [RegExp, string][] = [
   [/^tr_/, '/dashboard/transfers/'],
   [/^evt_/, '/dashboard/events/'],
   [/^we_/, '/dashboard/webhooks/'],
+  [/^pay_/, '/dashboard/payments/'],
+  [/^ext_/, '/dashboard/external-accounts/'],
 ];
 
 /** The dashboard page of an id, when it has one. */
@@ -147,7 +149,7 @@ ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: create, hint
       if (target === undefined)
         throw new ApiError(
           'parameter_invalid',
-          'Search takes an id (acct_…, tr_…, evt_…, we_…) or metadata as metadata[key]=value.',
+          'Search takes an id (acct_…, tr_…, evt_…, we_…, pay_…, ext_…) or metadata as metadata[key]=value.',
           { param: 'q' },
         );
       return reply.redirect(target, 303);
