@@ -303,10 +303,17 @@ describe('payments in the dashboard', { skip: skipWithoutChromium('issue 41') },
     await assertAxeClean(reader, 'sandbox refused');
     await reader.context().close();
 
-    const live = await signedIn(browser, server.url, await server.key('dash-payments-live', 'live'), 1280);
+    const liveKey = await server.key('dash-payments-live', 'live');
+    const live = await signedIn(browser, server.url, liveKey, 1280);
     assert.ok(!(await live.locator('nav[aria-label=Main] a').allInnerTexts()).includes('Sandbox'));
     assert.ok((await live.locator('nav[aria-label=Main] a').allInnerTexts()).includes('Payments'));
     assert.equal((await live.goto(`${server.url}/dashboard/sandbox`))?.status(), 403);
+    // Live numbers need the deployment's routing number, which this server has not: the API's refusal, in the form.
+    const liveAccount = (await money(server.url, liveKey).account()) as string;
+    await live.goto(`${server.url}/dashboard/accounts/${liveAccount}`);
+    await live.click('#account-numbers button[type=submit]');
+    assert.match(await live.locator('#account-numbers .problem').innerText(), /live_rails_not_configured/);
+    await assertAxeClean(live, 'live account number refused');
     await live.context().close();
   });
 });
