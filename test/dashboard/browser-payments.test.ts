@@ -25,7 +25,16 @@ describe('payments in the dashboard', { skip: skipWithoutChromium('issue 41') },
   let browser: Browser;
   let page: Page;
   let key: string;
-  const ids = { account: '', number: '', fullNumber: '', external: '', canceled: '', returned: '', inbound: '' };
+  const ids = {
+    account: '',
+    number: '',
+    fullNumber: '',
+    external: '',
+    canceled: '',
+    returned: '',
+    inbound: '',
+    rejected: '',
+  };
   const offOrigin: string[] = [];
 
   before(async () => {
@@ -161,6 +170,7 @@ describe('payments in the dashboard', { skip: skipWithoutChromium('issue 41') },
 
     ids.canceled = await send('60.00');
     assert.match(await text('h1'), /60\.00 USD\s*pending_submission/);
+    assert.match(await text('.facts'), /To\s*Acme Supplies LLC · 021000021 …6789 ext_/);
     assert.match(
       await text('#timeline'),
       /Created\s*\d{4}-[\s\S]*Submitted to the rail\s*not yet[\s\S]*Settled\s*not yet/,
@@ -198,21 +208,36 @@ describe('payments in the dashboard', { skip: skipWithoutChromium('issue 41') },
     assert.match(await text('h1'), /25\.00 USD\s*settled/);
     assert.match(await text('#timeline'), /Submitted to the rail\s*\d{4}-[\s\S]*Settled\s*\d{4}-/);
     assert.match(await text('#timeline'), /days? ago/, 'times told from the sandbox clock');
-    const returned = await call(server.url, 'POST', `/v1/sandbox/fintech/payments/${ids.returned}/return`, {
-      key,
-      json: { reason: 'R01' },
-    });
-    assert.equal(returned.status, 200, returned.text);
-    await page.reload();
+    await shoot('payment-settled');
+    await page.selectOption('#f-reason', 'R01');
+    await page.click('form[action$="/return"] button[type=submit]');
+    await page.waitForURL(/done=returned/);
     assert.match(await text('h1'), /25\.00 USD\s*returned/);
     assert.match(await text('#return-reason'), /R01\s*·\s*Insufficient funds/);
     assert.match(await text('#timeline'), /Settled\s*\d{4}-[\s\S]*Returned\s*\d{4}-/);
     await shoot('payment-returned');
   });
 
+  test('simulate on a payment page: a wire rejected before it settles', async () => {
+    // The clock reads 09:00 New York (the test above): ten hours on, banking hours are over and a wire waits.
+    const clock = await money(server.url, key).get('/v1/sandbox/clock');
+    const evening = new Date(Date.parse(clock.now) + 10 * 3_600_000).toISOString();
+    await money(server.url, key).post('/v1/sandbox/clock/advance', { to: evening });
+    const wire = await send('7.00', 'wire');
+    assert.match(await text('h1'), /7\.00 USD\s*(submitted|pending_submission)/);
+    assert.equal(await page.locator('form[action$="/return"]').count(), 0, 'a wire is not returned');
+    await shoot('payment-wire-pending');
+    await page.click('form[action$="/reject"] button[type=submit]');
+    await page.waitForURL(/done=rejected/);
+    assert.match(await text('h1'), /7\.00 USD\s*rejected/);
+    assert.match(await text('#timeline'), /Rejected\s*\d{4}-/);
+    assert.equal(await page.locator('#simulate').count(), 0, 'nothing left to simulate');
+    ids.rejected = wire;
+  });
+
   test('the list: filters by status, rail and direction', async () => {
     await page.click('nav[aria-label=Main] >> text=Payments');
-    assert.equal(await page.locator('main tbody tr').count(), 3);
+    assert.equal(await page.locator('main tbody tr').count(), 4);
     await shoot('payments');
     await page.selectOption('#f-status', 'returned');
     await page.click('form.filters button[type=submit]');
@@ -232,7 +257,7 @@ describe('payments in the dashboard', { skip: skipWithoutChromium('issue 41') },
     await page.fill('#f-q', ids.returned);
     await page.press('#f-q', 'Enter');
     await page.waitForURL(new RegExp(`/dashboard/payments/${ids.returned}$`));
-    await page.goto(`${server.url}/dashboard/payments?rail=wire`);
+    await page.goto(`${server.url}/dashboard/payments?rail=rtp`);
     assert.match(await text(), /No payments match/);
     await shoot('payments-none');
   });
@@ -257,7 +282,10 @@ describe('payments in the dashboard', { skip: skipWithoutChromium('issue 41') },
 
   test('at 390 px: every new page reads without sideways scrolling, nothing cut off', async () => {
     const phone = await signedIn(browser, server.url, key, PHONE);
+    const body = { account_id: ids.account, external_account_id: ids.external, amount: 1234, currency: 'USD' };
+    const pending = await money(server.url, key).post('/v1/fintech/payments', { ...body, rail: 'ach' });
     const pages = [
+      ['payment-pending', `/dashboard/payments/${pending.id}`],
       ['payments', '/dashboard/payments'],
       ['payment', `/dashboard/payments/${ids.returned}`],
       ['payment-new', '/dashboard/payments/new'],

@@ -5,6 +5,7 @@ import { ops } from '../../ops.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import { IdOf } from '../../platform/kit/schema.ts';
+import { RETURN_CODES, RETURN_REASONS } from '../../products/fintech/payments.returns.ts';
 import {
   type ExternalAccount,
   PAYMENT_STATUSES,
@@ -12,6 +13,7 @@ import {
   PaymentIdParams,
   PaymentListQuery,
 } from '../../products/fintech/payments.schema.ts';
+import type { Action } from '../act.ts';
 import type { Ctx } from '../context.ts';
 import { badge, money, time } from '../format.ts';
 import { amountField, optional, sendHtml } from '../forms.ts';
@@ -43,6 +45,9 @@ const DONE = {
   created: 'Payment sent: its amount is held on the account until it settles.',
   canceled: 'Payment canceled: the hold is released, nothing moved.',
   received: 'Inbound payment simulated.',
+  settled: 'Payment settled (simulated).',
+  returned: 'Payment returned (simulated).',
+  rejected: 'Payment rejected (simulated).',
 } as const;
 const OneQuery = Type.Object(
   { done: Type.Optional(Type.Union(Object.keys(DONE).map((k) => Type.Literal(k as keyof typeof DONE)))) },
@@ -98,6 +103,35 @@ function timeline(p: Payment, now: Date): Html {
     ([what, at]) =>
       html`<li class="${at === null ? 'todo' : 'done'}"><span class="step">${what}</span> ${at === null ? html`<span class="muted">not yet</span>` : time(at, now)}</li>`,
   )}</ol>`;
+}
+
+/**
+ * Sandbox only: what the receiving bank would do to a payment out, on demand (the API's simulations): settle it now
+ * (submitted first if it was not), return an ACH one with a code (before settlement its hold ends; after it, its
+ * transfer is reversed), reject a wire or RTP one before it settles.
+ */
+function simulations(view: View, p: Payment, state: FormState | undefined): Html {
+  if (view.principal.mode !== 'sandbox' || p.direction !== 'outbound') return html``;
+  const open = p.status === 'pending_submission' || p.status === 'submitted';
+  const ach = p.rail === 'ach';
+  const base = `/dashboard/payments/${p.id}`;
+  const forms: Html[] = [];
+  if (open && view.can(ops.simulatePaymentSettlement))
+    forms.push(html`<form method="post" action="${base}/settle" class="inline-form">${formFields(view)}
+<p>As the rail would: rules apply as they would then.</p><button type="submit">Settle now</button></form>`);
+  if (ach && (open || p.status === 'settled') && view.can(ops.simulatePaymentReturn)) {
+    const s = stateOf(state, 'return');
+    forms.push(html`<form method="post" action="${base}/return" class="inline-form">${formFields(view)}
+${select({ name: 'reason', label: 'Return reason', state: s, value: 'R01', options: RETURN_CODES.map((c): [string, string] => [c, `${c} · ${RETURN_REASONS[c]}`]) })}
+<button type="submit" class="danger">Return</button></form>`);
+  }
+  if (!ach && open && view.can(ops.simulatePaymentRejection))
+    forms.push(html`<form method="post" action="${base}/reject" class="inline-form">${formFields(view)}
+<p>The receiving bank refuses it: the hold ends, nothing moves.</p><button type="submit" class="danger">Reject</button></form>`);
+  if (forms.length === 0) return html``;
+  const refused = ['settle', 'return', 'reject'].includes(state?.form ?? '') ? state : undefined;
+  return html`<section class="card" id="simulate"><h2>Simulate</h2>
+<p class="hint">Sandbox only: what the receiving bank would do, now.</p>${problemSummary(refused)}<div class="split">${forms}</div></section>`;
 }
 
 /** The org's external accounts, newest first, up to PICKER_MAX (pages of the API's list). */
@@ -217,16 +251,21 @@ ${input({ name: 'description', label: 'Description (optional)', state: s })}
 
   async function paymentPage(view: View, id: string, done: keyof typeof DONE | undefined, state?: FormState) {
     const p = await ctx.read(view.principal, ops.retrievePayment, { params: { id } });
-    const account = view.can(ops.retrieveAccount)
-      ? await ctx.read(view.principal, ops.retrieveAccount, { params: { id: p.account_id } }).catch(() => null)
-      : null;
+    const [account, external] = await Promise.all([
+      view.can(ops.retrieveAccount)
+        ? ctx.read(view.principal, ops.retrieveAccount, { params: { id: p.account_id } }).catch(() => null)
+        : null,
+      p.external_account_id !== null
+        ? ctx.read(view.principal, ops.retrieveExternalAccount, { params: { id: p.external_account_id } })
+        : null,
+    ]);
     const cancel =
       p.status === 'pending_submission' && view.can(ops.cancelPayment)
         ? html`<section class="card"><h2>Cancel</h2>${problemSummary(stateOf(state, 'cancel'))}
 <form method="post" action="/dashboard/payments/${p.id}/cancel" class="inline-form">${formFields(view)}
 <p>Not yet submitted to the rail: canceling releases the hold, and nothing moves.</p>
 <button type="submit" class="danger" data-confirm="Cancel this payment? The hold is released and nothing moves.">Cancel payment</button></form></section>`
-        : problemSummary(state);
+        : problemSummary(state?.form === 'cancel' ? state : undefined);
     const out = p.direction === 'outbound';
     return page(
       view,
@@ -241,12 +280,12 @@ ${
 <dl class="facts"><dt>Payment</dt><dd><code>${p.id}</code></dd>
 <dt>Direction</dt><dd>${out ? 'Outbound: sent by the account' : 'Inbound: received by the account'} · ${railName(p.rail)}</dd>
 <dt>${out ? 'From' : 'To'}</dt><dd>${account ? accountName(account) : html`<a href="/dashboard/accounts/${p.account_id}"><code>${p.account_id}</code></a>`}</dd>
-<dt>${out ? 'To' : 'From'}</dt><dd>${counterparty(p)}</dd>
+<dt>${out ? 'To' : 'From'}</dt><dd>${external ? html`<strong>${external.account_holder_name}</strong> · ${external.routing_number} …${external.account_number_last4} ` : ''}${counterparty(p)}</dd>
 <dt>Transfer</dt><dd>${p.transfer_id ? html`<a href="/dashboard/transfers/${p.transfer_id}"><code>${p.transfer_id}</code></a>` : html`<span class="muted">none: no money moved</span>`}</dd>
 <dt>Description</dt><dd>${p.description ?? html`<span class="muted">none</span>`}</dd>
 <dt>Metadata</dt><dd>${metadataList(p.metadata)}</dd></dl>
 <section class="card" id="timeline"><h2>Timeline</h2>${timeline(p, view.now)}</section>
-${cancel}`,
+${cancel}${simulations(view, p, state)}`,
     );
   }
 
@@ -265,4 +304,22 @@ ${cancel}`,
       again: (view, state) => paymentPage(view, request.params.id, undefined, state),
     }),
   );
+
+  const simulate = (name: 'settle' | 'return' | 'reject', done: keyof typeof DONE) =>
+    r.post(`/payments/:id/${name}`, { schema: { hide: true, params: PaymentIdParams } }, (request, reply) =>
+      ctx.submit(request, reply, {
+        name,
+        build: async (fields): Promise<Action> => {
+          const params = { id: request.params.id };
+          if (name === 'settle') return { operation: ops.simulatePaymentSettlement, params, body: {} };
+          if (name === 'reject') return { operation: ops.simulatePaymentRejection, params, body: {} };
+          return { operation: ops.simulatePaymentReturn, params, body: { reason: fields.get('reason') ?? '' } };
+        },
+        done: () => `/dashboard/payments/${request.params.id}?done=${done}`,
+        again: (view, state) => paymentPage(view, request.params.id, undefined, state),
+      }),
+    );
+  simulate('settle', 'settled');
+  simulate('return', 'returned');
+  simulate('reject', 'rejected');
 }
