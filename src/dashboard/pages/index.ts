@@ -6,6 +6,8 @@ import { eventsPages } from './events.ts';
 import { externalAccountsPages } from './external-accounts.ts';
 import { homePage } from './home.ts';
 import { keysPages } from './keys.ts';
+import { paymentPages } from './payment.ts';
+import { paymentNewPages } from './payment-new.ts';
 import { paymentsPages } from './payments.ts';
 import { requestsPages } from './requests.ts';
 import { sandboxPages } from './sandbox.ts';
@@ -23,6 +25,8 @@ export function pages(scope: FastifyInstance, ctx: Ctx): void {
   transfersPages(scope, ctx);
   transferPages(scope, ctx);
   paymentsPages(scope, ctx);
+  paymentNewPages(scope, ctx);
+  paymentPages(scope, ctx);
   externalAccountsPages(scope, ctx);
   eventsPages(scope, ctx);
   webhooksPages(scope, ctx);
