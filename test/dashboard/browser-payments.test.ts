@@ -204,6 +204,10 @@ describe('payments in the dashboard', { skip: skipWithoutChromium('issue 41') },
       assert.match(await text('#clock-now'), /T?09:00/, 'New York, 09:00');
       assert.match(await text('#clock-now'), /(Mon|Tue|Wed|Thu|Fri), .* 09:00 New York/);
     }
+    // The account's balances default to the sandbox clock's now (they were real time's, before the sandbox's).
+    const clockNow: string = (await money(server.url, key).get('/v1/sandbox/clock')).now;
+    await page.goto(`${server.url}/dashboard/accounts/${ids.account}`);
+    assert.equal((await page.locator('#f-at').inputValue()).slice(0, 13), clockNow.slice(0, 13).replace('T', ' '));
     await page.goto(`${server.url}/dashboard/payments/${ids.returned}`);
     assert.match(await text('h1'), /25\.00 USD\s*settled/);
     assert.match(await text('#timeline'), /Submitted to the rail\s*\d{4}-[\s\S]*Settled\s*\d{4}-/);
