@@ -119,6 +119,12 @@ const TONES: Record<string, string> = {
   revoked: 'muted',
   voided: 'muted',
   expired: 'muted',
+  pending_submission: 'info',
+  submitted: 'info',
+  settled: 'good',
+  returned: 'bad',
+  rejected: 'bad',
+  canceled: 'muted',
 };
 
 /** A status as a badge; a status the dashboard does not know yet (the enums are open) gets the neutral tone. */

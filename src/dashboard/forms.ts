@@ -28,8 +28,11 @@ export function optional(fields: URLSearchParams, name: string): string | undefi
   return value === null || value.trim() === '' ? undefined : value;
 }
 
-/** Fields never shown again: the hidden ones, and secrets (an EIN is typed again rather than echoed into a page). */
-const NOT_ECHOED = new Set(['csrf', 'idempotency_key', 'kyb.ein', 'key']);
+/**
+ * Fields never shown again: the hidden ones, and secrets (an EIN, a bank account number: typed again rather than
+ * echoed into a page).
+ */
+const NOT_ECHOED = new Set(['csrf', 'idempotency_key', 'kyb.ein', 'key', 'account_number']);
 
 /** What the form had in it, to show again beside its problem. */
 function typed(fields: URLSearchParams): Record<string, string> {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { purgeInBatches } from '../db/batched-delete.ts';
 import { takeBudgets } from '../platform/auth/auth.ts';
+import { ownerNow } from '../platform/clock/clock.ts';
 import { ApiError } from '../platform/http/errors.ts';
 import { toApiError } from '../platform/http/problem.ts';
 import { runEvery } from '../platform/kit/periodic.ts';
@@ -56,6 +57,7 @@ export function installDashboard(app: FastifyInstance, deps: DashboardDeps): voi
   const { database, clock, config } = deps;
   const hours = config.DASHBOARD_SESSION_HOURS;
   const sessions = sessionStore(database, clock, hours);
+  const now = ownerNow(clock);
   const stopPurge = runEvery(3_600_000, 'dashboard sessions purge', app.log, () =>
     purgeInBatches(database, cutoffBefore(clock, hours * 3_600_000), deleteSessionsBefore),
   );
@@ -72,7 +74,8 @@ export function installDashboard(app: FastifyInstance, deps: DashboardDeps): voi
       const principal = request.principal!;
       const org = await findOrg(database.db, principal.orgId);
       return {
-        now: clock(),
+        // The owner's now: a sandbox reads its org's clock (docs/api.md#the-sandbox-clock), so "in 2 days" is its own.
+        now: await now(database.db, principal),
         principal,
         orgName: org?.display_name ?? org?.name ?? principal.orgId,
         csrf: session.csrf,

@@ -3,15 +3,21 @@ import type { OperationRef } from '../platform/operations/operation.ts';
 import { Html, html, type Value } from './html.ts';
 import { detailFor, type FormState, newFormKey, type View } from './view.ts';
 
-/** Each page of the navigation, and the operation it reads: a key that may not read it does not see the link. */
-const NAV: [string, string, OperationRef | null][] = [
+/**
+ * Each page of the navigation, and the operation it reads: a key that may not read it does not see the link; a
+ * `sandbox` page is not shown to a live session.
+ */
+const NAV: [string, string, OperationRef | null, 'sandbox'?][] = [
   ['/dashboard', 'Home', null],
   ['/dashboard/accounts', 'Accounts', ops.listAccounts],
   ['/dashboard/transfers', 'Transfers', ops.listTransfers],
+  ['/dashboard/payments', 'Payments', ops.listPayments],
+  ['/dashboard/external-accounts', 'External accounts', ops.listExternalAccounts],
   ['/dashboard/events', 'Events', ops.listEvents],
   ['/dashboard/webhooks', 'Webhooks', ops.listWebhookEndpoints],
   ['/dashboard/api-keys', 'API keys', ops.listApiKeys],
   ['/dashboard/requests', 'Requests', ops.listRequests],
+  ['/dashboard/sandbox', 'Sandbox', ops.retrieveSandboxClock, 'sandbox'],
 ];
 
 function current(view: View, href: string): boolean {
@@ -40,7 +46,9 @@ export function page(view: View, title: string, main: Html): Html {
     <span class="badge ${live ? 'live' : 'sandbox'}">${live ? 'Live' : 'Sandbox'}</span></div>
   <form method="post" action="/dashboard/sign-out" class="sign-out">${csrfField(view)}
     <button type="submit" class="link">Sign out</button></form>
-  <nav aria-label="Main"><ul>${NAV.filter(([, , reads]) => reads === null || view.can(reads)).map(
+  <nav aria-label="Main"><ul>${NAV.filter(
+    ([, , reads, only]) => (reads === null || view.can(reads)) && (only === undefined || view.principal.mode === only),
+  ).map(
     ([href, label]) =>
       html`<li><a href="${href}"${current(view, href) ? html` aria-current="page"` : ''}>${label}</a></li>`,
   )}</ul></nav>

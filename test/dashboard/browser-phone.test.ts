@@ -9,31 +9,12 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from '../helpers/chromium.ts';
-import { assertAxeClean, signedIn } from '../helpers/dashboard-browser.ts';
+import { assertAxeClean, layoutFaults, signedIn } from '../helpers/dashboard-browser.ts';
 import { money } from '../helpers/money.ts';
 import { useServer } from '../helpers/server.ts';
 
 const SHOTS = join(import.meta.dirname, '../../.tmp/dashboard', process.env.PLINTH_TEST_BACKEND ?? 'sqlite');
 const PHONE = 390;
-
-/** What of `main` reaches past the viewport's right edge, and the inline ids laid out on more than two lines. */
-function layoutFaults(page: Page) {
-  return page.evaluate(() => {
-    const d = (globalThis as any).document;
-    const width = d.documentElement.clientWidth;
-    const name = (el: any) => `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}"`;
-    const cutOff: string[] = [];
-    for (const el of d.querySelectorAll('main *')) {
-      if (el.closest('.visually-hidden, thead')) continue;
-      const box = el.getBoundingClientRect();
-      if (box.width > 0 && box.right > width + 0.5) cutOff.push(`${name(el)} ends at ${Math.round(box.right)} px`);
-    }
-    const brokenIds = [...d.querySelectorAll('main td code')]
-      .filter((el: any) => el.getClientRects().length > 2)
-      .map((el: any) => `${name(el)} on ${el.getClientRects().length} lines`);
-    return { scrollWidth: d.documentElement.scrollWidth as number, cutOff, brokenIds };
-  });
-}
 
 describe('the dashboard at 390 px', { skip: skipWithoutChromium('the dashboard phone test') }, () => {
   const server = useServer();

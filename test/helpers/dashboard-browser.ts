@@ -28,3 +28,22 @@ export async function assertAxeClean(page: Page, name: string): Promise<void> {
   });
   assert.deepEqual(serious, [], `axe-core on ${name} (${page.url()})`);
 }
+
+/** What of `main` reaches past the viewport's right edge, and the inline ids laid out on more than two lines. */
+export function layoutFaults(page: Page) {
+  return page.evaluate(() => {
+    const d = (globalThis as any).document;
+    const width = d.documentElement.clientWidth;
+    const name = (el: any) => `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}"`;
+    const cutOff: string[] = [];
+    for (const el of d.querySelectorAll('main *')) {
+      if (el.closest('.visually-hidden, thead')) continue;
+      const box = el.getBoundingClientRect();
+      if (box.width > 0 && box.right > width + 0.5) cutOff.push(`${name(el)} ends at ${Math.round(box.right)} px`);
+    }
+    const brokenIds = [...d.querySelectorAll('main td code')]
+      .filter((el: any) => el.getClientRects().length > 2)
+      .map((el: any) => `${name(el)} on ${el.getClientRects().length} lines`);
+    return { scrollWidth: d.documentElement.scrollWidth as number, cutOff, brokenIds };
+  });
+}

@@ -12,6 +12,7 @@ import { empty, flash, metadataList, page, pager, table } from '../layout.ts';
 import { type EntryContext, entryContexts } from '../statement.repository.ts';
 import type { FormState, View } from '../view.ts';
 import { label, lifecycleForms, nicknameForm, sandboxForms } from './account-forms.ts';
+import { accountNumberRoutes, accountNumbersSection } from './account-numbers.ts';
 import { balancesAndStatement, PeriodProps, statementRoutes } from './account-statement.ts';
 import { nicknamesOf, transferRow } from './transfers.ts';
 
@@ -23,6 +24,7 @@ const DONE = {
   deposited: 'Deposit simulated.',
   withdrawn: 'Withdrawal simulated.',
   named: 'Nickname saved.',
+  number_disabled: 'Account number disabled: payments sent to it are returned (R02).',
   unnamed: 'Nickname cleared.',
 } as const;
 type Done = keyof typeof DONE;
@@ -107,6 +109,7 @@ ${pager(
   txns.has_more,
 )}</section>`;
   if (a === null) return page(view, id, html`<h1><code>${id}</code></h1>${UNREADABLE}${periods}${transactions}`);
+  const numbers = await accountNumbersSection(ctx, view, a, state);
   const details = a.status_details;
   return page(
     view,
@@ -121,7 +124,9 @@ ${a.closed_at ? html`<dt>Closed</dt><dd>${time(a.closed_at, view.now)}</dd>` : '
 <dt>Nickname</dt><dd>${a.nickname ?? html`<span class="muted">none</span>`}</dd><dt>Metadata</dt><dd>${metadataList(a.metadata)}</dd>
 <dt>Business</dt><dd>${a.kyb ? html`${a.kyb.legal_name} · EIN ending ${a.kyb.ein_last4}` : html`<span class="muted">not verified</span>`}</dd></dl>
 <p class="actions">${view.can(ops.createTransfer) && html`<a class="button" href="/dashboard/transfers/new?from_account_id=${a.id}">Send money from this account</a>`}
-${held && html`<a class="button" href="/dashboard/transfers?account_id=${a.id}">Its transfers</a>`}</p>
+${held && html`<a class="button" href="/dashboard/transfers?account_id=${a.id}">Its transfers</a>`}
+${view.can(ops.createPayment) && a.status === 'active' && a.available_balance.currency === 'USD' ? html`<a class="button" href="/dashboard/payments/new?account_id=${a.id}">Send a payment</a>` : ''}
+${view.can(ops.listPayments) ? html`<a class="button" href="/dashboard/payments?account_id=${a.id}">Its payments</a>` : ''}</p>
 ${
   held &&
   html`<section><h2>Pending transfers</h2>
@@ -136,7 +141,7 @@ ${table(
 )}
 ${held.has_more ? html`<p><a href="/dashboard/transfers?account_id=${a.id}&amp;status=pending">All pending transfers →</a></p>` : ''}</section>`
 }
-${transactions}${periods}
+${numbers}${transactions}${periods}
 ${view.can(ops.updateAccount) ? nicknameForm(view, a, state) : ''}${sandboxForms(view, a, state)}${lifecycleForms(view, a, state)}`,
   );
 }
@@ -193,4 +198,5 @@ export function accountPages(scope: FastifyInstance, ctx: Ctx): void {
     (f) => ({ nickname: nickname(f) }),
   );
   statementRoutes(scope, ctx);
+  accountNumberRoutes(scope, ctx, (view, id, state) => accountPage(ctx, view, id, {}, state));
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { ops } from '../../ops.ts';
 import { ApiError } from '../../platform/http/errors.ts';
-import { type Account, AccountListQuery, currencyOf } from '../../products/fintech/index.ts';
+import { type Account, AccountListQuery, currencyOf, systemPurposeOf } from '../../products/fintech/index.ts';
 import type { Ctx } from '../context.ts';
 import { badge, money, time } from '../format.ts';
 import { metadataField, optional, sendHtml } from '../forms.ts';
@@ -29,6 +29,8 @@ const SEARCHABLE: [RegExp, string][] = [
   [/^tr_/, '/dashboard/transfers/'],
   [/^evt_/, '/dashboard/events/'],
   [/^we_/, '/dashboard/webhooks/'],
+  [/^pay_/, '/dashboard/payments/'],
+  [/^ext_/, '/dashboard/external-accounts/'],
 ];
 
 /** The dashboard page of an id, when it has one. */
@@ -37,8 +39,27 @@ export function pageOf(id: string): string | undefined {
   return target === undefined ? undefined : `${target[1]}${encodeURIComponent(id)}`;
 }
 
-/** An account as people name it: its nickname (when it has one) with its id beside it, linked to its page. */
+const SYSTEM_NAMES = {
+  funding: 'Sandbox funding',
+  clearing_ach: 'ACH clearing',
+  clearing_wire: 'Wire clearing',
+  clearing_rtp: 'RTP clearing',
+} as const;
+
+/**
+ * Whether a transfer moves a payment's money (docs/api.md#bank-account-numbers-and-payments): one side is a rail's
+ * clearing account. It settles, returns or is canceled with its payment, never posted, voided or reversed by hand.
+ */
+export const movesWithPayment = (t: { from_account_id: string; to_account_id: string }) =>
+  [t.from_account_id, t.to_account_id].some((id) => systemPurposeOf(id)?.startsWith('clearing_'));
+
+/**
+ * An account as people name it: its nickname (when it has one) with its id beside it, linked to its page; a system
+ * account (the sandbox's funding, a rail's clearing account) by what it is, with no page of its own.
+ */
 export function accountName(a: Pick<Account, 'id' | 'nickname'>): Html {
+  const system = systemPurposeOf(a.id);
+  if (system !== undefined) return html`<strong class="nickname">${SYSTEM_NAMES[system]}</strong> <code>${a.id}</code>`;
   const id = html`<a href="/dashboard/accounts/${a.id}"><code>${a.id}</code></a>`;
   return a.nickname ? html`<strong class="nickname">${a.nickname}</strong> ${id}` : id;
 }
@@ -126,7 +147,7 @@ ${textarea({ name: 'metadata', label: 'Metadata (optional)', state: create, hint
       if (target === undefined)
         throw new ApiError(
           'parameter_invalid',
-          'Search takes an id (acct_…, tr_…, evt_…, we_…) or metadata as metadata[key]=value.',
+          'Search takes an id (acct_…, tr_…, evt_…, we_…, pay_…, ext_…) or metadata as metadata[key]=value.',
           { param: 'q' },
         );
       return reply.redirect(target, 303);

@@ -9,6 +9,7 @@ import { type Html, html } from '../html.ts';
 import { empty, formFields, input, problemSummary, table } from '../layout.ts';
 import { typedIn } from '../units.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
+import { movesWithPayment } from './accounts.ts';
 
 const LISTED = 100;
 
@@ -31,7 +32,7 @@ export async function reversalsSection(ctx: Ctx, view: View, t: Transfer, state:
 <td>${r.description ?? html`<span class="muted">—</span>`}</td><td>${time(r.created_at, view.now)}</td><td><code>${r.id}</code></td></tr>`,
   );
   const form: Html =
-    reversible(t) && view.can(ops.createTransferReversal)
+    reversible(t) && view.can(ops.createTransferReversal) && !movesWithPayment(t)
       ? html`<form method="post" action="/dashboard/transfers/${t.id}/reversals" class="inline-form">${formFields(view)}${problemSummary(s)}
 ${input({ name: 'amount', label: `Amount to reverse (${t.currency})`, state: s, hint: `Leave empty to reverse all that remains, ${majorUnits(remaining(t), t.currency)}.`, attrs: html` inputmode="decimal"` })}
 ${input({ name: 'description', label: 'Description (optional)', state: s, hint: 'Why, such as “Refund: order 6735”.' })}

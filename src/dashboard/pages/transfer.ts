@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ops } from '../../ops.ts';
-import { TransferIdParams } from '../../products/fintech/index.ts';
+import { systemPurposeOf, TransferIdParams } from '../../products/fintech/index.ts';
 import type { Ctx } from '../context.ts';
 import { majorUnits, money, time } from '../format.ts';
 import { amountField, optional, sendHtml } from '../forms.ts';
@@ -10,7 +10,7 @@ import { html } from '../html.ts';
 import { flash, formFields, input, metadataList, page, problemSummary } from '../layout.ts';
 import { typedIn } from '../units.ts';
 import { type FormState, stateOf, type View } from '../view.ts';
-import { accountName } from './accounts.ts';
+import { accountName, movesWithPayment } from './accounts.ts';
 import { reversalRoutes, reversalsSection } from './transfer-reversals.ts';
 import { transferAmounts, transferStatus } from './transfers.ts';
 
@@ -32,10 +32,12 @@ async function transferPage(ctx: Ctx, view: View, id: string, done: keyof typeof
   const base = `/dashboard/transfers/${t.id}`;
   const { shown, released } = transferAmounts(t);
   const post = stateOf(state, 'post');
-  const canResolve = view.can(ops.postTransfer) && view.can(ops.voidTransfer);
-  // Each side by its nickname when the key may read accounts; by its id alone otherwise.
+  const payment = movesWithPayment(t);
+  const canResolve = view.can(ops.postTransfer) && view.can(ops.voidTransfer) && !payment;
+  // Each side by its nickname when the key may read accounts; by its id alone otherwise (a system account has no
+  // account object: a payment's clearing account).
   const side = async (id: string) =>
-    view.can(ops.retrieveAccount)
+    view.can(ops.retrieveAccount) && systemPurposeOf(id) === undefined
       ? ctx.read(view.principal, ops.retrieveAccount, { params: { id } })
       : { id, nickname: null };
   const [from, to, reversals] = await Promise.all([
@@ -58,6 +60,7 @@ ${input({ name: 'amount', label: `Amount to post (${t.currency})`, state: post, 
     t.id,
     html`<p class="crumbs"><a href="/dashboard/transfers">Transfers</a> /</p>
 <h1>${money(shown, t.currency)} ${transferStatus(t)}</h1>${flash(done === undefined ? undefined : DONE[done])}
+${payment ? html`<p class="status-note">This transfer moves a payment’s money: it settles, is returned or is canceled with the payment${view.can(ops.listPayments) ? html` (<a href="/dashboard/payments">Payments</a>)` : ''}.</p>` : ''}
 ${t.status === 'pending' ? '' : pending}<dl class="facts"><dt>Transfer</dt><dd><code>${t.id}</code></dd>
 <dt>From</dt><dd>${accountName(from)}</dd><dt>To</dt><dd>${accountName(to)}</dd>
 <dt>Description</dt><dd>${t.description ?? html`<span class="muted">none</span>`}</dd>

@@ -102,10 +102,16 @@ export const fintechOps = {
   ...paymentSimulationOps,
 };
 
+export { AccountNumberIdParams } from './account-numbers.schema.ts';
 // The public face the dashboard reads: the API's shapes of accounts, transfers and transactions, and its facts.
 export { type Account, AccountIdParams, type AccountList, AccountListQuery } from './accounts.schema.ts';
 export { currencyOf } from './countries.ts';
+export { type ExternalAccount, ExternalAccountIdParams, ExternalAccountListQuery } from './external-accounts.schema.ts';
+export { systemPurposeOf } from './ledger/system-account.ts';
 export { CLOSE_REASONS, FREEZE_REASONS } from './lifecycle.schema.ts';
+export { nextBusinessMorning } from './payments.calendar.ts';
+export { RETURN_CODES, RETURN_REASONS } from './payments.returns.ts';
+export { PAYMENT_STATUSES, type Payment, PaymentIdParams, PaymentListQuery } from './payments.schema.ts';
 export { reversibleAmount } from './reversals.service.ts';
 export { FintechSettings } from './settings.ts';
 export { type Transaction, TransactionListQuery } from './transactions.schema.ts';
