@@ -44,6 +44,17 @@ export async function clockRowOf(db: Db | Trx, orgId: string): Promise<ClockRow>
   };
 }
 
+/** The org's clock row, locked until the write ends (it exists: `ensureClock` first). */
+export async function lockedClockRowOf(trx: Trx, orgId: string): Promise<ClockRow> {
+  const row = await trx
+    .selectFrom('sandbox_clocks')
+    .select(['offset_ms', 'target_ms'])
+    .where('org_id', '=', orgId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  return { offsetMs: Number(row.offset_ms), targetMs: row.target_ms === null ? null : Number(row.target_ms) };
+}
+
 /** "Now" for an owner: real time in live mode, its org's sandbox clock in sandbox mode. Read on `db` or in a write. */
 export type OwnerNow = (db: Db | Trx, owner: Owner) => Promise<Date>;
 
@@ -53,6 +64,22 @@ export function ownerNow(clock: Clock): OwnerNow {
     const { offsetMs } = await clockRowOf(db, owner.orgId);
     const real = clock();
     return offsetMs === 0 ? real : new Date(real.getTime() + offsetMs);
+  };
+}
+
+/**
+ * "Now" for an owner in a write (the idempotency step's `WriteContext.now`): in sandbox mode the write first takes a
+ * share of its org's clock turn, held until it commits, so that the clock cannot move between this read and the
+ * write's commit. Without it, on PostgreSQL, a write could read the clock, an advance run everything due and move the
+ * clock past, and the write then commit work dated before the clock, or due before it (a payment settled on demand
+ * whose rule's return was due a day later), which the finished advance never ran. The clock's own writes (`runDue`)
+ * take the whole turn, so they wait for the writes that read the clock, and those wait for them.
+ */
+export function ownerNowInWrite(clock: Clock): (trx: Trx, owner: Owner) => Promise<Date> {
+  const now = ownerNow(clock);
+  return (trx, owner) => {
+    if (owner.mode === 'sandbox') trx.shareTurn(clockTurn(owner.orgId));
+    return now(trx, owner);
   };
 }
 
