@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { checkAgrees, checkEventsOnce, eventsOf } from '../helpers/payments-property.ts';
+import { checkAgrees, checkEventsOnce, eventsOf, paymentsOf } from '../helpers/payments-property.ts';
 import { call } from '../helpers/server.ts';
 import { type Answer, send } from './http.ts';
 import type { Store } from './store.ts';
@@ -66,6 +66,8 @@ export class ClockAdvances {
   private receiver = '';
   private external = '';
   private readonly payments: string[] = [];
+  /** How many of `payments` were made before this cycle (checked in full then). */
+  private checkedBefore = 0;
   private readonly holds: string[] = [];
   private base = 0;
   private underWayAtKill = false;
@@ -219,14 +221,18 @@ export class ClockAdvances {
       const state = await this.state();
       if (state.underWay || state.overdue.length > 0)
         throw new Error(`after the advance to the cycle's end: ${JSON.stringify(state)}`);
-      const payments: any[] = [];
-      for (const id of this.payments) {
-        const p = (await call(url, 'GET', `/v1/fintech/payments/${id}`, { key: this.key })).body;
+      // Every payment so far (one list), each ended; the cycle's own against their transfers too.
+      const payments = await paymentsOf(url, this.key);
+      const ids = new Set(payments.map((p) => p.id));
+      if (payments.length !== this.payments.length || !this.payments.every((id) => ids.has(id)))
+        throw new Error(`${payments.length} payments listed, ${this.payments.length} made`);
+      const fresh = new Set(this.payments.slice(this.checkedBefore));
+      for (const p of payments) {
         const ended = p.status === 'settled' || (p.status === 'returned' && p.amount === RETURNED_LATER);
-        if (!ended) throw new Error(`payment ${id} of ${p.amount} is ${p.status} after its cycle`);
-        await checkAgrees(url, this.key, p);
-        payments.push(p);
+        if (!ended) throw new Error(`payment ${p.id} of ${p.amount} is ${p.status} after its cycle`);
+        if (fresh.has(p.id)) await checkAgrees(url, this.key, p);
       }
+      this.checkedBefore = this.payments.length;
       await checkEventsOnce(url, this.key, payments);
       const endings = new Map<string, string[]>();
       for (const type of ['fintech.transfer.posted', 'fintech.transfer.voided', 'fintech.transfer.expired'])

@@ -118,7 +118,7 @@ export async function eventsOf(url: string, key: string, type: string): Promise<
 }
 
 /** Every payment of the key's org and mode. */
-async function paymentsOf(url: string, key: string): Promise<any[]> {
+export async function paymentsOf(url: string, key: string): Promise<any[]> {
   const all: any[] = [];
   for (let after = ''; ; ) {
     const path = `/v1/fintech/payments?limit=100${after ? `&starting_after=${after}` : ''}`;
