@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
 import { prepared, preparedSend } from '../../db/prepared.ts';
 import type { Clock } from '../kit/time.ts';
@@ -44,15 +45,20 @@ export async function clockRowOf(db: Db | Trx, orgId: string): Promise<ClockRow>
   };
 }
 
-/** The org's clock row, locked until the write ends (it exists: `ensureClock` first). */
-export async function lockedClockRowOf(trx: Trx, orgId: string): Promise<ClockRow> {
-  const row = await trx
-    .selectFrom('sandbox_clocks')
-    .select(['offset_ms', 'target_ms'])
-    .where('org_id', '=', orgId)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-  return { offsetMs: Number(row.offset_ms), targetMs: row.target_ms === null ? null : Number(row.target_ms) };
+/**
+ * Raises the org's clock target to `toMs` unless it is already later (made with offset 0 if the org has no clock row),
+ * in one statement: writes that share the clock's turn (`ownerNowInWrite`) may do it at once, and the later wins.
+ */
+export async function raiseTarget(trx: Trx, orgId: string, toMs: number): Promise<void> {
+  await trx
+    .insertInto('sandbox_clocks')
+    .values({ org_id: orgId, offset_ms: 0, target_ms: toMs })
+    .onConflict((oc) =>
+      oc.column('org_id').doUpdateSet({
+        target_ms: sql<number>`case when sandbox_clocks.target_ms is null or sandbox_clocks.target_ms < excluded.target_ms then excluded.target_ms else sandbox_clocks.target_ms end`,
+      }),
+    )
+    .execute();
 }
 
 /** "Now" for an owner: real time in live mode, its org's sandbox clock in sandbox mode. Read on `db` or in a write. */
