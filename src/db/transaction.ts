@@ -20,8 +20,8 @@ export interface CompiledStatement {
  * - Row locks: a select built with `.forNoKeyUpdate()`/`.forUpdate()`/`.skipLocked()` locks on PostgreSQL and is a
  *   plain read on SQLite (its dialect leaves the clause out: the single writer already holds every row);
  *   `preparedLock` statements (db/prepared.ts) are only sent where rows can be locked.
- * - Turns (`tryTurn`, `takeTurn`): one transaction at a time across processes for a name (PostgreSQL's transaction
- *   advisory locks); on SQLite every write already has the turn.
+ * - Turns (`tryTurn`, `takeTurn`, `shareTurn`): one transaction at a time across processes for a name, or many sharing
+ *   it while none has it whole (PostgreSQL's transaction advisory locks); on SQLite every write already has the turn.
  * - `beforeCommit`, `afterCommit`: work to issue right before the COMMIT, after everything else the write issued, and
  *   work to run once the commit is durable (never, if the write rolls back).
  * - `writeCount`: grows whenever the write changes rows, to tell whether a step wrote.
@@ -33,6 +33,12 @@ export abstract class WriteTransaction extends Kysely<Tables> {
   abstract tryTurn(name: string): Promise<boolean>;
   /** Waits for the turn of `name`: issued, not awaited; the write's next awaited statement runs once it has it. */
   abstract takeTurn(name: string): void;
+  /**
+   * Waits for a share of the turn of `name` (issued, not awaited): any number of transactions share it at once, and
+   * none holds it while another holds the whole turn (`takeTurn`). A transaction holding a share must not then ask
+   * for the whole turn (two doing so would deadlock).
+   */
+  abstract shareTurn(name: string): void;
   abstract beforeCommit(issue: () => void): void;
   abstract afterCommit(run: () => void): void;
   /** Runs a compiled-once statement and answers with its result (for db/prepared.ts). */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ClockAdvances, type ClockFigures } from './clock.ts';
 import { checkEvents } from './events.ts';
 import { type Answer, send } from './http.ts';
 import { type ReversalFigures, Reversals } from './reversals.ts';
@@ -56,6 +57,8 @@ export interface Figures {
   reversals: ReversalFigures;
   /** Webhook deliveries' tally (test/crash/webhooks.ts). */
   deliveries: DeliveryFigures;
+  /** The sandbox clock's advances, killed and finished (test/crash/clock.ts). */
+  clock: ClockFigures;
   failures: string[];
 }
 
@@ -95,6 +98,8 @@ class Campaign {
   readonly numbers = new Map<string, number>();
   /** Reversals racing each other in an org of their own, killed and retried alike. */
   readonly reversals: Reversals;
+  /** Sandbox clock advances running due payments and expiries, in an org of their own, killed mid-run. */
+  readonly clock: ClockAdvances;
   /** The org's webhook endpoint and its receiver; the delivery processes killed alone. */
   readonly deliveries = new Deliveries();
 
@@ -102,6 +107,7 @@ class Campaign {
     this.store = store;
     this.options = options;
     this.reversals = new Reversals(store, (message) => this.fail(message));
+    this.clock = new ClockAdvances(store, (message) => this.fail(message));
     this.agentOptions = { keepAlive: true, maxSockets: options.concurrency };
     this.figures = {
       backend,
@@ -123,6 +129,7 @@ class Campaign {
       unnumberedAtKill: 0,
       reversals: this.reversals.figures,
       deliveries: this.deliveries.figures,
+      clock: this.clock.figures,
       failures: [],
     };
   }
@@ -164,10 +171,16 @@ function traffic(campaign: Campaign, agents: http.Agent[], urls: string[]) {
     const server = i % urls.length;
     return campaign.reversals.lane(agents[server]!, urls[server]!, server, () => !stopped[server], reversals);
   });
-  const done = Promise.all([...lanes, ...reversing]);
+  // And one lane a server advances the sandbox clock of the clock's org, racing the other's.
+  const advances: Parameters<ClockAdvances['finish']>[3] = [];
+  const advancing = urls.map((_, server) =>
+    campaign.clock.lane(agents[server]!, urls[server]!, server, () => !stopped[server], advances),
+  );
+  const done = Promise.all([...lanes, ...reversing, ...advancing]);
   return {
     attempts,
     reversals,
+    advances,
     /** No request starts on those servers (all, by default) after this call; resolves once every lane ended. */
     stop(servers: number[] = urls.map((_, i) => i)) {
       for (const i of servers) stopped[i] = true;
@@ -280,6 +293,7 @@ async function cycle(campaign: Campaign, servers: ServerProcess[]): Promise<Serv
   figures.cycles++;
   const agents = servers.map(() => new http.Agent(campaign.agentOptions));
   await campaign.reversals.prepare(agents[0]!, servers[0]!.url);
+  await campaign.clock.prepare(agents[0]!, servers[0]!.url);
   const load = traffic(
     campaign,
     agents,
@@ -292,6 +306,7 @@ async function cycle(campaign: Campaign, servers: ServerProcess[]): Promise<Serv
   const victims = victimsOf(figures.cycles, servers.length);
   const finished = load.stop(victims); // no request starts on a victim after this line; those in flight meet the kill
   for (const i of victims) killServer(servers[i]!, figures.cycles % 2 === 1 ? 'process' : 'group');
+  const clockAtKill = campaign.clock.noteKill();
   const atKill = campaign.store.snapshot(campaign.orgId).then(
     (snapshot) => snapshot.events.unnumbered,
     () => 0,
@@ -306,6 +321,7 @@ async function cycle(campaign: Campaign, servers: ServerProcess[]): Promise<Serv
   await finished;
   for (const agent of agents) agent.destroy();
   figures.unnumberedAtKill += await atKill;
+  await clockAtKill;
   const next = [...servers];
   for (const [i, restarted] of restarting) {
     const death = await servers[i]!.exited;
@@ -331,7 +347,9 @@ async function cycle(campaign: Campaign, servers: ServerProcess[]): Promise<Serv
   campaign.answered.push(...acked, ...unanswered.filter((a) => a.answered !== undefined));
   await checkNumbered(campaign, fresh, url());
   await campaign.reversals.retry(fresh, url, load.reversals);
-  await campaign.reversals.check(fresh, url());
+  await campaign.clock.finish(fresh, url, figures.cycles, load.advances);
+  await campaign.clock.check(url());
+  await campaign.reversals.check(fresh, url()); // and ledger verify, of the whole database
   fresh.destroy();
   await inspect(campaign);
   return next;
@@ -380,6 +398,7 @@ export async function runCampaign(backend: Backend, options: Options): Promise<F
     await signUp(campaign, servers[0]!.url);
     const agent = new http.Agent();
     await campaign.reversals.setUp(agent, servers[0]!.url);
+    await campaign.clock.setUp(agent, servers[0]!.url);
     agent.destroy();
     for (let i = 0; i < options.cycles; i++) {
       servers = await cycle(campaign, servers);

@@ -15,7 +15,11 @@
  *   is ok (on PostgreSQL, amcheck's `bt_index_check` of every index, when the extension is installed). Meanwhile, in
  *   an org of their own, lanes reverse parts of the cycle's transfers with keys, racing on them, retried after the
  *   kill: every reversal answered 200 exists exactly once, amount_reversed is their sum, every answer stored is its
- *   key's alone, `ledger verify` exits 0 (test/crash/reversals.ts).
+ *   key's alone, `ledger verify` exits 0 (test/crash/reversals.ts). And in a third org, lanes advance the sandbox clock
+ *   over the cycle's ACH payments and expiring holds, racing each other, killed mid-run: the background clock pass
+ *   finishes a cut advance (odd cycles, with no request), retries and a last advance finish the rest, and every
+ *   payment reached its status exactly once (one event per change), each hold expired once, nothing is left due, the
+ *   balance adds up (test/crash/clock.ts).
  *
  * Settings: CRASH_CYCLES (default 50 per backend; `npm test` runs 3), CRASH_BACKENDS (default `sqlite,postgres`),
  * CRASH_CONCURRENCY (default 32), CRASH_PROCESSES (server processes on PostgreSQL, 1 or 2; default 2),
@@ -56,10 +60,12 @@ setTimeout(() => {
 function report(f: Figures, seconds: number): boolean {
   const r = f.reversals;
   const d = f.deliveries;
+  const c = f.clock;
   const ok =
     f.failures.length === 0 &&
     f.lost + r.lost + d.deliveriesMissing === 0 &&
     f.duplicated + r.duplicated === 0 &&
+    c.checked === cycles &&
     f.cycles === cycles;
   process.stdout.write(
     `${f.backend}: cycles ${f.cycles}, sent ${f.sent}, acknowledged ${f.acknowledged}, ` +
@@ -73,6 +79,10 @@ function report(f: Figures, seconds: number): boolean {
       `ledger verify ok ${r.verified} times, ` +
       `webhook deliveries received ${d.deliveriesReceived} (delivery processes killed alone ${d.deliveryKills}; ` +
       `accounts whose event was never delivered ${d.deliveriesMissing}), ` +
+      `clock advances sent ${c.advances}, acknowledged ${c.acknowledged}, refused (passed) ${c.refused}, ` +
+      `unanswered then retried ${c.unanswered}, under way at the kill ${c.cutUnderWay} (of which finished by the ` +
+      `background pass alone: ${c.finishedInBackground}), ` +
+      `payments ${c.payments} and holds ${c.holds} checked ${c.checked} times, ` +
       `${seconds.toFixed(1)} s: ${ok ? 'ok' : 'FAILED'}\n`,
   );
   for (const failure of f.failures.slice(0, 20)) process.stdout.write(`  ${failure}\n`);

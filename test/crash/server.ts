@@ -16,6 +16,8 @@ const UNLIMITED = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on',
   WEBHOOK_TIMEOUT_SECONDS: '2',
   WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s,1s,1s',
+  // The clock's background pass, which finishes an advance cut by a kill, every second.
+  SANDBOX_CLOCK_SWEEP_SECONDS: '1',
 };
 
 export interface ServerProcess {

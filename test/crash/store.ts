@@ -17,6 +17,9 @@ export interface Snapshot {
   events: { total: number; unnumbered: number; duplicateNumbers: string[] };
   /** The org's transfer reversals. */
   reversals: number;
+  /** The org's sandbox clock (offset and the target of an advance under way; none before its first), and its payments' next steps. */
+  clock: { offsetMs: number; targetMs: number | null } | null;
+  due: { id: string; dueAt: string; action: string }[];
 }
 
 /** A database of the campaign's own, the means to read it, and to check its integrity and drop it. */
@@ -39,6 +42,8 @@ interface Rows {
   stored: { key: string; response_body: string | null }[];
   events: { mode: string; sequence: number | string | null }[];
   reversals: { n: number | string }[];
+  clock: { offset_ms: number | string; target_ms: number | string | null }[];
+  due: { id: string; due_at: string; due_action: string }[];
 }
 
 function snapshotOf(rows: Rows): Snapshot {
@@ -56,13 +61,26 @@ function snapshotOf(rows: Rows): Snapshot {
     unnumbered: rows.events.filter((e) => e.sequence === null).length,
     duplicateNumbers: [...numbers].filter(([, n]) => n > 1).map(([number]) => number),
   };
-  return { accounts, stored, events, reversals: Number(rows.reversals[0]?.n ?? 0) };
+  const clock = rows.clock[0];
+  return {
+    accounts,
+    stored,
+    events,
+    reversals: Number(rows.reversals[0]?.n ?? 0),
+    clock:
+      clock === undefined
+        ? null
+        : { offsetMs: Number(clock.offset_ms), targetMs: clock.target_ms === null ? null : Number(clock.target_ms) },
+    due: rows.due.map((row) => ({ id: row.id, dueAt: row.due_at, action: row.due_action })),
+  };
 }
 
 const ACCOUNTS = 'select id, type, country, kyb_legal_name from accounts where org_id = $org';
 const STORED = 'select key, response_body from idempotency_keys where org_id = $org';
 const EVENTS = 'select mode, sequence from events where org_id = $org';
 const REVERSALS = 'select count(*) as n from transfer_reversals where org_id = $org';
+const CLOCK = 'select offset_ms, target_ms from sandbox_clocks where org_id = $org';
+const DUE = 'select id, due_at, due_action from payments where org_id = $org and due_at is not null';
 
 // Every B-tree index of the server's tables (primary keys, the idempotency scope's unique index, the others).
 const BTREE_CHECK = `select bt_index_check(c.oid, true) from pg_index i join pg_class c on c.oid = i.indexrelid
@@ -92,6 +110,8 @@ function sqliteStore(): Store {
           stored: db.prepare(STORED).all({ org: orgId }) as unknown as Rows['stored'],
           events: db.prepare(EVENTS).all({ org: orgId }) as unknown as Rows['events'],
           reversals: db.prepare(REVERSALS).all({ org: orgId }) as unknown as Rows['reversals'],
+          clock: db.prepare(CLOCK).all({ org: orgId }) as unknown as Rows['clock'],
+          due: db.prepare(DUE).all({ org: orgId }) as unknown as Rows['due'],
         }),
       );
     },
@@ -135,6 +155,8 @@ async function postgresStore(adminUrl: string): Promise<Store> {
         stored: await query(STORED, orgId),
         events: await query(EVENTS, orgId),
         reversals: await query(REVERSALS, orgId),
+        clock: await query(CLOCK, orgId),
+        due: await query(DUE, orgId),
       });
     },
     integrityName: 'amcheck bt_index_check(heapallindexed)',

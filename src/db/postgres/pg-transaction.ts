@@ -62,6 +62,7 @@ function pipelinedDialect(slot: Slot): Dialect {
 // Turns are transaction-level advisory locks on the 64-bit hash of a name (PostgreSQL's own hashtextextended).
 const TRY_TURN = 'select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as taken';
 const TAKE_TURN = 'select pg_advisory_xact_lock(hashtextextended($1, 0))';
+const SHARE_TURN = 'select pg_advisory_xact_lock_shared(hashtextextended($1, 0))';
 const turn = (text: string, name: string): PgStatement => ({ name: statementName(text), text, values: [name] });
 
 /**
@@ -93,6 +94,9 @@ export class PgTransaction extends WriteTransaction {
   }
   takeTurn(name: string): void {
     inWrite(this.#slot).send(turn(TAKE_TURN, name));
+  }
+  shareTurn(name: string): void {
+    inWrite(this.#slot).send(turn(SHARE_TURN, name));
   }
   beforeCommit(issue: () => void): void {
     inWrite(this.#slot).beforeCommit(issue);

@@ -31,6 +31,7 @@ export class SqliteTransaction extends WriteTransaction {
     return Promise.resolve(true);
   }
   takeTurn(): void {}
+  shareTurn(): void {}
   beforeCommit(issue: () => void): void {
     this.#before.push(issue);
   }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
 import { prepared, preparedSend } from '../../db/prepared.ts';
 import type { Clock } from '../kit/time.ts';
@@ -44,6 +45,22 @@ export async function clockRowOf(db: Db | Trx, orgId: string): Promise<ClockRow>
   };
 }
 
+/**
+ * Raises the org's clock target to `toMs` unless it is already later (made with offset 0 if the org has no clock row),
+ * in one statement: writes that share the clock's turn (`ownerNowInWrite`) may do it at once, and the later wins.
+ */
+export async function raiseTarget(trx: Trx, orgId: string, toMs: number): Promise<void> {
+  await trx
+    .insertInto('sandbox_clocks')
+    .values({ org_id: orgId, offset_ms: 0, target_ms: toMs })
+    .onConflict((oc) =>
+      oc.column('org_id').doUpdateSet({
+        target_ms: sql<number>`case when sandbox_clocks.target_ms is null or sandbox_clocks.target_ms < excluded.target_ms then excluded.target_ms else sandbox_clocks.target_ms end`,
+      }),
+    )
+    .execute();
+}
+
 /** "Now" for an owner: real time in live mode, its org's sandbox clock in sandbox mode. Read on `db` or in a write. */
 export type OwnerNow = (db: Db | Trx, owner: Owner) => Promise<Date>;
 
@@ -53,6 +70,22 @@ export function ownerNow(clock: Clock): OwnerNow {
     const { offsetMs } = await clockRowOf(db, owner.orgId);
     const real = clock();
     return offsetMs === 0 ? real : new Date(real.getTime() + offsetMs);
+  };
+}
+
+/**
+ * "Now" for an owner in a write (the idempotency step's `WriteContext.now`): in sandbox mode the write first takes a
+ * share of its org's clock turn, held until it commits, so that the clock cannot move between this read and the
+ * write's commit. Without it, on PostgreSQL, a write could read the clock, an advance run everything due and move the
+ * clock past, and the write then commit work dated before the clock, or due before it (a payment settled on demand
+ * whose rule's return was due a day later), which the finished advance never ran. The clock's own writes (`runDue`)
+ * take the whole turn, so they wait for the writes that read the clock, and those wait for them.
+ */
+export function ownerNowInWrite(clock: Clock): (trx: Trx, owner: Owner) => Promise<Date> {
+  const now = ownerNow(clock);
+  return (trx, owner) => {
+    if (owner.mode === 'sandbox') trx.shareTurn(clockTurn(owner.orgId));
+    return now(trx, owner);
   };
 }
 

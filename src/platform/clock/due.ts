@@ -1,7 +1,7 @@
 import type { Database, Db, Trx } from '../../db/database.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import type { EventRequest, Owner, WriteContext } from '../operations/context.ts';
-import { clockRowOf, clockTurn, writeClock } from './clock.ts';
+import { clockRowOf, clockTurn, raiseTarget, writeClock } from './clock.ts';
 
 /**
  * What comes due as a sandbox clock moves (docs/api.md#the-sandbox-clock): an ACH payment's submission at the cut-off,
@@ -100,13 +100,13 @@ export async function runDue(deps: ClockDeps, orgId: string, request: EventReque
 }
 
 /**
- * An advance's own write (under the idempotency step): the target set, the clock's turn held. What is due up to it
- * runs after it commits (`runDue`), and should this process stop first, the clock's background pass runs it.
+ * An advance's own write (under the idempotency step, which holds a share of the clock's turn: clock.ts,
+ * `ownerNowInWrite`, so the clock does not move meanwhile): the target raised, in one statement, so that two
+ * advances at once keep the later target. What is due up to it runs after it commits (`runDue`), and should this
+ * process stop first, the clock's background pass runs it.
  */
 export async function setTarget(trx: Trx, orgId: string, toMs: number): Promise<void> {
-  trx.takeTurn(clockTurn(orgId));
-  const clock = await clockRowOf(trx, orgId);
-  writeClock(trx, orgId, { offsetMs: clock.offsetMs, targetMs: Math.max(clock.targetMs ?? 0, toMs) });
+  await raiseTarget(trx, orgId, toMs);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Trx } from '../../db/database.ts';
 import { principalOf } from '../auth/auth.ts';
 import type { Principal } from '../auth/principal.ts';
-import { ownerNow } from '../clock/clock.ts';
+import { ownerNowInWrite } from '../clock/clock.ts';
 import { ApiError, toProblem } from '../http/errors.ts';
 import { type Clock, storedTime } from '../kit/time.ts';
 import type { EventRequest, WriteContext } from '../operations/context.ts';
@@ -115,8 +115,8 @@ export type IdempotentWrite = <T>(
 export function idempotentWrite(deps: { database: Database; clock: Clock }): IdempotentWrite {
   const { database, clock } = deps;
   // The write's time is its owner's (the sandbox clock in sandbox mode: clock/clock.ts); what the step itself stores
-  // (the kept answer) is dated by the real clock.
-  const ownersNow = ownerNow(clock);
+  // (the kept answer) is dated by the real clock. In sandbox mode the write shares its org's clock turn from here on.
+  const ownersNow = ownerNowInWrite(clock);
   const contextOf = async (call: IdempotentRequest, trx: Trx) => ({
     trx,
     owner: call.owner,
