@@ -40,7 +40,7 @@ mod webhook;
 
 pub use apis::configuration::Configuration;
 pub use client::{Client, ClientBuilder, RequestOptions};
-pub use created::{CreatedApiKey, CreatedWebhookEndpoint, SignUp};
+pub use created::{CreatedAccountNumber, CreatedApiKey, CreatedWebhookEndpoint, SignUp};
 pub use error::{ApiError, Error, ErrorItem, Response, SecretWithheld};
 pub use filters::{Created, MetadataUpdate};
 pub use list::{ListIter, ListParams};
