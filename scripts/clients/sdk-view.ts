@@ -38,6 +38,10 @@
  *      way, in requests too: OpenAPI Generator's Java output for such an array (a `Set<EnabledEventsEnum>`) does not
  *      compile (its `toUrlQueryString` iterates the set as `String`), and the list it names (event types,
  *      docs/api.md#events) grows, so a client should be able to subscribe to a type newer than itself;
+ *   5c. a boolean of one allowed value (a payment rule's `reject: true`, an `enum` or `const`), anywhere, becomes a
+ *      plain boolean, the value stated in its description: Kotlin's generator makes an enum class of Boolean whose
+ *      open-enum default is an Int (`unknown_default_open_api(11184809)`), which does not compile; the server still
+ *      answers another value with 400 `parameter_invalid`;
  *   6. a 3.0.3 down-conversion (`toOpenApi30`, written to clients/openapi.sdk.3.0.json) for generators whose 3.1
  *      support is weak: `type: [x, "null"]` → `nullable: true`, schema `examples` → `example`, `const` → one-value enum,
  *      3.1-only document fields removed; anything it cannot convert faithfully makes it throw, so a new construct
@@ -298,13 +302,24 @@ function openEnum(schema: Obj): void {
   schema['x-enum-values'] = known;
 }
 
-/** 5b: the items of a `uniqueItems` array of an enum, anywhere (requests too), become open strings. */
+/**
+ * 5b: the items of a `uniqueItems` array of an enum, anywhere (requests too), become open strings; 5c: a boolean of
+ * one value, a plain boolean.
+ */
 function openUniqueEnumArrays(doc: Obj): void {
   const seen = new Set<Obj>();
   const visit = (schema: Obj) => {
     if (seen.has(schema)) return;
     seen.add(schema);
     if (schema.uniqueItems === true && isObj(schema.items) && Array.isArray(schema.items.enum)) openEnum(schema.items);
+    // 5c: a boolean of one allowed value is a plain boolean.
+    const one = 'const' in schema ? [schema.const] : schema.enum;
+    if (schema.type === 'boolean' && Array.isArray(one) && one.length === 1) {
+      const note = `Only \`${String(one[0])}\` is accepted.`;
+      schema.description = typeof schema.description === 'string' ? `${schema.description} ${note}` : note;
+      delete schema.enum;
+      delete schema.const;
+    }
     for (const sub of subSchemas(schema)) visit(sub.get());
   };
   for (const schema of Object.values(obj(obj(doc.components, 'components').schemas, 'components.schemas')))

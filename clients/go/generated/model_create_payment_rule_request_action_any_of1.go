@@ -21,7 +21,7 @@ var _ MappedNullable = &CreatePaymentRuleRequestActionAnyOf1{}
 
 // CreatePaymentRuleRequestActionAnyOf1 struct for CreatePaymentRuleRequestActionAnyOf1
 type CreatePaymentRuleRequestActionAnyOf1 struct {
-	// Wire and RTP: rejected at submission.
+	// Wire and RTP: rejected at submission. Only `true` is accepted.
 	Reject bool `json:"reject"`
 }
 

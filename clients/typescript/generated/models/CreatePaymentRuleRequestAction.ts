@@ -43,9 +43,9 @@ export interface CreatePaymentRuleRequestAction {
      */
     at: string;
     /**
-     * Wire and RTP: rejected at submission.
+     * Wire and RTP: rejected at submission. Only `true` is accepted.
      */
-    reject: CreatePaymentRuleRequestActionRejectEnum;
+    reject: boolean;
 }
 
 
@@ -66,14 +66,6 @@ export const CreatePaymentRuleRequestActionReturnEnum = {
 } as const;
 export type CreatePaymentRuleRequestActionReturnEnum = typeof CreatePaymentRuleRequestActionReturnEnum[keyof typeof CreatePaymentRuleRequestActionReturnEnum];
 
-/**
- * @export
- */
-export const CreatePaymentRuleRequestActionRejectEnum = {
-    True: true,
-} as const;
-export type CreatePaymentRuleRequestActionRejectEnum = typeof CreatePaymentRuleRequestActionRejectEnum[keyof typeof CreatePaymentRuleRequestActionRejectEnum];
-
 
 /**
  * Check if a given object implements the CreatePaymentRuleRequestAction interface.
@@ -82,8 +74,6 @@ export function instanceOfCreatePaymentRuleRequestAction(value: object): value i
     if ((!('_return' in (value as Record<string, any>)) && !('return' in (value as Record<string, any>))) || ((value as Record<string, any>)['_return'] === undefined && (value as Record<string, any>)['return'] === undefined)) return false;
     if (!('at' in value) || value['at'] === undefined) return false;
     if (!('reject' in value) || value['reject'] === undefined) return false;
-    
-    if (value['reject'] !== true) return false;
     return true;
 }
 

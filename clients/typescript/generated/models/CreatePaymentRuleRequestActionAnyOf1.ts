@@ -20,28 +20,16 @@ import { mapValues } from '../runtime.js';
  */
 export interface CreatePaymentRuleRequestActionAnyOf1 {
     /**
-     * Wire and RTP: rejected at submission.
+     * Wire and RTP: rejected at submission. Only `true` is accepted.
      */
-    reject: CreatePaymentRuleRequestActionAnyOf1RejectEnum;
+    reject: boolean;
 }
-
-
-/**
- * @export
- */
-export const CreatePaymentRuleRequestActionAnyOf1RejectEnum = {
-    True: true,
-} as const;
-export type CreatePaymentRuleRequestActionAnyOf1RejectEnum = typeof CreatePaymentRuleRequestActionAnyOf1RejectEnum[keyof typeof CreatePaymentRuleRequestActionAnyOf1RejectEnum];
-
 
 /**
  * Check if a given object implements the CreatePaymentRuleRequestActionAnyOf1 interface.
  */
 export function instanceOfCreatePaymentRuleRequestActionAnyOf1(value: object): value is CreatePaymentRuleRequestActionAnyOf1 {
     if (!('reject' in value) || value['reject'] === undefined) return false;
-    
-    if (value['reject'] !== true) return false;
     return true;
 }
 

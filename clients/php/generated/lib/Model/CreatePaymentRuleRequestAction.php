@@ -251,7 +251,6 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     public const MODEL_RETURN_R16 = 'R16';
     public const MODEL_RETURN_R20 = 'R20';
     public const MODEL_RETURN_R29 = 'R29';
-    public const REJECT_TRUE = 'true';
 
     /**
      * Gets allowable values of the enum
@@ -271,18 +270,6 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
             self::MODEL_RETURN_R16,
             self::MODEL_RETURN_R20,
             self::MODEL_RETURN_R29,
-        ];
-    }
-
-    /**
-     * Gets allowable values of the enum
-     *
-     * @return string[]
-     */
-    public function getRejectAllowableValues()
-    {
-        return [
-            self::REJECT_TRUE,
         ];
     }
 
@@ -355,15 +342,6 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
         if ($this->container['reject'] === null) {
             $invalidProperties[] = "'reject' can't be null";
         }
-        $allowedValues = $this->getRejectAllowableValues();
-        if (!is_null($this->container['reject']) && !in_array($this->container['reject'], $allowedValues, true)) {
-            $invalidProperties[] = sprintf(
-                "invalid value '%s' for 'reject', must be one of '%s'",
-                $this->container['reject'],
-                implode("', '", $allowedValues)
-            );
-        }
-
         return $invalidProperties;
     }
 
@@ -461,7 +439,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     /**
      * Sets reject
      *
-     * @param bool $reject Wire and RTP: rejected at submission.
+     * @param bool $reject Wire and RTP: rejected at submission. Only `true` is accepted.
      *
      * @return self
      */
@@ -469,16 +447,6 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     {
         if (is_null($reject)) {
             throw new \InvalidArgumentException('non-nullable reject cannot be null');
-        }
-        $allowedValues = $this->getRejectAllowableValues();
-        if (!in_array($reject, $allowedValues, true)) {
-            throw new \InvalidArgumentException(
-                sprintf(
-                    "Invalid value '%s' for 'reject', must be one of '%s'",
-                    $reject,
-                    implode("', '", $allowedValues)
-                )
-            );
         }
         $this->container['reject'] = $reject;
 

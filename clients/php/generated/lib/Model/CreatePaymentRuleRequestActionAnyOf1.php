@@ -228,19 +228,6 @@ class CreatePaymentRuleRequestActionAnyOf1 implements ModelInterface, ArrayAcces
         return self::$openAPIModelName;
     }
 
-    public const REJECT_TRUE = 'true';
-
-    /**
-     * Gets allowable values of the enum
-     *
-     * @return string[]
-     */
-    public function getRejectAllowableValues()
-    {
-        return [
-            self::REJECT_TRUE,
-        ];
-    }
 
     /**
      * Associative array for storing property values
@@ -290,15 +277,6 @@ class CreatePaymentRuleRequestActionAnyOf1 implements ModelInterface, ArrayAcces
         if ($this->container['reject'] === null) {
             $invalidProperties[] = "'reject' can't be null";
         }
-        $allowedValues = $this->getRejectAllowableValues();
-        if (!is_null($this->container['reject']) && !in_array($this->container['reject'], $allowedValues, true)) {
-            $invalidProperties[] = sprintf(
-                "invalid value '%s' for 'reject', must be one of '%s'",
-                $this->container['reject'],
-                implode("', '", $allowedValues)
-            );
-        }
-
         return $invalidProperties;
     }
 
@@ -327,7 +305,7 @@ class CreatePaymentRuleRequestActionAnyOf1 implements ModelInterface, ArrayAcces
     /**
      * Sets reject
      *
-     * @param bool $reject Wire and RTP: rejected at submission.
+     * @param bool $reject Wire and RTP: rejected at submission. Only `true` is accepted.
      *
      * @return self
      */
@@ -335,16 +313,6 @@ class CreatePaymentRuleRequestActionAnyOf1 implements ModelInterface, ArrayAcces
     {
         if (is_null($reject)) {
             throw new \InvalidArgumentException('non-nullable reject cannot be null');
-        }
-        $allowedValues = $this->getRejectAllowableValues();
-        if (!in_array($reject, $allowedValues, true)) {
-            throw new \InvalidArgumentException(
-                sprintf(
-                    "Invalid value '%s' for 'reject', must be one of '%s'",
-                    $reject,
-                    implode("', '", $allowedValues)
-                )
-            );
         }
         $this->container['reject'] = $reject;
 

@@ -17,7 +17,7 @@ import pprint
 import re  # noqa: F401
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from typing import Any, ClassVar, Dict, List
 from typing import Optional, Set
 from typing_extensions import Self
@@ -27,15 +27,8 @@ class CreatePaymentRuleRequestActionAnyOf1(BaseModel):
     """
     CreatePaymentRuleRequestActionAnyOf1
     """ # noqa: E501
-    reject: StrictBool = Field(description="Wire and RTP: rejected at submission.")
+    reject: StrictBool = Field(description="Wire and RTP: rejected at submission. Only `true` is accepted.")
     __properties: ClassVar[List[str]] = ["reject"]
-
-    @field_validator('reject')
-    def reject_validate_enum(cls, value):
-        """Validates the enum"""
-        if value not in set(['true']):
-            raise ValueError("must be one of enum values ('true')")
-        return value
 
     model_config = ConfigDict(
         validate_by_name=True,

@@ -20,14 +20,14 @@ pub struct CreatePaymentRuleRequestAction {
     /// `submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal).
     #[serde(rename = "at")]
     pub at: String,
-    /// Wire and RTP: rejected at submission.
+    /// Wire and RTP: rejected at submission. Only `true` is accepted.
     #[serde(rename = "reject")]
-    pub reject: Reject,
+    pub reject: bool,
 }
 
 impl CreatePaymentRuleRequestAction {
     /// ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.
-    pub fn new(r#return: Return, at: String, reject: Reject) -> CreatePaymentRuleRequestAction {
+    pub fn new(r#return: Return, at: String, reject: bool) -> CreatePaymentRuleRequestAction {
         CreatePaymentRuleRequestAction {
             r#return,
             at,
@@ -63,18 +63,6 @@ pub enum Return {
 impl Default for Return {
     fn default() -> Return {
         Self::R01
-    }
-}
-/// Wire and RTP: rejected at submission.
-#[derive(Clone, Copy, Debug, Eq, PartialEq, Ord, PartialOrd, Hash, Serialize, Deserialize)]
-pub enum Reject {
-    #[serde(rename = "true")]
-    True,
-}
-
-impl Default for Reject {
-    fn default() -> Reject {
-        Self::True
     }
 }
 

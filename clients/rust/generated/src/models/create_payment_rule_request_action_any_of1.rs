@@ -13,28 +13,16 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Default, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CreatePaymentRuleRequestActionAnyOf1 {
-    /// Wire and RTP: rejected at submission.
+    /// Wire and RTP: rejected at submission. Only `true` is accepted.
     #[serde(rename = "reject")]
-    pub reject: Reject,
+    pub reject: bool,
 }
 
 impl CreatePaymentRuleRequestActionAnyOf1 {
-    pub fn new(reject: Reject) -> CreatePaymentRuleRequestActionAnyOf1 {
+    pub fn new(reject: bool) -> CreatePaymentRuleRequestActionAnyOf1 {
         CreatePaymentRuleRequestActionAnyOf1 {
             reject,
         }
-    }
-}
-/// Wire and RTP: rejected at submission.
-#[derive(Clone, Copy, Debug, Eq, PartialEq, Ord, PartialOrd, Hash, Serialize, Deserialize)]
-pub enum Reject {
-    #[serde(rename = "true")]
-    True,
-}
-
-impl Default for Reject {
-    fn default() -> Reject {
-        Self::True
     }
 }
 

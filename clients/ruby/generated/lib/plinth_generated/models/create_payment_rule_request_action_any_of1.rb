@@ -15,30 +15,8 @@ require 'time'
 
 module PlinthGenerated
   class CreatePaymentRuleRequestActionAnyOf1 < ApiModelBase
-    # Wire and RTP: rejected at submission.
+    # Wire and RTP: rejected at submission. Only `true` is accepted.
     attr_accessor :reject
-
-    class EnumAttributeValidator
-      attr_reader :datatype
-      attr_reader :allowable_values
-
-      def initialize(datatype, allowable_values)
-        @allowable_values = allowable_values.map do |value|
-          case datatype.to_s
-          when /Integer/i
-            value.to_i
-          when /Float/i
-            value.to_f
-          else
-            value
-          end
-        end
-      end
-
-      def valid?(value)
-        !value || allowable_values.include?(value)
-      end
-    end
 
     # Attribute mapping from ruby-style variable name to JSON key.
     def self.attribute_map
@@ -120,18 +98,16 @@ module PlinthGenerated
     def valid?
       warn '[DEPRECATED] the `valid?` method is obsolete'
       return false if @reject.nil?
-      reject_validator = EnumAttributeValidator.new('Boolean', ["true"])
-      return false unless reject_validator.valid?(@reject)
       true
     end
 
-    # Custom attribute writer method checking allowed values (enum).
-    # @param [Object] reject Object to be assigned
+    # Custom attribute writer method with validation
+    # @param [Object] reject Value to be assigned
     def reject=(reject)
-      validator = EnumAttributeValidator.new('Boolean', ["true"])
-      unless validator.valid?(reject)
-        fail ArgumentError, "invalid value for \"reject\", must be one of #{validator.allowable_values}."
+      if reject.nil?
+        fail ArgumentError, 'reject cannot be nil'
       end
+
       @reject = reject
     end
 

@@ -222,7 +222,7 @@ __PACKAGE__->method_documentation({
     'reject' => {
         datatype => 'boolean',
         base_name => 'reject',
-        description => 'Wire and RTP: rejected at submission.',
+        description => 'Wire and RTP: rejected at submission. Only &#x60;true&#x60; is accepted.',
         format => '',
         read_only => '',
             },

@@ -37,68 +37,33 @@ import dev.plinth.client.ApiClient;
 })
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
 public class CreatePaymentRuleRequestActionAnyOf1 {
-  /**
-   * Wire and RTP: rejected at submission.
-   */
-  public enum RejectEnum {
-    TRUE(Boolean.valueOf("true")),
-    
-    UNKNOWN_DEFAULT_OPEN_API(Boolean.valueOf("11184809"));
-
-    private Boolean value;
-
-    RejectEnum(Boolean value) {
-      this.value = value;
-    }
-
-    @JsonValue
-    public Boolean getValue() {
-      return value;
-    }
-
-    @Override
-    public String toString() {
-      return String.valueOf(value);
-    }
-
-    @JsonCreator
-    public static RejectEnum fromValue(Boolean value) {
-      for (RejectEnum b : RejectEnum.values()) {
-        if (b.value.equals(value)) {
-          return b;
-        }
-      }
-      return UNKNOWN_DEFAULT_OPEN_API;
-    }
-  }
-
   public static final String JSON_PROPERTY_REJECT = "reject";
   @javax.annotation.Nonnull
-  private RejectEnum reject;
+  private Boolean reject;
 
   public CreatePaymentRuleRequestActionAnyOf1() { 
   }
 
-  public CreatePaymentRuleRequestActionAnyOf1 reject(@javax.annotation.Nonnull RejectEnum reject) {
+  public CreatePaymentRuleRequestActionAnyOf1 reject(@javax.annotation.Nonnull Boolean reject) {
     this.reject = reject;
     return this;
   }
 
   /**
-   * Wire and RTP: rejected at submission.
+   * Wire and RTP: rejected at submission. Only &#x60;true&#x60; is accepted.
    * @return reject
    */
   @javax.annotation.Nonnull
   @JsonProperty(value = JSON_PROPERTY_REJECT, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public RejectEnum getReject() {
+  public Boolean getReject() {
     return reject;
   }
 
 
   @JsonProperty(value = JSON_PROPERTY_REJECT, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setReject(@javax.annotation.Nonnull RejectEnum reject) {
+  public void setReject(@javax.annotation.Nonnull Boolean reject) {
     this.reject = reject;
   }
 

@@ -26,33 +26,23 @@ package dev.plinth.client.models
 
 import com.fasterxml.jackson.annotation.JsonEnumDefaultValue
 import com.fasterxml.jackson.annotation.JsonProperty
-import com.fasterxml.jackson.annotation.JsonValue
 
 /**
  * 
  *
- * @param reject Wire and RTP: rejected at submission.
+ * @param reject Wire and RTP: rejected at submission. Only `true` is accepted.
  */
 
 
 data class CreatePaymentRuleRequestActionAnyOf1 (
 
-    /* Wire and RTP: rejected at submission. */
+    /* Wire and RTP: rejected at submission. Only `true` is accepted. */
     @param:JsonProperty("reject")
     @get:JsonProperty("reject")
-    val reject: CreatePaymentRuleRequestActionAnyOf1.Reject
+    val reject: kotlin.Boolean
 
 ) {
 
-    /**
-     * Wire and RTP: rejected at submission.
-     *
-     * Values: `true`,unknown_default_open_api
-     */
-    enum class Reject(@get:JsonValue val value: kotlin.Boolean) {
-        @JsonProperty(value = "true") `true`(true),
-        @JsonProperty(value = "11184809") @JsonEnumDefaultValue unknown_default_open_api(11184809);
-    }
 
 }
 
