@@ -14,6 +14,12 @@
  *   3. inline object schemas (request bodies, `kyb`, `available_balance`, `errors[]` items, …) become named
  *      components (`CreateAccountRequest`, `AccountKyb`, `ProblemErrorsItem`), so every generator in every language
  *      gives them the same, stable name instead of its own invention (`InlineObject1`, `AccountKybOneOf`, …);
+ *   3a. a property that is one of several object shapes (`anyOf` of inline objects: a payment rule's `action`,
+ *      `{return, at}` or `{reject}`) becomes one object with every property of every shape, none required, before
+ *      it is named (`CreatePaymentRuleRequestAction`): Kotlin's and Rust's generators merge such a union into one
+ *      class whose fields are all required, which no request of either shape satisfies (the server refuses the
+ *      other shape's field), and the others name the shapes `…AnyOf0`; the description says which go together, and
+ *      the server answers a wrong mix with 400;
  *   4. a nullable inline object (`type: ["object", "null"]`) becomes `anyOf: [$ref, {type: "null"}]`, the shape
  *      3.1-aware generators recognise as "nullable reference"; the 3.0.3 copy turns it into
  *      `allOf: [$ref]` + `nullable: true`, the shape 3.0 generators recognise;
@@ -217,6 +223,36 @@ function hoistNested(doc: Obj, owner: string, schema: Obj): void {
   }
 }
 
+/** 3a: every property that is one of several inline object shapes, anywhere, becomes one object of them all. */
+function mergeObjectUnions(doc: Obj): void {
+  const seen = new Set<Obj>();
+  const visit = (schema: Obj) => {
+    if (seen.has(schema)) return;
+    seen.add(schema);
+    if (isObj(schema.properties)) {
+      for (const [name, raw] of Object.entries(schema.properties)) {
+        if (!isObj(raw) || !Array.isArray(raw.anyOf) || raw.anyOf.length < 2) continue;
+        const shapes = raw.anyOf.filter(isObj);
+        if (shapes.length !== raw.anyOf.length || !shapes.every(isInlineObject)) continue;
+        const properties: Obj = {};
+        for (const shape of shapes)
+          for (const [key, value] of Object.entries(obj(shape.properties, name))) properties[key] ??= clone(value);
+        const merged: Obj = { type: 'object', properties };
+        if (shapes.every((shape) => shape.additionalProperties === false)) merged.additionalProperties = false;
+        if (raw.description !== undefined) merged.description = raw.description;
+        schema.properties[name] = merged;
+      }
+    }
+    for (const sub of subSchemas(schema)) visit(sub.get());
+  };
+  for (const schema of Object.values(obj(obj(doc.components, 'components').schemas, 'components.schemas')))
+    if (isObj(schema)) visit(schema);
+  for (const { op } of operations(doc))
+    if (isObj(op.requestBody) && isObj(op.requestBody.content))
+      for (const media of Object.values(op.requestBody.content))
+        if (isObj(media) && isObj(media.schema)) visit(media.schema);
+}
+
 function nameInlineObjects(doc: Obj): void {
   const schemas = obj(obj(doc.components, 'components').schemas, 'components.schemas');
   for (const [name, schema] of Object.entries(schemas)) hoistNested(doc, name, obj(schema, name));
@@ -369,6 +405,7 @@ export function sdkView(source: Obj, { instants = false }: { instants?: boolean 
   const doc = clone(source);
   dropNonJsonOperations(doc);
   dropEmptyOptionalBodies(doc);
+  mergeObjectUnions(doc);
   nameInlineObjects(doc);
   loosen(doc, instants);
   dropClientUnsafePatterns(doc);
