@@ -23,15 +23,13 @@
 
 package dev.plinth.client.models
 
-import dev.plinth.client.models.CreatePaymentRuleRequestActionAnyOf0
-import dev.plinth.client.models.CreatePaymentRuleRequestActionAnyOf1
 
 import com.fasterxml.jackson.annotation.JsonEnumDefaultValue
 import com.fasterxml.jackson.annotation.JsonProperty
 import com.fasterxml.jackson.annotation.JsonValue
 
 /**
- * ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.
+ * 
  *
  * @param `return` An ACH return reason code (docs: ACH return reasons).
  * @param at `submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal).
@@ -44,17 +42,17 @@ data class CreatePaymentRuleRequestAction (
     /* An ACH return reason code (docs: ACH return reasons). */
     @param:JsonProperty("return")
     @get:JsonProperty("return")
-    val `return`: CreatePaymentRuleRequestAction.`Return`,
+    val `return`: CreatePaymentRuleRequestAction.`Return`? = null,
 
     /* `submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal). */
     @param:JsonProperty("at")
     @get:JsonProperty("at")
-    val at: kotlin.String,
+    val at: kotlin.String? = null,
 
     /* Wire and RTP: rejected at submission. Only `true` is accepted. */
     @param:JsonProperty("reject")
     @get:JsonProperty("reject")
-    val reject: kotlin.Boolean
+    val reject: kotlin.Boolean? = null
 
 ) {
 
