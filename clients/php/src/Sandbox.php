@@ -203,7 +203,7 @@ final class Sandbox extends Resource
         array $action,
         ?string $idempotencyKey = null,
     ): Generated\Model\PaymentRule {
-        $fields = ['match' => self::pairs($match, 'match'), 'action' => self::pairs($action, 'action')];
+        $fields = ['match' => self::body(Generated\Model\CreatePaymentRuleRequestMatch::class, $match), 'action' => self::body(Generated\Model\CreatePaymentRuleRequestAction::class, $action)];
         $body = self::body(Generated\Model\CreatePaymentRuleRequest::class, array_filter($fields, static fn ($v) => $v !== null));
         return $this->client->call(
             fn () => $this->fintechPaymentSimulations->createPaymentRuleWithHttpInfo(create_payment_rule_request: $body, idempotency_key: $idempotencyKey),

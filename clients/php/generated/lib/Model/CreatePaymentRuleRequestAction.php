@@ -35,7 +35,6 @@ use \Plinth\Generated\ObjectSerializer;
  * CreatePaymentRuleRequestAction Class Doc Comment
  *
  * @category Class
- * @description ACH: &#x60;{\&quot;return\&quot;: \&quot;R01\&quot;, \&quot;at\&quot;: …}&#x60;; wire and RTP: &#x60;{\&quot;reject\&quot;: true}&#x60;.
  * @package  Plinth\Generated
  * @author   OpenAPI Generator team
  * @link     https://openapi-generator.tech
@@ -50,7 +49,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
      *
      * @var string
      */
-    protected static $openAPIModelName = 'CreatePaymentRuleRequest_action';
+    protected static $openAPIModelName = 'CreatePaymentRuleRequestAction';
 
     /**
      * Array of property to type mappings. Used for (de)serialization
@@ -320,9 +319,6 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     {
         $invalidProperties = [];
 
-        if ($this->container['return'] === null) {
-            $invalidProperties[] = "'return' can't be null";
-        }
         $allowedValues = $this->getReturnAllowableValues();
         if (!is_null($this->container['return']) && !in_array($this->container['return'], $allowedValues, true)) {
             $invalidProperties[] = sprintf(
@@ -332,16 +328,10 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
             );
         }
 
-        if ($this->container['at'] === null) {
-            $invalidProperties[] = "'at' can't be null";
-        }
-        if (!preg_match("/^(?:submission|settlement)$|^P(?:[0-9]+D)?(?:T(?:[0-9]+H)?(?:[0-9]+M)?)?$/", $this->container['at'])) {
+        if (!is_null($this->container['at']) && !preg_match("/^(?:submission|settlement)$|^P(?:[0-9]+D)?(?:T(?:[0-9]+H)?(?:[0-9]+M)?)?$/", $this->container['at'])) {
             $invalidProperties[] = "invalid value for 'at', must be conform to the pattern /^(?:submission|settlement)$|^P(?:[0-9]+D)?(?:T(?:[0-9]+H)?(?:[0-9]+M)?)?$/.";
         }
 
-        if ($this->container['reject'] === null) {
-            $invalidProperties[] = "'reject' can't be null";
-        }
         return $invalidProperties;
     }
 
@@ -360,7 +350,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     /**
      * Gets return
      *
-     * @return string
+     * @return string|null
      */
     public function getReturn()
     {
@@ -370,7 +360,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     /**
      * Sets return
      *
-     * @param string $return An ACH return reason code (docs: ACH return reasons).
+     * @param string|null $return An ACH return reason code (docs: ACH return reasons).
      *
      * @return self
      */
@@ -397,7 +387,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     /**
      * Gets at
      *
-     * @return string
+     * @return string|null
      */
     public function getAt()
     {
@@ -407,7 +397,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     /**
      * Sets at
      *
-     * @param string $at `submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal).
+     * @param string|null $at `submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal).
      *
      * @return self
      */
@@ -429,7 +419,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     /**
      * Gets reject
      *
-     * @return bool
+     * @return bool|null
      */
     public function getReject()
     {
@@ -439,7 +429,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     /**
      * Sets reject
      *
-     * @param bool $reject Wire and RTP: rejected at submission. Only `true` is accepted.
+     * @param bool|null $reject Wire and RTP: rejected at submission. Only `true` is accepted.
      *
      * @return self
      */
