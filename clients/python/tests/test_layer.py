@@ -89,7 +89,7 @@ def test_a_secret_is_a_str_and_reading_it_on_a_replay_raises(server):
 
 def test_permissions_make_a_restricted_key_and_read_back_none_for_a_full_key(server):
     """docs/api.md#keys-and-the-sandbox: the groups given, and only those, are sent; the answer lists every group."""
-    groups = ["accounts", "transfers", "transactions", "sandbox", "events", "webhook_endpoints", "api_keys", "requests"]
+    groups = ["accounts", "transfers", "transactions", "sandbox", "events", "webhook_endpoints", "api_keys", "requests", "payments"]
     granted = {group: "none" for group in groups} | {"accounts": "read", "transactions": "read"}
     server.script = [
         {"status": 200, "body": {**API_KEY, "hint": "rk_test_…abcd", "permissions": granted, "key": "rk_test_secret"}},
