@@ -82,7 +82,7 @@ class ScriptedTest < Minitest::Test
   NEW_KEY = '{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…AAAA","name":"ci","livemode":false,' \
             '"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"permissions":%s,"key":%s}'
   READ_ONLY = '{"accounts":"read","transfers":"none","transactions":"read","sandbox":"none","events":"none",' \
-              '"webhook_endpoints":"none","api_keys":"none","requests":"none"}'
+              '"webhook_endpoints":"none","api_keys":"none","requests":"none","payments":"none"}'
   ENDPOINT = '{"id":"we_1","object":"webhook_endpoint","url":"https://h.example/x","enabled_events":["*"],' \
              '"description":null,"status":"enabled","disabled_reason":null,"metadata":{},"livemode":false,' \
              '"created_at":"2026-11-22T10:53Z","secret":%s}'
