@@ -41,6 +41,7 @@ impl CreatedApiKey {
                 webhook_endpoints: p.webhook_endpoints,
                 api_keys: p.api_keys,
                 requests: p.requests,
+                payments: p.payments,
             }),
         };
         Ok(CreatedApiKey { key, api_key })

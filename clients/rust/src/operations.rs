@@ -241,8 +241,7 @@ impl<'a> Sandbox<'a> {
     ///
     /// Sandbox keys only (a live key: 403 `permission_denied`: live mode runs on real time).
     pub async fn retrieve_clock(&self) -> Result<Response<models::SandboxClock>, Error> {
-        let p = sandbox_clock::RetrieveSandboxClockParams {  };
-        self.client.call(RequestOptions::default(), false, sandbox_clock::retrieve_sandbox_clock(&self.client.config, p)).await
+        self.client.call(RequestOptions::default(), false, sandbox_clock::retrieve_sandbox_clock(&self.client.config)).await
     }
 
     /// `advanceSandboxClock`: Sandbox: move the org's clock forward.
