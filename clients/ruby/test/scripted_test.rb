@@ -110,6 +110,24 @@ class ScriptedTest < Minitest::Test
     end
   end
 
+  ACCOUNT_NUMBER = '{"id":"an_1","object":"fintech.account_number","account_id":"acct_1","routing_number":"110000000",' \
+                   '"account_number_last4":"9012","name":"Main","status":"active","inbound_debits":"allowed",' \
+                   '"livemode":false,"created_at":"2026-11-28T10:00Z","account_number":%s}'
+
+  # docs/api.md#bank-account-numbers-and-payments: the 12 digits are in the create answer only.
+  def test_an_account_number_is_a_string_once_and_a_replay_says_it_has_none
+    replay = { "Idempotent-Replayed" => "true" }
+    scripted(answer(format(ACCOUNT_NUMBER, '"123456789012"')), answer(format(ACCOUNT_NUMBER, "null"), replay),
+             answer(format(ACCOUNT_NUMBER, "null"))) do |_server, plinth|
+      first = plinth.account_numbers.create(account_id: "acct_1", idempotency_key: "k")
+      assert_equal ["123456789012", false, "an_1"], [first.account_number, first.replayed?, first.id]
+      again = plinth.account_numbers.create(account_id: "acct_1", idempotency_key: "k")
+      assert_equal [true, "9012"], [again.replayed?, again.account_number_last4]
+      assert_raises(Plinth::SecretUnavailableError) { again.account_number }
+      assert_nil plinth.account_numbers.retrieve("an_1").account_number
+    end
+  end
+
   # Permissions go on the wire as the API's object of group => level (Symbols as Strings); a restricted key reads its
   # permissions back, a full key's are nil; anything but a Hash of names is refused before it is sent.
   def test_permissions_on_create_and_on_the_key
