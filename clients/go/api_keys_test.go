@@ -18,7 +18,7 @@ func TestRestrictedKeyPermissionsOnTheWire(t *testing.T) {
 	restricted := `{"id":"key_2","object":"api_key","mode":"sandbox","hint":"rk_test_…abcd","name":null,"livemode":false,` +
 		`"created_at":"2026-11-22T10:00Z","revoked_at":null,"last_used_at":null,"permissions":{"accounts":"read",` +
 		`"transfers":"none","transactions":"read","sandbox":"none","events":"none","webhook_endpoints":"none",` +
-		`"api_keys":"none","requests":"none"},"key":"rk_test_secret"}`
+		`"api_keys":"none","requests":"none","payments":"none"},"key":"rk_test_secret"}`
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		read, _ := io.ReadAll(r.Body)
 		body = strings.TrimSpace(string(read))

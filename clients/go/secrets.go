@@ -2,10 +2,10 @@ package plinth
 
 import plinthapi "github.com/plinth-dev/plinth-go/generated"
 
-// The answers that carry a secret, with the secret as a plain string. A sign-up's and a key create's key, and a
-// created or rotated webhook endpoint's secret, are in every first answer. The server never stores a secret, so
-// the idempotent replay of such a create (the same Idempotency-Key again) carries null there: then Replayed is
-// true and the secret is "" — keep the one from the first answer.
+// The answers that carry a secret, with the secret as a plain string. A sign-up's and a key create's key, a
+// created or rotated webhook endpoint's secret and a new account number's digits are in every first answer. The
+// server never stores a secret, so the idempotent replay of such a create (the same Idempotency-Key again) carries
+// null there: then Replayed is true and the secret is "" — keep the one from the first answer.
 
 // NewAPIKey is a new API key: every field of the generated model, with Key its secret (sk_test_…, sk_live_…).
 type NewAPIKey struct {
@@ -27,6 +27,14 @@ type WebhookEndpointWithSecret struct {
 	Replayed bool   // the answer is the replay of an earlier request with the same Idempotency-Key
 }
 
+// AccountNumber is a new account number: every field of the generated model, with Number its 12 digits (the
+// embedded model's own AccountNumber field is the nullable one every later read leaves null).
+type AccountNumber struct {
+	plinthapi.AccountNumber
+	Number   string // the 12 digits to give payers, shown this once; "" only when Replayed
+	Replayed bool   // the answer is the replay of an earlier create with the same Idempotency-Key
+}
+
 func newAPIKey(k *plinthapi.ApiKeyWithSecret, resp *Response) NewAPIKey {
 	return NewAPIKey{ApiKeyWithSecret: *k, Key: k.GetKey(), Replayed: resp.Replayed}
 }
@@ -44,4 +52,8 @@ func wrapNewAPIKey(k *plinthapi.ApiKeyWithSecret, resp *Response) *NewAPIKey {
 
 func wrapWebhookEndpointWithSecret(e *plinthapi.WebhookEndpointWithSecret, resp *Response) *WebhookEndpointWithSecret {
 	return newEndpointWithSecret(e, resp)
+}
+
+func wrapAccountNumber(n *plinthapi.AccountNumber, resp *Response) *AccountNumber {
+	return &AccountNumber{AccountNumber: *n, Number: n.GetAccountNumber(), Replayed: resp.Replayed}
 }

@@ -48,3 +48,33 @@ func TestNewKeySecretIsAStringAndAReplayIsMarked(t *testing.T) {
 		t.Fatalf("replayed rotation: %+v, %v", rotated, err)
 	}
 }
+
+// A new account number's Number is its 12 digits as a plain string; on an idempotent replay it is "" and Replayed
+// says why; a retrieve answers the generated model, its AccountNumber null (docs/api.md#bank-account-numbers-and-payments).
+func TestNewAccountNumberIsAStringOnceAndAReplayIsMarked(t *testing.T) {
+	const number = `{"id":"an_1","object":"fintech.account_number","account_id":"acct_1","routing_number":"110000000",` +
+		`"account_number_last4":"9012","name":"Main","status":"active","inbound_debits":"allowed","livemode":false,` +
+		`"created_at":"2026-11-28T10:00Z","account_number":`
+	s := &scripted{answers: []func(http.ResponseWriter){
+		answer(number+`"123456789012"}`, false),
+		answer(number+`null}`, true),
+		answer(number+`null}`, false),
+	}}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	client := fastClient(srv.URL)
+	ctx := context.Background()
+	request := plinthapi.CreateAccountNumberRequest{AccountId: "acct_1"}
+	created, _, err := client.AccountNumbers.Create(ctx, request, WithIdempotencyKey("k"))
+	if err != nil || created.Number != "123456789012" || created.Replayed || created.Id != "an_1" {
+		t.Fatalf("first answer: %+v, %v", created, err)
+	}
+	again, _, err := client.AccountNumbers.Create(ctx, request, WithIdempotencyKey("k"))
+	if err != nil || again.Number != "" || !again.Replayed || again.AccountNumberLast4 != "9012" {
+		t.Fatalf("replay: %+v, %v", again, err)
+	}
+	read, _, err := client.AccountNumbers.Retrieve(ctx, "an_1")
+	if err != nil || read.AccountNumber.Get() != nil || read.AccountNumberLast4 != "9012" {
+		t.Fatalf("retrieved: %+v, %v", read, err)
+	}
+}

@@ -16,10 +16,13 @@ type services struct {
 	WebhookDeliveries *WebhookDeliveriesService
 	WebhookEndpoints  *WebhookEndpointsService
 	Events            *EventsService
+	Sandbox           *SandboxService
 	Accounts          *AccountsService
 	Transfers         *TransfersService
-	Sandbox           *SandboxService
 	Transactions      *TransactionsService
+	AccountNumbers    *AccountNumbersService
+	ExternalAccounts  *ExternalAccountsService
+	Payments          *PaymentsService
 	Requests          *RequestsService
 }
 
@@ -29,10 +32,13 @@ func newServices(c *Client) services {
 		WebhookDeliveries: &WebhookDeliveriesService{c},
 		WebhookEndpoints:  &WebhookEndpointsService{c},
 		Events:            &EventsService{c},
+		Sandbox:           &SandboxService{c},
 		Accounts:          &AccountsService{c},
 		Transfers:         &TransfersService{c},
-		Sandbox:           &SandboxService{c},
 		Transactions:      &TransactionsService{c},
+		AccountNumbers:    &AccountNumbersService{c},
+		ExternalAccounts:  &ExternalAccountsService{c},
+		Payments:          &PaymentsService{c},
 		Requests:          &RequestsService{c},
 	}
 }
@@ -288,6 +294,146 @@ func (s *EventsService) List(ctx context.Context, p ListEventsParams) iter.Seq2[
 func (s *EventsService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.Event, *Response, error) {
 	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Event, *http.Response, error) {
 		return s.c.api.EventsAPI.RetrieveEvent(ctx, id).Execute()
+	})
+}
+
+// SandboxService: /v1/sandbox/clock, /v1/sandbox/clock/advance, /v1/sandbox/fintech/transfers, /v1/sandbox/fintech/accounts, /v1/sandbox/fintech/inbound_payments, /v1/sandbox/fintech/payments, /v1/sandbox/fintech/payment_rules.
+type SandboxService struct{ c *Client }
+
+// RetrieveClock: Sandbox: the org's clock.
+//
+// Sandbox keys only (a live key: 403 `permission_denied`: live mode runs on real time).
+func (s *SandboxService) RetrieveClock(ctx context.Context, opts ...RequestOption) (*plinthapi.SandboxClock, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.SandboxClock, *http.Response, error) {
+		return s.c.api.SandboxClockAPI.RetrieveSandboxClock(ctx).Execute()
+	})
+}
+
+// AdvanceClock: Sandbox: move the org's clock forward.
+//
+// Runs, in time order, everything due up to `to` (ACH submissions at the cut-off, settlements, payment rules'
+// outcomes, pending transfers' expiries), each written with its due moment as its time and its events in that order;
+// then the clock reads `to`, and the answer is the clock. Sandbox keys only.
+func (s *SandboxService) AdvanceClock(ctx context.Context, params plinthapi.AdvanceSandboxClockRequest, opts ...RequestOption) (*plinthapi.SandboxClock, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.SandboxClock, *http.Response, error) {
+		return s.c.api.SandboxClockAPI.AdvanceSandboxClock(ctx).AdvanceSandboxClockRequest(params).Execute()
+	})
+}
+
+// ExpireTransfer: Sandbox: expire a pending transfer now.
+//
+// Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its
+// hold released, `fintech.transfer.expired`; `expires_at` becomes now.
+func (s *SandboxService) ExpireTransfer(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.Transfer, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transfer, *http.Response, error) {
+		return s.c.api.FintechTransactionsAPI.SimulateTransferExpiry(ctx, id).Execute()
+	})
+}
+
+// Deposit: Simulate an incoming deposit (sandbox).
+//
+// Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox
+// keys only: a live key gets 403.
+func (s *SandboxService) Deposit(ctx context.Context, id string, params plinthapi.SimulateDepositRequest, opts ...RequestOption) (*plinthapi.Transaction, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transaction, *http.Response, error) {
+		return s.c.api.FintechTransactionsAPI.SimulateDeposit(ctx, id).SimulateDepositRequest(params).Execute()
+	})
+}
+
+// Withdraw: Simulate an outgoing withdrawal (sandbox).
+//
+// Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox
+// keys only: a live key gets 403.
+func (s *SandboxService) Withdraw(ctx context.Context, id string, params plinthapi.SimulateWithdrawalRequest, opts ...RequestOption) (*plinthapi.Transaction, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transaction, *http.Response, error) {
+		return s.c.api.FintechTransactionsAPI.SimulateWithdrawal(ctx, id).SimulateWithdrawalRequest(params).Execute()
+	})
+}
+
+// InboundPayment: Sandbox: receive a payment.
+//
+// Sandbox keys only (a live key: 403 `permission_denied`). Money sent to one of your account numbers (a credit), or
+// pulled from it by ACH debit. It settles at once, or is `returned` moving nothing: R02 (number disabled, account
+// closed), R16 (account frozen), R29 (debits blocked), R01 (debit larger than the available balance).
+func (s *SandboxService) InboundPayment(ctx context.Context, params plinthapi.SimulateInboundPaymentRequest, opts ...RequestOption) (*plinthapi.Payment, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Payment, *http.Response, error) {
+		return s.c.api.FintechPaymentSimulationsAPI.SimulateInboundPayment(ctx).SimulateInboundPaymentRequest(params).Execute()
+	})
+}
+
+// SettlePayment: Sandbox: settle a payment now.
+//
+// Sandbox keys only (a live key: 403 `permission_denied`). Submits it if it was not, then settles it now; rules apply
+// as they would then.
+func (s *SandboxService) SettlePayment(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.Payment, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Payment, *http.Response, error) {
+		return s.c.api.FintechPaymentSimulationsAPI.SimulatePaymentSettlement(ctx, id).Execute()
+	})
+}
+
+// ReturnPayment: Sandbox: return an ACH payment.
+//
+// Sandbox keys only (a live key: 403 `permission_denied`). Before settlement its hold ends; after it (up to 60 days
+// by the sandbox clock) its transfer is reversed, the reversal’s description carrying the code.
+func (s *SandboxService) ReturnPayment(ctx context.Context, id string, params plinthapi.SimulatePaymentReturnRequest, opts ...RequestOption) (*plinthapi.Payment, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Payment, *http.Response, error) {
+		return s.c.api.FintechPaymentSimulationsAPI.SimulatePaymentReturn(ctx, id).SimulatePaymentReturnRequest(params).Execute()
+	})
+}
+
+// RejectPayment: Sandbox: reject a wire or RTP payment.
+//
+// Sandbox keys only (a live key: 403 `permission_denied`). Before settlement only: its hold ends, nothing moves.
+func (s *SandboxService) RejectPayment(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.Payment, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Payment, *http.Response, error) {
+		return s.c.api.FintechPaymentSimulationsAPI.SimulatePaymentRejection(ctx, id).Execute()
+	})
+}
+
+// NotificationOfChange: Sandbox: a notification of change for an ACH payment.
+//
+// Sandbox keys only (a live key: 403 `permission_denied`). The receiving bank corrects the external account the
+// payment went to: it is updated (`fintech.external_account.updated`). The payment is unchanged.
+func (s *SandboxService) NotificationOfChange(ctx context.Context, id string, params plinthapi.SimulateNotificationOfChangeRequest, opts ...RequestOption) (*plinthapi.Payment, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Payment, *http.Response, error) {
+		return s.c.api.FintechPaymentSimulationsAPI.SimulateNotificationOfChange(ctx, id).SimulateNotificationOfChangeRequest(params).Execute()
+	})
+}
+
+// ListPaymentRulesPage: One page of ListPaymentRules, newest first.
+func (s *SandboxService) ListPaymentRulesPage(ctx context.Context, p ListParams, opts ...RequestOption) (*plinthapi.PaymentRuleList, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.PaymentRuleList, *http.Response, error) {
+		req := withPage(s.c.api.FintechPaymentSimulationsAPI.ListPaymentRules(ctx), p)
+		return req.Execute()
+	})
+}
+
+// ListPaymentRules: Sandbox: list payment rules, newest first.
+func (s *SandboxService) ListPaymentRules(ctx context.Context, p ListParams) iter.Seq2[*plinthapi.PaymentRule, error] {
+	return paginate(ctx, p, func(ctx context.Context, lp ListParams) ([]plinthapi.PaymentRule, bool, error) {
+		filters := lp
+		page, _, err := s.ListPaymentRulesPage(ctx, filters)
+		if err != nil {
+			return nil, false, err
+		}
+		return page.Data, page.HasMore, nil
+	}, func(v *plinthapi.PaymentRule) string { return v.Id })
+}
+
+// CreatePaymentRule: Sandbox: create a payment rule.
+//
+// Sandbox keys only (a live key: 403 `permission_denied`). Payments out that match are returned (ACH) or rejected
+// (wire, RTP) when the rule’s moment comes; the oldest matching rule applies.
+func (s *SandboxService) CreatePaymentRule(ctx context.Context, params plinthapi.CreatePaymentRuleRequest, opts ...RequestOption) (*plinthapi.PaymentRule, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.PaymentRule, *http.Response, error) {
+		return s.c.api.FintechPaymentSimulationsAPI.CreatePaymentRule(ctx).CreatePaymentRuleRequest(params).Execute()
+	})
+}
+
+// DeletePaymentRule: Sandbox: delete a payment rule.
+func (s *SandboxService) DeletePaymentRule(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.PaymentRuleDeleted, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.PaymentRuleDeleted, *http.Response, error) {
+		return s.c.api.FintechPaymentSimulationsAPI.DeletePaymentRule(ctx, id).Execute()
 	})
 }
 
@@ -577,39 +723,6 @@ func (s *TransfersService) RetrieveReversal(ctx context.Context, id, reversalID 
 	})
 }
 
-// SandboxService: /v1/sandbox/fintech/transfers, /v1/sandbox/fintech/accounts.
-type SandboxService struct{ c *Client }
-
-// ExpireTransfer: Sandbox: expire a pending transfer now.
-//
-// Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`, its
-// hold released, `fintech.transfer.expired`; `expires_at` becomes now.
-func (s *SandboxService) ExpireTransfer(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.Transfer, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transfer, *http.Response, error) {
-		return s.c.api.FintechTransactionsAPI.SimulateTransferExpiry(ctx, id).Execute()
-	})
-}
-
-// Deposit: Simulate an incoming deposit (sandbox).
-//
-// Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox
-// keys only: a live key gets 403.
-func (s *SandboxService) Deposit(ctx context.Context, id string, params plinthapi.SimulateDepositRequest, opts ...RequestOption) (*plinthapi.Transaction, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transaction, *http.Response, error) {
-		return s.c.api.FintechTransactionsAPI.SimulateDeposit(ctx, id).SimulateDepositRequest(params).Execute()
-	})
-}
-
-// Withdraw: Simulate an outgoing withdrawal (sandbox).
-//
-// Moves money between the account and the sandbox funding account and answers with the account’s transaction. Sandbox
-// keys only: a live key gets 403.
-func (s *SandboxService) Withdraw(ctx context.Context, id string, params plinthapi.SimulateWithdrawalRequest, opts ...RequestOption) (*plinthapi.Transaction, *Response, error) {
-	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Transaction, *http.Response, error) {
-		return s.c.api.FintechTransactionsAPI.SimulateWithdrawal(ctx, id).SimulateWithdrawalRequest(params).Execute()
-	})
-}
-
 // TransactionsService: /v1/fintech/transactions, /v1/fintech/accounts.
 type TransactionsService struct{ c *Client }
 
@@ -652,6 +765,202 @@ func (s *TransactionsService) List(ctx context.Context, id string, p ListAccount
 		}
 		return page.Data, page.HasMore, nil
 	}, func(v *plinthapi.Transaction) string { return v.Id })
+}
+
+// AccountNumbersService: /v1/fintech/account_numbers.
+type AccountNumbersService struct{ c *Client }
+
+// ListAccountNumbersParams filters AccountNumbers.List; every filter given must hold, a zero value is no filter.
+type ListAccountNumbersParams struct {
+	ListParams
+	AccountID string // Only the numbers of this account.
+	Status    string // Only numbers in this status.
+}
+
+// ListPage: One page of List, newest first.
+func (s *AccountNumbersService) ListPage(ctx context.Context, p ListAccountNumbersParams, opts ...RequestOption) (*plinthapi.AccountNumberList, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.AccountNumberList, *http.Response, error) {
+		req := withPage(s.c.api.FintechAccountNumbersAPI.ListAccountNumbers(ctx), p.ListParams)
+		if p.AccountID != "" {
+			req = req.AccountId(p.AccountID)
+		}
+		if p.Status != "" {
+			req = req.Status(p.Status)
+		}
+		return req.Execute()
+	})
+}
+
+// List: List account numbers, newest first.
+func (s *AccountNumbersService) List(ctx context.Context, p ListAccountNumbersParams) iter.Seq2[*plinthapi.AccountNumber, error] {
+	return paginate(ctx, p.ListParams, func(ctx context.Context, lp ListParams) ([]plinthapi.AccountNumber, bool, error) {
+		filters := p // every filter, on every page
+		filters.ListParams = lp
+		page, _, err := s.ListPage(ctx, filters)
+		if err != nil {
+			return nil, false, err
+		}
+		return page.Data, page.HasMore, nil
+	}, func(v *plinthapi.AccountNumber) string { return v.Id })
+}
+
+// Create: Create an account number.
+//
+// A new 12-digit bank account number for the account, with its routing number: money sent to it over ACH, wire or RTP
+// reaches the account. `account_number` is in this answer only (kept answers of an Idempotency-Key replay show
+// `null`). Live numbers need the deployment’s routing number (409 `live_rails_not_configured`); a closed account
+// takes none (409 `account_closed`).
+func (s *AccountNumbersService) Create(ctx context.Context, params plinthapi.CreateAccountNumberRequest, opts ...RequestOption) (*AccountNumber, *Response, error) {
+	v, resp, err := call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.AccountNumber, *http.Response, error) {
+		return s.c.api.FintechAccountNumbersAPI.CreateAccountNumber(ctx).CreateAccountNumberRequest(params).Execute()
+	})
+	if err != nil {
+		return nil, resp, err
+	}
+	return wrapAccountNumber(v, resp), resp, nil
+}
+
+// Retrieve: Retrieve an account number.
+//
+// Shows the number as its last four digits (`account_number` is `null`).
+func (s *AccountNumbersService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.AccountNumber, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.AccountNumber, *http.Response, error) {
+		return s.c.api.FintechAccountNumbersAPI.RetrieveAccountNumber(ctx, id).Execute()
+	})
+}
+
+// Update: Update an account number.
+//
+// Its `name`, its `status` (`disabled`: payments to it are returned R02) or whether it accepts `inbound_debits`.
+// Emits `fintech.account_number.updated` when something changed.
+func (s *AccountNumbersService) Update(ctx context.Context, id string, params plinthapi.UpdateAccountNumberRequest, opts ...RequestOption) (*plinthapi.AccountNumber, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.AccountNumber, *http.Response, error) {
+		return s.c.api.FintechAccountNumbersAPI.UpdateAccountNumber(ctx, id).UpdateAccountNumberRequest(params).Execute()
+	})
+}
+
+// ExternalAccountsService: /v1/fintech/external_accounts.
+type ExternalAccountsService struct{ c *Client }
+
+// ListPage: One page of List, newest first.
+func (s *ExternalAccountsService) ListPage(ctx context.Context, p ListParams, opts ...RequestOption) (*plinthapi.ExternalAccountList, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.ExternalAccountList, *http.Response, error) {
+		req := withPage(s.c.api.FintechPaymentsAPI.ListExternalAccounts(ctx), p)
+		return req.Execute()
+	})
+}
+
+// List: List external accounts, newest first.
+func (s *ExternalAccountsService) List(ctx context.Context, p ListParams) iter.Seq2[*plinthapi.ExternalAccount, error] {
+	return paginate(ctx, p, func(ctx context.Context, lp ListParams) ([]plinthapi.ExternalAccount, bool, error) {
+		filters := lp
+		page, _, err := s.ListPage(ctx, filters)
+		if err != nil {
+			return nil, false, err
+		}
+		return page.Data, page.HasMore, nil
+	}, func(v *plinthapi.ExternalAccount) string { return v.Id })
+}
+
+// Create: Create an external account.
+//
+// A bank account outside Plinth to pay. The routing number’s check digit is checked.
+func (s *ExternalAccountsService) Create(ctx context.Context, params plinthapi.CreateExternalAccountRequest, opts ...RequestOption) (*plinthapi.ExternalAccount, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.ExternalAccount, *http.Response, error) {
+		return s.c.api.FintechPaymentsAPI.CreateExternalAccount(ctx).CreateExternalAccountRequest(params).Execute()
+	})
+}
+
+// Retrieve: Retrieve an external account.
+func (s *ExternalAccountsService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.ExternalAccount, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.ExternalAccount, *http.Response, error) {
+		return s.c.api.FintechPaymentsAPI.RetrieveExternalAccount(ctx, id).Execute()
+	})
+}
+
+// Update: Update an external account.
+//
+// Its holder’s name and metadata. Emits `fintech.external_account.updated` when something changed.
+func (s *ExternalAccountsService) Update(ctx context.Context, id string, params plinthapi.UpdateExternalAccountRequest, opts ...RequestOption) (*plinthapi.ExternalAccount, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.ExternalAccount, *http.Response, error) {
+		return s.c.api.FintechPaymentsAPI.UpdateExternalAccount(ctx, id).UpdateExternalAccountRequest(params).Execute()
+	})
+}
+
+// PaymentsService: /v1/fintech/payments.
+type PaymentsService struct{ c *Client }
+
+// ListPaymentsParams filters Payments.List; every filter given must hold, a zero value is no filter.
+type ListPaymentsParams struct {
+	ListParams
+	AccountID string // Only the payments of this account.
+	Status    string // Only payments in this status.
+	Rail      string // Only payments on this rail.
+	Direction string // Only payments in this direction.
+}
+
+// ListPage: One page of List, newest first.
+func (s *PaymentsService) ListPage(ctx context.Context, p ListPaymentsParams, opts ...RequestOption) (*plinthapi.PaymentList, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.PaymentList, *http.Response, error) {
+		req := withPage(s.c.api.FintechPaymentsAPI.ListPayments(ctx), p.ListParams)
+		if p.AccountID != "" {
+			req = req.AccountId(p.AccountID)
+		}
+		if p.Status != "" {
+			req = req.Status(p.Status)
+		}
+		if p.Rail != "" {
+			req = req.Rail(p.Rail)
+		}
+		if p.Direction != "" {
+			req = req.Direction(p.Direction)
+		}
+		return req.Execute()
+	})
+}
+
+// List: List payments, newest first.
+func (s *PaymentsService) List(ctx context.Context, p ListPaymentsParams) iter.Seq2[*plinthapi.Payment, error] {
+	return paginate(ctx, p.ListParams, func(ctx context.Context, lp ListParams) ([]plinthapi.Payment, bool, error) {
+		filters := p // every filter, on every page
+		filters.ListParams = lp
+		page, _, err := s.ListPage(ctx, filters)
+		if err != nil {
+			return nil, false, err
+		}
+		return page.Data, page.HasMore, nil
+	}, func(v *plinthapi.Payment) string { return v.Id })
+}
+
+// Create: Send a payment.
+//
+// Pays an external account over ACH, wire or RTP. The amount leaves the account’s available balance at once (a
+// pending transfer to the rail’s clearing account, `transfer_id`) and its current balance at settlement. In the
+// sandbox, ACH is submitted at the next cut-off (16:00 New York, Monday to Friday) and settles at 09:00 the next
+// business day; a wire settles at once in banking hours (09:00–18:00 New York), else at 09:00 the next business day;
+// RTP settles at once. Live ACH waits for the bank file; live wire and RTP: 409 `rail_unavailable`. Refused as a
+// transfer would be when the account is short, frozen or closed.
+func (s *PaymentsService) Create(ctx context.Context, params plinthapi.CreatePaymentRequest, opts ...RequestOption) (*plinthapi.Payment, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Payment, *http.Response, error) {
+		return s.c.api.FintechPaymentsAPI.CreatePayment(ctx).CreatePaymentRequest(params).Execute()
+	})
+}
+
+// Retrieve: Retrieve a payment.
+func (s *PaymentsService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.Payment, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Payment, *http.Response, error) {
+		return s.c.api.FintechPaymentsAPI.RetrievePayment(ctx, id).Execute()
+	})
+}
+
+// Cancel: Cancel a payment.
+//
+// Only while `pending_submission`: the hold returns to the available balance, nothing moves. Else 409
+// `payment_state_invalid`.
+func (s *PaymentsService) Cancel(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.Payment, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Payment, *http.Response, error) {
+		return s.c.api.FintechPaymentsAPI.CancelPayment(ctx, id).Execute()
+	})
 }
 
 // RequestsService: /v1/requests.

@@ -11,8 +11,8 @@ sub read_only_key {
     check($made->key =~ /^rk_test_/, 'key ' . substr($made->key, 0, 8) . '…');
     my $levels = $made->permissions->TO_JSON;
     my $got = join ' ', map { "$_=" . ($levels->{$_} // 'undef') } sort keys %$levels;
-    check($got eq 'accounts=read api_keys=none events=none requests=none sandbox=none transactions=read '
-          . 'transfers=none webhook_endpoints=none', "permissions $got");
+    check($got eq 'accounts=read api_keys=none events=none payments=none requests=none sandbox=none '
+          . 'transactions=read transfers=none webhook_endpoints=none', "permissions $got");
     my $again = ok_call(sub { $plinth->api_keys->retrieve($made->id) });
     check(($again->permissions ? $again->permissions->accounts : 'undef') eq 'read', 'retrieved permissions');
     my $before = ok_call(sub { $plinth->accounts->balances($from) })->current_balance->amount;

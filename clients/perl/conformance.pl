@@ -327,4 +327,9 @@ require "$FindBin::Bin/conformance-stream.pl";
 event_stream($plinth, $key, $proxy_url);
 print "ok 25 the event stream resumes across lost connections with no gap and no repeat, live and filtered by type\n";
 
+# 26. Payments on the sandbox clock: in by ACH, out by ACH, settled, returned R01 by a rule.
+require "$FindBin::Bin/conformance-payments.pl";
+payments_on_the_clock($plinth);
+print "ok 26 payments: in 100, out 60 by ACH, settled on the clock, returned R01 by a rule\n";
+
 print "perl: every step passed\n";

@@ -12,8 +12,9 @@ function readOnlyKey(Client $plinth, string $url, string $from, string $to): voi
     check(str_starts_with($made->getKey(), 'rk_test_'), 'key ' . substr($made->getKey(), 0, 8) . '…');
     $levels = json_decode(json_encode($made->getPermissions()), true);
     ksort($levels);
-    $expected = ['accounts' => 'read', 'api_keys' => 'none', 'events' => 'none', 'requests' => 'none',
-        'sandbox' => 'none', 'transactions' => 'read', 'transfers' => 'none', 'webhook_endpoints' => 'none'];
+    $expected = ['accounts' => 'read', 'api_keys' => 'none', 'events' => 'none', 'payments' => 'none',
+        'requests' => 'none', 'sandbox' => 'none', 'transactions' => 'read', 'transfers' => 'none',
+        'webhook_endpoints' => 'none'];
     check($levels === $expected, 'permissions ' . json_encode($levels));
     check($plinth->apiKeys->retrieve($made->getId())->getPermissions()?->getAccounts() === 'read', 'retrieved');
     $before = $plinth->accounts->balances($from)->getCurrentBalance()->getAmount();

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 require __DIR__ . '/autoload.php';
 require __DIR__ . '/conformance-ledger.php';
+require __DIR__ . '/conformance-payments.php';
 require __DIR__ . '/conformance-permissions.php';
 require __DIR__ . '/conformance-stream.php';
 
@@ -385,5 +386,8 @@ step('24 a read-only key reads an account and its balances, and cannot move mone
 
 step('25 the event stream resumes across lost connections with no gap and no repeat',
     fn () => eventStream($plinth, $key, $proxyUrl));
+
+step('26 payments: in 100, out 60 by ACH, settled on the clock, returned R01 by a rule',
+    fn () => paymentsOnTheClock($plinth));
 
 exit($failures === 0 ? 0 : 1);

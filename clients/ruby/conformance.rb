@@ -6,6 +6,7 @@ require "plinth"
 require "securerandom"
 require "net/http"
 require_relative "conformance_ledger"
+require_relative "conformance_payments"
 require_relative "conformance_permissions"
 require_relative "conformance_stream"
 
@@ -345,6 +346,10 @@ end
 
 step("25 the event stream resumes across lost connections with no gap and no repeat") do
   event_stream(plinth, key, PROXY_URL)
+end
+
+step("26 payments: in 100, out 60 by ACH, settled on the clock, returned R01 by a rule") do
+  payments_on_the_clock(plinth)
 end
 
 exit($failures.zero? ? 0 : 1)

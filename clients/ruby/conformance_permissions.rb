@@ -8,7 +8,8 @@ def read_only_key(plinth, url, from, to)
   check(made.key.start_with?("rk_test_"), "key #{made.key[0, 8]}…")
   levels = made.permissions.to_hash.transform_keys(&:to_s)
   expected = { "accounts" => "read", "transfers" => "none", "transactions" => "read", "sandbox" => "none",
-               "events" => "none", "webhook_endpoints" => "none", "api_keys" => "none", "requests" => "none" }
+               "events" => "none", "webhook_endpoints" => "none", "api_keys" => "none", "requests" => "none",
+               "payments" => "none" }
   check(levels == expected, "permissions #{levels}")
   check(plinth.api_keys.retrieve(made.id).permissions&.accounts == "read", "retrieved permissions")
   before = plinth.accounts.balances(from).current_balance.amount

@@ -20,6 +20,10 @@
  * .tmp/clients-logs/<lang>.package.log): it builds the language's package artefact, installs it into a fresh
  * project outside the repository and runs the README's quickstart there against PLINTH_URL. The language passes
  * only if both exit 0; its PASS line shows both times.
+ * After a language's programs pass, the CLI's `ledger verify` (src/cli/main.ts) runs on PLINTH_URL's database (the
+ * server keeps running: SQLite lets a second process read), so the money each language moved (transfers,
+ * reversals, payments and their clearing accounts) must leave every invariant holding; its output goes to
+ * .tmp/clients-logs/<lang>.verify.log, and a breach fails the language.
  * The last line is `clients: N passed, M failed`; the exit code is 1 when any failed. With CLIENTS_REQUIRE_ALL=1
  * (for CI, where install-toolchains.sh has run) a skipped language counts as failed.
  *
@@ -41,6 +45,8 @@ const SKIP_EXIT = 77;
 
 interface Plinth {
   url: string;
+  /** Its DATABASE_URL, for the CLI's `ledger verify`. */
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -48,12 +54,13 @@ interface Plinth {
 async function startPlinth(name: string, env: Record<string, string>): Promise<Plinth> {
   const dir = mkdtempSync(join(tmpdir(), `plinth-clients-${name}-`));
   const log = createWriteStream(join(LOGS, `server-${name}.log`));
+  const databaseUrl = `sqlite:${join(dir, 'plinth.db')}`;
   const child: ChildProcess = spawn(process.execPath, ['src/server.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      DATABASE_URL: `sqlite:${join(dir, 'plinth.db')}`,
+      DATABASE_URL: databaseUrl,
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'info',
@@ -88,6 +95,7 @@ async function startPlinth(name: string, env: Record<string, string>): Promise<P
   });
   return {
     url,
+    databaseUrl,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((done) => child.once('exit', done));
@@ -218,13 +226,32 @@ function failure(script: string, run: ScriptRun, timeoutSeconds: number): string
   return `${script} ${why}; log ${run.logPath}:\n${tail(run.logPath)}`;
 }
 
+/** `ledger verify` on the database at `databaseUrl`, its output into .tmp/clients-logs/<lang>.verify.log. */
+async function ledgerVerify(lang: string, databaseUrl: string): Promise<ScriptRun> {
+  const started = Date.now();
+  const logPath = join(LOGS, `${lang}.verify.log`);
+  const stream = createWriteStream(logPath);
+  const child = spawn(process.execPath, ['src/cli/main.ts', 'ledger', 'verify'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pipe(stream, { end: false });
+  child.stderr.pipe(stream, { end: false });
+  const code = await new Promise<number | null>((done) => child.on('close', (exitCode) => done(exitCode)));
+  await new Promise((done) => stream.end(done));
+  return { code, seconds: (Date.now() - started) / 1000, timedOut: false, logPath };
+}
+
 /**
- * conformance.sh, then (when it passed and the language has one) package.sh with the same environment: the
- * artefact built, installed outside the repository and run. The language passes only if both do.
+ * conformance.sh, then `ledger verify` on the server's database, then (when both passed and the language has one)
+ * package.sh with the same environment: the artefact built, installed outside the repository and run. The language
+ * passes only if all do.
  */
 async function runLanguage(
   lang: string,
   env: Record<string, string>,
+  databaseUrl: string,
   timeoutSeconds: number,
   verbose: boolean,
 ): Promise<Outcome> {
@@ -235,6 +262,10 @@ async function runLanguage(
   }
   if (conformance.code !== 0) {
     return { lang, result: 'fail', seconds, detail: failure('conformance.sh', conformance, timeoutSeconds) };
+  }
+  const verify = await ledgerVerify(lang, databaseUrl);
+  if (verify.code !== 0) {
+    return { lang, result: 'fail', seconds, detail: failure('ledger verify', verify, timeoutSeconds) };
   }
   if (!existsSync(join(CLIENTS, lang, 'package.sh'))) return { lang, result: 'pass', seconds, detail: '' };
   const pack = await runScript(lang, 'package.sh', `${lang}.package.log`, env, timeoutSeconds, verbose);
@@ -273,7 +304,7 @@ async function main(): Promise<number> {
   const outcomes: Outcome[] = [];
   try {
     for (const lang of langs) {
-      const outcome = await runLanguage(lang, env, timeoutSeconds, values.verbose);
+      const outcome = await runLanguage(lang, env, plinth.databaseUrl, timeoutSeconds, values.verbose);
       outcomes.push(outcome);
       const packaged = outcome.packageSeconds === undefined ? '' : `; package ${outcome.packageSeconds.toFixed(1)} s`;
       const time = `${outcome.seconds.toFixed(1)} s${packaged}`;

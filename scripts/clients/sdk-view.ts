@@ -14,6 +14,12 @@
  *   3. inline object schemas (request bodies, `kyb`, `available_balance`, `errors[]` items, …) become named
  *      components (`CreateAccountRequest`, `AccountKyb`, `ProblemErrorsItem`), so every generator in every language
  *      gives them the same, stable name instead of its own invention (`InlineObject1`, `AccountKybOneOf`, …);
+ *   3a. a property that is one of several object shapes (`anyOf` of inline objects: a payment rule's `action`,
+ *      `{return, at}` or `{reject}`) becomes one object with every property of every shape, none required, before
+ *      it is named (`CreatePaymentRuleRequestAction`): Kotlin's and Rust's generators merge such a union into one
+ *      class whose fields are all required, which no request of either shape satisfies (the server refuses the
+ *      other shape's field), and the others name the shapes `…AnyOf0`; the description says which go together, and
+ *      the server answers a wrong mix with 400;
  *   4. a nullable inline object (`type: ["object", "null"]`) becomes `anyOf: [$ref, {type: "null"}]`, the shape
  *      3.1-aware generators recognise as "nullable reference"; the 3.0.3 copy turns it into
  *      `allOf: [$ref]` + `nullable: true`, the shape 3.0 generators recognise;
@@ -38,6 +44,10 @@
  *      way, in requests too: OpenAPI Generator's Java output for such an array (a `Set<EnabledEventsEnum>`) does not
  *      compile (its `toUrlQueryString` iterates the set as `String`), and the list it names (event types,
  *      docs/api.md#events) grows, so a client should be able to subscribe to a type newer than itself;
+ *   5c. a boolean of one allowed value (a payment rule's `reject: true`, an `enum` or `const`), anywhere, becomes a
+ *      plain boolean, the value stated in its description: Kotlin's generator makes an enum class of Boolean whose
+ *      open-enum default is an Int (`unknown_default_open_api(11184809)`), which does not compile; the server still
+ *      answers another value with 400 `parameter_invalid`;
  *   6. a 3.0.3 down-conversion (`toOpenApi30`, written to clients/openapi.sdk.3.0.json) for generators whose 3.1
  *      support is weak: `type: [x, "null"]` → `nullable: true`, schema `examples` → `example`, `const` → one-value enum,
  *      3.1-only document fields removed; anything it cannot convert faithfully makes it throw, so a new construct
@@ -213,6 +223,36 @@ function hoistNested(doc: Obj, owner: string, schema: Obj): void {
   }
 }
 
+/** 3a: every property that is one of several inline object shapes, anywhere, becomes one object of them all. */
+function mergeObjectUnions(doc: Obj): void {
+  const seen = new Set<Obj>();
+  const visit = (schema: Obj) => {
+    if (seen.has(schema)) return;
+    seen.add(schema);
+    if (isObj(schema.properties)) {
+      for (const [name, raw] of Object.entries(schema.properties)) {
+        if (!isObj(raw) || !Array.isArray(raw.anyOf) || raw.anyOf.length < 2) continue;
+        const shapes = raw.anyOf.filter(isObj);
+        if (shapes.length !== raw.anyOf.length || !shapes.every(isInlineObject)) continue;
+        const properties: Obj = {};
+        for (const shape of shapes)
+          for (const [key, value] of Object.entries(obj(shape.properties, name))) properties[key] ??= clone(value);
+        const merged: Obj = { type: 'object', properties };
+        if (shapes.every((shape) => shape.additionalProperties === false)) merged.additionalProperties = false;
+        if (raw.description !== undefined) merged.description = raw.description;
+        schema.properties[name] = merged;
+      }
+    }
+    for (const sub of subSchemas(schema)) visit(sub.get());
+  };
+  for (const schema of Object.values(obj(obj(doc.components, 'components').schemas, 'components.schemas')))
+    if (isObj(schema)) visit(schema);
+  for (const { op } of operations(doc))
+    if (isObj(op.requestBody) && isObj(op.requestBody.content))
+      for (const media of Object.values(op.requestBody.content))
+        if (isObj(media) && isObj(media.schema)) visit(media.schema);
+}
+
 function nameInlineObjects(doc: Obj): void {
   const schemas = obj(obj(doc.components, 'components').schemas, 'components.schemas');
   for (const [name, schema] of Object.entries(schemas)) hoistNested(doc, name, obj(schema, name));
@@ -298,13 +338,24 @@ function openEnum(schema: Obj): void {
   schema['x-enum-values'] = known;
 }
 
-/** 5b: the items of a `uniqueItems` array of an enum, anywhere (requests too), become open strings. */
+/**
+ * 5b: the items of a `uniqueItems` array of an enum, anywhere (requests too), become open strings; 5c: a boolean of
+ * one value, a plain boolean.
+ */
 function openUniqueEnumArrays(doc: Obj): void {
   const seen = new Set<Obj>();
   const visit = (schema: Obj) => {
     if (seen.has(schema)) return;
     seen.add(schema);
     if (schema.uniqueItems === true && isObj(schema.items) && Array.isArray(schema.items.enum)) openEnum(schema.items);
+    // 5c: a boolean of one allowed value is a plain boolean.
+    const one = 'const' in schema ? [schema.const] : schema.enum;
+    if (schema.type === 'boolean' && Array.isArray(one) && one.length === 1) {
+      const note = `Only \`${String(one[0])}\` is accepted.`;
+      schema.description = typeof schema.description === 'string' ? `${schema.description} ${note}` : note;
+      delete schema.enum;
+      delete schema.const;
+    }
     for (const sub of subSchemas(schema)) visit(sub.get());
   };
   for (const schema of Object.values(obj(obj(doc.components, 'components').schemas, 'components.schemas')))
@@ -354,6 +405,7 @@ export function sdkView(source: Obj, { instants = false }: { instants?: boolean 
   const doc = clone(source);
   dropNonJsonOperations(doc);
   dropEmptyOptionalBodies(doc);
+  mergeObjectUnions(doc);
   nameInlineObjects(doc);
   loosen(doc, instants);
   dropClientUnsafePatterns(doc);

@@ -106,6 +106,35 @@ describe('the SDK view', () => {
       assert.ok(events.items['x-enum-values'].includes('webhook_endpoint.test'), name);
     }
   });
+
+  test('a property of several object shapes is one object of all their fields, none required', () => {
+    // Kotlin's and Rust's generators made a union into one class with every field required: no request fitted.
+    const property = view.components.schemas.CreatePaymentRuleRequest.properties.action;
+    assert.equal(property.$ref, '#/components/schemas/CreatePaymentRuleRequestAction');
+    const action = view.components.schemas.CreatePaymentRuleRequestAction;
+    assert.deepEqual(Object.keys(action.properties), ['return', 'at', 'reject']);
+    assert.equal(action.required, undefined);
+    assert.equal(action.additionalProperties, false, 'a request: still closed');
+    assert.equal(view.components.schemas.CreatePaymentRuleRequestActionAnyOf0, undefined);
+    for (const doc of [view, view30])
+      for (const [name, schema] of Object.entries<Obj>(doc.components.schemas))
+        for (const [field, value] of Object.entries<Obj>(schema.properties ?? {}))
+          assert.ok(
+            !(value.anyOf ?? []).every((v: Obj) => v.$ref) || (value.anyOf ?? []).length < 2,
+            `${name}.${field}`,
+          );
+  });
+
+  test('a boolean of one allowed value is a plain boolean that says so', () => {
+    // Kotlin's generator made an enum class of Boolean with an Int default, which did not compile.
+    const reject = view.components.schemas.CreatePaymentRuleRequestAction.properties.reject;
+    assert.equal(reject.type, 'boolean');
+    assert.equal(reject.enum, undefined);
+    assert.equal(reject.const, undefined);
+    assert.match(reject.description, /Only `true` is accepted/);
+    const reject30 = view30.components.schemas.CreatePaymentRuleRequestAction.properties.reject;
+    assert.equal(reject30.enum, undefined);
+  });
 });
 
 describe("Python's view: times as date-times", () => {

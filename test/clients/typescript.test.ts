@@ -306,6 +306,36 @@ describe('the TypeScript client retries and times out as clients/README.md#what-
     assert.equal(rotated.url, 'https://example.com/hook');
   });
 
+  test('an account number is a plain string in its create answer only (docs/api.md#bank-account-numbers-and-payments)', async () => {
+    const number = {
+      id: 'an_X',
+      object: 'fintech.account_number',
+      account_id: 'acct_X',
+      routing_number: '110000000',
+      account_number_last4: '9012',
+      name: null,
+      status: 'active',
+      inbound_debits: 'allowed',
+      livemode: false,
+      created_at: '2026-11-28T10:00Z',
+    };
+    script = [
+      { status: 200, body: { ...number, account_number: '123456789012' } },
+      { status: 200, body: { ...number, account_number: null }, headers: { 'idempotent-replayed': 'true' } },
+      { status: 200, body: { ...number, account_number: null } },
+    ];
+    const c = plinth();
+    const created = await c.accountNumbers.create({ account_id: 'acct_X' }, { idempotencyKey: 'k' });
+    assert.deepEqual([created.account_number, created.replayed], ['123456789012', false]);
+    const again = await c.accountNumbers.create({ account_id: 'acct_X' }, { idempotencyKey: 'k' });
+    assert.deepEqual([again.replayed, again.account_number_last4], [true, '9012']);
+    assert.throws(
+      () => again.account_number,
+      (e: any) => e instanceof client.ReplayedSecretError && e.field === 'account_number',
+    );
+    assert.equal((await c.accountNumbers.retrieve('an_X')).account_number, null);
+  });
+
   test('list follows the cursor: starting_after the last id walking older, ending_before the first walking newer', async () => {
     const page = (ids: string[], more: boolean) => ({
       status: 200,

@@ -23,6 +23,7 @@ var _ MappedNullable = &CreatePaymentRuleRequest{}
 type CreatePaymentRuleRequest struct {
 	// What a payment out must match, every field given; `{}` matches all.
 	Match CreatePaymentRuleRequestMatch `json:"match"`
+	// ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.
 	Action CreatePaymentRuleRequestAction `json:"action"`
 }
 

@@ -12,61 +12,155 @@ package plinthapi
 
 import (
 	"encoding/json"
-	"fmt"
 )
 
+// checks if the CreatePaymentRuleRequestAction type satisfies the MappedNullable interface at compile time
+var _ MappedNullable = &CreatePaymentRuleRequestAction{}
 
-// CreatePaymentRuleRequestAction ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.
+// CreatePaymentRuleRequestAction struct for CreatePaymentRuleRequestAction
 type CreatePaymentRuleRequestAction struct {
-	CreatePaymentRuleRequestActionAnyOf0 *CreatePaymentRuleRequestActionAnyOf0
-	CreatePaymentRuleRequestActionAnyOf1 *CreatePaymentRuleRequestActionAnyOf1
+	// An ACH return reason code (docs: ACH return reasons).
+	Return *string `json:"return,omitempty"`
+	// `submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal).
+	At *string `json:"at,omitempty" validate:"regexp=^(?:submission|settlement)$|^P(?:[0-9]+D)?(?:T(?:[0-9]+H)?(?:[0-9]+M)?)?$"`
+	// Wire and RTP: rejected at submission. Only `true` is accepted.
+	Reject *bool `json:"reject,omitempty"`
 }
 
-// Unmarshal JSON data into any of the pointers in the struct
-func (dst *CreatePaymentRuleRequestAction) UnmarshalJSON(data []byte) error {
-	var err error
-	// try to unmarshal JSON data into CreatePaymentRuleRequestActionAnyOf0
-	err = json.Unmarshal(data, &dst.CreatePaymentRuleRequestActionAnyOf0);
-	if err == nil {
-		jsonCreatePaymentRuleRequestActionAnyOf0, _ := json.Marshal(dst.CreatePaymentRuleRequestActionAnyOf0)
-		if string(jsonCreatePaymentRuleRequestActionAnyOf0) == "{}" { // empty struct
-			dst.CreatePaymentRuleRequestActionAnyOf0 = nil
-		} else {
-			return nil // data stored in dst.CreatePaymentRuleRequestActionAnyOf0, return on the first match
-		}
-	} else {
-		dst.CreatePaymentRuleRequestActionAnyOf0 = nil
-	}
-
-	// try to unmarshal JSON data into CreatePaymentRuleRequestActionAnyOf1
-	err = json.Unmarshal(data, &dst.CreatePaymentRuleRequestActionAnyOf1);
-	if err == nil {
-		jsonCreatePaymentRuleRequestActionAnyOf1, _ := json.Marshal(dst.CreatePaymentRuleRequestActionAnyOf1)
-		if string(jsonCreatePaymentRuleRequestActionAnyOf1) == "{}" { // empty struct
-			dst.CreatePaymentRuleRequestActionAnyOf1 = nil
-		} else {
-			return nil // data stored in dst.CreatePaymentRuleRequestActionAnyOf1, return on the first match
-		}
-	} else {
-		dst.CreatePaymentRuleRequestActionAnyOf1 = nil
-	}
-
-	return fmt.Errorf("data failed to match schemas in anyOf(CreatePaymentRuleRequestAction)")
+// NewCreatePaymentRuleRequestAction instantiates a new CreatePaymentRuleRequestAction object
+// This constructor will assign default values to properties that have it defined,
+// and makes sure properties required by API are set, but the set of arguments
+// will change when the set of required properties is changed
+func NewCreatePaymentRuleRequestAction() *CreatePaymentRuleRequestAction {
+	this := CreatePaymentRuleRequestAction{}
+	return &this
 }
 
-// Marshal data from the first non-nil pointers in the struct to JSON
-func (src CreatePaymentRuleRequestAction) MarshalJSON() ([]byte, error) {
-	if src.CreatePaymentRuleRequestActionAnyOf0 != nil {
-		return json.Marshal(&src.CreatePaymentRuleRequestActionAnyOf0)
-	}
-
-	if src.CreatePaymentRuleRequestActionAnyOf1 != nil {
-		return json.Marshal(&src.CreatePaymentRuleRequestActionAnyOf1)
-	}
-
-	return nil, nil // no data in anyOf schemas
+// NewCreatePaymentRuleRequestActionWithDefaults instantiates a new CreatePaymentRuleRequestAction object
+// This constructor will only assign default values to properties that have it defined,
+// but it doesn't guarantee that properties required by API are set
+func NewCreatePaymentRuleRequestActionWithDefaults() *CreatePaymentRuleRequestAction {
+	this := CreatePaymentRuleRequestAction{}
+	return &this
 }
 
+// GetReturn returns the Return field value if set, zero value otherwise.
+func (o *CreatePaymentRuleRequestAction) GetReturn() string {
+	if o == nil || IsNil(o.Return) {
+		var ret string
+		return ret
+	}
+	return *o.Return
+}
+
+// GetReturnOk returns a tuple with the Return field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *CreatePaymentRuleRequestAction) GetReturnOk() (*string, bool) {
+	if o == nil || IsNil(o.Return) {
+		return nil, false
+	}
+	return o.Return, true
+}
+
+// HasReturn returns a boolean if a field has been set.
+func (o *CreatePaymentRuleRequestAction) HasReturn() bool {
+	if o != nil && !IsNil(o.Return) {
+		return true
+	}
+
+	return false
+}
+
+// SetReturn gets a reference to the given string and assigns it to the Return field.
+func (o *CreatePaymentRuleRequestAction) SetReturn(v string) {
+	o.Return = &v
+}
+
+// GetAt returns the At field value if set, zero value otherwise.
+func (o *CreatePaymentRuleRequestAction) GetAt() string {
+	if o == nil || IsNil(o.At) {
+		var ret string
+		return ret
+	}
+	return *o.At
+}
+
+// GetAtOk returns a tuple with the At field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *CreatePaymentRuleRequestAction) GetAtOk() (*string, bool) {
+	if o == nil || IsNil(o.At) {
+		return nil, false
+	}
+	return o.At, true
+}
+
+// HasAt returns a boolean if a field has been set.
+func (o *CreatePaymentRuleRequestAction) HasAt() bool {
+	if o != nil && !IsNil(o.At) {
+		return true
+	}
+
+	return false
+}
+
+// SetAt gets a reference to the given string and assigns it to the At field.
+func (o *CreatePaymentRuleRequestAction) SetAt(v string) {
+	o.At = &v
+}
+
+// GetReject returns the Reject field value if set, zero value otherwise.
+func (o *CreatePaymentRuleRequestAction) GetReject() bool {
+	if o == nil || IsNil(o.Reject) {
+		var ret bool
+		return ret
+	}
+	return *o.Reject
+}
+
+// GetRejectOk returns a tuple with the Reject field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *CreatePaymentRuleRequestAction) GetRejectOk() (*bool, bool) {
+	if o == nil || IsNil(o.Reject) {
+		return nil, false
+	}
+	return o.Reject, true
+}
+
+// HasReject returns a boolean if a field has been set.
+func (o *CreatePaymentRuleRequestAction) HasReject() bool {
+	if o != nil && !IsNil(o.Reject) {
+		return true
+	}
+
+	return false
+}
+
+// SetReject gets a reference to the given bool and assigns it to the Reject field.
+func (o *CreatePaymentRuleRequestAction) SetReject(v bool) {
+	o.Reject = &v
+}
+
+func (o CreatePaymentRuleRequestAction) MarshalJSON() ([]byte, error) {
+	toSerialize,err := o.ToMap()
+	if err != nil {
+		return []byte{}, err
+	}
+	return json.Marshal(toSerialize)
+}
+
+func (o CreatePaymentRuleRequestAction) ToMap() (map[string]interface{}, error) {
+	toSerialize := map[string]interface{}{}
+	if !IsNil(o.Return) {
+		toSerialize["return"] = o.Return
+	}
+	if !IsNil(o.At) {
+		toSerialize["at"] = o.At
+	}
+	if !IsNil(o.Reject) {
+		toSerialize["reject"] = o.Reject
+	}
+	return toSerialize, nil
+}
 
 type NullableCreatePaymentRuleRequestAction struct {
 	value *CreatePaymentRuleRequestAction

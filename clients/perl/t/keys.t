@@ -12,7 +12,7 @@ use Plinth;
 use Scripted;
 
 my $read_only = '{"accounts":"read","transfers":"none","transactions":"read","sandbox":"none","events":"none",'
-  . '"webhook_endpoints":"none","api_keys":"none","requests":"none"}';
+  . '"webhook_endpoints":"none","api_keys":"none","requests":"none","payments":"none"}';
 my $key = sub {
     my ($permissions, $secret) = @_;
     '{"id":"key_1","object":"api_key","mode":"sandbox","hint":"' . substr($secret, 0, 8) . '…AAAA","name":null,'

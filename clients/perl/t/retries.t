@@ -103,6 +103,29 @@ use Scripted;
 }
 
 {
+    # docs/api.md#bank-account-numbers-and-payments: the 12 digits are in the create answer only; a rule's action is
+    # one of two shapes, sent with only the fields given.
+    my $number = sub { '{"id":"an_1","object":"fintech.account_number","account_id":"acct_1","routing_number":"110000000",'
+          . '"account_number_last4":"9012","name":"Main","status":"active","inbound_debits":"allowed","livemode":false,'
+          . '"created_at":"2026-11-28T10:00Z","account_number":' . $_[0] . '}' };
+    my $rule = '{"id":"prule_1","object":"sandbox.payment_rule","match":{"amount":60,"rail":null,"external_account_number_last4":null},'
+      . '"action":{"return":"R01","at":"P2D","reject":false},"created_at":"2026-11-28T10:00Z"}';
+    my $replayed = sub { ok_response($_[0]) =~ s/\r\n\r\n/\r\nIdempotent-Replayed: true\r\n\r\n/r };
+    my ($url, $keys, $pid, $wire) = serve(ok_response($number->('"123456789012"')), $replayed->($number->('null')),
+        ok_response($rule));
+    my $plinth = client($url);
+    my $first = $plinth->account_numbers->create({ account_id => 'acct_1' }, idempotency_key => 'k');
+    is($first->account_number, '123456789012', 'a new account number is a string');
+    my $again = $plinth->account_numbers->create({ account_id => 'acct_1' }, idempotency_key => 'k');
+    ok($again->replayed && $again->account_number_last4 eq '9012', 'a replay says it is one');
+    ok(!eval { $again->account_number; 1 } && Plinth::SecretUnavailable->caught, '... and its number dies');
+    $plinth->sandbox->create_payment_rule({ match => { amount => 60 }, action => { return => 'R01', at => 'P2D' } });
+    is_deeply(JSON->new->decode($wire->()->[2][2]), { match => { amount => 60 }, action => { return => 'R01', at => 'P2D' } },
+        "a rule's action is sent with the fields given only");
+    kill 'TERM', $pid;
+}
+
+{
     # The generated decoder dies on an event (data.object) halfway through walking the Event class's fields; the
     # layer decodes it again, and must see every field (Plinth::EventDecoder resets that walk).
     my $event = '{"id":"evt_1","object":"event","type":"webhook_endpoint.test","sequence":7,"data":{"object":{"id":"we_1","n":1}},'

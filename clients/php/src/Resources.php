@@ -13,10 +13,13 @@ trait Resources
     public readonly WebhookDeliveries $webhookDeliveries;
     public readonly WebhookEndpoints $webhookEndpoints;
     public readonly Events $events;
+    public readonly Sandbox $sandbox;
     public readonly Accounts $accounts;
     public readonly Transfers $transfers;
-    public readonly Sandbox $sandbox;
     public readonly Transactions $transactions;
+    public readonly AccountNumbers $accountNumbers;
+    public readonly ExternalAccounts $externalAccounts;
+    public readonly Payments $payments;
     public readonly Requests $requests;
 
     private function initResources(): void
@@ -25,10 +28,13 @@ trait Resources
         $this->webhookDeliveries = new WebhookDeliveries($this);
         $this->webhookEndpoints = new WebhookEndpoints($this);
         $this->events = new Events($this);
+        $this->sandbox = new Sandbox($this);
         $this->accounts = new Accounts($this);
         $this->transfers = new Transfers($this);
-        $this->sandbox = new Sandbox($this);
         $this->transactions = new Transactions($this);
+        $this->accountNumbers = new AccountNumbers($this);
+        $this->externalAccounts = new ExternalAccounts($this);
+        $this->payments = new Payments($this);
         $this->requests = new Requests($this);
     }
 }

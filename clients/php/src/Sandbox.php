@@ -6,12 +6,43 @@ declare(strict_types=1);
 
 namespace Plinth;
 
-/** `$client->sandbox`: /v1/sandbox/fintech/transfers, /v1/sandbox/fintech/accounts. */
+/** `$client->sandbox`: /v1/sandbox/clock, /v1/sandbox/clock/advance, /v1/sandbox/fintech/transfers, /v1/sandbox/fintech/accounts, /v1/sandbox/fintech/inbound_payments, /v1/sandbox/fintech/payments, /v1/sandbox/fintech/payment_rules. */
 final class Sandbox extends Resource
 {
+    private readonly Generated\Api\FintechTransactionsApi $fintechTransactions;
+    private readonly Generated\Api\FintechPaymentSimulationsApi $fintechPaymentSimulations;
+
     public function __construct(Client $client)
     {
-        parent::__construct($client, new Generated\Api\FintechTransactionsApi($client->http, $client->config));
+        parent::__construct($client, new Generated\Api\SandboxClockApi($client->http, $client->config));
+        $this->fintechTransactions = new Generated\Api\FintechTransactionsApi($client->http, $client->config);
+        $this->fintechPaymentSimulations = new Generated\Api\FintechPaymentSimulationsApi($client->http, $client->config);
+    }
+
+    /**
+     * Sandbox: the org's clock.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`: live mode runs on real time).
+     */
+    public function retrieveClock(): Generated\Model\SandboxClock
+    {
+        return $this->client->call(fn () => $this->api->retrieveSandboxClockWithHttpInfo());
+    }
+
+    /**
+     * Sandbox: move the org's clock forward.
+     *
+     * Runs, in time order, everything due up to `to` (ACH submissions at the cut-off, settlements, payment rules'
+     * outcomes, pending transfers' expiries), each written with its due moment as its time and its events in that
+     * order; then the clock reads `to`, and the answer is the clock. Sandbox keys only.
+     */
+    public function advanceClock(string $to, ?string $idempotencyKey = null): Generated\Model\SandboxClock
+    {
+        $fields = ['to' => $to];
+        $body = self::body(Generated\Model\AdvanceSandboxClockRequest::class, array_filter($fields, static fn ($v) => $v !== null));
+        return $this->client->call(
+            fn () => $this->api->advanceSandboxClockWithHttpInfo(advance_sandbox_clock_request: $body, idempotency_key: $idempotencyKey),
+        );
     }
 
     /**
@@ -23,7 +54,7 @@ final class Sandbox extends Resource
     public function expireTransfer(string $id, ?string $idempotencyKey = null): Generated\Model\Transfer
     {
         return $this->client->call(
-            fn () => $this->api->simulateTransferExpiryWithHttpInfo(id: $id, idempotency_key: $idempotencyKey),
+            fn () => $this->fintechTransactions->simulateTransferExpiryWithHttpInfo(id: $id, idempotency_key: $idempotencyKey),
         );
     }
 
@@ -42,7 +73,7 @@ final class Sandbox extends Resource
         $fields = ['amount' => $amount, 'description' => $description];
         $body = self::body(Generated\Model\SimulateDepositRequest::class, array_filter($fields, static fn ($v) => $v !== null));
         return $this->client->call(
-            fn () => $this->api->simulateDepositWithHttpInfo(id: $id, simulate_deposit_request: $body, idempotency_key: $idempotencyKey),
+            fn () => $this->fintechTransactions->simulateDepositWithHttpInfo(id: $id, simulate_deposit_request: $body, idempotency_key: $idempotencyKey),
         );
     }
 
@@ -61,7 +92,127 @@ final class Sandbox extends Resource
         $fields = ['amount' => $amount, 'description' => $description];
         $body = self::body(Generated\Model\SimulateWithdrawalRequest::class, array_filter($fields, static fn ($v) => $v !== null));
         return $this->client->call(
-            fn () => $this->api->simulateWithdrawalWithHttpInfo(id: $id, simulate_withdrawal_request: $body, idempotency_key: $idempotencyKey),
+            fn () => $this->fintechTransactions->simulateWithdrawalWithHttpInfo(id: $id, simulate_withdrawal_request: $body, idempotency_key: $idempotencyKey),
         );
+    }
+
+    /**
+     * Sandbox: receive a payment.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`). Money sent to one of your account numbers (a credit),
+     * or pulled from it by ACH debit. It settles at once, or is `returned` moving nothing: R02 (number disabled,
+     * account closed), R16 (account frozen), R29 (debits blocked), R01 (debit larger than the available balance).
+     */
+    public function inboundPayment(
+        array|Generated\Model\SimulateInboundPaymentRequest $params,
+        ?string $idempotencyKey = null,
+    ): Generated\Model\Payment {
+        $body = self::body(Generated\Model\SimulateInboundPaymentRequest::class, $params);
+        return $this->client->call(
+            fn () => $this->fintechPaymentSimulations->simulateInboundPaymentWithHttpInfo(simulate_inbound_payment_request: $body, idempotency_key: $idempotencyKey),
+        );
+    }
+
+    /**
+     * Sandbox: settle a payment now.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`). Submits it if it was not, then settles it now; rules
+     * apply as they would then.
+     */
+    public function settlePayment(string $id, ?string $idempotencyKey = null): Generated\Model\Payment
+    {
+        return $this->client->call(
+            fn () => $this->fintechPaymentSimulations->simulatePaymentSettlementWithHttpInfo(id: $id, idempotency_key: $idempotencyKey),
+        );
+    }
+
+    /**
+     * Sandbox: return an ACH payment.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`). Before settlement its hold ends; after it (up to 60
+     * days by the sandbox clock) its transfer is reversed, the reversal’s description carrying the code.
+     */
+    public function returnPayment(string $id, string $reason, ?string $idempotencyKey = null): Generated\Model\Payment
+    {
+        $fields = ['reason' => $reason];
+        $body = self::body(Generated\Model\SimulatePaymentReturnRequest::class, array_filter($fields, static fn ($v) => $v !== null));
+        return $this->client->call(
+            fn () => $this->fintechPaymentSimulations->simulatePaymentReturnWithHttpInfo(id: $id, simulate_payment_return_request: $body, idempotency_key: $idempotencyKey),
+        );
+    }
+
+    /**
+     * Sandbox: reject a wire or RTP payment.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`). Before settlement only: its hold ends, nothing moves.
+     */
+    public function rejectPayment(string $id, ?string $idempotencyKey = null): Generated\Model\Payment
+    {
+        return $this->client->call(
+            fn () => $this->fintechPaymentSimulations->simulatePaymentRejectionWithHttpInfo(id: $id, idempotency_key: $idempotencyKey),
+        );
+    }
+
+    /**
+     * Sandbox: a notification of change for an ACH payment.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`). The receiving bank corrects the external account the
+     * payment went to: it is updated (`fintech.external_account.updated`). The payment is unchanged.
+     */
+    public function notificationOfChange(
+        string $id,
+        string $code,
+        string $correctedData,
+        ?string $idempotencyKey = null,
+    ): Generated\Model\Payment {
+        $fields = ['code' => $code, 'corrected_data' => $correctedData];
+        $body = self::body(Generated\Model\SimulateNotificationOfChangeRequest::class, array_filter($fields, static fn ($v) => $v !== null));
+        return $this->client->call(
+            fn () => $this->fintechPaymentSimulations->simulateNotificationOfChangeWithHttpInfo(id: $id, simulate_notification_of_change_request: $body, idempotency_key: $idempotencyKey),
+        );
+    }
+
+    /** One page of listPaymentRules, newest first. */
+    public function listPaymentRulesPage(
+        ?int $limit = null,
+        ?string $startingAfter = null,
+        ?string $endingBefore = null,
+    ): Generated\Model\PaymentRuleList {
+        return $this->client->call(fn () => $this->fintechPaymentSimulations->listPaymentRulesWithHttpInfo(limit: $limit, starting_after: $startingAfter, ending_before: $endingBefore));
+    }
+
+    /**
+     * Sandbox: list payment rules, newest first.
+     * @return \Generator<Generated\Model\PaymentRule>
+     */
+    public function listPaymentRules(?int $limit = null): \Generator
+    {
+        return Client::paginate(fn (?string $after) => $this->listPaymentRulesPage($limit, $after));
+    }
+
+    /**
+     * Sandbox: create a payment rule.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`). Payments out that match are returned (ACH) or rejected
+     * (wire, RTP) when the rule’s moment comes; the oldest matching rule applies.
+     * @param array<string, string>|null $match
+     * @param array<string, string>|null $action
+     */
+    public function createPaymentRule(
+        array $match,
+        array $action,
+        ?string $idempotencyKey = null,
+    ): Generated\Model\PaymentRule {
+        $fields = ['match' => self::body(Generated\Model\CreatePaymentRuleRequestMatch::class, $match), 'action' => self::body(Generated\Model\CreatePaymentRuleRequestAction::class, $action)];
+        $body = self::body(Generated\Model\CreatePaymentRuleRequest::class, array_filter($fields, static fn ($v) => $v !== null));
+        return $this->client->call(
+            fn () => $this->fintechPaymentSimulations->createPaymentRuleWithHttpInfo(create_payment_rule_request: $body, idempotency_key: $idempotencyKey),
+        );
+    }
+
+    /** Sandbox: delete a payment rule. */
+    public function deletePaymentRule(string $id): Generated\Model\PaymentRuleDeleted
+    {
+        return $this->client->call(fn () => $this->fintechPaymentSimulations->deletePaymentRuleWithHttpInfo(id: $id));
     }
 }

@@ -15,7 +15,7 @@ $key = static fn (string $permissions, string $key): array => ['status' => 200, 
     . '"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"permissions":' . $permissions
     . ',"key":"' . $key . '"}'];
 $readOnly = '{"accounts":"read","transfers":"none","transactions":"read","sandbox":"none","events":"none",'
-    . '"webhook_endpoints":"none","api_keys":"none","requests":"none"}';
+    . '"webhook_endpoints":"none","api_keys":"none","requests":"none","payments":"none"}';
 
 test('permissions sent on create and read back', [$key($readOnly, 'rk_test_AAAA'), $key('null', 'sk_test_AAAA')],
     function (Scripted $s, Client $p) {

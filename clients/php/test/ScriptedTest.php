@@ -107,6 +107,35 @@ test('a new secret is a string; a replay says it has none', [
     }
 });
 
+// docs/api.md#bank-account-numbers-and-payments: the 12 digits are in the create answer only; a rule's match and
+// action are sent as their models (match holds an integer).
+$accountNumber = static fn (string $digits): string => '{"id":"an_1","object":"fintech.account_number","account_id":"acct_1",'
+    . '"routing_number":"110000000","account_number_last4":"9012","name":"Main","status":"active",'
+    . '"inbound_debits":"allowed","livemode":false,"created_at":"2026-11-28T10:00Z","account_number":' . $digits . '}';
+test('an account number is a string once; a replay says it has none', [
+    ['status' => 200, 'body' => $accountNumber('"123456789012"')],
+    ['status' => 200, 'body' => $accountNumber('null'), 'headers' => $replay],
+    ['status' => 200, 'body' => $accountNumber('null')],
+    ['status' => 200, 'body' => '{"id":"prule_1","object":"sandbox.payment_rule","match":{"amount":60,"rail":null,'
+        . '"external_account_number_last4":null},"action":{"return":"R01","at":"P2D","reject":false},'
+        . '"created_at":"2026-11-28T10:00Z"}'],
+], function (Scripted $s, Client $p) {
+    $first = $p->accountNumbers->create('acct_1', idempotencyKey: 'k');
+    check($first->getAccountNumber() === '123456789012' && !$first->isReplayed(), 'first ' . $first);
+    $again = $p->accountNumbers->create('acct_1', idempotencyKey: 'k');
+    check($again->isReplayed() && $again->getAccountNumberLast4() === '9012', 'replay ' . $again);
+    try {
+        $again->getAccountNumber();
+        throw new RuntimeException('a replay returned an account number');
+    } catch (Plinth\SecretUnavailableException) {
+    }
+    check($p->accountNumbers->retrieve('an_1')->getAccountNumber() === null, 'retrieved');
+    $p->sandbox->createPaymentRule(['amount' => 60], ['return' => 'R01', 'at' => 'P2D']);
+    $wire = $s->wire();
+    $sent = json_decode(end($wire)[2], true);
+    check($sent === ['match' => ['amount' => 60], 'action' => ['return' => 'R01', 'at' => 'P2D']], json_encode($sent));
+});
+
 test('an unknown field is refused before sending', [], function (Scripted $s, Client $p) use ($business) {
     try {
         $p->accounts->create($business + ['colour' => 'red']);

@@ -1,10 +1,11 @@
 """The answers that carry a secret, with the secret as a plain ``str``.
 
-A sign-up's and a key create's ``key``, and a created or rotated webhook endpoint's ``secret``, are in every first
-answer. The server never stores a secret, so the idempotent replay of such a create (the same ``Idempotency-Key``
-again) carries ``None`` there. These subclasses of the generated models say ``str``, and on a replay
-(``replayed`` is True) reading the secret raises ReplayedSecretError instead of handing back ``None``: no caller
-has to check for it, and none gets it by surprise.
+A sign-up's and a key create's ``key``, a created or rotated webhook endpoint's ``secret`` and a new account number's
+``account_number`` are in every first answer. The server never stores a secret, so the idempotent replay of such a
+create (the same ``Idempotency-Key`` again) carries ``None`` there. These subclasses of the generated models say
+``str``, and on a replay (``replayed`` is True) reading the secret raises ReplayedSecretError instead of handing back
+``None``: no caller has to check for it, and none gets it by surprise. (``accountNumbers.create`` answers
+secrets.AccountNumber; every other read of an account number answers the generated model, ``account_number`` None.)
 """
 from __future__ import annotations
 
@@ -83,11 +84,30 @@ class WebhookEndpointWithSecret(models.WebhookEndpointWithSecret):
         return models.WebhookEndpointWithSecret.model_construct(_fields_set=self.model_fields_set, **self.__dict__).to_dict()
 
 
+class AccountNumber(models.AccountNumber):
+    """A new account number; ``account_number`` (12 digits) is shown this once, later reads show its last four."""
+
+    if TYPE_CHECKING:
+        account_number: str
+
+    _replayed: bool = PrivateAttr(default=False)
+    _request_id: Optional[str] = PrivateAttr(default=None)
+
+    @property
+    def replayed(self) -> bool:
+        """True when this answer is the replay of an earlier create with the same Idempotency-Key."""
+        return self._replayed
+
+    def to_dict(self) -> dict[str, Any]:
+        return models.AccountNumber.model_construct(_fields_set=self.model_fields_set, **self.__dict__).to_dict()
+
+
 # Set after the class is made: pydantic drops a property of the class body that has the name of a field. A
 # property (a data descriptor) wins over the instance's __dict__, where pydantic keeps the value it validated,
 # so model_dump, repr and equality still see what the server sent.
 NewApiKey.key = _secret_property("key")  # type: ignore[method-assign,assignment]
 WebhookEndpointWithSecret.secret = _secret_property("secret")  # type: ignore[method-assign,assignment]
+AccountNumber.account_number = _secret_property("account_number")  # type: ignore[method-assign,assignment]
 
 
 def with_secret(cls: type[M], value: Any, client: Any) -> M:

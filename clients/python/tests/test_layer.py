@@ -87,9 +87,32 @@ def test_a_secret_is_a_str_and_reading_it_on_a_replay_raises(server):
         rotated.secret
 
 
+ACCOUNT_NUMBER = {"id": "an_X", "object": "fintech.account_number", "account_id": "acct_X", "routing_number": "110000000",
+                  "account_number_last4": "6789", "name": "Main", "status": "active", "inbound_debits": "allowed",
+                  "livemode": False, "created_at": "2026-11-28T10:00Z"}
+
+
+def test_an_account_number_is_a_str_once_and_reading_it_on_a_replay_raises(server):
+    """docs/api.md#bank-account-numbers-and-payments: the 12 digits are in the create answer only."""
+    server.script = [
+        {"status": 200, "body": {**ACCOUNT_NUMBER, "account_number": "123456789012"}},
+        {"status": 200, "body": {**ACCOUNT_NUMBER, "account_number": None}, "headers": {"Idempotent-Replayed": "true"}},
+        {"status": 200, "body": {**ACCOUNT_NUMBER, "account_number": None}},
+    ]
+    plinth = server.client()
+    created = plinth.account_numbers.create(account_id="acct_X", name="Main", idempotency_key="k")
+    assert (created.account_number, created.replayed) == ("123456789012", False)
+    again = plinth.account_numbers.create(account_id="acct_X", name="Main", idempotency_key="k")
+    assert (again.id, again.replayed, again.account_number_last4) == ("an_X", True, "6789")
+    with pytest.raises(ReplayedSecretError) as missing:
+        again.account_number
+    assert missing.value.field == "account_number"
+    assert plinth.account_numbers.retrieve("an_X").account_number is None  # the generated model: None is a value
+
+
 def test_permissions_make_a_restricted_key_and_read_back_none_for_a_full_key(server):
     """docs/api.md#keys-and-the-sandbox: the groups given, and only those, are sent; the answer lists every group."""
-    groups = ["accounts", "transfers", "transactions", "sandbox", "events", "webhook_endpoints", "api_keys", "requests"]
+    groups = ["accounts", "transfers", "transactions", "sandbox", "events", "webhook_endpoints", "api_keys", "requests", "payments"]
     granted = {group: "none" for group in groups} | {"accounts": "read", "transactions": "read"}
     server.script = [
         {"status": 200, "body": {**API_KEY, "hint": "rk_test_…abcd", "permissions": granted, "key": "rk_test_secret"}},

@@ -82,7 +82,7 @@ class ScriptedTest < Minitest::Test
   NEW_KEY = '{"id":"key_1","object":"api_key","mode":"sandbox","hint":"sk_test_…AAAA","name":"ci","livemode":false,' \
             '"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"permissions":%s,"key":%s}'
   READ_ONLY = '{"accounts":"read","transfers":"none","transactions":"read","sandbox":"none","events":"none",' \
-              '"webhook_endpoints":"none","api_keys":"none","requests":"none"}'
+              '"webhook_endpoints":"none","api_keys":"none","requests":"none","payments":"none"}'
   ENDPOINT = '{"id":"we_1","object":"webhook_endpoint","url":"https://h.example/x","enabled_events":["*"],' \
              '"description":null,"status":"enabled","disabled_reason":null,"metadata":{},"livemode":false,' \
              '"created_at":"2026-11-22T10:53Z","secret":%s}'
@@ -107,6 +107,24 @@ class ScriptedTest < Minitest::Test
       assert rotated.replayed?
       assert_raises(Plinth::SecretUnavailableError) { rotated.secret }
       assert_equal "we_1", rotated.to_hash[:id]
+    end
+  end
+
+  ACCOUNT_NUMBER = '{"id":"an_1","object":"fintech.account_number","account_id":"acct_1","routing_number":"110000000",' \
+                   '"account_number_last4":"9012","name":"Main","status":"active","inbound_debits":"allowed",' \
+                   '"livemode":false,"created_at":"2026-11-28T10:00Z","account_number":%s}'
+
+  # docs/api.md#bank-account-numbers-and-payments: the 12 digits are in the create answer only.
+  def test_an_account_number_is_a_string_once_and_a_replay_says_it_has_none
+    replay = { "Idempotent-Replayed" => "true" }
+    scripted(answer(format(ACCOUNT_NUMBER, '"123456789012"')), answer(format(ACCOUNT_NUMBER, "null"), replay),
+             answer(format(ACCOUNT_NUMBER, "null"))) do |_server, plinth|
+      first = plinth.account_numbers.create(account_id: "acct_1", idempotency_key: "k")
+      assert_equal ["123456789012", false, "an_1"], [first.account_number, first.replayed?, first.id]
+      again = plinth.account_numbers.create(account_id: "acct_1", idempotency_key: "k")
+      assert_equal [true, "9012"], [again.replayed?, again.account_number_last4]
+      assert_raises(Plinth::SecretUnavailableError) { again.account_number }
+      assert_nil plinth.account_numbers.retrieve("an_1").account_number
     end
   end
 

@@ -1,6 +1,6 @@
 //! The answers that carry a secret, shown once: a new API key's `key`, a new (or rotated) webhook endpoint's
-//! `secret`. Here they are plain `String`s; the one answer without them, an idempotent replay, is
-//! [`Error::SecretWithheld`] instead of an `Option` every caller would have to unwrap.
+//! `secret`, a new account number's `account_number`. Here they are plain `String`s; the one answer without them,
+//! an idempotent replay, is [`Error::SecretWithheld`] instead of an `Option` every caller would have to unwrap.
 
 use std::fmt;
 use std::ops::Deref;
@@ -41,6 +41,7 @@ impl CreatedApiKey {
                 webhook_endpoints: p.webhook_endpoints,
                 api_keys: p.api_keys,
                 requests: p.requests,
+                payments: p.payments,
             }),
         };
         Ok(CreatedApiKey { key, api_key })
@@ -101,6 +102,41 @@ impl Deref for CreatedWebhookEndpoint {
 impl fmt::Debug for CreatedWebhookEndpoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CreatedWebhookEndpoint").field("secret", &"<secret>").field("endpoint", &self.endpoint).finish()
+    }
+}
+
+/// A new account number and its 12 digits: what `account_numbers().create` answers. Derefs to the account number
+/// ([`models::AccountNumber`]: `id`, `routing_number`, `account_number_last4`, …), whose own `account_number` is
+/// `None` in every later read.
+#[derive(Clone)]
+pub struct CreatedAccountNumber {
+    /// The 12 digits to give payers, with `routing_number`; shown only here.
+    pub account_number: String,
+    pub number: models::AccountNumber,
+}
+
+impl CreatedAccountNumber {
+    pub(crate) fn from_answer(n: models::AccountNumber, meta: &Response<()>) -> Result<CreatedAccountNumber, Error> {
+        let Some(account_number) = n.account_number.clone() else {
+            return Err(withheld("account_number", n.id, meta));
+        };
+        Ok(CreatedAccountNumber { account_number, number: n })
+    }
+}
+
+impl Deref for CreatedAccountNumber {
+    type Target = models::AccountNumber;
+    fn deref(&self) -> &models::AccountNumber {
+        &self.number
+    }
+}
+
+/// Without the number: an account number printed in a log must not leak it.
+impl fmt::Debug for CreatedAccountNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut number = self.number.clone();
+        number.account_number = None;
+        f.debug_struct("CreatedAccountNumber").field("account_number", &"<secret>").field("number", &number).finish()
     }
 }
 

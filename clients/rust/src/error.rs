@@ -146,7 +146,11 @@ pub struct SecretWithheld {
 
 impl fmt::Display for SecretWithheld {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let remedy = if self.object == "api_key" { "revoke the key and create another" } else { "rotate the endpoint's secret" };
+        let remedy = match self.object.as_str() {
+            "api_key" => "revoke the key and create another",
+            "account_number" => "disable the account number and create another",
+            _ => "rotate the endpoint's secret",
+        };
         write!(f, "plinth: the answer for {} {} is an idempotent replay (Idempotent-Replayed: true), and the server shows a secret only in the first answer: {remedy}", self.object, self.id)
     }
 }

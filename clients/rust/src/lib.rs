@@ -40,14 +40,15 @@ mod webhook;
 
 pub use apis::configuration::Configuration;
 pub use client::{Client, ClientBuilder, RequestOptions};
-pub use created::{CreatedApiKey, CreatedWebhookEndpoint, SignUp};
+pub use created::{CreatedAccountNumber, CreatedApiKey, CreatedWebhookEndpoint, SignUp};
 pub use error::{ApiError, Error, ErrorItem, Response, SecretWithheld};
 pub use filters::{Created, MetadataUpdate};
 pub use list::{ListIter, ListParams};
 // The resources and their list filters, generated from the API description (operations.rs).
 pub use operations::{
-    AccountFilter, Accounts, ApiKeys, EventFilter, Events, RequestFilter, Requests, Sandbox, TransactionFilter, Transactions,
-    TransferFilter, Transfers, WebhookDeliveries, WebhookEndpoints,
+    AccountFilter, AccountNumberFilter, AccountNumbers, Accounts, ApiKeys, EventFilter, Events, ExternalAccounts,
+    PaymentFilter, Payments, RequestFilter, Requests, Sandbox, TransactionFilter, Transactions, TransferFilter, Transfers,
+    WebhookDeliveries, WebhookEndpoints,
 };
 pub use stream::{EventStream, Gap, StreamParams};
 pub use webhook::{verify_webhook, verify_webhook_with, WebhookError, DEFAULT_WEBHOOK_TOLERANCE};

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use reqwest::Method;
 
-use crate::apis::{api_keys_api as api_keys, events_api as events, fintech_accounts_api as fintech_accounts, fintech_transactions_api as fintech_transactions, fintech_transfers_api as fintech_transfers, requests_api as requests, webhooks_api as webhooks};
+use crate::apis::{api_keys_api as api_keys, events_api as events, fintech_account_numbers_api as fintech_account_numbers, fintech_accounts_api as fintech_accounts, fintech_payment_simulations_api as fintech_payment_simulations, fintech_payments_api as fintech_payments, fintech_transactions_api as fintech_transactions, fintech_transfers_api as fintech_transfers, requests_api as requests, sandbox_clock_api as sandbox_clock, webhooks_api as webhooks};
 use crate::client::{Client, RequestOptions};
-use crate::created::{CreatedApiKey, CreatedWebhookEndpoint};
+use crate::created::{CreatedAccountNumber, CreatedApiKey, CreatedWebhookEndpoint};
 use crate::error::{Error, Response};
 use crate::filters::{Created, encode, query};
 use crate::list::{pages, ListIter, ListParams};
@@ -231,6 +231,136 @@ impl<'a> Events<'a> {
     }
 }
 
+/// `/v1/sandbox/clock, /v1/sandbox/clock/advance, /v1/sandbox/fintech/transfers, /v1/sandbox/fintech/accounts, /v1/sandbox/fintech/inbound_payments, /v1/sandbox/fintech/payments, /v1/sandbox/fintech/payment_rules`: `client.sandbox()`.
+pub struct Sandbox<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl<'a> Sandbox<'a> {
+    /// `retrieveSandboxClock`: Sandbox: the org's clock.
+    ///
+    /// Sandbox keys only (a live key: 403 `permission_denied`: live mode runs on real time).
+    pub async fn retrieve_clock(&self) -> Result<Response<models::SandboxClock>, Error> {
+        self.client.call(RequestOptions::default(), false, sandbox_clock::retrieve_sandbox_clock(&self.client.config)).await
+    }
+
+    /// `advanceSandboxClock`: Sandbox: move the org's clock forward.
+    ///
+    /// Runs, in time order, everything due up to `to` (ACH submissions at the cut-off, settlements, payment rules'
+    /// outcomes, pending transfers' expiries), each written with its due moment as its time and its events in that
+    /// order; then the clock reads `to`, and the answer is the clock. Sandbox keys only.
+    pub async fn advance_clock(&self, params: models::AdvanceSandboxClockRequest, options: RequestOptions) -> Result<Response<models::SandboxClock>, Error> {
+        let p = sandbox_clock::AdvanceSandboxClockParams { advance_sandbox_clock_request: params, idempotency_key: None };
+        self.client.call(options, false, sandbox_clock::advance_sandbox_clock(&self.client.config, p)).await
+    }
+
+    /// `simulateTransferExpiry`: Sandbox: expire a pending transfer now.
+    ///
+    /// Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`,
+    /// its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
+    pub async fn expire_transfer(&self, id: &str, options: RequestOptions) -> Result<Response<models::Transfer>, Error> {
+        let p = fintech_transactions::SimulateTransferExpiryParams { id: id.to_owned(), idempotency_key: None };
+        self.client.call(options, false, fintech_transactions::simulate_transfer_expiry(&self.client.config, p)).await
+    }
+
+    /// `simulateDeposit`: Simulate an incoming deposit (sandbox).
+    ///
+    /// Moves money between the account and the sandbox funding account and answers with the account’s transaction.
+    /// Sandbox keys only: a live key gets 403.
+    pub async fn deposit(&self, id: &str, params: models::SimulateDepositRequest, options: RequestOptions) -> Result<Response<models::Transaction>, Error> {
+        let p = fintech_transactions::SimulateDepositParams { id: id.to_owned(), simulate_deposit_request: params, idempotency_key: None };
+        self.client.call(options, false, fintech_transactions::simulate_deposit(&self.client.config, p)).await
+    }
+
+    /// `simulateWithdrawal`: Simulate an outgoing withdrawal (sandbox).
+    ///
+    /// Moves money between the account and the sandbox funding account and answers with the account’s transaction.
+    /// Sandbox keys only: a live key gets 403.
+    pub async fn withdraw(&self, id: &str, params: models::SimulateWithdrawalRequest, options: RequestOptions) -> Result<Response<models::Transaction>, Error> {
+        let p = fintech_transactions::SimulateWithdrawalParams { id: id.to_owned(), simulate_withdrawal_request: params, idempotency_key: None };
+        self.client.call(options, false, fintech_transactions::simulate_withdrawal(&self.client.config, p)).await
+    }
+
+    /// `simulateInboundPayment`: Sandbox: receive a payment.
+    ///
+    /// Sandbox keys only (a live key: 403 `permission_denied`). Money sent to one of your account numbers (a credit),
+    /// or pulled from it by ACH debit. It settles at once, or is `returned` moving nothing: R02 (number disabled,
+    /// account closed), R16 (account frozen), R29 (debits blocked), R01 (debit larger than the available balance).
+    pub async fn inbound_payment(&self, params: models::SimulateInboundPaymentRequest, options: RequestOptions) -> Result<Response<models::Payment>, Error> {
+        let p = fintech_payment_simulations::SimulateInboundPaymentParams { simulate_inbound_payment_request: params, idempotency_key: None };
+        self.client.call(options, false, fintech_payment_simulations::simulate_inbound_payment(&self.client.config, p)).await
+    }
+
+    /// `simulatePaymentSettlement`: Sandbox: settle a payment now.
+    ///
+    /// Sandbox keys only (a live key: 403 `permission_denied`). Submits it if it was not, then settles it now; rules
+    /// apply as they would then.
+    pub async fn settle_payment(&self, id: &str, options: RequestOptions) -> Result<Response<models::Payment>, Error> {
+        let p = fintech_payment_simulations::SimulatePaymentSettlementParams { id: id.to_owned(), idempotency_key: None };
+        self.client.call(options, false, fintech_payment_simulations::simulate_payment_settlement(&self.client.config, p)).await
+    }
+
+    /// `simulatePaymentReturn`: Sandbox: return an ACH payment.
+    ///
+    /// Sandbox keys only (a live key: 403 `permission_denied`). Before settlement its hold ends; after it (up to 60
+    /// days by the sandbox clock) its transfer is reversed, the reversal’s description carrying the code.
+    pub async fn return_payment(&self, id: &str, params: models::SimulatePaymentReturnRequest, options: RequestOptions) -> Result<Response<models::Payment>, Error> {
+        let p = fintech_payment_simulations::SimulatePaymentReturnParams { id: id.to_owned(), simulate_payment_return_request: params, idempotency_key: None };
+        self.client.call(options, false, fintech_payment_simulations::simulate_payment_return(&self.client.config, p)).await
+    }
+
+    /// `simulatePaymentRejection`: Sandbox: reject a wire or RTP payment.
+    ///
+    /// Sandbox keys only (a live key: 403 `permission_denied`). Before settlement only: its hold ends, nothing moves.
+    pub async fn reject_payment(&self, id: &str, options: RequestOptions) -> Result<Response<models::Payment>, Error> {
+        let p = fintech_payment_simulations::SimulatePaymentRejectionParams { id: id.to_owned(), idempotency_key: None };
+        self.client.call(options, false, fintech_payment_simulations::simulate_payment_rejection(&self.client.config, p)).await
+    }
+
+    /// `simulateNotificationOfChange`: Sandbox: a notification of change for an ACH payment.
+    ///
+    /// Sandbox keys only (a live key: 403 `permission_denied`). The receiving bank corrects the external account the
+    /// payment went to: it is updated (`fintech.external_account.updated`). The payment is unchanged.
+    pub async fn notification_of_change(&self, id: &str, params: models::SimulateNotificationOfChangeRequest, options: RequestOptions) -> Result<Response<models::Payment>, Error> {
+        let p = fintech_payment_simulations::SimulateNotificationOfChangeParams { id: id.to_owned(), simulate_notification_of_change_request: params, idempotency_key: None };
+        self.client.call(options, false, fintech_payment_simulations::simulate_notification_of_change(&self.client.config, p)).await
+    }
+
+    /// `listPaymentRules`: Sandbox: list payment rules, newest first.
+    ///
+    /// Every item, newest first, a page at a time.
+    pub fn list_payment_rules(&self, params: ListParams) -> ListIter<'a, models::PaymentRule> {
+        let fetch = move |client: &'a Client, params: ListParams| {
+            async move {
+                let page = client.sandbox().list_payment_rules_page(params).await?.into_inner();
+                Ok((page.data, page.has_more))
+            }
+        };
+        pages(self.client, params, fetch, |v| v.id.clone())
+    }
+
+    /// `listPaymentRules`: one page.
+    pub async fn list_payment_rules_page(&self, params: ListParams) -> Result<Response<models::PaymentRuleList>, Error> {
+        let p = fintech_payment_simulations::ListPaymentRulesParams { limit: params.limit, starting_after: params.starting_after, ending_before: params.ending_before };
+        self.client.call(RequestOptions::default(), false, fintech_payment_simulations::list_payment_rules(&self.client.config, p)).await
+    }
+
+    /// `createPaymentRule`: Sandbox: create a payment rule.
+    ///
+    /// Sandbox keys only (a live key: 403 `permission_denied`). Payments out that match are returned (ACH) or
+    /// rejected (wire, RTP) when the rule’s moment comes; the oldest matching rule applies.
+    pub async fn create_payment_rule(&self, params: models::CreatePaymentRuleRequest, options: RequestOptions) -> Result<Response<models::PaymentRule>, Error> {
+        let p = fintech_payment_simulations::CreatePaymentRuleParams { create_payment_rule_request: params, idempotency_key: None };
+        self.client.call(options, false, fintech_payment_simulations::create_payment_rule(&self.client.config, p)).await
+    }
+
+    /// `deletePaymentRule`: Sandbox: delete a payment rule.
+    pub async fn delete_payment_rule(&self, id: &str) -> Result<Response<models::PaymentRuleDeleted>, Error> {
+        let p = fintech_payment_simulations::DeletePaymentRuleParams { id: id.to_owned() };
+        self.client.call(RequestOptions::default(), false, fintech_payment_simulations::delete_payment_rule(&self.client.config, p)).await
+    }
+}
+
 /// `/v1/fintech/accounts`: `client.accounts()`.
 pub struct Accounts<'a> {
     pub(crate) client: &'a Client,
@@ -412,40 +542,6 @@ impl<'a> Transfers<'a> {
     }
 }
 
-/// `/v1/sandbox/fintech/transfers, /v1/sandbox/fintech/accounts`: `client.sandbox()`.
-pub struct Sandbox<'a> {
-    pub(crate) client: &'a Client,
-}
-
-impl<'a> Sandbox<'a> {
-    /// `simulateTransferExpiry`: Sandbox: expire a pending transfer now.
-    ///
-    /// Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`,
-    /// its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
-    pub async fn expire_transfer(&self, id: &str, options: RequestOptions) -> Result<Response<models::Transfer>, Error> {
-        let p = fintech_transactions::SimulateTransferExpiryParams { id: id.to_owned(), idempotency_key: None };
-        self.client.call(options, false, fintech_transactions::simulate_transfer_expiry(&self.client.config, p)).await
-    }
-
-    /// `simulateDeposit`: Simulate an incoming deposit (sandbox).
-    ///
-    /// Moves money between the account and the sandbox funding account and answers with the account’s transaction.
-    /// Sandbox keys only: a live key gets 403.
-    pub async fn deposit(&self, id: &str, params: models::SimulateDepositRequest, options: RequestOptions) -> Result<Response<models::Transaction>, Error> {
-        let p = fintech_transactions::SimulateDepositParams { id: id.to_owned(), simulate_deposit_request: params, idempotency_key: None };
-        self.client.call(options, false, fintech_transactions::simulate_deposit(&self.client.config, p)).await
-    }
-
-    /// `simulateWithdrawal`: Simulate an outgoing withdrawal (sandbox).
-    ///
-    /// Moves money between the account and the sandbox funding account and answers with the account’s transaction.
-    /// Sandbox keys only: a live key gets 403.
-    pub async fn withdraw(&self, id: &str, params: models::SimulateWithdrawalRequest, options: RequestOptions) -> Result<Response<models::Transaction>, Error> {
-        let p = fintech_transactions::SimulateWithdrawalParams { id: id.to_owned(), simulate_withdrawal_request: params, idempotency_key: None };
-        self.client.call(options, false, fintech_transactions::simulate_withdrawal(&self.client.config, p)).await
-    }
-}
-
 /// `/v1/fintech/transactions, /v1/fintech/accounts`: `client.transactions()`.
 pub struct Transactions<'a> {
     pub(crate) client: &'a Client,
@@ -479,6 +575,165 @@ impl<'a> Transactions<'a> {
     pub async fn list_page(&self, id: &str, filter: TransactionFilter, params: ListParams) -> Result<Response<models::TransactionList>, Error> {
         let q = query(&params, &[], filter.created.as_ref(), &Default::default());
         self.client.send(Method::GET, &format!("/v1/fintech/accounts/{}/transactions{q}", encode(id)), None, RequestOptions::default()).await
+    }
+}
+
+/// `/v1/fintech/account_numbers`: `client.account_numbers()`.
+pub struct AccountNumbers<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl<'a> AccountNumbers<'a> {
+    /// `listAccountNumbers`: List account numbers, newest first.
+    ///
+    /// Every item, newest first, a page at a time.
+    pub fn list(&self, filter: AccountNumberFilter, params: ListParams) -> ListIter<'a, models::AccountNumber> {
+        let fetch = move |client: &'a Client, params: ListParams| {
+            let filter = filter.clone();
+            async move {
+                let page = client.account_numbers().list_page(filter, params).await?.into_inner();
+                Ok((page.data, page.has_more))
+            }
+        };
+        pages(self.client, params, fetch, |v| v.id.clone())
+    }
+
+    /// `listAccountNumbers`: one page.
+    pub async fn list_page(&self, filter: AccountNumberFilter, params: ListParams) -> Result<Response<models::AccountNumberList>, Error> {
+        let q = query(&params, &[("account_id", filter.account_id.as_deref()), ("status", filter.status.as_deref())], None, &Default::default());
+        self.client.send(Method::GET, &format!("/v1/fintech/account_numbers{q}"), None, RequestOptions::default()).await
+    }
+
+    /// `createAccountNumber`: Create an account number.
+    ///
+    /// A new 12-digit bank account number for the account, with its routing number: money sent to it over ACH, wire
+    /// or RTP reaches the account. `account_number` is in this answer only (kept answers of an Idempotency-Key replay
+    /// show `null`). Live numbers need the deployment’s routing number (409 `live_rails_not_configured`); a closed
+    /// account takes none (409 `account_closed`).
+    pub async fn create(&self, params: models::CreateAccountNumberRequest, options: RequestOptions) -> Result<Response<CreatedAccountNumber>, Error> {
+        let p = fintech_account_numbers::CreateAccountNumberParams { create_account_number_request: params, idempotency_key: None };
+        let answer = self.client.call(options, false, fintech_account_numbers::create_account_number(&self.client.config, p)).await?;
+        answer.try_map(CreatedAccountNumber::from_answer)
+    }
+
+    /// `retrieveAccountNumber`: Retrieve an account number.
+    ///
+    /// Shows the number as its last four digits (`account_number` is `null`).
+    pub async fn retrieve(&self, id: &str) -> Result<Response<models::AccountNumber>, Error> {
+        let p = fintech_account_numbers::RetrieveAccountNumberParams { id: id.to_owned() };
+        self.client.call(RequestOptions::default(), false, fintech_account_numbers::retrieve_account_number(&self.client.config, p)).await
+    }
+
+    /// `updateAccountNumber`: Update an account number.
+    ///
+    /// Its `name`, its `status` (`disabled`: payments to it are returned R02) or whether it accepts `inbound_debits`.
+    /// Emits `fintech.account_number.updated` when something changed.
+    pub async fn update(&self, id: &str, params: models::UpdateAccountNumberRequest, options: RequestOptions) -> Result<Response<models::AccountNumber>, Error> {
+        let p = fintech_account_numbers::UpdateAccountNumberParams { id: id.to_owned(), update_account_number_request: params, idempotency_key: None };
+        self.client.call(options, false, fintech_account_numbers::update_account_number(&self.client.config, p)).await
+    }
+}
+
+/// `/v1/fintech/external_accounts`: `client.external_accounts()`.
+pub struct ExternalAccounts<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl<'a> ExternalAccounts<'a> {
+    /// `listExternalAccounts`: List external accounts, newest first.
+    ///
+    /// Every item, newest first, a page at a time.
+    pub fn list(&self, params: ListParams) -> ListIter<'a, models::ExternalAccount> {
+        let fetch = move |client: &'a Client, params: ListParams| {
+            async move {
+                let page = client.external_accounts().list_page(params).await?.into_inner();
+                Ok((page.data, page.has_more))
+            }
+        };
+        pages(self.client, params, fetch, |v| v.id.clone())
+    }
+
+    /// `listExternalAccounts`: one page.
+    pub async fn list_page(&self, params: ListParams) -> Result<Response<models::ExternalAccountList>, Error> {
+        let p = fintech_payments::ListExternalAccountsParams { limit: params.limit, starting_after: params.starting_after, ending_before: params.ending_before };
+        self.client.call(RequestOptions::default(), false, fintech_payments::list_external_accounts(&self.client.config, p)).await
+    }
+
+    /// `createExternalAccount`: Create an external account.
+    ///
+    /// A bank account outside Plinth to pay. The routing number’s check digit is checked.
+    pub async fn create(&self, params: models::CreateExternalAccountRequest, options: RequestOptions) -> Result<Response<models::ExternalAccount>, Error> {
+        let p = fintech_payments::CreateExternalAccountParams { create_external_account_request: params, idempotency_key: None };
+        self.client.call(options, false, fintech_payments::create_external_account(&self.client.config, p)).await
+    }
+
+    /// `retrieveExternalAccount`: Retrieve an external account.
+    pub async fn retrieve(&self, id: &str) -> Result<Response<models::ExternalAccount>, Error> {
+        let p = fintech_payments::RetrieveExternalAccountParams { id: id.to_owned() };
+        self.client.call(RequestOptions::default(), false, fintech_payments::retrieve_external_account(&self.client.config, p)).await
+    }
+
+    /// `updateExternalAccount`: Update an external account.
+    ///
+    /// Its holder’s name and metadata. Emits `fintech.external_account.updated` when something changed.
+    pub async fn update(&self, id: &str, params: models::UpdateExternalAccountRequest, options: RequestOptions) -> Result<Response<models::ExternalAccount>, Error> {
+        let p = fintech_payments::UpdateExternalAccountParams { id: id.to_owned(), update_external_account_request: params, idempotency_key: None };
+        self.client.call(options, false, fintech_payments::update_external_account(&self.client.config, p)).await
+    }
+}
+
+/// `/v1/fintech/payments`: `client.payments()`.
+pub struct Payments<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl<'a> Payments<'a> {
+    /// `listPayments`: List payments, newest first.
+    ///
+    /// Every item, newest first, a page at a time.
+    pub fn list(&self, filter: PaymentFilter, params: ListParams) -> ListIter<'a, models::Payment> {
+        let fetch = move |client: &'a Client, params: ListParams| {
+            let filter = filter.clone();
+            async move {
+                let page = client.payments().list_page(filter, params).await?.into_inner();
+                Ok((page.data, page.has_more))
+            }
+        };
+        pages(self.client, params, fetch, |v| v.id.clone())
+    }
+
+    /// `listPayments`: one page.
+    pub async fn list_page(&self, filter: PaymentFilter, params: ListParams) -> Result<Response<models::PaymentList>, Error> {
+        let q = query(&params, &[("account_id", filter.account_id.as_deref()), ("status", filter.status.as_deref()), ("rail", filter.rail.as_deref()), ("direction", filter.direction.as_deref())], None, &Default::default());
+        self.client.send(Method::GET, &format!("/v1/fintech/payments{q}"), None, RequestOptions::default()).await
+    }
+
+    /// `createPayment`: Send a payment.
+    ///
+    /// Pays an external account over ACH, wire or RTP. The amount leaves the account’s available balance at once (a
+    /// pending transfer to the rail’s clearing account, `transfer_id`) and its current balance at settlement. In the
+    /// sandbox, ACH is submitted at the next cut-off (16:00 New York, Monday to Friday) and settles at 09:00 the next
+    /// business day; a wire settles at once in banking hours (09:00–18:00 New York), else at 09:00 the next business
+    /// day; RTP settles at once. Live ACH waits for the bank file; live wire and RTP: 409 `rail_unavailable`. Refused
+    /// as a transfer would be when the account is short, frozen or closed.
+    pub async fn create(&self, params: models::CreatePaymentRequest, options: RequestOptions) -> Result<Response<models::Payment>, Error> {
+        let p = fintech_payments::CreatePaymentParams { create_payment_request: params, idempotency_key: None };
+        self.client.call(options, false, fintech_payments::create_payment(&self.client.config, p)).await
+    }
+
+    /// `retrievePayment`: Retrieve a payment.
+    pub async fn retrieve(&self, id: &str) -> Result<Response<models::Payment>, Error> {
+        let p = fintech_payments::RetrievePaymentParams { id: id.to_owned() };
+        self.client.call(RequestOptions::default(), false, fintech_payments::retrieve_payment(&self.client.config, p)).await
+    }
+
+    /// `cancelPayment`: Cancel a payment.
+    ///
+    /// Only while `pending_submission`: the hold returns to the available balance, nothing moves. Else 409
+    /// `payment_state_invalid`.
+    pub async fn cancel(&self, id: &str, options: RequestOptions) -> Result<Response<models::Payment>, Error> {
+        let p = fintech_payments::CancelPaymentParams { id: id.to_owned(), idempotency_key: None };
+        self.client.call(options, false, fintech_payments::cancel_payment(&self.client.config, p)).await
     }
 }
 
@@ -541,6 +796,10 @@ impl Client {
         Events { client: self }
     }
 
+    pub fn sandbox(&self) -> Sandbox<'_> {
+        Sandbox { client: self }
+    }
+
     pub fn accounts(&self) -> Accounts<'_> {
         Accounts { client: self }
     }
@@ -549,12 +808,20 @@ impl Client {
         Transfers { client: self }
     }
 
-    pub fn sandbox(&self) -> Sandbox<'_> {
-        Sandbox { client: self }
-    }
-
     pub fn transactions(&self) -> Transactions<'_> {
         Transactions { client: self }
+    }
+
+    pub fn account_numbers(&self) -> AccountNumbers<'_> {
+        AccountNumbers { client: self }
+    }
+
+    pub fn external_accounts(&self) -> ExternalAccounts<'_> {
+        ExternalAccounts { client: self }
+    }
+
+    pub fn payments(&self) -> Payments<'_> {
+        Payments { client: self }
     }
 
     pub fn requests(&self) -> Requests<'_> {
@@ -666,6 +933,64 @@ pub struct TransactionFilter {
 impl TransactionFilter {
     pub fn created(mut self, created: Created) -> Self {
         self.created = Some(created);
+        self
+    }
+}
+
+/// The filters of `account_numbers().list` and `list_page`, all optional and combined (every one
+/// must hold).
+#[derive(Debug, Clone, Default)]
+pub struct AccountNumberFilter {
+    /// Only the numbers of this account.
+    pub account_id: Option<String>,
+    /// Only numbers in this status.
+    pub status: Option<String>,
+}
+
+impl AccountNumberFilter {
+    pub fn account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+
+    pub fn status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
+
+/// The filters of `payments().list` and `list_page`, all optional and combined (every one
+/// must hold).
+#[derive(Debug, Clone, Default)]
+pub struct PaymentFilter {
+    /// Only the payments of this account.
+    pub account_id: Option<String>,
+    /// Only payments in this status.
+    pub status: Option<String>,
+    /// Only payments on this rail.
+    pub rail: Option<String>,
+    /// Only payments in this direction.
+    pub direction: Option<String>,
+}
+
+impl PaymentFilter {
+    pub fn account_id(mut self, value: impl Into<String>) -> Self {
+        self.account_id = Some(value.into());
+        self
+    }
+
+    pub fn status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+
+    pub fn rail(mut self, value: impl Into<String>) -> Self {
+        self.rail = Some(value.into());
+        self
+    }
+
+    pub fn direction(mut self, value: impl Into<String>) -> Self {
+        self.direction = Some(value.into());
         self
     }
 }

@@ -1,7 +1,9 @@
 //! The retry rules a live server cannot be made to show on demand (503, 409 in progress, refused connections), the
 //! cursors a list sends, and the answer a replayed create gets (no secret), against a scripted HTTP server on a thread.
 
-use plinth::models::{create_account_request::Type, CreateAccountRequest, CreateApiKeyRequest, RotateWebhookEndpointSecretRequest};
+use plinth::models::{
+    create_account_request::Type, CreateAccountNumberRequest, CreateAccountRequest, CreateApiKeyRequest, RotateWebhookEndpointSecretRequest,
+};
 use plinth::{Client, Error, ListParams, RequestOptions};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -134,6 +136,27 @@ async fn a_secret_is_a_plain_string_and_a_replay_says_it_has_none() {
         Err(Error::SecretWithheld(w)) => assert!(w.id == "we_1" && w.to_string().contains("rotate"), "{w}"),
         other => panic!("expected Error::SecretWithheld, got {other:?}"),
     }
+}
+
+/// docs/api.md#bank-account-numbers-and-payments: the 12 digits are in the create answer only.
+#[tokio::test]
+async fn an_account_number_is_a_plain_string_once_and_a_replay_says_it_has_none() {
+    let number = |n: &str| format!(r#"{{"id":"an_1","object":"fintech.account_number","account_id":"acct_1","routing_number":"110000000","account_number_last4":"9012","name":null,"status":"active","inbound_debits":"allowed","livemode":false,"created_at":"2026-11-28T10:00Z","account_number":{n}}}"#);
+    let (url, _) = serve(vec![ok(&number(r#""123456789012""#)), replayed(&number("null")), ok(&number("null"))]);
+    let c = client(&url);
+    let request = || CreateAccountNumberRequest::new("acct_1".into());
+
+    let fresh = c.account_numbers().create(request(), RequestOptions::default()).await.unwrap();
+    assert_eq!((fresh.account_number.as_str(), fresh.id.as_str(), fresh.account_number_last4.as_str()), ("123456789012", "an_1", "9012"));
+    assert!(!format!("{fresh:?}").contains("123456789012"), "Debug shows the number: {fresh:?}");
+    match c.account_numbers().create(request(), RequestOptions::idempotency_key("k")).await {
+        Err(Error::SecretWithheld(w)) => {
+            assert_eq!((w.object.as_str(), w.id.as_str()), ("account_number", "an_1"));
+            assert!(w.to_string().contains("disable the account number"), "{w}");
+        }
+        other => panic!("expected Error::SecretWithheld, got {other:?}"),
+    }
+    assert_eq!(c.account_numbers().retrieve("an_1").await.unwrap().account_number, None);
 }
 
 /// Serves `answers` in order to GET requests; returns the base URL and the request target (path and query) of each.

@@ -193,7 +193,7 @@ async fn reversals_balances_statements_and_nicknames_go_out_as_the_api_reads_the
     assert!(seen.iter().filter(|(s, _)| s.starts_with("POST")).all(|(_, keyed)| *keyed), "a POST without an Idempotency-Key");
 }
 
-const KEY: &str = r#"{"id":"key_1","object":"api_key","mode":"sandbox","hint":"rk_test_…abcd","name":"Reporting","livemode":false,"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"permissions":{"accounts":"read","transfers":"none","transactions":"read","sandbox":"none","events":"none","webhook_endpoints":"none","api_keys":"none","requests":"none"},"key":"rk_test_abcd"}"#;
+const KEY: &str = r#"{"id":"key_1","object":"api_key","mode":"sandbox","hint":"rk_test_…abcd","name":"Reporting","livemode":false,"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"permissions":{"accounts":"read","transfers":"none","transactions":"read","sandbox":"none","events":"none","webhook_endpoints":"none","api_keys":"none","requests":"none","payments":"none"},"key":"rk_test_abcd"}"#;
 
 #[tokio::test]
 async fn a_key_create_sends_its_permissions_and_a_restricted_key_decodes_them() {

@@ -5,13 +5,15 @@
  * every Node.js it finds. Each step prints one line; the first failed assertion ends the run with exit 1.
  * Steps 1–12 are here, 13–19 (every other resource) in resources.ts, 20–21 (pending transfers, metadata, filters) in
  * holds.ts, 22 (the request log) in request-log.ts, 23 (reversals, balances at a moment, statements, nicknames) in
- * reversals.ts, 24 (a read-only key) in restricted.ts, 25 (the event stream) in stream.ts.
+ * reversals.ts, 24 (a read-only key) in restricted.ts, 25 (the event stream) in stream.ts, 26 (payments on the
+ * sandbox clock) in payments.ts.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { type Account, PlinthClient, Webhook, WebhookVerificationError } from '@plinth/client';
 import { all, refused, required, step, waitFor } from './helpers.js';
 import { holdSteps } from './holds.js';
+import { paymentStep } from './payments.js';
 import { requestLogStep } from './request-log.js';
 import { resourceSteps } from './resources.js';
 import { restrictedStep } from './restricted.js';
@@ -197,5 +199,6 @@ await requestLogStep(plinth, firstRequestId);
 await reversalStep(plinth);
 await restrictedStep(plinth, PLINTH_URL);
 await streamStep(plinth, key, PLINTH_PROXY_URL);
+await paymentStep(plinth);
 
 console.log(`conformance passed on Node.js ${process.version}`);

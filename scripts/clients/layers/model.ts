@@ -77,8 +77,13 @@ export interface Field {
   name: string;
   kind: FieldKind;
   values?: string[];
-  /** The component of an `object`. */
+  /**
+   * The component of an `object`. For one of several shapes (`anyOf` named components: a payment rule's `action`,
+   * `{return, at}` or `{reject}`), the name OpenAPI Generator gives the inline union, `<Body><Field>`
+   * (`CreatePaymentRuleRequestAction`), and `variants` lists the shapes.
+   */
   schema?: string;
+  variants?: string[];
   /** An `object` that takes names beyond those it lists (a key's permissions: the groups are the server's to judge). */
   open?: boolean;
   required: boolean;
@@ -157,12 +162,20 @@ function kindOf(param: Json, where: string): Pick<Param, 'kind' | 'values'> {
   throw new Error(`${where}: parameter ${param.name} of a type no template knows (${JSON.stringify(schema.type)})`);
 }
 
-function fieldOf(doc: Json, name: string, raw: Json, required: boolean, where: string): Field {
+function fieldOf(doc: Json, body: string, name: string, raw: Json, required: boolean, where: string): Field {
   const types = [raw.type ?? []].flat();
   const nullable = types.includes('null') || (raw.anyOf ?? []).some((s: Json) => s.type === 'null');
   const base = { name, required, nullable, description: raw.description ?? '' };
   const variants: Json[] = raw.anyOf ?? [raw];
-  const object = variants.find((s) => s.$ref);
+  const refs = variants.filter((s) => s.$ref);
+  if (refs.length > 1)
+    return {
+      ...base,
+      kind: 'object',
+      schema: `${body}${pascal(name)}`,
+      variants: refs.map((ref) => refName(ref, `${where} ${name}`)),
+    };
+  const object = refs[0];
   if (object) {
     const open = deref(doc, object).additionalProperties === true;
     return { ...base, kind: 'object', schema: refName(object, `${where} ${name}`), ...(open ? { open } : {}) };
@@ -240,7 +253,14 @@ export function operationsOf(doc: Json): Operation[] {
               schema: refName(bodyRef, `${where} body`),
               required: op.requestBody.required === true,
               fields: Object.entries<Json>(bodySchema?.properties ?? {}).map(([field, schema]) =>
-                fieldOf(doc, field, schema, (bodySchema.required ?? []).includes(field), `${where} body`),
+                fieldOf(
+                  doc,
+                  refName(bodyRef, `${where} body`),
+                  field,
+                  schema,
+                  (bodySchema.required ?? []).includes(field),
+                  `${where} body`,
+                ),
               ),
             }
           : null,

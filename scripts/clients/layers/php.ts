@@ -185,7 +185,12 @@ function method(op: Operation, tagProps: Map<string, string>): string[] {
       const value = (f: Field) => {
         const v = `$${camel(f.name)}`;
         if (f.kind === 'metadata') return `self::metadata(${v})`;
-        if (f.kind === 'object') return `self::pairs(${v}, '${f.name}')`;
+        // An open object (a key's permissions) is string pairs; a closed one (a rule's match) is its model.
+        if (f.kind === 'object' && f.open) return `self::pairs(${v}, '${f.name}')`;
+        if (f.kind === 'object') {
+          const model = `self::body(Generated\\Model\\${f.schema}::class, ${v})`;
+          return f.required ? model : `${v} === null ? null : ${model}`;
+        }
         return v;
       };
       pre.push(`        $fields = [${others.map((f) => `'${f.name}' => ${value(f)}`).join(', ')}];`);

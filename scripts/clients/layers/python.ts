@@ -119,6 +119,12 @@ interface Uses {
   apis: Map<string, ReturnType<typeof apiOf>>;
   pages: boolean;
   unset: boolean;
+  /**
+   * secrets.py's class of an answer that other operations of the file answer without its secret (an account
+   * number: created with its digits, retrieved without): imported as `<Answer>WithSecret`, so the generated model
+   * keeps its own name for the others.
+   */
+  shown: Map<string, string>;
 }
 
 function pathArgs(op: Operation): string[] {
@@ -217,7 +223,7 @@ function queryMethod(op: Operation, u: Uses): string[] {
 function callMethod(op: Operation, u: Uses): string[] {
   const api = apiOf(op.tag);
   u.apis.set(op.tag, api);
-  const result = op.secretFields.length ? op.responseSchema : op.responseSchema;
+  const result = op.secretFields.length ? (u.shown.get(op.responseSchema) ?? op.responseSchema) : op.responseSchema;
   if (op.secretFields.length) u.secrets.add(op.responseSchema).add('with_secret');
   else u.models.add(op.responseSchema);
   const params = [...pathArgs(op)];
@@ -268,7 +274,7 @@ function callMethod(op: Operation, u: Uses): string[] {
   const lines = [...signature(snake(op.method), params, result), ...docstring(prose(op), '        '), ...body];
   if (op.secretFields.length) {
     lines.push(...call('answer = self._client._call', [send, ...tail], '', '        '));
-    lines.push(`        return with_secret(${op.responseSchema}, answer, self._client)`);
+    lines.push(`        return with_secret(${result}, answer, self._client)`);
   } else lines.push(...call('return self._client._call', [send, ...tail], '', '        '));
   return lines;
 }
@@ -282,7 +288,12 @@ function resourceFile(resource: string, ops: Operation[], extended: boolean): st
     apis: new Map(),
     pages: false,
     unset: false,
+    shown: new Map(),
   };
+  const plain = new Set(ops.flatMap((op) => (op.secretFields.length ? [] : [op.responseSchema, op.itemSchema])));
+  for (const op of ops)
+    if (op.secretFields.length && plain.has(op.responseSchema))
+      u.shown.set(op.responseSchema, `${op.responseSchema}WithSecret`);
   const methods: string[] = [];
   for (const op of ops) {
     if (methods.length) methods.push('');
@@ -306,7 +317,14 @@ function resourceFile(resource: string, ops: Operation[], extended: boolean): st
     ...(u.unset ? ['from .._fields import UNSET, body_fields'] : []),
     ...(u.filters.size ? [`from ..filters import ${[...u.filters].sort().join(', ')}`] : []),
     ...(u.pages ? ['from ..pagination import pages'] : []),
-    ...(u.secrets.size ? [`from ..secrets import ${[...u.secrets].sort().join(', ')}`] : []),
+    ...(u.secrets.size
+      ? [
+          `from ..secrets import ${[...u.secrets]
+            .sort()
+            .map((name) => (u.shown.has(name) ? `${name} as ${u.shown.get(name)}` : name))
+            .join(', ')}`,
+        ]
+      : []),
     '',
     'if TYPE_CHECKING:',
     '    from ..client import Plinth',

@@ -212,11 +212,13 @@ function method(op: Operation, ctx: Ctx): string[] {
   if (op.secretFields.length && !secret)
     throw new Error(`${op.operationId}: no from_answer(models::${op.responseSchema}) in created.rs`);
   const answer = secret ?? `models::${op.responseSchema}`;
-  const call = `self.client.call(${op.idempotent ? 'options' : 'RequestOptions::default()'}, false, ${api.replace(/_api$/, '')}::${fn}(&self.client.config, p))`;
+  // An operation with no parameter at all (the sandbox clock's read): the generator makes no params struct.
+  const none = fields.length === 0;
+  const call = `self.client.call(${op.idempotent ? 'options' : 'RequestOptions::default()'}, false, ${api.replace(/_api$/, '')}::${fn}(&self.client.config${none ? '' : ', p'}))`;
   lines.push(
     ...doc(summary, '    '),
     `    pub async fn ${snake(op.method)}(${args.join(', ')}) -> ${result(answer)} {`,
-    `        let p = ${paramsStruct} { ${fields.join(', ')} };`,
+    ...(none ? [] : [`        let p = ${paramsStruct} { ${fields.join(', ')} };`]),
   );
   if (secret) lines.push(`        let answer = ${call}.await?;`, `        answer.try_map(${secret}::from_answer)`);
   else lines.push(`        ${call}.await`);

@@ -258,6 +258,7 @@ func main() {
 	reversalStep(client)
 	restrictedStep(client, base)
 	streamStep(client, proxied, proxyURL)
+	paymentStep(client)
 
 	fmt.Println("go: every step passed")
 }

@@ -9,23 +9,29 @@ use Plinth::ApiKeys;
 use Plinth::WebhookDeliveries;
 use Plinth::WebhookEndpoints;
 use Plinth::Events;
+use Plinth::Sandbox;
 use Plinth::Accounts;
 use Plinth::Transfers;
-use Plinth::Sandbox;
 use Plinth::Transactions;
+use Plinth::AccountNumbers;
+use Plinth::ExternalAccounts;
+use Plinth::Payments;
 use Plinth::Requests;
 
 sub api_keys           { $_[0]{resources}{api_keys}           //= Plinth::ApiKeys->new($_[0]) }
 sub webhook_deliveries { $_[0]{resources}{webhook_deliveries} //= Plinth::WebhookDeliveries->new($_[0]) }
 sub webhook_endpoints  { $_[0]{resources}{webhook_endpoints}  //= Plinth::WebhookEndpoints->new($_[0]) }
 sub events             { $_[0]{resources}{events}             //= Plinth::Events->new($_[0]) }
+sub sandbox            { $_[0]{resources}{sandbox}            //= Plinth::Sandbox->new($_[0]) }
 sub accounts           { $_[0]{resources}{accounts}           //= Plinth::Accounts->new($_[0]) }
 sub transfers          { $_[0]{resources}{transfers}          //= Plinth::Transfers->new($_[0]) }
-sub sandbox            { $_[0]{resources}{sandbox}            //= Plinth::Sandbox->new($_[0]) }
 sub transactions       { $_[0]{resources}{transactions}       //= Plinth::Transactions->new($_[0]) }
+sub account_numbers    { $_[0]{resources}{account_numbers}    //= Plinth::AccountNumbers->new($_[0]) }
+sub external_accounts  { $_[0]{resources}{external_accounts}  //= Plinth::ExternalAccounts->new($_[0]) }
+sub payments           { $_[0]{resources}{payments}           //= Plinth::Payments->new($_[0]) }
 sub requests           { $_[0]{resources}{requests}           //= Plinth::Requests->new($_[0]) }
 
 # The resource readers above, for code that walks them (t/methods.t).
-sub resources { qw(api_keys webhook_deliveries webhook_endpoints events accounts transfers sandbox transactions requests) }
+sub resources { qw(api_keys webhook_deliveries webhook_endpoints events sandbox accounts transfers transactions account_numbers external_accounts payments requests) }
 
 1;

@@ -1,13 +1,15 @@
 package Plinth::Secret;
 
-# Answers that carry a secret shown only once: a new API key (Plinth::NewApiKey, ->key) and a webhook endpoint as
-# create and rotate_secret answer it (Plinth::WebhookEndpointWithSecret, ->secret). Each is the generated object,
+# Answers that carry a secret shown only once: a new API key (Plinth::NewApiKey, ->key), a webhook endpoint as
+# create and rotate_secret answer it (Plinth::WebhookEndpointWithSecret, ->secret) and a new account number
+# (Plinth::AccountNumber, ->account_number). Each is the generated object,
 # reblessed into a subclass whose secret reader returns a string, never undef: the server shows a secret once and
 # never stores it, so the idempotent replay of such a request (->replayed true) carries null, and the reader dies
 # with a Plinth::SecretUnavailable instead of handing back an undef to trip over later.
 
 use strict;
 use warnings;
+use Plinth::Generated::Object::AccountNumber;
 use Plinth::Generated::Object::NewApiKey;
 use Plinth::Generated::Object::SandboxSignup;
 use Plinth::Generated::Object::WebhookEndpointWithSecret;
@@ -40,6 +42,12 @@ our @ISA = ('Plinth::Secret', 'Plinth::Generated::Object::WebhookEndpointWithSec
 
 # The signing secret, whsec_…: what Plinth::Webhook->verify needs.
 sub secret { my $self = shift; $self->_secret('secret', @_) }
+
+package Plinth::AccountNumber;
+our @ISA = ('Plinth::Secret', 'Plinth::Generated::Object::AccountNumber');
+
+# The 12 digits to give payers, with ->routing_number; later reads show only ->account_number_last4.
+sub account_number { my $self = shift; $self->_secret('account_number', @_) }
 
 package Plinth::SandboxSignup;
 our @ISA = ('Plinth::Generated::Object::SandboxSignup');

@@ -68,8 +68,6 @@ __all__ = [
     "CreatePaymentRequest",
     "CreatePaymentRuleRequest",
     "CreatePaymentRuleRequestAction",
-    "CreatePaymentRuleRequestActionAnyOf0",
-    "CreatePaymentRuleRequestActionAnyOf1",
     "CreatePaymentRuleRequestMatch",
     "CreateTransferRequest",
     "CreateTransferReversalRequest",
@@ -186,8 +184,6 @@ from plinth_generated.models.create_external_account_request import CreateExtern
 from plinth_generated.models.create_payment_request import CreatePaymentRequest as CreatePaymentRequest
 from plinth_generated.models.create_payment_rule_request import CreatePaymentRuleRequest as CreatePaymentRuleRequest
 from plinth_generated.models.create_payment_rule_request_action import CreatePaymentRuleRequestAction as CreatePaymentRuleRequestAction
-from plinth_generated.models.create_payment_rule_request_action_any_of0 import CreatePaymentRuleRequestActionAnyOf0 as CreatePaymentRuleRequestActionAnyOf0
-from plinth_generated.models.create_payment_rule_request_action_any_of1 import CreatePaymentRuleRequestActionAnyOf1 as CreatePaymentRuleRequestActionAnyOf1
 from plinth_generated.models.create_payment_rule_request_match import CreatePaymentRuleRequestMatch as CreatePaymentRuleRequestMatch
 from plinth_generated.models.create_transfer_request import CreateTransferRequest as CreateTransferRequest
 from plinth_generated.models.create_transfer_reversal_request import CreateTransferReversalRequest as CreateTransferReversalRequest

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from ..events import Events
+from .account_numbers import AccountNumbers
 from .accounts import Accounts
 from .api_keys import ApiKeys
+from .external_accounts import ExternalAccounts
+from .payments import Payments
 from .requests import Requests
 from .sandbox import Sandbox
 from .transactions import Transactions
@@ -20,10 +23,13 @@ class Resources:
     webhook_deliveries: WebhookDeliveries
     webhook_endpoints: WebhookEndpoints
     events: Events
+    sandbox: Sandbox
     accounts: Accounts
     transfers: Transfers
-    sandbox: Sandbox
     transactions: Transactions
+    account_numbers: AccountNumbers
+    external_accounts: ExternalAccounts
+    payments: Payments
     requests: Requests
 
     def _init_resources(self) -> None:
@@ -31,8 +37,11 @@ class Resources:
         self.webhook_deliveries = WebhookDeliveries(self)  # type: ignore[arg-type]
         self.webhook_endpoints = WebhookEndpoints(self)  # type: ignore[arg-type]
         self.events = Events(self)  # type: ignore[arg-type]
+        self.sandbox = Sandbox(self)  # type: ignore[arg-type]
         self.accounts = Accounts(self)  # type: ignore[arg-type]
         self.transfers = Transfers(self)  # type: ignore[arg-type]
-        self.sandbox = Sandbox(self)  # type: ignore[arg-type]
         self.transactions = Transactions(self)  # type: ignore[arg-type]
+        self.account_numbers = AccountNumbers(self)  # type: ignore[arg-type]
+        self.external_accounts = ExternalAccounts(self)  # type: ignore[arg-type]
+        self.payments = Payments(self)  # type: ignore[arg-type]
         self.requests = Requests(self)  # type: ignore[arg-type]

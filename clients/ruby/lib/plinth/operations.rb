@@ -188,6 +188,138 @@ module Plinth
     end
   end
 
+  # plinth.sandbox: /v1/sandbox/clock, /v1/sandbox/clock/advance, /v1/sandbox/fintech/transfers, /v1/sandbox/fintech/accounts, /v1/sandbox/fintech/inbound_payments, /v1/sandbox/fintech/payments, /v1/sandbox/fintech/payment_rules.
+  class Sandbox < Resource
+    def initialize(client)
+      super
+      @sandbox_clock = PlinthGenerated::SandboxClockApi.new(client.api_client)
+      @fintech_transactions = PlinthGenerated::FintechTransactionsApi.new(client.api_client)
+      @fintech_payment_simulations = PlinthGenerated::FintechPaymentSimulationsApi.new(client.api_client)
+    end
+
+    # Sandbox: the org's clock.
+    #
+    # Sandbox keys only (a live key: 403 `permission_denied`: live mode runs on real time).
+    def retrieve_clock()
+      @client.call { @sandbox_clock.retrieve_sandbox_clock_with_http_info() }
+    end
+
+    # Sandbox: move the org's clock forward.
+    #
+    # Runs, in time order, everything due up to `to` (ACH submissions at the cut-off, settlements, payment rules'
+    # outcomes, pending transfers' expiries), each written with its due moment as its time and its events in that
+    # order; then the clock reads `to`, and the answer is the clock. Sandbox keys only.
+    def advance_clock(params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::AdvanceSandboxClockRequest, params, fields)
+      opts = key_opts(idempotency_key)
+      @client.call { @sandbox_clock.advance_sandbox_clock_with_http_info(req, opts) }
+    end
+
+    # Sandbox: expire a pending transfer now.
+    #
+    # Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`,
+    # its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
+    def expire_transfer(id, idempotency_key: nil)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_transactions.simulate_transfer_expiry_with_http_info(id, opts) }
+    end
+
+    # Simulate an incoming deposit (sandbox).
+    #
+    # Moves money between the account and the sandbox funding account and answers with the account’s transaction.
+    # Sandbox keys only: a live key gets 403.
+    def deposit(id, params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::SimulateDepositRequest, params, fields)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_transactions.simulate_deposit_with_http_info(id, req, opts) }
+    end
+
+    # Simulate an outgoing withdrawal (sandbox).
+    #
+    # Moves money between the account and the sandbox funding account and answers with the account’s transaction.
+    # Sandbox keys only: a live key gets 403.
+    def withdraw(id, params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::SimulateWithdrawalRequest, params, fields)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_transactions.simulate_withdrawal_with_http_info(id, req, opts) }
+    end
+
+    # Sandbox: receive a payment.
+    #
+    # Sandbox keys only (a live key: 403 `permission_denied`). Money sent to one of your account numbers (a credit),
+    # or pulled from it by ACH debit. It settles at once, or is `returned` moving nothing: R02 (number disabled,
+    # account closed), R16 (account frozen), R29 (debits blocked), R01 (debit larger than the available balance).
+    def inbound_payment(params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::SimulateInboundPaymentRequest, params, fields)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_payment_simulations.simulate_inbound_payment_with_http_info(req, opts) }
+    end
+
+    # Sandbox: settle a payment now.
+    #
+    # Sandbox keys only (a live key: 403 `permission_denied`). Submits it if it was not, then settles it now; rules
+    # apply as they would then.
+    def settle_payment(id, idempotency_key: nil)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_payment_simulations.simulate_payment_settlement_with_http_info(id, opts) }
+    end
+
+    # Sandbox: return an ACH payment.
+    #
+    # Sandbox keys only (a live key: 403 `permission_denied`). Before settlement its hold ends; after it (up to 60
+    # days by the sandbox clock) its transfer is reversed, the reversal’s description carrying the code.
+    def return_payment(id, params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::SimulatePaymentReturnRequest, params, fields)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_payment_simulations.simulate_payment_return_with_http_info(id, req, opts) }
+    end
+
+    # Sandbox: reject a wire or RTP payment.
+    #
+    # Sandbox keys only (a live key: 403 `permission_denied`). Before settlement only: its hold ends, nothing moves.
+    def reject_payment(id, idempotency_key: nil)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_payment_simulations.simulate_payment_rejection_with_http_info(id, opts) }
+    end
+
+    # Sandbox: a notification of change for an ACH payment.
+    #
+    # Sandbox keys only (a live key: 403 `permission_denied`). The receiving bank corrects the external account the
+    # payment went to: it is updated (`fintech.external_account.updated`). The payment is unchanged.
+    def notification_of_change(id, params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::SimulateNotificationOfChangeRequest, params, fields)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_payment_simulations.simulate_notification_of_change_with_http_info(id, req, opts) }
+    end
+
+    # One page (+data+, +has_more+) of list_payment_rules, newest first.
+    def list_payment_rules_page(limit: nil, starting_after: nil, ending_before: nil)
+      opts = query(limit: limit, starting_after: starting_after, ending_before: ending_before)
+      @client.call { @fintech_payment_simulations.list_payment_rules_with_http_info(opts) }
+    end
+
+    # Sandbox: list payment rules, newest first.
+    # A lazy Enumerator over every page, fetching pages of +limit+.
+    def list_payment_rules(limit: nil)
+      paginate(limit) { |**page| list_payment_rules_page(**page) }
+    end
+
+    # Sandbox: create a payment rule.
+    #
+    # Sandbox keys only (a live key: 403 `permission_denied`). Payments out that match are returned (ACH) or rejected
+    # (wire, RTP) when the rule’s moment comes; the oldest matching rule applies.
+    def create_payment_rule(params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::CreatePaymentRuleRequest, params, fields)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_payment_simulations.create_payment_rule_with_http_info(req, opts) }
+    end
+
+    # Sandbox: delete a payment rule.
+    def delete_payment_rule(id)
+      @client.call { @fintech_payment_simulations.delete_payment_rule_with_http_info(id) }
+    end
+  end
+
   # plinth.accounts: /v1/fintech/accounts.
   class Accounts < Resource
     def initialize(client)
@@ -383,43 +515,6 @@ module Plinth
     end
   end
 
-  # plinth.sandbox: /v1/sandbox/fintech/transfers, /v1/sandbox/fintech/accounts.
-  class Sandbox < Resource
-    def initialize(client)
-      super
-      @fintech_transactions = PlinthGenerated::FintechTransactionsApi.new(client.api_client)
-    end
-
-    # Sandbox: expire a pending transfer now.
-    #
-    # Sandbox keys only (a live key: 403 `permission_denied`). What the expiry does at `expires_at`, now: `expired`,
-    # its hold released, `fintech.transfer.expired`; `expires_at` becomes now.
-    def expire_transfer(id, idempotency_key: nil)
-      opts = key_opts(idempotency_key)
-      @client.call { @fintech_transactions.simulate_transfer_expiry_with_http_info(id, opts) }
-    end
-
-    # Simulate an incoming deposit (sandbox).
-    #
-    # Moves money between the account and the sandbox funding account and answers with the account’s transaction.
-    # Sandbox keys only: a live key gets 403.
-    def deposit(id, params = nil, idempotency_key: nil, **fields)
-      req = body(PlinthGenerated::SimulateDepositRequest, params, fields)
-      opts = key_opts(idempotency_key)
-      @client.call { @fintech_transactions.simulate_deposit_with_http_info(id, req, opts) }
-    end
-
-    # Simulate an outgoing withdrawal (sandbox).
-    #
-    # Moves money between the account and the sandbox funding account and answers with the account’s transaction.
-    # Sandbox keys only: a live key gets 403.
-    def withdraw(id, params = nil, idempotency_key: nil, **fields)
-      req = body(PlinthGenerated::SimulateWithdrawalRequest, params, fields)
-      opts = key_opts(idempotency_key)
-      @client.call { @fintech_transactions.simulate_withdrawal_with_http_info(id, req, opts) }
-    end
-  end
-
   # plinth.transactions: /v1/fintech/transactions, /v1/fintech/accounts.
   class Transactions < Resource
     def initialize(client)
@@ -444,6 +539,147 @@ module Plinth
     # A lazy Enumerator over every page, fetching pages of +limit+.
     def list(id, created: nil, limit: nil)
       paginate(limit) { |**page| list_page(id, created: created, **page) }
+    end
+  end
+
+  # plinth.account_numbers: /v1/fintech/account_numbers.
+  class AccountNumbers < Resource
+    def initialize(client)
+      super
+      @fintech_account_numbers = PlinthGenerated::FintechAccountNumbersApi.new(client.api_client)
+    end
+
+    # One page (+data+, +has_more+) of list, newest first.
+    def list_page(account_id: nil, status: nil, limit: nil, starting_after: nil, ending_before: nil)
+      opts = query(account_id: account_id, status: status, limit: limit, starting_after: starting_after, ending_before: ending_before)
+      @client.call { @fintech_account_numbers.list_account_numbers_with_http_info(opts) }
+    end
+
+    # List account numbers, newest first.
+    # A lazy Enumerator over every page, fetching pages of +limit+.
+    def list(account_id: nil, status: nil, limit: nil)
+      paginate(limit) { |**page| list_page(account_id: account_id, status: status, **page) }
+    end
+
+    # Create an account number.
+    #
+    # A new 12-digit bank account number for the account, with its routing number: money sent to it over ACH, wire or
+    # RTP reaches the account. `account_number` is in this answer only (kept answers of an Idempotency-Key replay show
+    # `null`). Live numbers need the deployment’s routing number (409 `live_rails_not_configured`); a closed account
+    # takes none (409 `account_closed`).
+    def create(params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::CreateAccountNumberRequest, params, fields)
+      opts = key_opts(idempotency_key)
+      secret_answer(Plinth::AccountNumber) { @fintech_account_numbers.create_account_number_with_http_info(req, opts) }
+    end
+
+    # Retrieve an account number.
+    #
+    # Shows the number as its last four digits (`account_number` is `null`).
+    def retrieve(id)
+      @client.call { @fintech_account_numbers.retrieve_account_number_with_http_info(id) }
+    end
+
+    # Update an account number.
+    #
+    # Its `name`, its `status` (`disabled`: payments to it are returned R02) or whether it accepts `inbound_debits`.
+    # Emits `fintech.account_number.updated` when something changed.
+    def update(id, params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::UpdateAccountNumberRequest, params, fields)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_account_numbers.update_account_number_with_http_info(id, req, opts) }
+    end
+  end
+
+  # plinth.external_accounts: /v1/fintech/external_accounts.
+  class ExternalAccounts < Resource
+    def initialize(client)
+      super
+      @fintech_payments = PlinthGenerated::FintechPaymentsApi.new(client.api_client)
+    end
+
+    # One page (+data+, +has_more+) of list, newest first.
+    def list_page(limit: nil, starting_after: nil, ending_before: nil)
+      opts = query(limit: limit, starting_after: starting_after, ending_before: ending_before)
+      @client.call { @fintech_payments.list_external_accounts_with_http_info(opts) }
+    end
+
+    # List external accounts, newest first.
+    # A lazy Enumerator over every page, fetching pages of +limit+.
+    def list(limit: nil)
+      paginate(limit) { |**page| list_page(**page) }
+    end
+
+    # Create an external account.
+    #
+    # A bank account outside Plinth to pay. The routing number’s check digit is checked.
+    def create(params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::CreateExternalAccountRequest, params, fields)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_payments.create_external_account_with_http_info(req, opts) }
+    end
+
+    # Retrieve an external account.
+    def retrieve(id)
+      @client.call { @fintech_payments.retrieve_external_account_with_http_info(id) }
+    end
+
+    # Update an external account.
+    #
+    # Its holder’s name and metadata. Emits `fintech.external_account.updated` when something changed.
+    def update(id, params = nil, clear_metadata: false, idempotency_key: nil, **fields)
+      fields = metadata_update(fields, clear_metadata) if params.nil?
+      req = body(PlinthGenerated::UpdateExternalAccountRequest, params, fields)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_payments.update_external_account_with_http_info(id, req, opts) }
+    end
+  end
+
+  # plinth.payments: /v1/fintech/payments.
+  class Payments < Resource
+    def initialize(client)
+      super
+      @fintech_payments = PlinthGenerated::FintechPaymentsApi.new(client.api_client)
+    end
+
+    # One page (+data+, +has_more+) of list, newest first.
+    def list_page(account_id: nil, status: nil, rail: nil, direction: nil, limit: nil, starting_after: nil, ending_before: nil)
+      opts = query(account_id: account_id, status: status, rail: rail, direction: direction, limit: limit, starting_after: starting_after, ending_before: ending_before)
+      @client.call { @fintech_payments.list_payments_with_http_info(opts) }
+    end
+
+    # List payments, newest first.
+    # A lazy Enumerator over every page, fetching pages of +limit+.
+    def list(account_id: nil, status: nil, rail: nil, direction: nil, limit: nil)
+      paginate(limit) { |**page| list_page(account_id: account_id, status: status, rail: rail, direction: direction, **page) }
+    end
+
+    # Send a payment.
+    #
+    # Pays an external account over ACH, wire or RTP. The amount leaves the account’s available balance at once (a
+    # pending transfer to the rail’s clearing account, `transfer_id`) and its current balance at settlement. In the
+    # sandbox, ACH is submitted at the next cut-off (16:00 New York, Monday to Friday) and settles at 09:00 the next
+    # business day; a wire settles at once in banking hours (09:00–18:00 New York), else at 09:00 the next business
+    # day; RTP settles at once. Live ACH waits for the bank file; live wire and RTP: 409 `rail_unavailable`. Refused
+    # as a transfer would be when the account is short, frozen or closed.
+    def create(params = nil, idempotency_key: nil, **fields)
+      req = body(PlinthGenerated::CreatePaymentRequest, params, fields)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_payments.create_payment_with_http_info(req, opts) }
+    end
+
+    # Retrieve a payment.
+    def retrieve(id)
+      @client.call { @fintech_payments.retrieve_payment_with_http_info(id) }
+    end
+
+    # Cancel a payment.
+    #
+    # Only while `pending_submission`: the hold returns to the available balance, nothing moves. Else 409
+    # `payment_state_invalid`.
+    def cancel(id, idempotency_key: nil)
+      opts = key_opts(idempotency_key)
+      @client.call { @fintech_payments.cancel_payment_with_http_info(id, opts) }
     end
   end
 
@@ -483,7 +719,7 @@ module Plinth
 
   # The resources of a Client, one reader each (plinth.accounts, plinth.transfers, …).
   module Resources
-    attr_reader :api_keys, :webhook_deliveries, :webhook_endpoints, :events, :accounts, :transfers, :sandbox, :transactions, :requests
+    attr_reader :api_keys, :webhook_deliveries, :webhook_endpoints, :events, :sandbox, :accounts, :transfers, :transactions, :account_numbers, :external_accounts, :payments, :requests
 
     private
 
@@ -492,10 +728,13 @@ module Plinth
       @webhook_deliveries = WebhookDeliveries.new(self)
       @webhook_endpoints = WebhookEndpoints.new(self)
       @events = Events.new(self)
+      @sandbox = Sandbox.new(self)
       @accounts = Accounts.new(self)
       @transfers = Transfers.new(self)
-      @sandbox = Sandbox.new(self)
       @transactions = Transactions.new(self)
+      @account_numbers = AccountNumbers.new(self)
+      @external_accounts = ExternalAccounts.new(self)
+      @payments = Payments.new(self)
       @requests = Requests.new(self)
     end
   end

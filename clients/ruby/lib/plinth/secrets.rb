@@ -3,8 +3,9 @@
 require "delegate"
 
 module Plinth
-  # Raised by a secret's reader (NewApiKey#key, WebhookEndpointWithSecret#secret) when the answer is the idempotent
-  # replay of an earlier one: the server shows a secret once and never stores it, so a replay carries null.
+  # Raised by a secret's reader (NewApiKey#key, WebhookEndpointWithSecret#secret, AccountNumber#account_number) when
+  # the answer is the idempotent replay of an earlier one: the server shows a secret once and never stores it, so a
+  # replay carries null.
   class SecretUnavailableError < StandardError; end
 
   # An answer that carries a secret shown only once. It reads like the generated model it wraps (every field, plus
@@ -43,6 +44,14 @@ module Plinth
   class WebhookEndpointWithSecret < SecretAnswer
     def secret
       secret_field(:secret)
+    end
+  end
+
+  # A new account number as create answers it: +account_number+ is the 12-digit String (later reads show only
+  # +account_number_last4+).
+  class AccountNumber < SecretAnswer
+    def account_number
+      secret_field(:account_number)
     end
   end
 

@@ -17,6 +17,7 @@ macro_rules! check {
 
 mod holds;
 mod later;
+mod payments;
 mod read_only;
 mod request_log;
 mod reversals;
@@ -218,6 +219,7 @@ async fn main() {
     reversals::run(&client).await;
     read_only::run(&client, &base).await;
     stream::run(&client, &key, &proxy_url).await;
+    payments::run(&client).await;
     println!("rust: every step passed");
 }
 

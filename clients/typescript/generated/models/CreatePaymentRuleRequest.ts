@@ -39,7 +39,7 @@ export interface CreatePaymentRuleRequest {
      */
     match: CreatePaymentRuleRequestMatch;
     /**
-     * 
+     * ACH: `{"return": "R01", "at": …}`; wire and RTP: `{"reject": true}`.
      */
     action: CreatePaymentRuleRequestAction;
 }

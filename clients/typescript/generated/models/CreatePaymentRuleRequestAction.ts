@@ -13,23 +13,8 @@
  */
 
 import { mapValues } from '../runtime.js';
-import type { CreatePaymentRuleRequestActionAnyOf0 } from './CreatePaymentRuleRequestActionAnyOf0.js';
-import {
-    CreatePaymentRuleRequestActionAnyOf0FromJSON,
-    CreatePaymentRuleRequestActionAnyOf0FromJSONTyped,
-    CreatePaymentRuleRequestActionAnyOf0ToJSON,
-    CreatePaymentRuleRequestActionAnyOf0ToJSONTyped,
-} from './CreatePaymentRuleRequestActionAnyOf0.js';
-import type { CreatePaymentRuleRequestActionAnyOf1 } from './CreatePaymentRuleRequestActionAnyOf1.js';
-import {
-    CreatePaymentRuleRequestActionAnyOf1FromJSON,
-    CreatePaymentRuleRequestActionAnyOf1FromJSONTyped,
-    CreatePaymentRuleRequestActionAnyOf1ToJSON,
-    CreatePaymentRuleRequestActionAnyOf1ToJSONTyped,
-} from './CreatePaymentRuleRequestActionAnyOf1.js';
-
 /**
- * ACH: `{"return": "R01", "at": …}`; wire and RTP: `{"reject": true}`.
+ * 
  * @export
  * @interface CreatePaymentRuleRequestAction
  */
@@ -37,15 +22,15 @@ export interface CreatePaymentRuleRequestAction {
     /**
      * An ACH return reason code (docs: ACH return reasons).
      */
-    _return: CreatePaymentRuleRequestActionReturnEnum;
+    _return?: CreatePaymentRuleRequestActionReturnEnum;
     /**
      * `submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal).
      */
-    at: string;
+    at?: string;
     /**
-     * Wire and RTP: rejected at submission.
+     * Wire and RTP: rejected at submission. Only `true` is accepted.
      */
-    reject: CreatePaymentRuleRequestActionRejectEnum;
+    reject?: boolean;
 }
 
 
@@ -66,24 +51,11 @@ export const CreatePaymentRuleRequestActionReturnEnum = {
 } as const;
 export type CreatePaymentRuleRequestActionReturnEnum = typeof CreatePaymentRuleRequestActionReturnEnum[keyof typeof CreatePaymentRuleRequestActionReturnEnum];
 
-/**
- * @export
- */
-export const CreatePaymentRuleRequestActionRejectEnum = {
-    True: true,
-} as const;
-export type CreatePaymentRuleRequestActionRejectEnum = typeof CreatePaymentRuleRequestActionRejectEnum[keyof typeof CreatePaymentRuleRequestActionRejectEnum];
-
 
 /**
  * Check if a given object implements the CreatePaymentRuleRequestAction interface.
  */
 export function instanceOfCreatePaymentRuleRequestAction(value: object): value is CreatePaymentRuleRequestAction {
-    if ((!('_return' in (value as Record<string, any>)) && !('return' in (value as Record<string, any>))) || ((value as Record<string, any>)['_return'] === undefined && (value as Record<string, any>)['return'] === undefined)) return false;
-    if (!('at' in value) || value['at'] === undefined) return false;
-    if (!('reject' in value) || value['reject'] === undefined) return false;
-    
-    if (value['reject'] !== true) return false;
     return true;
 }
 
@@ -97,9 +69,9 @@ export function CreatePaymentRuleRequestActionFromJSONTyped(json: any, ignoreDis
     }
     return {
         
-        '_return': json['return'],
-        'at': json['at'],
-        'reject': json['reject'],
+        '_return': json['return'] == null ? undefined : json['return'],
+        'at': json['at'] == null ? undefined : json['at'],
+        'reject': json['reject'] == null ? undefined : json['reject'],
     };
 }
 

@@ -28,8 +28,6 @@ export * from './CreateExternalAccountRequest.js';
 export * from './CreatePaymentRequest.js';
 export * from './CreatePaymentRuleRequest.js';
 export * from './CreatePaymentRuleRequestAction.js';
-export * from './CreatePaymentRuleRequestActionAnyOf0.js';
-export * from './CreatePaymentRuleRequestActionAnyOf1.js';
 export * from './CreatePaymentRuleRequestMatch.js';
 export * from './CreateTransferRequest.js';
 export * from './CreateTransferReversalRequest.js';

@@ -3,8 +3,11 @@
 
 import type { ResourceContext } from '../resources/context.js';
 import { EventsResource } from '../resources/events.js';
+import { AccountNumbersResource } from './account-numbers.js';
 import { AccountsResource } from './accounts.js';
 import { ApiKeysResource } from './api-keys.js';
+import { ExternalAccountsResource } from './external-accounts.js';
+import { PaymentsResource } from './payments.js';
 import { RequestsResource } from './requests.js';
 import { SandboxResource } from './sandbox.js';
 import { TransactionsResource } from './transactions.js';
@@ -12,17 +15,22 @@ import { TransfersResource } from './transfers.js';
 import { WebhookDeliveriesResource } from './webhook-deliveries.js';
 import { WebhookEndpointsResource } from './webhook-endpoints.js';
 
+export type { ListAccountNumbersFilters } from './account-numbers.js';
 export type { ListAccountsFilters, RetrieveAccountBalancesParams, RetrieveAccountStatementParams } from './accounts.js';
 export type { ListEventsFilters } from './events.js';
 export { EventsOperations } from './events.js';
+export type { ListPaymentsFilters } from './payments.js';
 export type { ListRequestsFilters } from './requests.js';
 export type { ListAccountTransactionsFilters } from './transactions.js';
 export type { ListTransfersFilters } from './transfers.js';
 export type { ListWebhookEndpointDeliveriesFilters } from './webhook-endpoints.js';
 export {
+  AccountNumbersResource,
   AccountsResource,
   ApiKeysResource,
   EventsResource,
+  ExternalAccountsResource,
+  PaymentsResource,
   RequestsResource,
   SandboxResource,
   TransactionsResource,
@@ -37,10 +45,13 @@ export interface Resources {
   readonly webhookDeliveries: WebhookDeliveriesResource;
   readonly webhookEndpoints: WebhookEndpointsResource;
   readonly events: EventsResource;
+  readonly sandbox: SandboxResource;
   readonly accounts: AccountsResource;
   readonly transfers: TransfersResource;
-  readonly sandbox: SandboxResource;
   readonly transactions: TransactionsResource;
+  readonly accountNumbers: AccountNumbersResource;
+  readonly externalAccounts: ExternalAccountsResource;
+  readonly payments: PaymentsResource;
   readonly requests: RequestsResource;
 }
 
@@ -50,10 +61,13 @@ export function createResources(context: ResourceContext): Resources {
     webhookDeliveries: new WebhookDeliveriesResource(context),
     webhookEndpoints: new WebhookEndpointsResource(context),
     events: new EventsResource(context),
+    sandbox: new SandboxResource(context),
     accounts: new AccountsResource(context),
     transfers: new TransfersResource(context),
-    sandbox: new SandboxResource(context),
     transactions: new TransactionsResource(context),
+    accountNumbers: new AccountNumbersResource(context),
+    externalAccounts: new ExternalAccountsResource(context),
+    payments: new PaymentsResource(context),
     requests: new RequestsResource(context),
   };
 }

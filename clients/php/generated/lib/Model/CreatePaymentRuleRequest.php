@@ -342,7 +342,7 @@ class CreatePaymentRuleRequest implements ModelInterface, ArrayAccess, \JsonSeri
     /**
      * Sets action
      *
-     * @param \Plinth\Generated\Model\CreatePaymentRuleRequestAction $action action
+     * @param \Plinth\Generated\Model\CreatePaymentRuleRequestAction $action ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.
      *
      * @return self
      */

@@ -35,7 +35,6 @@ use \Plinth\Generated\ObjectSerializer;
  * CreatePaymentRuleRequestAction Class Doc Comment
  *
  * @category Class
- * @description ACH: &#x60;{\&quot;return\&quot;: \&quot;R01\&quot;, \&quot;at\&quot;: …}&#x60;; wire and RTP: &#x60;{\&quot;reject\&quot;: true}&#x60;.
  * @package  Plinth\Generated
  * @author   OpenAPI Generator team
  * @link     https://openapi-generator.tech
@@ -50,7 +49,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
      *
      * @var string
      */
-    protected static $openAPIModelName = 'CreatePaymentRuleRequest_action';
+    protected static $openAPIModelName = 'CreatePaymentRuleRequestAction';
 
     /**
      * Array of property to type mappings. Used for (de)serialization
@@ -251,7 +250,6 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     public const MODEL_RETURN_R16 = 'R16';
     public const MODEL_RETURN_R20 = 'R20';
     public const MODEL_RETURN_R29 = 'R29';
-    public const REJECT_TRUE = 'true';
 
     /**
      * Gets allowable values of the enum
@@ -271,18 +269,6 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
             self::MODEL_RETURN_R16,
             self::MODEL_RETURN_R20,
             self::MODEL_RETURN_R29,
-        ];
-    }
-
-    /**
-     * Gets allowable values of the enum
-     *
-     * @return string[]
-     */
-    public function getRejectAllowableValues()
-    {
-        return [
-            self::REJECT_TRUE,
         ];
     }
 
@@ -333,9 +319,6 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     {
         $invalidProperties = [];
 
-        if ($this->container['return'] === null) {
-            $invalidProperties[] = "'return' can't be null";
-        }
         $allowedValues = $this->getReturnAllowableValues();
         if (!is_null($this->container['return']) && !in_array($this->container['return'], $allowedValues, true)) {
             $invalidProperties[] = sprintf(
@@ -345,23 +328,8 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
             );
         }
 
-        if ($this->container['at'] === null) {
-            $invalidProperties[] = "'at' can't be null";
-        }
-        if (!preg_match("/^(?:submission|settlement)$|^P(?:[0-9]+D)?(?:T(?:[0-9]+H)?(?:[0-9]+M)?)?$/", $this->container['at'])) {
+        if (!is_null($this->container['at']) && !preg_match("/^(?:submission|settlement)$|^P(?:[0-9]+D)?(?:T(?:[0-9]+H)?(?:[0-9]+M)?)?$/", $this->container['at'])) {
             $invalidProperties[] = "invalid value for 'at', must be conform to the pattern /^(?:submission|settlement)$|^P(?:[0-9]+D)?(?:T(?:[0-9]+H)?(?:[0-9]+M)?)?$/.";
-        }
-
-        if ($this->container['reject'] === null) {
-            $invalidProperties[] = "'reject' can't be null";
-        }
-        $allowedValues = $this->getRejectAllowableValues();
-        if (!is_null($this->container['reject']) && !in_array($this->container['reject'], $allowedValues, true)) {
-            $invalidProperties[] = sprintf(
-                "invalid value '%s' for 'reject', must be one of '%s'",
-                $this->container['reject'],
-                implode("', '", $allowedValues)
-            );
         }
 
         return $invalidProperties;
@@ -382,7 +350,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     /**
      * Gets return
      *
-     * @return string
+     * @return string|null
      */
     public function getReturn()
     {
@@ -392,7 +360,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     /**
      * Sets return
      *
-     * @param string $return An ACH return reason code (docs: ACH return reasons).
+     * @param string|null $return An ACH return reason code (docs: ACH return reasons).
      *
      * @return self
      */
@@ -419,7 +387,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     /**
      * Gets at
      *
-     * @return string
+     * @return string|null
      */
     public function getAt()
     {
@@ -429,7 +397,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     /**
      * Sets at
      *
-     * @param string $at `submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal).
+     * @param string|null $at `submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal).
      *
      * @return self
      */
@@ -451,7 +419,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     /**
      * Gets reject
      *
-     * @return bool
+     * @return bool|null
      */
     public function getReject()
     {
@@ -461,7 +429,7 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     /**
      * Sets reject
      *
-     * @param bool $reject Wire and RTP: rejected at submission.
+     * @param bool|null $reject Wire and RTP: rejected at submission. Only `true` is accepted.
      *
      * @return self
      */
@@ -469,16 +437,6 @@ class CreatePaymentRuleRequestAction implements ModelInterface, ArrayAccess, \Js
     {
         if (is_null($reject)) {
             throw new \InvalidArgumentException('non-nullable reject cannot be null');
-        }
-        $allowedValues = $this->getRejectAllowableValues();
-        if (!in_array($reject, $allowedValues, true)) {
-            throw new \InvalidArgumentException(
-                sprintf(
-                    "Invalid value '%s' for 'reject', must be one of '%s'",
-                    $reject,
-                    implode("', '", $allowedValues)
-                )
-            );
         }
         $this->container['reject'] = $reject;
 

@@ -30,7 +30,7 @@ class CreatePaymentRuleRequest(BaseModel):
     CreatePaymentRuleRequest
     """ # noqa: E501
     match: CreatePaymentRuleRequestMatch = Field(description="What a payment out must match, every field given; `{}` matches all.")
-    action: CreatePaymentRuleRequestAction
+    action: CreatePaymentRuleRequestAction = Field(description="ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.")
     __properties: ClassVar[List[str]] = ["match", "action"]
 
     model_config = ConfigDict(

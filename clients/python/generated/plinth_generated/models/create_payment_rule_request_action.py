@@ -13,122 +13,101 @@
 
 
 from __future__ import annotations
-from inspect import getfullargspec
-import json
 import pprint
 import re  # noqa: F401
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
-from typing import Optional
-from plinth_generated.models.create_payment_rule_request_action_any_of0 import CreatePaymentRuleRequestActionAnyOf0
-from plinth_generated.models.create_payment_rule_request_action_any_of1 import CreatePaymentRuleRequestActionAnyOf1
-from typing import Union, Any, List, Set, TYPE_CHECKING, Optional, Dict
-from typing_extensions import Literal, Self
-from pydantic import Field
+import json
 
-CREATEPAYMENTRULEREQUESTACTION_ANY_OF_SCHEMAS = ["CreatePaymentRuleRequestActionAnyOf0", "CreatePaymentRuleRequestActionAnyOf1"]
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator
+from typing import Any, ClassVar, Dict, List, Optional
+from typing_extensions import Annotated
+from typing import Optional, Set
+from typing_extensions import Self
+from pydantic_core import to_jsonable_python
 
 class CreatePaymentRuleRequestAction(BaseModel):
     """
-    ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.
-    """
+    CreatePaymentRuleRequestAction
+    """ # noqa: E501
+    var_return: Optional[StrictStr] = Field(default=None, description="An ACH return reason code (docs: ACH return reasons).", alias="return")
+    at: Optional[Annotated[str, Field(strict=True)]] = Field(default=None, description="`submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal).")
+    reject: Optional[StrictBool] = Field(default=None, description="Wire and RTP: rejected at submission. Only `true` is accepted.")
+    __properties: ClassVar[List[str]] = ["return", "at", "reject"]
 
-    # data type: CreatePaymentRuleRequestActionAnyOf0
-    anyof_schema_1_validator: Optional[CreatePaymentRuleRequestActionAnyOf0] = None
-    # data type: CreatePaymentRuleRequestActionAnyOf1
-    anyof_schema_2_validator: Optional[CreatePaymentRuleRequestActionAnyOf1] = None
-    if TYPE_CHECKING:
-        actual_instance: Optional[Union[CreatePaymentRuleRequestActionAnyOf0, CreatePaymentRuleRequestActionAnyOf1]] = None
-    else:
-        actual_instance: Any = None
-    any_of_schemas: Set[str] = { "CreatePaymentRuleRequestActionAnyOf0", "CreatePaymentRuleRequestActionAnyOf1" }
+    @field_validator('var_return')
+    def var_return_validate_enum(cls, value):
+        """Validates the enum"""
+        if value is None:
+            return value
 
-    model_config = {
-        "validate_assignment": True,
-        "protected_namespaces": (),
-    }
+        if value not in set(['R01', 'R02', 'R03', 'R04', 'R07', 'R08', 'R10', 'R16', 'R20', 'R29']):
+            raise ValueError("must be one of enum values ('R01', 'R02', 'R03', 'R04', 'R07', 'R08', 'R10', 'R16', 'R20', 'R29')")
+        return value
 
-    def __init__(self, *args, **kwargs) -> None:
-        if args:
-            if len(args) > 1:
-                raise ValueError("If a position argument is used, only 1 is allowed to set `actual_instance`")
-            if kwargs:
-                raise ValueError("If a position argument is used, keyword arguments cannot be used.")
-            super().__init__(actual_instance=args[0])
-        else:
-            super().__init__(**kwargs)
+    @field_validator('at', mode="before")
+    def at_validate_regular_expression(cls, value):
+        """Validates the regular expression"""
+        if value is None:
+            return value
 
-    @field_validator('actual_instance')
-    def actual_instance_must_validate_anyof(cls, v):
-        instance = CreatePaymentRuleRequestAction.model_construct()
-        error_messages = []
-        # validate data type: CreatePaymentRuleRequestActionAnyOf0
-        if not isinstance(v, CreatePaymentRuleRequestActionAnyOf0):
-            error_messages.append(f"Error! Input type `{type(v)}` is not `CreatePaymentRuleRequestActionAnyOf0`")
-        else:
-            return v
+        if isinstance(value, str) and not re.match(r"^(?:submission|settlement)$|^P(?:[0-9]+D)?(?:T(?:[0-9]+H)?(?:[0-9]+M)?)?$", value):
+            raise ValueError(r"must validate the regular expression /^(?:submission|settlement)$|^P(?:[0-9]+D)?(?:T(?:[0-9]+H)?(?:[0-9]+M)?)?$/")
+        return value
 
-        # validate data type: CreatePaymentRuleRequestActionAnyOf1
-        if not isinstance(v, CreatePaymentRuleRequestActionAnyOf1):
-            error_messages.append(f"Error! Input type `{type(v)}` is not `CreatePaymentRuleRequestActionAnyOf1`")
-        else:
-            return v
+    model_config = ConfigDict(
+        validate_by_name=True,
+        validate_by_alias=True,
+        validate_assignment=True,
+        protected_namespaces=(),
+    )
 
-        if error_messages:
-            # no match
-            raise ValueError("No match found when setting the actual_instance in CreatePaymentRuleRequestAction with anyOf schemas: CreatePaymentRuleRequestActionAnyOf0, CreatePaymentRuleRequestActionAnyOf1. Details: " + ", ".join(error_messages))
-        else:
-            return v
-
-    @classmethod
-    def from_dict(cls, obj: Dict[str, Any]) -> Self:
-        return cls.from_json(json.dumps(obj))
-
-    @classmethod
-    def from_json(cls, json_str: str) -> Self:
-        """Returns the object represented by the json string"""
-        instance = cls.model_construct()
-        error_messages = []
-        # anyof_schema_1_validator: Optional[CreatePaymentRuleRequestActionAnyOf0] = None
-        try:
-            instance.actual_instance = CreatePaymentRuleRequestActionAnyOf0.from_json(json_str)
-            return instance
-        except (ValidationError, ValueError) as e:
-             error_messages.append(str(e))
-        # anyof_schema_2_validator: Optional[CreatePaymentRuleRequestActionAnyOf1] = None
-        try:
-            instance.actual_instance = CreatePaymentRuleRequestActionAnyOf1.from_json(json_str)
-            return instance
-        except (ValidationError, ValueError) as e:
-             error_messages.append(str(e))
-
-        if error_messages:
-            # no match
-            raise ValueError("No match found when deserializing the JSON string into CreatePaymentRuleRequestAction with anyOf schemas: CreatePaymentRuleRequestActionAnyOf0, CreatePaymentRuleRequestActionAnyOf1. Details: " + ", ".join(error_messages))
-        else:
-            return instance
-
-    def to_json(self) -> str:
-        """Returns the JSON representation of the actual instance"""
-        if self.actual_instance is None:
-            return "null"
-
-        if hasattr(self.actual_instance, "to_json") and callable(self.actual_instance.to_json):
-            return self.actual_instance.to_json()
-        else:
-            return json.dumps(self.actual_instance)
-
-    def to_dict(self) -> Optional[Union[Dict[str, Any], CreatePaymentRuleRequestActionAnyOf0, CreatePaymentRuleRequestActionAnyOf1]]:
-        """Returns the dict representation of the actual instance"""
-        if self.actual_instance is None:
-            return None
-
-        if hasattr(self.actual_instance, "to_dict") and callable(self.actual_instance.to_dict):
-            return self.actual_instance.to_dict()
-        else:
-            return self.actual_instance
 
     def to_str(self) -> str:
-        """Returns the string representation of the actual instance"""
-        return pprint.pformat(self.model_dump())
+        """Returns the string representation of the model using alias"""
+        return pprint.pformat(self.model_dump(by_alias=True))
+
+    def to_json(self) -> str:
+        """Returns the JSON representation of the model using alias"""
+        return json.dumps(to_jsonable_python(self.to_dict()))
+
+    @classmethod
+    def from_json(cls, json_str: str) -> Optional[Self]:
+        """Create an instance of CreatePaymentRuleRequestAction from a JSON string"""
+        return cls.from_dict(json.loads(json_str))
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Return the dictionary representation of the model using alias.
+
+        This has the following differences from calling pydantic's
+        `self.model_dump(by_alias=True)`:
+
+        * `None` is only added to the output dict for nullable fields that
+          were set at model initialization. Other fields with value `None`
+          are ignored.
+        """
+        excluded_fields: Set[str] = set([
+        ])
+
+        _dict = self.model_dump(
+            by_alias=True,
+            exclude=excluded_fields,
+            exclude_none=True,
+        )
+        return _dict
+
+    @classmethod
+    def from_dict(cls, obj: Optional[Dict[str, Any]]) -> Optional[Self]:
+        """Create an instance of CreatePaymentRuleRequestAction from a dict"""
+        if obj is None:
+            return None
+
+        if not isinstance(obj, dict):
+            return cls.model_validate(obj)
+
+        _obj = cls.model_validate({
+            "return": obj.get("return"),
+            "at": obj.get("at"),
+            "reject": obj.get("reject")
+        })
+        return _obj
 
 

@@ -16,6 +16,7 @@ pub struct CreatePaymentRuleRequest {
     /// What a payment out must match, every field given; `{}` matches all.
     #[serde(rename = "match")]
     pub r#match: models::CreatePaymentRuleRequestMatch,
+    /// ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.
     #[serde(rename = "action")]
     pub action: models::CreatePaymentRuleRequestAction,
 }

@@ -11,27 +11,25 @@
 use crate::models;
 use serde::{Deserialize, Serialize};
 
-/// CreatePaymentRuleRequestAction : ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.
 #[derive(Clone, Default, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CreatePaymentRuleRequestAction {
     /// An ACH return reason code (docs: ACH return reasons).
-    #[serde(rename = "return")]
-    pub r#return: Return,
+    #[serde(rename = "return", skip_serializing_if = "Option::is_none")]
+    pub r#return: Option<Return>,
     /// `submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal).
-    #[serde(rename = "at")]
-    pub at: String,
-    /// Wire and RTP: rejected at submission.
-    #[serde(rename = "reject")]
-    pub reject: Reject,
+    #[serde(rename = "at", skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    /// Wire and RTP: rejected at submission. Only `true` is accepted.
+    #[serde(rename = "reject", skip_serializing_if = "Option::is_none")]
+    pub reject: Option<bool>,
 }
 
 impl CreatePaymentRuleRequestAction {
-    /// ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.
-    pub fn new(r#return: Return, at: String, reject: Reject) -> CreatePaymentRuleRequestAction {
+    pub fn new() -> CreatePaymentRuleRequestAction {
         CreatePaymentRuleRequestAction {
-            r#return,
-            at,
-            reject,
+            r#return: None,
+            at: None,
+            reject: None,
         }
     }
 }
@@ -63,18 +61,6 @@ pub enum Return {
 impl Default for Return {
     fn default() -> Return {
         Self::R01
-    }
-}
-/// Wire and RTP: rejected at submission.
-#[derive(Clone, Copy, Debug, Eq, PartialEq, Ord, PartialOrd, Hash, Serialize, Deserialize)]
-pub enum Reject {
-    #[serde(rename = "true")]
-    True,
-}
-
-impl Default for Reject {
-    fn default() -> Reject {
-        Self::True
     }
 }
 

@@ -258,6 +258,7 @@ public final class Conformance {
     Step23.run(plinth);
     Step24.run(plinth, URL);
     Step25.run(plinth, key[0], PROXY_URL);
+    Step26.run(plinth);
     System.exit(failures == 0 ? 0 : 1);
   }
 

@@ -20,7 +20,7 @@ final class ScriptedKeys {
   static final String KEY = "{\"id\":\"key_1\",\"object\":\"api_key\",\"mode\":\"sandbox\",\"hint\":\"rk_test_…abcd\","
       + "\"name\":\"Reporting\",\"livemode\":false,\"created_at\":\"2026-11-22T10:53Z\",\"revoked_at\":null,"
       + "\"last_used_at\":null,\"permissions\":{\"accounts\":\"read\",\"transfers\":\"none\",\"transactions\":\"read\","
-      + "\"sandbox\":\"none\",\"events\":\"none\",\"webhook_endpoints\":\"none\",\"api_keys\":\"none\",\"requests\":\"none\"}";
+      + "\"sandbox\":\"none\",\"events\":\"none\",\"webhook_endpoints\":\"none\",\"api_keys\":\"none\",\"requests\":\"none\",\"payments\":\"none\"}";
 
   static void run() {
     test("a key create sends its permissions as given; a restricted key's permissions decode", () -> {

@@ -363,6 +363,32 @@ public final class ScriptedTest {
       }
     });
 
+    // docs/api.md#bank-account-numbers-and-payments: the 12 digits are in the create answer only.
+    test("an account number is a plain string once; an idempotent replay says it has none", () -> {
+      String number = "{\"id\":\"an_1\",\"object\":\"fintech.account_number\",\"account_id\":\"acct_1\","
+          + "\"routing_number\":\"110000000\",\"account_number_last4\":\"9012\",\"name\":null,"
+          + "\"status\":\"active\",\"inbound_debits\":\"allowed\",\"livemode\":false,"
+          + "\"created_at\":\"2026-11-28T10:00Z\",\"account_number\":";
+      Map<String, String> replayed = Map.of("Idempotent-Replayed", "true");
+      try (Scripted s = new Scripted(new Reply(200, number + "\"123456789012\"}", Map.of(), 0),
+          new Reply(200, number + "null}", replayed, 0), new Reply(200, number + "null}", Map.of(), 0))) {
+        Plinth p = client(s.url());
+        var request = new dev.plinth.client.model.CreateAccountNumberRequest().accountId("acct_1");
+        var fresh = p.accountNumbers().create(request);
+        check(!fresh.isReplayed() && "123456789012".equals(fresh.getAccountNumber()), "fresh " + fresh);
+        check(!fresh.toString().contains("123456789012"), "toString shows the number: " + fresh);
+        var again = p.accountNumbers().create(request, Plinth.RequestOptions.idempotencyKey("k"));
+        check(again.isReplayed() && "9012".equals(again.getAccountNumberLast4()), "replay " + again);
+        try {
+          again.getAccountNumber();
+          throw new AssertionError("getAccountNumber() of a replay returned");
+        } catch (SecretUnavailableException e) {
+          check("an_1".equals(e.getObjectId()) && e.getMessage().contains("disable"), "message " + e.getMessage());
+        }
+        check(p.accountNumbers().retrieve("an_1").getAccountNumber() == null, "retrieved");
+      }
+    });
+
     ScriptedMoney.run();
     ScriptedKeys.run();
     System.exit(failures == 0 ? 0 : 1);

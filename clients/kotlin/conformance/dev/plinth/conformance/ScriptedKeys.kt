@@ -7,7 +7,7 @@ import dev.plinth.client.models.CreateApiKeyRequestPermissions
 private const val KEY = """{"id":"key_1","object":"api_key","mode":"sandbox","hint":"rk_test_…abcd","name":"Reporting",""" +
     """"livemode":false,"created_at":"2026-11-22T10:53Z","revoked_at":null,"last_used_at":null,"permissions":""" +
     """{"accounts":"read","transfers":"none","transactions":"read","sandbox":"none","events":"none",""" +
-    """"webhook_endpoints":"none","api_keys":"none","requests":"none"}"""
+    """"webhook_endpoints":"none","api_keys":"none","requests":"none","payments":"none"}"""
 private val FULL = KEY.replace(Regex(""""permissions":\{[^}]*}"""), """"permissions":null""") + "}"
 
 /** What a key create sends with permissions, and a restricted key's permissions as decoded, against the scripted server. */

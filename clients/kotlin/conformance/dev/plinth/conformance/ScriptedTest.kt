@@ -285,6 +285,30 @@ object ScriptedTest {
             }
         }
 
+        // docs/api.md#bank-account-numbers-and-payments: the 12 digits are in the create answer only.
+        test("an account number is a plain string once; an idempotent replay says it has none") {
+            val number = """{"id":"an_1","object":"fintech.account_number","account_id":"acct_1","routing_number":"110000000",""" +
+                """"account_number_last4":"9012","name":null,"status":"active","inbound_debits":"allowed","livemode":false,""" +
+                """"created_at":"2026-11-28T10:00Z","account_number":"""
+            val replayed = mapOf("Idempotent-Replayed" to "true")
+            Scripted(Reply(200, "$number\"123456789012\"}"), Reply(200, "${number}null}", replayed), Reply(200, "${number}null}")).use { s ->
+                val p = client(s.url)
+                val request = dev.plinth.client.models.CreateAccountNumberRequest(accountId = "acct_1")
+                val fresh = p.accountNumbers.create(request)
+                check(!fresh.replayed && fresh.accountNumber == "123456789012" && "123456789012" !in fresh.toString()) { "fresh $fresh" }
+                val again = p.accountNumbers.create(request, idempotencyKey = "k")
+                check(again.replayed && again.accountNumberLast4 == "9012") { "replay $again" }
+                val e = try {
+                    again.accountNumber
+                    null
+                } catch (e: SecretUnavailableException) {
+                    e
+                }
+                check(e != null && e.objectId == "an_1" && "disable" in e.message!!) { "number of a replay: $e" }
+                check(p.accountNumbers.retrieve("an_1").accountNumber == null) { "retrieved" }
+            }
+        }
+
         scriptedMoney()
         scriptedKeys()
         exitProcess(if (failures == 0) 0 else 1)

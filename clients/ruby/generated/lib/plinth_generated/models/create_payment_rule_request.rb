@@ -18,6 +18,7 @@ module PlinthGenerated
     # What a payment out must match, every field given; `{}` matches all.
     attr_accessor :match
 
+    # ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.
     attr_accessor :action
 
     # Attribute mapping from ruby-style variable name to JSON key.

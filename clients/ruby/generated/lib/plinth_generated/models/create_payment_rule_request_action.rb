@@ -14,91 +14,223 @@ require 'date'
 require 'time'
 
 module PlinthGenerated
-  # ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.
-  module CreatePaymentRuleRequestAction
-    class << self
-      # List of class defined in anyOf (OpenAPI v3)
-      def openapi_any_of
-        [
-          :'CreatePaymentRuleRequestActionAnyOf0',
-          :'CreatePaymentRuleRequestActionAnyOf1'
-        ]
-      end
+  class CreatePaymentRuleRequestAction < ApiModelBase
+    # An ACH return reason code (docs: ACH return reasons).
+    attr_accessor :_return
 
-      # Builds the object
-      # @param [Mixed] Data to be matched against the list of anyOf items
-      # @return [Object] Returns the model or the data itself
-      def build(data)
-        # Go through the list of anyOf items and attempt to identify the appropriate one.
-        # Note:
-        # - No advanced validation of types in some cases (e.g. "x: { type: string }" will happily match { x: 123 })
-        #   due to the way the deserialization is made in the base_object template (it just casts without verifying).
-        # - TODO: scalar values are de facto behaving as if they were nullable.
-        # - TODO: logging when debugging is set.
-        openapi_any_of.each do |klass|
-          begin
-            next if klass == :AnyType # "nullable: true"
-            return find_and_cast_into_type(klass, data)
-          rescue # rescue all errors so we keep iterating even if the current item lookup raises
+    # `submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal).
+    attr_accessor :at
+
+    # Wire and RTP: rejected at submission. Only `true` is accepted.
+    attr_accessor :reject
+
+    class EnumAttributeValidator
+      attr_reader :datatype
+      attr_reader :allowable_values
+
+      def initialize(datatype, allowable_values)
+        @allowable_values = allowable_values.map do |value|
+          case datatype.to_s
+          when /Integer/i
+            value.to_i
+          when /Float/i
+            value.to_f
+          else
+            value
           end
         end
-
-        openapi_any_of.include?(:AnyType) ? data : nil
       end
 
-      private
-
-      SchemaMismatchError = Class.new(StandardError)
-
-      # Note: 'File' is missing here because in the regular case we get the data _after_ a call to JSON.parse.
-      def find_and_cast_into_type(klass, data)
-        return if data.nil?
-
-        case klass.to_s
-        when 'Boolean'
-          return data if data.instance_of?(TrueClass) || data.instance_of?(FalseClass)
-        when 'Float'
-          return data if data.instance_of?(Float)
-        when 'Integer'
-          return data if data.instance_of?(Integer)
-        when 'Time'
-          return Time.parse(data)
-        when 'Date'
-          return Date.iso8601(data)
-        when 'String'
-          return data if data.instance_of?(String)
-        when 'Object' # "type: object"
-          return data if data.instance_of?(Hash)
-        when /\AArray<(?<sub_type>.+)>\z/ # "type: array"
-          if data.instance_of?(Array)
-            sub_type = Regexp.last_match[:sub_type]
-            return data.map { |item| find_and_cast_into_type(sub_type, item) }
-          end
-        when /\AHash<String, (?<sub_type>.+)>\z/ # "type: object" with "additionalProperties: { ... }"
-          if data.instance_of?(Hash) && data.keys.all? { |k| k.instance_of?(Symbol) || k.instance_of?(String) }
-            sub_type = Regexp.last_match[:sub_type]
-            return data.each_with_object({}) { |(k, v), hsh| hsh[k] = find_and_cast_into_type(sub_type, v) }
-          end
-        else # model
-          const = PlinthGenerated.const_get(klass)
-          if const
-            if const.respond_to?(:openapi_any_of) # nested anyOf model
-              model = const.build(data)
-              return model if model
-            else
-              # raise if data contains keys that are not known to the model
-              raise if const.respond_to?(:acceptable_attributes) && !(data.keys - const.acceptable_attributes).empty?
-              model = const.build_from_hash(data)
-              return model if model
-            end
-          end
-        end
-
-        raise # if no match by now, raise
-      rescue
-        raise SchemaMismatchError, "#{data} doesn't match the #{klass} type"
+      def valid?(value)
+        !value || allowable_values.include?(value)
       end
     end
+
+    # Attribute mapping from ruby-style variable name to JSON key.
+    def self.attribute_map
+      {
+        :'_return' => :'return',
+        :'at' => :'at',
+        :'reject' => :'reject'
+      }
+    end
+
+    # Returns attribute mapping this model knows about
+    def self.acceptable_attribute_map
+      attribute_map
+    end
+
+    # Returns all the JSON keys this model knows about
+    def self.acceptable_attributes
+      acceptable_attribute_map.values
+    end
+
+    # Attribute type mapping.
+    def self.openapi_types
+      {
+        :'_return' => :'String',
+        :'at' => :'String',
+        :'reject' => :'Boolean'
+      }
+    end
+
+    # List of attributes with nullable: true
+    def self.openapi_nullable
+      Set.new([
+      ])
+    end
+
+    # Returns attribute type mapping
+    def self.acceptable_openapi_types
+      openapi_types
+    end
+
+    # Returns the nullable attributes
+    def self.acceptable_openapi_nullable
+      openapi_nullable
+    end
+
+    # Initializes the object
+    # @param [Hash] attributes Model attributes in the form of hash
+    def initialize(attributes = {})
+      if (!attributes.is_a?(Hash))
+        fail ArgumentError, "The input argument (attributes) must be a hash in `PlinthGenerated::CreatePaymentRuleRequestAction` initialize method"
+      end
+
+      # check to see if the attribute exists and convert string to symbol for hash key
+      acceptable_attribute_map = self.class.acceptable_attribute_map
+      attributes = attributes.each_with_object({}) { |(k, v), h|
+        if (!acceptable_attribute_map.key?(k.to_sym))
+          fail ArgumentError, "`#{k}` is not a valid attribute in `PlinthGenerated::CreatePaymentRuleRequestAction`. Please check the name to make sure it's valid. List of attributes: " + acceptable_attribute_map.keys.inspect
+        end
+        h[k.to_sym] = v
+      }
+
+      if attributes.key?(:'_return')
+        self._return = attributes[:'_return']
+      end
+
+      if attributes.key?(:'at')
+        self.at = attributes[:'at']
+      end
+
+      if attributes.key?(:'reject')
+        self.reject = attributes[:'reject']
+      end
+    end
+
+    # Show invalid properties with the reasons. Usually used together with valid?
+    # @return Array for valid properties with the reasons
+    def list_invalid_properties
+      warn '[DEPRECATED] the `list_invalid_properties` method is obsolete'
+      invalid_properties = Array.new
+      pattern = Regexp.new(/^(?:submission|settlement)$|^P(?:[0-9]+D)?(?:T(?:[0-9]+H)?(?:[0-9]+M)?)?$/)
+      if !@at.nil? && @at !~ pattern
+        invalid_properties.push("invalid value for \"at\", must conform to the pattern #{pattern}.")
+      end
+
+      invalid_properties
+    end
+
+    # Check to see if the all the properties in the model are valid
+    # @return true if the model is valid
+    def valid?
+      warn '[DEPRECATED] the `valid?` method is obsolete'
+      _return_validator = EnumAttributeValidator.new('String', ["R01", "R02", "R03", "R04", "R07", "R08", "R10", "R16", "R20", "R29"])
+      return false unless _return_validator.valid?(@_return)
+      return false if !@at.nil? && @at !~ Regexp.new(/^(?:submission|settlement)$|^P(?:[0-9]+D)?(?:T(?:[0-9]+H)?(?:[0-9]+M)?)?$/)
+      true
+    end
+
+    # Custom attribute writer method checking allowed values (enum).
+    # @param [Object] _return Object to be assigned
+    def _return=(_return)
+      validator = EnumAttributeValidator.new('String', ["R01", "R02", "R03", "R04", "R07", "R08", "R10", "R16", "R20", "R29"])
+      unless validator.valid?(_return)
+        fail ArgumentError, "invalid value for \"_return\", must be one of #{validator.allowable_values}."
+      end
+      @_return = _return
+    end
+
+    # Custom attribute writer method with validation
+    # @param [Object] at Value to be assigned
+    def at=(at)
+      if at.nil?
+        fail ArgumentError, 'at cannot be nil'
+      end
+
+      pattern = Regexp.new(/^(?:submission|settlement)$|^P(?:[0-9]+D)?(?:T(?:[0-9]+H)?(?:[0-9]+M)?)?$/)
+      if at !~ pattern
+        fail ArgumentError, "invalid value for \"at\", must conform to the pattern #{pattern}."
+      end
+
+      @at = at
+    end
+
+    # Checks equality by comparing each attribute.
+    # @param [Object] Object to be compared
+    def ==(o)
+      return true if self.equal?(o)
+      self.class == o.class &&
+          _return == o._return &&
+          at == o.at &&
+          reject == o.reject
+    end
+
+    # @see the `==` method
+    # @param [Object] Object to be compared
+    def eql?(o)
+      self == o
+    end
+
+    # Calculates hash code according to all attributes.
+    # @return [Integer] Hash code
+    def hash
+      [_return, at, reject].hash
+    end
+
+    # Builds the object from hash
+    # @param [Hash] attributes Model attributes in the form of hash
+    # @return [Object] Returns the model itself
+    def self.build_from_hash(attributes)
+      return nil unless attributes.is_a?(Hash)
+      attributes = attributes.transform_keys(&:to_sym)
+      # include attributes inherited from allOf parents (the nearest declaration wins)
+      map = acceptable_attribute_map
+      transformed_hash = {}
+      acceptable_openapi_types.each_pair do |key, type|
+        if attributes.key?(map[key]) && attributes[map[key]].nil?
+          transformed_hash["#{key}"] = nil
+        elsif type =~ /\AArray<(.*)>/i
+          # check to ensure the input is an array given that the attribute
+          # is documented as an array but the input is not
+          if attributes[map[key]].is_a?(Array)
+            transformed_hash["#{key}"] = attributes[map[key]].map { |v| _deserialize($1, v) }
+          end
+        elsif !attributes[map[key]].nil?
+          transformed_hash["#{key}"] = _deserialize(type, attributes[map[key]])
+        end
+      end
+      new(transformed_hash)
+    end
+
+    # Returns the object in the form of hash
+    # @return [Hash] Returns the object in the form of hash
+    def to_hash
+      hash = {}
+      # include attributes inherited from allOf parents (the nearest declaration wins)
+      self.class.acceptable_attribute_map.each_pair do |attr, param|
+        value = self.send(attr)
+        if value.nil?
+          is_nullable = self.class.acceptable_openapi_nullable.include?(attr)
+          next if !is_nullable || (is_nullable && !instance_variable_defined?(:"@#{attr}"))
+        end
+
+        hash[param] = _to_hash(value)
+      end
+      hash
+    end
+
   end
 
 end

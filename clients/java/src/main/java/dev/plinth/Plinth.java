@@ -48,6 +48,9 @@ public final class Plinth {
   private final WebhookEndpoints webhookEndpoints;
   private final WebhookDeliveries webhookDeliveries;
   private final Requests requests;
+  private final AccountNumbers accountNumbers;
+  private final ExternalAccounts externalAccounts;
+  private final Payments payments;
 
   private Plinth(Builder b) {
     ObjectMapper mapper = ApiClient.createDefaultObjectMapper()
@@ -71,6 +74,9 @@ public final class Plinth {
     this.webhookEndpoints = new WebhookEndpoints(this);
     this.webhookDeliveries = new WebhookDeliveries(this);
     this.requests = new Requests(this);
+    this.accountNumbers = new AccountNumbers(this);
+    this.externalAccounts = new ExternalAccounts(this);
+    this.payments = new Payments(this);
   }
 
   public static Builder builder() {
@@ -137,6 +143,15 @@ public final class Plinth {
 
   /** The request log: what was asked with this organisation's keys, and what it was answered. */
   public Requests requests() { return requests; }
+
+  /** An account's bank account numbers (its 12 digits shown once, at creation). */
+  public AccountNumbers accountNumbers() { return accountNumbers; }
+
+  /** Accounts at other banks that payments go to. */
+  public ExternalAccounts externalAccounts() { return externalAccounts; }
+
+  /** Money sent (and received) over ACH, wire and RTP. */
+  public Payments payments() { return payments; }
 
   /** Per-call options: an explicit Idempotency-Key (else one is generated per call and reused on retries). */
   public static final class RequestOptions {

@@ -15,7 +15,10 @@ public final class EventFilter {
    * {@code fintech.account.created}, {@code fintech.account.frozen}, {@code fintech.account.unfrozen}, {@code
    * fintech.account.closed}, {@code fintech.account.updated}, {@code fintech.transfer.created}, {@code
    * fintech.transfer.posted}, {@code fintech.transfer.voided}, {@code fintech.transfer.expired}, {@code
-   * fintech.transfer.updated}, {@code fintech.transfer_reversal.created}, {@code fintech.transaction.created}.
+   * fintech.transfer.updated}, {@code fintech.transfer_reversal.created}, {@code fintech.transaction.created}, {@code
+   * fintech.account_number.created}, {@code fintech.account_number.updated}, {@code
+   * fintech.external_account.created}, {@code fintech.external_account.updated}, {@code fintech.payment.created},
+   * {@code fintech.payment.updated}.
    */
   public EventFilter type(String type) { this.type = type; return this; }
 

@@ -2,23 +2,62 @@
 
 package dev.plinth;
 
+import dev.plinth.client.api.FintechPaymentSimulationsApi;
 import dev.plinth.client.api.FintechTransactionsApi;
+import dev.plinth.client.api.SandboxClockApi;
+import dev.plinth.client.model.AdvanceSandboxClockRequest;
+import dev.plinth.client.model.CreatePaymentRuleRequest;
+import dev.plinth.client.model.Payment;
+import dev.plinth.client.model.PaymentRule;
+import dev.plinth.client.model.PaymentRuleDeleted;
+import dev.plinth.client.model.PaymentRuleList;
+import dev.plinth.client.model.SandboxClock;
 import dev.plinth.client.model.SimulateDepositRequest;
+import dev.plinth.client.model.SimulateInboundPaymentRequest;
+import dev.plinth.client.model.SimulateNotificationOfChangeRequest;
+import dev.plinth.client.model.SimulatePaymentReturnRequest;
 import dev.plinth.client.model.SimulateWithdrawalRequest;
 import dev.plinth.client.model.Transaction;
 import dev.plinth.client.model.Transfer;
 
 /**
- * {@code sandbox}: {@code /v1/sandbox/fintech/transfers}, {@code /v1/sandbox/fintech/accounts}, one method per
- * operation.
+ * {@code sandbox}: {@code /v1/sandbox/clock}, {@code /v1/sandbox/clock/advance}, {@code
+ * /v1/sandbox/fintech/transfers}, {@code /v1/sandbox/fintech/accounts}, {@code /v1/sandbox/fintech/inbound_payments},
+ * {@code /v1/sandbox/fintech/payments}, {@code /v1/sandbox/fintech/payment_rules}, one method per operation.
  */
 public final class Sandbox {
   final Plinth plinth;
+  private final SandboxClockApi sandboxClockApi;
   private final FintechTransactionsApi fintechTransactionsApi;
+  private final FintechPaymentSimulationsApi fintechPaymentSimulationsApi;
 
   Sandbox(Plinth plinth) {
     this.plinth = plinth;
+    this.sandboxClockApi = new SandboxClockApi(plinth.apiClient());
     this.fintechTransactionsApi = new FintechTransactionsApi(plinth.apiClient());
+    this.fintechPaymentSimulationsApi = new FintechPaymentSimulationsApi(plinth.apiClient());
+  }
+
+  /**
+   * {@code retrieveSandboxClock}: Sandbox: the org's clock.
+   *
+   * Sandbox keys only (a live key: 403 {@code permission_denied}: live mode runs on real time).
+   */
+  public SandboxClock retrieveClock() {
+    return plinth.call(() -> sandboxClockApi.retrieveSandboxClockWithHttpInfo());
+  }
+
+  /**
+   * {@code advanceSandboxClock}: Sandbox: move the org's clock forward.
+   *
+   * Runs, in time order, everything due up to {@code to} (ACH submissions at the cut-off, settlements, payment rules'
+   * outcomes, pending transfers' expiries), each written with its due moment as its time and its events in that
+   * order; then the clock reads {@code to}, and the answer is the clock. Sandbox keys only.
+   */
+  public SandboxClock advanceClock(AdvanceSandboxClockRequest params) { return advanceClock(params, null); }
+
+  public SandboxClock advanceClock(AdvanceSandboxClockRequest params, Plinth.RequestOptions options) {
+    return plinth.call(() -> sandboxClockApi.advanceSandboxClockWithHttpInfo(params, Plinth.key(options)));
   }
 
   /**
@@ -55,5 +94,111 @@ public final class Sandbox {
 
   public Transaction withdraw(String id, SimulateWithdrawalRequest params, Plinth.RequestOptions options) {
     return plinth.call(() -> fintechTransactionsApi.simulateWithdrawalWithHttpInfo(id, params, Plinth.key(options)));
+  }
+
+  /**
+   * {@code simulateInboundPayment}: Sandbox: receive a payment.
+   *
+   * Sandbox keys only (a live key: 403 {@code permission_denied}). Money sent to one of your account numbers (a
+   * credit), or pulled from it by ACH debit. It settles at once, or is {@code returned} moving nothing: R02 (number
+   * disabled, account closed), R16 (account frozen), R29 (debits blocked), R01 (debit larger than the available
+   * balance).
+   */
+  public Payment inboundPayment(SimulateInboundPaymentRequest params) { return inboundPayment(params, null); }
+
+  public Payment inboundPayment(SimulateInboundPaymentRequest params, Plinth.RequestOptions options) {
+    return plinth.call(() -> fintechPaymentSimulationsApi.simulateInboundPaymentWithHttpInfo(params,
+        Plinth.key(options)));
+  }
+
+  /**
+   * {@code simulatePaymentSettlement}: Sandbox: settle a payment now.
+   *
+   * Sandbox keys only (a live key: 403 {@code permission_denied}). Submits it if it was not, then settles it now;
+   * rules apply as they would then.
+   */
+  public Payment settlePayment(String id) { return settlePayment(id, null); }
+
+  public Payment settlePayment(String id, Plinth.RequestOptions options) {
+    return plinth.call(() -> fintechPaymentSimulationsApi.simulatePaymentSettlementWithHttpInfo(id,
+        Plinth.key(options)));
+  }
+
+  /**
+   * {@code simulatePaymentReturn}: Sandbox: return an ACH payment.
+   *
+   * Sandbox keys only (a live key: 403 {@code permission_denied}). Before settlement its hold ends; after it (up to
+   * 60 days by the sandbox clock) its transfer is reversed, the reversal’s description carrying the code.
+   */
+  public Payment returnPayment(String id, SimulatePaymentReturnRequest params) {
+    return returnPayment(id, params, null);
+  }
+
+  public Payment returnPayment(String id, SimulatePaymentReturnRequest params, Plinth.RequestOptions options) {
+    return plinth.call(() -> fintechPaymentSimulationsApi.simulatePaymentReturnWithHttpInfo(id, params,
+        Plinth.key(options)));
+  }
+
+  /**
+   * {@code simulatePaymentRejection}: Sandbox: reject a wire or RTP payment.
+   *
+   * Sandbox keys only (a live key: 403 {@code permission_denied}). Before settlement only: its hold ends, nothing
+   * moves.
+   */
+  public Payment rejectPayment(String id) { return rejectPayment(id, null); }
+
+  public Payment rejectPayment(String id, Plinth.RequestOptions options) {
+    return plinth.call(() -> fintechPaymentSimulationsApi.simulatePaymentRejectionWithHttpInfo(id,
+        Plinth.key(options)));
+  }
+
+  /**
+   * {@code simulateNotificationOfChange}: Sandbox: a notification of change for an ACH payment.
+   *
+   * Sandbox keys only (a live key: 403 {@code permission_denied}). The receiving bank corrects the external account
+   * the payment went to: it is updated ({@code fintech.external_account.updated}). The payment is unchanged.
+   */
+  public Payment notificationOfChange(String id, SimulateNotificationOfChangeRequest params) {
+    return notificationOfChange(id, params, null);
+  }
+
+  public Payment notificationOfChange(String id, SimulateNotificationOfChangeRequest params,
+      Plinth.RequestOptions options) {
+    return plinth.call(() -> fintechPaymentSimulationsApi.simulateNotificationOfChangeWithHttpInfo(id, params,
+        Plinth.key(options)));
+  }
+
+  /** {@code listPaymentRules}: Sandbox: list payment rules, newest first. */
+  public Iterable<PaymentRule> listPaymentRules() { return listPaymentRules((ListParams) null); }
+
+  public Iterable<PaymentRule> listPaymentRules(ListParams page) {
+    return ListParams.paginate(page, cursor -> listPaymentRulesPage(cursor), PaymentRuleList::getData,
+        PaymentRuleList::getHasMore, PaymentRule::getId);
+  }
+
+  /** {@code listPaymentRules}: one page of {@code listPaymentRules} ({@code data}, {@code has_more}). */
+  public PaymentRuleList listPaymentRulesPage() { return listPaymentRulesPage((ListParams) null); }
+
+  public PaymentRuleList listPaymentRulesPage(ListParams page) {
+    ListParams p = ListParams.orDefault(page);
+    return plinth.call(() -> fintechPaymentSimulationsApi.listPaymentRulesWithHttpInfo(p.getLimit(),
+        p.getStartingAfter(), p.getEndingBefore()));
+  }
+
+  /**
+   * {@code createPaymentRule}: Sandbox: create a payment rule.
+   *
+   * Sandbox keys only (a live key: 403 {@code permission_denied}). Payments out that match are returned (ACH) or
+   * rejected (wire, RTP) when the rule’s moment comes; the oldest matching rule applies.
+   */
+  public PaymentRule createPaymentRule(CreatePaymentRuleRequest params) { return createPaymentRule(params, null); }
+
+  public PaymentRule createPaymentRule(CreatePaymentRuleRequest params, Plinth.RequestOptions options) {
+    return plinth.call(() -> fintechPaymentSimulationsApi.createPaymentRuleWithHttpInfo(params, Plinth.key(options)));
+  }
+
+  /** {@code deletePaymentRule}: Sandbox: delete a payment rule. */
+  public PaymentRuleDeleted deletePaymentRule(String id) {
+    return plinth.call(() -> fintechPaymentSimulationsApi.deletePaymentRuleWithHttpInfo(id));
   }
 }

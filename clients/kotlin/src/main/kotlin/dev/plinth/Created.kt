@@ -1,5 +1,6 @@
 package dev.plinth
 
+import dev.plinth.client.models.AccountNumber
 import dev.plinth.client.models.NewApiKey
 import dev.plinth.client.models.NewApiKeyPermissionsAnyOf0
 import dev.plinth.client.models.WebhookEndpointWithSecret
@@ -61,6 +62,30 @@ class CreatedWebhookEndpoint internal constructor(private val raw: WebhookEndpoi
     val createdAt: String get() = raw.createdAt
 
     override fun toString() = "CreatedWebhookEndpoint(id=$id, url=$url, replayed=$replayed)"
+}
+
+/**
+ * A new account number, as [AccountNumbers.create] answers: [accountNumber] is the 12 digits, a plain `String`, shown
+ * only in this answer (later reads show [accountNumberLast4]). On an idempotent replay ([replayed]) the answer carries
+ * no number: [accountNumber] then throws [SecretUnavailableException].
+ */
+class CreatedAccountNumber internal constructor(private val raw: AccountNumber, val replayed: Boolean) {
+    /** The 12 digits to give payers, with [routingNumber]; shown only here. */
+    val accountNumber: String get() =
+        raw.accountNumber ?: throw SecretUnavailableException("account_number", raw.id, "disable this account number and create another")
+
+    val id: String get() = raw.id
+    val `object`: String get() = raw.`object`
+    val accountId: String get() = raw.accountId
+    val routingNumber: String get() = raw.routingNumber
+    val accountNumberLast4: String get() = raw.accountNumberLast4
+    val name: String? get() = raw.name
+    val status: String get() = raw.status
+    val inboundDebits: String get() = raw.inboundDebits
+    val livemode: Boolean get() = raw.livemode
+    val createdAt: String get() = raw.createdAt
+
+    override fun toString() = "CreatedAccountNumber(id=$id, last4=$accountNumberLast4, replayed=$replayed)"
 }
 
 /** A new sandbox organisation and its first key, usable at once: what [Plinth.signUp] answers. */

@@ -72,6 +72,15 @@ class Plinth(
     /** The request log: what was asked with this organisation's keys, and what it was answered. */
     val requests = Requests(this)
 
+    /** An account's bank account numbers (its 12 digits shown once, at creation). */
+    val accountNumbers = AccountNumbers(this)
+
+    /** Accounts at other banks that payments go to. */
+    val externalAccounts = ExternalAccounts(this)
+
+    /** Money sent (and received) over ACH, wire and RTP. */
+    val payments = Payments(this)
+
     /**
      * The lowest level: any method and path with any JSON body (a Map, a model, or null), decoded into [type].
      * Retries, idempotency keys and errors work as for every other call.

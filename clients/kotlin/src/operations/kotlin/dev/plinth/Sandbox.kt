@@ -2,15 +2,50 @@
 
 package dev.plinth
 
+import dev.plinth.client.apis.FintechPaymentSimulationsApi
 import dev.plinth.client.apis.FintechTransactionsApi
+import dev.plinth.client.apis.SandboxClockApi
+import dev.plinth.client.models.AdvanceSandboxClockRequest
+import dev.plinth.client.models.CreatePaymentRuleRequest
+import dev.plinth.client.models.Payment
+import dev.plinth.client.models.PaymentRule
+import dev.plinth.client.models.PaymentRuleDeleted
+import dev.plinth.client.models.PaymentRuleList
+import dev.plinth.client.models.SandboxClock
 import dev.plinth.client.models.SimulateDepositRequest
+import dev.plinth.client.models.SimulateInboundPaymentRequest
+import dev.plinth.client.models.SimulateNotificationOfChangeRequest
+import dev.plinth.client.models.SimulatePaymentReturnRequest
 import dev.plinth.client.models.SimulateWithdrawalRequest
 import dev.plinth.client.models.Transaction
 import dev.plinth.client.models.Transfer
 
-/** `sandbox`: `/v1/sandbox/fintech/transfers`, `/v1/sandbox/fintech/accounts`, one function per operation. */
+/**
+ * `sandbox`: `/v1/sandbox/clock`, `/v1/sandbox/clock/advance`, `/v1/sandbox/fintech/transfers`,
+ * `/v1/sandbox/fintech/accounts`, `/v1/sandbox/fintech/inbound_payments`, `/v1/sandbox/fintech/payments`,
+ * `/v1/sandbox/fintech/payment_rules`, one function per operation.
+ */
 class Sandbox internal constructor(private val plinth: Plinth) {
+    private val sandboxClockApi = SandboxClockApi(plinth.base, plinth.httpClient)
     private val fintechTransactionsApi = FintechTransactionsApi(plinth.base, plinth.httpClient)
+    private val fintechPaymentSimulationsApi = FintechPaymentSimulationsApi(plinth.base, plinth.httpClient)
+
+    /**
+     * `retrieveSandboxClock`: Sandbox: the org's clock.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`: live mode runs on real time).
+     */
+    fun retrieveClock(): SandboxClock = plinth.call { sandboxClockApi.retrieveSandboxClockWithHttpInfo() }
+
+    /**
+     * `advanceSandboxClock`: Sandbox: move the org's clock forward.
+     *
+     * Runs, in time order, everything due up to `to` (ACH submissions at the cut-off, settlements, payment rules'
+     * outcomes, pending transfers' expiries), each written with its due moment as its time and its events in that
+     * order; then the clock reads `to`, and the answer is the clock. Sandbox keys only.
+     */
+    fun advanceClock(params: AdvanceSandboxClockRequest, idempotencyKey: String? = null): SandboxClock =
+        plinth.call { sandboxClockApi.advanceSandboxClockWithHttpInfo(params, idempotencyKey) }
 
     /**
      * `simulateTransferExpiry`: Sandbox: expire a pending transfer now.
@@ -38,4 +73,82 @@ class Sandbox internal constructor(private val plinth: Plinth) {
      */
     fun withdraw(id: String, params: SimulateWithdrawalRequest, idempotencyKey: String? = null): Transaction =
         plinth.call { fintechTransactionsApi.simulateWithdrawalWithHttpInfo(id, params, idempotencyKey) }
+
+    /**
+     * `simulateInboundPayment`: Sandbox: receive a payment.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`). Money sent to one of your account numbers (a credit), or
+     * pulled from it by ACH debit. It settles at once, or is `returned` moving nothing: R02 (number disabled, account
+     * closed), R16 (account frozen), R29 (debits blocked), R01 (debit larger than the available balance).
+     */
+    fun inboundPayment(params: SimulateInboundPaymentRequest, idempotencyKey: String? = null): Payment =
+        plinth.call { fintechPaymentSimulationsApi.simulateInboundPaymentWithHttpInfo(params, idempotencyKey) }
+
+    /**
+     * `simulatePaymentSettlement`: Sandbox: settle a payment now.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`). Submits it if it was not, then settles it now; rules
+     * apply as they would then.
+     */
+    fun settlePayment(id: String, idempotencyKey: String? = null): Payment =
+        plinth.call { fintechPaymentSimulationsApi.simulatePaymentSettlementWithHttpInfo(id, idempotencyKey) }
+
+    /**
+     * `simulatePaymentReturn`: Sandbox: return an ACH payment.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`). Before settlement its hold ends; after it (up to 60 days
+     * by the sandbox clock) its transfer is reversed, the reversal’s description carrying the code.
+     */
+    fun returnPayment(id: String, params: SimulatePaymentReturnRequest, idempotencyKey: String? = null): Payment =
+        plinth.call { fintechPaymentSimulationsApi.simulatePaymentReturnWithHttpInfo(id, params, idempotencyKey) }
+
+    /**
+     * `simulatePaymentRejection`: Sandbox: reject a wire or RTP payment.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`). Before settlement only: its hold ends, nothing moves.
+     */
+    fun rejectPayment(id: String, idempotencyKey: String? = null): Payment =
+        plinth.call { fintechPaymentSimulationsApi.simulatePaymentRejectionWithHttpInfo(id, idempotencyKey) }
+
+    /**
+     * `simulateNotificationOfChange`: Sandbox: a notification of change for an ACH payment.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`). The receiving bank corrects the external account the
+     * payment went to: it is updated (`fintech.external_account.updated`). The payment is unchanged.
+     */
+    fun notificationOfChange(
+        id: String,
+        params: SimulateNotificationOfChangeRequest,
+        idempotencyKey: String? = null,
+    ): Payment =
+        plinth.call { fintechPaymentSimulationsApi.simulateNotificationOfChangeWithHttpInfo(id, params, idempotencyKey) }
+
+    /** `listPaymentRules`: Sandbox: list payment rules, newest first. */
+    fun listPaymentRules(
+        limit: Int? = null,
+        startingAfter: String? = null,
+        endingBefore: String? = null,
+    ): Sequence<PaymentRule> =
+        paginate(limit, startingAfter, endingBefore, { l, a, b -> listPaymentRulesPage(l, a, b) }, { it.`data` }, { it.hasMore }, { it.id })
+
+    /** `listPaymentRules`: one page of [listPaymentRules] (`data`, `hasMore`). */
+    fun listPaymentRulesPage(
+        limit: Int? = null,
+        startingAfter: String? = null,
+        endingBefore: String? = null,
+    ): PaymentRuleList =
+        plinth.call { fintechPaymentSimulationsApi.listPaymentRulesWithHttpInfo(limit, startingAfter, endingBefore) }
+
+    /**
+     * `createPaymentRule`: Sandbox: create a payment rule.
+     *
+     * Sandbox keys only (a live key: 403 `permission_denied`). Payments out that match are returned (ACH) or rejected
+     * (wire, RTP) when the rule’s moment comes; the oldest matching rule applies.
+     */
+    fun createPaymentRule(params: CreatePaymentRuleRequest, idempotencyKey: String? = null): PaymentRule =
+        plinth.call { fintechPaymentSimulationsApi.createPaymentRuleWithHttpInfo(params, idempotencyKey) }
+
+    /** `deletePaymentRule`: Sandbox: delete a payment rule. */
+    fun deletePaymentRule(id: String): PaymentRuleDeleted =
+        plinth.call { fintechPaymentSimulationsApi.deletePaymentRuleWithHttpInfo(id) }
 }

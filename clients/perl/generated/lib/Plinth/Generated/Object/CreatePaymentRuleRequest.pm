@@ -231,7 +231,7 @@ __PACKAGE__->method_documentation({
     'action' => {
         datatype => 'CreatePaymentRuleRequestAction',
         base_name => 'action',
-        description => '',
+        description => 'ACH: &#x60;{\&quot;return\&quot;: \&quot;R01\&quot;, \&quot;at\&quot;: …}&#x60;; wire and RTP: &#x60;{\&quot;reject\&quot;: true}&#x60;.',
         format => '',
         read_only => '',
             },

@@ -81,7 +81,7 @@ public class CreatePaymentRuleRequest {
   }
 
   /**
-   * Get action
+   * ACH: &#x60;{\&quot;return\&quot;: \&quot;R01\&quot;, \&quot;at\&quot;: …}&#x60;; wire and RTP: &#x60;{\&quot;reject\&quot;: true}&#x60;.
    * @return action
    */
   @javax.annotation.Nonnull

@@ -24,187 +24,201 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
-import dev.plinth.client.model.CreatePaymentRuleRequestActionAnyOf0;
-import dev.plinth.client.model.CreatePaymentRuleRequestActionAnyOf1;
 import java.util.Arrays;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 
-import java.io.IOException;
-import java.util.logging.Level;
-import java.util.logging.Logger;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.DeserializationContext;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-import com.fasterxml.jackson.databind.annotation.JsonSerialize;
-import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
-import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import dev.plinth.client.ApiClient;
-import dev.plinth.client.JSON;
-
+/**
+ * CreatePaymentRuleRequestAction
+ */
+@JsonPropertyOrder({
+  CreatePaymentRuleRequestAction.JSON_PROPERTY_RETURN,
+  CreatePaymentRuleRequestAction.JSON_PROPERTY_AT,
+  CreatePaymentRuleRequestAction.JSON_PROPERTY_REJECT
+})
 @javax.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.26.0")
-@JsonDeserialize(using=CreatePaymentRuleRequestAction.CreatePaymentRuleRequestActionDeserializer.class)
-@JsonSerialize(using = CreatePaymentRuleRequestAction.CreatePaymentRuleRequestActionSerializer.class)
-public class CreatePaymentRuleRequestAction extends AbstractOpenApiSchema {
-    private static final Logger log = Logger.getLogger(CreatePaymentRuleRequestAction.class.getName());
+public class CreatePaymentRuleRequestAction {
+  /**
+   * An ACH return reason code (docs: ACH return reasons).
+   */
+  public enum ReturnEnum {
+    R01(String.valueOf("R01")),
+    
+    R02(String.valueOf("R02")),
+    
+    R03(String.valueOf("R03")),
+    
+    R04(String.valueOf("R04")),
+    
+    R07(String.valueOf("R07")),
+    
+    R08(String.valueOf("R08")),
+    
+    R10(String.valueOf("R10")),
+    
+    R16(String.valueOf("R16")),
+    
+    R20(String.valueOf("R20")),
+    
+    R29(String.valueOf("R29")),
+    
+    UNKNOWN_DEFAULT_OPEN_API(String.valueOf("unknown_default_open_api"));
 
-    public static class CreatePaymentRuleRequestActionSerializer extends StdSerializer<CreatePaymentRuleRequestAction> {
-        public CreatePaymentRuleRequestActionSerializer(Class<CreatePaymentRuleRequestAction> t) {
-            super(t);
-        }
+    private String value;
 
-        public CreatePaymentRuleRequestActionSerializer() {
-            this(null);
-        }
-
-        @Override
-        public void serialize(CreatePaymentRuleRequestAction value, JsonGenerator jgen, SerializerProvider provider) throws IOException, JsonProcessingException {
-            jgen.writeObject(value.getActualInstance());
-        }
+    ReturnEnum(String value) {
+      this.value = value;
     }
 
-    public static class CreatePaymentRuleRequestActionDeserializer extends StdDeserializer<CreatePaymentRuleRequestAction> {
-        public CreatePaymentRuleRequestActionDeserializer() {
-            this(CreatePaymentRuleRequestAction.class);
-        }
-
-        public CreatePaymentRuleRequestActionDeserializer(Class<?> vc) {
-            super(vc);
-        }
-
-        @Override
-        public CreatePaymentRuleRequestAction deserialize(JsonParser jp, DeserializationContext ctxt) throws IOException, JsonProcessingException {
-            JsonNode tree = ctxt.readTree(jp);
-
-            Object deserialized = null;
-            // deserialize CreatePaymentRuleRequestActionAnyOf0
-            try {
-                deserialized = tree.traverse(jp.getCodec()).readValueAs(CreatePaymentRuleRequestActionAnyOf0.class);
-                CreatePaymentRuleRequestAction ret = new CreatePaymentRuleRequestAction();
-                ret.setActualInstance(deserialized);
-                return ret;
-            } catch (Exception e) {
-                // deserialization failed, continue, log to help debugging
-                log.log(Level.FINER, "Input data does not match 'CreatePaymentRuleRequestAction'", e);
-            }
-
-            // deserialize CreatePaymentRuleRequestActionAnyOf1
-            try {
-                deserialized = tree.traverse(jp.getCodec()).readValueAs(CreatePaymentRuleRequestActionAnyOf1.class);
-                CreatePaymentRuleRequestAction ret = new CreatePaymentRuleRequestAction();
-                ret.setActualInstance(deserialized);
-                return ret;
-            } catch (Exception e) {
-                // deserialization failed, continue, log to help debugging
-                log.log(Level.FINER, "Input data does not match 'CreatePaymentRuleRequestAction'", e);
-            }
-
-            throw new IOException("Failed deserialization for CreatePaymentRuleRequestAction: no match found");
-        }
-
-        /**
-         * Handle deserialization of the 'null' value.
-         */
-        @Override
-        public CreatePaymentRuleRequestAction getNullValue(DeserializationContext ctxt) throws JsonMappingException {
-            throw new JsonMappingException(ctxt.getParser(), "CreatePaymentRuleRequestAction cannot be null");
-        }
-    }
-
-    // store a list of schema names defined in anyOf
-    public static final Map<String, Class<?>> schemas = new HashMap<String, Class<?>>();
-
-    public CreatePaymentRuleRequestAction() {
-        super("anyOf", Boolean.FALSE);
-    }
-
-    public CreatePaymentRuleRequestAction(CreatePaymentRuleRequestActionAnyOf0 o) {
-        super("anyOf", Boolean.FALSE);
-        setActualInstance(o);
-    }
-
-    public CreatePaymentRuleRequestAction(CreatePaymentRuleRequestActionAnyOf1 o) {
-        super("anyOf", Boolean.FALSE);
-        setActualInstance(o);
-    }
-
-    static {
-        schemas.put("CreatePaymentRuleRequestActionAnyOf0", CreatePaymentRuleRequestActionAnyOf0.class);
-        schemas.put("CreatePaymentRuleRequestActionAnyOf1", CreatePaymentRuleRequestActionAnyOf1.class);
-        JSON.registerDescendants(CreatePaymentRuleRequestAction.class, Collections.unmodifiableMap(schemas));
+    @JsonValue
+    public String getValue() {
+      return value;
     }
 
     @Override
-    public Map<String, Class<?>> getSchemas() {
-        return CreatePaymentRuleRequestAction.schemas;
+    public String toString() {
+      return String.valueOf(value);
     }
 
-    /**
-     * Set the instance that matches the anyOf child schema, check
-     * the instance parameter is valid against the anyOf child schemas:
-     * CreatePaymentRuleRequestActionAnyOf0, CreatePaymentRuleRequestActionAnyOf1
-     *
-     * It could be an instance of the 'anyOf' schemas.
-     * The anyOf child schemas may themselves be a composed schema (allOf, anyOf, anyOf).
-     */
-    @Override
-    public void setActualInstance(Object instance) {
-        if (JSON.isInstanceOf(CreatePaymentRuleRequestActionAnyOf0.class, instance, new HashSet<Class<?>>())) {
-            super.setActualInstance(instance);
-            return;
+    @JsonCreator
+    public static ReturnEnum fromValue(String value) {
+      for (ReturnEnum b : ReturnEnum.values()) {
+        if (b.value.equals(value)) {
+          return b;
         }
-
-        if (JSON.isInstanceOf(CreatePaymentRuleRequestActionAnyOf1.class, instance, new HashSet<Class<?>>())) {
-            super.setActualInstance(instance);
-            return;
-        }
-
-        throw new RuntimeException("Invalid instance type. Must be CreatePaymentRuleRequestActionAnyOf0, CreatePaymentRuleRequestActionAnyOf1");
+      }
+      return UNKNOWN_DEFAULT_OPEN_API;
     }
+  }
 
-    /**
-     * Get the actual instance, which can be the following:
-     * CreatePaymentRuleRequestActionAnyOf0, CreatePaymentRuleRequestActionAnyOf1
-     *
-     * @return The actual instance (CreatePaymentRuleRequestActionAnyOf0, CreatePaymentRuleRequestActionAnyOf1)
-     */
-    @Override
-    public Object getActualInstance() {
-        return super.getActualInstance();
+  public static final String JSON_PROPERTY_RETURN = "return";
+  @javax.annotation.Nullable
+  private ReturnEnum _return;
+
+  public static final String JSON_PROPERTY_AT = "at";
+  @javax.annotation.Nullable
+  private String at;
+
+  public static final String JSON_PROPERTY_REJECT = "reject";
+  @javax.annotation.Nullable
+  private Boolean reject;
+
+  public CreatePaymentRuleRequestAction() { 
+  }
+
+  public CreatePaymentRuleRequestAction _return(@javax.annotation.Nullable ReturnEnum _return) {
+    this._return = _return;
+    return this;
+  }
+
+  /**
+   * An ACH return reason code (docs: ACH return reasons).
+   * @return _return
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_RETURN, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public ReturnEnum getReturn() {
+    return _return;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_RETURN, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setReturn(@javax.annotation.Nullable ReturnEnum _return) {
+    this._return = _return;
+  }
+
+
+  public CreatePaymentRuleRequestAction at(@javax.annotation.Nullable String at) {
+    this.at = at;
+    return this;
+  }
+
+  /**
+   * &#x60;submission&#x60; (returned when submitted, before settling), &#x60;settlement&#x60; (returned instead of settling) or an ISO 8601 duration after settlement, such as &#x60;P2D&#x60; (settled, then returned: a reversal).
+   * @return at
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_AT, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public String getAt() {
+    return at;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_AT, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setAt(@javax.annotation.Nullable String at) {
+    this.at = at;
+  }
+
+
+  public CreatePaymentRuleRequestAction reject(@javax.annotation.Nullable Boolean reject) {
+    this.reject = reject;
+    return this;
+  }
+
+  /**
+   * Wire and RTP: rejected at submission. Only &#x60;true&#x60; is accepted.
+   * @return reject
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_REJECT, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public Boolean getReject() {
+    return reject;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_REJECT, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setReject(@javax.annotation.Nullable Boolean reject) {
+    this.reject = reject;
+  }
+
+
+  /**
+   * Return true if this CreatePaymentRuleRequestAction object is equal to o.
+   */
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
     }
-
-    /**
-     * Get the actual instance of `CreatePaymentRuleRequestActionAnyOf0`. If the actual instance is not `CreatePaymentRuleRequestActionAnyOf0`,
-     * the ClassCastException will be thrown.
-     *
-     * @return The actual instance of `CreatePaymentRuleRequestActionAnyOf0`
-     * @throws ClassCastException if the instance is not `CreatePaymentRuleRequestActionAnyOf0`
-     */
-    public CreatePaymentRuleRequestActionAnyOf0 getCreatePaymentRuleRequestActionAnyOf0() throws ClassCastException {
-        return (CreatePaymentRuleRequestActionAnyOf0)super.getActualInstance();
+    if (o == null || getClass() != o.getClass()) {
+      return false;
     }
+    CreatePaymentRuleRequestAction createPaymentRuleRequestAction = (CreatePaymentRuleRequestAction) o;
+    return Objects.equals(this._return, createPaymentRuleRequestAction._return) &&
+        Objects.equals(this.at, createPaymentRuleRequestAction.at) &&
+        Objects.equals(this.reject, createPaymentRuleRequestAction.reject);
+  }
 
-    /**
-     * Get the actual instance of `CreatePaymentRuleRequestActionAnyOf1`. If the actual instance is not `CreatePaymentRuleRequestActionAnyOf1`,
-     * the ClassCastException will be thrown.
-     *
-     * @return The actual instance of `CreatePaymentRuleRequestActionAnyOf1`
-     * @throws ClassCastException if the instance is not `CreatePaymentRuleRequestActionAnyOf1`
-     */
-    public CreatePaymentRuleRequestActionAnyOf1 getCreatePaymentRuleRequestActionAnyOf1() throws ClassCastException {
-        return (CreatePaymentRuleRequestActionAnyOf1)super.getActualInstance();
-    }
+  @Override
+  public int hashCode() {
+    return Objects.hash(_return, at, reject);
+  }
 
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("class CreatePaymentRuleRequestAction {\n");
+    sb.append("    _return: ").append(toIndentedString(_return)).append("\n");
+    sb.append("    at: ").append(toIndentedString(at)).append("\n");
+    sb.append("    reject: ").append(toIndentedString(reject)).append("\n");
+    sb.append("}");
+    return sb.toString();
+  }
 
+  /**
+   * Convert the given object to string with each line indented by 4 spaces
+   * (except the first line).
+   */
+  private String toIndentedString(Object o) {
+    return o == null ? "null" : o.toString().replace("\n", "\n    ");
+  }
 
   /**
    * Convert the instance into URL query string.
@@ -238,8 +252,22 @@ public class CreatePaymentRuleRequestAction extends AbstractOpenApiSchema {
 
     StringJoiner joiner = new StringJoiner("&");
 
-    return null;
-  }
+    // add `return` to the URL query string
+    if (getReturn() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sreturn%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getReturn()))));
+    }
 
+    // add `at` to the URL query string
+    if (getAt() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sat%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getAt()))));
+    }
+
+    // add `reject` to the URL query string
+    if (getReject() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sreject%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getReject()))));
+    }
+
+    return joiner.toString();
+  }
 }
 

@@ -33,7 +33,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * 
  *
  * @param match What a payment out must match, every field given; `{}` matches all.
- * @param action 
+ * @param action ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.
  */
 
 
@@ -44,6 +44,7 @@ data class CreatePaymentRuleRequest (
     @get:JsonProperty("match")
     val match: CreatePaymentRuleRequestMatch,
 
+    /* ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`. */
     @param:JsonProperty("action")
     @get:JsonProperty("action")
     val action: CreatePaymentRuleRequestAction

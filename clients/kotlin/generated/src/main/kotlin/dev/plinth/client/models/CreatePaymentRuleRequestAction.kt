@@ -23,19 +23,17 @@
 
 package dev.plinth.client.models
 
-import dev.plinth.client.models.CreatePaymentRuleRequestActionAnyOf0
-import dev.plinth.client.models.CreatePaymentRuleRequestActionAnyOf1
 
 import com.fasterxml.jackson.annotation.JsonEnumDefaultValue
 import com.fasterxml.jackson.annotation.JsonProperty
 import com.fasterxml.jackson.annotation.JsonValue
 
 /**
- * ACH: `{\"return\": \"R01\", \"at\": …}`; wire and RTP: `{\"reject\": true}`.
+ * 
  *
  * @param `return` An ACH return reason code (docs: ACH return reasons).
  * @param at `submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal).
- * @param reject Wire and RTP: rejected at submission.
+ * @param reject Wire and RTP: rejected at submission. Only `true` is accepted.
  */
 
 
@@ -44,17 +42,17 @@ data class CreatePaymentRuleRequestAction (
     /* An ACH return reason code (docs: ACH return reasons). */
     @param:JsonProperty("return")
     @get:JsonProperty("return")
-    val `return`: CreatePaymentRuleRequestAction.`Return`,
+    val `return`: CreatePaymentRuleRequestAction.`Return`? = null,
 
     /* `submission` (returned when submitted, before settling), `settlement` (returned instead of settling) or an ISO 8601 duration after settlement, such as `P2D` (settled, then returned: a reversal). */
     @param:JsonProperty("at")
     @get:JsonProperty("at")
-    val at: kotlin.String,
+    val at: kotlin.String? = null,
 
-    /* Wire and RTP: rejected at submission. */
+    /* Wire and RTP: rejected at submission. Only `true` is accepted. */
     @param:JsonProperty("reject")
     @get:JsonProperty("reject")
-    val reject: CreatePaymentRuleRequestAction.Reject
+    val reject: kotlin.Boolean? = null
 
 ) {
 
@@ -75,15 +73,6 @@ data class CreatePaymentRuleRequestAction (
         @JsonProperty(value = "R20") R20("R20"),
         @JsonProperty(value = "R29") R29("R29"),
         @JsonProperty(value = "unknown_default_open_api") @JsonEnumDefaultValue unknown_default_open_api("unknown_default_open_api");
-    }
-    /**
-     * Wire and RTP: rejected at submission.
-     *
-     * Values: `true`,unknown_default_open_api
-     */
-    enum class Reject(@get:JsonValue val value: kotlin.Boolean) {
-        @JsonProperty(value = "true") `true`(true),
-        @JsonProperty(value = "11184809") @JsonEnumDefaultValue unknown_default_open_api(11184809);
     }
 
 }
