@@ -20,18 +20,9 @@ export const EXAMPLE_NEW_ACCOUNT = {
 
 /** The same account later, with money in it, part of it held by a pending transfer. */
 export const EXAMPLE_ACCOUNT = {
-  id: 'acct_D20BX2JY00TY1SK00H0Y2JPAH1',
-  object: 'fintech.account',
-  type: 'business',
-  country: 'US',
-  status: 'active',
-  status_details: null,
-  closed_at: null,
+  ...EXAMPLE_NEW_ACCOUNT,
   available_balance: { amount: 240000, currency: 'USD' },
   current_balance: { amount: 250000, currency: 'USD' },
-  kyb: { legal_name: 'Acme Corp', ein_last4: '6789' },
   nickname: 'Payroll',
   metadata: { customer_id: 'cus_4521' },
-  livemode: false,
-  created_at: '2026-11-21T12:06Z',
 };
