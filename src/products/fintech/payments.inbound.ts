@@ -5,6 +5,7 @@ import { storedTime } from '../../platform/kit/time.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { findNumber, SANDBOX_ROUTING_NUMBER } from './account-numbers.service.ts';
 import { cleanDescription, cleanField } from './description.ts';
+import type { Minor } from './ledger/amount.ts';
 import { move } from './ledger/move.ts';
 import { insertPayment } from './payments.repository.ts';
 import type { InboundPaymentBody } from './payments.sandbox.schema.ts';
@@ -12,7 +13,7 @@ import type { Payment } from './payments.schema.ts';
 import { PAYMENT, type PaymentDeps, paymentTransfer } from './payments.service.ts';
 import { paymentFromRow } from './payments.view.ts';
 import { sandboxOnly, TRANSFER } from './shared.ts';
-import type { PaymentsTable, TransfersTable } from './tables.ts';
+import type { AccountNumbersTable, PaymentsTable, Rail, TransfersTable } from './tables.ts';
 import * as transfers from './transfers.repository.ts';
 import { transferFromRow } from './transfers.view.ts';
 
@@ -52,6 +53,32 @@ export async function simulateInboundPayment(
     throw new ApiError('resource_not_found', `No account number of yours ends in ${body.account_number.slice(-4)}.`, {
       param: 'account_number',
     });
+  const inbound = { amount: body.amount, rail: body.rail, direction: body.direction, originator, description };
+  return paymentFromRow(await receivePayment(deps, ctx, found, inbound));
+}
+
+/** Money arriving at an account number, as a bank reports it (the sandbox simulation; a live bank statement line). */
+export interface Inbound {
+  amount: Minor;
+  rail: Rail;
+  direction: 'credit' | 'debit';
+  originator: string | null;
+  description: string | null;
+}
+
+/**
+ * An inbound payment to `found`, in the write it is handed (the number's owner's): settled at once as a posted
+ * transfer between the rail's clearing account and the account, or returned moving nothing (R02, R16, R29, R01), with
+ * its events. The sandbox's simulation and a live statement's credit line (the bank files) both come here.
+ */
+export async function receivePayment(
+  deps: PaymentDeps,
+  ctx: WriteContext,
+  found: AccountNumbersTable,
+  body: Inbound,
+): Promise<PaymentsTable> {
+  const { trx, owner } = ctx;
+  const { description } = body;
   const id = newId(PAYMENT.prefix, ctx.now.getTime());
   let returnCode: string | null = null;
   if (found.status === 'disabled') returnCode = 'R02';
@@ -101,7 +128,7 @@ export async function simulateInboundPayment(
     status: returnCode === null ? 'settled' : 'returned',
     return_code: returnCode,
     transfer_id: transfer?.id ?? null,
-    originator_name: originator,
+    originator_name: body.originator,
     description,
     metadata: '{}',
     submitted_at: time,
@@ -111,9 +138,10 @@ export async function simulateInboundPayment(
     due_at: null,
     due_action: null,
     due_return_code: null,
+    ach_file_id: null,
+    trace_number: null,
   };
   insertPayment(trx, row);
-  const payment = paymentFromRow(row);
-  await deps.events.emit({ ...ctx, now: at }, [{ type: 'fintech.payment.created', object: payment }]);
-  return payment;
+  await deps.events.emit({ ...ctx, now: at }, [{ type: 'fintech.payment.created', object: paymentFromRow(row) }]);
+  return row;
 }

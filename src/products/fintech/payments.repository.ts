@@ -31,6 +31,8 @@ export const insertPayment = preparedInsert('payments', {
   due_at: true,
   due_action: true,
   due_return_code: true,
+  ach_file_id: true,
+  trace_number: true,
 });
 
 /** What a step changes in a payment: its status, its times, its return, and what is due next. */
@@ -46,6 +48,8 @@ export type PaymentChange = Pick<
   | 'due_at'
   | 'due_action'
   | 'due_return_code'
+  | 'ach_file_id'
+  | 'trace_number'
 >;
 export const updatePayment = preparedSend<PaymentChange>(
   {
@@ -59,6 +63,8 @@ export const updatePayment = preparedSend<PaymentChange>(
     due_at: true,
     due_action: true,
     due_return_code: true,
+    ach_file_id: true,
+    trace_number: true,
   },
   (db, { id, ...changes }) => db.updateTable('payments').set(changes).where('id', '=', id),
 );

@@ -105,6 +105,8 @@ export async function createPayment(
       : null,
     due_action: sandbox ? 'submit' : null,
     due_return_code: null,
+    ach_file_id: null,
+    trace_number: null,
   };
   repo.insertPayment(trx, row);
   await deps.events.emit({ ...ctx, now: moved.at }, [

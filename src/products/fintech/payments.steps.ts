@@ -125,6 +125,28 @@ async function settle(deps: MoneyDeps, rules: RuleBook, ctx: WriteContext, row: 
   });
 }
 
+/**
+ * A live ACH payment submitted by a bank file (the bank files' `ach-export`: docs/deploy.md, "Live money: the bank
+ * files"): `submitted` now, with the file and its trace number there, by which the bank's settlement and return lines
+ * name it. Its settlement comes from the bank's statement, not from a clock. Refused unless it waits for submission.
+ */
+export async function submitByFile(
+  deps: MoneyDeps,
+  ctx: WriteContext,
+  row: PaymentsTable,
+  file: { id: string; traceNumber: string },
+): Promise<PaymentsTable> {
+  if (row.mode !== 'live' || row.rail !== 'ach' || row.status !== 'pending_submission')
+    throw paymentState(row, 'only a live ACH payment waiting for submission goes in a bank file');
+  return changed(deps, ctx, {
+    ...row,
+    status: 'submitted',
+    submitted_at: storedTime(ctx.now),
+    ach_file_id: file.id,
+    trace_number: file.traceNumber,
+  });
+}
+
 /** An ISO 8601 duration of days, hours and minutes (`P2D`, `PT36H`, `P1DT12H`) in milliseconds. */
 export function durationMs(duration: string): number {
   const match = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$/.exec(duration);

@@ -186,6 +186,9 @@ export interface PaymentsTable {
   due_at: string | null;
   due_action: DueAction | null;
   due_return_code: string | null;
+  /** Live ACH: the NACHA file that submitted it (`achf_…`) and its trace number there; null before. */
+  ach_file_id: string | null;
+  trace_number: string | null;
 }
 
 export interface PaymentRulesTable {
