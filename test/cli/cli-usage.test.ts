@@ -20,6 +20,7 @@ const COMMANDS = [
   'accounts unfreeze',
   'accounts close',
   'ledger verify',
+  'bank ach-export',
   'listen',
 ];
 
@@ -34,7 +35,9 @@ describe('operator CLI: every command explains itself, and a wrong command line 
       const result = await cli(...help);
       assert.equal(result.code, 0, result.stderr);
       assert.ok(result.stdout.startsWith(`${USAGE}[options] [command]\n`), result.stdout);
-      const listed = [...result.stdout.matchAll(/^ {2}([a-z]+(?: [a-z]+)?) (?:\[options\]|<|\n| )/gm)].map((m) => m[1]);
+      const listed = [...result.stdout.matchAll(/^ {2}([a-z]+(?: [a-z-]+)?) (?:\[options\]|<|\n| )/gm)].map(
+        (m) => m[1],
+      );
       for (const command of COMMANDS) assert.ok(listed.includes(command), `${help}: ${command} missing: ${listed}`);
     }
   });
@@ -54,8 +57,9 @@ describe('operator CLI: every command explains itself, and a wrong command line 
 
   test('a usage error names what is wrong, then the command’s usage line, exit 64 (EX_USAGE)', async () => {
     const cases: Array<[string[], RegExp, string]> = [
-      [[], /missing command: one of keys, secrets, migrate, accounts, ledger, listen/, ''],
+      [[], /missing command: one of keys, secrets, migrate, accounts, ledger, bank, listen/, ''],
       [['ledger'], /missing command after 'ledger': verify/, 'ledger '],
+      [['bank', 'ach-export'], /required option '--out <dir>' not specified/, 'bank ach-export '],
       [['keys'], /missing command after 'keys': one of create, list, revoke/, 'keys '],
       [['accounts', 'list'], /unknown command 'accounts list'; 'accounts' takes freeze, unfreeze, close/, 'accounts '],
       [['keyz', 'create'], /unknown command 'keyz'/, ''],

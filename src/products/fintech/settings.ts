@@ -31,12 +31,28 @@ function routingNumber(raw: string): string | null {
   return raw;
 }
 
+function originId(raw: string): string {
+  if (!/^[A-Za-z0-9 ]{0,10}$/.test(raw)) throw new Error('must be at most 10 letters, digits or spaces');
+  return raw;
+}
+
 export const FintechSettings = Type.Object({
   BANK_ROUTING_NUMBER: text<string | null>(
     '',
     "the ABA routing number of the bank holding this deployment's live accounts; live account numbers need it (unset: " +
       '409 `live_rails_not_configured`)',
     routingNumber,
+  ),
+  BANK_NAME: text(
+    '',
+    "the name of the bank holding this deployment's live accounts, as `bank ach-export` writes it in a NACHA file's " +
+      'header (immediate destination name, up to 23 characters); the export needs it',
+  ),
+  BANK_ORIGIN_ID: text(
+    '',
+    'the originator identification the bank assigned this deployment (up to 10 characters, often "1" and a tax ID): ' +
+      "a NACHA file's immediate origin and each batch's company identification; `bank ach-export` needs it",
+    originId,
   ),
   SUPPORTED_COUNTRIES: text(
     DEFAULT_COUNTRIES,
