@@ -1,4 +1,5 @@
 import { Command, Help } from 'commander';
+import { registerBankStatements } from './bank-statements.ts';
 import { EXIT, Failure } from './exits.ts';
 import { registerFintech } from './fintech.ts';
 import { registerKeys } from './keys.ts';
@@ -21,6 +22,7 @@ export function buildProgram(writeErr: (text: string) => void): Command {
   registerKeys(program);
   registerUpkeep(program);
   registerFintech(program);
+  registerBankStatements(program);
   // The live event stream's `listen` (docs/api.md#operator-cli): src/cli/listen.ts, loaded only when it runs.
   program
     .command('listen')

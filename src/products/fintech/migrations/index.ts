@@ -8,6 +8,7 @@ import * as m20261126T1100 from './2026-11-26T1100_reversals_balances_nicknames.
 import * as m20261128T0200 from './2026-11-28T0200_answered_moments.ts';
 import * as m20261128T0500 from './2026-11-28T0500_payments.ts';
 import * as m20261128T0600 from './2026-11-28T0600_payment_traces.ts';
+import * as m20261128T0710 from './2026-11-28T0710_bank_statements.ts';
 
 /**
  * Fintech's own migrations, by timestamped name. Its first table, `accounts`, was created by the platform's first
@@ -24,4 +25,5 @@ export const FINTECH_MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T0200_answered_moments': m20261128T0200,
   '2026-11-28T0500_payments': m20261128T0500,
   '2026-11-28T0600_payment_traces': m20261128T0600,
+  '2026-11-28T0710_bank_statements': m20261128T0710,
 };
