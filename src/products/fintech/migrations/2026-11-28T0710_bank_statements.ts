@@ -35,6 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('rule', 'text', (c) => c.notNull().check(sql`rule in ('account_number', 'trace_number', 'exception')`))
     .addColumn('org_id', 'text')
     .addColumn('payment_id', 'text')
+    .addColumn('payment_status', 'text')
     .addColumn('imported_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema

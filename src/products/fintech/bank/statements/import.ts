@@ -28,6 +28,7 @@ export interface LineOutcome {
   reference: string;
   rule: MatchRule;
   payment_id: string | null;
+  /** The status its match left the payment in. */
   payment_status: string | null;
   exception: string | null;
 }
@@ -107,6 +108,7 @@ export async function importStatement(
         rule: matched.rule,
         org_id: matched.orgId,
         payment_id: matched.payment?.id ?? null,
+        payment_status: matched.payment?.status ?? null,
         imported_at: storedTime(at),
       };
       await trx.insertInto('bank_statement_lines').values(row).execute();
@@ -136,10 +138,6 @@ export async function importStatement(
 
 /** What a stored line's match made, as printed (the same whichever import stored it). */
 async function outcomeOf(database: Database, row: BankStatementLinesTable): Promise<LineOutcome> {
-  const payment =
-    row.payment_id === null
-      ? undefined
-      : await database.db.selectFrom('payments').select('status').where('id', '=', row.payment_id).executeTakeFirst();
   const open =
     row.rule === 'exception'
       ? await database.db
@@ -152,7 +150,7 @@ async function outcomeOf(database: Database, row: BankStatementLinesTable): Prom
     reference: row.reference,
     rule: row.rule,
     payment_id: row.payment_id,
-    payment_status: payment?.status ?? null,
+    payment_status: row.payment_status,
     exception: open?.reason ?? null,
   };
 }

@@ -33,6 +33,8 @@ export interface BankStatementLinesTable {
   rule: MatchRule;
   org_id: string | null;
   payment_id: string | null;
+  /** The status the match left the payment in (a later line may change it again). */
+  payment_status: string | null;
   imported_at: string;
 }
 
