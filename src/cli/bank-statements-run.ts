@@ -5,12 +5,8 @@ import { eventRecorderOutsideTheApp } from '../modules.ts';
 import { ownerNow } from '../platform/clock/clock.ts';
 import { systemClock } from '../platform/kit/time.ts';
 import { secretBoxFor } from '../platform/secrets/key-source.ts';
-import {
-  importStatement,
-  listExceptions,
-  ResolveRefused,
-  resolveException,
-} from '../products/fintech/bank/statements/import.ts';
+import { listExceptions, ResolveRefused, resolveException } from '../products/fintech/bank/statements/exceptions.ts';
+import { importStatement } from '../products/fintech/bank/statements/import.ts';
 import { readStatement } from '../products/fintech/bank/statements/read.ts';
 import { reconcileDay } from '../products/fintech/bank/statements/reconcile.ts';
 import { decimalOf, type StatementFormat, StatementRefused } from '../products/fintech/bank/statements/statement.ts';

@@ -20,6 +20,10 @@ const COMMANDS = [
   'accounts unfreeze',
   'accounts close',
   'ledger verify',
+  'bank import',
+  'bank exceptions',
+  'bank resolve',
+  'bank reconcile',
   'listen',
 ];
 
@@ -54,7 +58,7 @@ describe('operator CLI: every command explains itself, and a wrong command line 
 
   test('a usage error names what is wrong, then the command’s usage line, exit 64 (EX_USAGE)', async () => {
     const cases: Array<[string[], RegExp, string]> = [
-      [[], /missing command: one of keys, secrets, migrate, accounts, ledger, listen/, ''],
+      [[], /missing command: one of keys, secrets, migrate, accounts, ledger, bank, listen/, ''],
       [['ledger'], /missing command after 'ledger': verify/, 'ledger '],
       [['keys'], /missing command after 'keys': one of create, list, revoke/, 'keys '],
       [['accounts', 'list'], /unknown command 'accounts list'; 'accounts' takes freeze, unfreeze, close/, 'accounts '],
