@@ -5,6 +5,7 @@
  * balance is tampered is refused with exit 65 and nothing stored.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { writeCsv } from '../../../src/products/fintech/bank/statements/csv.ts';
 import type { Statement } from '../../../src/products/fintech/bank/statements/statement.ts';
 import { BACKEND } from '../../helpers/database.ts';
 import { money } from '../../helpers/money.ts';
-import { run } from '../../helpers/process.ts';
+import { ROOT, run } from '../../helpers/process.ts';
 import { startServer, type TestServer } from '../../helpers/server.ts';
 
 const ROUTING = '021000021';
@@ -135,7 +136,7 @@ async function deployment() {
     paths[name] = join(dir, `${Math.random()}-${name}`);
     writeFileSync(paths[name]!, text);
   }
-  return { server, cli, m, account, payments, paths };
+  return { server, env, cli, m, account, known: known.account_number as string, payments, paths };
 }
 
 /**
@@ -313,6 +314,65 @@ describe(`bank statements in (${BACKEND})`, () => {
       const mapped = await d.cli('bank', 'import', path, '--map', 'reference=Bank Ref,date=Booked,type=Type', '--json');
       assert.equal(mapped.code, 0, mapped.stderr);
       assert.equal(JSON.parse(mapped.stdout).added, 8);
+    } finally {
+      await d.server.close();
+    }
+  });
+  test('lines are immutable, and an import killed (-9) half-way then run again applies each line once', async () => {
+    const d = await deployment();
+    try {
+      await assert.rejects(
+        d.server.database.write(async (trx) => {
+          await trx.updateTable('bank_statement_lines').set({ amount: 1 }).execute();
+        }),
+        /append-only/,
+      );
+      await assert.rejects(
+        d.server.database.write(async (trx) => {
+          await trx.deleteFrom('bank_statement_lines').execute();
+        }),
+        /append-only/,
+      );
+      const count = 400;
+      const lines = Array.from({ length: count }, (_, i) => ({
+        reference: `K${String(i).padStart(6, '0')}`,
+        date: TODAY,
+        direction: 'credit' as const,
+        amount: 100 + i,
+        kind: 'credit' as const,
+        accountNumber: d.known,
+        traceNumber: null,
+        returnCode: null,
+        counterparty: 'Globex',
+        description: null,
+      }));
+      const total = lines.reduce((s, l) => s + l.amount, 0);
+      const path = csvDay(`crash-${Math.random()}.csv`, { date: day(1), opening: 0, closing: total, lines });
+      const before = await rows(d.server, 'bank_statement_lines');
+      const child = spawn(process.execPath, ['src/cli/main.ts', 'bank', 'import', path], {
+        cwd: ROOT,
+        env: { ...process.env, ...d.env },
+        stdio: 'ignore',
+      });
+      const exited = new Promise((resolve) => child.on('close', resolve));
+      // Killed once some lines, not all, are in: whenever that is, not after a set time.
+      for (;;) {
+        const stored = (await rows(d.server, 'bank_statement_lines')) - before;
+        if (stored > 0 || child.exitCode !== null) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      child.kill('SIGKILL');
+      await exited;
+      const again = await d.cli('bank', 'import', path, '--json');
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal((await rows(d.server, 'bank_statement_lines')) - before, count, 'every line once');
+      const inbound = await sql<{ n: number }>`select count(*) as n from payments
+        where direction = 'inbound' and mode = 'live' and amount >= 100 and amount < ${100 + count}`.execute(
+        d.server.database.db,
+      );
+      assert.equal(Number(inbound.rows[0]!.n), count, 'one inbound payment per line');
+      const verify = await d.cli('ledger', 'verify');
+      assert.equal(verify.code, 0, verify.stdout);
     } finally {
       await d.server.close();
     }
