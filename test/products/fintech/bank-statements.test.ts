@@ -13,6 +13,7 @@ import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { bankDay, bankDayFiles } from '../../../scripts/bank-fixtures.ts';
 import { writeCsv } from '../../../src/products/fintech/bank/statements/csv.ts';
+import { readStatement } from '../../../src/products/fintech/bank/statements/read.ts';
 import type { Statement } from '../../../src/products/fintech/bank/statements/statement.ts';
 import { BACKEND } from '../../helpers/database.ts';
 import { money } from '../../helpers/money.ts';
@@ -25,6 +26,7 @@ const AMOUNTS: [number, number, number] = [6_000, 3_000, 1_500];
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const TODAY = day(0);
 const FILES = { camt053: 'statement.camt053.xml', bai2: 'statement.bai2', csv: 'statement.csv' } as const;
+const FILES_ALL = { ...FILES, camt053_08: 'statement.camt053-08.xml' };
 
 const dir = mkdtempSync(join(tmpdir(), 'plinth-bank-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -375,6 +377,23 @@ describe(`bank statements in (${BACKEND})`, () => {
       assert.equal(verify.code, 0, verify.stdout);
     } finally {
       await d.server.close();
+    }
+  });
+  test('the examples in docs/examples/bank-day are what the generator writes, and read as one statement', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'plinth-bank-day-'));
+    try {
+      const made = await run(['scripts/bank-fixtures.ts', '--out', out]);
+      assert.equal(made.code, 0, made.stderr);
+      const read = new Set<string>();
+      for (const name of Object.values(FILES_ALL)) {
+        const shipped = readFileSync(join(ROOT, 'docs/examples/bank-day', name), 'utf8');
+        assert.equal(shipped, readFileSync(join(out, name), 'utf8'), `${name} is the generator's`);
+        const { format: _format, account: _account, ...statement } = readStatement(shipped);
+        read.add(JSON.stringify(statement));
+      }
+      assert.equal(read.size, 1, 'the four files are the same day');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
     }
   });
 });
