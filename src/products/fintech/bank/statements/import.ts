@@ -14,8 +14,9 @@ import type { Statement, StatementLine } from './statement.ts';
 import type { BankStatementLinesTable, MatchRule } from './tables.ts';
 
 /**
- * A statement's lines stored and matched (docs/deploy.md, "Statements in"), each line in one write with what its
- * match made, so a line is applied once even if the import is stopped and run again. The rules, in order:
+ * A statement's lines stored and matched (docs/deploy.md, "Statements in"), each line in the same write as what its
+ * match made (up to 200 lines a write), so a line is applied once even if the import is stopped and run again. The
+ * rules, in order:
  *   1. a credit to an active live account number (of an active account) → an inbound payment to its account;
  *   2. a settlement or return line naming the trace number of a live ACH payment out → it settles, or returns;
  *   3. anything else → an exception, open until resolved.
@@ -82,78 +83,94 @@ export async function importStatement(
     added: 0,
     outcomes: [],
   };
-  for (const line of statement.lines) {
-    const outcome = await database.write(async (trx) => {
-      // Two imports at once (PostgreSQL: two processes) take turns on a line: the second finds it stored.
-      trx.takeTurn(`bank_line:${line.reference}`);
-      const stored = await trx
-        .selectFrom('bank_statement_lines')
-        .selectAll()
-        .where('reference', '=', line.reference)
-        .executeTakeFirst();
-      if (stored !== undefined) return { added: false, row: stored };
-      const at = new Date();
-      const matched = await match(deps, trx, line, at);
-      const row: BankStatementLinesTable = {
-        id: newId('bsl', at.getTime()),
-        reference: line.reference,
-        statement_date: statement.date,
-        booking_date: line.date,
-        direction: line.direction,
-        amount: line.amount,
-        kind: line.kind,
-        account_number_last4: line.accountNumber?.slice(-4) ?? null,
-        trace_number: line.traceNumber,
-        return_code: line.returnCode,
-        counterparty: line.counterparty,
-        description: line.description,
-        rule: matched.rule,
-        org_id: matched.orgId,
-        payment_id: matched.payment?.id ?? null,
-        payment_status: matched.payment?.status ?? null,
-        imported_at: storedTime(at),
-      };
-      await trx.insertInto('bank_statement_lines').values(row).execute();
-      if (matched.exception !== null)
-        await trx
-          .insertInto('bank_exceptions')
-          .values({
-            line_id: row.id,
-            statement_date: statement.date,
-            amount: line.direction === 'credit' ? line.amount : -line.amount,
-            reason: matched.exception,
-            status: 'open',
-            account_id: null,
-            payment_id: null,
-            note: null,
-            resolved_at: null,
-            created_at: storedTime(at),
-          })
-          .execute();
-      return { added: true, row, status: matched.payment?.status ?? null, exception: matched.exception };
+  for (let from = 0; from < statement.lines.length; from += BATCH) {
+    const batch = statement.lines.slice(from, from + BATCH);
+    const outcomes = await database.write(async (trx) => {
+      // Imports take turns (PostgreSQL: two processes at once): the second finds the first's lines stored.
+      trx.takeTurn('bank_import');
+      const done: { added: boolean; outcome: LineOutcome }[] = [];
+      for (const line of batch) done.push(await storeLine(deps, trx, statement.date, line));
+      return done;
     });
-    if (outcome.added) result.added++;
-    result.outcomes.push(await outcomeOf(database, outcome.row));
+    for (const { added, outcome } of outcomes) {
+      if (added) result.added++;
+      result.outcomes.push(outcome);
+    }
   }
   return result;
 }
 
+/** Lines per write: each line is stored in the same write as what its match did, so none is applied twice. */
+const BATCH = 200;
+
+/** One line: stored with its match, or, stored already, what its match made then. */
+async function storeLine(
+  deps: PaymentDeps,
+  trx: Trx,
+  statementDate: string,
+  line: StatementLine,
+): Promise<{ added: boolean; outcome: LineOutcome }> {
+  const stored = await trx
+    .selectFrom('bank_statement_lines')
+    .selectAll()
+    .where('reference', '=', line.reference)
+    .executeTakeFirst();
+  if (stored !== undefined) {
+    const open =
+      stored.rule === 'exception'
+        ? await trx.selectFrom('bank_exceptions').select('reason').where('line_id', '=', stored.id).executeTakeFirst()
+        : undefined;
+    return { added: false, outcome: outcomeOf(stored, open?.reason ?? null) };
+  }
+  const at = new Date();
+  const matched = await match(deps, trx, line, at);
+  const row: BankStatementLinesTable = {
+    id: newId('bsl', at.getTime()),
+    reference: line.reference,
+    statement_date: statementDate,
+    booking_date: line.date,
+    direction: line.direction,
+    amount: line.amount,
+    kind: line.kind,
+    account_number_last4: line.accountNumber?.slice(-4) ?? null,
+    trace_number: line.traceNumber,
+    return_code: line.returnCode,
+    counterparty: line.counterparty,
+    description: line.description,
+    rule: matched.rule,
+    org_id: matched.orgId,
+    payment_id: matched.payment?.id ?? null,
+    payment_status: matched.payment?.status ?? null,
+    imported_at: storedTime(at),
+  };
+  await trx.insertInto('bank_statement_lines').values(row).execute();
+  if (matched.exception !== null)
+    await trx
+      .insertInto('bank_exceptions')
+      .values({
+        line_id: row.id,
+        statement_date: statementDate,
+        amount: line.direction === 'credit' ? line.amount : -line.amount,
+        reason: matched.exception,
+        status: 'open',
+        account_id: null,
+        payment_id: null,
+        note: null,
+        resolved_at: null,
+        created_at: storedTime(at),
+      })
+      .execute();
+  return { added: true, outcome: outcomeOf(row, matched.exception) };
+}
+
 /** What a stored line's match made, as printed (the same whichever import stored it). */
-async function outcomeOf(database: Database, row: BankStatementLinesTable): Promise<LineOutcome> {
-  const open =
-    row.rule === 'exception'
-      ? await database.db
-          .selectFrom('bank_exceptions')
-          .select('reason')
-          .where('line_id', '=', row.id)
-          .executeTakeFirst()
-      : undefined;
+function outcomeOf(row: BankStatementLinesTable, exception: string | null): LineOutcome {
   return {
     reference: row.reference,
     rule: row.rule,
     payment_id: row.payment_id,
     payment_status: row.payment_status,
-    exception: open?.reason ?? null,
+    exception,
   };
 }
 
