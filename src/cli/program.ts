@@ -1,5 +1,6 @@
 import { Command, Help } from 'commander';
 import { registerBankAchExport } from './bank.ts';
+import { registerBankStatements } from './bank-statements.ts';
 import { EXIT, Failure } from './exits.ts';
 import { registerFintech } from './fintech.ts';
 import { registerKeys } from './keys.ts';
@@ -23,6 +24,7 @@ export function buildProgram(writeErr: (text: string) => void): Command {
   registerUpkeep(program);
   registerFintech(program);
   registerBankAchExport(program);
+  registerBankStatements(program);
   // The live event stream's `listen` (docs/api.md#operator-cli): src/cli/listen.ts, loaded only when it runs.
   program
     .command('listen')

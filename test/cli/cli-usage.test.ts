@@ -21,6 +21,10 @@ const COMMANDS = [
   'accounts close',
   'ledger verify',
   'bank ach-export',
+  'bank import',
+  'bank exceptions',
+  'bank resolve',
+  'bank reconcile',
   'listen',
 ];
 

@@ -9,6 +9,7 @@ import * as m20261128T0200 from './2026-11-28T0200_answered_moments.ts';
 import * as m20261128T0500 from './2026-11-28T0500_payments.ts';
 import * as m20261128T0600 from './2026-11-28T0600_payment_traces.ts';
 import * as m20261128T0700 from './2026-11-28T0700_ach_files.ts';
+import * as m20261128T0710 from './2026-11-28T0710_bank_statements.ts';
 
 /**
  * Fintech's own migrations, by timestamped name. Its first table, `accounts`, was created by the platform's first
@@ -26,4 +27,5 @@ export const FINTECH_MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T0500_payments': m20261128T0500,
   '2026-11-28T0600_payment_traces': m20261128T0600,
   '2026-11-28T0700_ach_files': m20261128T0700,
+  '2026-11-28T0710_bank_statements': m20261128T0710,
 };
