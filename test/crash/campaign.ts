@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type BankFigures, BankFiles } from './bank.ts';
 import { ClockAdvances, type ClockFigures } from './clock.ts';
 import { checkEvents } from './events.ts';
 import { type Answer, send } from './http.ts';
@@ -59,6 +60,8 @@ export interface Figures {
   deliveries: DeliveryFigures;
   /** The sandbox clock's advances, killed and finished (test/crash/clock.ts). */
   clock: ClockFigures;
+  /** The bank file commands, killed and run again (test/crash/bank.ts). */
+  bank: BankFigures;
   failures: string[];
 }
 
@@ -100,6 +103,8 @@ class Campaign {
   readonly reversals: Reversals;
   /** Sandbox clock advances running due payments and expiries, in an org of their own, killed mid-run. */
   readonly clock: ClockAdvances;
+  /** `bank import` and `bank ach-export` killed mid-run, in a live org of their own. */
+  readonly bank: BankFiles;
   /** The org's webhook endpoint and its receiver; the delivery processes killed alone. */
   readonly deliveries = new Deliveries();
 
@@ -108,6 +113,7 @@ class Campaign {
     this.options = options;
     this.reversals = new Reversals(store, (message) => this.fail(message));
     this.clock = new ClockAdvances(store, (message) => this.fail(message));
+    this.bank = new BankFiles(store, (message) => this.fail(message));
     this.agentOptions = { keepAlive: true, maxSockets: options.concurrency };
     this.figures = {
       backend,
@@ -130,6 +136,7 @@ class Campaign {
       reversals: this.reversals.figures,
       deliveries: this.deliveries.figures,
       clock: this.clock.figures,
+      bank: this.bank.figures,
       failures: [],
     };
   }
@@ -349,6 +356,7 @@ async function cycle(campaign: Campaign, servers: ServerProcess[]): Promise<Serv
   await campaign.reversals.retry(fresh, url, load.reversals);
   await campaign.clock.finish(fresh, url, figures.cycles, load.advances);
   await campaign.clock.check(url());
+  await campaign.bank.run(fresh, url());
   await campaign.reversals.check(fresh, url()); // and ledger verify, of the whole database
   fresh.destroy();
   await inspect(campaign);
@@ -399,6 +407,7 @@ export async function runCampaign(backend: Backend, options: Options): Promise<F
     const agent = new http.Agent();
     await campaign.reversals.setUp(agent, servers[0]!.url);
     await campaign.clock.setUp(agent, servers[0]!.url);
+    await campaign.bank.setUp(agent, servers[0]!.url);
     agent.destroy();
     for (let i = 0; i < options.cycles; i++) {
       servers = await cycle(campaign, servers);
@@ -416,6 +425,7 @@ export async function runCampaign(backend: Backend, options: Options): Promise<F
     for (const server of servers) stopAtOnce(server);
   } finally {
     campaign.deliveries.close();
+    campaign.bank.close();
     await store.drop();
   }
   campaign.figures.lost = campaign.lostKeys.size;

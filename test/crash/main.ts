@@ -19,7 +19,9 @@
  *   over the cycle's ACH payments and expiring holds, racing each other, killed mid-run: the background clock pass
  *   finishes a cut advance (odd cycles, with no request), retries and a last advance finish the rest, and every
  *   payment reached its status exactly once (one event per change), each hold expired once, nothing is left due, the
- *   balance adds up (test/crash/clock.ts).
+ *   balance adds up (test/crash/clock.ts). And in a live org, each cycle kills `bank import` once some of a
+ *   statement's lines are stored and `bank ach-export` once its file is on disk, then runs each again: only final
+ *   NACHA files, each recorded, no payment in two, every line applied once, the balances add up (test/crash/bank.ts).
  *
  * Settings: CRASH_CYCLES (default 50 per backend; `npm test` runs 3), CRASH_BACKENDS (default `sqlite,postgres`),
  * CRASH_CONCURRENCY (default 32), CRASH_PROCESSES (server processes on PostgreSQL, 1 or 2; default 2),
@@ -61,11 +63,13 @@ function report(f: Figures, seconds: number): boolean {
   const r = f.reversals;
   const d = f.deliveries;
   const c = f.clock;
+  const b = f.bank;
   const ok =
     f.failures.length === 0 &&
     f.lost + r.lost + d.deliveriesMissing === 0 &&
     f.duplicated + r.duplicated === 0 &&
     c.checked === cycles &&
+    f.bank.checked === cycles &&
     f.cycles === cycles;
   process.stdout.write(
     `${f.backend}: cycles ${f.cycles}, sent ${f.sent}, acknowledged ${f.acknowledged}, ` +
@@ -83,6 +87,9 @@ function report(f: Figures, seconds: number): boolean {
       `unanswered then retried ${c.unanswered}, under way at the kill ${c.cutUnderWay} (of which finished by the ` +
       `background pass alone: ${c.finishedInBackground}), ` +
       `payments ${c.payments} and holds ${c.holds} checked ${c.checked} times, ` +
+      `bank imports ${b.imports} (killed half-way: ${b.importsCutHalfway}), exports ${b.exports} (killed with their ` +
+      `file written before its commit: ${b.exportsCutBeforeCommit}, before its final name: ${b.exportsCutBeforeRename}), ` +
+      `${b.files} NACHA files, ${b.payments} payments out and ${b.lines} statement lines checked ${b.checked} times, ` +
       `${seconds.toFixed(1)} s: ${ok ? 'ok' : 'FAILED'}\n`,
   );
   for (const failure of f.failures.slice(0, 20)) process.stdout.write(`  ${failure}\n`);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { TEST_SECRETS_KEY } from '../helpers/database.ts';
+import { BANK_SERVER_SETTINGS } from './bank.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
@@ -56,6 +57,7 @@ export function startServer(databaseUrl: string, env: Record<string, string> = {
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'info',
+      ...BANK_SERVER_SETTINGS,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

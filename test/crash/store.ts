@@ -34,6 +34,8 @@ export interface Store {
   integrity(): Promise<string | null>;
   /** What `integrity()` checks, for the report. */
   integrityName: string;
+  /** Rows of any query of the caller's, `$org` standing for the org's id. */
+  rows<T>(text: string, orgId: string): Promise<T[]>;
   drop(): Promise<void>;
 }
 
@@ -115,6 +117,9 @@ function sqliteStore(): Store {
         }),
       );
     },
+    async rows<T>(text: string, orgId: string) {
+      return read((db) => db.prepare(text).all({ org: orgId })) as T[];
+    },
     integrityName: 'PRAGMA integrity_check',
     async integrity() {
       const rows = read((db) => db.prepare('PRAGMA integrity_check').all());
@@ -159,6 +164,7 @@ async function postgresStore(adminUrl: string): Promise<Store> {
         due: await query(DUE, orgId),
       });
     },
+    rows: <T>(text: string, orgId: string) => query<T[]>(text, orgId),
     integrityName: 'amcheck bt_index_check(heapallindexed)',
     async integrity() {
       if (!amcheck) return null;

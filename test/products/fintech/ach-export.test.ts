@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -206,6 +206,47 @@ describe(`bank ach-export (${BACKEND})`, () => {
       .execute();
     assert.deepEqual(new Set(rows.map((r) => r.trace_number)), new Set(traces));
     assert.ok(rows.every((r) => r.status === 'submitted'));
+  });
+
+  test('a run killed before its commit or before its rename is settled by the next: published or removed', async () => {
+    const dir = outDir();
+    const first = [await acme.pay(acme.checking, 3001), await umbrella.pay(umbrella.checking, 3002)];
+    const made = await exportTo(dir);
+    assert.equal(made.code, 0, made.stderr);
+    const committed = JSON.parse(made.stdout);
+    // Killed after the commit, before the rename: the file is recorded, its payments submitted, its name not final.
+    renameSync(join(dir, committed.name), join(dir, `${committed.name}.partial`));
+    // Killed before the commit: a file nobody recorded, and a temporary cut before its rename.
+    const orphan = 'plinth-ach-20261128-achf_0000000000000000000000.ach.partial';
+    writeFileSync(join(dir, orphan), 'an export that never committed');
+    writeFileSync(join(dir, `.${orphan}.123.abcd.tmp`), 'cut');
+    const second = [await acme.pay(acme.savings, 3003)];
+    const next = await exportTo(dir);
+    assert.equal(next.code, 0, next.stderr);
+    const file = JSON.parse(next.stdout);
+    assert.deepEqual(readdirSync(dir).sort(), [committed.name, file.name].sort(), 'published, removed, written');
+    const { createHash } = await import('node:crypto');
+    assert.equal(
+      createHash('sha256')
+        .update(readFileSync(join(dir, committed.name)))
+        .digest('hex'),
+      committed.sha256,
+    );
+    const traces = (name: string) =>
+      readNacha(readFileSync(join(dir, name), 'latin1')).entries.map((e) => e.traceNumber);
+    const rows = await server.database.db
+      .selectFrom('payments')
+      .select(['id', 'trace_number', 'ach_file_id'])
+      .where('id', 'in', [...first, ...second])
+      .execute();
+    const of = (ids: string[]) => rows.filter((r) => ids.includes(r.id));
+    assert.deepEqual(new Set(traces(committed.name)), new Set(of(first).map((r) => r.trace_number)));
+    assert.deepEqual(
+      traces(file.name),
+      of(second).map((r) => r.trace_number),
+      'only the payment still waiting',
+    );
+    assert.ok(of(first).every((r) => r.ach_file_id === committed.id) && of(second)[0]!.ach_file_id === file.id);
   });
 
   test('two exports held at the same point then let go (PostgreSQL): each payment in exactly one file', {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Database } from '../../../db/database.ts';
-import { writeFileDurably } from '../../../platform/kit/durable-file.ts';
+import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Database, Trx } from '../../../db/database.ts';
+import { syncDirectory, writeFileDurably } from '../../../platform/kit/durable-file.ts';
 import { newId } from '../../../platform/kit/ids.ts';
 import type { SecretBox } from '../../../platform/secrets/box.ts';
 import { contextOf } from '../../../platform/secrets/rotate.ts';
@@ -17,6 +17,12 @@ import { readNacha } from './nacha-read.ts';
  * `bank ach-export` (docs/deploy.md, "Live money: the bank files"): every live ACH payment waiting for submission goes
  * into one NACHA file, one CCD batch per org, written durably and read back before anything is marked; then, in one
  * write with the file's `ach_files` row, each payment becomes `submitted` with its trace number.
+ *
+ * A file takes its final name only once that write has committed: it is written as `NAME.partial`, and renamed to
+ * `NAME` after the commit. A run killed in between leaves a `.partial`, which the next run settles under the export's
+ * turn (when no other export can be between its write and its commit): renamed when its `ach_files` row exists (the
+ * commit happened), removed when not (its payments are still waiting and go into the new file). So a file without
+ * `.partial` in the directory is always one whose payments are marked, and no payment is ever in two such files.
  */
 
 export interface AchFilesTable {
@@ -80,9 +86,11 @@ export async function exportAch(
 ): Promise<AchFile | null> {
   const routing = settings.BANK_ROUTING_NUMBER!;
   let written: string | null = null;
+  let file: AchFile | null;
   try {
-    return await database.write(async (trx) => {
+    file = await database.write(async (trx) => {
       trx.takeTurn(EXPORT_TURN);
+      await settlePartials(trx, outDir);
       const waiting = await trx
         .selectFrom('payments')
         .selectAll()
@@ -160,11 +168,12 @@ export async function exportAch(
         batches,
       });
       const path = join(outDir, name);
-      writeFileDurably(path, text, { exclusive: true, mode: 0o600 });
-      written = path;
+      const partial = `${path}${PARTIAL}`;
+      writeFileDurably(partial, text, { exclusive: true, mode: 0o600 });
+      written = partial;
 
       // What is on disk, read back and checked against what was meant, before anything is marked.
-      const bytes = readFileSync(path);
+      const bytes = readFileSync(partial);
       const read = readNacha(bytes.toString('latin1'));
       const credit = payments.reduce((s, p) => s + Number(p.amount), 0);
       if (read.entryCount !== payments.length || read.creditTotal !== credit || read.debitTotal !== 0)
@@ -197,4 +206,42 @@ export async function exportAch(
     if (written !== null) rmSync(written, { force: true });
     throw error;
   }
+  if (file !== null) publish(file.path);
+  return file;
+}
+
+const PARTIAL = '.partial';
+const FILE_NAME = /^plinth-ach-[0-9]{8}-achf_[0-9A-Za-z]+\.ach$/;
+
+/** `NAME.partial` → `NAME`, made durable; done already (by a later run's `settlePartials`) is fine too. */
+function publish(path: string): void {
+  try {
+    renameSync(`${path}${PARTIAL}`, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  syncDirectory(dirname(path));
+}
+
+/**
+ * What killed runs left in `outDir`, settled under the export's turn: a `.partial` whose file was recorded is
+ * published, one that was not is removed; the temporary files of a write cut before its rename are removed too.
+ */
+async function settlePartials(trx: Trx, outDir: string): Promise<void> {
+  let changed = false;
+  for (const entry of readdirSync(outDir)) {
+    if (entry.startsWith('.plinth-ach-') && entry.endsWith('.tmp')) {
+      rmSync(join(outDir, entry), { force: true });
+      changed = true;
+      continue;
+    }
+    if (!entry.endsWith(PARTIAL)) continue;
+    const name = entry.slice(0, -PARTIAL.length);
+    if (!FILE_NAME.test(name)) continue;
+    const recorded = await trx.selectFrom('ach_files').select('id').where('name', '=', name).executeTakeFirst();
+    if (recorded === undefined) rmSync(join(outDir, entry), { force: true });
+    else renameSync(join(outDir, entry), join(outDir, name));
+    changed = true;
+  }
+  if (changed) syncDirectory(outDir);
 }
