@@ -4,7 +4,7 @@
  * machine; the ratios between servers measured in the same run are what the targets are about. Prints every target
  * with its ratio and a pass/fail mark, and writes bench/RESULTS.md (BENCH_RESULTS: another file). PostgreSQL:
  * BENCH_POSTGRES_URL, else the local test server if it answers (a scratch database is created and dropped);
- * BENCH_POSTGRES=off skips it, BENCH_SQLITE=off the SQLite, webhook, request-log, pending-transfer, balances and sandbox-clock phases.
+ * BENCH_POSTGRES=off skips it, BENCH_SQLITE=off the SQLite, webhook, request-log, pending-transfer, balances, sandbox-clock and bank-import phases.
  * BENCH_PENDING_SECONDS (4) is the length of each pending-transfer load (phases/pending.ts). BENCH_PLINTH_ROOT runs
  * the Plinth of another checkout (an older commit, with its own `npm ci`) under the same loads and baselines.
  */
@@ -19,6 +19,7 @@ import { DISTURBED, loadLines, machine, targetLines, targets } from './lib/repor
 import { pendingLines, pendingTargets } from './lib/report-pending.ts';
 import { postgresLines, postgresTargets } from './lib/report-pg.ts';
 import { type BalancesResults, balancesPhase, balancesTargets } from './phases/balances.ts';
+import { type BankImportResults, bankImportPhase, bankImportTargets } from './phases/bank-import.ts';
 import { type ClockResults, clockPhase, clockTargets } from './phases/clock.ts';
 import { type PendingResults, pendingPhase } from './phases/pending.ts';
 import { type PostgresResults, postgresPhases } from './phases/postgres.ts';
@@ -123,6 +124,7 @@ function results(
   p: PendingResults | null,
   b: BalancesResults | null,
   c: ClockResults | null,
+  bank: BankImportResults | null,
 ): string[] {
   const pending: [string, PendingResults | null][] = [
     ['SQLite', p],
@@ -142,6 +144,7 @@ function results(
       ...pendingTargets(pending),
       ...balancesTargets(b),
       ...clockTargets(c),
+      ...bankImportTargets(bank),
     ]),
     '',
     `(disturbed): a load behind that figure ran while some task on the machine waited for a CPU more than ` +
@@ -172,10 +175,11 @@ try {
   const pending = runSqlite ? await pendingPhase({ dir }) : null;
   const balances = runSqlite ? await balancesPhase(dir) : null;
   const clock = runSqlite ? await clockPhase(dir) : null;
+  const bankImport = runSqlite ? await bankImportPhase(dir) : null;
   const pg = process.env.BENCH_POSTGRES === 'off' ? null : await postgresPhases(dir);
   const streams = runSqlite ? await streamsPhase(dir) : null;
   const slowDisk = runSqlite ? await slowDiskPhase(dir) : null;
-  const lines = results(sqlite, pg, loadAtStart, webhooks, requestLog, pending, balances, clock);
+  const lines = results(sqlite, pg, loadAtStart, webhooks, requestLog, pending, balances, clock, bankImport);
   const text = [
     ...lines,
     ...(streams === null ? [] : streamLines(streams)),

@@ -48,9 +48,9 @@ function plinthEnv(options: PlinthOptions): Record<string, string> {
   };
 }
 
-/** A sandbox key of org `bench` (or another), made by the CLI (which also migrates the database). */
-export function createKey(env: Record<string, string>, org = 'bench'): string {
-  const made = spawnSync(process.execPath, ['src/cli/main.ts', 'keys', 'create', '--org', org, '--mode', 'sandbox'], {
+/** A sandbox key of org `bench` (or another, or a live one), made by the CLI (which also migrates the database). */
+export function createKey(env: Record<string, string>, org = 'bench', mode: 'sandbox' | 'live' = 'sandbox'): string {
+  const made = spawnSync(process.execPath, ['src/cli/main.ts', 'keys', 'create', '--org', org, '--mode', mode], {
     cwd: PLINTH_ROOT,
     env: { ...process.env, ...env },
   });

@@ -5,16 +5,18 @@
  * balance is tampered is refused with exit 65 and nothing stored.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { bankDay, bankDayFiles } from '../../../scripts/bank-fixtures.ts';
+import { writeCamt053 } from '../../../src/products/fintech/bank/statements/camt053.ts';
 import { writeCsv } from '../../../src/products/fintech/bank/statements/csv.ts';
 import { readStatement } from '../../../src/products/fintech/bank/statements/read.ts';
-import type { Statement } from '../../../src/products/fintech/bank/statements/statement.ts';
+import type { Statement, StatementLine } from '../../../src/products/fintech/bank/statements/statement.ts';
 import { BACKEND } from '../../helpers/database.ts';
 import { money } from '../../helpers/money.ts';
 import { ROOT, run } from '../../helpers/process.ts';
@@ -160,6 +162,131 @@ const rows = async (server: TestServer, table: 'bank_statement_lines' | 'bank_ex
   Number(
     (await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(server.database.db)).rows[0]!.n,
   );
+
+/**
+ * A named pipe opened for writing once its reader has it open: polled without blocking (a blocking open would hold a
+ * thread for ever if the reader died first), then opened again blocking, which now returns at once. The first end
+ * stays open until the second is, so that the reader never sees the pipe without a writer (an end of file).
+ */
+async function writerOf(path: string, ended: () => string | null): Promise<FileHandle> {
+  for (;;) {
+    const failed = ended();
+    if (failed !== null) throw new Error(`the import ended before reading ${path}: ${failed}`);
+    try {
+      const probe = await open(path, constants.O_WRONLY | constants.O_NONBLOCK);
+      const end = await open(path, 'w');
+      await probe.close();
+      return end;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error; // ENXIO: no reader yet
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+}
+
+type Deployment = Awaited<ReturnType<typeof deployment>>;
+
+/** The turn imports take a write at a time (src/products/fintech/bank/statements/import.ts). */
+const IMPORT_TURN = 'bank_import';
+
+/** PostgreSQL: how many transactions wait for the imports' turn now. */
+async function waitingForTurn(d: Deployment): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from pg_locks
+    where locktype = 'advisory' and not granted
+      and (classid::bigint << 32) + objid::bigint = hashtextextended(${IMPORT_TURN}, 0)`.execute(d.server.database.db);
+  return Number(rows[0]!.n);
+}
+
+/**
+ * Two `bank import --json` processes on one database at once, the first of `texts[0]`, the second of `texts[1]`.
+ * Each reads its statement from a named pipe that is filled only once both processes have opened theirs: whatever
+ * their start-up took, both read, check and import from the same moment. On PostgreSQL the test also holds the
+ * imports' turn until both processes wait for it, so both are inside the import at once: a fact, not a likelihood.
+ * (SQLite has no turn to watch: one writer at a time, each waiting in SQLite's busy handler.)
+ */
+async function importsAtOnce(d: Deployment, texts: [string, string]) {
+  const pipes = texts.map((_, i) => {
+    const path = join(dir, `race-${Math.random()}-${i}`);
+    execFileSync('mkfifo', [path]);
+    return path;
+  });
+  const ended: (string | null)[] = [null, null];
+  let runs: Promise<{ code: number | null; stdout: string; stderr: string }>[] = [];
+  const start = async () => {
+    runs = pipes.map((path, i) =>
+      d.cli('bank', 'import', path, '--json').then((r) => {
+        ended[i] = `exit ${r.code}: ${r.stderr}`;
+        return r;
+      }),
+    );
+    const ends = await Promise.all(pipes.map((path, i) => writerOf(path, () => ended[i]!)));
+    await Promise.all(
+      ends.map(async (end, i) => {
+        await end.writeFile(texts[i]!);
+        await end.close();
+      }),
+    );
+  };
+  if (BACKEND === 'postgres')
+    await d.server.database.write(async (trx) => {
+      trx.takeTurn(IMPORT_TURN);
+      await trx.selectFrom('bank_statements').select('id').limit(1).execute(); // the turn is taken by now
+      await start();
+      while ((await waitingForTurn(d)) < 2) {
+        const failed = ended.find((e) => e !== null);
+        if (failed !== undefined) throw new Error(`an import ended while the test held its turn: ${failed}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    });
+  else await start();
+  return Promise.all(runs);
+}
+
+/** `count` lines of one day: every tenth a fee (an exception), the rest credits to `known`, each its own amount. */
+function raceLines(known: string, date: string, count: number, prefix: string): StatementLine[] {
+  return Array.from({ length: count }, (_, i) => {
+    const fee = i % 10 === 0;
+    return {
+      reference: `${prefix}${String(i).padStart(6, '0')}`,
+      date,
+      direction: fee ? 'debit' : 'credit',
+      amount: 1_000_000 + i,
+      kind: fee ? 'fee' : 'credit',
+      accountNumber: fee ? null : known,
+      traceNumber: null,
+      returnCode: null,
+      counterparty: 'Globex',
+      description: null,
+    };
+  });
+}
+
+/**
+ * After a race over `lines`: every line stored once; each credit one inbound payment (its amount is its own), each
+ * fee one exception; the ledger verifies.
+ */
+async function assertAppliedOnce(d: Deployment, lines: StatementLine[], before: { lines: number; exceptions: number }) {
+  assert.equal((await rows(d.server, 'bank_statement_lines')) - before.lines, lines.length, 'every line stored once');
+  const credits = lines.filter((l) => l.kind === 'credit');
+  const inbound = await sql<{ amount: number; n: number }>`select amount, count(*) as n from payments
+    where direction = 'inbound' and mode = 'live' and amount >= 1000000 and amount < ${1_000_000 + lines.length}
+    group by amount`.execute(d.server.database.db);
+  assert.equal(inbound.rows.length, credits.length, 'each credit line made an inbound payment');
+  assert.deepEqual(
+    inbound.rows.filter((r) => Number(r.n) !== 1),
+    [],
+    'each credit line made exactly one',
+  );
+  assert.equal(
+    (await rows(d.server, 'bank_exceptions')) - before.exceptions,
+    lines.length - credits.length,
+    'each fee one exception',
+  );
+  const verify = await d.cli('ledger', 'verify');
+  assert.equal(verify.code, 0, verify.stdout);
+}
+
+type Imported = { lines: number; added: number; outcomes: { reference: string }[] };
 
 describe(`bank statements in (${BACKEND})`, () => {
   const results: Record<string, string> = {};
@@ -375,6 +502,73 @@ describe(`bank statements in (${BACKEND})`, () => {
       assert.equal(Number(inbound.rows[0]!.n), count, 'one inbound payment per line');
       const verify = await d.cli('ledger', 'verify');
       assert.equal(verify.code, 0, verify.stdout);
+    } finally {
+      await d.server.close();
+    }
+  });
+  // 2,000 lines: ten writes of 200 each, so that two imports started together overlap (PostgreSQL: they take turns
+  // a write at a time; SQLite: one writer at a time, whichever gets the file's lock).
+  const RACE = 2_000;
+
+  test('two imports of the same file at once (two processes): each line stored and applied once', async (t) => {
+    const d = await deployment();
+    try {
+      const before = {
+        lines: await rows(d.server, 'bank_statement_lines'),
+        exceptions: await rows(d.server, 'bank_exceptions'),
+      };
+      const lines = raceLines(d.known, day(2), RACE, 'RS');
+      const closing = lines.reduce((s, l) => s + (l.direction === 'credit' ? l.amount : -l.amount), 0);
+      const text = writeCsv({
+        format: 'csv',
+        account: 'OMNIBUS-0001',
+        currency: 'USD',
+        date: day(2),
+        opening: 0,
+        closing,
+        lines,
+      });
+      const [first, second] = await importsAtOnce(d, [text, text]);
+      assert.equal(first!.code, 0, first!.stderr);
+      assert.equal(second!.code, 0, second!.stderr);
+      const [a, b] = [JSON.parse(first!.stdout) as Imported, JSON.parse(second!.stdout) as Imported];
+      t.diagnostic(`lines added: ${a.added} by one process, ${b.added} by the other`);
+      assert.equal(a.added + b.added, RACE, 'between them the two stored every line, neither one twice');
+      assert.equal(a.outcomes.length, RACE);
+      assert.deepEqual(a.outcomes, b.outcomes, 'both print the same outcome for each line: what its one match made');
+      await assertAppliedOnce(d, lines, before);
+    } finally {
+      await d.server.close();
+    }
+  });
+
+  test('the same day as two files at once (CSV, and camt.053 listing the lines the other way round): each line applied once, by one or the other', async (t) => {
+    const d = await deployment();
+    try {
+      const before = {
+        lines: await rows(d.server, 'bank_statement_lines'),
+        exceptions: await rows(d.server, 'bank_exceptions'),
+      };
+      const lines = raceLines(d.known, day(3), RACE, 'RD');
+      const closing = lines.reduce((s, l) => s + (l.direction === 'credit' ? l.amount : -l.amount), 0);
+      const statement = { account: 'OMNIBUS-0001', currency: 'USD', date: day(3), opening: 0, closing };
+      const csv = writeCsv({ ...statement, format: 'csv', lines });
+      const camt = writeCamt053({ ...statement, format: 'camt053', lines: lines.toReversed() });
+      const [first, second] = await importsAtOnce(d, [csv, camt]);
+      assert.equal(first!.code, 0, first!.stderr);
+      assert.equal(second!.code, 0, second!.stderr);
+      const [a, b] = [JSON.parse(first!.stdout) as Imported, JSON.parse(second!.stdout) as Imported];
+      t.diagnostic(`lines added: ${a.added} from the CSV, ${b.added} from the camt.053`);
+      // Each file's import works from its own end, adding lines until it meets the other's. On PostgreSQL both wait
+      // for the turn before either adds a line, and take it in turn: each adds its own end's first 200 at least.
+      // (On SQLite whichever process SQLite's busy handler lets in goes on; either may add them all.)
+      if (BACKEND === 'postgres')
+        assert.ok(a.added >= 200 && b.added >= 200, `both took part: ${a.added} and ${b.added} lines added`);
+      assert.equal(a.added + b.added, RACE, 'between them the two stored every line, neither one twice');
+      const byReference = (r: Imported) => r.outcomes.toSorted((x, y) => x.reference.localeCompare(y.reference));
+      assert.equal(a.outcomes.length, RACE);
+      assert.deepEqual(byReference(a), byReference(b), 'both print the same outcome for each line');
+      await assertAppliedOnce(d, lines, before);
     } finally {
       await d.server.close();
     }
