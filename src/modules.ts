@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import type { Static } from 'typebox';
 import { dashboard } from './dashboard/index.ts';
+import { audit } from './modules/audit/index.ts';
 import { sandboxClock } from './modules/clock/index.ts';
 import { eventsModule } from './modules/events/index.ts';
 import { keys } from './modules/keys/index.ts';
@@ -10,6 +11,7 @@ import { type ErrorCatalogue, errorCatalogue } from './platform/http/error-codes
 import { useErrorCatalogue } from './platform/http/errors.ts';
 import { type SecretShape, useSecretShapes } from './platform/kit/redact.ts';
 import { PLATFORM_MIGRATIONS } from './platform/migrations/index.ts';
+import type { EventCheck } from './platform/outbox/chain.ts';
 import { type EventRecorder, eventRecorder } from './platform/outbox/emit.ts';
 import { useEventTypes } from './platform/outbox/types.ts';
 import type { SealedColumn } from './platform/secrets/rotate.ts';
@@ -24,6 +26,7 @@ export const MODULES = [
   keys,
   webhooks,
   eventsModule(deleteDeliveriesOf),
+  audit,
   sandboxClock,
   fintech,
   requests,
@@ -65,6 +68,9 @@ export const ALL_MIGRATIONS: Record<string, Migration>[] = [
   PLATFORM_MIGRATIONS,
   ...MODULES.map((m) => m.migrations ?? {}),
 ];
+
+/** Every module's check of its rows against the events that reported them (`cli audit verify`). */
+export const EVENT_CHECKS: readonly EventCheck[] = MODULES.flatMap((m) => m.eventChecks ?? []);
 
 /** Every column of every module that holds sealed values: what `cli secrets rotate` re-seals, what start-up probes. */
 export const SEALED_COLUMNS: SealedColumn[] = MODULES.flatMap((m) => m.sealedColumns ?? []);

@@ -1,3 +1,4 @@
+import { auditOps } from './modules/audit/index.ts';
 import { clockOps } from './modules/clock/index.ts';
 import { eventOps, streamOps } from './modules/events/index.ts';
 import { keyOps } from './modules/keys/index.ts';
@@ -10,4 +11,13 @@ import { fintechOps } from './products/fintech/index.ts';
  * through these (`ctx.read(principal, ops.retrieveTransfer, { params: { id } })`: input and result inferred from the
  * operation's schema), never by a string id. Each module exports its own; this is their union.
  */
-export const ops = { ...keyOps, ...webhookOps, ...eventOps, ...streamOps, ...clockOps, ...fintechOps, ...requestOps };
+export const ops = {
+  ...keyOps,
+  ...webhookOps,
+  ...eventOps,
+  ...streamOps,
+  ...auditOps,
+  ...clockOps,
+  ...fintechOps,
+  ...requestOps,
+};

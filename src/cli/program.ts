@@ -1,4 +1,5 @@
 import { Command, Help } from 'commander';
+import { registerAudit } from './audit.ts';
 import { registerBankAchExport } from './bank.ts';
 import { registerBankStatements } from './bank-statements.ts';
 import { EXIT, Failure } from './exits.ts';
@@ -25,6 +26,7 @@ export function buildProgram(writeErr: (text: string) => void): Command {
   registerFintech(program);
   registerBankAchExport(program);
   registerBankStatements(program);
+  registerAudit(program);
   // The live event stream's `listen` (docs/api.md#operator-cli): src/cli/listen.ts, loaded only when it runs.
   program
     .command('listen')

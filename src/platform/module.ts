@@ -12,6 +12,7 @@ import type { RateLimiter } from './http/rate-limit.ts';
 import type { IdempotentWrite, WithIdempotency } from './idempotency/idempotency.ts';
 import type { SecretShape } from './kit/redact.ts';
 import type { Clock } from './kit/time.ts';
+import type { EventCheck } from './outbox/chain.ts';
 import type { EventRecorder } from './outbox/emit.ts';
 import type { Sequencer } from './outbox/sequencer.ts';
 import type { SecretBox } from './secrets/box.ts';
@@ -86,6 +87,8 @@ export interface Module<S extends TObject = TObject, E extends ErrorTable = Reco
   eventTypes?: readonly string[];
   /** What its secrets look like, redacted with every other module's in every log line and error detail. */
   secretShapes?: SecretShape[];
+  /** How `cli audit verify` checks its rows against the events that reported them (outbox/chain.ts). */
+  eventChecks?: EventCheck[];
   /** Columns holding values sealed with Host.secrets: `cli secrets rotate` re-seals them. */
   sealedColumns?: SealedColumn[];
   /** Its routes and hooks, on the app. */

@@ -16,6 +16,7 @@ type List<T> = { object: 'list'; data: T[]; has_more: boolean };
 /** Events' operations, declared at module scope: what the dashboard and the CLI name through `ops` (src/ops.ts). */
 export const eventOps = {
   listEvents: declareRead({
+    asStored: true,
     method: 'GET',
     path: '/v1/events',
     permission: needs('events', 'read'),
@@ -30,6 +31,7 @@ export const eventOps = {
     },
   }),
   retrieveEvent: declareRead({
+    asStored: true,
     method: 'GET',
     path: '/v1/events/:id',
     permission: needs('events', 'read'),

@@ -16,6 +16,7 @@ const EXAMPLE_EVENT = {
   object: 'event',
   type: 'fintech.account.created',
   sequence: 42,
+  chain: { prev: '5d1c2f0a8e9b7c6d4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f' },
   data: {
     object: {
       id: 'acct_01KAPQ9R3V2W3X4Y5Z6A7B8C9D',
@@ -46,6 +47,23 @@ export const Event = Type.Object(
       minimum: 1,
       description: 'Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps.',
     }),
+    chain: Type.Optional(
+      Type.Object(
+        {
+          prev: Type.String({
+            pattern: '^[0-9a-f]{64}$',
+            description:
+              "The SHA-256 (hex) of the previous event's body of the organisation and mode, byte for byte as served; " +
+              'for the first event, of `plinth.chain.v1 <org id> <mode>`. See "Verifying the history".',
+          }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Links the event to the history before it. Absent only on events numbered before the chain existed.',
+        },
+      ),
+    ),
     data: Type.Object(
       {
         object: Type.Object(

@@ -14,6 +14,7 @@ import * as m20261126T1000 from './2026-11-26T1000_events_request_id.ts';
 import * as m20261126T1200 from './2026-11-26T1200_restricted_keys.ts';
 import * as m20261128T0200 from './2026-11-28T0200_idempotency_scope_api_key.ts';
 import * as m20261128T0500 from './2026-11-28T0500_sandbox_clocks.ts';
+import * as m20261128T0900 from './2026-11-28T0900_event_chain.ts';
 
 /**
  * The core's migrations (orgs and keys, idempotency, the outbox's events, secrets) and those that touch several
@@ -36,4 +37,5 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1200_restricted_keys': m20261126T1200,
   '2026-11-28T0200_idempotency_scope_api_key': m20261128T0200,
   '2026-11-28T0500_sandbox_clocks': m20261128T0500,
+  '2026-11-28T0900_event_chain': m20261128T0900,
 };

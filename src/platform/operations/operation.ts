@@ -51,7 +51,14 @@ interface Declared<K extends string, S extends OperationSchema> {
   schema: S;
 }
 
-export type ReadDeclaration<S extends OperationSchema = OperationSchema> = Declared<'read', S>;
+export type ReadDeclaration<S extends OperationSchema = OperationSchema> = Declared<'read', S> & {
+  /**
+   * Its answer holds JSON stored as bytes that must reach the client unchanged (an event's body, which its hash and
+   * its webhooks' signatures cover): serialized with `JSON.stringify`, which gives back exactly the bytes it parsed
+   * from, instead of the schema's serializer, which orders and escapes keys in its own way.
+   */
+  asStored?: true;
+};
 export type WriteDeclaration<S extends OperationSchema = OperationSchema> = Declared<'write', S> & {
   /** Fields shown once and stored as null (docs/api.md#safe-retries-idempotency-key). */
   secretFields?: SecretFields<S>;

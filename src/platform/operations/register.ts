@@ -75,6 +75,8 @@ declare module 'fastify' {
   }
 }
 
+const asStored = (data: unknown): string => JSON.stringify(data);
+
 /** Registers operations as routes of `app` (which must be the root instance) and in its `app.operations`. */
 export function declareOperations(
   app: FastifyInstance,
@@ -95,6 +97,7 @@ export function declareOperations(
       ...(op.kind === 'public'
         ? {}
         : { onRequest: async (request: FastifyRequest) => requirePermission(principalOf(request), op) }),
+      ...(op.kind === 'read' && op.asStored ? { serializerCompiler: () => asStored } : {}),
       handler: handlerOf(op, deps.withIdempotency),
     });
   }

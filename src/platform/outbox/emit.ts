@@ -2,7 +2,7 @@ import { preparedInsertRows } from '../../db/prepared-insert.ts';
 import { newId } from '../kit/ids.ts';
 import { apiTime, storedTime } from '../kit/time.ts';
 import type { EventRequest, WriteContext } from '../operations/context.ts';
-import { type AfterNumbered, type Draft, type EventOwner, numberEvents } from './numbering.ts';
+import { type AfterNumbered, chainRow, type Draft, type EventOwner, numberEvents } from './numbering.ts';
 import { numberPending, recordUnnumbered } from './sequencer.ts';
 import type { EventsTable } from './tables.ts';
 import type { Change } from './types.ts';
@@ -20,6 +20,14 @@ const insertNumbered = preparedInsertRows('events', {
   request_id: true,
   position: true,
   position_index: true,
+});
+
+const insertChain = preparedInsertRows('event_chain', {
+  org_id: true,
+  mode: true,
+  sequence: true,
+  event_id: true,
+  hash: true,
 });
 
 export interface EmitOptions {
@@ -67,6 +75,7 @@ export function eventRecorder(deps: RecorderDeps): EventRecorder {
             object: 'event',
             type,
             sequence: null,
+            chain: null,
             data: { object },
             request,
             livemode,
@@ -79,13 +88,14 @@ export function eventRecorder(deps: RecorderDeps): EventRecorder {
         const numbered = await numberEvents(trx, drafts);
         insertNumbered(
           trx,
-          numbered.map((event) => ({
+          numbered.map(({ hash: _, ...event }) => ({
             ...event,
             request_id: request?.id ?? null,
             position: null,
             position_index: null,
           })),
         );
+        insertChain(trx, numbered.map(chainRow));
         await deps.afterNumbered(trx, numbered);
         return numbered;
       }

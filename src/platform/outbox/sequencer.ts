@@ -69,13 +69,29 @@ const unnumbered = prepared<{ limit: number }, Omit<EventsTable, 'sequence'>>({ 
     .orderBy('position_index')
     .limit(p.limit),
 );
-type Numbered = { ids: string[]; sequences: number[]; bodies: string[] };
-const setNumbers = preparedSend<Numbered>({ ids: true, sequences: true, bodies: true }, (db, p) => ({
-  compile: () =>
-    sql`update events as e set sequence = v.sequence, body = v.body
-      from unnest(${p.ids}::text[], ${p.sequences}::bigint[], ${p.bodies}::text[]) as v(id, sequence, body)
-      where e.id = v.id`.compile(db),
-}));
+type Numbers = {
+  ids: string[];
+  orgs: string[];
+  modes: string[];
+  sequences: number[];
+  bodies: string[];
+  hashes: string[];
+};
+// The numbers, the bodies and the chain's rows (chain.ts) in one statement.
+const setNumbers = preparedSend<Numbers>(
+  { ids: true, orgs: true, modes: true, sequences: true, bodies: true, hashes: true },
+  (db, p) => ({
+    compile: () =>
+      sql`with v as (
+          select * from unnest(${p.ids}::text[], ${p.orgs}::text[], ${p.modes}::text[], ${p.sequences}::bigint[],
+            ${p.bodies}::text[], ${p.hashes}::text[]) as v(id, org_id, mode, sequence, body, hash)
+        ), chained as (
+          insert into event_chain (org_id, mode, sequence, event_id, hash)
+          select org_id, mode, sequence, id, hash from v
+        )
+        update events as e set sequence = v.sequence, body = v.body from v where e.id = v.id`.compile(db),
+  }),
+);
 
 /**
  * One sequencer pass in the caller's write: null when another pass holds the lock (`wait`: wait for it instead).
@@ -100,8 +116,11 @@ export async function numberPending(
   const numbered = await numberEvents(trx, drafts);
   setNumbers(trx, {
     ids: numbered.map((e) => e.id),
+    orgs: numbered.map((e) => e.org_id),
+    modes: numbered.map((e) => e.mode),
     sequences: numbered.map((e) => Number(e.sequence)),
     bodies: numbered.map((e) => e.body),
+    hashes: numbered.map((e) => e.hash),
   });
   await afterNumbered(trx, numbered);
   return numbered;

@@ -4,6 +4,7 @@ import { accountNumberOps } from './account-numbers.routes.ts';
 import { ACCOUNT_NUMBER_SHAPE, SEALED_ACCOUNT_NUMBER } from './account-numbers.service.ts';
 import { accountOps, accountsRoutes } from './accounts.routes.ts';
 import { SEALED_EIN } from './accounts.service.ts';
+import { transactionsAgreeWithEvents } from './audit.ts';
 import { balanceOps } from './balances.routes.ts';
 import { EIN_SHAPE } from './ein.ts';
 import { FINTECH_ERRORS } from './errors.ts';
@@ -50,6 +51,7 @@ export const fintech = defineModule({
   settings: FintechSettings,
   errors: FINTECH_ERRORS,
   eventTypes: FINTECH_EVENT_TYPES,
+  eventChecks: [transactionsAgreeWithEvents],
   secretShapes: [EIN_SHAPE, ACCOUNT_NUMBER_SHAPE],
   sealedColumns: [SEALED_EIN, SEALED_ACCOUNT_NUMBER, SEALED_EXTERNAL_NUMBER, SEALED_RULE_NUMBER],
   install(app, { database, clock, now, events, settings, withIdempotency, secrets }) {

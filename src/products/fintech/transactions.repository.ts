@@ -19,7 +19,7 @@ export interface TransactionRow {
 }
 
 // Only entries of customer accounts (the inner join with accounts) are transactions; system ones never show.
-function transactions(db: Db, owner: Principal) {
+function transactions(db: Db, owner: Pick<Principal, 'orgId' | 'mode'>) {
   return db
     .selectFrom('ledger_entries as e')
     .innerJoin('ledger_journals as j', 'j.id', 'e.journal_id')
@@ -64,4 +64,15 @@ export function pageTransactions(
   }
   const direction = cursor === undefined || cursor.older ? 'desc' : 'asc';
   return query.orderBy('e.account_seq', direction).limit(take).execute();
+}
+
+/** The transactions of these ids (`cli audit verify` checks them against their events). */
+export function transactionsByIds(db: Db, owner: Pick<Principal, 'orgId' | 'mode'>, ids: string[]) {
+  return transactions(db, owner).where('e.id', 'in', ids).execute();
+}
+
+/** Ids of the owner's transactions made at or after `since` (stored time), in id order. */
+export async function transactionIdsSince(db: Db, owner: Pick<Principal, 'orgId' | 'mode'>, since: string) {
+  const rows = await transactions(db, owner).where('e.created_at', '>=', since).orderBy('e.id').execute();
+  return rows.map((r) => r.id);
 }

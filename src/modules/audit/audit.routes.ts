@@ -1,0 +1,148 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import { needs } from '../../platform/auth/permissions.ts';
+import { Ref } from '../../platform/kit/schema.ts';
+import type { Owner } from '../../platform/operations/context.ts';
+import { declareRead, implement } from '../../platform/operations/operation.ts';
+import { declareOperations } from '../../platform/operations/register.ts';
+import { genesisHash } from '../../platform/outbox/chain.ts';
+import type { SecretBox } from '../../platform/secrets/box.ts';
+import { contextOf } from '../../platform/secrets/rotate.ts';
+import {
+  type AuditChainLink,
+  AuditChainLink as AuditChainLinkSchema,
+  AuditChainPage,
+  AuditChainQuery,
+  type AuditCheckpoint,
+  AuditCheckpoint as AuditCheckpointSchema,
+  type AuditPublicKey,
+  AuditPublicKey as AuditPublicKeySchema,
+} from './audit.schema.ts';
+import { AUDIT_KEY_COLUMN, activeKey, allKeys, publicKeyView } from './keys.ts';
+import { signCheckpoint } from './note.ts';
+import { originOf } from './verify.ts';
+
+type List<T> = { object: 'list'; data: T[]; has_more: boolean };
+
+const TAG = 'Audit';
+
+/** The audit trail's operations (docs/api.md#verifying-the-history). */
+export const auditOps = {
+  listAuditChain: declareRead({
+    method: 'GET',
+    path: '/v1/audit/chain',
+    permission: needs('events', 'read'),
+    schema: {
+      operationId: 'listAuditChain',
+      'x-plinth-sdk': { resource: 'audit', method: 'listChain' },
+      tags: [TAG],
+      summary: 'Page the hash chain of events',
+      description:
+        "Oldest first: each event's `sequence`, id and the SHA-256 of its body. Kept forever, after bodies expire.",
+      querystring: AuditChainQuery,
+      response: { 200: Ref<List<AuditChainLink>>('AuditChainPage') },
+    },
+  }),
+  retrieveAuditCheckpoint: declareRead({
+    method: 'GET',
+    path: '/v1/audit/checkpoint',
+    permission: needs('events', 'read'),
+    schema: {
+      operationId: 'retrieveAuditCheckpoint',
+      'x-plinth-sdk': { resource: 'audit', method: 'retrieveCheckpoint' },
+      tags: [TAG],
+      summary: 'A signed checkpoint of the chain',
+      description:
+        'The chain as it stands (every event committed before the request), signed by the checkpoint key. Keep it: ' +
+        '`cli audit verify --checkpoint` and the verifier in the guide check that a later chain extends it.',
+      response: { 200: Ref<AuditCheckpoint>('AuditCheckpoint') },
+    },
+  }),
+  retrieveAuditPublicKey: declareRead({
+    method: 'GET',
+    path: '/v1/audit/public_key',
+    permission: needs('events', 'read'),
+    schema: {
+      operationId: 'retrieveAuditPublicKey',
+      'x-plinth-sdk': { resource: 'audit', method: 'retrievePublicKey' },
+      tags: [TAG],
+      summary: 'The key that signs checkpoints',
+      description: 'Check checkpoints against it; pin it once, outside Plinth.',
+      response: { 200: Ref<AuditPublicKey>('AuditPublicKey') },
+    },
+  }),
+};
+
+export interface AuditDeps {
+  db: Db;
+  secrets: SecretBox;
+  /** Resolves once every event committed before the call is numbered (PostgreSQL's sequencer). */
+  caughtUp: () => Promise<void>;
+}
+
+export async function chainPage(db: Db, owner: Owner, query: AuditChainQuery): Promise<List<AuditChainLink>> {
+  const limit = query.limit ?? 100;
+  const rows = await db
+    .selectFrom('event_chain')
+    .select(['sequence', 'event_id', 'hash'])
+    .where('org_id', '=', owner.orgId)
+    .where('mode', '=', owner.mode)
+    .where('sequence', '>', query.after ?? 0)
+    .orderBy('sequence')
+    .limit(limit + 1)
+    .execute();
+  const data = rows.slice(0, limit).map((r) => ({ sequence: Number(r.sequence), event_id: r.event_id, hash: r.hash }));
+  return { object: 'list', data, has_more: rows.length > limit };
+}
+
+/** The chain's head, signed now by the active key. */
+export async function checkpointOf(deps: Pick<AuditDeps, 'db' | 'secrets'>, owner: Owner): Promise<AuditCheckpoint> {
+  const head = await deps.db
+    .selectFrom('event_chain')
+    .select(['sequence', 'hash'])
+    .where('org_id', '=', owner.orgId)
+    .where('mode', '=', owner.mode)
+    .orderBy('sequence', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const checkpoint = {
+    origin: originOf(owner),
+    size: Number(head?.sequence ?? 0),
+    hash: head?.hash ?? genesisHash(owner.orgId, owner.mode),
+  };
+  const key = await activeKey(deps.db);
+  const privateKeyDer = deps.secrets.open(key.private_key, contextOf(AUDIT_KEY_COLUMN));
+  return {
+    object: 'audit.checkpoint',
+    ...checkpoint,
+    note: signCheckpoint(checkpoint, { name: key.name, privateKeyDer }),
+  };
+}
+
+export async function publicKeyOfInstance(db: Db): Promise<AuditPublicKey> {
+  const [active, ...retired] = await allKeys(db);
+  if (active === undefined) throw new Error('no checkpoint key: the server makes one at start-up');
+  return { ...publicKeyView(active), retired_keys: retired.map(publicKeyView) };
+}
+
+export function auditRoutes(app: FastifyInstance, deps: AuditDeps): void {
+  app.addSchema(AuditChainLinkSchema);
+  app.addSchema(AuditChainPage);
+  app.addSchema(AuditCheckpointSchema);
+  app.addSchema(AuditPublicKeySchema);
+  declareOperations(app, {}, [
+    implement(auditOps.listAuditChain, {
+      read: async (owner, input) => {
+        await deps.caughtUp();
+        return chainPage(deps.db, owner, input.query);
+      },
+    }),
+    implement(auditOps.retrieveAuditCheckpoint, {
+      read: async (owner) => {
+        await deps.caughtUp();
+        return checkpointOf(deps, owner);
+      },
+    }),
+    implement(auditOps.retrieveAuditPublicKey, { read: () => publicKeyOfInstance(deps.db) }),
+  ]);
+}
