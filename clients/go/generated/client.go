@@ -51,6 +51,8 @@ type APIClient struct {
 
 	APIKeysAPI *APIKeysAPIService
 
+	AuditAPI *AuditAPIService
+
 	DocumentationAPI *DocumentationAPIService
 
 	EventsAPI *EventsAPIService
@@ -93,6 +95,7 @@ func NewAPIClient(cfg *Configuration) *APIClient {
 
 	// API Services
 	c.APIKeysAPI = (*APIKeysAPIService)(&c.common)
+	c.AuditAPI = (*AuditAPIService)(&c.common)
 	c.DocumentationAPI = (*DocumentationAPIService)(&c.common)
 	c.EventsAPI = (*EventsAPIService)(&c.common)
 	c.FintechAccountNumbersAPI = (*FintechAccountNumbersAPIService)(&c.common)

@@ -28,6 +28,8 @@ type Event struct {
 	Type string `json:"type"`
 	// Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps.
 	Sequence int32 `json:"sequence"`
+	// Links the event to the history before it. Absent only on events numbered before the chain existed.
+	Chain *EventChain `json:"chain,omitempty"`
 	Data EventData `json:"data"`
 	// The API request that caused it; `null` for the operator CLI and background work.
 	Request NullableEventRequest `json:"request"`
@@ -159,6 +161,38 @@ func (o *Event) SetSequence(v int32) {
 	o.Sequence = v
 }
 
+// GetChain returns the Chain field value if set, zero value otherwise.
+func (o *Event) GetChain() EventChain {
+	if o == nil || IsNil(o.Chain) {
+		var ret EventChain
+		return ret
+	}
+	return *o.Chain
+}
+
+// GetChainOk returns a tuple with the Chain field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+func (o *Event) GetChainOk() (*EventChain, bool) {
+	if o == nil || IsNil(o.Chain) {
+		return nil, false
+	}
+	return o.Chain, true
+}
+
+// HasChain returns a boolean if a field has been set.
+func (o *Event) HasChain() bool {
+	if o != nil && !IsNil(o.Chain) {
+		return true
+	}
+
+	return false
+}
+
+// SetChain gets a reference to the given EventChain and assigns it to the Chain field.
+func (o *Event) SetChain(v EventChain) {
+	o.Chain = &v
+}
+
 // GetData returns the Data field value
 func (o *Event) GetData() EventData {
 	if o == nil {
@@ -271,6 +305,9 @@ func (o Event) ToMap() (map[string]interface{}, error) {
 	toSerialize["object"] = o.Object
 	toSerialize["type"] = o.Type
 	toSerialize["sequence"] = o.Sequence
+	if !IsNil(o.Chain) {
+		toSerialize["chain"] = o.Chain
+	}
 	toSerialize["data"] = o.Data
 	toSerialize["request"] = o.Request.Get()
 	toSerialize["livemode"] = o.Livemode
@@ -329,6 +366,7 @@ func (o *Event) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "object")
 		delete(additionalProperties, "type")
 		delete(additionalProperties, "sequence")
+		delete(additionalProperties, "chain")
 		delete(additionalProperties, "data")
 		delete(additionalProperties, "request")
 		delete(additionalProperties, "livemode")

@@ -78,6 +78,8 @@ export interface AuditDeps {
   secrets: SecretBox;
   /** Resolves once every event committed before the call is numbered (PostgreSQL's sequencer). */
   caughtUp: () => Promise<void>;
+  /** Makes the key if the start-up has not yet (a process that never listened: a test's `inject`). */
+  ensureKey: () => Promise<void>;
 }
 
 export async function chainPage(db: Db, owner: Owner, query: AuditChainQuery): Promise<List<AuditChainLink>> {
@@ -139,10 +141,15 @@ export function auditRoutes(app: FastifyInstance, deps: AuditDeps): void {
     }),
     implement(auditOps.retrieveAuditCheckpoint, {
       read: async (owner) => {
-        await deps.caughtUp();
+        await Promise.all([deps.caughtUp(), deps.ensureKey()]);
         return checkpointOf(deps, owner);
       },
     }),
-    implement(auditOps.retrieveAuditPublicKey, { read: () => publicKeyOfInstance(deps.db) }),
+    implement(auditOps.retrieveAuditPublicKey, {
+      read: async () => {
+        await deps.ensureKey();
+        return publicKeyOfInstance(deps.db);
+      },
+    }),
   ]);
 }

@@ -25,8 +25,17 @@ export const audit = defineModule({
   ],
   migrations: AUDIT_MIGRATIONS,
   sealedColumns: [AUDIT_KEY_COLUMN],
-  async install(app, { database, secrets, clock, sequencer }) {
-    await ensureKey(database, secrets, clock());
-    auditRoutes(app, { db: database.db, secrets, caughtUp: sequencer.caughtUp });
+  install(app, { database, secrets, clock, sequencer }) {
+    let made: Promise<void> | null = null;
+    const ensure = () => {
+      made ??= ensureKey(database, secrets, clock()).catch((error) => {
+        made = null;
+        throw error;
+      });
+      return made;
+    };
+    // At the first start (when the server listens: the database is migrated by then).
+    app.addHook('onListen', ensure);
+    auditRoutes(app, { db: database.db, secrets, caughtUp: sequencer.caughtUp, ensureKey: ensure });
   },
 });

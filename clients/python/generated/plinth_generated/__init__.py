@@ -19,6 +19,7 @@ __version__ = "0.1.0"
 # Define package exports
 __all__ = [
     "APIKeysApi",
+    "AuditApi",
     "DocumentationApi",
     "EventsApi",
     "FintechAccountNumbersApi",
@@ -58,6 +59,11 @@ __all__ = [
     "ApiKey",
     "ApiKeyList",
     "ApiKeyPermissionsAnyOf0",
+    "AuditChainLink",
+    "AuditChainPage",
+    "AuditCheckpoint",
+    "AuditPublicKey",
+    "AuditPublicKeyRetiredKeysItem",
     "CloseAccountRequest",
     "CreateAccountNumberRequest",
     "CreateAccountRequest",
@@ -74,6 +80,7 @@ __all__ = [
     "CreateWebhookEndpointRequest",
     "DeletedWebhookEndpoint",
     "Event",
+    "EventChain",
     "EventData",
     "EventList",
     "EventRequest",
@@ -131,6 +138,7 @@ __all__ = [
 
 # import apis into sdk package
 from plinth_generated.api.api_keys_api import APIKeysApi as APIKeysApi
+from plinth_generated.api.audit_api import AuditApi as AuditApi
 from plinth_generated.api.documentation_api import DocumentationApi as DocumentationApi
 from plinth_generated.api.events_api import EventsApi as EventsApi
 from plinth_generated.api.fintech_account_numbers_api import FintechAccountNumbersApi as FintechAccountNumbersApi
@@ -174,6 +182,11 @@ from plinth_generated.models.advance_sandbox_clock_request import AdvanceSandbox
 from plinth_generated.models.api_key import ApiKey as ApiKey
 from plinth_generated.models.api_key_list import ApiKeyList as ApiKeyList
 from plinth_generated.models.api_key_permissions_any_of0 import ApiKeyPermissionsAnyOf0 as ApiKeyPermissionsAnyOf0
+from plinth_generated.models.audit_chain_link import AuditChainLink as AuditChainLink
+from plinth_generated.models.audit_chain_page import AuditChainPage as AuditChainPage
+from plinth_generated.models.audit_checkpoint import AuditCheckpoint as AuditCheckpoint
+from plinth_generated.models.audit_public_key import AuditPublicKey as AuditPublicKey
+from plinth_generated.models.audit_public_key_retired_keys_item import AuditPublicKeyRetiredKeysItem as AuditPublicKeyRetiredKeysItem
 from plinth_generated.models.close_account_request import CloseAccountRequest as CloseAccountRequest
 from plinth_generated.models.create_account_number_request import CreateAccountNumberRequest as CreateAccountNumberRequest
 from plinth_generated.models.create_account_request import CreateAccountRequest as CreateAccountRequest
@@ -190,6 +203,7 @@ from plinth_generated.models.create_transfer_reversal_request import CreateTrans
 from plinth_generated.models.create_webhook_endpoint_request import CreateWebhookEndpointRequest as CreateWebhookEndpointRequest
 from plinth_generated.models.deleted_webhook_endpoint import DeletedWebhookEndpoint as DeletedWebhookEndpoint
 from plinth_generated.models.event import Event as Event
+from plinth_generated.models.event_chain import EventChain as EventChain
 from plinth_generated.models.event_data import EventData as EventData
 from plinth_generated.models.event_list import EventList as EventList
 from plinth_generated.models.event_request import EventRequest as EventRequest

@@ -1,6 +1,7 @@
 /* tslint:disable */
 /* eslint-disable */
 export * from './APIKeysApi.js';
+export * from './AuditApi.js';
 export * from './DocumentationApi.js';
 export * from './EventsApi.js';
 export * from './FintechAccountNumbersApi.js';

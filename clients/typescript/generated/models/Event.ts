@@ -20,6 +20,13 @@ import {
     EventRequestToJSON,
     EventRequestToJSONTyped,
 } from './EventRequest.js';
+import type { EventChain } from './EventChain.js';
+import {
+    EventChainFromJSON,
+    EventChainFromJSONTyped,
+    EventChainToJSON,
+    EventChainToJSONTyped,
+} from './EventChain.js';
 import type { EventData } from './EventData.js';
 import {
     EventDataFromJSON,
@@ -50,6 +57,10 @@ export interface Event {
      * Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps.
      */
     sequence: number;
+    /**
+     * Links the event to the history before it. Absent only on events numbered before the chain existed.
+     */
+    chain?: EventChain;
     /**
      * 
      */
@@ -97,6 +108,7 @@ export function EventFromJSONTyped(json: any, ignoreDiscriminator: boolean): Eve
         'object': json['object'],
         'type': json['type'],
         'sequence': json['sequence'],
+        'chain': json['chain'] == null ? undefined : EventChainFromJSON(json['chain']),
         'data': EventDataFromJSON(json['data']),
         'request': EventRequestFromJSON(json['request']),
         'livemode': json['livemode'],
@@ -119,6 +131,7 @@ export function EventToJSONTyped(value?: Event | null, ignoreDiscriminator: bool
         'object': value['object'],
         'type': value['type'],
         'sequence': value['sequence'],
+        'chain': EventChainToJSON(value['chain']),
         'data': EventDataToJSON(value['data']),
         'request': EventRequestToJSON(value['request']),
         'livemode': value['livemode'],

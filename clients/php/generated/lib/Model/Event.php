@@ -62,6 +62,7 @@ class Event implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => 'string',
         'type' => 'string',
         'sequence' => 'int',
+        'chain' => '\Plinth\Generated\Model\EventChain',
         'data' => '\Plinth\Generated\Model\EventData',
         'request' => '\Plinth\Generated\Model\EventRequest',
         'livemode' => 'bool',
@@ -80,6 +81,7 @@ class Event implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => null,
         'type' => null,
         'sequence' => null,
+        'chain' => null,
         'data' => null,
         'request' => null,
         'livemode' => null,
@@ -96,6 +98,7 @@ class Event implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => false,
         'type' => false,
         'sequence' => false,
+        'chain' => false,
         'data' => false,
         'request' => true,
         'livemode' => false,
@@ -192,6 +195,7 @@ class Event implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => 'object',
         'type' => 'type',
         'sequence' => 'sequence',
+        'chain' => 'chain',
         'data' => 'data',
         'request' => 'request',
         'livemode' => 'livemode',
@@ -208,6 +212,7 @@ class Event implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => 'setObject',
         'type' => 'setType',
         'sequence' => 'setSequence',
+        'chain' => 'setChain',
         'data' => 'setData',
         'request' => 'setRequest',
         'livemode' => 'setLivemode',
@@ -224,6 +229,7 @@ class Event implements ModelInterface, ArrayAccess, \JsonSerializable
         'object' => 'getObject',
         'type' => 'getType',
         'sequence' => 'getSequence',
+        'chain' => 'getChain',
         'data' => 'getData',
         'request' => 'getRequest',
         'livemode' => 'getLivemode',
@@ -291,6 +297,7 @@ class Event implements ModelInterface, ArrayAccess, \JsonSerializable
         $this->setIfExists('object', $data ?? [], null);
         $this->setIfExists('type', $data ?? [], null);
         $this->setIfExists('sequence', $data ?? [], null);
+        $this->setIfExists('chain', $data ?? [], null);
         $this->setIfExists('data', $data ?? [], null);
         $this->setIfExists('request', $data ?? [], null);
         $this->setIfExists('livemode', $data ?? [], null);
@@ -475,6 +482,33 @@ class Event implements ModelInterface, ArrayAccess, \JsonSerializable
         }
 
         $this->container['sequence'] = $sequence;
+
+        return $this;
+    }
+
+    /**
+     * Gets chain
+     *
+     * @return \Plinth\Generated\Model\EventChain|null
+     */
+    public function getChain()
+    {
+        return $this->container['chain'];
+    }
+
+    /**
+     * Sets chain
+     *
+     * @param \Plinth\Generated\Model\EventChain|null $chain Links the event to the history before it. Absent only on events numbered before the chain existed.
+     *
+     * @return self
+     */
+    public function setChain($chain)
+    {
+        if (is_null($chain)) {
+            throw new \InvalidArgumentException('non-nullable chain cannot be null');
+        }
+        $this->container['chain'] = $chain;
 
         return $this;
     }

@@ -2,6 +2,7 @@
 
 # import apis into api package
 from plinth_generated.api.api_keys_api import APIKeysApi
+from plinth_generated.api.audit_api import AuditApi
 from plinth_generated.api.documentation_api import DocumentationApi
 from plinth_generated.api.events_api import EventsApi
 from plinth_generated.api.fintech_account_numbers_api import FintechAccountNumbersApi

@@ -31,6 +31,11 @@ from plinth_generated.models.advance_sandbox_clock_request import AdvanceSandbox
 from plinth_generated.models.api_key import ApiKey
 from plinth_generated.models.api_key_list import ApiKeyList
 from plinth_generated.models.api_key_permissions_any_of0 import ApiKeyPermissionsAnyOf0
+from plinth_generated.models.audit_chain_link import AuditChainLink
+from plinth_generated.models.audit_chain_page import AuditChainPage
+from plinth_generated.models.audit_checkpoint import AuditCheckpoint
+from plinth_generated.models.audit_public_key import AuditPublicKey
+from plinth_generated.models.audit_public_key_retired_keys_item import AuditPublicKeyRetiredKeysItem
 from plinth_generated.models.close_account_request import CloseAccountRequest
 from plinth_generated.models.create_account_number_request import CreateAccountNumberRequest
 from plinth_generated.models.create_account_request import CreateAccountRequest
@@ -47,6 +52,7 @@ from plinth_generated.models.create_transfer_reversal_request import CreateTrans
 from plinth_generated.models.create_webhook_endpoint_request import CreateWebhookEndpointRequest
 from plinth_generated.models.deleted_webhook_endpoint import DeletedWebhookEndpoint
 from plinth_generated.models.event import Event
+from plinth_generated.models.event_chain import EventChain
 from plinth_generated.models.event_data import EventData
 from plinth_generated.models.event_list import EventList
 from plinth_generated.models.event_request import EventRequest

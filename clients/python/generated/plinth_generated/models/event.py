@@ -21,6 +21,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from typing import Any, ClassVar, Dict, List, Optional
 from typing_extensions import Annotated
+from plinth_generated.models.event_chain import EventChain
 from plinth_generated.models.event_data import EventData
 from plinth_generated.models.event_request import EventRequest
 from typing import Optional, Set
@@ -35,11 +36,12 @@ class Event(BaseModel):
     object: StrictStr = Field(description="Known values: `event`; others may be added, so treat this as an open string.")
     type: StrictStr = Field(description="What happened. The list grows: accept types you do not know. Known values: `api_key.created`, `api_key.revoked`, `webhook_endpoint.test`, `fintech.account.created`, `fintech.account.frozen`, `fintech.account.unfrozen`, `fintech.account.closed`, `fintech.account.updated`, `fintech.transfer.created`, `fintech.transfer.posted`, `fintech.transfer.voided`, `fintech.transfer.expired`, `fintech.transfer.updated`, `fintech.transfer_reversal.created`, `fintech.transaction.created`, `fintech.account_number.created`, `fintech.account_number.updated`, `fintech.external_account.created`, `fintech.external_account.updated`, `fintech.payment.created`, `fintech.payment.updated`; others may be added, so treat this as an open string.")
     sequence: Annotated[int, Field(strict=True, ge=1)] = Field(description="Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps.")
+    chain: Optional[EventChain] = Field(default=None, description="Links the event to the history before it. Absent only on events numbered before the chain existed.")
     data: EventData
     request: Optional[EventRequest] = Field(description="The API request that caused it; `null` for the operator CLI and background work.")
     livemode: StrictBool
     created_at: datetime
-    __properties: ClassVar[List[str]] = ["id", "object", "type", "sequence", "data", "request", "livemode", "created_at"]
+    __properties: ClassVar[List[str]] = ["id", "object", "type", "sequence", "chain", "data", "request", "livemode", "created_at"]
 
     model_config = ConfigDict(
         validate_by_name=True,
@@ -80,6 +82,9 @@ class Event(BaseModel):
             exclude=excluded_fields,
             exclude_none=True,
         )
+        # override the default output from pydantic by calling `to_dict()` of chain
+        if self.chain:
+            _dict['chain'] = self.chain.to_dict()
         # override the default output from pydantic by calling `to_dict()` of data
         if self.data:
             _dict['data'] = self.data.to_dict()
@@ -107,6 +112,7 @@ class Event(BaseModel):
             "object": obj.get("object"),
             "type": obj.get("type"),
             "sequence": obj.get("sequence"),
+            "chain": EventChain.from_dict(obj["chain"]) if obj.get("chain") is not None else None,
             "data": EventData.from_dict(obj["data"]) if obj.get("data") is not None else None,
             "request": EventRequest.from_dict(obj["request"]) if obj.get("request") is not None else None,
             "livemode": obj.get("livemode"),

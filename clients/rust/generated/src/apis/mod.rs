@@ -121,6 +121,7 @@ impl From<&str> for ContentType {
 }
 
 pub mod api_keys_api;
+pub mod audit_api;
 pub mod documentation_api;
 pub mod events_api;
 pub mod fintech_account_numbers_api;

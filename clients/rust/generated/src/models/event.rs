@@ -26,6 +26,9 @@ pub struct Event {
     /// Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps.
     #[serde(rename = "sequence")]
     pub sequence: i32,
+    /// Links the event to the history before it. Absent only on events numbered before the chain existed.
+    #[serde(rename = "chain", skip_serializing_if = "Option::is_none")]
+    pub chain: Option<models::EventChain>,
     #[serde(rename = "data")]
     pub data: models::EventData,
     /// The API request that caused it; `null` for the operator CLI and background work.
@@ -45,6 +48,7 @@ impl Event {
             object,
             r#type,
             sequence,
+            chain: None,
             data,
             request,
             livemode,

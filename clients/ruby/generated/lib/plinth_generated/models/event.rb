@@ -28,6 +28,9 @@ module PlinthGenerated
     # Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps.
     attr_accessor :sequence
 
+    # Links the event to the history before it. Absent only on events numbered before the chain existed.
+    attr_accessor :chain
+
     attr_accessor :data
 
     # The API request that caused it; `null` for the operator CLI and background work.
@@ -44,6 +47,7 @@ module PlinthGenerated
         :'object' => :'object',
         :'type' => :'type',
         :'sequence' => :'sequence',
+        :'chain' => :'chain',
         :'data' => :'data',
         :'request' => :'request',
         :'livemode' => :'livemode',
@@ -68,6 +72,7 @@ module PlinthGenerated
         :'object' => :'String',
         :'type' => :'String',
         :'sequence' => :'Integer',
+        :'chain' => :'EventChain',
         :'data' => :'EventData',
         :'request' => :'EventRequest',
         :'livemode' => :'Boolean',
@@ -130,6 +135,10 @@ module PlinthGenerated
         self.sequence = attributes[:'sequence']
       else
         self.sequence = nil
+      end
+
+      if attributes.key?(:'chain')
+        self.chain = attributes[:'chain']
       end
 
       if attributes.key?(:'data')
@@ -295,6 +304,7 @@ module PlinthGenerated
           object == o.object &&
           type == o.type &&
           sequence == o.sequence &&
+          chain == o.chain &&
           data == o.data &&
           request == o.request &&
           livemode == o.livemode &&
@@ -310,7 +320,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [id, object, type, sequence, data, request, livemode, created_at].hash
+      [id, object, type, sequence, chain, data, request, livemode, created_at].hash
     end
 
     # Builds the object from hash

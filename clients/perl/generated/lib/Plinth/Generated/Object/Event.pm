@@ -30,6 +30,7 @@ use Log::Any qw($log);
 use Date::Parse;
 use DateTime;
 
+use Plinth::Generated::Object::EventChain;
 use Plinth::Generated::Object::EventData;
 use Plinth::Generated::Object::EventRequest;
 
@@ -249,6 +250,13 @@ __PACKAGE__->method_documentation({
         format => '',
         read_only => '',
             },
+    'chain' => {
+        datatype => 'EventChain',
+        base_name => 'chain',
+        description => 'Links the event to the history before it. Absent only on events numbered before the chain existed.',
+        format => '',
+        read_only => '',
+            },
     'data' => {
         datatype => 'EventData',
         base_name => 'data',
@@ -284,6 +292,7 @@ __PACKAGE__->openapi_types( {
     'object' => 'string',
     'type' => 'string',
     'sequence' => 'int',
+    'chain' => 'EventChain',
     'data' => 'EventData',
     'request' => 'EventRequest',
     'livemode' => 'boolean',
@@ -295,6 +304,7 @@ __PACKAGE__->attribute_map( {
     'object' => 'object',
     'type' => 'type',
     'sequence' => 'sequence',
+    'chain' => 'chain',
     'data' => 'data',
     'request' => 'request',
     'livemode' => 'livemode',

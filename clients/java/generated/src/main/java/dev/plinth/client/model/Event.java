@@ -24,6 +24,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.plinth.client.model.EventChain;
 import dev.plinth.client.model.EventData;
 import dev.plinth.client.model.EventRequest;
 import java.util.Arrays;
@@ -39,6 +40,7 @@ import dev.plinth.client.ApiClient;
   Event.JSON_PROPERTY_OBJECT,
   Event.JSON_PROPERTY_TYPE,
   Event.JSON_PROPERTY_SEQUENCE,
+  Event.JSON_PROPERTY_CHAIN,
   Event.JSON_PROPERTY_DATA,
   Event.JSON_PROPERTY_REQUEST,
   Event.JSON_PROPERTY_LIVEMODE,
@@ -61,6 +63,10 @@ public class Event {
   public static final String JSON_PROPERTY_SEQUENCE = "sequence";
   @javax.annotation.Nonnull
   private Integer sequence;
+
+  public static final String JSON_PROPERTY_CHAIN = "chain";
+  @javax.annotation.Nullable
+  private EventChain chain;
 
   public static final String JSON_PROPERTY_DATA = "data";
   @javax.annotation.Nonnull
@@ -178,6 +184,30 @@ public class Event {
   }
 
 
+  public Event chain(@javax.annotation.Nullable EventChain chain) {
+    this.chain = chain;
+    return this;
+  }
+
+  /**
+   * Links the event to the history before it. Absent only on events numbered before the chain existed.
+   * @return chain
+   */
+  @javax.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_CHAIN, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public EventChain getChain() {
+    return chain;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_CHAIN, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setChain(@javax.annotation.Nullable EventChain chain) {
+    this.chain = chain;
+  }
+
+
   public Event data(@javax.annotation.Nonnull EventData data) {
     this.data = data;
     return this;
@@ -290,6 +320,7 @@ public class Event {
         Objects.equals(this._object, event._object) &&
         Objects.equals(this.type, event.type) &&
         Objects.equals(this.sequence, event.sequence) &&
+        Objects.equals(this.chain, event.chain) &&
         Objects.equals(this.data, event.data) &&
         Objects.equals(this.request, event.request) &&
         Objects.equals(this.livemode, event.livemode) &&
@@ -298,7 +329,7 @@ public class Event {
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, _object, type, sequence, data, request, livemode, createdAt);
+    return Objects.hash(id, _object, type, sequence, chain, data, request, livemode, createdAt);
   }
 
   @Override
@@ -309,6 +340,7 @@ public class Event {
     sb.append("    _object: ").append(toIndentedString(_object)).append("\n");
     sb.append("    type: ").append(toIndentedString(type)).append("\n");
     sb.append("    sequence: ").append(toIndentedString(sequence)).append("\n");
+    sb.append("    chain: ").append(toIndentedString(chain)).append("\n");
     sb.append("    data: ").append(toIndentedString(data)).append("\n");
     sb.append("    request: ").append(toIndentedString(request)).append("\n");
     sb.append("    livemode: ").append(toIndentedString(livemode)).append("\n");
@@ -375,6 +407,11 @@ public class Event {
     // add `sequence` to the URL query string
     if (getSequence() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%ssequence%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getSequence()))));
+    }
+
+    // add `chain` to the URL query string
+    if (getChain() != null) {
+      joiner.add(getChain().toUrlQueryString(prefix + "chain" + suffix));
     }
 
     // add `data` to the URL query string

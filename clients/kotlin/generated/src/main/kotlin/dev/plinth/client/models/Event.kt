@@ -23,6 +23,7 @@
 
 package dev.plinth.client.models
 
+import dev.plinth.client.models.EventChain
 import dev.plinth.client.models.EventData
 import dev.plinth.client.models.EventRequest
 
@@ -40,6 +41,7 @@ import com.fasterxml.jackson.annotation.JsonProperty
  * @param request The API request that caused it; `null` for the operator CLI and background work.
  * @param livemode 
  * @param createdAt 
+ * @param chain Links the event to the history before it. Absent only on events numbered before the chain existed.
  */
 
 
@@ -80,7 +82,12 @@ data class Event (
 
     @param:JsonProperty("created_at")
     @get:JsonProperty("created_at")
-    val createdAt: kotlin.String
+    val createdAt: kotlin.String,
+
+    /* Links the event to the history before it. Absent only on events numbered before the chain existed. */
+    @param:JsonProperty("chain")
+    @get:JsonProperty("chain")
+    val chain: EventChain? = null
 
 ) {
 
