@@ -25,6 +25,8 @@ const COMMANDS = [
   'bank exceptions',
   'bank resolve',
   'bank reconcile',
+  'audit verify',
+  'audit rotate-key',
   'listen',
 ];
 
@@ -61,9 +63,11 @@ describe('operator CLI: every command explains itself, and a wrong command line 
 
   test('a usage error names what is wrong, then the command’s usage line, exit 64 (EX_USAGE)', async () => {
     const cases: Array<[string[], RegExp, string]> = [
-      [[], /missing command: one of keys, secrets, migrate, accounts, ledger, bank, listen/, ''],
+      [[], /missing command: one of keys, secrets, migrate, accounts, ledger, bank, audit, listen/, ''],
       [['ledger'], /missing command after 'ledger': verify/, 'ledger '],
       [['bank', 'ach-export'], /required option '--out <dir>' not specified/, 'bank ach-export '],
+      [['audit', 'verify', '--org', 'acme'], /required option '--mode <mode>' not specified/, 'audit verify '],
+      [['audit'], /missing command after 'audit': one of verify, rotate-key/, 'audit '],
       [['keys'], /missing command after 'keys': one of create, list, revoke/, 'keys '],
       [['accounts', 'list'], /unknown command 'accounts list'; 'accounts' takes freeze, unfreeze, close/, 'accounts '],
       [['keyz', 'create'], /unknown command 'keyz'/, ''],
