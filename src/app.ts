@@ -131,6 +131,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     now: ownerNow(clock),
     due,
+    // As EVENT_CHECKS is of MODULES (what `cli audit verify` runs), of the modules this app is built from.
+    eventChecks: modules.flatMap((m) => m.eventChecks ?? []),
     log: app.log,
     settings: config,
     // Every module's settings are parsed into the one Config: another module's are a view of the same object.

@@ -8,6 +8,7 @@ import type { ApiError } from '../platform/http/errors.ts';
 import type { IdempotentWrite } from '../platform/idempotency/idempotency.ts';
 import type { Clock } from '../platform/kit/time.ts';
 import type { OperationSchema, Result } from '../platform/operations/operation.ts';
+import type { EventCheck } from '../platform/outbox/chain.ts';
 import type { EventRecorder } from '../platform/outbox/emit.ts';
 import type { SecretBox } from '../platform/secrets/box.ts';
 import type { Resolver } from '../platform/ssrf.ts';
@@ -34,6 +35,8 @@ export interface DashboardDeps {
   resolve: Resolver;
   /** Events committed before now are numbered (PostgreSQL's sequencer), as the API's event lists wait for. */
   caughtUp: () => Promise<void>;
+  /** Every module's check of its rows against their events (the composition root's, as `cli audit verify` runs). */
+  eventChecks: readonly EventCheck[];
 }
 
 /** What the pages use: the API's declared operations, to act (`perform`) and to read (`read`), as the session. */

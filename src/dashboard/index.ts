@@ -10,7 +10,7 @@ export const dashboard = defineModule({
   migrations: DASHBOARD_MIGRATIONS,
   settings: DashboardSettings,
   install(app, host) {
-    const { database, clock, events, auth, keys, idempotent, secrets, resolve, sequencer } = host;
+    const { database, clock, events, auth, keys, idempotent, secrets, resolve, sequencer, eventChecks } = host;
     const config = { ...host.settings, ...host.settingsOf(FintechSettings) };
     installDashboard(app, {
       config,
@@ -23,6 +23,7 @@ export const dashboard = defineModule({
       secrets,
       resolve,
       caughtUp: sequencer.caughtUp,
+      eventChecks,
     });
   },
 });

@@ -17,6 +17,7 @@ const NAV: [string, string, OperationRef | null, 'sandbox'?][] = [
   ['/dashboard/webhooks', 'Webhooks', ops.listWebhookEndpoints],
   ['/dashboard/api-keys', 'API keys', ops.listApiKeys],
   ['/dashboard/requests', 'Requests', ops.listRequests],
+  ['/dashboard/audit', 'Audit', ops.retrieveAuditCheckpoint],
   ['/dashboard/sandbox', 'Sandbox', ops.retrieveSandboxClock, 'sandbox'],
 ];
 

@@ -33,6 +33,8 @@ export interface Host<Settings = unknown> {
   now: OwnerNow;
   /** Every module's due work, which sandbox clocks run as they move (clock/due.ts). */
   due: readonly DueSource[];
+  /** Every module's check of its rows against the events that reported them (the dashboard's "Verify the chain"). */
+  eventChecks: readonly EventCheck[];
   log: FastifyBaseLogger;
   /** The module's own settings, parsed from the environment with every other module's at start-up. */
   settings: Settings;

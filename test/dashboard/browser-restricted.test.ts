@@ -41,7 +41,7 @@ describe('the dashboard with a restricted key', { skip: skipWithoutChromium('the
     const key = await restricted({ accounts: 'read', transfers: 'read', transactions: 'read', events: 'read' });
     const page = await signedIn(browser, server.url, key, 1280);
     const nav = await page.locator('nav[aria-label=Main] a').allInnerTexts();
-    assert.deepEqual(nav, ['Home', 'Accounts', 'Transfers', 'Events']);
+    assert.deepEqual(nav, ['Home', 'Accounts', 'Transfers', 'Events', 'Audit']);
     assert.match(await page.locator('main').innerText(), /Accounts[\s\S]*Balances by currency[\s\S]*Latest events/);
     assert.doesNotMatch(await page.locator('main').innerText(), /Webhook endpoints/);
     await assertAxeClean(page, 'home, read-only');

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { accountPages } from './account.ts';
 import { accountsPages } from './accounts.ts';
+import { auditPages } from './audit.ts';
 import { eventsPages } from './events.ts';
 import { externalAccountsPages } from './external-accounts.ts';
 import { homePage } from './home.ts';
@@ -34,5 +35,6 @@ export function pages(scope: FastifyInstance, ctx: Ctx): void {
   webhookDeletePages(scope, ctx);
   keysPages(scope, ctx);
   requestsPages(scope, ctx);
+  auditPages(scope, ctx);
   sandboxPages(scope, ctx);
 }
