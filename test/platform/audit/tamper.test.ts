@@ -9,6 +9,7 @@
  *       `GET /v1/fintech/transactions/{id}`, which reads the changed row);
  *   (b) the last three events and their links deleted, and the event counter rolled back, as a careful attacker
  *       would: nothing shows it but a checkpoint saved before, against which both say "shorter than the checkpoint";
+ *   an event body edited in place, its link left alone: both name its sequence (the body no longer hashes to it);
  *   (c) an event edited (with the ledger row it reports) and the whole chain after it recomputed, every body's
  *       `chain.prev` and every hash in order: both say ok without outside copies (the honest limit), both fail
  *       against a checkpoint saved before, and a webhook body captured earlier no longer matches the chain.
@@ -156,6 +157,28 @@ describe(`tampering is found by both verifiers (${BACKEND})`, { skip: SKIP }, ()
     );
     assert.equal(py.code, 1, py.stdout + py.stderr);
     assert.match(py.stdout, new RegExp(`^FAILED: plinth/${org}/sandbox: sequence ${size - 2}: ${shorter}`));
+    assert.equal(sequenceNamed(py), sequenceNamed(cli));
+  });
+
+  test('an event body edited in place, its link left alone: both name its sequence', async () => {
+    const { api, org, account } = await history('tamper-body', ['one', 'two', 'three']);
+    const transactions = await api.get(`/v1/fintech/accounts/${account}/transactions?limit=10`);
+    const one = transactions.body.data.find((t: { description: string }) => t.description === 'one');
+    const event = await eventOf(api, 'fintech.transaction.created', one.id);
+    await behindTheTriggers(server.database, async (trx) => {
+      const { rows } = await sql<{ body: string }>`select body from events where id = ${event.id}`.execute(trx);
+      const body = JSON.parse(rows[0]!.body);
+      body.data.object.amount = 1;
+      await sql`update events set body = ${JSON.stringify(body)} where id = ${event.id}`.execute(trx);
+    });
+    const { cli, py } = await both(api, org);
+    assert.equal(cli.code, 1, cli.stdout + cli.stderr);
+    assert.match(
+      cli.stdout,
+      new RegExp(`sequence ${event.sequence}: events: its body does not hash to the chain's hash`),
+    );
+    assert.equal(py.code, 1, py.stdout + py.stderr);
+    assert.match(py.stdout, new RegExp(`sequence ${event.sequence}: its body does not hash to the chain's hash`));
     assert.equal(sequenceNamed(py), sequenceNamed(cli));
   });
 
