@@ -16,6 +16,7 @@ type services struct {
 	WebhookDeliveries *WebhookDeliveriesService
 	WebhookEndpoints  *WebhookEndpointsService
 	Events            *EventsService
+	Audit             *AuditService
 	Sandbox           *SandboxService
 	Accounts          *AccountsService
 	Transfers         *TransfersService
@@ -32,6 +33,7 @@ func newServices(c *Client) services {
 		WebhookDeliveries: &WebhookDeliveriesService{c},
 		WebhookEndpoints:  &WebhookEndpointsService{c},
 		Events:            &EventsService{c},
+		Audit:             &AuditService{c},
 		Sandbox:           &SandboxService{c},
 		Accounts:          &AccountsService{c},
 		Transfers:         &TransfersService{c},
@@ -294,6 +296,50 @@ func (s *EventsService) List(ctx context.Context, p ListEventsParams) iter.Seq2[
 func (s *EventsService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*plinthapi.Event, *Response, error) {
 	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.Event, *http.Response, error) {
 		return s.c.api.EventsAPI.RetrieveEvent(ctx, id).Execute()
+	})
+}
+
+// AuditService: /v1/audit/chain, /v1/audit/checkpoint, /v1/audit/public_key.
+type AuditService struct{ c *Client }
+
+// ListAuditChainParams holds the query of Audit.ListChain.
+type ListAuditChainParams struct {
+	After int32 // Links after this `sequence` (0: from the first).
+	Limit int32 // Links per page.
+}
+
+// ListChain: Page the hash chain of events.
+//
+// Oldest first: each event's `sequence`, id and the SHA-256 of its body. Kept forever, after bodies expire.
+func (s *AuditService) ListChain(ctx context.Context, params ListAuditChainParams, opts ...RequestOption) (*plinthapi.AuditChainPage, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.AuditChainPage, *http.Response, error) {
+		req := s.c.api.AuditAPI.ListAuditChain(ctx)
+		if params.After != 0 {
+			req = req.After(params.After)
+		}
+		if params.Limit != 0 {
+			req = req.Limit(params.Limit)
+		}
+		return req.Execute()
+	})
+}
+
+// RetrieveCheckpoint: A signed checkpoint of the chain.
+//
+// The chain as it stands (every event committed before the request), signed by the checkpoint key. Keep it: `cli
+// audit verify --checkpoint` and the verifier in the guide check that a later chain extends it.
+func (s *AuditService) RetrieveCheckpoint(ctx context.Context, opts ...RequestOption) (*plinthapi.AuditCheckpoint, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.AuditCheckpoint, *http.Response, error) {
+		return s.c.api.AuditAPI.RetrieveAuditCheckpoint(ctx).Execute()
+	})
+}
+
+// RetrievePublicKey: The key that signs checkpoints.
+//
+// Check checkpoints against it; pin it once, outside Plinth.
+func (s *AuditService) RetrievePublicKey(ctx context.Context, opts ...RequestOption) (*plinthapi.AuditPublicKey, *Response, error) {
+	return call(s.c, ctx, opts, func(ctx context.Context) (*plinthapi.AuditPublicKey, *http.Response, error) {
+		return s.c.api.AuditAPI.RetrieveAuditPublicKey(ctx).Execute()
 	})
 }
 

@@ -332,4 +332,9 @@ require "$FindBin::Bin/conformance-payments.pl";
 payments_on_the_clock($plinth);
 print "ok 26 payments: in 100, out 60 by ACH, settled on the clock, returned R01 by a rule\n";
 
+# 27. The audit chain: paged with `after`, it ends at the signed checkpoint; the public key.
+require "$FindBin::Bin/conformance-audit.pl";
+audit_chain($plinth);
+print "ok 27 audit: the chain paged with after matches the signed checkpoint and its key\n";
+
 print "perl: every step passed\n";

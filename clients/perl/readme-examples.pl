@@ -115,6 +115,17 @@ push @examples, sub {
         $stream->stop if $event->data->object->{id} eq $account_id;    # the account we waited for
     });
 };
+
+push @examples, sub {
+    my $checkpoint = $plinth->audit->retrieve_checkpoint;
+    my $after = 0;
+    while ($after < $checkpoint->size) {
+        for my $link (@{ $plinth->audit->list_chain(after => $after, limit => 1000)->data }) {
+            $after = $link->sequence;
+            print $link->hash eq $checkpoint->hash, "\n" if $after == $checkpoint->size;  # 1: the chain ends there
+        }
+    }
+};
 # readme-examples:end
 
 # What the examples print stays out of the log: some of it is a key (docs/api.md: secrets never in logs).

@@ -3,6 +3,7 @@
 declare(strict_types=1);
 
 require __DIR__ . '/autoload.php';
+require __DIR__ . '/conformance-audit.php';
 require __DIR__ . '/conformance-ledger.php';
 require __DIR__ . '/conformance-payments.php';
 require __DIR__ . '/conformance-permissions.php';
@@ -389,5 +390,7 @@ step('25 the event stream resumes across lost connections with no gap and no rep
 
 step('26 payments: in 100, out 60 by ACH, settled on the clock, returned R01 by a rule',
     fn () => paymentsOnTheClock($plinth));
+
+step('27 audit: the chain paged with after matches the signed checkpoint and its key', fn () => auditChain($plinth));
 
 exit($failures === 0 ? 0 : 1);

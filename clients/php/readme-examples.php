@@ -117,6 +117,18 @@ $examples[] = function () use ($plinth, $a, $b, $accountId, $transfer, $endpoint
         }
     }
 };
+
+$examples[] = function () use ($plinth, $a, $b, $accountId, $transfer, $endpointId, $headers, $rawBody): void {
+    $checkpoint = $plinth->audit->retrieveCheckpoint();
+    for ($after = 0; $after < $checkpoint->getSize();) {
+        foreach ($plinth->audit->listChain($after, 1000)->getData() as $link) {
+            $after = $link->getSequence();
+            if ($after === $checkpoint->getSize()) {
+                var_dump($link->getHash() === $checkpoint->getHash()); // true: the chain ends there
+            }
+        }
+    }
+};
 // readme-examples:end
 
 foreach ($examples as $i => $example) {

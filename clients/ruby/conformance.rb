@@ -5,6 +5,7 @@ $LOAD_PATH.unshift(File.expand_path("lib", __dir__))
 require "plinth"
 require "securerandom"
 require "net/http"
+require_relative "conformance_audit"
 require_relative "conformance_ledger"
 require_relative "conformance_payments"
 require_relative "conformance_permissions"
@@ -350,6 +351,10 @@ end
 
 step("26 payments: in 100, out 60 by ACH, settled on the clock, returned R01 by a rule") do
   payments_on_the_clock(plinth)
+end
+
+step("27 audit: the chain paged with after matches the signed checkpoint and its key") do
+  audit_chain(plinth)
 end
 
 exit($failures.zero? ? 0 : 1)

@@ -125,6 +125,17 @@ EXAMPLES << proc do
   # … the program goes on; when it no longer wants the events:
   listener.kill
 end
+
+EXAMPLES << proc do
+  checkpoint = plinth.audit.retrieve_checkpoint
+  after = 0
+  while after < checkpoint.size
+    plinth.audit.list_chain(after: after, limit: 1000).data.each do |link|
+      after = link.sequence
+      puts link.hash_hex == checkpoint.hash_hex if after == checkpoint.size # true: the chain ends there
+    end
+  end
+end
 # readme-examples:end
 
 EXAMPLES.each_with_index do |example, i|

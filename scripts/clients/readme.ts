@@ -49,9 +49,12 @@ function inputs(doc: Json, op: Json): string {
   const params = (op.parameters ?? []).map((p: Json) => deref(doc, p));
   const named = (list: Json[]) => list.map((p: Json) => `\`${p.name}${p.required ? '' : '?'}\``);
   const parts = [...named(params.filter((p: Json) => p.in === 'path'))];
-  const query = params.filter((p: Json) => p.in === 'query' && !PAGING.has(p.name));
+  // A list's paging (…) as model.ts tells a list: by `starting_after`; another read's `limit` (the audit chain's,
+  // beside its `after`) is one of its parameters.
+  const list = params.some((p: Json) => p.name === 'starting_after');
+  const query = params.filter((p: Json) => p.in === 'query' && !(list && PAGING.has(p.name)));
   if (query.length > 0) parts.push(`query ${named(query).join(', ')}`);
-  if (params.some((p: Json) => PAGING.has(p.name))) parts.push('…');
+  if (list) parts.push('…');
   const body = deref(doc, op.requestBody?.content?.['application/json']?.schema);
   if (body?.properties) {
     const required = new Set(body.required ?? []);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CLIENTS, renderAll, type Template, writeLayers } from '../../scripts/clients/layers/layers.ts';
-import { loadModel } from '../../scripts/clients/layers/model.ts';
+import { loadModel, operationsOf } from '../../scripts/clients/layers/model.ts';
 import { BACKEND } from '../helpers/database.ts';
 
 /** Nothing here depends on the database: it runs in the SQLite pass only. */
@@ -42,6 +42,42 @@ describe('the clients’ generated per-operation layers are in step with clients
     assert.ok(ops.length > 30, `only ${ops.length} operations`);
     const names = ops.map((op) => `${op.resource}.${op.method}`);
     assert.equal(new Set(names).size, names.length);
+  });
+
+  test('a read paged by another cursor than starting_after (the audit chain) is one method that keeps its limit', () => {
+    // Before: `limit` was dropped from every operation's query, so the audit chain's method had `after` only and
+    // java.ts refused the generated call (`listAuditChain: the generated call's limit is not known to java.ts`).
+    const integer = (name: string) => ({ in: 'query', name, required: false, schema: { type: 'integer' } });
+    const page = { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/L' } } } };
+    const read = (operationId: string, method: string, parameters: object[]) => ({
+      get: {
+        operationId,
+        tags: ['Audit'],
+        parameters,
+        'x-plinth-sdk': { resource: 'audit', method },
+        responses: { '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/P' } } } } },
+      },
+    });
+    const [chain, list] = operationsOf({
+      paths: {
+        '/v1/audit/chain': read('listAuditChain', 'listChain', [integer('after'), integer('limit')]),
+        '/v1/things': read('listThings', 'list', [
+          integer('limit'),
+          { ...integer('starting_after'), schema: { type: 'string' } },
+        ]),
+      },
+      components: { schemas: { P: page, L: { type: 'object' } } },
+    });
+    assert.deepEqual(
+      [chain!.list, chain!.pageMethod, chain!.queryParams.map((p) => p.name)],
+      [false, null, ['after', 'limit']],
+    );
+    assert.deepEqual([list!.list, list!.pageMethod, list!.queryParams.map((p) => p.name)], [true, 'listPage', []]);
+    const model = loadModel(CLIENTS).find((op) => op.operationId === 'listAuditChain');
+    assert.deepEqual(
+      model?.queryParams.map((p) => `${p.name}:${p.kind}`),
+      ['after:integer', 'limit:integer'],
+    );
   });
 
   test('at least one language has a template', () => assert.ok(rendered.size > 0));

@@ -13,6 +13,7 @@ trait Resources
     public readonly WebhookDeliveries $webhookDeliveries;
     public readonly WebhookEndpoints $webhookEndpoints;
     public readonly Events $events;
+    public readonly Audit $audit;
     public readonly Sandbox $sandbox;
     public readonly Accounts $accounts;
     public readonly Transfers $transfers;
@@ -28,6 +29,7 @@ trait Resources
         $this->webhookDeliveries = new WebhookDeliveries($this);
         $this->webhookEndpoints = new WebhookEndpoints($this);
         $this->events = new Events($this);
+        $this->audit = new Audit($this);
         $this->sandbox = new Sandbox($this);
         $this->accounts = new Accounts($this);
         $this->transfers = new Transfers($this);

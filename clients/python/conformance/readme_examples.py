@@ -110,6 +110,15 @@ def example_8():
         await listener
 
     asyncio.run(main())
+
+def example_9():
+    checkpoint = plinth.audit.retrieve_checkpoint()
+    after = 0
+    while after < checkpoint.size:
+        for link in plinth.audit.list_chain(after=after, limit=1000).data:
+            after = link.sequence
+            if after == checkpoint.size:
+                assert link.hash == checkpoint.hash  # the chain ends where the checkpoint says
 # readme-examples:end
 
 

@@ -3,7 +3,7 @@
 Steps 1–12 are here, 13–19 (every other resource) in every_resource.py, 20–21 (pending transfers, metadata, filters)
 in holds.py, 22 (the request log) in request_log.py, 23 (reversals, balances at a moment, statements,
 nicknames) in reversals.py, 24 (a read-only key) in restricted.py, 25 (the event
-stream) in stream.py, 26 (payments on the sandbox clock) in payments.py."""
+stream) in stream.py, 26 (payments on the sandbox clock) in payments.py, 27 (the audit chain) in audit.py."""
 import os
 import sys
 import time
@@ -15,6 +15,7 @@ import urllib.request
 
 from plinth import Plinth, PlinthError, Webhook, WebhookVerificationError
 
+import audit
 import every_resource
 import holds
 import payments
@@ -152,5 +153,6 @@ reversals.run(plinth)
 restricted.run(plinth, PLINTH_URL)
 stream.run(plinth, key, PLINTH_PROXY_URL)
 payments.run(plinth)
+audit.run(plinth)
 
 print(f"conformance passed on Python {sys.version.split()[0]}")

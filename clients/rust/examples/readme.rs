@@ -105,4 +105,18 @@ pub async fn example9(plinth: &Client, a: String, b: String, id: String, account
     }
     Ok(())
 }
+
+pub async fn example10(plinth: &Client, a: String, b: String, id: String, account_id: String, endpoint_id: String, t: Transfer, url: &str, transfer: CreateTransferRequest, secret: String, headers: HeaderMap, body: Vec<u8>) -> Result<(), Box<dyn std::error::Error>> {
+    let checkpoint = plinth.audit().retrieve_checkpoint().await?;
+    let mut after = 0;
+    while after < checkpoint.size {
+        for link in plinth.audit().list_chain(Some(after), Some(1000)).await?.into_inner().data {
+            after = link.sequence;
+            if after == checkpoint.size {
+                println!("{}", link.hash == checkpoint.hash); // true: the chain ends where the checkpoint says
+            }
+        }
+    }
+    Ok(())
+}
 // readme-examples:end

@@ -46,9 +46,9 @@ pub use filters::{Created, MetadataUpdate};
 pub use list::{ListIter, ListParams};
 // The resources and their list filters, generated from the API description (operations.rs).
 pub use operations::{
-    AccountFilter, AccountNumberFilter, AccountNumbers, Accounts, ApiKeys, EventFilter, Events, ExternalAccounts,
-    PaymentFilter, Payments, RequestFilter, Requests, Sandbox, TransactionFilter, Transactions, TransferFilter, Transfers,
-    WebhookDeliveries, WebhookEndpoints,
+    AccountFilter, AccountNumberFilter, AccountNumbers, Accounts, ApiKeys, Audit, EventFilter, Events,
+    ExternalAccounts, PaymentFilter, Payments, RequestFilter, Requests, Sandbox, TransactionFilter, Transactions,
+    TransferFilter, Transfers, WebhookDeliveries, WebhookEndpoints,
 };
 pub use stream::{EventStream, Gap, StreamParams};
 pub use webhook::{verify_webhook, verify_webhook_with, WebhookError, DEFAULT_WEBHOOK_TOLERANCE};

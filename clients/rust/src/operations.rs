@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use reqwest::Method;
 
-use crate::apis::{api_keys_api as api_keys, events_api as events, fintech_account_numbers_api as fintech_account_numbers, fintech_accounts_api as fintech_accounts, fintech_payment_simulations_api as fintech_payment_simulations, fintech_payments_api as fintech_payments, fintech_transactions_api as fintech_transactions, fintech_transfers_api as fintech_transfers, requests_api as requests, sandbox_clock_api as sandbox_clock, webhooks_api as webhooks};
+use crate::apis::{api_keys_api as api_keys, audit_api as audit, events_api as events, fintech_account_numbers_api as fintech_account_numbers, fintech_accounts_api as fintech_accounts, fintech_payment_simulations_api as fintech_payment_simulations, fintech_payments_api as fintech_payments, fintech_transactions_api as fintech_transactions, fintech_transfers_api as fintech_transfers, requests_api as requests, sandbox_clock_api as sandbox_clock, webhooks_api as webhooks};
 use crate::client::{Client, RequestOptions};
 use crate::created::{CreatedAccountNumber, CreatedApiKey, CreatedWebhookEndpoint};
 use crate::error::{Error, Response};
@@ -228,6 +228,36 @@ impl<'a> Events<'a> {
     pub async fn retrieve(&self, id: &str) -> Result<Response<models::Event>, Error> {
         let p = events::RetrieveEventParams { id: id.to_owned() };
         self.client.call(RequestOptions::default(), false, events::retrieve_event(&self.client.config, p)).await
+    }
+}
+
+/// `/v1/audit/chain, /v1/audit/checkpoint, /v1/audit/public_key`: `client.audit()`.
+pub struct Audit<'a> {
+    pub(crate) client: &'a Client,
+}
+
+impl<'a> Audit<'a> {
+    /// `listAuditChain`: Page the hash chain of events.
+    ///
+    /// Oldest first: each event's `sequence`, id and the SHA-256 of its body. Kept forever, after bodies expire.
+    pub async fn list_chain(&self, after: Option<i32>, limit: Option<i32>) -> Result<Response<models::AuditChainPage>, Error> {
+        let p = audit::ListAuditChainParams { after, limit };
+        self.client.call(RequestOptions::default(), false, audit::list_audit_chain(&self.client.config, p)).await
+    }
+
+    /// `retrieveAuditCheckpoint`: A signed checkpoint of the chain.
+    ///
+    /// The chain as it stands (every event committed before the request), signed by the checkpoint key. Keep it: `cli
+    /// audit verify --checkpoint` and the verifier in the guide check that a later chain extends it.
+    pub async fn retrieve_checkpoint(&self) -> Result<Response<models::AuditCheckpoint>, Error> {
+        self.client.call(RequestOptions::default(), false, audit::retrieve_audit_checkpoint(&self.client.config)).await
+    }
+
+    /// `retrieveAuditPublicKey`: The key that signs checkpoints.
+    ///
+    /// Check checkpoints against it; pin it once, outside Plinth.
+    pub async fn retrieve_public_key(&self) -> Result<Response<models::AuditPublicKey>, Error> {
+        self.client.call(RequestOptions::default(), false, audit::retrieve_audit_public_key(&self.client.config)).await
     }
 }
 
@@ -794,6 +824,10 @@ impl Client {
 
     pub fn events(&self) -> Events<'_> {
         Events { client: self }
+    }
+
+    pub fn audit(&self) -> Audit<'_> {
+        Audit { client: self }
     }
 
     pub fn sandbox(&self) -> Sandbox<'_> {

@@ -115,6 +115,16 @@ examples.push(async function example10(): Promise<void> {
     if (event.data.object.id === a) break; // the account we waited for
   }
 });
+
+examples.push(async function example11(): Promise<void> {
+  const checkpoint = await plinth.audit.retrieveCheckpoint();
+  for (let after = 0; after < checkpoint.size; ) {
+    for (const link of (await plinth.audit.listChain({ after, limit: 1000 })).data) {
+      after = link.sequence;
+      if (after === checkpoint.size) console.log(link.hash === checkpoint.hash); // true: the chain ends there
+    }
+  }
+});
 // readme-examples:end
 
 for (const example of examples) {

@@ -6,11 +6,12 @@
  * Steps 1–12 are here, 13–19 (every other resource) in resources.ts, 20–21 (pending transfers, metadata, filters) in
  * holds.ts, 22 (the request log) in request-log.ts, 23 (reversals, balances at a moment, statements, nicknames) in
  * reversals.ts, 24 (a read-only key) in restricted.ts, 25 (the event stream) in stream.ts, 26 (payments on the
- * sandbox clock) in payments.ts.
+ * sandbox clock) in payments.ts, 27 (the audit chain) in audit.ts.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { type Account, PlinthClient, Webhook, WebhookVerificationError } from '@plinth/client';
+import { auditStep } from './audit.js';
 import { all, refused, required, step, waitFor } from './helpers.js';
 import { holdSteps } from './holds.js';
 import { paymentStep } from './payments.js';
@@ -200,5 +201,6 @@ await reversalStep(plinth);
 await restrictedStep(plinth, PLINTH_URL);
 await streamStep(plinth, key, PLINTH_PROXY_URL);
 await paymentStep(plinth);
+await auditStep(plinth);
 
 console.log(`conformance passed on Node.js ${process.version}`);

@@ -13,7 +13,8 @@
  * (src/platform/operations/operation.ts adds `secretFields` to it from a write's declaration)
  * in camelCase; each template recases (`list_reversals`, `ListReversals`). A list operation (one that takes
  * `starting_after`) gives two methods: `<method>` iterates every page and `<method>Page` returns one
- * (clients/README.md), so the model names both.
+ * (clients/README.md), so the model names both. A read with another cursor (the audit chain's `after`) is
+ * not a list here: one method, one page, its cursor and `limit` among its query parameters.
  *
  *   node scripts/clients/layers/model.ts [clients/openapi.sdk.json]   prints the model as JSON
  */
@@ -108,7 +109,11 @@ export interface Operation {
   tag: string;
   /** In the order they appear in the path. */
   pathParams: Param[];
-  /** The filters: every query parameter but the paging ones. */
+  /**
+   * A list's filters: every query parameter but the paging ones. Of any other operation, every query parameter:
+   * a read paged otherwise than by `starting_after`/`ending_before` (the audit chain, oldest first from `after`, a
+   * `sequence`, `limit` at a time) is a plain method returning one page, its `after` and `limit` plain integers.
+   */
   queryParams: Param[];
   /** Takes `starting_after`: pages of `itemSchema`. */
   list: boolean;
@@ -245,7 +250,10 @@ export function operationsOf(doc: Json): Operation[] {
         tag: op.tags?.[0] ?? '',
         pathParams: params.filter((p: Param & { in: string }) => p.in === 'path').map(strip),
         queryParams: params
-          .filter((p: Param & { in: string }) => p.in === 'query' && !(PAGING as readonly string[]).includes(p.name))
+          .filter(
+            (p: Param & { in: string }) =>
+              p.in === 'query' && !(list && (PAGING as readonly string[]).includes(p.name)),
+          )
           .map(strip),
         list,
         body: bodyRef

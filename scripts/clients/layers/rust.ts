@@ -6,7 +6,8 @@
  * Per operation: the path parameters (`retrieve_reversal(&self, id, reversal_id)`); a list takes its filters (a
  * `<Resource>Filter`, e.g. `TransferFilter::default().status("pending")`, or, for a lone plain filter, an
  * `Option<&str>`) and `ListParams` (`list` iterates every page, `list_page` returns one); another read takes its
- * query as `&str` (`Option<&str>` when optional); a write takes the generated request model and `RequestOptions`.
+ * query as `&str` (`Option<&str>` when optional; an integer as the generated `i32`, the audit chain's `after` and
+ * `limit`); a write takes the generated request model and `RequestOptions`.
  * A write whose answer holds a secret shown once returns created.rs's type made by its `from_answer` (read from the
  * hand-written code). Filters with `created` or `metadata` go out as the API's deepObject (filters.rs's `query`).
  *
@@ -197,6 +198,12 @@ function method(op: Operation, ctx: Ctx): string[] {
   const args = ['&self', ...path];
   const fields = [...pathOwned];
   for (const p of op.queryParams) {
+    // An integer (the audit chain's `after` and `limit`) is the generated struct's own type, passed as it is.
+    if (p.kind === 'integer') {
+      args.push(`${ident(p.name)}: ${p.required ? 'i32' : 'Option<i32>'}`);
+      fields.push(ident(p.name));
+      continue;
+    }
     args.push(`${ident(p.name)}: ${p.required ? '&str' : 'Option<&str>'}`);
     fields.push(`${ident(p.name)}: ${ident(p.name)}${p.required ? '.to_owned()' : '.map(str::to_owned)'}`);
   }

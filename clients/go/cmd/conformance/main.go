@@ -3,7 +3,7 @@
 // exits 1 on the first failed check. Steps 1–12 are here, 13–19 (every other resource) in resources.go, 20–21
 // (pending transfers, metadata, filters) in holds.go, 22 (the request log) in request_log.go, 23 (reversals, balances
 // at a moment, statements, nicknames) in reversals.go, 24 (a read-only key) in restricted.go, 25 (the event stream)
-// in stream.go.
+// in stream.go, 26 (payments on the sandbox clock) in payments.go, 27 (the audit chain) in audit.go.
 package main
 
 import (
@@ -259,6 +259,7 @@ func main() {
 	restrictedStep(client, base)
 	streamStep(client, proxied, proxyURL)
 	paymentStep(client)
+	auditStep(client)
 
 	fmt.Println("go: every step passed")
 }

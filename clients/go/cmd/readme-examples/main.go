@@ -134,4 +134,22 @@ func example7() {
 		}
 	}
 }
+
+func example8() {
+	checkpoint, _, err := client.Audit.RetrieveCheckpoint(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for after := int32(0); after < checkpoint.Size; {
+		page, _, err := client.Audit.ListChain(ctx, plinth.ListAuditChainParams{After: after, Limit: 1000})
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, link := range page.Data {
+			if after = link.Sequence; after == checkpoint.Size {
+				fmt.Println(link.Hash == checkpoint.Hash) // true: the chain ends where the checkpoint says
+			}
+		}
+	}
+}
 // readme-examples:end

@@ -9,6 +9,7 @@ use Plinth::ApiKeys;
 use Plinth::WebhookDeliveries;
 use Plinth::WebhookEndpoints;
 use Plinth::Events;
+use Plinth::Audit;
 use Plinth::Sandbox;
 use Plinth::Accounts;
 use Plinth::Transfers;
@@ -22,6 +23,7 @@ sub api_keys           { $_[0]{resources}{api_keys}           //= Plinth::ApiKey
 sub webhook_deliveries { $_[0]{resources}{webhook_deliveries} //= Plinth::WebhookDeliveries->new($_[0]) }
 sub webhook_endpoints  { $_[0]{resources}{webhook_endpoints}  //= Plinth::WebhookEndpoints->new($_[0]) }
 sub events             { $_[0]{resources}{events}             //= Plinth::Events->new($_[0]) }
+sub audit              { $_[0]{resources}{audit}              //= Plinth::Audit->new($_[0]) }
 sub sandbox            { $_[0]{resources}{sandbox}            //= Plinth::Sandbox->new($_[0]) }
 sub accounts           { $_[0]{resources}{accounts}           //= Plinth::Accounts->new($_[0]) }
 sub transfers          { $_[0]{resources}{transfers}          //= Plinth::Transfers->new($_[0]) }
@@ -32,6 +34,6 @@ sub payments           { $_[0]{resources}{payments}           //= Plinth::Paymen
 sub requests           { $_[0]{resources}{requests}           //= Plinth::Requests->new($_[0]) }
 
 # The resource readers above, for code that walks them (t/methods.t).
-sub resources { qw(api_keys webhook_deliveries webhook_endpoints events sandbox accounts transfers transactions account_numbers external_accounts payments requests) }
+sub resources { qw(api_keys webhook_deliveries webhook_endpoints events audit sandbox accounts transfers transactions account_numbers external_accounts payments requests) }
 
 1;

@@ -6,6 +6,7 @@ from ..events import Events
 from .account_numbers import AccountNumbers
 from .accounts import Accounts
 from .api_keys import ApiKeys
+from .audit import Audit
 from .external_accounts import ExternalAccounts
 from .payments import Payments
 from .requests import Requests
@@ -23,6 +24,7 @@ class Resources:
     webhook_deliveries: WebhookDeliveries
     webhook_endpoints: WebhookEndpoints
     events: Events
+    audit: Audit
     sandbox: Sandbox
     accounts: Accounts
     transfers: Transfers
@@ -37,6 +39,7 @@ class Resources:
         self.webhook_deliveries = WebhookDeliveries(self)  # type: ignore[arg-type]
         self.webhook_endpoints = WebhookEndpoints(self)  # type: ignore[arg-type]
         self.events = Events(self)  # type: ignore[arg-type]
+        self.audit = Audit(self)  # type: ignore[arg-type]
         self.sandbox = Sandbox(self)  # type: ignore[arg-type]
         self.accounts = Accounts(self)  # type: ignore[arg-type]
         self.transfers = Transfers(self)  # type: ignore[arg-type]

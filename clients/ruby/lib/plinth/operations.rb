@@ -188,6 +188,37 @@ module Plinth
     end
   end
 
+  # plinth.audit: /v1/audit/chain, /v1/audit/checkpoint, /v1/audit/public_key.
+  class Audit < Resource
+    def initialize(client)
+      super
+      @audit = PlinthGenerated::AuditApi.new(client.api_client)
+    end
+
+    # Page the hash chain of events.
+    #
+    # Oldest first: each event's `sequence`, id and the SHA-256 of its body. Kept forever, after bodies expire.
+    def list_chain(after: nil, limit: nil)
+      opts = { after: after.nil? ? nil : after, limit: limit.nil? ? nil : limit }.compact
+      @client.call { @audit.list_audit_chain_with_http_info(opts) }
+    end
+
+    # A signed checkpoint of the chain.
+    #
+    # The chain as it stands (every event committed before the request), signed by the checkpoint key. Keep it: `cli
+    # audit verify --checkpoint` and the verifier in the guide check that a later chain extends it.
+    def retrieve_checkpoint()
+      @client.call { @audit.retrieve_audit_checkpoint_with_http_info() }
+    end
+
+    # The key that signs checkpoints.
+    #
+    # Check checkpoints against it; pin it once, outside Plinth.
+    def retrieve_public_key()
+      @client.call { @audit.retrieve_audit_public_key_with_http_info() }
+    end
+  end
+
   # plinth.sandbox: /v1/sandbox/clock, /v1/sandbox/clock/advance, /v1/sandbox/fintech/transfers, /v1/sandbox/fintech/accounts, /v1/sandbox/fintech/inbound_payments, /v1/sandbox/fintech/payments, /v1/sandbox/fintech/payment_rules.
   class Sandbox < Resource
     def initialize(client)
@@ -719,7 +750,7 @@ module Plinth
 
   # The resources of a Client, one reader each (plinth.accounts, plinth.transfers, …).
   module Resources
-    attr_reader :api_keys, :webhook_deliveries, :webhook_endpoints, :events, :sandbox, :accounts, :transfers, :transactions, :account_numbers, :external_accounts, :payments, :requests
+    attr_reader :api_keys, :webhook_deliveries, :webhook_endpoints, :events, :audit, :sandbox, :accounts, :transfers, :transactions, :account_numbers, :external_accounts, :payments, :requests
 
     private
 
@@ -728,6 +759,7 @@ module Plinth
       @webhook_deliveries = WebhookDeliveries.new(self)
       @webhook_endpoints = WebhookEndpoints.new(self)
       @events = Events.new(self)
+      @audit = Audit.new(self)
       @sandbox = Sandbox.new(self)
       @accounts = Accounts.new(self)
       @transfers = Transfers.new(self)

@@ -1,5 +1,5 @@
-//! The client conformance scenario (clients/README.md, steps 1–25), against live servers, through the public API of
-//! the Rust client; steps 13–19 are in later.rs, 20–21 in holds.rs, 22 in request_log.rs, 23 in reversals.rs, 24 in read_only.rs, 25 in stream.rs. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL,
+//! The client conformance scenario (clients/README.md, steps 1–27), against live servers, through the public API of
+//! the Rust client; steps 13–19 are in later.rs, 20–21 in holds.rs, 22 in request_log.rs, 23 in reversals.rs, 24 in read_only.rs, 25 in stream.rs, 26 in payments.rs, 27 in audit.rs. Env: PLINTH_URL, PLINTH_PROXY_URL, PLINTH_LIMITED_URL,
 //! PLINTH_RECEIVER_URL. One line per step; exit 1 on the first failure.
 
 use plinth::models::{create_account_request::Type, CreateAccountRequest, CreateAccountRequestKyb, CreateTransferRequest, CreateWebhookEndpointRequest, SimulateDepositRequest};
@@ -15,6 +15,7 @@ macro_rules! check {
     ($cond:expr, $($arg:tt)*) => { if !$cond { fail(format!($($arg)*)) } };
 }
 
+mod audit;
 mod holds;
 mod later;
 mod payments;
@@ -220,6 +221,7 @@ async fn main() {
     read_only::run(&client, &base).await;
     stream::run(&client, &key, &proxy_url).await;
     payments::run(&client).await;
+    audit::run(&client).await;
     println!("rust: every step passed");
 }
 

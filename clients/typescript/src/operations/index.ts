@@ -6,6 +6,7 @@ import { EventsResource } from '../resources/events.js';
 import { AccountNumbersResource } from './account-numbers.js';
 import { AccountsResource } from './accounts.js';
 import { ApiKeysResource } from './api-keys.js';
+import { AuditResource } from './audit.js';
 import { ExternalAccountsResource } from './external-accounts.js';
 import { PaymentsResource } from './payments.js';
 import { RequestsResource } from './requests.js';
@@ -17,6 +18,7 @@ import { WebhookEndpointsResource } from './webhook-endpoints.js';
 
 export type { ListAccountNumbersFilters } from './account-numbers.js';
 export type { ListAccountsFilters, RetrieveAccountBalancesParams, RetrieveAccountStatementParams } from './accounts.js';
+export type { ListAuditChainParams } from './audit.js';
 export type { ListEventsFilters } from './events.js';
 export { EventsOperations } from './events.js';
 export type { ListPaymentsFilters } from './payments.js';
@@ -28,6 +30,7 @@ export {
   AccountNumbersResource,
   AccountsResource,
   ApiKeysResource,
+  AuditResource,
   EventsResource,
   ExternalAccountsResource,
   PaymentsResource,
@@ -45,6 +48,7 @@ export interface Resources {
   readonly webhookDeliveries: WebhookDeliveriesResource;
   readonly webhookEndpoints: WebhookEndpointsResource;
   readonly events: EventsResource;
+  readonly audit: AuditResource;
   readonly sandbox: SandboxResource;
   readonly accounts: AccountsResource;
   readonly transfers: TransfersResource;
@@ -61,6 +65,7 @@ export function createResources(context: ResourceContext): Resources {
     webhookDeliveries: new WebhookDeliveriesResource(context),
     webhookEndpoints: new WebhookEndpointsResource(context),
     events: new EventsResource(context),
+    audit: new AuditResource(context),
     sandbox: new SandboxResource(context),
     accounts: new AccountsResource(context),
     transfers: new TransfersResource(context),

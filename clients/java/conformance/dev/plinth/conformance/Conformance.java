@@ -259,6 +259,7 @@ public final class Conformance {
     Step24.run(plinth, URL);
     Step25.run(plinth, key[0], PROXY_URL);
     Step26.run(plinth);
+    Step27.run(plinth);
     System.exit(failures == 0 ? 0 : 1);
   }
 

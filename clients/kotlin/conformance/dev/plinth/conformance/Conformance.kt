@@ -20,9 +20,9 @@ import dev.plinth.client.models.SimulateDepositRequest
 import java.util.UUID
 import kotlin.system.exitProcess
 
-// The clients conformance scenario (clients/README.md, steps 1–26), through the Kotlin client's public API;
+// The clients conformance scenario (clients/README.md, steps 1–27), through the Kotlin client's public API;
 // steps 13–19 are in Steps13To19.kt, 20–21 in Steps20To21.kt, 22 in Step22.kt, 23 in Step23.kt, 24 in Step24.kt,
-// 25 in Step25.kt, 26 in Step26.kt.
+// 25 in Step25.kt, 26 in Step26.kt, 27 in Step27.kt.
 
 private fun env(name: String): String = System.getenv(name)?.takeIf { it.isNotEmpty() } ?: error("$name is not set")
 
@@ -213,5 +213,6 @@ fun main() {
     readOnlyKeyStep(plinth, url)
     eventStreamStep(plinth, key, proxyUrl)
     paymentStep(plinth)
+    auditStep(plinth)
     exitProcess(if (failures == 0) 0 else 1)
 }

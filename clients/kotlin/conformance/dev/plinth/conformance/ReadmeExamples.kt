@@ -92,4 +92,15 @@ internal fun readmeExample9() {
         }
     }
 }
+
+internal fun readmeExample10() {
+    val checkpoint = plinth.audit.retrieveCheckpoint()
+    var after = 0
+    while (after < checkpoint.propertySize) {
+        for (link in plinth.audit.listChain(after, limit = 1000).`data`) {
+            after = link.sequence
+            if (after == checkpoint.propertySize) println(link.hash == checkpoint.hash) // true: the chain ends there
+        }
+    }
+}
 // readme-examples:end

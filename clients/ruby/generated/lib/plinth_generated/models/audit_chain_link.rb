@@ -22,14 +22,14 @@ module PlinthGenerated
     attr_accessor :event_id
 
     # The SHA-256 of the event's body, byte for byte as served (lower-case hex).
-    attr_accessor :hash
+    attr_accessor :hash_hex
 
     # Attribute mapping from ruby-style variable name to JSON key.
     def self.attribute_map
       {
         :'sequence' => :'sequence',
         :'event_id' => :'event_id',
-        :'hash' => :'hash'
+        :'hash_hex' => :'hash'
       }
     end
 
@@ -48,7 +48,7 @@ module PlinthGenerated
       {
         :'sequence' => :'Integer',
         :'event_id' => :'String',
-        :'hash' => :'String'
+        :'hash_hex' => :'String'
       }
     end
 
@@ -96,10 +96,10 @@ module PlinthGenerated
         self.event_id = nil
       end
 
-      if attributes.key?(:'hash')
-        self.hash = attributes[:'hash']
+      if attributes.key?(:'hash_hex')
+        self.hash_hex = attributes[:'hash_hex']
       else
-        self.hash = nil
+        self.hash_hex = nil
       end
     end
 
@@ -120,8 +120,8 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "event_id", event_id cannot be nil.')
       end
 
-      if @hash.nil?
-        invalid_properties.push('invalid value for "hash", hash cannot be nil.')
+      if @hash_hex.nil?
+        invalid_properties.push('invalid value for "hash_hex", hash_hex cannot be nil.')
       end
 
       invalid_properties
@@ -134,7 +134,7 @@ module PlinthGenerated
       return false if @sequence.nil?
       return false if @sequence < 1
       return false if @event_id.nil?
-      return false if @hash.nil?
+      return false if @hash_hex.nil?
       true
     end
 
@@ -163,13 +163,13 @@ module PlinthGenerated
     end
 
     # Custom attribute writer method with validation
-    # @param [Object] hash Value to be assigned
-    def hash=(hash)
-      if hash.nil?
-        fail ArgumentError, 'hash cannot be nil'
+    # @param [Object] hash_hex Value to be assigned
+    def hash_hex=(hash_hex)
+      if hash_hex.nil?
+        fail ArgumentError, 'hash_hex cannot be nil'
       end
 
-      @hash = hash
+      @hash_hex = hash_hex
     end
 
     # Checks equality by comparing each attribute.
@@ -179,7 +179,7 @@ module PlinthGenerated
       self.class == o.class &&
           sequence == o.sequence &&
           event_id == o.event_id &&
-          hash == o.hash
+          hash_hex == o.hash_hex
     end
 
     # @see the `==` method
@@ -191,7 +191,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [sequence, event_id, hash].hash
+      [sequence, event_id, hash_hex].hash
     end
 
     # Builds the object from hash

@@ -26,7 +26,7 @@ module PlinthGenerated
     attr_accessor :size
 
     # The hash of the last event's body (the chain's head); with no event yet, of `plinth.chain.v1 <org id> <mode>`.
-    attr_accessor :hash
+    attr_accessor :hash_hex
 
     # The checkpoint as a C2SP signed note (`tlog-checkpoint`): origin, size and the base64 of the hash, each on a line, an empty line, then `— plinth <base64 of key id and Ed25519 signature>`. Keep it: a later chain must extend it.
     attr_accessor :note
@@ -37,7 +37,7 @@ module PlinthGenerated
         :'object' => :'object',
         :'origin' => :'origin',
         :'size' => :'size',
-        :'hash' => :'hash',
+        :'hash_hex' => :'hash',
         :'note' => :'note'
       }
     end
@@ -58,7 +58,7 @@ module PlinthGenerated
         :'object' => :'String',
         :'origin' => :'String',
         :'size' => :'Integer',
-        :'hash' => :'String',
+        :'hash_hex' => :'String',
         :'note' => :'String'
       }
     end
@@ -113,10 +113,10 @@ module PlinthGenerated
         self.size = nil
       end
 
-      if attributes.key?(:'hash')
-        self.hash = attributes[:'hash']
+      if attributes.key?(:'hash_hex')
+        self.hash_hex = attributes[:'hash_hex']
       else
-        self.hash = nil
+        self.hash_hex = nil
       end
 
       if attributes.key?(:'note')
@@ -147,8 +147,8 @@ module PlinthGenerated
         invalid_properties.push('invalid value for "size", must be greater than or equal to 0.')
       end
 
-      if @hash.nil?
-        invalid_properties.push('invalid value for "hash", hash cannot be nil.')
+      if @hash_hex.nil?
+        invalid_properties.push('invalid value for "hash_hex", hash_hex cannot be nil.')
       end
 
       if @note.nil?
@@ -166,7 +166,7 @@ module PlinthGenerated
       return false if @origin.nil?
       return false if @size.nil?
       return false if @size < 0
-      return false if @hash.nil?
+      return false if @hash_hex.nil?
       return false if @note.nil?
       true
     end
@@ -206,13 +206,13 @@ module PlinthGenerated
     end
 
     # Custom attribute writer method with validation
-    # @param [Object] hash Value to be assigned
-    def hash=(hash)
-      if hash.nil?
-        fail ArgumentError, 'hash cannot be nil'
+    # @param [Object] hash_hex Value to be assigned
+    def hash_hex=(hash_hex)
+      if hash_hex.nil?
+        fail ArgumentError, 'hash_hex cannot be nil'
       end
 
-      @hash = hash
+      @hash_hex = hash_hex
     end
 
     # Custom attribute writer method with validation
@@ -233,7 +233,7 @@ module PlinthGenerated
           object == o.object &&
           origin == o.origin &&
           size == o.size &&
-          hash == o.hash &&
+          hash_hex == o.hash_hex &&
           note == o.note
     end
 
@@ -246,7 +246,7 @@ module PlinthGenerated
     # Calculates hash code according to all attributes.
     # @return [Integer] Hash code
     def hash
-      [object, origin, size, hash, note].hash
+      [object, origin, size, hash_hex, note].hash
     end
 
     # Builds the object from hash

@@ -51,6 +51,7 @@ public final class Plinth {
   private final AccountNumbers accountNumbers;
   private final ExternalAccounts externalAccounts;
   private final Payments payments;
+  private final Audit audit;
 
   private Plinth(Builder b) {
     ObjectMapper mapper = ApiClient.createDefaultObjectMapper()
@@ -77,6 +78,7 @@ public final class Plinth {
     this.accountNumbers = new AccountNumbers(this);
     this.externalAccounts = new ExternalAccounts(this);
     this.payments = new Payments(this);
+    this.audit = new Audit(this);
   }
 
   public static Builder builder() {
@@ -152,6 +154,9 @@ public final class Plinth {
 
   /** Money sent (and received) over ACH, wire and RTP. */
   public Payments payments() { return payments; }
+
+  /** The hash chain of events, its signed checkpoint and the key that signs it. */
+  public Audit audit() { return audit; }
 
   /** Per-call options: an explicit Idempotency-Key (else one is generated per call and reused on retries). */
   public static final class RequestOptions {

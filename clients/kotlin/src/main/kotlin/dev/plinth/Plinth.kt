@@ -81,6 +81,9 @@ class Plinth(
     /** Money sent (and received) over ACH, wire and RTP. */
     val payments = Payments(this)
 
+    /** The hash chain of events, its signed checkpoint and the key that signs it. */
+    val audit = Audit(this)
+
     /**
      * The lowest level: any method and path with any JSON body (a Map, a model, or null), decoded into [type].
      * Retries, idempotency keys and errors work as for every other call.
