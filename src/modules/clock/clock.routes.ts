@@ -3,6 +3,7 @@ import { type Static, Type } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import { needs } from '../../platform/auth/permissions.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
+import { requireSandbox } from '../../platform/auth/sandbox.ts';
 import { clockRowOf } from '../../platform/clock/clock.ts';
 import { type ClockDeps, runDue, setTarget } from '../../platform/clock/due.ts';
 import { parseTime, TIME_PATTERN } from '../../platform/http/created-filter.ts';
@@ -96,13 +97,8 @@ export interface ClockRouteDeps extends ClockDeps {
   withIdempotency: WithIdempotency;
 }
 
-function sandboxOnly(owner: Principal): void {
-  if (owner.mode !== 'sandbox')
-    throw new ApiError(
-      'permission_denied',
-      'The sandbox clock needs a sandbox key (sk_test_…); live mode runs on real time.',
-    );
-}
+const sandboxOnly = (owner: Principal) =>
+  requireSandbox(owner, 'The sandbox clock needs a sandbox key (sk_test_…); live mode runs on real time.');
 
 const clockView = (nowMs: number, offsetMs: number): SandboxClock => ({
   object: 'sandbox.clock',

@@ -1,5 +1,5 @@
 import type { Principal } from '../../platform/auth/principal.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { requireSandbox } from '../../platform/auth/sandbox.ts';
 import { newId } from '../../platform/kit/ids.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { cleanDescription } from './description.ts';
@@ -20,8 +20,7 @@ async function simulate(
   sign: 1 | -1,
 ): Promise<Transaction> {
   const { trx, owner, now } = ctx;
-  if (owner.mode !== 'sandbox')
-    throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
+  requireSandbox(owner);
   const description = cleanDescription(body.description);
   const account = { account: accountId, param: 'id' };
   const funding = { system: 'funding' as const };

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { OwnerNow } from '../../platform/clock/clock.ts';
-import { ApiError, notFound } from '../../platform/http/errors.ts';
+import { type ApiError, notFound } from '../../platform/http/errors.ts';
 import type { IdKind } from '../../platform/kit/ids.ts';
 import type { Clock } from '../../platform/kit/time.ts';
 import type { EventRecorder } from '../../platform/outbox/emit.ts';
@@ -33,7 +33,4 @@ export const REVERSAL: IdKind = { noun: 'transfer reversal', prefix: 'trr' };
 export const accountNotFound = (id: string, param = 'id'): ApiError => notFound(ACCOUNT, id, param);
 
 /** Sandbox simulations, rules and the clock take sandbox keys only (docs/api.md#keys-and-the-sandbox). */
-export function sandboxOnly(owner: { mode: string }): void {
-  if (owner.mode !== 'sandbox')
-    throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
-}
+export { requireSandbox as sandboxOnly } from '../../platform/auth/sandbox.ts';

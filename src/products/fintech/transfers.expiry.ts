@@ -1,7 +1,7 @@
 import type { Database, Trx } from '../../db/database.ts';
 import { preparedWrite } from '../../db/prepared.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
-import { ApiError } from '../../platform/http/errors.ts';
+import { requireSandbox } from '../../platform/auth/sandbox.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { endHold } from './ledger/move.ts';
@@ -61,8 +61,7 @@ export async function expireIfDue(deps: MoneyDeps, ctx: WriteContext, id: string
  * so that an integration can test what expiry does without waiting a minute.
  */
 export async function simulateExpiry(deps: MoneyDeps, ctx: WriteContext<Principal>, id: string): Promise<Transfer> {
-  if (ctx.owner.mode !== 'sandbox')
-    throw new ApiError('permission_denied', 'Sandbox simulations need a sandbox key (sk_test_…).');
+  requireSandbox(ctx.owner);
   const row = await lockPending(ctx.trx, ctx.owner, id, ctx.now);
   const at = await endHold(ctx.trx, ctx.owner, row.from_account_id, holdOf(row), ctx.now);
   return resolveHeld(deps, { ...ctx, now: at }, { ...row, expires_at: storedTime(at) }, 'expired');
