@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { openDatabase } from '../../../src/db/open.ts';
 import { signCheckpoint } from '../../../src/modules/audit/note.ts';
 import { purgeEvents } from '../../../src/modules/events/purge.ts';
@@ -21,6 +22,7 @@ import { ALL_MIGRATIONS } from '../../../src/modules.ts';
 import { newId } from '../../../src/platform/kit/ids.ts';
 import { apiTime } from '../../../src/platform/kit/time.ts';
 import { genesisHash } from '../../../src/platform/outbox/chain.ts';
+import { SEQUENCER_TURN } from '../../../src/platform/outbox/sequencer.ts';
 import { BACKEND, freshDatabase, migrateBefore } from '../../helpers/database.ts';
 import { money } from '../../helpers/money.ts';
 import { run, spawnServer } from '../../helpers/process.ts';
@@ -179,6 +181,66 @@ describe(`the chain's rows and the checkpoint key (${BACKEND})`, () => {
     assert.match(
       live.out,
       new RegExp(`checkpoint: the checkpoint is of ${checkpoint.origin}, not plinth/org_\\w+/live`),
+    );
+  });
+});
+
+describe(`verify while writes go on (${BACKEND})`, () => {
+  const server = useServer();
+
+  test('a transaction whose event is committed but not yet numbered is not called unreported', {
+    skip: BACKEND === 'postgres' ? false : 'SQLite numbers each event in the write that commits it',
+  }, async () => {
+    const key = await server.key('unnumbered-org');
+    await someWrites(server, key);
+    const m = money(server.url, key);
+    const account = await m.account();
+    // The sequencer's turn held by the test, as a pass under way holds it: the deposit commits, its event unnumbered.
+    const pass = new pg.Client({ connectionString: server.databaseUrl });
+    await pass.connect();
+    try {
+      await pass.query('begin');
+      await pass.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [SEQUENCER_TURN]);
+      await m.deposit(account, 700);
+      const { rows } = await pass.query(
+        "select count(*)::int as n from events where sequence is null and type = 'fintech.transaction.created'",
+      );
+      assert.equal(rows[0].n, 1, 'the deposit committed with its event unnumbered');
+      const during = await cli(server, ['audit', 'verify', '--org', 'unnumbered-org', '--mode', 'sandbox']);
+      assert.equal(during.code, 0, during.out);
+    } finally {
+      await pass.query('rollback');
+      await pass.end();
+    }
+    const numbered = await get(server, key, '/v1/audit/checkpoint'); // waits for the pass
+    const after = await cli(server, ['audit', 'verify', '--org', 'unnumbered-org', '--mode', 'sandbox', '--json']);
+    assert.equal(after.code, 0, after.out);
+    assert.equal(JSON.parse(after.out).size, numbered.size);
+  });
+});
+
+describe(`a transaction that lost its event (${BACKEND})`, () => {
+  const server = useServer();
+
+  test('is still named: no later event reports it', async () => {
+    const key = await server.key('lost-org');
+    await someWrites(server, key);
+    const m = money(server.url, key);
+    const deposit = await m.deposit(await m.account(), 900);
+    await someWrites(server, key);
+    await get(server, key, '/v1/audit/checkpoint'); // every event numbered
+    const event = await server.database.db
+      .selectFrom('events')
+      .select('id')
+      .where('type', '=', 'fintech.transaction.created')
+      .where('body', 'like', `%"id":"${deposit.id}"%`)
+      .executeTakeFirstOrThrow();
+    await server.database.write((trx) => trx.deleteFrom('events').where('id', '=', event.id).execute());
+    const { code, out } = await cli(server, ['audit', 'verify', '--org', 'lost-org', '--mode', 'sandbox']);
+    assert.equal(code, 1, out);
+    assert.match(
+      out,
+      new RegExp(`ledger_entries: ${deposit.id} was made at or after the oldest kept event, yet no event reports it`),
     );
   });
 });
