@@ -14,7 +14,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('org_id', 'text', (c) => c.notNull())
     .addColumn('mode', 'text', (c) => c.notNull())
     .addColumn('sequence', 'bigint', (c) => c.notNull().check(sql`sequence > 0`))
-    .addColumn('event_id', 'text', (c) => c.notNull().unique())
+    .addColumn('event_id', 'text', (c) => c.notNull())
     .addColumn('hash', 'text', (c) => c.notNull().check(sql`length(hash) = 64`))
     .addPrimaryKeyConstraint('event_chain_pkey', ['org_id', 'mode', 'sequence'])
     .execute();

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import type { Mode } from '../auth/principal.ts';
 import type { Owner } from '../operations/context.ts';
@@ -32,7 +32,7 @@ export function genesisHash(orgId: string, mode: Mode): string {
 
 /** Lower-case hex SHA-256 of a body's UTF-8 bytes. */
 export function hashOf(body: string): string {
-  return createHash('sha256').update(body).digest('hex');
+  return hash('sha256', body, 'hex');
 }
 
 /**
