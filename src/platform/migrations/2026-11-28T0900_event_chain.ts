@@ -17,6 +17,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('event_id', 'text', (c) => c.notNull())
     .addColumn('hash', 'text', (c) => c.notNull().check(sql`length(hash) = 64`))
     .addPrimaryKeyConstraint('event_chain_pkey', ['org_id', 'mode', 'sequence'])
+    // SQLite: the rows kept in the key's own B-tree, one insert per event instead of a table's and its index's.
+    .$call((table) => (postgres ? table : table.modifyEnd(sql`without rowid`)))
     .execute();
   const kept = db as unknown as Kysely<{
     events: { id: string; org_id: string; mode: string; sequence: number | string | null; body: string };
