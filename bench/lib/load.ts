@@ -84,24 +84,28 @@ export function loadCreatePaced(
   authorization: string,
   rate: number,
   answered: (body: string) => void,
+  limit: Limit = {},
 ): Promise<Load> {
-  return run({
-    url: `http://127.0.0.1:${port}/v1/fintech/accounts`,
-    overallRate: rate,
-    requests: [
-      {
-        method: 'POST',
-        body: CREATE_BODY,
-        setupRequest: (request) => ({
-          ...request,
-          headers: { 'content-type': 'application/json', authorization, 'idempotency-key': randomUUID() },
-        }),
-        onResponse: (status, body) => {
-          if (status >= 200 && status < 300) answered(body);
+  return run(
+    {
+      url: `http://127.0.0.1:${port}/v1/fintech/accounts`,
+      overallRate: rate,
+      requests: [
+        {
+          method: 'POST',
+          body: CREATE_BODY,
+          setupRequest: (request) => ({
+            ...request,
+            headers: { 'content-type': 'application/json', authorization, 'idempotency-key': randomUUID() },
+          }),
+          onResponse: (status, body) => {
+            if (status >= 200 && status < 300) answered(body);
+          },
         },
-      },
-    ],
-  });
+      ],
+    },
+    limit,
+  );
 }
 
 /** POST a transfer of 1 minor unit from one account to another, each with a fresh Idempotency-Key. */
