@@ -101,6 +101,8 @@ export interface PacedWebhookResults {
   drainSeconds: number | null;
   /** From a create's 2xx answer to its event's arrival at the receiver, ms (null: nothing arrived). */
   lag: { p50: number; p99: number; max: number } | null;
+  /** Connections the receiver accepted over the phase (the delivery process keeps them alive between attempts). */
+  connections: number;
   /** The p99 lag of the events created in the load's second half (ms). */
   lagSecondHalfP99: number | null;
   /** The server's own histogram (plinth_webhook_delivery_latency_seconds): successes, and those within 0.5 s / 1 s. */
@@ -140,6 +142,8 @@ export async function webhookPacedPhase(dir: string, rate: number): Promise<Pace
       response.end('ok');
     });
   });
+  let connections = 0;
+  receiver.on('connection', () => connections++);
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
   const server = await startPlinth({
@@ -194,6 +198,7 @@ export async function webhookPacedPhase(dir: string, rate: number): Promise<Pace
       drainSeconds: arrived() >= events ? (last - ended) / 1000 : null,
       lag:
         lags.length === 0 ? null : { p50: quantile(lags, 0.5), p99: quantile(lags, 0.99), max: lags[lags.length - 1]! },
+      connections,
       lagSecondHalfP99: secondHalf.length === 0 ? null : quantile(secondHalf, 0.99),
       histogram: scrape.status === 200 ? histogramOf(text, 'plinth_webhook_delivery_latency_seconds') : null,
     };
@@ -219,7 +224,8 @@ export function pacedLines(r: PacedWebhookResults): string[] {
       '(wanted ≥ 0.95)',
     `lag from a create's answer to its event's arrival: ${lag} (wanted p99 ≤ 1,000 ms); in the load's second ` +
       `half p99 ${r.lagSecondHalfP99 === null ? 'n/a' : `${r.lagSecondHalfP99.toFixed(0)} ms`}`,
-    `left when the load ended: ${r.leftAtEnd} (wanted none), all arrived ${drained} after it`,
+    `left when the load ended: ${r.leftAtEnd} (wanted none), all arrived ${drained} after it; the receiver ` +
+      `accepted ${r.connections} connections in all`,
     h === null
       ? 'plinth_webhook_delivery_latency_seconds: not scraped'
       : `plinth_webhook_delivery_latency_seconds (creation to 2xx): ${h.count} successes, ` +
