@@ -27,7 +27,13 @@ import { type RequestLogResults, requestLogPhase } from './phases/request-log.ts
 import { slowDiskLines, slowDiskPhase } from './phases/slow-disk.ts';
 import { SEED_ACCOUNTS, type SqliteResults, sqlitePhases } from './phases/sqlite.ts';
 import { type StreamResults, streamsPhase } from './phases/streams.ts';
-import { type WebhookResults, webhookPhase } from './phases/webhooks.ts';
+import {
+  type PacedWebhookResults,
+  pacedLines,
+  type WebhookResults,
+  webhookPacedPhase,
+  webhookPhase,
+} from './phases/webhooks.ts';
 
 /** Issue 34: creates with five open event streams of the same organisation against none. */
 function streamLines(r: StreamResults): string[] {
@@ -45,7 +51,7 @@ function streamLines(r: StreamResults): string[] {
 }
 
 /** Issue 13: deliveries while creates run, the backlog draining, and the create rate with an endpoint. */
-function webhookLines(s: SqliteResults, w: WebhookResults): string[] {
+function webhookLines(s: SqliteResults, w: WebhookResults, paced: PacedWebhookResults | null): string[] {
   const ratio = w.create.rps / s.create.rps;
   const drained = w.drainSeconds === null ? 'not within 120 s' : `${w.drainSeconds.toFixed(1)} s after the load`;
   return [
@@ -58,8 +64,17 @@ function webhookLines(s: SqliteResults, w: WebhookResults): string[] {
     `| the backlog drains | yes | ${drained} (${w.events} events) | ${w.drainSeconds === null ? 'FAIL' : 'pass'} |`,
     '',
     `Events delivered per second while the creates ran: ${w.deliveredPerSecond.toFixed(0)} ` +
-      `(create ${w.create.rps.toFixed(0)} req/s, p99 ${w.create.p99} ms, ${w.create.non2xx} non-2xx).`,
+      `(create ${w.create.rps.toFixed(0)} req/s, p99 ${w.create.p99} ms, ${w.create.non2xx} non-2xx); after it, ` +
+      `the backlog drained at ${w.drainPerSecond === null ? 'n/a' : w.drainPerSecond.toFixed(0)} deliveries/s.`,
     '',
+    ...(paced === null
+      ? []
+      : [
+          `### At a real load (issue 44): creates paced at half the SQLite create rate above, one endpoint`,
+          '',
+          ...pacedLines(paced).map((line) => `- ${line}`),
+          '',
+        ]),
   ];
 }
 
@@ -82,7 +97,7 @@ function requestLogLines(r: RequestLogResults): string[] {
   ];
 }
 
-function sqliteLines(s: SqliteResults, w: WebhookResults): string[] {
+function sqliteLines(s: SqliteResults, w: WebhookResults, paced: PacedWebhookResults | null): string[] {
   const answered = s.create.ok + (s.createScraped?.ok ?? 0);
   return [
     '## SQLite loads',
@@ -101,7 +116,7 @@ function sqliteLines(s: SqliteResults, w: WebhookResults): string[] {
       [`${SEED_ACCOUNTS.toLocaleString('en')} accounts`, s.seededProbe],
     ]),
     '',
-    ...webhookLines(s, w),
+    ...webhookLines(s, w, paced),
   ];
 }
 
@@ -120,6 +135,7 @@ function results(
   pg: PostgresResults | null,
   loadAtStart: number,
   w: WebhookResults | null,
+  paced: PacedWebhookResults | null,
   r: RequestLogResults | null,
   p: PendingResults | null,
   b: BalancesResults | null,
@@ -153,7 +169,7 @@ function results(
       'waited for a CPU, or for I/O (Linux PSI). This machine is shared: a load measured under high pressure was ' +
       'disturbed by other work.',
     '',
-    ...(s !== null && w !== null ? sqliteLines(s, w) : ['SQLite: not run (BENCH_SQLITE=off).', '']),
+    ...(s !== null && w !== null ? sqliteLines(s, w, paced) : ['SQLite: not run (BENCH_SQLITE=off).', '']),
     ...(r !== null ? requestLogLines(r) : []),
     ...pendingLines(pending),
     '## PostgreSQL loads',
@@ -170,6 +186,8 @@ const dir = mkdtempSync(join(tmpdir(), 'plinth-bench-'));
 try {
   const runSqlite = process.env.BENCH_SQLITE !== 'off';
   const sqlite = runSqlite ? await sqlitePhases(dir) : null;
+  // Half the most the server answered (its create load above), paced: deliveries at a real load (issue 44).
+  const paced = sqlite === null ? null : await webhookPacedPhase(dir, Math.round(sqlite.create.rps / 2));
   const webhooks = runSqlite ? await webhookPhase(dir) : null;
   const requestLog = runSqlite ? await requestLogPhase(dir) : null;
   const pending = runSqlite ? await pendingPhase({ dir }) : null;
@@ -179,7 +197,7 @@ try {
   const pg = process.env.BENCH_POSTGRES === 'off' ? null : await postgresPhases(dir);
   const streams = runSqlite ? await streamsPhase(dir) : null;
   const slowDisk = runSqlite ? await slowDiskPhase(dir) : null;
-  const lines = results(sqlite, pg, loadAtStart, webhooks, requestLog, pending, balances, clock, bankImport);
+  const lines = results(sqlite, pg, loadAtStart, webhooks, paced, requestLog, pending, balances, clock, bankImport);
   const text = [
     ...lines,
     ...(streams === null ? [] : streamLines(streams)),

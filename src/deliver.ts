@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/open.ts';
 import type { DeliveryMessage } from './modules/webhooks/engine/processes.ts';
 import { signingSecrets } from './modules/webhooks/engine/signing-secrets.ts';
+import type { AttemptReport } from './modules/webhooks/engine/worker.ts';
 import { deliveryWorkersFor } from './modules/webhooks/install.ts';
 import { registerModules } from './modules.ts';
 import { stdoutLog } from './platform/http/log-stream.ts';
@@ -39,7 +40,16 @@ async function main(): Promise<void> {
     shared: true,
   });
   const send = (message: DeliveryMessage) => process.connected && process.send!(message, undefined, {}, () => {});
-  workers.metrics.onAttempt((report) => send({ type: 'plinth.webhooks.attempt', report }));
+  // The attempts of a round are recorded together: they go to the API's /metrics in one message.
+  let reports: AttemptReport[] = [];
+  workers.metrics.onAttempt((report) => {
+    if (reports.length === 0)
+      setImmediate(() => {
+        send({ type: 'plinth.webhooks.attempts', reports });
+        reports = [];
+      });
+    reports.push(report);
+  });
   process.on('message', (message: DeliveryMessage) => {
     if (message?.type === 'plinth.webhooks.poke') workers.poke();
   });

@@ -93,10 +93,13 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
     const poke: DeliveryMessage = { type: 'plinth.webhooks.poke' };
     app.webhookDelivery.relay(throttled(() => process.connected && process.send!(poke, undefined, {}, () => {})));
     process.on('message', (message: DeliveryMessage) => {
-      if (message?.type === 'plinth.webhooks.attempt') app.webhookDelivery.heard(message.report);
+      if (message?.type === 'plinth.webhooks.attempts')
+        for (const one of message.reports) app.webhookDelivery.heard(one);
     });
   } else {
-    const heard = (report: AttemptReport) => app.webhookDelivery.heard(report);
+    const heard = (reports: AttemptReport[]) => {
+      for (const report of reports) app.webhookDelivery.heard(report);
+    };
     deliveries = startDeliveryProcesses(config.WEBHOOK_WORKERS, heard, (line) => log.stream.write(line));
     app.webhookDelivery.relay(deliveries.poke);
   }

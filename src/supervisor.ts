@@ -119,13 +119,13 @@ export async function supervise(config: Config): Promise<void> {
 
   const workers = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
   const log = stdoutLog();
-  // The delivery processes: poked when a worker committed; each attempt counted on one serving worker's /metrics.
+  // The delivery processes: poked when a worker committed; each round's attempts counted on one serving worker's /metrics.
   let turn = 0;
   const deliveries = startDeliveryProcesses(
     config.WEBHOOK_WORKERS,
-    (report) => {
+    (reports) => {
       const to = [...serving].filter((w) => w.isConnected());
-      const message: DeliveryMessage = { type: 'plinth.webhooks.attempt', report };
+      const message: DeliveryMessage = { type: 'plinth.webhooks.attempts', reports };
       if (to.length > 0) to[turn++ % to.length]!.send(message, undefined, () => undefined);
     },
     (line) => log.stream.write(line),

@@ -75,6 +75,39 @@ export function loadCreateAs(port: number, authorizations: string[]): Promise<Lo
   });
 }
 
+/**
+ * The create load paced at `rate` requests/s over all connections (autocannon's `overallRate`), each with a fresh
+ * Idempotency-Key; `answered` hears each 2xx answer's body as it arrives (to time what follows from it).
+ */
+export function loadCreatePaced(
+  port: number,
+  authorization: string,
+  rate: number,
+  answered: (body: string) => void,
+  limit: Limit = {},
+): Promise<Load> {
+  return run(
+    {
+      url: `http://127.0.0.1:${port}/v1/fintech/accounts`,
+      overallRate: rate,
+      requests: [
+        {
+          method: 'POST',
+          body: CREATE_BODY,
+          setupRequest: (request) => ({
+            ...request,
+            headers: { 'content-type': 'application/json', authorization, 'idempotency-key': randomUUID() },
+          }),
+          onResponse: (status, body) => {
+            if (status >= 200 && status < 300) answered(body);
+          },
+        },
+      ],
+    },
+    limit,
+  );
+}
+
 /** POST a transfer of 1 minor unit from one account to another, each with a fresh Idempotency-Key. */
 export function loadTransfer(port: number, authorization: string, from: string, to: string): Promise<Load> {
   const body = JSON.stringify({ from_account_id: from, to_account_id: to, amount: 1, currency: 'USD' });

@@ -12,7 +12,13 @@ import { DELIVERY_STATE_COLUMNS, type WebhookDeliveriesTable } from '../tables.t
 export const PENDING = sql<boolean>`status = 'pending'`;
 
 const dueOne = prepared<{ now: string }, { id: string }>({ now: true }, (db, p) =>
-  db.selectFrom('webhook_deliveries').select('id').where(PENDING).where('next_attempt_at', '<=', p.now).limit(1),
+  // `limit 1` written into the SQL: a bound LIMIT makes SQLite re-prepare the statement at every run (claims.repository.ts).
+  db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where(PENDING)
+    .where('next_attempt_at', '<=', p.now)
+    .limit(sql.lit(1)),
 );
 
 /** Whether anything is due: a read, so that an idle worker costs no write. */

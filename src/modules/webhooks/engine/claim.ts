@@ -103,28 +103,35 @@ export function claimer(database: Database, concurrency: number, sharedFile: boo
     async claim(at, take, leaseUntil, first?: (trx: Trx) => Promise<void>) {
       const now = storedTime(at);
       const after = { ...cursor };
-      const read = await decide(database.db, now, take(), after);
-      for (const [mode, view] of read.views) cursor[mode] = view.full ? view.last! : '';
-      const full = [...read.views.values()].some((view) => view.full);
+      let full = false;
+      const looked = (views: Map<Mode, ClaimView>) => {
+        for (const [mode, view] of views) cursor[mode] = view.full ? view.last! : '';
+        full = [...views.values()].some((view) => view.full);
+      };
       const nothing = () => {
         sweeps = full ? sweeps + 1 : 0;
         return { claimed: [], more: full && sweeps < SWEEPS };
       };
-      if (read.taken === 0 && first === undefined) return nothing();
+      // With results to record, the write happens anyway; shared, it decides again inside it: a read before it
+      // would decide for nothing (two reads per mode and round, each a statement of the delivery's cost).
+      const read = shared && first !== undefined ? undefined : await decide(database.db, now, take(), after);
+      if (read !== undefined) looked(read.views);
+      if (read !== undefined && read.taken === 0 && first === undefined) return nothing();
       const token = randomBytes(12).toString('base64url');
       const lease = storedTime(leaseUntil);
-      const { claimed, order, taken } = await database.write(async (trx) => {
+      const { claimed, order, taken, views } = await database.write(async (trx) => {
         await first?.(trx);
         let decided = read;
-        if (shared) {
+        if (shared || decided === undefined) {
           takeClaimTurn(trx);
           decided = await decide(trx, now, take(), after);
         }
         for (const [mode, plan] of decided.plans)
           for (const [endpoint, limit] of plan) claimOf(trx, { mode, endpoint, now, lease, token, limit });
         const claimed = decided.taken > 0 ? await claimedBy(trx, token) : [];
-        return { claimed, order: decided.order, taken: decided.taken };
+        return { claimed, order: decided.order, taken: decided.taken, views: decided.views };
       });
+      if (read === undefined) looked(views);
       if (claimed.length === 0) return nothing();
       sweeps = 0;
       for (const key of order) {

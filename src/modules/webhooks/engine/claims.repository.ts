@@ -23,7 +23,27 @@ export interface Claimed {
 const preparedRaw = <P extends object, R>(params: { [K in keyof P]-?: true }, build: (p: P) => RawBuilder<R>) =>
   prepared<P, R>(params, (db, p) => ({ compile: () => build(p).compile(db) }) as never);
 
-type HeadsParams = { mode: Mode; after: string; window: number; now: string; most: number };
+/**
+ * A LIMIT is written into the SQL, never bound: SQLite (3.53, node:sqlite's) re-prepares a statement whose LIMIT (or
+ * a count compared like one) is a bound parameter at every run, whatever the value, as if its schema had changed;
+ * for the heads query below that cost more than running it (bench/FINDINGS.md, "Deliveries at a real load"). So one
+ * statement is compiled per value: a few, as the values are slot counts (at most WEBHOOK_CONCURRENCY).
+ */
+function perValue<T>(make: (...values: number[]) => T): (...values: number[]) => T {
+  const made = new Map<string, T>();
+  return (...values) => {
+    const key = values.join(',');
+    let one = made.get(key);
+    if (one === undefined) {
+      if (!values.every(Number.isSafeInteger)) throw new Error(`not a whole number: ${key}`);
+      one = make(...values);
+      made.set(key, one);
+    }
+    return one;
+  };
+}
+
+type HeadsParams = { mode: Mode; after: string; now: string };
 type HeadRow = {
   endpoint_id: string;
   org_id: string | null;
@@ -34,9 +54,10 @@ type HeadRow = {
 // The endpoints with pending deliveries, from `after` on, `window` at most: one index step each (a loose scan of
 // webhook_deliveries_pending_idx), whatever their backlogs; then for each, its due deliveries (counted up to `most`)
 // and the oldest one's due time.
-const headsFrom = preparedRaw<HeadsParams, HeadRow>(
-  { mode: true, after: true, window: true, now: true, most: true },
-  (p) => sql<HeadRow>`with recursive heads(endpoint_id, n) as (
+const headsFrom = perValue((window, most) =>
+  preparedRaw<HeadsParams, HeadRow>(
+    { mode: true, after: true, now: true },
+    (p) => sql<HeadRow>`with recursive heads(endpoint_id, n) as (
       select (select endpoint_id from webhook_deliveries
         where status = 'pending' and mode = ${p.mode} and endpoint_id > ${p.after}
         order by endpoint_id limit 1), 1
@@ -44,7 +65,7 @@ const headsFrom = preparedRaw<HeadsParams, HeadRow>(
       select (select d.endpoint_id from webhook_deliveries d
         where d.status = 'pending' and d.mode = ${p.mode} and d.endpoint_id > heads.endpoint_id
         order by d.endpoint_id limit 1), heads.n + 1
-      from heads where heads.endpoint_id is not null and heads.n < ${p.window})
+      from heads where heads.endpoint_id is not null and heads.n < ${sql.lit(window)})
     select heads.endpoint_id,
       (select w.org_id from webhook_endpoints w where w.id = heads.endpoint_id) as org_id,
       (select case when w.failing_since is null then 0 else 1 end from webhook_endpoints w
@@ -52,12 +73,13 @@ const headsFrom = preparedRaw<HeadsParams, HeadRow>(
       (select count(*) from (select 1 from webhook_deliveries d
         where d.status = 'pending' and d.mode = ${p.mode} and d.endpoint_id = heads.endpoint_id
           and d.next_attempt_at <= ${p.now}
-        limit ${p.most}) as due_rows) as due,
+        limit ${sql.lit(most)}) as due_rows) as due,
       (select d.next_attempt_at from webhook_deliveries d
         where d.status = 'pending' and d.mode = ${p.mode} and d.endpoint_id = heads.endpoint_id
         order by d.next_attempt_at limit 1) as due_at
     from heads where heads.endpoint_id is not null
     order by heads.n`,
+  ),
 );
 
 type BusyRow = { org_id: string; endpoint_id: string; n: number | string };
@@ -85,7 +107,8 @@ export async function readClaimView(
   mode: Mode,
   p: { after: string; window: number; now: string; most: number },
 ): Promise<ClaimView> {
-  const [heads, busy] = await Promise.all([headsFrom(db, { mode, ...p }), busyRows(db, { mode, now: p.now })]);
+  const heads$ = headsFrom(p.window, p.most)(db, { mode, after: p.after, now: p.now });
+  const [heads, busy] = await Promise.all([heads$, busyRows(db, { mode, now: p.now })]);
   const inFlight: InFlight = { orgs: new Map(), endpoints: new Map() };
   for (const row of busy.rows) {
     const n = Number(row.n);
@@ -123,31 +146,34 @@ export function takeClaimTurn(trx: Trx): void {
 }
 
 type Claim = { mode: Mode; endpoint: string; now: string; lease: string; token: string; limit: number };
-const CLAIM = { mode: true, endpoint: true, now: true, lease: true, token: true, limit: true } as const;
+const CLAIM = { mode: true, endpoint: true, now: true, lease: true, token: true } as const;
 // One endpoint's oldest due rows, `FOR UPDATE SKIP LOCKED` (PostgreSQL), so that a row a settle or a retry holds
 // is left for the next claim rather than waited for.
-const claimRows = preparedSend<Claim>(CLAIM, (db, p) =>
-  db
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: p.lease, claim: p.token })
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where(PENDING)
-        .where('mode', '=', p.mode)
-        .where('endpoint_id', '=', p.endpoint)
-        .where('next_attempt_at', '<=', p.now)
-        .orderBy('next_attempt_at')
-        .limit(p.limit)
-        .forUpdate()
-        .skipLocked(),
-    ),
+const claimRows = perValue((limit) =>
+  preparedSend<Omit<Claim, 'limit'>>(CLAIM, (db, p) =>
+    db
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: p.lease, claim: p.token })
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where(PENDING)
+          .where('mode', '=', p.mode)
+          .where('endpoint_id', '=', p.endpoint)
+          .where('next_attempt_at', '<=', p.now)
+          .orderBy('next_attempt_at')
+          .limit(sql.lit(limit))
+          .forUpdate()
+          .skipLocked(),
+      ),
+  ),
 );
 
 /** Claims up to `limit` of an endpoint's due deliveries for `token` (sent, not awaited; read back by `claimedBy`). */
 export function claimOf(trx: Trx, claim: Claim): void {
-  claimRows(trx, claim);
+  const { limit, ...rest } = claim;
+  claimRows(limit)(trx, rest);
 }
 
 interface ClaimedExtras {

@@ -12,7 +12,8 @@ const ENTRY = fileURLToPath(new URL('../../../deliver.ts', import.meta.url));
 /** Messages between the API's processes and the delivery processes (node's IPC channel). */
 export type DeliveryMessage =
   | { type: 'plinth.webhooks.poke' }
-  | { type: 'plinth.webhooks.attempt'; report: AttemptReport }
+  /** The attempts a delivery process recorded since its last message (one message a round, not one an attempt). */
+  | { type: 'plinth.webhooks.attempts'; reports: AttemptReport[] }
   | { type: 'plinth.webhooks.ready'; worker: number };
 
 export interface DeliveryProcesses {
@@ -38,14 +39,14 @@ function relayLines(stream: Readable, sink: LineSink): void {
 
 /**
  * Starts `count` delivery processes (`src/deliver.ts`) beside the API, each with an IPC channel to this process;
- * one that exits is started again. `onAttempt` hears each attempt they make, for this side's /metrics. Their stdout
+ * one that exits is started again. `onAttempts` hears the attempts they make, for this side's /metrics. Their stdout
  * is a pipe of their own, relayed into `log` (this process's log stream): inheriting this process's stdout would
  * make it blocking for both (libuv sets a child's stdio blocking, and the flag belongs to the shared file), and a
  * stdout nobody reads would then hang this process's log writes and its exit.
  */
 export function startDeliveryProcesses(
   count: number,
-  onAttempt: (report: AttemptReport) => void,
+  onAttempts: (reports: AttemptReport[]) => void,
   log: LineSink,
 ): DeliveryProcesses {
   const children = new Set<ChildProcess>();
@@ -59,7 +60,7 @@ export function startDeliveryProcesses(
     relayLines(child.stdout!, log);
     relayLines(child.stderr!, (line) => process.stderr.write(line));
     child.on('message', (message: DeliveryMessage) => {
-      if (message?.type === 'plinth.webhooks.attempt') onAttempt(message.report);
+      if (message?.type === 'plinth.webhooks.attempts') onAttempts(message.reports);
     });
     child.on('exit', (code, signal) => {
       children.delete(child);

@@ -23,6 +23,8 @@ export type Outcome = 'succeeded' | 'retrying' | 'failed' | 'gone' | 'lost';
  * Records one attempt's result in its own write, if this worker still holds the lease: 2xx succeeds; 410 fails the
  * delivery and disables the endpoint (`gone`); anything else is retried on the schedule (or after Retry-After, up
  * to an hour) until it is spent. A manual retry is outside the schedule: it does not use up a scheduled retry.
+ * `cleared`: the endpoints a success already cleared of `failing_since` in this write (the results of one round are
+ * recorded together), so that a round of many successes to one endpoint writes the endpoint once, not once each.
  */
 export async function recordAttempt(
   trx: Trx,
@@ -31,6 +33,7 @@ export async function recordAttempt(
   result: AttemptResult,
   at: Date,
   schedule: number[],
+  cleared: Set<string> = new Set(),
 ): Promise<Outcome> {
   const attempt: StoredAttempt = {
     attempted_at: storedTime(at),
@@ -53,7 +56,8 @@ export async function recordAttempt(
   const endpointId = claimed.endpoint_id;
   if (result.status !== null && result.status >= 200 && result.status < 300) {
     if (!(await settle('succeeded', null))) return 'lost';
-    await endpoints.clearFailing(trx, endpointId);
+    if (!cleared.has(endpointId)) await endpoints.clearFailing(trx, endpointId);
+    cleared.add(endpointId);
     return 'succeeded';
   }
   if (result.status === 410) {
@@ -61,6 +65,7 @@ export async function recordAttempt(
     await disable(trx, endpointId, 'gone');
     return 'gone';
   }
+  cleared.delete(endpointId); // failing now: a success recorded after this one in the same write clears it again
   return recordFailure(trx, endpointId, at, settle, () =>
     nextDelay(schedule, Math.max(made, 1), retryAfterMs(result.retryAfter, at.getTime())),
   );

@@ -55,8 +55,11 @@ export function databaseRounds(database: Database, concurrency: number, shared: 
       request.finished.length === 0
         ? undefined
         : async (trx: Trx) => {
+            const cleared = new Set<string>();
             for (const { delivery, result, at } of request.finished)
-              outcomes.push(await recordAttempt(trx, delivery, delivery.claim!, result, new Date(at), schedule));
+              outcomes.push(
+                await recordAttempt(trx, delivery, delivery.claim!, result, new Date(at), schedule, cleared),
+              );
           };
     const { claimed, more } = await claims.claim(
       new Date(request.now),

@@ -60,6 +60,8 @@ export interface WorkerDeps {
 }
 
 const POLL_MS = 500;
+/** How long a finished attempt's result may wait for the others on the wire before a look records it. */
+const COALESCE_MS = 2;
 
 /** An attempt made, its result not yet recorded. */
 interface Done {
@@ -103,6 +105,8 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
 
   /** Attempts made, waiting for their results to be recorded by the next look's write. */
   const done: Done[] = [];
+  /** Results the look under way is recording (still in `inFlight` until it has). */
+  let recording = 0;
 
   async function run(claimed: Claimed, untrack: () => void): Promise<void> {
     const now = deps.clock();
@@ -111,8 +115,27 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
     const result = await attempt(claimed.url, headers, claimed.body, { ...deps.attempt, allowPrivate });
     await new Promise<void>((recorded) => {
       done.push({ claimed, result, at: deps.clock(), untrack, recorded });
-      nudge();
+      finished();
     });
+  }
+
+  // An attempt ended: its result waits for the next look's write. The attempts a claim started end together, one
+  // after the other: a look at the first would record it alone and leave the rest to another write (rounds of one
+  // or two instead of all of them, bench/FINDINGS.md). So the look waits until every attempt on the wire has ended,
+  // or COALESCE_MS after the first result, whichever comes first.
+  let coalescing: NodeJS.Timeout | undefined;
+  function finished(): void {
+    if (done.length + recording >= inFlight.size) {
+      clearTimeout(coalescing);
+      coalescing = undefined;
+      nudge();
+    } else if (coalescing === undefined) {
+      coalescing = setTimeout(() => {
+        coalescing = undefined;
+        nudge();
+      }, COALESCE_MS);
+      coalescing.unref();
+    }
   }
 
   function report(batch: Done[], outcomes: Outcome[]): void {
@@ -129,6 +152,7 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
   // deliveries as the slots (those results freed included) allow. Idle, a look is one read and no write.
   async function look(): Promise<void> {
     const batch = done.splice(0);
+    recording = batch.length;
     for (const one of batch) one.untrack(); // what the claim decides from: these no longer hold a slot
     const take = running ? deps.concurrency - inFlight.size + batch.length : 0;
     const now = deps.clock();
@@ -148,6 +172,7 @@ export function deliveryWorkers(deps: WorkerDeps): DeliveryWorkers {
       });
     } finally {
       // Recorded, or not (the write failed: the lease ends and the delivery is claimed again): no longer in flight.
+      recording = 0;
       for (const one of batch) one.recorded();
     }
     report(batch, answer.outcomes);
