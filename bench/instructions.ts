@@ -5,12 +5,25 @@
  * side (the fsync, the socket), which `npm run bench` measures.
  *
  * Each load runs in its own process: the real app on a SQLite file, in this process (`inject`, no socket), rounds of
- * `BATCH` requests sent at once so that the group commit batches them as it would under 32 connections. A run of
- * WARMUP + SHORT requests and one of WARMUP + LONG are counted; their difference divided by LONG − SHORT is the
- * steady-state cost of one request, start-up, warm-up and JIT compilation cancelled out.
+ * `BATCH` requests sent at once so that the group commit batches them as it would under 32 connections.
  *
- * `WINDOW=1` counts one run per load instead, from the end of the warm-up to the last of LONG − SHORT counted requests
- * (see `countWindow`): minutes instead of most of an hour on a busy machine.
+ * By default one run per load is counted only in a window (see `countWindow`): WARMUP requests (10,500) first, then
+ * LONG − SHORT counted ones (1,050). The count is the same run after run within 1–2% (bench/FINDINGS.md,
+ * 2026-11-28) because nothing in the window depends on the clock: the warm-up is long enough for V8's tier-ups to be
+ * over; a collection forced at the warm-up's middle makes every window follow the same heap; the request log is
+ * written by count (256 entries), not every REQUEST_LOG_FLUSH_MS; the background passes run at their longest
+ * intervals; the test server's in-process webhook worker (which looked after every commit, as often as the machine's
+ * speed allowed) is stopped; V8 runs single-threaded with a fixed GC schedule and fixed hash and random seeds. The
+ * line after each count shows the group commit's batches in the window, the same in every run.
+ *
+ * `WINDOW=0` counts as before: a run of WARMUP + SHORT requests and one of WARMUP + LONG (defaults 420, 210, 630),
+ * their difference divided by LONG − SHORT; with short warm-ups it carries V8's tier-ups and whichever collections
+ * land in it, and two runs differed by 2× (issue 44).
+ *
+ * `TRACE=1` runs each load natively instead and lists what V8 compiles (bytecode, Sparkplug, Maglev, Turbofan,
+ * regular expressions) and deoptimises in the window, by function and source position: a server in its steady state
+ * should compile nothing. `CALLGRIND_DIR=<dir>` keeps each profile there and prints where its instructions went by
+ * thread and group (compiling, garbage collection, builtins, SQLite…: bench/lib/callgrind.ts).
  *
  * `LOADS=create,transfer,retrieve,pending,post,reverse,balances,payment` chooses the loads (default: all but retrieve and
  * balances). `pending` is a transfer made with `"pending": true`; `post` posts one whole, each request a distinct
@@ -30,8 +43,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { callgrindGroups } from './lib/callgrind.ts';
 import { seedHistory } from './history.ts';
+import { callgrindGroups } from './lib/callgrind.ts';
 
 const BATCH = 21;
 const WINDOW = process.env.WINDOW !== '0' || process.env.TRACE === '1';
@@ -169,8 +182,8 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
 }
 
 /**
- * TRACE=1: marks the window in V8's own --trace-opt output (which V8 buffers apart from process.stdout), by having V8
- * optimise a function of that name there and then.
+ * TRACE=1: marks the window in V8's own code log (which V8 writes apart from process.stdout), by having V8 optimise a
+ * function of that name there and then.
  */
 function traceMark(name: string): void {
   if (process.env.TRACE !== '1') return;
@@ -205,15 +218,22 @@ async function traceWindow(load: LoadName, requests: number, requestLog: string)
   const compiled: string[] = [];
   const deopts: string[] = [];
   for (const line of window) {
-    const code = /^code-creation,(JS|RegExp|Eval|Script|Function|LazyCompile),\d+,\d+,0x[0-9a-f]+,\d+,(.*?)(?:,0x[0-9a-f]+,([~^+*]'?))?$/.exec(line);
+    const code =
+      /^code-creation,(JS|RegExp|Eval|Script|Function|LazyCompile),\d+,\d+,0x[0-9a-f]+,\d+,(.*?)(?:,0x[0-9a-f]+,([~^+*]'?))?$/.exec(
+        line,
+      );
     if (code !== null) {
       const tier = code[1] === 'JS' ? (TIERS[code[3]?.[0] ?? ''] ?? code[3]) : code[1];
-      compiled.push(`${tier} ${code[2]!.replace(/^"|"$/g, '').replace(/file:\/\/\S*?\/(src|node_modules|bench|test)\//, '$1/')}`);
+      compiled.push(
+        `${tier} ${code[2]!.replace(/^"|"$/g, '').replace(/file:\/\/\S*?\/(src|node_modules|bench|test)\//, '$1/')}`,
+      );
       continue;
     }
     const deopt = /^code-deopt,\d+,\d+,0x[0-9a-f]+,-?\d+,\d+,([\w-]+),(<[^>]*>),(.*)$/.exec(line);
     if (deopt !== null)
-      deopts.push(`${deopt[1]} at ${deopt[2]!.replace(/file:\/\/\S*?\/(src|node_modules|bench|test)\//g, '$1/')}: ${deopt[3]}`);
+      deopts.push(
+        `${deopt[1]} at ${deopt[2]!.replace(/file:\/\/\S*?\/(src|node_modules|bench|test)\//g, '$1/')}: ${deopt[3]}`,
+      );
   }
   const tally = (items: string[]) => {
     const by = new Map<string, number>();
@@ -232,16 +252,21 @@ async function traceWindow(load: LoadName, requests: number, requestLog: string)
 }
 
 /**
- * WINDOW=1: one run per load, counted only from the end of the warm-up to the last counted request (callgrind's
- * instrumentation switched on and off by `callgrind_control`), so that start-up (most of a run's instructions) is not
- * simulated in full and no second run is needed. The count still includes what V8 compiles and collects meanwhile.
+ * The default (unless WINDOW=0): one run per load, counted only from the end of the warm-up to the last counted
+ * request (callgrind's instrumentation switched on and off by `callgrind_control`), so that start-up (most of a run's
+ * instructions) is not simulated in full and no second run is needed. The count still includes what V8 compiles and collects meanwhile.
  */
 async function countWindow(load: LoadName, requests: number, requestLog: string): Promise<number> {
   const keep = process.env.CALLGRIND_DIR;
-  const out = keep === undefined ? [] : [`--callgrind-out-file=${keep}/${load}-${requestLog}.%p`, '--separate-threads=yes'];
-  const run = spawn('valgrind', [...VALGRIND, ...out, '--instr-atstart=no', ...childArguments(load, requests, requestLog)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const out =
+    keep === undefined ? [] : [`--callgrind-out-file=${keep}/${load}-${requestLog}.%p`, '--separate-threads=yes'];
+  const run = spawn(
+    'valgrind',
+    [...VALGRIND, ...out, '--instr-atstart=no', ...childArguments(load, requests, requestLog)],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   run.stderr.on('data', (chunk) => {
     stderr += chunk;
@@ -259,7 +284,9 @@ async function countWindow(load: LoadName, requests: number, requestLog: string)
   const batches = stderr.split('\n').find((line) => line.startsWith('batches: '));
   process.stdout.write(`  ${load}: ${requests} requests after ${WARMUP}; the group commit's ${batches}\n`);
   if (keep !== undefined) {
-    for (const file of readdirSync(keep).filter((f) => f.startsWith(`${load}-${requestLog}.${run.pid}`)).sort()) {
+    for (const file of readdirSync(keep)
+      .filter((f) => f.startsWith(`${load}-${requestLog}.${run.pid}`))
+      .sort()) {
       const { total, groups } = callgrindGroups(join(keep, file));
       const k = (n: number) => `${(n / requests / 1000).toFixed(1)}k`;
       process.stdout.write(

@@ -18,7 +18,10 @@ const GROUPS: [string, RegExp][] = [
   ],
   ['SQLite', /^sqlite3|^pcache|^btree|^vdbe|^wal|^pager|^unix|sqlite/i],
   ['V8 builtins', /^Builtins_|Builtin/],
-  ['V8 runtime and ICs', /v8::internal::(Runtime_|\w*IC|FeedbackNexus|LookupIterator|Object::|JSObject::|Map::|TransitionsAccessor|Factory::|String|JsonStringifier|JsonParser|Isolate::|Execution|MicrotaskQueue|JSPromise|Builtins::)/],
+  [
+    'V8 runtime and ICs',
+    /v8::internal::(Runtime_|\w*IC|FeedbackNexus|LookupIterator|Object::|JSObject::|Map::|TransitionsAccessor|Factory::|String|JsonStringifier|JsonParser|Isolate::|Execution|MicrotaskQueue|JSPromise|Builtins::)/,
+  ],
   ['libc and the allocator', /^(__|_int_|mem|str|malloc|free|calloc|realloc|operator new|operator delete)|libc/],
 ];
 
@@ -40,7 +43,8 @@ export function callgrindGroups(file: string): { total: number; groups: Map<stri
     const name = m[2]!.replace(/^[^:]*:/, '').replace(/ \[[^\]]*\]$/, '');
     if (/PROGRAM TOTALS|file:function/.test(line)) continue;
     total += count;
-    const group = GROUPS.find(([, rule]) => rule.test(name))?.[0] ?? (/^0x[0-9a-f]+$|\?\?\?/.test(name) ? 'JIT code' : 'other');
+    const group =
+      GROUPS.find(([, rule]) => rule.test(name))?.[0] ?? (/^0x[0-9a-f]+$|\?\?\?/.test(name) ? 'JIT code' : 'other');
     groups.set(group, (groups.get(group) ?? 0) + count);
     if (top.length < 60) top.push([name, count]);
   }
