@@ -8,13 +8,16 @@
  * `BATCH` requests sent at once so that the group commit batches them as it would under 32 connections.
  *
  * By default one run per load is counted only in a window (see `countWindow`): WARMUP requests (21,000) first, then
- * LONG − SHORT counted ones (1,050). The count is the same run after run within 1–2% (bench/FINDINGS.md,
- * 2026-11-28) because nothing in the window depends on the clock: the warm-up is long enough for V8's tier-ups to be
- * over; a collection forced before the warm-up makes every window follow the same heap; the request log is
- * written by count (256 entries), not every REQUEST_LOG_FLUSH_MS; the background passes run at their longest
- * intervals, and the keys' last-use flush is stopped; the test server's in-process webhook worker (which looked after every commit, as often as the machine's
- * speed allowed) is stopped; V8 runs single-threaded with a fixed GC schedule and fixed hash and random seeds. The
- * line after each count shows the group commit's batches in the window, the same in every run.
+ * LONG − SHORT counted ones (1,050). What followed the clock is taken out of the window (bench/FINDINGS.md,
+ * 2026-11-28): the warm-up is long enough for V8's tier-ups to be mostly over; a collection forced before the
+ * warm-up makes every window follow the same heap, and `--no-incremental-marking` makes mark-compacts follow
+ * allocation alone (V8 paces incremental marking by elapsed time); the request log is written every 12 rounds,
+ * between rounds; the background passes run at their longest intervals, and the keys' last-use flush is stopped; the
+ * test server's in-process webhook worker (which looked after every commit, as often as the machine's speed allowed)
+ * is stopped; V8 runs single-threaded with a fixed GC schedule and fixed hash and random seeds. The line after each
+ * count shows the group commit's batches in the window, the same in every run. Three runs of the same code agreed
+ * within 6.4% (create) and 13% (retrieve; 2.1% without compiling and GC): where V8 tiers code up still moves a little
+ * between runs, so `CALLGRIND_DIR` shows compiling and GC apart.
  *
  * `WINDOW=0` counts as before: a run of WARMUP + SHORT requests and one of WARMUP + LONG (defaults 420, 210, 630),
  * their difference divided by LONG − SHORT; with short warm-ups it carries V8's tier-ups and whichever collections
