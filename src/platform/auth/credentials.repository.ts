@@ -1,4 +1,5 @@
 import type { Db, Trx } from '../../db/database.ts';
+import { preparedSend } from '../../db/prepared.ts';
 import type { ApiKeysTable } from './tables.ts';
 
 /** The stored keys, as authentication reads them: by the hash of a presented key, or by id (a session's key). */
@@ -22,12 +23,20 @@ export async function activeKeyIds(db: Db, ids: string[]): Promise<Set<string>> 
   return new Set(rows.map((r) => r.id));
 }
 
-/** Moves last_used_at forward (never back: another process may have written a later time). */
-export async function touchKey(trx: Trx, id: string, at: string): Promise<void> {
-  await trx
+// Compiled once: built by Kysely on every flush, this was the only query building left in a server's steady state,
+// and V8 compiled Kysely's builder again at each flush (bench/FINDINGS.md, 2026-11-28).
+const touch = preparedSend<{ id: string; at: string }>({ id: true, at: true }, (db, p) =>
+  db
     .updateTable('api_keys')
-    .set({ last_used_at: at })
-    .where('id', '=', id)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
-    .execute();
+    .set({ last_used_at: p.at })
+    .where('id', '=', p.id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', p.at)])),
+);
+
+/**
+ * Moves last_used_at forward (never back: another process may have written a later time). Issued, not awaited: a
+ * failure fails the write (usage.ts keeps the batch for the next).
+ */
+export function touchKey(trx: Trx, id: string, at: string): void {
+  touch(trx, { id, at });
 }

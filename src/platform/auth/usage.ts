@@ -25,7 +25,7 @@ export function keyUsageRecorder(database: Database, log: FastifyBaseLogger, int
     pending = new Map();
     try {
       await database.write(async (trx) => {
-        for (const [id, atMs] of batch) await touchKey(trx, id, storedTime(new Date(atMs)));
+        for (const [id, atMs] of batch) touchKey(trx, id, storedTime(new Date(atMs)));
       });
     } catch (error) {
       log.warn({ err: error }, 'key usage: last_used_at not written; retrying with the next batch');

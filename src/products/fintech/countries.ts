@@ -30,11 +30,26 @@ export interface Currency {
   exponent: number;
 }
 
+// Every country's currency, looked up once: currency-codes finds a code by a linear scan with a new closure per
+// call, which V8 kept recompiling on the create path (bench/FINDINGS.md, 2026-11-28).
+const currencies = new Map<string, Readonly<Currency> | null>();
+
 /** The country's ISO 4217 currency, or null when the data packages do not know it. */
-export function currencyOf(country: string): Currency | null {
+export function currencyOf(country: string): Readonly<Currency> | null {
+  let currency = currencies.get(country);
+  if (currency === undefined) {
+    currency = lookUpCurrency(country);
+    // Only what the data packages know is kept: a client's unknown country adds nothing to the map.
+    if (currency !== null) currencies.set(country, currency);
+  }
+  return currency;
+}
+
+function lookUpCurrency(country: string): Readonly<Currency> | null {
+  if (!Object.hasOwn(countryToCurrency, country)) return null;
   const code = (countryToCurrency as Record<string, string | undefined>)[country];
   if (code === undefined) return null;
   const entry = currencyCodes.code(code);
   if (entry === undefined) return null;
-  return { code, exponent: entry.digits };
+  return Object.freeze({ code, exponent: entry.digits });
 }

@@ -150,4 +150,15 @@ describe('key management (docs/api.md#keys-and-the-sandbox)', () => {
     const seen = await call(server.url, 'GET', `${KEYS}/${fresh.id}`, { key: owner.key });
     assert.match(seen.body.last_used_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/);
   });
+
+  test('last_used_at only moves forward: an older use written later leaves the newer one', async () => {
+    const owner = await signup();
+    const used = (await call(server.url, 'POST', KEYS, { key: owner.key })).body;
+    server.app.keyUsage.record(used.id, Date.parse('2031-05-06T07:08:00Z'));
+    await server.app.keyUsage.flush();
+    server.app.keyUsage.record(used.id, Date.parse('2030-01-02T03:04:00Z')); // another process's older use
+    await server.app.keyUsage.flush();
+    const seen = await call(server.url, 'GET', `${KEYS}/${used.id}`, { key: owner.key });
+    assert.equal(seen.body.last_used_at, '2031-05-06T07:08Z');
+  });
 });
