@@ -26,14 +26,20 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { callgrindGroups } from './lib/callgrind.ts';
 import { seedHistory } from './history.ts';
 
 const BATCH = 21;
-const WARMUP = Number(process.env.WARMUP ?? 420);
-const SHORT = Number(process.env.SHORT ?? 210);
-const LONG = Number(process.env.LONG ?? 630);
-const WINDOW = process.env.WINDOW === '1';
+const WINDOW = process.env.WINDOW !== '0' || process.env.TRACE === '1';
+// The window's defaults: a warm-up long enough for V8's tier-ups to be over (see bench/FINDINGS.md, 2026-11-28), and
+// a window of 50 rounds.
+const WARMUP = Number(process.env.WARMUP ?? (WINDOW ? 10_500 : 420));
+const SHORT = Number(process.env.SHORT ?? (WINDOW ? 0 : 210));
+const LONG = Number(process.env.LONG ?? (WINDOW ? 1050 : 630));
 type LoadName =
   | 'create'
   | 'transfer'
@@ -49,13 +55,19 @@ const HISTORY = 100_000;
 async function child(load: LoadName, requests: number, requestLog: string): Promise<void> {
   const { startServer } = await import('../test/helpers/server.ts');
   // Background passes run on wall-clock timers, and under valgrind a request takes ~50× as long: their passes would
-  // count toward requests more or less as the machine is busy. The longest intervals keep them out of the count.
+  // count toward requests more or less as the machine is busy. The longest intervals keep them out of the count, and
+  // the request log is written by count (a batch of 256 entries), not every REQUEST_LOG_FLUSH_MS.
   const server = await startServer({
     LOG_LEVEL: 'info',
     REQUEST_LOG: requestLog,
     SANDBOX_CLOCK_SWEEP_SECONDS: '3600',
     TRANSFER_EXPIRY_SWEEP_SECONDS: '60',
+    IDEMPOTENCY_PURGE_INTERVAL_SECONDS: '86400',
+    REQUEST_LOG_FLUSH_MS: '60000',
   });
+  // The API process does not deliver webhooks (delivery processes do, src/deliver.ts); the test server's in-process
+  // worker would look for deliveries after each commit, as often as the machine's speed allows.
+  await server.app.webhookDelivery.stop(0);
   const key = await server.key('instructions');
   const post = async (url: string, body: object) => {
     const response = await server.app.inject({
@@ -129,15 +141,94 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
     return;
   }
   // The window: the parent switches counting on between `ready` and `done` (see `countWindow`).
-  for (let sent = 0; sent < WARMUP; sent += BATCH) await round();
+  // Every window follows the same heap: what the first half of the warm-up left is collected, so that the window's
+  // collections come at the same allocation, run after run. (Not at the window's start: a forced collection
+  // deoptimises code, which the second half recompiles.)
+  for (let sent = 0; sent < WARMUP; sent += BATCH) {
+    if (sent === Math.floor(WARMUP / 2 / BATCH) * BATCH) globalThis.gc?.();
+    await round();
+  }
   const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
-  process.stdout.write('ready\n');
+  const batches = new Map<number, number>();
+  server.database.onCommit((stats) => batches.set(stats.batchSize, (batches.get(stats.batchSize) ?? 0) + 1));
+  // TRACE=1: V8's trace takes stdout, in blocks that may split a line, so the window's signals go by stderr.
+  const signal = (line: string) => (process.env.TRACE === '1' ? process.stderr : process.stdout).write(`${line}\n`);
+  signal('ready');
   await lines.next();
+  batches.clear();
+  traceMark('plinthWindowOpens');
   for (let sent = 0; sent < requests; sent += BATCH) await round();
-  process.stdout.write('done\n');
+  traceMark('plinthWindowCloses');
+  // The group commit's batches in the window (writes per batch × batches): the same in every run, or the count is not.
+  const shares = [...batches].sort((a, b) => b[0] - a[0]).map(([size, n]) => `${n}×${size}`);
+  process.stderr.write(`batches: ${shares.join(', ') || 'none'}\n`);
+  signal('done');
   await lines.next();
   await server.close();
   process.stdin.destroy();
+}
+
+/**
+ * TRACE=1: marks the window in V8's own --trace-opt output (which V8 buffers apart from process.stdout), by having V8
+ * optimise a function of that name there and then.
+ */
+function traceMark(name: string): void {
+  if (process.env.TRACE !== '1') return;
+  const marker = new Function(`return function ${name}() { return 1; }`)() as () => number;
+  new Function('f', '%PrepareFunctionForOptimization(f); f(); %OptimizeFunctionOnNextCall(f); f();')(marker);
+}
+
+/**
+ * TRACE=1: one native run per load (no valgrind) with V8's code log (`--log-code --log-deopt`): what V8 compiles
+ * (bytecode `~`, Sparkplug `^`, Maglev `+`, Turbofan `*`, regular expressions) and deoptimises in the counted window,
+ * after the warm-up, by function and source position. A server in its steady state should compile nothing.
+ */
+async function traceWindow(load: LoadName, requests: number, requestLog: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'plinth-trace-'));
+  const log = join(dir, 'v8.log');
+  const [node, ...rest] = childArguments(load, requests, requestLog);
+  const flags = ['--log-code', '--log-deopt', `--logfile=${log}`, '--no-logfile-per-isolate', '--allow-natives-syntax'];
+  const run = spawn(node!, [...flags, ...rest], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => run.on('close', resolve));
+  run.stdout.resume();
+  for await (const line of createInterface({ input: run.stderr })) {
+    if (line === 'ready' || line === 'done') run.stdin.write('go\n');
+    else process.stderr.write(`${line}\n`);
+  }
+  if ((await exited) !== 0) throw new Error('the traced child failed');
+  const lines = readFileSync(log, 'utf8').split('\n');
+  rmSync(dir, { recursive: true, force: true });
+  const from = lines.findIndex((l) => l.startsWith('code-creation,') && l.includes('plinthWindowOpens'));
+  const to = lines.findIndex((l) => l.startsWith('code-creation,') && l.includes('plinthWindowCloses'));
+  const window = lines.slice(from + 1, to);
+  const TIERS: Record<string, string> = { '~': 'bytecode', '^': 'Sparkplug', '+': 'Maglev', '*': 'Turbofan' };
+  const compiled: string[] = [];
+  const deopts: string[] = [];
+  for (const line of window) {
+    const code = /^code-creation,(JS|RegExp|Eval|Script|Function|LazyCompile),\d+,\d+,0x[0-9a-f]+,\d+,(.*?)(?:,0x[0-9a-f]+,([~^+*]'?))?$/.exec(line);
+    if (code !== null) {
+      const tier = code[1] === 'JS' ? (TIERS[code[3]?.[0] ?? ''] ?? code[3]) : code[1];
+      compiled.push(`${tier} ${code[2]!.replace(/^"|"$/g, '').replace(/file:\/\/\S*?\/(src|node_modules|bench|test)\//, '$1/')}`);
+      continue;
+    }
+    const deopt = /^code-deopt,\d+,\d+,0x[0-9a-f]+,-?\d+,\d+,([\w-]+),(<[^>]*>),(.*)$/.exec(line);
+    if (deopt !== null)
+      deopts.push(`${deopt[1]} at ${deopt[2]!.replace(/file:\/\/\S*?\/(src|node_modules|bench|test)\//g, '$1/')}: ${deopt[3]}`);
+  }
+  const tally = (items: string[]) => {
+    const by = new Map<string, number>();
+    for (const item of items) by.set(item, (by.get(item) ?? 0) + 1);
+    return [...by].sort((x, y) => y[1] - x[1]);
+  };
+  const tiers = tally(compiled.map((c) => c.split(' ')[0]!));
+  process.stdout.write(
+    `${load}: ${requests} requests after ${WARMUP}: ${compiled.length} compiles ` +
+      `(${tiers.map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}), ${deopts.length} deoptimisations\n`,
+  );
+  for (const [what, n] of tally(compiled).slice(0, Number(process.env.TRACE_TOP ?? 30)))
+    process.stdout.write(`  ${n}× ${what}\n`);
+  for (const [what, n] of tally(deopts).slice(0, Number(process.env.TRACE_TOP ?? 30)))
+    process.stdout.write(`  ${n}× deopt ${what}\n`);
 }
 
 /**
@@ -146,7 +237,9 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
  * simulated in full and no second run is needed. The count still includes what V8 compiles and collects meanwhile.
  */
 async function countWindow(load: LoadName, requests: number, requestLog: string): Promise<number> {
-  const run = spawn('valgrind', [...VALGRIND, '--instr-atstart=no', ...childArguments(load, requests, requestLog)], {
+  const keep = process.env.CALLGRIND_DIR;
+  const out = keep === undefined ? [] : [`--callgrind-out-file=${keep}/${load}-${requestLog}.%p`, '--separate-threads=yes'];
+  const run = spawn('valgrind', [...VALGRIND, ...out, '--instr-atstart=no', ...childArguments(load, requests, requestLog)], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -163,6 +256,20 @@ async function countWindow(load: LoadName, requests: number, requestLog: string)
   const status = await exited;
   const collected = /Collected : (\d+)/.exec(stderr);
   if (status !== 0 || collected === null) throw new Error(`valgrind failed:\n${stderr.slice(-2000)}`);
+  const batches = stderr.split('\n').find((line) => line.startsWith('batches: '));
+  process.stdout.write(`  ${load}: ${requests} requests after ${WARMUP}; the group commit's ${batches}\n`);
+  if (keep !== undefined) {
+    for (const file of readdirSync(keep).filter((f) => f.startsWith(`${load}-${requestLog}.${run.pid}`)).sort()) {
+      const { total, groups } = callgrindGroups(join(keep, file));
+      const k = (n: number) => `${(n / requests / 1000).toFixed(1)}k`;
+      process.stdout.write(
+        `  ${file}: ${k(total)} per request: ${[...groups]
+          .sort((a, b) => b[1] - a[1])
+          .map(([g, n]) => `${g} ${k(n)}`)
+          .join(', ')}\n`,
+      );
+    }
+  }
   return Number(collected[1]) / requests;
 }
 
@@ -173,6 +280,10 @@ const childArguments = (load: LoadName, requests: number, requestLog: string) =>
   '--single-threaded',
   '--predictable-gc-schedule',
   '--max-semi-space-size=8',
+  // The same hash seed and random seed in every run: hash tables laid out alike, run after run.
+  '--hash-seed=1',
+  '--random-seed=1',
+  '--expose-gc',
   import.meta.filename,
   '--child',
   load,
@@ -203,6 +314,11 @@ if (process.argv[2] === '--child') {
       ? await countWindow(load, LONG - SHORT, requestLog)
       : (count(load, LONG, requestLog) - count(load, SHORT, requestLog)) / (LONG - SHORT);
   const compare = process.env.REQUEST_LOG === 'compare';
+  if (process.env.TRACE === '1') {
+    for (const load of (process.env.LOADS ?? 'create,transfer,pending,post').split(',') as LoadName[])
+      await traceWindow(load, LONG - SHORT, 'on');
+    process.exit(0);
+  }
   for (const load of (process.env.LOADS ?? 'create,transfer,pending,post').split(',') as LoadName[]) {
     per[load] = await perRequest(load);
     process.stdout.write(`${load}: ${(per[load] / 1000).toFixed(0)}k instructions per request\n`);
