@@ -5,7 +5,7 @@ import type { Database, Trx } from '../../db/database.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { runEvery } from '../../platform/kit/periodic.ts';
 import { type Clock, cutoffBefore } from '../../platform/kit/time.ts';
-import { type EntryDetails, entryOf } from './entry.ts';
+import { type EntryDetails, entryOf, keepsAnswer } from './entry.ts';
 import { type RequestRecorder, requestRecorder } from './recorder.ts';
 import { isRefusal, refusalCounter } from './refusals.ts';
 import { deleteRequestLogsBefore } from './requests.repository.ts';
@@ -89,10 +89,18 @@ function startRecorder(app: FastifyInstance, deps: RequestLogDeps) {
     if (!isRefusal(details.status ?? reply.statusCode, code)) recorder.record(entryOf(request, reply, details));
     else refusals.count(`${details.source}:${details.principal.keyId}`, () => entryOf(request, reply, details));
   };
-  // The answer's JSON text, kept by reference until the entry is made (answer.ts redacts and cuts it). Not the
-  // log's own: an answer of /v1/requests is entries already kept, and would only be parsed again to be cut.
+  // The answer's JSON text, kept by reference until the entry is made (answer.ts redacts and cuts it), when the entry
+  // keeps it: not a successful read's (entry.ts), nor the log's own (an answer of /v1/requests is entries already
+  // kept, and would only be parsed again to be cut).
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (typeof payload === 'string' && request.principal !== null && isV1(request) && !isLog(request) && isJson(reply))
+    if (
+      typeof payload === 'string' &&
+      keepsAnswer(request.method, reply.statusCode) &&
+      request.principal !== null &&
+      isV1(request) &&
+      !isLog(request) &&
+      isJson(reply)
+    )
       request.answered = payload;
     done(null, payload);
   });
