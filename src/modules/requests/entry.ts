@@ -58,6 +58,8 @@ export interface EntryDetails {
   replayed?: boolean;
   /** The answer's body: by default the JSON text the reply sent (`request.answered`); an object for an action. */
   response?: unknown;
+  /** The route's URL as Fastify registered it (`/v1/things/:id`), when the caller has read it already. */
+  routeUrl?: string;
   /** The API operation the entry is recorded under; by default the request's own method, route and path. */
   operation?: { method: string; route: string; path: string };
 }
@@ -91,7 +93,7 @@ export function entryOf(request: FastifyRequest, reply: FastifyReply, details: E
     org_id: principal.orgId,
     mode: principal.mode,
     method,
-    route: operation?.route ?? templateOf(request.routeOptions.url ?? path),
+    route: operation?.route ?? templateOf(details.routeUrl ?? request.routeOptions.url ?? path),
     path: redactSecrets(path.length > PATH_MAX ? path.slice(0, PATH_MAX) : path),
     query: operation === undefined && query !== -1 && query < url.length - 1 ? loggedQuery(url.slice(query + 1)) : null,
     status,

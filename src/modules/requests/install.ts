@@ -51,8 +51,9 @@ export interface RequestLogDeps {
   flushMs: number;
 }
 
-const isV1 = (request: FastifyRequest) => request.routeOptions.url?.startsWith('/v1/') === true;
-const isLog = (request: FastifyRequest) => request.routeOptions.url?.startsWith('/v1/requests') === true;
+// Fastify's `request.routeOptions` builds an object of the route's options at every read: read once per hook.
+const isV1 = (url: string | undefined) => url?.startsWith('/v1/') === true;
+const isLog = (url: string | undefined) => url?.startsWith('/v1/requests') === true;
 const isJson = (reply: FastifyReply) => String(reply.getHeader('content-type') ?? '').includes('json');
 
 /**
@@ -93,20 +94,17 @@ function startRecorder(app: FastifyInstance, deps: RequestLogDeps) {
   // keeps it: not a successful read's (entry.ts), nor the log's own (an answer of /v1/requests is entries already
   // kept, and would only be parsed again to be cut).
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (
-      typeof payload === 'string' &&
-      keepsAnswer(request.method, reply.statusCode) &&
-      request.principal !== null &&
-      isV1(request) &&
-      !isLog(request) &&
-      isJson(reply)
-    )
-      request.answered = payload;
+    if (typeof payload !== 'string' || !keepsAnswer(request.method, reply.statusCode) || request.principal === null)
+      return done(null, payload);
+    const url = request.routeOptions.url;
+    if (isV1(url) && !isLog(url) && isJson(reply)) request.answered = payload;
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
     const principal: Principal | null = request.principal;
-    if (principal !== null && isV1(request)) record(request, reply, { source: 'api', principal });
+    if (principal === null) return done();
+    const url = request.routeOptions.url;
+    if (isV1(url)) record(request, reply, { source: 'api', principal, routeUrl: url });
     done();
   });
   // Every request has been answered (and recorded) before the app's onClose hooks run; the database closes after.
