@@ -4,8 +4,10 @@
  * recording and nothing else: entries made by the real `entryOf` from a request and reply shaped as Fastify hands them
  * to the log's onResponse hook (a retrieve: GET, 200, no query), kept by the real recorder, written in its batches of
  * 256 through the group commit into a migrated SQLite file (the WAL's sync and the checkpointer's thread included).
- * No HTTP server, no API key: nothing runs by the wall clock, so the count repeats. Two runs (after a warm-up of 40
- * batches, SHORT and LONG batches more); their difference over the reads between them is one read's recording.
+ * No HTTP server, no API key: of what runs by the wall clock only the checkpointer's thread is left (a checkpoint at
+ * most every 250 ms), so runs agree within ~5% on a machine that is not saturated (bench/FINDINGS.md, 2026-11-28).
+ * Two runs (after a warm-up of 40 batches, SHORT and LONG batches more); their difference over the reads between
+ * them is one read's recording.
  *
  * `BENCH_PLINTH_ROOT=/path/to/another/checkout` counts that checkout's code (before/after on one machine).
  */
