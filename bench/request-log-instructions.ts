@@ -5,7 +5,7 @@
  * to the log's onResponse hook (a retrieve: GET, 200, no query), kept by the real recorder, written in its batches of
  * 256 through the group commit into a migrated SQLite file (the WAL's sync and the checkpointer's thread included).
  * No HTTP server, no API key: of what runs by the wall clock only the checkpointer's thread is left (a checkpoint at
- * most every 250 ms), so runs agree within ~5% on a machine that is not saturated (bench/FINDINGS.md, 2026-11-28).
+ * most every 250 ms), so runs spread 25–34k per read on a busy machine (one of four: 72k) (bench/FINDINGS.md, 2026-11-28).
  * Two runs (after a warm-up of 40 batches, SHORT and LONG batches more); their difference over the reads between
  * them is one read's recording.
  *
