@@ -24,7 +24,10 @@ export interface WalSync {
   committed(): number;
   /** Resolves once commit `n` is on stable storage; rejects when a sync failed (nothing after it is durable). */
   durable(n: number): Promise<void>;
-  /** Undefined when every commit so far is durable; otherwise the promise that they will be. */
+  /**
+   * Undefined when every commit so far is durable (a comparison); otherwise the promise that they will be, one for
+   * every caller until the next commit (the answers sent during one sync share it).
+   */
   settled(): Promise<void> | undefined;
   /** Set once a sync failed: every later write is refused with it. */
   failure(): Error | undefined;
@@ -62,6 +65,7 @@ export function walSync(walPath: string, unsafeNoSync = false): WalSync {
   let inFlight = 0;
   let failed: Error | undefined;
   const waiters: Waiter[] = []; // in commit order, as `durable` is asked in commit order
+  let pending: { n: number; promise: Promise<void> } | undefined; // `settled`'s promise for commit n
 
   const settle = () => {
     while (waiters.length > 0 && (failed !== undefined || waiters[0]!.n <= durable)) {
@@ -104,7 +108,9 @@ export function walSync(walPath: string, unsafeNoSync = false): WalSync {
       return new Promise((resolve, reject) => waiters.push({ n, resolve, reject }));
     },
     settled() {
-      return committed <= durable ? undefined : this.durable(committed);
+      if (committed <= durable) return undefined;
+      if (pending?.n !== committed) pending = { n: committed, promise: this.durable(committed) };
+      return pending.promise;
     },
     failure: () => failed,
     close() {

@@ -5,7 +5,7 @@ import type { Database, Trx } from '../../db/database.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { runEvery } from '../../platform/kit/periodic.ts';
 import { type Clock, cutoffBefore } from '../../platform/kit/time.ts';
-import { type EntryDetails, entryOf } from './entry.ts';
+import { type EntryDetails, entryOf, keepsAnswer } from './entry.ts';
 import { type RequestRecorder, requestRecorder } from './recorder.ts';
 import { isRefusal, refusalCounter } from './refusals.ts';
 import { deleteRequestLogsBefore } from './requests.repository.ts';
@@ -51,8 +51,9 @@ export interface RequestLogDeps {
   flushMs: number;
 }
 
-const isV1 = (request: FastifyRequest) => request.routeOptions.url?.startsWith('/v1/') === true;
-const isLog = (request: FastifyRequest) => request.routeOptions.url?.startsWith('/v1/requests') === true;
+// Fastify's `request.routeOptions` builds an object of the route's options at every read: read once per hook.
+const isV1 = (url: string | undefined) => url?.startsWith('/v1/') === true;
+const isLog = (url: string | undefined) => url?.startsWith('/v1/requests') === true;
 const isJson = (reply: FastifyReply) => String(reply.getHeader('content-type') ?? '').includes('json');
 
 /**
@@ -89,16 +90,21 @@ function startRecorder(app: FastifyInstance, deps: RequestLogDeps) {
     if (!isRefusal(details.status ?? reply.statusCode, code)) recorder.record(entryOf(request, reply, details));
     else refusals.count(`${details.source}:${details.principal.keyId}`, () => entryOf(request, reply, details));
   };
-  // The answer's JSON text, kept by reference until the entry is made (answer.ts redacts and cuts it). Not the
-  // log's own: an answer of /v1/requests is entries already kept, and would only be parsed again to be cut.
+  // The answer's JSON text, kept by reference until the entry is made (answer.ts redacts and cuts it), when the entry
+  // keeps it: not a successful read's (entry.ts), nor the log's own (an answer of /v1/requests is entries already
+  // kept, and would only be parsed again to be cut).
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (typeof payload === 'string' && request.principal !== null && isV1(request) && !isLog(request) && isJson(reply))
-      request.answered = payload;
+    if (typeof payload !== 'string' || !keepsAnswer(request.method, reply.statusCode) || request.principal === null)
+      return done(null, payload);
+    const url = request.routeOptions.url;
+    if (isV1(url) && !isLog(url) && isJson(reply)) request.answered = payload;
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
     const principal: Principal | null = request.principal;
-    if (principal !== null && isV1(request)) record(request, reply, { source: 'api', principal });
+    if (principal === null) return done();
+    const url = request.routeOptions.url;
+    if (isV1(url)) record(request, reply, { source: 'api', principal, routeUrl: url });
     done();
   });
   // Every request has been answered (and recorded) before the app's onClose hooks run; the database closes after.

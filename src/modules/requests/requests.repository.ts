@@ -4,7 +4,7 @@ import { listHorizon, listsInCommitOrder } from '../../db/commit-order.ts';
 import type { Db, Trx } from '../../db/database.ts';
 import { type Cursor, pageOf } from '../../db/keyset.ts';
 import { findOwned, type Owner } from '../../db/owned.ts';
-import { type Names, preparedSend } from '../../db/prepared.ts';
+import { type Names, preparedSendInOrder } from '../../db/prepared.ts';
 import { type CreatedRange, createdWithin } from '../../platform/http/created-filter.ts';
 import { firstIdAt } from '../../platform/kit/ids.ts';
 import type { RequestLogsTable } from './tables.ts';
@@ -40,21 +40,28 @@ const NAMES = Object.keys(COLUMNS) as (keyof RequestLogsTable)[];
 // compiled once: eight statement shapes cover every batch, and none binds more than 128 × 24 parameters.
 const SIZES = [128, 64, 32, 16, 8, 4, 2, 1];
 
-type Insert = (trx: Trx, values: Record<string, unknown>) => void;
+type Insert = (trx: Trx, values: unknown[]) => void;
 const inserts = new Map<string, Insert>();
 
-/** `insert into request_logs` of `count` rows; `withTx`: SQLite, where the writer numbers its batches in `tx`. */
+/**
+ * `insert into request_logs` of `count` rows; `withTx`: SQLite, where the writer numbers its batches in `tx`. Its
+ * values are bound in order, row by row (`preparedSendInOrder`): a batch of 256 entries is 5,900 values, and looking
+ * each up by name cost more than the entry itself.
+ */
 function insertOf(count: number, withTx: boolean): Insert {
   const name = `${count}:${withTx}`;
   let insert = inserts.get(name);
   if (insert === undefined) {
-    const params: Record<string, true> = withTx ? { tx: true } : {};
-    for (let i = 0; i < count; i++) for (const column of NAMES) params[`${column}.${i}`] = true;
-    insert = preparedSend<Record<string, unknown>>(params, (db, p) =>
+    const params: string[] = [];
+    for (let i = 0; i < count; i++) {
+      for (const column of NAMES) params.push(`${column}.${i}`);
+      if (withTx) params.push(`tx.${i}`);
+    }
+    insert = preparedSendInOrder(params, (db, p) =>
       db.insertInto('request_logs').values(
         Array.from({ length: count }, (_, i) => {
           const row = Object.fromEntries(NAMES.map((column) => [column, p[`${column}.${i}`]]));
-          return withTx ? { ...row, tx: p.tx } : row;
+          return withTx ? { ...row, tx: p[`tx.${i}`] } : row;
         }) as never,
       ),
     );
@@ -71,10 +78,11 @@ export function insertRequestLogs(trx: Trx, rows: RequestLogsTable[], tx: number
   let start = 0;
   for (const size of SIZES) {
     while (rows.length - start >= size) {
-      const values: Record<string, unknown> = tx === null ? {} : { tx };
-      for (let i = 0; i < size; i++) {
-        const row = rows[start + i]!;
-        for (const column of NAMES) values[`${column}.${i}`] = row[column];
+      const values: unknown[] = [];
+      for (let i = start; i < start + size; i++) {
+        const row = rows[i]!;
+        for (const column of NAMES) values.push(row[column]);
+        if (tx !== null) values.push(tx);
       }
       insertOf(size, tx !== null)(trx, values);
       start += size;

@@ -3,23 +3,29 @@ import type { Database } from '../../db/database.ts';
 import { toProblem } from './errors.ts';
 import { toApiError } from './problem.ts';
 
-/** Requests answered by their own write, which the write path released only once that write was durable. */
-const answeredByWrite = new WeakSet<FastifyRequest>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Answered by its own write, which the write path released only once that write was durable. */
+    answeredByWrite: boolean;
+  }
+}
 
 /** Called by the write path: this request's answer comes from a durable commit and need not wait for later ones. */
 export function answeredByDurableWrite(request: FastifyRequest): void {
-  answeredByWrite.add(request);
+  request.answeredByWrite = true;
 }
 
 /**
  * No answer shows what a power loss could take back. On SQLite a commit is visible to reads a moment before its
  * sync finishes (db/sqlite/wal-sync.ts, docs/internals.md#durable-commits-off-the-event-loop): any other answer — a
  * read, a refusal, a page — waits, without blocking the event loop, until every commit made before it was sent is
- * durable. Nothing is waiting in the common case, and then this costs one call.
+ * durable. Nothing is waiting in the common case, and then a read pays one comparison (`settled()`: the last commit
+ * against the last durable one); the answers that arrive during one sync share its promise (wal-sync.ts).
  */
 export function installDurableAnswers(app: FastifyInstance, database: Database): void {
+  app.decorateRequest('answeredByWrite', false);
   app.addHook('onSend', (request, reply, payload, done) => {
-    const wait = answeredByWrite.has(request) ? undefined : database.settled();
+    const wait = request.answeredByWrite ? undefined : database.settled();
     if (wait === undefined) return done(null, payload);
     wait.then(
       () => done(null, payload),
