@@ -179,6 +179,7 @@ describe('the EIN at rest', { skip: false }, () => {
       'account_numbers.account_number': others,
       'external_accounts.account_number': others,
       'payment_rules.match_account_number': others,
+      'audit_keys.private_key': others,
     });
     const sealed = await run(['src/cli/main.ts', 'secrets', 'rotate'], env);
     assert.equal(sealed.code, 0, sealed.stderr);
