@@ -35,7 +35,12 @@ function _inDb(path: string): boolean {
 
 test('the imports of src/ follow the dependency rules (db/ at the bottom, no product in platform/, no circle)', () => {
   const bin = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs');
-  const run = spawnSync(process.execPath, [bin, 'src', '--output-type', 'json'], { cwd: ROOT, encoding: 'utf8' });
+  // The graph as JSON is over 1 MiB (spawnSync's default maxBuffer, which cuts it short).
+  const run = spawnSync(process.execPath, [bin, 'src', '--output-type', 'json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   assert.ok(run.stdout.startsWith('{'), `dependency-cruiser did not answer: ${run.stderr}`);
   const { summary } = JSON.parse(run.stdout) as { summary: { violations: Violation[]; totalCruised: number } };
   assert.ok(summary.totalCruised > 200, `dependency-cruiser read ${summary.totalCruised} modules: is src/ read?`);
