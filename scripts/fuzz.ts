@@ -4,7 +4,7 @@
  * check (`--checks all`), authenticated with keys obtained the way a new user gets one (POST /v1/sandbox/signup).
  *
  *   node scripts/fuzz.ts [--examples N] [--revoke-after PHASE] [--restricted GROUP=LEVEL,…]
- *   (`npm run test:fuzz` runs it with 1000)
+ *   (`npm run test:fuzz` runs it with 1000; FUZZ_SEED=N replays a run whose phase printed "Seed: N")
  *
  * Two sandbox organisations (issue 23, finding 8): the fuzzing key's, used by every operation but two, and a second
  * one whose key creates and revokes keys (test/fuzz/schemathesis.toml). The fuzzer revokes keys it learns of from
@@ -19,8 +19,9 @@
  * once that phase is over, to show that these checks fail the run (`npm test` runs it so).
  *
  * One generator is added to Schemathesis' own (test/fuzz/hooks.py, `flatmap_body`): a lone UTF-16 surrogate in a
- * string or a key of about one body in eight, which Hypothesis never draws and which was a 500 on PostgreSQL (issue
- * 30). The run fails too when no such body was sent and refused as the API's rule says.
+ * string or a key of about one body in eight (in every phase but the stateful one), which Hypothesis never draws and
+ * which was a 500 on PostgreSQL (issue 30). The run fails too when no such body was sent and refused as the API's
+ * rule says.
  * `--restricted accounts=write,events=read` fuzzes with a restricted key of those permissions (docs/api.md#restricted-keys),
  * for every operation, key creation and revocation included: the run fails unless each operation the key may call
  * answered 2xx and was never refused for its permission, and each other one answered only 401/403, with a
@@ -188,7 +189,8 @@ async function runPhase(phase: string, key: Key, keysKey: Key): Promise<number> 
       '--max-examples',
       String(examples),
       '--seed',
-      String(Date.now() % 1_000_000),
+      // FUZZ_SEED replays a run: each phase prints its seed ("Seed: N").
+      process.env.FUZZ_SEED ?? String(Date.now() % 1_000_000),
     ],
     {
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -197,6 +199,7 @@ async function runPhase(phase: string, key: Key, keysKey: Key): Promise<number> 
         ...process.env,
         NO_COLOR: '1',
         SCHEMATHESIS_HOOKS: join(ROOT, 'test', 'fuzz', 'hooks.py'),
+        PLINTH_FUZZ_PHASE: phase,
         PLINTH_FUZZ_KEYS_KEY: keysKey.key,
         PLINTH_FUZZ_ACCOUNT_NUMBER_ID: accountNumberId,
       },
