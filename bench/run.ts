@@ -5,6 +5,7 @@
  * with its ratio and a pass/fail mark, and writes bench/RESULTS.md (BENCH_RESULTS: another file). PostgreSQL:
  * BENCH_POSTGRES_URL, else the local test server if it answers (a scratch database is created and dropped);
  * BENCH_POSTGRES=off skips it, BENCH_SQLITE=off the SQLite, webhook, request-log, pending-transfer, balances, sandbox-clock and bank-import phases.
+ * BENCH_INSTRUCTIONS=off skips valgrind's instruction counts (phases/instructions.ts), a few minutes each.
  * BENCH_PENDING_SECONDS (4) is the length of each pending-transfer load (phases/pending.ts). BENCH_PLINTH_ROOT runs
  * the Plinth of another checkout (an older commit, with its own `npm ci`) under the same loads and baselines.
  */
@@ -16,11 +17,13 @@ import type { Load } from './lib/load.ts';
 import { PLINTH_ROOT } from './lib/plinth.ts';
 import { probeLines } from './lib/probe-report.ts';
 import { DISTURBED, loadLines, machine, targetLines, targets } from './lib/report.ts';
+import { issue44Targets } from './lib/report-44.ts';
 import { pendingLines, pendingTargets } from './lib/report-pending.ts';
 import { postgresLines, postgresTargets } from './lib/report-pg.ts';
 import { type BalancesResults, balancesPhase, balancesTargets } from './phases/balances.ts';
 import { type BankImportResults, bankImportPhase, bankImportTargets } from './phases/bank-import.ts';
 import { type ClockResults, clockPhase, clockTargets } from './phases/clock.ts';
+import { type InstructionResults, instructionsPhase } from './phases/instructions.ts';
 import { type PendingResults, pendingPhase } from './phases/pending.ts';
 import { type PostgresResults, postgresPhases } from './phases/postgres.ts';
 import { type RequestLogResults, requestLogPhase } from './phases/request-log.ts';
@@ -141,13 +144,14 @@ function results(
   b: BalancesResults | null,
   c: ClockResults | null,
   bank: BankImportResults | null,
+  instructions: InstructionResults | null,
 ): string[] {
   const pending: [string, PendingResults | null][] = [
     ['SQLite', p],
     ['PostgreSQL', pg?.pending ?? null],
   ];
   return [
-    '# Benchmark results (issues 10, 12, 13, 22, 24 and 26)',
+    '# Benchmark results (issues 10, 12, 13, 22, 24, 26 and 44)',
     '',
     `Written by \`npm run bench\`. ${machine(loadAtStart)}. Plinth: ${plinthCommit()}.`,
     'Server logs: one JSON line per request at info level, to a file. SQLite with WAL, each commit synced before its answer.',
@@ -162,6 +166,10 @@ function results(
       ...clockTargets(c),
       ...bankImportTargets(bank),
     ]),
+    '',
+    '## Issue 44: speed that holds up (each against its baseline in this run; the slow disk: its section below)',
+    '',
+    ...targetLines(issue44Targets(s, pg, instructions, paced)),
     '',
     `(disturbed): a load behind that figure ran while some task on the machine waited for a CPU more than ` +
       `${DISTURBED * 100}% of the time; re-run on a quiet machine before trusting the mark.`,
@@ -197,7 +205,21 @@ try {
   const pg = process.env.BENCH_POSTGRES === 'off' ? null : await postgresPhases(dir);
   const streams = runSqlite ? await streamsPhase(dir) : null;
   const slowDisk = runSqlite ? await slowDiskPhase(dir) : null;
-  const lines = results(sqlite, pg, loadAtStart, webhooks, paced, requestLog, pending, balances, clock, bankImport);
+  // Last, alone on the machine: valgrind's counts (issue 44), a few minutes each.
+  const instructions = await instructionsPhase();
+  const lines = results(
+    sqlite,
+    pg,
+    loadAtStart,
+    webhooks,
+    paced,
+    requestLog,
+    pending,
+    balances,
+    clock,
+    bankImport,
+    instructions,
+  );
   const text = [
     ...lines,
     ...(streams === null ? [] : streamLines(streams)),
