@@ -49,30 +49,33 @@ async function run(options: autocannon.Options, limit: Limit = {}): Promise<Load
 }
 
 /** POST an account create, each request with a fresh Idempotency-Key (as a retrying client sends). */
-export function loadCreate(port: number, authorization: string | null): Promise<Load> {
-  return loadCreateAs(port, authorization === null ? [] : [authorization]);
+export function loadCreate(port: number, authorization: string | null, limit: Limit = {}): Promise<Load> {
+  return loadCreateAs(port, authorization === null ? [] : [authorization], limit);
 }
 
 /** The create load with each request's key taken in turn from `authorizations` (keys of several orgs). */
-export function loadCreateAs(port: number, authorizations: string[]): Promise<Load> {
+export function loadCreateAs(port: number, authorizations: string[], limit: Limit = {}): Promise<Load> {
   let next = 0;
-  return run({
-    url: `http://127.0.0.1:${port}/v1/fintech/accounts`,
-    requests: [
-      {
-        method: 'POST',
-        body: CREATE_BODY,
-        setupRequest: (request) => ({
-          ...request,
-          headers: {
-            'content-type': 'application/json',
-            ...(authorizations.length > 0 ? { authorization: authorizations[next++ % authorizations.length]! } : {}),
-            'idempotency-key': randomUUID(),
-          },
-        }),
-      },
-    ],
-  });
+  return run(
+    {
+      url: `http://127.0.0.1:${port}/v1/fintech/accounts`,
+      requests: [
+        {
+          method: 'POST',
+          body: CREATE_BODY,
+          setupRequest: (request) => ({
+            ...request,
+            headers: {
+              'content-type': 'application/json',
+              ...(authorizations.length > 0 ? { authorization: authorizations[next++ % authorizations.length]! } : {}),
+              'idempotency-key': randomUUID(),
+            },
+          }),
+        },
+      ],
+    },
+    limit,
+  );
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { Kysely, Migration } from 'kysely';
-import type { CommitStats } from './sqlite/group-commit.ts';
+import type { CommitStats, WriteOptions } from './sqlite/group-commit.ts';
 import type { Tables } from './tables.ts';
 import type { WriteTransaction } from './transaction.ts';
 
 export { isDatabaseUnavailable } from './errors.ts';
-export type { CommitStats } from './sqlite/group-commit.ts';
+export type { CommitStats, WriteOptions } from './sqlite/group-commit.ts';
 
 /** A handle for reads. On SQLite it is a connection of its own, so a read never waits for the writer. */
 export type Db = Kysely<Tables>;
@@ -29,15 +29,17 @@ export interface Database {
   singleWriter: boolean;
   db: Db;
   /** Runs `work` in one transaction (a savepoint of a group commit on SQLite); commits, then resolves. */
-  write<T>(work: (trx: Trx) => Promise<T>): Promise<T>;
+  write<T>(work: (trx: Trx) => Promise<T>, options?: WriteOptions): Promise<T>;
   /** Applies the pending ones of these migrations (see db/migrate.ts); returns the names it applied. */
   migrate(sets: Record<string, Migration>[]): Promise<string[]>;
   /**
-   * Undefined when every commit so far is durable; otherwise a promise that they will be. On SQLite a commit is
-   * visible to reads a moment before its sync finishes (db/sqlite/wal-sync.ts), so an answer built from a read waits for
-   * this before it leaves; PostgreSQL makes a commit visible only once durable (always undefined).
+   * Undefined when every commit an answer could show is durable; otherwise a promise that they will be. On SQLite a
+   * commit is visible to reads a moment before its sync finishes (db/sqlite/wal-sync.ts), so an answer built from a
+   * read waits for this before it leaves; PostgreSQL makes a commit visible only once durable (always undefined). A
+   * commit of request-log entries alone (`WriteOptions.requestLogOnly`) counts only when `showsRequestLog`: for the
+   * request log's own answers (docs/internals.md#durable-commits-off-the-event-loop).
    */
-  settled(): Promise<void> | undefined;
+  settled(showsRequestLog?: boolean): Promise<void> | undefined;
   /** Called after every durable commit with what it cost (the app's /metrics observes it). */
   onCommit(listener: (stats: CommitStats) => void): void;
   /** Throws, with a line an operator can act on, when the database would not keep acknowledged writes. */

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/open.ts';
@@ -29,14 +30,22 @@ describe('durable commits off the event loop (SQLite)', { skip: BACKEND === 'sql
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** A server on a new database, with strace attached to every thread of it once it serves, injecting `inject`. */
-  async function serverUnder(name: string, inject: string) {
+  /**
+   * A server on a new database, with strace attached to every thread of it once it serves, injecting `inject`; `env`
+   * joins its environment, and `quiet` runs before strace attaches.
+   */
+  async function serverUnder(
+    name: string,
+    inject: string,
+    { env = {}, quiet }: { env?: Record<string, string>; quiet?: (url: string, key: string) => Promise<void> } = {},
+  ) {
     const url = `sqlite:${join(dir, `${name}.db`)}`;
     const made = await run(['src/cli/main.ts', 'keys', 'create', '--org', name, '--mode', 'sandbox'], {
       DATABASE_URL: url,
     });
     assert.equal(made.code, 0, made.stderr);
-    const server = await spawnServer({ DATABASE_URL: url });
+    const server = await spawnServer({ DATABASE_URL: url, ...env });
+    await quiet?.(server.url, made.stdout.trim());
     const tracer = spawn(
       'strace',
       [
@@ -121,6 +130,58 @@ describe('durable commits off the event loop (SQLite)', { skip: BACKEND === 'sql
         `the account was listed ${createdAt - listedAt} ms before it was durable`,
       );
     } finally {
+      await stop();
+    }
+  });
+
+  test("a read does not wait for the sync of the request log's batch; the request log's answers do", {
+    skip: straceSkip,
+    timeout: 60_000,
+  }, async () => {
+    // The server's writes at start-up (the audit's signing key, made once it listens) are durable before strace
+    // attaches: `GET /v1/audit/public_key` waits for the key, and its answer for every commit before it.
+    const quiet = async (url: string, key: string) => {
+      const made = await fetch(`${url}/v1/audit/public_key`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(made.status, 200, await made.text());
+    };
+    // Every fdatasync takes 5 s from now on; the request log writes its batch 10 ms after an entry.
+    const env = { REQUEST_LOG_FLUSH_MS: '10' };
+    const { server, key, stop } = await serverUnder('log', 'delay_enter=5000000', { env, quiet });
+    const path = join(dir, 'log.db');
+    const get = (url: string) => fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${key}` } });
+    /** Commits made durable so far (each observed once its sync finished). */
+    const durableCommits = async () => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      return Number(/^plinth_db_commit_duration_seconds_count (\d+)$/m.exec(text)![1]);
+    };
+    const reader = new DatabaseSync(path, { readOnly: true });
+    try {
+      const first = await get('/v1/fintech/accounts');
+      assert.equal(first.status, 200);
+      await first.arrayBuffer();
+      const id = first.headers.get('request-id')!;
+      // Its entry's batch is committed (another connection sees it) and now waits 5 s for its sync.
+      const entry = reader.prepare('select id from request_logs where id = ?');
+      while (entry.get(id) === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+      const before = await durableCommits();
+      // The request log's answer may show the entry: it waits for that sync. Another read shows no entry: it does not.
+      let logAnswered = false;
+      const fromLog = get(`/v1/requests/${id}`).then(async (r) => {
+        logAnswered = true;
+        return { status: r.status, entry: (await r.json()) as { id: string } };
+      });
+      const read = await get('/v1/fintech/accounts');
+      assert.equal(read.status, 200);
+      await read.arrayBuffer();
+      // Before, the read waited for the batch's sync like every answer: it left only once the batch was durable.
+      assert.equal(await durableCommits(), before, "the read waited for the request log batch's sync");
+      assert.equal(logAnswered, false, "the request log's answer left before its batch was durable");
+      const logged = await fromLog;
+      assert.equal(logged.status, 200);
+      assert.equal(logged.entry.id, id);
+      assert.ok((await durableCommits()) > before, "the request log's answer left before the batch's sync finished");
+    } finally {
+      reader.close();
       await stop();
     }
   });

@@ -34,3 +34,23 @@ test('settled(): nothing to wait for when every commit is synced; one promise pe
     sync.close();
   }
 });
+
+test("settled(): a commit of request-log entries alone holds back only the request log's answers", async () => {
+  const wal = join(dir, 'log.db-wal');
+  writeFileSync(wal, 'frames');
+  const sync = walSync(wal);
+  try {
+    sync.committed(false);
+    // Before, every answer waited for it: a read then paid one sync of the batch recording the reads before it.
+    assert.equal(sync.settled(), undefined, 'an answer that shows no entry does not wait for the batch');
+    const log = sync.settled(true);
+    assert.ok(log instanceof Promise, 'an answer of the request log waits for it');
+    sync.committed();
+    const data = sync.settled();
+    assert.ok(data instanceof Promise, 'any other commit is waited for by every answer');
+    await Promise.all([log, data]);
+    assert.equal(sync.settled(true), undefined);
+  } finally {
+    sync.close();
+  }
+});

@@ -10,6 +10,7 @@ import {
   STATUS_FILTER_PATTERN,
 } from '../../modules/requests/index.ts';
 import { ops } from '../../ops.ts';
+import { answerShowsRequestLog } from '../../platform/http/durable-answers.ts';
 import { timeOfId } from '../../platform/kit/ids.ts';
 import type { Operations } from '../../platform/operations/operation.ts';
 import type { Ctx } from '../context.ts';
@@ -116,6 +117,7 @@ export function requestsPages(scope: FastifyInstance, ctx: Ctx): void {
   const db = ctx.deps.database.db;
 
   r.get('/requests', { schema: { hide: true, querystring: RequestLogListQuery } }, async (request, reply) => {
+    answerShowsRequestLog(request);
     const view = await ctx.view(request);
     view.need(ops.listRequests);
     const query = request.query;
@@ -152,7 +154,11 @@ ${pager(
     return sendHtml(reply, page(view, 'Requests', main));
   });
 
-  r.get('/requests/:id', { schema: { hide: true, params: RequestLogIdParams } }, async (request, reply) =>
-    sendHtml(reply, await requestPage(ctx, request.server.operations, await ctx.view(request), request.params.id)),
-  );
+  r.get('/requests/:id', { schema: { hide: true, params: RequestLogIdParams } }, async (request, reply) => {
+    answerShowsRequestLog(request);
+    return sendHtml(
+      reply,
+      await requestPage(ctx, request.server.operations, await ctx.view(request), request.params.id),
+    );
+  });
 }

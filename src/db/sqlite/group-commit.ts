@@ -15,6 +15,15 @@ export interface CommitStats {
   roundTrips?: number;
 }
 
+/** How a write is committed (`Database.write`'s options). */
+export interface WriteOptions {
+  /**
+   * The write inserts request-log entries and nothing else (modules/requests/recorder.ts): until it is durable only the
+   * request log's answers wait for it (`Database.settled`), not every read.
+   */
+  requestLogOnly?: boolean;
+}
+
 /**
  * What makes a commit durable and keeps the WAL short, off the event loop (a file database; `:memory:` has none):
  * the WAL's syncer (wal-sync.ts) and the checkpointer (sqlite-checkpointer.ts).
@@ -29,6 +38,8 @@ export interface CommitDisk {
 
 interface Job {
   work: (trx: SqliteTransaction) => Promise<unknown>;
+  /** Writes request-log entries only (WriteOptions). */
+  requestLogOnly: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -135,7 +146,9 @@ export function groupCommit(trx: SqliteTransaction, observe: (stats: CommitStats
     if (disk === undefined) return answer();
     // The next batch may begin at once; this one's answers wait, off the event loop, for its frames to be synced.
     disk.afterCommit();
-    const durable = disk.sync.durable(disk.sync.committed());
+    // A commit of request-log batches alone holds back only the answers of the request log (wal-sync.ts `settled`).
+    const shown = succeeded.some(([job]) => !job.requestLogOnly);
+    const durable = disk.sync.durable(disk.sync.committed(shown));
     durable.then(answer, (error: unknown) => {
       for (const [job] of succeeded) job.reject(error);
     });
@@ -144,10 +157,11 @@ export function groupCommit(trx: SqliteTransaction, observe: (stats: CommitStats
   }
 
   return {
-    write<T>(work: (trx: SqliteTransaction) => Promise<T>): Promise<T> {
+    write<T>(work: (trx: SqliteTransaction) => Promise<T>, options?: WriteOptions): Promise<T> {
       if (closed) return Promise.reject(new DatabaseClosedError());
+      const requestLogOnly = options?.requestLogOnly === true;
       return new Promise<T>((resolve, reject) => {
-        queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        queue.push({ work, requestLogOnly, resolve: resolve as (value: unknown) => void, reject });
         schedule();
       });
     },

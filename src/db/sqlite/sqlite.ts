@@ -77,7 +77,7 @@ export function openSqlite(path: string, checkpoints = true): Database {
     write: pipeline.write,
     migrate: (sets) => migrateToLatest(writer, sets),
     onCommit: commits.add,
-    settled: () => disk?.sync.settled(),
+    settled: (showsRequestLog) => disk?.sync.settled(showsRequestLog),
     async checkDurability() {
       const pragma = (name: string) => Object.values(writerNative.prepare(`PRAGMA ${name}`).get() ?? {})[0];
       const [mode, sync, autocheckpoint] = ['journal_mode', 'synchronous', 'wal_autocheckpoint'].map(pragma);

@@ -20,15 +20,19 @@ import { DurabilityLostError } from '../errors.ts';
 const MAX_IN_FLIGHT = 2;
 
 export interface WalSync {
-  /** Records a COMMIT that just returned; its number, for `durable`. */
-  committed(): number;
+  /**
+   * Records a COMMIT that just returned; its number, for `durable`. `shown` false: the commit wrote nothing but
+   * request-log entries, which only the request log's own answers can show (`settled`).
+   */
+  committed(shown?: boolean): number;
   /** Resolves once commit `n` is on stable storage; rejects when a sync failed (nothing after it is durable). */
   durable(n: number): Promise<void>;
   /**
-   * Undefined when every commit so far is durable (a comparison); otherwise the promise that they will be, one for
-   * every caller until the next commit (the answers sent during one sync share it).
+   * Undefined when every commit an answer could show is durable (a comparison); otherwise the promise that they will
+   * be, one for every caller until the next such commit (the answers sent during one sync share it). A commit of
+   * request-log entries alone counts only for an answer that `showsRequestLog` (docs/internals.md).
    */
-  settled(): Promise<void> | undefined;
+  settled(showsRequestLog?: boolean): Promise<void> | undefined;
   /** Set once a sync failed: every later write is refused with it. */
   failure(): Error | undefined;
   close(): void;
@@ -60,12 +64,13 @@ export function unsafeNoWalSync(env: NodeJS.ProcessEnv = process.env): boolean {
 export function walSync(walPath: string, unsafeNoSync = false): WalSync {
   let fd: number | undefined;
   let committed = 0;
+  let shown = 0; // the last commit that wrote more than request-log entries
   let durable = 0;
   let highestStarted = 0;
   let inFlight = 0;
   let failed: Error | undefined;
   const waiters: Waiter[] = []; // in commit order, as `durable` is asked in commit order
-  let pending: { n: number; promise: Promise<void> } | undefined; // `settled`'s promise for commit n
+  let pending: { n: number; promise: Promise<void> } | undefined; // `settled`'s last promise: for commit n
 
   const settle = () => {
     while (waiters.length > 0 && (failed !== undefined || waiters[0]!.n <= durable)) {
@@ -97,8 +102,9 @@ export function walSync(walPath: string, unsafeNoSync = false): WalSync {
   };
 
   return {
-    committed() {
+    committed(showable = true) {
       committed++;
+      if (showable) shown = committed;
       start();
       return committed;
     },
@@ -107,9 +113,10 @@ export function walSync(walPath: string, unsafeNoSync = false): WalSync {
       if (failed !== undefined) return Promise.reject(failed);
       return new Promise((resolve, reject) => waiters.push({ n, resolve, reject }));
     },
-    settled() {
-      if (committed <= durable) return undefined;
-      if (pending?.n !== committed) pending = { n: committed, promise: this.durable(committed) };
+    settled(showsRequestLog = false) {
+      const n = showsRequestLog ? committed : shown;
+      if (n <= durable) return undefined;
+      if (pending?.n !== n) pending = { n, promise: this.durable(n) };
       return pending.promise;
     },
     failure: () => failed,

@@ -64,11 +64,14 @@ export function requestRecorder(options: RecorderOptions): RequestRecorder {
 
   const writeBatch = async (batch: RequestLogsTable[]): Promise<void> => {
     try {
+      // Only the request log's own answers wait for this write's sync: a read's entry is not what its answer shows
+      // (docs/internals.md#durable-commits-off-the-event-loop).
+      const only = { requestLogOnly: true };
       await database.write(async (trx) => {
         // SQLite numbers its batches (see requests.repository.ts); one batch is written at a time, in order.
         lastTx = Math.max(lastTx + 1, Date.now());
         insertRequestLogs(trx, batch, database.singleWriter ? lastTx : null);
-      });
+      }, only);
       metrics.written.inc(batch.length);
       warned = false;
     } catch (error) {

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { needs } from '../../platform/auth/permissions.ts';
+import { answerShowsRequestLog } from '../../platform/http/durable-answers.ts';
 import { Ref } from '../../platform/kit/schema.ts';
 import { declareRead, implement } from '../../platform/operations/operation.ts';
 import { declareOperations } from '../../platform/operations/register.ts';
@@ -50,6 +51,13 @@ export const requestOps = {
 
 /** The request log (docs/api.md#the-request-log): list, newest first, and retrieve by request id. */
 export function requestsRoutes(app: FastifyInstance, deps: { db: Db }): void {
+  // Their answers show entries: they wait for the sync of the log's own batches too, which other answers do not.
+  const showsEntries = async (request: FastifyRequest) => answerShowsRequestLog(request);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/v1/requests')) return;
+    const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
+    route.onRequest = [...own, showsEntries] as onRequestHookHandler[];
+  });
   app.addSchema(RequestLog);
   app.addSchema(RequestLogList);
   declareOperations(app, {}, [
