@@ -88,6 +88,25 @@ describe(`the chain's rows and the checkpoint key (${BACKEND})`, () => {
     assert.equal(code, 0, out);
   });
 
+  test('--org takes a sign-up’s display name too, as its help says; several orgs of that name are named, not guessed', async () => {
+    const signup = await call(server.url, 'POST', '/v1/sandbox/signup', { json: { name: 'Audit Signup Ltd' } });
+    assert.equal(signup.status, 200, signup.text);
+    await someWrites(server, signup.body.api_key.key);
+    const { code, out } = await verify('Audit Signup Ltd', '--json');
+    assert.equal(code, 0, out);
+    assert.equal(JSON.parse(out).origin, `plinth/${signup.body.org_id}/sandbox`);
+
+    const twin = await call(server.url, 'POST', '/v1/sandbox/signup', { json: { name: 'Audit Signup Ltd' } });
+    assert.equal(twin.status, 200, twin.text);
+    const several = await verify('Audit Signup Ltd');
+    assert.equal(several.code, 1, several.out);
+    assert.match(several.out, /several orgs signed up as "Audit Signup Ltd"/);
+    assert.ok(several.out.includes(signup.body.org_id) && several.out.includes(twin.body.org_id), several.out);
+    const none = await verify('Nobody Inc');
+    assert.equal(none.code, 1, none.out);
+    assert.match(none.out, /no org "Nobody Inc"/);
+  });
+
   test('rotate-key retires the key (listed in retired_keys); a checkpoint it signed still verifies', async () => {
     const was = await get(server, key, '/v1/audit/public_key');
     assert.deepEqual(was.retired_keys, []);
