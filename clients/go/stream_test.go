@@ -60,7 +60,7 @@ func TestStreamResumesByLastEventIDWithNoGapOrRepeat(t *testing.T) {
 	server := httptest.NewServer(s)
 	defer server.Close()
 	client := fastClient(server.URL)
-	var got []int32
+	var got []int64
 	for event, err := range client.Events.Stream(context.Background(), StreamParams{
 		Type: "fintech.account.created", OnGap: func(from, to int64) { gaps = append(gaps, fmt.Sprint(from, "-", to)) },
 	}) {

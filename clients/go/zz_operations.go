@@ -304,7 +304,7 @@ type AuditService struct{ c *Client }
 
 // ListAuditChainParams holds the query of Audit.ListChain.
 type ListAuditChainParams struct {
-	After int32 // Links after this `sequence` (0: from the first).
+	After int64 // Links after this `sequence` (0: from the first).
 	Limit int32 // Links per page.
 }
 

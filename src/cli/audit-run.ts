@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
+import type { Db } from '../db/database.ts';
 import type { Checkpoint } from '../modules/audit/index.ts';
 import { allKeys, openCheckpoint, rotateKey, verifyChain } from '../modules/audit/index.ts';
+import { findOrgForOperator } from '../modules/keys/index.ts';
 import { EVENT_CHECKS } from '../modules.ts';
+import type { OrgsTable } from '../platform/auth/tables.ts';
 import { systemClock } from '../platform/kit/time.ts';
 import { secretBoxFor } from '../platform/secrets/key-source.ts';
 import { withDatabase } from './context.ts';
@@ -12,12 +15,7 @@ import { EXIT, Failure } from './exits.ts';
 export function verify(flags: { org: string; mode: 'sandbox' | 'live'; checkpoint?: string; json?: true }) {
   return withDatabase(async (database) => {
     const db = database.db;
-    const org = await db
-      .selectFrom('orgs')
-      .select('id')
-      .where((eb) => eb.or([eb('id', '=', flags.org), eb('name', '=', flags.org)]))
-      .executeTakeFirst();
-    if (org === undefined) throw new Failure(`no org ${JSON.stringify(flags.org)}: give its id (org_…) or name`);
+    const org = await orgNamed(db, flags.org);
     let checkpoint: Checkpoint | undefined;
     if (flags.checkpoint !== undefined) {
       let text: string;
@@ -50,6 +48,22 @@ export function verify(flags: { org: string; mode: 'sandbox' | 'live'; checkpoin
     }
     if (result.failure !== null) throw new Failure('');
   });
+}
+
+/** The org `--org` names: its id or name, else the one org signed up under that display name. */
+async function orgNamed(db: Db, ref: string): Promise<OrgsTable> {
+  const { org, signedUpAs } = await findOrgForOperator({ db }, ref);
+  if (org === undefined && signedUpAs.length > 1)
+    throw new Failure(
+      `several orgs signed up as ${JSON.stringify(ref)} (${signedUpAs.map((o) => o.id).join(', ')}): ` +
+        'give --org <org id>',
+    );
+  const found = org ?? signedUpAs[0];
+  if (found === undefined)
+    throw new Failure(
+      `no org ${JSON.stringify(ref)}: give its id (org_…), or the name given to keys create or at sign-up`,
+    );
+  return found;
 }
 
 /** The note inside a saved `GET /v1/audit/checkpoint` answer. */

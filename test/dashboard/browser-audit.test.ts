@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
+import type { Database } from '../../src/db/database.ts';
 import { launchChromium, skipWithoutChromium } from '../helpers/chromium.ts';
 import { get, hiddenFields, post, signIn } from '../helpers/dashboard.ts';
 import { assertAxeClean, layoutFaults, signedIn } from '../helpers/dashboard-browser.ts';
@@ -128,7 +129,7 @@ describe('the dashboard Audit page', { skip: skipWithoutChromium('the dashboard 
     const created = (await api('/v1/events?type=fintech.transaction.created&limit=100')).data;
     const first = created.at(-1); // the oldest: the deposit's transaction
     const transaction = first.data.object.id as string;
-    await tamper(transaction);
+    await tamper(server.database, transaction);
     await page.goto(`${server.url}/dashboard/audit`);
     await page.getByRole('button', { name: 'Verify the chain' }).click();
     const result = page.locator('#verify-result');
@@ -175,27 +176,93 @@ describe('the dashboard Audit page', { skip: skipWithoutChromium('the dashboard 
     assert.equal(verify.status, 403);
     assert.doesNotMatch(verify.html, /verify-result/);
   });
-
-  /** As the database's owner would: the append-only triggers set aside, one amount changed, the triggers back. */
-  async function tamper(transaction: string): Promise<void> {
-    const db = server.database;
-    if (BACKEND === 'postgres') {
-      await db.write(async (trx) => {
-        await sql`alter table ledger_entries disable trigger user`.execute(trx);
-        await sql`update ledger_entries set amount = amount + 1 where id = ${transaction}`.execute(trx);
-        await sql`alter table ledger_entries enable trigger user`.execute(trx);
-      });
-      return;
-    }
-    await db.write(async (trx) => {
-      const triggers = await sql<{ name: string; sql: string }>`select name, sql from sqlite_master
-        where type = 'trigger' and tbl_name = 'ledger_entries'`.execute(trx);
-      assert.ok(triggers.rows.length > 0, 'ledger_entries has its triggers');
-      for (const t of triggers.rows) await sql`drop trigger ${sql.id(t.name)}`.execute(trx);
-      await sql`update ledger_entries set amount = amount + 1 where id = ${transaction}`.execute(trx);
-      for (const t of triggers.rows) await sql.raw(t.sql).execute(trx);
-    });
-    const refused = db.write((trx) => sql`update ledger_entries set amount = 1 where id = ${transaction}`.execute(trx));
-    await assert.rejects(refused, /append-only/, 'the triggers are back');
-  }
 });
+
+// Plain HTTP, no browser: runs wherever the suite runs.
+describe("Verify's failure shows a ledger row's values only to a key that may read transactions", () => {
+  const server = useServer();
+
+  /** "Verify the chain" posted in a session of `key`: the verdict's text, and the request log's record of it. */
+  async function verified(key: string): Promise<string> {
+    const cookie = await signIn(server.url, key);
+    const page = await get(server.url, '/dashboard/audit', cookie);
+    assert.equal(page.status, 200, page.html.slice(0, 300));
+    const { csrf } = hiddenFields(page.html, '/dashboard/audit/verify#verify');
+    const answer = await post(server.url, '/dashboard/audit/verify', { csrf: csrf! }, { cookie });
+    assert.equal(answer.status, 200, answer.html.slice(0, 300));
+    const at = answer.html.indexOf('id="verify-result"');
+    assert.ok(at > 0, 'a verdict is shown');
+    return answer.html.slice(at, answer.html.indexOf('</div>', at));
+  }
+
+  test("events: read without transactions: read: the fields that differ and the event's values, not the row's", async () => {
+    const key = await server.key('dash-audit-restricted');
+    const m = money(server.url, key);
+    await m.deposit(await m.account(), 10_000);
+    const events = await call(server.url, 'GET', '/v1/events?type=fintech.transaction.created&limit=10', { key });
+    const event = events.body.data.at(-1);
+    const transaction = event.data.object.id as string;
+    assert.equal(event.data.object.amount, 10_000);
+    await tamper(server.database, transaction); // the ledger now holds 10001
+
+    const full = await verifyText(await verified(key));
+    assert.ok(
+      full.includes(`transaction ${transaction} differs from its event in amount: amount 10001, event 10000`),
+      full,
+    );
+
+    const made = await call(server.url, 'POST', '/v1/api_keys', { key, json: { permissions: { events: 'read' } } });
+    assert.equal(made.status, 200, made.text);
+    const text = await verifyText(await verified(made.body.key));
+    assert.match(text, new RegExp(`at sequence ${event.sequence}\\.`));
+    assert.ok(
+      text.includes(
+        `transaction ${transaction} differs from its event in amount (what the ledger holds now needs ` +
+          'transactions: read): event amount 10000',
+      ),
+      text,
+    );
+    assert.doesNotMatch(text, /10001/, 'the amount the ledger holds now is not shown');
+    // Nor kept in the request log, where a key with requests: read would find it.
+    await server.app.requestLog.flush();
+    const logged = (await call(server.url, 'GET', '/v1/requests?method=POST&limit=20', { key })).body.data.filter(
+      (r: { path: string }) => r.path === '/dashboard/audit/verify',
+    );
+    assert.equal(logged.length, 2);
+    const restricted = logged.find((r: { response_body: string }) => !r.response_body.includes('amount 10001'));
+    assert.ok(restricted, "one record without the row's amount");
+    assert.doesNotMatch(restricted.response_body, /10001/);
+  });
+});
+
+/** A verdict's HTML as text: tags dropped, entities read. */
+function verifyText(html: string): string {
+  return html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+}
+
+/** As the database's owner would: the append-only triggers set aside, one amount changed, the triggers back. */
+async function tamper(db: Database, transaction: string): Promise<void> {
+  if (BACKEND === 'postgres') {
+    await db.write(async (trx) => {
+      await sql`alter table ledger_entries disable trigger user`.execute(trx);
+      await sql`update ledger_entries set amount = amount + 1 where id = ${transaction}`.execute(trx);
+      await sql`alter table ledger_entries enable trigger user`.execute(trx);
+    });
+    return;
+  }
+  await db.write(async (trx) => {
+    const triggers = await sql<{ name: string; sql: string }>`select name, sql from sqlite_master
+      where type = 'trigger' and tbl_name = 'ledger_entries'`.execute(trx);
+    assert.ok(triggers.rows.length > 0, 'ledger_entries has its triggers');
+    for (const t of triggers.rows) await sql`drop trigger ${sql.id(t.name)}`.execute(trx);
+    await sql`update ledger_entries set amount = amount + 1 where id = ${transaction}`.execute(trx);
+    for (const t of triggers.rows) await sql.raw(t.sql).execute(trx);
+  });
+  const refused = db.write((trx) => sql`update ledger_entries set amount = 1 where id = ${transaction}`.execute(trx));
+  await assert.rejects(refused, /append-only/, 'the triggers are back');
+}

@@ -127,6 +127,33 @@ describe('the OpenAPI document', () => {
     );
   });
 
+  test('an integer that can pass 2^31 says `format: int64`, so Go, Java, Kotlin and Rust clients decode it as 64-bit', () => {
+    // Integers that stay small, each bounded by what it is (the rest must have a maximum below 2^31, or int64).
+    const small = new Set([
+      '#/components/schemas/Problem/properties/status', // an HTTP status
+      '#/components/schemas/WebhookDelivery/properties/attempts/items/properties/response_status', // the same
+      '#/components/schemas/WebhookDelivery/properties/attempts/items/properties/duration_ms', // within the timeout
+      '#/components/schemas/RequestLog/properties/count', // refusals of one key in one second
+      '#/components/headers/Retry-After/schema', // seconds to wait
+    ]);
+    const unmarked: string[] = [];
+    for (const [at, node] of schemas(DOCUMENT)) {
+      const types = [node.type].flat();
+      if (!types.includes('integer') || node.format === 'int64' || small.has(at)) continue;
+      if (!(typeof node.maximum === 'number' && node.maximum < 2 ** 31)) unmarked.push(at);
+    }
+    assert.deepEqual(unmarked, [], 'integers without a maximum below 2^31 and without format: int64');
+    const { schemas: s } = DOCUMENT.components;
+    for (const integer of [
+      s.Event.properties.sequence,
+      s.AuditChainLink.properties.sequence,
+      s.AuditCheckpoint.properties.size,
+      DOCUMENT.paths['/v1/audit/chain'].get.parameters.find((p: any) => p.name === 'after').schema,
+      s.Account.properties.available_balance.properties.amount,
+    ])
+      assert.equal(integer.format, 'int64', JSON.stringify(integer));
+  });
+
   test('the response checker itself rejects drift', () => {
     const headers = new Headers({ 'content-type': 'application/json', 'request-id': 'req_01M7Z25FEAPTK5AVEMG5JXPY7P' });
     const account = { ...DOCUMENT.components.schemas.Account.examples[0] };
@@ -151,5 +178,11 @@ describe('the OpenAPI document', () => {
       /does not match/,
     );
     assert.throws(() => checkResponse('GET', url, 200, headers, '', { ...account, secret: 'x' }), /does not match/);
+    // `format: int64` is checked, not ignored: an amount past 2^53 − 1 is no longer exact in JSON.
+    const balance = { ...account.available_balance, amount: 2 ** 53 };
+    assert.throws(
+      () => checkResponse('GET', url, 200, headers, '', { ...account, available_balance: balance }),
+      /does not match/,
+    );
   });
 });

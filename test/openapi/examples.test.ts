@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { DOCUMENT } from '../helpers/openapi.ts';
+import { DOCUMENT, documentAjv } from '../helpers/openapi.ts';
 
 type Json = Record<string, any>;
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-ajv.addSchema(DOCUMENT, 'openapi');
+const ajv = documentAjv();
 const validAt = (pointer: string, value: unknown) => ajv.getSchema(`openapi#${pointer}`)!(value);
 const escapePointer = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
 

@@ -25,12 +25,12 @@ type AuditAPIService service
 type ApiListAuditChainRequest struct {
 	ctx context.Context
 	ApiService *AuditAPIService
-	after *int32
+	after *int64
 	limit *int32
 }
 
 // Links after this &#x60;sequence&#x60; (0: from the first).
-func (r ApiListAuditChainRequest) After(after int32) ApiListAuditChainRequest {
+func (r ApiListAuditChainRequest) After(after int64) ApiListAuditChainRequest {
 	r.after = &after
 	return r
 }
@@ -86,7 +86,7 @@ func (a *AuditAPIService) ListAuditChainExecute(r ApiListAuditChainRequest) (*Au
 	if r.after != nil {
 		parameterAddToHeaderOrQuery(localVarQueryParams, "after", r.after, "form", "")
 	} else {
-		var defaultValue int32 = 0
+		var defaultValue int64 = 0
 		parameterAddToHeaderOrQuery(localVarQueryParams, "after", defaultValue, "form", "")
 		r.after = &defaultValue
 	}

@@ -21,7 +21,7 @@ var _ MappedNullable = &AccountStatementCredits{}
 // AccountStatementCredits struct for AccountStatementCredits
 type AccountStatementCredits struct {
 	// How many incoming transactions.
-	Count int32 `json:"count"`
+	Count int64 `json:"count"`
 	// Their sum, a positive number of minor units (or 0).
 	Amount int64 `json:"amount"`
 	AdditionalProperties map[string]interface{}
@@ -33,7 +33,7 @@ type _AccountStatementCredits AccountStatementCredits
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewAccountStatementCredits(count int32, amount int64) *AccountStatementCredits {
+func NewAccountStatementCredits(count int64, amount int64) *AccountStatementCredits {
 	this := AccountStatementCredits{}
 	this.Count = count
 	this.Amount = amount
@@ -49,9 +49,9 @@ func NewAccountStatementCreditsWithDefaults() *AccountStatementCredits {
 }
 
 // GetCount returns the Count field value
-func (o *AccountStatementCredits) GetCount() int32 {
+func (o *AccountStatementCredits) GetCount() int64 {
 	if o == nil {
-		var ret int32
+		var ret int64
 		return ret
 	}
 
@@ -60,7 +60,7 @@ func (o *AccountStatementCredits) GetCount() int32 {
 
 // GetCountOk returns a tuple with the Count field value
 // and a boolean to check if the value has been set.
-func (o *AccountStatementCredits) GetCountOk() (*int32, bool) {
+func (o *AccountStatementCredits) GetCountOk() (*int64, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -68,7 +68,7 @@ func (o *AccountStatementCredits) GetCountOk() (*int32, bool) {
 }
 
 // SetCount sets field value
-func (o *AccountStatementCredits) SetCount(v int32) {
+func (o *AccountStatementCredits) SetCount(v int64) {
 	o.Count = v
 }
 

@@ -21,7 +21,7 @@ var _ MappedNullable = &AccountStatementDebits{}
 // AccountStatementDebits struct for AccountStatementDebits
 type AccountStatementDebits struct {
 	// How many outgoing transactions.
-	Count int32 `json:"count"`
+	Count int64 `json:"count"`
 	// Their sum, a positive number of minor units (or 0).
 	Amount int64 `json:"amount"`
 	AdditionalProperties map[string]interface{}
@@ -33,7 +33,7 @@ type _AccountStatementDebits AccountStatementDebits
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewAccountStatementDebits(count int32, amount int64) *AccountStatementDebits {
+func NewAccountStatementDebits(count int64, amount int64) *AccountStatementDebits {
 	this := AccountStatementDebits{}
 	this.Count = count
 	this.Amount = amount
@@ -49,9 +49,9 @@ func NewAccountStatementDebitsWithDefaults() *AccountStatementDebits {
 }
 
 // GetCount returns the Count field value
-func (o *AccountStatementDebits) GetCount() int32 {
+func (o *AccountStatementDebits) GetCount() int64 {
 	if o == nil {
-		var ret int32
+		var ret int64
 		return ret
 	}
 
@@ -60,7 +60,7 @@ func (o *AccountStatementDebits) GetCount() int32 {
 
 // GetCountOk returns a tuple with the Count field value
 // and a boolean to check if the value has been set.
-func (o *AccountStatementDebits) GetCountOk() (*int32, bool) {
+func (o *AccountStatementDebits) GetCountOk() (*int64, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -68,7 +68,7 @@ func (o *AccountStatementDebits) GetCountOk() (*int32, bool) {
 }
 
 // SetCount sets field value
-func (o *AccountStatementDebits) SetCount(v int32) {
+func (o *AccountStatementDebits) SetCount(v int64) {
 	o.Count = v
 }
 

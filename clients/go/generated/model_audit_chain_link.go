@@ -21,7 +21,7 @@ var _ MappedNullable = &AuditChainLink{}
 // AuditChainLink One event's place in the chain; kept forever, after the event's body has expired.
 type AuditChainLink struct {
 	// The event's number (its `sequence`).
-	Sequence int32 `json:"sequence"`
+	Sequence int64 `json:"sequence"`
 	EventId string `json:"event_id"`
 	// The SHA-256 of the event's body, byte for byte as served (lower-case hex).
 	Hash string `json:"hash"`
@@ -34,7 +34,7 @@ type _AuditChainLink AuditChainLink
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewAuditChainLink(sequence int32, eventId string, hash string) *AuditChainLink {
+func NewAuditChainLink(sequence int64, eventId string, hash string) *AuditChainLink {
 	this := AuditChainLink{}
 	this.Sequence = sequence
 	this.EventId = eventId
@@ -51,9 +51,9 @@ func NewAuditChainLinkWithDefaults() *AuditChainLink {
 }
 
 // GetSequence returns the Sequence field value
-func (o *AuditChainLink) GetSequence() int32 {
+func (o *AuditChainLink) GetSequence() int64 {
 	if o == nil {
-		var ret int32
+		var ret int64
 		return ret
 	}
 
@@ -62,7 +62,7 @@ func (o *AuditChainLink) GetSequence() int32 {
 
 // GetSequenceOk returns a tuple with the Sequence field value
 // and a boolean to check if the value has been set.
-func (o *AuditChainLink) GetSequenceOk() (*int32, bool) {
+func (o *AuditChainLink) GetSequenceOk() (*int64, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -70,7 +70,7 @@ func (o *AuditChainLink) GetSequenceOk() (*int32, bool) {
 }
 
 // SetSequence sets field value
-func (o *AuditChainLink) SetSequence(v int32) {
+func (o *AuditChainLink) SetSequence(v int64) {
 	o.Sequence = v
 }
 

@@ -25,7 +25,7 @@ type AuditCheckpoint struct {
 	// `plinth/<org id>/<mode>`: whose chain.
 	Origin string `json:"origin"`
 	// How many events the chain holds: the last `sequence`.
-	Size int32 `json:"size"`
+	Size int64 `json:"size"`
 	// The hash of the last event's body (the chain's head); with no event yet, of `plinth.chain.v1 <org id> <mode>`.
 	Hash string `json:"hash"`
 	// The checkpoint as a C2SP signed note (`tlog-checkpoint`): origin, size and the base64 of the hash, each on a line, an empty line, then `— plinth <base64 of key id and Ed25519 signature>`. Keep it: a later chain must extend it.
@@ -39,7 +39,7 @@ type _AuditCheckpoint AuditCheckpoint
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewAuditCheckpoint(object string, origin string, size int32, hash string, note string) *AuditCheckpoint {
+func NewAuditCheckpoint(object string, origin string, size int64, hash string, note string) *AuditCheckpoint {
 	this := AuditCheckpoint{}
 	this.Object = object
 	this.Origin = origin
@@ -106,9 +106,9 @@ func (o *AuditCheckpoint) SetOrigin(v string) {
 }
 
 // GetSize returns the Size field value
-func (o *AuditCheckpoint) GetSize() int32 {
+func (o *AuditCheckpoint) GetSize() int64 {
 	if o == nil {
-		var ret int32
+		var ret int64
 		return ret
 	}
 
@@ -117,7 +117,7 @@ func (o *AuditCheckpoint) GetSize() int32 {
 
 // GetSizeOk returns a tuple with the Size field value
 // and a boolean to check if the value has been set.
-func (o *AuditCheckpoint) GetSizeOk() (*int32, bool) {
+func (o *AuditCheckpoint) GetSizeOk() (*int64, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -125,7 +125,7 @@ func (o *AuditCheckpoint) GetSizeOk() (*int32, bool) {
 }
 
 // SetSize sets field value
-func (o *AuditCheckpoint) SetSize(v int32) {
+func (o *AuditCheckpoint) SetSize(v int64) {
 	o.Size = v
 }
 

@@ -27,7 +27,7 @@ type Event struct {
 	// What happened. The list grows: accept types you do not know. Known values: `api_key.created`, `api_key.revoked`, `webhook_endpoint.test`, `fintech.account.created`, `fintech.account.frozen`, `fintech.account.unfrozen`, `fintech.account.closed`, `fintech.account.updated`, `fintech.transfer.created`, `fintech.transfer.posted`, `fintech.transfer.voided`, `fintech.transfer.expired`, `fintech.transfer.updated`, `fintech.transfer_reversal.created`, `fintech.transaction.created`, `fintech.account_number.created`, `fintech.account_number.updated`, `fintech.external_account.created`, `fintech.external_account.updated`, `fintech.payment.created`, `fintech.payment.updated`; others may be added, so treat this as an open string.
 	Type string `json:"type"`
 	// Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps.
-	Sequence int32 `json:"sequence"`
+	Sequence int64 `json:"sequence"`
 	// Links the event to the history before it. Absent only on events numbered before the chain existed.
 	Chain *EventChain `json:"chain,omitempty"`
 	Data EventData `json:"data"`
@@ -44,7 +44,7 @@ type _Event Event
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewEvent(id string, object string, type_ string, sequence int32, data EventData, request NullableEventRequest, livemode bool, createdAt string) *Event {
+func NewEvent(id string, object string, type_ string, sequence int64, data EventData, request NullableEventRequest, livemode bool, createdAt string) *Event {
 	this := Event{}
 	this.Id = id
 	this.Object = object
@@ -138,9 +138,9 @@ func (o *Event) SetType(v string) {
 }
 
 // GetSequence returns the Sequence field value
-func (o *Event) GetSequence() int32 {
+func (o *Event) GetSequence() int64 {
 	if o == nil {
-		var ret int32
+		var ret int64
 		return ret
 	}
 
@@ -149,7 +149,7 @@ func (o *Event) GetSequence() int32 {
 
 // GetSequenceOk returns a tuple with the Sequence field value
 // and a boolean to check if the value has been set.
-func (o *Event) GetSequenceOk() (*int32, bool) {
+func (o *Event) GetSequenceOk() (*int64, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -157,7 +157,7 @@ func (o *Event) GetSequenceOk() (*int32, bool) {
 }
 
 // SetSequence sets field value
-func (o *Event) SetSequence(v int32) {
+func (o *Event) SetSequence(v int64) {
 	o.Sequence = v
 }
 

@@ -25,7 +25,7 @@ type SandboxClock struct {
 	// The sandbox's time now, RFC 3339 in UTC to the millisecond: real time plus `offset_seconds`.
 	Now string `json:"now"`
 	// How far the clock runs ahead of real time, in whole seconds; it only grows.
-	OffsetSeconds int32 `json:"offset_seconds"`
+	OffsetSeconds int64 `json:"offset_seconds"`
 	AdditionalProperties map[string]interface{}
 }
 
@@ -35,7 +35,7 @@ type _SandboxClock SandboxClock
 // This constructor will assign default values to properties that have it defined,
 // and makes sure properties required by API are set, but the set of arguments
 // will change when the set of required properties is changed
-func NewSandboxClock(object string, now string, offsetSeconds int32) *SandboxClock {
+func NewSandboxClock(object string, now string, offsetSeconds int64) *SandboxClock {
 	this := SandboxClock{}
 	this.Object = object
 	this.Now = now
@@ -100,9 +100,9 @@ func (o *SandboxClock) SetNow(v string) {
 }
 
 // GetOffsetSeconds returns the OffsetSeconds field value
-func (o *SandboxClock) GetOffsetSeconds() int32 {
+func (o *SandboxClock) GetOffsetSeconds() int64 {
 	if o == nil {
-		var ret int32
+		var ret int64
 		return ret
 	}
 
@@ -111,7 +111,7 @@ func (o *SandboxClock) GetOffsetSeconds() int32 {
 
 // GetOffsetSecondsOk returns a tuple with the OffsetSeconds field value
 // and a boolean to check if the value has been set.
-func (o *SandboxClock) GetOffsetSecondsOk() (*int32, bool) {
+func (o *SandboxClock) GetOffsetSecondsOk() (*int64, bool) {
 	if o == nil {
 		return nil, false
 	}
@@ -119,7 +119,7 @@ func (o *SandboxClock) GetOffsetSecondsOk() (*int32, bool) {
 }
 
 // SetOffsetSeconds sets field value
-func (o *SandboxClock) SetOffsetSeconds(v int32) {
+func (o *SandboxClock) SetOffsetSeconds(v int64) {
 	o.OffsetSeconds = v
 }
 

@@ -240,7 +240,7 @@ impl<'a> Audit<'a> {
     /// `listAuditChain`: Page the hash chain of events.
     ///
     /// Oldest first: each event's `sequence`, id and the SHA-256 of its body. Kept forever, after bodies expire.
-    pub async fn list_chain(&self, after: Option<i32>, limit: Option<i32>) -> Result<Response<models::AuditChainPage>, Error> {
+    pub async fn list_chain(&self, after: Option<i64>, limit: Option<i32>) -> Result<Response<models::AuditChainPage>, Error> {
         let p = audit::ListAuditChainParams { after, limit };
         self.client.call(RequestOptions::default(), false, audit::list_audit_chain(&self.client.config, p)).await
     }

@@ -80,7 +80,7 @@ const model = (ctx: Context, schema: string) => `plinthapi.${ctx.models[schema] 
 function paramType(p: Param): string {
   switch (p.kind) {
     case 'integer':
-      return 'int32';
+      return p.int64 ? 'int64' : 'int32';
     case 'created':
       return 'CreatedFilter';
     case 'metadata':

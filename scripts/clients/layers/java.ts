@@ -85,7 +85,7 @@ function delegate(head: string, decl: string[], call: string): string[] {
   return [...fit(`  ${head}(${decl.join(', ')}) {`), ...fit(`    return ${call};`), '  }', ''];
 }
 
-const paramType = (p: Param) => (p.kind === 'integer' ? 'Integer' : 'String');
+const paramType = (p: Param) => (p.kind === 'integer' ? (p.int64 ? 'Long' : 'Integer') : 'String');
 /** A list's filters: none, one (a positional argument), or a filter class. */
 function filterMode(op: Operation): 'none' | 'one' | 'class' {
   if (op.queryParams.length === 0) return 'none';

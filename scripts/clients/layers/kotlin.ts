@@ -86,7 +86,9 @@ function fun(head: string, params: string[], ret: string, body: string[]): strin
 
 const paramType = (p: Param) =>
   p.kind === 'integer'
-    ? 'Int'
+    ? p.int64
+      ? 'Long'
+      : 'Int'
     : p.kind === 'created'
       ? 'Created'
       : p.kind === 'metadata'

@@ -44,6 +44,8 @@ export interface Param {
   kind: ParamKind;
   /** The known values of an `enum`. */
   values?: string[];
+  /** An `integer` that may pass 2^31 (`format: int64`: a `sequence`): 64-bit in typed languages. */
+  int64?: true;
   required: boolean;
   description: string;
 }
@@ -153,7 +155,7 @@ function isTime(schema: Json): boolean {
   return schema?.type === 'string' && typeof schema.pattern === 'string' && schema.pattern.startsWith('^(\\d{4}-');
 }
 
-function kindOf(param: Json, where: string): Pick<Param, 'kind' | 'values'> {
+function kindOf(param: Json, where: string): Pick<Param, 'kind' | 'values' | 'int64'> {
   const schema = param.schema ?? {};
   if (param.style === 'deepObject') {
     if (schema.properties?.gte) return { kind: 'created' };
@@ -162,7 +164,8 @@ function kindOf(param: Json, where: string): Pick<Param, 'kind' | 'values'> {
   }
   if (isTime(schema)) return { kind: 'time' };
   if (Array.isArray(schema.enum)) return { kind: 'enum', values: schema.enum };
-  if (schema.type === 'integer') return { kind: 'integer' };
+  if (schema.type === 'integer')
+    return schema.format === 'int64' ? { kind: 'integer', int64: true } : { kind: 'integer' };
   if (schema.type === 'string') return { kind: 'string' };
   throw new Error(`${where}: parameter ${param.name} of a type no template knows (${JSON.stringify(schema.type)})`);
 }

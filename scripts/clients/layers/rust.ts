@@ -6,8 +6,8 @@
  * Per operation: the path parameters (`retrieve_reversal(&self, id, reversal_id)`); a list takes its filters (a
  * `<Resource>Filter`, e.g. `TransferFilter::default().status("pending")`, or, for a lone plain filter, an
  * `Option<&str>`) and `ListParams` (`list` iterates every page, `list_page` returns one); another read takes its
- * query as `&str` (`Option<&str>` when optional; an integer as the generated `i32`, the audit chain's `after` and
- * `limit`); a write takes the generated request model and `RequestOptions`.
+ * query as `&str` (`Option<&str>` when optional; an integer as the generated `i32`, or `i64` for a `format: int64`
+ * one: the audit chain's `limit` and `after`); a write takes the generated request model and `RequestOptions`.
  * A write whose answer holds a secret shown once returns created.rs's type made by its `from_answer` (read from the
  * hand-written code). Filters with `created` or `metadata` go out as the API's deepObject (filters.rs's `query`).
  *
@@ -45,7 +45,7 @@ const needsStruct = (op: Operation) =>
 function fieldType(p: Param): string {
   if (p.kind === 'created') return 'Option<Created>';
   if (p.kind === 'metadata') return 'BTreeMap<String, String>';
-  if (p.kind === 'integer') return 'Option<u16>';
+  if (p.kind === 'integer') return p.int64 ? 'Option<i64>' : 'Option<u16>';
   return 'Option<String>';
 }
 
@@ -78,7 +78,7 @@ function filterStruct(name: string, op: Operation): string[] {
       );
     else if (p.kind === 'integer')
       lines.push(
-        `    pub fn ${f}(mut self, value: u16) -> Self {`,
+        `    pub fn ${f}(mut self, value: ${p.int64 ? 'i64' : 'u16'}) -> Self {`,
         `        self.${f} = Some(value);`,
         '        self',
         '    }',
@@ -200,7 +200,8 @@ function method(op: Operation, ctx: Ctx): string[] {
   for (const p of op.queryParams) {
     // An integer (the audit chain's `after` and `limit`) is the generated struct's own type, passed as it is.
     if (p.kind === 'integer') {
-      args.push(`${ident(p.name)}: ${p.required ? 'i32' : 'Option<i32>'}`);
+      const type = p.int64 ? 'i64' : 'i32';
+      args.push(`${ident(p.name)}: ${p.required ? type : `Option<${type}>`}`);
       fields.push(ident(p.name));
       continue;
     }

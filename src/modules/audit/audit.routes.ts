@@ -7,7 +7,6 @@ import { declareRead, implement } from '../../platform/operations/operation.ts';
 import { declareOperations } from '../../platform/operations/register.ts';
 import { genesisHash } from '../../platform/outbox/chain.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
-import { contextOf } from '../../platform/secrets/rotate.ts';
 import {
   type AuditChainLink,
   AuditChainLink as AuditChainLinkSchema,
@@ -18,8 +17,8 @@ import {
   type AuditPublicKey,
   AuditPublicKey as AuditPublicKeySchema,
 } from './audit.schema.ts';
-import { AUDIT_KEY_COLUMN, activeKey, allKeys, publicKeyView } from './keys.ts';
-import { signCheckpoint } from './note.ts';
+import { type AuditKeysTable, activeKey, allKeys, publicKeyView, signingKeys } from './keys.ts';
+import { type SigningKey, signCheckpoint } from './note.ts';
 import { originOf } from './verify.ts';
 
 type List<T> = { object: 'list'; data: T[]; has_more: boolean };
@@ -97,8 +96,11 @@ export async function chainPage(db: Db, owner: Owner, query: AuditChainQuery): P
   return { object: 'list', data, has_more: rows.length > limit };
 }
 
-/** The chain's head, signed now by the active key. */
-export async function checkpointOf(deps: Pick<AuditDeps, 'db' | 'secrets'>, owner: Owner): Promise<AuditCheckpoint> {
+/** The chain's head, signed now by the active key (`keyOf` makes a key row ready to sign: `signingKeys`). */
+export async function checkpointOf(
+  deps: { db: Db; keyOf: (row: AuditKeysTable) => SigningKey },
+  owner: Owner,
+): Promise<AuditCheckpoint> {
   const head = await deps.db
     .selectFrom('event_chain')
     .select(['sequence', 'hash'])
@@ -112,13 +114,8 @@ export async function checkpointOf(deps: Pick<AuditDeps, 'db' | 'secrets'>, owne
     size: Number(head?.sequence ?? 0),
     hash: head?.hash ?? genesisHash(owner.orgId, owner.mode),
   };
-  const key = await activeKey(deps.db);
-  const privateKeyDer = deps.secrets.open(key.private_key, contextOf(AUDIT_KEY_COLUMN));
-  return {
-    object: 'audit.checkpoint',
-    ...checkpoint,
-    note: signCheckpoint(checkpoint, { name: key.name, privateKeyDer }),
-  };
+  const key = deps.keyOf(await activeKey(deps.db));
+  return { object: 'audit.checkpoint', ...checkpoint, note: signCheckpoint(checkpoint, key) };
 }
 
 export async function publicKeyOfInstance(db: Db): Promise<AuditPublicKey> {
@@ -128,6 +125,7 @@ export async function publicKeyOfInstance(db: Db): Promise<AuditPublicKey> {
 }
 
 export function auditRoutes(app: FastifyInstance, deps: AuditDeps): void {
+  const keyOf = signingKeys(deps.secrets);
   app.addSchema(AuditChainLinkSchema);
   app.addSchema(AuditChainPage);
   app.addSchema(AuditCheckpointSchema);
@@ -142,7 +140,7 @@ export function auditRoutes(app: FastifyInstance, deps: AuditDeps): void {
     implement(auditOps.retrieveAuditCheckpoint, {
       read: async (owner) => {
         await Promise.all([deps.caughtUp(), deps.ensureKey()]);
-        return checkpointOf(deps, owner);
+        return checkpointOf({ db: deps.db, keyOf }, owner);
       },
     }),
     implement(auditOps.retrieveAuditPublicKey, {

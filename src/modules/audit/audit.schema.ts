@@ -8,7 +8,7 @@ const EXAMPLE_ORG = 'org_01KAPQ9R3A1B2C3D4E5F6G7H8J';
 
 export const AuditChainLink = Type.Object(
   {
-    sequence: Type.Integer({ minimum: 1, description: "The event's number (its `sequence`)." }),
+    sequence: Type.Integer({ format: 'int64', minimum: 1, description: "The event's number (its `sequence`)." }),
     event_id: Type.String({ pattern: idPattern('evt') }),
     hash: { ...HASH, description: "The SHA-256 of the event's body, byte for byte as served (lower-case hex)." },
   },
@@ -33,7 +33,14 @@ export const AuditChainPage = ListPage<AuditChainLink>(
 export const AuditChainQuery = Type.Object(
   {
     after: Type.Optional(
-      Type.Integer({ minimum: 0, default: 0, description: 'Links after this `sequence` (0: from the first).' }),
+      Type.Integer({
+        format: 'int64',
+        minimum: 0,
+        // An integer in a query string is at most 15 digits, as GET /v1/events/stream's `after` is.
+        maximum: 999_999_999_999_999,
+        default: 0,
+        description: 'Links after this `sequence` (0: from the first).',
+      }),
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Links per page.' })),
   },
@@ -49,7 +56,11 @@ export const AuditCheckpoint = Type.Object(
   {
     object: Type.Literal('audit.checkpoint'),
     origin: Type.String({ description: '`plinth/<org id>/<mode>`: whose chain.' }),
-    size: Type.Integer({ minimum: 0, description: 'How many events the chain holds: the last `sequence`.' }),
+    size: Type.Integer({
+      format: 'int64',
+      minimum: 0,
+      description: 'How many events the chain holds: the last `sequence`.',
+    }),
     hash: {
       ...HASH,
       description:

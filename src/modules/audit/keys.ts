@@ -4,7 +4,7 @@ import { newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
 import type { SecretBox } from '../../platform/secrets/box.ts';
 import { contextOf, type SealedColumn } from '../../platform/secrets/rotate.ts';
-import { keyIdOf, publicKeyOf, verifierKey } from './note.ts';
+import { keyIdOf, publicKeyOf, type SigningKey, signingKey, verifierKey } from './note.ts';
 
 /**
  * The instance's checkpoint keys (docs/api.md#verifying-the-history): made at first start, the private half sealed
@@ -101,6 +101,23 @@ export async function rotateKey(database: Database, secrets: SecretBox, now: Dat
     await trx.insertInto('audit_keys').values(row).execute();
   });
   return row;
+}
+
+/**
+ * A key row made ready to sign, its private half unsealed and parsed once per key (not at every checkpoint): a
+ * rotation makes a new row, so a new entry; the oldest entry goes once `kept` are held (keys are few).
+ */
+export function signingKeys(secrets: SecretBox, kept = 4): (row: AuditKeysTable) => SigningKey {
+  const ready = new Map<string, SigningKey>();
+  return (row) => {
+    let key = ready.get(row.id);
+    if (key === undefined) {
+      key = signingKey(row.name, row.public_key, secrets.open(row.private_key, contextOf(AUDIT_KEY_COLUMN)));
+      if (ready.size >= kept) ready.delete(ready.keys().next().value!);
+      ready.set(row.id, key);
+    }
+    return key;
+  };
 }
 
 export async function activeKey(db: Db): Promise<AuditKeysTable> {

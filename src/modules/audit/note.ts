@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 
 /**
  * Checkpoints as C2SP signed notes (https://c2sp.org/signed-note, https://c2sp.org/tlog-checkpoint), with Ed25519
@@ -52,13 +52,27 @@ export function checkpointText(c: Checkpoint): string {
   return `${c.origin}\n${c.size}\n${Buffer.from(c.hash, 'hex').toString('base64')}\n`;
 }
 
+/** A checkpoint key ready to sign: its name, its 4-byte key id and its private half, parsed once. */
+export interface SigningKey {
+  name: string;
+  id: Buffer;
+  privateKey: KeyObject;
+}
+
+/** A stored key (the raw public key, base64; the private key, PKCS #8 DER, base64) made ready to sign. */
+export function signingKey(name: string, publicKey: string, privateKeyDer: string): SigningKey {
+  return {
+    name,
+    id: keyIdOf(name, Buffer.from(publicKey, 'base64')),
+    privateKey: createPrivateKey({ key: Buffer.from(privateKeyDer, 'base64'), format: 'der', type: 'pkcs8' }),
+  };
+}
+
 /** The signed note of a checkpoint. */
-export function signCheckpoint(c: Checkpoint, key: { name: string; privateKeyDer: string }): string {
-  const privateKey = createPrivateKey({ key: Buffer.from(key.privateKeyDer, 'base64'), format: 'der', type: 'pkcs8' });
+export function signCheckpoint(c: Checkpoint, key: SigningKey): string {
   const text = checkpointText(c);
-  const signature = sign(null, Buffer.from(text), privateKey);
-  const id = keyIdOf(key.name, publicKeyOf(key.privateKeyDer));
-  return `${text}\n\u2014 ${key.name} ${Buffer.concat([id, signature]).toString('base64')}\n`;
+  const signature = sign(null, Buffer.from(text), key.privateKey);
+  return `${text}\n\u2014 ${key.name} ${Buffer.concat([key.id, signature]).toString('base64')}\n`;
 }
 
 /**

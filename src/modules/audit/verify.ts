@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { allows, type KeyPermissions } from '../../platform/auth/permissions.ts';
 import type { Owner } from '../../platform/operations/context.ts';
 import { type EventCheck, genesisHash, hashOf } from '../../platform/outbox/chain.ts';
 import type { Checkpoint } from './note.ts';
@@ -55,19 +56,31 @@ interface Link {
 export async function verifyChain(
   db: Db,
   owner: Owner,
-  options: { checks: readonly EventCheck[]; checkpoint?: Checkpoint },
+  options: {
+    checks: readonly EventCheck[];
+    checkpoint?: Checkpoint;
+    /**
+     * The reader's, when a key's (the dashboard): a row's values are shown only to a key that may read them
+     * (`EventCheck.reads`). Absent or null: all of them (the operator's CLI, a full key).
+     */
+    permissions?: KeyPermissions | null;
+  },
 ): Promise<Verified> {
   const problems: Problem[] = [];
   const fail = (sequence: number | null, table: string, why: string) => problems.push({ sequence, table, why });
   const genesis = genesisHash(owner.orgId, owner.mode);
   const checks = new Map(
-    options.checks.map((c) => [c.type, { check: c, batch: [] as Batch, seen: new Set<string>() }]),
+    options.checks.map((c) => [
+      c.type,
+      { check: c, batch: [] as Batch, seen: new Set<string>(), showRows: allows(options.permissions ?? null, c.reads) },
+    ]),
   );
   const rows: Record<string, number> = Object.fromEntries(options.checks.map((c) => [c.table, 0]));
-  const flush = async (entry: { check: EventCheck; batch: Batch }) => {
+  const flush = async (entry: { check: EventCheck; batch: Batch; showRows: boolean }) => {
     if (entry.batch.length === 0) return;
     rows[entry.check.table]! += entry.batch.length;
-    for (const p of await entry.check.check(db, owner, entry.batch)) fail(p.sequence, entry.check.table, p.why);
+    for (const p of await entry.check.check(db, owner, entry.batch, entry.showRows))
+      fail(p.sequence, entry.check.table, p.why);
     entry.batch = [];
   };
 

@@ -26,6 +26,8 @@ export const SandboxClock = Type.Object(
       description: "The sandbox's time now, RFC 3339 in UTC to the millisecond: real time plus `offset_seconds`.",
     }),
     offset_seconds: Type.Integer({
+      // Ten years at most per advance, but advances add up: past 2^31 seconds (68 years) after seven.
+      format: 'int64',
       minimum: 0,
       description: 'How far the clock runs ahead of real time, in whole seconds; it only grows.',
     }),

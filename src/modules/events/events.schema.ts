@@ -44,6 +44,7 @@ export const Event = Type.Object(
     object: Type.Literal('event'),
     type: EventTypeSchema,
     sequence: Type.Integer({
+      format: 'int64',
       minimum: 1,
       description: 'Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps.',
     }),
@@ -116,6 +117,7 @@ export const EventStreamQuery = Type.Object(
   {
     after: Type.Optional(
       Type.Integer({
+        format: 'int64',
         minimum: 0,
         // An integer in a query string is at most 15 digits (docs/api.md#the-wire), as Last-Event-ID is.
         maximum: 999_999_999_999_999,

@@ -20,7 +20,7 @@ function findOrg(db: Db, ref: string): Promise<OrgsTable | undefined> {
  * is (not unique, so all of them, at most `limit`), for the CLI to use or to point at.
  */
 export async function findOrgForOperator(
-  deps: KeysDeps,
+  deps: Pick<KeysDeps, 'db'>,
   ref: string,
   limit = 5,
 ): Promise<{ org: OrgsTable | undefined; signedUpAs: OrgsTable[] }> {

@@ -49,5 +49,7 @@ export const keys = defineModule({
   },
 });
 
+// The org the operator CLI's `--org` names (cli audit verify).
+export { findOrgForOperator } from './api-keys.operator.ts';
 // The public face the dashboard reads.
 export { KeyIdParams } from './api-keys.schema.ts';

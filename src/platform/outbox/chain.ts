@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
+import type { Permission } from '../auth/permissions.ts';
 import type { Mode } from '../auth/principal.ts';
 import type { Owner } from '../operations/context.ts';
 
@@ -45,11 +46,18 @@ export interface EventCheck {
   type: string;
   /** The table its rows are in, named in a failure. */
   table: string;
-  /** For each body of `type` (its `data.object`), why its row disagrees with it or is missing; empty when all agree. */
+  /** What reading its rows takes through the API: a reader without it (a restricted key) is not shown their values. */
+  reads: Permission;
+  /**
+   * For each body of `type` (its `data.object`), why its row disagrees with it or is missing; empty when all agree.
+   * `showRows`: whether the reader may see what the rows hold now (`reads`); when not, a reason names the fields that
+   * differ and the event's values (the reader may read events), never the row's.
+   */
   check(
     db: Db,
     owner: Owner,
     bodies: { sequence: number; object: { id: string } & Record<string, unknown> }[],
+    showRows: boolean,
   ): Promise<{ sequence: number; why: string }[]>;
   /** Ids of rows made at or after `since` (the oldest kept body's time) that no body of `type` reported. */
   unreported(db: Db, owner: Owner, since: string, seen: ReadonlySet<string>): Promise<string[]>;

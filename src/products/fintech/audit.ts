@@ -1,3 +1,4 @@
+import { describe, needs } from '../../platform/auth/permissions.ts';
 import type { EventCheck } from '../../platform/outbox/chain.ts';
 import { transactionIdsSince, transactionsByIds } from './transactions.repository.ts';
 import { transactionFromRow } from './transactions.view.ts';
@@ -10,7 +11,8 @@ import { transactionFromRow } from './transactions.view.ts';
 export const transactionsAgreeWithEvents: EventCheck = {
   type: 'fintech.transaction.created',
   table: 'ledger_entries',
-  async check(db, owner, bodies) {
+  reads: needs('transactions', 'read'),
+  async check(db, owner, bodies, showRows) {
     const rows = new Map(
       (
         await transactionsByIds(
@@ -34,9 +36,12 @@ export const transactionsAgreeWithEvents: EventCheck = {
       if (changed.length > 0)
         problems.push({
           sequence,
-          why:
-            `transaction ${object.id} differs from its event in ${changed.join(', ')}: ` +
-            changed.map((f) => `${f} ${JSON.stringify(now[f])}, event ${JSON.stringify(object[f])}`).join('; '),
+          why: showRows
+            ? `transaction ${object.id} differs from its event in ${changed.join(', ')}: ` +
+              changed.map((f) => `${f} ${JSON.stringify(now[f])}, event ${JSON.stringify(object[f])}`).join('; ')
+            : `transaction ${object.id} differs from its event in ${changed.join(', ')} (what the ledger holds now ` +
+              `needs ${describe('transactions', 'read')}): ` +
+              changed.map((f) => `event ${f} ${JSON.stringify(object[f])}`).join('; '),
         });
     }
     return problems;

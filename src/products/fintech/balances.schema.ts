@@ -88,7 +88,7 @@ export type StatementQuery = Static<typeof StatementQuery>;
 const Totals = (what: string) =>
   Type.Object(
     {
-      count: Type.Integer({ description: `How many ${what} transactions.` }),
+      count: Type.Integer({ format: 'int64', description: `How many ${what} transactions.` }),
       amount: Type.Integer({ format: 'int64', description: `Their sum, a positive number of minor units (or 0).` }),
     },
     { additionalProperties: false },

@@ -1,4 +1,5 @@
 import type { Principal } from '../../platform/auth/principal.ts';
+import { requireSandbox } from '../../platform/auth/sandbox.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import { newId } from '../../platform/kit/ids.ts';
 import { storedTime } from '../../platform/kit/time.ts';
@@ -12,7 +13,7 @@ import type { InboundPaymentBody } from './payments.sandbox.schema.ts';
 import type { Payment } from './payments.schema.ts';
 import { PAYMENT, type PaymentDeps, paymentTransfer } from './payments.service.ts';
 import { paymentFromRow } from './payments.view.ts';
-import { sandboxOnly, TRANSFER } from './shared.ts';
+import { TRANSFER } from './shared.ts';
 import type { AccountNumbersTable, PaymentsTable, Rail, TransfersTable } from './tables.ts';
 import * as transfers from './transfers.repository.ts';
 import { transferFromRow } from './transfers.view.ts';
@@ -36,7 +37,7 @@ export async function simulateInboundPayment(
   ctx: WriteContext<Principal>,
   body: InboundPaymentBody,
 ): Promise<Payment> {
-  sandboxOnly(ctx.owner);
+  requireSandbox(ctx.owner);
   const { trx, owner } = ctx;
   if (body.direction === 'debit' && body.rail !== 'ach')
     throw new ApiError(

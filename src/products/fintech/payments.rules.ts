@@ -2,6 +2,7 @@ import type { Db, Trx } from '../../db/database.ts';
 import { pageOwned } from '../../db/owned.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
+import { requireSandbox } from '../../platform/auth/sandbox.ts';
 import { ApiError, notFound } from '../../platform/http/errors.ts';
 import { listPage } from '../../platform/http/pagination.ts';
 import { type IdKind, isIdOf, newId } from '../../platform/kit/ids.ts';
@@ -20,7 +21,7 @@ import type {
 import type { PaymentDeps } from './payments.service.ts';
 import { durationMs, type RuleBook } from './payments.steps.ts';
 import { paymentRuleFromRow } from './payments.view.ts';
-import { type MoneyDeps, sandboxOnly } from './shared.ts';
+import type { MoneyDeps } from './shared.ts';
 import type { PaymentRulesTable, PaymentsTable } from './tables.ts';
 
 /**
@@ -53,7 +54,7 @@ export async function createPaymentRule(
   ctx: WriteContext<Principal>,
   body: PaymentRuleCreateBody,
 ): Promise<PaymentRule> {
-  sandboxOnly(ctx.owner);
+  requireSandbox(ctx.owner);
   const action = body.action;
   const rail = body.match.rail;
   if ('return' in action) {
@@ -132,7 +133,7 @@ export async function listPaymentRules(
   owner: Principal,
   query: PaymentRuleListQuery,
 ): Promise<PaymentRuleList> {
-  sandboxOnly(owner);
+  requireSandbox(owner);
   const page = await listPage(
     query,
     async (id) => isIdOf(PAYMENT_RULE.prefix, id) && (await ruleOf(deps.db, owner, id)) !== undefined,
@@ -151,7 +152,7 @@ const ruleOf = (db: Db | Trx, owner: Principal, id: string) =>
     .executeTakeFirst();
 
 export async function deletePaymentRule(ctx: WriteContext<Principal>, id: string): Promise<PaymentRuleDeleted> {
-  sandboxOnly(ctx.owner);
+  requireSandbox(ctx.owner);
   const row = isIdOf(PAYMENT_RULE.prefix, id) ? await ruleOf(ctx.trx, ctx.owner, id) : undefined;
   if (row === undefined) throw notFound(PAYMENT_RULE, id);
   await ctx.trx.deleteFrom('payment_rules').where('id', '=', row.id).execute();

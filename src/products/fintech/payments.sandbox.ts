@@ -1,4 +1,5 @@
 import type { Principal } from '../../platform/auth/principal.ts';
+import { requireSandbox } from '../../platform/auth/sandbox.ts';
 import { ApiError } from '../../platform/http/errors.ts';
 import type { WriteContext } from '../../platform/operations/context.ts';
 import { contextOf } from '../../platform/secrets/rotate.ts';
@@ -10,7 +11,6 @@ import type { Payment } from './payments.schema.ts';
 import { lockPayment, type PaymentDeps } from './payments.service.ts';
 import { outcomes } from './payments.steps.ts';
 import { paymentFromRow } from './payments.view.ts';
-import { sandboxOnly } from './shared.ts';
 
 /**
  * The sandbox's outcomes on demand for a payment (docs/api.md#bank-account-numbers-and-payments): settle, return,
@@ -23,7 +23,7 @@ export async function simulateSettlement(
   ctx: WriteContext<Principal>,
   id: string,
 ): Promise<Payment> {
-  sandboxOnly(ctx.owner);
+  requireSandbox(ctx.owner);
   return paymentFromRow(await outcomes.settle(deps, ruleBook(deps), ctx, await lockPayment(ctx, id)));
 }
 
@@ -33,12 +33,12 @@ export async function simulateReturn(
   id: string,
   code: string,
 ): Promise<Payment> {
-  sandboxOnly(ctx.owner);
+  requireSandbox(ctx.owner);
   return paymentFromRow(await outcomes.return(deps, ctx, await lockPayment(ctx, id), code));
 }
 
 export async function simulateRejection(deps: PaymentDeps, ctx: WriteContext<Principal>, id: string): Promise<Payment> {
-  sandboxOnly(ctx.owner);
+  requireSandbox(ctx.owner);
   return paymentFromRow(await outcomes.reject(deps, ctx, await lockPayment(ctx, id)));
 }
 
@@ -49,7 +49,7 @@ export async function simulateNotificationOfChange(
   id: string,
   body: NotificationOfChangeBody,
 ): Promise<Payment> {
-  sandboxOnly(ctx.owner);
+  requireSandbox(ctx.owner);
   const payment = await lockPayment(ctx, id);
   if (payment.direction !== 'outbound' || payment.rail !== 'ach' || payment.status === 'canceled')
     throw new ApiError(

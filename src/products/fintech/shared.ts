@@ -31,6 +31,3 @@ export const REVERSAL: IdKind = { noun: 'transfer reversal', prefix: 'trr' };
 
 /** The 404 for an account the caller cannot see; `param` names the field that gave its id. */
 export const accountNotFound = (id: string, param = 'id'): ApiError => notFound(ACCOUNT, id, param);
-
-/** Sandbox simulations, rules and the clock take sandbox keys only (docs/api.md#keys-and-the-sandbox). */
-export { requireSandbox as sandboxOnly } from '../../platform/auth/sandbox.ts';

@@ -7,7 +7,7 @@
  * gives every event numbered before it its row, and verify accepts those bodies (which name no previous hash).
  */
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,8 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../../../src/db/open.ts';
-import { signCheckpoint } from '../../../src/modules/audit/note.ts';
+import { AUDIT_KEY_COLUMN, signingKeys } from '../../../src/modules/audit/keys.ts';
+import { openCheckpoint, publicKeyOf, signCheckpoint, signingKey } from '../../../src/modules/audit/note.ts';
 import { purgeEvents } from '../../../src/modules/events/purge.ts';
 import { deleteDeliveriesOf } from '../../../src/modules/webhooks/api/deliveries.repository.ts';
 import { ALL_MIGRATIONS } from '../../../src/modules.ts';
@@ -23,6 +24,8 @@ import { newId } from '../../../src/platform/kit/ids.ts';
 import { apiTime } from '../../../src/platform/kit/time.ts';
 import { genesisHash } from '../../../src/platform/outbox/chain.ts';
 import { SEQUENCER_TURN } from '../../../src/platform/outbox/sequencer.ts';
+import { createSecretBox } from '../../../src/platform/secrets/box.ts';
+import { contextOf } from '../../../src/platform/secrets/rotate.ts';
 import { BACKEND, freshDatabase, migrateBefore } from '../../helpers/database.ts';
 import { money } from '../../helpers/money.ts';
 import { run, spawnServer } from '../../helpers/process.ts';
@@ -88,6 +91,25 @@ describe(`the chain's rows and the checkpoint key (${BACKEND})`, () => {
     assert.equal(code, 0, out);
   });
 
+  test('--org takes a sign-up’s display name too, as its help says; several orgs of that name are named, not guessed', async () => {
+    const signup = await call(server.url, 'POST', '/v1/sandbox/signup', { json: { name: 'Audit Signup Ltd' } });
+    assert.equal(signup.status, 200, signup.text);
+    await someWrites(server, signup.body.api_key.key);
+    const { code, out } = await verify('Audit Signup Ltd', '--json');
+    assert.equal(code, 0, out);
+    assert.equal(JSON.parse(out).origin, `plinth/${signup.body.org_id}/sandbox`);
+
+    const twin = await call(server.url, 'POST', '/v1/sandbox/signup', { json: { name: 'Audit Signup Ltd' } });
+    assert.equal(twin.status, 200, twin.text);
+    const several = await verify('Audit Signup Ltd');
+    assert.equal(several.code, 1, several.out);
+    assert.match(several.out, /several orgs signed up as "Audit Signup Ltd"/);
+    assert.ok(several.out.includes(signup.body.org_id) && several.out.includes(twin.body.org_id), several.out);
+    const none = await verify('Nobody Inc');
+    assert.equal(none.code, 1, none.out);
+    assert.match(none.out, /no org "Nobody Inc"/);
+  });
+
   test('rotate-key retires the key (listed in retired_keys); a checkpoint it signed still verifies', async () => {
     const was = await get(server, key, '/v1/audit/public_key');
     assert.deepEqual(was.retired_keys, []);
@@ -147,10 +169,8 @@ describe(`the chain's rows and the checkpoint key (${BACKEND})`, () => {
 
     // A well-formed note of this chain signed by another key of the same name: not a known key.
     const { privateKey } = generateKeyPairSync('ed25519');
-    const forged = signCheckpoint(checkpoint, {
-      name: 'plinth',
-      privateKeyDer: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
-    });
+    const der = privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64');
+    const forged = signCheckpoint(checkpoint, signingKey('plinth', publicKeyOf(der).toString('base64'), der));
     const unknown = await verify('audit-org', '--checkpoint', saved(forged));
     assert.equal(unknown.code, 1, unknown.out);
     assert.match(unknown.out, /no signature by a known checkpoint key/);
@@ -403,5 +423,53 @@ describe(`upgrading to the chain: events numbered before it (${BACKEND})`, () =>
       await database.close();
       await fresh.drop();
     }
+  });
+});
+
+describe('the checkpoint key made ready to sign once per key (signingKeys)', () => {
+  test('unsealed and parsed once per key; a rotated key signs under its own id; the oldest of too many is dropped', () => {
+    const box = createSecretBox(randomBytes(32));
+    let opened = 0;
+    const counting = {
+      ...box,
+      open(stored: string, context: string) {
+        opened++;
+        return box.open(stored, context);
+      },
+    };
+    const keyOf = signingKeys(counting, 2);
+    const row = (n: number) => {
+      const { privateKey } = generateKeyPairSync('ed25519');
+      const der = privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64');
+      const public_key = publicKeyOf(der).toString('base64');
+      const sealed = box.seal(der, contextOf(AUDIT_KEY_COLUMN));
+      return {
+        id: `akey_${n}`,
+        name: 'plinth',
+        public_key,
+        private_key: sealed,
+        active: 1,
+        created_at: '',
+        retired_at: null,
+      };
+    };
+    const checkpoint = { origin: 'plinth/org_x/sandbox', size: 3, hash: sha256('head') };
+    const signedBy = (key: ReturnType<typeof row>) => {
+      const result = openCheckpoint(signCheckpoint(checkpoint, keyOf(key)), [
+        { name: key.name, publicKey: Buffer.from(key.public_key, 'base64') },
+      ]);
+      assert.deepEqual(result, { checkpoint }, JSON.stringify(result));
+    };
+    const [first, rotated, third] = [row(1), row(2), row(3)];
+    signedBy(first);
+    signedBy(first);
+    assert.equal(opened, 1, 'the same key is not unsealed again');
+    signedBy(rotated);
+    assert.equal(opened, 2, 'a rotated key (a new row) is made ready too');
+    assert.equal(keyOf(first), keyOf(first), 'and the first is still held');
+    signedBy(third);
+    assert.equal(opened, 3);
+    signedBy(first);
+    assert.equal(opened, 4, 'two held at most: the oldest went, and is made again when wanted');
   });
 });

@@ -20,7 +20,7 @@ func auditStep(client *plinth.Client) {
 	must(client.Accounts.Create(ctx, plinthapi.CreateAccountRequest{Type: "business", Country: "US"}))
 	checkpoint := must(client.Audit.RetrieveCheckpoint(ctx))
 	var links []plinthapi.AuditChainLink
-	for after := int32(0); ; {
+	for after := int64(0); ; {
 		page := must(client.Audit.ListChain(ctx, plinth.ListAuditChainParams{After: after, Limit: 7}))
 		links = append(links, page.Data...)
 		if !page.HasMore {
@@ -29,7 +29,7 @@ func auditStep(client *plinth.Client) {
 		after = page.Data[len(page.Data)-1].Sequence
 	}
 	for i, link := range links {
-		check(link.Sequence == int32(i+1), "link %d has sequence %d", i, link.Sequence)
+		check(link.Sequence == int64(i+1), "link %d has sequence %d", i, link.Sequence)
 	}
 	check(len(links) == int(checkpoint.Size), "%d links, checkpoint size %d", len(links), checkpoint.Size)
 	check(len(links) > 0 && links[len(links)-1].Hash == checkpoint.Hash, "last hash, checkpoint %s", checkpoint.Hash)

@@ -19,7 +19,7 @@ func streamStep(client, proxied *plinth.Client, proxyURL string) {
 	defer cancel()
 	page := must(client.Events.ListPage(ctx, plinth.EventListParams{ListParams: plinth.ListParams{Limit: 3}}))
 	check(len(page.Data) == 3, "%d events listed", len(page.Data))
-	newest := int64(page.Data[0].Sequence)
+	newest := page.Data[0].Sequence
 	after := newest - 3
 	next, stop := iter.Pull2(proxied.Events.Stream(ctx, plinth.StreamParams{After: &after}))
 	defer stop()
@@ -35,12 +35,12 @@ func streamStep(client, proxied *plinth.Client, proxyURL string) {
 	}
 	live := must(client.Accounts.Create(ctx, plinthapi.CreateAccountRequest{Type: "business", Country: "US"}))
 	event := read()
-	check(int64(event.Sequence) == newest+1 && event.Type == "fintech.account.created" && event.Data.Object["id"] == live.Id,
+	check(event.Sequence == newest+1 && event.Type == "fintech.account.created" && event.Data.Object["id"] == live.Id,
 		"live event %d %s %v, want %d for %s", event.Sequence, event.Type, event.Data.Object["id"], newest+1, live.Id)
 	stop()
 
 	zero := int64(0)
-	var sequences []int32
+	var sequences []int64
 	for event, err := range proxied.Events.Stream(ctx, plinth.StreamParams{Type: "fintech.account.created", After: &zero}) {
 		check(err == nil, "typed stream: %v", err)
 		check(event.Type == "fintech.account.created", "typed stream yielded %s", event.Type)

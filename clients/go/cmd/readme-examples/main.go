@@ -140,7 +140,7 @@ func example8() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for after := int32(0); after < checkpoint.Size; {
+	for after := int64(0); after < checkpoint.Size; {
 		page, _, err := client.Audit.ListChain(ctx, plinth.ListAuditChainParams{After: after, Limit: 1000})
 		if err != nil {
 			log.Fatal(err)

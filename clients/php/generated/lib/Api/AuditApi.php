@@ -408,6 +408,9 @@ class AuditApi
     public function listAuditChainRequest($after = 0, $limit = 100, string $contentType = self::contentTypes['listAuditChain'][0])
     {
 
+        if ($after !== null && $after > 999999999999999) {
+            throw new \InvalidArgumentException('invalid value for "$after" when calling AuditApi.listAuditChain, must be smaller than or equal to 999999999999999.');
+        }
         if ($after !== null && $after < 0) {
             throw new \InvalidArgumentException('invalid value for "$after" when calling AuditApi.listAuditChain, must be bigger than or equal to 0.');
         }

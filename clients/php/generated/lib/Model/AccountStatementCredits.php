@@ -69,7 +69,7 @@ class AccountStatementCredits implements ModelInterface, ArrayAccess, \JsonSeria
      * @psalm-var array<string, string|null>
      */
     protected static $openAPIFormats = [
-        'count' => null,
+        'count' => 'int64',
         'amount' => 'int64'
     ];
 

@@ -69,7 +69,7 @@ class AccountStatementDebits implements ModelInterface, ArrayAccess, \JsonSerial
      * @psalm-var array<string, string|null>
      */
     protected static $openAPIFormats = [
-        'count' => null,
+        'count' => 'int64',
         'amount' => 'int64'
     ];
 

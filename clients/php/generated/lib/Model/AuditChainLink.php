@@ -71,7 +71,7 @@ class AuditChainLink implements ModelInterface, ArrayAccess, \JsonSerializable
      * @psalm-var array<string, string|null>
      */
     protected static $openAPIFormats = [
-        'sequence' => null,
+        'sequence' => 'int64',
         'event_id' => null,
         'hash' => null
     ];

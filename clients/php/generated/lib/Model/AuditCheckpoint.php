@@ -75,7 +75,7 @@ class AuditCheckpoint implements ModelInterface, ArrayAccess, \JsonSerializable
     protected static $openAPIFormats = [
         'object' => null,
         'origin' => null,
-        'size' => null,
+        'size' => 'int64',
         'hash' => null,
         'note' => null
     ];

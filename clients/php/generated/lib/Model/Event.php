@@ -80,7 +80,7 @@ class Event implements ModelInterface, ArrayAccess, \JsonSerializable
         'id' => null,
         'object' => null,
         'type' => null,
-        'sequence' => null,
+        'sequence' => 'int64',
         'chain' => null,
         'data' => null,
         'request' => null,

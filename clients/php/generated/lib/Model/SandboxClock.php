@@ -73,7 +73,7 @@ class SandboxClock implements ModelInterface, ArrayAccess, \JsonSerializable
     protected static $openAPIFormats = [
         'object' => null,
         'now' => null,
-        'offset_seconds' => null
+        'offset_seconds' => 'int64'
     ];
 
     /**

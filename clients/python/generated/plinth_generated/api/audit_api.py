@@ -43,7 +43,7 @@ class AuditApi:
     @validate_call
     def list_audit_chain(
         self,
-        after: Annotated[Optional[Annotated[int, Field(strict=True, ge=0)]], Field(description="Links after this `sequence` (0: from the first).")] = None,
+        after: Annotated[Optional[Annotated[int, Field(le=999999999999999, strict=True, ge=0)]], Field(description="Links after this `sequence` (0: from the first).")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=1000, strict=True, ge=1)]], Field(description="Links per page.")] = None,
         _request_timeout: Union[
             None,
@@ -120,7 +120,7 @@ class AuditApi:
     @validate_call
     def list_audit_chain_with_http_info(
         self,
-        after: Annotated[Optional[Annotated[int, Field(strict=True, ge=0)]], Field(description="Links after this `sequence` (0: from the first).")] = None,
+        after: Annotated[Optional[Annotated[int, Field(le=999999999999999, strict=True, ge=0)]], Field(description="Links after this `sequence` (0: from the first).")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=1000, strict=True, ge=1)]], Field(description="Links per page.")] = None,
         _request_timeout: Union[
             None,
@@ -197,7 +197,7 @@ class AuditApi:
     @validate_call
     def list_audit_chain_without_preload_content(
         self,
-        after: Annotated[Optional[Annotated[int, Field(strict=True, ge=0)]], Field(description="Links after this `sequence` (0: from the first).")] = None,
+        after: Annotated[Optional[Annotated[int, Field(le=999999999999999, strict=True, ge=0)]], Field(description="Links after this `sequence` (0: from the first).")] = None,
         limit: Annotated[Optional[Annotated[int, Field(le=1000, strict=True, ge=1)]], Field(description="Links per page.")] = None,
         _request_timeout: Union[
             None,

@@ -18,7 +18,7 @@ use super::{Error, configuration, ContentType};
 #[derive(Clone, Debug)]
 pub struct ListAuditChainParams {
     /// Links after this `sequence` (0: from the first).
-    pub after: Option<i32>,
+    pub after: Option<i64>,
     /// Links per page.
     pub limit: Option<i32>
 }

@@ -15,14 +15,14 @@ use serde::{Deserialize, Serialize};
 pub struct AccountStatementCredits {
     /// How many incoming transactions.
     #[serde(rename = "count")]
-    pub count: i32,
+    pub count: i64,
     /// Their sum, a positive number of minor units (or 0).
     #[serde(rename = "amount")]
     pub amount: i64,
 }
 
 impl AccountStatementCredits {
-    pub fn new(count: i32, amount: i64) -> AccountStatementCredits {
+    pub fn new(count: i64, amount: i64) -> AccountStatementCredits {
         AccountStatementCredits {
             count,
             amount,

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 pub struct AuditChainLink {
     /// The event's number (its `sequence`).
     #[serde(rename = "sequence")]
-    pub sequence: i32,
+    pub sequence: i64,
     #[serde(rename = "event_id")]
     pub event_id: String,
     /// The SHA-256 of the event's body, byte for byte as served (lower-case hex).
@@ -26,7 +26,7 @@ pub struct AuditChainLink {
 
 impl AuditChainLink {
     /// One event's place in the chain; kept forever, after the event's body has expired.
-    pub fn new(sequence: i32, event_id: String, hash: String) -> AuditChainLink {
+    pub fn new(sequence: i64, event_id: String, hash: String) -> AuditChainLink {
         AuditChainLink {
             sequence,
             event_id,

@@ -22,7 +22,7 @@ pub struct AuditCheckpoint {
     pub origin: String,
     /// How many events the chain holds: the last `sequence`.
     #[serde(rename = "size")]
-    pub size: i32,
+    pub size: i64,
     /// The hash of the last event's body (the chain's head); with no event yet, of `plinth.chain.v1 <org id> <mode>`.
     #[serde(rename = "hash")]
     pub hash: String,
@@ -33,7 +33,7 @@ pub struct AuditCheckpoint {
 
 impl AuditCheckpoint {
     /// The org and mode's chain, signed by the instance's checkpoint key.
-    pub fn new(object: String, origin: String, size: i32, hash: String, note: String) -> AuditCheckpoint {
+    pub fn new(object: String, origin: String, size: i64, hash: String, note: String) -> AuditCheckpoint {
         AuditCheckpoint {
             object,
             origin,

@@ -25,7 +25,7 @@ pub struct Event {
     pub r#type: String,
     /// Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps.
     #[serde(rename = "sequence")]
-    pub sequence: i32,
+    pub sequence: i64,
     /// Links the event to the history before it. Absent only on events numbered before the chain existed.
     #[serde(rename = "chain", skip_serializing_if = "Option::is_none")]
     pub chain: Option<models::EventChain>,
@@ -42,7 +42,7 @@ pub struct Event {
 
 impl Event {
     /// Something that happened to a resource of the organisation.
-    pub fn new(id: String, object: String, r#type: String, sequence: i32, data: models::EventData, request: Option<models::EventRequest>, livemode: bool, created_at: String) -> Event {
+    pub fn new(id: String, object: String, r#type: String, sequence: i64, data: models::EventData, request: Option<models::EventRequest>, livemode: bool, created_at: String) -> Event {
         Event {
             id,
             object,

@@ -22,12 +22,12 @@ pub struct SandboxClock {
     pub now: String,
     /// How far the clock runs ahead of real time, in whole seconds; it only grows.
     #[serde(rename = "offset_seconds")]
-    pub offset_seconds: i32,
+    pub offset_seconds: i64,
 }
 
 impl SandboxClock {
     /// An org's sandbox clock: every sandbox time (creation times, expiries, settlements, the now of balances) is read from it. Live mode has none.
-    pub fn new(object: String, now: String, offset_seconds: i32) -> SandboxClock {
+    pub fn new(object: String, now: String, offset_seconds: i64) -> SandboxClock {
         SandboxClock {
             object,
             now,

@@ -90,7 +90,7 @@ final class ReadmeExamples {
 
   static void example11() throws Exception {
     var checkpoint = plinth.audit().retrieveCheckpoint();
-    for (int after = 0; after < checkpoint.getSize(); ) {
+    for (long after = 0; after < checkpoint.getSize(); ) {
       for (var link : plinth.audit().listChain(after, 1000).getData()) {
         after = link.getSequence();
         if (after == checkpoint.getSize()) System.out.println(link.getHash().equals(checkpoint.getHash())); // true

@@ -74,7 +74,7 @@ public final class ScriptedStream {
         new Reply(503, "{}"),
         new Reply(200, "id: 8\r\rid: 11\nevent: gap\ndata: {\"from\":10,\"to\":11}\n\n" + event(12))), seen);
     String url = "http://127.0.0.1:" + server.getAddress().getPort();
-    List<Integer> got = new ArrayList<>();
+    List<Long> got = new ArrayList<>();
     try (EventStream stream = Plinth.builder().apiKey("sk_test_x").baseUrl(url).build().events()
         .stream(new EventStream.Params().type("fintech.account.created").onGap((from, to) -> gaps.add(new long[] {from, to})))) {
       for (Event e : stream) {
@@ -86,7 +86,7 @@ public final class ScriptedStream {
       }
     }
     server.stop(0);
-    check(got.equals(List.of(8, 12)), "sequences " + got);
+    check(got.equals(List.of(8L, 12L)), "sequences " + got);
     check(gaps.size() == 1 && gaps.get(0)[0] == 10 && gaps.get(0)[1] == 11, "gaps " + gaps.size());
     check(seen.equals(List.of("/v1/events/stream?type=fintech.account.created null",
         "/v1/events/stream?type=fintech.account.created 7", "/v1/events/stream?type=fintech.account.created 8",

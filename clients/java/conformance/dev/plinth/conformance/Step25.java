@@ -40,7 +40,7 @@ final class Step25 {
         stream.close();
         Conformance.ensure(!stream.hasNext(), "a closed stream has no next event");
       }
-      List<Integer> sequences = new ArrayList<>();
+      List<Long> sequences = new ArrayList<>();
       try (EventStream typed = proxied.events().stream(
           new EventStream.Params().type("fintech.account.created").after(0L))) {
         for (Event event : typed) {

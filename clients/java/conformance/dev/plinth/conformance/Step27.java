@@ -44,7 +44,7 @@ final class Step27 {
       plinth.accounts().create(Conformance.businessUS());
       AuditCheckpoint checkpoint = plinth.audit().retrieveCheckpoint();
       List<AuditChainLink> links = new ArrayList<>();
-      for (int after = 0; ; ) {
+      for (long after = 0; ; ) {
         AuditChainPage page = plinth.audit().listChain(after, 7);
         links.addAll(page.getData());
         if (!page.getHasMore()) break;

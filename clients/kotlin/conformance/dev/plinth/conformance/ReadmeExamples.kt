@@ -95,7 +95,7 @@ internal fun readmeExample9() {
 
 internal fun readmeExample10() {
     val checkpoint = plinth.audit.retrieveCheckpoint()
-    var after = 0
+    var after = 0L
     while (after < checkpoint.propertySize) {
         for (link in plinth.audit.listChain(after, limit = 1000).`data`) {
             after = link.sequence

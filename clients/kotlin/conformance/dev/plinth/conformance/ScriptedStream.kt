@@ -54,7 +54,7 @@ fun main() {
     val plinth = Plinth(apiKey = "sk_test_x", baseUrl = "http://127.0.0.1:${server.address.port}")
     val got = plinth.events.stream(type = "fintech.account.created", onGap = { from, to -> gaps.add(from to to) }).use { it.take(2).toList() }
     server.stop(0)
-    ensure(got.map { it.sequence } == listOf(8, 12)) { "sequences ${got.map { it.sequence }}" }
+    ensure(got.map { it.sequence } == listOf(8L, 12L)) { "sequences ${got.map { it.sequence }}" }
     ensure(got[1].`data`.`object`["id"] == "acct_12") { "data.object ${got[1].`data`.`object`}" }
     ensure(gaps == listOf(10L to 11L)) { "gaps $gaps" }
     val path = "/v1/events/stream?type=fintech.account.created"

@@ -44,7 +44,7 @@ internal fun reversalStep(plinth: Plinth) {
 
         val s = plinth.accounts.statement(b, from = start, to = moment())
         check(s.closingBalance == s.openingBalance + s.credits.amount - s.debits.amount) { "closing != opening + credits - debits: $s" }
-        check(s.openingBalance == 0L && s.closingBalance == 2000L && s.credits.count == 1 && s.debits.count == 1 && s.debits.amount == 1000L) {
+        check(s.openingBalance == 0L && s.closingBalance == 2000L && s.credits.count == 1L && s.debits.count == 1L && s.debits.amount == 1000L) {
             "statement $s"
         }
 

@@ -24,15 +24,15 @@ internal fun auditStep(plinth: Plinth) {
         plinth.accounts.create(business("US"))
         val checkpoint = plinth.audit.retrieveCheckpoint()
         val links = mutableListOf<AuditChainLink>()
-        var after = 0
+        var after = 0L
         while (true) {
             val page = plinth.audit.listChain(after, 7)
             links += page.`data`
             if (!page.hasMore) break
             after = page.`data`.last().sequence
         }
-        check(links.map { it.sequence } == (1..links.size).toList()) { "sequences ${links.map { it.sequence }}" }
-        check(links.size == checkpoint.propertySize) { "${links.size} links, size ${checkpoint.propertySize}" }
+        check(links.map { it.sequence } == (1L..links.size.toLong()).toList()) { "sequences ${links.map { it.sequence }}" }
+        check(links.size.toLong() == checkpoint.propertySize) { "${links.size} links, size ${checkpoint.propertySize}" }
         check(links.last().hash == checkpoint.hash) { "the last hash ${links.last().hash}, checkpoint ${checkpoint.hash}" }
 
         val key = plinth.audit.retrievePublicKey()

@@ -40,6 +40,10 @@ module PlinthGenerated
       if @api_client.config.debugging
         @api_client.config.logger.debug 'Calling API: AuditApi.list_audit_chain ...'
       end
+      if @api_client.config.client_side_validation && !opts[:'after'].nil? && opts[:'after'] > 999999999999999
+        fail ArgumentError, 'invalid value for "opts[:"after"]" when calling AuditApi.list_audit_chain, must be smaller than or equal to 999999999999999.'
+      end
+
       if @api_client.config.client_side_validation && !opts[:'after'].nil? && opts[:'after'] < 0
         fail ArgumentError, 'invalid value for "opts[:"after"]" when calling AuditApi.list_audit_chain, must be greater than or equal to 0.'
       end

@@ -25,9 +25,9 @@ public final class Audit {
    *
    * Oldest first: each event's {@code sequence}, id and the SHA-256 of its body. Kept forever, after bodies expire.
    */
-  public AuditChainPage listChain() { return listChain((Integer) null, (Integer) null); }
+  public AuditChainPage listChain() { return listChain((Long) null, (Integer) null); }
 
-  public AuditChainPage listChain(Integer after, Integer limit) {
+  public AuditChainPage listChain(Long after, Integer limit) {
     return plinth.call(() -> auditApi.listAuditChainWithHttpInfo(after, limit));
   }
 

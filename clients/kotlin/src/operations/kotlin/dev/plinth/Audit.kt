@@ -16,7 +16,7 @@ class Audit internal constructor(private val plinth: Plinth) {
      *
      * Oldest first: each event's `sequence`, id and the SHA-256 of its body. Kept forever, after bodies expire.
      */
-    fun listChain(after: Int? = null, limit: Int? = null): AuditChainPage =
+    fun listChain(after: Long? = null, limit: Int? = null): AuditChainPage =
         plinth.call { auditApi.listAuditChainWithHttpInfo(after, limit) }
 
     /**

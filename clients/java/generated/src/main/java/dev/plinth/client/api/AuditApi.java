@@ -173,7 +173,7 @@ public class AuditApi {
    * @return AuditChainPage
    * @throws ApiException if fails to make API call
    */
-  public AuditChainPage listAuditChain(@javax.annotation.Nullable Integer after, @javax.annotation.Nullable Integer limit) throws ApiException {
+  public AuditChainPage listAuditChain(@javax.annotation.Nullable Long after, @javax.annotation.Nullable Integer limit) throws ApiException {
     return listAuditChain(after, limit, null);
   }
 
@@ -186,7 +186,7 @@ public class AuditApi {
    * @return AuditChainPage
    * @throws ApiException if fails to make API call
    */
-  public AuditChainPage listAuditChain(@javax.annotation.Nullable Integer after, @javax.annotation.Nullable Integer limit, Map<String, String> headers) throws ApiException {
+  public AuditChainPage listAuditChain(@javax.annotation.Nullable Long after, @javax.annotation.Nullable Integer limit, Map<String, String> headers) throws ApiException {
     ApiResponse<AuditChainPage> localVarResponse = listAuditChainWithHttpInfo(after, limit, headers);
     return localVarResponse.getData();
   }
@@ -199,7 +199,7 @@ public class AuditApi {
    * @return ApiResponse&lt;AuditChainPage&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<AuditChainPage> listAuditChainWithHttpInfo(@javax.annotation.Nullable Integer after, @javax.annotation.Nullable Integer limit) throws ApiException {
+  public ApiResponse<AuditChainPage> listAuditChainWithHttpInfo(@javax.annotation.Nullable Long after, @javax.annotation.Nullable Integer limit) throws ApiException {
     return listAuditChainWithHttpInfo(after, limit, null);
   }
 
@@ -212,7 +212,7 @@ public class AuditApi {
    * @return ApiResponse&lt;AuditChainPage&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<AuditChainPage> listAuditChainWithHttpInfo(@javax.annotation.Nullable Integer after, @javax.annotation.Nullable Integer limit, Map<String, String> headers) throws ApiException {
+  public ApiResponse<AuditChainPage> listAuditChainWithHttpInfo(@javax.annotation.Nullable Long after, @javax.annotation.Nullable Integer limit, Map<String, String> headers) throws ApiException {
     HttpRequest.Builder localVarRequestBuilder = listAuditChainRequestBuilder(after, limit, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
@@ -260,7 +260,7 @@ public class AuditApi {
     }
   }
 
-  private HttpRequest.Builder listAuditChainRequestBuilder(@javax.annotation.Nullable Integer after, @javax.annotation.Nullable Integer limit, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder listAuditChainRequestBuilder(@javax.annotation.Nullable Long after, @javax.annotation.Nullable Integer limit, Map<String, String> headers) throws ApiException {
 
     HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
 

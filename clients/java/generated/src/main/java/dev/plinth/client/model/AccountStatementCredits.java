@@ -40,7 +40,7 @@ import dev.plinth.client.ApiClient;
 public class AccountStatementCredits {
   public static final String JSON_PROPERTY_COUNT = "count";
   @javax.annotation.Nonnull
-  private Integer count;
+  private Long count;
 
   public static final String JSON_PROPERTY_AMOUNT = "amount";
   @javax.annotation.Nonnull
@@ -49,7 +49,7 @@ public class AccountStatementCredits {
   public AccountStatementCredits() { 
   }
 
-  public AccountStatementCredits count(@javax.annotation.Nonnull Integer count) {
+  public AccountStatementCredits count(@javax.annotation.Nonnull Long count) {
     this.count = count;
     return this;
   }
@@ -61,14 +61,14 @@ public class AccountStatementCredits {
   @javax.annotation.Nonnull
   @JsonProperty(value = JSON_PROPERTY_COUNT, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public Integer getCount() {
+  public Long getCount() {
     return count;
   }
 
 
   @JsonProperty(value = JSON_PROPERTY_COUNT, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setCount(@javax.annotation.Nonnull Integer count) {
+  public void setCount(@javax.annotation.Nonnull Long count) {
     this.count = count;
   }
 

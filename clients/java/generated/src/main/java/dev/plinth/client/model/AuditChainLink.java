@@ -41,7 +41,7 @@ import dev.plinth.client.ApiClient;
 public class AuditChainLink {
   public static final String JSON_PROPERTY_SEQUENCE = "sequence";
   @javax.annotation.Nonnull
-  private Integer sequence;
+  private Long sequence;
 
   public static final String JSON_PROPERTY_EVENT_ID = "event_id";
   @javax.annotation.Nonnull
@@ -54,7 +54,7 @@ public class AuditChainLink {
   public AuditChainLink() { 
   }
 
-  public AuditChainLink sequence(@javax.annotation.Nonnull Integer sequence) {
+  public AuditChainLink sequence(@javax.annotation.Nonnull Long sequence) {
     this.sequence = sequence;
     return this;
   }
@@ -67,14 +67,14 @@ public class AuditChainLink {
   @javax.annotation.Nonnull
   @JsonProperty(value = JSON_PROPERTY_SEQUENCE, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public Integer getSequence() {
+  public Long getSequence() {
     return sequence;
   }
 
 
   @JsonProperty(value = JSON_PROPERTY_SEQUENCE, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setSequence(@javax.annotation.Nonnull Integer sequence) {
+  public void setSequence(@javax.annotation.Nonnull Long sequence) {
     this.sequence = sequence;
   }
 

@@ -51,7 +51,7 @@ public class AuditCheckpoint {
 
   public static final String JSON_PROPERTY_SIZE = "size";
   @javax.annotation.Nonnull
-  private Integer size;
+  private Long size;
 
   public static final String JSON_PROPERTY_HASH = "hash";
   @javax.annotation.Nonnull
@@ -112,7 +112,7 @@ public class AuditCheckpoint {
   }
 
 
-  public AuditCheckpoint size(@javax.annotation.Nonnull Integer size) {
+  public AuditCheckpoint size(@javax.annotation.Nonnull Long size) {
     this.size = size;
     return this;
   }
@@ -125,14 +125,14 @@ public class AuditCheckpoint {
   @javax.annotation.Nonnull
   @JsonProperty(value = JSON_PROPERTY_SIZE, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public Integer getSize() {
+  public Long getSize() {
     return size;
   }
 
 
   @JsonProperty(value = JSON_PROPERTY_SIZE, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setSize(@javax.annotation.Nonnull Integer size) {
+  public void setSize(@javax.annotation.Nonnull Long size) {
     this.size = size;
   }
 

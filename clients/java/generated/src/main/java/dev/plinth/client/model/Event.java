@@ -62,7 +62,7 @@ public class Event {
 
   public static final String JSON_PROPERTY_SEQUENCE = "sequence";
   @javax.annotation.Nonnull
-  private Integer sequence;
+  private Long sequence;
 
   public static final String JSON_PROPERTY_CHAIN = "chain";
   @javax.annotation.Nullable
@@ -159,7 +159,7 @@ public class Event {
   }
 
 
-  public Event sequence(@javax.annotation.Nonnull Integer sequence) {
+  public Event sequence(@javax.annotation.Nonnull Long sequence) {
     this.sequence = sequence;
     return this;
   }
@@ -172,14 +172,14 @@ public class Event {
   @javax.annotation.Nonnull
   @JsonProperty(value = JSON_PROPERTY_SEQUENCE, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public Integer getSequence() {
+  public Long getSequence() {
     return sequence;
   }
 
 
   @JsonProperty(value = JSON_PROPERTY_SEQUENCE, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setSequence(@javax.annotation.Nonnull Integer sequence) {
+  public void setSequence(@javax.annotation.Nonnull Long sequence) {
     this.sequence = sequence;
   }
 

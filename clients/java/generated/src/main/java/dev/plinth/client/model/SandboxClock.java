@@ -49,7 +49,7 @@ public class SandboxClock {
 
   public static final String JSON_PROPERTY_OFFSET_SECONDS = "offset_seconds";
   @javax.annotation.Nonnull
-  private Integer offsetSeconds;
+  private Long offsetSeconds;
 
   public SandboxClock() { 
   }
@@ -102,7 +102,7 @@ public class SandboxClock {
   }
 
 
-  public SandboxClock offsetSeconds(@javax.annotation.Nonnull Integer offsetSeconds) {
+  public SandboxClock offsetSeconds(@javax.annotation.Nonnull Long offsetSeconds) {
     this.offsetSeconds = offsetSeconds;
     return this;
   }
@@ -115,14 +115,14 @@ public class SandboxClock {
   @javax.annotation.Nonnull
   @JsonProperty(value = JSON_PROPERTY_OFFSET_SECONDS, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public Integer getOffsetSeconds() {
+  public Long getOffsetSeconds() {
     return offsetSeconds;
   }
 
 
   @JsonProperty(value = JSON_PROPERTY_OFFSET_SECONDS, required = true)
   @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setOffsetSeconds(@javax.annotation.Nonnull Integer offsetSeconds) {
+  public void setOffsetSeconds(@javax.annotation.Nonnull Long offsetSeconds) {
     this.offsetSeconds = offsetSeconds;
   }
 

@@ -60,7 +60,7 @@ open class AuditApi(basePath: kotlin.String = defaultBasePath, client: Call.Fact
      * GET /v1/audit/chain
      * Page the hash chain of events
      * Oldest first: each event&#39;s &#x60;sequence&#x60;, id and the SHA-256 of its body. Kept forever, after bodies expire.  Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
-     * @param after Links after this &#x60;sequence&#x60; (0: from the first). (optional, default to 0)
+     * @param after Links after this &#x60;sequence&#x60; (0: from the first). (optional, default to 0L)
      * @param limit Links per page. (optional, default to 100)
      * @return AuditChainPage
      * @throws IllegalStateException If the request is not correctly configured
@@ -71,7 +71,7 @@ open class AuditApi(basePath: kotlin.String = defaultBasePath, client: Call.Fact
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class, UnsupportedOperationException::class, ClientException::class, ServerException::class)
-    fun listAuditChain(after: kotlin.Int? = 0, limit: kotlin.Int? = 100) : AuditChainPage {
+    fun listAuditChain(after: kotlin.Long? = 0L, limit: kotlin.Int? = 100) : AuditChainPage {
         val localVarResponse = listAuditChainWithHttpInfo(after = after, limit = limit)
 
         return when (localVarResponse.responseType) {
@@ -93,7 +93,7 @@ open class AuditApi(basePath: kotlin.String = defaultBasePath, client: Call.Fact
      * GET /v1/audit/chain
      * Page the hash chain of events
      * Oldest first: each event&#39;s &#x60;sequence&#x60;, id and the SHA-256 of its body. Kept forever, after bodies expire.  Needs &#x60;events: read&#x60; (a restricted key without it gets 403 &#x60;permission_denied&#x60;).
-     * @param after Links after this &#x60;sequence&#x60; (0: from the first). (optional, default to 0)
+     * @param after Links after this &#x60;sequence&#x60; (0: from the first). (optional, default to 0L)
      * @param limit Links per page. (optional, default to 100)
      * @return ApiResponse<AuditChainPage?>
      * @throws IllegalStateException If the request is not correctly configured
@@ -101,7 +101,7 @@ open class AuditApi(basePath: kotlin.String = defaultBasePath, client: Call.Fact
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(IllegalStateException::class, IOException::class)
-    fun listAuditChainWithHttpInfo(after: kotlin.Int?, limit: kotlin.Int?) : ApiResponse<AuditChainPage?> {
+    fun listAuditChainWithHttpInfo(after: kotlin.Long?, limit: kotlin.Int?) : ApiResponse<AuditChainPage?> {
         val localVariableConfig = listAuditChainRequestConfig(after = after, limit = limit)
 
         return request<Unit, AuditChainPage>(
@@ -112,11 +112,11 @@ open class AuditApi(basePath: kotlin.String = defaultBasePath, client: Call.Fact
     /**
      * To obtain the request config of the operation listAuditChain
      *
-     * @param after Links after this &#x60;sequence&#x60; (0: from the first). (optional, default to 0)
+     * @param after Links after this &#x60;sequence&#x60; (0: from the first). (optional, default to 0L)
      * @param limit Links per page. (optional, default to 100)
      * @return RequestConfig
      */
-    fun listAuditChainRequestConfig(after: kotlin.Int?, limit: kotlin.Int?) : RequestConfig<Unit> {
+    fun listAuditChainRequestConfig(after: kotlin.Long?, limit: kotlin.Int?) : RequestConfig<Unit> {
         val localVariableBody = null
         val localVariableQuery: MultiValueMap = mutableMapOf<kotlin.String, kotlin.collections.List<kotlin.String>>()
             .apply {

@@ -40,7 +40,7 @@ data class AccountStatementDebits (
     /* How many outgoing transactions. */
     @param:JsonProperty("count")
     @get:JsonProperty("count")
-    val count: kotlin.Int,
+    val count: kotlin.Long,
 
     /* Their sum, a positive number of minor units (or 0). */
     @param:JsonProperty("amount")

@@ -41,7 +41,7 @@ data class AuditChainLink (
     /* The event's number (its `sequence`). */
     @param:JsonProperty("sequence")
     @get:JsonProperty("sequence")
-    val sequence: kotlin.Int,
+    val sequence: kotlin.Long,
 
     @param:JsonProperty("event_id")
     @get:JsonProperty("event_id")

@@ -53,7 +53,7 @@ data class AuditCheckpoint (
     /* How many events the chain holds: the last `sequence`. */
     @param:JsonProperty("size")
     @get:JsonProperty("size")
-    val propertySize: kotlin.Int,
+    val propertySize: kotlin.Long,
 
     /* The hash of the last event's body (the chain's head); with no event yet, of `plinth.chain.v1 <org id> <mode>`. */
     @param:JsonProperty("hash")

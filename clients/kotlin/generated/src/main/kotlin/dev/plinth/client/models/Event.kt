@@ -65,7 +65,7 @@ data class Event (
     /* Per organisation and mode, +1 per event with no gaps, in commit order: order by it, detect gaps. */
     @param:JsonProperty("sequence")
     @get:JsonProperty("sequence")
-    val sequence: kotlin.Int,
+    val sequence: kotlin.Long,
 
     @param:JsonProperty("data")
     @get:JsonProperty("data")

@@ -51,7 +51,7 @@ data class SandboxClock (
     /* How far the clock runs ahead of real time, in whole seconds; it only grows. */
     @param:JsonProperty("offset_seconds")
     @get:JsonProperty("offset_seconds")
-    val offsetSeconds: kotlin.Int
+    val offsetSeconds: kotlin.Long
 
 ) {
 
