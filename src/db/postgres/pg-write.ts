@@ -45,6 +45,8 @@ export interface PgWriteControl extends PgWrite {
   rollback(): Promise<void>;
   /** Round trips the write has waited for so far (the COMMIT's included once committed). */
   readonly trips: number;
+  /** Statements the write has sent so far, its BEGIN and COMMIT included. */
+  readonly statements: number;
   /** A statement failed: the transaction cannot commit. */
   readonly failed: boolean;
 }
@@ -57,11 +59,46 @@ const toResult = <R>(result: pg.QueryResult): QueryResult<R> => ({
   numAffectedRows: result.rowCount === null ? undefined : BigInt(result.rowCount),
 });
 
+/** The socket under a node-postgres client (not in its types), to cork; undefined if this pg has none. */
+function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } | undefined {
+  const stream = (client as unknown as { connection?: { stream?: { cork?: unknown; uncork?: unknown } } }).connection
+    ?.stream;
+  return typeof stream?.cork === 'function' && typeof stream.uncork === 'function'
+    ? (stream as { cork(): void; uncork(): void })
+    : undefined;
+}
+
+/**
+ * Holds what a write issues in one turn of the event loop in the socket's buffer, and writes it with one system call
+ * when the turn's promise jobs have run (pipeline mode writes each statement as it is issued: one `writev` per
+ * statement: ten per create, sixteen per transfer, about a sixth of the server's CPU in a create's profile). PostgreSQL receives the same
+ * messages in the same order, only fewer packets; nothing waits longer than the turn that issued it.
+ */
+function corker(client: pg.PoolClient): () => void {
+  const socket = socketOf(client);
+  if (socket === undefined) return () => {};
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    socket.uncork();
+  };
+  // A tick queued from a promise job runs once the job queue is empty: after every statement this turn issues.
+  const afterTurn = () => process.nextTick(uncork);
+  return () => {
+    if (corked) return;
+    corked = true;
+    socket.cork();
+    queueMicrotask(afterTurn);
+  };
+}
+
 export function beginPgWrite(client: pg.PoolClient): PgWriteControl {
   let firstError: unknown;
   let failed = false;
   let trips = 0;
   let writes = 0;
+  let statements = 0;
+  const cork = corker(client);
   // Answers not yet read: a new awaited statement shares the round trip of those still on their way.
   let waiting = 0;
   const sent: Promise<unknown>[] = [];
@@ -69,6 +106,8 @@ export function beginPgWrite(client: pg.PoolClient): PgWriteControl {
   const committed: (() => void)[] = [];
 
   const issue = (statement: PgStatement): Promise<pg.QueryResult> => {
+    statements++;
+    cork();
     const result = client.query(statement).catch((error: unknown) => {
       if (!failed) {
         failed = true;
@@ -121,6 +160,9 @@ export function beginPgWrite(client: pg.PoolClient): PgWriteControl {
     },
     get trips() {
       return trips;
+    },
+    get statements() {
+      return statements;
     },
     get writes() {
       return writes;

@@ -89,6 +89,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Database {
         transactionSeconds: (done - started) / 1000,
         commitSeconds: (done - committing) / 1000,
         roundTrips: write.trips,
+        statements: write.statements,
       });
       return result;
     },
