@@ -73,3 +73,27 @@ test('a write sends what it issues in one turn in one system call, and reports i
     await fresh.drop();
   }
 });
+
+const preparedOnConnection = sql<{
+  n: string;
+}>`select count(*) as n from pg_prepared_statements where statement like ${'%org_wire_read%'}`;
+// The alias marks its SQL (what pg_prepared_statements shows).
+const readOrg = prepared<{ id: string }, { org_wire_read: string }>({ id: true }, (db, p) =>
+  db.selectFrom('orgs').select('id as org_wire_read').where('id', '=', p.id),
+);
+
+test('a statement compiled once runs on the pool by name: parsed once per connection, not at every read', {
+  skip: BACKEND === 'postgres' ? false : 'PostgreSQL only',
+}, async () => {
+  const fresh = await freshDatabase();
+  const database = openDatabase(fresh.url, { poolSize: 1 }); // one connection: the reads and the check share it
+  try {
+    await database.migrate(ALL_MIGRATIONS);
+    for (let i = 0; i < 3; i++) assert.deepEqual((await readOrg(database.db, { id: 'none' })).rows, []);
+    // Before: 0 (Kysely sent it unnamed, parsed and planned at each of the three reads).
+    assert.equal(Number((await preparedOnConnection.execute(database.db)).rows[0]?.n), 1);
+  } finally {
+    await database.close();
+    await fresh.drop();
+  }
+});
