@@ -14,16 +14,19 @@ export function statementName(text: string): string {
   return `p_${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
 }
 
-/** The SQL of every statement compiled once (db/prepared.ts), with its name: a bounded set, known at start-up. */
-const compiledOnce = new Map<string, string>();
+/**
+ * The SQL of every statement compiled once (db/prepared.ts), with the name reads on the pool run it by: a bounded set,
+ * known at start-up. None for one that reads `*`: PostgreSQL fixes a named statement's columns when it parses it, and
+ * refuses to run it again ("cached plan must not change result type") once a migration has added a column to its
+ * table, which a rolling deploy does while this process still serves (docs/deploy.md).
+ */
+const compiledOnce = new Map<string, string | null>();
+const READS_STAR = /\*/;
 
 /** `statementName`, for a statement compiled once: reads on the pool run it by that name too (`namedIfCompiledOnce`). */
 export function compiledStatementName(text: string): string {
-  let name = compiledOnce.get(text);
-  if (name === undefined) {
-    name = statementName(text);
-    compiledOnce.set(text, name);
-  }
+  const name = statementName(text);
+  if (!compiledOnce.has(text)) compiledOnce.set(text, READS_STAR.test(text) ? null : name);
   return name;
 }
 
@@ -35,7 +38,7 @@ export function compiledStatementName(text: string): string {
  */
 export function namedIfCompiledOnce(text: string, values: unknown[] | undefined): PgStatement {
   const name = compiledOnce.get(text);
-  return name === undefined ? { text, values: values ?? [] } : { name, text, values: values ?? [] };
+  return name == null ? { text, values: values ?? [] } : { name, text, values: values ?? [] };
 }
 
 /**
