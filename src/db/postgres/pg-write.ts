@@ -16,7 +16,7 @@ export function statementName(text: string): string {
 
 /**
  * The SQL of every statement compiled once (db/prepared.ts), with the name reads on the pool run it by: a bounded set,
- * known at start-up. None for one that reads `*`: PostgreSQL fixes a named statement's columns when it parses it, and
+ * known at start-up. None for one with a `*` (a `select *`; a `count(*)` too, for simplicity): PostgreSQL fixes a named statement's columns when it parses it, and
  * refuses to run it again ("cached plan must not change result type") once a migration has added a column to its
  * table, which a rolling deploy does while this process still serves (docs/deploy.md).
  */
@@ -33,7 +33,8 @@ export function compiledStatementName(text: string): string {
 /**
  * A query as Kysely sends it on the pool (SQL and values): by its name when it is a statement compiled once, so that
  * PostgreSQL parses and plans it once per connection rather than at every run (an unnamed statement is parsed and
- * planned each time: 215 µs of the backend's CPU for the delivery process's look for due work, in a statement log).
+ * planned each time: 105–215 µs of the backend's CPU for the delivery process's look for due work, in a statement
+ * log).
  * Any other query (built per call: a list's filters) stays unnamed: naming it would keep a statement per shape.
  */
 export function namedIfCompiledOnce(text: string, values: unknown[] | undefined): PgStatement {
@@ -97,9 +98,10 @@ function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } | und
 
 /**
  * Holds what a write issues in one turn of the event loop in the socket's buffer, and writes it with one system call
- * when the turn's promise jobs have run (pipeline mode writes each statement as it is issued: one `writev` per
- * statement: ten per create, sixteen per transfer, about a sixth of the server's CPU in a create's profile). PostgreSQL receives the same
- * messages in the same order, only fewer packets; nothing waits longer than the turn that issued it.
+ * when the turn's promise jobs have run. Pipeline mode writes each statement as it is issued, one `writev` each: ten
+ * per create, sixteen per transfer, about a sixth of the server's CPU in a create's profile (bench/FINDINGS.md).
+ * PostgreSQL receives the same messages in the same order, in fewer packets; nothing waits past the turn that issued
+ * it.
  */
 function corker(client: pg.PoolClient): () => void {
   const socket = socketOf(client);
