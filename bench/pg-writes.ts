@@ -11,8 +11,9 @@
  *   PostgreSQL backends serving it (bench/lib/cpu.ts).
  *
  * PG_WRITES_PROFILE=<dir> writes a CPU profile of the server for each load (`<kind>.cpuprofile`), PG_WRITES_KINDS
- * (create,transfer) selects the kinds. PG_WRITES_LIST=1 prints every statement text with its count per request. BENCH_PLINTH_ROOT runs another checkout
- * (its server, this checkout's preload). Prints; writes nothing else.
+ * (create,transfer) selects the kinds. PG_WRITES_LIST=1 prints every statement text with its count per request.
+ * BENCH_PLINTH_ROOT runs another checkout (its server, and its copy of bench/lib/pg-statements.ts as the preload).
+ * Prints; writes nothing else.
  */
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -168,8 +169,9 @@ async function main() {
       process.stdout.write(
         `${kind}, load: ${l.rps.toFixed(0)} req/s (p50 ${l.p50} / p99 ${l.p99} ms, ${l.non2xx} non-2xx, ` +
           `${l.errors} errors, CPU pressure ${((l.pressure.cpu ?? 0) * 100).toFixed(0)}%); per request: ` +
-          `${(c.total / n).toFixed(2)} statements, ${(c.socketWrites / n).toFixed(2)} socket writes, ${(writes / n).toFixed(2)} writes, ${(trips / n).toFixed(2)} ` +
-          `round trips; CPU µs server ${(share.server * 1000).toFixed(0)} / PostgreSQL ` +
+          `${(c.total / n).toFixed(2)} statements, ${(c.socketWrites / n).toFixed(2)} socket writes, ` +
+          `${(writes / n).toFixed(2)} writes, ${(trips / n).toFixed(2)} round trips; ` +
+          `CPU µs server ${(share.server * 1000).toFixed(0)} / PostgreSQL ` +
           `${share.postgres === null ? '?' : (share.postgres * 1000).toFixed(0)}\n`,
       );
       list(c, n);

@@ -3,9 +3,9 @@
  * to PostgreSQL through node-postgres, whatever sends them (a write, a read on the pool, the sequencer, the request
  * log): it wraps `pg.Client.prototype.query`, so the server is measured as it runs, unchanged. On SIGUSR2 it writes
  * the count since the previous SIGUSR2 to BENCH_PG_STATEMENTS_OUT (JSON: the total, and each statement's count by its
- * first 160 characters; the writes to PostgreSQL's sockets) and starts afresh. bench/pg-writes.ts signals before and after each load. With
- * BENCH_PG_PROFILE_DIR it also profiles the server's CPU between two signals: `<n>.cpuprofile` from the n-th to the
- * next.
+ * first 160 characters; the writes to PostgreSQL's sockets) and starts afresh. bench/pg-writes.ts signals before and
+ * after each load. With BENCH_PG_PROFILE_DIR it also profiles the server's CPU between two signals:
+ * `<n>.cpuprofile` from the n-th to the next.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';

@@ -16,14 +16,15 @@ export function statementName(text: string): string {
 
 /**
  * The SQL of every statement compiled once (db/prepared.ts), with the name reads on the pool run it by: a bounded set,
- * known at start-up. None for one with a `*` (a `select *`; a `count(*)` too, for simplicity): PostgreSQL fixes a named statement's columns when it parses it, and
- * refuses to run it again ("cached plan must not change result type") once a migration has added a column to its
- * table, which a rolling deploy does while this process still serves (docs/deploy.md).
+ * known at start-up. None for one with a `*` (a `select *`; a `count(*)` too, for simplicity): PostgreSQL fixes a
+ * named statement's columns when it parses it, and refuses to run it again ("cached plan must not change result
+ * type") once a migration has added a column to its table, which a rolling deploy does while this process still
+ * serves (docs/deploy.md).
  */
 const compiledOnce = new Map<string, string | null>();
 const READS_STAR = /\*/;
 
-/** `statementName`, for a statement compiled once: reads on the pool run it by that name too (`namedIfCompiledOnce`). */
+/** `statementName` of a statement compiled once; reads on the pool may run it by that name (`namedIfCompiledOnce`). */
 export function compiledStatementName(text: string): string {
   const name = statementName(text);
   if (!compiledOnce.has(text)) compiledOnce.set(text, READS_STAR.test(text) ? null : name);
