@@ -3,7 +3,7 @@ import { type BareRun, ORGS, type PostgresResults, type PostgresRun, RING } from
 import type { SqliteResults } from '../phases/sqlite.ts';
 import type { CpuShare } from './cpu.ts';
 import type { Load } from './load.ts';
-import { quantile, shareAtMost } from './metrics.ts';
+import { type Histogram, quantile, shareAtMost } from './metrics.ts';
 import { pct, type Target, x } from './report.ts';
 
 const LAG_BOUND = 0.25;
@@ -102,6 +102,39 @@ const row = (label: string, pg: PostgresResults, r: PostgresRun) => {
   );
 };
 
+/** Per request of a load: a histogram's sum (every write of the run) over the requests answered; '?' without it. */
+const perRequest = (h: Histogram | null, r: PostgresRun) =>
+  h === null || h.count === 0 ? '?' : (h.sum / Math.max(1, r.load.ok + r.load.non2xx)).toFixed(1);
+const perWrite = (h: Histogram | null) => (h === null || h.count === 0 ? '?' : (h.sum / h.count).toFixed(1));
+const micros = (ms: number | null) => (ms === null ? '?' : (ms * 1000).toFixed(0));
+
+/**
+ * What one write costs PostgreSQL and the server (issue 44): statements and round trips per request (every write of
+ * the run over the requests answered: the sequencer's passes and the request log's batches shared among them) and per
+ * write, and CPU µs per request of the server and of PostgreSQL's backends.
+ */
+export function perWriteLines(pg: PostgresResults): string[] {
+  const line = (label: string, r: PostgresRun) =>
+    `| ${label} | ${perRequest(r.statements, r)} | ${perWrite(r.statements)} | ${perRequest(r.trips, r)} | ` +
+    `${micros(r.cpu.server)} | ${micros(r.cpu.postgres)} | ${pct(r.load.pressure.cpu)} |`;
+  const bare = (label: string, { cpu, load }: BareRun) =>
+    `| ${label} | 3 | 3 | 3 | ${micros(cpu.server)} | ${micros(cpu.postgres)} | ${pct(load.pressure.cpu)} |`;
+  return [
+    '### Per write: statements, round trips, CPU (one org; every figure per request answered unless it says per write)',
+    '',
+    '| load | statements per request | statements per write | round trips per request | server CPU µs | ' +
+      'PostgreSQL CPU µs | CPU pressure |',
+    '|---|---|---|---|---|---|---|',
+    bare('bare durable insert (BEGIN, INSERT, COMMIT, each awaited), before', pg.bare),
+    line(`create, ${pg.best.workers} worker(s), pool ${pg.best.pool}`, pg.best),
+    line('transfer', pg.transfers),
+    '',
+    'CPU per request is measured under the load itself: on a machine whose cores the load generator, the server and ' +
+      'PostgreSQL share (and other work), it moves with contention (see the CPU pressure); the statement and round ' +
+      'trip counts do not.',
+  ];
+}
+
 export function postgresLines(pg: PostgresResults): string[] {
   const bare = (label: string, { load: l, cpu }: BareRun) =>
     `| ${label} | ${l.rps.toFixed(0)} | | ${l.p50} | ${l.p99} | ${l.non2xx} | ${l.errors} | | | ${cpuOf(cpu)} | ` +
@@ -124,6 +157,7 @@ export function postgresLines(pg: PostgresResults): string[] {
   lines.push(row(`Plinth: transfer around ${RING} funded accounts of one org, ${setting}`, pg, pg.transfers));
   lines.push(row(`Plinth: create from ${ORGS} orgs in turn, ${setting}`, pg, pg.manyOrgs));
   lines.push(bare('bare durable insert, after', pg.bareAgain));
+  lines.push('', ...perWriteLines(pg));
   lines.push(
     '',
     '### Round trips per request (bench/lib/round-trips.ts: one request at a time through a proxy adding 50 ms each way)',

@@ -43,6 +43,8 @@ export interface PostgresRun {
   lag: Histogram | null;
   /** `plinth_db_round_trips` likewise: every write, the sequencer's passes included. */
   trips: Histogram | null;
+  /** `plinth_db_statements` likewise: the statements of every write, BEGIN and COMMIT included. */
+  statements: Histogram | null;
   /** CPU ms per request of the server (every worker) and of PostgreSQL's backends for it, during the load. */
   cpu: CpuShare;
 }
@@ -87,7 +89,7 @@ async function bareInsert(url: string, dir: string): Promise<BareRun> {
   return { load, cpu: share };
 }
 
-const HISTOGRAMS = ['plinth_event_numbering_lag_seconds', 'plinth_db_round_trips'];
+const HISTOGRAMS = ['plinth_event_numbering_lag_seconds', 'plinth_db_round_trips', 'plinth_db_statements'];
 // Long enough for the sequencer to number what came before (it also polls each second) and counts to stop moving.
 const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
 
@@ -119,8 +121,25 @@ async function measured<T>(
     const cpu = await counting(measuredLoad.ok + measuredLoad.non2xx);
     await settle();
     const after = await serverHistograms(server.port, setting.workers, HISTOGRAMS);
-    const [lag, trips] = after.map((h, i) => (h === null || before[i] == null ? null : combine(h, before[i]!, -1)));
-    return { ...setting, load: measuredLoad, lag: lag ?? null, trips: trips ?? null, cpu };
+    const [lag, trips, statements] = after.map((h, i) =>
+      h === null || before[i] == null ? null : combine(h, before[i]!, -1),
+    );
+    const requests = Math.max(1, measuredLoad.ok + measuredLoad.non2xx);
+    const per = (h: Histogram | null | undefined) => (h == null ? '?' : (h.sum / requests).toFixed(1));
+    log(
+      `  ${name}: ${measuredLoad.rps.toFixed(0)} req/s; per request ${per(statements)} statements, ${per(trips)} ` +
+        `round trips, CPU µs server ${(cpu.server * 1000).toFixed(0)} / PostgreSQL ` +
+        `${cpu.postgres === null ? '?' : (cpu.postgres * 1000).toFixed(0)} (CPU pressure ` +
+        `${((measuredLoad.pressure.cpu ?? 0) * 100).toFixed(0)}%)`,
+    );
+    return {
+      ...setting,
+      load: measuredLoad,
+      lag: lag ?? null,
+      trips: trips ?? null,
+      statements: statements ?? null,
+      cpu,
+    };
   } finally {
     await stop(server);
   }

@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Compilable, CompiledQuery, Kysely, QueryResult, SelectQueryBuilder } from 'kysely';
 import type { Db, Trx } from './database.ts';
-import { statementName } from './postgres/pg-write.ts';
+import { compiledStatementName } from './postgres/pg-write.ts';
 import { directReader, type PreparedStatement, prepareOn, runPrepared } from './sqlite/node-sqlite.ts';
 import type { Tables } from './tables.ts';
 import { WriteTransaction } from './transaction.ts';
@@ -114,7 +114,7 @@ function compileOnce<P extends object, R>(
     const unbound = names.filter((name) => !bound.has(name));
     if (query.sql.includes(MARK) || unbound.length > 0)
       throw new Error(`prepared: placeholders ${unbound.join(', ')} were not bound as parameters`);
-    return { query, slots, name: statementName(query.sql), sql: query.sql };
+    return { query, slots, name: compiledStatementName(query.sql), sql: query.sql };
   };
   const compiledFor = (db: Kysely<Tables>): Compiled => {
     const dialect = db.getExecutor().adapter.constructor;

@@ -15,6 +15,35 @@ export function statementName(text: string): string {
 }
 
 /**
+ * The SQL of every statement compiled once (db/prepared.ts), with the name reads on the pool run it by: a bounded set,
+ * known at start-up. None for one with a `*` (a `select *`; a `count(*)` too, for simplicity): PostgreSQL fixes a
+ * named statement's columns when it parses it, and refuses to run it again ("cached plan must not change result
+ * type") once a migration has added a column to its table, which a rolling deploy does while this process still
+ * serves (docs/deploy.md).
+ */
+const compiledOnce = new Map<string, string | null>();
+const READS_STAR = /\*/;
+
+/** `statementName` of a statement compiled once; reads on the pool may run it by that name (`namedIfCompiledOnce`). */
+export function compiledStatementName(text: string): string {
+  const name = statementName(text);
+  if (!compiledOnce.has(text)) compiledOnce.set(text, READS_STAR.test(text) ? null : name);
+  return name;
+}
+
+/**
+ * A query as Kysely sends it on the pool (SQL and values): by its name when it is a statement compiled once, so that
+ * PostgreSQL parses and plans it once per connection rather than at every run (an unnamed statement is parsed and
+ * planned each time: 105–215 µs of the backend's CPU for the delivery process's look for due work, in a statement
+ * log).
+ * Any other query (built per call: a list's filters) stays unnamed: naming it would keep a statement per shape.
+ */
+export function namedIfCompiledOnce(text: string, values: unknown[] | undefined): PgStatement {
+  const name = compiledOnce.get(text);
+  return name == null ? { text, values: values ?? [] } : { name, text, values: values ?? [] };
+}
+
+/**
  * One write transaction on one pooled connection in pipeline mode (node-postgres `pipeline: true`): every statement
  * goes on the wire the moment it is issued, without waiting for the answers of those before it, and PostgreSQL runs
  * them in order. A write therefore costs one round trip per point where it must read an answer before it can go on,
@@ -45,6 +74,8 @@ export interface PgWriteControl extends PgWrite {
   rollback(): Promise<void>;
   /** Round trips the write has waited for so far (the COMMIT's included once committed). */
   readonly trips: number;
+  /** Statements the write has sent so far, its BEGIN and COMMIT included. */
+  readonly statements: number;
   /** A statement failed: the transaction cannot commit. */
   readonly failed: boolean;
 }
@@ -57,11 +88,47 @@ const toResult = <R>(result: pg.QueryResult): QueryResult<R> => ({
   numAffectedRows: result.rowCount === null ? undefined : BigInt(result.rowCount),
 });
 
+/** The socket under a node-postgres client (not in its types), to cork; undefined if this pg has none. */
+function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } | undefined {
+  const stream = (client as unknown as { connection?: { stream?: { cork?: unknown; uncork?: unknown } } }).connection
+    ?.stream;
+  return typeof stream?.cork === 'function' && typeof stream.uncork === 'function'
+    ? (stream as { cork(): void; uncork(): void })
+    : undefined;
+}
+
+/**
+ * Holds what a write issues in one turn of the event loop in the socket's buffer, and writes it with one system call
+ * when the turn's promise jobs have run. Pipeline mode writes each statement as it is issued, one `writev` each: ten
+ * per create, sixteen per transfer, about a sixth of the server's CPU in a create's profile (bench/FINDINGS.md).
+ * PostgreSQL receives the same messages in the same order, in fewer packets; nothing waits past the turn that issued
+ * it.
+ */
+function corker(client: pg.PoolClient): () => void {
+  const socket = socketOf(client);
+  if (socket === undefined) return () => {};
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    socket.uncork();
+  };
+  // A tick queued from a promise job runs once the job queue is empty: after every statement this turn issues.
+  const afterTurn = () => process.nextTick(uncork);
+  return () => {
+    if (corked) return;
+    corked = true;
+    socket.cork();
+    queueMicrotask(afterTurn);
+  };
+}
+
 export function beginPgWrite(client: pg.PoolClient): PgWriteControl {
   let firstError: unknown;
   let failed = false;
   let trips = 0;
   let writes = 0;
+  let statements = 0;
+  const cork = corker(client);
   // Answers not yet read: a new awaited statement shares the round trip of those still on their way.
   let waiting = 0;
   const sent: Promise<unknown>[] = [];
@@ -69,6 +136,8 @@ export function beginPgWrite(client: pg.PoolClient): PgWriteControl {
   const committed: (() => void)[] = [];
 
   const issue = (statement: PgStatement): Promise<pg.QueryResult> => {
+    statements++;
+    cork();
     const result = client.query(statement).catch((error: unknown) => {
       if (!failed) {
         failed = true;
@@ -121,6 +190,9 @@ export function beginPgWrite(client: pg.PoolClient): PgWriteControl {
     },
     get trips() {
       return trips;
+    },
+    get statements() {
+      return statements;
     },
     get writes() {
       return writes;

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, sql } from 'kysely';
 import pg from 'pg';
 import type { Database, DatabaseOptions, Trx } from '../database.ts';
 import { isDatabaseUnavailable } from '../errors.ts';
@@ -7,7 +7,7 @@ import { migrateToLatest } from '../migrate.ts';
 import type { CommitStats } from '../sqlite/group-commit.ts';
 import type { Tables } from '../tables.ts';
 import { PgTransaction } from './pg-transaction.ts';
-import { beginPgWrite } from './pg-write.ts';
+import { beginPgWrite, namedIfCompiledOnce } from './pg-write.ts';
 
 const CONNECT_TIMEOUT_MS = 3000;
 const POOL_WAIT_TIMEOUT_MS = 15_000;
@@ -29,6 +29,29 @@ function transactionOf(client: pg.PoolClient): PgTransaction {
     transactions.set(client, trx);
   }
   return trx;
+}
+
+/**
+ * The pool as Kysely's read handle uses it: each client's queries go out by name when they are statements compiled
+ * once (`namedIfCompiledOnce`, pg-write.ts); one wrapper per pooled client, which Kysely keeps its connection by.
+ */
+function namingPool(pool: pg.Pool): PostgresPool {
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let wrapper = wrappers.get(client);
+    if (wrapper === undefined) {
+      wrapper = {
+        query: ((text: unknown, values?: unknown[]) =>
+          typeof text === 'string'
+            ? client.query(namedIfCompiledOnce(text, values))
+            : client.query(text as pg.Submittable)) as unknown as PostgresPoolClient['query'],
+        release: () => client.release(),
+      };
+      wrappers.set(client, wrapper);
+    }
+    return wrapper;
+  };
+  return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
 }
 
 /** Values under which PostgreSQL may lose an acknowledged commit. */
@@ -57,7 +80,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Database {
   // or between a webhook worker's queries) emitted it to nobody, which crashed the process (found by
   // test/campaigns/outages.test.ts). Its query fails by itself (a 503), and the pool discards it when released.
   pool.on('connect', (client) => client.on('error', (error) => options.onIdleError?.(error)));
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
   const commits = listeners<CommitStats>();
   return {
     singleWriter: false,
@@ -89,6 +112,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Database {
         transactionSeconds: (done - started) / 1000,
         commitSeconds: (done - committing) / 1000,
         roundTrips: write.trips,
+        statements: write.statements,
       });
       return result;
     },

@@ -13,6 +13,8 @@ export interface CommitStats {
   commitSeconds: number;
   /** PostgreSQL: the round trips the write waited for, its COMMIT's included (see pg-write.ts). */
   roundTrips?: number;
+  /** PostgreSQL: the statements the write sent, its BEGIN and COMMIT included. */
+  statements?: number;
 }
 
 /** How a write is committed (`Database.write`'s options). */

@@ -132,9 +132,13 @@ export function idempotentWrite(deps: { database: Database; clock: Clock }): Ide
     const { scope, fingerprint: print } = call.keyed;
     const requestId = call.request.id;
     const outcome = await database.write(async (trx): Promise<Outcome> => {
-      // The lock and the look-up go out together (one round trip on PostgreSQL); the look-up runs after the lock.
+      // The lock, the look-up and the owner's time go out together (one round trip on PostgreSQL): the look-up runs
+      // after the lock, and the sandbox clock's read after the write's share of the clock's turn (clock.ts). The time
+      // is read whatever the look-up finds, and used only if the work runs.
       const locked = repo.tryLockScope(trx, scope);
       const found = repo.findResponse(trx, scope);
+      const now = ownersNow(trx, call.owner);
+      now.catch(() => undefined); // a replay or a refusal here does not wait for it; the write's end reports a failure
       const [held, stored] = await Promise.all([locked, found]);
       if (!held) {
         throw new ApiError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still running.', {
@@ -142,7 +146,9 @@ export function idempotentWrite(deps: { database: Database; clock: Clock }): Ide
         });
       }
       if (stored !== undefined) return { ran: false, stored };
-      const ran = await runOrRefuse(trx, async () => work(await contextOf(call, trx)));
+      const ran = await runOrRefuse(trx, async () =>
+        work({ trx, owner: call.owner, request: call.request, now: await now }),
+      );
       if ('refused' in ran) {
         const problem = JSON.stringify(toProblem(ran.refused, requestId)); // the bytes the error handler will send
         const response = { fingerprint: print, status: ran.refused.status, body: problem, requestId };

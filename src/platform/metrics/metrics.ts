@@ -61,6 +61,12 @@ export function installMetrics(app: FastifyInstance, database: Database, logDrop
     'PostgreSQL: round trips a write transaction waited for, BEGIN to COMMIT (statements are pipelined)',
     [1, 2, 3, 4, 5, 6, 8, 12, 16],
   );
+  const statements = histogram(
+    registry,
+    'plinth_db_statements',
+    'PostgreSQL: statements a write transaction sent, BEGIN and COMMIT included',
+    [2, 4, 6, 8, 10, 12, 16, 24, 32, 64],
+  );
   new Counter({
     name: 'plinth_log_lines_dropped_total',
     help: 'Log lines given up on because stdout was closed, broken, stuck or too far behind',
@@ -82,6 +88,7 @@ export function installMetrics(app: FastifyInstance, database: Database, logDrop
     commit.observe(stats.commitSeconds);
     batch.observe(stats.batchSize);
     if (stats.roundTrips !== undefined) trips.observe(stats.roundTrips);
+    if (stats.statements !== undefined) statements.observe(stats.statements);
   });
   return registry;
 }

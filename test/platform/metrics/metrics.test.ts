@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { BACKEND } from '../../helpers/database.ts';
 import { assertProblem } from '../../helpers/problem.ts';
 import { call, startServer, useServer } from '../../helpers/server.ts';
 
@@ -31,6 +32,12 @@ describe('/metrics', () => {
     assert.equal(sample(metrics.text, route('/v1/fintech/accounts/:id', 'GET')), 3);
     assert.ok((sample(metrics.text, 'plinth_db_group_commit_batch_size_count') ?? 0) >= 1, 'commits are observed');
     assert.ok((sample(metrics.text, 'plinth_db_commit_duration_seconds_count') ?? 0) >= 1);
+    if (BACKEND === 'postgres') {
+      // Every write's statements (BEGIN and COMMIT included): at least those two per write counted.
+      const writes = sample(metrics.text, 'plinth_db_statements_count') ?? 0;
+      assert.ok(writes >= 3, 'the creates are counted');
+      assert.ok((sample(metrics.text, 'plinth_db_statements_sum') ?? 0) >= 2 * writes);
+    }
     assert.ok(sample(metrics.text, 'process_resident_memory_bytes') !== undefined, 'process metrics');
     assert.equal(sample(metrics.text, 'plinth_ledger_invariant_violations'), 0, 'the ledger is sound');
     assert.equal(sample(metrics.text, 'plinth_webhook_backlog'), 0, 'no endpoint, nothing to deliver');

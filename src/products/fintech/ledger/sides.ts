@@ -1,5 +1,5 @@
 import type { Trx } from '../../../db/database.ts';
-import { prepared, preparedLock, preparedWrite } from '../../../db/prepared.ts';
+import { preparedLock, preparedWrite } from '../../../db/prepared.ts';
 import type { Mode } from '../../../platform/auth/principal.ts';
 import type { LedgerAccountsTable } from '../tables.ts';
 import { type SystemPurpose, systemPurposeOf } from './system-account.ts';
@@ -62,20 +62,29 @@ export const lockCustomerPair = preparedLock<Scope>(SCOPE, (db, p) =>
     .orderBy('id')
     .forNoKeyUpdate(),
 );
-const selectCustomerPair = prepared<Scope, Side>(SCOPE, (db, p) =>
+
+/**
+ * The same rows, locked the same way, and read by the statement that locks them (a movement's case): PostgreSQL
+ * returns a row locked FOR … UPDATE at its newest committed version, also when it changed after the statement began
+ * (READ COMMITTED: the lock waits for its holder, then re-reads the row and checks the conditions again), so the
+ * balances read are those the previous holder committed, in one statement.
+ */
+const lockAndReadCustomerPair = preparedWrite<Scope, Side>(SCOPE, (db, p) =>
   db
     .selectFrom('ledger_accounts')
     .select(SIDE_COLUMNS)
     .where('id', 'in', [p.a, p.b])
     .where('org_id', '=', p.org_id)
     .where('mode', '=', p.mode)
-    .where('kind', '=', 'customer'),
+    .where('kind', '=', 'customer')
+    .orderBy('id')
+    .forNoKeyUpdate(),
 );
 
 /**
  * The one or two customer accounts a movement of money touches, as the ledger holds them, locked on PostgreSQL in
- * ascending id order (the one order every writer takes ledger rows in, so no two writers deadlock); the read that
- * follows sees what the previous lock holder committed. Only ledger rows: `accounts` rows are locked by lifecycle
+ * ascending id order (the one order every writer takes ledger rows in, so no two writers deadlock), and read as the
+ * previous lock holder committed them (one statement). Only ledger rows: `accounts` rows are locked by lifecycle
  * changes alone, which take them first. Missing from the map: no such account for this owner.
  */
 export async function lockSides(
@@ -85,9 +94,7 @@ export async function lockSides(
 ): Promise<Map<string, Side>> {
   if (ids.length < 1 || ids.length > 2) throw new Error('lockSides: a movement has one or two customer sides');
   const scope = { a: ids[0]!, b: ids[ids.length - 1]!, org_id: owner.orgId, mode: owner.mode };
-  // The lock is issued, not awaited: the read after it runs once the lock is granted (one round trip).
-  lockCustomerPair(trx, scope);
-  const { rows } = await selectCustomerPair(trx, scope);
+  const { rows } = await lockAndReadCustomerPair(trx, scope);
   return new Map(rows.map((row) => [row.id, row]));
 }
 
