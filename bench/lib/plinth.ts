@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { METRICS_TOKEN } from './metrics.ts';
-import { ROOT, type Server, start } from './process.ts';
+import { peakRssMiB, ROOT, type Server, serverPid, start } from './process.ts';
 
 /**
  * The Plinth checkout to run: this one, or BENCH_PLINTH_ROOT (another worktree with its own `npm ci`, e.g. an older
@@ -68,6 +68,29 @@ export function startFlags(): string[] {
   return command[1]!.trim().split(' ').filter(Boolean);
 }
 
+/**
+ * The peak resident memory (VmHWM) of every Plinth server started by `startPlinth` in this process, MiB, by its name
+ * (the load it ran): `npm run bench` reports the worst against 200 MB, `node bench/rss.ts` prints them all. The API
+ * process alone: its delivery processes (and a cluster's workers) are processes of their own.
+ */
+export const rssPeaks = new Map<string, number>();
+
+/** Reads the server's high-water mark every 250 ms until it exits (VmHWM only grows: the last reading is its peak). */
+function recordPeakRss(server: Server, name: string): void {
+  const pid = serverPid(server);
+  const read = () => {
+    try {
+      rssPeaks.set(name, Math.max(rssPeaks.get(name) ?? 0, peakRssMiB(pid)));
+    } catch {
+      // it exited between two readings
+    }
+  };
+  read();
+  const timer = setInterval(read, 250);
+  timer.unref();
+  server.child.once('exit', () => clearInterval(timer));
+}
+
 export async function startPlinth(options: PlinthOptions): Promise<Plinth> {
   const env = plinthEnv(options);
   const key = createKey(options.cliDatabaseUrl ? { ...env, DATABASE_URL: options.cliDatabaseUrl } : env);
@@ -88,6 +111,7 @@ export async function startPlinth(options: PlinthOptions): Promise<Plinth> {
     listenPattern: /Server listening at/,
     ...(options.wrap === undefined ? {} : { wrap: options.wrap }),
   });
+  recordPeakRss(server, options.name);
   return { ...server, authorization: `Bearer ${key}` };
 }
 
