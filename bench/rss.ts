@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rssPeaks } from './lib/plinth.ts';
+import { otherRssPeaks, rssPeaks } from './lib/plinth.ts';
 import { rssLine, worstRss } from './lib/report.ts';
 import { balancesPhase } from './phases/balances.ts';
 import { bankImportPhase } from './phases/bank-import.ts';
@@ -52,5 +52,7 @@ try {
 }
 for (const [name, mib] of [...rssPeaks].sort((a, b) => b[1] - a[1]))
   process.stdout.write(`${name.padEnd(28)} ${String(mib).padStart(4)} MiB (${(mib * 1.048576).toFixed(0)} MB)\n`);
+for (const [name, mib] of otherRssPeaks)
+  process.stdout.write(`${name.padEnd(28)} ${String(mib).padStart(4)} MiB (not the server: not in the target)\n`);
 const worst = worstRss(rssPeaks);
 if (worst !== null) process.stdout.write(`${rssLine(worst)}\n`);

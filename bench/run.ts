@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Load } from './lib/load.ts';
-import { PLINTH_ROOT, rssPeaks } from './lib/plinth.ts';
+import { otherRssPeaks, PLINTH_ROOT, rssPeaks } from './lib/plinth.ts';
 import { probeLines } from './lib/probe-report.ts';
 import { DISTURBED, loadLines, machine, rssNote, rssTarget, targetLines, targets } from './lib/report.ts';
 import { issue44Targets } from './lib/report-44.ts';
@@ -176,7 +176,7 @@ function results(
       ...rssTarget(rssPeaks),
     ]),
     '',
-    ...rssNote(rssPeaks),
+    ...rssNote(rssPeaks, otherRssPeaks),
     `(disturbed): a load behind that figure ran while some task on the machine waited for a CPU more than ` +
       `${DISTURBED * 100}% of the time; re-run on a quiet machine before trusting the mark.`,
     "CPU / I/O pressure, in the tables below: the share of the load's time during which some task on the machine " +

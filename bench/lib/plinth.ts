@@ -1,5 +1,5 @@
 /** Plinth under test: its key made through the CLI, the server started as `npm start` would, on a given database. */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { METRICS_TOKEN } from './metrics.ts';
@@ -74,13 +74,17 @@ export function startFlags(): string[] {
  * process alone: its delivery processes (and a cluster's workers) are processes of their own.
  */
 export const rssPeaks = new Map<string, number>();
+/** The same for the other processes a load runs (the CLI's `bank import`): reported beside, not as the server's. */
+export const otherRssPeaks = new Map<string, number>();
 
-/** Reads the server's high-water mark every 250 ms until it exits (VmHWM only grows: the last reading is its peak). */
-function recordPeakRss(server: Server, name: string): void {
-  const pid = serverPid(server);
+/**
+ * Reads a process's high-water mark every 250 ms until `child` exits (VmHWM only grows: the last reading is its
+ * peak), into `peaks` under `name`.
+ */
+export function recordPeakRss(child: ChildProcess, pid: number, name: string, peaks = rssPeaks): void {
   const read = () => {
     try {
-      rssPeaks.set(name, Math.max(rssPeaks.get(name) ?? 0, peakRssMiB(pid)));
+      peaks.set(name, Math.max(peaks.get(name) ?? 0, peakRssMiB(pid)));
     } catch {
       // it exited between two readings
     }
@@ -88,7 +92,7 @@ function recordPeakRss(server: Server, name: string): void {
   read();
   const timer = setInterval(read, 250);
   timer.unref();
-  server.child.once('exit', () => clearInterval(timer));
+  child.once('exit', () => clearInterval(timer));
 }
 
 export async function startPlinth(options: PlinthOptions): Promise<Plinth> {
@@ -111,7 +115,7 @@ export async function startPlinth(options: PlinthOptions): Promise<Plinth> {
     listenPattern: /Server listening at/,
     ...(options.wrap === undefined ? {} : { wrap: options.wrap }),
   });
-  recordPeakRss(server, options.name);
+  recordPeakRss(server.child, serverPid(server), options.name);
   return { ...server, authorization: `Bearer ${key}` };
 }
 

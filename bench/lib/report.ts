@@ -133,11 +133,16 @@ export function rssTarget(peaks: ReadonlyMap<string, number>): Target[] {
 }
 
 /** Every server's peak RSS, for the note under the targets. */
-export function rssNote(peaks: ReadonlyMap<string, number>): string[] {
+export function rssNote(peaks: ReadonlyMap<string, number>, others: ReadonlyMap<string, number>): string[] {
   if (peaks.size === 0) return [];
-  const each = [...peaks].sort((a, b) => b[1] - a[1]).map(([load, mib]) => `${load} ${mib}`);
+  const list = (map: ReadonlyMap<string, number>) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .map(([load, mib]) => `${load} ${mib}`)
+      .join(', ');
   return [
-    `Peak RSS of the API server (VmHWM, MiB; its delivery processes not included), by load: ${each.join(', ')}.`,
+    `Peak RSS of the API server (VmHWM, MiB; its delivery processes not included), by load: ${list(peaks)}.` +
+      (others.size === 0 ? '' : ` Other processes of the loads, not counted in the target: ${list(others)}.`),
     '',
   ];
 }
