@@ -44,8 +44,11 @@ if (unknown.length > 0)
 const dir = mkdtempSync(join(tmpdir(), 'plinth-rss-'));
 try {
   for (const name of wanted) {
-    await PHASES[name]!(dir);
-    process.stdout.write(`${name} done\n`);
+    // A phase that fails still leaves the peaks of those before it (and its own, so far) to print.
+    await PHASES[name]!(dir).then(
+      () => process.stdout.write(`${name} done\n`),
+      (error: Error) => process.stdout.write(`${name} FAILED: ${error.message.slice(0, 300)}\n`),
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
