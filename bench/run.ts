@@ -14,9 +14,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Load } from './lib/load.ts';
-import { PLINTH_ROOT } from './lib/plinth.ts';
+import { otherRssPeaks, PLINTH_ROOT, rssPeaks } from './lib/plinth.ts';
 import { probeLines } from './lib/probe-report.ts';
-import { DISTURBED, loadLines, machine, targetLines, targets } from './lib/report.ts';
+import { DISTURBED, loadLines, machine, rssNote, rssTarget, targetLines, targets } from './lib/report.ts';
 import { issue44Targets } from './lib/report-44.ts';
 import { pendingLines, pendingTargets } from './lib/report-pending.ts';
 import { postgresLines, postgresTargets } from './lib/report-pg.ts';
@@ -170,8 +170,13 @@ function results(
     '',
     '## Issue 44: speed that holds up (each against its baseline in this run; the slow disk: every load in its section below)',
     '',
-    ...targetLines([...issue44Targets(s, pg, instructions, paced), ...slowDiskTargets(slowDisk)]),
+    ...targetLines([
+      ...issue44Targets(s, pg, instructions, paced),
+      ...slowDiskTargets(slowDisk),
+      ...rssTarget(rssPeaks),
+    ]),
     '',
+    ...rssNote(rssPeaks, otherRssPeaks),
     `(disturbed): a load behind that figure ran while some task on the machine waited for a CPU more than ` +
       `${DISTURBED * 100}% of the time; re-run on a quiet machine before trusting the mark.`,
     "CPU / I/O pressure, in the tables below: the share of the load's time during which some task on the machine " +

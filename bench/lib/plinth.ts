@@ -1,9 +1,9 @@
 /** Plinth under test: its key made through the CLI, the server started as `npm start` would, on a given database. */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { METRICS_TOKEN } from './metrics.ts';
-import { ROOT, type Server, start } from './process.ts';
+import { peakRssMiB, ROOT, type Server, serverPid, start } from './process.ts';
 
 /**
  * The Plinth checkout to run: this one, or BENCH_PLINTH_ROOT (another worktree with its own `npm ci`, e.g. an older
@@ -68,6 +68,33 @@ export function startFlags(): string[] {
   return command[1]!.trim().split(' ').filter(Boolean);
 }
 
+/**
+ * The peak resident memory (VmHWM) of every Plinth server started by `startPlinth` in this process, MiB, by its name
+ * (the load it ran): `npm run bench` reports the worst against 200 MB, `node bench/rss.ts` prints them all. The API
+ * process alone: its delivery processes (and a cluster's workers) are processes of their own.
+ */
+export const rssPeaks = new Map<string, number>();
+/** The same for the other processes a load runs (the CLI's `bank import`): reported beside, not as the server's. */
+export const otherRssPeaks = new Map<string, number>();
+
+/**
+ * Reads a process's high-water mark every 250 ms until `child` exits (VmHWM only grows: the last reading is its
+ * peak), into `peaks` under `name`.
+ */
+export function recordPeakRss(child: ChildProcess, pid: number, name: string, peaks = rssPeaks): void {
+  const read = () => {
+    try {
+      peaks.set(name, Math.max(peaks.get(name) ?? 0, peakRssMiB(pid)));
+    } catch {
+      // it exited between two readings
+    }
+  };
+  read();
+  const timer = setInterval(read, 250);
+  timer.unref();
+  child.once('exit', () => clearInterval(timer));
+}
+
 export async function startPlinth(options: PlinthOptions): Promise<Plinth> {
   const env = plinthEnv(options);
   const key = createKey(options.cliDatabaseUrl ? { ...env, DATABASE_URL: options.cliDatabaseUrl } : env);
@@ -88,6 +115,7 @@ export async function startPlinth(options: PlinthOptions): Promise<Plinth> {
     listenPattern: /Server listening at/,
     ...(options.wrap === undefined ? {} : { wrap: options.wrap }),
   });
+  recordPeakRss(server.child, serverPid(server), options.name);
   return { ...server, authorization: `Bearer ${key}` };
 }
 

@@ -94,6 +94,22 @@ export function rssMiB(pid: number): number {
   return line === undefined ? 0 : Math.round(Number(line.replace(/\D+/g, '')) / 1024);
 }
 
+/** The most resident memory a process has had since it started (VmHWM: no peak between two samples is missed), MiB. */
+export function peakRssMiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
+  return line === undefined ? 0 : Math.round(Number(line.replace(/\D+/g, '')) / 1024);
+}
+
+/** The node process of a server: itself, or the first child of its wrapper (strace). */
+export function serverPid(server: Server): number {
+  const pid = server.child.pid!;
+  if (server.child.spawnargs[0] === process.execPath) return pid;
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
+  return Number(children[0]);
+}
+
 /** Samples a process's RSS every `everyMs` until stopped; answers the peak. */
 export function watchRss(pid: number, everyMs = 250): () => number {
   let peak = rssMiB(pid);

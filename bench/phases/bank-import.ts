@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { writeCsv } from '../../src/products/fintech/bank/statements/csv.ts';
 import { readStatement } from '../../src/products/fintech/bank/statements/read.ts';
 import type { StatementLine } from '../../src/products/fintech/bank/statements/statement.ts';
-import { createKey, PLINTH_ROOT, type Plinth, startPlinth } from '../lib/plinth.ts';
+import { createKey, otherRssPeaks, PLINTH_ROOT, type Plinth, recordPeakRss, startPlinth } from '../lib/plinth.ts';
 import { stop } from '../lib/process.ts';
 import type { Target } from '../lib/report.ts';
 
@@ -128,11 +128,13 @@ export async function bankImportPhase(
   readStatement(text);
   const parseSeconds = (performance.now() - parsing) / 1000;
   const started = performance.now();
-  const { stdout } = await promisify(execFile)(process.execPath, ['src/cli/main.ts', 'bank', 'import', path], {
+  const importing = promisify(execFile)(process.execPath, ['src/cli/main.ts', 'bank', 'import', path], {
     cwd: PLINTH_ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
     maxBuffer: 1 << 30,
   });
+  recordPeakRss(importing.child, importing.child.pid!, 'bank import (the CLI)', otherRssPeaks);
+  const { stdout } = await importing;
   const seconds = (performance.now() - started) / 1000;
   const summary = stdout.match(/^[0-9-]+: ([0-9]+) lines, ([0-9]+) new;/);
   if (summary === null) throw new Error(`bank import printed no summary: ${stdout.slice(0, 500)}`);

@@ -10,12 +10,12 @@
  * checkout's server), about a minute; every server on 127.0.0.1.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Load, loadCreate, loadGet } from '../lib/load.ts';
 import { createOne, type Plinth, startPlinth } from '../lib/plinth.ts';
-import { stop, watchRss } from '../lib/process.ts';
+import { serverPid, stop, watchRss } from '../lib/process.ts';
 import { type Target, x } from '../lib/report.ts';
 
 /** Connections of the retrieve load beside the creates: one client reading while the others write. */
@@ -58,14 +58,6 @@ function straceMissing(): string | undefined {
   if (probe.error !== undefined) return `strace is not installed (${probe.error.message})`;
   if (probe.status !== 0) return `strace cannot trace here: ${probe.stderr.trim().split('\n')[0]}`;
   return undefined;
-}
-
-/** The server's own process: under strace, the wrapper's child. */
-function serverPid(server: Plinth): number {
-  const pid = server.child.pid!;
-  if (server.child.spawnargs[0] === process.execPath) return pid;
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
-  return Number(children[0]);
 }
 
 async function sideBySide(server: Plinth, id: string, connections: number): Promise<SideBySide> {

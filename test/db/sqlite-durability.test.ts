@@ -5,16 +5,35 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/open.ts';
 import { WAL_LIMIT_FRAMES } from '../../src/db/sqlite/sqlite-checkpointer.ts';
 import { BACKEND } from '../helpers/database.ts';
-import { run, spawnServer } from '../helpers/process.ts';
+import { ROOT, run, spawnServer } from '../helpers/process.ts';
+
+/** Accounts in a copy of the database file without its WAL (what checkpoints put there); null if the copy is torn. */
+function accountsInFileAlone(path: string): number | null {
+  const copy = `${path}.alone`;
+  try {
+    copyFileSync(path, copy);
+    const db = new DatabaseSync(copy, { readOnly: true });
+    try {
+      return Number(Object.values(db.prepare('select count(*) from accounts').get()!)[0]);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  } finally {
+    for (const file of [copy, `${copy}-wal`, `${copy}-shm`]) rmSync(file, { force: true });
+  }
+}
 
 const strace = spawnSync('strace', ['-f', '-o', '/dev/null', 'true']);
 const noStrace = strace.error !== undefined || strace.status !== 0;
@@ -205,6 +224,43 @@ describe('durable commits off the event loop (SQLite)', { skip: BACKEND === 'sql
       assert.ok(frames < WAL_LIMIT_FRAMES * 2.5, `the WAL grew to ${Math.round(frames)} frames`);
     } finally {
       await database.close();
+    }
+  });
+
+  test("the checkpointer's thread loads none of the server's preloads: a TypeScript --import leaves it running", {
+    timeout: 60_000,
+  }, async () => {
+    // An instrumentation agent is commonly preloaded with NODE_OPTIONS=--import; any TypeScript file makes the point,
+    // as the thread would load Node's type stripper with it. Before, the thread inherited the preload, ran out of
+    // its 8 MB heap at start, and the rejected wait for its exit took the server down (exit 1).
+    const path = join(dir, 'preload.db');
+    const url = `sqlite:${path}`;
+    const made = await run(['src/cli/main.ts', 'keys', 'create', '--org', 'preload', '--mode', 'sandbox'], {
+      DATABASE_URL: url,
+    });
+    assert.equal(made.code, 0, made.stderr);
+    const preload = pathToFileURL(join(ROOT, 'src/platform/kit/time.ts')).href;
+    const server = await spawnServer({ DATABASE_URL: url, NODE_OPTIONS: `--import ${preload}` });
+    const died = server.exited.then(({ code, signal }) => `the server exited (${signal ?? code})`);
+    try {
+      const created = await fetch(`${server.url}/v1/fintech/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${made.stdout.trim()}`, 'content-type': 'application/json' },
+        body: CREATE,
+      });
+      assert.equal(created.status, 200, await created.text());
+      // The account reaches the database file itself (not only its WAL) once the thread has checkpointed.
+      const checkpointed = (async () => {
+        for (;;) {
+          if (accountsInFileAlone(path) === 1) return 'checkpointed';
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      })();
+      assert.equal(await Promise.race([checkpointed, died]), 'checkpointed');
+      assert.equal(server.child.exitCode, null);
+    } finally {
+      server.child.kill('SIGKILL');
+      await server.exited;
     }
   });
 

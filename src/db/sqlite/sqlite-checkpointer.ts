@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 
 /** What the thread is asked (sqlite-checkpoint-worker.mjs). */
@@ -37,46 +36,73 @@ export interface Checkpointer {
   close(): Promise<void>;
 }
 
+/** A checkpointer's thread that ended without being asked to (it failed) is started again after this long. */
+const RESTART_MS = 1000;
+
 /**
  * Starts the checkpointer's thread on the database at `path` (sqlite-checkpoint-worker.mjs). A worker thread costs
- * its own V8 isolate; it is kept small (bench/FINDINGS.md measures the RSS it adds).
+ * its own V8 isolate; it is kept small (bench/FINDINGS.md measures the RSS it adds): it loads nothing but its own file,
+ * neither this process's `--import`/`--require` preloads (`execArgv`) nor those of NODE_OPTIONS (`env`), which in a heap
+ * of 8 MB would not fit (an instrumentation agent, or a TypeScript preload: the thread ran out of memory at start and
+ * took the server down). A thread that fails anyway is started again; meanwhile the writer does not wait for it.
  */
 export function startCheckpointer(path: string, onError: (message: string) => void): Checkpointer {
-  const worker = new Worker(new URL('./sqlite-checkpoint-worker.mjs', import.meta.url), {
-    workerData: { path },
-    resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 },
-  });
-  worker.unref();
   let asked = false;
   let frames = 0;
   let holding: { promise: Promise<void>; release: () => void; attempts: number } | undefined;
+  let closing: Promise<void> | undefined;
+  let restart: NodeJS.Timeout | undefined;
 
+  const spawn = () => {
+    restart = undefined;
+    const thread = new Worker(new URL('./sqlite-checkpoint-worker.mjs', import.meta.url), {
+      workerData: { path },
+      execArgv: [],
+      env: {},
+      resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 },
+    });
+    thread.unref();
+    thread.on('message', (result: CheckpointResult) => {
+      asked = false;
+      if (result.error !== undefined) onError(result.error);
+      frames = Math.max(0, result.log);
+      if (holding === undefined) return;
+      // The writer waits: until a checkpoint copied every frame (a checkpoint already running when the writer stopped
+      // may not have), or a reader's old snapshot kept HOLD_ATTEMPTS of them from it; then the batch goes on.
+      const complete = result.error === undefined && result.log === result.checkpointed;
+      if (!complete && ++holding.attempts < HOLD_ATTEMPTS) return ask({ urgent: true, limit: WAL_LIMIT_FRAMES });
+      letGo();
+    });
+    thread.on('error', (error) => onError(error.message));
+    thread.on('exit', () => {
+      worker = undefined;
+      asked = false;
+      // Whatever it was asked will never be answered: a waiting writer goes on (the WAL stays long a while longer).
+      letGo();
+      if (closing === undefined) restart = setTimeout(spawn, RESTART_MS).unref();
+    });
+    worker = thread;
+  };
+  let worker: Worker | undefined;
+
+  const letGo = () => {
+    holding?.release();
+    holding = undefined;
+  };
   const ask = (request: CheckpointRequest) => {
+    if (worker === undefined) return;
     asked = true;
     worker.postMessage(request);
   };
-  worker.on('message', (result: CheckpointResult) => {
-    asked = false;
-    if (result.error !== undefined) onError(result.error);
-    frames = Math.max(0, result.log);
-    if (holding === undefined) return;
-    // The writer waits: until a checkpoint copied every frame (a checkpoint already running when the writer stopped
-    // may not have), or a reader's old snapshot kept HOLD_ATTEMPTS of them from it; then the batch goes on.
-    const complete = result.error === undefined && result.log === result.checkpointed;
-    if (!complete && ++holding.attempts < HOLD_ATTEMPTS) return ask({ urgent: true, limit: WAL_LIMIT_FRAMES });
-    holding.release();
-    holding = undefined;
-  });
-  worker.on('error', (error) => onError(error.message));
-  const exited = once(worker, 'exit');
-  let closing: Promise<void> | undefined;
+  spawn();
 
   return {
     afterCommit() {
       if (!asked) ask({ urgent: false, limit: WAL_LIMIT_FRAMES });
     },
     beforeBatch() {
-      if (frames < WAL_LIMIT_FRAMES) return undefined;
+      // No thread (it failed and is being started again): nothing would end the wait.
+      if (frames < WAL_LIMIT_FRAMES || worker === undefined) return undefined;
       if (holding === undefined) {
         let release!: () => void;
         const promise = new Promise<void>((resolve) => {
@@ -91,8 +117,13 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
     close() {
       // Once, however often the database is closed; an unreferenced thread's exit would not keep this process waiting.
       closing ??= (async () => {
-        worker.ref();
-        worker.postMessage('close');
+        clearTimeout(restart);
+        const thread = worker;
+        if (thread === undefined) return;
+        thread.ref();
+        // Not events.once: it rejects on an 'error' event, which nobody would catch here.
+        const exited = new Promise((resolve) => thread.once('exit', resolve));
+        thread.postMessage('close');
         await exited;
       })();
       return closing;

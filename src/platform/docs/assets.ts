@@ -40,7 +40,7 @@ const asset = (operationId: string, summary: string, type: string, description: 
  * Small assets of the documentation pages: the script that hydrates the server-rendered reference with the state
  * it was rendered from (`script()`, known once the server is ready: reference.ts), and the site icon.
  */
-export function installDocAssets(app: FastifyInstance, script: () => string | undefined): void {
+export function installDocAssets(app: FastifyInstance, script: () => Buffer | undefined): void {
   app.get(
     '/docs/reference.js',
     asset('getReferenceInit', 'The script that starts the API reference', 'application/javascript', 'Redoc.hydrate.'),
