@@ -97,4 +97,15 @@ describe('delivery processes', () => {
     assert.ok(now.length >= before.length + 1, `delivery processes started: ${now.join(', ')}`);
     assert.equal(await (await fetch(`${server.url}/healthz`)).status, 200, 'the API process kept serving');
   });
+
+  test("/metrics has the lag of the delivery processes' successes as a histogram", async () => {
+    // The bystander's deliveries above succeeded in a delivery process: each is observed on the API's /metrics, from
+    // the event's creation to the receiver's 2xx, in buckets fine enough to read a p99 against 1 s (issue 44).
+    const text = await eventually(async () => {
+      const scrape = await (await fetch(`${server.url}/metrics`)).text();
+      return /^plinth_webhook_delivery_latency_seconds_count [1-9]/m.test(scrape) ? scrape : undefined;
+    });
+    for (const le of ['0.25', '0.5', '0.75', '1', '2.5'])
+      assert.match(text, new RegExp(`^plinth_webhook_delivery_latency_seconds_bucket\\{le="${le}"\\} \\d+$`, 'm'));
+  });
 });
