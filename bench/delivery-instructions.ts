@@ -9,7 +9,8 @@
  * delivers them (warm-up), then pauses; the API makes COUNTED more, and the child delivers those with callgrind's
  * instrumentation on (`callgrind_control -i on/off`), from its start to the moment nothing is pending. Instructions
  * / COUNTED is the cost of one delivery of a backlog (the saturated case: full rounds); RUNS (2) runs show whether it
- * repeats. The receiver and the API are not counted. CALLGRIND_OUT: where callgrind writes its profile.
+ * repeats. The receiver and the API are not counted. CALLGRIND_OUT: where callgrind writes its profile;
+ * WEBHOOK_CONCURRENCY and WEBHOOK_WORKERS, when set, reach the child's settings (to compare them).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -32,7 +33,17 @@ async function child(databaseUrl: string): Promise<void> {
   const { pino } = await import('pino');
   const { registerModules } = await import('../src/modules.ts');
   registerModules();
-  const config = loadConfig({ DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on', LOG_LEVEL: 'warn' });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on',
+    LOG_LEVEL: 'warn',
+    // Only these two, read here: importing the bench's phases would load autocannon into the counted heap.
+    ...Object.fromEntries(
+      ['WEBHOOK_CONCURRENCY', 'WEBHOOK_WORKERS'].flatMap((name) =>
+        process.env[name] === undefined ? [] : [[name, process.env[name]!]],
+      ),
+    ),
+  });
   const database = openDatabase(config.DATABASE_URL, { poolSize: 4, onIdleError: () => undefined, checkpoints: false });
   const workers = deliveryWorkersFor(config, {
     database,

@@ -1,11 +1,10 @@
 /**
  * Issue 44's targets (speed that holds up), each against its baseline measured in the same run: the wave's table in
- * one place of bench/RESULTS.md. The slow disk has its own section (phases/slow-disk.ts).
+ * one place of bench/RESULTS.md, beside the webhook, slow-disk and memory targets (bench/run.ts).
  */
 import { type InstructionResults, spread } from '../phases/instructions.ts';
 import type { PostgresResults } from '../phases/postgres.ts';
 import type { SqliteResults } from '../phases/sqlite.ts';
-import type { PacedWebhookResults } from '../phases/webhooks.ts';
 import { type Target, x } from './report.ts';
 
 const k = (n: number) => `${Math.round(n / 1000)}k`;
@@ -75,30 +74,14 @@ function instructionLines(i: InstructionResults): Target[] {
   ];
 }
 
-function pacedLines(p: PacedWebhookResults): Target[] {
-  const share = p.events === 0 ? 0 : p.deliveredDuringLoad / p.events;
-  const p99 = p.lag?.p99 ?? null;
-  return [
-    {
-      name: `webhooks at a steady half of the most creates/s (${p.rate}/s): delivered during the load, lag p99, left`,
-      target: '≥ 0.95, ≤ 1 s, nothing',
-      measured: `${share.toFixed(2)}, ${p99 === null ? 'no lag' : `${p99} ms`}, ${p.leftAtEnd} left`,
-      pass: share >= 0.95 && p99 !== null && p99 <= 1000 && p.drainSeconds !== null && p.drainSeconds <= 1,
-      loads: [p.create],
-    },
-  ];
-}
-
 export function issue44Targets(
   s: SqliteResults | null,
   pg: PostgresResults | null,
   instructions: InstructionResults | null,
-  paced: PacedWebhookResults | null,
 ): Target[] {
   return [
     ...(s === null ? [] : sqliteLines(s)),
     ...(pg === null ? [] : postgresLines(pg)),
     ...(instructions === null ? [] : instructionLines(instructions)),
-    ...(paced === null ? [] : pacedLines(paced)),
   ];
 }

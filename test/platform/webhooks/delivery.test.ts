@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { type Received, type Receiver, startReceiver, webhookHeaders } from '../../helpers/receiver.ts';
@@ -81,5 +82,28 @@ describe('webhook delivery, verified by the reference standardwebhooks library',
     const old = Math.floor(Date.now() / 1000) - 600;
     assert.throws(() => hook.verify(got.body, { ...headers, 'webhook-timestamp': String(old) }), /timestamp/i);
     assert.throws(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(got.body, headers));
+  });
+
+  test('an IPv6 endpoint with a path and a query is posted to that address, path and query', async () => {
+    // attempt.ts passes the URL's parts to Node as options (not the URL): the brackets come off the address, the
+    // port, path and query stay, and the Host header names the endpoint as written.
+    const seen: { url: string; host: string; method: string }[] = [];
+    const v6 = createServer((request, response) => {
+      seen.push({ url: request.url ?? '', host: request.headers.host ?? '', method: request.method ?? '' });
+      request.resume();
+      request.on('end', () => response.end('ok'));
+    });
+    await new Promise<void>((resolve) => v6.listen(0, '::1', resolve));
+    try {
+      const { port } = v6.address() as { port: number };
+      await endpoint({ url: `http://[::1]:${port}/hook/v6?tenant=a%20b&n=1` });
+      assert.equal((await post('/v1/fintech/accounts', ACCOUNT)).status, 200);
+      const until = Date.now() + 30_000;
+      while (seen.length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.deepEqual(seen[0], { url: '/hook/v6?tenant=a%20b&n=1', host: `[::1]:${port}`, method: 'POST' });
+    } finally {
+      v6.closeAllConnections();
+      await new Promise((resolve) => v6.close(resolve));
+    }
   });
 });

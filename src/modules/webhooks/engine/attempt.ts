@@ -69,12 +69,21 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 function post(url: URL, target: Resolved, headers: Record<string, string>, body: string, timeoutMs: number) {
   return new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
-    const request = client.request(url, {
+    // The URL's parts as plain options rather than the URL itself: Node would first copy a URL into a null-prototype
+    // object (urlToHttpOptions), and the request and its agent copy every property of that again, all on V8's slow
+    // path (bench/FINDINGS.md, issue 44). An endpoint's URL carries no credentials (endpoints.service.ts refuses
+    // them), so there is no `auth` to pass on.
+    const options: http.RequestOptions = {
+      protocol: url.protocol,
+      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+      path: `${url.pathname}${url.search}`,
       method: 'POST',
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       lookup: pinned(target),
       agent: agentFor(url, target),
-    });
+    };
+    if (url.port !== '') options.port = Number(url.port);
+    const request = client.request(options);
     const timer = setTimeout(() => request.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
     // A reused socket does not reconnect, so its lookup is never asked again: it was connected to this same address.
     request.on('error', (error) => {

@@ -195,16 +195,33 @@ const claimedRows = prepared<{ token: string }, WebhookDeliveriesTable & Claimed
     .where('d.claim', '=', p.token),
 );
 
-/** The rows this claim's token holds, with what an attempt needs. */
+/**
+ * The rows this claim's token holds, with what an attempt needs. The delivery is copied column by column: node:sqlite's
+ * rows are null-prototype objects in dictionary mode, and a rest pattern (`...d`) copied them on V8's slow path,
+ * ~36k instructions a delivery (bench/FINDINGS.md, issue 44).
+ */
 export async function claimedBy(trx: Trx, token: string): Promise<Claimed[]> {
   const { rows } = await claimedRows(trx, { token });
-  return rows.map(({ body, event_created_at, url, endpoint_secret, previous_secret, previous_expires_at, ...d }) => ({
-    delivery: d,
-    body,
-    eventCreatedAt: event_created_at,
-    url,
-    secret: endpoint_secret,
-    previousSecret: previous_secret,
-    previousExpiresAt: previous_expires_at,
+  return rows.map((r) => ({
+    delivery: {
+      id: r.id,
+      org_id: r.org_id,
+      mode: r.mode,
+      endpoint_id: r.endpoint_id,
+      event_id: r.event_id,
+      status: r.status,
+      attempts: r.attempts,
+      scheduled_attempts: r.scheduled_attempts,
+      manual: r.manual,
+      next_attempt_at: r.next_attempt_at,
+      claim: r.claim,
+      created_at: r.created_at,
+    },
+    body: r.body,
+    eventCreatedAt: r.event_created_at,
+    url: r.url,
+    secret: r.endpoint_secret,
+    previousSecret: r.previous_secret,
+    previousExpiresAt: r.previous_expires_at,
   }));
 }

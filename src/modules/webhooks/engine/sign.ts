@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 /**
  * Standard Webhooks v1 signing: `v1,` + base64 HMAC-SHA256, keyed by the secret's bytes (base64 after `whsec_`),
@@ -14,13 +14,18 @@ export function signature(secrets: string[], id: string, timestamp: number, body
   return signed;
 }
 
-/** A secret's key bytes, decoded once per secret rather than once per attempt. Bounded: the oldest go first. */
-const keys = new Map<string, Buffer>();
+/**
+ * A secret's key, decoded once per secret rather than once per attempt, as a KeyObject: `createHmac` given bytes
+ * first asks whether they are a KeyObject or a CryptoKey, and Node 24 answers each "no" by building (and dropping) a
+ * TypeError with its stack trace, 11% of a delivery's instructions (bench/FINDINGS.md, issue 44). Bounded: the
+ * oldest go first.
+ */
+const keys = new Map<string, KeyObject>();
 const KEYS_KEPT = 1024;
-function keyOf(secret: string): Buffer {
+function keyOf(secret: string): KeyObject {
   let key = keys.get(secret);
   if (key === undefined) {
-    key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+    key = createSecretKey(Buffer.from(secret.replace(/^whsec_/, ''), 'base64'));
     if (keys.size >= KEYS_KEPT) keys.delete(keys.keys().next().value!);
     keys.set(secret, key);
   }
