@@ -68,7 +68,49 @@ type LoadName =
   | 'payment';
 const HISTORY = 100_000;
 
+/**
+ * The counted child's clock: `Date.now`, `performance.now`, `setTimeout` and `setInterval` follow a virtual clock
+ * (node:test's mock timers), which the child moves on by ROUND_MS after each round, between rounds. Every timer of
+ * the server (the key cache's expiry, the sweeps, the refusal summaries, the checkpointer's spacing) then fires at the
+ * same request in every run, and as often per request as at native speed: under valgrind a round takes ~50× its
+ * native time, so on the wall clock those timers ran 50× as often per request, more or less as the machine was busy.
+ * Until the warm-up begins (start-up, the set-up's requests) and after the window, the virtual clock follows the wall
+ * clock. `new Date()` is not changed (it is the real time: timestamps only, no timer depends on it).
+ */
+const ROUND_MS = Number(process.env.ROUND_MS ?? 10);
+async function virtualClock() {
+  const { mock } = await import('node:test');
+  const [realSetInterval, realClearInterval, realNow] = [setInterval, clearInterval, Date.now];
+  let now = realNow();
+  const origin = now - performance.now();
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  Date.now = () => now;
+  Object.defineProperty(performance, 'now', { value: () => now - origin, configurable: true, writable: true });
+  const tick = (ms: number) => {
+    now += ms;
+    mock.timers.tick(ms);
+  };
+  let driver: ReturnType<typeof setInterval> | undefined;
+  const follow = () => {
+    let last = realNow();
+    driver = realSetInterval(() => {
+      const at = realNow();
+      tick(Math.max(0, at - last));
+      last = at;
+    }, 5);
+  };
+  follow();
+  return {
+    /** From here on the clock moves only by `tick`. */
+    stop: () => realClearInterval(driver),
+    tick,
+    /** Back to following the wall clock (the server's close waits on timers). */
+    follow,
+  };
+}
+
 async function child(load: LoadName, requests: number, requestLog: string): Promise<void> {
+  const clock = await virtualClock();
   const { startServer } = await import('../test/helpers/server.ts');
   // Background passes run on wall-clock timers, and under valgrind a request takes ~50× as long: their passes would
   // count toward requests more or less as the machine is busy. The longest intervals keep them out of the count, and
@@ -157,14 +199,21 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
   // The request log is written every 12 rounds (252 entries, one batch of its own), between rounds: left to itself it
   // writes at 256 entries, and the rest of a batch follows once the first is durable, so whether that joins a round's
   // batch or commits alone would depend on how long the fsync took against the CPU work meanwhile.
+  // The test server keeps every log line in an array (server.logs); the bench keeps none, so that the heap (and so
+  // GC's work per request) does not grow with the run as a server's writing to stdout would not.
   let rounds = 0;
   const round = async () => {
     await Promise.all(Array.from({ length: BATCH }, one));
     if (++rounds % 12 === 0) await server.app.requestLog.flush();
+    server.logs.length = 0;
+    clock.tick(ROUND_MS);
   };
+  clock.stop();
   if (!WINDOW) {
     for (let sent = 0; sent < WARMUP + requests; sent += BATCH) await round();
+    clock.follow();
     await server.close();
+    clock.stop();
     return;
   }
   // The window: the parent switches counting on between `ready` and `done` (see `countWindow`).
@@ -189,7 +238,9 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
   process.stderr.write(`batches: ${shares.join(', ') || 'none'}\n`);
   signal('done');
   await lines.next();
+  clock.follow();
   await server.close();
+  clock.stop();
   process.stdin.destroy();
 }
 
@@ -327,6 +378,11 @@ const childArguments = (load: LoadName, requests: number, requestLog: string) =>
   // mark-compacts in a window varied (1 to 3 in 1,050 creates; natively 19 in every run). Marking all at once when
   // the heap reaches its limit makes them follow allocation alone.
   '--no-incremental-marking',
+  // V8 posts a scavenge as a task once the young generation is 80% full, and it runs when the event loop next turns
+  // to V8's tasks: between two requests or ten, as the fsyncs' completions fall. Two native runs of 4,200 + 1,050
+  // creates then differed in their collections (207 and 209, their sizes apart from the first); without the task a
+  // scavenge comes when an allocation finds the young generation full, and the same runs agree (bench/FINDINGS.md).
+  '--no-minor-gc-task',
   import.meta.filename,
   '--child',
   load,
