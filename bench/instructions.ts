@@ -11,13 +11,15 @@
  * LONG − SHORT counted ones (1,050). What followed the clock is taken out of the window (bench/FINDINGS.md,
  * 2026-11-28): the warm-up is long enough for V8's tier-ups to be mostly over; a collection forced before the
  * warm-up makes every window follow the same heap, and `--no-incremental-marking` makes mark-compacts follow
- * allocation alone (V8 paces incremental marking by elapsed time); the request log is written every 12 rounds,
- * between rounds; the background passes run at their longest intervals, and the keys' last-use flush is stopped; the
- * test server's in-process webhook worker (which looked after every commit, as often as the machine's speed allowed)
- * is stopped; V8 runs single-threaded with a fixed GC schedule and fixed hash and random seeds. The line after each
- * count shows the group commit's batches in the window, the same in every run. Three runs of the same code agreed
- * within 6.4% (create) and 13% (retrieve; 2.1% without compiling and GC): where V8 tiers code up still moves a little
- * between runs, so `CALLGRIND_DIR` shows compiling and GC apart.
+ * allocation alone (V8 paces incremental marking by elapsed time), `--no-minor-gc-task` scavenges too; the request
+ * log is written every 12 rounds, between rounds; the keys' last-use flush is stopped; the test server's in-process
+ * webhook worker (which looked after every commit, as often as the machine's speed allowed) is stopped; V8 runs
+ * single-threaded with a fixed GC schedule and fixed hash and random seeds. The child runs on a virtual clock
+ * (`virtualClock`: timers, `Date.now` and `performance.now` move ROUND_MS, 10 ms, after each round), so every timer
+ * of the server fires at the same request in every run, as often per request as natively. The line after each count
+ * shows the group commit's batches in the window, the same in every run; `CALLGRIND_DIR` shows compiling and GC
+ * apart: whether a mark-compact (and the ~37 deoptimisations and recompiles that follow it, 'embedded weak objects
+ * cleared') falls in a window of 1,050 requests still moves the count (bench/FINDINGS.md).
  *
  * `WINDOW=0` counts as before: a run of WARMUP + SHORT requests and one of WARMUP + LONG (defaults 420, 210, 630),
  * their difference divided by LONG − SHORT; with short warm-ups it carries V8's tier-ups and whichever collections
@@ -231,6 +233,7 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
   await lines.next();
   batches.clear();
   traceMark('plinthWindowOpens');
+
   for (let sent = 0; sent < requests; sent += BATCH) await round();
   traceMark('plinthWindowCloses');
   // The group commit's batches in the window (writes per batch × batches): the same in every run, or the count is not.
@@ -383,6 +386,8 @@ const childArguments = (load: LoadName, requests: number, requestLog: string) =>
   // creates then differed in their collections (207 and 209, their sizes apart from the first); without the task a
   // scavenge comes when an allocation finds the young generation full, and the same runs agree (bench/FINDINGS.md).
   '--no-minor-gc-task',
+  // V8_FLAGS: more flags for the counted child (an experiment: `V8_FLAGS=--no-flush-bytecode`).
+  ...(process.env.V8_FLAGS ?? '').split(' ').filter((flag) => flag !== ''),
   import.meta.filename,
   '--child',
   load,
