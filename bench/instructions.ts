@@ -47,6 +47,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { seedHistory } from './history.ts';
 import { callgrindGroups } from './lib/callgrind.ts';
@@ -224,6 +225,21 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
   // collection throws away compiled code, and V8 compiles the hot paths again some thousands of requests on.
   if (process.env.NO_GC !== '1') globalThis.gc?.();
   for (let sent = 0; sent < WARMUP; sent += BATCH) await round();
+  // CYCLE (the default; CYCLE=0: a window of `requests`): the window is one whole cycle of the old generation, from
+  // the round after one mark-compact to the end of the round holding the next. A window of a fixed 1,050 requests held
+  // one mark-compact or none, and with it ~37 deoptimisations ('embedded weak objects cleared') and their recompiles:
+  // 30k-193k per create of compiling, run to run (bench/FINDINGS.md). A cycle holds each once.
+  const cycle = process.env.CYCLE !== '0';
+  let majors = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if ((entry.detail as { kind?: number } | undefined)?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) majors++;
+  });
+  if (cycle) {
+    observer.observe({ entryTypes: ['gc'] });
+    const seen = majors;
+    for (let extra = 0; majors === seen && extra < 10 * requests; extra += BATCH) await round();
+  }
   const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
   const batches = new Map<number, number>();
   server.database.onCommit((stats) => batches.set(stats.batchSize, (batches.get(stats.batchSize) ?? 0) + 1));
@@ -234,8 +250,15 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
   batches.clear();
   traceMark('plinthWindowOpens');
 
-  for (let sent = 0; sent < requests; sent += BATCH) await round();
+  let counted = 0;
+  const opened = majors;
+  while (cycle ? majors === opened && counted < 10 * requests : counted < requests) {
+    await round();
+    counted += BATCH;
+  }
   traceMark('plinthWindowCloses');
+  observer.disconnect();
+  process.stderr.write(`counted: ${counted}\n`);
   // The group commit's batches in the window (writes per batch × batches): the same in every run, or the count is not.
   const shares = [...batches].sort((a, b) => b[0] - a[0]).map(([size, n]) => `${n}×${size}`);
   process.stderr.write(`batches: ${shares.join(', ') || 'none'}\n`);
@@ -273,6 +296,7 @@ async function traceWindow(load: LoadName, requests: number, requestLog: string)
   for await (const line of createInterface({ input: run.stderr })) {
     if (line === 'ready' || line === 'done') run.stdin.write('go\n');
     else process.stderr.write(`${line}\n`);
+    requests = Number(/^counted: (\d+)$/.exec(line)?.[1] ?? requests);
   }
   if ((await exited) !== 0) throw new Error('the traced child failed');
   const lines = readFileSync(log, 'utf8').split('\n');
@@ -348,6 +372,7 @@ async function countWindow(load: LoadName, requests: number, requestLog: string)
   const collected = /Collected : (\d+)/.exec(stderr);
   if (status !== 0 || collected === null) throw new Error(`valgrind failed:\n${stderr.slice(-2000)}`);
   const batches = stderr.split('\n').find((line) => line.startsWith('batches: '));
+  requests = Number(/counted: (\d+)/.exec(stderr)?.[1] ?? requests);
   process.stdout.write(`  ${load}: ${requests} requests after ${WARMUP}; the group commit's ${batches}\n`);
   if (keep !== undefined) {
     for (const file of readdirSync(keep)
