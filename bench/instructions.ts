@@ -233,7 +233,7 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
   let majors = 0;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries())
-      if ((entry.detail as { kind?: number } | undefined)?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) majors++;
+      if ((entry as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) majors++;
   });
   if (cycle) {
     observer.observe({ entryTypes: ['gc'] });
