@@ -8,7 +8,8 @@
  * `BATCH` requests sent at once so that the group commit batches them as it would under 32 connections.
  *
  * By default one run per load is counted only in a window (see `countWindow`): WARMUP requests (21,000) first, then
- * LONG − SHORT counted ones (1,050). What followed the clock is taken out of the window (bench/FINDINGS.md,
+ * one whole cycle of V8's old generation, from the round after a mark-compact to the end of the round holding the
+ * next (about 4,000 creates or 3,300 retrieves; `CYCLE=0`: LONG − SHORT requests, 1,050). What followed the clock is taken out of the window (bench/FINDINGS.md,
  * 2026-11-28): the warm-up is long enough for V8's tier-ups to be mostly over; a collection forced before the
  * warm-up makes every window follow the same heap, and `--no-incremental-marking` makes mark-compacts follow
  * allocation alone (V8 paces incremental marking by elapsed time), `--no-minor-gc-task` scavenges too; the request
@@ -18,8 +19,8 @@
  * (`virtualClock`: timers, `Date.now` and `performance.now` move ROUND_MS, 10 ms, after each round), so every timer
  * of the server fires at the same request in every run, as often per request as natively. The line after each count
  * shows the group commit's batches in the window, the same in every run; `CALLGRIND_DIR` shows compiling and GC
- * apart: whether a mark-compact (and the ~37 deoptimisations and recompiles that follow it, 'embedded weak objects
- * cleared') falls in a window of 1,050 requests still moves the count (bench/FINDINGS.md).
+ * apart. A window of a fixed length held a mark-compact (and the ~37 deoptimisations and recompiles that follow it,
+ * 'embedded weak objects cleared') or none, which moved the count by 13% (bench/FINDINGS.md); a cycle holds one.
  *
  * `WINDOW=0` counts as before: a run of WARMUP + SHORT requests and one of WARMUP + LONG (defaults 420, 210, 630),
  * their difference divided by LONG − SHORT; with short warm-ups it carries V8's tier-ups and whichever collections
