@@ -8,16 +8,19 @@
  * `BATCH` requests sent at once so that the group commit batches them as it would under 32 connections.
  *
  * By default one run per load is counted only in a window (see `countWindow`): WARMUP requests (21,000) first, then
- * LONG − SHORT counted ones (1,050). What followed the clock is taken out of the window (bench/FINDINGS.md,
+ * one whole cycle of V8's old generation, from the round after a mark-compact to the end of the round holding the
+ * next (about 4,000 creates or 3,300 retrieves; `CYCLE=0`: LONG − SHORT requests, 1,050). What followed the clock is taken out of the window (bench/FINDINGS.md,
  * 2026-11-28): the warm-up is long enough for V8's tier-ups to be mostly over; a collection forced before the
  * warm-up makes every window follow the same heap, and `--no-incremental-marking` makes mark-compacts follow
- * allocation alone (V8 paces incremental marking by elapsed time); the request log is written every 12 rounds,
- * between rounds; the background passes run at their longest intervals, and the keys' last-use flush is stopped; the
- * test server's in-process webhook worker (which looked after every commit, as often as the machine's speed allowed)
- * is stopped; V8 runs single-threaded with a fixed GC schedule and fixed hash and random seeds. The line after each
- * count shows the group commit's batches in the window, the same in every run. Three runs of the same code agreed
- * within 6.4% (create) and 13% (retrieve; 2.1% without compiling and GC): where V8 tiers code up still moves a little
- * between runs, so `CALLGRIND_DIR` shows compiling and GC apart.
+ * allocation alone (V8 paces incremental marking by elapsed time), `--no-minor-gc-task` scavenges too; the request
+ * log is written every 12 rounds, between rounds; the keys' last-use flush is stopped; the test server's in-process
+ * webhook worker (which looked after every commit, as often as the machine's speed allowed) is stopped; V8 runs
+ * single-threaded with a fixed GC schedule and fixed hash and random seeds. The child runs on a virtual clock
+ * (`virtualClock`: timers, `Date.now` and `performance.now` move ROUND_MS, 10 ms, after each round), so every timer
+ * of the server fires at the same request in every run, as often per request as natively. The line after each count
+ * shows the group commit's batches in the window, the same in every run; `CALLGRIND_DIR` shows compiling and GC
+ * apart. A window of a fixed length held a mark-compact (and the ~37 deoptimisations and recompiles that follow it,
+ * 'embedded weak objects cleared') or none, which moved the count by 13% (bench/FINDINGS.md); a cycle holds one.
  *
  * `WINDOW=0` counts as before: a run of WARMUP + SHORT requests and one of WARMUP + LONG (defaults 420, 210, 630),
  * their difference divided by LONG − SHORT; with short warm-ups it carries V8's tier-ups and whichever collections
@@ -45,6 +48,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { seedHistory } from './history.ts';
 import { callgrindGroups } from './lib/callgrind.ts';
@@ -68,7 +72,49 @@ type LoadName =
   | 'payment';
 const HISTORY = 100_000;
 
+/**
+ * The counted child's clock: `Date.now`, `performance.now`, `setTimeout` and `setInterval` follow a virtual clock
+ * (node:test's mock timers), which the child moves on by ROUND_MS after each round, between rounds. Every timer of
+ * the server (the key cache's expiry, the sweeps, the refusal summaries, the checkpointer's spacing) then fires at the
+ * same request in every run, and as often per request as at native speed: under valgrind a round takes ~50× its
+ * native time, so on the wall clock those timers ran 50× as often per request, more or less as the machine was busy.
+ * Until the warm-up begins (start-up, the set-up's requests) and after the window, the virtual clock follows the wall
+ * clock. `new Date()` is not changed (it is the real time: timestamps only, no timer depends on it).
+ */
+const ROUND_MS = Number(process.env.ROUND_MS ?? 10);
+async function virtualClock() {
+  const { mock } = await import('node:test');
+  const [realSetInterval, realClearInterval, realNow] = [setInterval, clearInterval, Date.now];
+  let now = realNow();
+  const origin = now - performance.now();
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  Date.now = () => now;
+  Object.defineProperty(performance, 'now', { value: () => now - origin, configurable: true, writable: true });
+  const tick = (ms: number) => {
+    now += ms;
+    mock.timers.tick(ms);
+  };
+  let driver: ReturnType<typeof setInterval> | undefined;
+  const follow = () => {
+    let last = realNow();
+    driver = realSetInterval(() => {
+      const at = realNow();
+      tick(Math.max(0, at - last));
+      last = at;
+    }, 5);
+  };
+  follow();
+  return {
+    /** From here on the clock moves only by `tick`. */
+    stop: () => realClearInterval(driver),
+    tick,
+    /** Back to following the wall clock (the server's close waits on timers). */
+    follow,
+  };
+}
+
 async function child(load: LoadName, requests: number, requestLog: string): Promise<void> {
+  const clock = await virtualClock();
   const { startServer } = await import('../test/helpers/server.ts');
   // Background passes run on wall-clock timers, and under valgrind a request takes ~50× as long: their passes would
   // count toward requests more or less as the machine is busy. The longest intervals keep them out of the count, and
@@ -157,14 +203,21 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
   // The request log is written every 12 rounds (252 entries, one batch of its own), between rounds: left to itself it
   // writes at 256 entries, and the rest of a batch follows once the first is durable, so whether that joins a round's
   // batch or commits alone would depend on how long the fsync took against the CPU work meanwhile.
+  // The test server keeps every log line in an array (server.logs); the bench keeps none, so that the heap (and so
+  // GC's work per request) does not grow with the run as a server's writing to stdout would not.
   let rounds = 0;
   const round = async () => {
     await Promise.all(Array.from({ length: BATCH }, one));
     if (++rounds % 12 === 0) await server.app.requestLog.flush();
+    server.logs.length = 0;
+    clock.tick(ROUND_MS);
   };
+  clock.stop();
   if (!WINDOW) {
     for (let sent = 0; sent < WARMUP + requests; sent += BATCH) await round();
+    clock.follow();
     await server.close();
+    clock.stop();
     return;
   }
   // The window: the parent switches counting on between `ready` and `done` (see `countWindow`).
@@ -173,6 +226,21 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
   // collection throws away compiled code, and V8 compiles the hot paths again some thousands of requests on.
   if (process.env.NO_GC !== '1') globalThis.gc?.();
   for (let sent = 0; sent < WARMUP; sent += BATCH) await round();
+  // CYCLE (the default; CYCLE=0: a window of `requests`): the window is one whole cycle of the old generation, from
+  // the round after one mark-compact to the end of the round holding the next. A window of a fixed 1,050 requests held
+  // one mark-compact or none, and with it ~37 deoptimisations ('embedded weak objects cleared') and their recompiles:
+  // 30k-193k per create of compiling, run to run (bench/FINDINGS.md). A cycle holds each once.
+  const cycle = process.env.CYCLE !== '0';
+  let majors = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if ((entry as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) majors++;
+  });
+  if (cycle) {
+    observer.observe({ entryTypes: ['gc'] });
+    const seen = majors;
+    for (let extra = 0; majors === seen && extra < 10 * requests; extra += BATCH) await round();
+  }
   const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
   const batches = new Map<number, number>();
   server.database.onCommit((stats) => batches.set(stats.batchSize, (batches.get(stats.batchSize) ?? 0) + 1));
@@ -182,14 +250,24 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
   await lines.next();
   batches.clear();
   traceMark('plinthWindowOpens');
-  for (let sent = 0; sent < requests; sent += BATCH) await round();
+
+  let counted = 0;
+  const opened = majors;
+  while (cycle ? majors === opened && counted < 10 * requests : counted < requests) {
+    await round();
+    counted += BATCH;
+  }
   traceMark('plinthWindowCloses');
+  observer.disconnect();
+  process.stderr.write(`counted: ${counted}\n`);
   // The group commit's batches in the window (writes per batch × batches): the same in every run, or the count is not.
   const shares = [...batches].sort((a, b) => b[0] - a[0]).map(([size, n]) => `${n}×${size}`);
   process.stderr.write(`batches: ${shares.join(', ') || 'none'}\n`);
   signal('done');
   await lines.next();
+  clock.follow();
   await server.close();
+  clock.stop();
   process.stdin.destroy();
 }
 
@@ -219,6 +297,7 @@ async function traceWindow(load: LoadName, requests: number, requestLog: string)
   for await (const line of createInterface({ input: run.stderr })) {
     if (line === 'ready' || line === 'done') run.stdin.write('go\n');
     else process.stderr.write(`${line}\n`);
+    requests = Number(/^counted: (\d+)$/.exec(line)?.[1] ?? requests);
   }
   if ((await exited) !== 0) throw new Error('the traced child failed');
   const lines = readFileSync(log, 'utf8').split('\n');
@@ -294,6 +373,7 @@ async function countWindow(load: LoadName, requests: number, requestLog: string)
   const collected = /Collected : (\d+)/.exec(stderr);
   if (status !== 0 || collected === null) throw new Error(`valgrind failed:\n${stderr.slice(-2000)}`);
   const batches = stderr.split('\n').find((line) => line.startsWith('batches: '));
+  requests = Number(/counted: (\d+)/.exec(stderr)?.[1] ?? requests);
   process.stdout.write(`  ${load}: ${requests} requests after ${WARMUP}; the group commit's ${batches}\n`);
   if (keep !== undefined) {
     for (const file of readdirSync(keep)
@@ -327,6 +407,13 @@ const childArguments = (load: LoadName, requests: number, requestLog: string) =>
   // mark-compacts in a window varied (1 to 3 in 1,050 creates; natively 19 in every run). Marking all at once when
   // the heap reaches its limit makes them follow allocation alone.
   '--no-incremental-marking',
+  // V8 posts a scavenge as a task once the young generation is 80% full, and it runs when the event loop next turns
+  // to V8's tasks: between two requests or ten, as the fsyncs' completions fall. Two native runs of 4,200 + 1,050
+  // creates then differed in their collections (207 and 209, their sizes apart from the first); without the task a
+  // scavenge comes when an allocation finds the young generation full, and the same runs agree (bench/FINDINGS.md).
+  '--no-minor-gc-task',
+  // V8_FLAGS: more flags for the counted child (an experiment: `V8_FLAGS=--no-flush-bytecode`).
+  ...(process.env.V8_FLAGS ?? '').split(' ').filter((flag) => flag !== ''),
   import.meta.filename,
   '--child',
   load,

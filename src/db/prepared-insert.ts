@@ -1,5 +1,5 @@
 import type { Trx } from './database.ts';
-import { type Names, preparedSend } from './prepared.ts';
+import { type Names, preparedSend, preparedSendInOrder } from './prepared.ts';
 import type { Tables } from './tables.ts';
 
 /** `insert into <table>` of every column of its row type, compiled once (see `prepared`). */
@@ -15,21 +15,22 @@ const MAX_ROWS_PER_INSERT = 32;
 
 /**
  * `insert into <table>` of several rows in one statement (a transfer's entries, a write's events), compiled once per
- * row count (see `prepared`). Same columns as `preparedInsert`; any number of rows, one statement per 32.
+ * row count (see `prepared`). Same columns as `preparedInsert`; any number of rows, one statement per 32. The values
+ * are bound by position, row by row (`preparedSendInOrder`): naming each one (`amount.3`) and looking it up again
+ * cost more than the insert's own SQLite work for a transfer's entries.
  */
 export function preparedInsertRows<T extends keyof Tables & string>(
   table: T,
   columns: Names<Tables[T]>,
 ): (trx: Trx, rows: Tables[T][]) => void {
   const names = Object.keys(columns);
-  const byCount = new Map<number, (trx: Trx, values: Record<string, unknown>) => void>();
+  const width = names.length;
+  const byCount: ((trx: Trx, values: unknown[]) => void)[] = [];
   const forCount = (count: number) => {
-    let insert = byCount.get(count);
+    let insert = byCount[count];
     if (insert === undefined) {
-      const params = Object.fromEntries(
-        Array.from({ length: count }, (_, i) => names.map((name) => [`${name}.${i}`, true])).flat(),
-      );
-      insert = preparedSend<Record<string, unknown>>(params, (db, p) =>
+      const params = Array.from({ length: count }, (_, i) => names.map((name) => `${name}.${i}`)).flat();
+      insert = preparedSendInOrder(params, (db, p) =>
         db
           .insertInto(table)
           .values(
@@ -38,18 +39,24 @@ export function preparedInsertRows<T extends keyof Tables & string>(
             ) as never,
           ),
       );
-      byCount.set(count, insert);
+      byCount[count] = insert;
     }
     return insert;
   };
   return (db, rows) => {
     for (let start = 0; start < rows.length; start += MAX_ROWS_PER_INSERT) {
-      const chunk = rows.slice(start, start + MAX_ROWS_PER_INSERT);
-      const values: Record<string, unknown> = {};
-      chunk.forEach((row, i) => {
-        for (const name of names) values[`${name}.${i}`] = (row as unknown as Record<string, unknown>)[name];
-      });
-      forCount(chunk.length)(db, values);
+      const end = Math.min(rows.length, start + MAX_ROWS_PER_INSERT);
+      const values = new Array<unknown>((end - start) * width);
+      let at = 0;
+      for (let r = start; r < end; r++) {
+        const row = rows[r] as unknown as Record<string, unknown>;
+        for (let c = 0; c < width; c++) {
+          const value = row[names[c]!];
+          if (value === undefined) throw new Error(`prepared: no value for ${names[c]}.${r - start}`);
+          values[at++] = value;
+        }
+      }
+      forCount(end - start)(db, values);
     }
   };
 }

@@ -1,5 +1,12 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { Compilable, CompiledQuery, Kysely, QueryResult, SelectQueryBuilder } from 'kysely';
+import {
+  type Compilable,
+  type CompiledQuery,
+  type Kysely,
+  type QueryResult,
+  type SelectQueryBuilder,
+  SqliteAdapter,
+} from 'kysely';
 import type { Db, Trx } from './database.ts';
 import { compiledStatementName } from './postgres/pg-write.ts';
 import { directReader, type PreparedStatement, prepareOn, runPrepared } from './sqlite/node-sqlite.ts';
@@ -114,6 +121,9 @@ function compileOnce<P extends object, R>(
     const unbound = names.filter((name) => !bound.has(name));
     if (query.sql.includes(MARK) || unbound.length > 0)
       throw new Error(`prepared: placeholders ${unbound.join(', ')} were not bound as parameters`);
+    // SQLite re-prepares a statement with a bound LIMIT at every run (node-sqlite.ts): one statement per value.
+    if (db.getExecutor().adapter instanceof SqliteAdapter && /\blimit \?/i.test(query.sql))
+      throw new Error(`prepared: a bound LIMIT (${query.sql}): compile one statement per value (perLimit)`);
     return { query, slots, name: compiledStatementName(query.sql), sql: query.sql };
   };
   const compiledFor = (db: Kysely<Tables>): Compiled => {
@@ -192,5 +202,23 @@ export function preparedSendInOrder(
     }
     if (values.length !== params.length) throw new Error(`prepared: ${values.length} values for ${params.length}`);
     trx.send(compiled, values);
+  };
+}
+
+/**
+ * One statement per LIMIT value, the value written into the SQL (`.limit(sql.lit(limit))`), never bound: SQLite
+ * (3.53, node:sqlite's) re-prepares a statement whose LIMIT is a bound parameter at every run, whatever the value, as
+ * if its schema had changed (bench/FINDINGS.md). For limits that take a few values (a sweep's batch size).
+ */
+export function perLimit<T>(make: (limit: number) => T): (limit: number) => T {
+  const made = new Map<number, T>();
+  return (limit) => {
+    let one = made.get(limit);
+    if (one === undefined) {
+      if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`not a limit: ${limit}`);
+      one = make(limit);
+      made.set(limit, one);
+    }
+    return one;
   };
 }

@@ -1,11 +1,13 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import {
+  type LimitNode,
   type QueryResult,
   type SelectModifierNode,
   type SqliteDatabase,
   SqliteDialect,
   SqliteQueryCompiler,
   type SqliteStatement,
+  ValueNode,
 } from 'kysely';
 
 /**
@@ -50,10 +52,23 @@ const ROW_LOCKS = new Set(['ForUpdate', 'ForNoKeyUpdate', 'ForShare', 'ForKeySha
 /**
  * SQLite's compiler, less row locks: SQLite has no `FOR UPDATE` (its one writer already holds every row), so a
  * select written with a lock for PostgreSQL is a plain read here, and no caller picks a statement per backend.
+ *
+ * A LIMIT given as a number (`.limit(1)`, a page's `take`) is written into the SQL, not bound: SQLite (3.53,
+ * node:sqlite's) re-prepares a statement whose LIMIT is a bound parameter at every run, whatever the value, as if its
+ * schema had changed (bench/FINDINGS.md). Statements are cached by their text (below), so each value is prepared
+ * once. A LIMIT that is a placeholder of a statement compiled once (db/prepared.ts) stays bound, and `prepared`
+ * refuses it on SQLite: such a statement takes one compiled form per value (`perLimit`).
  */
 class SqliteCompiler extends SqliteQueryCompiler {
   protected override sortSelectModifiers(modifiers: SelectModifierNode[]): ReadonlyArray<SelectModifierNode> {
     return super.sortSelectModifiers(modifiers.filter((m) => m.modifier === undefined || !ROW_LOCKS.has(m.modifier)));
+  }
+
+  protected override visitLimit(node: LimitNode): void {
+    const { limit } = node;
+    if (ValueNode.is(limit) && typeof limit.value === 'number' && Number.isSafeInteger(limit.value))
+      this.append(`limit ${limit.value}`);
+    else super.visitLimit(node);
   }
 }
 

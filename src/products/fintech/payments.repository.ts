@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Db, Trx } from '../../db/database.ts';
-import { prepared, preparedSend, preparedWrite } from '../../db/prepared.ts';
+import { perLimit, prepared, preparedSend, preparedWrite } from '../../db/prepared.ts';
 import { preparedInsert } from '../../db/prepared-insert.ts';
 import type { Tables } from '../../db/tables.ts';
 import type { Mode } from '../../platform/auth/principal.ts';
@@ -86,9 +86,9 @@ export async function lockPaymentRow(trx: Trx, owner: Owner, id: string): Promis
 }
 
 /** The org's sandbox payments with a step due at or before `upTo`, earliest first (the clock's due source). */
-const dueRows = prepared<{ org_id: string; up_to: string; limit: number }, PaymentsTable>(
-  { org_id: true, up_to: true, limit: true },
-  (db, p) =>
+// The limit written into the SQL: a bound LIMIT makes SQLite re-prepare the statement at every run (perLimit).
+const dueRows = perLimit((limit) =>
+  prepared<{ org_id: string; up_to: string }, PaymentsTable>({ org_id: true, up_to: true }, (db, p) =>
     db
       .selectFrom('payments')
       .selectAll()
@@ -98,10 +98,11 @@ const dueRows = prepared<{ org_id: string; up_to: string; limit: number }, Payme
       .where('due_at', '<=', p.up_to)
       .orderBy('due_at')
       .orderBy('id')
-      .limit(p.limit),
+      .limit(sql.lit(limit)),
+  ),
 );
 export async function paymentsDue(db: Db | Trx, orgId: string, upTo: string, limit: number): Promise<PaymentsTable[]> {
-  return (await dueRows(db, { org_id: orgId, up_to: upTo, limit })).rows;
+  return (await dueRows(limit)(db, { org_id: orgId, up_to: upTo })).rows;
 }
 
 export const insertAccountNumber = preparedInsert('account_numbers', {

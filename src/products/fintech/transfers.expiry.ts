@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import type { Database, Trx } from '../../db/database.ts';
-import { preparedWrite } from '../../db/prepared.ts';
+import { perLimit, preparedWrite } from '../../db/prepared.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
 import { requireSandbox } from '../../platform/auth/sandbox.ts';
 import { storedTime } from '../../platform/kit/time.ts';
@@ -16,16 +17,19 @@ import type { Transfer } from './transfers.schema.ts';
  * with status `expired`.
  */
 
-const dueRows = preparedWrite<{ now: string; limit: number }, TransfersTable>({ now: true, limit: true }, (db, p) =>
-  db
-    .selectFrom('transfers')
-    .selectAll()
-    .where('status', '=', 'pending')
-    .where('expires_at', '<=', p.now)
-    .orderBy('expires_at')
-    .limit(p.limit)
-    .forNoKeyUpdate()
-    .skipLocked(),
+// The limit written into the SQL, not bound: a bound LIMIT makes SQLite re-prepare the statement at every run (perLimit).
+const dueRows = perLimit((limit) =>
+  preparedWrite<{ now: string }, TransfersTable>({ now: true }, (db, p) =>
+    db
+      .selectFrom('transfers')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', p.now)
+      .orderBy('expires_at')
+      .limit(sql.lit(limit))
+      .forNoKeyUpdate()
+      .skipLocked(),
+  ),
 );
 
 /**
@@ -35,7 +39,7 @@ const dueRows = preparedWrite<{ now: string; limit: number }, TransfersTable>({ 
  */
 export async function expireDue(deps: MoneyDeps, trx: Trx, limit: number): Promise<number> {
   const now = deps.clock();
-  const { rows } = await dueRows(trx, { now: storedTime(now), limit });
+  const { rows } = await dueRows(limit)(trx, { now: storedTime(now) });
   for (const row of rows)
     await expireHeld(deps, { trx, owner: { orgId: row.org_id, mode: row.mode }, request: null, now }, row);
   return rows.length;
