@@ -30,7 +30,10 @@ test('a LIMIT is written into the SQL on SQLite, never bound; the rows are the s
     const at = '2026-11-28T00:00:00.000Z';
     await database.write(async (trx) => {
       for (const n of [1, 2, 3, 4])
-        await trx.insertInto('orgs').values({ id: `org_limit_${n}`, name: `limit ${n}`, created_at: at }).execute();
+        await trx
+          .insertInto('orgs')
+          .values({ id: `org_limit_${n}`, name: `limit ${n}`, created_at: at })
+          .execute();
     });
     const page = database.db.selectFrom('orgs').select('id').where('id', 'like', 'org_limit_%').orderBy('id').limit(3);
     // Before: `limit ?` with 3 bound, on SQLite as on PostgreSQL.
