@@ -8,7 +8,7 @@ import {
   SqliteAdapter,
 } from 'kysely';
 import type { Db, Trx } from './database.ts';
-import { compiledStatementName } from './postgres/pg-write.ts';
+import { compiledStatementName, statementName } from './postgres/pg-write.ts';
 import { directReader, type PreparedStatement, prepareOn, runPrepared } from './sqlite/node-sqlite.ts';
 import type { Tables } from './tables.ts';
 import { WriteTransaction } from './transaction.ts';
@@ -27,8 +27,10 @@ type AnySelect = SelectQueryBuilder<any, any, any>;
 interface Compiled {
   query: CompiledQuery<unknown>;
   slots: Slot[];
-  /** Its name as a PostgreSQL prepared statement, parsed once per connection. */
+  /** A name for it, the same for the same SQL (SQLite's statement cache). */
   name: string;
+  /** Its name as a PostgreSQL prepared statement, parsed once per connection; undefined: run unnamed. */
+  pgName: string | undefined;
   /** The SQL, as a write transaction runs it. */
   sql: string;
 }
@@ -124,7 +126,13 @@ function compileOnce<P extends object, R>(
     // SQLite re-prepares a statement with a bound LIMIT at every run (node-sqlite.ts): one statement per value.
     if (db.getExecutor().adapter instanceof SqliteAdapter && /\blimit \?/i.test(query.sql))
       throw new Error(`prepared: a bound LIMIT (${query.sql}): compile one statement per value (perLimit)`);
-    return { query, slots, name: compiledStatementName(query.sql), sql: query.sql };
+    return {
+      query,
+      slots,
+      name: statementName(query.sql),
+      pgName: compiledStatementName(query.sql),
+      sql: query.sql,
+    };
   };
   const compiledFor = (db: Kysely<Tables>): Compiled => {
     const dialect = db.getExecutor().adapter.constructor;

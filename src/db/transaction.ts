@@ -4,8 +4,13 @@ import type { Tables } from './tables.ts';
 /** A statement compiled once (db/prepared.ts), as a transaction runs it: SQL, parameters, its prepared name. */
 export interface CompiledStatement {
   sql: string;
-  /** Its name as a PostgreSQL prepared statement (the same SQL, the same name on every connection). */
+  /** A name for it, the same for the same SQL: SQLite's cache of prepared statements is keyed by it. */
   name: string;
+  /**
+   * Its name as a PostgreSQL prepared statement, parsed once per connection; undefined for one whose columns a
+   * migration can change (a `*`), which runs unnamed (db/postgres/pg-write.ts `compiledStatementName`).
+   */
+  pgName: string | undefined;
 }
 
 /**

@@ -103,3 +103,22 @@ test('a statement compiled once runs on the pool by name: parsed once per connec
     await fresh.drop();
   }
 });
+
+test('a statement of `*` runs unnamed in a write too: a column added by a migration meanwhile does not fail it', {
+  skip: BACKEND === 'postgres' ? false : 'PostgreSQL only',
+}, async () => {
+  const fresh = await freshDatabase();
+  const database = openDatabase(fresh.url, { poolSize: 1 });
+  try {
+    await database.migrate(ALL_MIGRATIONS);
+    const readInWrite = () => database.write(async (trx) => (await readOrgStar(trx, { id: 'none' })).rows);
+    for (let i = 0; i < 2; i++) assert.deepEqual(await readInWrite(), []);
+    // An expand-only migration, as a rolling deploy runs while this process still serves (docs/deploy.md).
+    await sql`alter table orgs add column wire_extra integer`.execute(database.db);
+    // Before: a named statement, and PostgreSQL refused it ("cached plan must not change result type").
+    assert.deepEqual(await readInWrite(), []);
+  } finally {
+    await database.close();
+    await fresh.drop();
+  }
+});

@@ -105,9 +105,9 @@ export class PgTransaction extends WriteTransaction {
     inWrite(this.#slot).afterCommit(run);
   }
   run<R>(statement: CompiledStatement, parameters: unknown[]): Promise<QueryResult<R>> {
-    return inWrite(this.#slot).query<R>({ name: statement.name, text: statement.sql, values: parameters });
+    return inWrite(this.#slot).query<R>({ name: statement.pgName, text: statement.sql, values: parameters });
   }
   send(statement: CompiledStatement, parameters: unknown[]): void {
-    inWrite(this.#slot).send({ name: statement.name, text: statement.sql, values: parameters });
+    inWrite(this.#slot).send({ name: statement.pgName, text: statement.sql, values: parameters });
   }
 }

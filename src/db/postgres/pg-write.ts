@@ -24,11 +24,13 @@ export function statementName(text: string): string {
 const compiledOnce = new Map<string, string | null>();
 const READS_STAR = /\*/;
 
-/** `statementName` of a statement compiled once; reads on the pool may run it by that name (`namedIfCompiledOnce`). */
-export function compiledStatementName(text: string): string {
-  const name = statementName(text);
-  if (!compiledOnce.has(text)) compiledOnce.set(text, READS_STAR.test(text) ? null : name);
-  return name;
+/**
+ * The name a statement compiled once runs by, in a write and on the pool (`namedIfCompiledOnce`): its `statementName`,
+ * or undefined for one with a `*`, which runs unnamed everywhere.
+ */
+export function compiledStatementName(text: string): string | undefined {
+  if (!compiledOnce.has(text)) compiledOnce.set(text, READS_STAR.test(text) ? null : statementName(text));
+  return compiledOnce.get(text) ?? undefined;
 }
 
 /**
