@@ -37,10 +37,14 @@ export async function tryLockScope(trx: Trx, scope: Scope): Promise<boolean> {
 
 const SCOPE = { org_id: true, mode: true, api_key_id: true, key: true } as const;
 // By the primary key (api key, value); org and mode too, which that key's already are.
-const selectResponse = prepared<Record<keyof typeof SCOPE, string>, IdempotencyKeysTable>(SCOPE, (db, p) =>
+// The columns by name, not `*`: a statement of `*` runs unnamed, parsed at every keyed write (db/postgres/pg-write.ts).
+const selectResponse = prepared<
+  Record<keyof typeof SCOPE, string>,
+  Pick<IdempotencyKeysTable, 'fingerprint' | 'response_status' | 'response_body' | 'request_id'>
+>(SCOPE, (db, p) =>
   db
     .selectFrom('idempotency_keys')
-    .selectAll()
+    .select(['fingerprint', 'response_status', 'response_body', 'request_id'])
     .where('api_key_id', '=', p.api_key_id)
     .where('key', '=', p.key)
     .where('org_id', '=', p.org_id)
