@@ -80,7 +80,10 @@ describe('shutdown always ends, whatever the stdio (issue 11, finding 7)', () =>
     socket.write(
       'POST /v1/sandbox/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
     );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // In flight once the server has read its head. It has, once it has answered a request sent after it on another
+    // connection: the event loop reads ready sockets in the order they became readable. (A fixed 200 ms was not always
+    // enough on a loaded machine: the head still unread, the connection counted idle and closed, exit 0.)
+    await (await fetch(`${server.url}/healthz`)).arrayBuffer();
     server.child.kill('SIGTERM');
     const outcome = await Promise.race([
       server.exited,

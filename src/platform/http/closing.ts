@@ -20,4 +20,10 @@ export function refuseWhileClosing(app: FastifyInstance): void {
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
+  // An answer whose onSend ran just before shutdown began left without that header; once it is sent, its connection
+  // would sit idle, after the listener's one sweep of idle connections, until the grace period forced it closed.
+  app.addHook('onResponse', (request, reply, done) => {
+    if (closing && reply.getHeader('connection') !== 'close') request.raw.socket?.end();
+    done();
+  });
 }
