@@ -67,8 +67,14 @@ async function serve(config: Config, migrate: boolean): Promise<void> {
     let forced = false;
     const force = setTimeout(() => {
       forced = true;
-      app.log.error({ grace_ms: config.SHUTDOWN_GRACE_MS }, 'grace period over: closing remaining connections');
-      app.server.closeAllConnections();
+      // How many connections held the shutdown (none: something else did, such as a delivery process).
+      app.server.getConnections((_error, open) => {
+        app.log.error(
+          { grace_ms: config.SHUTDOWN_GRACE_MS, open_connections: open },
+          'grace period over: closing remaining connections',
+        );
+        app.server.closeAllConnections();
+      });
     }, config.SHUTDOWN_GRACE_MS);
     // Whatever still hangs after that (a database that never answers its close), the process ends, with code 1.
     setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS + HARD_STOP_MARGIN_MS).unref();
