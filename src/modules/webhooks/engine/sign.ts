@@ -1,4 +1,5 @@
-import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey } from 'node:crypto';
+import { boundedCache } from '../../../platform/kit/bounded-cache.ts';
 
 /**
  * Standard Webhooks v1 signing: `v1,` + base64 HMAC-SHA256, keyed by the secret's bytes (base64 after `whsec_`),
@@ -20,17 +21,10 @@ export function signature(secrets: string[], id: string, timestamp: number, body
  * TypeError with its stack trace, 11% of a delivery's instructions (bench/FINDINGS.md, issue 44). Bounded: the
  * oldest go first.
  */
-const keys = new Map<string, KeyObject>();
 const KEYS_KEPT = 1024;
-function keyOf(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (key === undefined) {
-    key = createSecretKey(Buffer.from(secret.replace(/^whsec_/, ''), 'base64'));
-    if (keys.size >= KEYS_KEPT) keys.delete(keys.keys().next().value!);
-    keys.set(secret, key);
-  }
-  return key;
-}
+const keyOf = boundedCache(KEYS_KEPT, (secret: string) =>
+  createSecretKey(Buffer.from(secret.replace(/^whsec_/, ''), 'base64')),
+);
 
 /** The three headers of one attempt; the timestamp is this attempt's, the id the event's (the same on every retry). */
 export function webhookHeaders(secrets: string[], eventId: string, body: string, now: Date): Record<string, string> {

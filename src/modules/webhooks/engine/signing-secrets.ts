@@ -1,3 +1,4 @@
+import { boundedCache } from '../../../platform/kit/bounded-cache.ts';
 import type { SecretBox } from '../../../platform/secrets/box.ts';
 
 /** Where a webhook endpoint's signing secret is kept, sealed; `cli secrets rotate` re-seals it. */
@@ -18,18 +19,9 @@ export function signingSecrets(box: SecretBox): SigningSecrets {
   // Every attempt signs with its endpoint's secret; opening it (AES-GCM with a fresh key object) cost more than the
   // HMAC itself. A sealed value is unique (a fresh IV each time it is sealed), so it is a safe key for its plain
   // text; a rotated or rolled secret is a new sealed value. Bounded: the oldest go first.
-  const opened = new Map<string, string>();
   return {
     seal: (plain) => box.seal(plain, context),
-    open(sealed) {
-      let plain = opened.get(sealed);
-      if (plain === undefined) {
-        plain = box.open(sealed, context);
-        if (opened.size >= OPENED_SECRETS_KEPT) opened.delete(opened.keys().next().value!);
-        opened.set(sealed, plain);
-      }
-      return plain;
-    },
+    open: boundedCache(OPENED_SECRETS_KEPT, (sealed: string) => box.open(sealed, context)),
   };
 }
 
