@@ -14,7 +14,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, test } from 'node:test';
 import { Kysely, sql } from 'kysely';
 import { openDatabase } from '../../src/db/open.ts';
-import { DurableReads, durableReadsDialect, MAX_READERS } from '../../src/db/sqlite/durable-reads.ts';
+import { DurableReads, MAX_READERS } from '../../src/db/sqlite/durable-reads.ts';
+import { durableReadsDialect } from '../../src/db/sqlite/durable-reads-dialect.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'plinth-durable-reads-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
