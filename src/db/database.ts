@@ -6,7 +6,10 @@ import type { WriteTransaction } from './transaction.ts';
 export { isDatabaseUnavailable } from './errors.ts';
 export type { CommitStats, WriteOptions } from './sqlite/group-commit.ts';
 
-/** A handle for reads. On SQLite it is a connection of its own, so a read never waits for the writer. */
+/**
+ * A handle for reads. On SQLite it reads connections of its own, so a read never waits for the writer, and (in the
+ * server) it shows only durable commits (db/sqlite/durable-reads.ts).
+ */
 export type Db = Kysely<Tables>;
 
 /**
@@ -40,6 +43,12 @@ export interface Database {
    * request log's own answers (docs/internals.md#durable-commits-off-the-event-loop).
    */
   settled(showsRequestLog?: boolean): Promise<void> | undefined;
+  /**
+   * `settled` for an answer built only from reads on `db`: undefined when nothing those reads could show can be taken
+   * back by a power loss. On SQLite reads run on durable snapshots (db/sqlite/durable-reads.ts), so there is nothing
+   * to wait for unless none was free to run on; PostgreSQL: always undefined.
+   */
+  readsSettled(showsRequestLog?: boolean): Promise<void> | undefined;
   /** Called after every durable commit with what it cost (the app's /metrics observes it). */
   onCommit(listener: (stats: CommitStats) => void): void;
   /** Throws, with a line an operator can act on, when the database would not keep acknowledged writes. */

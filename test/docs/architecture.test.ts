@@ -158,6 +158,10 @@ const LONG_BECAUSE: Record<string, string> = {
   'src/platform/kit/redact.ts':
     'redaction by shape (text) and by field (records, bodies, queries) share one compiled set of registered shapes ' +
     'and one depth-bounded walk; split, each half would re-read the registry the other compiles',
+  'src/db/sqlite/durable-reads.ts':
+    'one state machine: every transition (before a COMMIT, a sync starting and ending, a long read holding a ' +
+    'snapshot and letting it go) reads and changes the same current, pending, spare and exposed fields, and its ' +
+    'promises (a read never goes back; an answered write is read) hold only across all of them',
 };
 
 test('a TypeScript file of src/ past 250 lines has a reason', () => {

@@ -119,6 +119,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Database {
     migrate: (sets) => migrateToLatest(db, sets),
     onCommit: commits.add,
     settled: () => undefined, // a commit is visible only once its WAL record is flushed (synchronous_commit=on)
+    readsSettled: () => undefined,
     async checkDurability() {
       for (const [setting, bad] of Object.entries(NOT_DURABLE)) {
         const { rows } = await sql<{ value: string }>`select current_setting(${setting}) as value`.execute(db);

@@ -36,6 +36,8 @@ export interface CommitDisk {
   beforeBatch(): Promise<void> | undefined;
   /** A batch committed: the checkpointer may have work. */
   afterCommit(): void;
+  /** The batch is about to COMMIT (durable-reads.ts: reads keep seeing only durable commits). */
+  beforeCommit?(): void;
 }
 
 interface Job {
@@ -128,6 +130,7 @@ export function groupCommit(trx: SqliteTransaction, observe: (stats: CommitStats
       committing = performance.now();
       const failure = disk?.sync.failure();
       if (failure !== undefined) throw failure; // nothing is acknowledged once a sync failed (wal-sync.ts)
+      disk?.beforeCommit?.();
       native.exec('COMMIT');
     } catch (error) {
       abandon([...succeeded.map(([job]) => job), ...batch.slice(current)], error);

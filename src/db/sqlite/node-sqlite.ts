@@ -12,20 +12,21 @@ import {
 
 /**
  * The reader's node:sqlite connection, for statements compiled once (db/prepared.ts) to run on directly, without
- * Kysely's executor: its connection mutex and the promises around each statement cost more than the statement. The
- * reader also serves Kysely transactions (the ledger check's snapshot): while one is open, a statement must wait for
- * it through Kysely, or it would read that old snapshot. (The writer is the write transaction, sqlite-transaction.ts.)
+ * Kysely's executor: its connection mutex and the promises around each statement cost more than the statement. With a
+ * file, the connection is the durable snapshot current when the statement runs (durable-reads.ts). With `:memory:` it
+ * is the writer's connection, which also serves Kysely transactions: while one is open there, a statement must wait
+ * for it through Kysely. (The writer is the write transaction, sqlite-transaction.ts.)
  */
-const readers = new WeakMap<object, DatabaseSync>();
+const readers = new WeakMap<object, () => DatabaseSync | undefined>();
 
-export function registerReader(db: object, native: DatabaseSync): void {
-  readers.set(db, native);
+export function registerReader(db: object, connection: () => DatabaseSync | undefined): void {
+  readers.set(db, connection);
 }
 
 /** The reader connection a statement may run on right now, bypassing Kysely; undefined: go through Kysely. */
 export function directReader(db: object): DatabaseSync | undefined {
-  const native = readers.get(db);
-  if (native === undefined || !native.isOpen || native.isTransaction) return undefined;
+  const native = readers.get(db)?.();
+  if (native === undefined || !native.isOpen) return undefined;
   return native;
 }
 
@@ -59,7 +60,7 @@ const ROW_LOCKS = new Set(['ForUpdate', 'ForNoKeyUpdate', 'ForShare', 'ForKeySha
  * once. A LIMIT that is a placeholder of a statement compiled once (db/prepared.ts) stays bound, and `prepared`
  * refuses it on SQLite: such a statement takes one compiled form per value (`perLimit`).
  */
-class SqliteCompiler extends SqliteQueryCompiler {
+export class SqliteCompiler extends SqliteQueryCompiler {
   protected override sortSelectModifiers(modifiers: SelectModifierNode[]): ReadonlyArray<SelectModifierNode> {
     return super.sortSelectModifiers(modifiers.filter((m) => m.modifier === undefined || !ROW_LOCKS.has(m.modifier)));
   }

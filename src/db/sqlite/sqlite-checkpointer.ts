@@ -29,8 +29,11 @@ const HOLD_ATTEMPTS = 3;
 export interface Checkpointer {
   /** A batch committed: ask for a checkpoint (at most one at a time; the thread spaces them). */
   afterCommit(): void;
-  /** Undefined, or the checkpoint the next batch waits for (the WAL passed WAL_LIMIT_FRAMES). */
-  beforeBatch(): Promise<void> | undefined;
+  /**
+   * Undefined, or the checkpoint the next batch waits for (the WAL passed WAL_LIMIT_FRAMES). `ready`: what must
+   * happen before that checkpoint can copy every frame (the reads letting go of their snapshots, durable-reads.ts).
+   */
+  beforeBatch(ready?: () => Promise<void> | undefined): Promise<void> | undefined;
   /** Frames in the WAL at the last checkpoint (/metrics, tests). */
   walFrames(): number;
   close(): Promise<void>;
@@ -49,7 +52,7 @@ const RESTART_MS = 1000;
 export function startCheckpointer(path: string, onError: (message: string) => void): Checkpointer {
   let asked = false;
   let frames = 0;
-  let holding: { promise: Promise<void>; release: () => void; attempts: number } | undefined;
+  let holding: { promise: Promise<void>; release: () => void; attempts: number; ready: boolean } | undefined;
   let closing: Promise<void> | undefined;
   let restart: NodeJS.Timeout | undefined;
 
@@ -66,7 +69,8 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
       asked = false;
       if (result.error !== undefined) onError(result.error);
       frames = Math.max(0, result.log);
-      if (holding === undefined) return;
+      // A checkpoint asked before the reads let go of their snapshots counts for nothing: one is asked once they have.
+      if (holding === undefined || !holding.ready) return;
       // The writer waits: until a checkpoint copied every frame (a checkpoint already running when the writer stopped
       // may not have), or a reader's old snapshot kept HOLD_ATTEMPTS of them from it; then the batch goes on.
       const complete = result.error === undefined && result.log === result.checkpointed;
@@ -100,7 +104,7 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
     afterCommit() {
       if (!asked) ask({ urgent: false, limit: WAL_LIMIT_FRAMES });
     },
-    beforeBatch() {
+    beforeBatch(ready) {
       // No thread (it failed and is being started again): nothing would end the wait.
       if (frames < WAL_LIMIT_FRAMES || worker === undefined) return undefined;
       if (holding === undefined) {
@@ -108,8 +112,16 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
         const promise = new Promise<void>((resolve) => {
           release = resolve;
         });
-        holding = { promise, release, attempts: 0 };
-        if (!asked) ask({ urgent: true, limit: WAL_LIMIT_FRAMES });
+        const hold = { promise, release, attempts: 0, ready: false };
+        holding = hold;
+        const start = () => {
+          if (holding !== hold) return; // the thread ended meanwhile: the writer went on
+          hold.ready = true;
+          if (!asked) ask({ urgent: true, limit: WAL_LIMIT_FRAMES });
+        };
+        const waitFor = ready?.();
+        if (waitFor === undefined) start();
+        else void waitFor.then(start);
       }
       return holding.promise;
     },

@@ -6,11 +6,13 @@ import type { Database, Db } from '../database.ts';
 import { listeners } from '../listeners.ts';
 import { migrateToLatest } from '../migrate.ts';
 import type { Tables } from '../tables.ts';
+import { DurableReads } from './durable-reads.ts';
+import { durableReadsDialect } from './durable-reads-dialect.ts';
 import { type CommitDisk, type CommitStats, groupCommit } from './group-commit.ts';
 import { registerReader, sqliteDialect } from './node-sqlite.ts';
 import { startCheckpointer } from './sqlite-checkpointer.ts';
 import { SqliteTransaction } from './sqlite-transaction.ts';
-import { unsafeNoWalSync, walSync } from './wal-sync.ts';
+import { type SyncObserver, unsafeNoWalSync, type WalSync, walSync } from './wal-sync.ts';
 
 function connect(path: string, role: 'writer' | 'reader'): DatabaseSync {
   const native = new DatabaseSync(path);
@@ -32,12 +34,22 @@ function connect(path: string, role: 'writer' | 'reader'): DatabaseSync {
   return native;
 }
 
-/** The syncer and the checkpointer of a database file (group-commit.ts's CommitDisk). */
+/**
+ * The syncer and the checkpointer of a database file (group-commit.ts's CommitDisk), and the reads on durable snapshots
+ * (durable-reads.ts) when `snapshots` opens readers for them.
+ */
 function commitDisk(
   path: string,
   checkpoints: boolean,
-): CommitDisk & { probe(): Promise<void>; close(): Promise<void> } {
-  const sync = walSync(`${path}-wal`, unsafeNoWalSync());
+  snapshots: (sync: WalSync) => DurableReads | undefined,
+): CommitDisk & { reads: DurableReads | undefined; probe(): Promise<void>; close(): Promise<void> } {
+  let reads: DurableReads | undefined;
+  const observer: SyncObserver = {
+    syncing: (target) => reads?.syncing(target),
+    synced: (target, ok) => reads?.synced(target, ok),
+  };
+  const sync = walSync(`${path}-wal`, unsafeNoWalSync(), observer);
+  reads = snapshots(sync);
   const checkpointer = checkpoints
     ? startCheckpointer(path, (message) => {
         process.emitWarning(`SQLite checkpoint failed: ${message}`, 'PlinthCheckpoint');
@@ -45,8 +57,11 @@ function commitDisk(
     : undefined;
   return {
     sync,
-    beforeBatch: () => checkpointer?.beforeBatch(),
+    reads,
+    // The WAL starts over only once no reader holds a snapshot in it: the hold's checkpoint waits for the reads.
+    beforeBatch: () => checkpointer?.beforeBatch(() => reads?.released()),
     afterCommit: () => checkpointer?.afterCommit(),
+    beforeCommit: () => reads?.beforeCommit(),
     // At start-up: the WAL file can be synced (a failure here is one an operator can act on before serving).
     probe: () => sync.durable(sync.committed()),
     async close() {
@@ -57,19 +72,31 @@ function commitDisk(
 }
 
 /**
- * Embedded SQLite: one writer connection behind the group commit, and one reader connection so that reads (the key
- * lookup of every request among them) never queue behind an open write transaction. `:memory:` has no file to
- * share, so there the reader reads the writer's connection.
+ * Embedded SQLite: one writer connection behind the group commit, and reader connections so that reads (the key
+ * lookup of every request among them) never queue behind an open write transaction. In the process that checkpoints
+ * (the API server), reads run on durable snapshots (durable-reads.ts): they never wait for a sync and never show a
+ * commit before it is durable. A process that does not (a webhook delivery process) reads the newest state on one
+ * reader, as its snapshots would keep the server's WAL from starting over; its answers are its own durable writes.
+ * `:memory:` has no file to share, so there the reader reads the writer's connection.
  */
 export function openSqlite(path: string, checkpoints = true): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const writerNative = connect(path, 'writer');
-  const readerNative = path === ':memory:' ? writerNative : connect(path, 'reader');
   const writer = new SqliteTransaction(writerNative);
-  const reader: Db = new Kysely<Tables>({ dialect: sqliteDialect(readerNative) });
-  registerReader(reader, readerNative);
   const commits = listeners<CommitStats>();
-  const disk = path === ':memory:' ? undefined : commitDisk(path, checkpoints);
+  const disk =
+    path === ':memory:'
+      ? undefined
+      : commitDisk(path, checkpoints, (sync) =>
+          checkpoints ? new DurableReads(() => connect(path, 'reader'), sync) : undefined,
+        );
+  const reads = disk?.reads;
+  const readerNative = reads !== undefined ? undefined : path === ':memory:' ? writerNative : connect(path, 'reader');
+  const reader: Db = new Kysely<Tables>({
+    dialect: reads !== undefined ? durableReadsDialect(reads) : sqliteDialect(readerNative!),
+  });
+  if (reads !== undefined) registerReader(reader, () => reads.forRead());
+  else registerReader(reader, () => (readerNative!.isTransaction ? undefined : readerNative));
   const pipeline = groupCommit(writer, commits.emit, disk);
   return {
     singleWriter: true,
@@ -78,6 +105,8 @@ export function openSqlite(path: string, checkpoints = true): Database {
     migrate: (sets) => migrateToLatest(writer, sets),
     onCommit: commits.add,
     settled: (showsRequestLog) => disk?.sync.settled(showsRequestLog),
+    readsSettled: (showsRequestLog) =>
+      reads !== undefined ? reads.readsSettled(showsRequestLog ?? false) : disk?.sync.settled(showsRequestLog),
     async checkDurability() {
       const pragma = (name: string) => Object.values(writerNative.prepare(`PRAGMA ${name}`).get() ?? {})[0];
       const [mode, sync, autocheckpoint] = ['journal_mode', 'synchronous', 'wal_autocheckpoint'].map(pragma);
@@ -102,7 +131,8 @@ export function openSqlite(path: string, checkpoints = true): Database {
       await reader.destroy();
       await writer.destroy();
       // Kysely closes a connection only if it ever used it; a request arriving later must meet a closed database.
-      for (const native of [readerNative, writerNative]) if (native.isOpen) native.close();
+      reads?.close();
+      for (const native of [readerNative, writerNative]) if (native?.isOpen) native.close();
     },
   };
 }

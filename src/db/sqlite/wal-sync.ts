@@ -33,9 +33,23 @@ export interface WalSync {
    * request-log entries alone counts only for an answer that `showsRequestLog` (docs/internals.md).
    */
   settled(showsRequestLog?: boolean): Promise<void> | undefined;
+  /** Undefined when commit `n` is durable; otherwise the promise that it will be (shared as `settled`'s is). */
+  settledAt(n: number): Promise<void> | undefined;
+  /** The number of the last commit; with `showsRequestLog` false, of the last that wrote more than request-log entries. */
+  last(showsRequestLog: boolean): number;
+  /** Every commit up to this number is durable. */
+  durableUpTo(): number;
   /** Set once a sync failed: every later write is refused with it. */
   failure(): Error | undefined;
   close(): void;
+}
+
+/** Told of each sync (durable-reads.ts holds a snapshot of what it covers), synchronously. */
+export interface SyncObserver {
+  /** A sync is about to start; it makes every commit up to `target` durable. */
+  syncing(target: number): void;
+  /** It ended (`ok`: those commits are durable now), before any promise waiting for it is settled. */
+  synced(target: number, ok: boolean): void;
 }
 
 interface Waiter {
@@ -61,7 +75,7 @@ export function unsafeNoWalSync(env: NodeJS.ProcessEnv = process.env): boolean {
   return true;
 }
 
-export function walSync(walPath: string, unsafeNoSync = false): WalSync {
+export function walSync(walPath: string, unsafeNoSync = false, observer?: SyncObserver): WalSync {
   let fd: number | undefined;
   let committed = 0;
   let shown = 0; // the last commit that wrote more than request-log entries
@@ -86,16 +100,19 @@ export function walSync(walPath: string, unsafeNoSync = false): WalSync {
       fd ??= openSync(walPath, 'r'); // at the first sync: the WAL file exists once a connection has read
     } catch (error) {
       failed = new DurabilityLostError((error as NodeJS.ErrnoException).code ?? 'EIO');
+      observer?.synced(committed, false);
       return settle();
     }
     const target = committed;
     highestStarted = target;
     inFlight++;
     const sync = unsafeNoSync ? (_: number, done: (e: null) => void) => setImmediate(done, null) : fdatasync;
+    observer?.syncing(target);
     sync(fd, (error) => {
       inFlight--;
       if (error === null) durable = Math.max(durable, target);
       else failed = new DurabilityLostError(error.code ?? 'EIO');
+      observer?.synced(target, error === null);
       settle();
       start();
     });
@@ -114,11 +131,15 @@ export function walSync(walPath: string, unsafeNoSync = false): WalSync {
       return new Promise((resolve, reject) => waiters.push({ n, resolve, reject }));
     },
     settled(showsRequestLog = false) {
-      const n = showsRequestLog ? committed : shown;
+      return this.settledAt(showsRequestLog ? committed : shown);
+    },
+    settledAt(n) {
       if (n <= durable) return undefined;
       if (pending?.n !== n) pending = { n, promise: this.durable(n) };
       return pending.promise;
     },
+    last: (showsRequestLog) => (showsRequestLog ? committed : shown),
+    durableUpTo: () => durable,
     failure: () => failed,
     close() {
       if (fd !== undefined) closeSync(fd);

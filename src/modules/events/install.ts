@@ -70,6 +70,6 @@ export function installEvents(
     hub,
     ...deps.streams,
     caughtUp: deps.sequencer.caughtUp,
-    settled: () => database.settled(),
+    settled: () => database.readsSettled(),
   });
 }

@@ -69,7 +69,8 @@ export function openStream(
     while (seen < target && !ended) {
       const upTo = target;
       const rows = await reader({ after: seen, upTo, type: resume.type }, PAGE);
-      // Only durable events leave (db/sqlite/wal-sync.ts): a number sent is never numbered again after a power loss.
+      // Only durable events leave: a number sent is never numbered again after a power loss. Reads on SQLite show only
+      // durable commits (db/sqlite/durable-reads.ts); this waits only if a read found no durable snapshot free.
       await settled();
       if (rows.length > 0) await send(framesOf(rows));
       seen = rows.length < PAGE ? upTo : Number(rows.at(-1)!.sequence);

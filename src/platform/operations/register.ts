@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/auth.ts';
 import { describe, type Permission } from '../auth/permissions.ts';
-import { answeredByDurableWrite } from '../http/durable-answers.ts';
+import { answeredByDurableWrite, answeredFromReads } from '../http/durable-answers.ts';
 import type { WithIdempotency } from '../idempotency/idempotency.ts';
 import { type Input, type Operation, type OperationSchema, requirePermission } from './operation.ts';
 
@@ -21,7 +21,10 @@ const inputOf = (request: FastifyRequest): Input<OperationSchema> => ({
 function handlerOf(op: Operation, withIdempotency: WithIdempotency | undefined) {
   switch (op.kind) {
     case 'read':
-      return (request: FastifyRequest) => op.read(principalOf(request), inputOf(request));
+      return (request: FastifyRequest) => {
+        answeredFromReads(request);
+        return op.read(principalOf(request), inputOf(request));
+      };
     case 'public':
       return (request: FastifyRequest) => op.handle(request, inputOf(request));
     case 'stream':
