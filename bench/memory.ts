@@ -7,7 +7,8 @@
  *
  * A variant is a name, then node flags (`--…`) and environment (`NAME=value`), space-separated, e.g.
  *   node bench/memory.ts base 'arena2 MALLOC_ARENA_MAX=2' 'pool2 --v8-pool-size=2'
- * (no variant: `base` alone). With MEMORY_ROUNDS=n (default 2) the variants run n times, in turn and in reverse turn
+ * (no variant: `base` alone). Every variant starts from npm start's own flags and environment: `NAME=` (empty) takes
+ * a variable back to its default, e.g. 'default MALLOC_ARENA_MAX=' against 'shipped'. With MEMORY_ROUNDS=n (default 2) the variants run n times, in turn and in reverse turn
  * (ABBA for two), so that a machine getting busier or quieter weighs on each alike. MEMORY_PROBE=1 preloads
  * bench/lib/memory-probe.mjs (V8's heap spaces and process.memoryUsage() at the peak; a diagnosis, not the server as
  * it ships).
