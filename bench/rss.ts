@@ -56,6 +56,8 @@ try {
 for (const [name, mib] of [...rssPeaks].sort((a, b) => b[1] - a[1]))
   process.stdout.write(`${name.padEnd(28)} ${String(mib).padStart(4)} MiB (${(mib * 1.048576).toFixed(0)} MB)\n`);
 for (const [name, mib] of otherRssPeaks)
-  process.stdout.write(`${name.padEnd(28)} ${String(mib).padStart(4)} MiB (not the server: not in the target)\n`);
+  process.stdout.write(
+    `${name.padEnd(28)} ${String(mib).padStart(4)} MiB (not in the target: not the server, or the server with a preload)\n`,
+  );
 const worst = worstRss(rssPeaks);
 if (worst !== null) process.stdout.write(`${rssLine(worst)}\n`);

@@ -58,14 +58,22 @@ export function createKey(env: Record<string, string>, org = 'bench', mode: 'san
   return made.stdout.toString().trim();
 }
 
-/** The Node flags `npm start` passes (package.json), so that the benchmark measures the server as it ships. */
-export function startFlags(): string[] {
+/**
+ * The server's command as `npm start` runs it (package.json): the environment it sets (`NAME=value` before `exec`),
+ * the Node flags before `src/server.ts` and the arguments after it (`--stop-with-parent`), so that the benchmark
+ * measures the server as it ships.
+ */
+export function startCommand(): { env: Record<string, string>; flags: string[]; args: string[] } {
   const scripts = (
     JSON.parse(readFileSync(join(PLINTH_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
   ).scripts;
-  const command = scripts.start.match(/node ((?:--\S+ )*)src\/server\.ts/);
+  const command = scripts.start.match(/((?:\w+=\S+ )*)exec node ((?:--\S+ )*)src\/server\.ts((?: --?\S+)*)$/);
   if (command === null) throw new Error(`cannot read the server's command from "start": ${scripts.start}`);
-  return command[1]!.trim().split(' ').filter(Boolean);
+  const words = (text: string) => text.trim().split(' ').filter(Boolean);
+  const env = Object.fromEntries(
+    words(command[1]!).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+  );
+  return { env, flags: words(command[2]!), args: words(command[3]!) };
 }
 
 /**
@@ -99,14 +107,15 @@ export async function startPlinth(options: PlinthOptions): Promise<Plinth> {
   const env = plinthEnv(options);
   const key = createKey(options.cliDatabaseUrl ? { ...env, DATABASE_URL: options.cliDatabaseUrl } : env);
   const probeOut = join(options.dir, `${options.name}.probe.json`);
+  const command = startCommand();
   const flags = [
-    ...startFlags(),
+    ...command.flags,
     ...(options.nodeFlags ?? []),
     ...(options.probe ? ['--import', './bench/probe.ts'] : []),
   ];
   const server = await start({
-    args: ['src/server.ts'],
-    env: { ...env, BENCH_PROBE_OUT: probeOut },
+    args: ['src/server.ts', ...command.args],
+    env: { ...command.env, ...env, BENCH_PROBE_OUT: probeOut },
     nodeFlags: flags,
     logFile: join(options.dir, `${options.name}.log`),
     cwd: PLINTH_ROOT,
@@ -115,7 +124,10 @@ export async function startPlinth(options: PlinthOptions): Promise<Plinth> {
     listenPattern: /Server listening at/,
     ...(options.wrap === undefined ? {} : { wrap: options.wrap }),
   });
-  recordPeakRss(server.child, serverPid(server), options.name);
+  // A server with a preload (bench/probe.ts) is not the server `npm start` runs: its peak is listed apart.
+  const preloaded = options.probe || (options.nodeFlags ?? []).length > 0;
+  if (preloaded) recordPeakRss(server.child, serverPid(server), `${options.name} (preloaded)`, otherRssPeaks);
+  else recordPeakRss(server.child, serverPid(server), options.name);
   return { ...server, authorization: `Bearer ${key}` };
 }
 

@@ -142,7 +142,9 @@ export function rssNote(peaks: ReadonlyMap<string, number>, others: ReadonlyMap<
       .join(', ');
   return [
     `Peak RSS of the API server (VmHWM, MiB; its delivery processes not included), by load: ${list(peaks)}.` +
-      (others.size === 0 ? '' : ` Other processes of the loads, not counted in the target: ${list(others)}.`),
+      (others.size === 0
+        ? ''
+        : ` Not counted in the target (other processes of the loads, and servers run with a preload such as bench/probe.ts, which npm start does not load): ${list(others)}.`),
     '',
   ];
 }

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,9 +34,10 @@ const page = (css: string, markup: string, contents: { style: string; nav: strin
 
 /**
  * Redoc's server-side rendering (what `redocly build-docs` does): the page reads without JavaScript, and the
- * standalone bundle hydrates it from the same state. React, Redoc and styled-components load only here.
+ * standalone bundle hydrates it from the same state. React, Redoc and styled-components load only here, in the
+ * process of render-reference.ts (see `renderApart`).
  */
-async function render(document: object): Promise<Reference> {
+export async function render(document: object): Promise<Reference> {
   const React = require('react');
   const { renderToString } = require('react-dom/server');
   const { ServerStyleSheet } = require('styled-components');
@@ -56,6 +58,37 @@ async function render(document: object): Promise<Reference> {
   } finally {
     sheet.seal();
   }
+}
+
+/**
+ * The render, in a process of its own (render-reference.ts: the document on its stdin, the reference as JSON on its
+ * stdout). In the server's process it took about 200 MB of heap: the server's resident memory peaked near 380 MiB on
+ * every start with a document not yet rendered (the first start after a change to the API), and what React and Redoc
+ * left loaded stayed for as long as the server ran.
+ */
+function renderApart(document: string): Promise<Reference> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fileURLToPath(new URL('./render-reference.ts', import.meta.url))], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    let errors = '';
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => {
+      errors = (errors + chunk.toString()).slice(-2000);
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code !== 0)
+        return reject(new Error(`rendering the API reference failed (${signal ?? `exit ${code}`}): ${errors}`));
+      try {
+        resolve(JSON.parse(Buffer.concat(out).toString()) as Reference);
+      } catch (error) {
+        reject(error);
+      }
+    });
+    child.stdin.end(document);
+  });
 }
 
 /**
@@ -91,7 +124,7 @@ export async function renderedReference(document: string): Promise<Reference> {
   } catch {
     // not rendered yet (or unreadable): render it below
   }
-  const reference = await render(JSON.parse(document));
+  const reference = await renderApart(document);
   try {
     mkdirSync(CACHE, { recursive: true });
     writeAtomically(js, reference.script); // the script first: a page found means its script is there too
