@@ -1,4 +1,5 @@
 import type { Trx } from './database.ts';
+import { fieldsInto } from './fields.ts';
 import { type Names, preparedSend, preparedSendInOrder } from './prepared.ts';
 import type { Tables } from './tables.ts';
 
@@ -25,6 +26,7 @@ export function preparedInsertRows<T extends keyof Tables & string>(
 ): (trx: Trx, rows: Tables[T][]) => void {
   const names = Object.keys(columns);
   const width = names.length;
+  const into = fieldsInto(names, true);
   const byCount: ((trx: Trx, values: unknown[]) => void)[] = [];
   const forCount = (count: number) => {
     let insert = byCount[count];
@@ -48,14 +50,7 @@ export function preparedInsertRows<T extends keyof Tables & string>(
       const end = Math.min(rows.length, start + MAX_ROWS_PER_INSERT);
       const values = new Array<unknown>((end - start) * width);
       let at = 0;
-      for (let r = start; r < end; r++) {
-        const row = rows[r] as unknown as Record<string, unknown>;
-        for (let c = 0; c < width; c++) {
-          const value = row[names[c]!];
-          if (value === undefined) throw new Error(`prepared: no value for ${names[c]}.${r - start}`);
-          values[at++] = value;
-        }
-      }
+      for (let r = start; r < end; r++) at = into(rows[r]!, values, at, r - start);
       forCount(end - start)(db, values);
     }
   };

@@ -8,6 +8,7 @@ import {
   SqliteAdapter,
 } from 'kysely';
 import type { Db, Trx } from './database.ts';
+import { type Parameters, parametersReader } from './fields.ts';
 import { compiledStatementName, statementName } from './postgres/pg-write.ts';
 import { directReader, type PreparedStatement, prepareOn, runPrepared } from './sqlite/node-sqlite.ts';
 import type { Tables } from './tables.ts';
@@ -33,6 +34,8 @@ interface Compiled {
   pgName: string | undefined;
   /** The SQL, as a write transaction runs it. */
   sql: string;
+  /** Its parameters from the values given (`parametersReader`). */
+  parameters: Parameters;
 }
 
 /**
@@ -132,6 +135,7 @@ function compileOnce<P extends object, R>(
       name: statementName(query.sql),
       pgName: compiledStatementName(query.sql),
       sql: query.sql,
+      parameters: parametersReader(slots),
     };
   };
   const compiledFor = (db: Kysely<Tables>): Compiled => {
@@ -143,13 +147,7 @@ function compileOnce<P extends object, R>(
     }
     return compiled;
   };
-  const parametersOf = (compiled: Compiled, values: P) =>
-    compiled.slots.map((slot) => {
-      if (!('name' in slot)) return slot.constant;
-      const value = (values as Record<string, unknown>)[slot.name];
-      if (value === undefined) throw new Error(`prepared: no value for ${slot.name}`);
-      return value;
-    });
+  const parametersOf = (compiled: Compiled, values: P) => compiled.parameters(values);
   const onReader = new WeakMap<DatabaseSync, PreparedStatement>();
   const readOn = (native: DatabaseSync, compiled: Compiled, parameters: unknown[]): QueryResult<R> => {
     let statement = onReader.get(native);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { kyselySqliteDatabase } from '../../src/db/sqlite/node-sqlite.ts';
+import { kyselySqliteDatabase, prepareOn, runPrepared } from '../../src/db/sqlite/node-sqlite.ts';
 
 interface T {
   items: { id: number; name: string; flag: number; big: number };
@@ -70,4 +70,29 @@ test('the same SQL text reuses one prepared statement', () => {
   for (let i = 0; i < 5; i++) adapter.prepare('select 1');
   adapter.prepare('select 2');
   assert.equal(prepared, 2);
+});
+
+test('a statement compiled once returns plain objects of one shape, with what node:sqlite would have given', () => {
+  const native = new DatabaseSync(':memory:');
+  native.exec('create table t (id integer primary key, name text, blob blob, n real)');
+  native.exec("insert into t values (1, 'a', x'0102', 1.5), (2, null, null, null)");
+  const rows = runPrepared<Record<string, unknown>>(prepareOn(native, 'select * from t order by id'), []).rows;
+  const plain = native.prepare('select * from t order by id').all();
+  assert.deepEqual(
+    rows.map((row) => ({ ...row })),
+    plain.map((row) => ({ ...row })),
+  );
+  // node:sqlite's own rows are null-prototype objects in dictionary mode (V8's slow path wherever they are read).
+  for (const row of rows) assert.equal(Object.getPrototypeOf(row), Object.prototype);
+  // A name given twice keeps its last value and its first place, as node:sqlite's rows do.
+  const twice = runPrepared(prepareOn(native, 'select 1 as a, 2 as b, 3 as a'), []).rows[0] as object;
+  assert.deepEqual(Object.entries(twice), [
+    ['a', 3],
+    ['b', 2],
+  ]);
+  // A column named __proto__ is a field, never the prototype (such a statement keeps node:sqlite's rows).
+  const proto = runPrepared(prepareOn(native, 'select 1 as __proto__'), []).rows[0] as object;
+  assert.deepEqual(Object.entries(proto), [['__proto__', 1]]);
+  // A statement without result columns reports what it changed.
+  assert.equal(runPrepared(prepareOn(native, 'delete from t where id = ?'), [2]).numAffectedRows, 1n);
 });

@@ -30,22 +30,53 @@ export function directReader(db: object): DatabaseSync | undefined {
   return native;
 }
 
-/** A statement prepared on one connection, and whether it has result columns (asked once: `columns()` allocates). */
+/**
+ * A statement prepared on one connection: whether it has result columns (asked once: `columns()` allocates), and how
+ * a row it returns becomes an object (`rowMaker`), or null for a statement that returns none.
+ */
 export interface PreparedStatement {
   statement: StatementSync;
   returnsRows: boolean;
+  makeRow: ((values: unknown[]) => unknown) | null;
 }
 
 export function prepareOn(native: DatabaseSync, sql: string): PreparedStatement {
   const statement = native.prepare(sql);
-  return { statement, returnsRows: statement.columns().length > 0 };
+  const names = statement.columns().map((column) => column.name);
+  const makeRow = names.length === 0 ? null : rowMaker(names);
+  if (makeRow !== null) statement.setReturnArrays(true);
+  return { statement, returnsRows: names.length > 0, makeRow };
 }
 
-export function runPrepared<R>({ statement, returnsRows }: PreparedStatement, parameters: unknown[]): QueryResult<R> {
+/**
+ * A row as an object of one shape per statement. node:sqlite's own rows are null-prototype objects in dictionary mode,
+ * built with a fresh string per column name: each costs a hash table and a look-up per column read, and V8 takes its
+ * slow path wherever one is copied (a rest pattern cost a delivery 36k instructions, bench/FINDINGS.md). Here the
+ * statement returns arrays, and a function compiled once per statement makes each row with one object literal: the
+ * same fields, in the same order (a name given twice keeps its last value, as node:sqlite's object does), fast-mode
+ * and alike, so that every reader of the statement's rows reads them from one map.
+ */
+export function rowMaker(names: string[]): ((values: unknown[]) => unknown) | null {
+  // A `__proto__` field in an object literal would set the prototype: such a statement keeps node:sqlite's rows.
+  if (names.includes('__proto__')) return null;
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ');
+  return new Function('v', `return { ${fields} };`) as (values: unknown[]) => unknown;
+}
+
+export function runPrepared<R>(
+  { statement, returnsRows, makeRow }: PreparedStatement,
+  parameters: unknown[],
+): QueryResult<R> {
   const values = toSqlite(parameters);
-  if (returnsRows) return { rows: statement.all(...values) as R[] };
-  const { changes } = statement.run(...values);
-  return { rows: [], numAffectedRows: BigInt(changes) };
+  if (!returnsRows) {
+    const { changes } = statement.run(...values);
+    return { rows: [], numAffectedRows: BigInt(changes) };
+  }
+  const found = statement.all(...values) as unknown[];
+  if (makeRow === null) return { rows: found as R[] };
+  const rows = new Array<R>(found.length);
+  for (let i = 0; i < found.length; i++) rows[i] = makeRow(found[i] as unknown[]) as R;
+  return { rows };
 }
 
 const ROW_LOCKS = new Set(['ForUpdate', 'ForNoKeyUpdate', 'ForShare', 'ForKeyShare', 'NoWait', 'SkipLocked']);

@@ -30,7 +30,8 @@ export function mergeMetadata(current: Metadata, update: MetadataUpdate): Metada
   return merged;
 }
 
-export const parseMetadata = (stored: string): Metadata => JSON.parse(stored) as Metadata;
+// Most objects have none: `{}` is answered without the parser (a fresh object either way).
+export const parseMetadata = (stored: string): Metadata => (stored === '{}' ? {} : (JSON.parse(stored) as Metadata));
 
 type Index = { kind: string; id: string; metadata: string };
 const INDEX = { kind: true, id: true, metadata: true } as const;

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../platform/auth/principal.ts';
+import { routeOf } from '../../platform/http/route-of.ts';
 import { timeOfId } from '../../platform/kit/ids.ts';
 import { redactedJson, redactQuery, redactSecrets } from '../../platform/kit/redact.ts';
 import { cutText, loggedAnswer } from './answer.ts';
@@ -93,7 +94,7 @@ export function entryOf(request: FastifyRequest, reply: FastifyReply, details: E
     org_id: principal.orgId,
     mode: principal.mode,
     method,
-    route: operation?.route ?? templateOf(details.routeUrl ?? request.routeOptions.url ?? path),
+    route: operation?.route ?? templateOf(details.routeUrl ?? routeOf(request).url ?? path),
     path: redactSecrets(path.length > PATH_MAX ? path.slice(0, PATH_MAX) : path),
     query: operation === undefined && query !== -1 && query < url.length - 1 ? loggedQuery(url.slice(query + 1)) : null,
     status,

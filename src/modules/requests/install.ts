@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import { purgeInBatches } from '../../db/batched-delete.ts';
 import type { Database, Trx } from '../../db/database.ts';
 import type { Principal } from '../../platform/auth/principal.ts';
+import { routeOf } from '../../platform/http/route-of.ts';
 import { runEvery } from '../../platform/kit/periodic.ts';
 import { type Clock, cutoffBefore } from '../../platform/kit/time.ts';
 import { type EntryDetails, entryOf, keepsAnswer } from './entry.ts';
@@ -51,7 +52,6 @@ export interface RequestLogDeps {
   flushMs: number;
 }
 
-// Fastify's `request.routeOptions` builds an object of the route's options at every read: read once per hook.
 const isV1 = (url: string | undefined) => url?.startsWith('/v1/') === true;
 const isLog = (url: string | undefined) => url?.startsWith('/v1/requests') === true;
 const isJson = (reply: FastifyReply) => String(reply.getHeader('content-type') ?? '').includes('json');
@@ -96,14 +96,14 @@ function startRecorder(app: FastifyInstance, deps: RequestLogDeps) {
   app.addHook('onSend', (request, reply, payload, done) => {
     if (typeof payload !== 'string' || !keepsAnswer(request.method, reply.statusCode) || request.principal === null)
       return done(null, payload);
-    const url = request.routeOptions.url;
+    const url = routeOf(request).url;
     if (isV1(url) && !isLog(url) && isJson(reply)) request.answered = payload;
     done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {
     const principal: Principal | null = request.principal;
     if (principal === null) return done();
-    const url = request.routeOptions.url;
+    const url = routeOf(request).url;
     if (isV1(url)) record(request, reply, { source: 'api', principal, routeUrl: url });
     done();
   });

@@ -2,6 +2,7 @@ import { type SelectQueryBuilder, sql } from 'kysely';
 import { deleteIdsBefore } from '../../db/batched-delete.ts';
 import { listHorizon, listsInCommitOrder } from '../../db/commit-order.ts';
 import type { Db, Trx } from '../../db/database.ts';
+import { fieldsInto } from '../../db/fields.ts';
 import { type Cursor, pageOf } from '../../db/keyset.ts';
 import { findOwned, type Owner } from '../../db/owned.ts';
 import { type Names, preparedSendInOrder } from '../../db/prepared.ts';
@@ -35,6 +36,8 @@ const COLUMNS: Names<RequestLogsTable> = {
   created_at: true,
 };
 const NAMES = Object.keys(COLUMNS) as (keyof RequestLogsTable)[];
+// Each entry's columns as bound, in order, by one named load each (db/fields.ts), as they were pushed before.
+const intoValues = fieldsInto(NAMES, false);
 
 // A batch goes in as few statements as its size in binary has ones (250 rows: 128 + 64 + 32 + 16 + 8 + 2), each
 // compiled once: eight statement shapes cover every batch, and none binds more than 128 × 24 parameters.
@@ -76,13 +79,14 @@ function insertOf(count: number, withTx: boolean): Insert {
  */
 export function insertRequestLogs(trx: Trx, rows: RequestLogsTable[], tx: number | null): void {
   let start = 0;
+  const width = NAMES.length + (tx === null ? 0 : 1);
   for (const size of SIZES) {
     while (rows.length - start >= size) {
-      const values: unknown[] = [];
+      const values = new Array<unknown>(size * width);
+      let at = 0;
       for (let i = start; i < start + size; i++) {
-        const row = rows[i]!;
-        for (const column of NAMES) values.push(row[column]);
-        if (tx !== null) values.push(tx);
+        at = intoValues(rows[i]!, values, at, i);
+        if (tx !== null) values[at++] = tx;
       }
       insertOf(size, tx !== null)(trx, values);
       start += size;

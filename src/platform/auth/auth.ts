@@ -1,13 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { type Decision, type Limit, type RateLimiter, rateLimited } from '../http/rate-limit.ts';
-import { credentialOf } from './credential.ts';
+import { routeOf } from '../http/route-of.ts';
+import { type Credential, credentialOf } from './credential.ts';
 import type { Mode, Principal } from './principal.ts';
 import type { KeyUsage } from './usage.ts';
 
 export interface AuthDeps {
   /** Verifies a presented key (see verify.ts). */
   verify: (presented: string) => Promise<Principal | null>;
+  /** `verify`'s answer when it needs no look-up (a key verified within the second), else undefined (verify.ts). */
+  known?: (presented: string) => Principal | undefined;
   limiter: RateLimiter;
   /** Per key, by mode. */
   keyLimits: Record<Mode, Limit>;
@@ -49,22 +52,41 @@ function setRateLimitHeaders(reply: FastifyReply, limit: Limit, decision: Decisi
  */
 export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request, reply) => {
-    const url = request.routeOptions.url;
-    if (url === undefined || !url.startsWith('/v1/') || request.routeOptions.config.public) return;
+  // A callback hook, not an async one: a key verified within the second and an in-process limiter (almost every
+  // request) are answered without a promise; anything else takes the same steps, awaited.
+  app.addHook('onRequest', (request, reply, done) => {
+    const { url, config } = routeOf(request);
+    if (url === undefined || !url.startsWith('/v1/') || config?.public) return done();
     const credential = credentialOf(request);
-    const principal = credential.kind === 'bearer' ? await deps.verify(credential.key) : null;
-    if (principal === null) {
-      await takeAuthFailure(deps, request.ip);
-      if (credential.kind === 'none')
-        throw unauthorized('api_key_missing', 'Send your API key as `Authorization: Bearer <key>`.');
-      if (credential.kind === 'unusable') throw unauthorized('api_key_invalid', credential.detail);
-      throw unauthorized('api_key_invalid', 'The API key is not valid: unknown, revoked, or mistyped.');
+    const known = credential.kind === 'bearer' ? deps.known?.(credential.key) : undefined;
+    const takeNow = deps.limiter.takeAllNow;
+    if (known === undefined || takeNow === undefined) {
+      authenticate(deps, request, reply, credential).then(() => done(), done);
+      return;
     }
-    request.principal = principal;
-    deps.usage.record(principal.keyId, Date.now());
-    await takeBudgets(deps, principal, reply);
+    admit(deps, request, known);
+    const made = bucketsOf(deps, known);
+    budgetsDecided(reply, known, made, takeNow(made.buckets));
+    done();
   });
+}
+
+async function authenticate(deps: AuthDeps, request: FastifyRequest, reply: FastifyReply, credential: Credential) {
+  const principal = credential.kind === 'bearer' ? await deps.verify(credential.key) : null;
+  if (principal === null) {
+    await takeAuthFailure(deps, request.ip);
+    if (credential.kind === 'none')
+      throw unauthorized('api_key_missing', 'Send your API key as `Authorization: Bearer <key>`.');
+    if (credential.kind === 'unusable') throw unauthorized('api_key_invalid', credential.detail);
+    throw unauthorized('api_key_invalid', 'The API key is not valid: unknown, revoked, or mistyped.');
+  }
+  admit(deps, request, principal);
+  await takeBudgets(deps, principal, reply);
+}
+
+function admit(deps: AuthDeps, request: FastifyRequest, principal: Principal): void {
+  request.principal = principal;
+  deps.usage.record(principal.keyId, Date.now());
 }
 
 /**
@@ -74,6 +96,29 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps): void {
 export async function takeAuthFailure(deps: Pick<AuthDeps, 'limiter' | 'authFailureLimit'>, ip: string) {
   const failures = await deps.limiter.take(`authfail:${ip}`, deps.authFailureLimit);
   if (!failures.allowed) throw rateLimited(failures, 'Too many failed authentications from this address.');
+}
+
+/** A principal's two buckets and their limits, made once per verified principal (a cached key's is reused). */
+interface Budgets {
+  deps: object;
+  keyLimit: Limit;
+  orgLimit: Limit;
+  buckets: { key: string; limit: Limit }[];
+}
+const budgets = new WeakMap<Principal, Budgets>();
+
+function bucketsOf(deps: Pick<AuthDeps, 'keyLimits' | 'orgMultiple'>, principal: Principal): Budgets {
+  const made = budgets.get(principal);
+  if (made !== undefined && made.deps === deps) return made;
+  const keyLimit = deps.keyLimits[principal.mode];
+  const orgLimit = { rate: keyLimit.rate * deps.orgMultiple, burst: keyLimit.burst * deps.orgMultiple };
+  const buckets = [
+    { key: `key:${principal.keyId}`, limit: keyLimit },
+    { key: `org:${principal.orgId}:${principal.mode}`, limit: orgLimit },
+  ];
+  const fresh = { deps, keyLimit, orgLimit, buckets };
+  budgets.set(principal, fresh);
+  return fresh;
 }
 
 /**
@@ -86,12 +131,14 @@ export async function takeBudgets(
   principal: Principal,
   reply: FastifyReply,
 ): Promise<void> {
-  const keyLimit = deps.keyLimits[principal.mode];
-  const orgLimit = { rate: keyLimit.rate * deps.orgMultiple, burst: keyLimit.burst * deps.orgMultiple };
-  const [keyDecision, orgDecision] = await deps.limiter.takeAll([
-    { key: `key:${principal.keyId}`, limit: keyLimit },
-    { key: `org:${principal.orgId}:${principal.mode}`, limit: orgLimit },
-  ]);
+  const made = bucketsOf(deps, principal);
+  budgetsDecided(reply, principal, made, await deps.limiter.takeAll(made.buckets));
+}
+
+/** The limiter's decisions on a principal's buckets: the headers, and a 429 when either refused. */
+function budgetsDecided(reply: FastifyReply, principal: Principal, made: Budgets, decisions: Decision[]): void {
+  const { keyLimit, orgLimit } = made;
+  const [keyDecision, orgDecision] = decisions;
   if (!keyDecision!.allowed) {
     setRateLimitHeaders(reply, keyLimit, keyDecision!);
     throw rateLimited(keyDecision!, `Over this key's limit of ${keyLimit.rate} requests per second.`);

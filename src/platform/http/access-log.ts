@@ -1,5 +1,6 @@
 import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { newId } from '../kit/ids.ts';
+import { installRouteOf, routeOf } from './route-of.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,7 +28,7 @@ export class AccessLogController extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const line = {
       method: request.method,
-      route: request.routeOptions.url ?? null,
+      route: routeOf(request).url ?? null,
       path: request.url.split('?')[0]!.slice(0, 200),
       status: reply.statusCode,
       duration_ms: Math.round(reply.elapsedTime * 100) / 100,
@@ -45,6 +46,7 @@ export class AccessLogController extends LogController {
  */
 export function installRequestId(app: FastifyInstance): void {
   app.decorateRequest('errorCode', null);
+  installRouteOf(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('request-id', request.id).header('x-content-type-options', 'nosniff');
     if (request.url.startsWith('/v1/') || request.url === '/v1') reply.header('cache-control', 'no-store');

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors.ts';
 import { parseStrictJson } from './json-body.ts';
+import { routeOf } from './route-of.ts';
 import { installWellFormedText } from './well-formed.ts';
 
 /** docs/api.md#the-wire: bodies over 64 KiB are refused with 413. */
@@ -32,7 +33,7 @@ export function installJsonBody(app: FastifyInstance): void {
   });
   // Operations whose body is optional (`x-body-optional`) validate a missing body as `{}`.
   app.addHook('preValidation', (request, _reply, done) => {
-    if (request.body === undefined && request.routeOptions.schema?.['x-body-optional']) request.body = {};
+    if (request.body === undefined && routeOf(request).schema?.['x-body-optional']) request.body = {};
     done();
   });
   // With the body's rules, for every route: the body's strings, and the query string's and path's too.

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError, type ErrorItem } from './errors.ts';
+import { routeOf } from './route-of.ts';
 
 type Property = { type?: string; properties?: Record<string, unknown> };
 type QuerySchema = { properties?: Record<string, Property> } | undefined;
@@ -52,7 +53,7 @@ function queryProblem(name: string, value: unknown, defined: Record<string, Prop
 export function installStrictQuery(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
     if (request.is404) return done();
-    const defined = (request.routeOptions.schema?.querystring as QuerySchema)?.properties ?? {};
+    const defined = (routeOf(request).schema?.querystring as QuerySchema)?.properties ?? {};
     const problems: ErrorItem[] = [];
     for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
       const problem = queryProblem(name, value, defined);

@@ -32,6 +32,11 @@ export interface RateLimiter {
    * allowed.
    */
   takeAll(buckets: { key: string; limit: Limit }[]): Promise<Decision[]>;
+  /**
+   * `takeAll` answered at once, by a limiter whose state is in this process (the in-process one): what every request
+   * of an authenticated route asks, without a promise. Absent when the state is elsewhere (Redis).
+   */
+  takeAllNow?(buckets: { key: string; limit: Limit }[]): Decision[];
   /** Resolves once the limiter can share state (or has given up waiting and runs degraded). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -75,24 +80,31 @@ export function gcra(tatMs: number, nowMs: number, limit: Limit): { decision: De
 export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
   const tats = new Map<string, number>();
   let sweeps = 0;
+  const take = (key: string, limit: Limit, peek: boolean): Decision => {
+    const nowMs = now();
+    const { decision, newTatMs } = gcra(tats.get(key) ?? 0, nowMs, limit);
+    if (!peek && decision.allowed) tats.set(key, newTatMs);
+    // Drop buckets that are full again, so that memory follows active keys, not every key ever seen.
+    if (++sweeps % 10_000 === 0) for (const [k, tat] of tats) if (tat < nowMs) tats.delete(k);
+    return decision;
+  };
+  const takeAllNow = (buckets: { key: string; limit: Limit }[]): Decision[] => {
+    const decisions: Decision[] = [];
+    for (const { key, limit } of buckets) {
+      const decision = take(key, limit, false);
+      decisions.push(decision);
+      if (!decision.allowed) break;
+    }
+    return decisions;
+  };
   return {
     async take(key, limit, peek = false) {
-      const nowMs = now();
-      const { decision, newTatMs } = gcra(tats.get(key) ?? 0, nowMs, limit);
-      if (!peek && decision.allowed) tats.set(key, newTatMs);
-      // Drop buckets that are full again, so that memory follows active keys, not every key ever seen.
-      if (++sweeps % 10_000 === 0) for (const [k, tat] of tats) if (tat < nowMs) tats.delete(k);
-      return decision;
+      return take(key, limit, peek);
     },
     async takeAll(buckets) {
-      const decisions: Decision[] = [];
-      for (const { key, limit } of buckets) {
-        const decision = await this.take(key, limit);
-        decisions.push(decision);
-        if (!decision.allowed) break;
-      }
-      return decisions;
+      return takeAllNow(buckets);
     },
+    takeAllNow,
     async ready() {},
     async close() {},
   };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Database } from '../../db/database.ts';
+import { routeOf } from '../http/route-of.ts';
 
 /**
  * The operator's view of one server process, in Prometheus text at /metrics (prom-client): requests by route
@@ -78,7 +79,7 @@ export function installMetrics(app: FastifyInstance, database: Database, logDrop
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: reply.statusCode };
+    const labels = { route: routeOf(request).url ?? 'unmatched', method: request.method, status: reply.statusCode };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
     done();

@@ -86,11 +86,19 @@ export function eventRecorder(deps: RecorderDeps): EventRecorder {
       if (trx.singleWriter) {
         // Writes commit in the order they run: the number drawn here is the commit order.
         const numbered = await numberEvents(trx, drafts);
+        // The rows as inserted, field by field (a rest pattern and a spread copied each event twice).
+        const requestId = request?.id ?? null;
         insertNumbered(
           trx,
-          numbered.map(({ hash: _, ...event }) => ({
-            ...event,
-            request_id: request?.id ?? null,
+          numbered.map((event) => ({
+            id: event.id,
+            org_id: event.org_id,
+            mode: event.mode,
+            type: event.type,
+            sequence: event.sequence,
+            body: event.body,
+            created_at: event.created_at,
+            request_id: requestId,
             position: null,
             position_index: null,
           })),

@@ -16,7 +16,7 @@ import {
   LEGAL_NAME_MAX,
   NICKNAME_MAX,
 } from './accounts.schema.ts';
-import { accountFromRow } from './accounts.view.ts';
+import { accountFromRow, accountOf } from './accounts.view.ts';
 import { currencyOf } from './countries.ts';
 import { ACCOUNT, type AccountsDeps, accountNotFound } from './shared.ts';
 import type { AccountsTable } from './tables.ts';
@@ -78,7 +78,7 @@ export async function createAccount(deps: AccountsDeps, ctx: WriteContext, body:
   };
   repo.insertAccount(trx, row);
   indexMetadata(trx, 'accounts', row.id, metadata, false);
-  const account = accountFromRow({ ...row, balance: 0, held: 0 });
+  const account = accountOf(row, 0, 0);
   await deps.events.emit(ctx, [{ type: 'fintech.account.created', object: account }]);
   return account;
 }

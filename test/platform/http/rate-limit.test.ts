@@ -39,6 +39,19 @@ describe('GCRA', () => {
     assert.equal((await limiter.take('org', org.limit, true)).remaining, 2, "the refused key did not spend the org's");
   });
 
+  test('takeAllNow (the in-process limiter, no promise) decides as takeAll, on the same buckets', async () => {
+    const [sync, awaited] = [memoryRateLimiter(() => 1_000_000), memoryRateLimiter(() => 1_000_000)];
+    const buckets = [
+      { key: 'key', limit: { rate: 2, burst: 2 } },
+      { key: 'org', limit: { rate: 3, burst: 3 } },
+    ];
+    for (let i = 0; i < 4; i++) assert.deepEqual(sync.takeAllNow!(buckets), await awaited.takeAll(buckets));
+    assert.deepEqual(
+      sync.takeAllNow!(buckets).map((d) => d.allowed),
+      [false],
+    );
+  });
+
   test('property: in any window, no more than burst + rate × window requests are allowed', () => {
     fc.assert(
       fc.property(
