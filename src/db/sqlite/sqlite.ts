@@ -36,7 +36,7 @@ function connect(path: string, role: 'writer' | 'reader'): DatabaseSync {
 function commitDisk(
   path: string,
   checkpoints: boolean,
-): CommitDisk & { probe(): Promise<void>; close(): Promise<void> } {
+): CommitDisk & { probe(): Promise<void>; checkpointed(): Promise<void>; close(): Promise<void> } {
   const sync = walSync(`${path}-wal`, unsafeNoWalSync());
   const checkpointer = checkpoints
     ? startCheckpointer(path, (message) => {
@@ -49,6 +49,7 @@ function commitDisk(
     afterCommit: () => checkpointer?.afterCommit(),
     // At start-up: the WAL file can be synced (a failure here is one an operator can act on before serving).
     probe: () => sync.durable(sync.committed()),
+    checkpointed: () => checkpointer?.idle() ?? Promise.resolve(),
     async close() {
       await checkpointer?.close();
       sync.close();
@@ -78,6 +79,7 @@ export function openSqlite(path: string, checkpoints = true): Database {
     migrate: (sets) => migrateToLatest(writer, sets),
     onCommit: commits.add,
     settled: (showsRequestLog) => disk?.sync.settled(showsRequestLog),
+    checkpointed: () => disk?.checkpointed() ?? Promise.resolve(),
     async checkDurability() {
       const pragma = (name: string) => Object.values(writerNative.prepare(`PRAGMA ${name}`).get() ?? {})[0];
       const [mode, sync, autocheckpoint] = ['journal_mode', 'synchronous', 'wal_autocheckpoint'].map(pragma);
