@@ -8,12 +8,14 @@
  * `BATCH` requests sent at once so that the group commit batches them as it would under 32 connections.
  *
  * By default one run per load is counted only in a window (see `countWindow`): WARMUP requests (21,000) first, then
- * one whole cycle of V8's old generation, from the round after a mark-compact to the end of the round holding the
- * next (about 4,000 creates or 3,300 retrieves; `CYCLE=0`: LONG − SHORT requests, 1,050). What followed the clock is taken out of the window (bench/FINDINGS.md,
- * 2026-11-28): the warm-up is long enough for V8's tier-ups to be mostly over; a collection forced before the
- * warm-up makes every window follow the same heap, and `--no-incremental-marking` makes mark-compacts follow
- * allocation alone (V8 paces incremental marking by elapsed time), `--no-minor-gc-task` scavenges too; the request
- * log is written every 12 rounds, between rounds; the keys' last-use flush is stopped; the test server's in-process
+ * CYCLES (3) whole cycles of V8's old generation, from the round after a mark-compact to the end of the round
+ * holding the third next (about 4,500 creates or 7,500 retrieves; `CYCLE=0`: LONG − SHORT requests, 1,050). What
+ * followed the clock is taken out of the window (bench/FINDINGS.md, 2026-11-28): the warm-up is long enough for V8's
+ * tier-ups to be mostly over; a collection forced before the warm-up makes every window start from a like heap; V8's
+ * incremental marking (on, as in a server) ends each cycle near the old generation's limit, and whole cycles take
+ * its pacing by time out of the count; `--no-minor-gc-task` makes scavenges follow allocation alone; the
+ * checkpointer's spacing follows the virtual clock and its answer is awaited between rounds; the request log is
+ * written every 12 rounds, between rounds; the keys' last-use flush is stopped; the test server's in-process
  * webhook worker (which looked after every commit, as often as the machine's speed allowed) is stopped; V8 runs
  * single-threaded with a fixed GC schedule and fixed hash and random seeds. The child runs on a virtual clock
  * (`virtualClock`: timers, `Date.now` and `performance.now` move ROUND_MS, 10 ms, after each round), so every timer
@@ -21,6 +23,7 @@
  * shows the group commit's batches in the window, the same in every run; `CALLGRIND_DIR` shows compiling and GC
  * apart. A window of a fixed length held a mark-compact (and the ~37 deoptimisations and recompiles that follow it,
  * 'embedded weak objects cleared') or none, which moved the count by 13% (bench/FINDINGS.md); a cycle holds one.
+ * One cycle's length still moves by about ±10% run to run; three average it.
  *
  * `WINDOW=0` counts as before: a run of WARMUP + SHORT requests and one of WARMUP + LONG (defaults 420, 210, 630),
  * their difference divided by LONG − SHORT; with short warm-ups it carries V8's tier-ups and whichever collections
@@ -211,6 +214,10 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
     if (++rounds % 12 === 0) await server.app.requestLog.flush();
     server.logs.length = 0;
     clock.tick(ROUND_MS);
+    // A checkpoint the tick asked for (sqlite-checkpointer.ts spaces them on this clock) runs on its own thread; its
+    // answer is handled here, between rounds, and the next round's first write finds the WAL copied back, in every
+    // run. Left to run beside the round, under valgrind it ended after a different request each time.
+    await server.database.checkpointed?.();
   };
   clock.stop();
   if (!WINDOW) {
@@ -226,11 +233,15 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
   // collection throws away compiled code, and V8 compiles the hot paths again some thousands of requests on.
   if (process.env.NO_GC !== '1') globalThis.gc?.();
   for (let sent = 0; sent < WARMUP; sent += BATCH) await round();
-  // CYCLE (the default; CYCLE=0: a window of `requests`): the window is one whole cycle of the old generation, from
-  // the round after one mark-compact to the end of the round holding the next. A window of a fixed 1,050 requests held
+  // CYCLE (the default; CYCLE=0: a window of `requests`): the window is whole cycles of the old generation, from
+  // the round after one mark-compact to the end of the round holding the CYCLES-th next. A window of a fixed 1,050 requests held
   // one mark-compact or none, and with it ~37 deoptimisations ('embedded weak objects cleared') and their recompiles:
   // 30k-193k per create of compiling, run to run (bench/FINDINGS.md). A cycle holds each once.
   const cycle = process.env.CYCLE !== '0';
+  // CYCLES=n: n whole cycles (n mark-compacts). One cycle's length still varies (±10% natively, with the tiny
+  // differences between runs that the set-up's wall clock leaves in the heap), and the mark-compact's cost and its
+  // aftermath are spread over it; over three the count repeats (bench/FINDINGS.md).
+  const cycles = Number(process.env.CYCLES ?? 3);
   let majors = 0;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries())
@@ -253,7 +264,7 @@ async function child(load: LoadName, requests: number, requestLog: string): Prom
 
   let counted = 0;
   const opened = majors;
-  while (cycle ? majors === opened && counted < 10 * requests : counted < requests) {
+  while (cycle ? majors - opened < cycles && counted < 10 * cycles * requests : counted < requests) {
     await round();
     counted += BATCH;
   }
@@ -403,10 +414,11 @@ const childArguments = (load: LoadName, requests: number, requestLog: string) =>
   '--hash-seed=1',
   '--random-seed=1',
   '--expose-gc',
-  // V8 paces incremental marking by elapsed time, so under valgrind (~50× slower) and on a busy machine the number of
-  // mark-compacts in a window varied (1 to 3 in 1,050 creates; natively 19 in every run). Marking all at once when
-  // the heap reaches its limit makes them follow allocation alone.
-  '--no-incremental-marking',
+  // Incremental marking stays on, as in a server: V8 paces it by elapsed time, so a window of a fixed number of
+  // requests held 1 to 3 mark-compacts under valgrind, but the window is whole cycles. `--no-incremental-marking` made
+  // cycles follow allocation alone and yet not repeat: without marking under way V8 marks and compacts only at an old
+  // space allocation of the program's own after the limit, 15-38 MB of promotion past it (cycles of 2,709 to 6,636
+  // creates natively, the same code; with incremental marking 21-28 scavenges each; bench/FINDINGS.md).
   // V8 posts a scavenge as a task once the young generation is 80% full, and it runs when the event loop next turns
   // to V8's tasks: between two requests or ten, as the fsyncs' completions fall. Two native runs of 4,200 + 1,050
   // creates then differed in their collections (207 and 209, their sizes apart from the first); without the task a

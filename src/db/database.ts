@@ -49,6 +49,12 @@ export interface Database {
    * to wait for unless none was free to run on; PostgreSQL: always undefined.
    */
   readsSettled(showsRequestLog?: boolean): Promise<void> | undefined;
+  /**
+   * SQLite: resolves once no checkpoint of the WAL is asked or running (db/sqlite/sqlite-checkpointer.ts). The
+   * instruction count (bench/instructions.ts) waits for it between rounds, so that a checkpoint and its answer come
+   * between the same requests in every run. PostgreSQL has none to wait for.
+   */
+  checkpointed?(): Promise<void>;
   /** Called after every durable commit with what it cost (the app's /metrics observes it). */
   onCommit(listener: (stats: CommitStats) => void): void;
   /** Throws, with a line an operator can act on, when the database would not keep acknowledged writes. */

@@ -3,9 +3,10 @@
  * started again, and the writer is never left waiting for an answer that cannot come.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { startCheckpointer } from '../../src/db/sqlite/sqlite-checkpointer.ts';
 
@@ -29,6 +30,63 @@ test('a checkpointer thread that fails is reported and started again, and the pr
     checkpointer.afterCommit(); // asking a thread that is gone is harmless
     await checkpointer.close();
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Rows of `t` in a copy of the database file without its WAL (what checkpoints put there); null: no table yet. */
+function rowsInFileAlone(path: string): number | null {
+  const copy = `${path}.alone`;
+  try {
+    copyFileSync(path, copy);
+    const db = new DatabaseSync(copy, { readOnly: true });
+    try {
+      return Number(Object.values(db.prepare('select count(*) from t').get()!)[0]);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  } finally {
+    for (const file of [copy, `${copy}-wal`, `${copy}-shm`]) rmSync(file, { force: true });
+  }
+}
+
+test("the checkpoints' spacing follows this thread's clock, which a test (or the instruction count) can hold", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'plinth-checkpointer-'));
+  const path = join(dir, 'spaced.db');
+  const writer = new DatabaseSync(path);
+  writer.exec('PRAGMA journal_mode = WAL');
+  writer.exec('PRAGMA wal_autocheckpoint = 0');
+  writer.exec('create table t (id integer primary key)');
+  writer.exec('insert into t default values');
+  const realSetTimeout = setTimeout;
+  const sleep = (ms: number) => new Promise((resolve) => realSetTimeout(resolve, ms));
+  const ownNow = Object.getOwnPropertyDescriptor(performance, 'now');
+  let now = 0;
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  Object.defineProperty(performance, 'now', { value: () => now, configurable: true, writable: true });
+  const errors: string[] = [];
+  const checkpointer = startCheckpointer(path, (message) => errors.push(message));
+  try {
+    // A commit within 250 ms of the thread's start: its checkpoint waits until 250 ms have passed on this clock.
+    checkpointer.afterCommit();
+    // However long the wall clock runs meanwhile (a second here), nothing is checkpointed while this clock stands.
+    // Before, the thread spaced checkpoints with a timer of its own, and checkpointed once 250 ms had passed on the
+    // wall clock: the table was in the file alone after this sleep.
+    await sleep(1000);
+    await checkpointer.idle();
+    assert.equal(rowsInFileAlone(path), null, 'a checkpoint ran while the clock stood still');
+    now = 250;
+    t.mock.timers.tick(250);
+    await checkpointer.idle();
+    assert.equal(rowsInFileAlone(path), 1, 'the checkpoint asked for at 250 ms did not run');
+    assert.deepEqual(errors, []);
+  } finally {
+    await checkpointer.close();
+    if (ownNow === undefined) delete (performance as { now?: unknown }).now;
+    else Object.defineProperty(performance, 'now', ownNow);
+    writer.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

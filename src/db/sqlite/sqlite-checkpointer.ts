@@ -1,12 +1,7 @@
 import { Worker } from 'node:worker_threads';
 
-/** What the thread is asked (sqlite-checkpoint-worker.mjs). */
-interface CheckpointRequest {
-  /** The writer waits for this one: run it at once. */
-  urgent: boolean;
-  /** WAL_LIMIT_FRAMES: past half of it, checkpoints follow each other without a pause. */
-  limit: number;
-}
+/** What the thread is asked (sqlite-checkpoint-worker.mjs): a checkpoint, run at once (this side spaces them). */
+type CheckpointRequest = 'checkpoint';
 /** What it answers after each checkpoint. */
 interface CheckpointResult {
   /** Frames in the WAL, and how many of them are now in the database (equal: the WAL may restart). */
@@ -25,9 +20,15 @@ interface CheckpointResult {
 export const WAL_LIMIT_FRAMES = 4000;
 /** Checkpoints the writer waits for at most, each time the WAL passes the limit. */
 const HOLD_ATTEMPTS = 3;
+/**
+ * At most one checkpoint per this long after a commit asked for one, unless the WAL is past half of WAL_LIMIT_FRAMES
+ * (then they follow each other without a pause, so that the frames reported are never more than one checkpoint old
+ * when the limit is near) or the writer waits for one.
+ */
+const MIN_INTERVAL_MS = 250;
 
 export interface Checkpointer {
-  /** A batch committed: ask for a checkpoint (at most one at a time; the thread spaces them). */
+  /** A batch committed: ask for a checkpoint (at most one at a time, spaced by MIN_INTERVAL_MS). */
   afterCommit(): void;
   /**
    * Undefined, or the checkpoint the next batch waits for (the WAL passed WAL_LIMIT_FRAMES). `ready`: what must
@@ -36,6 +37,8 @@ export interface Checkpointer {
   beforeBatch(ready?: () => Promise<void> | undefined): Promise<void> | undefined;
   /** Frames in the WAL at the last checkpoint (/metrics, tests). */
   walFrames(): number;
+  /** Resolves once no checkpoint is asked of the thread or running (`Database.checkpointed`). */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,16 +51,24 @@ const RESTART_MS = 1000;
  * neither this process's `--import`/`--require` preloads (`execArgv`) nor those of NODE_OPTIONS (`env`), which in a heap
  * of 8 MB would not fit (an instrumentation agent, or a TypeScript preload: the thread ran out of memory at start and
  * took the server down). A thread that fails anyway is started again; meanwhile the writer does not wait for it.
+ *
+ * The spacing is kept here, on this thread's clock (`performance.now`, `setTimeout`), not by a timer in the checkpointer's
+ * thread: the same 250 ms in a server, and a clock that a test or the instruction count (bench/instructions.ts, a
+ * virtual clock) governs, so that checkpoints, and their answers here, come after the same requests in every run.
  */
 export function startCheckpointer(path: string, onError: (message: string) => void): Checkpointer {
   let asked = false;
   let frames = 0;
+  let last = 0; // when the last checkpoint's answer came, or the thread started (performance.now)
+  let spaced: NodeJS.Timeout | undefined; // a commit's checkpoint, waiting until MIN_INTERVAL_MS since the last
   let holding: { promise: Promise<void>; release: () => void; attempts: number; ready: boolean } | undefined;
+  let waiting: PromiseWithResolvers<void> | undefined; // `idle`'s callers
   let closing: Promise<void> | undefined;
   let restart: NodeJS.Timeout | undefined;
 
   const spawn = () => {
     restart = undefined;
+    last = performance.now();
     const thread = new Worker(new URL('./sqlite-checkpoint-worker.mjs', import.meta.url), {
       workerData: { path },
       execArgv: [],
@@ -67,6 +78,7 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
     thread.unref();
     thread.on('message', (result: CheckpointResult) => {
       asked = false;
+      last = performance.now();
       if (result.error !== undefined) onError(result.error);
       frames = Math.max(0, result.log);
       // A checkpoint asked before the reads let go of their snapshots counts for nothing: one is asked once they have.
@@ -74,35 +86,48 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
       // The writer waits: until a checkpoint copied every frame (a checkpoint already running when the writer stopped
       // may not have), or a reader's old snapshot kept HOLD_ATTEMPTS of them from it; then the batch goes on.
       const complete = result.error === undefined && result.log === result.checkpointed;
-      if (!complete && ++holding.attempts < HOLD_ATTEMPTS) return ask({ urgent: true, limit: WAL_LIMIT_FRAMES });
+      if (!complete && ++holding.attempts < HOLD_ATTEMPTS) return ask();
       letGo();
     });
+    thread.on('message', settle);
     thread.on('error', (error) => onError(error.message));
     thread.on('exit', () => {
       worker = undefined;
       asked = false;
       // Whatever it was asked will never be answered: a waiting writer goes on (the WAL stays long a while longer).
       letGo();
+      settle();
       if (closing === undefined) restart = setTimeout(spawn, RESTART_MS).unref();
     });
     worker = thread;
   };
   let worker: Worker | undefined;
 
+  const settle = () => {
+    if (asked) return;
+    waiting?.resolve();
+    waiting = undefined;
+  };
   const letGo = () => {
     holding?.release();
     holding = undefined;
   };
-  const ask = (request: CheckpointRequest) => {
+  const ask = () => {
+    clearTimeout(spaced);
+    spaced = undefined;
     if (worker === undefined) return;
     asked = true;
-    worker.postMessage(request);
+    worker.postMessage('checkpoint' satisfies CheckpointRequest);
   };
   spawn();
 
   return {
     afterCommit() {
-      if (!asked) ask({ urgent: false, limit: WAL_LIMIT_FRAMES });
+      if (asked || spaced !== undefined || closing !== undefined) return;
+      const wait = frames >= WAL_LIMIT_FRAMES / 2 ? 0 : last + MIN_INTERVAL_MS - performance.now();
+      if (wait <= 0) return ask();
+      spaced = setTimeout(ask, wait);
+      spaced.unref();
     },
     beforeBatch(ready) {
       // No thread (it failed and is being started again): nothing would end the wait.
@@ -117,7 +142,7 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
         const start = () => {
           if (holding !== hold) return; // the thread ended meanwhile: the writer went on
           hold.ready = true;
-          if (!asked) ask({ urgent: true, limit: WAL_LIMIT_FRAMES });
+          if (!asked) ask();
         };
         const waitFor = ready?.();
         if (waitFor === undefined) start();
@@ -126,10 +151,16 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
       return holding.promise;
     },
     walFrames: () => frames,
+    idle() {
+      if (!asked) return Promise.resolve();
+      waiting ??= Promise.withResolvers();
+      return waiting.promise;
+    },
     close() {
       // Once, however often the database is closed; an unreferenced thread's exit would not keep this process waiting.
       closing ??= (async () => {
         clearTimeout(restart);
+        clearTimeout(spaced);
         const thread = worker;
         if (thread === undefined) return;
         thread.ref();

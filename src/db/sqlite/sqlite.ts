@@ -42,7 +42,12 @@ function commitDisk(
   path: string,
   checkpoints: boolean,
   snapshots: (sync: WalSync) => DurableReads | undefined,
-): CommitDisk & { reads: DurableReads | undefined; probe(): Promise<void>; close(): Promise<void> } {
+): CommitDisk & {
+  reads: DurableReads | undefined;
+  probe(): Promise<void>;
+  checkpointed(): Promise<void>;
+  close(): Promise<void>;
+} {
   let reads: DurableReads | undefined;
   const observer: SyncObserver = {
     syncing: (target) => reads?.syncing(target),
@@ -64,6 +69,7 @@ function commitDisk(
     beforeCommit: () => reads?.beforeCommit(),
     // At start-up: the WAL file can be synced (a failure here is one an operator can act on before serving).
     probe: () => sync.durable(sync.committed()),
+    checkpointed: () => checkpointer?.idle() ?? Promise.resolve(),
     async close() {
       await checkpointer?.close();
       sync.close();
@@ -107,6 +113,7 @@ export function openSqlite(path: string, checkpoints = true): Database {
     settled: (showsRequestLog) => disk?.sync.settled(showsRequestLog),
     readsSettled: (showsRequestLog) =>
       reads !== undefined ? reads.readsSettled(showsRequestLog ?? false) : disk?.sync.settled(showsRequestLog),
+    checkpointed: () => disk?.checkpointed() ?? Promise.resolve(),
     async checkDurability() {
       const pragma = (name: string) => Object.values(writerNative.prepare(`PRAGMA ${name}`).get() ?? {})[0];
       const [mode, sync, autocheckpoint] = ['journal_mode', 'synchronous', 'wal_autocheckpoint'].map(pragma);
