@@ -1,3 +1,5 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { endianness } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /** What the thread is asked (sqlite-checkpoint-worker.mjs): a checkpoint, run at once (this side spaces them). */
@@ -66,6 +68,7 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
   let closing: Promise<void> | undefined;
   let restart: NodeJS.Timeout | undefined;
 
+  const walIndex = walIndexReader(`${path}-shm`);
   const spawn = () => {
     restart = undefined;
     last = performance.now();
@@ -123,6 +126,10 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
 
   return {
     afterCommit() {
+      // The WAL's length now, not at the last checkpoint: at a fast enough write rate a spacing of MIN_INTERVAL_MS
+      // alone let it reach three times the limit before any checkpoint reported it.
+      const now = walIndex.frames();
+      if (now !== undefined) frames = now;
       if (asked || spaced !== undefined || closing !== undefined) return;
       const wait = frames >= WAL_LIMIT_FRAMES / 2 ? 0 : last + MIN_INTERVAL_MS - performance.now();
       if (wait <= 0) return ask();
@@ -161,6 +168,7 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
       closing ??= (async () => {
         clearTimeout(restart);
         clearTimeout(spaced);
+        walIndex.close();
         const thread = worker;
         if (thread === undefined) return;
         thread.ref();
@@ -170,6 +178,33 @@ export function startCheckpointer(path: string, onError: (message: string) => vo
         await exited;
       })();
       return closing;
+    },
+  };
+}
+
+/**
+ * The number of frames in the WAL as the writer left them: `mxFrame` of the wal-index header, at byte 16 of the `-shm`
+ * file in the machine's byte order (SQLite's file format, "The WAL-Index Format"). One 4-byte read per committed
+ * batch. Undefined when the file cannot be read (it is made by the first connection; a read error leaves the
+ * checkpoints' own reports to tell the length).
+ */
+function walIndexReader(shmPath: string): { frames(): number | undefined; close(): void } {
+  let fd: number | undefined;
+  const header = Buffer.alloc(4);
+  const little = endianness() === 'LE';
+  return {
+    frames() {
+      try {
+        fd ??= openSync(shmPath, 'r');
+        if (readSync(fd, header, 0, 4, 16) !== 4) return undefined;
+        return little ? header.readUInt32LE(0) : header.readUInt32BE(0);
+      } catch {
+        return undefined;
+      }
+    },
+    close() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
     },
   };
 }
