@@ -16,7 +16,7 @@ import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { newId } from '../src/platform/kit/ids.ts';
-import { type Recorded, recordSqlite } from './lib/record-sqlite.ts';
+import { onWriter, type Recorded, recordSqlite } from './lib/record-sqlite.ts';
 
 const BATCH = 21;
 const [mode, dir] = process.argv.slice(2) as [string, string];
@@ -42,8 +42,8 @@ async function record(): Promise<void> {
     recorder.start();
     await action();
     const recorded = recorder.stop();
-    // BEGIN/COMMIT are the batch's; the delivery worker's polls are not the write's.
-    return recorded.filter((r) => !/^(BEGIN|COMMIT)/.test(r.sql) && !/from "webhook_deliveries"/.test(r.sql));
+    // BEGIN/COMMIT are the batch's; the delivery worker's polls and the readers' snapshots are not the write's.
+    return onWriter(recorded).filter((r) => !/^(BEGIN|COMMIT)/.test(r.sql) && !/from "webhook_deliveries"/.test(r.sql));
   };
   const create = await take(() => post('/v1/fintech/accounts', createBody));
   const transfer = await take(() => post('/v1/fintech/transfers', transferBody));

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { loadCreate, loadGet } from './lib/load.ts';
 import { start, stop } from './lib/process.ts';
-import { recordSqlite } from './lib/record-sqlite.ts';
+import { onWriter, recordSqlite } from './lib/record-sqlite.ts';
 
 const recorder = recordSqlite();
 
@@ -31,7 +31,7 @@ recorder.start();
 await create();
 const recorded = recorder.stop();
 
-const perCreate = recorded.filter((r) => !/^(BEGIN|COMMIT)/.test(r.sql));
+const perCreate = onWriter(recorded).filter((r) => !/^(BEGIN|COMMIT)/.test(r.sql));
 // The ids and the idempotency key of the recorded create; every replay gets its own.
 const fresh = new Set<string>();
 for (const { params } of perCreate)

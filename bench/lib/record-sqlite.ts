@@ -5,6 +5,14 @@ export interface Recorded {
   kind: 'exec' | 'run' | 'all' | 'get';
   sql: string;
   params: unknown[];
+  /** The connection it ran on (a server has several: the writer, its readers, the checkpointer's). */
+  connection: DatabaseSync;
+}
+
+/** The statements run on the writer: the connection of the first `BEGIN IMMEDIATE` recorded (none: every one). */
+export function onWriter(recorded: Recorded[]): Recorded[] {
+  const writer = recorded.find((r) => r.sql === 'BEGIN IMMEDIATE')?.connection;
+  return writer === undefined ? recorded : recorded.filter((r) => r.connection === writer);
 }
 
 /**
@@ -20,17 +28,18 @@ export function recordSqlite(): { start(): void; stop(): Recorded[]; restore(): 
   const exec = DatabaseSync.prototype.exec;
   DatabaseSync.prototype.prepare = function (this: DatabaseSync, sql: string) {
     const statement = prepare.call(this, sql);
+    const connection = this;
     for (const kind of ['run', 'all', 'get'] as const) {
       const call = statement[kind].bind(statement) as (...params: unknown[]) => unknown;
       (statement as unknown as Record<string, unknown>)[kind] = (...params: unknown[]) => {
-        if (recording) recorded.push({ kind, sql, params });
+        if (recording) recorded.push({ kind, sql, params, connection });
         return call(...params);
       };
     }
     return statement;
   } as typeof prepare;
   DatabaseSync.prototype.exec = function (this: DatabaseSync, sql: string) {
-    if (recording) recorded.push({ kind: 'exec', sql, params: [] });
+    if (recording) recorded.push({ kind: 'exec', sql, params: [], connection: this });
     return exec.call(this, sql);
   };
   return {

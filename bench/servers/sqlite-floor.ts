@@ -38,11 +38,15 @@ await plinth.app.close();
 await plinth.database.close();
 const path = plinth.databaseUrl.slice('sqlite:'.length);
 
-// The create's own statements: those between its BEGIN IMMEDIATE and COMMIT, less the savepoint the group commit adds
-// (other statements recorded meanwhile come from the webhook workers' polls).
+// The create's own statements: those on the writer between its BEGIN IMMEDIATE and COMMIT, less the savepoint the
+// group commit adds (others recorded meanwhile ran on other connections: a reader taking its snapshot before the
+// COMMIT, the webhook workers' polls).
 const begin = recorded.findIndex((r) => r.sql === 'BEGIN IMMEDIATE');
-const end = recorded.findIndex((r, i) => i > begin && r.sql === 'COMMIT');
-const statements = recorded.slice(begin + 1, end).filter((r) => !/^(SAVEPOINT|RELEASE)/.test(r.sql));
+const writer = recorded[begin]?.connection;
+const end = recorded.findIndex((r, i) => i > begin && r.connection === writer && r.sql === 'COMMIT');
+const statements = recorded
+  .slice(begin + 1, end)
+  .filter((r) => r.connection === writer && !/^(SAVEPOINT|RELEASE)/.test(r.sql));
 if (begin < 0 || end < 0 || statements.length === 0) throw new Error('sqlite-floor: no create was recorded');
 
 // Where each request needs its own value: the ids the create minted and its Idempotency-Key; the event's number (in
