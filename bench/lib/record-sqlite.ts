@@ -28,11 +28,10 @@ export function recordSqlite(): { start(): void; stop(): Recorded[]; restore(): 
   const exec = DatabaseSync.prototype.exec;
   DatabaseSync.prototype.prepare = function (this: DatabaseSync, sql: string) {
     const statement = prepare.call(this, sql);
-    const connection = this;
     for (const kind of ['run', 'all', 'get'] as const) {
       const call = statement[kind].bind(statement) as (...params: unknown[]) => unknown;
       (statement as unknown as Record<string, unknown>)[kind] = (...params: unknown[]) => {
-        if (recording) recorded.push({ kind, sql, params, connection });
+        if (recording) recorded.push({ kind, sql, params, connection: this });
         return call(...params);
       };
     }
