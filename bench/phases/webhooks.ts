@@ -10,6 +10,9 @@ import { type Load, loadCreate, loadCreatePaced } from '../lib/load.ts';
 import { startPlinth } from '../lib/plinth.ts';
 import { stop } from '../lib/process.ts';
 
+/** The lag the issue allows an event at p99: one answered within it before the load ended may still be on its way. */
+const LAG_BUDGET_MS = 1000;
+
 export interface WebhookResults {
   create: Load;
   /** Deliveries the receiver got while the create load ran, per second. */
@@ -97,6 +100,11 @@ export interface PacedWebhookResults {
   deliveredDuringLoad: number;
   /** Events not yet delivered when the load ended. */
   leftAtEnd: number;
+  /**
+   * Of those, the ones answered more than LAG_BUDGET_MS before the load ended: a backlog. An event whose create was
+   * answered in the load's last second is still on its way within the lag the issue allows, not left to drain.
+   */
+  backlogAtEnd: number;
   /** Seconds after the load until the last event arrived (0: none was left); null when not within the bound. */
   drainSeconds: number | null;
   /** From a create's 2xx answer to its event's arrival at the receiver, ms (null: nothing arrived). */
@@ -195,6 +203,8 @@ export async function webhookPacedPhase(dir: string, rate: number): Promise<Pace
       events,
       deliveredDuringLoad,
       leftAtEnd: events - deliveredDuringLoad,
+      backlogAtEnd: [...answeredAt].filter(([id, at]) => at <= ended - LAG_BUDGET_MS && !(arrivedAt.get(id)! <= ended))
+        .length,
       drainSeconds: arrived() >= events ? (last - ended) / 1000 : null,
       lag:
         lags.length === 0 ? null : { p50: quantile(lags, 0.5), p99: quantile(lags, 0.99), max: lags[lags.length - 1]! },
@@ -224,7 +234,8 @@ export function pacedLines(r: PacedWebhookResults): string[] {
       '(wanted ≥ 0.95)',
     `lag from a create's answer to its event's arrival: ${lag} (wanted p99 ≤ 1,000 ms); in the load's second ` +
       `half p99 ${r.lagSecondHalfP99 === null ? 'n/a' : `${r.lagSecondHalfP99.toFixed(0)} ms`}`,
-    `left when the load ended: ${r.leftAtEnd} (wanted none), all arrived ${drained} after it; the receiver ` +
+    `left when the load ended: ${r.leftAtEnd}, of which answered more than ${LAG_BUDGET_MS} ms before its end ` +
+      `(a backlog): ${r.backlogAtEnd} (wanted none); all arrived ${drained} after it; the receiver ` +
       `accepted ${r.connections} connections in all`,
     h === null
       ? 'plinth_webhook_delivery_latency_seconds: not scraped'
