@@ -3,12 +3,13 @@
  * started again, and the writer is never left waiting for an answer that cannot come.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { startCheckpointer } from '../../src/db/sqlite/sqlite-checkpointer.ts';
+import { rowsInFileAlone } from '../helpers/sqlite-file.ts';
 
 test('a checkpointer thread that fails is reported and started again, and the process goes on', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'plinth-checkpointer-'));
@@ -34,24 +35,6 @@ test('a checkpointer thread that fails is reported and started again, and the pr
   }
 });
 
-/** Rows of `t` in a copy of the database file without its WAL (what checkpoints put there); null: no table yet. */
-function rowsInFileAlone(path: string): number | null {
-  const copy = `${path}.alone`;
-  try {
-    copyFileSync(path, copy);
-    const db = new DatabaseSync(copy, { readOnly: true });
-    try {
-      return Number(Object.values(db.prepare('select count(*) from t').get()!)[0]);
-    } finally {
-      db.close();
-    }
-  } catch {
-    return null;
-  } finally {
-    for (const file of [copy, `${copy}-wal`, `${copy}-shm`]) rmSync(file, { force: true });
-  }
-}
-
 test("the checkpoints' spacing follows this thread's clock, which a test (or the instruction count) can hold", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'plinth-checkpointer-'));
   const path = join(dir, 'spaced.db');
@@ -76,11 +59,11 @@ test("the checkpoints' spacing follows this thread's clock, which a test (or the
     // wall clock: the table was in the file alone after this sleep.
     await sleep(1000);
     await checkpointer.idle();
-    assert.equal(rowsInFileAlone(path), null, 'a checkpoint ran while the clock stood still');
+    assert.equal(rowsInFileAlone(path, 't'), null, 'a checkpoint ran while the clock stood still');
     now = 250;
     t.mock.timers.tick(250);
     await checkpointer.idle();
-    assert.equal(rowsInFileAlone(path), 1, 'the checkpoint asked for at 250 ms did not run');
+    assert.equal(rowsInFileAlone(path, 't'), 1, 'the checkpoint asked for at 250 ms did not run');
     assert.deepEqual(errors, []);
   } finally {
     await checkpointer.close();

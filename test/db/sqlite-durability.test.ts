@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -16,24 +16,7 @@ import { openDatabase } from '../../src/db/open.ts';
 import { WAL_LIMIT_FRAMES } from '../../src/db/sqlite/sqlite-checkpointer.ts';
 import { BACKEND } from '../helpers/database.ts';
 import { ROOT, run, spawnServer } from '../helpers/process.ts';
-
-/** Accounts in a copy of the database file without its WAL (what checkpoints put there); null if the copy is torn. */
-function accountsInFileAlone(path: string): number | null {
-  const copy = `${path}.alone`;
-  try {
-    copyFileSync(path, copy);
-    const db = new DatabaseSync(copy, { readOnly: true });
-    try {
-      return Number(Object.values(db.prepare('select count(*) from accounts').get()!)[0]);
-    } finally {
-      db.close();
-    }
-  } catch {
-    return null;
-  } finally {
-    for (const file of [copy, `${copy}-wal`, `${copy}-shm`]) rmSync(file, { force: true });
-  }
-}
+import { rowsInFileAlone } from '../helpers/sqlite-file.ts';
 
 const strace = spawnSync('strace', ['-f', '-o', '/dev/null', 'true']);
 const noStrace = strace.error !== undefined || strace.status !== 0;
@@ -319,7 +302,7 @@ describe('durable commits off the event loop (SQLite)', { skip: BACKEND === 'sql
       // The account reaches the database file itself (not only its WAL) once the thread has checkpointed.
       const checkpointed = (async () => {
         for (;;) {
-          if (accountsInFileAlone(path) === 1) return 'checkpointed';
+          if (rowsInFileAlone(path, 'accounts') === 1) return 'checkpointed';
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
       })();
